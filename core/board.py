@@ -1,0 +1,156 @@
+"""Board geometry: squares, names, Phadke's move numbering, neighbour tables.
+
+Conventions (SPEC §1)
+---------------------
+* A square is ``(col, row)``, 0-based; col 0 is the left file ``a``, row 0 the bottom rank ``1``.
+* Flat index ``sq = row * cols + col``.
+* Move types 1..8 are Phadke's numbering, clockwise from "two right, one down".
+  ``MOVES[t - 1] == (dcol, drow)``.
+* The neighbour table ``nbr`` has shape ``[rows * cols, 8]``, dtype int32: ``nbr[sq, t - 1]``
+  is the square reached from ``sq`` by move type ``t``, or -1 when that move leaves the board.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+#: (dcol, drow) of move types 1..8 (index 0..7).
+MOVES: tuple[tuple[int, int], ...] = (
+    (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1),
+)
+DCOL = np.array([m[0] for m in MOVES], dtype=np.int32)
+DROW = np.array([m[1] for m in MOVES], dtype=np.int32)
+
+_ALG = re.compile(r"^\s*([a-zA-Z])\s*(\d+)\s*$")
+_NUM = re.compile(r"^\s*\(?\s*(-?\d+)\s*[,; ]\s*(-?\d+)\s*\)?\s*$")
+
+
+class BoardError(ValueError):
+    """Bad board dimensions or a square that is not on the board."""
+
+
+def move_type(dcol: int, drow: int) -> int:
+    """Phadke's move type (1..8) of a knight step, or raise ``BoardError``."""
+    try:
+        return MOVES.index((dcol, drow)) + 1
+    except ValueError:
+        raise BoardError(f"({dcol:+d}, {drow:+d}) is not a knight move") from None
+
+
+@dataclass(frozen=True)
+class Board:
+    """A ``rows`` × ``cols`` board. Cheap to create; tables are built lazily and cached."""
+
+    rows: int
+    cols: int
+    _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __post_init__(self):
+        for name in ("rows", "cols"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise BoardError(f"{name} must be a whole number, got {v!r}")
+            if v < 1:
+                raise BoardError(f"{name} must be at least 1, got {v}")
+        object.__setattr__(self, "rows", int(self.rows))
+        object.__setattr__(self, "cols", int(self.cols))
+
+    # ----------------------------------------------------------------- geometry
+    @property
+    def size(self) -> int:
+        return self.rows * self.cols
+
+    def index(self, col: int, row: int) -> int:
+        if not (0 <= col < self.cols and 0 <= row < self.rows):
+            raise BoardError(
+                f"square ({col + 1},{row + 1}) is off the {self.cols}×{self.rows} board "
+                f"(columns 1..{self.cols}, rows 1..{self.rows})")
+        return row * self.cols + col
+
+    def coords(self, sq: int) -> tuple[int, int]:
+        """``(col, row)`` of a flat index."""
+        if not 0 <= sq < self.size:
+            raise BoardError(f"square index {sq} is off the board")
+        return int(sq % self.cols), int(sq // self.cols)
+
+    def contains(self, col: int, row: int) -> bool:
+        return 0 <= col < self.cols and 0 <= row < self.rows
+
+    @cached_property
+    def neighbours(self) -> np.ndarray:
+        """``int32[size, 8]``: square reached by move type t+1, or -1."""
+        cols, rows = self.cols, self.rows
+        sq = np.arange(self.size, dtype=np.int64)
+        c = (sq % cols)[:, None] + DCOL[None, :]
+        r = (sq // cols)[:, None] + DROW[None, :]
+        ok = (c >= 0) & (c < cols) & (r >= 0) & (r < rows)
+        return np.where(ok, r * cols + c, -1).astype(np.int32)
+
+    @cached_property
+    def degree(self) -> np.ndarray:
+        """``int32[size]``: number of knight moves from each square on the empty board."""
+        return (self.neighbours >= 0).sum(axis=1).astype(np.int32)
+
+    def is_knight_move(self, a: int, b: int) -> bool:
+        ca, ra = self.coords(a)
+        cb, rb = self.coords(b)
+        return {abs(ca - cb), abs(ra - rb)} == {1, 2}
+
+    @property
+    def corners(self) -> tuple[int, int, int, int]:
+        """Flat indices of a1, a<top>, <right><top>, <right>1 (bottom-left, clockwise)."""
+        top, right = self.rows - 1, self.cols - 1
+        return (self.index(0, 0), self.index(0, top), self.index(right, top),
+                self.index(right, 0))
+
+    # -------------------------------------------------------------------- names
+    @property
+    def has_algebraic(self) -> bool:
+        return self.cols <= 26
+
+    def name(self, sq: int) -> str:
+        """Algebraic name (``c7``) when the board has at most 26 files, else ``col,row``."""
+        col, row = self.coords(sq)
+        if self.has_algebraic:
+            return f"{chr(ord('a') + col)}{row + 1}"
+        return f"{col + 1},{row + 1}"
+
+    def numeric_name(self, sq: int) -> str:
+        col, row = self.coords(sq)
+        return f"{col + 1},{row + 1}"
+
+    def parse(self, text) -> int:
+        """Flat index of a square given as ``c7``, ``3,7`` (1-based), or a ``(col, row)`` pair
+        (0-based). Raises ``BoardError`` with a message that says what is wrong."""
+        if isinstance(text, (tuple, list)) and len(text) == 2:
+            col, row = text
+            if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                       for v in (col, row)):
+                raise BoardError(f"square {text!r} must be two whole numbers")
+            return self.index(int(col), int(row))
+        if not isinstance(text, str):
+            raise BoardError(f"square {text!r} is not a square name")
+        if len(text) > 40:
+            raise BoardError("square name is too long")
+        m = _ALG.match(text)
+        if m:
+            if not self.has_algebraic:
+                raise BoardError(
+                    f"'{text.strip()}': letter names need at most 26 columns; use col,row")
+            col = ord(m.group(1).lower()) - ord("a")
+            row = int(m.group(2)) - 1
+            if not self.contains(col, row):
+                raise BoardError(f"'{text.strip()}' is off the {self.cols}×{self.rows} board")
+            return self.index(col, row)
+        m = _NUM.match(text)
+        if m:
+            col, row = int(m.group(1)) - 1, int(m.group(2)) - 1
+            if not self.contains(col, row):
+                raise BoardError(
+                    f"'{text.strip()}' is off the {self.cols}×{self.rows} board "
+                    f"(columns 1..{self.cols}, rows 1..{self.rows})")
+            return self.index(col, row)
+        raise BoardError(f"'{text}' is not a square name (use e.g. c7 or 3,7)")

@@ -1,0 +1,269 @@
+"""Tour value type: validation, closedness, JSON and CSV in and out (SPEC §9)."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .board import Board, BoardError
+
+FORMAT = "knightgui-tour"
+VERSION = 1
+#: Tour files above this size are refused before they are read.
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+
+class TourError(ValueError):
+    """A path that is not a valid knight's tour, or a file that holds none."""
+
+
+def check_path(board: Board, path: np.ndarray, closed: bool = False) -> str | None:
+    """Return ``None`` when ``path`` (flat indices) is a valid tour of ``board``, else a
+    sentence that says what is wrong. Vectorised: fine for millions of squares."""
+    path = np.asarray(path)
+    n = board.size
+    if path.ndim != 1:
+        return "the path must be a list of squares"
+    if len(path) != n:
+        return f"the path has {len(path)} squares, the {board.cols}×{board.rows} board has {n}"
+    if n == 0:
+        return "the board is empty"
+    bad = np.flatnonzero((path < 0) | (path >= n))
+    if bad.size:
+        return f"move {bad[0] + 1} is off the board"
+    seen = np.zeros(n, dtype=np.int64)
+    np.add.at(seen, path, 1)
+    dup = np.flatnonzero(seen > 1)
+    if dup.size:
+        first = int(np.flatnonzero(path == dup[0])[1])
+        return f"square {board.name(int(dup[0]))} is visited twice (again at move {first + 1})"
+    cols = board.cols
+    c = path % cols
+    r = path // cols
+    dc = np.abs(np.diff(c))
+    dr = np.abs(np.diff(r))
+    ok = ((dc == 1) & (dr == 2)) | ((dc == 2) & (dr == 1))
+    badstep = np.flatnonzero(~ok)
+    if badstep.size:
+        k = int(badstep[0])
+        return (f"move {k + 1} → {k + 2} ({board.name(int(path[k]))} → "
+                f"{board.name(int(path[k + 1]))}) is not a knight move")
+    if closed and n > 1 and not board.is_knight_move(int(path[-1]), int(path[0])):
+        return (f"the tour is marked closed but its last square {board.name(int(path[-1]))} "
+                f"is not a knight move from its first {board.name(int(path[0]))}")
+    return None
+
+
+@dataclass
+class Tour:
+    """A validated knight's tour. ``path`` holds flat indices in visiting order."""
+
+    board: Board
+    path: np.ndarray
+    closed: bool = False
+    method: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        self.path = np.ascontiguousarray(self.path, dtype=np.int32)
+        err = check_path(self.board, self.path, self.closed)
+        if err:
+            raise TourError(err)
+
+    @property
+    def rows(self) -> int:
+        return self.board.rows
+
+    @property
+    def cols(self) -> int:
+        return self.board.cols
+
+    @property
+    def is_closed_path(self) -> bool:
+        """Whether the last square is a knight move from the first (whatever ``closed`` says)."""
+        return self.board.size > 1 and self.board.is_knight_move(int(self.path[-1]),
+                                                                 int(self.path[0]))
+
+    def numbers(self) -> np.ndarray:
+        """``int32[rows, cols]`` move numbers (1-based), row 0 = bottom rank."""
+        out = np.empty(self.board.size, dtype=np.int32)
+        out[self.path] = np.arange(1, self.board.size + 1, dtype=np.int32)
+        return out.reshape(self.rows, self.cols)
+
+    def pairs(self) -> list[list[int]]:
+        cols = self.cols
+        return [[int(s % cols), int(s // cols)] for s in self.path]
+
+    def render(self) -> str:
+        """Text board with rank 1 at the bottom, files underneath."""
+        nums = self.numbers()
+        w = len(str(self.board.size))
+        lines = []
+        for r in range(self.rows - 1, -1, -1):
+            lines.append(f"{r + 1:>3} " + " ".join(f"{v:>{w}}" for v in nums[r]))
+        if self.board.has_algebraic:
+            lines.append("    " + " ".join(f"{chr(97 + c):>{w}}" for c in range(self.cols)))
+        return "\n".join(lines)
+
+    # --------------------------------------------------------------- JSON / CSV
+    def to_json_dict(self) -> dict:
+        return {"format": FORMAT, "version": VERSION, "rows": self.rows, "cols": self.cols,
+                "closed": bool(self.closed), "path": self.pairs(), "method": self.method}
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_json_dict(), separators=(",", ":"))
+
+    def to_csv(self) -> str:
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["move", "col", "row", "square"])
+        for k, s in enumerate(self.path):
+            col, row = int(s % self.cols), int(s // self.cols)
+            w.writerow([k + 1, col, row, self.board.name(int(s))])
+        return buf.getvalue()
+
+    def save(self, filename) -> Path:
+        """Write JSON or CSV (by extension) atomically: a crash never leaves half a file."""
+        p = Path(filename)
+        ext = p.suffix.lower()
+        if ext == ".json":
+            text = self.to_json()
+        elif ext == ".csv":
+            text = self.to_csv()
+        else:
+            raise TourError(f"unknown tour file type '{ext}' (use .json or .csv)")
+        atomic_write_text(p, text)
+        return p
+
+    @classmethod
+    def from_json_dict(cls, d) -> "Tour":
+        if not isinstance(d, dict):
+            raise TourError("a tour file must hold a JSON object")
+        if d.get("format") != FORMAT:
+            raise TourError(f"not a knightgui tour (format is {d.get('format')!r}, "
+                            f"expected '{FORMAT}')")
+        if d.get("version") != VERSION:
+            raise TourError(f"unsupported tour file version {d.get('version')!r}")
+        rows, cols = d.get("rows"), d.get("cols")
+        for k, v in (("rows", rows), ("cols", cols)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TourError(f"'{k}' must be a whole number, got {v!r}")
+            if not 1 <= v <= 100_000:
+                raise TourError(f"'{k}' = {v} is out of range")
+        closed = d.get("closed", False)
+        if not isinstance(closed, bool):
+            raise TourError(f"'closed' must be true or false, got {closed!r}")
+        path = d.get("path")
+        if not isinstance(path, list):
+            raise TourError("'path' must be a list of [col, row] pairs")
+        if len(path) != rows * cols:
+            raise TourError(f"the path has {len(path)} squares, the {cols}×{rows} board has "
+                            f"{rows * cols}")
+        board = Board(rows, cols)
+        flat = np.empty(len(path), dtype=np.int64)
+        for k, p in enumerate(path):
+            if (not isinstance(p, list) or len(p) != 2
+                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in p)):
+                raise TourError(f"move {k + 1}: {p!r} is not a [col, row] pair of whole numbers")
+            c, r = p
+            if not board.contains(c, r):
+                raise TourError(f"move {k + 1}: [{c}, {r}] is off the {cols}×{rows} board")
+            flat[k] = r * cols + c
+        method = d.get("method", {})
+        if not isinstance(method, dict):
+            raise TourError("'method' must be an object")
+        return cls(board, flat, closed, method)
+
+    @classmethod
+    def from_csv(cls, text: str, rows: int | None = None, cols: int | None = None) -> "Tour":
+        reader = csv.reader(io.StringIO(text))
+        try:
+            header = next(reader)
+        except StopIteration:
+            raise TourError("the CSV file is empty") from None
+        if [h.strip().lower() for h in header] != ["move", "col", "row", "square"]:
+            raise TourError("a tour CSV must start with the header move,col,row,square")
+        pts = []
+        for line_no, rec in enumerate(reader, start=2):
+            if not rec or all(not x.strip() for x in rec):
+                continue
+            if len(rec) != 4:
+                raise TourError(f"line {line_no}: expected 4 fields, found {len(rec)}")
+            try:
+                move, c, r = int(rec[0]), int(rec[1]), int(rec[2])
+            except ValueError:
+                raise TourError(f"line {line_no}: move, col and row must be whole numbers")
+            if move != len(pts) + 1:
+                raise TourError(f"line {line_no}: expected move {len(pts) + 1}, found {move}")
+            if c < 0 or r < 0:
+                raise TourError(f"line {line_no}: negative col or row")
+            pts.append((c, r))
+        if not pts:
+            raise TourError("the CSV file holds no moves")
+        if cols is None or rows is None:
+            cols = max(p[0] for p in pts) + 1
+            rows = max(p[1] for p in pts) + 1
+        if rows * cols != len(pts):
+            raise TourError(f"{len(pts)} moves do not fill a {cols}×{rows} board")
+        board = Board(rows, cols)
+        flat = np.array([r * cols + c for c, r in pts], dtype=np.int64)
+        if any(c >= cols or r >= rows for c, r in pts):
+            raise TourError("a square lies off the board")
+        tour = cls(board, flat, False, {"source": "csv"})
+        tour.closed = tour.is_closed_path
+        return tour
+
+    @classmethod
+    def load(cls, filename) -> "Tour":
+        """Read a JSON or CSV tour file; any problem raises ``TourError`` with a clear message."""
+        p = Path(filename)
+        try:
+            size = p.stat().st_size
+        except OSError as e:
+            raise TourError(f"cannot open {p}: {e.strerror or e}") from None
+        if size > MAX_FILE_BYTES:
+            raise TourError(f"{p.name} is {size / 1e6:.0f} MB; tour files above "
+                            f"{MAX_FILE_BYTES // 2**20} MiB are refused")
+        try:
+            raw = p.read_bytes()
+        except OSError as e:
+            raise TourError(f"cannot read {p}: {e.strerror or e}") from None
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise TourError(f"{p.name} is not UTF-8 text (bad byte at offset {e.start})") from None
+        stripped = text.lstrip("\ufeff \t\r\n")
+        try:
+            if stripped.startswith("{") or p.suffix.lower() == ".json":
+                try:
+                    d = json.loads(stripped)
+                except (json.JSONDecodeError, RecursionError) as e:
+                    raise TourError(f"{p.name} is not valid JSON: {e}") from None
+                return cls.from_json_dict(d)
+            return cls.from_csv(stripped)
+        except BoardError as e:
+            raise TourError(str(e)) from None
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise

@@ -1,0 +1,21 @@
+"""Entry points: ``knightgui`` (CLI, or the window with no arguments) and ``knightgui-app``."""
+from __future__ import annotations
+
+import sys
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv:
+        return gui_main()
+    from .cli import run
+    return run(argv)
+
+
+def gui_main() -> int:
+    from .app import main as app_main
+    return app_main(sys.argv[1:2] if False else [])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

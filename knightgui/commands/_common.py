@@ -1,0 +1,84 @@
+"""Helpers shared by the CLI commands: errors, JSON output, square parsing, progress bars."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+EXIT_OK, EXIT_NOT_FOUND, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class CliError(Exception):
+    """Bad input: printed as one line on stderr, exit status ``code`` (2 by default)."""
+
+    def __init__(self, message: str, code: int = EXIT_BAD_INPUT):
+        super().__init__(message)
+        self.code = code
+
+
+def emit_json(obj) -> None:
+    """Print one JSON object as the last line of stdout."""
+    sys.stdout.write(json.dumps(obj, separators=(",", ":"), default=_jsonable) + "\n")
+    sys.stdout.flush()
+
+
+def _jsonable(o):
+    import numpy as np
+    if isinstance(o, np.integer):
+        return int(o)
+    if isinstance(o, np.floating):
+        return float(o)
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+def positive_int(name: str, value, lo: int = 1, hi: int = 1_000_000) -> int:
+    try:
+        v = int(value)
+    except (TypeError, ValueError):
+        raise CliError(f"{name} must be a whole number, got {value!r}") from None
+    if not lo <= v <= hi:
+        raise CliError(f"{name} must be between {lo} and {hi}, got {v}")
+    return v
+
+
+def parse_square(board, text, what: str = "square") -> int:
+    from core.board import BoardError
+    try:
+        return board.parse(text)
+    except BoardError as e:
+        raise CliError(f"{what}: {e}") from None
+
+
+class Progress:
+    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+
+    def __init__(self, label: str, total: float | None = None, stream=None):
+        self.label, self.total = label, total
+        self.stream = stream or sys.stderr
+        self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self._last = 0.0
+        self._t0 = time.perf_counter()
+
+    def __call__(self, done: float, total: float | None = None, extra: str = "") -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if now - self._last < 0.1:
+            return
+        self._last = now
+        total = total if total is not None else self.total
+        el = now - self._t0
+        if total:
+            frac = min(max(done / total, 0.0), 1.0)
+            bar = "#" * int(frac * 30)
+            self.stream.write(f"\r{self.label} [{bar:<30}] {frac * 100:5.1f}% {el:6.1f}s {extra}")
+        else:
+            self.stream.write(f"\r{self.label} {done:,.0f} {el:6.1f}s {extra}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
