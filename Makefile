@@ -1,0 +1,46 @@
+# knightgui — one venv in .venv, made on first use.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip
+export QT_QPA_PLATFORM ?= offscreen
+
+.PHONY: run test slow stress bench install install-test bundle bundle-test install-desktop clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+
+$(VENV)/.stamp-run: pyproject.toml | $(BIN)/python
+	$(PIP) install -q -e .
+	@touch $@
+
+$(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
+	$(PIP) install -q -e '.[test]'
+	@touch $@
+
+install: $(VENV)/.stamp-run
+install-test: $(VENV)/.stamp-test
+
+## make run: install and open the window
+run: install
+	QT_QPA_PLATFORM= $(BIN)/knightgui
+
+## make test: install with test extras and run the fast suite headless
+test: install-test
+	$(BIN)/python -m pytest -q
+
+## make slow: the long reproductions of the literature (Phadke's tables, huge boards)
+slow: install-test
+	$(BIN)/python -m pytest -q -m slow --timeout=3600
+
+## make stress: long fault and load runs
+stress: install-test
+	$(BIN)/python -m pytest -q -m stress --timeout=3600
+
+## make bench: every benchmark; figures and ratios on stdout
+bench: install
+	@for f in bench/*.py; do case $$f in */_*) continue;; esac; echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache

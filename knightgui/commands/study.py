@@ -1,0 +1,21 @@
+"""``knightgui study <name>``: batch studies that reproduce the literature.
+
+Each study is a module ``knightgui.commands.study_<name>`` with ``add_parser(subparsers)``.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+
+STUDIES = ("phadke", "orders", "tiebreaks")
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("study", help="batch studies: phadke, move-orders, tie-breaks")
+    studies = p.add_subparsers(dest="study", metavar="STUDY", parser_class=type(p))
+    for name in STUDIES:
+        modname = f"{__package__}.study_{name}"
+        if importlib.util.find_spec(modname) is None:
+            continue
+        importlib.import_module(modname).add_parser(studies)
+    p.set_defaults(func=lambda args: (p.print_help(), 0)[1])
