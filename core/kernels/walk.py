@@ -1,0 +1,339 @@
+"""Warnsdorff walk kernels: greedy and backtracking, every tie rule of SPEC §3.
+
+numba only; arrays and ints in, arrays and ints out. Neighbours are computed arithmetically
+(no [N, 8] table), so a 1000×1000 walk touches a few MB. Outlet counts are kept up to date
+incrementally: visiting a square lowers the count of each of its (≤ 8) neighbours by one.
+
+Ranking key of a candidate (smaller is better), an int64:
+``score << 40 | secondary`` where ``score`` is its outlets (or the dash override) and
+``secondary`` breaks ties by the rule:
+
+====  ============  ==========================================================
+code  rule          secondary key
+====  ============  ==========================================================
+0     phadke        7 − move type index (highest type first)
+1     first         position of the type in the order
+2     last          7 − position in the order
+3     random        random 24 bits, then position in the order
+4     center-far    (max distance − squared distance from centre), then order
+5     lookahead     fewest outlets among its own onward candidates, then order
+====  ============  ==========================================================
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import njit
+
+TIE_PHADKE, TIE_FIRST, TIE_LAST, TIE_RANDOM, TIE_CENTER_FAR, TIE_LOOKAHEAD = range(6)
+
+DC = np.array([2, 1, -1, -2, -2, -1, 1, 2], dtype=np.int64)
+DR = np.array([-1, -2, -2, -1, 1, 2, 2, 1], dtype=np.int64)
+SHIFT = 40
+
+
+@njit
+def init_outlets(rows, cols, outlets):
+    """Fill ``outlets[sq]`` with the number of knight moves from each square (empty board)."""
+    for r in range(rows):
+        for c in range(cols):
+            n = 0
+            for t in range(8):
+                cc = c + DC[t]
+                rr = r + DR[t]
+                if 0 <= cc < cols and 0 <= rr < rows:
+                    n += 1
+            outlets[r * cols + c] = n
+
+
+@njit
+def visit(sq, rows, cols, visited, outlets):
+    """Mark ``sq`` visited and lower the outlets of its neighbours."""
+    visited[sq] = 1
+    c = sq % cols
+    r = sq // cols
+    for t in range(8):
+        cc = c + DC[t]
+        rr = r + DR[t]
+        if 0 <= cc < cols and 0 <= rr < rows:
+            outlets[rr * cols + cc] -= 1
+
+
+@njit
+def unvisit(sq, rows, cols, visited, outlets):
+    visited[sq] = 0
+    c = sq % cols
+    r = sq // cols
+    for t in range(8):
+        cc = c + DC[t]
+        rr = r + DR[t]
+        if 0 <= cc < cols and 0 <= rr < rows:
+            outlets[rr * cols + cc] += 1
+
+
+@njit
+def _xorshift(state):
+    x = state[0]
+    x ^= (x << np.uint64(13)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    x ^= x >> np.uint64(7)
+    x ^= (x << np.uint64(17)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    state[0] = x
+    return x
+
+
+@njit
+def rank_candidates(q, rows, cols, visited, outlets, score, tie, order_pos, rng,
+                    out_sq, out_key):
+    """Candidates of the knight on ``q`` sorted by key (best first). Returns their number.
+
+    ``score[sq] >= 0`` overrides the outlets of ``sq`` (corner dash); an empty ``score``
+    means no overrides. ``visited`` > 0 excludes a square (visited or reserved).
+    """
+    n = 0
+    c = q % cols
+    r = q // cols
+    have_score = score.shape[0] > 0
+    for t in range(8):
+        cc = c + DC[t]
+        rr = r + DR[t]
+        if cc < 0 or cc >= cols or rr < 0 or rr >= rows:
+            continue
+        s = rr * cols + cc
+        if visited[s]:
+            continue
+        o = np.int64(outlets[s])
+        if have_score and score[s] >= 0:
+            o = np.int64(score[s])
+        if tie == 0:
+            sec = np.int64(7 - t)
+        elif tie == 1:
+            sec = order_pos[t]
+        elif tie == 2:
+            sec = np.int64(7) - order_pos[t]
+        elif tie == 3:
+            sec = np.int64(_xorshift(rng) >> np.uint64(40)) * 8 + order_pos[t]
+        elif tie == 4:
+            dx = 2 * cc - (cols - 1)
+            dy = 2 * rr - (rows - 1)
+            far = np.int64(cols) * cols + np.int64(rows) * rows
+            sec = (far - (np.int64(dx) * dx + np.int64(dy) * dy)) * 8 + order_pos[t]
+        else:
+            best = np.int64(15)
+            for u in range(8):
+                c2 = cc + DC[u]
+                r2 = rr + DR[u]
+                if 0 <= c2 < cols and 0 <= r2 < rows:
+                    s2 = r2 * cols + c2
+                    if visited[s2] == 0:
+                        v = np.int64(outlets[s2]) - 1  # s will be visited by then
+                        if v < best:
+                            best = v
+            sec = best * 8 + order_pos[t]
+        key = (o << SHIFT) | sec
+        # insertion sort (at most 8 items)
+        j = n
+        while j > 0 and out_key[j - 1] > key:
+            out_key[j] = out_key[j - 1]
+            out_sq[j] = out_sq[j - 1]
+            j -= 1
+        out_key[j] = key
+        out_sq[j] = s
+        n += 1
+    return n
+
+
+@njit
+def _padded_state(rows, cols, score):
+    """Board with a two-square frame: ``free[p]`` is 1 for on-board squares, ``outlets[p]``
+    their outlet counts, ``pscore[p]`` the dash override (−1 none). Neighbours of ``p`` are
+    ``p + off[t]`` with no bounds checks."""
+    W = cols + 4
+    H = rows + 4
+    free = np.zeros(W * H, dtype=np.uint8)
+    outlets = np.zeros(W * H, dtype=np.int8)
+    pscore = np.full(W * H if score.shape[0] > 0 else 0, -1, dtype=np.int8)
+    for r in range(rows):
+        base = (r + 2) * W + 2
+        for c in range(cols):
+            free[base + c] = 1
+            if score.shape[0] > 0:
+                pscore[base + c] = score[r * cols + c]
+    off = np.empty(8, dtype=np.int64)
+    for t in range(8):
+        off[t] = DR[t] * W + DC[t]
+    for r in range(rows):
+        base = (r + 2) * W + 2
+        for c in range(cols):
+            p = base + c
+            n = 0
+            for t in range(8):
+                n += free[p + off[t]]
+            outlets[p] = n
+    return free, outlets, pscore, off
+
+
+@njit
+def greedy_walk(rows, cols, start, tie, order_pos, seed, score, path, ties):
+    """One Warnsdorff walk from ``start`` without backtracking.
+
+    Fills ``path[:m]`` and ``ties[:m]`` (1 where the move was chosen among tied candidates)
+    and returns ``m``, the number of squares visited (``rows * cols`` on success).
+    Works on a padded board (see ``_padded_state``): about 30 ns a move.
+    """
+    size = rows * cols
+    W = cols + 4
+    free, outlets, pscore, off = _padded_state(rows, cols, score)
+    have_score = pscore.shape[0] > 0
+    # secondary keys that do not change during the walk
+    sec_t = np.empty(8, dtype=np.int64)
+    for t in range(8):
+        if tie == 0:
+            sec_t[t] = 7 - t
+        elif tie == 2:
+            sec_t[t] = 7 - order_pos[t]
+        else:
+            sec_t[t] = order_pos[t]
+    far = np.int64(cols) * cols + np.int64(rows) * rows
+    cent = np.zeros(free.shape[0] if tie == 4 else 0, dtype=np.int64)
+    if tie == 4:
+        for r in range(rows):
+            dy = np.int64(2 * r - (rows - 1))
+            for c in range(cols):
+                dx = np.int64(2 * c - (cols - 1))
+                cent[(r + 2) * W + c + 2] = (far - (dx * dx + dy * dy)) * 8
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x2545F4914F6CDD1D)
+    if rng[0] == 0:
+        rng[0] = np.uint64(1)
+    q = (start // cols + 2) * W + start % cols + 2
+    free[q] = 0
+    for t in range(8):
+        outlets[q + off[t]] -= 1
+    path[0] = start
+    ties[0] = 0
+    m = 1
+    while m < size:
+        best = np.int64(-1)
+        bkey = np.int64(1) << 62
+        bo = 99
+        nbest = 0
+        for t in range(8):
+            s = q + off[t]
+            if free[s] == 0:
+                continue
+            o = np.int64(outlets[s])
+            if have_score and pscore[s] >= 0:
+                o = np.int64(pscore[s])
+            if o > bo:
+                continue
+            if o < bo:
+                bo = o
+                nbest = 1
+            else:
+                nbest += 1
+            if tie <= 2:
+                sec = sec_t[t]
+            elif tie == 3:
+                sec = np.int64(_xorshift(rng) >> np.uint64(40)) * 8 + sec_t[t]
+            elif tie == 4:
+                sec = cent[s] + sec_t[t]
+            else:
+                la = np.int64(15)
+                for u in range(8):
+                    s2 = s + off[u]
+                    if free[s2] and s2 != q:
+                        v = np.int64(outlets[s2]) - 1
+                        if v < la:
+                            la = v
+                sec = la * 8 + sec_t[t]
+            key = (o << SHIFT) | sec
+            if key < bkey:
+                bkey = key
+                best = s
+        if best < 0:
+            break
+        ties[m] = 1 if nbest > 1 else 0
+        q = best
+        free[q] = 0
+        for t in range(8):
+            outlets[q + off[t]] -= 1
+        path[m] = (q // W - 2) * cols + (q % W - 2)
+        m += 1
+    return m
+
+
+@njit
+def backtrack_walk(rows, cols, start, closed, tie, order_pos, seed, score, node_budget,
+                   path, ties, stats):
+    """Depth-first search over Warnsdorff-ordered candidates with an explicit stack.
+
+    Returns the number of squares in ``path`` (``rows * cols`` when a tour was found).
+    ``stats[0]`` = nodes expanded, ``stats[1]`` = deepest depth reached (squares),
+    ``stats[2]`` = 1 when a tour was found (``path`` holds it), else 0 (``path[:returned]``
+    holds the stack where the search stopped).
+    With ``closed`` the last square must be a knight move from ``start``.
+    """
+    size = rows * cols
+    visited = np.zeros(size, dtype=np.uint8)
+    outlets = np.empty(size, dtype=np.int32)
+    init_outlets(rows, cols, outlets)
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x2545F4914F6CDD1D)
+    if rng[0] == 0:
+        rng[0] = np.uint64(1)
+    cand = np.empty((size, 8), dtype=np.int64)
+    key = np.empty((size, 8), dtype=np.int64)
+    ncand = np.zeros(size, dtype=np.int64)
+    nxt = np.zeros(size, dtype=np.int64)
+    sc = start % cols
+    sr = start // cols
+    visit(start, rows, cols, visited, outlets)
+    path[0] = start
+    depth = 1  # number of squares on the path
+    nodes = np.int64(0)
+    best = 1
+    ncand[0] = rank_candidates(start, rows, cols, visited, outlets, score, tie, order_pos,
+                               rng, cand[0], key[0])
+    nxt[0] = 0
+    while True:
+        if depth == size:
+            if not closed:
+                break
+            lc = path[depth - 1] % cols
+            lr = path[depth - 1] // cols
+            dc = abs(lc - sc)
+            dr = abs(lr - sr)
+            if (dc == 1 and dr == 2) or (dc == 2 and dr == 1):
+                break
+            # not closed: undo the last square and go on
+            depth -= 1
+            unvisit(path[depth], rows, cols, visited, outlets)
+            continue
+        lvl = depth - 1
+        if nxt[lvl] >= ncand[lvl] or nodes >= node_budget:
+            if depth == 1 or nodes >= node_budget:
+                stats[0] = nodes
+                stats[1] = best
+                stats[2] = 0
+                return depth
+            depth -= 1
+            unvisit(path[depth], rows, cols, visited, outlets)
+            continue
+        i = nxt[lvl]
+        nxt[lvl] += 1
+        s = cand[lvl, i]
+        ties[depth] = 1 if (ncand[lvl] > 1 and (key[lvl, 0] >> SHIFT) == (key[lvl, 1] >> SHIFT)) else 0
+        visit(s, rows, cols, visited, outlets)
+        path[depth] = s
+        depth += 1
+        nodes += 1
+        if depth > best:
+            best = depth
+        if depth < size:
+            ncand[depth - 1] = rank_candidates(s, rows, cols, visited, outlets, score, tie,
+                                               order_pos, rng, cand[depth - 1], key[depth - 1])
+            nxt[depth - 1] = 0
+    stats[0] = nodes
+    stats[1] = best
+    stats[2] = 1
+    return depth

@@ -1,0 +1,257 @@
+"""Single-tour solver: one tour, fast (SPEC §3). Picks a method and says which it used.
+
+Methods
+-------
+``greedy``     one Warnsdorff walk with the chosen tie rule, no backtracking; reports where it
+               got stuck and after how many moves.
+``backtrack``  depth-first search over Warnsdorff-ordered candidates (explicit stack) with a
+               node budget.
+``construct``  the linear-time construction of :mod:`core.construct` (every board where a tour
+               exists, up to millions of squares).
+``auto``       open: greedy, then backtracking on small boards, then the construction.
+               closed: a greedy open walk repaired by path reversals (:mod:`core.kernels.close`)
+               on moderate boards, else (or when that fails) the construction.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .board import Board, BoardError
+from .existence import why_no_tour
+from .kernels import walk as _walk
+from .rules import (DEFAULT_ORDER, RuleError, order_digits, order_positions, parse_dash,
+                    parse_order, parse_tie, TIE_RULES)
+from .tour import Tour
+
+METHODS = ("auto", "greedy", "backtrack", "construct")
+#: auto: boards up to this many squares try backtracking when greedy fails.
+BACKTRACK_AUTO_MAX = 64 * 64
+#: auto closed: boards up to this many squares try Warnsdorff + rotations first.
+REPAIR_AUTO_MAX = 120 * 120
+DEFAULT_NODE_BUDGET = 2_000_000
+
+
+class SolveError(ValueError):
+    """Bad input for the solver, with a message meant for the user."""
+
+
+@dataclass
+class SolveResult:
+    ok: bool
+    tour: Tour | None
+    path: np.ndarray
+    method: str
+    seconds: float
+    nodes: int = 0
+    stuck_at: int = -1
+    message: str = ""
+    ties: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))
+    info: dict = field(default_factory=dict)
+
+    @property
+    def moves(self) -> int:
+        """Squares visited (the whole board on success)."""
+        return int(len(self.path))
+
+
+def dash_scores(board: Board, dashes: dict | None, start: int, end: int | None) -> np.ndarray:
+    """``int8[size]`` of outlet overrides for the dashed approach cells (−1 elsewhere), or an
+    empty array when nothing is dashed. Only free corners (SPEC §5) may be dashed."""
+    if not dashes:
+        return np.zeros(0, dtype=np.int8)
+    from .board import MOVES
+    score = np.full(board.size, -1, dtype=np.int8)
+    for corner_name, state in dashes.items():
+        state = parse_dash(state)
+        try:
+            k = board.parse(corner_name)
+        except BoardError as e:
+            raise SolveError(f"dash: {e}") from None
+        if k not in board.corners:
+            raise SolveError(f"dash: {board.name(k)} is not a corner")
+        if state == "off":
+            continue
+        approach = {}
+        for t, (dc, dr) in enumerate(MOVES):
+            s = board.neighbours[k, t]
+            if s >= 0:
+                approach["A" if abs(dr) == 2 else "B"] = int(s)
+        blocked = {k, *approach.values()}
+        if start in blocked or (end is not None and end in blocked):
+            raise SolveError(f"dash: corner {board.name(k)} is not free (the start or end is "
+                             "the corner or one of its approach cells)")
+        for which, s in approach.items():
+            if state == "full" or state == which:
+                score[s] = 1
+    return score if (score >= 0).any() else np.zeros(0, dtype=np.int8)
+
+
+def _describe(tie: str, order: np.ndarray) -> str:
+    if tie in ("phadke", "random"):
+        return f"tie {tie}"
+    return f"tie {tie}, order {order_digits(order)}"
+
+
+def solve(rows, cols, start=None, closed: bool = False, tie: str = "phadke",
+          order=DEFAULT_ORDER, seed: int = 0, method: str = "auto",
+          node_budget: int | None = None, dashes: dict | None = None) -> SolveResult:
+    """Find one knight's tour. Raises :class:`SolveError` for bad input (including a board
+    on which no tour of that kind exists: that is answered at once, without a search)."""
+    try:
+        board = Board(rows, cols)
+        tie_code = parse_tie(tie)
+        tie = TIE_RULES[tie_code]
+        order_arr = parse_order(order)
+        s = 0 if start is None else board.parse(start)
+    except (BoardError, RuleError) as e:
+        raise SolveError(str(e)) from None
+    if method not in METHODS:
+        raise SolveError(f"unknown method '{method}' (choose one of: {', '.join(METHODS)})")
+    why = why_no_tour(board.rows, board.cols, closed)
+    if why:
+        raise SolveError(why)
+    _check_memory(board)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise SolveError(f"seed must be a whole number ≥ 0, got {seed!r}")
+    score = dash_scores(board, dashes, s, None)
+    pos = order_positions(order_arr)
+    budget = DEFAULT_NODE_BUDGET if node_budget is None else int(node_budget)
+    t0 = time.perf_counter()
+    desc = _describe(tie, order_arr)
+    args = (board, s, tie_code, pos, int(seed) & 0xFFFFFFFFFFFF, score)
+
+    if method == "greedy":
+        res = _greedy(*args, desc)
+        if closed and res.ok and not _closes(board, res.path):
+            res = _fail(res, f"greedy walk completed but does not close "
+                             f"({board.name(int(res.path[-1]))} is not a knight move from "
+                             f"{board.name(s)})")
+    elif method == "backtrack":
+        res = _backtrack(*args, desc, closed, budget)
+    elif method == "construct":
+        res = _construct(board, s, closed)
+    else:
+        res = _auto(*args, desc, closed, budget)
+    res.seconds = time.perf_counter() - t0
+    if res.ok:
+        res.tour = Tour(board, res.path, closed,
+                        {"method": res.method, "tie": tie, "order": order_digits(order_arr),
+                         "seed": int(seed), "start": board.name(s), **res.info})
+    return res
+
+
+def _check_memory(board: Board) -> None:
+    try:
+        from .construct import max_squares_for_memory
+        limit = max_squares_for_memory()
+    except ImportError:  # pragma: no cover - construction module missing
+        limit = 50_000_000
+    if board.size > limit:
+        raise SolveError(f"a {board.rows}×{board.cols} board ({board.size:,} squares) does not "
+                         f"fit in the memory available (limit about {limit:,} squares)")
+
+
+def _closes(board: Board, path: np.ndarray) -> bool:
+    return board.is_knight_move(int(path[-1]), int(path[0]))
+
+
+def _fail(res: SolveResult, message: str) -> SolveResult:
+    res.ok = False
+    res.message = message
+    return res
+
+
+def _greedy(board, s, tie_code, pos, seed, score, desc) -> SolveResult:
+    path = np.empty(board.size, dtype=np.int32)
+    ties = np.empty(board.size, dtype=np.uint8)
+    m = _walk.greedy_walk(board.rows, board.cols, s, tie_code, pos, seed, score, path, ties)
+    ok = m == board.size
+    res = SolveResult(ok, None, path[:m].copy(), f"warnsdorff greedy ({desc})", 0.0,
+                      nodes=m, ties=ties[:m].copy())
+    if not ok:
+        res.stuck_at = int(path[m - 1])
+        res.message = (f"Warnsdorff's rule got stuck on {board.name(res.stuck_at)} after "
+                       f"{m - 1} moves ({m} of {board.size} squares visited)")
+    else:
+        res.message = f"tour found by {res.method}"
+    return res
+
+
+def _backtrack(board, s, tie_code, pos, seed, score, desc, closed, budget) -> SolveResult:
+    path = np.empty(board.size, dtype=np.int32)
+    ties = np.zeros(board.size, dtype=np.uint8)
+    stats = np.zeros(3, dtype=np.int64)
+    m = _walk.backtrack_walk(board.rows, board.cols, s, closed, tie_code, pos, seed, score,
+                             budget, path, ties, stats)
+    ok = bool(stats[2])
+    res = SolveResult(ok, None, path[:m].copy(), f"warnsdorff backtracking ({desc})", 0.0,
+                      nodes=int(stats[0]), ties=ties[:m].copy())
+    if ok:
+        res.message = f"tour found by {res.method} after {int(stats[0]):,} nodes"
+    else:
+        res.stuck_at = int(path[m - 1]) if m else -1
+        res.message = (f"no {'closed ' if closed else ''}tour found within {budget:,} nodes "
+                       f"(deepest: {int(stats[1])} of {board.size} squares)")
+    return res
+
+
+def _construct(board: Board, s: int, closed: bool) -> SolveResult:
+    from .construct import ConstructionError, construct_closed, construct_open
+    try:
+        if closed:
+            path = construct_closed(board.rows, board.cols, start=s)
+            honoured = True
+        else:
+            path, honoured = construct_open(board.rows, board.cols, start=s)
+    except ConstructionError as e:
+        raise SolveError(str(e)) from None
+    res = SolveResult(True, None, np.asarray(path, dtype=np.int32), "construction", 0.0,
+                      nodes=board.size, ties=np.zeros(board.size, dtype=np.uint8))
+    res.info["start_honoured"] = bool(honoured)
+    res.message = "tour built by the construction" + (
+        "" if honoured else f" (it cannot start on {board.name(s)}; it starts on "
+                            f"{board.name(int(res.path[0]))})")
+    return res
+
+
+def _repair(board: Board, res: SolveResult, seed: int) -> SolveResult | None:
+    from .kernels.close import repair_closed
+    ok, path = repair_closed(board.neighbours, res.path, max_steps=20 * board.size, seed=seed)
+    if not ok:
+        return None
+    path = np.asarray(path, dtype=np.int32)
+    # keep the user's start first: rotate the cycle
+    k = int(np.flatnonzero(path == res.path[0])[0])
+    path = np.roll(path, -k)
+    out = SolveResult(True, None, path, res.method.replace("greedy", "greedy + rotations"),
+                      0.0, nodes=res.nodes, ties=np.zeros(board.size, dtype=np.uint8))
+    out.message = f"closed tour found by {out.method}"
+    return out
+
+
+def _auto(board, s, tie_code, pos, seed, score, desc, closed, budget) -> SolveResult:
+    if closed:
+        if board.size <= REPAIR_AUTO_MAX:
+            res = _greedy(board, s, tie_code, pos, seed, score, desc)
+            if res.ok and _closes(board, res.path):
+                return res
+            if res.ok:
+                fixed = _repair(board, res, seed)
+                if fixed is not None:
+                    return fixed
+        return _construct(board, s, True)
+    res = _greedy(board, s, tie_code, pos, seed, score, desc)
+    if res.ok:
+        return res
+    first_msg = res.message
+    if board.size <= BACKTRACK_AUTO_MAX:
+        res = _backtrack(board, s, tie_code, pos, seed, score, desc, False, budget)
+        if res.ok:
+            res.info["greedy_failure"] = first_msg
+            return res
+    res = _construct(board, s, False)
+    res.info["greedy_failure"] = first_msg
+    return res

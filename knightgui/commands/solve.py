@@ -1,0 +1,69 @@
+"""``knightgui solve``: one tour, printed, saved or rendered (SPEC §10)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ._common import CliError, EXIT_NOT_FOUND, emit_json, positive_int
+
+
+def add_parser(sub) -> None:
+    from core.rules import DEFAULT_ORDER, TIE_RULES
+    from core.solve import METHODS
+    p = sub.add_parser("solve", help="find one tour by Warnsdorff's rule",
+                       description="Find one knight's tour. Without --closed the tour is open.")
+    p.add_argument("--rows", required=True, help="board rows (ranks)")
+    p.add_argument("--cols", required=True, help="board columns (files)")
+    p.add_argument("--start", default=None, help="start square, e.g. a1 or 1,1 (default a1)")
+    p.add_argument("--closed", action="store_true", help="the last square must be a knight "
+                   "move from the first")
+    p.add_argument("--tie", default="phadke", help=f"tie rule: {', '.join(TIE_RULES)}")
+    p.add_argument("--order", default=DEFAULT_ORDER, help="move order, 8 digits (default "
+                   f"{DEFAULT_ORDER}) or ⟨dx,dy⟩ pairs")
+    p.add_argument("--seed", default="0", help="seed for --tie random")
+    p.add_argument("--method", default="auto", choices=METHODS,
+                   help="auto (default), greedy, backtrack or construct")
+    p.add_argument("--budget", default=None, help="node budget for backtracking")
+    p.add_argument("--out", default=None, help="save the tour: FILE.json or FILE.csv")
+    p.add_argument("--png", default=None, help="render the board to FILE.png")
+    p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
+    p.add_argument("--quiet", "-q", action="store_true", help="print no board")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from core.solve import SolveError, solve
+    rows = positive_int("--rows", args.rows, 1, 100_000)
+    cols = positive_int("--cols", args.cols, 1, 100_000)
+    seed = positive_int("--seed", args.seed, 0, 2**48)
+    budget = None if args.budget is None else positive_int("--budget", args.budget, 1, 10**12)
+    for opt, ext in (("--out", (".json", ".csv")), ("--png", (".png",))):
+        val = getattr(args, opt[2:])
+        if val is not None and Path(val).suffix.lower() not in ext:
+            raise CliError(f"{opt} must name a {' or '.join(ext)} file, got '{val}'")
+    try:
+        res = solve(rows, cols, start=args.start, closed=args.closed, tie=args.tie,
+                    order=args.order, seed=seed, method=args.method, node_budget=budget)
+    except SolveError as e:
+        raise CliError(f"knightgui solve: {e}") from None
+    if res.ok:
+        if args.out:
+            try:
+                res.tour.save(args.out)
+            except OSError as e:
+                raise CliError(f"cannot write {args.out}: {e.strerror or e}") from None
+        if args.png:
+            from knightgui.export import save_png
+            save_png(res.tour, args.png)
+    if args.json:
+        emit_json({"rows": rows, "cols": cols, "closed": bool(args.closed), "valid": res.ok,
+                   "method": res.method, "seconds": round(res.seconds, 6),
+                   "path": [[int(s % cols), int(s // cols)] for s in res.path] if res.ok else [],
+                   "message": res.message, "nodes": res.nodes,
+                   "stuck_at": res.stuck_at, "moves": res.moves})
+    else:
+        if res.ok and not args.quiet and rows * cols <= 26 * 26:
+            print(res.tour.render())
+        print(f"{res.message} in {res.seconds * 1000:.2f} ms", file=sys.stdout if res.ok
+              else sys.stderr)
+    return 0 if res.ok else EXIT_NOT_FOUND

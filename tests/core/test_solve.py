@@ -1,0 +1,120 @@
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from core.board import Board
+from core.existence import why_no_tour
+from core.rules import TIE_RULES, candidates_at, parse_order
+from core.solve import SolveError, solve
+from core.tour import check_path
+
+SEED004_ORDER = "67812345"   # the blog program's offsets, mapped to Phadke's move types
+
+
+@pytest.mark.parametrize("tie", TIE_RULES)
+def test_every_rule_gives_valid_open_tours_5_to_30(tie):
+    for n in range(5, 31):
+        for rows, cols in ((n, n), (n, n + 3), (n + 1, n)):
+            res = solve(rows, cols, tie=tie, order="87654321", seed=n)
+            assert res.ok, (rows, cols, res.message)
+            assert check_path(Board(rows, cols), res.path) is None
+            assert res.method
+
+
+@pytest.mark.parametrize("tie", TIE_RULES)
+def test_greedy_walks_are_valid_as_far_as_they_go(tie):
+    for n in (5, 8, 13, 31):
+        res = solve(n, n, start=(n // 2, 1), tie=tie, method="greedy")
+        b = Board(n, n)
+        if res.ok:
+            assert check_path(b, res.path) is None
+        else:
+            assert res.stuck_at == res.path[-1]
+            assert len(set(res.path.tolist())) == len(res.path)
+            assert not any(c for c, _ in candidates_at(b, res.path, len(res.path) + 1))
+
+
+def test_greedy_failure_is_reported_where_it_happens():
+    ok = solve(76, 76, start=(0, 75), tie="first", order=SEED004_ORDER, method="greedy")
+    assert ok.ok
+    bad = solve(77, 77, start=(0, 76), tie="first", order=SEED004_ORDER, method="greedy")
+    assert not bad.ok and bad.tour is None
+    assert bad.stuck_at == int(bad.path[-1])
+    assert f"after {len(bad.path) - 1} moves" in bad.message
+    assert Board(77, 77).name(bad.stuck_at) in bad.message
+
+
+def test_auto_rescues_a_greedy_failure():
+    res = solve(77, 77, start=(0, 76), tie="first", order=SEED004_ORDER)
+    assert res.ok and "greedy_failure" in res.tour.method
+
+
+def test_random_rule_is_reproducible_by_seed():
+    a = solve(20, 20, tie="random", seed=7, method="greedy")
+    b = solve(20, 20, tie="random", seed=7, method="greedy")
+    c = solve(20, 20, tie="random", seed=8, method="greedy")
+    assert np.array_equal(a.path, b.path)
+    assert not np.array_equal(a.path, c.path)
+
+
+def test_tie_rules_differ_and_ties_are_flagged():
+    paths = {t: solve(12, 12, tie=t, method="greedy").path for t in ("phadke", "first", "last")}
+    assert not np.array_equal(paths["phadke"], paths["first"])
+    res = solve(8, 8, method="greedy")
+    assert res.ties.any() and res.ties[0] == 0
+
+
+def test_phadke_rule_takes_the_highest_tied_move_type():
+    # From a8 on an empty board the first move of Phadke's worked example without the
+    # reservation: b6 (type 2) and c7 (type 1) tie with 5 outlets... whichever: highest type
+    b = Board(8, 8)
+    res = solve(8, 8, start="a8", method="greedy")
+    cands = candidates_at(b, res.path, 2)
+    best = min(o for _, o in cands)
+    tied = [s for s, o in cands if o == best]
+    types = {int(np.flatnonzero(b.neighbours[b.parse("a8")] == s)[0]) + 1: s for s in tied}
+    assert res.path[1] == types[max(types)]
+
+
+def test_backtracking_finds_closed_tour_on_small_board():
+    res = solve(6, 6, closed=True, method="backtrack")
+    assert res.ok and res.tour.is_closed_path and res.nodes > 0
+
+
+def test_backtracking_respects_node_budget():
+    res = solve(7, 7, start="b1", method="backtrack", node_budget=10)
+    assert not res.ok or res.nodes <= 10
+
+
+@pytest.mark.parametrize("kwargs,msg", [
+    (dict(rows=0, cols=8), "at least 1"), (dict(rows=8, cols=8, start="k1"), "not a square"),
+    (dict(rows=8, cols=8, start="a9"), "off"), (dict(rows=8, cols=8, tie="best"), "unknown tie"),
+    (dict(rows=8, cols=8, order="11234567"), "digits"), (dict(rows=4, cols=4), "no open tour"),
+    (dict(rows=5, cols=5, closed=True), "odd"), (dict(rows=8, cols=8, method="magic"), "method"),
+    (dict(rows=8, cols=8, seed=-1), "seed")])
+def test_bad_input_raises_solve_error(kwargs, msg):
+    with pytest.raises(SolveError, match=msg):
+        solve(**kwargs)
+
+
+def test_matrix_convention_orders_map_to_move_types():
+    order = parse_order("<1,2><2,1><1,-2><2,-1><-1,2><-2,1><-1,-2><-2,-1>")
+    assert "".join(str(t + 1) for t in order) == "18546327"
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=st.integers(1, 24), cols=st.integers(1, 24), closed=st.booleans(),
+       tie=st.sampled_from(TIE_RULES), seed=st.integers(0, 10**6), data=st.data())
+def test_property_tours_are_valid_and_refusals_agree_with_existence(rows, cols, closed, tie,
+                                                                    seed, data):
+    start = (data.draw(st.integers(0, cols - 1)), data.draw(st.integers(0, rows - 1)))
+    why = why_no_tour(rows, cols, closed)
+    if why:
+        with pytest.raises(SolveError):
+            solve(rows, cols, start=start, closed=closed, tie=tie, seed=seed)
+        return
+    res = solve(rows, cols, start=start, closed=closed, tie=tie, seed=seed)
+    assert res.ok, res.message
+    assert check_path(Board(rows, cols), res.path, closed) is None
+    if res.tour.method.get("start_honoured", True):
+        assert res.path[0] == Board(rows, cols).parse(start)
