@@ -1,0 +1,292 @@
+"""Phadke's exhaustive enumeration of Warnsdorff tours — the Python API (SPEC §4, §5).
+
+>>> en = Enumerator(8, 8, start="a8", end="c7")
+>>> en.next_solution().index
+1
+>>> en.count()["solutions"]          # the rest of the run, totals since the start
+14258
+
+The state lives in numba arrays (:mod:`core.kernels.enumerate`, bitboard twin
+:mod:`core.kernels.enumerate64` for boards of at most 64 squares); ``advance`` does bounded
+work and can be called again to continue, so results never depend on chunk sizes.
+"""
+from __future__ import annotations
+
+import time
+from functools import cached_property
+
+import numpy as np
+
+from . import dash as _dash
+from .board import Board, BoardError
+from .dash import DashError, EnumerationError
+from .kernels import enumerate as _k
+from .kernels import enumerate64 as _k64
+from .tour import Tour
+
+__all__ = ["Enumerator", "Solution", "EnumerationError", "DashError", "list_tails",
+           "free_corners", "count_kernel", "Engine"]
+
+
+class Engine:
+    """The kernel state of one algorithm: board tables, dash plan, arrays. No Python objects
+    inside the hot loop. ``bits=None`` picks the bitboard kernel when the board has at most
+    64 squares."""
+
+    def __init__(self, board: Board, start: int, chain: tuple, dashed: tuple, bits=None):
+        self.board = board
+        self.start = int(start)
+        self.chain = tuple(int(s) for s in chain)
+        self.dashed = tuple(int(s) for s in dashed)
+        n = board.size
+        self.L = n - len(self.chain)
+        self.nbr = board.neighbours
+        self.nl, self.ntype, self.ncount, self.dl, self.dcount = _k.tables(self.nbr, self.dashed)
+        if self.chain:
+            first = self.chain[0]
+            adj = np.zeros(n, dtype=np.int8)
+            for u in self.nbr[first]:
+                if u >= 0:
+                    adj[u] = 1
+        else:
+            adj = np.ones(n, dtype=np.int8)
+        self.adj_end = adj
+        self.bits_mode = (n <= 64) if bits is None else bool(bits)
+        if self.bits_mode:
+            self.att = _k64.attack_masks(self.nbr)
+            self.masks = np.array([_k64.bit_mask(self.dashed),
+                                   _k64.bit_mask(np.flatnonzero(adj))], dtype=np.uint64)
+        else:
+            self.dashed_mask = np.zeros(n, dtype=np.int8)
+            self.dashed_mask[list(self.dashed)] = 1
+            self.reserved_mask = np.zeros(n, dtype=np.int8)
+            self.reserved_mask[list(self.chain)] = 1
+        self.reset()
+
+    def reset(self) -> None:
+        if self.bits_mode:
+            (self.bits, self.path, self.mo, self.ties,
+             self.st) = _k64.new_bits_state(self.board.size, self.chain, self.start, self.L)
+        else:
+            (self.key, self.path, self.mo, self.ties, self.st) = _k.new_state(
+                self.nbr, self.dashed_mask, self.reserved_mask, self.dl, self.dcount,
+                self.start, self.L)
+
+    def _args(self):
+        if self.bits_mode:
+            return (self.nbr, self.nl, self.ntype, self.ncount, self.att, self.masks, self.bits,
+                    self.path, self.mo, self.ties, self.st)
+        return (self.nbr, self.nl, self.ntype, self.ncount, self.dl, self.dcount, self.adj_end,
+                self.key, self.path, self.mo, self.ties, self.st)
+
+    def advance(self, max_steps: int, stop_on_solution: bool = True) -> int:
+        fn = _k64.advance_bits if self.bits_mode else _k.advance_kernel
+        return int(fn(*self._args(), int(max_steps), bool(stop_on_solution)))
+
+    def collect(self, k: int, max_steps: int):
+        """Up to ``k`` further solutions: (paths int32[g, L+1], mo int8[g, L+1, 8],
+        branches int64[g], last event)."""
+        out_path = np.zeros((k, self.L + 1), dtype=np.int32)
+        out_mo = np.zeros((k, self.L + 1, 8), dtype=np.int8)
+        out_branch = np.zeros(k, dtype=np.int64)
+        fn = _k64.collect_bits if self.bits_mode else _k.collect_kernel
+        got, ev = fn(*self._args(), int(k), int(max_steps), out_path, out_mo, out_branch)
+        return out_path[:got], out_mo[:got], out_branch[:got], int(ev)
+
+    def count(self, max_steps: int = 1 << 62) -> np.ndarray:
+        """Run a fresh copy of this algorithm (not this engine's state) without Python
+        objects: int64[4] = (solutions, dead ends, forward moves, exhausted)."""
+        if self.bits_mode:
+            return _k64.count_bits(self.nbr, self.nl, self.ntype, self.ncount, self.att,
+                                   self.masks, _k64.new_bits_state(self.board.size, self.chain,
+                                                                   self.start, 1)[0],
+                                   self.start, self.L, int(max_steps))
+        return _k.count_kernel(self.nbr, self.nl, self.ntype, self.ncount, self.dl, self.dcount,
+                               self.adj_end, self.dashed_mask, self.reserved_mask, self.start,
+                               self.L, int(max_steps))
+
+    @property
+    def counters(self) -> dict:
+        st = self.st
+        return {"solutions": int(st[_k.ST_SOLUTIONS]), "dead_ends": int(st[_k.ST_DEAD_ENDS]),
+                "forward_moves": int(st[_k.ST_FORWARD]),
+                "exhausted": int(st[_k.ST_PHASE]) == _k.PH_DONE}
+
+
+def count_kernel(rows: int, cols: int, start, end=None, dashes=None, tail=None,
+                 max_steps: int = 1 << 62) -> dict:
+    """Count one algorithm from scratch without building Python objects."""
+    en = Enumerator(rows, cols, start, end, dashes, tail)
+    r = en.engine.count(max_steps)
+    return {"solutions": int(r[0]), "dead_ends": int(r[1]), "forward_moves": int(r[2]),
+            "exhausted": bool(r[3])}
+
+
+class Solution:
+    """One solution: ``index`` (1-based), ``path`` (int32 flat squares of the whole tour),
+    ``mo`` (int8[L+1, 8] options matrix at that moment, slots in columns 1..7, column 0 and
+    row 0 unused), ``branch`` (number it branched from the previous solution; 0 for the
+    first), ``tour`` and ``numbers`` (built on first use)."""
+
+    __slots__ = ("index", "path", "mo", "branch", "board", "closed", "_method", "__dict__")
+
+    def __init__(self, board, index, path, mo, branch, closed, method):
+        self.board, self.index, self.path, self.mo = board, index, path, mo
+        self.branch, self.closed, self._method = branch, closed, method
+
+    @cached_property
+    def tour(self) -> Tour:
+        return Tour(self.board, self.path, self.closed, dict(self._method, solution=self.index))
+
+    @cached_property
+    def numbers(self) -> np.ndarray:
+        out = np.empty(self.board.size, dtype=np.int32)
+        out[self.path] = np.arange(1, self.board.size + 1, dtype=np.int32)
+        return out.reshape(self.board.rows, self.board.cols)
+
+    def mo_entries(self) -> list[tuple[int, int, int]]:
+        """Non-empty options-matrix entries as (move number, slot, move type)."""
+        ks, slots = np.nonzero(self.mo[:, 1:])
+        return [(int(k), int(s) + 1, int(self.mo[k, s + 1])) for k, s in zip(ks, slots)]
+
+    def __repr__(self):
+        return f"Solution(index={self.index}, branch={self.branch})"
+
+
+def _square(board: Board, value, what: str) -> int:
+    try:
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            if not 0 <= int(value) < board.size:
+                raise BoardError(f"square index {value} is off the board")
+            return int(value)
+        return board.parse(value)
+    except BoardError as e:
+        raise EnumerationError(f"{what}: {e}") from None
+
+
+class Enumerator:
+    """Every tour Warnsdorff's rule allows from ``start`` (to ``end`` when given: closed),
+    following every tie through the options matrix. See the module docstring."""
+
+    SOLUTION, EXHAUSTED, BUDGET = _k.SOLUTION, _k.EXHAUSTED, _k.BUDGET
+
+    def __init__(self, rows: int = 8, cols: int = 8, start="a8", end=None, dashes=None,
+                 tail=None, *, bits=None):
+        try:
+            self.board = Board(rows, cols)
+        except BoardError as e:
+            raise EnumerationError(str(e)) from None
+        b = self.board
+        self.start = _square(b, start, "start")
+        self.end = None if end is None else _square(b, end, "end")
+        self.closed = self.end is not None
+        tail_sq = None if tail is None else tuple(_square(b, s, "tail square") for s in tail)
+        self.plan = _dash.plan(b, self.start, self.end, dashes, tail_sq)
+        self.free_corners = _dash.free_corners(b, self.start, self.end)
+        self.dashes = dict(self.plan.states)
+        self.tail = tail_sq
+        self.chain = self.plan.chain
+        self.engine = Engine(b, self.start, self.chain, self.plan.dashed, bits)
+        self.L = self.engine.L
+        self._chain_arr = np.asarray(self.chain, dtype=np.int32)
+        self._method = {"name": "phadke-enumeration", "start": b.name(self.start),
+                        "end": None if self.end is None else b.name(self.end),
+                        "dashes": {k: v for k, v in self.dashes.items() if v != "off"},
+                        "tail": None if tail_sq is None else [b.name(s) for s in tail_sq]}
+
+    # ----------------------------------------------------------------- counters
+    solutions = property(lambda self: int(self.engine.st[_k.ST_SOLUTIONS]))
+    dead_ends = property(lambda self: int(self.engine.st[_k.ST_DEAD_ENDS]))
+    forward_moves = property(lambda self: int(self.engine.st[_k.ST_FORWARD]))
+    exhausted = property(lambda self: int(self.engine.st[_k.ST_PHASE]) == _k.PH_DONE)
+
+    def reset(self) -> None:
+        """Back to the start: no solution found yet."""
+        self.engine.reset()
+
+    # ------------------------------------------------------------------ stepping
+    def advance(self, max_steps: int) -> int:
+        """At most ``max_steps`` forward moves; returns SOLUTION (read it with
+        :meth:`current_solution`), EXHAUSTED or BUDGET."""
+        if int(max_steps) < 0:
+            raise EnumerationError("max_steps must not be negative")
+        return self.engine.advance(max_steps, True)
+
+    def current_solution(self) -> Solution:
+        """The solution the last SOLUTION event stopped on."""
+        e = self.engine
+        return self._make(self.solutions, e.path.copy(),
+                          e.mo.copy(), int(e.st[_k.ST_SOL_BRANCH]))
+
+    def _make(self, index, path, mo, branch) -> Solution:
+        full = np.concatenate([path[1:], self._chain_arr]).astype(np.int32)
+        mo[:, 0] = 0
+        return Solution(self.board, index, full, mo, branch, self.closed, self._method)
+
+    def next_solution(self, max_steps_per_chunk: int = 1_000_000, cancel=None):
+        """The next solution, or None when exhausted (or cancelled: check ``exhausted``)."""
+        while True:
+            ev = self.advance(max_steps_per_chunk)
+            if ev == self.SOLUTION:
+                return self.current_solution()
+            if ev == self.EXHAUSTED:
+                return None
+            if cancel is not None and cancel():
+                return None
+
+    def first(self, k: int, max_steps: int = 1 << 62) -> list[Solution]:
+        """The next ``k`` solutions (the first ``k`` on a fresh enumerator), fewer when the
+        run is exhausted first. One kernel call: no Python work per step."""
+        if int(k) < 0:
+            raise EnumerationError("k must not be negative")
+        out = []
+        base = self.solutions
+        paths, mos, branches, _ = self.engine.collect(int(k), max_steps)
+        for i in range(len(paths)):
+            out.append(self._make(base + i + 1, paths[i], mos[i], int(branches[i])))
+        return out
+
+    def __iter__(self):
+        block = 16
+        while True:
+            got = self.first(block)
+            yield from got
+            if len(got) < block:
+                return
+            block = min(block * 2, 1024)
+
+    def count(self, progress=None, cancel=None, chunk: int = 5_000_000) -> dict:
+        """Run on to the end without building solutions. Totals since the start; stops early
+        (``exhausted`` False) when ``cancel()`` is true between chunks. ``progress(counters)``
+        is called after every chunk."""
+        t0 = time.perf_counter()
+        chunk = max(1, int(chunk))
+        while not self.exhausted:
+            self.engine.advance(chunk, False)
+            if progress is not None:
+                progress(self.engine.counters)
+            if cancel is not None and cancel():
+                break
+        out = self.engine.counters
+        out["seconds"] = time.perf_counter() - t0
+        return out
+
+    def names(self, squares) -> list[str]:
+        return [self.board.name(int(s)) for s in squares]
+
+
+def list_tails(rows: int, cols: int, start, end) -> dict:
+    """ECD and XCD tails for S and E, each a tuple of square names ending at E."""
+    b = Board(rows, cols)
+    s, e = _square(b, start, "start"), _square(b, end, "end")
+    _dash.plan(b, s, e)  # validates S and E
+    t = _dash.list_tails(b, s, e)
+    return {kind: [tuple(b.name(q) for q in tail) for tail in t[kind]] for kind in ("ecd", "xcd")}
+
+
+def free_corners(rows: int, cols: int, start, end=None) -> dict:
+    """Corner name -> None when free (can be dashed), else the reason."""
+    b = Board(rows, cols)
+    s = _square(b, start, "start")
+    e = None if end is None else _square(b, end, "end")
+    return _dash.free_corners(b, s, e)

@@ -1,0 +1,221 @@
+"""Bitboard twin of :mod:`core.kernels.enumerate` for boards of at most 64 squares.
+
+Same rules, same state layout (``path``, ``mo``, ``ties``, ``st``), but instead of ``key`` the
+board is ``bits`` uint64[2] = (unvisited squares, reserved ones included; candidates =
+unvisited and not reserved). The outlets of a square c are ``popcount(att[c] & bits[0])``
+with ``att`` uint64[N] the knight attack masks; ``masks`` uint64[2] = (dashed approach cells,
+squares where number L may stand). Nothing is undone square by square on a backtrack, which
+makes it about 1.5x faster than the general kernel.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._jit import njit
+from .enumerate import (BUDGET, EXHAUSTED, PH_DONE, PH_LEAF, PH_RUNNING, SOLUTION, ST_BRANCH,
+                        ST_DEAD_ENDS, ST_FORWARD, ST_K, ST_L, ST_NTIE, ST_PHASE, ST_SIZE,
+                        ST_SOL_BRANCH, ST_SOLUTIONS)
+
+@njit
+def popcount(x):
+    """Set bits of a uint64 (LLVM turns this loop into one ``popcnt``)."""
+    n = 0
+    while x:
+        x &= x - np.uint64(1)
+        n += 1
+    return n
+
+
+def attack_masks(nbr: np.ndarray) -> np.ndarray:
+    """uint64[N] knight attack masks of a board with at most 64 squares."""
+    n = nbr.shape[0]
+    if n > 64:
+        raise ValueError("attack masks need a board of at most 64 squares")
+    att = np.zeros(n, dtype=np.uint64)
+    for s in range(n):
+        for t in range(8):
+            u = int(nbr[s, t])
+            if u >= 0:
+                att[s] |= np.uint64(1) << np.uint64(u)
+    return att
+
+
+def bit_mask(squares) -> np.uint64:
+    m = 0
+    for s in squares:
+        m |= 1 << int(s)
+    return np.uint64(m)
+
+
+def new_bits_state(n: int, reserved, start: int, L: int):
+    """Fresh ``(bits, path, mo, ties, st)`` for :func:`advance_bits`."""
+    full = (1 << n) - 1
+    res = int(bit_mask(reserved))
+    free = full & ~(1 << start)
+    bits = np.array([free, free & ~res], dtype=np.uint64)
+    path = np.zeros(L + 1, dtype=np.int32)
+    path[1] = start
+    mo = np.zeros((L + 1, 8), dtype=np.int8)
+    ties = np.zeros(L + 1, dtype=np.int32)
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    st[ST_K] = 1
+    st[ST_PHASE] = PH_RUNNING
+    st[ST_L] = L
+    return bits, path, mo, ties, st
+
+
+@njit
+def advance_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
+                 max_steps, stop_on_solution):
+    """:func:`advance_kernel` for boards of at most 64 squares (bitboard state)."""
+    one = np.uint64(1)
+    free = bits[0]
+    avail = bits[1]
+    dash = masks[0]
+    adj = masks[1]
+    k = st[ST_K]
+    phase = st[ST_PHASE]
+    L = st[ST_L]
+    ntie = st[ST_NTIE]
+    sols = st[ST_SOLUTIONS]
+    dead = st[ST_DEAD_ENDS]
+    fwd = st[ST_FORWARD]
+    branch = st[ST_BRANCH]
+    steps = 0
+    event = BUDGET
+    while True:
+        if phase == PH_RUNNING:
+            q = path[k]
+            if k == L:
+                phase = PH_LEAF
+                if (adj >> np.uint64(q)) & one:
+                    sols += 1
+                    st[ST_SOL_BRANCH] = branch
+                    branch = L + 1
+                    if stop_on_solution:
+                        event = SOLUTION
+                        break
+                else:
+                    dead += 1
+                continue
+            if steps >= max_steps:
+                break
+            best = 99
+            mask = 0             # bit i set: slot i of nl[q] is tied for the best score
+            for i in range(ncount[q]):
+                c = nl[q, i]
+                if (avail >> np.uint64(c)) & one:
+                    sc = popcount(att[c] & free)
+                    if (dash >> np.uint64(c)) & one:
+                        sc = 1
+                    lt = 1 if sc < best else 0
+                    le = 1 if sc <= best else 0
+                    mask = (mask * (1 - lt)) | (le << i)
+                    best = min(best, sc)
+            if mask == 0:
+                dead += 1
+                phase = PH_LEAF
+                continue
+            hi = 7
+            while (mask >> hi) == 0:
+                hi -= 1
+            rest = mask ^ (1 << hi)
+            if rest != 0:
+                n = 0
+                for i in range(hi):
+                    if (rest >> i) & 1:
+                        n += 1
+                        mo[k, n] = ntype[q, i]
+                mo[k, 0] = n
+                ties[ntie] = k
+                ntie += 1
+            c = nl[q, hi]
+        elif phase == PH_LEAF:
+            if ntie == 0:
+                phase = PH_DONE
+                event = EXHAUSTED
+                break
+            if steps >= max_steps:
+                break
+            kb = ties[ntie - 1]
+            for j in range(k, kb, -1):      # erase numbers kb+1 .. k
+                b = one << np.uint64(path[j])
+                free |= b
+                avail |= b
+            n = mo[kb, 0]
+            t = mo[kb, n]
+            mo[kb, n] = 0
+            mo[kb, 0] = n - 1
+            if n == 1:
+                ntie -= 1
+            if kb < branch:
+                branch = kb
+            k = kb
+            c = nbr[path[kb], t - 1]
+            phase = PH_RUNNING
+        else:
+            event = EXHAUSTED
+            break
+        b = ~(one << np.uint64(c))
+        free &= b
+        avail &= b
+        k += 1
+        path[k] = c
+        steps += 1
+        fwd += 1
+    bits[0] = free
+    bits[1] = avail
+    st[ST_K] = k
+    st[ST_PHASE] = phase
+    st[ST_NTIE] = ntie
+    st[ST_SOLUTIONS] = sols
+    st[ST_DEAD_ENDS] = dead
+    st[ST_FORWARD] = fwd
+    st[ST_BRANCH] = branch
+    return event
+
+
+@njit
+def count_bits(nbr, nl, ntype, ncount, att, masks, bits0, start, L, max_steps):
+    """:func:`count_kernel` for boards of at most 64 squares. ``bits0`` = the fresh
+    ``bits`` of :func:`new_bits_state`. Returns int64[4] like ``count_kernel``."""
+    bits = bits0.copy()
+    path = np.zeros(L + 1, dtype=np.int32)
+    path[1] = start
+    mo = np.zeros((L + 1, 8), dtype=np.int8)
+    ties = np.zeros(L + 1, dtype=np.int32)
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    st[ST_K] = 1
+    st[ST_L] = L
+    ev = advance_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
+                      max_steps, False)
+    out = np.empty(4, dtype=np.int64)
+    out[0] = st[ST_SOLUTIONS]
+    out[1] = st[ST_DEAD_ENDS]
+    out[2] = st[ST_FORWARD]
+    out[3] = 1 if ev == EXHAUSTED else 0
+    return out
+
+
+@njit
+def collect_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
+                 max_solutions, max_steps, out_path, out_mo, out_branch):
+    """:func:`core.kernels.enumerate.collect_kernel` for the bitboard state."""
+    got = 0
+    steps_left = max_steps
+    ev = BUDGET
+    res = np.zeros(2, dtype=np.int64)
+    while got < max_solutions:
+        f0 = st[ST_FORWARD]
+        ev = advance_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
+                          steps_left, True)
+        steps_left -= st[ST_FORWARD] - f0
+        if ev != SOLUTION:
+            break
+        out_path[got, :] = path
+        out_mo[got, :, :] = mo
+        out_branch[got] = st[ST_SOL_BRANCH]
+        got += 1
+    res[0] = got
+    res[1] = ev
+    return res
