@@ -144,11 +144,10 @@ def solve(rows, cols, start=None, closed: bool = False, tie: str = "phadke",
 
 
 def _check_memory(board: Board) -> None:
-    try:
-        from .construct import max_squares_for_memory
-        limit = max_squares_for_memory()
-    except ImportError:  # pragma: no cover - construction module missing
-        limit = 50_000_000
+    if board.size <= 1_000_000:
+        return
+    from .construct import max_squares_for_memory
+    limit = max_squares_for_memory()
     if board.size > limit:
         raise SolveError(f"a {board.rows}×{board.cols} board ({board.size:,} squares) does not "
                          f"fit in the memory available (limit about {limit:,} squares)")
@@ -169,8 +168,9 @@ def _greedy(board, s, tie_code, pos, seed, score, desc) -> SolveResult:
     ties = np.empty(board.size, dtype=np.uint8)
     m = _walk.greedy_walk(board.rows, board.cols, s, tie_code, pos, seed, score, path, ties)
     ok = m == board.size
-    res = SolveResult(ok, None, path[:m].copy(), f"warnsdorff greedy ({desc})", 0.0,
-                      nodes=m, ties=ties[:m].copy())
+    res = SolveResult(ok, None, path if ok else path[:m].copy(),
+                      f"warnsdorff greedy ({desc})", 0.0, nodes=m,
+                      ties=ties if ok else ties[:m].copy())
     if not ok:
         res.stuck_at = int(path[m - 1])
         res.message = (f"Warnsdorff's rule got stuck on {board.name(res.stuck_at)} after "

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from .board import Board, BoardError
+from .kernels.validate import path_is_tour
 
 FORMAT = "knightgui-tour"
 VERSION = 1
@@ -28,12 +29,18 @@ def check_path(board: Board, path: np.ndarray, closed: bool = False) -> str | No
     sentence that says what is wrong. Vectorised: fine for millions of squares."""
     path = np.asarray(path)
     n = board.size
+    if (path.ndim == 1 and path.dtype.kind in "iu" and len(path) == n and n > 0
+            and path_is_tour(path, board.rows, board.cols,
+                             bool(closed))):
+        return None
     if path.ndim != 1:
         return "the path must be a list of squares"
     if len(path) != n:
         return f"the path has {len(path)} squares, the {board.cols}×{board.rows} board has {n}"
     if n == 0:
         return "the board is empty"
+    if path.dtype.kind not in "iu":
+        return "the path must hold whole numbers"
     bad = np.flatnonzero((path < 0) | (path >= n))
     if bad.size:
         return f"move {bad[0] + 1} is off the board"
