@@ -1,0 +1,350 @@
+"""Move-order analysis (SPEC §7): how often does plain Warnsdorff fail, over all 8! move orders
+and every start square?
+
+Order numbering
+---------------
+The 40,320 move orders are the permutations of the digits 1..8 (Phadke's move types, SPEC §1)
+in *lexicographic* order: index 0 is ``12345678``, index 1 ``12345687``, ..., index 40,319
+``87654321``. :func:`all_orders` returns them as ``int8[40320, 8]`` and :func:`order_index`
+computes the index of a given order.
+
+Notations
+---------
+An order is written either as Phadke digits (``12438756``) or as matrix-convention pairs
+⟨dx,dy⟩ with dx = row step downward and dy = column step; a pair maps to the move
+(dcol, drow) = (dy, −dx). :func:`parse_order` reads both; :func:`digits` and
+:func:`matrix_pairs` write them.
+
+Results
+-------
+:func:`run_orders` returns an :class:`OrdersResult`; :func:`replay` gives one walk as a path.
+Start squares are flat board indices (``row * cols + col``, row 0 at the bottom).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from core.board import Board, DCOL, DROW, move_type, BoardError
+from core.kernels.orders import one_walk, orders_chunk, padded_layout
+from core.tour import atomic_write_text
+
+N_ORDERS = 40320
+TIES = ("first", "last")
+#: Orders per kernel call: bounded chunks so a caller can report progress and cancel.
+DEFAULT_CHUNK = 1260
+MAX_SIDE = 16
+
+# numba's parallel layers differ in thread safety; one analysis runs at a time per process.
+_KERNEL_LOCK = threading.Lock()
+
+_PAIR = re.compile(r"[<⟨(\[]\s*([-+−]?\d)\s*,\s*([-+−]?\d)\s*[>⟩)\]]")
+
+
+class OrderError(ValueError):
+    """A move order or an analysis parameter that is not valid."""
+
+
+@lru_cache(maxsize=1)
+def all_orders() -> np.ndarray:
+    """``int8[40320, 8]``: every move order, lexicographic (index 0 = 12345678). Read-only."""
+    a = np.array(list(itertools.permutations(range(1, 9))), dtype=np.int8)
+    a.setflags(write=False)
+    return a
+
+
+def order_index(order) -> int:
+    """Index of ``order`` (digits or array) in :func:`all_orders` (its lexicographic rank)."""
+    o = [int(v) for v in parse_order(order)]
+    rank, left = 0, list(range(1, 9))
+    for pos, v in enumerate(o):
+        i = left.index(v)
+        rank += i * _FACT[7 - pos]
+        left.pop(i)
+    return rank
+
+
+_FACT = [1, 1, 2, 6, 24, 120, 720, 5040]
+
+
+def parse_order(order) -> np.ndarray:
+    """An order as ``int8[8]`` move types. Accepts an array/list of 8 types, a digit string
+    (``"12438756"``) or matrix pairs (``"⟨1,2⟩⟨2,1⟩…"``, also with ``<>`` or ``()``)."""
+    if isinstance(order, str):
+        text = order.strip()
+        if re.fullmatch(r"[1-8]{8}", text):
+            vals = [int(ch) for ch in text]
+        else:
+            pairs = _PAIR.findall(text)
+            if len(pairs) != 8 or _PAIR.sub("", text).strip(" ,;") != "":
+                raise OrderError(f"'{order}' is not a move order (use 8 digits like 12345678 "
+                                 "or 8 pairs like ⟨1,2⟩⟨2,1⟩…)")
+            vals = []
+            for dx, dy in pairs:
+                dx, dy = int(dx.replace("−", "-")), int(dy.replace("−", "-"))
+                try:
+                    vals.append(move_type(dy, -dx))
+                except BoardError:
+                    raise OrderError(f"⟨{dx},{dy}⟩ is not a knight move") from None
+    else:
+        vals = [int(v) for v in np.asarray(order).ravel()]
+    if sorted(vals) != list(range(1, 9)):
+        raise OrderError(f"a move order must use each of the types 1..8 once, got {vals}")
+    return np.array(vals, dtype=np.int8)
+
+
+def digits(order) -> str:
+    """Phadke digits, e.g. ``12438756``."""
+    return "".join(str(int(v)) for v in np.asarray(order).ravel())
+
+
+def matrix_pairs(order) -> str:
+    """Matrix-convention pairs ⟨dx,dy⟩ (dx = row step down, dy = column step)."""
+    out = []
+    for t in np.asarray(order).ravel():
+        dcol, drow = int(DCOL[int(t) - 1]), int(DROW[int(t) - 1])
+        out.append(f"⟨{-drow},{dcol}⟩")
+    return "".join(out)
+
+
+def _check_board(rows: int, cols: int) -> None:
+    for name, v in (("rows", rows), ("cols", cols)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise OrderError(f"{name} must be a whole number, got {v!r}")
+        if not 1 <= v <= MAX_SIDE:
+            raise OrderError(f"{name} must be between 1 and {MAX_SIDE}, got {v}")
+
+
+def _check_tie(tie: str) -> int:
+    if tie not in TIES:
+        raise OrderError(f"tie must be 'first' or 'last', got {tie!r}")
+    return 1 if tie == "last" else 0
+
+
+@dataclass
+class OrdersResult:
+    """Outcome of the analysis. Arrays are indexed by order index (rows) and flat start square.
+
+    ``lengths`` int16[orders, squares]: squares visited by each walk (complete = ``squares``);
+    ``closed`` uint8[orders, squares]: complete and ending a knight move from the start.
+    When the run was cancelled ``complete`` is False and the arrays cover the orders done.
+    """
+
+    board: Board
+    tie: str
+    lengths: np.ndarray
+    closed: np.ndarray
+    seconds: float
+    complete: bool = True
+    order_table: np.ndarray = field(default_factory=all_orders, repr=False)
+
+    @property
+    def squares(self) -> int:
+        return self.board.size
+
+    @property
+    def orders(self) -> int:
+        return int(self.lengths.shape[0])
+
+    @property
+    def walks(self) -> int:
+        return int(self.lengths.size)
+
+    @property
+    def failed(self) -> np.ndarray:
+        """bool[orders, squares]: walks that did not visit every square."""
+        return self.lengths < self.squares
+
+    @property
+    def failures_per_order(self) -> np.ndarray:
+        return self.failed.sum(axis=1).astype(np.int32)
+
+    @property
+    def failures_per_start(self) -> np.ndarray:
+        """int64[squares] by flat square index (row 0 = bottom)."""
+        return self.failed.sum(axis=0).astype(np.int64)
+
+    @property
+    def closed_per_order(self) -> np.ndarray:
+        return self.closed.sum(axis=1).astype(np.int32)
+
+    @property
+    def failed_walks(self) -> int:
+        return int(self.failed.sum())
+
+    @property
+    def orders_with_failure(self) -> int:
+        return int((self.failures_per_order > 0).sum())
+
+    @property
+    def max_failures_per_order(self) -> int:
+        f = self.failures_per_order
+        return int(f.max()) if f.size else 0
+
+    @property
+    def closed_walks(self) -> int:
+        return int(self.closed.sum())
+
+    def distribution(self) -> np.ndarray:
+        """int64[max + 1]: entry k = number of orders with exactly k failed walks."""
+        return np.bincount(self.failures_per_order, minlength=1).astype(np.int64)
+
+    def order(self, index: int) -> np.ndarray:
+        return np.asarray(self.order_table[int(index)])
+
+    def failed_starts(self, index: int) -> np.ndarray:
+        """Flat start squares whose walk failed for order ``index``."""
+        return np.flatnonzero(self.failed[int(index)]).astype(np.int32)
+
+    def worst(self, k: int = 10) -> list[dict]:
+        """The ``k`` orders with the most failed walks (ties by order index), both notations."""
+        f = self.failures_per_order
+        idx = np.lexsort((np.arange(f.size), -f))[:max(0, k)]
+        out = []
+        for i in idx:
+            o = self.order(i)
+            out.append({"index": int(i), "order": digits(o), "matrix": matrix_pairs(o),
+                        "failed_walks": int(f[i]),
+                        "failed_starts": [self.board.name(int(s)) for s in self.failed_starts(i)]})
+        return out
+
+    def summary(self) -> dict:
+        """The SPEC §10 figures (``orders`` … ``seconds``) and a few more."""
+        return {"orders": self.orders, "walks": self.walks, "failed_walks": self.failed_walks,
+                "orders_with_failure": self.orders_with_failure,
+                "max_failures_per_order": self.max_failures_per_order,
+                "closed_walks": self.closed_walks, "seconds": round(self.seconds, 4),
+                "rows": self.board.rows, "cols": self.board.cols, "tie": self.tie,
+                "complete": self.complete}
+
+    def to_json_dict(self, worst: int = 10) -> dict:
+        d = self.summary()
+        d["distribution"] = self.distribution().tolist()
+        d["failures_per_start"] = {self.board.name(s): int(v)
+                                   for s, v in enumerate(self.failures_per_start)}
+        d["worst_orders"] = self.worst(worst)
+        return d
+
+    def to_csv(self) -> str:
+        """One row per order: ``index,order,matrix,failed_walks,closed_walks,failed_starts``
+        (failed start squares separated by spaces)."""
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["index", "order", "matrix", "failed_walks", "closed_walks", "failed_starts"])
+        fpo, cpo, failed = self.failures_per_order, self.closed_per_order, self.failed
+        name = [self.board.name(s) for s in range(self.squares)]
+        for i in range(self.orders):
+            o = self.order(i)
+            starts = " ".join(name[s] for s in np.flatnonzero(failed[i])) if fpo[i] else ""
+            w.writerow([i, digits(o), matrix_pairs(o), int(fpo[i]), int(cpo[i]), starts])
+        return buf.getvalue()
+
+    def starts_csv(self) -> str:
+        """One row per start square: ``square,col,row,failed_walks``."""
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["square", "col", "row", "failed_walks"])
+        for s, v in enumerate(self.failures_per_start):
+            col, row = self.board.coords(s)
+            w.writerow([self.board.name(s), col, row, int(v)])
+        return buf.getvalue()
+
+    def save_csv(self, filename, table: str = "orders") -> Path:
+        """Write the ``orders`` or ``starts`` table atomically."""
+        if table not in ("orders", "starts"):
+            raise OrderError(f"unknown table {table!r} (use 'orders' or 'starts')")
+        p = Path(filename)
+        atomic_write_text(p, self.to_csv() if table == "orders" else self.starts_csv())
+        return p
+
+
+def _cancelled(cancel) -> bool:
+    if cancel is None:
+        return False
+    if hasattr(cancel, "is_set"):
+        return bool(cancel.is_set())
+    return bool(cancel())
+
+
+def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
+               chunk: int = DEFAULT_CHUNK, progress=None, cancel=None,
+               orders: np.ndarray | None = None) -> OrdersResult:
+    """Walk every move order from every start square of an ``n`` × ``cols`` board
+    (``cols`` defaults to ``n``).
+
+    ``progress(done, total)`` is called after each chunk of orders; ``cancel`` is a callable or
+    a ``threading.Event``: when it is set the run stops after the current chunk and the
+    result (``complete=False``) covers the orders done. ``orders`` restricts the run to a
+    subset (int8[k, 8]); by default all 40,320 in lexicographic order.
+    """
+    rows, cols = n, (n if cols is None else cols)
+    _check_board(rows, cols)
+    last = _check_tie(tie)
+    table = all_orders() if orders is None else np.ascontiguousarray(orders, dtype=np.int8)
+    if table.ndim != 2 or table.shape[1] != 8:
+        raise OrderError("orders must be an array of shape [k, 8]")
+    chunk = max(1, int(chunk))
+    board = Board(rows, cols)
+    _, offsets, outlets0, to_padded = padded_layout(rows, cols)
+    total = table.shape[0]
+    lengths = np.zeros((total, board.size), dtype=np.int16)
+    closed = np.zeros((total, board.size), dtype=np.uint8)
+    t0 = time.perf_counter()
+    done = 0
+    while done < total:
+        if _cancelled(cancel):
+            break
+        hi = min(total, done + chunk)
+        with _KERNEL_LOCK:
+            orders_chunk(table[done:hi], last, outlets0, offsets, to_padded, board.size,
+                         lengths[done:hi], closed[done:hi])
+        done = hi
+        if progress is not None:
+            progress(done, total)
+    seconds = time.perf_counter() - t0
+    return OrdersResult(board, tie, lengths[:done], closed[:done], seconds,
+                        complete=done == total, order_table=table)
+
+
+def replay(n: int, order, tie: str, start, *, cols: int | None = None) -> dict:
+    """One walk as a path, for showing it on the board.
+
+    ``start`` is a square name or flat index. Returns ``{"board", "path" (int32 flat squares),
+    "complete", "closed", "end", "message"}``.
+    """
+    rows, cols = n, (n if cols is None else cols)
+    _check_board(rows, cols)
+    last = _check_tie(tie)
+    o = parse_order(order)
+    board = Board(rows, cols)
+    if isinstance(start, (int, np.integer)) and not isinstance(start, bool):
+        if not 0 <= int(start) < board.size:
+            raise OrderError(f"start square index {start} is off the board")
+        s = int(start)
+    else:
+        s = board.parse(start)
+    w, offsets, outlets0, to_padded = padded_layout(rows, cols)
+    buf = np.empty(board.size, dtype=np.int32)
+    k = int(one_walk(o, last, outlets0, offsets, int(to_padded[s]), board.size, buf))
+    pr, pc = np.divmod(buf[:k].astype(np.int64), w)
+    path = ((pr - 2) * cols + (pc - 2)).astype(np.int32)
+    complete = k == board.size
+    closed = complete and board.size > 1 and board.is_knight_move(int(path[-1]), int(path[0]))
+    end = board.name(int(path[-1]))
+    if complete:
+        msg = (f"order {digits(o)} ({tie}) from {board.name(s)}: complete"
+               f"{', closed' if closed else ''}, ends on {end}")
+    else:
+        msg = (f"order {digits(o)} ({tie}) from {board.name(s)}: stuck on {end} "
+               f"after {k} of {board.size} squares")
+    return {"board": board, "path": path, "complete": complete, "closed": closed,
+            "end": end, "message": msg}
