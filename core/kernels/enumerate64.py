@@ -219,3 +219,37 @@ def collect_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
     res[0] = got
     res[1] = ev
     return res
+
+
+@njit
+def count_batch_bits(nbr, nl, ntype, ncount, att, starts, lens, dash_masks, end_masks,
+                     free0, avail0, out):
+    """Count many algorithms on one board (at most 64 squares) to exhaustion, one after
+    another, no Python objects. Per algorithm i: ``starts[i]``, ``lens[i]`` (= L),
+    ``dash_masks[i]``, ``end_masks[i]`` (squares where number L may stand), ``free0[i]`` /
+    ``avail0[i]`` (the fresh ``bits`` with S numbered). Writes ``out[i] = (solutions,
+    dead ends, forward moves, 1)``."""
+    n = nbr.shape[0]
+    path = np.zeros(n + 1, dtype=np.int32)
+    mo = np.zeros((n + 1, 8), dtype=np.int8)
+    ties = np.zeros(n + 1, dtype=np.int32)
+    st = np.zeros(ST_SIZE, dtype=np.int64)
+    bits = np.zeros(2, dtype=np.uint64)
+    masks = np.zeros(2, dtype=np.uint64)
+    for i in range(starts.shape[0]):
+        for j in range(st.shape[0]):
+            st[j] = 0
+        mo[:, :] = 0
+        path[1] = starts[i]
+        st[ST_K] = 1
+        st[ST_L] = lens[i]
+        bits[0] = free0[i]
+        bits[1] = avail0[i]
+        masks[0] = dash_masks[i]
+        masks[1] = end_masks[i]
+        advance_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
+                     1 << 62, False)
+        out[i, 0] = st[ST_SOLUTIONS]
+        out[i, 1] = st[ST_DEAD_ENDS]
+        out[i, 2] = st[ST_FORWARD]
+        out[i, 3] = 1

@@ -1,0 +1,286 @@
+"""Phadke's study (SPEC §6): 53 start/end combinations of the closed 8×8 tour, 22,432
+algorithms (strict, full corner dash, semi corner dash, ECD, XCD), run on all cores.
+
+>>> algos = algorithms("strict")
+>>> res = run(algos)                       # StudyResult
+>>> res.family_totals()[0]["solutions"]
+989931
+
+Each algorithm is counted by a nogil numba kernel (:func:`core.kernels.enumerate64.
+count_batch_bits`); a thread pool (one thread per core) takes small batches, so progress is
+reported and ``cancel()`` honoured between batches. With ``checkpoint=path`` finished
+algorithms are saved (atomically) and skipped when the run is started again.
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from itertools import product
+from pathlib import Path
+
+import numpy as np
+
+from .. import dash as _dash
+from ..board import Board
+from ..kernels import enumerate as _k
+from ..kernels import enumerate64 as _k64
+from ..tour import atomic_write_text
+
+#: start -> ends (SPEC §6), in the paper's order.
+COMBOS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("a8", ("c7", "b6")), ("b8", ("a6", "c6", "d7")), ("c8", ("a7", "b6", "d6", "e7")),
+    ("d8", ("b7", "c6", "e6", "f7")), ("b7", ("a5", "c5", "d6", "d8")),
+    ("c7", ("a8", "a6", "b5", "d5", "e6", "e8")), ("d7", ("b8", "b6", "c5", "e5", "f6", "f8")),
+    ("c6", ("b8", "a7", "a5", "b4", "d4", "e5", "e7", "d8")),
+    ("d6", ("c8", "b7", "b5", "c4", "e4", "f5", "f7", "e8")),
+    ("d5", ("c7", "b6", "b4", "c3", "e3", "f4", "f6", "e7")),
+)
+#: symmetric copies of each unique start on the full board.
+COPIES = {"a8": 4, "b7": 4, "c6": 4, "d5": 4, "b8": 8, "c8": 8, "d8": 8, "c7": 8, "d7": 8,
+          "d6": 8}
+#: family -> (runs, solutions) as printed in the paper.
+FAMILIES = ("strict", "cd", "semi", "ecd", "ecd-semi", "xcd", "xcd-semi")
+PAPER = {"strict": (53, 989_931), "cd": (736, 5_201_841), "semi": (10_144, 40_639_273),
+         "ecd": (256, 570_079), "ecd-semi": (1_792, 2_366_427), "xcd": (1_224, 1_091_095),
+         "xcd-semi": (8_280, 4_366_840)}
+PAPER_STRICT_FULL_BOARD = 5_732_056
+PAPER_GRAND_TOTAL = 54_235_575
+PAPER_FULL_BOARD = 324_861_840
+#: what the CLI's --family picks
+FAMILY_GROUPS = {"strict": ("strict",), "cd": ("cd",), "semi": ("semi",),
+                 "ecd": ("ecd", "ecd-semi"), "xcd": ("xcd", "xcd-semi"),
+                 "all": ("cd", "semi", "ecd", "ecd-semi", "xcd", "xcd-semi")}
+CORNER_ORDER = ("a1", "a8", "h8", "h1")
+
+
+class StudyCancelled(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    id: int                   # position in the full list of 22,432 (stable across runs)
+    family: str               # 'strict'|'cd'|'semi'|'ecd'|'ecd-semi'|'xcd'|'xcd-semi'
+    start: str
+    end: str
+    dashes: tuple             # ((corner, state), ...) for the free, non-tail corners
+    tail: tuple | None = None  # square names ending at E
+
+    @property
+    def key(self) -> str:
+        d = ",".join(f"{c}={s}" for c, s in self.dashes)
+        t = "-".join(self.tail) if self.tail else ""
+        return f"{self.start}>{self.end}|{d}|{t}"
+
+
+def combos() -> list[tuple[str, str]]:
+    return [(s, e) for s, ends in COMBOS for e in ends]
+
+
+def _dash_sets(corner_names):
+    """(full-dash state tuples, semi state tuples) over the given corners."""
+    full = [tuple(zip(corner_names, st)) for st in product(("off", "full"), repeat=len(corner_names))]
+    semi = [tuple(zip(corner_names, st))
+            for st in product(("off", "A", "B", "full"), repeat=len(corner_names))
+            if any(x in ("A", "B") for x in st)]
+    return full, semi
+
+
+def all_algorithms() -> list[Algorithm]:
+    """All 22,432 algorithms, grouped by combination; ids are positions in this list."""
+    b = Board(8, 8)
+    out: list[Algorithm] = []
+
+    def add(family, s, e, dashes, tail=None):
+        out.append(Algorithm(len(out), family, s, e, dashes, tail))
+
+    for s, e in combos():
+        S, E = b.parse(s), b.parse(e)
+        free = _dash.free_corners(b, S, E)
+        names = [c for c in CORNER_ORDER if free[c] is None]
+        full, semi = _dash_sets(names)
+        for d in full:
+            add("strict" if all(x == "off" for _, x in d) else "cd", s, e, d)
+        for d in semi:
+            add("semi", s, e, d)
+        tails = _dash.list_tails(b, S, E)
+        for kind in ("ecd", "xcd"):
+            for t in tails[kind]:
+                tname = tuple(b.name(q) for q in t)
+                others = [c for c in names if c != b.name(t[1])]
+                full, semi = _dash_sets(others)
+                for d in full:
+                    add(kind, s, e, d, tname)
+                for d in semi:
+                    add(kind + "-semi", s, e, d, tname)
+    return out
+
+
+def algorithms(*families: str) -> list[Algorithm]:
+    """Algorithms of the given families ('cd' includes the 53 strict ones, as in the paper);
+    names of FAMILY_GROUPS are accepted too. No argument: all 22,432."""
+    wanted: set[str] = set()
+    for f in families or ("all",):
+        if f in FAMILY_GROUPS:
+            wanted.update(FAMILY_GROUPS[f])
+        elif f in FAMILIES:
+            wanted.add(f)
+        else:
+            raise ValueError(f"unknown family {f!r} (use {', '.join(FAMILY_GROUPS)})")
+    if "cd" in wanted:
+        wanted.add("strict")
+    return [a for a in all_algorithms() if a.family in wanted]
+
+
+def in_family(a: Algorithm, family: str) -> bool:
+    """Paper accounting: the 736 'cd' runs include the 53 strict ones."""
+    return a.family == family or (family == "cd" and a.family == "strict")
+
+
+# ------------------------------------------------------------------------------ running
+class _Batch:
+    """Kernel inputs for a list of algorithms (8×8 bitboard kernel)."""
+
+    def __init__(self, algos):
+        b = Board(8, 8)
+        self.board = b
+        self.nbr = b.neighbours
+        self.nl, self.ntype, self.ncount, _, _ = _k.tables(self.nbr, ())
+        self.att = _k64.attack_masks(self.nbr)
+        n = len(algos)
+        self.starts = np.zeros(n, dtype=np.int64)
+        self.lens = np.zeros(n, dtype=np.int64)
+        self.dash = np.zeros(n, dtype=np.uint64)
+        self.endm = np.zeros(n, dtype=np.uint64)
+        self.free0 = np.zeros(n, dtype=np.uint64)
+        self.avail0 = np.zeros(n, dtype=np.uint64)
+        full = (1 << b.size) - 1
+        for i, a in enumerate(algos):
+            S, E = b.parse(a.start), b.parse(a.end)
+            tail = None if a.tail is None else tuple(b.parse(x) for x in a.tail)
+            plan = _dash.plan(b, S, E, dict(a.dashes), tail)
+            chain = plan.chain
+            res = sum(1 << q for q in chain)
+            self.starts[i] = S
+            self.lens[i] = b.size - len(chain)
+            self.dash[i] = np.uint64(sum(1 << q for q in plan.dashed))
+            self.endm[i] = self.att[chain[0]]
+            free = full & ~(1 << S)
+            self.free0[i] = np.uint64(free)
+            self.avail0[i] = np.uint64(free & ~res)
+
+    def run(self, idx: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(idx), 4), dtype=np.int64)
+        _k64.count_batch_bits(self.nbr, self.nl, self.ntype, self.ncount, self.att,
+                              self.starts[idx], self.lens[idx], self.dash[idx], self.endm[idx],
+                              self.free0[idx], self.avail0[idx], out)
+        return out
+
+
+@dataclass
+class StudyResult:
+    algorithms: list
+    counts: dict = field(default_factory=dict)     # algorithm id -> (sol, dead, fwd)
+    seconds: float = 0.0
+    cancelled: bool = False
+
+    def rows(self):
+        from .phadke_tables import algorithm_rows
+        return algorithm_rows(self)
+
+    def family_totals(self):
+        from .phadke_tables import family_totals
+        return family_totals(self)
+
+
+def _load_checkpoint(path: Path, algos) -> dict:
+    try:
+        d = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(d, dict) or d.get("format") != "knightgui-phadke-checkpoint":
+        return {}
+    keys = {a.id: a.key for a in algos}
+    out = {}
+    for rec in d.get("done", []):
+        try:
+            i, key, sol, dead, fwd = rec
+        except (TypeError, ValueError):
+            continue
+        if keys.get(i) == key:
+            out[int(i)] = (int(sol), int(dead), int(fwd))
+    return out
+
+
+def _save_checkpoint(path: Path, algos, counts: dict) -> None:
+    keys = {a.id: a.key for a in algos}
+    done = [[i, keys[i], *counts[i]] for i in sorted(counts) if i in keys]
+    atomic_write_text(path, json.dumps({"format": "knightgui-phadke-checkpoint", "version": 1,
+                                        "done": done}, separators=(",", ":")))
+
+
+def run(algos=None, workers: int | None = None, progress=None, cancel=None,
+        checkpoint=None, batch: int = 8, checkpoint_every: float = 2.0) -> StudyResult:
+    """Count every algorithm in ``algos`` (default: all 22,432).
+
+    ``workers`` threads (default: CPU count) run nogil kernels on batches of ``batch``
+    algorithms; ``progress(done, total, solutions)`` after every batch; ``cancel()`` true stops
+    between batches (``result.cancelled``). ``checkpoint``: a JSON file of finished
+    algorithms, loaded first (those are skipped) and rewritten atomically as work finishes."""
+    algos = list(all_algorithms() if algos is None else algos)
+    t0 = time.perf_counter()
+    result = StudyResult(algos)
+    ckpt = Path(checkpoint) if checkpoint else None
+    if ckpt is not None and ckpt.exists():
+        result.counts.update(_load_checkpoint(ckpt, algos))
+    todo = [i for i, a in enumerate(algos) if a.id not in result.counts]
+    total = len(algos)
+    if todo:
+        bat = _Batch([algos[i] for i in todo])
+        order = np.arange(len(todo))
+        chunks = [order[j:j + batch] for j in range(0, len(order), batch)]
+        workers = max(1, int(workers or os.cpu_count() or 1))
+        lock = threading.Lock()
+        last_save = time.perf_counter()
+        stop = False
+        sol_total = sum(v[0] for v in result.counts.values())
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            pending = {}
+            it = iter(chunks)
+
+            def submit():
+                c = next(it, None)
+                if c is not None:
+                    pending[pool.submit(bat.run, c)] = c
+
+            for _ in range(workers * 2):
+                submit()
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    c = pending.pop(fut)
+                    out = fut.result()
+                    with lock:
+                        for j, row in zip(c, out):
+                            result.counts[algos[todo[j]].id] = (int(row[0]), int(row[1]),
+                                                                int(row[2]))
+                            sol_total += int(row[0])
+                    if not stop:
+                        if cancel is not None and cancel():
+                            stop = True
+                        else:
+                            submit()
+                if progress is not None:
+                    progress(len(result.counts), total, sol_total)
+                if ckpt is not None and time.perf_counter() - last_save > checkpoint_every:
+                    _save_checkpoint(ckpt, algos, result.counts)
+                    last_save = time.perf_counter()
+        result.cancelled = stop and len(result.counts) < total
+    if ckpt is not None:
+        _save_checkpoint(ckpt, algos, result.counts)
+    result.seconds = time.perf_counter() - t0
+    return result
