@@ -188,7 +188,14 @@ class Tour:
 
     @classmethod
     def from_csv(cls, text: str, rows: int | None = None, cols: int | None = None) -> "Tour":
-        reader = csv.reader(io.StringIO(text))
+        try:
+            return cls._from_csv(text, rows, cols)
+        except csv.Error as e:
+            raise TourError(f"not a readable CSV file: {e}") from None
+
+    @classmethod
+    def _from_csv(cls, text: str, rows: int | None, cols: int | None) -> "Tour":
+        reader = csv.reader(io.StringIO(text, newline=""))
         try:
             header = next(reader)
         except StopIteration:
