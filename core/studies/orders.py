@@ -25,7 +25,6 @@ from __future__ import annotations
 import csv
 import io
 import itertools
-import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -34,7 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
-from core.board import Board, DCOL, DROW, move_type, BoardError
+from core import rules as _rules
+from core.board import Board, DCOL, DROW
 from core.kernels.orders import one_walk, orders_chunk, padded_layout
 from core.tour import atomic_write_text
 
@@ -46,9 +46,6 @@ MAX_SIDE = 16
 
 # numba's parallel layers differ in thread safety; one analysis runs at a time per process.
 _KERNEL_LOCK = threading.Lock()
-
-_PAIR = re.compile(r"[<⟨(\[]\s*([-+−]?\d)\s*,\s*([-+−]?\d)\s*[>⟩)\]]")
-
 
 class OrderError(ValueError):
     """A move order or an analysis parameter that is not valid."""
@@ -77,29 +74,14 @@ _FACT = [1, 1, 2, 6, 24, 120, 720, 5040]
 
 
 def parse_order(order) -> np.ndarray:
-    """An order as ``int8[8]`` move types. Accepts an array/list of 8 types, a digit string
-    (``"12438756"``) or matrix pairs (``"⟨1,2⟩⟨2,1⟩…"``, also with ``<>`` or ``()``)."""
-    if isinstance(order, str):
-        text = order.strip()
-        if re.fullmatch(r"[1-8]{8}", text):
-            vals = [int(ch) for ch in text]
-        else:
-            pairs = _PAIR.findall(text)
-            if len(pairs) != 8 or _PAIR.sub("", text).strip(" ,;") != "":
-                raise OrderError(f"'{order}' is not a move order (use 8 digits like 12345678 "
-                                 "or 8 pairs like ⟨1,2⟩⟨2,1⟩…)")
-            vals = []
-            for dx, dy in pairs:
-                dx, dy = int(dx.replace("−", "-")), int(dy.replace("−", "-"))
-                try:
-                    vals.append(move_type(dy, -dx))
-                except BoardError:
-                    raise OrderError(f"⟨{dx},{dy}⟩ is not a knight move") from None
-    else:
-        vals = [int(v) for v in np.asarray(order).ravel()]
-    if sorted(vals) != list(range(1, 9)):
-        raise OrderError(f"a move order must use each of the types 1..8 once, got {vals}")
-    return np.array(vals, dtype=np.int8)
+    """An order as ``int8[8]`` move types 1..8. Accepts an array/list of 8 types, a digit
+    string (``"12438756"``) or matrix pairs (``"⟨1,2⟩⟨2,1⟩…"``, also with ``<>`` or ``()``);
+    the parsing is :func:`core.rules.parse_order`'s."""
+    try:
+        idx = _rules.parse_order(order)
+    except _rules.RuleError as e:
+        raise OrderError(str(e)) from None
+    return (idx + 1).astype(np.int8)
 
 
 def digits(order) -> str:

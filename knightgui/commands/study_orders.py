@@ -1,0 +1,92 @@
+"""``knightgui study move-orders``: all 8! move orders × every start square (SPEC §7, §10)."""
+from __future__ import annotations
+
+import sys
+
+from ._common import CliError, Progress, emit_json, positive_int
+
+
+def add_parser(studies) -> None:
+    p = studies.add_parser(
+        "move-orders", help="plain Warnsdorff over all 40,320 move orders × every start",
+        description="Walk every move order (8! = 40,320, lexicographic from 12345678) from "
+                    "every start square of an N×N board with plain Warnsdorff (ties to the "
+                    "first, or last, tied move in the order) and count the failures.")
+    p.add_argument("--size", default="8", help="board side N (1..16, default 8)")
+    p.add_argument("--cols", default=None, help="columns, for an N×COLS board (default N)")
+    p.add_argument("--tie", default="first", help="first (default) or last")
+    p.add_argument("--worst", default="10", help="how many worst orders to list (default 10)")
+    p.add_argument("--csv", default=None, metavar="FILE",
+                   help="write one row per order: index,order,matrix,failed_walks,"
+                        "closed_walks,failed_starts")
+    p.add_argument("--starts-csv", default=None, metavar="FILE",
+                   help="write failures per start square: square,col,row,failed_walks")
+    p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from core.studies.orders import MAX_SIDE, OrderError, run_orders
+    n = positive_int("--size", args.size, 1, MAX_SIDE)
+    cols = n if args.cols is None else positive_int("--cols", args.cols, 1, MAX_SIDE)
+    worst = positive_int("--worst", args.worst, 0, 40320)
+    tie = str(args.tie).strip().lower()
+    if tie not in ("first", "last"):
+        raise CliError(f"--tie must be first or last, got '{args.tie}'")
+    for opt in ("csv", "starts_csv"):
+        val = getattr(args, opt)
+        if val is not None and not str(val).lower().endswith(".csv"):
+            raise CliError(f"--{opt.replace('_', '-')} must name a .csv file, got '{val}'")
+    bar = Progress(f"move orders {n}×{cols} ({tie})")
+    try:
+        res = run_orders(n, tie, cols=cols, progress=bar)
+    except OrderError as e:
+        raise CliError(f"knightgui study move-orders: {e}") from None
+    finally:
+        bar.close()
+    for opt, table in (("csv", "orders"), ("starts_csv", "starts")):
+        val = getattr(args, opt)
+        if val:
+            try:
+                res.save_csv(val, table=table)
+            except OSError as e:
+                raise CliError(f"cannot write {val}: {e.strerror or e}") from None
+    if args.json:
+        emit_json(res.to_json_dict(worst=worst))
+    else:
+        _print_report(res, worst)
+    return 0
+
+
+def _print_report(res, worst: int) -> None:
+    out = sys.stdout
+    s = res.summary()
+    b = res.board
+    out.write(f"Move-order analysis, {b.cols}×{b.rows} board, ties to the {res.tie} tied move\n")
+    out.write(f"  orders                  {s['orders']:>12,}\n")
+    out.write(f"  walks                   {s['walks']:>12,}\n")
+    pct = 100 * s["failed_walks"] / s["walks"] if s["walks"] else 0.0
+    out.write(f"  failed walks            {s['failed_walks']:>12,}  ({pct:.3f}%)\n")
+    out.write(f"  orders with a failure   {s['orders_with_failure']:>12,}\n")
+    out.write(f"  most failures per order {s['max_failures_per_order']:>12,}\n")
+    done = s["walks"] - s["failed_walks"]
+    cpct = 100 * s["closed_walks"] / done if done else 0.0
+    out.write(f"  closed walks            {s['closed_walks']:>12,}  ({cpct:.2f}% of the "
+              f"complete walks)\n")
+    out.write(f"  seconds                 {s['seconds']:>12.3f}  "
+              f"({s['walks'] / max(s['seconds'], 1e-9) / 1e6:.2f} M walks/s)\n")
+    out.write("Failed walks per order: " + ", ".join(
+        f"{k}: {int(v):,}" for k, v in enumerate(res.distribution()) if v) + " orders\n")
+    if worst and s["failed_walks"]:
+        out.write("Worst orders (index, digits, matrix ⟨dx,dy⟩, failures, failed starts):\n")
+        for w in res.worst(worst):
+            out.write(f"  {w['index']:>5} {w['order']} {w['matrix']} {w['failed_walks']:>3}  "
+                      f"{' '.join(w['failed_starts'])}\n")
+    if b.size <= 16 * 16:
+        fps = res.failures_per_start.reshape(b.rows, b.cols)
+        width = max(4, len(f"{int(fps.max()):,}") + 1)
+        out.write("Failed walks per start square (rank 1 at the bottom):\n")
+        for r in range(b.rows - 1, -1, -1):
+            out.write(f"{r + 1:>4} " + "".join(f"{int(v):>{width},}" for v in fps[r]) + "\n")
+        if b.has_algebraic:
+            out.write("     " + "".join(f"{chr(97 + c):>{width}}" for c in range(b.cols)) + "\n")

@@ -1,0 +1,71 @@
+"""``knightgui study move-orders`` and ``knightgui study tie-breaks`` (SPEC §10)."""
+import csv
+import io
+import json
+
+import pytest
+
+from core.studies.orders import run_orders
+from knightgui.cli import run
+
+MOVE_ORDER_KEYS = ("orders", "walks", "failed_walks", "orders_with_failure",
+                   "max_failures_per_order", "closed_walks", "seconds")
+
+
+def call(capsys, *argv):
+    code = run(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def last_json(out):
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def test_move_orders_json_contract(capsys):
+    code, out, err = call(capsys, "study", "move-orders", "--size", "6", "--json")
+    assert code == 0
+    d = last_json(out)
+    for key in MOVE_ORDER_KEYS:
+        assert key in d, key
+    assert d["orders"] == 40320 and d["walks"] == 40320 * 36
+    assert isinstance(d["seconds"], float) and d["seconds"] > 0
+    ref = run_orders(6, "first").summary()
+    for key in MOVE_ORDER_KEYS[:-1]:
+        assert d[key] == ref[key], key
+    assert sum(d["distribution"]) == 40320
+    assert sum(d["failures_per_start"].values()) == d["failed_walks"]
+    assert err == ""  # no progress bar when stderr is not a terminal
+
+
+def test_move_orders_last_matches_first_totals(capsys):
+    _, out1, _ = call(capsys, "study", "move-orders", "--size", "5", "--json")
+    _, out2, _ = call(capsys, "study", "move-orders", "--size", "5", "--tie", "last", "--json")
+    a, b = last_json(out1), last_json(out2)
+    assert a["tie"] == "first" and b["tie"] == "last"
+    for key in MOVE_ORDER_KEYS[:-1]:
+        assert a[key] == b[key]
+
+
+def test_move_orders_csv_files_and_text_report(tmp_path, capsys):
+    f, g = tmp_path / "o.csv", tmp_path / "s.csv"
+    code, out, _ = call(capsys, "study", "move-orders", "--size", "6", "--csv", str(f),
+                        "--starts-csv", str(g), "--worst", "3")
+    assert code == 0
+    assert "failed walks" in out and "Worst orders" in out and "⟨" in out
+    rows = list(csv.reader(io.StringIO(f.read_text(encoding="utf-8"))))
+    assert rows[0][:4] == ["index", "order", "matrix", "failed_walks"]
+    assert len(rows) == 40321 and rows[1][1] == "12345678"
+    srows = list(csv.reader(io.StringIO(g.read_text(encoding="utf-8"))))
+    assert len(srows) == 37
+    assert sum(int(r[3]) for r in srows[1:]) == sum(int(r[3]) for r in rows[1:])
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--size", "0"], "--size"), (["--size", "x"], "--size"), (["--size", "17"], "--size"),
+    (["--tie", "middle"], "--tie"), (["--csv", "out.txt"], ".csv"),
+])
+def test_move_orders_bad_input_exits_2(capsys, argv, needle):
+    code, out, err = call(capsys, "study", "move-orders", *argv)
+    assert code == 2
+    assert needle in err and len(err.strip().splitlines()) == 1
