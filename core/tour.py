@@ -12,7 +12,6 @@ from pathlib import Path
 import numpy as np
 
 from .board import Board, BoardError
-from .kernels.validate import path_is_tour
 
 FORMAT = "knightgui-tour"
 VERSION = 1
@@ -27,6 +26,7 @@ class TourError(ValueError):
 def check_path(board: Board, path: np.ndarray, closed: bool = False) -> str | None:
     """Return ``None`` when ``path`` (flat indices) is a valid tour of ``board``, else a
     sentence that says what is wrong. Vectorised: fine for millions of squares."""
+    from .kernels.validate import path_is_tour  # numba loads on first use, not on import
     path = np.asarray(path)
     n = board.size
     if (path.ndim == 1 and path.dtype.kind in "iu" and len(path) == n and n > 0
