@@ -53,6 +53,44 @@ def choose_cache_dir() -> Path:
     return fallback
 
 
+def _looks_like_pickle(blob: bytes) -> bool:
+    # protocol-2+ pickles start with PROTO (0x80) and end with STOP ('.')
+    return len(blob) > 3 and blob[0] == 0x80 and blob[-1:] == b"."
+
+
+def scrub_cache(d: Path) -> int:
+    """Remove cache entries that cannot be read back (a torn write, a disk error, garbage):
+    numba itself would raise on them instead of compiling afresh. Index files are unpickled
+    (they hold only numba types); data files are checked for an intact pickle frame without
+    being loaded (loading them would import the kernel modules). Returns the files removed."""
+    import pickle
+
+    removed = 0
+    for idx in d.rglob("*.nbi"):
+        stem = idx.name[: -len(".nbi")]
+        datas = list(idx.parent.glob(stem + ".*.nbc"))
+        try:
+            with open(idx, "rb") as f:
+                pickle.load(f)
+                pickle.loads(f.read())
+            if all(_looks_like_pickle(p.read_bytes()) for p in datas):
+                continue
+        except FileNotFoundError:
+            continue  # another process replaced it meanwhile
+        except Exception:  # noqa: BLE001 - any unreadable entry is dropped
+            pass
+        for bad in [idx, *datas]:
+            try:
+                bad.unlink()
+                removed += 1
+            except OSError:
+                pass
+    if removed:
+        log.warning("numba cache in %s had %d unreadable files; they were removed and the "
+                    "kernels will be compiled again", d, removed)
+    return removed
+
+
 CACHE_DIR = choose_cache_dir()
 os.environ["NUMBA_CACHE_DIR"] = str(CACHE_DIR)
 
@@ -60,6 +98,7 @@ import numba  # noqa: E402  (after NUMBA_CACHE_DIR is set)
 from numba import prange  # noqa: E402,F401
 
 numba.config.CACHE_DIR = str(CACHE_DIR)
+scrub_cache(CACHE_DIR)
 
 
 def njit(*args, **kwargs):
