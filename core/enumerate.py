@@ -239,12 +239,16 @@ class Enumerator:
         run is exhausted first. One kernel call: no Python work per step."""
         if int(k) < 0:
             raise EnumerationError("k must not be negative")
-        out = []
         base = self.solutions
         paths, mos, branches, _ = self.engine.collect(int(k), max_steps)
-        for i in range(len(paths)):
-            out.append(self._make(base + i + 1, paths[i], mos[i], int(branches[i])))
-        return out
+        g = len(paths)
+        full = np.empty((g, self.board.size), dtype=np.int32)
+        full[:, :self.L] = paths[:, 1:]
+        full[:, self.L:] = self._chain_arr
+        mos[:, :, 0] = 0
+        b, closed, meth = self.board, self.closed, self._method
+        return [Solution(b, base + i + 1, full[i], mos[i], int(branches[i]), closed, meth)
+                for i in range(g)]
 
     def __iter__(self):
         block = 16

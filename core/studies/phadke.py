@@ -248,37 +248,42 @@ def run(algos=None, workers: int | None = None, progress=None, cancel=None,
         last_save = time.perf_counter()
         stop = False
         sol_total = sum(v[0] for v in result.counts.values())
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            pending = {}
-            it = iter(chunks)
+        try:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                pending = {}
+                it = iter(chunks)
 
-            def submit():
-                c = next(it, None)
-                if c is not None:
-                    pending[pool.submit(bat.run, c)] = c
+                def submit():
+                    c = next(it, None)
+                    if c is not None:
+                        pending[pool.submit(bat.run, c)] = c
 
-            for _ in range(workers * 2):
-                submit()
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    c = pending.pop(fut)
-                    out = fut.result()
-                    with lock:
-                        for j, row in zip(c, out):
-                            result.counts[algos[todo[j]].id] = (int(row[0]), int(row[1]),
-                                                                int(row[2]))
-                            sol_total += int(row[0])
-                    if not stop:
-                        if cancel is not None and cancel():
-                            stop = True
-                        else:
-                            submit()
-                if progress is not None:
-                    progress(len(result.counts), total, sol_total)
-                if ckpt is not None and time.perf_counter() - last_save > checkpoint_every:
-                    _save_checkpoint(ckpt, algos, result.counts)
-                    last_save = time.perf_counter()
+                for _ in range(workers * 2):
+                    submit()
+                while pending:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        c = pending.pop(fut)
+                        out = fut.result()
+                        with lock:
+                            for j, row in zip(c, out):
+                                result.counts[algos[todo[j]].id] = (int(row[0]), int(row[1]),
+                                                                    int(row[2]))
+                                sol_total += int(row[0])
+                        if not stop:
+                            if cancel is not None and cancel():
+                                stop = True
+                            else:
+                                submit()
+                    if progress is not None:
+                        progress(len(result.counts), total, sol_total)
+                    if ckpt is not None and time.perf_counter() - last_save > checkpoint_every:
+                        _save_checkpoint(ckpt, algos, result.counts)
+                        last_save = time.perf_counter()
+        except BaseException:
+            if ckpt is not None:   # keep what finished, then re-raise (Ctrl-C included)
+                _save_checkpoint(ckpt, algos, result.counts)
+            raise
         result.cancelled = stop and len(result.counts) < total
     if ckpt is not None:
         _save_checkpoint(ckpt, algos, result.counts)

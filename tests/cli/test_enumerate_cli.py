@@ -1,0 +1,74 @@
+"""CLI: knightgui enumerate and knightgui study phadke (SPEC §10)."""
+import csv
+import json
+
+import pytest
+
+from knightgui.cli import run
+
+
+def _last_json(capsys):
+    out = capsys.readouterr().out.strip().splitlines()
+    return json.loads(out[-1])
+
+
+def test_enumerate_counts_a8_c7(capsys):
+    assert run(["enumerate", "--start", "a8", "--end", "c7", "--json"]) == 0
+    d = _last_json(capsys)
+    assert d["solutions"] == 14258 and d["exhausted"] is True
+    assert set(d) >= {"solutions", "dead_ends", "forward_moves", "exhausted", "seconds"}
+
+
+def test_enumerate_first_boards(capsys):
+    assert run(["enumerate", "--start", "a8", "--end", "3,7",
+                "--first", "2", "--json"]) == 0
+    d = _last_json(capsys)
+    assert d["solutions"] == 2 and not d["exhausted"]
+    first = d["first"]
+    assert [f["index"] for f in first] == [1, 2] and first[1]["branch"] == 49
+    assert first[0]["numbers"][0] == [1, 22, 3, 18, 43, 38, 13, 16]   # rank 8
+    assert first[0]["path"][:3] == ["a8", "b6", "c8"]
+
+
+def test_enumerate_with_dash_and_tail_writes_csv(tmp_path, capsys):
+    out = tmp_path / "sols.csv"
+    assert run(["enumerate", "--start", "b8", "--end", "a6", "--dash", "h1=full,a8=A",
+                "--xcd", "c2-a1-b3-c5-a6", "--out", str(out), "--json"]) == 0
+    d = _last_json(capsys)
+    rows = list(csv.DictReader(open(out)))
+    assert len(rows) == d["solutions"] > 0
+    assert all(r["path"].endswith("c2 a1 b3 c5 a6") for r in rows)
+
+
+def test_list_tails(capsys):
+    assert run(["enumerate", "--start", "b8", "--end", "a6", "--list-tails", "--json"]) == 0
+    d = _last_json(capsys)
+    assert d["ecd"] == ["b6-a8-c7-a6"] and len(d["xcd"]) == 2
+
+
+@pytest.mark.parametrize("argv, msg", [
+    (["--start", "a8", "--end", "c6"], "not a knight move"),
+    (["--start", "a8", "--end", "a8"], "same square"),
+    (["--start", "a8", "--end", "c7", "--dash", "a8=full"], "cannot be dashed"),
+    (["--start", "a8", "--end", "c7", "--dash", "a1"], "CORNER=STATE"),
+    (["--start", "b8", "--end", "a6", "--ecd", "c7-a8-b6-a6"], "unknown tail"),
+    (["--start", "b8", "--end", "a6", "--ecd", "c2-a1-b3-c5-a6"], "use --xcd"),
+    (["--start", "q1", "--end", "c7"], "start"),
+    (["--start", "a8", "--end", "c7", "--first", "0"], "--first"),
+])
+def test_enumerate_bad_input_exits_2(argv, msg, capsys):
+    assert run(["enumerate", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert msg in err and len(err.splitlines()) == 1
+
+
+def test_study_phadke_strict(tmp_path, capsys):
+    assert run(["study", "phadke", "--family", "strict", "--out", str(tmp_path), "--json"]) == 0
+    d = _last_json(capsys)
+    assert d["strict"]["solutions"] == d["strict"]["paper_solutions"] == 989_931
+    assert d["strict"]["full_board"] == 5_732_056 and d["strict"]["algorithms"] == 53
+    assert (tmp_path / "combos.csv").exists()
+
+
+def test_study_phadke_bad_family_exits_2(capsys):
+    assert run(["study", "phadke", "--family", "nope"]) == 2

@@ -1,0 +1,165 @@
+"""Phadke's exhaustive enumeration: worked example, counts, chunking, validity (SPEC §4)."""
+import numpy as np
+import pytest
+
+from core.board import Board
+from core.enumerate import Enumerator, EnumerationError, Solution, count_kernel
+
+FIRST_BOARD = """
+ 1 22  3 18 43 38 13 16
+ 4 19 64 39 14 17 46 37
+23  2 21 42 49 44 15 12
+20  5 50 63 40 47 36 45
+51 24 41 48 59 54 11 32
+ 6 27 60 53 62 33 56 35
+25 52 29  8 55 58 31 10
+28  7 26 61 30  9 34 57
+"""
+
+
+@pytest.fixture(params=[True, False], ids=["bitboard", "general"])
+def bits(request):
+    return request.param
+
+
+def test_a8_c7_strict_has_14258_solutions(bits):
+    r = Enumerator(8, 8, "a8", "c7", bits=bits).count()
+    assert r["solutions"] == 14258
+    assert r["exhausted"] is True
+    assert r["dead_ends"] > 0 and r["forward_moves"] > r["solutions"]
+
+
+def test_worked_example_first_three_solutions(bits):
+    en = Enumerator(8, 8, "a8", "c7", bits=bits)
+    s1, s2, s3 = en.first(3)
+    expect = np.array([[int(x) for x in line.split()] for line in FIRST_BOARD.strip().splitlines()])
+    assert np.array_equal(s1.numbers[::-1], expect)          # rank 8 at the top
+    assert s1.mo_entries() == [(2, 1, 3), (20, 1, 1), (20, 2, 2), (41, 1, 1), (41, 2, 3),
+                               (43, 1, 1), (47, 1, 3), (48, 1, 2), (49, 1, 2)]
+    b = en.board
+    assert b.name(int(s1.path[5])) == "a3" and b.name(int(s1.path[6])) == "b1"
+    assert b.name(int(s1.path[48])) == "e6"
+    assert s1.branch == 0 and s2.branch == 49 and s3.branch == 54
+    # solution 2 took MO(49,1)=2: e6 -> f4 (move type 2), and has a tie at 54 (f2)
+    assert b.name(int(s2.path[49])) == "f4"
+    assert (49, 1, 2) not in s2.mo_entries() and (54, 1, 5) in s2.mo_entries()
+    assert b.name(int(s2.path[53])) == "f2"
+    # solution 3 took MO(54,1)=5 to d3, tie at 55 with MO(55,1)=4
+    assert b.name(int(s3.path[54])) == "d3"
+    assert (54, 1, 5) not in s3.mo_entries() and (55, 1, 4) in s3.mo_entries()
+    assert s1.mo.shape == (64, 8) and not s1.mo[:, 0].any()
+    assert [s.index for s in (s1, s2, s3)] == [1, 2, 3]
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 100_000])
+def test_counts_do_not_depend_on_chunk_size(chunk, bits):
+    en = Enumerator(8, 8, "a8", "c7", bits=bits)
+    sols = 0
+    if chunk == 1:   # a shorter prefix keeps the one-step run fast; compare with a reference
+        ref = Enumerator(8, 8, "a8", "c7", bits=bits)
+        ref.first(300)
+        while sols < 300:
+            ev = en.advance(1)
+            sols += ev == Enumerator.SOLUTION
+        assert (en.solutions, en.dead_ends, en.forward_moves) == (
+            ref.solutions, ref.dead_ends, ref.forward_moves)
+        assert np.array_equal(en.engine.path, ref.engine.path)
+        return
+    while True:
+        ev = en.advance(chunk)
+        if ev == Enumerator.EXHAUSTED:
+            break
+        sols += ev == Enumerator.SOLUTION
+    whole = Enumerator(8, 8, "a8", "c7", bits=bits).count()
+    assert sols == whole["solutions"] == en.solutions == 14258
+    assert en.dead_ends == whole["dead_ends"] and en.forward_moves == whole["forward_moves"]
+
+
+def test_count_in_small_chunks_with_progress_matches():
+    calls = []
+    r = Enumerator(8, 8, "a8", "c7").count(progress=calls.append, chunk=10_000)
+    assert r["solutions"] == 14258 and len(calls) > 5
+    assert calls[-1]["solutions"] == 14258
+
+
+def test_one_solution_at_a_time_all_valid_closed_and_distinct():
+    en = Enumerator(8, 8, "a8", "c7")
+    seen = set()
+    n = 0
+    prev = None
+    b = Board(8, 8)
+    while (s := en.next_solution(max_steps_per_chunk=50)) is not None:
+        n += 1
+        assert s.index == n
+        if n % 97 == 1:
+            t = s.tour                      # validates on construction
+            assert t.closed and t.is_closed_path
+        assert s.path[0] == b.parse("a8") and s.path[-1] == b.parse("c7")
+        key = s.path.tobytes()
+        assert key not in seen
+        seen.add(key)
+        if prev is not None:                # same squares up to the branch number
+            assert np.array_equal(prev[:s.branch], s.path[:s.branch])
+            assert prev[s.branch] != s.path[s.branch]
+        prev = s.path
+    assert n == 14258 and en.exhausted
+    assert en.next_solution() is None
+
+
+def test_iterator_and_first_agree():
+    a = [s.path.tobytes() for s in Enumerator(8, 8, "a8", "c7").first(500)]
+    it = iter(Enumerator(8, 8, "a8", "c7"))
+    b = [next(it).path.tobytes() for _ in range(500)]
+    assert a == b and len(set(a)) == 500
+
+
+def test_every_solution_is_a_valid_tour_for_a_dashed_compulsory_combo():
+    # c8 -> b6 ends with the compulsory end dash c7, a8, b6 (SPEC §4)
+    en = Enumerator(8, 8, "c8", "b6", dashes={"h1": "full", "a1": "A"})
+    sols = list(en)
+    assert len(sols) == en.solutions > 0
+    b = en.board
+    for s in sols[::7]:
+        assert s.tour.closed
+        assert [b.name(int(x)) for x in s.path[-3:]] == ["c7", "a8", "b6"]
+        assert s.mo.shape == (62, 8)
+
+
+def test_count_kernel_matches_enumerator():
+    r = count_kernel(8, 8, "c7", "e8", dashes={"a1": "full"})
+    en = Enumerator(8, 8, "c7", "e8", dashes={"a1": "full"})
+    assert r["solutions"] == len(list(en)) == en.solutions
+
+
+def test_open_mode_on_a_small_board_gives_valid_open_tours():
+    en = Enumerator(5, 5, start="a1")
+    sols = list(en)
+    assert en.exhausted and len(sols) == en.solutions > 0
+    for s in sols:
+        assert not s.tour.closed and len(s.path) == 25
+
+
+def test_general_kernel_on_a_board_above_64_squares():
+    # 6x12 = 72 squares: the bitboard kernel cannot hold it
+    en = Enumerator(6, 12, start="a1", end="b3")
+    assert not en.engine.bits_mode
+    got = en.first(3)
+    assert len(got) == 3
+    for s in got:
+        assert s.tour.closed and len(set(s.path.tolist())) == 72
+
+
+def test_bad_input_errors():
+    with pytest.raises(EnumerationError, match="not a knight move"):
+        Enumerator(8, 8, "a8", "c6")
+    with pytest.raises(EnumerationError, match="same square"):
+        Enumerator(8, 8, "a8", "a8")
+    with pytest.raises(EnumerationError, match="start"):
+        Enumerator(8, 8, "z9", "c7")
+    with pytest.raises(EnumerationError, match="not free|cannot be dashed"):
+        Enumerator(8, 8, "a8", "c7", dashes={"a8": "full"})
+    with pytest.raises(EnumerationError, match="unknown tail"):
+        Enumerator(8, 8, "b8", "a6", tail=["a1", "b3", "c5", "a6"])
+    with pytest.raises(EnumerationError):
+        Enumerator(8, 8, "a8", "c7").advance(-1)
+    assert isinstance(Solution, type)
