@@ -1,0 +1,98 @@
+"""The application: ``knightgui`` with no arguments and ``knightgui-app`` call :func:`main`.
+
+The window is shown first; the numba kernels are loaded (or compiled, the first time) in a
+background thread afterwards, so the first frame never waits for numba.
+
+Environment: ``KNIGHTGUI_FIRST_FRAME=1`` prints ``FIRST_FRAME <unix time>`` when the board
+has painted once and quits (used by ``bench/gui.py``).
+"""
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import threading
+import time
+
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication
+
+log = logging.getLogger("knightgui")
+
+
+def warm_up() -> float:
+    """Load (or compile) the kernels the window uses; returns seconds. Never raises."""
+    t0 = time.perf_counter()
+    try:
+        from core.solve import solve
+        solve(8, 8, start="a1")
+    except Exception:  # noqa: BLE001 - warm-up is best effort
+        log.debug("warm-up of core.solve failed", exc_info=True)
+    try:
+        from core.enumerate import Enumerator
+        Enumerator(8, 8, start="a8", end="c7").first(1)
+        Enumerator(5, 6, start="a1").first(1)  # the general (non-bitboard) kernel
+    except Exception:  # noqa: BLE001
+        log.debug("warm-up of core.enumerate failed", exc_info=True)
+    return time.perf_counter() - t0
+
+
+def start_warm_up() -> threading.Thread:
+    t = threading.Thread(target=warm_up, name="knightgui-warm-up", daemon=True)
+    t.start()
+    return t
+
+
+def _excepthook(exc_type, exc, tb):
+    """Uncaught exceptions in slots are logged and shown, never fatal."""
+    log.error("uncaught exception", exc_info=(exc_type, exc, tb))
+    try:
+        from PySide6.QtWidgets import QMessageBox
+        if QApplication.instance() is not None:
+            QMessageBox.warning(None, "Unexpected error", f"{exc_type.__name__}: {exc}")
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def main(argv=None) -> int:
+    """Open the explorer window; returns the exit status."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=logging.WARNING, format="%(name)s: %(message)s")
+    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "knightgui",
+                                                   *argv])
+    app.setOrganizationName("knightgui")
+    app.setApplicationName("knightgui")
+    app.setApplicationDisplayName("knightgui")
+    from .main_window import MainWindow
+
+    sys.excepthook = _excepthook
+    win = MainWindow()
+    first_frame = os.environ.get("KNIGHTGUI_FIRST_FRAME") == "1"
+    if first_frame:
+        def _painted():
+            print(f"FIRST_FRAME {time.time():.6f}", flush=True)
+            QTimer.singleShot(0, win.close)
+        win.view.viewport().installEventFilter(_FirstPaint(win.view.viewport(), _painted))
+    win.show()
+    if not first_frame:
+        QTimer.singleShot(0, start_warm_up)
+    return int(app.exec())
+
+
+class _FirstPaint(QObject):
+    """Calls ``callback`` once, after the watched widget's first paint event."""
+
+    def __init__(self, parent, callback):
+        super().__init__(parent)
+        self._cb = callback
+        self._done = False
+
+    def eventFilter(self, obj, ev):
+        if not self._done and ev.type() == QEvent.Paint:
+            self._done = True
+            QTimer.singleShot(0, self._cb)
+        return False
+
+
+if __name__ == "__main__":
+    sys.exit(main())

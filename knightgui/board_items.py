@@ -1,0 +1,306 @@
+"""Graphics items of the board view: the tour polyline, the move-number painter, the
+candidate labels of the construction animation, and the image builders.
+
+Board coordinates: square ``(col, row)`` covers ``[col, col+1] × [row, row+1]`` in view
+units; row 0 is at the bottom (the view's y axis points up).
+
+Every item here paints *one* thing for the whole board and only what is visible:
+
+* :class:`TourPathItem` keeps one cached ``QPainterPath`` for boards up to
+  :data:`FULL_PATH_LIMIT` squares; above that it builds a path of the visible segments only
+  and skips drawing when a square is smaller than :attr:`TourPathItem.min_px` pixels (the
+  colour-by-move image carries the tour there).
+* :class:`NumbersItem` draws the move numbers of the visible squares, in device pixels, and
+  nothing when the numbers would not be legible.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPen, QStaticText, QTransform
+
+#: Boards up to this many squares keep one cached path of the whole tour.
+FULL_PATH_LIMIT = 250_000
+
+LIGHT = (240, 217, 181)
+DARK = (181, 136, 99)
+UNVISITED = (205, 205, 205)
+TIE_RGBA = (255, 210, 0, 140)
+
+
+# ------------------------------------------------------------------------ images
+def checker_rgba(rows: int, cols: int) -> np.ndarray:
+    """``uint8[rows, cols, 4]`` checkerboard, a1 dark."""
+    r = np.arange(rows)[:, None]
+    c = np.arange(cols)[None, :]
+    dark = ((r + c) & 1) == 0
+    out = np.empty((rows, cols, 4), dtype=np.uint8)
+    out[...] = LIGHT + (255,)
+    out[dark] = DARK + (255,)
+    return out
+
+
+_LUTS: dict[str, np.ndarray] = {}
+
+
+def colour_lut(name: str = "viridis") -> np.ndarray:
+    """``uint8[256, 3]`` colour map for the colour-by-move mode."""
+    lut = _LUTS.get(name)
+    if lut is None:
+        lut = pg.colormap.get(name).getLookupTable(0.0, 1.0, 256, alpha=False).astype(np.uint8)
+        _LUTS[name] = lut
+    return lut
+
+
+def moves_rgba(numbers: np.ndarray, total: int, lut: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Colour-by-move image of ``numbers`` (``int32[rows, cols]``, 0 = unvisited) and a bool
+    mask of the squares whose colour is dark (numbers on them are drawn in white)."""
+    rows, cols = numbers.shape
+    idx = (numbers.astype(np.int64) - 1) * 255 // max(total - 1, 1)
+    np.clip(idx, 0, 255, out=idx)
+    out = np.empty((rows, cols, 4), dtype=np.uint8)
+    out[..., :3] = lut[idx]
+    out[..., 3] = 255
+    unvisited = numbers <= 0
+    out[unvisited, :3] = UNVISITED
+    lum = lut[:, 0] * 0.299 + lut[:, 1] * 0.587 + lut[:, 2] * 0.114
+    dark = (lum < 140)[idx] & ~unvisited
+    return out, dark
+
+
+def numbers_of(path: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """``int32[rows, cols]`` move numbers of a (possibly partial) path; 0 = not visited."""
+    out = np.zeros(rows * cols, dtype=np.int32)
+    out[np.asarray(path, dtype=np.int64)] = np.arange(1, len(path) + 1, dtype=np.int32)
+    return out.reshape(rows, cols)
+
+
+def _pixels_per_unit(painter) -> float:
+    """Device pixels per board unit under the painter's current (item → device) transform."""
+    t = painter.transform()
+    return float(np.hypot(t.m11(), t.m12()))
+
+
+def _visible_rect(painter, bounds: QRectF) -> QRectF:
+    """The part of ``bounds`` (item coordinates) that lands on the painted device."""
+    inv, ok = painter.transform().inverted()
+    if not ok:
+        return QRectF(bounds)
+    return inv.mapRect(QRectF(painter.viewport())).intersected(bounds)
+
+
+# ---------------------------------------------------------------------- the path
+class TourPathItem(pg.GraphicsObject):
+    """The tour as one polyline through the square centres."""
+
+    min_px = 2.0
+
+    def __init__(self, colour=(200, 20, 20)):
+        super().__init__()
+        self._bounds = QRectF()
+        self._x = self._y = None
+        self._full = None
+        self._window_key = None
+        self._window_path = None
+        self._colour = QColor(*colour)
+        self.setZValue(10)
+
+    def set_path(self, path: np.ndarray | None, rows: int, cols: int, closed: bool = False):
+        self.prepareGeometryChange()
+        self._bounds = QRectF(0, 0, cols, rows)
+        self._full = self._window_path = self._window_key = None
+        if path is None or len(path) < 2:
+            self._x = self._y = None
+        else:
+            p = np.asarray(path, dtype=np.int64)
+            if closed and len(p) > 2:
+                p = np.append(p, p[0])
+            self._x = (p % cols).astype(np.float64) + 0.5
+            self._y = (p // cols).astype(np.float64) + 0.5
+            if len(p) <= FULL_PATH_LIMIT:
+                self._full = pg.arrayToQPath(self._x, self._y, connect="all")
+        self.update()
+
+    def segment_count(self) -> int:
+        return 0 if self._x is None else len(self._x) - 1
+
+    def boundingRect(self):
+        return QRectF(self._bounds)
+
+    def _visible_path(self, rect: QRectF):
+        key = (int(np.floor(rect.left())), int(np.floor(rect.top())),
+               int(np.ceil(rect.right())), int(np.ceil(rect.bottom())))
+        if key == self._window_key:
+            return self._window_path
+        x0, y0, x1, y1 = key[0] - 3, key[1] - 3, key[2] + 3, key[3] + 3
+        x, y = self._x, self._y
+        inside = (x >= x0) & (x <= x1) & (y >= y0) & (y <= y1)
+        seg = inside[:-1] | inside[1:]
+        keep = np.zeros(len(x), dtype=bool)
+        keep[:-1] |= seg
+        keep[1:] |= seg
+        idx = np.flatnonzero(keep)
+        if len(idx) < 2:
+            path = None
+        else:
+            conn = np.append(seg, False)[idx]
+            path = pg.arrayToQPath(x[idx], y[idx], connect=conn)
+        self._window_key, self._window_path = key, path
+        return path
+
+    def paint(self, p, opt, widget):
+        if self._x is None:
+            return
+        px = _pixels_per_unit(p)
+        if px < self.min_px:
+            return
+        if self._full is not None:
+            path = self._full
+        else:
+            path = self._visible_path(_visible_rect(p, self._bounds))
+            if path is None:
+                return
+        width = min(max(px * 0.07, 1.0), 3.0)
+        pen = QPen(self._colour, width)
+        pen.setCosmetic(True)
+        pen.setJoinStyle(Qt.RoundJoin)
+        p.setRenderHint(p.RenderHint.Antialiasing, self.segment_count() <= 20_000)
+        p.setPen(pen)
+        p.drawPath(path)
+
+
+# ------------------------------------------------------------------- the numbers
+class NumbersItem(pg.GraphicsObject):
+    """Move numbers of the visible squares, painted in device pixels by one item."""
+
+    min_font_px = 6.0
+
+    def __init__(self):
+        super().__init__()
+        self._numbers = None
+        self._dark = None
+        self._bounds = QRectF()
+        self._cache: dict[int, tuple[QStaticText, float]] = {}
+        self._cache_font = None
+        self.last_painted = 0
+        self.setZValue(20)
+
+    def set_numbers(self, numbers: np.ndarray | None, dark: np.ndarray | None = None):
+        """``numbers``: ``int32[rows, cols]`` (0 = draw nothing). ``dark``: bool mask of squares
+        drawn in white instead of black."""
+        self.prepareGeometryChange()
+        self._numbers = numbers
+        self._dark = dark
+        if numbers is not None:
+            rows, cols = numbers.shape
+            self._bounds = QRectF(0, 0, cols, rows)
+        self.update()
+
+    def boundingRect(self):
+        return QRectF(self._bounds)
+
+    def font_px(self, px: float) -> float:
+        """Font pixel size that fits the largest number in a square of ``px`` pixels."""
+        if self._numbers is None:
+            return 0.0
+        digits = len(str(int(self._numbers.max(initial=1))))
+        return min(px * 0.42, px * 0.88 / (0.62 * max(digits, 1)))
+
+    def paint(self, p, opt, widget):
+        self.last_painted = 0
+        if self._numbers is None:
+            return
+        px = _pixels_per_unit(p)
+        fpx = self.font_px(px)
+        if fpx < self.min_font_px:
+            return
+        rows, cols = self._numbers.shape
+        vr = _visible_rect(p, self._bounds)
+        c0, c1 = max(int(np.floor(vr.left())), 0), min(int(np.ceil(vr.right())), cols)
+        r0, r1 = max(int(np.floor(vr.top())), 0), min(int(np.ceil(vr.bottom())), rows)
+        if c1 <= c0 or r1 <= r0:
+            return
+        block = self._numbers[r0:r1, c0:c1]
+        rr, cc = np.nonzero(block > 0)
+        if len(rr) == 0:
+            return
+        vals = block[rr, cc]
+        t = p.transform()
+        p.save()
+        p.setTransform(QTransform())
+        font = QFont()
+        font.setPixelSize(max(int(round(fpx)), 1))
+        p.setFont(font)
+        key = font.pixelSize()
+        if key != self._cache_font:
+            self._cache.clear()
+            self._cache_font = key
+        fm = QFontMetricsF(font)
+        half_h = fm.height() / 2.0
+        # centres in device pixels (affine: no rotation in a ViewBox)
+        xs = t.m11() * (cc + c0 + 0.5) + t.m21() * (rr + r0 + 0.5) + t.dx()
+        ys = t.m12() * (cc + c0 + 0.5) + t.m22() * (rr + r0 + 0.5) + t.dy()
+        dark = (self._dark[r0:r1, c0:c1][rr, cc] if self._dark is not None
+                else np.zeros(len(rr), dtype=bool))
+        cache = self._cache
+        for white in (False, True):
+            sel = np.flatnonzero(dark == white)
+            if len(sel) == 0:
+                continue
+            p.setPen(QColor(255, 255, 255) if white else QColor(0, 0, 0))
+            for i in sel.tolist():
+                n = int(vals[i])
+                entry = cache.get(n)
+                if entry is None:
+                    st = QStaticText(str(n))
+                    st.setPerformanceHint(QStaticText.AggressiveCaching)
+                    st.prepare(QTransform(), font)
+                    entry = cache[n] = (st, st.size().width() / 2.0)
+                p.drawStaticText(QPointF(xs[i] - entry[1], ys[i] - half_h), entry[0])
+        p.restore()
+        self.last_painted = len(rr)
+
+
+# --------------------------------------------------------- candidates (animation)
+class CandidatesItem(pg.GraphicsObject):
+    """The candidates of the move being animated: a ring on each square and its outlets."""
+
+    def __init__(self):
+        super().__init__()
+        self._items: list[tuple[int, int, int, bool]] = []  # col, row, outlets, chosen
+        self._bounds = QRectF()
+        self.setZValue(30)
+
+    def set_candidates(self, items, rows: int, cols: int, chosen: int = -1):
+        self.prepareGeometryChange()
+        self._bounds = QRectF(0, 0, cols, rows)
+        self._items = [(int(s) % cols, int(s) // cols, int(o), int(s) == chosen) for s, o in items]
+        self.update()
+
+    def boundingRect(self):
+        return QRectF(self._bounds)
+
+    def paint(self, p, opt, widget):
+        if not self._items:
+            return
+        px = _pixels_per_unit(p)
+        t = p.transform()
+        p.save()
+        p.setTransform(QTransform())
+        p.setRenderHint(p.RenderHint.Antialiasing, True)
+        rad = max(min(px * 0.42, 40.0), 6.0)
+        font = QFont()
+        font.setBold(True)
+        font.setPixelSize(max(int(rad * 0.9), 7))
+        p.setFont(font)
+        for col, row, outlets, chosen in self._items:
+            c = t.map(QPointF(col + 0.5, row + 0.5))
+            colour = QColor(0, 150, 60) if chosen else QColor(30, 90, 200)
+            p.setPen(QPen(colour, 2.5 if chosen else 1.5))
+            p.setBrush(QColor(255, 255, 255, 215))
+            p.drawEllipse(c, rad, rad)
+            p.setPen(colour)
+            p.drawText(QRectF(c.x() - rad, c.y() - rad, 2 * rad, 2 * rad), Qt.AlignCenter,
+                       str(outlets))
+        p.restore()

@@ -1,0 +1,224 @@
+"""The board view: one pyqtgraph view for any board from 5×5 to 2000×2000.
+
+Layers, bottom to top, each ONE item for the whole board:
+the board image (checkerboard, or colour by move number), the tie highlight image, the tour
+polyline, the move-number painter, start/end markers, and the animation's candidate labels.
+
+Mouse: click a square = set the start; shift-click or right-click = set the end; wheel and
+drag zoom and pan; hovering emits :attr:`BoardView.squareHovered`.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, Qt, Signal
+
+from .board_items import (TIE_RGBA, CandidatesItem, NumbersItem, TourPathItem, checker_rgba,
+                          colour_lut, moves_rgba, numbers_of)
+
+#: In ``auto`` colour mode, boards with at least this many squares are coloured by move.
+AUTO_COLOUR_SQUARES = 48 * 48
+COLOUR_MODES = ("auto", "checker", "moves")
+
+
+class BoardView(pg.GraphicsView):
+    """Shows a board and an optional (possibly partial) tour path."""
+
+    squareClicked = Signal(int, bool)  # flat square, True = set the end
+    squareHovered = Signal(int)        # flat square, -1 when off the board
+
+    def __init__(self, parent=None):
+        super().__init__(parent, background=(250, 250, 248))
+        self.vb = pg.ViewBox(lockAspect=True, enableMenu=False, invertY=False,
+                             defaultPadding=0.02)
+        self.setCentralItem(self.vb)
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.ties_image = pg.ImageItem(axisOrder="row-major")
+        self.ties_image.setZValue(5)
+        self.path_item = TourPathItem()
+        self.numbers_item = NumbersItem()
+        self.markers = pg.ScatterPlotItem(pxMode=True)
+        self.markers.setZValue(25)
+        self.candidates = CandidatesItem()
+        for it in (self.image, self.ties_image, self.path_item, self.numbers_item,
+                   self.markers, self.candidates):
+            self.vb.addItem(it)
+        self.rows = self.cols = 0
+        self.path = np.zeros(0, dtype=np.int32)
+        self.closed = False
+        self.numbers = None
+        self.ties = None
+        self.start_sq = -1
+        self.end_sq = -1
+        self.colour_mode = "auto"
+        self.show_numbers = True
+        self.show_path = True
+        self.show_ties = False
+        self.colour_map = "viridis"
+        self._checker = None
+        self._hover = -1
+        self.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.scene().sigMouseClicked.connect(self._on_mouse_clicked)
+        self.set_board(8, 8)
+
+    # ------------------------------------------------------------------ state
+    def set_board(self, rows: int, cols: int, fit: bool = True):
+        """A new empty board (clears the tour, keeps the markers that still fit)."""
+        rows, cols = int(rows), int(cols)
+        changed = (rows, cols) != (self.rows, self.cols)
+        self.rows, self.cols = rows, cols
+        self._checker = None
+        if changed:
+            n = rows * cols
+            self.start_sq = self.start_sq if 0 <= self.start_sq < n else -1
+            self.end_sq = self.end_sq if 0 <= self.end_sq < n else -1
+        self.path = np.zeros(0, dtype=np.int32)
+        self.numbers = None
+        self.ties = None
+        self.candidates.set_candidates([], rows, cols)
+        self._refresh()
+        if fit or changed:
+            self.fit()
+
+    def set_tour(self, path, closed: bool = False, ties=None, rows: int | None = None,
+                 cols: int | None = None):
+        """Show ``path`` (flat squares, may be partial). ``ties``: bool per move, or None."""
+        if rows is not None and cols is not None and (rows, cols) != (self.rows, self.cols):
+            self.set_board(rows, cols)
+        self.path = np.asarray(path, dtype=np.int32)
+        self.closed = (bool(closed) and len(self.path) == self.rows * self.cols > 2
+                       and self._knight_move(int(self.path[-1]), int(self.path[0])))
+        self.ties = None if ties is None else np.asarray(ties, dtype=bool)[: len(self.path)]
+        self.numbers = numbers_of(self.path, self.rows, self.cols)
+        self._refresh()
+
+    def clear_tour(self):
+        self.set_tour(np.zeros(0, dtype=np.int32))
+
+    def set_markers(self, start: int = -1, end: int = -1):
+        self.start_sq, self.end_sq = int(start), int(end)
+        self._refresh_markers()
+
+    def set_candidates(self, items, chosen: int = -1):
+        """Label ``items`` = [(square, outlets), ...] (the animation's candidates)."""
+        self.candidates.set_candidates(items, self.rows, self.cols, chosen)
+
+    def set_colour_mode(self, mode: str):
+        if mode not in COLOUR_MODES:
+            raise ValueError(f"colour mode must be one of {COLOUR_MODES}")
+        self.colour_mode = mode
+        self._refresh()
+
+    def set_options(self, numbers: bool | None = None, path: bool | None = None,
+                    ties: bool | None = None):
+        if numbers is not None:
+            self.show_numbers = bool(numbers)
+        if path is not None:
+            self.show_path = bool(path)
+        if ties is not None:
+            self.show_ties = bool(ties)
+        self._refresh()
+
+    def effective_colour_mode(self) -> str:
+        if self.colour_mode != "auto":
+            return self.colour_mode
+        return "moves" if self.rows * self.cols >= AUTO_COLOUR_SQUARES else "checker"
+
+    def fit(self):
+        self.vb.setRange(xRange=(0, max(self.cols, 1)), yRange=(0, max(self.rows, 1)),
+                         padding=0.02)
+
+    # -------------------------------------------------------------- queries
+    def _knight_move(self, a: int, b: int) -> bool:
+        dc = abs(a % self.cols - b % self.cols)
+        dr = abs(a // self.cols - b // self.cols)
+        return {dc, dr} == {1, 2}
+
+    def square_at(self, x: float, y: float) -> int:
+        col, row = int(np.floor(x)), int(np.floor(y))
+        if 0 <= col < self.cols and 0 <= row < self.rows:
+            return row * self.cols + col
+        return -1
+
+    def move_number(self, sq: int) -> int:
+        """Move number of ``sq`` in the shown path (0 when not visited)."""
+        if self.numbers is None or sq < 0:
+            return 0
+        return int(self.numbers.flat[sq])
+
+    def outlets(self, sq: int) -> int:
+        """Outlets of ``sq``: on the empty board its knight moves; in a shown path the squares a
+        knight move away that were still unvisited when the knight arrived on it."""
+        if sq < 0:
+            return 0
+        c, r = sq % self.cols, sq // self.cols
+        nb = []
+        for dc, dr in ((2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1)):
+            if 0 <= c + dc < self.cols and 0 <= r + dr < self.rows:
+                nb.append((r + dr) * self.cols + c + dc)
+        k = self.move_number(sq)
+        if k == 0:
+            return len(nb)
+        return sum(1 for s in nb if self.numbers.flat[s] == 0 or self.numbers.flat[s] > k)
+
+    # ------------------------------------------------------------- drawing
+    def _refresh(self):
+        rows, cols = self.rows, self.cols
+        dark = None
+        if self.effective_colour_mode() == "moves" and len(self.path):
+            rgba, dark = moves_rgba(self.numbers, rows * cols, colour_lut(self.colour_map))
+        else:
+            if self._checker is None:
+                self._checker = checker_rgba(rows, cols)
+            rgba = self._checker
+        self.image.setImage(rgba, autoLevels=False)
+        self.image.setRect(0, 0, cols, rows)
+        if self.show_ties and self.ties is not None and self.ties.any():
+            t = np.zeros((rows, cols, 4), dtype=np.uint8)
+            t.reshape(-1, 4)[self.path[self.ties]] = TIE_RGBA
+            self.ties_image.setImage(t, autoLevels=False)
+            self.ties_image.setRect(0, 0, cols, rows)
+            self.ties_image.setVisible(True)
+        else:
+            self.ties_image.setVisible(False)
+        self.path_item.set_path(self.path if self.show_path else None, rows, cols, self.closed)
+        self.numbers_item.set_numbers(self.numbers if self.show_numbers else None, dark)
+        self._refresh_markers()
+
+    def _refresh_markers(self):
+        spots = []
+        end = self.end_sq
+        start = self.start_sq
+        if len(self.path):
+            start = int(self.path[0])
+            end = int(self.path[-1]) if len(self.path) == self.rows * self.cols else end
+        for sq, brush, symbol in ((start, (30, 170, 60), "o"), (end, (215, 40, 40), "s")):
+            if 0 <= sq < self.rows * self.cols:
+                spots.append({"pos": (sq % self.cols + 0.5, sq // self.cols + 0.5),
+                              "brush": pg.mkBrush(*brush, 200), "symbol": symbol, "size": 16,
+                              "pen": pg.mkPen((0, 0, 0), width=1.5)})
+        self.markers.setData(spots)
+
+    # --------------------------------------------------------------- mouse
+    def _on_mouse_moved(self, pos):
+        try:
+            p = self.vb.mapSceneToView(pos)
+            sq = self.square_at(p.x(), p.y())
+        except Exception:  # noqa: BLE001 - never raise out of a Qt slot
+            sq = -1
+        if sq != self._hover:
+            self._hover = sq
+            self.squareHovered.emit(sq)
+
+    def _on_mouse_clicked(self, ev):
+        try:
+            p = self.vb.mapSceneToView(QPointF(ev.scenePos()))
+            sq = self.square_at(p.x(), p.y())
+            if sq < 0 or ev.double():
+                return
+            end = (ev.button() == Qt.RightButton
+                   or bool(ev.modifiers() & Qt.ShiftModifier))
+            if ev.button() in (Qt.LeftButton, Qt.RightButton):
+                self.squareClicked.emit(sq, end)
+        except Exception:  # noqa: BLE001
+            return

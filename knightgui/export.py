@@ -1,0 +1,132 @@
+"""Images of tours: PNG through the board view rendered offscreen, SVG written directly
+(up to 100×100), and the clipboard.
+
+``save_png`` works without a window or display: it creates a ``QApplication`` (offscreen
+platform when there is no display) if none exists. The CLI's ``solve --png`` calls it.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from html import escape
+from pathlib import Path
+
+import numpy as np
+
+from core.tour import Tour, atomic_write_text
+
+SVG_MAX_SIDE = 100
+DEFAULT_WIDTH = 800
+
+
+def ensure_app():
+    """The running ``QApplication``, or a new one (offscreen when there is no display)."""
+    from PySide6.QtWidgets import QApplication
+    app = QApplication.instance()
+    if app is None:
+        if not os.environ.get("QT_QPA_PLATFORM") and sys.platform.startswith("linux") and \
+                not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        app = QApplication(sys.argv[:1])
+    return app
+
+
+def render_view(tour: Tour | None, width_px: int, height_px: int | None = None,
+                numbers=None, colour_mode: str = "auto", rows=None, cols=None, ties=None):
+    """A sized, laid-out :class:`BoardView` showing ``tour`` (not shown on screen)."""
+    ensure_app()
+    from .board_view import BoardView
+    view = BoardView()
+    rows = tour.rows if tour is not None else rows
+    cols = tour.cols if tour is not None else cols
+    if height_px is None:
+        height_px = max(int(round(width_px * rows / cols)), 16)
+    view.resize(int(width_px), int(height_px))
+    view.set_board(rows, cols)
+    view.set_colour_mode(colour_mode)
+    if numbers is not None:
+        view.set_options(numbers=bool(numbers))
+    if tour is not None:
+        view.set_tour(tour.path, tour.closed, ties)
+    view.vb.setRange(xRange=(0, cols), yRange=(0, rows), padding=0.01)
+    return view
+
+
+def save_png(tour: Tour, filename, numbers=None, width_px: int | None = None,
+             colour_mode: str = "auto") -> Path:
+    """Render ``tour`` as the window shows it and save a PNG.
+
+    ``numbers``: None = move numbers where they are legible, True/False to force them on or
+    off. ``width_px``: image width (default 800, or 40 px per column up to 2000 for small
+    boards' legibility). Returns the path written. Raises ``OSError`` when it cannot write.
+    """
+    if width_px is None:
+        width_px = min(max(DEFAULT_WIDTH, 40 * tour.cols), 2000)
+    view = render_view(tour, int(width_px), numbers=numbers, colour_mode=colour_mode)
+    try:
+        img = view.grab().toImage()
+        p = Path(filename)
+        tmp = p.with_name(f".{p.name}.tmp.png")
+        if not img.save(str(tmp), "PNG"):
+            raise OSError(f"cannot write the PNG file {p}")
+        os.replace(tmp, p)
+        return p
+    finally:
+        view.close()
+        view.deleteLater()
+
+
+def svg_text(tour: Tour, numbers: bool = True, cell: int = 40) -> str:
+    """An SVG picture of ``tour`` (checkerboard, path, numbers); boards up to 100×100."""
+    rows, cols = tour.rows, tour.cols
+    if max(rows, cols) > SVG_MAX_SIDE:
+        raise ValueError(f"SVG export is limited to {SVG_MAX_SIDE}×{SVG_MAX_SIDE} boards "
+                         f"(this one is {rows}×{cols}); export a PNG instead")
+    w, h = cols * cell, rows * cell
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+           f'viewBox="0 0 {w} {h}">',
+           f'<title>{escape(f"knight tour {rows}x{cols}")}</title>',
+           f'<rect width="{w}" height="{h}" fill="#f0d9b5"/>', '<g fill="#b58863">']
+    for r in range(rows):
+        y = (rows - 1 - r) * cell
+        for c in range((r & 1) ^ 0, cols, 2):  # (c + r) even = dark, a1 dark
+            out.append(f'<rect x="{c * cell}" y="{y}" width="{cell}" height="{cell}"/>')
+    out.append("</g>")
+    p = np.asarray(tour.path, dtype=np.int64)
+    if tour.closed:
+        p = np.append(p, p[0])
+    xs = (p % cols) * cell + cell // 2
+    ys = (rows - 1 - p // cols) * cell + cell // 2
+    pts = " ".join(f"{x},{y}" for x, y in zip(xs.tolist(), ys.tolist()))
+    out.append(f'<polyline points="{pts}" fill="none" stroke="#c81414" stroke-width="2" '
+               'stroke-linejoin="round" stroke-opacity="0.8"/>')
+    s0, s1 = int(tour.path[0]), int(tour.path[-1])
+    for sq, colour in ((s0, "#1eaa3c"), (s1, "#d72828")):
+        cx, cy = (sq % cols) * cell + cell // 2, (rows - 1 - sq // cols) * cell + cell // 2
+        out.append(f'<circle cx="{cx}" cy="{cy}" r="{cell * 0.18:.1f}" fill="{colour}" '
+                   'stroke="black"/>')
+    if numbers:
+        digits = len(str(rows * cols))
+        fs = min(cell * 0.42, cell * 0.88 / (0.62 * digits))
+        out.append(f'<g font-family="sans-serif" font-size="{fs:.1f}" text-anchor="middle" '
+                   'dominant-baseline="central">')
+        nums = tour.numbers()
+        for r in range(rows):
+            y = (rows - 1 - r) * cell + cell // 2
+            for c in range(cols):
+                out.append(f'<text x="{c * cell + cell // 2}" y="{y}">{nums[r, c]}</text>')
+        out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def save_svg(tour: Tour, filename, numbers: bool = True) -> Path:
+    p = Path(filename)
+    atomic_write_text(p, svg_text(tour, numbers))
+    return p
+
+
+def copy_image(widget) -> None:
+    """Put a picture of ``widget`` on the clipboard."""
+    from PySide6.QtWidgets import QApplication
+    QApplication.clipboard().setImage(widget.grab().toImage())

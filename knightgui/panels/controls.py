@@ -1,0 +1,395 @@
+"""The controls panel: board size, tour kind, squares, rules, dashes, tail; Solve / Cancel.
+
+It checks what it can at once (an impossible board, a bad square, an end that is not a knight
+move from the start) and says so through :attr:`ControlsPanel.message`; :meth:`request`
+builds the :class:`knightgui.worker.Request` or raises ``ValueError`` with a sentence.
+"""
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QRegularExpressionValidator
+from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
+                               QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
+
+from core.board import Board, BoardError
+from core.existence import why_no_tour
+
+from ..worker import Request
+
+try:  # the dash rules (SPEC §5) live in core.dash
+    from core.dash import corners as _corners, free_corners as _free_corners
+    from core.dash import list_tails as _list_tails
+except ImportError:  # pragma: no cover - engine module missing
+    _corners = _free_corners = _list_tails = None
+
+TIE_RULES = ("phadke", "first", "last", "random", "center-far", "lookahead")
+try:
+    from core.rules import TIE_HELP, TIE_RULES  # noqa: F811 - the engine's list wins
+except ImportError:  # pragma: no cover
+    TIE_HELP = {}
+
+DASH_STATES = ("off", "A", "B", "full")
+MAX_SIDE = 2000
+_ALG = re.compile(r"^([a-zA-Z])(\d+)$")
+_NUM = re.compile(r"^(\d+)\s*,\s*(\d+)$")
+MODES = (("single", "Single tour"), ("exhaustive", "Exhaustive (options matrix)"))
+
+
+class ControlsPanel(QWidget):
+    solveRequested = Signal(object)    # Request
+    cancelRequested = Signal()
+    boardChanged = Signal(int, int)    # rows, cols
+    squaresChanged = Signal(int, int)  # start, end (flat, -1 = none)
+    message = Signal(str)              # for the status bar ("" = all is well)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._busy = False
+        self._preferred_end = "c7"  # Phadke's worked example a8→c7
+        lay = QVBoxLayout(self)
+        # --- board
+        g = QGroupBox("Board")
+        f = QFormLayout(g)
+        self.rows = QSpinBox(minimum=1, maximum=MAX_SIDE, value=8)
+        self.cols = QSpinBox(minimum=1, maximum=MAX_SIDE, value=8)
+        self.square_lock = QCheckBox("square", checked=True)
+        self.square_lock.setToolTip("keep columns equal to rows")
+        rc = QHBoxLayout()
+        rc.addWidget(self.rows)
+        rc.addWidget(QLabel("×"))
+        rc.addWidget(self.cols)
+        rc.addWidget(self.square_lock)
+        f.addRow("Rows × cols", rc)
+        self.closed = QCheckBox("closed tour (ends a knight move from the start)")
+        f.addRow(self.closed)
+        self.mode = QComboBox()
+        for key, text in MODES:
+            self.mode.addItem(text, key)
+        f.addRow("Mode", self.mode)
+        lay.addWidget(g)
+        # --- squares
+        g = QGroupBox("Squares")
+        f = QFormLayout(g)
+        self.start = QLineEdit("a8")
+        self.start.setPlaceholderText("e.g. a8 or 1,8 (empty: first corner)")
+        self.start.setToolTip("click a square on the board to set the start")
+        f.addRow("Start", self.start)
+        self.end = QComboBox()
+        self.end.setToolTip("only squares a knight move from the start; shift-click or "
+                            "right-click a square on the board")
+        f.addRow("End", self.end)
+        lay.addWidget(g)
+        # --- rules (single tour)
+        self.rules_box = g = QGroupBox("Warnsdorff rule")
+        f = QFormLayout(g)
+        self.tie = QComboBox()
+        for t in TIE_RULES:
+            self.tie.addItem(t, t)
+            if t in TIE_HELP:
+                self.tie.setItemData(self.tie.count() - 1, TIE_HELP[t], Qt.ToolTipRole)
+        f.addRow("Tie-break", self.tie)
+        self.order = QLineEdit("12345678")
+        self.order.setValidator(QRegularExpressionValidator(r"[1-8]{0,8}"))
+        self.order.setToolTip("move order: the 8 move types 1..8 in priority order")
+        f.addRow("Move order", self.order)
+        self.seed = QSpinBox(minimum=0, maximum=2**31 - 1, value=0)
+        f.addRow("Seed", self.seed)
+        lay.addWidget(g)
+        # --- dashes and tail
+        self.dash_box = g = QGroupBox("Corner dashes")
+        f = QFormLayout(g)
+        self.dash_labels: list[QLabel] = []
+        self.dash: list[QComboBox] = []
+        for _ in range(4):
+            lab, cb = QLabel(), QComboBox()
+            cb.addItems(DASH_STATES)
+            self.dash_labels.append(lab)
+            self.dash.append(cb)
+            f.addRow(lab, cb)
+        self.tail = QComboBox()
+        self.tail.setToolTip("optional end corner dash (ECD) or extended end corner dash "
+                             "(XCD) tail: reserved from the start")
+        f.addRow("ECD/XCD tail", self.tail)
+        lay.addWidget(g)
+        # --- exhaustive
+        self.enum_box = g = QGroupBox("Exhaustive run")
+        f = QFormLayout(g)
+        self.keep = QSpinBox(minimum=100, maximum=2_000_000, value=200_000, singleStep=10_000)
+        self.keep.setToolTip("solutions kept in memory for stepping (counting goes on)")
+        f.addRow("Keep", self.keep)
+        self.limit = QSpinBox(minimum=0, maximum=2_000_000_000, value=0, singleStep=100)
+        self.limit.setSpecialValueText("all")
+        f.addRow("Stop after", self.limit)
+        lay.addWidget(g)
+        # --- buttons
+        b = QHBoxLayout()
+        self.solve_btn = QPushButton("Solve")
+        self.solve_btn.setDefault(True)
+        self.cancel_btn = QPushButton("Cancel")
+        self.cancel_btn.setEnabled(False)
+        b.addWidget(self.solve_btn)
+        b.addWidget(self.cancel_btn)
+        lay.addLayout(b)
+        self.note = QLabel(wordWrap=True)
+        self.note.setStyleSheet("color: #a03030;")
+        lay.addWidget(self.note)
+        lay.addStretch(1)
+
+        self.rows.valueChanged.connect(self._rows_changed)
+        self.cols.valueChanged.connect(self._board_changed)
+        self.square_lock.toggled.connect(self._rows_changed)
+        self.closed.toggled.connect(self._board_changed)
+        self.mode.currentIndexChanged.connect(self._board_changed)
+        self.start.editingFinished.connect(self._squares_changed)
+        self.end.currentIndexChanged.connect(self._end_changed)
+        for cb in self.dash:
+            cb.currentIndexChanged.connect(self._check)
+        self.tail.currentIndexChanged.connect(self._check)
+        self.solve_btn.clicked.connect(self._solve_clicked)
+        self.cancel_btn.clicked.connect(self.cancelRequested.emit)
+        self._board_changed()
+
+    # ----------------------------------------------------------- accessors
+    def board(self) -> Board:
+        return Board(self.rows.value(), self.cols.value())
+
+    def mode_key(self) -> str:
+        return self.mode.currentData()
+
+    def start_square(self) -> int:
+        """Flat start square, -1 when the text is not a square of the board."""
+        text = self.start.text().strip()
+        if not text:
+            return 0
+        try:
+            return self.board().parse(text)
+        except BoardError:
+            return -1
+
+    def end_square(self) -> int:
+        sq = self.end.currentData()
+        return -1 if sq is None else int(sq)
+
+    def set_busy(self, busy: bool):
+        self._busy = busy
+        self.cancel_btn.setEnabled(busy)
+
+    # -------------------------------------------------------------- setters
+    def set_start(self, sq: int):
+        self.start.setText(self.board().name(sq))
+        self._squares_changed()
+
+    def set_end(self, sq: int) -> bool:
+        """Choose ``sq`` as the end; says why not (and returns False) when it cannot be."""
+        b = self.board()
+        i = self.end.findData(int(sq))
+        if i < 0:
+            s = self.start_square()
+            why = "the tour is open" if not self.closed.isChecked() else (
+                f"{b.name(sq)} is not a knight move from the start "
+                f"{b.name(s) if s >= 0 else '?'}")
+            self.message.emit(f"cannot end on {b.name(sq)}: {why}")
+            return False
+        self.end.setCurrentIndex(i)
+        return True
+
+    # -------------------------------------------------------------- reactions
+    def _rows_changed(self, *_):
+        if self.square_lock.isChecked() and self.cols.value() != self.rows.value():
+            self.cols.setValue(self.rows.value())  # triggers _board_changed
+            return
+        self._board_changed()
+
+    def _rename_start(self, b: Board):
+        """Keep the start on the same (col, row) when the board's naming changes
+        (letters up to 26 columns, ``col,row`` beyond)."""
+        text = self.start.text().strip()
+        m = _ALG.match(text) or _NUM.match(text)
+        if not m:
+            return
+        if m.re is _ALG:
+            col, row = ord(m.group(1).lower()) - 97, int(m.group(2)) - 1
+        else:
+            col, row = int(m.group(1)) - 1, int(m.group(2)) - 1
+        if b.contains(col, row):
+            self.start.setText(b.name(b.index(col, row)))
+
+    def _board_changed(self, *_):
+        exhaustive = self.mode_key() == "exhaustive"
+        self.rules_box.setEnabled(not exhaustive)
+        self.enum_box.setEnabled(exhaustive)
+        b = self.board()
+        self._rename_start(b)
+        cs = _corners(b) if _corners else []
+        for i, (lab, cb) in enumerate(zip(self.dash_labels, self.dash)):
+            lab.setText(cs[i].name if i < len(cs) else "—")
+            cb.setVisible(i < len(cs))
+            lab.setVisible(i < len(cs))
+        self.boardChanged.emit(b.rows, b.cols)
+        self._squares_changed()
+
+    def _squares_changed(self, *_):
+        b = self.board()
+        s = self.start_square()
+        keep = self.end.currentText() if self.end.currentData() is not None \
+            else self._preferred_end
+        self.end.blockSignals(True)
+        self.end.clear()
+        closed = self.closed.isChecked()
+        if not closed:
+            self.end.addItem("(open tour: no end)", None)
+        elif s >= 0:
+            ends = sorted((int(t) for t in b.neighbours[s] if t >= 0),
+                          key=lambda q: (q % b.cols, q // b.cols))
+            for t in ends:
+                self.end.addItem(b.name(t), t)
+            i = self.end.findText(keep)
+            self.end.setCurrentIndex(max(i, 0))
+        self.end.setEnabled(closed and self.mode_key() == "exhaustive")
+        self.end.blockSignals(False)
+        self._end_changed()
+
+    def _end_changed(self, *_):
+        b = self.board()
+        s, e = self.start_square(), self.end_square()
+        if e >= 0:
+            self._preferred_end = b.name(e)
+        # dashes: only free corners
+        free = {}
+        if _free_corners and s >= 0:
+            try:
+                free = _free_corners(b, s, e if e >= 0 and self._uses_end() else None)
+            except Exception:  # noqa: BLE001 - a bad board just disables the dashes
+                free = {}
+        cs = _corners(b) if _corners else []
+        for i, cb in enumerate(self.dash):
+            if i >= len(cs):
+                continue
+            reason = free.get(cs[i].name, "no start square") if s >= 0 else "no start square"
+            cb.setEnabled(reason is None)
+            if reason is not None:
+                cb.setCurrentIndex(0)
+            cb.setToolTip(f"{cs[i].name} is not free: {reason}" if reason else
+                          f"dash corner {cs[i].name}: off, A, B or full")
+        # tails
+        keep = self.tail.currentData()
+        self.tail.blockSignals(True)
+        self.tail.clear()
+        self.tail.addItem("none", None)
+        if _list_tails and s >= 0 and e >= 0 and self._uses_end():
+            try:
+                tails = _list_tails(b, s, e)
+            except Exception:  # noqa: BLE001
+                tails = {}
+            for kind in ("ecd", "xcd"):
+                for t in tails.get(kind, []):
+                    names = tuple(b.name(int(q)) for q in t)
+                    self.tail.addItem(f"{kind.upper()}  {' '.join(names)}", names)
+        i = self.tail.findData(keep) if keep is not None else 0
+        self.tail.setCurrentIndex(max(i, 0))
+        self.tail.setEnabled(self.tail.count() > 1)
+        self.tail.blockSignals(False)
+        self.squaresChanged.emit(s, e if self._uses_end() else -1)
+        self._check()
+
+    def _uses_end(self) -> bool:
+        return self.closed.isChecked() and self.mode_key() == "exhaustive"
+
+    def _check(self, *_) -> str:
+        """Say at once what is wrong with the current choices ("" when nothing)."""
+        try:
+            self.request()
+            msg = ""
+        except ValueError as e:
+            msg = str(e)
+        self.note.setText(msg)
+        self.message.emit(msg)
+        return msg
+
+    # ------------------------------------------------------------- requests
+    def request(self) -> Request:
+        b = self.board()
+        closed = self.closed.isChecked()
+        why = why_no_tour(b.rows, b.cols, closed)
+        if why:
+            raise ValueError(why[0].upper() + why[1:])
+        text = self.start.text().strip()
+        start = None
+        if text:
+            try:
+                start = b.name(b.parse(text))
+            except BoardError as e:
+                raise ValueError(f"Start: {e}") from None
+        mode = self.mode_key()
+        end = None
+        if mode == "exhaustive":
+            if start is None:
+                start = b.name(0)
+            if closed:
+                e = self.end_square()
+                if e < 0:
+                    raise ValueError("Choose an end square: a knight move from the start")
+                end = b.name(e)
+        order = self.order.text().strip()
+        if sorted(order) != list("12345678"):
+            raise ValueError("Move order: the 8 digits 1..8, each once (e.g. 12345678)")
+        dashes = tuple((self.dash_labels[i].text(), cb.currentText())
+                       for i, cb in enumerate(self.dash)
+                       if not cb.isHidden() and cb.isEnabled() and cb.currentText() != "off")
+        return Request(rows=b.rows, cols=b.cols, mode=mode, start=start, end=end,
+                       closed=closed, tie=self.tie.currentData(), order=order,
+                       seed=self.seed.value(), dashes=dashes,
+                       tail=self.tail.currentData() if mode == "exhaustive" else None,
+                       keep=self.keep.value(), limit=self.limit.value())
+
+    def _solve_clicked(self):
+        try:
+            req = self.request()
+        except ValueError as e:
+            self.note.setText(str(e))
+            self.message.emit(str(e))
+            return
+        self.solveRequested.emit(req)
+
+    # ------------------------------------------------------------- settings
+    def state(self) -> dict:
+        return {"rows": self.rows.value(), "cols": self.cols.value(),
+                "square": self.square_lock.isChecked(), "closed": self.closed.isChecked(),
+                "mode": self.mode_key(), "start": self.start.text(),
+                "end": self.end.currentText(), "tie": self.tie.currentData(),
+                "order": self.order.text(), "seed": self.seed.value(),
+                "keep": self.keep.value(), "limit": self.limit.value(),
+                "dashes": [cb.currentText() for cb in self.dash]}
+
+    def set_state(self, st: dict):
+        """Restore :meth:`state` output; unknown or bad values are skipped."""
+        def get(key, typ, default):
+            v = st.get(key, default)
+            try:
+                return typ(v)
+            except (TypeError, ValueError):
+                return default
+        self.square_lock.setChecked(str(st.get("square", True)).lower() not in ("false", "0"))
+        self.rows.setValue(get("rows", int, 8))
+        self.cols.setValue(get("cols", int, 8))
+        self.closed.setChecked(str(st.get("closed", False)).lower() in ("true", "1"))
+        i = self.mode.findData(st.get("mode", "single"))
+        self.mode.setCurrentIndex(max(i, 0))
+        self.start.setText(get("start", str, "a8"))
+        i = self.tie.findData(st.get("tie", "phadke"))
+        self.tie.setCurrentIndex(max(i, 0))
+        self.order.setText(get("order", str, "12345678"))
+        self.seed.setValue(get("seed", int, 0))
+        self.keep.setValue(get("keep", int, 200_000))
+        self.limit.setValue(get("limit", int, 0))
+        self._squares_changed()
+        i = self.end.findText(get("end", str, ""))
+        if i >= 0:
+            self.end.setCurrentIndex(i)
+        dashes = st.get("dashes") or []
+        if isinstance(dashes, list):
+            for cb, d in zip(self.dash, dashes):
+                if cb.isEnabled() and d in DASH_STATES:
+                    cb.setCurrentIndex(DASH_STATES.index(d))

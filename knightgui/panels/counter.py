@@ -1,0 +1,115 @@
+"""Solution counter and timing panels."""
+from __future__ import annotations
+
+import time
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
+
+EXHAUSTED_TEXT = "All Solutions Exhausted"
+
+
+def _fmt(n) -> str:
+    return "—" if n is None else f"{int(n):,}"
+
+
+class CounterPanel(QWidget):
+    """Current solution / found so far / total, and "All Solutions Exhausted" when done."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        f = QFormLayout(self)
+        big = QFont()
+        big.setPointSize(big.pointSize() + 4)
+        big.setBold(True)
+        self.current = QLabel("—")
+        self.current.setFont(big)
+        self.found = QLabel("—")
+        self.total = QLabel("—")
+        self.state = QLabel("")
+        self.state.setStyleSheet("color: #1f6f2f; font-weight: bold;")
+        f.addRow("Solution", self.current)
+        f.addRow("Found so far", self.found)
+        f.addRow("Total", self.total)
+        f.addRow(self.state)
+        self.values = {"current": None, "found": None, "total": None, "exhausted": False}
+
+    def set_counts(self, current=None, found=None, total=None, exhausted=False,
+                   stored=None, state: str | None = None):
+        self.values = {"current": current, "found": found, "total": total,
+                       "exhausted": bool(exhausted)}
+        self.current.setText(_fmt(current))
+        extra = "" if stored is None or found is None or stored >= found else \
+            f"  ({stored:,} kept for stepping)"
+        self.found.setText(_fmt(found) + extra)
+        if exhausted or total is not None:
+            self.total.setText(_fmt(total))
+        else:
+            self.total.setText("not known yet" if found is not None else "—")
+        if exhausted:
+            self.state.setText(f"{EXHAUSTED_TEXT} — last solution {_fmt(total)}")
+        else:
+            self.state.setText(state or "")
+
+    def text(self) -> str:
+        return " | ".join(w.text() for w in (self.current, self.found, self.total, self.state))
+
+
+class TimingPanel(QWidget):
+    """Solve time, solutions per second, dead ends, forward moves, and a running clock."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        f = QFormLayout(self)
+        self.labels = {}
+        for key, text in (("status", "Status"), ("elapsed", "Elapsed"), ("time", "Solve time"),
+                          ("rate", "Solutions/s"), ("dead_ends", "Dead ends"),
+                          ("forward", "Forward moves"), ("method", "Method"),
+                          ("nodes", "Nodes")):
+            lab = QLabel("—")
+            lab.setTextInteractionFlags(Qt.TextSelectableByMouse)
+            lab.setWordWrap(True)
+            self.labels[key] = lab
+            f.addRow(text, lab)
+        self._t0 = None
+        self._timer = QTimer(self)
+        self._timer.setInterval(100)
+        self._timer.timeout.connect(self._tick)
+
+    def start(self, what: str):
+        self._t0 = time.perf_counter()
+        for lab in self.labels.values():
+            lab.setText("—")
+        self.labels["status"].setText(what)
+        self._timer.start()
+
+    def stop(self, status: str):
+        self._timer.stop()
+        self._tick()
+        self._t0 = None
+        self.labels["status"].setText(status)
+
+    @property
+    def running(self) -> bool:
+        return self._timer.isActive()
+
+    def _tick(self):
+        if self._t0 is not None:
+            self.labels["elapsed"].setText(f"{time.perf_counter() - self._t0:.1f} s")
+
+    def set_enumeration(self, solutions: int, dead_ends: int, forward: int, seconds: float):
+        self.labels["time"].setText(f"{seconds:.3f} s")
+        rate = solutions / seconds if seconds > 0 else 0.0
+        self.labels["rate"].setText(f"{rate:,.0f}")
+        self.labels["dead_ends"].setText(f"{dead_ends:,}")
+        self.labels["forward"].setText(f"{forward:,}")
+        self.labels["method"].setText("Phadke's options matrix (every tie followed)")
+
+    def set_single(self, seconds: float, method: str, nodes: int):
+        self.labels["time"].setText(f"{seconds * 1000:.1f} ms" if seconds < 1 else
+                                    f"{seconds:.2f} s")
+        self.labels["method"].setText(method)
+        self.labels["nodes"].setText(f"{nodes:,}")
+        for k in ("rate", "dead_ends", "forward"):
+            self.labels[k].setText("—")

@@ -1,0 +1,262 @@
+"""Results presenter: takes the solver thread's signals and shows them in the views; keeps the
+found solutions for stepping (next, previous, first, last, jump, play).
+
+Every slot ignores signals of an older generation, so a superseded or cancelled run never
+reaches the screen.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from core.board import Board
+from core.tour import Tour
+
+from .panels.counter import EXHAUSTED_TEXT
+from .solutions import SolutionStore
+
+
+class ResultsPresenter(QObject):
+    status = Signal(str)                  # one line for the status bar
+    errorDialog = Signal(str, str)        # title, text
+    busyChanged = Signal(bool)
+    tourShown = Signal(object)            # core.tour.Tour now on the board (or None)
+
+    def __init__(self, worker, view, matrix, counter, timing, parent=None):
+        super().__init__(parent)
+        self.worker, self.view, self.matrix = worker, view, matrix
+        self.counter, self.timing = counter, timing
+        self.store = SolutionStore()
+        self.gen = 0
+        self.request = None
+        self.board: Board | None = None
+        self.current = -1
+        self.tour: Tour | None = None
+        self.ties = None
+        self.running = False
+        self.exhausted = False
+        self.found = 0
+        self._want_next = False
+        self.last_step_ms = 0.0
+        self.play_timer = QTimer(self)
+        self.play_timer.timeout.connect(self._play_tick)
+        self.set_play_speed(10)
+        worker.tourSolved.connect(self._on_tour)
+        worker.solutionsFound.connect(self._on_solutions)
+        worker.progress.connect(self._on_progress)
+        worker.finishedRun.connect(self._on_finished)
+        worker.failed.connect(self._on_failed)
+
+    # -------------------------------------------------------------- requests
+    def submit(self, req):
+        self.stop_play()
+        self.request = req
+        self.board = Board(req.rows, req.cols)
+        self.running = True
+        self.exhausted = False
+        self.found = 0
+        self._want_next = False
+        if req.mode == "exhaustive":
+            self.store.clear(req.rows * req.cols)
+            self.current = -1
+            self.counter.set_counts(found=0, state="Searching…")
+            self.matrix.clear("Searching…")
+            self.timing.start("enumerating…")
+        else:
+            self.timing.start("solving…")
+        self.gen = self.worker.submit(req)
+        self.busyChanged.emit(True)
+        self.status.emit(f"{'Enumerating' if req.mode == 'exhaustive' else 'Solving'} "
+                         f"{req.rows}×{req.cols}…")
+        return self.gen
+
+    def cancel(self):
+        if not self.running:
+            return
+        self.gen = self.worker.cancel()
+        self.running = False
+        self._want_next = False
+        self.timing.stop("cancelled")
+        self.busyChanged.emit(False)
+        if self.request is not None and self.request.mode == "exhaustive":
+            self.counter.set_counts(self.current + 1 if self.current >= 0 else None,
+                                    self.found, None, False, len(self.store),
+                                    state=f"Cancelled after {self.found:,} solutions")
+        self.status.emit("Cancelled")
+
+    def forget(self):
+        """Drop stored solutions (a tour from a file replaces them)."""
+        self.stop_play()
+        self.store.clear()
+        self.current = -1
+        self.request = None
+
+    # ----------------------------------------------------------- worker slots
+    def _on_tour(self, gen, res):
+        if gen != self.gen:
+            return
+        self.running = False
+        self.busyChanged.emit(False)
+        self.timing.set_single(res.seconds, res.method, res.nodes)
+        self.timing.stop("done" if res.ok else "no tour")
+        req = self.request
+        self.store.clear()
+        self.current = -1
+        ties = np.asarray(res.ties, dtype=bool) if len(res.ties) else None
+        self.ties = ties
+        self.view.set_tour(res.path, req.closed and res.ok, ties, rows=req.rows, cols=req.cols)
+        self.tour = res.tour
+        n_ties = int(ties.sum()) if ties is not None else 0
+        self.matrix.clear(f"Single-tour mode: {n_ties:,} ties broken by the "
+                          f"'{req.tie}' rule (View ▸ Highlight ties). The options matrix is "
+                          "shown per solution in exhaustive mode.")
+        self.counter.set_counts(state="single tour" if res.ok else "no tour")
+        self.tourShown.emit(res.tour)
+        self.status.emit(f"{res.message} ({res.seconds:.3f} s)")
+        if not res.ok:
+            self.errorDialog.emit("No tour found", res.message)
+
+    def _on_solutions(self, gen, batch):
+        if gen != self.gen:
+            return
+        self.store.extend(batch)
+        if self.current < 0 and len(self.store):
+            self.show_solution(0)
+        elif self._want_next and self.current + 1 < len(self.store):
+            self._want_next = False
+            self.show_solution(self.current + 1)
+        else:
+            self._update_counter()
+
+    def _on_progress(self, gen, st):
+        if gen != self.gen:
+            return
+        self.found = st.solutions
+        self.timing.set_enumeration(st.solutions, st.dead_ends, st.forward_moves, st.seconds)
+        self._update_counter()
+
+    def _on_finished(self, gen, st):
+        if gen != self.gen:
+            return
+        self.running = False
+        self.found = st.solutions
+        self.exhausted = st.exhausted
+        self._want_next = False
+        self.busyChanged.emit(False)
+        self.timing.set_enumeration(st.solutions, st.dead_ends, st.forward_moves, st.seconds)
+        self.timing.stop("done")
+        self._update_counter()
+        if st.exhausted:
+            self.status.emit(f"{EXHAUSTED_TEXT}: {st.solutions:,} solutions, "
+                             f"{st.dead_ends:,} dead ends, {st.seconds:.2f} s")
+        else:
+            self.status.emit(f"Stopped after {st.solutions:,} solutions")
+        if st.solutions == 0:
+            self.view.set_tour(np.zeros(0, dtype=np.int32), rows=self.request.rows,
+                               cols=self.request.cols)
+            self.matrix.clear("No solution: Warnsdorff's rule allows no tour with these "
+                              "choices.")
+
+    def _on_failed(self, gen, message, bad_input):
+        if gen != self.gen:
+            return
+        self.running = False
+        self.busyChanged.emit(False)
+        self.timing.stop("failed")
+        self.status.emit(message)
+        self.errorDialog.emit("Cannot solve" if bad_input else "Solver error", message)
+
+    def _update_counter(self):
+        if self.request is None or self.request.mode != "exhaustive":
+            return
+        state = None
+        if not self.running and not self.exhausted:
+            state = f"Stopped after {self.found:,} solutions"
+        elif self.running:
+            state = "Searching…"
+        self.counter.set_counts(self.current + 1 if self.current >= 0 else None,
+                                max(self.found, len(self.store)),
+                                self.found if self.exhausted else None, self.exhausted,
+                                len(self.store), state)
+
+    # ------------------------------------------------------------- stepping
+    def show_solution(self, i: int) -> bool:
+        """Show stored solution ``i`` (0-based) on the board, matrix and counter."""
+        if not 0 <= i < len(self.store):
+            return False
+        t0 = time.perf_counter()
+        b = self.board
+        path = self.store.path(i)
+        mo = self.store.mo(i)
+        branch = self.store.branch(i)
+        closed = bool(self.request.closed) if self.request is not None else False
+        self.current = i
+        self.tour = Tour(b, path, closed, {"method": "phadke-enumeration",
+                                           "solution": self.store.index(i)})
+        self.ties = None
+        self.view.set_tour(path, closed, None, rows=b.rows, cols=b.cols)
+        names = [b.name(int(s)) for s in path[: mo.shape[0] - 1]]
+        self.matrix.show_matrix(mo, branch, names,
+                                f"Options matrix of solution {self.store.index(i):,}"
+                                + (f" — branched at move {branch}" if branch else
+                                   " — no backtracking"))
+        self._update_counter()
+        self.tourShown.emit(self.tour)
+        self.last_step_ms = (time.perf_counter() - t0) * 1000
+        return True
+
+    def next(self) -> bool:
+        if self.current + 1 < len(self.store):
+            return self.show_solution(self.current + 1)
+        if self.running:
+            self._want_next = True
+            self.status.emit("Searching for the next solution…")
+        elif self.exhausted and len(self.store) == self.found:
+            self.status.emit(f"{EXHAUSTED_TEXT} — last solution {self.found:,}")
+            self.stop_play()
+        elif len(self.store) < self.found:
+            self.status.emit(f"Only the first {len(self.store):,} solutions are kept "
+                             "(raise 'Keep' to step further)")
+            self.stop_play()
+        return False
+
+    def previous(self) -> bool:
+        return self.show_solution(self.current - 1) if self.current > 0 else False
+
+    def first(self) -> bool:
+        return self.show_solution(0)
+
+    def last(self) -> bool:
+        return self.show_solution(len(self.store) - 1)
+
+    def jump(self, number: int) -> bool:
+        """Show solution ``number`` (1-based)."""
+        if self.show_solution(int(number) - 1):
+            return True
+        self.status.emit(f"Solution {number:,} is not available ({len(self.store):,} found so "
+                         "far)")
+        return False
+
+    def set_play_speed(self, per_second: float):
+        self.play_timer.setInterval(max(int(1000 / max(per_second, 0.1)), 1))
+
+    def toggle_play(self) -> bool:
+        if self.play_timer.isActive():
+            self.stop_play()
+            return False
+        if len(self.store) == 0:
+            return False
+        self.play_timer.start()
+        return True
+
+    def stop_play(self):
+        self.play_timer.stop()
+
+    def _play_tick(self):
+        try:
+            if not self.next() and not self.running:
+                self.stop_play()
+        except Exception:  # noqa: BLE001 - never raise out of a timer slot
+            self.stop_play()

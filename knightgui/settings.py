@@ -1,0 +1,65 @@
+"""Settings remembered between sessions (QSettings, organisation and application
+``knightgui``): the controls, the view options, speeds, window geometry and dock layout."""
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import QByteArray, QSettings
+
+ORG = APP = "knightgui"
+
+
+def qsettings() -> QSettings:
+    return QSettings(ORG, APP)
+
+
+def _bool(v, default: bool) -> bool:
+    if v is None:
+        return default
+    if isinstance(v, bool):
+        return v
+    return str(v).lower() in ("true", "1", "yes")
+
+
+def save(window) -> None:
+    s = qsettings()
+    s.setValue("controls", json.dumps(window.controls.state()))
+    v = window.view
+    s.setValue("view/numbers", v.show_numbers)
+    s.setValue("view/path", v.show_path)
+    s.setValue("view/ties", v.show_ties)
+    s.setValue("view/colour", v.colour_mode)
+    s.setValue("speed/play", window.play_speed.value())
+    s.setValue("speed/animation", window.anim_speed.value())
+    s.setValue("dir/last", window.last_dir)
+    s.setValue("window/geometry", window.saveGeometry())
+    s.setValue("window/state", window.saveState())
+    s.sync()
+
+
+def load(window) -> None:
+    """Apply saved settings; anything missing or malformed keeps its default."""
+    s = qsettings()
+    try:
+        st = json.loads(s.value("controls", "{}") or "{}")
+        if isinstance(st, dict) and st:
+            window.controls.set_state(st)
+    except (TypeError, ValueError):
+        pass
+    mode = s.value("view/colour", "auto")
+    window.set_view_options(numbers=_bool(s.value("view/numbers"), True),
+                            path=_bool(s.value("view/path"), True),
+                            ties=_bool(s.value("view/ties"), False),
+                            colour=mode if mode in ("auto", "checker", "moves") else "auto")
+    for key, box in (("speed/play", window.play_speed), ("speed/animation", window.anim_speed)):
+        try:
+            box.setValue(int(s.value(key, box.value())))
+        except (TypeError, ValueError):
+            pass
+    window.last_dir = str(s.value("dir/last", "") or "")
+    geo = s.value("window/geometry")
+    if isinstance(geo, QByteArray) and not geo.isEmpty():
+        window.restoreGeometry(geo)
+    state = s.value("window/state")
+    if isinstance(state, QByteArray) and not state.isEmpty():
+        window.restoreState(state)

@@ -1,0 +1,233 @@
+"""The solver thread: one QThread owns every numba computation of the window.
+
+Modelled on Qt's Mandelbrot example:
+
+* :meth:`SolverThread.submit` hands over a :class:`Request` and returns its generation
+  number at once. A newer request supersedes the running one: the running computation sees
+  the restart flag between two bounded chunks (the kernels release the GIL, so chunks run
+  in parallel with the GUI thread) and drops its work.
+* Results and progress travel as signals that carry the generation number; the window
+  ignores anything from an older generation.
+* :meth:`SolverThread.stop` (used when the window closes) raises the abort flag, wakes the
+  thread and waits for it: at most one chunk.
+
+The single-tour solver (``core.solve.solve``) is one call; a superseded solve finishes its
+call and its result is dropped.
+"""
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass, field
+
+import numpy as np
+from PySide6.QtCore import QMutex, QMutexLocker, QThread, QWaitCondition, Signal
+
+#: forward moves per enumeration chunk (bounds the abort latency)
+CHUNK_STEPS = 200_000
+#: solutions collected per kernel call
+SOLUTION_BLOCK = 256
+#: seconds between two progress signals / solution batches
+EMIT_INTERVAL = 0.05
+
+
+@dataclass(frozen=True)
+class Request:
+    """Everything the solver needs; built and validated by the controls panel."""
+
+    rows: int
+    cols: int
+    mode: str = "single"            # "single" | "exhaustive"
+    start: str | None = None
+    end: str | None = None
+    closed: bool = False
+    tie: str = "phadke"
+    order: str = "12345678"
+    seed: int = 0
+    dashes: tuple = ()              # ((corner name, state), ...) with state in A/B/full
+    tail: tuple | None = None       # ECD/XCD tail squares (names), or None
+    keep: int = 200_000             # solutions kept in memory for stepping
+    limit: int = 0                  # stop after this many solutions (0 = all)
+
+    def dash_dict(self) -> dict:
+        return {k: v for k, v in self.dashes if v != "off"}
+
+
+@dataclass
+class Compact:
+    """One stored solution, compact: path of the numbers 1..N, and the non-empty options."""
+
+    index: int
+    path: np.ndarray            # uint16 / int32 flat squares, tour order
+    mo_rows: np.ndarray         # int16 move numbers with stored options
+    mo_vals: np.ndarray         # int8 [len(mo_rows), 8] those options-matrix rows
+    branch: int
+    length: int                 # L + 1 rows in the full options matrix
+
+    def mo(self) -> np.ndarray:
+        out = np.zeros((self.length, 8), dtype=np.int8)
+        out[self.mo_rows] = self.mo_vals
+        return out
+
+
+def compact(sol, size: int) -> Compact:
+    path = np.asarray(sol.path)
+    path = path.astype(np.uint16 if size < 65535 else np.int32)
+    mo = np.asarray(sol.mo)
+    nz = np.flatnonzero((mo[:, 1:] != 0).any(axis=1))
+    return Compact(int(sol.index), path, nz.astype(np.int32), mo[nz].astype(np.int8),
+                   int(getattr(sol, "branch", 0)), int(mo.shape[0]))
+
+
+@dataclass
+class Stats:
+    solutions: int = 0
+    dead_ends: int = 0
+    forward_moves: int = 0
+    seconds: float = 0.0
+    exhausted: bool = False
+    cancelled: bool = False
+    extra: dict = field(default_factory=dict)
+
+
+class SolverThread(QThread):
+    tourSolved = Signal(int, object)       # gen, core.solve.SolveResult
+    solutionsFound = Signal(int, object)   # gen, list[Compact]
+    progress = Signal(int, object)         # gen, Stats
+    finishedRun = Signal(int, object)      # gen, Stats (enumeration done/cancelled/limit)
+    failed = Signal(int, str, bool)        # gen, message, True = bad input (not a crash)
+    started_gen = Signal(int, object)      # gen, Request (the thread began working on it)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._mutex = QMutex()
+        self._cond = QWaitCondition()
+        self._pending: tuple[int, Request] | None = None
+        self._gen = 0
+        self._restart = False
+        self._abort = False
+        self.busy_gen = 0
+        self.setObjectName("knightgui-solver")
+
+    # ------------------------------------------------------------ GUI side
+    def submit(self, request: Request) -> int:
+        """Queue ``request`` (superseding any running one); returns its generation."""
+        with QMutexLocker(self._mutex):
+            self._gen += 1
+            self._pending = (self._gen, request)
+            self._restart = True
+            gen = self._gen
+            if not self.isRunning() and not self._abort:
+                self.start(QThread.LowPriority)
+            else:
+                self._cond.wakeOne()
+        return gen
+
+    def cancel(self) -> int:
+        """Stop the running computation (the thread stays, idle). Returns the new generation."""
+        with QMutexLocker(self._mutex):
+            self._gen += 1
+            self._pending = None
+            self._restart = True
+            self._cond.wakeOne()
+            return self._gen
+
+    def stop(self, timeout_ms: int | None = None) -> bool:
+        """Abort and wait for the thread to end (closing the window). True when it ended."""
+        with QMutexLocker(self._mutex):
+            self._abort = True
+            self._pending = None
+            self._cond.wakeOne()
+        if timeout_ms is None:
+            return self.wait()
+        return self.wait(timeout_ms)
+
+    @property
+    def generation(self) -> int:
+        return self._gen
+
+    # --------------------------------------------------------- worker side
+    def _should_stop(self) -> bool:
+        return self._restart or self._abort
+
+    def run(self):
+        while True:
+            with QMutexLocker(self._mutex):
+                while self._pending is None and not self._abort:
+                    self.busy_gen = 0
+                    self._cond.wait(self._mutex)
+                if self._abort:
+                    return
+                gen, req = self._pending
+                self._pending = None
+                self._restart = False
+                self.busy_gen = gen
+            self.started_gen.emit(gen, req)
+            try:
+                if req.mode == "exhaustive":
+                    self._enumerate(gen, req)
+                else:
+                    self._solve(gen, req)
+            except ValueError as e:  # SolveError, EnumerationError, BoardError, RuleError
+                if not self._should_stop():
+                    self.failed.emit(gen, str(e), True)
+            except Exception as e:  # noqa: BLE001 - report, never kill the thread
+                traceback.print_exc()
+                if not self._should_stop():
+                    self.failed.emit(gen, f"{type(e).__name__}: {e}", False)
+
+    def _solve(self, gen: int, req: Request):
+        from core.solve import solve
+        res = solve(req.rows, req.cols, start=req.start, closed=req.closed, tie=req.tie,
+                    order=req.order, seed=req.seed, dashes=req.dash_dict() or None)
+        if not self._should_stop():
+            self.tourSolved.emit(gen, res)
+
+    def _enumerate(self, gen: int, req: Request):
+        from core.enumerate import Enumerator
+        kwargs = dict(rows=req.rows, cols=req.cols, start=req.start,
+                      end=req.end if req.closed else None, dashes=req.dash_dict())
+        if req.tail:
+            kwargs["tail"] = tuple(req.tail)
+        en = Enumerator(**kwargs)
+        size = req.rows * req.cols
+        t0 = time.perf_counter()
+        last = [t0]
+        batch: list[Compact] = []
+        stored = 0
+
+        def stats(**kw) -> Stats:
+            return Stats(int(en.solutions), int(en.dead_ends), int(en.forward_moves),
+                         time.perf_counter() - t0, bool(en.exhausted), **kw)
+
+        def flush(force=False):
+            now = time.perf_counter()
+            if not force and now - last[0] < EMIT_INTERVAL:
+                return
+            last[0] = now
+            if batch:
+                self.solutionsFound.emit(gen, list(batch))
+                batch.clear()
+            self.progress.emit(gen, stats())
+
+        while not self._should_stop() and not en.exhausted:
+            if req.limit and en.solutions >= req.limit:
+                break
+            want = SOLUTION_BLOCK
+            if req.limit:
+                want = min(want, req.limit - en.solutions)
+            if stored < req.keep:
+                got = en.first(min(want, req.keep - stored), CHUNK_STEPS)
+                batch.extend(compact(sol, size) for sol in got)
+                stored += len(got)
+                flush(force=len(batch) >= 5000)
+            elif req.limit:
+                en.first(want, CHUNK_STEPS)  # solutions beyond ``keep`` are only counted
+                flush()
+            else:
+                en.count(cancel=lambda: True, chunk=CHUNK_STEPS)  # one bounded chunk
+                flush()
+        if self._should_stop():
+            return
+        flush(force=True)
+        self.finishedRun.emit(gen, stats(cancelled=False))

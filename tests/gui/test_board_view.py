@@ -1,0 +1,121 @@
+"""The board view draws one item per layer and only what is visible and legible."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+
+from gui_helpers import some_tour
+from knightgui.board_view import BoardView
+
+
+@pytest.fixture
+def view(qtbot):
+    v = BoardView()
+    qtbot.addWidget(v)
+    v.resize(640, 640)
+    v.show()
+    qtbot.waitExposed(v)
+    return v
+
+
+def _widget_point(view, x, y) -> QPoint:
+    scene = view.vb.mapViewToScene(QPointF(x, y))
+    return view.mapFromScene(scene)
+
+
+def test_tour_is_one_path_and_numbers_match(view):
+    t = some_tour(8, 8)
+    view.set_tour(t.path, False, rows=8, cols=8)
+    assert view.path_item.segment_count() == 63
+    np.testing.assert_array_equal(view.numbers, t.numbers())
+    view.grab()
+    assert view.numbers_item.last_painted == 64
+    # one item per layer, however big the board
+    assert len(view.vb.addedItems) == 6
+
+
+def test_closed_tour_draws_the_closing_segment(view):
+    t = some_tour(8, 8)
+    view.set_tour(t.path, True, rows=8, cols=8)
+    closes = t.is_closed_path
+    assert view.path_item.segment_count() == (64 if closes else 63)
+
+
+def test_numbers_only_where_visible_and_legible(view):
+    t = some_tour(100, 100)
+    view.set_tour(t.path, False, rows=100, cols=100)
+    view.grab()
+    assert view.numbers_item.last_painted == 0          # 6 px squares: not legible
+    view.vb.setRange(xRange=(10, 16), yRange=(20, 26), padding=0)
+    view.grab()
+    painted = view.numbers_item.last_painted
+    assert 36 <= painted <= 8 * 8                        # the visible block and its rim
+    assert view.effective_colour_mode() == "moves"
+
+
+def test_colour_mode_image_follows_move_numbers(view):
+    t = some_tour(50, 50)
+    view.set_tour(t.path, False, rows=50, cols=50)
+    img = view.image.image
+    assert img.shape == (50, 50, 4)
+    first = img.reshape(-1, 4)[t.path[0], :3]
+    last = img.reshape(-1, 4)[t.path[-1], :3]
+    assert not np.array_equal(first, last)
+    view.set_colour_mode("checker")
+    img = view.image.image
+    assert np.array_equal(img[0, 0], img[1, 1]) and not np.array_equal(img[0, 0], img[0, 1])
+
+
+def test_huge_board_draws_without_per_square_items(view):
+    n = 1000
+    path = np.arange(n * n, dtype=np.int32)          # rendering test only: not a tour
+    view.set_tour(path, False, rows=n, cols=n)
+    view.grab()
+    assert view.numbers_item.last_painted == 0
+    assert view.path_item._full is None                  # windowed path above the limit
+    view.vb.setRange(xRange=(0, 20), yRange=(0, 20), padding=0)
+    view.grab()
+    assert view.path_item._window_path is not None
+    assert view.path_item._window_path.elementCount() < 5000
+
+
+def test_partial_path_and_ties_overlay(view):
+    t = some_tour(8, 8)
+    ties = np.zeros(64, dtype=bool)
+    ties[[3, 10]] = True
+    view.set_options(ties=True)
+    view.set_tour(t.path[:20], False, ties, rows=8, cols=8)
+    assert view.move_number(int(t.path[19])) == 20
+    assert view.move_number(int(t.path[20])) == 0
+    assert view.ties_image.isVisible()
+    over = view.ties_image.image.reshape(-1, 4)
+    assert over[int(t.path[3]), 3] > 0 and over[int(t.path[4]), 3] == 0
+
+
+def test_click_sets_start_shift_or_right_click_sets_end(view, qtbot):
+    got = []
+    view.squareClicked.connect(lambda sq, end: got.append((sq, end)))
+    view.fit()
+    qtbot.mouseClick(view.viewport(), Qt.LeftButton, pos=_widget_point(view, 2.5, 6.5))
+    qtbot.mouseClick(view.viewport(), Qt.LeftButton, Qt.ShiftModifier,
+                     pos=_widget_point(view, 1.5, 5.5))
+    qtbot.mouseClick(view.viewport(), Qt.RightButton, pos=_widget_point(view, 0.5, 0.5))
+    assert got == [(6 * 8 + 2, False), (5 * 8 + 1, True), (0, True)]
+
+
+def test_hover_reports_square_and_outlets(view, qtbot):
+    t = some_tour(8, 8)
+    view.set_tour(t.path, False, rows=8, cols=8)
+    seen = []
+    view.squareHovered.connect(seen.append)
+    qtbot.mouseMove(view.viewport(), _widget_point(view, 0.5, 7.5))
+    qtbot.wait(20)
+    assert seen and seen[-1] == 56
+    # outlets of a square = knight moves to squares numbered after it
+    sq = int(t.path[10])
+    k = view.move_number(sq)
+    nums = t.numbers().reshape(-1)
+    expect = sum(1 for s in t.board.neighbours[sq] if s >= 0 and nums[s] > k)
+    assert view.outlets(sq) == expect
+    assert view.outlets(int(t.path[-1])) == 0
