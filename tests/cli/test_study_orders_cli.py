@@ -69,3 +69,37 @@ def test_move_orders_bad_input_exits_2(capsys, argv, needle):
     code, out, err = call(capsys, "study", "move-orders", *argv)
     assert code == 2
     assert needle in err and len(err.strip().splitlines()) == 1
+
+
+# ---------------------------------------------------------------------------- tie-breaks
+def test_tie_breaks_json_and_csv(tmp_path, capsys):
+    f = tmp_path / "tb.csv"
+    code, out, err = call(capsys, "study", "tie-breaks", "--max", "40", "--rules",
+                          "first,lookahead", "--json", "--table", "--csv", str(f))
+    assert code == 0
+    d = last_json(out)
+    assert d["rules"] == ["first", "lookahead"] and d["n_min"] == 5 and d["n_max"] == 40
+    assert set(d["first_failing_n"]) == {"first", "lookahead"}
+    assert d["per_rule"]["first"]["walks"] == 36
+    assert len(d["table"]) == 72
+    rows = list(csv.DictReader(io.StringIO(f.read_text(encoding="utf-8"))))
+    assert len(rows) == 72
+    la = [int(r["n"]) for r in rows if r["rule"] == "lookahead"
+          and int(r["completed"]) < int(r["starts"])]
+    assert d["first_failing_n"]["lookahead"] == (min(la) if la else None)
+
+
+def test_tie_breaks_text_report(capsys):
+    code, out, _ = call(capsys, "study", "tie-breaks", "--max", "20", "--starts", "corners",
+                        "--rules", "phadke,center-far")
+    assert code == 0 and "first failing n" in out and "center-far" in out
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (["--max", "1001"], "--max"), (["--min", "9", "--max", "8"], "--min"),
+    (["--starts", "edge"], "--starts"), (["--rules", "nope"], "nope"),
+    (["--order", "123"], "order"), (["--csv", "x.txt"], ".csv"),
+])
+def test_tie_breaks_bad_input_exits_2(capsys, argv, needle):
+    code, out, err = call(capsys, "study", "tie-breaks", *argv)
+    assert code == 2 and needle in err and len(err.strip().splitlines()) == 1

@@ -1,0 +1,85 @@
+"""``knightgui study tie-breaks``: greedy Warnsdorff success against board size, per tie rule."""
+from __future__ import annotations
+
+import sys
+
+from ._common import CliError, Progress, emit_json, positive_int
+
+
+def add_parser(studies) -> None:
+    p = studies.add_parser(
+        "tie-breaks", help="greedy Warnsdorff success on n×n boards, per tie rule",
+        description="For each tie rule (and the construction when available) and every n×n "
+                    "board from --min to --max: does the greedy walk (no backtracking) "
+                    "complete from the chosen start squares?")
+    p.add_argument("--max", dest="n_max", default="200", help="largest side (default 200, "
+                   "at most 1000)")
+    p.add_argument("--min", dest="n_min", default="5", help="smallest side (default 5)")
+    p.add_argument("--rules", default=None, help="comma-separated rules (default: phadke, "
+                   "first, last, random, center-far, lookahead, and construction when "
+                   "available)")
+    p.add_argument("--starts", default="corner",
+                   help="start set: corner (a1, default), corners, all, sample")
+    p.add_argument("--sample", default="16", help="squares per size for --starts sample")
+    p.add_argument("--seed", default="0", help="seed for the random rule and the sample")
+    p.add_argument("--order", default="12345678", help="move order for the order-based rules")
+    p.add_argument("--csv", default=None, metavar="FILE", help="write the table: rule,n,"
+                   "starts,completed,success_rate,first_failed_start,visited")
+    p.add_argument("--table", action="store_true", help="include the per-size table in --json")
+    p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from core.studies.tiebreaks import (N_MAX_LIMIT, START_SETS, TieBreakError,
+                                        run_tiebreaks)
+    n_max = positive_int("--max", args.n_max, 1, N_MAX_LIMIT)
+    n_min = positive_int("--min", args.n_min, 1, N_MAX_LIMIT)
+    if n_min > n_max:
+        raise CliError(f"--min ({n_min}) is larger than --max ({n_max})")
+    sample = positive_int("--sample", args.sample, 1, 1_000_000)
+    seed = positive_int("--seed", args.seed, 0, 2**48)
+    if args.starts not in START_SETS:
+        raise CliError(f"--starts must be one of {', '.join(START_SETS)}, got '{args.starts}'")
+    rules = None
+    if args.rules is not None:
+        rules = [r.strip() for r in str(args.rules).split(",") if r.strip()]
+        if not rules:
+            raise CliError("--rules is empty")
+    if args.csv is not None and not str(args.csv).lower().endswith(".csv"):
+        raise CliError(f"--csv must name a .csv file, got '{args.csv}'")
+    bar = Progress(f"tie-breaks {n_min}..{n_max}")
+    try:
+        res = run_tiebreaks(n_max, n_min=n_min, rules=rules, starts=args.starts,
+                            sample=sample, seed=seed, order=args.order, progress=bar)
+    except TieBreakError as e:
+        raise CliError(f"knightgui study tie-breaks: {e}") from None
+    finally:
+        bar.close()
+    if args.csv:
+        try:
+            res.save_csv(args.csv)
+        except OSError as e:
+            raise CliError(f"cannot write {args.csv}: {e.strerror or e}") from None
+    if args.json:
+        emit_json(res.to_json_dict(table=args.table))
+    else:
+        _print_report(res)
+    return 0
+
+
+def _print_report(res) -> None:
+    out = sys.stdout
+    n0, n1 = int(res.sizes[0]), int(res.sizes[-1])
+    what = {"corner": "from a1", "corners": "from the four corners",
+            "all": "from every square", "sample": f"from {res.sample} sampled squares per size"}
+    out.write(f"Greedy Warnsdorff on n×n, n = {n0}..{n1}, {what[res.starts]}, order "
+              f"{res.order}, seed {res.seed}\n")
+    out.write(f"  {'rule':<13}{'walks':>10}{'complete':>10}{'rate':>9}  first failing n\n")
+    for rule, s in res.summary().items():
+        rate = f"{100 * s['success_rate']:.2f}%" if s["success_rate"] is not None else "-"
+        ff = s["first_failure"]
+        where = (f"{ff['n']} (from {ff['start']}: {ff['visited']:,} of {ff['squares']:,} "
+                 "squares)") if ff else "none"
+        out.write(f"  {rule:<13}{s['walks']:>10,}{s['completed']:>10,}{rate:>9}  {where}\n")
+    out.write(f"  {res.seconds:.2f} s{'' if res.complete else ' (cancelled)'}\n")
