@@ -54,6 +54,7 @@ class Engine:
         self.bits_mode = (n <= 64) if bits is None else bool(bits)
         if self.bits_mode:
             self.att = _k64.attack_masks(self.nbr)
+            self.tslot = _k64.slot_table(self.nl, self.ncount)
             self.masks = np.array([_k64.bit_mask(self.dashed),
                                    _k64.bit_mask(np.flatnonzero(adj))], dtype=np.uint64)
         else:
@@ -74,7 +75,8 @@ class Engine:
 
     def _args(self):
         if self.bits_mode:
-            return (self.nbr, self.nl, self.ntype, self.ncount, self.att, self.masks, self.bits,
+            return (self.tslot, self.nbr, self.nl, self.ntype, self.ncount, self.att, self.masks,
+                    self.bits,
                     self.path, self.mo, self.ties, self.st)
         return (self.nbr, self.nl, self.ntype, self.ncount, self.dl, self.dcount, self.adj_end,
                 self.key, self.path, self.mo, self.ties, self.st)
@@ -97,9 +99,9 @@ class Engine:
         """Run a fresh copy of this algorithm (not this engine's state) without Python
         objects: int64[4] = (solutions, dead ends, forward moves, exhausted)."""
         if self.bits_mode:
-            return _k64.count_bits(self.nbr, self.nl, self.ntype, self.ncount, self.att,
-                                   self.masks, _k64.new_bits_state(self.board.size, self.chain,
-                                                                   self.start, 1)[0],
+            return _k64.count_bits(self.tslot, self.nbr, self.nl, self.ntype, self.ncount, self.att,
+                                   self.masks, _k64.initial_bits(self.board.size, self.chain,
+                                                                 self.start),
                                    self.start, self.L, int(max_steps))
         return _k.count_kernel(self.nbr, self.nl, self.ntype, self.ncount, self.dl, self.dcount,
                                self.adj_end, self.dashed_mask, self.reserved_mask, self.start,

@@ -1,17 +1,20 @@
 """Bitboard twin of :mod:`core.kernels.enumerate` for boards of at most 64 squares.
 
 Same rules, same state layout (``path``, ``mo``, ``ties``, ``st``), but instead of ``key`` the
-board is ``bits`` uint64[2] = (unvisited squares, reserved ones included; candidates =
-unvisited and not reserved). The outlets of a square c are ``popcount(att[c] & bits[0])``
-with ``att`` uint64[N] the knight attack masks; ``masks`` uint64[2] = (dashed approach cells,
-squares where number L may stand). Nothing is undone square by square on a backtrack, which
-makes it about 1.5x faster than the general kernel.
+board is ``bits`` uint64[L + 1, 2]: ``bits[k]`` = (unvisited squares, reserved ones included;
+candidates = unvisited and not reserved) once number k is placed. The outlets of a square c
+are ``popcount(att[c] & bits[k, 0])`` with ``att`` uint64[N] the knight attack masks;
+``masks`` uint64[2] = (dashed approach cells, squares where number L may stand). A backtrack
+to number kb just reads ``bits[kb]``: nothing is undone square by square, which makes it
+about 1.5x faster than the general kernel; candidates are walked bit by bit
+(``trailing_zeros``) and ``tslot`` int8[N, N] gives each one's slot in ``nl[q]``.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .._jit import njit
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from .enumerate import (BUDGET, EXHAUSTED, PH_DONE, PH_LEAF, PH_RUNNING, SOLUTION, ST_BRANCH,
                         ST_DEAD_ENDS, ST_FORWARD, ST_K, ST_L, ST_NTIE, ST_PHASE, ST_SIZE,
                         ST_SOL_BRANCH, ST_SOLUTIONS)
@@ -40,6 +43,17 @@ def attack_masks(nbr: np.ndarray) -> np.ndarray:
     return att
 
 
+def slot_table(nl: np.ndarray, ncount: np.ndarray) -> np.ndarray:
+    """int8[N, N]: ``slot[q, c]`` = position of c in q's neighbour list ``nl[q]`` (ascending
+    move type), so the kernel can walk candidate bits in any order."""
+    n = nl.shape[0]
+    slot = np.zeros((n, n), dtype=np.int8)
+    for q in range(n):
+        for i in range(int(ncount[q])):
+            slot[q, nl[q, i]] = i
+    return slot
+
+
 def bit_mask(squares) -> np.uint64:
     m = 0
     for s in squares:
@@ -47,12 +61,18 @@ def bit_mask(squares) -> np.uint64:
     return np.uint64(m)
 
 
-def new_bits_state(n: int, reserved, start: int, L: int):
-    """Fresh ``(bits, path, mo, ties, st)`` for :func:`advance_bits`."""
+def initial_bits(n: int, reserved, start: int) -> np.ndarray:
+    """uint64[2] = (unvisited, candidates) with ``start`` numbered 1."""
     full = (1 << n) - 1
     res = int(bit_mask(reserved))
     free = full & ~(1 << start)
-    bits = np.array([free, free & ~res], dtype=np.uint64)
+    return np.array([free, free & ~res], dtype=np.uint64)
+
+
+def new_bits_state(n: int, reserved, start: int, L: int):
+    """Fresh ``(bits, path, mo, ties, st)`` for :func:`advance_bits`."""
+    bits = np.zeros((L + 1, 2), dtype=np.uint64)
+    bits[1] = initial_bits(n, reserved, start)
     path = np.zeros(L + 1, dtype=np.int32)
     path[1] = start
     mo = np.zeros((L + 1, 8), dtype=np.int8)
@@ -65,12 +85,10 @@ def new_bits_state(n: int, reserved, start: int, L: int):
 
 
 @njit
-def advance_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
+def advance_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
                  max_steps, stop_on_solution):
     """:func:`advance_kernel` for boards of at most 64 squares (bitboard state)."""
     one = np.uint64(1)
-    free = bits[0]
-    avail = bits[1]
     dash = masks[0]
     adj = masks[1]
     k = st[ST_K]
@@ -83,6 +101,8 @@ def advance_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
     branch = st[ST_BRANCH]
     steps = 0
     event = BUDGET
+    free = bits[k, 0]
+    avail = bits[k, 1]
     while True:
         if phase == PH_RUNNING:
             q = path[k]
@@ -102,23 +122,23 @@ def advance_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
                 break
             best = 99
             mask = 0             # bit i set: slot i of nl[q] is tied for the best score
-            for i in range(ncount[q]):
-                c = nl[q, i]
-                if (avail >> np.uint64(c)) & one:
-                    sc = popcount(att[c] & free)
-                    if (dash >> np.uint64(c)) & one:
-                        sc = 1
-                    lt = 1 if sc < best else 0
-                    le = 1 if sc <= best else 0
-                    mask = (mask * (1 - lt)) | (le << i)
-                    best = min(best, sc)
+            cand = att[q] & avail
+            while cand:
+                c = trailing_zeros(cand)
+                cand &= cand - one
+                i = tslot[q, c]
+                sc = popcount(att[c] & free)
+                if (dash >> np.uint64(c)) & one:
+                    sc = 1
+                lt = 1 if sc < best else 0
+                le = 1 if sc <= best else 0
+                mask = (mask * (1 - lt)) | (le << i)
+                best = min(best, sc)
             if mask == 0:
                 dead += 1
                 phase = PH_LEAF
                 continue
-            hi = 7
-            while (mask >> hi) == 0:
-                hi -= 1
+            hi = 63 - leading_zeros(np.uint64(mask))
             rest = mask ^ (1 << hi)
             if rest != 0:
                 n = 0
@@ -138,10 +158,8 @@ def advance_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
             if steps >= max_steps:
                 break
             kb = ties[ntie - 1]
-            for j in range(k, kb, -1):      # erase numbers kb+1 .. k
-                b = one << np.uint64(path[j])
-                free |= b
-                avail |= b
+            free = bits[kb, 0]              # the board as it was at number kb
+            avail = bits[kb, 1]
             n = mo[kb, 0]
             t = mo[kb, n]
             mo[kb, n] = 0
@@ -161,10 +179,10 @@ def advance_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
         avail &= b
         k += 1
         path[k] = c
+        bits[k, 0] = free
+        bits[k, 1] = avail
         steps += 1
         fwd += 1
-    bits[0] = free
-    bits[1] = avail
     st[ST_K] = k
     st[ST_PHASE] = phase
     st[ST_NTIE] = ntie
@@ -176,10 +194,12 @@ def advance_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
 
 
 @njit
-def count_bits(nbr, nl, ntype, ncount, att, masks, bits0, start, L, max_steps):
-    """:func:`count_kernel` for boards of at most 64 squares. ``bits0`` = the fresh
-    ``bits`` of :func:`new_bits_state`. Returns int64[4] like ``count_kernel``."""
-    bits = bits0.copy()
+def count_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits0, start, L, max_steps):
+    """:func:`count_kernel` for boards of at most 64 squares. ``bits0`` = uint64[2] of
+    :func:`initial_bits`. Returns int64[4] like ``count_kernel``."""
+    bits = np.zeros((L + 1, 2), dtype=np.uint64)
+    bits[1, 0] = bits0[0]
+    bits[1, 1] = bits0[1]
     path = np.zeros(L + 1, dtype=np.int32)
     path[1] = start
     mo = np.zeros((L + 1, 8), dtype=np.int8)
@@ -187,7 +207,7 @@ def count_bits(nbr, nl, ntype, ncount, att, masks, bits0, start, L, max_steps):
     st = np.zeros(ST_SIZE, dtype=np.int64)
     st[ST_K] = 1
     st[ST_L] = L
-    ev = advance_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
+    ev = advance_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
                       max_steps, False)
     out = np.empty(4, dtype=np.int64)
     out[0] = st[ST_SOLUTIONS]
@@ -198,7 +218,7 @@ def count_bits(nbr, nl, ntype, ncount, att, masks, bits0, start, L, max_steps):
 
 
 @njit
-def collect_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
+def collect_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
                  max_solutions, max_steps, out_path, out_mo, out_branch):
     """:func:`core.kernels.enumerate.collect_kernel` for the bitboard state."""
     got = 0
@@ -207,7 +227,7 @@ def collect_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
     res = np.zeros(2, dtype=np.int64)
     while got < max_solutions:
         f0 = st[ST_FORWARD]
-        ev = advance_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
+        ev = advance_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
                           steps_left, True)
         steps_left -= st[ST_FORWARD] - f0
         if ev != SOLUTION:
@@ -222,19 +242,19 @@ def collect_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
 
 
 @njit
-def count_batch_bits(nbr, nl, ntype, ncount, att, starts, lens, dash_masks, end_masks,
+def count_batch_bits(tslot, nbr, nl, ntype, ncount, att, starts, lens, dash_masks, end_masks,
                      free0, avail0, out):
     """Count many algorithms on one board (at most 64 squares) to exhaustion, one after
     another, no Python objects. Per algorithm i: ``starts[i]``, ``lens[i]`` (= L),
     ``dash_masks[i]``, ``end_masks[i]`` (squares where number L may stand), ``free0[i]`` /
-    ``avail0[i]`` (the fresh ``bits`` with S numbered). Writes ``out[i] = (solutions,
+    ``avail0[i]`` (:func:`initial_bits`). Writes ``out[i] = (solutions,
     dead ends, forward moves, 1)``."""
     n = nbr.shape[0]
     path = np.zeros(n + 1, dtype=np.int32)
     mo = np.zeros((n + 1, 8), dtype=np.int8)
     ties = np.zeros(n + 1, dtype=np.int32)
     st = np.zeros(ST_SIZE, dtype=np.int64)
-    bits = np.zeros(2, dtype=np.uint64)
+    bits = np.zeros((n + 1, 2), dtype=np.uint64)
     masks = np.zeros(2, dtype=np.uint64)
     for i in range(starts.shape[0]):
         for j in range(st.shape[0]):
@@ -243,11 +263,11 @@ def count_batch_bits(nbr, nl, ntype, ncount, att, starts, lens, dash_masks, end_
         path[1] = starts[i]
         st[ST_K] = 1
         st[ST_L] = lens[i]
-        bits[0] = free0[i]
-        bits[1] = avail0[i]
+        bits[1, 0] = free0[i]
+        bits[1, 1] = avail0[i]
         masks[0] = dash_masks[i]
         masks[1] = end_masks[i]
-        advance_bits(nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
+        advance_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
                      1 << 62, False)
         out[i, 0] = st[ST_SOLUTIONS]
         out[i, 1] = st[ST_DEAD_ENDS]

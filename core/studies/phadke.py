@@ -151,6 +151,7 @@ class _Batch:
         self.nbr = b.neighbours
         self.nl, self.ntype, self.ncount, _, _ = _k.tables(self.nbr, ())
         self.att = _k64.attack_masks(self.nbr)
+        self.tslot = _k64.slot_table(self.nl, self.ncount)
         n = len(algos)
         self.starts = np.zeros(n, dtype=np.int64)
         self.lens = np.zeros(n, dtype=np.int64)
@@ -175,7 +176,7 @@ class _Batch:
 
     def run(self, idx: np.ndarray) -> np.ndarray:
         out = np.zeros((len(idx), 4), dtype=np.int64)
-        _k64.count_batch_bits(self.nbr, self.nl, self.ntype, self.ncount, self.att,
+        _k64.count_batch_bits(self.tslot, self.nbr, self.nl, self.ntype, self.ncount, self.att,
                               self.starts[idx], self.lens[idx], self.dash[idx], self.endm[idx],
                               self.free0[idx], self.avail0[idx], out)
         return out
