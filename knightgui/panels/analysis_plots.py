@@ -1,0 +1,191 @@
+"""The three plots of the analysis dock: failures-per-order histogram, failures-per-start heat
+map, and greedy success rate against board size."""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Signal
+
+BACKGROUND = (250, 250, 248)
+RULE_COLOURS = {
+    "phadke": (31, 119, 180), "first": (255, 127, 14), "last": (44, 160, 44),
+    "random": (214, 39, 40), "center-far": (148, 103, 189), "lookahead": (140, 86, 75),
+    "construction": (30, 30, 30),
+}
+
+
+def _style(w: pg.PlotWidget, title: str, left: str, bottom: str) -> None:
+    w.setBackground(BACKGROUND)
+    w.setTitle(title, color=(40, 40, 40), size="10pt")
+    w.setLabel("left", left)
+    w.setLabel("bottom", bottom)
+    w.setMenuEnabled(False)
+    for ax in ("left", "bottom"):
+        w.getAxis(ax).setTextPen((60, 60, 60))
+        w.getAxis(ax).setPen((120, 120, 120))
+
+
+def _compact(v: int) -> str:
+    """Short label for a heat-map cell: 396, 1.3k, 34k, 1.2M."""
+    if v < 1000:
+        return str(v)
+    if v < 10_000:
+        return f"{v / 1000:.1f}k"
+    if v < 1_000_000:
+        return f"{v // 1000}k"
+    return f"{v / 1e6:.1f}M"
+
+
+class FailureHistogram(pg.PlotWidget):
+    """Bars: number of orders (y) with k failed walks (x)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        _style(self, "Failed walks per order", "orders", "failed walks in the order")
+        self.bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=(70, 130, 180),
+                                    pen=(40, 80, 120))
+        self.getPlotItem().addItem(self.bars)
+        self.heights = np.zeros(0, dtype=np.int64)
+
+    def set_distribution(self, dist) -> None:
+        dist = np.asarray(dist, dtype=np.int64)
+        self.heights = dist
+        x = np.arange(dist.size)
+        self.bars.setOpts(x=x, height=dist.astype(float), width=0.8)
+        ax = self.getPlotItem().getAxis("bottom")
+        ax.setTicks([[(int(k), str(int(k))) for k in x]] if dist.size <= 30 else None)
+        self.getPlotItem().enableAutoRange()
+
+    def clear_data(self) -> None:
+        self.set_distribution(np.zeros(0, dtype=np.int64))
+
+
+class StartHeatMap(pg.PlotWidget):
+    """Failed walks per start square; rank 1 at the bottom. Emits ``squareClicked(sq)``."""
+
+    squareClicked = Signal(int)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        _style(self, "Failed walks per start square", "rank", "file")
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.image.setColorMap(pg.colormap.get("inferno"))
+        pi = self.getPlotItem()
+        pi.addItem(self.image)
+        pi.setAspectLocked(True)
+        pi.hideButtons()
+        self.labels: list[pg.TextItem] = []
+        self.values = np.zeros((0, 0), dtype=np.int64)
+        self.rows = self.cols = 0
+        self.scene().sigMouseClicked.connect(self._clicked)
+
+    def set_counts(self, counts, rows: int, cols: int) -> None:
+        pi = self.getPlotItem()
+        for t in self.labels:
+            pi.removeItem(t)
+        self.labels = []
+        v = np.asarray(counts, dtype=np.int64).reshape(rows, cols)
+        self.values, self.rows, self.cols = v, rows, cols
+        top = max(int(v.max()) if v.size else 0, 1)
+        self.image.setImage(v.astype(float), levels=(0, top))
+        self.image.setRect(0, 0, cols, rows)
+        if rows * cols <= 16 * 16:
+            for r in range(rows):
+                for c in range(cols):
+                    val = int(v[r, c])
+                    light = val < 0.6 * top
+                    t = pg.TextItem(_compact(val), anchor=(0.5, 0.5),
+                                    color=(255, 255, 255) if light else (0, 0, 0))
+                    t.setPos(c + 0.5, r + 0.5)
+                    pi.addItem(t)
+                    self.labels.append(t)
+        pi.getAxis("bottom").setTicks([[(c + 0.5, chr(97 + c) if cols <= 26 else str(c + 1))
+                                        for c in range(cols)]])
+        pi.getAxis("left").setTicks([[(r + 0.5, str(r + 1)) for r in range(rows)]])
+        pi.setRange(xRange=(0, cols), yRange=(0, rows), padding=0.02)
+
+    def square_at(self, x: float, y: float) -> int:
+        c, r = int(np.floor(x)), int(np.floor(y))
+        if 0 <= c < self.cols and 0 <= r < self.rows:
+            return r * self.cols + c
+        return -1
+
+    def _clicked(self, ev) -> None:
+        vb = self.getPlotItem().getViewBox()
+        pt = vb.mapSceneToView(ev.scenePos())
+        sq = self.square_at(pt.x(), pt.y())
+        if sq >= 0:
+            self.squareClicked.emit(sq)
+
+
+class SuccessPlot(pg.GraphicsLayoutWidget):
+    """Greedy success against the board side n.
+
+    Top: one strip per rule, one cell per n, coloured by the share of walks that completed
+    (red 0 % … green 100 %). Bottom: the same share averaged over a sliding window of sizes,
+    one line per rule (a single corner start gives 0 or 100 % per n, which the window turns
+    into a readable trend)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setBackground(BACKGROUND)
+        self.strip = self.addPlot(row=0, col=0)
+        self.strip.setTitle("Greedy walk completed? (green = all starts, red = none)",
+                            color=(40, 40, 40), size="10pt")
+        self.strip.setMenuEnabled(False)
+        self.strip.hideButtons()
+        self.image = pg.ImageItem(axisOrder="row-major")
+        self.image.setColorMap(pg.ColorMap([0.0, 0.5, 1.0], [(200, 40, 40), (240, 200, 60),
+                                                              (60, 160, 80)]))
+        self.strip.addItem(self.image)
+        self.lines = self.addPlot(row=1, col=0)
+        self.lines.setMenuEnabled(False)
+        self.lines.setLabel("left", "completed (%)")
+        self.lines.setLabel("bottom", "board side n")
+        self.lines.setXLink(self.strip)
+        self.legend = self.lines.addLegend(offset=(10, 1), labelTextColor=(30, 30, 30),
+                                           colCount=7)
+        for pi in (self.strip, self.lines):
+            for ax in ("left", "bottom"):
+                pi.getAxis(ax).setTextPen((60, 60, 60))
+                pi.getAxis(ax).setPen((120, 120, 120))
+        self.ci.layout.setRowStretchFactor(0, 2)
+        self.ci.layout.setRowStretchFactor(1, 3)
+        self.curves: dict[str, pg.PlotDataItem] = {}
+        self.rates = np.zeros((0, 0))
+        self.window = 1
+
+    def set_result(self, res) -> None:
+        rate = res.success_rate()
+        self.rates = rate
+        sizes = np.asarray(res.sizes, dtype=float)
+        n0 = float(sizes[0]) if sizes.size else 0.0
+        R = len(res.rules)
+        img = np.where(np.isnan(rate), 0.5, rate)[::-1]  # first rule at the top
+        self.image.setImage(img, levels=(0.0, 1.0))
+        self.image.setRect(n0 - 0.5, 0, max(len(sizes), 1), R)
+        self.strip.getAxis("left").setTicks([[(R - 1 - r + 0.5, rule)
+                                              for r, rule in enumerate(res.rules)]])
+        self.strip.setRange(xRange=(n0 - 0.5, n0 - 0.5 + len(sizes)), yRange=(0, R),
+                            padding=0)
+        for c in self.curves.values():
+            self.lines.removeItem(c)
+        self.legend.clear()
+        self.curves = {}
+        self.window = w = max(1, len(sizes) // 20)
+        kernel = np.ones(w) / w
+        for r, rule in enumerate(res.rules):
+            ok = res.tried[r] > 0
+            if ok.sum() < 1:
+                continue
+            y = 100.0 * rate[r][ok]
+            if w > 1 and y.size >= w:
+                y = np.convolve(y, kernel, mode="valid")
+                x = np.convolve(sizes[ok], kernel, mode="valid")
+            else:
+                x = sizes[ok]
+            col = RULE_COLOURS.get(rule, (0, 0, 0))
+            self.curves[rule] = self.lines.plot(x, y, pen=pg.mkPen(col, width=2), name=rule)
+        self.lines.setYRange(0, 102)
+        self.lines.setTitle(f"Share completed, mean over {w} consecutive sizes" if w > 1
+                            else "Share of walks completed", color=(40, 40, 40), size="9pt")
