@@ -1,0 +1,398 @@
+"""Guaranteed knight's tours in linear time, for every board that has one (SPEC §8).
+
+Method — block stitching in the style of Parberry's divide and conquer
+----------------------------------------------------------------------
+*Boards with both sides ≥ 5.* Each side is cut into parts of 6, 8 or 10 squares, plus one
+odd part (5, 7, 9, or 11) when the side is odd. The blocks of that grid are small boards;
+each gets a base tour from :mod:`core.construct_base` — a closed tour when the block has an
+even side, an open one for the (single) odd × odd block — that contains four fixed
+*gadget* edges near its corners. Two neighbouring blocks are joined by swapping a gadget edge
+of each for two knight moves that cross the border (a 2-opt exchange); joining a cycle to a
+cycle gives a cycle, a cycle to a path a path. Joins follow a comb (every block row is a
+chain; block column 0 links the rows), so k blocks need k − 1 joins and the result is one
+closed tour (or one open tour when the board is odd × odd). Since a closed tour needs an even
+side and the even sides are cut into even parts only, every block but the odd × odd one has
+a closed tour.
+
+*Strips of 3 or 4 rows.* A strip is a left cap, k period blocks 4 wide and a right cap. Each
+period block carries two strands (out and back); the right cap turns the strands round, the
+left cap either closes them (3 × n closed tours) or holds the open ends. On 4 × n an open tour
+has exactly one step between the two middle rows, so these boards cannot be built from
+blocks that each hold a whole path; strands avoid that.
+
+Every base piece is found by a seeded, deterministic Warnsdorff-ordered depth-first search
+(:mod:`core.kernels.hamsearch`) the first time it is needed and checked square by square.
+Assembly writes a successor array block by block and walks it once (:mod:`core.kernels.
+construct`): O(rows · cols) time, 8 bytes per square (successor + path, int32).
+
+Correctness is proved by the tests (tests/core/test_construct.py): every n from 5 to 300
+(open), every even n from 6 to 300 (closed), thin boards 3×n, 4×n, 5×n, 6×n, a spread of
+rectangles, and 1000×1000 / 2000×2000 (slow).
+
+Sources: I. Parberry, "An efficient algorithm for the Knight's tour problem", Discrete
+Applied Mathematics 73 (1997) 251–260 (structured base tours joined at corners);
+A. J. Schwenk, "Which rectangular chessboards have a knight's tour?", Mathematics Magazine 64
+(1991) 325–332 (existence; extending 3 × n tours by 4 columns); S.-S. Lin and C.-L. Wei,
+"Optimal algorithms for constructing knight's tours on arbitrary n × m chessboards",
+Discrete Applied Mathematics 146 (2005) 219–232 (linear-time constructions for all boards).
+The gadget positions, strand scheme and base pieces here are this project's own.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from . import construct_base as cb
+from .board import Board
+from .existence import closed_tour_exists, open_tour_exists, why_no_tour
+from .kernels import construct as kc
+
+__all__ = ["ConstructionError", "construct_closed", "construct_open",
+           "max_squares_for_memory", "BYTES_PER_SQUARE"]
+
+#: Memory planned per square: 8 bytes for the construction (successor + path, int32) and
+#: about 40 for the caller's vectorised validation (core.tour.check_path).
+BYTES_PER_SQUARE = 48
+#: Share of the available memory a construction may plan to use.
+MEMORY_SHARE = 0.5
+_INT32_LIMIT = 2**31 - 1
+
+
+class ConstructionError(ValueError):
+    """No tour of the kind asked exists on the board, or the board does not fit in memory."""
+
+
+# ----------------------------------------------------------------------- memory
+def _available_bytes() -> int:
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return int(os.sysconf("SC_AVPHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (ValueError, OSError, AttributeError):
+        return 2 * 2**30   # no way to ask (e.g. Windows without /proc): assume 2 GiB
+
+
+def max_squares_for_memory() -> int:
+    """Largest number of squares a construction may take on this machine now: half the
+    available memory at :data:`BYTES_PER_SQUARE` per square, and within int32 indices."""
+    return int(min(_available_bytes() * MEMORY_SHARE // BYTES_PER_SQUARE, _INT32_LIMIT))
+
+
+def _check_size(rows: int, cols: int) -> None:
+    n = rows * cols
+    limit = max_squares_for_memory()
+    if n > limit:
+        raise ConstructionError(
+            f"a {cols}×{rows} board has {n:,} squares; with the memory available now this "
+            f"machine can build tours of at most {limit:,} squares "
+            f"(about {BYTES_PER_SQUARE} bytes per square)")
+
+
+def _start_index(board: Board, start) -> int | None:
+    if start is None:
+        return None
+    if isinstance(start, (int, np.integer)) and not isinstance(start, bool):
+        board.coords(int(start))     # raises BoardError when off the board
+        return int(start)
+    return board.parse(start)
+
+
+# --------------------------------------------------------------------- grid plan
+def _even_parts(d: int) -> list[int]:
+    """Cut an even length (0 or ≥ 6) into parts of 6, 8 and 10."""
+    parts = []
+    while d > 10:
+        take = 10 if d - 10 >= 6 else 6
+        parts.append(take)
+        d -= take
+    if d:
+        parts.append(d)
+    return parts
+
+
+def _parts(d: int) -> tuple[list[int], int]:
+    """Parts of a side (≥ 5) and the index of its odd part (-1 when d is even)."""
+    if d % 2 == 0:
+        return _even_parts(d), -1
+    odd = d if d <= 9 else 5
+    return [odd] + _even_parts(d - odd), 0
+
+
+def _odd_placements(d: int, pos: int) -> list[tuple[list[int], int]]:
+    """Ways to cut an odd side so that its odd part covers coordinate ``pos``."""
+    out = []
+    for o in (5, 7, 9, 11):
+        for e in range(0, d - o + 1, 2):
+            rest = d - e - o
+            if e <= pos < e + o and (e == 0 or e >= 6) and (rest == 0 or rest >= 6):
+                parts = _even_parts(e) + [o] + _even_parts(rest)
+                out.append((abs(2 * (pos - e) - (o - 1)), o, parts, len(_even_parts(e))))
+    out.sort(key=lambda t: (t[1], -t[0]))
+    return [(p, i) for _, _, p, i in out]
+
+
+def _table(pieces):
+    """Concatenate base pieces into the flat arrays the kernels take."""
+    starts = np.zeros(len(pieces) + 1, dtype=np.int64)
+    for k, p in enumerate(pieces):
+        starts[k + 1] = starts[k] + p.seq.size
+    seq = np.concatenate([p.seq for p in pieces]).astype(np.int32)
+    ipos = np.empty_like(seq)
+    for k, p in enumerate(pieces):
+        ipos[starts[k] + p.seq] = np.arange(p.seq.size, dtype=np.int32)
+    w = np.array([p.w for p in pieces], dtype=np.int64)
+    h = np.array([p.h for p in pieces], dtype=np.int64)
+    closed = np.array([p.closed for p in pieces], dtype=np.bool_)
+    cut = np.array([p.cut for p in pieces], dtype=np.int64)
+    return seq, starts, w, h, ipos, closed, cut
+
+
+def _grid(rows, cols, rparts, cparts, root=(0, 0), root_piece=None):
+    """Assemble the grid; returns (path, closed)."""
+    keys, pieces = {}, []
+    btype = np.empty((len(rparts), len(cparts)), dtype=np.int32)
+    for i, h in enumerate(rparts):
+        for j, w in enumerate(cparts):
+            if (i, j) == root and root_piece is not None:
+                key = ("root",)
+            else:
+                key = (h, w)
+            if key not in keys:
+                keys[key] = len(pieces)
+                pieces.append(root_piece if key == ("root",) else cb.grid_block(h, w))
+            btype[i, j] = keys[key]
+    seq, starts, w, h, ipos, closed, _ = _table(pieces)
+    row_off = np.concatenate([[0], np.cumsum(rparts)]).astype(np.int64)
+    col_off = np.concatenate([[0], np.cumsum(cparts)]).astype(np.int64)
+    n = rows * cols
+    succ = np.empty(n, dtype=np.int32)
+    bad = kc.assemble_grid(cols, row_off, col_off, btype, seq, starts, w, h, ipos, closed,
+                           root[0], root[1], succ)
+    if bad:
+        raise RuntimeError(f"construction of {cols}×{rows}: {bad} joins failed")  # a bug
+    rp = pieces[btype[root]]
+    is_closed = bool(rp.closed)
+    first = int(rp.seq[0])
+    start = (row_off[root[0]] + first // rp.w) * cols + col_off[root[1]] + first % rp.w
+    return succ, int(start), is_closed
+
+
+# -------------------------------------------------------------------- strip plan
+def _strip_plan(H: int, n: int, closed: bool, left=None):
+    """Pieces (kind, width) left to right for an H × n strip, or None."""
+    P = cb.STRIP_PERIOD
+    lefts = ([left] if left is not None else
+             cb.STRIP_LEFT_CLOSED[H] if closed else cb.STRIP_LEFT_OPEN[H])
+    for l in lefts:
+        for r in cb.STRIP_RIGHT[H]:
+            k, rem = divmod(n - l - r, P)
+            if n - l - r >= 0 and rem == 0:
+                head = [] if l == 0 else [("left_closed" if closed else "left_open", l)]
+                return head + [("period", P)] * k + [("right", r)]
+    return None
+
+
+def _strip(H, n, closed, left_piece=None):
+    """Successor array and first square of an H-row, n-column strip tour."""
+    plan = _strip_plan(H, n, closed, None if left_piece is None else left_piece.w)
+    if plan is None:
+        p = cb.whole_board(H, n, closed)
+        succ = np.full(H * n, -1, dtype=np.int32)
+        succ[p.seq[:-1]] = p.seq[1:]
+        if closed:
+            succ[p.seq[-1]] = p.seq[0]
+        return succ, int(p.seq[0])
+    pieces, index, kind_of = [], {}, []
+    for kind, width in plan:
+        if kind == "left_open" and left_piece is not None:
+            key, piece = ("custom",), left_piece
+        else:
+            key, piece = (kind, width), None
+        if key not in index:
+            index[key] = len(pieces)
+            pieces.append(piece if piece is not None else cb.strip_piece(H, kind, width))
+        kind_of.append(index[key])
+    seq, starts, w, _, _, _, cut = _table(pieces)
+    x0 = np.concatenate([[0], np.cumsum([wd for _, wd in plan])[:-1]]).astype(np.int64)
+    succ = np.empty(H * n, dtype=np.int32)
+    first = kc.assemble_strip(n, np.array(kind_of, dtype=np.int64), x0, seq, starts, w, cut,
+                              succ)
+    return succ, int(first)
+
+
+def _walk(succ, start, n):
+    path = np.empty(n, dtype=np.int32)
+    k = kc.follow(succ, start, path)
+    if k != n:
+        raise RuntimeError(f"construction walked {k} of {n} squares")  # a bug
+    return path
+
+
+def _transpose(path, rows, cols):
+    """Map a path built on the cols × rows (transposed) board back to rows × cols."""
+    # built with `cols` rows of `rows` squares each: t = x' + y' * rows, x' = row, y' = col
+    return ((path % rows) * cols + path // rows).astype(np.int32)
+
+
+# ------------------------------------------------------------------ symmetries
+def _reflect(path, H, n, fx, fy):
+    """Mirror a path of an H-row, n-column board left-right (fx) and/or top-bottom (fy)."""
+    x = path % n
+    y = path // n
+    if fx:
+        x = n - 1 - x
+    if fy:
+        y = H - 1 - y
+    return (y * n + x).astype(np.int32)
+
+
+def _match_end(path, H, n, s):
+    """Mirror / reverse ``path`` so it starts at ``s`` when a symmetry of the board maps
+    one of its ends there; else None."""
+    sx, sy = s % n, s // n
+    for rev, e in ((False, int(path[0])), (True, int(path[-1]))):
+        ex, ey = e % n, e // n
+        for fx in (False, True):
+            for fy in (False, True):
+                if ((n - 1 - ex) if fx else ex) == sx and ((H - 1 - ey) if fy else ey) == sy:
+                    p = _reflect(path, H, n, fx, fy) if (fx or fy) else path
+                    return p[::-1].copy() if rev else p
+    return None
+
+
+# --------------------------------------------------------------------- closed
+def _closed_path(rows: int, cols: int, s: int | None) -> np.ndarray:
+    n = rows * cols
+    if min(rows, cols) == 3:
+        if rows == 3:
+            succ, first = _strip(3, cols, True)
+            return _walk(succ, first if s is None else s, n)
+        succ, first = _strip(3, rows, True)              # built on the transposed board
+        if s is not None:
+            first = (s % cols) * rows + s // cols
+        return _transpose(_walk(succ, first, n), rows, cols)
+    rparts, _ = _parts(rows)
+    cparts, _ = _parts(cols)
+    succ, first, closed = _grid(rows, cols, rparts, cparts)
+    if not closed:
+        raise RuntimeError("closed construction produced an open root")  # a bug
+    return _walk(succ, first if s is None else s, n)
+
+
+def construct_closed(rows: int, cols: int, start=None) -> np.ndarray:
+    """A closed knight's tour of the ``rows`` × ``cols`` board in O(rows · cols).
+
+    ``start``: flat index ``row * cols + col``, a name (``c7``, ``3,7``) or a ``(col, row)``
+    pair; the tour then begins there (``path[0] == start``). Returns int32[rows * cols], flat
+    indices in visiting order; the last square is a knight move from the first.
+    Raises :class:`ConstructionError` when no closed tour exists (SPEC §8) or the board does
+    not fit in memory, :class:`core.board.BoardError` for bad sizes or a bad start.
+    """
+    board = Board(rows, cols)
+    s = _start_index(board, start)
+    if not closed_tour_exists(rows, cols):
+        raise ConstructionError(why_no_tour(rows, cols, True))
+    _check_size(rows, cols)
+    return _closed_path(board.rows, board.cols, s)
+
+
+# ----------------------------------------------------------------------- open
+def _open_strip(H, n, s):
+    """Open tour of an H-row (3 or 4), n-column strip, trying to start at ``s``."""
+    succ, first = _strip(H, n, False)
+    path = _walk(succ, first, H * n)
+    del succ
+    if s is None:
+        return path, True
+    p = _match_end(path, H, n, s)
+    if p is not None:
+        return p, True
+    sx, sy = s % n, s // n
+    for fx in (False, True):
+        x = n - 1 - sx if fx else sx
+        for fy in (False, True):
+            y = H - 1 - sy if fy else sy
+            for width in range(max(3, x + 1), 12):
+                if width > n or _strip_plan(H, n, False, width) is None:
+                    continue
+                piece = cb.strip_left_open_from(H, width, (x, y))
+                if piece is None:
+                    continue
+                succ2, first2 = _strip(H, n, False, piece)
+                p = _reflect(_walk(succ2, first2, H * n), H, n, fx, fy)
+                if p[0] == s:
+                    return p, True
+    return path, False
+
+
+def _needed_gadgets(i, j, R, C):
+    need = []
+    if j < C - 1:
+        need.append("h_right")
+    if j > 0:
+        need.append("h_left")
+    if j == 0 and i < R - 1:
+        need.append("v_top")
+    if j == 0 and i > 0:
+        need.append("v_bottom")
+    return tuple(need)
+
+
+def _open_odd(rows, cols, s):
+    """Open tour of an odd × odd board (both sides ≥ 5), trying to start at ``s``."""
+    n = rows * cols
+    if s is not None and (s % cols + s // cols) % 2 == 0:
+        x, y = s % cols, s // cols
+        for rp, ri in _odd_placements(rows, y)[:4]:
+            for cp, ci in _odd_placements(cols, x)[:4]:
+                y0, x0 = sum(rp[:ri]), sum(cp[:ci])
+                need = _needed_gadgets(ri, ci, len(rp), len(cp))
+                piece = cb.odd_block_from(rp[ri], cp[ci], (x - x0, y - y0), need)
+                if piece is None:
+                    continue
+                succ, first, _ = _grid(rows, cols, rp, cp, (ri, ci), piece)
+                if first == s:
+                    return _walk(succ, first, n), True
+    rparts, _ = _parts(rows)
+    cparts, _ = _parts(cols)
+    succ, first, _ = _grid(rows, cols, rparts, cparts)
+    path = _walk(succ, first, n)
+    if s is None:
+        return path, True
+    p = _match_end(path, rows, cols, s)
+    return (p, True) if p is not None else (path, False)
+
+
+def construct_open(rows: int, cols: int, start=None) -> tuple[np.ndarray, bool]:
+    """An open knight's tour of the ``rows`` × ``cols`` board in O(rows · cols).
+
+    Returns ``(path, start_honoured)``: int32[rows * cols] flat indices, and whether
+    ``path[0] == start``. Boards with a closed tour always honour the start (the closed tour
+    is walked from it). Odd × odd boards honour any start of the corners' colour when a
+    block placement with a base path from it is found (open tours cannot start on the other
+    colour); 3- and 4-row strips honour starts near their ends. Otherwise the tour starts
+    elsewhere and ``start_honoured`` is False. ``start`` as in :func:`construct_closed`.
+    """
+    board = Board(rows, cols)
+    s = _start_index(board, start)
+    if not open_tour_exists(rows, cols):
+        raise ConstructionError(why_no_tour(rows, cols, False))
+    _check_size(rows, cols)
+    if board.size == 1:
+        return np.zeros(1, dtype=np.int32), True
+    if closed_tour_exists(rows, cols):
+        return _closed_path(rows, cols, s), True
+    H = min(rows, cols)
+    if H in (3, 4):
+        if rows == H:
+            return _open_strip(H, cols, s)
+        st = None if s is None else (s % cols) * rows + s // cols
+        path, ok = _open_strip(H, rows, st)
+        return _transpose(path, rows, cols), ok
+    return _open_odd(rows, cols, s)
