@@ -1,0 +1,144 @@
+"""Packaging pieces that run without building the bundle: the smoke exit hook, numba's
+frozen cache locator, the wheel's data files and the PyInstaller spec's choices."""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+WINDOW = """
+import sys
+from knightgui import smoke
+if sys.argv[1] == "watch":
+    smoke.install_when_app_exists()
+from PySide6.QtWidgets import QApplication, QLabel
+app = QApplication([])
+if sys.argv[1] in ("direct", "nowindow"):
+    smoke.install_smoke_exit(app)
+w = QLabel("knightgui smoke")
+if sys.argv[1] != "nowindow":
+    w.show()
+sys.exit(app.exec())
+"""
+
+
+def _run_window(mode, **env):
+    e = dict(os.environ, QT_QPA_PLATFORM="offscreen", **env)
+    return subprocess.run([sys.executable, "-c", WINDOW, mode], env=e, capture_output=True,
+                          text=True, timeout=60)
+
+
+@pytest.mark.parametrize("mode", ["direct", "watch"])
+def test_smoke_exit_quits_cleanly_after_first_frame(mode):
+    r = _run_window(mode, KNIGHTGUI_SMOKE_EXIT_MS="50")
+    assert r.returncode == 0, r.stderr
+    m = re.search(r"knightgui smoke: first frame ([\d.]+) s after (.+?) \(epoch ([\d.]+)\)", r.stderr)
+    assert m, r.stderr
+    assert 0 < float(m.group(1)) < 60
+
+
+def test_smoke_exit_reports_a_window_that_never_paints():
+    r = _run_window("nowindow", KNIGHTGUI_SMOKE_EXIT_MS="0", KNIGHTGUI_SMOKE_TIMEOUT_S="0.5")
+    assert r.returncode == 3
+    assert "no frame within 0.5 s" in r.stderr
+
+
+def test_smoke_is_inert_without_the_variable(monkeypatch):
+    from knightgui import smoke
+
+    monkeypatch.delenv(smoke.ENV_EXIT_MS, raising=False)
+    assert smoke.requested() is None
+    assert smoke.install_smoke_exit(object()) is False  # never touches the app
+    assert smoke.install_when_app_exists() is False
+
+
+def test_smoke_rejects_a_malformed_delay(monkeypatch):
+    from knightgui import smoke
+
+    monkeypatch.setenv(smoke.ENV_EXIT_MS, "soon")
+    with pytest.raises(SystemExit, match="whole number"):
+        smoke.requested()
+
+
+def test_process_start_is_in_the_past():
+    import time
+
+    from knightgui.smoke import process_start_epoch
+
+    start, how = process_start_epoch()
+    assert start <= time.time()
+    if sys.platform.startswith("linux"):
+        assert how == "process start"
+
+
+def _kernel():
+    return 1
+
+
+def test_frozen_locator_uses_knightgui_cache_dir_whatever_the_cwd(monkeypatch, tmp_path):
+    import core._jit  # noqa: F401  (sets numba.config.CACHE_DIR)
+    from numba.core import config
+
+    from knightgui._frozen_numba import FrozenCacheLocator
+
+    bundle = tmp_path / "bundle" / "_internal"
+    bundle.mkdir(parents=True)
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(sys, "_MEIPASS", str(bundle), raising=False)
+    assert FrozenCacheLocator.from_function(_kernel, "core/kernels/walk.py") is None  # not frozen
+
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    paths = set()
+    for cwd in (tmp_path, ROOT):
+        monkeypatch.chdir(cwd)
+        loc = FrozenCacheLocator.from_function(_kernel, "core/kernels/walk.py")
+        assert loc is not None
+        paths.add(loc.get_cache_path())
+    (path,) = paths  # same key from any working directory
+    assert Path(path).parent == tmp_path / "cache" and Path(path).is_dir()
+    assert Path(path).name.startswith("kernels_")
+    # the source stamp of a frozen kernel is the executable (a rebuilt bundle recompiles)
+    assert loc.get_source_stamp() is not None
+
+    monkeypatch.setattr(config, "CACHE_DIR", "")
+    assert FrozenCacheLocator.from_function(_kernel, "core/kernels/walk.py") is None
+
+
+def test_runtime_hook_names_the_frozen_locator_first():
+    text = (ROOT / "packaging" / "pyi_rth_knightgui.py").read_text()
+    assert "knightgui._frozen_numba.FrozenCacheLocator" in text
+    assert "import numba" not in text  # keeps --version fast
+
+
+def test_spec_leaves_out_unused_qt_and_keeps_what_the_app_needs():
+    spec = (ROOT / "packaging" / "knightgui.spec").read_text()
+    for unused in ("QtWebEngineCore", "Qt3DCore", "QtQuick", "QtQml", "QtMultimedia"):
+        assert f'"{unused}"' in spec
+    for needed in ("QtCore", "QtGui", "QtWidgets", "QtSvg"):
+        assert f'"{needed}"' not in spec
+    assert "pyi_rth_knightgui.py" in spec and '"resources"' in spec
+
+
+def test_wheel_ships_the_resources(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q",
+                        "-w", str(tmp_path)], capture_output=True, text=True, timeout=300)
+    if r.returncode != 0 and "No matching distribution" in r.stderr:
+        pytest.skip("setuptools not reachable for an isolated build")
+    assert r.returncode == 0, r.stderr[-2000:]
+    (wheel,) = tmp_path.glob("knightgui-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    from knightgui.resources import ICON_SIZES
+
+    for s in ICON_SIZES:
+        assert f"resources/icons/knightgui-{s}.png" in names
+    for f in ("knightgui.svg", "knightgui-small.svg", "knightgui.desktop", "knightgui.qss",
+              "__init__.py", "icons/knightgui.ico", "icons/knightgui.icns"):
+        assert f"resources/{f}" in names
+    assert "knightgui/resources.py" in names and "knightgui/smoke.py" in names
