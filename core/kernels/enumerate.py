@@ -58,23 +58,22 @@ def tables(nbr: np.ndarray, dashed) -> tuple:
     """``(nl, ntype, ncount, dl, dcount)`` for a neighbour table and a set of dashed cells."""
     nbr = np.ascontiguousarray(nbr, dtype=np.int32)
     n = nbr.shape[0]
-    dashed = set(int(s) for s in dashed)
-    nl = np.full((n, 8), -1, dtype=np.int32)
-    ntype = np.zeros((n, 8), dtype=np.int8)
-    ncount = np.zeros(n, dtype=np.int32)
-    dl = np.full((n, 8), -1, dtype=np.int32)
-    dcount = np.zeros(n, dtype=np.int32)
-    for s in range(n):
-        for t in range(8):
-            u = int(nbr[s, t])
-            if u < 0:
-                continue
-            nl[s, ncount[s]] = u
-            ntype[s, ncount[s]] = t + 1
-            ncount[s] += 1
-            if u not in dashed:
-                dl[s, dcount[s]] = u
-                dcount[s] += 1
+    types = np.broadcast_to(np.arange(1, 9, dtype=np.int8), (n, 8))
+
+    def compact(keep):
+        order = np.argsort(~keep, axis=1, kind="stable")     # kept entries first, in order
+        lst = np.take_along_axis(np.where(keep, nbr, -1), order, axis=1).astype(np.int32)
+        return np.ascontiguousarray(lst), order, keep.sum(axis=1).astype(np.int32)
+
+    on = nbr >= 0
+    nl, order, ncount = compact(on)
+    ntype = np.ascontiguousarray(np.where(np.take_along_axis(on, order, axis=1),
+                                          np.take_along_axis(types, order, axis=1), 0)
+                                 .astype(np.int8))
+    is_dashed = np.zeros(n + 1, dtype=bool)
+    for s in dashed:
+        is_dashed[int(s)] = True
+    dl, _, dcount = compact(on & ~is_dashed[nbr])
     return nl, ntype, ncount, dl, dcount
 
 
