@@ -29,9 +29,9 @@ log = logging.getLogger("knightgui.window")
 
 def guarded(fn):
     """Wrap a slot: an exception becomes a dialog and a log line, never a crash."""
-    def wrapper(self, *args):
+    def wrapper(self, *args, **kwargs):
         try:
-            return fn(self, *args)
+            return fn(self, *args, **kwargs)
         except Exception as e:  # noqa: BLE001
             log.exception("error in %s", fn.__name__)
             self.show_error("Unexpected error", f"{type(e).__name__}: {e}")

@@ -6,10 +6,6 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSettings
 
-#: messages from Qt's offscreen platform plugin that say nothing about our code
-BENIGN_QT = ("propagateSizeHints",)
-
-
 @pytest.fixture(autouse=True)
 def _isolated_settings(tmp_path_factory, monkeypatch):
     d = tmp_path_factory.mktemp("qsettings")

@@ -8,6 +8,8 @@ import numpy as np
 from core.board import Board
 from core.tour import Tour
 
+#: messages from Qt's offscreen platform plugin that say nothing about our code
+BENIGN_QT = ("propagateSizeHints",)
 
 def wait_until(qtbot, cond, timeout=60.0):
     """Process events until ``cond()`` is true (fails the test on timeout)."""

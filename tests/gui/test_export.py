@@ -1,0 +1,63 @@
+"""Images: PNG rendered offscreen (also from a process with no window), SVG up to 100×100."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+from PySide6.QtGui import QImage
+
+from knightgui import export
+
+from gui_helpers import some_tour
+
+
+def test_save_png_renders_the_board(qapp, tmp_path):
+    t = some_tour(8, 8)
+    out = export.save_png(t, tmp_path / "t.png", width_px=400)
+    img = QImage(str(out))
+    assert (img.width(), img.height()) == (400, 400)
+    # the start square is green-marked and squares are the checkerboard colours
+    colours = {img.pixel(x, y) for x in range(0, 400, 7) for y in range(0, 400, 7)}
+    assert len(colours) > 10
+
+
+def test_save_png_without_an_application(tmp_path):
+    """What ``knightgui solve --png`` does: a fresh process, no QApplication, no display."""
+    t = some_tour(6, 6)
+    src = tmp_path / "t.json"
+    t.save(src)
+    png = tmp_path / "t.png"
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    code = ("import sys; from core.tour import Tour; from knightgui.export import save_png; "
+            "save_png(Tour.load(sys.argv[1]), sys.argv[2], numbers=True)")
+    r = subprocess.run([sys.executable, "-c", code, str(src), str(png)], env=env,
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    img = QImage(str(png))
+    assert img.width() == 800 and img.height() == 800
+
+
+def test_svg_has_every_square_number_and_the_path(tmp_path):
+    t = some_tour(10, 10)
+    p = export.save_svg(t, tmp_path / "t.svg")
+    root = ET.parse(p).getroot()
+    ns = "{http://www.w3.org/2000/svg}"
+    texts = [e.text for e in root.iter(ns + "text")]
+    assert sorted(int(x) for x in texts) == list(range(1, 101))
+    poly = next(root.iter(ns + "polyline"))
+    assert len(poly.get("points").split()) == 100
+    assert len(list(root.iter(ns + "rect"))) == 1 + 50        # background + dark squares
+
+
+def test_svg_refuses_boards_above_100(tmp_path):
+    from core.board import Board
+    from core.tour import Tour
+    # a 101-wide board is refused before anything is drawn
+    t = Tour.__new__(Tour)
+    t.board, t.path, t.closed, t.method = Board(101, 101), None, False, {}
+    with pytest.raises(ValueError, match="limited to 100"):
+        export.svg_text(t)

@@ -1,0 +1,169 @@
+"""The window opens, solves, says what is wrong with bad input, and reads and writes files."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from core.board import Board
+from core.tour import Tour, check_path
+
+from gui_helpers import some_tour, wait_until
+
+
+def _solve(window, qtbot, rows, cols=None, closed=False, start="a1"):
+    c = window.controls
+    c.mode.setCurrentIndex(c.mode.findData("single"))
+    c.square_lock.setChecked(cols is None)
+    c.rows.setValue(rows)
+    c.cols.setValue(cols or rows)
+    c.closed.setChecked(closed)
+    c.start.setText(start)
+    c.start.editingFinished.emit()
+    with qtbot.waitSignal(window.worker.tourSolved, timeout=120_000):
+        window.solve()
+    wait_until(qtbot, lambda: not window.results.running)
+
+
+def test_window_opens_with_its_panels(window):
+    assert window.isVisible()
+    titles = {d.windowTitle() for d in (window.controls_dock, window.counter_dock,
+                                        window.timing_dock, window.matrix_dock)}
+    assert titles == {"Controls", "Solutions", "Timing", "Options matrix"}
+    assert (window.view.rows, window.view.cols) == (8, 8)
+    try:
+        import knightgui.panels.analysis  # noqa: F401
+        has_analysis = True
+    except Exception:  # noqa: BLE001
+        has_analysis = False
+    assert (window.analysis_dock is not None) == has_analysis
+
+
+@pytest.mark.parametrize("n", [8, 100])
+def test_solving_draws_a_valid_tour(window, qtbot, n):
+    _solve(window, qtbot, n, start="1,1")
+    path = window.view.path
+    assert len(path) == n * n
+    assert check_path(Board(n, n), path) is None
+    assert window.view.path_item.segment_count() == n * n - 1
+    assert window.results.tour is not None and window.results.tour.rows == n
+    assert "tour" in window.statusBar().currentMessage()
+
+
+def test_closed_single_tour_is_closed_on_the_board(window, qtbot):
+    _solve(window, qtbot, 8, closed=True)
+    t = window.results.tour
+    assert t.closed and t.is_closed_path
+    assert window.view.path_item.segment_count() == 64
+
+
+def test_impossible_board_is_said_at_once_and_not_solved(window, qtbot):
+    c = window.controls
+    c.closed.setChecked(True)
+    c.rows.setValue(5)                          # 5×5: odd×odd, no closed tour
+    msg = window.statusBar().currentMessage()
+    assert "no closed tour" in msg.lower()
+    gen = window.worker.generation
+    window.solve()
+    qtbot.wait(50)
+    assert window.worker.generation == gen      # nothing was submitted
+    assert not window.results.running
+    c.closed.setChecked(False)
+    assert window.statusBar().currentMessage() == "" or \
+        "no closed" not in window.statusBar().currentMessage()
+
+
+def test_bad_square_and_order_are_explained(window, qtbot):
+    c = window.controls
+    c.start.setText("z9")
+    c.start.editingFinished.emit()
+    assert "start" in window.statusBar().currentMessage().lower()
+    c.start.setText("a1")
+    c.start.editingFinished.emit()
+    c.order.setText("1234")
+    c._check()
+    assert "move order" in c.note.text().lower()
+
+
+def test_end_must_be_a_knight_move_from_the_start(window):
+    c = window.controls
+    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
+    c.closed.setChecked(True)
+    c.start.setText("a8")
+    c.start.editingFinished.emit()
+    ends = sorted(c.end.itemText(i) for i in range(c.end.count()))
+    assert ends == ["b6", "c7"]
+    assert c.end.currentText() == "c7"
+    b = Board(8, 8)
+    window._square_clicked(b.parse("e4"), True)
+    assert "e4" in window.statusBar().currentMessage()
+    assert c.end.currentText() == "c7"
+    window._square_clicked(b.parse("b6"), True)
+    assert c.end.currentText() == "b6"
+    window._square_clicked(b.parse("d5"), False)
+    assert c.start.text() == "d5"
+
+
+def test_corners_that_are_not_free_cannot_be_dashed(window):
+    c = window.controls
+    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
+    c.closed.setChecked(True)
+    c.start.setText("a8")
+    c.start.editingFinished.emit()
+    names = [lab.text() for lab in c.dash_labels]
+    i = names.index("a8")
+    assert not c.dash[i].isEnabled()
+    assert "not free" in c.dash[i].toolTip()
+    j = names.index("h1")
+    assert c.dash[j].isEnabled()
+    assert c.tail.count() == 1                     # a8→c7 has no ECD/XCD tail
+    c.start.setText("d5")
+    c.start.editingFinished.emit()
+    c.end.setCurrentIndex(c.end.findText("e3"))
+    tails = [c.tail.itemText(k) for k in range(1, c.tail.count())]
+    assert "ECD  b3 a1 c2 e3" in tails and len(tails) == 6   # 1 ECD + 5 XCD
+    assert all(cb.isEnabled() for cb in c.dash)              # d5→e3: every corner free
+
+
+def test_bad_file_gives_a_dialog_and_good_files_round_trip(window, tmp_path, dialogs):
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "knightgui-tour", "version": 1, "rows": 5,
+                               "cols": 5, "closed": False, "path": [[0, 0]] * 25}))
+    assert window.open_tour(filename=str(bad)) is False
+    assert dialogs and "visited twice" in dialogs[-1][1]
+    t = some_tour(6, 6)
+    good = tmp_path / "t.csv"
+    t.save(good)
+    assert window.open_tour(filename=str(good)) is True
+    np.testing.assert_array_equal(window.view.path, t.path)
+    assert (window.controls.rows.value(), window.controls.cols.value()) == (6, 6)
+    out = tmp_path / "out.json"
+    assert window.save_tour(filename=str(out)) is True
+    np.testing.assert_array_equal(Tour.load(out).path, t.path)
+    png = tmp_path / "board.png"
+    assert window.export_png(filename=str(png)) is True and png.stat().st_size > 1000
+    svg = tmp_path / "board.svg"
+    assert window.export_svg(filename=str(svg)) is True
+    assert svg.read_text().count("<text") == 36
+
+
+def test_nothing_to_save_is_a_dialog_not_a_crash(window, tmp_path, dialogs):
+    assert window.save_tour(filename=str(tmp_path / "x.json")) is False
+    assert dialogs[-1][0] == "No tour"
+
+
+def test_settings_are_remembered(qtbot, dialogs):
+    from knightgui.main_window import MainWindow
+    w = MainWindow()
+    qtbot.addWidget(w)
+    w.controls.rows.setValue(12)
+    w.controls.tie.setCurrentIndex(w.controls.tie.findData("random"))
+    w.set_view_options(numbers=False, colour="moves")
+    w.close()
+    w2 = MainWindow()
+    qtbot.addWidget(w2)
+    assert w2.controls.rows.value() == 12
+    assert w2.controls.tie.currentData() == "random"
+    assert w2.view.show_numbers is False and w2.view.colour_mode == "moves"
+    w2.close()
