@@ -8,8 +8,9 @@ Start sets
 ``sample``   ``sample`` squares drawn per n by ``numpy.random.default_rng([seed, n])``
 (reproducible).
 
-The greedy walks run in parallel batches through :func:`core.kernels.tiebreaks.greedy_jobs`,
-which calls the single-tour kernel that ``core.solve.solve(method="greedy")`` uses; the
+The greedy walks are calls of the single-tour kernel that ``core.solve.solve(method="greedy")``
+uses (:func:`core.kernels.walk.greedy_walk`, which releases the GIL), run by a thread pool in
+bounded chunks; the
 construction row calls ``solve(method="construct")`` and counts a success only when the tour
 is valid and starts on the requested square. :func:`walk` replays one case for the board.
 """
@@ -18,8 +19,9 @@ from __future__ import annotations
 import csv
 import importlib.util
 import io
-import threading
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +29,7 @@ import numpy as np
 
 from core import rules as _rules
 from core.board import Board
+from core.kernels import walk as _walk
 from core.tour import atomic_write_text
 
 START_SETS = ("corner", "corners", "all", "sample")
@@ -35,7 +38,7 @@ N_MIN, N_MAX_DEFAULT, N_MAX_LIMIT = 5, 200, 1000
 #: Squares walked per kernel call (bounded chunks for progress and cancel).
 CHUNK_SQUARES = 3_000_000
 
-_KERNEL_LOCK = threading.Lock()
+_NO_SCORE = np.zeros(0, dtype=np.int8)
 
 
 class TieBreakError(ValueError):
@@ -217,8 +220,32 @@ def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
     first_fail = np.full((R, S), -1, dtype=np.int64)
     fail_len = np.zeros((R, S), dtype=np.int64)
     per_rule = int(sum(len(st) * int(n) * int(n) for st, n in zip(start_sets, sizes)))
-    total, done = per_rule * R, 0
+    total = per_rule * R
     t0 = time.perf_counter()
+    stopped = False
+    pool = ThreadPoolExecutor(max_workers=_threads(), thread_name_prefix="tiebreaks")
+    try:
+        stopped = _run_rules(codes, sizes, start_sets, pos, seed, tried, completed, first_fail,
+                             fail_len, total, pool, progress, cancel)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+    return TieBreakResult(tuple(rule_list), sizes, starts, tried, completed, first_fail,
+                          fail_len, time.perf_counter() - t0, complete=not stopped,
+                          order=_rules.order_digits(order_arr), seed=int(seed), sample=int(sample))
+
+
+def _threads() -> int:
+    try:
+        import numba
+        return max(1, int(numba.get_num_threads()))
+    except Exception:  # noqa: BLE001
+        return max(1, os.cpu_count() or 1)
+
+
+def _run_rules(codes, sizes, start_sets, pos, seed, tried, completed, first_fail, fail_len,
+               total, pool, progress, cancel) -> bool:
+    """Fill the counters rule by rule; returns True when cancelled."""
+    done = 0
     stopped = False
     for r, code in enumerate(codes):
         if stopped:
@@ -241,8 +268,7 @@ def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
             idx, js, jst = jobs
             out_len = np.zeros(len(js), dtype=np.int64)
             out_end = np.zeros(len(js), dtype=np.int64)
-            with _KERNEL_LOCK:
-                _run_jobs(js, jst, code, pos, seed, out_len, out_end)
+            _run_jobs(pool, js, jst, code, pos, seed, out_len, out_end)
             ok = out_len == js * js
             np.add.at(tried[r], idx, 1)
             np.add.at(completed[r], idx, ok.astype(np.int64))
@@ -254,9 +280,7 @@ def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
             done += int((js * js).sum())
             if progress is not None:
                 progress(done, total)
-    return TieBreakResult(tuple(rule_list), sizes, starts, tried, completed, first_fail,
-                          fail_len, time.perf_counter() - t0, complete=not stopped,
-                          order=_rules.order_digits(order_arr), seed=int(seed), sample=int(sample))
+    return stopped
 
 
 def _chunks(sizes, start_sets):
@@ -278,14 +302,21 @@ def _chunks(sizes, start_sets):
                np.array(jst, dtype=np.int64))
 
 
-def _run_jobs(sides, starts, code, pos, seed, out_len, out_end):
-    import numba
+def _walk_job(n, start, code, pos, seed):
+    """One greedy walk; returns (squares visited, last square). The kernel releases the GIL,
+    so a thread pool runs several at once."""
+    path = np.empty(n * n, dtype=np.int32)
+    ties = np.empty(n * n, dtype=np.uint8)
+    m = int(_walk.greedy_walk(n, n, start, code, pos, seed, _NO_SCORE, path, ties))
+    return m, int(path[m - 1])
 
-    from core.kernels.tiebreaks import greedy_jobs
-    # one job at a time per thread: job sizes differ a lot
-    with numba.parallel_chunksize(1):
-        greedy_jobs(sides, starts, int(code), pos, int(seed) & 0xFFFFFFFFFFFF, out_len,
-                    out_end)
+
+def _run_jobs(pool, sides, starts, code, pos, seed, out_len, out_end):
+    seed = int(seed) & 0xFFFFFFFFFFFF
+    futures = [pool.submit(_walk_job, int(n), int(s), int(code), pos, seed)
+               for n, s in zip(sides, starts)]
+    for j, f in enumerate(futures):
+        out_len[j], out_end[j] = f.result()
 
 
 def _construction_size(n, starts, r, i, tried, completed, first_fail, fail_len):
