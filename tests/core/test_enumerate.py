@@ -163,3 +163,31 @@ def test_bad_input_errors():
     with pytest.raises(EnumerationError):
         Enumerator(8, 8, "a8", "c7").advance(-1)
     assert isinstance(Solution, type)
+
+
+def test_bitboard_and_general_kernels_agree_on_small_boards():
+    for rows, cols, start, end in [(5, 5, "c3", None), (6, 6, "a1", "b3"), (5, 6, "b2", None),
+                                   (6, 6, "c3", "d5"), (3, 4, "a1", None), (1, 1, "a1", None)]:
+        a = Enumerator(rows, cols, start, end, bits=True).count()
+        b = Enumerator(rows, cols, start, end, bits=False).count()
+        for key in ("solutions", "dead_ends", "forward_moves", "exhausted"):
+            assert a[key] == b[key], (rows, cols, start, end, key)
+
+
+def test_dashed_runs_agree_between_kernels_and_chunks():
+    kw = dict(start="c6", end="d8", dashes={"a1": "A", "h1": "full", "a8": "B"})
+    ref = Enumerator(8, 8, bits=False, **kw).count()
+    en = Enumerator(8, 8, **kw)
+    while en.advance(13) != Enumerator.EXHAUSTED:
+        pass
+    assert (en.solutions, en.dead_ends, en.forward_moves) == (
+        ref["solutions"], ref["dead_ends"], ref["forward_moves"])
+    assert ref["solutions"] > 0
+
+
+def test_cancelled_count_can_be_resumed():
+    en = Enumerator(8, 8, "a8", "c7")
+    r = en.count(cancel=lambda: True, chunk=1000)
+    assert not r["exhausted"] and r["forward_moves"] == 1000
+    r = en.count(chunk=777)
+    assert r["exhausted"] and r["solutions"] == 14258
