@@ -12,9 +12,7 @@ the study reads between chunks, and the partial result is shown.
 """
 from __future__ import annotations
 
-import threading
-
-from PySide6.QtCore import QEvent, QThread, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QDockWidget,
                                QFileDialog, QHBoxLayout, QHeaderView, QLabel, QListWidget,
                                QListWidgetItem, QProgressBar, QPushButton, QSpinBox,
@@ -22,30 +20,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QDock
                                QVBoxLayout, QWidget)
 
 from .analysis_plots import FailureHistogram, StartHeatMap, SuccessPlot
-
-
-class StudyThread(QThread):
-    """Runs ``fn(progress=..., cancel=threading.Event)`` off the GUI thread."""
-
-    progressed = Signal(float, float)  # done, total (floats: totals can pass 2**31)
-    done = Signal(object)
-    failed = Signal(str)
-
-    def __init__(self, fn, parent=None):
-        super().__init__(parent)
-        self._fn = fn
-        self.cancel_event = threading.Event()
-
-    def run(self) -> None:
-        try:
-            res = self._fn(progress=self._progress, cancel=self.cancel_event)
-        except Exception as e:  # noqa: BLE001 - reported in the dock
-            self.failed.emit(f"{type(e).__name__}: {e}")
-            return
-        self.done.emit(res)
-
-    def _progress(self, done, total) -> None:
-        self.progressed.emit(float(done), float(total))
+from .study_thread import StudyThread
 
 
 def _button(text: str, slot, tip: str = "") -> QPushButton:
