@@ -1,0 +1,119 @@
+"""File and image actions of the window (a mixin of :class:`MainWindow`): open and save
+tours (JSON, CSV), export PNG and SVG, copy the image. Every failure is a dialog."""
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog
+
+from core.tour import Tour, TourError
+
+from . import export
+
+log = logging.getLogger("knightgui.window")
+
+
+def guarded(fn):
+    """Wrap a slot: an exception becomes a dialog and a log line, never a crash."""
+    def wrapper(self, *args, **kwargs):
+        try:
+            return fn(self, *args, **kwargs)
+        except Exception as e:  # noqa: BLE001
+            log.exception("error in %s", fn.__name__)
+            self.show_error("Unexpected error", f"{type(e).__name__}: {e}")
+            return None
+    wrapper.__name__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    return wrapper
+
+
+class FileActions:
+    """Needs ``self.view``, ``self.results``, ``self.last_dir``, ``self.show_tour``,
+    ``self.show_error`` and a status bar."""
+
+    def _ask(self, save: bool, caption: str, filters: str, suffix: str = ""):
+        directory = self.last_dir or os.getcwd()
+        if save:
+            name, _ = QFileDialog.getSaveFileName(self, caption, directory, filters)
+        else:
+            name, _ = QFileDialog.getOpenFileName(self, caption, directory, filters)
+        if name:
+            self.last_dir = str(Path(name).parent)
+            if suffix and not Path(name).suffix:
+                name += suffix
+        return name
+
+    @guarded
+    def open_tour(self, *_, filename=None):
+        name = filename or self._ask(False, "Open tour", "Tours (*.json *.csv);;All files (*)")
+        if not name:
+            return False
+        try:
+            tour = Tour.load(name)
+        except TourError as e:
+            self.show_error("Cannot open the tour", f"{Path(name).name}: {e}")
+            return False
+        self.show_tour(tour)
+        self.statusBar().showMessage(f"Opened {Path(name).name}: {tour.rows}×{tour.cols} "
+                                     f"{'closed' if tour.closed else 'open'} tour")
+        return True
+
+    def _need_tour(self):
+        t = self.results.tour
+        if t is None:
+            self.show_error("No tour", "There is no complete tour on the board to save.")
+        return t
+
+    @guarded
+    def save_tour(self, *_, filename=None):
+        t = self._need_tour()
+        if t is None:
+            return False
+        name = filename or self._ask(True, "Save tour", "JSON (*.json);;CSV (*.csv)", ".json")
+        if not name:
+            return False
+        try:
+            t.save(name)
+        except (TourError, OSError) as e:
+            self.show_error("Cannot save the tour", str(e))
+            return False
+        self.statusBar().showMessage(f"Saved {name}")
+        return True
+
+    @guarded
+    def export_png(self, *_, filename=None):
+        name = filename or self._ask(True, "Export PNG", "PNG image (*.png)", ".png")
+        if not name:
+            return False
+        if not self.view.grab().save(name, "PNG"):
+            self.show_error("Cannot export", f"Could not write {name}")
+            return False
+        self.statusBar().showMessage(f"Exported {name}")
+        return True
+
+    @guarded
+    def export_svg(self, *_, filename=None):
+        t = self._need_tour()
+        if t is None:
+            return False
+        if max(t.rows, t.cols) > export.SVG_MAX_SIDE:
+            self.show_error("SVG export", f"SVG export is limited to {export.SVG_MAX_SIDE}×"
+                            f"{export.SVG_MAX_SIDE} boards; export a PNG instead.")
+            return False
+        name = filename or self._ask(True, "Export SVG", "SVG image (*.svg)", ".svg")
+        if not name:
+            return False
+        try:
+            export.save_svg(t, name, numbers=self.view.show_numbers)
+        except (ValueError, OSError) as e:
+            self.show_error("Cannot export", str(e))
+            return False
+        self.statusBar().showMessage(f"Exported {name}")
+        return True
+
+    @guarded
+    def copy_image(self, *_):
+        export.copy_image(self.view)
+        self.statusBar().showMessage("Image copied to the clipboard")
