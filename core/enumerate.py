@@ -73,6 +73,25 @@ class Engine:
                 self.nbr, self.dashed_mask, self.reserved_mask, self.dl, self.dcount,
                 self.start, self.L)
 
+    _STATE = ("path", "mo", "ties", "st")
+
+    def get_state(self) -> dict:
+        """Copies of the mutable arrays (enough to continue later with :meth:`set_state`)."""
+        names = self._STATE + (("bits",) if self.bits_mode else ("key",))
+        return {n: getattr(self, n).copy() for n in names}
+
+    def set_state(self, state: dict) -> None:
+        """Continue from a :meth:`get_state` of an engine of the same algorithm."""
+        names = self._STATE + (("bits",) if self.bits_mode else ("key",))
+        for n in names:
+            cur = getattr(self, n)
+            a = np.asarray(state[n])
+            if a.shape != cur.shape or a.dtype != cur.dtype:
+                raise EnumerationError(f"saved state '{n}' does not fit this enumeration "
+                                       f"(shape {a.shape}, expected {cur.shape})")
+        for n in names:
+            setattr(self, n, np.array(state[n], dtype=getattr(self, n).dtype, copy=True))
+
     def _args(self):
         if self.bits_mode:
             return (self.tslot, self.nbr, self.nl, self.ntype, self.ncount, self.att, self.masks,
@@ -205,6 +224,13 @@ class Enumerator:
     def reset(self) -> None:
         """Back to the start: no solution found yet."""
         self.engine.reset()
+
+    def get_state(self) -> dict:
+        """A snapshot of the search (numpy arrays); :meth:`set_state` continues from it."""
+        return self.engine.get_state()
+
+    def set_state(self, state: dict) -> None:
+        self.engine.set_state(state)
 
     # ------------------------------------------------------------------ stepping
     def advance(self, max_steps: int) -> int:

@@ -191,3 +191,16 @@ def test_cancelled_count_can_be_resumed():
     assert not r["exhausted"] and r["forward_moves"] == 1000
     r = en.count(chunk=777)
     assert r["exhausted"] and r["solutions"] == 14258
+
+
+def test_state_snapshot_continues_identically():
+    en = Enumerator(8, 8, "a8", "c7")
+    en.first(100)
+    snap = en.get_state()
+    a = [s.path.tobytes() for s in en.first(50)]
+    other = Enumerator(8, 8, "a8", "c7")
+    other.set_state(snap)
+    b = [s.path.tobytes() for s in other.first(50)]
+    assert a == b and other.solutions == en.solutions == 150
+    with pytest.raises(EnumerationError, match="does not fit"):
+        Enumerator(8, 8, "c8", "b6").set_state(snap)
