@@ -72,3 +72,28 @@ def test_study_phadke_strict(tmp_path, capsys):
 
 def test_study_phadke_bad_family_exits_2(capsys):
     assert run(["study", "phadke", "--family", "nope"]) == 2
+
+
+def test_enumerate_out_json_holds_valid_tours(tmp_path, capsys):
+    from core.board import Board
+    from core.tour import check_path
+    out = tmp_path / "first.json"
+    assert run(["enumerate", "--start", "a8", "--end", "c7", "--first", "5",
+                "--out", str(out)]) == 0
+    d = json.loads(out.read_text())
+    assert d["format"] == "knightgui-enumeration" and len(d["solutions_listed"]) == 5
+    b = Board(8, 8)
+    for rec in d["solutions_listed"]:
+        path = [r * 8 + c for c, r in rec["path"]]
+        assert check_path(b, path, closed=True) is None
+    assert run(["enumerate", "--start", "a8", "--end", "c7", "--first", "1",
+                "--out", str(tmp_path / "x.txt")]) == 2
+
+
+def test_study_checkpoint_option(tmp_path, capsys):
+    ck = tmp_path / "ck.json"
+    assert run(["study", "phadke", "--family", "strict", "--checkpoint", str(ck),
+                "--workers", "1", "--json"]) == 0
+    assert len(json.loads(ck.read_text())["done"]) == 53
+    assert run(["study", "phadke", "--family", "strict", "--checkpoint", str(ck), "--json"]) == 0
+    assert _last_json(capsys)["strict"]["solutions"] == 989_931
