@@ -221,6 +221,11 @@ class Enumerator:
     forward_moves = property(lambda self: int(self.engine.st[_k.ST_FORWARD]))
     exhausted = property(lambda self: int(self.engine.st[_k.ST_PHASE]) == _k.PH_DONE)
 
+    @property
+    def method(self) -> dict:
+        """How the solutions are made (stored in each tour's ``method``)."""
+        return dict(self._method)
+
     def reset(self) -> None:
         """Back to the start: no solution found yet."""
         self.engine.reset()

@@ -60,7 +60,6 @@ def _tail(text):
 
 
 def _solution_record(en, s) -> dict:
-    b = en.board
     return {"index": s.index, "branch": s.branch, "path": en.names(s.path),
             "numbers": s.numbers[::-1].tolist(), "mo": s.mo_entries()}
 
@@ -73,7 +72,7 @@ def _write_out(path, en, sols, counters) -> None:
     if ext == ".json":
         b = en.board
         d = {"format": "knightgui-enumeration", "version": 1, "rows": b.rows, "cols": b.cols,
-             "method": en._method, **counters,
+             "method": en.method, **counters,
              "solutions_listed": [{"index": s.index, "branch": s.branch,
                                    "path": [[int(q % b.cols), int(q // b.cols)] for q in s.path]}
                                   for s in sols]}
