@@ -12,7 +12,7 @@ the study reads between chunks, and the partial result is shown.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QSize, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QDockWidget,
                                QFileDialog, QHBoxLayout, QHeaderView, QLabel, QListWidget,
                                QListWidgetItem, QProgressBar, QPushButton, QSpinBox,
@@ -46,10 +46,27 @@ def _table(headers, stretch: int | None = None) -> QTableWidget:
     return t
 
 
+class _Tabs(QTabWidget):
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return AnalysisDock.PREFERRED
+
+
+def _rows(layout, *groups) -> None:
+    """Controls in short rows (the dock stays narrow enough to sit beside the board)."""
+    for group in groups:
+        row = QHBoxLayout()
+        for x in group:
+            row.addWidget(x)
+        row.addStretch(1)
+        layout.addLayout(row)
+
+
 class AnalysisDock(QDockWidget):
     """Move-order analysis and tie-break study with plots; see the module docstring."""
 
     show_tour = Signal(object)
+    #: Preferred size: room for the plots without crowding the board out of the window.
+    PREFERRED = QSize(520, 640)
 
     def __init__(self, parent=None):
         super().__init__("Analysis", parent)
@@ -58,7 +75,7 @@ class AnalysisDock(QDockWidget):
         self.orders_result = None
         self.tie_result = None
         self._kind = ""
-        tabs = QTabWidget()
+        tabs = _Tabs()
         tabs.addTab(self._orders_tab(), "Move orders")
         tabs.addTab(self._tiebreak_tab(), "Tie-breaks")
         self.tabs = tabs
@@ -73,7 +90,6 @@ class AnalysisDock(QDockWidget):
     def _orders_tab(self) -> QWidget:
         w = QWidget()
         v = QVBoxLayout(w)
-        row = QHBoxLayout()
         self.size_spin = QSpinBox()
         self.size_spin.setRange(5, 12)
         self.size_spin.setValue(8)
@@ -87,11 +103,8 @@ class AnalysisDock(QDockWidget):
         self.cancel_btn.setEnabled(False)
         self.csv_btn = _button("CSV…", self.export_orders_csv, "one row per order")
         self.csv_btn.setEnabled(False)
-        for x in (QLabel("Board"), self.size_spin, QLabel("ties"), self.tie_combo,
-                  self.run_orders_btn, self.cancel_btn, self.csv_btn):
-            row.addWidget(x)
-        row.addStretch(1)
-        v.addLayout(row)
+        _rows(v, (QLabel("Board"), self.size_spin, QLabel("ties"), self.tie_combo),
+              (self.run_orders_btn, self.cancel_btn, self.csv_btn))
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
         v.addWidget(self.progress)
@@ -125,7 +138,6 @@ class AnalysisDock(QDockWidget):
         from core.studies.tiebreaks import START_SETS
         w = QWidget()
         v = QVBoxLayout(w)
-        row = QHBoxLayout()
         self.nmax_spin = QSpinBox()
         self.nmax_spin.setRange(6, 1000)
         self.nmax_spin.setValue(200)
@@ -142,11 +154,8 @@ class AnalysisDock(QDockWidget):
         self.cancel_tie_btn.setEnabled(False)
         self.tie_csv_btn = _button("CSV…", self.export_tie_csv, "rule, n, success")
         self.tie_csv_btn.setEnabled(False)
-        for x in (self.nmax_spin, QLabel("starts"), self.starts_combo, self.sample_spin,
-                  self.run_tie_btn, self.cancel_tie_btn, self.tie_csv_btn):
-            row.addWidget(x)
-        row.addStretch(1)
-        v.addLayout(row)
+        _rows(v, (self.nmax_spin, QLabel("starts"), self.starts_combo, self.sample_spin),
+              (self.run_tie_btn, self.cancel_tie_btn, self.tie_csv_btn))
         self.tie_progress = QProgressBar()
         self.tie_progress.setRange(0, 1000)
         v.addWidget(self.tie_progress)
@@ -163,6 +172,9 @@ class AnalysisDock(QDockWidget):
         split.setSizes([300, 160])
         v.addWidget(split, 1)
         return w
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt name)
+        return self.PREFERRED
 
     # ----------------------------------------------------------------- running
     @property

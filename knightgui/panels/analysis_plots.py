@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QFont
 
 BACKGROUND = (250, 250, 248)
 RULE_COLOURS = {
@@ -75,6 +76,8 @@ class StartHeatMap(pg.PlotWidget):
         pi.setAspectLocked(True)
         pi.hideButtons()
         self.labels: list[pg.TextItem] = []
+        self.label_font = QFont()
+        self.label_font.setPointSize(8)
         self.values = np.zeros((0, 0), dtype=np.int64)
         self.rows = self.cols = 0
         self.scene().sigMouseClicked.connect(self._clicked)
@@ -97,12 +100,30 @@ class StartHeatMap(pg.PlotWidget):
                     t = pg.TextItem(_compact(val), anchor=(0.5, 0.5),
                                     color=(255, 255, 255) if light else (0, 0, 0))
                     t.setPos(c + 0.5, r + 0.5)
+                    t.setFont(self.label_font)
                     pi.addItem(t)
                     self.labels.append(t)
         pi.getAxis("bottom").setTicks([[(c + 0.5, chr(97 + c) if cols <= 26 else str(c + 1))
                                         for c in range(cols)]])
         pi.getAxis("left").setTicks([[(r + 0.5, str(r + 1)) for r in range(rows)]])
         pi.setRange(xRange=(0, cols), yRange=(0, rows), padding=0.02)
+        self._fit_labels()
+
+    def cell_pixels(self) -> float:
+        if not getattr(self, "cols", 0):
+            return 0.0
+        vb = self.getPlotItem().getViewBox()
+        return min(vb.width() / self.cols, vb.height() / max(self.rows, 1))
+
+    def _fit_labels(self) -> None:
+        """Numbers only when a cell is wide enough to hold them."""
+        show = self.cell_pixels() >= 30
+        for t in getattr(self, "labels", ()):
+            t.setVisible(show)
+
+    def resizeEvent(self, ev):  # noqa: N802 (Qt name)
+        super().resizeEvent(ev)
+        self._fit_labels()
 
     def square_at(self, x: float, y: float) -> int:
         c, r = int(np.floor(x)), int(np.floor(y))
