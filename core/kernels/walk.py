@@ -330,8 +330,13 @@ def backtrack_walk(rows, cols, start, closed, tie, order_pos, seed, score, node_
         if depth > best:
             best = depth
         if depth < size:
-            ncand[depth - 1] = rank_candidates(s, rows, cols, visited, outlets, score, tie,
-                                               order_pos, rng, cand[depth - 1], key[depth - 1])
+            if closed and outlets[start] == 0:
+                # no unvisited square is left next to the start: the tour cannot close
+                ncand[depth - 1] = 0
+            else:
+                ncand[depth - 1] = rank_candidates(s, rows, cols, visited, outlets, score,
+                                                   tie, order_pos, rng, cand[depth - 1],
+                                                   key[depth - 1])
             nxt[depth - 1] = 0
     stats[0] = nodes
     stats[1] = best
