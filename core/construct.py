@@ -22,8 +22,9 @@ blocks that each hold a whole path; strands avoid that.
 
 Every base piece is found by a seeded, deterministic Warnsdorff-ordered depth-first search
 (:mod:`core.kernels.hamsearch`) the first time it is needed and checked square by square.
-Assembly writes a successor array block by block and walks it once (:mod:`core.kernels.
-construct`): O(rows · cols) time, 8 bytes per square (successor + path, int32).
+Assembly walks the block tree depth first and writes the tour straight into the output
+(:mod:`core.kernels.construct`): O(rows · cols) time, 4 bytes per square (the int32 path)
+and nothing else of board size.
 
 Correctness is proved by the tests (tests/core/test_construct.py): every n from 5 to 300
 (open), every even n from 6 to 300 (closed), thin boards 3×n, 4×n, 5×n, 6×n, a spread of
@@ -44,6 +45,7 @@ import os
 import numpy as np
 
 from . import construct_base as cb
+from . import construct_strip as cs
 from .board import Board
 from .existence import closed_tour_exists, open_tour_exists, why_no_tour
 from .kernels import construct as kc
@@ -51,8 +53,8 @@ from .kernels import construct as kc
 __all__ = ["ConstructionError", "construct_closed", "construct_open",
            "max_squares_for_memory", "BYTES_PER_SQUARE"]
 
-#: Memory planned per square: 8 bytes for the construction (successor + path, int32) and
-#: about 40 for the caller's vectorised validation (core.tour.check_path).
+#: Memory planned per square: 4 bytes for the construction (the int32 path) and about 44
+#: for the caller's vectorised validation (core.tour.check_path) and a copy.
 BYTES_PER_SQUARE = 48
 #: Share of the available memory a construction may plan to use.
 MEMORY_SHARE = 0.5
@@ -137,152 +139,71 @@ def _odd_placements(d: int, pos: int) -> list[tuple[list[int], int]]:
     return [(p, i) for _, _, p, i in out]
 
 
-def _table(pieces):
-    """Concatenate base pieces into the flat arrays the kernels take."""
-    starts = np.zeros(len(pieces) + 1, dtype=np.int64)
-    for k, p in enumerate(pieces):
-        starts[k + 1] = starts[k] + p.seq.size
-    seq = np.concatenate([p.seq for p in pieces]).astype(np.int32)
-    ipos = np.empty_like(seq)
-    for k, p in enumerate(pieces):
-        ipos[starts[k] + p.seq] = np.arange(p.seq.size, dtype=np.int32)
-    w = np.array([p.w for p in pieces], dtype=np.int64)
-    h = np.array([p.h for p in pieces], dtype=np.int64)
-    closed = np.array([p.closed for p in pieces], dtype=np.bool_)
-    cut = np.array([p.cut for p in pieces], dtype=np.int64)
-    return seq, starts, w, h, ipos, closed, cut
+def _root_entry(piece, need) -> int:
+    """Where to enter a closed root block: a square whose incoming edge is no gadget."""
+    g = cb.gadgets(piece.h, piece.w)
+    busy = {y * piece.w + x for k in need for (x, y) in g[k]}
+    seq = piece.seq.tolist()
+    for i, u in enumerate(seq):
+        if u not in busy and seq[i - 1] not in busy:
+            return u
+    raise RuntimeError("no entry square in the root block")  # cannot happen: ≤ 8 busy
 
 
-def _grid(rows, cols, rparts, cparts, root=(0, 0), root_piece=None):
-    """Assemble the grid; returns (path, closed)."""
+def _needed_gadgets(i, j, R, C):
+    """Gadgets that block (i, j) of an R × C comb rooted at (i, j) joins through."""
+    need = []
+    if j < C - 1:
+        need.append("h_right")
+    if j > 0:
+        need.append("h_left")
+    if j == 0 and i < R - 1:
+        need.append("v_top")
+    if j == 0 and i > 0:
+        need.append("v_bottom")
+    return tuple(need)
+
+
+def _grid(rows, cols, rparts, cparts, root=(0, 0), root_piece=None) -> np.ndarray:
+    """Tour of the grid of blocks; an open root piece fixes where an open tour starts."""
     keys, pieces = {}, []
     btype = np.empty((len(rparts), len(cparts)), dtype=np.int32)
     for i, h in enumerate(rparts):
         for j, w in enumerate(cparts):
-            if (i, j) == root and root_piece is not None:
-                key = ("root",)
-            else:
-                key = (h, w)
+            key = ("root",) if (i, j) == root and root_piece is not None else (h, w)
             if key not in keys:
                 keys[key] = len(pieces)
                 pieces.append(root_piece if key == ("root",) else cb.grid_block(h, w))
             btype[i, j] = keys[key]
-    seq, starts, w, h, ipos, closed, _ = _table(pieces)
-    row_off = np.concatenate([[0], np.cumsum(rparts)]).astype(np.int64)
-    col_off = np.concatenate([[0], np.cumsum(cparts)]).astype(np.int64)
-    n = rows * cols
-    succ = np.empty(n, dtype=np.int32)
-    bad = kc.assemble_grid(cols, row_off, col_off, btype, seq, starts, w, h, ipos, closed,
-                           root[0], root[1], succ)
-    if bad:
-        raise RuntimeError(f"construction of {cols}×{rows}: {bad} joins failed")  # a bug
     rp = pieces[btype[root]]
-    is_closed = bool(rp.closed)
-    first = int(rp.seq[0])
-    start = (row_off[root[0]] + first // rp.w) * cols + col_off[root[1]] + first % rp.w
-    return succ, int(start), is_closed
-
-
-# -------------------------------------------------------------------- strip plan
-def _strip_plan(H: int, n: int, closed: bool, left=None):
-    """Pieces (kind, width) left to right for an H × n strip, or None."""
-    P = cb.STRIP_PERIOD
-    lefts = ([left] if left is not None else
-             cb.STRIP_LEFT_CLOSED[H] if closed else cb.STRIP_LEFT_OPEN[H])
-    for l in lefts:
-        for r in cb.STRIP_RIGHT[H]:
-            k, rem = divmod(n - l - r, P)
-            if n - l - r >= 0 and rem == 0:
-                head = [] if l == 0 else [("left_closed" if closed else "left_open", l)]
-                return head + [("period", P)] * k + [("right", r)]
-    return None
-
-
-def _strip(H, n, closed, left_piece=None):
-    """Successor array and first square of an H-row, n-column strip tour."""
-    plan = _strip_plan(H, n, closed, None if left_piece is None else left_piece.w)
-    if plan is None:
-        p = cb.whole_board(H, n, closed)
-        succ = np.full(H * n, -1, dtype=np.int32)
-        succ[p.seq[:-1]] = p.seq[1:]
-        if closed:
-            succ[p.seq[-1]] = p.seq[0]
-        return succ, int(p.seq[0])
-    pieces, index, kind_of = [], {}, []
-    for kind, width in plan:
-        if kind == "left_open" and left_piece is not None:
-            key, piece = ("custom",), left_piece
-        else:
-            key, piece = (kind, width), None
-        if key not in index:
-            index[key] = len(pieces)
-            pieces.append(piece if piece is not None else cb.strip_piece(H, kind, width))
-        kind_of.append(index[key])
-    seq, starts, w, _, _, _, cut = _table(pieces)
-    x0 = np.concatenate([[0], np.cumsum([wd for _, wd in plan])[:-1]]).astype(np.int64)
-    succ = np.empty(H * n, dtype=np.int32)
-    first = kc.assemble_strip(n, np.array(kind_of, dtype=np.int64), x0, seq, starts, w, cut,
-                              succ)
-    return succ, int(first)
-
-
-def _walk(succ, start, n):
-    path = np.empty(n, dtype=np.int32)
-    k = kc.follow(succ, start, path)
-    if k != n:
-        raise RuntimeError(f"construction walked {k} of {n} squares")  # a bug
+    entry = (_root_entry(rp, _needed_gadgets(*root, len(rparts), len(cparts))) if rp.closed
+             else int(rp.seq[0]))
+    seq, starts, w, h, ipos, _ = cs.table(pieces)
+    row_off = np.zeros(len(rparts) + 1, dtype=np.int64)
+    np.cumsum(rparts, out=row_off[1:])
+    col_off = np.zeros(len(cparts) + 1, dtype=np.int64)
+    np.cumsum(cparts, out=col_off[1:])
+    path = np.empty(rows * cols, dtype=np.int32)
+    written = kc.grid_path(cols, row_off, col_off, btype, seq, starts, w, h, ipos, root[0],
+                           root[1], entry, path)
+    if written != rows * cols:
+        raise RuntimeError(f"construction of {cols}×{rows} wrote {written} squares")  # a bug
     return path
-
-
-def _transpose(path, rows, cols):
-    """Map a path built on the cols × rows (transposed) board back to rows × cols."""
-    # built with `cols` rows of `rows` squares each: t = x' + y' * rows, x' = row, y' = col
-    return ((path % rows) * cols + path // rows).astype(np.int32)
-
-
-# ------------------------------------------------------------------ symmetries
-def _reflect(path, H, n, fx, fy):
-    """Mirror a path of an H-row, n-column board left-right (fx) and/or top-bottom (fy)."""
-    x = path % n
-    y = path // n
-    if fx:
-        x = n - 1 - x
-    if fy:
-        y = H - 1 - y
-    return (y * n + x).astype(np.int32)
-
-
-def _match_end(path, H, n, s):
-    """Mirror / reverse ``path`` so it starts at ``s`` when a symmetry of the board maps
-    one of its ends there; else None."""
-    sx, sy = s % n, s // n
-    for rev, e in ((False, int(path[0])), (True, int(path[-1]))):
-        ex, ey = e % n, e // n
-        for fx in (False, True):
-            for fy in (False, True):
-                if ((n - 1 - ex) if fx else ex) == sx and ((H - 1 - ey) if fy else ey) == sy:
-                    p = _reflect(path, H, n, fx, fy) if (fx or fy) else path
-                    return p[::-1].copy() if rev else p
-    return None
 
 
 # --------------------------------------------------------------------- closed
 def _closed_path(rows: int, cols: int, s: int | None) -> np.ndarray:
-    n = rows * cols
     if min(rows, cols) == 3:
         if rows == 3:
-            succ, first = _strip(3, cols, True)
-            return _walk(succ, first if s is None else s, n)
-        succ, first = _strip(3, rows, True)              # built on the transposed board
-        if s is not None:
-            first = (s % cols) * rows + s // cols
-        return _transpose(_walk(succ, first, n), rows, cols)
-    rparts, _ = _parts(rows)
-    cparts, _ = _parts(cols)
-    succ, first, closed = _grid(rows, cols, rparts, cparts)
-    if not closed:
-        raise RuntimeError("closed construction produced an open root")  # a bug
-    return _walk(succ, first if s is None else s, n)
+            path = cs.strip(3, cols, True)
+        else:
+            path = cs.strip(3, rows, True)          # built on the transposed board
+            kc.remap(path, 3, rows, False, False, True)
+    else:
+        path = _grid(rows, cols, _parts(rows)[0], _parts(cols)[0])
+    if s is not None and not kc.rotate_to(path, s):
+        raise RuntimeError("start square missing from the tour")  # a bug
+    return path
 
 
 def construct_closed(rows: int, cols: int, start=None) -> np.ndarray:
@@ -303,50 +224,8 @@ def construct_closed(rows: int, cols: int, start=None) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------- open
-def _open_strip(H, n, s):
-    """Open tour of an H-row (3 or 4), n-column strip, trying to start at ``s``."""
-    succ, first = _strip(H, n, False)
-    path = _walk(succ, first, H * n)
-    del succ
-    if s is None:
-        return path, True
-    p = _match_end(path, H, n, s)
-    if p is not None:
-        return p, True
-    sx, sy = s % n, s // n
-    for fx in (False, True):
-        x = n - 1 - sx if fx else sx
-        for fy in (False, True):
-            y = H - 1 - sy if fy else sy
-            for width in range(max(3, x + 1), 12):
-                if width > n or _strip_plan(H, n, False, width) is None:
-                    continue
-                piece = cb.strip_left_open_from(H, width, (x, y))
-                if piece is None:
-                    continue
-                succ2, first2 = _strip(H, n, False, piece)
-                p = _reflect(_walk(succ2, first2, H * n), H, n, fx, fy)
-                if p[0] == s:
-                    return p, True
-    return path, False
-
-
-def _needed_gadgets(i, j, R, C):
-    need = []
-    if j < C - 1:
-        need.append("h_right")
-    if j > 0:
-        need.append("h_left")
-    if j == 0 and i < R - 1:
-        need.append("v_top")
-    if j == 0 and i > 0:
-        need.append("v_bottom")
-    return tuple(need)
-
-
 def _open_odd(rows, cols, s):
     """Open tour of an odd × odd board (both sides ≥ 5), trying to start at ``s``."""
-    n = rows * cols
     if s is not None and (s % cols + s // cols) % 2 == 0:
         x, y = s % cols, s // cols
         for rp, ri in _odd_placements(rows, y)[:4]:
@@ -354,19 +233,14 @@ def _open_odd(rows, cols, s):
                 y0, x0 = sum(rp[:ri]), sum(cp[:ci])
                 need = _needed_gadgets(ri, ci, len(rp), len(cp))
                 piece = cb.odd_block_from(rp[ri], cp[ci], (x - x0, y - y0), need)
-                if piece is None:
-                    continue
-                succ, first, _ = _grid(rows, cols, rp, cp, (ri, ci), piece)
-                if first == s:
-                    return _walk(succ, first, n), True
-    rparts, _ = _parts(rows)
-    cparts, _ = _parts(cols)
-    succ, first, _ = _grid(rows, cols, rparts, cparts)
-    path = _walk(succ, first, n)
+                if piece is not None:
+                    path = _grid(rows, cols, rp, cp, (ri, ci), piece)
+                    if path[0] == s:
+                        return path, True
+    path = _grid(rows, cols, _parts(rows)[0], _parts(cols)[0])
     if s is None:
         return path, True
-    p = _match_end(path, rows, cols, s)
-    return (p, True) if p is not None else (path, False)
+    return path, cs.match_end(path, rows, cols, s)
 
 
 def construct_open(rows: int, cols: int, start=None) -> tuple[np.ndarray, bool]:
@@ -391,8 +265,9 @@ def construct_open(rows: int, cols: int, start=None) -> tuple[np.ndarray, bool]:
     H = min(rows, cols)
     if H in (3, 4):
         if rows == H:
-            return _open_strip(H, cols, s)
+            return cs.open_strip(H, cols, s)
         st = None if s is None else (s % cols) * rows + s // cols
-        path, ok = _open_strip(H, rows, st)
-        return _transpose(path, rows, cols), ok
+        path, ok = cs.open_strip(H, rows, st)
+        kc.remap(path, H, rows, False, False, True)
+        return path, ok
     return _open_odd(rows, cols, s)

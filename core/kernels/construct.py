@@ -1,14 +1,14 @@
 """Assembly kernels of the linear-time construction (see :mod:`core.construct`).
 
-The tour under construction is a successor array ``succ`` (int32[rows*cols]): ``succ[s]`` is
-the square after ``s``, -1 after the last square of an open tour. Base pieces come in one
-table: ``tab_seq`` (int32, local flat indices ``y * w + x`` of every piece, one after the
-other), piece ``e`` occupying ``tab_seq[tab_start[e]:tab_start[e + 1]]`` with width
-``tab_w[e]``; ``tab_ipos`` is the inverse (local square → index in its piece);
-``tab_closed[e]`` marks closed pieces, ``tab_cut[e]`` a virtual step (strips).
+The tour is written straight into the output ``path`` (int32[rows*cols]); no other array of
+board size is allocated, so a 2000 × 2000 tour costs 16 MB.
 
-Everything here is O(rows*cols) with a small constant: each square is written once by
-``assemble_*`` and read once by :func:`follow`.
+Base pieces come in one table. Piece ``e`` has ``L = tab_start[e+1] - tab_start[e]`` squares:
+``tab_seq[tab_start[e]:...]`` holds local flat indices ``y * w + x`` in path order,
+``tab_ipos`` the inverse (local square → index), ``tab_w`` / ``tab_h`` the block size,
+``tab_closed`` whether the piece is a cycle, ``tab_cut`` a virtual step (strips). Kernels
+first turn local squares into offsets from the block origin on a board ``cols`` wide, stored
+twice over (``off2``, 2L entries per piece) so that a walk round a cycle never wraps.
 """
 from __future__ import annotations
 
@@ -18,189 +18,280 @@ from .._jit import njit
 
 
 @njit
-def _offsets(cols, tab_seq, tab_start, tab_w):
-    """Global offset of every piece square from its block origin (no division later)."""
-    off = np.empty(tab_seq.shape[0], dtype=np.int64)
-    for e in range(tab_w.shape[0]):
+def _offsets2(cols, tab_seq, tab_start, tab_w):
+    """Per piece, the global offsets of its squares (from the block origin), twice over."""
+    E = tab_w.shape[0]
+    start2 = np.empty(E + 1, dtype=np.int64)
+    start2[0] = 0
+    for e in range(E):
+        start2[e + 1] = start2[e] + 2 * (tab_start[e + 1] - tab_start[e])
+    off2 = np.empty(start2[E], dtype=np.int64)
+    for e in range(E):
         w = tab_w[e]
-        for k in range(tab_start[e], tab_start[e + 1]):
-            u = tab_seq[k]
-            off[k] = (u // w) * cols + (u % w)
-    return off
+        L = tab_start[e + 1] - tab_start[e]
+        for k in range(L):
+            u = tab_seq[tab_start[e] + k]
+            o = (u // w) * cols + (u % w)
+            off2[start2[e] + k] = o
+            off2[start2[e] + L + k] = o
+    return off2, start2
 
 
+# ------------------------------------------------------------------------ grid
 @njit
-def _write(succ, base, e, reverse, off, tab_start, tab_closed):
-    """Write piece ``e`` at global ``base`` into ``succ``, forwards or backwards."""
-    a = tab_start[e]
-    b = tab_start[e + 1]
-    if not reverse:
-        for k in range(a, b - 1):
-            succ[base + off[k]] = base + off[k + 1]
-        succ[base + off[b - 1]] = base + off[a] if tab_closed[e] else -1
-    else:
-        for k in range(a, b - 1):
-            succ[base + off[k + 1]] = base + off[k]
-        succ[base + off[a]] = base + off[b - 1] if tab_closed[e] else -1
-
-
-@njit
-def _follows(e, u, v, tab_seq, tab_start, tab_ipos):
-    """Whether local square ``v`` comes right after ``u`` in piece ``e`` (cyclically)."""
-    a = tab_start[e]
-    n = tab_start[e + 1] - a
-    i = tab_ipos[a + u]
-    return tab_seq[a + (i + 1) % n] == v
-
-
-@njit
-def _join(succ, x1, x2, e, base, y1, y2, cols, w, off, tab_seq, tab_start, tab_ipos,
-          tab_closed):
-    """Place piece ``e`` at ``base`` and join it to the placed tour through the placed
-    edge x1–x2 and the new piece's edge y1–y2 (local), where x1–y1 and x2–y2 are knight
-    moves. Returns 0, or 1 when x1–x2 is not an edge of the placed tour."""
-    gy1 = base + (y1 // w) * cols + y1 % w
-    gy2 = base + (y2 // w) * cols + y2 % w
-    if succ[x1] == x2:
-        # new piece must run y2 -> y1; tour becomes x1 -> y1 ... y2 -> x2
-        fw = _follows(e, y2, y1, tab_seq, tab_start, tab_ipos)
-        _write(succ, base, e, not fw, off, tab_start, tab_closed)
-        succ[x1] = gy1
-        succ[gy2] = x2
-        return 0
-    if succ[x2] == x1:
-        fw = _follows(e, y1, y2, tab_seq, tab_start, tab_ipos)
-        _write(succ, base, e, not fw, off, tab_start, tab_closed)
-        succ[x2] = gy2
-        succ[gy1] = x1
-        return 0
-    return 1
+def _parent(i, j, ri, rj):
+    """Parent of block (i, j) in the comb rooted at (ri, rj): along the root's row towards
+    the root, else along its own row towards column 0, then along column 0 to the root row."""
+    if i == ri:
+        if j > rj:
+            return i, j - 1
+        if j < rj:
+            return i, j + 1
+        return -1, -1
+    if j > 0:
+        return i, j - 1
+    if i > ri:
+        return i - 1, 0
+    return i + 1, 0
 
 
 @njit
 def _gadget(h, w, which):
-    """Local flat squares (y * w + x) of gadget edge ``which``: 0 h_right, 1 h_left,
-    2 v_top, 3 v_bottom (see core.construct_base)."""
+    """Local squares (y * w + x) of gadget ``which``: 0 h_right (w-2,0)-(w-1,2),
+    1 h_left (0,1)-(1,3), 2 v_top (0,h-2)-(2,h-1), 3 v_bottom (1,0)-(3,1)."""
     if which == 0:
-        return 0 * w + (w - 2), 2 * w + (w - 1)
+        return w - 2, 2 * w + w - 1
     if which == 1:
-        return 1 * w + 0, 3 * w + 1
+        return w, 3 * w + 1
     if which == 2:
-        return (h - 2) * w + 0, (h - 1) * w + 2
-    return 0 * w + 1, 1 * w + 3
+        return (h - 2) * w, (h - 1) * w + 2
+    return 1, w + 3
 
 
 @njit
-def _attach(succ, cols, row_off, col_off, btype, i, j, pi, pj, off, tab_seq, tab_start,
-            tab_w, tab_h, tab_ipos, tab_closed):
-    """Place block (i, j) joined to the placed block (pi, pj), a grid neighbour."""
-    e = btype[i, j]
-    pe = btype[pi, pj]
-    w, h = tab_w[e], tab_h[e]
-    pw, ph = tab_w[pe], tab_h[pe]
-    base = np.int64(row_off[i]) * cols + col_off[j]
-    pbase = np.int64(row_off[pi]) * cols + col_off[pj]
-    if pi == i:
-        if pj < j:     # placed block on the left: its h_right meets our h_left
-            xa, xb = _gadget(ph, pw, 0)
-            ya, yb = _gadget(h, w, 1)
-        else:
-            xa, xb = _gadget(ph, pw, 1)
-            ya, yb = _gadget(h, w, 0)
-    else:
-        if pi < i:     # placed block below: its v_top meets our v_bottom
-            xa, xb = _gadget(ph, pw, 2)
-            ya, yb = _gadget(h, w, 3)
-        else:
-            xa, xb = _gadget(ph, pw, 3)
-            ya, yb = _gadget(h, w, 2)
-    x1 = pbase + (xa // pw) * cols + xa % pw
-    x2 = pbase + (xb // pw) * cols + xb % pw
-    return _join(succ, x1, x2, e, base, ya, yb, cols, w, off, tab_seq, tab_start, tab_ipos,
-                 tab_closed)
+def _join_kinds(pi, pj, ci, cj):
+    """Gadgets used by parent (pi, pj) and child (ci, cj): x1–y1 and x2–y2 are knight moves."""
+    if pi == ci:
+        if pj < cj:
+            return 0, 1
+        return 1, 0
+    if pi < ci:
+        return 2, 3
+    return 3, 2
 
 
 @njit
-def assemble_grid(cols, row_off, col_off, btype, tab_seq, tab_start, tab_w, tab_h, tab_ipos,
-                  tab_closed, root_i, root_j, succ):
-    """Blocks on a grid, joined along a comb: every block row is a chain, block column 0
-    joins the rows. The root block is written first, forwards (so an open root keeps its
-    start); all others are joined to a placed neighbour. Returns the number of failed joins
-    (0 when all went well)."""
+def grid_path(cols, row_off, col_off, btype, tab_seq, tab_start, tab_w, tab_h, tab_ipos,
+              root_i, root_j, root_entry, path):
+    """Write the tour of a grid of blocks into ``path``.
+
+    Blocks form a comb (see ``_parent``); a child block is spliced into its parent through
+    their shared gadget edges: the walk leaves the parent at x1, goes round the child from y1
+    to y2 and comes back at x2. The walk is a depth-first traversal with an explicit stack.
+    ``root_entry``: local square of the root block to start at (an open root starts at its
+    first square). Returns the number of squares written, or -1 on an inconsistency.
+    """
     R = btype.shape[0]
     C = btype.shape[1]
-    off = _offsets(cols, tab_seq, tab_start, tab_w)
-    e = btype[root_i, root_j]
-    _write(succ, np.int64(row_off[root_i]) * cols + col_off[root_j], e, False, off, tab_start,
-           tab_closed)
-    bad = 0
-    for j in range(root_j + 1, C):
-        bad += _attach(succ, cols, row_off, col_off, btype, root_i, j, root_i, j - 1, off,
-                       tab_seq, tab_start, tab_w, tab_h, tab_ipos, tab_closed)
-    for j in range(root_j - 1, -1, -1):
-        bad += _attach(succ, cols, row_off, col_off, btype, root_i, j, root_i, j + 1, off,
-                       tab_seq, tab_start, tab_w, tab_h, tab_ipos, tab_closed)
-    for i in range(root_i + 1, R):
-        bad += _attach(succ, cols, row_off, col_off, btype, i, 0, i - 1, 0, off,
-                       tab_seq, tab_start, tab_w, tab_h, tab_ipos, tab_closed)
-    for i in range(root_i - 1, -1, -1):
-        bad += _attach(succ, cols, row_off, col_off, btype, i, 0, i + 1, 0, off,
-                       tab_seq, tab_start, tab_w, tab_h, tab_ipos, tab_closed)
-    for i in range(R):
-        if i == root_i:
-            continue
-        for j in range(1, C):
-            bad += _attach(succ, cols, row_off, col_off, btype, i, j, i, j - 1, off,
-                           tab_seq, tab_start, tab_w, tab_h, tab_ipos, tab_closed)
-    return bad
+    off2, start2 = _offsets2(cols, tab_seq, tab_start, tab_w)
+    nblocks = R * C
+    # one frame per block on the current branch
+    f_i = np.empty(nblocks, dtype=np.int64)
+    f_j = np.empty(nblocks, dtype=np.int64)
+    f_q = np.empty(nblocks, dtype=np.int64)      # position in off2 coordinates of step t
+    f_d = np.empty(nblocks, dtype=np.int64)
+    f_t = np.empty(nblocks, dtype=np.int64)      # next step to write
+    f_n = np.empty(nblocks, dtype=np.int64)      # events
+    f_k = np.empty(nblocks, dtype=np.int64)      # next event
+    ev_t = np.empty((nblocks, 4), dtype=np.int64)
+    ev_ci = np.empty((nblocks, 4), dtype=np.int64)
+    ev_cj = np.empty((nblocks, 4), dtype=np.int64)
+    ev_in = np.empty((nblocks, 4), dtype=np.int64)   # child's entry square (local)
+    ev_out = np.empty((nblocks, 4), dtype=np.int64)  # child's exit square (local)
+    p = 0
+    top = -1
+    bi = root_i
+    bj = root_j
+    entry = root_entry
+    exit_ = -1
+    while True:
+        if bi >= 0:
+            # ---- open a frame for block (bi, bj), entered at `entry`, leaving at `exit_`
+            top += 1
+            e = btype[bi, bj]
+            a = tab_start[e]
+            L = tab_start[e + 1] - a
+            w = tab_w[e]
+            h = tab_h[e]
+            i_in = tab_ipos[a + entry]
+            d = 1
+            if exit_ >= 0 and tab_seq[a + (i_in + 1) % L] == exit_:
+                d = -1
+            f_i[top] = bi
+            f_j[top] = bj
+            f_d[top] = d
+            f_q[top] = i_in if d == 1 else i_in + L
+            f_t[top] = 0
+            n_ev = 0
+            for nb in range(4):
+                ci = bi + (1 if nb == 2 else (-1 if nb == 3 else 0))
+                cj = bj + (1 if nb == 0 else (-1 if nb == 1 else 0))
+                if ci < 0 or ci >= R or cj < 0 or cj >= C:
+                    continue
+                pi, pj = _parent(ci, cj, root_i, root_j)
+                if pi != bi or pj != bj:
+                    continue
+                gx, gy = _join_kinds(bi, bj, ci, cj)
+                ce = btype[ci, cj]
+                x1, x2 = _gadget(h, w, gx)
+                y1, y2 = _gadget(tab_h[ce], tab_w[ce], gy)
+                t1 = ((tab_ipos[a + x1] - i_in) * d) % L
+                t2 = ((tab_ipos[a + x2] - i_in) * d) % L
+                if t2 == t1 + 1:
+                    te, cin, cout = t1, y1, y2
+                elif t1 == t2 + 1:
+                    te, cin, cout = t2, y2, y1
+                else:
+                    return -1
+                k = n_ev
+                while k > 0 and ev_t[top, k - 1] > te:
+                    ev_t[top, k] = ev_t[top, k - 1]
+                    ev_ci[top, k] = ev_ci[top, k - 1]
+                    ev_cj[top, k] = ev_cj[top, k - 1]
+                    ev_in[top, k] = ev_in[top, k - 1]
+                    ev_out[top, k] = ev_out[top, k - 1]
+                    k -= 1
+                ev_t[top, k] = te
+                ev_ci[top, k] = ci
+                ev_cj[top, k] = cj
+                ev_in[top, k] = cin
+                ev_out[top, k] = cout
+                n_ev += 1
+            f_n[top] = n_ev
+            f_k[top] = 0
+            bi = -1
+        if top < 0:
+            return p
+        # ---- write the current frame up to its next event (or its end)
+        e = btype[f_i[top], f_j[top]]
+        L = tab_start[e + 1] - tab_start[e]
+        base = np.int64(row_off[f_i[top]]) * cols + col_off[f_j[top]]
+        o = start2[e]
+        d = f_d[top]
+        q = f_q[top]
+        t = f_t[top]
+        k = f_k[top]
+        stop = ev_t[top, k] + 1 if k < f_n[top] else L
+        for s in range(t, stop):
+            path[p] = base + off2[o + q + d * s]
+            p += 1
+        f_t[top] = stop
+        if k < f_n[top]:
+            f_k[top] = k + 1
+            bi = ev_ci[top, k]
+            bj = ev_cj[top, k]
+            entry = ev_in[top, k]
+            exit_ = ev_out[top, k]
+        else:
+            top -= 1
 
 
+# ---------------------------------------------------------------------- strips
 @njit
-def assemble_strip(cols, piece, x0, tab_seq, tab_start, tab_w, tab_cut, succ):
-    """A strip (rows 0..H-1 of a board ``cols`` wide) cut into pieces left to right:
-    ``piece[k]`` is the table entry at column ``x0[k]``. Each piece's steps are written
-    except its virtual one; neighbours P | Q are joined by aout(P) → ain(Q) and
-    bout(Q) → bin(P). Returns the first square of the tour."""
-    off = _offsets(cols, tab_seq, tab_start, tab_w)
+def strip_path(cols, piece, x0, tab_seq, tab_start, tab_w, tab_cut, left_kind, path):
+    """Write a strip tour (rows 0..H-1 of a board ``cols`` wide) into ``path``.
+
+    ``piece[k]`` is the table entry at column ``x0[k]``; piece 0 is a left cap when
+    ``left_kind`` is 1 (open: start … aout ⇒ bin … end) or 2 (closed: bin … aout), else a
+    period block; the last piece is the right cap. Order: the left cap's first strand, every
+    period block's ``ain … aout`` left to right, the right cap, every period block's
+    ``bin … bout`` right to left, the left cap's second strand. Returns squares written.
+    """
+    off2, start2 = _offsets2(cols, tab_seq, tab_start, tab_w)
     P = piece.shape[0]
-    for k in range(P):
+    p = 0
+    first = 0
+    if left_kind == 2:
+        e = piece[0]
+        L = tab_start[e + 1] - tab_start[e]
+        for s in range(L):
+            path[p] = x0[0] + off2[start2[e] + s]
+            p += 1
+        first = 1
+    elif left_kind == 1:
+        e = piece[0]
+        for s in range(tab_cut[e] + 1):
+            path[p] = x0[0] + off2[start2[e] + s]
+            p += 1
+        first = 1
+    for k in range(first, P - 1):
         e = piece[k]
-        a = tab_start[e]
-        b = tab_start[e + 1]
-        base = np.int64(x0[k])
-        cut = tab_cut[e]
-        for t in range(a, b - 1):
-            if t - a != cut:
-                succ[base + off[t]] = base + off[t + 1]
-            else:
-                succ[base + off[t]] = -1
-        succ[base + off[b - 1]] = -1
-    for k in range(P - 1):
+        for s in range(tab_cut[e] + 1):
+            path[p] = x0[k] + off2[start2[e] + s]
+            p += 1
+    e = piece[P - 1]
+    L = tab_start[e + 1] - tab_start[e]
+    for s in range(L):
+        path[p] = x0[P - 1] + off2[start2[e] + s]
+        p += 1
+    for k in range(P - 2, first - 1, -1):
         e = piece[k]
-        f = piece[k + 1]
-        a = tab_start[e]
-        n = tab_start[e + 1] - a
-        base = np.int64(x0[k])
-        nbase = np.int64(x0[k + 1])
-        cut = tab_cut[e]
-        aout = base + off[a + cut]
-        bin_ = base + off[a + (cut + 1) % n]
-        ain = nbase + off[tab_start[f]]
-        bout = nbase + off[tab_start[f + 1] - 1]
-        succ[aout] = ain
-        succ[bout] = bin_
-    return np.int64(x0[0]) + off[tab_start[piece[0]]]
+        L = tab_start[e + 1] - tab_start[e]
+        for s in range(tab_cut[e] + 1, L):
+            path[p] = x0[k] + off2[start2[e] + s]
+            p += 1
+    if left_kind == 1:
+        e = piece[0]
+        L = tab_start[e + 1] - tab_start[e]
+        for s in range(tab_cut[e] + 1, L):
+            path[p] = x0[0] + off2[start2[e] + s]
+            p += 1
+    return p
+
+
+# ----------------------------------------------------------------- in-place maps
+@njit
+def rotate_to(path, s):
+    """Rotate ``path`` in place so that it starts at square ``s`` (three reversals).
+    Returns False when ``s`` is not in the path."""
+    n = path.shape[0]
+    k = -1
+    for i in range(n):
+        if path[i] == s:
+            k = i
+            break
+    if k < 0:
+        return False
+    _rev(path, 0, k - 1)
+    _rev(path, k, n - 1)
+    _rev(path, 0, n - 1)
+    return True
 
 
 @njit
-def follow(succ, start, path):
-    """Walk ``succ`` from ``start`` into ``path``; returns the number of squares written
-    (stops early at -1 or when the path is full)."""
-    n = path.shape[0]
-    cur = start
-    k = 0
-    while k < n and cur >= 0:
-        path[k] = cur
-        cur = succ[cur]
-        k += 1
-    return k
+def _rev(a, i, j):
+    while i < j:
+        t = a[i]
+        a[i] = a[j]
+        a[j] = t
+        i += 1
+        j -= 1
+
+
+@njit
+def remap(path, rows, cols, fx, fy, transpose):
+    """In place: mirror squares of a ``rows`` × ``cols`` board left-right (``fx``) and/or
+    top-bottom (``fy``), then, with ``transpose``, read the board as its transpose
+    (``(x, y)`` on ``rows`` × ``cols`` becomes column ``y``, row ``x`` of ``cols`` × ``rows``)."""
+    for i in range(path.shape[0]):
+        s = path[i]
+        x = s % cols
+        y = s // cols
+        if fx:
+            x = cols - 1 - x
+        if fy:
+            y = rows - 1 - y
+        if transpose:
+            path[i] = x * rows + y
+        else:
+            path[i] = y * cols + x

@@ -1,0 +1,109 @@
+"""Tours of 3- and 4-row strips for :mod:`core.construct` (method in its docstring and in
+:mod:`core.construct_base`): a left cap, period blocks 4 wide carrying two strands, a right
+cap. Also the table packing and the symmetry helpers shared with the grid construction."""
+from __future__ import annotations
+
+import numpy as np
+
+from . import construct_base as cb
+from .kernels import construct as kc
+
+
+def table(pieces):
+    """Concatenate base pieces into the flat arrays the kernels take."""
+    starts = np.zeros(len(pieces) + 1, dtype=np.int64)
+    for k, p in enumerate(pieces):
+        starts[k + 1] = starts[k] + p.seq.size
+    seq = np.concatenate([p.seq for p in pieces]).astype(np.int32)
+    ipos = np.empty_like(seq)
+    for k, p in enumerate(pieces):
+        ipos[starts[k] + p.seq] = np.arange(p.seq.size, dtype=np.int32)
+    w = np.array([p.w for p in pieces], dtype=np.int64)
+    h = np.array([p.h for p in pieces], dtype=np.int64)
+    cut = np.array([p.cut for p in pieces], dtype=np.int64)
+    return seq, starts, w, h, ipos, cut
+
+
+def plan(H: int, n: int, closed: bool, left=None):
+    """``(left_kind, l, k, r)`` for an H × n strip: a left cap of width ``l`` (kind
+    ``left_open`` / ``left_closed``, or none when ``l == 0``), ``k`` period blocks, a right
+    cap of width ``r``; None when no such cut exists."""
+    P = cb.STRIP_PERIOD
+    lefts = ([left] if left is not None else
+             cb.STRIP_LEFT_CLOSED[H] if closed else cb.STRIP_LEFT_OPEN[H])
+    for l in lefts:
+        for r in cb.STRIP_RIGHT[H]:
+            k, rem = divmod(n - l - r, P)
+            if n - l - r >= 0 and rem == 0:
+                return ("left_closed" if closed else "left_open"), l, k, r
+    return None
+
+
+def strip(H: int, n: int, closed: bool, left_piece=None) -> np.ndarray:
+    """Tour (int32 flat indices) of an H-row, n-column board."""
+    pl = plan(H, n, closed, None if left_piece is None else left_piece.w)
+    if pl is None:
+        return cb.whole_board(H, n, closed).seq.astype(np.int32)
+    left_kind, l, k, r = pl
+    pieces = [cb.strip_piece(H, "period", cb.STRIP_PERIOD), cb.strip_piece(H, "right", r)]
+    if l:
+        pieces.append(left_piece if left_piece is not None else cb.strip_piece(H, left_kind, l))
+    seq, starts, w, _, _, cut = table(pieces)
+    # piece ids left to right: [left] period * k, right; their first columns
+    kinds = np.zeros((1 if l else 0) + k + 1, dtype=np.int64)
+    x0 = np.empty(kinds.size, dtype=np.int64)
+    if l:
+        kinds[0] = 2
+        x0[0] = 0
+    x0[(1 if l else 0):] = l + cb.STRIP_PERIOD * np.arange(k + 1, dtype=np.int64)
+    kinds[-1] = 1
+    path = np.empty(H * n, dtype=np.int32)
+    code = 0 if not l else (1 if left_kind == "left_open" else 2)
+    written = kc.strip_path(n, kinds, x0, seq, starts, w, cut, code, path)
+    if written != H * n:
+        raise RuntimeError(f"strip construction wrote {written} of {H * n} squares")  # a bug
+    return path
+
+
+def match_end(path, rows, cols, s):
+    """Mirror / reverse ``path`` in place so it starts at ``s`` when a mirror image of the
+    board maps one of its ends there. Returns whether it did."""
+    sx, sy = s % cols, s // cols
+    for rev, e in ((False, int(path[0])), (True, int(path[-1]))):
+        ex, ey = e % cols, e // cols
+        for fx in (False, True):
+            for fy in (False, True):
+                if ((cols - 1 - ex) if fx else ex) == sx and ((rows - 1 - ey) if fy else ey) == sy:
+                    if fx or fy:
+                        kc.remap(path, rows, cols, fx, fy, False)
+                    if rev:
+                        path[:] = path[::-1]
+                    return True
+    return False
+
+
+def open_strip(H: int, n: int, s: int | None):
+    """Open tour of an H-row (3 or 4), n-column strip, trying to start at ``s``.
+    Returns ``(path, honoured)``."""
+    path = strip(H, n, False)
+    if s is None:
+        return path, True
+    if match_end(path, H, n, s):
+        return path, True
+    sx, sy = s % n, s // n
+    for fx in (False, True):
+        x = n - 1 - sx if fx else sx
+        for fy in (False, True):
+            y = H - 1 - sy if fy else sy
+            for width in range(max(3, x + 1), 12):
+                if width > n or plan(H, n, False, width) is None:
+                    continue
+                piece = cb.strip_left_open_from(H, width, (x, y))
+                if piece is None:
+                    continue
+                p = strip(H, n, False, piece)
+                if fx or fy:
+                    kc.remap(p, H, n, fx, fy, False)
+                if p[0] == s:
+                    return p, True
+    return path, False
