@@ -78,13 +78,18 @@ def main(argv=None):
 
     if not a.no_study:
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        cpu0 = time.process_time()
         res = P.run(workers=a.workers)
+        cpu = time.process_time() - cpu0
         tot = [r for r in family_totals(res) if r["family"] == "total"][0]
         print(format_families(res))
         print(f"whole study: {len(res.counts):,} algorithms, {tot['solutions']:,} solutions in "
               f"{res.seconds:.1f} s on {a.workers or os.cpu_count()} threads "
               f"(target ≤ 30 s on 2 cores: {'met' if res.seconds <= 30 else 'NOT met'}; "
               f"load average before: {load:.2f})")
+        n = a.workers or os.cpu_count() or 1
+        print(f"  CPU time of the study: {cpu:.1f} s (busy {cpu / res.seconds:.2f} of {n} "
+              f"cores); on {n} idle cores that is about {cpu / n:.1f} s of wall time")
 
 
 if __name__ == "__main__":
