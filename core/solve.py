@@ -8,7 +8,8 @@ Methods
                node budget.
 ``construct``  the linear-time construction of :mod:`core.construct` (every board where a tour
                exists, up to millions of squares).
-``auto``       open: greedy, then backtracking on small boards, then the construction.
+``auto``       open: greedy, then backtracking on small boards, then the construction
+               (boards above 500×500 squares: the construction at once).
                closed: a greedy open walk repaired by path reversals (:mod:`core.kernels.close`)
                on moderate boards, else (or when that fails) the construction.
 """
@@ -31,6 +32,9 @@ METHODS = ("auto", "greedy", "backtrack", "construct")
 BACKTRACK_AUTO_MAX = 64 * 64
 #: auto closed: boards up to this many squares try Warnsdorff + rotations first.
 REPAIR_AUTO_MAX = 120 * 120
+#: auto open: larger boards go straight to the construction (greedy walks fail unpredictably
+#: there, and the construction is linear and faster than a walk).
+GREEDY_AUTO_MAX = 500 * 500
 DEFAULT_NODE_BUDGET = 2_000_000
 
 
@@ -243,6 +247,8 @@ def _auto(board, s, tie_code, pos, seed, score, desc, closed, budget) -> SolveRe
                 if fixed is not None:
                     return fixed
         return _construct(board, s, True)
+    if board.size > GREEDY_AUTO_MAX:
+        return _construct(board, s, False)
     res = _greedy(board, s, tie_code, pos, seed, score, desc)
     if res.ok:
         return res

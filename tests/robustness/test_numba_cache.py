@@ -25,7 +25,7 @@ def test_corrupt_cache_entries_are_removed_and_recompiled(tmp_path):
     index = sorted(cache.rglob("validate.path_is_tour*.nbi"))
     assert datas and index
     datas[0].write_bytes(b"\x00garbage")
-    index[0].write_bytes(b"\x80\x04garbage")
+    index[0].write_bytes(b"\x80\x04garbage")  # no STOP: a torn write
     code = ("from core.solve import solve; r = solve(8, 8, method='greedy'); "
             "assert r.ok; print('solved')")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
