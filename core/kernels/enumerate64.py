@@ -128,7 +128,7 @@ def advance_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties
                 cand &= cand - one
                 i = tslot[q, c]
                 sc = popcount(att[c] & free)
-                if (dash >> np.uint64(c)) & one:
+                if dash != 0 and (dash >> np.uint64(c)) & one:
                     sc = 1
                 lt = 1 if sc < best else 0
                 le = 1 if sc <= best else 0
@@ -142,10 +142,11 @@ def advance_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties
             rest = mask ^ (1 << hi)
             if rest != 0:
                 n = 0
-                for i in range(hi):
-                    if (rest >> i) & 1:
-                        n += 1
-                        mo[k, n] = ntype[q, i]
+                while rest:
+                    i = trailing_zeros(np.uint64(rest))
+                    rest &= rest - 1
+                    n += 1
+                    mo[k, n] = ntype[q, i]
                 mo[k, 0] = n
                 ties[ntie] = k
                 ntie += 1
