@@ -156,13 +156,19 @@ def _verify(p: Piece, edges=(), virtual=()) -> Piece:
         steps.add((min(int(seq[-1]), int(seq[0])), max(int(seq[-1]), int(seq[0]))))
         if not _knight(xy[-1], xy[0]):
             raise BaseSearchError(f"{what} is marked closed but does not close")
+    jumps = {(a[1] * w + a[0], b[1] * w + b[0]) for a, b in virtual}
     for k in range(n - 1):
-        if k != p.cut and not _knight(xy[k], xy[k + 1]):
+        if (k != p.cut and (int(seq[k]), int(seq[k + 1])) not in jumps
+                and not _knight(xy[k], xy[k + 1])):
             raise BaseSearchError(f"{what}: step {k} is not a knight move")
-    for a, b in list(edges) + list(virtual):
+    for a, b in edges:
         ia, ib = a[1] * w + a[0], b[1] * w + b[0]
         if (min(ia, ib), max(ia, ib)) not in steps:
             raise BaseSearchError(f"{what} lacks the required edge {a}–{b}")
+    pairs = set(zip(seq[:-1].tolist(), seq[1:].tolist()))
+    for jump in jumps:
+        if jump not in pairs:
+            raise BaseSearchError(f"{what} lacks the strand jump {jump}")
     return p
 
 
@@ -256,6 +262,32 @@ def strip_left_open_from(H: int, width: int, start: tuple[int, int]) -> Piece | 
     if int(seq[cut + 1]) != bin_[1] * width + bin_[0]:
         return None
     return _verify(Piece(H, width, seq, False, cut), virtual=[(aout, bin_)])
+
+
+def middle_ports(H: int, width: int):
+    """Ports of a middle piece ``width`` wide: (right out, right in, left out, left in).
+    The right pair is a period block's (aout, bin) at the piece's right border; the left pair
+    is the same pair mirrored onto its left border (the chain to the left is mirrored)."""
+    _, aout, bin_, _ = STRIP_PORTS[H]
+    r_out, r_in = _ports(H, width, True)
+    m = STRIP_PERIOD - 1
+    return r_out, r_in, (m - aout[0], aout[1]), (m - bin_[0], bin_[1])
+
+
+@functools.lru_cache(maxsize=1024)
+def strip_middle_from(H: int, width: int, start: tuple[int, int]) -> Piece | None:
+    """A middle piece whose tour starts at local ``start``: one path through the piece with
+    two strand jumps, right out ⇒ right in (the chain to the right, there and back) and left
+    out ⇒ left in (the mirrored chain to the left), in either order; or ``None``."""
+    ports = middle_ports(H, width)
+    if start in ports or len(set(ports)) < 4 or not (0 <= start[0] < width and 0 <= start[1] < H):
+        return None
+    virtual = [(ports[0], ports[1]), (ports[2], ports[3])]
+    seq = _search(H, width, [(start, None)], virtual=virtual,
+                  budgets=((5_000, 4), (50_000, 4)))
+    if seq is None:
+        return None
+    return _verify(Piece(H, width, seq, False), virtual=virtual)
 
 
 @functools.lru_cache(maxsize=None)

@@ -39,9 +39,10 @@ def plan(H: int, n: int, closed: bool, left=None):
     return None
 
 
-def strip(H: int, n: int, closed: bool, left_piece=None) -> np.ndarray:
-    """Tour (int32 flat indices) of an H-row, n-column board."""
-    pl = plan(H, n, closed, None if left_piece is None else left_piece.w)
+def strip(H: int, n: int, closed: bool, left_piece=None, bare=False) -> np.ndarray:
+    """Tour (int32 flat indices) of an H-row, n-column board. ``bare``: no left cap (the
+    tour starts at the first block's ``ain`` and ends at its ``bout``)."""
+    pl = plan(H, n, closed, 0 if bare else None if left_piece is None else left_piece.w)
     if pl is None:
         return cb.whole_board(H, n, closed).seq.astype(np.int32)
     left_kind, l, k, r = pl
@@ -106,4 +107,46 @@ def open_strip(H: int, n: int, s: int | None):
                     kc.remap(p, H, n, fx, fy, False)
                 if p[0] == s:
                     return p, True
+    p = _middle(H, n, sx, sy)
+    if p is not None:
+        return p, True
     return path, False
+
+
+def _bare_ok(H, width):
+    return width > 0 and plan(H, width, False, 0) is not None
+
+
+def _middle(H, n, sx, sy, tries=16):
+    """Open tour from (sx, sy) through a middle piece: chains to its left (mirrored) and to
+    its right, each a bare strip (no left cap) entered and left at the piece's ports."""
+    for width in range(4, 12):
+        for a in range(max(1, sx - width + 1), sx + 1):
+            right = n - a - width
+            if not (_bare_ok(H, a) and _bare_ok(H, right)):
+                continue
+            tries -= 1
+            if tries < 0:
+                return None
+            piece = cb.strip_middle_from(H, width, (sx - a, sy))
+            if piece is None:
+                continue
+            r_out, r_in, l_out, l_in = cb.middle_ports(H, width)
+            jumps = {r_out[1] * width + r_out[0]: (strip(H, right, False, bare=True), right,
+                                                   a + width, False),
+                     l_out[1] * width + l_out[0]: (strip(H, a, False, bare=True), a, 0, True)}
+            path = np.empty(H * n, dtype=np.int32)
+            seq = piece.seq
+            at, k0 = 0, 0
+            for k in range(seq.size):
+                u = int(seq[k])
+                if u in jumps:
+                    at = kc.place(seq[k0:k + 1], width, a, False, n, path, at)
+                    part, pw, x_off, mirror = jumps[u]
+                    at = kc.place(part, pw, x_off, mirror, n, path, at)
+                    k0 = k + 1
+            at = kc.place(seq[k0:], width, a, False, n, path, at)
+            if at == H * n:
+                return path
+            raise RuntimeError("middle strip construction lost squares")  # a bug
+    return None

@@ -295,3 +295,18 @@ def remap(path, rows, cols, fx, fy, transpose):
             path[i] = x * rows + y
         else:
             path[i] = y * cols + x
+
+
+@njit
+def place(src, src_cols, x_off, mirror, cols, dst, at):
+    """Copy the tour ``src`` of a board ``src_cols`` wide into ``dst[at:]`` as squares of a
+    board ``cols`` wide, shifted right by ``x_off`` columns (mirrored left-right first when
+    ``mirror``). Returns the next free index of ``dst``."""
+    for i in range(src.shape[0]):
+        s = src[i]
+        x = s % src_cols
+        y = s // src_cols
+        if mirror:
+            x = src_cols - 1 - x
+        dst[at + i] = y * cols + x_off + x
+    return at + src.shape[0]

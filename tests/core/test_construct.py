@@ -130,6 +130,14 @@ def test_strips_honour_corner_starts_and_say_when_not():
             path, ok = construct_open(rows, cols, start=s)
             assert ok and path[0] == s
             assert_tour(rows, cols, path, False)
+    # 3×n: starts in the middle of a long strip go through a middle piece
+    honoured = 0
+    for s in range(3 * 41):
+        path, ok = construct_open(3, 41, start=s)
+        assert (path[0] == s) == ok
+        assert_tour(3, 41, path, False)
+        honoured += ok and 12 <= s % 41 <= 28
+    assert honoured >= 10
     # 4×n: an open tour starts on an outer row, never on the two middle rows
     for s in (10 + 1, 2 * 10 + 5):
         path, ok = construct_open(4, 10, start=s)
