@@ -10,6 +10,16 @@ Each algorithm is counted by a nogil numba kernel (:func:`core.kernels.enumerate
 count_batch_bits`); a thread pool (one thread per core) takes small batches, so progress is
 reported and ``cancel()`` honoured between batches. With ``checkpoint=path`` finished
 algorithms are saved (atomically) and skipped when the run is started again.
+
+Readings (SPEC §5). The default is the one SPEC §5 describes: the whole ECD/XCD tail is
+reserved from the start (its squares count as outlets, like E) and number L must be a
+knight move from the tail's first square. It gives strict 989,931 and full corner dash
+5,201,841 exactly; semi 40,640,279 (+1,006); ECD 526,577 / 2,201,678 and XCD 961,608 /
+3,829,015 against the paper's 570,079 / 2,366,427 and 1,091,095 / 4,366,840. Also tried here:
+E left unreserved with the remaining square checked at the end (ECD 210,191 / 909,552: much
+lower); a dashed approach cell scoring 1 only while its corner is unvisited (identical
+counts: a free corner's approach cells are both visited once the corner is). No reading
+found reproduces the paper's ECD/XCD figures, so the most faithful one stays.
 """
 from __future__ import annotations
 
