@@ -193,11 +193,7 @@ class Enumerator:
 
     def __init__(self, rows: int = 8, cols: int = 8, start="a8", end=None, dashes=None,
                  tail=None, *, bits=None):
-        try:
-            self.board = Board(rows, cols)
-        except BoardError as e:
-            raise EnumerationError(str(e)) from None
-        b = self.board
+        self.board = b = _board(rows, cols)
         self.start = _square(b, start, "start")
         self.end = None if end is None else _square(b, end, "end")
         self.closed = self.end is not None
@@ -269,11 +265,23 @@ class Enumerator:
 
     def first(self, k: int, max_steps: int = 1 << 62) -> list[Solution]:
         """The next ``k`` solutions (the first ``k`` on a fresh enumerator), fewer when the
-        run is exhausted first. One kernel call: no Python work per step."""
+        run is exhausted first. A few kernel calls (blocks of 4,096): no Python work per step."""
         if int(k) < 0:
             raise EnumerationError("k must not be negative")
+        out: list[Solution] = []
+        k = int(k)
+        f0 = self.forward_moves
+        while len(out) < k:
+            want = min(k - len(out), 4096)
+            got = self._block(want, max_steps - (self.forward_moves - f0))
+            out.extend(got)
+            if len(got) < want:
+                break
+        return out
+
+    def _block(self, k: int, max_steps: int) -> list[Solution]:
         base = self.solutions
-        paths, mos, branches, _ = self.engine.collect(int(k), max_steps)
+        paths, mos, branches, _ = self.engine.collect(k, max(0, max_steps))
         g = len(paths)
         full = np.empty((g, self.board.size), dtype=np.int32)
         full[:, :self.L] = paths[:, 1:]
@@ -312,9 +320,16 @@ class Enumerator:
         return [self.board.name(int(s)) for s in squares]
 
 
+def _board(rows, cols) -> Board:
+    try:
+        return Board(rows, cols)
+    except BoardError as e:
+        raise EnumerationError(str(e)) from None
+
+
 def list_tails(rows: int, cols: int, start, end) -> dict:
     """ECD and XCD tails for S and E, each a tuple of square names ending at E."""
-    b = Board(rows, cols)
+    b = _board(rows, cols)
     s, e = _square(b, start, "start"), _square(b, end, "end")
     _dash.plan(b, s, e)  # validates S and E
     t = _dash.list_tails(b, s, e)
@@ -323,7 +338,7 @@ def list_tails(rows: int, cols: int, start, end) -> dict:
 
 def free_corners(rows: int, cols: int, start, end=None) -> dict:
     """Corner name -> None when free (can be dashed), else the reason."""
-    b = Board(rows, cols)
+    b = _board(rows, cols)
     s = _square(b, start, "start")
     e = None if end is None else _square(b, end, "end")
     return _dash.free_corners(b, s, e)

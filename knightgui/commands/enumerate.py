@@ -64,25 +64,37 @@ def _solution_record(en, s) -> dict:
             "numbers": s.numbers[::-1].tolist(), "mo": s.mo_entries()}
 
 
-def _write_out(path, en, sols, counters) -> None:
+def _out_kind(path) -> str:
     from pathlib import Path
-    from core.tour import atomic_write_text
-    p = Path(path)
-    ext = p.suffix.lower()
-    if ext == ".json":
-        b = en.board
-        d = {"format": "knightgui-enumeration", "version": 1, "rows": b.rows, "cols": b.cols,
-             "method": en.method, **counters,
-             "solutions_listed": [{"index": s.index, "branch": s.branch,
-                                   "path": [[int(q % b.cols), int(q // b.cols)] for q in s.path]}
-                                  for s in sols]}
-        atomic_write_text(p, json.dumps(d, separators=(",", ":")))
-    elif ext == ".csv":
-        lines = ["solution,branch,path"]
-        lines += [f"{s.index},{s.branch},{' '.join(en.names(s.path))}" for s in sols]
-        atomic_write_text(p, "\n".join(lines) + "\n")
-    else:
+    ext = Path(path).suffix.lower()
+    if ext not in (".json", ".csv"):
         raise CliError(f"--out: unknown file type '{ext}' (use .json or .csv)")
+    return ext
+
+
+def _records(en, sols, kind):
+    """Solutions as compact records (JSON) or CSV lines, consumed one at a time."""
+    cols = en.board.cols
+    for s in sols:
+        if kind == ".json":
+            yield {"index": s.index, "branch": s.branch,
+                   "path": [[int(q % cols), int(q // cols)] for q in s.path]}
+        else:
+            yield f"{s.index},{s.branch},{' '.join(en.names(s.path))}"
+
+
+def _write_out(path, en, records, counters, kind) -> None:
+    from core.tour import atomic_write_text
+    b = en.board
+    try:
+        if kind == ".json":
+            d = {"format": "knightgui-enumeration", "version": 1, "rows": b.rows,
+                 "cols": b.cols, "method": en.method, **counters, "solutions_listed": records}
+            atomic_write_text(path, json.dumps(d, separators=(",", ":")))
+        else:
+            atomic_write_text(path, "\n".join(["solution,branch,path", *records]) + "\n")
+    except OSError as e:
+        raise CliError(f"--out: cannot write {path}: {e.strerror or e}") from None
 
 
 def run(args) -> int:
@@ -116,28 +128,28 @@ def run(args) -> int:
         raise CliError(f"--{tail_kind}: {'-'.join(tail)} is an {en.plan.tail_kind.upper()} "
                        f"tail; use --{en.plan.tail_kind}")
     import time
+    kind = _out_kind(args.out) if args.out else None
     t0 = time.perf_counter()
-    sols = []
+    sols, records = [], []
     if args.first is not None:
-        k = positive_int("--first", args.first, 1, 10_000_000)
+        k = positive_int("--first", args.first, 1, 100_000)
         sols = en.first(k)
-        counters = {"solutions": en.solutions, "dead_ends": en.dead_ends,
-                    "forward_moves": en.forward_moves, "exhausted": en.exhausted}
-    elif args.out:
-        sols = list(en)
-        counters = {"solutions": en.solutions, "dead_ends": en.dead_ends,
-                    "forward_moves": en.forward_moves, "exhausted": en.exhausted}
+        if kind:
+            records = list(_records(en, sols, kind))
+    elif kind:
+        records = list(_records(en, iter(en), kind))    # all solutions, streamed
     else:
         bar = Progress("enumerate")
         try:
-            counters = en.count(progress=lambda c: bar(c["solutions"], None,
-                                                       f"solutions, {c['dead_ends']:,} dead ends"))
+            en.count(progress=lambda c: bar(c["solutions"], None,
+                                            f"solutions, {c['dead_ends']:,} dead ends"))
         finally:
             bar.close()
-        counters.pop("seconds", None)
-    counters["seconds"] = round(time.perf_counter() - t0, 6)
-    if args.out:
-        _write_out(args.out, en, sols, counters)
+    counters = {"solutions": en.solutions, "dead_ends": en.dead_ends,
+                "forward_moves": en.forward_moves, "exhausted": en.exhausted,
+                "seconds": round(time.perf_counter() - t0, 6)}
+    if kind:
+        _write_out(args.out, en, records, counters, kind)
     if args.first is not None:
         for s in sols:
             print(f"solution {s.index} (branched at move {s.branch})")

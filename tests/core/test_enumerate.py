@@ -204,3 +204,23 @@ def test_state_snapshot_continues_identically():
     assert a == b and other.solutions == en.solutions == 150
     with pytest.raises(EnumerationError, match="does not fit"):
         Enumerator(8, 8, "c8", "b6").set_state(snap)
+
+
+def test_first_in_blocks_matches_stepping_and_respects_budget():
+    a = Enumerator(8, 8, "a8", "c7").first(9000)          # three kernel blocks
+    en = Enumerator(8, 8, "a8", "c7")
+    b = [en.next_solution() for _ in range(9000)]
+    assert [s.path.tobytes() for s in a] == [s.path.tobytes() for s in b]
+    assert [s.branch for s in a] == [s.branch for s in b]
+    limited = Enumerator(8, 8, "a8", "c7")
+    got = limited.first(10, max_steps=100)
+    assert len(got) < 10 and limited.forward_moves == 100
+
+
+def test_module_functions_reject_bad_boards():
+    from core.enumerate import free_corners, list_tails
+    with pytest.raises(EnumerationError):
+        list_tails(0, 8, "a1", "b3")
+    with pytest.raises(EnumerationError, match="not a knight move"):
+        list_tails(8, 8, "a1", "a2")
+    assert free_corners(8, 8, "d4") == {"a1": None, "a8": None, "h8": None, "h1": None}
