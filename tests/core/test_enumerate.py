@@ -224,3 +224,8 @@ def test_module_functions_reject_bad_boards():
     with pytest.raises(EnumerationError, match="not a knight move"):
         list_tails(8, 8, "a1", "a2")
     assert free_corners(8, 8, "d4") == {"a1": None, "a8": None, "h8": None, "h1": None}
+
+
+def test_warm_up_runs():
+    from core.enumerate import warm_up
+    warm_up()
