@@ -226,6 +226,10 @@ def test_module_functions_reject_bad_boards():
     assert free_corners(8, 8, "d4") == {"a1": None, "a8": None, "h8": None, "h1": None}
 
 
-def test_warm_up_runs():
+def test_warm_up_loads_every_kernel():
     from core.enumerate import warm_up
+    from core.kernels import enumerate as k, enumerate64 as k64
     warm_up()
+    for fn in (k.advance_kernel, k.collect_kernel, k.count_kernel, k64.advance_bits,
+               k64.collect_bits, k64.count_bits, k64.count_batch_bits):
+        assert fn.signatures, fn
