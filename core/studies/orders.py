@@ -201,10 +201,14 @@ class OrdersResult:
 
     def summary(self) -> dict:
         """The SPEC §10 figures (``orders`` … ``seconds``) and a few more."""
+        complete = self.walks - self.failed_walks
         return {"orders": self.orders, "walks": self.walks, "failed_walks": self.failed_walks,
                 "orders_with_failure": self.orders_with_failure,
                 "max_failures_per_order": self.max_failures_per_order,
-                "closed_walks": self.closed_walks, "seconds": round(self.seconds, 4),
+                "closed_walks": self.closed_walks,
+                "closed_share_of_complete": round(self.closed_walks / complete, 6)
+                if complete else 0.0,
+                "seconds": round(self.seconds, 4),
                 "rows": self.board.rows, "cols": self.board.cols, "tie": self.tie,
                 "complete": self.complete}
 

@@ -25,7 +25,14 @@ def finish(qtbot, d, attr, timeout=60000):
         for label in (d.summary_label, d.tie_label):
             assert not label.text().startswith("Failed"), label.text()
         return d.study_thread is None and getattr(d, attr) is not None
-    qtbot.waitUntil(ended, timeout=timeout)
+    try:
+        qtbot.waitUntil(ended, timeout=timeout)
+    except qtbot.TimeoutError:
+        t = d.study_thread
+        raise AssertionError(
+            f"study did not end: thread={'none' if t is None else t.isRunning()}, "
+            f"progress={d.progress.value()}/{d.tie_progress.value()}, "
+            f"labels={d.summary_label.text()!r} {d.tie_label.text()!r}") from None
 
 
 def test_move_order_run_fills_bars_heat_map_and_table(qtbot, dock, tmp_path):
