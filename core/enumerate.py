@@ -351,6 +351,7 @@ def warm_up() -> None:
     en.first(2)
     en.next_solution()
     en.count()
+    en.engine.count()
     Engine(en.board, en.start, en.chain, en.plan.dashed, bits=False).count()
     g = Enumerator(6, 6, "a1", "b3", bits=False)
     g.first(2)
