@@ -21,6 +21,11 @@ def add_parser(studies) -> None:
                         "closed_walks,failed_starts")
     p.add_argument("--starts-csv", default=None, metavar="FILE",
                    help="write failures per start square: square,col,row,failed_walks")
+    p.add_argument("--walk", default=None, metavar="ORDER",
+                   help="instead of the analysis, show the one walk of ORDER (digits or "
+                        "⟨dx,dy⟩ pairs) from --from")
+    p.add_argument("--from", dest="start", default="a1", metavar="SQ",
+                   help="start square for --walk (default a1)")
     p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     p.set_defaults(func=run)
 
@@ -37,6 +42,8 @@ def run(args) -> int:
         val = getattr(args, opt)
         if val is not None and not str(val).lower().endswith(".csv"):
             raise CliError(f"--{opt.replace('_', '-')} must name a .csv file, got '{val}'")
+    if args.walk is not None:
+        return _show_walk(n, cols, tie, args.walk, args.start, args.json)
     bar = Progress(f"move orders {n}×{cols} ({tie})")
     try:
         res = run_orders(n, tie, cols=cols, progress=bar)
@@ -55,6 +62,36 @@ def run(args) -> int:
         emit_json(res.to_json_dict(worst=worst))
     else:
         _print_report(res, worst)
+    return 0
+
+
+def _show_walk(n, cols, tie, order, start, as_json) -> int:
+    import numpy as np
+
+    from core.board import BoardError
+    from core.studies.orders import OrderError, digits, matrix_pairs, parse_order, replay
+    try:
+        o = parse_order(order)
+        w = replay(n, o, tie, start, cols=cols)
+    except (OrderError, BoardError) as e:
+        raise CliError(f"knightgui study move-orders --walk: {e}") from None
+    board, path = w["board"], w["path"]
+    if as_json:
+        emit_json({"rows": board.rows, "cols": board.cols, "order": digits(o),
+                   "matrix": matrix_pairs(o), "tie": tie, "complete": w["complete"],
+                   "closed": w["closed"], "squares": int(len(path)), "end": w["end"],
+                   "path": [[int(s % cols), int(s // cols)] for s in path],
+                   "message": w["message"]})
+        return 0
+    nums = np.zeros(board.size, dtype=np.int64)
+    nums[path] = np.arange(1, len(path) + 1)
+    width = len(str(board.size))
+    for r in range(board.rows - 1, -1, -1):
+        cells = (f"{v:>{width}}" if v else "." * width for v in nums[r * cols:(r + 1) * cols])
+        print(f"{r + 1:>3} " + " ".join(cells))
+    if board.has_algebraic:
+        print("    " + " ".join(f"{chr(97 + c):>{width}}" for c in range(cols)))
+    print(w["message"])
     return 0
 
 

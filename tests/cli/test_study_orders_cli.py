@@ -103,3 +103,16 @@ def test_tie_breaks_text_report(capsys):
 def test_tie_breaks_bad_input_exits_2(capsys, argv, needle):
     code, out, err = call(capsys, "study", "tie-breaks", *argv)
     assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_move_orders_walk_shows_the_convention_walks(capsys):
+    order = "⟨1,2⟩⟨2,1⟩⟨1,−2⟩⟨2,−1⟩⟨−1,2⟩⟨−2,1⟩⟨−1,−2⟩⟨−2,−1⟩"
+    code, out, _ = call(capsys, "study", "move-orders", "--walk", order, "--from", "a8",
+                        "--json")
+    d = last_json(out)
+    assert code == 0 and d["order"] == "12438756" and d["complete"] and d["closed"]
+    assert d["path"][:3] == [[0, 7], [2, 6], [4, 7]]  # a8, c7, e8: 1, 2, 3 of the tour
+    code, out, _ = call(capsys, "study", "move-orders", "--walk", order, "--from", "d7")
+    assert code == 0 and "stuck on a3 after 60 of 64 squares" in out
+    code, _, err = call(capsys, "study", "move-orders", "--walk", "1234", "--from", "a1")
+    assert code == 2 and "order" in err
