@@ -290,6 +290,58 @@ def strip_middle_from(H: int, width: int, start: tuple[int, int]) -> Piece | Non
     return _verify(Piece(H, width, seq, False), virtual=virtual)
 
 
+#: 4-row strips, starts mid-board: period blocks with three strands (local (x, y)):
+#: X1in → X1out (leftwards), X2in → X2out (rightwards), Yin → Yout (leftwards, to the end).
+#: On 4 × n every open tour has one step between the middle rows, so the strands left of
+#: the start must turn without one: two strands go out and back, the third ends the tour.
+TRIPLE_PORTS = {4: ((3, 0), (0, 2), (0, 3), (3, 1), (3, 2), (0, 0))}
+TRIPLE_LEFT = {4: (4, 5, 6, 7)}
+
+
+@functools.lru_cache(maxsize=None)
+def triple_piece(H: int, kind: str, width: int) -> Piece:
+    """``period`` (width 4): X1in … X1out ⇒ X2in … X2out ⇒ Yin … Yout; ``cap``: the left
+    end, X1in … X2out ⇒ Yin … (free end), ports at its right border."""
+    x1in, x1out, x2in, x2out, yin, yout = TRIPLE_PORTS[H]
+    if kind == "period":
+        virtual = [(x1out, x2in), (x2out, yin)]
+        seq = _search(H, width, [(x1in, yout)], virtual=virtual)
+    elif kind == "cap":
+        d = width - STRIP_PERIOD
+        virtual = [((x2out[0] + d, x2out[1]), (yin[0] + d, yin[1]))]
+        seq = _search(H, width, [((x1in[0] + d, x1in[1]), None)], virtual=virtual)
+    else:
+        raise ValueError(f"unknown triple piece kind {kind!r}")
+    if seq is None:
+        raise BaseSearchError(f"no triple-strand {kind} found for {H}×{width}")
+    return _verify(Piece(H, width, seq, False), virtual=virtual)
+
+
+@functools.lru_cache(maxsize=1024)
+def triple_middle_from(H: int, width: int, start: tuple[int, int]) -> Piece | None:
+    """Middle piece of a 4-row strip whose tour starts at local ``start``: start … X1out ⇒
+    X2in … right out ⇒ right in … Yout, where X1out, X2in, Yout are the triple block's
+    left-side ports and right out / in a period block's (aout, bin) at the right border."""
+    _, x1out, x2in, _, _, yout = TRIPLE_PORTS[H]
+    r_out, r_in = _ports(H, width, True)
+    ports = {x1out, x2in, yout, r_out, r_in}
+    if start in ports or len(ports) < 5 or not (0 <= start[0] < width and 0 <= start[1] < H):
+        return None
+    virtual = [(x1out, x2in), (r_out, r_in)]
+    seq = _search(H, width, [(start, yout)], virtual=virtual,
+                  budgets=((5_000, 4), (50_000, 2)))
+    if seq is None:
+        return None
+    return _verify(Piece(H, width, seq, False), virtual=virtual)
+
+
+@functools.lru_cache(maxsize=1024)
+def small_board_from(h: int, w: int, start: tuple[int, int]) -> Piece | None:
+    """Open tour of a small whole board from ``start`` by search (None: none found)."""
+    seq = _search(h, w, [(start, None)], budgets=((20_000, 4), (500_000, 2)))
+    return None if seq is None else _verify(Piece(h, w, seq, False))
+
+
 @functools.lru_cache(maxsize=None)
 def whole_board(h: int, w: int, closed: bool) -> Piece:
     """A tour of a whole small board (used where no decomposition applies, e.g. 3×9, 3×10)."""

@@ -9,6 +9,10 @@ from . import construct_base as cb
 from .kernels import construct as kc
 
 
+#: Strips of at most this many squares are searched whole when a start is not met otherwise.
+SMALL = 60
+
+
 def table(pieces):
     """Concatenate base pieces into the flat arrays the kernels take."""
     starts = np.zeros(len(pieces) + 1, dtype=np.int64)
@@ -92,6 +96,10 @@ def open_strip(H: int, n: int, s: int | None):
     if match_end(path, H, n, s):
         return path, True
     sx, sy = s % n, s // n
+    if (H * n) % 2 and (sx + sy) % 2:
+        return path, False     # an odd board's open tours start on the corners' colour
+    if H == 4 and sy in (1, 2):
+        return path, False     # 4-row open tours start on an outer row
     for fx in (False, True):
         x = n - 1 - sx if fx else sx
         for fy in (False, True):
@@ -107,10 +115,90 @@ def open_strip(H: int, n: int, s: int | None):
                     kc.remap(p, H, n, fx, fy, False)
                 if p[0] == s:
                     return p, True
-    p = _middle(H, n, sx, sy)
-    if p is not None:
-        return p, True
+    if H * n <= SMALL:
+        piece = cb.small_board_from(H, n, (sx, sy))
+        if piece is not None:
+            return piece.seq.astype(np.int32), True
+    if H == 3:
+        p = _middle(H, n, sx, sy)
+        if p is not None:
+            return p, True
+    else:
+        for fx in (False, True):
+            for fy in (False, True):
+                x = n - 1 - sx if fx else sx
+                y = H - 1 - sy if fy else sy
+                p = _middle4(n, x, y)
+                if p is not None:
+                    if fx or fy:
+                        kc.remap(p, H, n, fx, fy, False)
+                    return p, True
     return path, False
+
+
+def _cls4(x, y):
+    """Strand class on 4-row boards: (colour + inner row) mod 2. Every step of an open
+    tour but one stays in its class."""
+    return (x + y + (0 if y in (0, 3) else 1)) % 2
+
+
+def _middle4(n, sx, sy, tries=12):
+    """4-row open tour from (sx, sy): a middle piece, the two-strand chain to its right
+    and three-strand blocks to its left (two strands out and back, one to the end)."""
+    H, P = 4, cb.STRIP_PERIOD
+    if sy not in (0, 3):
+        return None              # open 4×n tours start on an outer row
+    _, x1out, x2in, _, _, yout = cb.TRIPLE_PORTS[H]
+    for width in (5, 7, 9, 4, 6, 8):
+        for a in range(max(cb.TRIPLE_LEFT[H][0], sx - width + 1), sx + 1):
+            right = n - a - width
+            if not _bare_ok(H, right):
+                continue
+            # the start, the left strands and the right chain's first strand share a class
+            if not (_cls4(sx, sy) == _cls4(a + x1out[0], x1out[1])
+                    == _cls4(a + width, 0)):
+                continue
+            tries -= 1
+            if tries < 0:
+                return None
+            mid = cb.triple_middle_from(H, width, (sx - a, sy))
+            if mid is None:
+                continue
+            l = next(c for c in cb.TRIPLE_LEFT[H] if (a - c) % P == 0)
+            k = (a - l) // P
+            per = cb.triple_piece(H, "period", P)
+            cap = cb.triple_piece(H, "cap", l)
+            return _assemble4(n, a, width, right, l, k, mid, per, cap)
+    return None
+
+
+def _assemble4(n, a, width, right, l, k, mid, per, cap):
+    H, P = 4, cb.STRIP_PERIOD
+    _, x1out, x2in, x2out, yin, _ = cb.TRIPLE_PORTS[H]
+    r_out, r_in = cb._ports(H, width, True)
+
+    def at(piece, sq):
+        return int(np.flatnonzero(piece.seq == sq[1] * piece.w + sq[0])[0])
+
+    d = l - P
+    m1, m2 = at(mid, x1out), at(mid, r_out)
+    p1, p2 = at(per, x1out), at(per, x2out)
+    c1 = at(cap, (x2out[0] + d, x2out[1]))
+    path = np.empty(H * n, dtype=np.int32)
+    q = 0
+    ms, ps, cs_ = mid.seq, per.seq, cap.seq
+    q = kc.place(ms[:m1 + 1], width, a, False, n, path, q)                   # start … X1out
+    q = kc.place_blocks(ps[:p1 + 1], P, l + P * (k - 1), -P, k, n, path, q)   # X1 leftwards
+    q = kc.place(cs_[:c1 + 1], l, 0, False, n, path, q)                      # the turn
+    q = kc.place_blocks(ps[p1 + 1:p2 + 1], P, l, P, k, n, path, q)           # X2 rightwards
+    q = kc.place(ms[m1 + 1:m2 + 1], width, a, False, n, path, q)             # … right out
+    q = kc.place(strip(H, right, False, bare=True), right, a + width, False, n, path, q)
+    q = kc.place(ms[m2 + 1:], width, a, False, n, path, q)                   # right in … Yout
+    q = kc.place_blocks(ps[p2 + 1:], P, l + P * (k - 1), -P, k, n, path, q)  # Y leftwards
+    q = kc.place(cs_[c1 + 1:], l, 0, False, n, path, q)                      # … the end
+    if q != H * n:
+        raise RuntimeError("4-row middle construction lost squares")  # a bug
+    return path
 
 
 def _bare_ok(H, width):

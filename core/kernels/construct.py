@@ -310,3 +310,17 @@ def place(src, src_cols, x_off, mirror, cols, dst, at):
             x = src_cols - 1 - x
         dst[at + i] = y * cols + x_off + x
     return at + src.shape[0]
+
+
+@njit
+def place_blocks(seq, w, x_first, step, count, cols, dst, at):
+    """Copy the same piece slice ``seq`` (local squares of a piece ``w`` wide, rows from 0)
+    for ``count`` blocks whose first columns are ``x_first + i * step``. Returns the next
+    free index of ``dst``."""
+    for i in range(count):
+        x0 = x_first + i * step
+        for k in range(seq.shape[0]):
+            u = seq[k]
+            dst[at] = (u // w) * cols + x0 + u % w
+            at += 1
+    return at

@@ -145,6 +145,20 @@ def test_strips_honour_corner_starts_and_say_when_not():
         assert_tour(4, 10, path, False)
 
 
+def test_four_row_strips_honour_every_outer_row_start():
+    for n in list(range(5, 41)) + [97, 1000]:
+        for rows, cols in ((4, n), (n, 4)):
+            b = Board(rows, cols)
+            for s in range(b.size):
+                col, row = b.coords(s)
+                outer = (row if rows == 4 else col) in (0, 3)
+                path, ok = construct_open(rows, cols, start=s)
+                assert ok == outer, (rows, cols, s)
+                assert (path[0] == s) == ok
+                if n in (5, 13, 97):
+                    assert_tour(rows, cols, path, False)
+
+
 # --------------------------------------------------------------- contract
 def test_refusals_are_clear():
     for rows, cols in ((4, 4), (4, 100), (2, 8), (3, 8), (5, 5), (7, 9), (1, 1)):
