@@ -334,3 +334,10 @@ def replay(n: int, order, tie: str, start, *, cols: int | None = None) -> dict:
                f"after {k} of {board.size} squares")
     return {"board": board, "path": path, "complete": complete, "closed": closed,
             "end": end, "message": msg}
+
+
+def warm_up() -> None:
+    """Load (or compile, the first time) the analysis kernels: a few milliseconds when the
+    on-disk cache is warm. Safe to call from a background thread at start-up."""
+    run_orders(5, "first", orders=all_orders()[:2])
+    replay(5, all_orders()[0], "first", 0)

@@ -266,3 +266,8 @@ def test_eight_by_eight_first_and_last_agree():
     assert a.walks == 2_580_480
     assert a.summary() | {"seconds": 0, "tie": ""} == b.summary() | {"seconds": 0, "tie": ""}
     assert a.closed_walks > 0 and a.failed_walks > 0
+
+
+def test_warm_up_runs():
+    from core.studies.orders import warm_up
+    warm_up()
