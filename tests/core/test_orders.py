@@ -268,6 +268,8 @@ def test_eight_by_eight_first_and_last_agree():
     assert a.closed_walks > 0 and a.failed_walks > 0
 
 
-def test_warm_up_runs():
+def test_warm_up_loads_both_kernels():
+    from core.kernels.orders import one_walk, orders_chunk
     from core.studies.orders import warm_up
     warm_up()
+    assert orders_chunk.signatures and one_walk.signatures
