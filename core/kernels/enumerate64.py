@@ -14,10 +14,16 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
-from .enumerate import (BUDGET, EXHAUSTED, PH_DONE, PH_LEAF, PH_RUNNING, SOLUTION, ST_BRANCH,
-                        ST_DEAD_ENDS, ST_FORWARD, ST_K, ST_L, ST_NTIE, ST_PHASE, ST_SIZE,
-                        ST_SOL_BRANCH, ST_SOLUTIONS)
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # noqa: E402
+
+# The same codes and slots as core.kernels.enumerate, written out here on purpose: numba's
+# on-disk cache of this file does not notice edits to another module, so constants imported
+# from there could go stale. tests/core/test_enumerate.py checks that both agree.
+SOLUTION, EXHAUSTED, BUDGET = 1, 2, 3
+PH_RUNNING, PH_LEAF, PH_DONE = 0, 1, 2
+ST_K, ST_PHASE, ST_SOLUTIONS, ST_DEAD_ENDS, ST_FORWARD = 0, 1, 2, 3, 4
+ST_NTIE, ST_BRANCH, ST_SOL_BRANCH, ST_L, ST_SIZE = 5, 6, 7, 8, 9
+
 
 @njit
 def popcount(x):

@@ -233,3 +233,12 @@ def test_warm_up_loads_every_kernel():
     for fn in (k.advance_kernel, k.collect_kernel, k.count_kernel, k64.advance_bits,
                k64.collect_bits, k64.count_bits, k64.count_batch_bits):
         assert fn.signatures, fn
+
+
+def test_both_kernels_share_codes_and_state_slots():
+    from core.kernels import enumerate as k, enumerate64 as k64
+    names = [n for n in dir(k) if n.startswith(("ST_", "PH_"))] + ["SOLUTION", "EXHAUSTED",
+                                                                   "BUDGET"]
+    assert len(names) > 10
+    for n in names:
+        assert getattr(k64, n) == getattr(k, n), n
