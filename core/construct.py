@@ -18,7 +18,17 @@ a closed tour.
 period block carries two strands (out and back); the right cap turns the strands round, the
 left cap either closes them (3 × n closed tours) or holds the open ends. On 4 × n an open tour
 has exactly one step between the two middle rows, so these boards cannot be built from
-blocks that each hold a whole path; strands avoid that.
+blocks that each hold a whole path; strands avoid that. Tall boards (n × 3, n × 4) are built
+as strips and transposed in place.
+
+Starts. A closed tour is rotated in place to begin at the start, so every start is met on a
+board with a closed tour (also for open tours). On an odd × odd board the odd part of each
+side is placed so that its block holds the start, and that block's open base tour is searched
+from it (a few ms): every start of the corners' colour is met in the tests (the other colour
+cannot start an open tour). Strips try mirror images, a left cap searched from the start,
+then a *middle piece* holding the start with chains on both sides (4 rows: three-strand
+blocks on the left, two going out and back and one running to the end); every outer-row
+start of 4 × n is met for n ≥ 5 (inner rows cannot start one); 3 × n misses a few squares.
 
 Every base piece is found by a seeded, deterministic Warnsdorff-ordered depth-first search
 (:mod:`core.kernels.hamsearch`) the first time it is needed and checked square by square.
@@ -27,8 +37,9 @@ Assembly walks the block tree depth first and writes the tour straight into the 
 and nothing else of board size.
 
 Correctness is proved by the tests (tests/core/test_construct.py): every n from 5 to 300
-(open), every even n from 6 to 300 (closed), thin boards 3×n, 4×n, 5×n, 6×n, a spread of
-rectangles, and 1000×1000 / 2000×2000 (slow).
+(open), every even n from 6 to 300 (closed), every rectangle up to 30 × 30 and 5..12 × 5..124,
+thin boards 3×n, 4×n, 5×n, 6×n both ways round up to n = 400, random sizes up to 400 with
+random starts, 1000×1000, and 2000×2000 (slow).
 
 Sources: I. Parberry, "An efficient algorithm for the Knight's tour problem", Discrete
 Applied Mathematics 73 (1997) 251–260 (structured base tours joined at corners);

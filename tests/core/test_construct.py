@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core import construct as C
 from core import construct_base as cb
@@ -60,6 +62,35 @@ def test_thin_boards_every_length_to_400_both_ways_round(thin):
                 assert_tour(rows, cols, construct_closed(rows, cols), True)
             if open_tour_exists(rows, cols):
                 assert_tour(rows, cols, construct_open(rows, cols)[0], False)
+
+
+def test_every_block_combination_short_side_5_to_12():
+    # every pair of part sizes (and the odd part in both places) occurs in these
+    for rows in range(5, 13):
+        for cols in range(5, 125):
+            if closed_tour_exists(rows, cols):
+                assert_tour(rows, cols, construct_closed(rows, cols), True)
+            else:
+                assert_tour(rows, cols, construct_open(rows, cols)[0], False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=st.integers(1, 400), cols=st.integers(1, 400), data=st.data())
+def test_random_sizes_and_starts(rows, cols, data):
+    s = data.draw(st.integers(0, rows * cols - 1))
+    if closed_tour_exists(rows, cols):
+        path = construct_closed(rows, cols, start=s)
+        assert path[0] == s
+        assert_tour(rows, cols, path, True)
+    if open_tour_exists(rows, cols):
+        path, ok = construct_open(rows, cols, start=s)
+        assert (path[0] == s) == ok
+        if closed_tour_exists(rows, cols):
+            assert ok
+        assert_tour(rows, cols, path, False)
+    else:
+        with pytest.raises(ConstructionError):
+            construct_open(rows, cols, start=s)
 
 
 def test_a_spread_of_larger_rectangles():
