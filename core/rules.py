@@ -42,7 +42,7 @@ def parse_tie(name: str) -> int:
     return TIE_CODES[key]
 
 
-_PAIR = re.compile(r"[<⟨(\[]\s*([+-−]?\d)\s*,\s*([+-−]?\d)\s*[>⟩)\]]")
+_PAIR = re.compile(r"[<⟨(\[]\s*([-+−]?\d)\s*,\s*([-+−]?\d)\s*[>⟩)\]]")
 
 
 def parse_order(text) -> np.ndarray:
