@@ -42,5 +42,22 @@ stress: install-test
 bench: install
 	@for f in bench/*.py; do case $$f in */_*) continue;; esac; echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
+$(VENV)/.stamp-bundle: pyproject.toml | $(BIN)/python
+	$(PIP) install -q -e '.[bundle]'
+	@touch $@
+
+## make bundle: the double-clickable app in dist/knightgui/ (PyInstaller, packaging/README.md)
+bundle: $(VENV)/.stamp-bundle
+	PYTHON=$(BIN)/python packaging/build.sh
+
+## make bundle-test: build, then run the bundled binary headless (version, tour, window)
+bundle-test: bundle
+	packaging/bundle_test.sh
+
+## make install-desktop: menu entry and icon for this user; runs the bundle if built, else the venv
+install-desktop:
+	@test -x dist/knightgui/knightgui || $(MAKE) install
+	packaging/install_desktop.sh
+
 clean:
 	rm -rf build dist *.egg-info .pytest_cache

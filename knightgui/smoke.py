@@ -25,6 +25,7 @@ ENV_TIMEOUT_S = "KNIGHTGUI_SMOKE_TIMEOUT_S"
 PREFIX = "knightgui smoke:"
 _MARK = "_knightgui_smoke_hook"
 _IMPORTED_AT = time.time()
+_BRIDGES: list = []  # objects that carry the install request to the GUI thread
 
 
 def requested() -> int | None:
@@ -143,7 +144,7 @@ def install_when_app_exists(poll_s: float = 0.005, give_up_s: float = 120.0) -> 
 
         bridge = _Bridge()
         bridge.moveToThread(QCoreApplication.instance().thread())
-        watch.bridge = bridge  # keep it alive until the event arrives
+        _BRIDGES.append(bridge)  # outlives this thread, or Qt deletes it with the event
         QCoreApplication.postEvent(bridge, QEvent(kind))
 
     threading.Thread(target=watch, name="knightgui-smoke-watch", daemon=True).start()

@@ -142,3 +142,42 @@ def test_wheel_ships_the_resources(tmp_path):
               "__init__.py", "icons/knightgui.ico", "icons/knightgui.icns"):
         assert f"resources/{f}" in names
     assert "knightgui/resources.py" in names and "knightgui/smoke.py" in names
+
+
+def test_install_desktop_writes_entry_and_icons_then_uninstalls(tmp_path):
+    import shutil
+
+    exe = tmp_path / "odd dir $x" / "app"
+    exe.parent.mkdir()
+    shutil.copy("/bin/true", exe)
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"))
+    script = ROOT / "packaging" / "install_desktop.sh"
+    r = subprocess.run(["bash", str(script), str(exe)], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    entry = (tmp_path / "data" / "applications" / "knightgui.desktop").read_text()
+    # quoted, with $ escaped for the Exec field and the backslash escaped for the string
+    assert f'Exec="{str(exe.parent)[:-2]}\\\\$x/app"' in entry
+    assert f"TryExec={exe}\n" in entry
+    from knightgui.resources import ICON_SIZES
+
+    hicolor = tmp_path / "data" / "icons" / "hicolor"
+    for s in ICON_SIZES:
+        assert (hicolor / f"{s}x{s}" / "apps" / "knightgui.png").is_file()
+    assert (hicolor / "scalable" / "apps" / "knightgui.svg").is_file()
+    if shutil.which("desktop-file-validate"):
+        v = subprocess.run(["desktop-file-validate",
+                            str(tmp_path / "data" / "applications" / "knightgui.desktop")],
+                           capture_output=True, text=True)
+        assert v.returncode == 0, v.stdout
+    r = subprocess.run(["bash", str(script), "--uninstall"], env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert not (tmp_path / "data" / "applications" / "knightgui.desktop").exists()
+    assert not list(hicolor.rglob("knightgui.*"))
+
+
+def test_install_desktop_refuses_a_missing_program(tmp_path):
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path))
+    r = subprocess.run(["bash", str(ROOT / "packaging" / "install_desktop.sh"),
+                        str(tmp_path / "nope")], env=env, capture_output=True, text=True)
+    assert r.returncode == 2 and "not an executable" in r.stderr
+    assert not (tmp_path / "applications" / "knightgui.desktop").exists()

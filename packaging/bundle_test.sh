@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Headless checks of the built bundle (make bundle-test runs this after make bundle):
+#   1. --version prints the package version;
+#   2. solve --rows 100 --cols 100 --closed --json gives a valid closed tour (checked by the
+#      bundle's own `check` and, independently, by plain python3 when present);
+#   3. numba's cache lands in $KNIGHTGUI_CACHE_DIR (the frozen locator works), the 2nd run is warm;
+#   4. the window opens offscreen, paints, and exits with status 0 (KNIGHTGUI_SMOKE_EXIT_MS);
+#   5. prints the bundle size and start-to-first-frame times with a warm cache (median of 5).
+#
+#   packaging/bundle_test.sh [path/to/knightgui]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${1:-dist/knightgui/knightgui}
+[ -x "$BIN" ] || { echo "bundle-test: no bundle at $BIN (run: make bundle)" >&2; exit 2; }
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export QT_QPA_PLATFORM=offscreen
+export KNIGHTGUI_CACHE_DIR="$tmp/cache"
+cd "$tmp"  # nothing may depend on the source tree being the working directory
+fail() { echo "bundle-test: FAIL: $*" >&2; exit 1; }
+now() { date +%s.%N; }
+secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+
+want=$(sed -n 's/^__version__ = "\(.*\)"/\1/p' "$OLDPWD/knightgui/__init__.py")
+got=$("$BIN" --version) || fail "--version exited $?"
+[ "$got" = "knightgui $want" ] || fail "--version printed '$got', expected 'knightgui $want'"
+echo "ok   --version: $got"
+
+for run in cold warm; do
+    t0=$(now)
+    "$BIN" solve --rows 100 --cols 100 --closed --json --out "$tmp/tour.json" > "$tmp/solve.out" \
+        || fail "solve ($run cache) exited $?: $(tail -3 "$tmp/solve.out")"
+    echo "ok   solve 100x100 closed, $run numba cache: $(secs "$t0" "$(now)") s"
+done
+tail -n 1 "$tmp/solve.out" | grep -q '"valid": *true' || fail "solve --json did not report valid: true"
+"$BIN" check "$tmp/tour.json" > /dev/null || fail "the bundle's check rejected its own tour"
+if command -v python3 > /dev/null; then
+    python3 - "$tmp/solve.out" <<'PY' || fail "the tour in solve's JSON is not a closed knight's tour"
+import json, sys
+d = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+p = [tuple(s) for s in d["path"]]
+assert d["rows"] == d["cols"] == 100 and d["closed"] is True
+assert len(p) == 10000 and len(set(p)) == 10000
+assert all(0 <= c < 100 and 0 <= r < 100 for c, r in p)
+ok = lambda a, b: sorted((abs(a[0] - b[0]), abs(a[1] - b[1]))) == [1, 2]
+assert all(ok(p[i], p[(i + 1) % len(p)]) for i in range(len(p)))
+PY
+fi
+echo "ok   tour valid (bundle's check$(command -v python3 > /dev/null && echo ', independent python3 check'))"
+n=$(find "$KNIGHTGUI_CACHE_DIR" -name '*.nbi' | wc -l)
+[ "$n" -gt 0 ] || fail "no numba index files in \$KNIGHTGUI_CACHE_DIR ($KNIGHTGUI_CACHE_DIR)"
+echo "ok   numba cache in \$KNIGHTGUI_CACHE_DIR: $n kernels indexed"
+
+FRAME=""
+smoke() {  # one offscreen launch; sets FRAME to the first-frame seconds
+    local rc=0
+    KNIGHTGUI_SMOKE_EXIT_MS=$1 timeout 180 "$BIN" > "$tmp/gui.out" 2> "$tmp/gui.err" || rc=$?
+    [ $rc -eq 0 ] || { cat "$tmp/gui.err" >&2; fail "window run exited $rc"; }
+    if grep -E -q 'Traceback|QThread: Destroyed|Segmentation|Fatal Python' "$tmp/gui.err"; then
+        cat "$tmp/gui.err" >&2; fail "window run printed an error"
+    fi
+    FRAME=$(sed -n 's/.*first frame \([0-9.]*\) s after .*/\1/p' "$tmp/gui.err" | head -n 1)
+    [ -n "$FRAME" ] || { cat "$tmp/gui.err" >&2; fail "window never reported a first frame"; }
+}
+smoke 1500
+echo "ok   window opened offscreen, painted after $FRAME s, stayed 1.5 s and exited 0"
+times=()
+for i in 1 2 3 4 5; do smoke 0; times+=("$FRAME"); done
+median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p)
+echo "info start to first frame, warm cache: median $median s of 5 (${times[*]}) [target <= 1.5 s]"
+echo "info bundle size: $(du -sh "$(dirname "$BIN")" | cut -f1) [target <= 250 MB]"
+echo "bundle-test: all checks passed"
