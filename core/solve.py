@@ -31,7 +31,7 @@ METHODS = ("auto", "greedy", "backtrack", "construct")
 #: auto: boards up to this many squares try backtracking when greedy fails.
 BACKTRACK_AUTO_MAX = 64 * 64
 #: auto closed: boards up to this many squares try Warnsdorff + rotations first.
-REPAIR_AUTO_MAX = 120 * 120
+REPAIR_AUTO_MAX = 300 * 300
 #: auto open: larger boards go straight to the construction (greedy walks fail unpredictably
 #: there, and the construction is linear and faster than a walk).
 GREEDY_AUTO_MAX = 500 * 500

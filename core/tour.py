@@ -103,8 +103,8 @@ class Tour:
         return out.reshape(self.rows, self.cols)
 
     def pairs(self) -> list[list[int]]:
-        cols = self.cols
-        return [[int(s % cols), int(s // cols)] for s in self.path]
+        """``[[col, row], ...]`` in path order (vectorised: fast at millions of squares)."""
+        return path_pairs(self.path, self.cols)
 
     def render(self) -> str:
         """Text board with rank 1 at the bottom, files underneath."""
@@ -172,15 +172,18 @@ class Tour:
             raise TourError(f"the path has {len(path)} squares, the {cols}×{rows} board has "
                             f"{rows * cols}")
         board = Board(rows, cols)
-        flat = np.empty(len(path), dtype=np.int64)
-        for k, p in enumerate(path):
-            if (not isinstance(p, list) or len(p) != 2
-                    or not all(isinstance(v, int) and not isinstance(v, bool) for v in p)):
-                raise TourError(f"move {k + 1}: {p!r} is not a [col, row] pair of whole numbers")
-            c, r = p
-            if not board.contains(c, r):
-                raise TourError(f"move {k + 1}: [{c}, {r}] is off the {cols}×{rows} board")
-            flat[k] = r * cols + c
+        flat = _fast_pairs(path, rows, cols)
+        if flat is None:   # something is off: find the first bad move for the message
+            flat = np.empty(len(path), dtype=np.int64)
+            for k, p in enumerate(path):
+                if (not isinstance(p, list) or len(p) != 2
+                        or not all(isinstance(v, int) and not isinstance(v, bool) for v in p)):
+                    raise TourError(f"move {k + 1}: {p!r} is not a [col, row] pair of whole "
+                                    "numbers")
+                c, r = p
+                if not board.contains(c, r):
+                    raise TourError(f"move {k + 1}: [{c}, {r}] is off the {cols}×{rows} board")
+                flat[k] = r * cols + c
         method = d.get("method", {})
         if not isinstance(method, dict):
             raise TourError("'method' must be an object")
@@ -262,6 +265,38 @@ class Tour:
             return cls.from_csv(stripped)
         except BoardError as e:
             raise TourError(str(e)) from None
+
+
+def _fast_pairs(path: list, rows: int, cols: int):
+    """Flat indices of a list of [col, row] pairs when every pair is two in-range whole
+    numbers (no booleans), else ``None``. Vectorised for boards of millions of squares."""
+    if not path:
+        return None
+    try:
+        a = np.array(path)
+    except (ValueError, TypeError, OverflowError):
+        return None
+    if a.dtype.kind != "i" or a.shape != (len(path), 2):
+        return None
+    c, r = a[:, 0], a[:, 1]
+    if (c < 0).any() or (c >= cols).any() or (r < 0).any() or (r >= rows).any():
+        return None
+    # np.array turns True into 1: booleans must be refused like any non-number
+    if any(type(v) is bool for p in path[:1] for v in p) or _has_bool(path):
+        return None
+    return r.astype(np.int64) * cols + c
+
+
+def _has_bool(path: list) -> bool:
+    for p in path:
+        if type(p[0]) is bool or type(p[1]) is bool:
+            return True
+    return False
+
+
+def path_pairs(path, cols: int) -> list[list[int]]:
+    p = np.asarray(path, dtype=np.int64)
+    return np.stack([p % cols, p // cols], axis=1).tolist()
 
 
 def atomic_write_text(path: Path, text: str) -> None:

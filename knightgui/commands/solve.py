@@ -33,6 +33,7 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     from core.solve import SolveError, solve
+    from core.tour import path_pairs
     rows = positive_int("--rows", args.rows, 1, 100_000)
     cols = positive_int("--cols", args.cols, 1, 100_000)
     seed = positive_int("--seed", args.seed, 0, 2**48)
@@ -58,7 +59,7 @@ def run(args) -> int:
     if args.json:
         emit_json({"rows": rows, "cols": cols, "closed": bool(args.closed), "valid": res.ok,
                    "method": res.method, "seconds": round(res.seconds, 6),
-                   "path": [[int(s % cols), int(s // cols)] for s in res.path] if res.ok else [],
+                   "path": path_pairs(res.path, cols) if res.ok else [],
                    "message": res.message, "nodes": res.nodes,
                    "stuck_at": res.stuck_at, "moves": res.moves})
     else:
