@@ -6,7 +6,7 @@ candidates = unvisited and not reserved) once number k is placed. The outlets of
 are ``popcount(att[c] & bits[k, 0])`` with ``att`` uint64[N] the knight attack masks;
 ``masks`` uint64[2] = (dashed approach cells, squares where number L may stand). A backtrack
 to number kb just reads ``bits[kb]``: nothing is undone square by square, which makes it
-about 1.5x faster than the general kernel; candidates are walked bit by bit
+about 2.5x faster than the general kernel on 8x8; candidates are walked bit by bit
 (``trailing_zeros``) and ``tslot`` int8[N, N] gives each one's slot in ``nl[q]``.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # noqa: E402
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 # The same codes and slots as core.kernels.enumerate, written out here on purpose: numba's
 # on-disk cache of this file does not notice edits to another module, so constants imported
