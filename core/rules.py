@@ -24,6 +24,8 @@ TIE_HELP: dict[str, str] = {
                  "then the move order",
 }
 DEFAULT_ORDER = "12345678"
+#: single-tour methods (core.solve): auto picks one and says which it used
+METHODS: tuple[str, ...] = ("auto", "greedy", "backtrack", "construct")
 DASH_STATES: tuple[str, ...] = ("off", "A", "B", "full")
 
 

@@ -23,11 +23,10 @@ import numpy as np
 from .board import Board, BoardError
 from .existence import why_no_tour
 from .kernels import walk as _walk
-from .rules import (DEFAULT_ORDER, RuleError, order_digits, order_positions, parse_dash,
+from .rules import (DEFAULT_ORDER, METHODS, RuleError, order_digits, order_positions, parse_dash,
                     parse_order, parse_tie, TIE_RULES)
 from .tour import Tour
 
-METHODS = ("auto", "greedy", "backtrack", "construct")
 #: auto: boards up to this many squares try backtracking when greedy fails.
 BACKTRACK_AUTO_MAX = 64 * 64
 #: auto closed: boards up to this many squares try Warnsdorff + rotations first.

@@ -8,8 +8,7 @@ from ._common import CliError, EXIT_NOT_FOUND, emit_json, positive_int
 
 
 def add_parser(sub) -> None:
-    from core.rules import DEFAULT_ORDER, TIE_RULES
-    from core.solve import METHODS
+    from core.rules import DEFAULT_ORDER, METHODS, TIE_RULES
     p = sub.add_parser("solve", help="find one tour by Warnsdorff's rule",
                        description="Find one knight's tour. Without --closed the tour is open.")
     p.add_argument("--rows", required=True, help="board rows (ranks)")
