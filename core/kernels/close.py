@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit
+from .rng import new_state, xorshift64
 
 
 @njit
@@ -66,16 +67,6 @@ def _reverse(path, pos, i, j):
 
 
 @njit
-def _rand(state):
-    x = state[0]
-    x ^= (x << np.uint64(13)) & np.uint64(0xFFFFFFFFFFFFFFFF)
-    x ^= x >> np.uint64(7)
-    x ^= (x << np.uint64(17)) & np.uint64(0xFFFFFFFFFFFFFFFF)
-    state[0] = x
-    return x
-
-
-@njit
 def repair_closed_kernel(nbr, cols, path, max_steps, seed, stats):
     """Rotate ``path`` (int32[N], a Hamiltonian path, modified in place) until its ends are a
     knight move apart. ``nbr``: int32[N, k] neighbours (-1 none). ``cols``: board width (for
@@ -86,10 +77,7 @@ def repair_closed_kernel(nbr, cols, path, max_steps, seed, stats):
     pos = np.empty(n, dtype=np.int64)
     for i in range(n):
         pos[path[i]] = i
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
-    if rng[0] == 0:
-        rng[0] = np.uint64(1)
+    rng = new_state(seed, 0x632BE59BD9B4E019)
     stats[0] = 0
     stats[1] = 0
     if n < 2:
@@ -121,7 +109,7 @@ def repair_closed_kernel(nbr, cols, path, max_steps, seed, stats):
                     _reverse(path, pos, 0, j - 1)
                     return 1
         # (3) choose one rotation
-        pick_random = (_rand(rng) & np.uint64(3)) == 0
+        pick_random = (xorshift64(rng) & np.uint64(3)) == 0
         best_key = np.int64(1) << 62
         best_side = -1
         best_idx = -1
@@ -146,7 +134,7 @@ def repair_closed_kernel(nbr, cols, path, max_steps, seed, stats):
                     cost = i
                 count += 1
                 if pick_random:
-                    key = np.int64(_rand(rng) >> np.uint64(2))
+                    key = np.int64(xorshift64(rng) >> np.uint64(2))
                 else:
                     key = (np.int64(_kdist(s, other, cols)) << 40) + cost
                 if key < best_key:

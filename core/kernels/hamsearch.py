@@ -23,6 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit
+from .rng import xorshift64
 
 _DX = np.array([2, 1, -1, -2, -2, -1, 1, 2], dtype=np.int64)
 _DY = np.array([-1, -2, -2, -1, 1, 2, 2, 1], dtype=np.int64)
@@ -40,16 +41,6 @@ def local_neighbours(h, w):
                 if 0 <= xx < w and 0 <= yy < h:
                     nb[y * w + x, t] = yy * w + xx
     return nb
-
-
-@njit
-def _next_rand(state):
-    x = state[0]
-    x ^= (x << np.uint64(13)) & np.uint64(0xFFFFFFFFFFFFFFFF)
-    x ^= x >> np.uint64(7)
-    x ^= (x << np.uint64(17)) & np.uint64(0xFFFFFFFFFFFFFFFF)
-    state[0] = x
-    return x
 
 
 @njit
@@ -93,7 +84,7 @@ def _candidates(depth, n, path, nb, visited, outlets, req, end, rng, cand):
         ru = req[u]
         if ru >= 0 and ru != cur and visited[ru]:
             continue
-        key = (np.int64(outlets[u]) << 32) | np.int64(_next_rand(rng) >> np.uint64(40))
+        key = (np.int64(outlets[u]) << 32) | np.int64(xorshift64(rng) >> np.uint64(40))
         j = m
         while j > 0 and keys[j - 1] > key:
             keys[j] = keys[j - 1]

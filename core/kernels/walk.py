@@ -24,12 +24,14 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit
+from .rng import new_state, xorshift64
 
 TIE_PHADKE, TIE_FIRST, TIE_LAST, TIE_RANDOM, TIE_CENTER_FAR, TIE_LOOKAHEAD = range(6)
 
 DC = np.array([2, 1, -1, -2, -2, -1, 1, 2], dtype=np.int64)
 DR = np.array([-1, -2, -2, -1, 1, 2, 2, 1], dtype=np.int64)
 SHIFT = 40
+SALT = 0x2545F4914F6CDD1D
 
 
 @njit
@@ -72,16 +74,6 @@ def unvisit(sq, rows, cols, visited, outlets):
 
 
 @njit
-def _xorshift(state):
-    x = state[0]
-    x ^= (x << np.uint64(13)) & np.uint64(0xFFFFFFFFFFFFFFFF)
-    x ^= x >> np.uint64(7)
-    x ^= (x << np.uint64(17)) & np.uint64(0xFFFFFFFFFFFFFFFF)
-    state[0] = x
-    return x
-
-
-@njit
 def rank_candidates(q, rows, cols, visited, outlets, score, tie, order_pos, rng,
                     out_sq, out_key):
     """Candidates of the knight on ``q`` sorted by key (best first). Returns their number.
@@ -111,7 +103,7 @@ def rank_candidates(q, rows, cols, visited, outlets, score, tie, order_pos, rng,
         elif tie == 2:
             sec = np.int64(7) - order_pos[t]
         elif tie == 3:
-            sec = np.int64(_xorshift(rng) >> np.uint64(40)) * 8 + order_pos[t]
+            sec = np.int64(xorshift64(rng) >> np.uint64(40)) * 8 + order_pos[t]
         elif tie == 4:
             dx = 2 * cc - (cols - 1)
             dy = 2 * rr - (rows - 1)
@@ -201,10 +193,7 @@ def greedy_walk(rows, cols, start, tie, order_pos, seed, score, path, ties):
             for c in range(cols):
                 dx = np.int64(2 * c - (cols - 1))
                 cent[(r + 2) * W + c + 2] = (far - (dx * dx + dy * dy)) * 8
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x2545F4914F6CDD1D)
-    if rng[0] == 0:
-        rng[0] = np.uint64(1)
+    rng = new_state(seed, SALT)
     q = (start // cols + 2) * W + start % cols + 2
     free[q] = 0
     for t in range(8):
@@ -234,7 +223,7 @@ def greedy_walk(rows, cols, start, tie, order_pos, seed, score, path, ties):
             if tie <= 2:
                 sec = sec_t[t]
             elif tie == 3:
-                sec = np.int64(_xorshift(rng) >> np.uint64(40)) * 8 + sec_t[t]
+                sec = np.int64(xorshift64(rng) >> np.uint64(40)) * 8 + sec_t[t]
             elif tie == 4:
                 sec = cent[s] + sec_t[t]
             else:
@@ -277,10 +266,7 @@ def backtrack_walk(rows, cols, start, closed, tie, order_pos, seed, score, node_
     visited = np.zeros(size, dtype=np.uint8)
     outlets = np.empty(size, dtype=np.int32)
     init_outlets(rows, cols, outlets)
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x2545F4914F6CDD1D)
-    if rng[0] == 0:
-        rng[0] = np.uint64(1)
+    rng = new_state(seed, SALT)
     cand = np.empty((size, 8), dtype=np.int64)
     key = np.empty((size, 8), dtype=np.int64)
     ncand = np.zeros(size, dtype=np.int64)
