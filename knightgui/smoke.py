@@ -26,6 +26,7 @@ PREFIX = "knightgui smoke:"
 _MARK = "_knightgui_smoke_hook"
 _IMPORTED_AT = time.time()
 _BRIDGES: list = []  # objects that carry the install request to the GUI thread
+_MARKS: list[tuple[str, float]] = [("smoke imported", _IMPORTED_AT)]  # start-up milestones
 
 
 def requested() -> int | None:
@@ -93,7 +94,8 @@ def install_smoke_exit(app=None) -> bool:
         def frame_done(self):
             start, how = process_start_epoch()
             now = time.time()
-            _say(f"first frame {now - start:.3f} s after {how} (epoch {now:.3f})")
+            marks = ", ".join(f"{name} {t - start:.3f} s" for name, t in _MARKS)
+            _say(f"first frame {now - start:.3f} s after {how} (epoch {now:.3f}); {marks}")
             app.removeEventFilter(self)
             QTimer.singleShot(linger_ms, self.leave)
 
@@ -133,11 +135,13 @@ def install_when_app_exists(poll_s: float = 0.005, give_up_s: float = 120.0) -> 
             if time.monotonic() > deadline:
                 return
             time.sleep(poll_s)
+        _MARKS.append(("QApplication", time.time()))
         kind = QEvent.Type(QEvent.registerEventType())
 
         class _Bridge(QObject):
             def event(self, e):
                 if e.type() == kind:
+                    _MARKS.append(("event loop", time.time()))  # window built, exec() running
                     install_smoke_exit(None)
                     return True
                 return super().event(e)

@@ -70,5 +70,6 @@ times=()
 for i in 1 2 3 4 5; do smoke 0; times+=("$FRAME"); done
 median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 3p)
 echo "info start to first frame, warm cache: median $median s of 5 (${times[*]}) [target <= 1.5 s]"
+echo "info last run: $(grep -o 'first frame.*' "$tmp/gui.err" | head -n 1)"
 echo "info bundle size: $(du -sh "$(dirname "$BIN")" | cut -f1) [target <= 250 MB]"
 echo "bundle-test: all checks passed"
