@@ -17,11 +17,15 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPen, QStaticText, QTransform
 
 #: Boards up to this many squares keep one cached path of the whole tour.
 FULL_PATH_LIMIT = 250_000
+#: Squares at least this many pixels wide get a wider pen, drawn as separate lines.
+WIDE_PEN_PX = 14.0
+#: At most this many visible segments are drawn as separate lines.
+MAX_LINES = 60_000
 
 LIGHT = (240, 217, 181)
 DARK = (181, 136, 99)
@@ -106,6 +110,11 @@ class TourPathItem(pg.GraphicsObject):
         self._colour = QColor(*colour)
         self.setZValue(10)
 
+    def set_style(self, on_colours: bool):
+        """A dark translucent line over the colour-by-move image, red over the checkerboard."""
+        self._colour = QColor(40, 40, 40) if on_colours else QColor(200, 30, 30)
+        self.min_px = 4.0 if on_colours else 2.0
+
     def set_path(self, path: np.ndarray | None, rows: int, cols: int, closed: bool = False):
         self.prepareGeometryChange()
         self._bounds = QRectF(0, 0, cols, rows)
@@ -128,43 +137,77 @@ class TourPathItem(pg.GraphicsObject):
     def boundingRect(self):
         return QRectF(self._bounds)
 
-    def _visible_path(self, rect: QRectF):
-        key = (int(np.floor(rect.left())), int(np.floor(rect.top())),
-               int(np.ceil(rect.right())), int(np.ceil(rect.bottom())))
-        if key == self._window_key:
-            return self._window_path
-        x0, y0, x1, y1 = key[0] - 3, key[1] - 3, key[2] + 3, key[3] + 3
+    def _visible_segments(self, rect: QRectF) -> np.ndarray:
+        """Indices i of the segments (i, i+1) with an end inside ``rect`` (plus a margin)."""
+        x0, y0 = np.floor(rect.left()) - 3, np.floor(rect.top()) - 3
+        x1, y1 = np.ceil(rect.right()) + 3, np.ceil(rect.bottom()) + 3
         x, y = self._x, self._y
         inside = (x >= x0) & (x <= x1) & (y >= y0) & (y <= y1)
-        seg = inside[:-1] | inside[1:]
-        keep = np.zeros(len(x), dtype=bool)
-        keep[:-1] |= seg
-        keep[1:] |= seg
-        idx = np.flatnonzero(keep)
-        if len(idx) < 2:
-            path = None
-        else:
-            conn = np.append(seg, False)[idx]
-            path = pg.arrayToQPath(x[idx], y[idx], connect=conn)
+        return np.flatnonzero(inside[:-1] | inside[1:])
+
+    @staticmethod
+    def _key(rect: QRectF):
+        return (int(np.floor(rect.left())), int(np.floor(rect.top())),
+                int(np.ceil(rect.right())), int(np.ceil(rect.bottom())))
+
+    def _visible_path(self, rect: QRectF):
+        """One ``QPainterPath`` of the visible segments (huge boards, thin pen)."""
+        key = ("path",) + self._key(rect)
+        if key == self._window_key:
+            return self._window_path
+        seg = self._visible_segments(rect)
+        path = None
+        if len(seg):
+            keep = np.union1d(seg, seg + 1)
+            conn = np.isin(keep, seg)
+            path = pg.arrayToQPath(self._x[keep], self._y[keep], connect=conn)
         self._window_key, self._window_path = key, path
         return path
 
+    def _visible_lines(self, rect: QRectF):
+        """``QLineF`` list of the visible segments (zoomed in, wide pen: a translucent or wide
+        antialiased *path* is slow to stroke in Qt, separate lines are not)."""
+        key = ("lines",) + self._key(rect)
+        if key == self._window_key:
+            return self._window_path
+        seg = self._visible_segments(rect)
+        lines = None
+        if 0 < len(seg) <= MAX_LINES:
+            x, y = self._x, self._y
+            lines = [QLineF(a, b, c, d) for a, b, c, d in
+                     zip(x[seg].tolist(), y[seg].tolist(), x[seg + 1].tolist(),
+                         y[seg + 1].tolist())]
+        self._window_key, self._window_path = key, lines
+        return lines
+
     def paint(self, p, opt, widget):
+        try:
+            self._paint(p)
+        except Exception:  # noqa: BLE001 - an exception inside paint() must not reach Qt
+            pass
+
+    def _paint(self, p):
         if self._x is None:
             return
         px = _pixels_per_unit(p)
         if px < self.min_px:
             return
-        if self._full is not None:
-            path = self._full
-        else:
-            path = self._visible_path(_visible_rect(p, self._bounds))
-            if path is None:
+        rect = _visible_rect(p, self._bounds)
+        if px >= WIDE_PEN_PX:
+            lines = self._visible_lines(rect)
+            if lines is not None:
+                pen = QPen(self._colour, min(px * 0.07, 3.0))
+                pen.setCosmetic(True)
+                pen.setCapStyle(Qt.FlatCap)
+                p.setRenderHint(p.RenderHint.Antialiasing, True)
+                p.setPen(pen)
+                p.drawLines(lines)
                 return
-        width = min(max(px * 0.07, 1.0), 3.0)
-        pen = QPen(self._colour, width)
+        path = self._full if self._full is not None else self._visible_path(rect)
+        if path is None:
+            return
+        pen = QPen(self._colour, 1.0)
         pen.setCosmetic(True)
-        pen.setJoinStyle(Qt.RoundJoin)
         p.setRenderHint(p.RenderHint.Antialiasing, self.segment_count() <= 20_000)
         p.setPen(pen)
         p.drawPath(path)
@@ -303,4 +346,60 @@ class CandidatesItem(pg.GraphicsObject):
             p.setPen(colour)
             p.drawText(QRectF(c.x() - rad, c.y() - rad, 2 * rad, 2 * rad), Qt.AlignCenter,
                        str(outlets))
+        p.restore()
+
+
+# ------------------------------------------------------------ start / end markers
+class MarkersItem(pg.GraphicsObject):
+    """Start (green circle) and end (red square) as outlines around their squares, so the
+    numbers stay readable; filled dots of at least 12 px when squares are tiny.
+    ``items``: [(square, kind)] with kind "start", "end" or "want" (a requested start
+    that differs from the shown tour's)."""
+
+    STYLE = {"start": (QColor(20, 160, 50), "circle"), "end": (QColor(215, 30, 30), "square"),
+             "want": (QColor(20, 160, 50), "ring")}
+
+    def __init__(self):
+        super().__init__()
+        self._items: list[tuple[int, int, str]] = []
+        self._bounds = QRectF()
+        self.setZValue(25)
+
+    def set_markers(self, items, rows: int, cols: int):
+        self.prepareGeometryChange()
+        self._bounds = QRectF(0, 0, cols, rows)
+        self._items = [(int(s) % cols, int(s) // cols, kind) for s, kind in items
+                       if 0 <= int(s) < rows * cols]
+        self.update()
+
+    def boundingRect(self):
+        return QRectF(self._bounds)
+
+    def paint(self, p, opt, widget):
+        if not self._items:
+            return
+        px = _pixels_per_unit(p)
+        t = p.transform()
+        p.save()
+        p.setTransform(QTransform())
+        p.setRenderHint(p.RenderHint.Antialiasing, True)
+        big = px >= 14
+        for col, row, kind in self._items:
+            colour, shape = self.STYLE[kind]
+            c = t.map(QPointF(col + 0.5, row + 0.5))
+            if big:
+                half = px * 0.44
+                p.setPen(QPen(colour, max(px * 0.07, 2.5)))
+                p.setBrush(Qt.NoBrush)
+            else:
+                half = 6.0
+                p.setPen(QPen(QColor(0, 0, 0), 1.2))
+                p.setBrush(Qt.NoBrush if shape == "ring" else colour)
+                if shape == "ring":
+                    p.setPen(QPen(colour, 2.0))
+            r = QRectF(c.x() - half, c.y() - half, 2 * half, 2 * half)
+            if shape == "square":
+                p.drawRect(r)
+            else:
+                p.drawEllipse(r)
         p.restore()

@@ -13,8 +13,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 
-from .board_items import (TIE_RGBA, CandidatesItem, NumbersItem, TourPathItem, checker_rgba,
-                          colour_lut, moves_rgba, numbers_of)
+from .board_items import (TIE_RGBA, CandidatesItem, MarkersItem, NumbersItem, TourPathItem,
+                          checker_rgba, colour_lut, moves_rgba, numbers_of)
 
 #: In ``auto`` colour mode, boards with at least this many squares are coloured by move.
 AUTO_COLOUR_SQUARES = 48 * 48
@@ -37,8 +37,7 @@ class BoardView(pg.GraphicsView):
         self.ties_image.setZValue(5)
         self.path_item = TourPathItem()
         self.numbers_item = NumbersItem()
-        self.markers = pg.ScatterPlotItem(pxMode=True)
-        self.markers.setZValue(25)
+        self.markers = MarkersItem()
         self.candidates = CandidatesItem()
         for it in (self.image, self.ties_image, self.path_item, self.numbers_item,
                    self.markers, self.candidates):
@@ -165,7 +164,7 @@ class BoardView(pg.GraphicsView):
     def _refresh(self):
         rows, cols = self.rows, self.cols
         dark = None
-        if self.effective_colour_mode() == "moves" and len(self.path):
+        if self.effective_colour_mode() == "moves" and len(self.path) > 1:
             rgba, dark = moves_rgba(self.numbers, rows * cols, colour_lut(self.colour_map))
         else:
             if self._checker is None:
@@ -181,23 +180,25 @@ class BoardView(pg.GraphicsView):
             self.ties_image.setVisible(True)
         else:
             self.ties_image.setVisible(False)
+        moves = self.effective_colour_mode() == "moves"
+        self.path_item.set_style(moves)
         self.path_item.set_path(self.path if self.show_path else None, rows, cols, self.closed)
         self.numbers_item.set_numbers(self.numbers if self.show_numbers else None, dark)
         self._refresh_markers()
 
     def _refresh_markers(self):
-        spots = []
-        end = self.end_sq
-        start = self.start_sq
+        """The shown tour's start and end; without a tour, the requested start and end. A
+        requested start that differs from the tour's is drawn as a ring."""
+        items = []
         if len(self.path):
-            start = int(self.path[0])
-            end = int(self.path[-1]) if len(self.path) == self.rows * self.cols else end
-        for sq, brush, symbol in ((start, (30, 170, 60), "o"), (end, (215, 40, 40), "s")):
-            if 0 <= sq < self.rows * self.cols:
-                spots.append({"pos": (sq % self.cols + 0.5, sq // self.cols + 0.5),
-                              "brush": pg.mkBrush(*brush, 200), "symbol": symbol, "size": 16,
-                              "pen": pg.mkPen((0, 0, 0), width=1.5)})
-        self.markers.setData(spots)
+            items.append((int(self.path[0]), "start"))
+            if len(self.path) == self.rows * self.cols:
+                items.append((int(self.path[-1]), "end"))
+            if self.start_sq >= 0 and self.start_sq != int(self.path[0]):
+                items.append((self.start_sq, "want"))
+        else:
+            items = [(self.start_sq, "start"), (self.end_sq, "end")]
+        self.markers.set_markers(items, self.rows, self.cols)
 
     # --------------------------------------------------------------- mouse
     def _on_mouse_moved(self, pos):

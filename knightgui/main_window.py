@@ -6,9 +6,9 @@ from __future__ import annotations
 import logging
 
 import numpy as np
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import (QDockWidget, QLabel, QMainWindow, QMessageBox,
+from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox,
                                QScrollArea, QSpinBox, QStyle, QToolBar)
 
 from . import settings
@@ -32,6 +32,7 @@ class MainWindow(FileActions, QMainWindow):
         self.setWindowTitle("knightgui — knight's tour explorer")
         self.resize(1280, 820)
         self.last_dir = ""
+        self.state_restored = False
         self.view = BoardView()
         self.setCentralWidget(self.view)
         self.controls = ControlsPanel()
@@ -46,7 +47,9 @@ class MainWindow(FileActions, QMainWindow):
         self.counter_dock = self._dock("Solutions", self.counter, Qt.RightDockWidgetArea)
         self.timing_dock = self._dock("Timing", self.timing, Qt.RightDockWidgetArea)
         self.matrix_dock = self._dock("Options matrix", self.matrix, Qt.RightDockWidgetArea)
-        self.analysis_dock = self._add_analysis()
+        # the analysis dock loads numba-backed studies: add it after the first frame
+        self.analysis_dock = None
+        self.resizeDocks([self.controls_dock, self.matrix_dock], [340, 340], Qt.Horizontal)
         self.worker = SolverThread(self)
         self.results = ResultsPresenter(self.worker, self.view, self.matrix, self.counter,
                                         self.timing, self)
@@ -63,6 +66,11 @@ class MainWindow(FileActions, QMainWindow):
         self.view.set_board(self.controls.rows.value(), self.controls.cols.value())
         self.view.set_markers(self.controls.start_square(), self.controls.end_square())
         self.statusBar().showMessage("Ready — choose a board and press Solve (Ctrl+R)")
+        self._painted = False
+        self.view.viewport().installEventFilter(self)
+        app = QApplication.instance()
+        if app is not None:
+            app.aboutToQuit.connect(self._shutdown)
 
     # ------------------------------------------------------------------ layout
     def _dock(self, title, widget, area) -> QDockWidget:
@@ -73,6 +81,9 @@ class MainWindow(FileActions, QMainWindow):
         return d
 
     def _add_analysis(self):
+        """Add the move-order analysis dock (issue 6) when its module is there."""
+        if self.analysis_dock is not None:
+            return self.analysis_dock
         try:
             from .panels.analysis import AnalysisDock
         except Exception:  # noqa: BLE001 - the analysis dock is optional
@@ -80,14 +91,29 @@ class MainWindow(FileActions, QMainWindow):
         try:
             dock = AnalysisDock(self)
             dock.setObjectName(dock.objectName() or "analysis")
-            self.addDockWidget(Qt.RightDockWidgetArea, dock)
-            self.tabifyDockWidget(self.matrix_dock, dock)
-            self.matrix_dock.raise_()
+            # placed where the saved layout had it, else tabbed with the options matrix
+            if not (self.state_restored and self.restoreDockWidget(dock)):
+                self.addDockWidget(Qt.RightDockWidgetArea, dock)
+                self.tabifyDockWidget(self.matrix_dock, dock)
+                self.matrix_dock.raise_()
             dock.show_tour.connect(self.show_tour)
+            self.view_menu.addAction(dock.toggleViewAction())
+            self.analysis_dock = dock
             return dock
         except Exception:  # noqa: BLE001
             log.exception("analysis dock failed")
             return None
+
+    def eventFilter(self, obj, ev):
+        if obj is self.view.viewport() and ev.type() == QEvent.Paint and not self._painted:
+            self._painted = True
+            self.view.viewport().removeEventFilter(self)
+            QTimer.singleShot(0, self._after_first_frame)
+            self.firstPaint.emit()
+        return False
+
+    def _after_first_frame(self):
+        self._add_analysis()
 
     def _action(self, text, slot, shortcut=None, checkable=False, tip=None,
                 icon=None) -> QAction:
@@ -146,15 +172,13 @@ class MainWindow(FileActions, QMainWindow):
         for a in (self.act_open, self.act_save, None, self.act_png, self.act_svg, self.act_copy,
                   None, self.act_quit):
             m.addSeparator() if a is None else m.addAction(a)
-        m = self.menuBar().addMenu("&View")
+        m = self.view_menu = self.menuBar().addMenu("&View")
         for a in (self.act_numbers, self.act_path, self.act_ties, None,
                   *self.colour_actions.values(), None, self.act_fit):
             m.addSeparator() if a is None else m.addAction(a)
         m.addSeparator()
-        for d in (self.controls_dock, self.counter_dock, self.timing_dock, self.matrix_dock,
-                  self.analysis_dock):
-            if d is not None:
-                m.addAction(d.toggleViewAction())
+        for d in (self.controls_dock, self.counter_dock, self.timing_dock, self.matrix_dock):
+            m.addAction(d.toggleViewAction())
         m = self.menuBar().addMenu("&Run")
         for a in (self.act_solve, self.act_cancel, None, self.act_first, self.act_prev,
                   self.act_next, self.act_last, self.act_play, None, self.act_anim):
@@ -312,27 +336,52 @@ class MainWindow(FileActions, QMainWindow):
 
     @guarded
     def show_tour(self, tour):
-        """Show a tour from elsewhere (a file, the analysis dock)."""
+        """Show a tour from elsewhere: a file, or the analysis dock (a ``Tour``, or for a walk
+        that got stuck a dict with ``board``, ``path`` and ``message``)."""
         if tour is None:
+            return
+        if isinstance(tour, dict):
+            self._show_walk(tour)
             return
         self.animator.stop(restore=False)
         self.results.forget()
         self.results.tour = tour
         self.results.ties = None
-        c = self.controls
-        c.blockSignals(True)
-        try:
-            c.square_lock.setChecked(tour.rows == tour.cols)
-            c.rows.setValue(tour.rows)
-            c.cols.setValue(tour.cols)
-        finally:
-            c.blockSignals(False)
+        self._set_board_controls(tour.rows, tour.cols)
         self.view.set_board(tour.rows, tour.cols)
         self.view.set_tour(tour.path, tour.closed)
         self.matrix.clear("Tour from elsewhere: no options matrix")
         self.counter.set_counts(state="tour shown")
 
+    def _show_walk(self, walk: dict):
+        b = walk["board"]
+        self.animator.stop(restore=False)
+        self.results.forget()
+        self.results.tour = None
+        self._set_board_controls(b.rows, b.cols)
+        self.view.set_board(b.rows, b.cols)
+        self.view.set_tour(walk["path"], False)
+        self.matrix.clear("Walk from the analysis: no options matrix")
+        self.counter.set_counts(state="incomplete walk")
+        self.statusBar().showMessage(str(walk.get("message", "incomplete walk")))
+
+    def _set_board_controls(self, rows: int, cols: int):
+        c = self.controls
+        c.blockSignals(True)
+        try:
+            c.square_lock.setChecked(rows == cols)
+            c.rows.setValue(rows)
+            c.cols.setValue(cols)
+        finally:
+            c.blockSignals(False)
+
     # --------------------------------------------------------------- events
+    def _shutdown(self):
+        """Stop every thread (application quitting without the window being closed)."""
+        self.results.stop_play()
+        self.animator.stop(restore=False)
+        self.worker.stop()
+
     def closeEvent(self, event):
         try:
             settings.save(self)
@@ -344,9 +393,6 @@ class MainWindow(FileActions, QMainWindow):
         self.worker.stop()
         super().closeEvent(event)
 
-    def paintEvent(self, event):
-        super().paintEvent(event)
-        self.firstPaint.emit()
 
 
 def current_path(window) -> np.ndarray:

@@ -62,4 +62,4 @@ def load(window) -> None:
         window.restoreGeometry(geo)
     state = s.value("window/state")
     if isinstance(state, QByteArray) and not state.isEmpty():
-        window.restoreState(state)
+        window.state_restored = bool(window.restoreState(state))

@@ -16,8 +16,10 @@ call and its result is dropped.
 """
 from __future__ import annotations
 
+import atexit
 import time
 import traceback
+import weakref
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -90,6 +92,20 @@ class Stats:
     extra: dict = field(default_factory=dict)
 
 
+_LIVE: "weakref.WeakSet[SolverThread]" = weakref.WeakSet()
+
+
+@atexit.register
+def _stop_all():
+    """A script that exits without closing its window must not leave a running QThread
+    behind (Qt would warn, or abort, when it is destroyed)."""
+    for t in list(_LIVE):
+        try:
+            t.stop(5000)
+        except RuntimeError:  # the C++ object is already gone
+            pass
+
+
 class SolverThread(QThread):
     tourSolved = Signal(int, object)       # gen, core.solve.SolveResult
     solutionsFound = Signal(int, object)   # gen, list[Compact]
@@ -108,6 +124,7 @@ class SolverThread(QThread):
         self._abort = False
         self.busy_gen = 0
         self.setObjectName("knightgui-solver")
+        _LIVE.add(self)
 
     # ------------------------------------------------------------ GUI side
     def submit(self, request: Request) -> int:

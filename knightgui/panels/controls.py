@@ -62,7 +62,8 @@ class ControlsPanel(QWidget):
         rc.addWidget(self.cols)
         rc.addWidget(self.square_lock)
         f.addRow("Rows × cols", rc)
-        self.closed = QCheckBox("closed tour (ends a knight move from the start)")
+        self.closed = QCheckBox("closed tour")
+        self.closed.setToolTip("a closed tour ends a knight move from its start")
         f.addRow(self.closed)
         self.mode = QComboBox()
         for key, text in MODES:

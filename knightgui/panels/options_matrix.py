@@ -9,22 +9,36 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
+from PySide6.QtWidgets import (QHeaderView, QLabel, QStyledItemDelegate, QTableView,
+                               QVBoxLayout, QWidget)
 
 SLOTS = 7
+# roles as plain ints: comparing with ``Qt.DisplayRole`` costs microseconds per call
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_BACKGROUND = int(Qt.ItemDataRole.BackgroundRole)
+_ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
+_FONT = int(Qt.ItemDataRole.FontRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_VERTICAL = Qt.Orientation.Vertical
+_HORIZONTAL = Qt.Orientation.Horizontal
 _FILLED = QBrush(QColor(255, 226, 140))
 _BRANCH = QBrush(QColor(170, 210, 255))
 _BRANCH_FILLED = QBrush(QColor(120, 180, 255))
 
 
 class OptionsMatrixModel(QAbstractTableModel):
-    """Column 0 = square of the move, columns 1..7 = options-matrix slots 1..7."""
+    """Column 0 = square of the move, columns 1..7 = options-matrix slots 1..7.
+
+    ``data()`` is called for every visible cell and role on each repaint, so it reads
+    prepared Python lists (no numpy scalar access) and answers unknown roles at once."""
+
+    _ALIGN = int(Qt.AlignCenter)
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self._mo = np.zeros((1, 8), dtype=np.int8)
-        self._squares: list[str] = []
+        self._text: list[list[str]] = []
         self._branch = 0
         self._bold = QFont()
         self._bold.setBold(True)
@@ -35,7 +49,13 @@ class OptionsMatrixModel(QAbstractTableModel):
         self.beginResetModel()
         self._mo = np.zeros((1, 8), dtype=np.int8) if mo is None else np.asarray(mo)
         self._branch = int(branch)
-        self._squares = list(squares) if squares is not None else []
+        squares = list(squares) if squares is not None else []
+        rows = self._mo[1:].tolist()
+        for k, row in enumerate(rows):
+            row[0] = squares[k] if k < len(squares) else ""
+            for c in range(1, 8):
+                row[c] = str(row[c]) if row[c] else ""
+        self._text = rows
         self.endResetModel()
 
     def matrix(self) -> np.ndarray:
@@ -47,42 +67,71 @@ class OptionsMatrixModel(QAbstractTableModel):
 
     # ----------------------------------------------------------------- Qt API
     def rowCount(self, parent=QModelIndex()):
-        return 0 if parent.isValid() else max(self._mo.shape[0] - 1, 0)
+        return 0 if parent.isValid() else len(self._text)
 
     def columnCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() else SLOTS + 1
 
-    def data(self, index, role=Qt.DisplayRole):
-        if not index.isValid():
-            return None
-        k, c = index.row() + 1, index.column()
-        if role == Qt.DisplayRole:
-            if c == 0:
-                return self._squares[k - 1] if k - 1 < len(self._squares) else ""
-            v = int(self._mo[k, c])
-            return str(v) if v else ""
-        if role == Qt.BackgroundRole:
-            filled = c > 0 and self._mo[k, c] != 0
-            if k == self._branch:
+    def data(self, index, role=_DISPLAY):
+        if role == _DISPLAY:
+            return self._text[index.row()][index.column()]
+        if role == _BACKGROUND:
+            r, c = index.row(), index.column()
+            filled = c > 0 and self._text[r][c] != ""
+            if r + 1 == self._branch:
                 return _BRANCH_FILLED if filled else _BRANCH
             return _FILLED if filled else None
-        if role == Qt.TextAlignmentRole:
-            return int(Qt.AlignCenter)
-        if role == Qt.FontRole and (k == self._branch or (c > 0 and self._mo[k, c] != 0)):
-            return self._bold
-        if role == Qt.ToolTipRole and c > 0 and self._mo[k, c] != 0:
-            return f"move {k}: stored option, move type {int(self._mo[k, c])} (slot {c})"
-        return None
-
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if role != Qt.DisplayRole:
-            if role == Qt.FontRole and orientation == Qt.Vertical and section + 1 == self._branch:
+        if role == _ALIGNMENT:
+            return self._ALIGN
+        if role == _FONT:
+            r, c = index.row(), index.column()
+            if r + 1 == self._branch or (c > 0 and self._text[r][c] != ""):
                 return self._bold
             return None
-        if orientation == Qt.Horizontal:
+        if role == _TOOLTIP:
+            r, c = index.row(), index.column()
+            if c > 0 and self._text[r][c]:
+                return f"move {r + 1}: stored option, move type {self._text[r][c]} (slot {c})"
+        return None
+
+    def headerData(self, section, orientation, role=_DISPLAY):
+        if role != _DISPLAY:
+            if role == _FONT and orientation == _VERTICAL and section + 1 == self._branch:
+                return self._bold
+            return None
+        if orientation == _HORIZONTAL:
             return "square" if section == 0 else str(section)
         k = section + 1
         return f"▶ {k}" if k == self._branch else str(k)
+
+
+class _CellDelegate(QStyledItemDelegate):
+    """Paints a cell straight from the model's prepared lists: one Python call per visible
+    cell instead of a dozen ``data()`` role queries through the style."""
+
+    _CENTER = Qt.AlignmentFlag.AlignCenter
+
+    def __init__(self, model: OptionsMatrixModel, parent=None):
+        super().__init__(parent)
+        self._m = model
+
+    def paint(self, p, option, index):
+        m = self._m
+        r, c = index.row(), index.column()
+        try:
+            text = m._text[r][c]  # noqa: SLF001 - the delegate belongs to the model
+        except IndexError:
+            return
+        filled = c > 0 and text != ""
+        branch = r + 1 == m._branch  # noqa: SLF001
+        if branch:
+            p.fillRect(option.rect, _BRANCH_FILLED if filled else _BRANCH)
+        elif filled:
+            p.fillRect(option.rect, _FILLED)
+        if text:
+            p.setFont(m._bold if (filled or branch) else option.font)  # noqa: SLF001
+            p.setPen(option.palette.text().color())
+            p.drawText(option.rect, self._CENTER, text)
 
 
 class OptionsMatrixView(QWidget):
@@ -98,9 +147,11 @@ class OptionsMatrixView(QWidget):
         self.model = OptionsMatrixModel(self)
         self.table = QTableView()
         self.table.setModel(self.model)
+        self.table.setItemDelegate(_CellDelegate(self.model, self.table))
         vh = self.table.verticalHeader()
         vh.setSectionResizeMode(QHeaderView.Fixed)
         vh.setDefaultSectionSize(18)
+        vh.setMinimumWidth(QFontMetrics(vh.font()).horizontalAdvance("▶ 00000") + 8)
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.Fixed)
         hh.setDefaultSectionSize(28)

@@ -74,10 +74,14 @@ def test_huge_board_draws_without_per_square_items(view):
     view.grab()
     assert view.numbers_item.last_painted == 0
     assert view.path_item._full is None                  # windowed path above the limit
-    view.vb.setRange(xRange=(0, 20), yRange=(0, 20), padding=0)
+    view.vb.setRange(xRange=(0, 100), yRange=(0, 100), padding=0)   # ~6 px squares
     view.grab()
-    assert view.path_item._window_path is not None
-    assert view.path_item._window_path.elementCount() < 5000
+    path = view.path_item._window_path                 # one path of the visible part
+    assert path is not None and 10_000 <= path.elementCount() < 12_000
+    view.vb.setRange(xRange=(0, 20), yRange=(0, 20), padding=0)     # wide pen: lines
+    view.grab()
+    lines = view.path_item._window_path
+    assert isinstance(lines, list) and 20 * 20 <= len(lines) < 30 * 30
 
 
 def test_partial_path_and_ties_overlay(view):

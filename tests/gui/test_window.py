@@ -26,7 +26,7 @@ def _solve(window, qtbot, rows, cols=None, closed=False, start="a1"):
     wait_until(qtbot, lambda: not window.results.running)
 
 
-def test_window_opens_with_its_panels(window):
+def test_window_opens_with_its_panels(window, qtbot):
     assert window.isVisible()
     titles = {d.windowTitle() for d in (window.controls_dock, window.counter_dock,
                                         window.timing_dock, window.matrix_dock)}
@@ -37,7 +37,14 @@ def test_window_opens_with_its_panels(window):
         has_analysis = True
     except Exception:  # noqa: BLE001
         has_analysis = False
-    assert (window.analysis_dock is not None) == has_analysis
+    if has_analysis:   # added just after the first frame
+        qtbot.waitUntil(lambda: window.analysis_dock is not None and
+                        window.analysis_dock in window.tabifiedDockWidgets(window.matrix_dock),
+                        timeout=10_000)
+        assert window.analysis_dock.toggleViewAction() in window.view_menu.actions()
+    else:
+        qtbot.wait(50)
+        assert window.analysis_dock is None
 
 
 @pytest.mark.parametrize("n", [8, 100])
@@ -146,6 +153,16 @@ def test_bad_file_gives_a_dialog_and_good_files_round_trip(window, tmp_path, dia
     svg = tmp_path / "board.svg"
     assert window.export_svg(filename=str(svg)) is True
     assert svg.read_text().count("<text") == 36
+
+
+def test_analysis_walks_are_shown_on_the_board(window):
+    t = some_tour(6, 6)
+    window.show_tour(t)
+    np.testing.assert_array_equal(window.view.path, t.path)
+    window.show_tour({"board": Board(7, 7), "path": t.path[:5] % 49, "message": "stuck on X"})
+    assert (window.view.rows, window.view.cols) == (7, 7) and len(window.view.path) == 5
+    assert window.statusBar().currentMessage() == "stuck on X"
+    assert window.controls.rows.value() == 7
 
 
 def test_nothing_to_save_is_a_dialog_not_a_crash(window, tmp_path, dialogs):
