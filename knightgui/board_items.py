@@ -45,38 +45,45 @@ def checker_rgba(rows: int, cols: int) -> np.ndarray:
     return out
 
 
-_LUTS: dict[str, np.ndarray] = {}
+_LUTS: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+_UNVISITED32 = np.array([UNVISITED + (255,)], dtype=np.uint8).view(np.uint32)[0]
 
 
-def colour_lut(name: str = "viridis") -> np.ndarray:
-    """``uint8[256, 3]`` colour map for the colour-by-move mode."""
-    lut = _LUTS.get(name)
-    if lut is None:
-        lut = pg.colormap.get(name).getLookupTable(0.0, 1.0, 256, alpha=False).astype(np.uint8)
-        _LUTS[name] = lut
-    return lut
+def colour_lut(name: str = "viridis") -> tuple[np.ndarray, np.ndarray]:
+    """``(uint32[256] packed RGBA, bool[256] dark)`` for the colour-by-move mode; ``dark``
+    marks colours on which numbers are drawn in white."""
+    got = _LUTS.get(name)
+    if got is None:
+        rgb = pg.colormap.get(name).getLookupTable(0.0, 1.0, 256, alpha=False).astype(np.uint8)
+        rgba = np.concatenate([rgb, np.full((256, 1), 255, np.uint8)], axis=1)
+        packed = np.ascontiguousarray(rgba).view(np.uint32).reshape(256)
+        lum = rgb[:, 0] * 0.299 + rgb[:, 1] * 0.587 + rgb[:, 2] * 0.114
+        got = _LUTS[name] = (packed, lum < 140)
+    return got
 
 
-def moves_rgba(numbers: np.ndarray, total: int, lut: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Colour-by-move image of ``numbers`` (``int32[rows, cols]``, 0 = unvisited) and a bool
-    mask of the squares whose colour is dark (numbers on them are drawn in white)."""
+def colour_index(numbers: np.ndarray, total: int) -> np.ndarray:
+    """``uint8`` colour index 0..255 of move numbers 1..total (0 for unvisited squares)."""
+    scale = np.float32(255.0 / max(total - 1, 1))
+    idx = np.multiply(np.maximum(numbers, 1) - 1, scale, dtype=np.float32)
+    return idx.astype(np.uint8)
+
+
+def moves_rgba(numbers: np.ndarray, total: int, lut) -> np.ndarray:
+    """Colour-by-move image ``uint8[rows, cols, 4]`` of ``numbers`` (``int32[rows, cols]``,
+    0 = unvisited, drawn grey). One gather of packed colours: ~5 ms per million squares."""
+    packed, _dark = lut
     rows, cols = numbers.shape
-    idx = (numbers.astype(np.int64) - 1) * 255 // max(total - 1, 1)
-    np.clip(idx, 0, 255, out=idx)
-    out = np.empty((rows, cols, 4), dtype=np.uint8)
-    out[..., :3] = lut[idx]
-    out[..., 3] = 255
-    unvisited = numbers <= 0
-    out[unvisited, :3] = UNVISITED
-    lum = lut[:, 0] * 0.299 + lut[:, 1] * 0.587 + lut[:, 2] * 0.114
-    dark = (lum < 140)[idx] & ~unvisited
-    return out, dark
+    img = packed[colour_index(numbers, total)]
+    if total > 0 and not numbers.all():
+        img[numbers <= 0] = _UNVISITED32
+    return img.view(np.uint8).reshape(rows, cols, 4)
 
 
 def numbers_of(path: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """``int32[rows, cols]`` move numbers of a (possibly partial) path; 0 = not visited."""
     out = np.zeros(rows * cols, dtype=np.int32)
-    out[np.asarray(path, dtype=np.int64)] = np.arange(1, len(path) + 1, dtype=np.int32)
+    out[path] = np.arange(1, len(path) + 1, dtype=np.int32)
     return out.reshape(rows, cols)
 
 
@@ -103,7 +110,9 @@ class TourPathItem(pg.GraphicsObject):
     def __init__(self, colour=(200, 20, 20)):
         super().__init__()
         self._bounds = QRectF()
-        self._x = self._y = None
+        self._p = None
+        self._cols = 1
+        self._xy_cache = None
         self._full = None
         self._window_key = None
         self._window_path = None
@@ -116,23 +125,37 @@ class TourPathItem(pg.GraphicsObject):
         self.min_px = 4.0 if on_colours else 2.0
 
     def set_path(self, path: np.ndarray | None, rows: int, cols: int, closed: bool = False):
+        """Keep ``path`` (flat squares); coordinates are built when a paint needs them."""
         self.prepareGeometryChange()
         self._bounds = QRectF(0, 0, cols, rows)
-        self._full = self._window_path = self._window_key = None
+        self._full = self._window_path = self._window_key = self._xy_cache = None
+        self._cols = cols
         if path is None or len(path) < 2:
-            self._x = self._y = None
+            self._p = None
         else:
-            p = np.asarray(path, dtype=np.int64)
-            if closed and len(p) > 2:
-                p = np.append(p, p[0])
-            self._x = (p % cols).astype(np.float64) + 0.5
-            self._y = (p // cols).astype(np.float64) + 0.5
-            if len(p) <= FULL_PATH_LIMIT:
-                self._full = pg.arrayToQPath(self._x, self._y, connect="all")
+            p = np.asarray(path, dtype=np.int32)
+            self._p = np.append(p, p[0]) if closed and len(p) > 2 else p
         self.update()
 
+    def _xy(self):
+        if self._xy_cache is None:
+            p = self._p
+            x = (p % self._cols).astype(np.float64)
+            x += 0.5
+            y = (p // self._cols).astype(np.float64)
+            y += 0.5
+            self._xy_cache = (x, y)
+        return self._xy_cache
+
+    def full_path(self):
+        """The cached path of the whole tour (boards up to FULL_PATH_LIMIT squares)."""
+        if self._full is None and self._p is not None and len(self._p) <= FULL_PATH_LIMIT:
+            x, y = self._xy()
+            self._full = pg.arrayToQPath(x, y, connect="all")
+        return self._full
+
     def segment_count(self) -> int:
-        return 0 if self._x is None else len(self._x) - 1
+        return 0 if self._p is None else len(self._p) - 1
 
     def boundingRect(self):
         return QRectF(self._bounds)
@@ -141,7 +164,7 @@ class TourPathItem(pg.GraphicsObject):
         """Indices i of the segments (i, i+1) with an end inside ``rect`` (plus a margin)."""
         x0, y0 = np.floor(rect.left()) - 3, np.floor(rect.top()) - 3
         x1, y1 = np.ceil(rect.right()) + 3, np.ceil(rect.bottom()) + 3
-        x, y = self._x, self._y
+        x, y = self._xy()
         inside = (x >= x0) & (x <= x1) & (y >= y0) & (y <= y1)
         return np.flatnonzero(inside[:-1] | inside[1:])
 
@@ -160,7 +183,8 @@ class TourPathItem(pg.GraphicsObject):
         if len(seg):
             keep = np.union1d(seg, seg + 1)
             conn = np.isin(keep, seg)
-            path = pg.arrayToQPath(self._x[keep], self._y[keep], connect=conn)
+            x, y = self._xy()
+            path = pg.arrayToQPath(x[keep], y[keep], connect=conn)
         self._window_key, self._window_path = key, path
         return path
 
@@ -173,7 +197,7 @@ class TourPathItem(pg.GraphicsObject):
         seg = self._visible_segments(rect)
         lines = None
         if 0 < len(seg) <= MAX_LINES:
-            x, y = self._x, self._y
+            x, y = self._xy()
             lines = [QLineF(a, b, c, d) for a, b, c, d in
                      zip(x[seg].tolist(), y[seg].tolist(), x[seg + 1].tolist(),
                          y[seg + 1].tolist())]
@@ -187,7 +211,7 @@ class TourPathItem(pg.GraphicsObject):
             pass
 
     def _paint(self, p):
-        if self._x is None:
+        if self._p is None:
             return
         px = _pixels_per_unit(p)
         if px < self.min_px:
@@ -203,7 +227,9 @@ class TourPathItem(pg.GraphicsObject):
                 p.setPen(pen)
                 p.drawLines(lines)
                 return
-        path = self._full if self._full is not None else self._visible_path(rect)
+        path = self.full_path()
+        if path is None:
+            path = self._visible_path(rect)
         if path is None:
             return
         pen = QPen(self._colour, 1.0)
@@ -223,18 +249,21 @@ class NumbersItem(pg.GraphicsObject):
         super().__init__()
         self._numbers = None
         self._dark = None
+        self._total = 0
         self._bounds = QRectF()
         self._cache: dict[int, tuple[QStaticText, float]] = {}
         self._cache_font = None
         self.last_painted = 0
         self.setZValue(20)
 
-    def set_numbers(self, numbers: np.ndarray | None, dark: np.ndarray | None = None):
-        """``numbers``: ``int32[rows, cols]`` (0 = draw nothing). ``dark``: bool mask of squares
-        drawn in white instead of black."""
+    def set_numbers(self, numbers: np.ndarray | None, dark_lut: np.ndarray | None = None,
+                    total: int = 0):
+        """``numbers``: ``int32[rows, cols]`` (0 = draw nothing). ``dark_lut``: bool[256] of the
+        colour-by-move map (numbers on dark colours are white), None on the checkerboard."""
         self.prepareGeometryChange()
         self._numbers = numbers
-        self._dark = dark
+        self._dark = dark_lut
+        self._total = total
         if numbers is not None:
             rows, cols = numbers.shape
             self._bounds = QRectF(0, 0, cols, rows)
@@ -284,7 +313,7 @@ class NumbersItem(pg.GraphicsObject):
         # centres in device pixels (affine: no rotation in a ViewBox)
         xs = t.m11() * (cc + c0 + 0.5) + t.m21() * (rr + r0 + 0.5) + t.dx()
         ys = t.m12() * (cc + c0 + 0.5) + t.m22() * (rr + r0 + 0.5) + t.dy()
-        dark = (self._dark[r0:r1, c0:c1][rr, cc] if self._dark is not None
+        dark = (self._dark[colour_index(vals, self._total)] if self._dark is not None
                 else np.zeros(len(rr), dtype=bool))
         cache = self._cache
         for white in (False, True):

@@ -165,7 +165,8 @@ class BoardView(pg.GraphicsView):
         rows, cols = self.rows, self.cols
         dark = None
         if self.effective_colour_mode() == "moves" and len(self.path) > 1:
-            rgba, dark = moves_rgba(self.numbers, rows * cols, colour_lut(self.colour_map))
+            lut = colour_lut(self.colour_map)
+            rgba, dark = moves_rgba(self.numbers, rows * cols, lut), lut[1]
         else:
             if self._checker is None:
                 self._checker = checker_rgba(rows, cols)
@@ -183,7 +184,8 @@ class BoardView(pg.GraphicsView):
         moves = self.effective_colour_mode() == "moves"
         self.path_item.set_style(moves)
         self.path_item.set_path(self.path if self.show_path else None, rows, cols, self.closed)
-        self.numbers_item.set_numbers(self.numbers if self.show_numbers else None, dark)
+        self.numbers_item.set_numbers(self.numbers if self.show_numbers else None, dark,
+                                      rows * cols)
         self._refresh_markers()
 
     def _refresh_markers(self):
