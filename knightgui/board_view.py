@@ -194,8 +194,8 @@ class BoardView(pg.GraphicsView):
         items = []
         if len(self.path):
             items.append((int(self.path[0]), "start"))
-            if len(self.path) == self.rows * self.cols:
-                items.append((int(self.path[-1]), "end"))
+            # the end of a tour, or where a partial walk stands (stuck, or being animated)
+            items.append((int(self.path[-1]), "end"))
             if self.start_sq >= 0 and self.start_sq != int(self.path[0]):
                 items.append((self.start_sq, "want"))
         else:

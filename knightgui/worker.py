@@ -27,6 +27,8 @@ from PySide6.QtCore import QMutex, QMutexLocker, QThread, QWaitCondition, Signal
 
 #: forward moves per enumeration chunk (bounds the abort latency)
 CHUNK_STEPS = 200_000
+#: memory for solutions kept for stepping (paths dominate: 2 or 4 bytes per square)
+KEEP_BYTES = 512 * 2**20
 #: solutions collected per kernel call
 SOLUTION_BLOCK = 256
 #: seconds between two progress signals / solution batches
@@ -212,6 +214,7 @@ class SolverThread(QThread):
         last = [t0]
         batch: list[Compact] = []
         stored = 0
+        keep = min(req.keep, max(1, KEEP_BYTES // (size * (2 if size < 65535 else 4) + 64)))
 
         def stats(**kw) -> Stats:
             return Stats(int(en.solutions), int(en.dead_ends), int(en.forward_moves),
@@ -233,8 +236,8 @@ class SolverThread(QThread):
             want = SOLUTION_BLOCK
             if req.limit:
                 want = min(want, req.limit - en.solutions)
-            if stored < req.keep:
-                got = en.first(min(want, req.keep - stored), CHUNK_STEPS)
+            if stored < keep:
+                got = en.first(min(want, keep - stored), CHUNK_STEPS)
                 batch.extend(compact(sol, size) for sol in got)
                 stored += len(got)
                 flush(force=len(batch) >= 5000)

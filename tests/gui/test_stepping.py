@@ -97,6 +97,27 @@ def test_keys_jump_and_end(window, qtbot, engine_solutions):
     assert window.act_play.shortcut().toString() == "Space"
 
 
+def test_arrow_keys_step_when_the_board_has_focus(window, qtbot):
+    _enumerate(window, qtbot)
+    window.activateWindow()
+    window.view.setFocus()
+    qtbot.waitUntil(lambda: window.isActiveWindow(), timeout=5000)
+    r = window.results
+    qtbot.keyClick(window.view, Qt.Key_Right)
+    qtbot.keyClick(window.view, Qt.Key_Right)
+    assert r.current == 2
+    qtbot.keyClick(window.view, Qt.Key_Left)
+    assert r.current == 1
+    qtbot.keyClick(window.view, Qt.Key_End)
+    assert r.current == 14_257
+    qtbot.keyClick(window.view, Qt.Key_Home)
+    assert r.current == 0
+    qtbot.keyClick(window.view, Qt.Key_Space)
+    assert window.act_play.isChecked()
+    qtbot.keyClick(window.view, Qt.Key_Space)
+    assert not window.act_play.isChecked()
+
+
 def test_play_steps_forward_until_stopped(window, qtbot):
     _enumerate(window, qtbot)
     window.play_speed.setValue(200)
