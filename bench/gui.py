@@ -122,17 +122,19 @@ def main() -> int:
         app.processEvents()
         time.sleep(0.002)
     app.processEvents()
-    steps = []
+    steps, cpu = [], []
     for i in range(1, 1981):
         t = time.perf_counter()
+        c0 = time.process_time()
         w.act_next.trigger()                 # what the Right key does
-        w.view.viewport().repaint()          # board
-        w.matrix.table.viewport().repaint()  # options matrix
+        app.processEvents()                  # the window repaints what changed, in one pass
         steps.append((time.perf_counter() - t) * 1000)
+        cpu.append((time.process_time() - c0) * 1000)
     assert w.results.current == 1980
-    report("8×8 step (next solution, board + matrix painted)", steps, 16)
+    report("8×8 step: next solution painted (wall)", steps, 16)
+    report("8×8 step: next solution painted (CPU time)", cpu, 16)
     steps.sort()
-    print(f"{'':<46} p95 {steps[int(0.95 * len(steps))]:.2f} ms over {len(steps)} steps")
+    print(f"{'':<46} wall p95 {steps[int(0.95 * len(steps))]:.2f} ms over {len(steps)} steps")
     w.close()
     return 0
 

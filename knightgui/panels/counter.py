@@ -14,6 +14,12 @@ def _fmt(n) -> str:
     return "—" if n is None else f"{int(n):,}"
 
 
+def _set(label: QLabel, text: str):
+    """Change a label only when its text changes (each change may re-lay out the panel)."""
+    if label.text() != text:
+        label.setText(text)
+
+
 class CounterPanel(QWidget):
     """Current solution / found so far / total, and "All Solutions Exhausted" when done."""
 
@@ -25,6 +31,7 @@ class CounterPanel(QWidget):
         big.setBold(True)
         self.current = QLabel("—")
         self.current.setFont(big)
+        self.current.setMinimumWidth(self.current.fontMetrics().horizontalAdvance("99,999,999"))
         self.found = QLabel("—")
         self.total = QLabel("—")
         self.state = QLabel("")
@@ -39,18 +46,18 @@ class CounterPanel(QWidget):
                    stored=None, state: str | None = None):
         self.values = {"current": current, "found": found, "total": total,
                        "exhausted": bool(exhausted)}
-        self.current.setText(_fmt(current))
+        _set(self.current, _fmt(current))
         extra = "" if stored is None or found is None or stored >= found else \
             f"  ({stored:,} kept for stepping)"
-        self.found.setText(_fmt(found) + extra)
+        _set(self.found, _fmt(found) + extra)
         if exhausted or total is not None:
-            self.total.setText(_fmt(total))
+            _set(self.total, _fmt(total))
         else:
-            self.total.setText("not known yet" if found is not None else "—")
+            _set(self.total, "not known yet" if found is not None else "—")
         if exhausted:
-            self.state.setText(f"{EXHAUSTED_TEXT} — last solution {_fmt(total)}")
+            _set(self.state, f"{EXHAUSTED_TEXT} — last solution {_fmt(total)}")
         else:
-            self.state.setText(state or "")
+            _set(self.state, state or "")
 
     def text(self) -> str:
         return " | ".join(w.text() for w in (self.current, self.found, self.total, self.state))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
-from PySide6.QtWidgets import (QHeaderView, QLabel, QStyledItemDelegate, QTableView,
+from PySide6.QtWidgets import (QHeaderView, QLabel, QSizePolicy, QStyledItemDelegate, QTableView,
                                QVBoxLayout, QWidget)
 
 SLOTS = 7
@@ -45,9 +45,15 @@ class OptionsMatrixModel(QAbstractTableModel):
 
     # ----------------------------------------------------------------- data in
     def set_matrix(self, mo: np.ndarray | None, branch: int = 0, squares=None):
-        """``mo``: ``int[L+1, 8]`` (row 0 unused); ``squares``: names of moves 1..L."""
-        self.beginResetModel()
-        self._mo = np.zeros((1, 8), dtype=np.int8) if mo is None else np.asarray(mo)
+        """``mo``: ``int[L+1, 8]`` (row 0 unused); ``squares``: names of moves 1..L.
+        Same number of rows as before (stepping): the cells change in place, which is much
+        cheaper for the view than a model reset."""
+        new = np.zeros((1, 8), dtype=np.int8) if mo is None else np.asarray(mo)
+        same_shape = new.shape[0] == self._mo.shape[0] and len(self._text) > 0
+        old_branch = self._branch
+        if not same_shape:
+            self.beginResetModel()
+        self._mo = new
         self._branch = int(branch)
         squares = list(squares) if squares is not None else []
         rows = self._mo[1:].tolist()
@@ -56,7 +62,14 @@ class OptionsMatrixModel(QAbstractTableModel):
             for c in range(1, 8):
                 row[c] = str(row[c]) if row[c] else ""
         self._text = rows
-        self.endResetModel()
+        if same_shape:
+            last = len(rows) - 1
+            self.dataChanged.emit(self.index(0, 0), self.index(last, SLOTS))
+            for k in {old_branch, self._branch} - {0}:   # only these labels change
+                if k - 1 <= last:
+                    self.headerDataChanged.emit(_VERTICAL, k - 1, k - 1)
+        else:
+            self.endResetModel()
 
     def matrix(self) -> np.ndarray:
         return self._mo
@@ -143,6 +156,9 @@ class OptionsMatrixView(QWidget):
         lay.setContentsMargins(2, 2, 2, 2)
         self.caption = QLabel("No options matrix (exhaustive mode shows one per solution)")
         self.caption.setWordWrap(True)
+        # a fixed two-line caption: changing its text never re-lays out the dock
+        self.caption.setFixedHeight(2 * self.caption.fontMetrics().lineSpacing() + 4)
+        self.caption.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
         lay.addWidget(self.caption)
         self.model = OptionsMatrixModel(self)
         self.table = QTableView()
@@ -167,7 +183,8 @@ class OptionsMatrixView(QWidget):
         if caption:
             self.caption.setText(caption)
         if branch > 0:
-            self.table.scrollTo(self.model.index(branch - 1, 0), QTableView.PositionAtCenter)
+            # scroll only when the branch row is out of sight (scrolling repaints the table)
+            self.table.scrollTo(self.model.index(branch - 1, 0), QTableView.EnsureVisible)
 
     def clear(self, caption: str):
         self.model.set_matrix(None)
