@@ -109,9 +109,8 @@ class ResultsPresenter(QObject):
         self.view.set_tour(res.path, req.closed and res.ok, ties, rows=req.rows, cols=req.cols)
         self.tour = res.tour
         n_ties = int(ties.sum()) if ties is not None else 0
-        self.matrix.clear(f"Single-tour mode: {n_ties:,} ties broken by the "
-                          f"'{req.tie}' rule (View ▸ Highlight ties). The options matrix is "
-                          "shown per solution in exhaustive mode.")
+        self.matrix.clear(f"Single tour: {n_ties:,} ties broken by '{req.tie}' "
+                          "(View ▸ Highlight ties). Exhaustive mode fills this matrix.")
         self.counter.set_counts(state="single tour" if res.ok else "no tour")
         self.tourShown.emit(res.tour)
         self.status.emit(f"{res.message} ({res.seconds:.3f} s)")
