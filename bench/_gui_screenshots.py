@@ -70,6 +70,7 @@ def main() -> int:
     # 3. 1000×1000 Warnsdorff tour (Roth's centre-far tie-break) in colour mode
     c.rows.setValue(1000)
     c.tie.setCurrentIndex(c.tie.findData("center-far"))
+    c.method.setCurrentIndex(c.method.findText("greedy"))   # auto would construct above 500×500
     w.solve()
     wait(app, lambda: not w.results.running)
     w.set_view_options(colour="moves")

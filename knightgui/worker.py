@@ -48,6 +48,7 @@ class Request:
     tie: str = "phadke"
     order: str = "12345678"
     seed: int = 0
+    method: str = "auto"            # core.solve methods: auto, greedy, backtrack, construct
     dashes: tuple = ()              # ((corner name, state), ...) with state in A/B/full
     tail: tuple | None = None       # ECD/XCD tail squares (names), or None
     keep: int = 200_000             # solutions kept in memory for stepping
@@ -198,7 +199,8 @@ class SolverThread(QThread):
     def _solve(self, gen: int, req: Request):
         from core.solve import solve
         res = solve(req.rows, req.cols, start=req.start, closed=req.closed, tie=req.tie,
-                    order=req.order, seed=req.seed, dashes=req.dash_dict() or None)
+                    order=req.order, seed=req.seed, method=req.method,
+                    dashes=req.dash_dict() or None)
         if not self._should_stop():
             self.tourSolved.emit(gen, res)
 

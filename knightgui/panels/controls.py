@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
 
 from core.board import Board, BoardError
 from core.existence import why_no_tour
+from core.rules import TIE_HELP, TIE_RULES
 
 from ..worker import Request
 
@@ -24,13 +25,9 @@ try:  # the dash rules (SPEC §5) live in core.dash
 except ImportError:  # pragma: no cover - engine module missing
     _corners = _free_corners = _list_tails = None
 
-TIE_RULES = ("phadke", "first", "last", "random", "center-far", "lookahead")
-try:
-    from core.rules import TIE_HELP, TIE_RULES  # noqa: F811 - the engine's list wins
-except ImportError:  # pragma: no cover
-    TIE_HELP = {}
 
 DASH_STATES = ("off", "A", "B", "full")
+METHODS = ("auto", "greedy", "backtrack", "construct")  # core.solve.METHODS (numba: not imported)
 MAX_SIDE = 2000
 _ALG = re.compile(r"^([a-zA-Z])(\d+)$")
 _NUM = re.compile(r"^(\d+)\s*,\s*(\d+)$")
@@ -46,7 +43,6 @@ class ControlsPanel(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self._busy = False
         self._preferred_end = "c7"  # Phadke's worked example a8→c7
         lay = QVBoxLayout(self)
         # --- board
@@ -97,6 +93,11 @@ class ControlsPanel(QWidget):
         f.addRow("Move order", self.order)
         self.seed = QSpinBox(minimum=0, maximum=2**31 - 1, value=0)
         f.addRow("Seed", self.seed)
+        self.method = QComboBox()
+        self.method.addItems(METHODS)
+        self.method.setToolTip("auto: Warnsdorff first, then backtracking (small boards) or "
+                               "the construction; greedy: Warnsdorff's rule only")
+        f.addRow("Method", self.method)
         lay.addWidget(g)
         # --- dashes and tail
         self.dash_box = g = QGroupBox("Corner dashes")
@@ -174,7 +175,6 @@ class ControlsPanel(QWidget):
         return -1 if sq is None else int(sq)
 
     def set_busy(self, busy: bool):
-        self._busy = busy
         self.cancel_btn.setEnabled(busy)
 
     # -------------------------------------------------------------- setters
@@ -341,7 +341,7 @@ class ControlsPanel(QWidget):
                        if not cb.isHidden() and cb.isEnabled() and cb.currentText() != "off")
         return Request(rows=b.rows, cols=b.cols, mode=mode, start=start, end=end,
                        closed=closed, tie=self.tie.currentData(), order=order,
-                       seed=self.seed.value(), dashes=dashes,
+                       seed=self.seed.value(), method=self.method.currentText(), dashes=dashes,
                        tail=self.tail.currentData() if mode == "exhaustive" else None,
                        keep=self.keep.value(), limit=self.limit.value())
 
@@ -361,6 +361,7 @@ class ControlsPanel(QWidget):
                 "mode": self.mode_key(), "start": self.start.text(),
                 "end": self.end.currentText(), "tie": self.tie.currentData(),
                 "order": self.order.text(), "seed": self.seed.value(),
+                "method": self.method.currentText(),
                 "keep": self.keep.value(), "limit": self.limit.value(),
                 "dashes": [cb.currentText() for cb in self.dash]}
 
@@ -383,6 +384,7 @@ class ControlsPanel(QWidget):
         self.tie.setCurrentIndex(max(i, 0))
         self.order.setText(get("order", str, "12345678"))
         self.seed.setValue(get("seed", int, 0))
+        self.method.setCurrentIndex(max(self.method.findText(get("method", str, "auto")), 0))
         self.keep.setValue(get("keep", int, 200_000))
         self.limit.setValue(get("limit", int, 0))
         self._squares_changed()
