@@ -184,3 +184,29 @@ def test_settings_are_remembered(qtbot, dialogs):
     assert w2.controls.tie.currentData() == "random"
     assert w2.view.show_numbers is False and w2.view.colour_mode == "moves"
     w2.close()
+
+
+@pytest.mark.parametrize("rows,cols,closed,mode", [
+    (1, 1, False, "single"), (3, 4, False, "single"), (2, 2, False, "single"),
+    (5, 5, False, "exhaustive"), (6, 6, True, "exhaustive"), (3, 10, True, "single"),
+])
+def test_odd_boards_never_crash(window, qtbot, dialogs, rows, cols, closed, mode):
+    c = window.controls
+    c.mode.setCurrentIndex(c.mode.findData(mode))
+    c.square_lock.setChecked(False)
+    c.rows.setValue(rows)
+    c.cols.setValue(cols)
+    c.closed.setChecked(closed)
+    c.start.setText("1,1")
+    c.start.editingFinished.emit()
+    c.limit.setValue(200)
+    window.solve()
+    wait_until(qtbot, lambda: not window.results.running, timeout=60)
+    window.view.grab()
+    window.toggle_animation()
+    qtbot.wait(60)
+    window.toggle_animation()
+    assert not [d for d in dialogs if d[0] in ("Unexpected error", "Solver error")]
+    if window.results.tour is not None:
+        assert check_path(Board(rows, cols), window.results.tour.path,
+                          window.results.tour.closed) is None
