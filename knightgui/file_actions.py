@@ -30,8 +30,50 @@ def guarded(fn):
 
 
 class FileActions:
-    """Needs ``self.view``, ``self.results``, ``self.last_dir``, ``self.show_tour``,
-    ``self.show_error`` and a status bar."""
+    """Needs ``self.view``, ``self.results``, ``self.controls``, ``self.matrix``,
+    ``self.counter``, ``self.animator``, ``self.last_dir``, ``self.show_error`` and a status
+    bar. Also shows tours that come from elsewhere (a file, the analysis dock)."""
+
+    @guarded
+    def show_tour(self, tour):
+        """Show a tour from elsewhere: a file, or the analysis dock (a ``Tour``, or for a walk
+        that got stuck a dict with ``board``, ``path`` and ``message``)."""
+        if tour is None:
+            return
+        if isinstance(tour, dict):
+            self._show_walk(tour)
+            return
+        self.animator.stop(restore=False)
+        self.results.forget()
+        self.results.tour = tour
+        self.results.ties = None
+        self._set_board_controls(tour.rows, tour.cols)
+        self.view.set_board(tour.rows, tour.cols)
+        self.view.set_tour(tour.path, tour.closed)
+        self.matrix.clear("Tour from elsewhere: no options matrix")
+        self.counter.set_counts(state="tour shown")
+
+    def _show_walk(self, walk: dict):
+        b = walk["board"]
+        self.animator.stop(restore=False)
+        self.results.forget()
+        self.results.tour = None
+        self._set_board_controls(b.rows, b.cols)
+        self.view.set_board(b.rows, b.cols)
+        self.view.set_tour(walk["path"], False)
+        self.matrix.clear("Walk from the analysis: no options matrix")
+        self.counter.set_counts(state="incomplete walk")
+        self.statusBar().showMessage(str(walk.get("message", "incomplete walk")))
+
+    def _set_board_controls(self, rows: int, cols: int):
+        c = self.controls
+        c.blockSignals(True)
+        try:
+            c.square_lock.setChecked(rows == cols)
+            c.rows.setValue(rows)
+            c.cols.setValue(cols)
+        finally:
+            c.blockSignals(False)
 
     def _ask(self, save: bool, caption: str, filters: str, suffix: str = ""):
         directory = self.last_dir or os.getcwd()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 
-import numpy as np
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox,
@@ -222,6 +221,7 @@ class MainWindow(FileActions, QMainWindow):
         r.errorDialog.connect(self.show_error)
         r.busyChanged.connect(self._busy)
         self.jump_box.valueChanged.connect(lambda n: self.results.jump(n))
+        r.currentChanged.connect(self._current_changed)
         self.play_speed.valueChanged.connect(self.results.set_play_speed)
         self.results.set_play_speed(self.play_speed.value())
         self.anim_speed.valueChanged.connect(self.animator.set_speed)
@@ -245,6 +245,11 @@ class MainWindow(FileActions, QMainWindow):
     @guarded
     def cancel(self, *_):
         self.results.cancel()
+
+    def _current_changed(self, number: int):
+        self.jump_box.blockSignals(True)
+        self.jump_box.setValue(number)
+        self.jump_box.blockSignals(False)
 
     def _busy(self, busy: bool):
         self.controls.set_busy(busy)
@@ -334,47 +339,6 @@ class MainWindow(FileActions, QMainWindow):
     def _anim_frame(self, k: int, total: int):
         self.statusBar().showMessage(f"Construction: move {k:,} of {total:,}")
 
-    @guarded
-    def show_tour(self, tour):
-        """Show a tour from elsewhere: a file, or the analysis dock (a ``Tour``, or for a walk
-        that got stuck a dict with ``board``, ``path`` and ``message``)."""
-        if tour is None:
-            return
-        if isinstance(tour, dict):
-            self._show_walk(tour)
-            return
-        self.animator.stop(restore=False)
-        self.results.forget()
-        self.results.tour = tour
-        self.results.ties = None
-        self._set_board_controls(tour.rows, tour.cols)
-        self.view.set_board(tour.rows, tour.cols)
-        self.view.set_tour(tour.path, tour.closed)
-        self.matrix.clear("Tour from elsewhere: no options matrix")
-        self.counter.set_counts(state="tour shown")
-
-    def _show_walk(self, walk: dict):
-        b = walk["board"]
-        self.animator.stop(restore=False)
-        self.results.forget()
-        self.results.tour = None
-        self._set_board_controls(b.rows, b.cols)
-        self.view.set_board(b.rows, b.cols)
-        self.view.set_tour(walk["path"], False)
-        self.matrix.clear("Walk from the analysis: no options matrix")
-        self.counter.set_counts(state="incomplete walk")
-        self.statusBar().showMessage(str(walk.get("message", "incomplete walk")))
-
-    def _set_board_controls(self, rows: int, cols: int):
-        c = self.controls
-        c.blockSignals(True)
-        try:
-            c.square_lock.setChecked(rows == cols)
-            c.rows.setValue(rows)
-            c.cols.setValue(cols)
-        finally:
-            c.blockSignals(False)
-
     # --------------------------------------------------------------- events
     def _shutdown(self):
         """Stop every thread (application quitting without the window being closed)."""
@@ -392,9 +356,3 @@ class MainWindow(FileActions, QMainWindow):
         self.timing.stop("closed")
         self.worker.stop()
         super().closeEvent(event)
-
-
-
-def current_path(window) -> np.ndarray:
-    """The path on the board (tests and benchmarks)."""
-    return window.view.path

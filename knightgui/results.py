@@ -23,6 +23,7 @@ class ResultsPresenter(QObject):
     errorDialog = Signal(str, str)        # title, text
     busyChanged = Signal(bool)
     tourShown = Signal(object)            # core.tour.Tour now on the board (or None)
+    currentChanged = Signal(int)          # 1-based number of the solution shown
 
     def __init__(self, worker, view, matrix, counter, timing, parent=None):
         super().__init__(parent)
@@ -203,6 +204,7 @@ class ResultsPresenter(QObject):
                                    " — no backtracking"))
         self._update_counter()
         self.tourShown.emit(self.tour)
+        self.currentChanged.emit(i + 1)
         self.last_step_ms = (time.perf_counter() - t0) * 1000
         return True
 

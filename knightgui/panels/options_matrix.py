@@ -184,7 +184,9 @@ class OptionsMatrixView(QWidget):
             self.caption.setText(caption)
         if branch > 0:
             # scroll only when the branch row is out of sight (scrolling repaints the table)
-            self.table.scrollTo(self.model.index(branch - 1, 0), QTableView.EnsureVisible)
+            idx = self.model.index(branch - 1, 0)
+            if not self.table.viewport().rect().contains(self.table.visualRect(idx)):
+                self.table.scrollTo(idx, QTableView.PositionAtCenter)
 
     def clear(self, caption: str):
         self.model.set_matrix(None)
