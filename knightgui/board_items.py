@@ -15,6 +15,8 @@ Every item here paints *one* thing for the whole board and only what is visible:
 """
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
@@ -85,6 +87,20 @@ def numbers_of(path: np.ndarray, rows: int, cols: int) -> np.ndarray:
     out = np.zeros(rows * cols, dtype=np.int32)
     out[path] = np.arange(1, len(path) + 1, dtype=np.int32)
     return out.reshape(rows, cols)
+
+
+def safe_paint(paint):
+    """An exception inside ``paint()`` must never reach Qt (it would abort the process):
+    log it once and draw nothing for that item."""
+    def wrapper(self, p, *args):
+        try:
+            paint(self, p, *args)
+        except Exception:  # noqa: BLE001
+            if not getattr(self, "_paint_failed", False):
+                self._paint_failed = True
+                logging.getLogger("knightgui.board").exception("paint of %s failed",
+                                                                type(self).__name__)
+    return wrapper
 
 
 def _pixels_per_unit(painter) -> float:
@@ -204,11 +220,9 @@ class TourPathItem(pg.GraphicsObject):
         self._window_key, self._window_path = key, lines
         return lines
 
+    @safe_paint
     def paint(self, p, opt, widget):
-        try:
-            self._paint(p)
-        except Exception:  # noqa: BLE001 - an exception inside paint() must not reach Qt
-            pass
+        self._paint(p)
 
     def _paint(self, p):
         if self._p is None:
@@ -279,6 +293,7 @@ class NumbersItem(pg.GraphicsObject):
         digits = len(str(int(self._numbers.max(initial=1))))
         return min(px * 0.42, px * 0.88 / (0.62 * max(digits, 1)))
 
+    @safe_paint
     def paint(self, p, opt, widget):
         self.last_painted = 0
         if self._numbers is None:
@@ -332,103 +347,3 @@ class NumbersItem(pg.GraphicsObject):
                 p.drawStaticText(QPointF(xs[i] - entry[1], ys[i] - half_h), entry[0])
         p.restore()
         self.last_painted = len(rr)
-
-
-# --------------------------------------------------------- candidates (animation)
-class CandidatesItem(pg.GraphicsObject):
-    """The candidates of the move being animated: a ring on each square and its outlets."""
-
-    def __init__(self):
-        super().__init__()
-        self._items: list[tuple[int, int, int, bool]] = []  # col, row, outlets, chosen
-        self._bounds = QRectF()
-        self.setZValue(30)
-
-    def set_candidates(self, items, rows: int, cols: int, chosen: int = -1):
-        self.prepareGeometryChange()
-        self._bounds = QRectF(0, 0, cols, rows)
-        self._items = [(int(s) % cols, int(s) // cols, int(o), int(s) == chosen) for s, o in items]
-        self.update()
-
-    def boundingRect(self):
-        return QRectF(self._bounds)
-
-    def paint(self, p, opt, widget):
-        if not self._items:
-            return
-        px = _pixels_per_unit(p)
-        t = p.transform()
-        p.save()
-        p.setTransform(QTransform())
-        p.setRenderHint(p.RenderHint.Antialiasing, True)
-        rad = max(min(px * 0.42, 40.0), 6.0)
-        font = QFont()
-        font.setBold(True)
-        font.setPixelSize(max(int(rad * 0.9), 7))
-        p.setFont(font)
-        for col, row, outlets, chosen in self._items:
-            c = t.map(QPointF(col + 0.5, row + 0.5))
-            colour = QColor(0, 150, 60) if chosen else QColor(30, 90, 200)
-            p.setPen(QPen(colour, 2.5 if chosen else 1.5))
-            p.setBrush(QColor(255, 255, 255, 215))
-            p.drawEllipse(c, rad, rad)
-            p.setPen(colour)
-            p.drawText(QRectF(c.x() - rad, c.y() - rad, 2 * rad, 2 * rad), Qt.AlignCenter,
-                       str(outlets))
-        p.restore()
-
-
-# ------------------------------------------------------------ start / end markers
-class MarkersItem(pg.GraphicsObject):
-    """Start (green circle) and end (red square) as outlines around their squares, so the
-    numbers stay readable; filled dots of at least 12 px when squares are tiny.
-    ``items``: [(square, kind)] with kind "start", "end" or "want" (a requested start
-    that differs from the shown tour's)."""
-
-    STYLE = {"start": (QColor(20, 160, 50), "circle"), "end": (QColor(215, 30, 30), "square"),
-             "want": (QColor(20, 160, 50), "ring")}
-
-    def __init__(self):
-        super().__init__()
-        self._items: list[tuple[int, int, str]] = []
-        self._bounds = QRectF()
-        self.setZValue(25)
-
-    def set_markers(self, items, rows: int, cols: int):
-        self.prepareGeometryChange()
-        self._bounds = QRectF(0, 0, cols, rows)
-        self._items = [(int(s) % cols, int(s) // cols, kind) for s, kind in items
-                       if 0 <= int(s) < rows * cols]
-        self.update()
-
-    def boundingRect(self):
-        return QRectF(self._bounds)
-
-    def paint(self, p, opt, widget):
-        if not self._items:
-            return
-        px = _pixels_per_unit(p)
-        t = p.transform()
-        p.save()
-        p.setTransform(QTransform())
-        p.setRenderHint(p.RenderHint.Antialiasing, True)
-        big = px >= 14
-        for col, row, kind in self._items:
-            colour, shape = self.STYLE[kind]
-            c = t.map(QPointF(col + 0.5, row + 0.5))
-            if big:
-                half = px * 0.44
-                p.setPen(QPen(colour, max(px * 0.07, 2.5)))
-                p.setBrush(Qt.NoBrush)
-            else:
-                half = 6.0
-                p.setPen(QPen(QColor(0, 0, 0), 1.2))
-                p.setBrush(Qt.NoBrush if shape == "ring" else colour)
-                if shape == "ring":
-                    p.setPen(QPen(colour, 2.0))
-            r = QRectF(c.x() - half, c.y() - half, 2 * half, 2 * half)
-            if shape == "square":
-                p.drawRect(r)
-            else:
-                p.drawEllipse(r)
-        p.restore()

@@ -13,8 +13,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 
-from .board_items import (TIE_RGBA, CandidatesItem, MarkersItem, NumbersItem, TourPathItem,
-                          checker_rgba, colour_lut, moves_rgba, numbers_of)
+from .board_items import (TIE_RGBA, NumbersItem, TourPathItem, checker_rgba, colour_lut,
+                          moves_rgba, numbers_of)
+from .board_marks import CandidatesItem, MarkersItem
 
 #: In ``auto`` colour mode, boards with at least this many squares are coloured by move.
 AUTO_COLOUR_SQUARES = 48 * 48

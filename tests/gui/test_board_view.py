@@ -123,3 +123,15 @@ def test_hover_reports_square_and_outlets(view, qtbot):
     expect = sum(1 for s in t.board.neighbours[sq] if s >= 0 and nums[s] > k)
     assert view.outlets(sq) == expect
     assert view.outlets(int(t.path[-1])) == 0
+
+
+def test_an_error_inside_paint_is_contained(view, monkeypatch, caplog):
+    t = some_tour(8, 8)
+    view.set_tour(t.path, False, rows=8, cols=8)
+
+    def boom(*a):
+        raise RuntimeError("broken painter")
+    monkeypatch.setattr(type(view.numbers_item), "font_px", boom)
+    img = view.grab()                          # would abort the process without the guard
+    assert not img.isNull()
+    assert "paint of NumbersItem failed" in caplog.text
