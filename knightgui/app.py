@@ -31,7 +31,7 @@ def warm_up() -> float:
     try:
         from core.enumerate import Enumerator
         Enumerator(8, 8, start="a8", end="c7").first(1)
-        Enumerator(5, 6, start="a1").first(1)  # the general (non-bitboard) kernel
+        Enumerator(9, 9, start="a1").first(1)  # the general kernel (above 64 squares)
     except Exception:  # noqa: BLE001
         log.debug("warm-up of core.enumerate failed", exc_info=True)
     return time.perf_counter() - t0
