@@ -3,8 +3,9 @@
 The window is shown first; the numba kernels are loaded (or compiled, the first time) in a
 background thread afterwards, so the first frame never waits for numba.
 
-Environment: ``KNIGHTGUI_FIRST_FRAME=1`` prints ``FIRST_FRAME <unix time>`` when the board
-has painted once and quits (used by ``bench/gui.py``).
+Environment: ``KNIGHTGUI_FIRST_FRAME=1`` prints ``FIRST_FRAME <unix time> numba=<0|1>`` when
+the board has painted once (and whether numba was loaded by then), then quits (used by
+``bench/gui.py`` and the tests).
 """
 from __future__ import annotations
 
@@ -70,7 +71,8 @@ def main(argv=None) -> int:
     first_frame = os.environ.get("KNIGHTGUI_FIRST_FRAME") == "1"
     if first_frame:
         def _painted():
-            print(f"FIRST_FRAME {time.time():.6f}", flush=True)
+            print(f"FIRST_FRAME {time.time():.6f} numba={int('numba' in sys.modules)}",
+                  flush=True)
             QTimer.singleShot(0, win.close)
         win.view.viewport().installEventFilter(_FirstPaint(win.view.viewport(), _painted))
     win.show()

@@ -1,0 +1,27 @@
+"""The application entry point: the window paints before numba is loaded; warm-up works."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+
+def test_first_frame_comes_before_numba(tmp_path):
+    env = dict(os.environ, KNIGHTGUI_FIRST_FRAME="1", QT_QPA_PLATFORM="offscreen",
+               XDG_CONFIG_HOME=str(tmp_path))
+    r = subprocess.run([sys.executable, "-c", "from knightgui.app import main; "
+                        "raise SystemExit(main([]))"], env=env, capture_output=True,
+                       text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    line = next(ln for ln in r.stdout.splitlines() if ln.startswith("FIRST_FRAME"))
+    assert line.endswith("numba=0")
+
+
+def test_warm_up_loads_the_kernels_in_a_daemon_thread():
+    from knightgui.app import start_warm_up, warm_up
+    t = start_warm_up()
+    assert t.daemon
+    t.join(300)
+    assert not t.is_alive()
+    assert "core.enumerate" in sys.modules and "core.solve" in sys.modules
+    assert warm_up() < 5.0            # the second time everything is loaded already
