@@ -102,6 +102,29 @@ def main() -> int:
     report(f"100×100, all {shown:,} numbers painted", timed(big.viewport().repaint, a.runs), 150)
     big.close()
 
+    # options matrix with 10,000 rows: fill, then scroll page by page (each step painted)
+    import numpy as np
+    from knightgui.panels.options_matrix import OptionsMatrixView
+    mv = OptionsMatrixView()
+    mv.resize(420, 700)
+    mv.show()
+    app.processEvents()
+    rng = np.random.default_rng(1)
+    mo = np.zeros((10_001, 8), dtype=np.int8)
+    rows = rng.choice(np.arange(1, 10_001), 1500, replace=False)
+    mo[rows, 1] = rng.integers(1, 9, len(rows))
+    names = [f"{i % 100 + 1},{i // 100 + 1}" for i in range(10_000)]
+    report("options matrix: 10,000 rows set + painted",
+           timed(lambda: (mv.show_matrix(mo, 5_000, names), app.processEvents()), a.runs), 16)
+    bar = mv.table.verticalScrollBar()
+    assert bar.maximum() > 1000, bar.maximum()
+
+    def page():
+        bar.setValue((bar.value() + bar.pageStep()) % max(bar.maximum(), 1))
+        app.processEvents()
+    report("options matrix: 10,000 rows, one page scrolled", timed(page, 50), 16)
+    mv.close()
+
     # stepping: hold Right through the first 1,981 solutions of a8→c7
     from PySide6.QtCore import QSettings
     QSettings.setDefaultFormat(QSettings.IniFormat)

@@ -61,3 +61,10 @@ def test_svg_refuses_boards_above_100(tmp_path):
     t.board, t.path, t.closed, t.method = Board(101, 101), None, False, {}
     with pytest.raises(ValueError, match="limited to 100"):
         export.svg_text(t)
+
+
+def test_copy_image_puts_the_board_on_the_clipboard(window):
+    from PySide6.QtWidgets import QApplication
+    window.copy_image()
+    img = QApplication.clipboard().image()
+    assert not img.isNull() and img.width() == window.view.width()
