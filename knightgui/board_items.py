@@ -248,7 +248,8 @@ class TourPathItem(pg.GraphicsObject):
             return
         pen = QPen(self._colour, 1.0)
         pen.setCosmetic(True)
-        p.setRenderHint(p.RenderHint.Antialiasing, self.segment_count() <= 20_000)
+        # antialiased hairlines cost ~25% more: only for small boards or when zoomed in
+        p.setRenderHint(p.RenderHint.Antialiasing, self.segment_count() <= 5_000 or px >= 10)
         p.setPen(pen)
         p.drawPath(path)
 

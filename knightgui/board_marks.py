@@ -109,3 +109,67 @@ class MarkersItem(pg.GraphicsObject):
             else:
                 p.drawEllipse(r)
         p.restore()
+
+
+# ------------------------------------------------------------- file and rank labels
+def _nice_step(x: float) -> int:
+    """1, 2, 5, 10, 20, 50, ... at least ``x``."""
+    step = 1
+    while True:
+        for m in (1, 2, 5):
+            if step * m >= x:
+                return step * m
+        step *= 10
+
+
+class EdgeLabelsItem(pg.GraphicsObject):
+    """Files under the board and ranks left of it, hugging the board at any zoom: letters
+    a..z and ranks 1.. when the board has at most 26 columns, else 1-based column and row
+    numbers every ``step`` squares (a step that keeps labels about 40 px apart)."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows = self.cols = 0
+        self._bounds = QRectF()
+        self.setZValue(40)
+
+    def set_board(self, rows: int, cols: int):
+        self.prepareGeometryChange()
+        self.rows, self.cols = rows, cols
+        m = max(rows, cols) * 0.25
+        self._bounds = QRectF(-m, -m, cols + 2 * m, rows + 2 * m)
+        self.update()
+
+    def boundingRect(self):
+        return QRectF(self._bounds)
+
+    @safe_paint
+    def paint(self, p, opt, widget):
+        if not self.rows:
+            return
+        px = _pixels_per_unit(p)
+        t = p.transform()
+        p.save()
+        p.setTransform(QTransform())
+        font = QFont()
+        font.setPixelSize(int(min(max(px * 0.3, 11), 16)))
+        p.setFont(font)
+        p.setPen(QColor(70, 70, 70))
+        letters = self.cols <= 26 and self.rows <= 26
+        view = QRectF(p.viewport())
+        for axis, n in ((0, self.cols), (1, self.rows)):
+            step = 1 if letters and px >= 14 else _nice_step(40.0 / max(px, 1e-9))
+            ks = [1, *range(step, n + 1, step)] if step > 1 else range(1, n + 1)
+            for k in ks:
+                if axis == 0:
+                    c = t.map(QPointF(k - 0.5, 0.0))
+                    text = chr(96 + k) if letters else str(k)
+                    r = QRectF(c.x() - 30, c.y() + 3, 60, 18)
+                else:
+                    c = t.map(QPointF(0.0, k - 0.5))
+                    text = str(k)
+                    r = QRectF(c.x() - 50, c.y() - 9, 45, 18)
+                if view.intersects(r):
+                    p.drawText(r, (Qt.AlignHCenter | Qt.AlignTop) if axis == 0 else
+                               (Qt.AlignRight | Qt.AlignVCenter), text)
+        p.restore()

@@ -15,7 +15,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 
 from .board_items import (TIE_RGBA, NumbersItem, TourPathItem, checker_rgba, colour_lut,
                           moves_rgba, numbers_of)
-from .board_marks import CandidatesItem, MarkersItem
+from .board_marks import CandidatesItem, EdgeLabelsItem, MarkersItem
 
 #: In ``auto`` colour mode, boards with at least this many squares are coloured by move.
 AUTO_COLOUR_SQUARES = 48 * 48
@@ -31,7 +31,7 @@ class BoardView(pg.GraphicsView):
     def __init__(self, parent=None):
         super().__init__(parent, background=(250, 250, 248))
         self.vb = pg.ViewBox(lockAspect=True, enableMenu=False, invertY=False,
-                             defaultPadding=0.02)
+                             defaultPadding=0.08)
         self.setCentralItem(self.vb)
         self.image = pg.ImageItem(axisOrder="row-major")
         self.ties_image = pg.ImageItem(axisOrder="row-major")
@@ -40,8 +40,9 @@ class BoardView(pg.GraphicsView):
         self.numbers_item = NumbersItem()
         self.markers = MarkersItem()
         self.candidates = CandidatesItem()
+        self.labels = EdgeLabelsItem()
         for it in (self.image, self.ties_image, self.path_item, self.numbers_item,
-                   self.markers, self.candidates):
+                   self.markers, self.candidates, self.labels):
             self.vb.addItem(it)
         self.rows = self.cols = 0
         self.path = np.zeros(0, dtype=np.int32)
@@ -76,6 +77,7 @@ class BoardView(pg.GraphicsView):
         self.numbers = None
         self.ties = None
         self.candidates.set_candidates([], rows, cols)
+        self.labels.set_board(rows, cols)
         self._refresh()
         if fit or changed:
             self.fit()
@@ -126,7 +128,7 @@ class BoardView(pg.GraphicsView):
 
     def fit(self):
         self.vb.setRange(xRange=(0, max(self.cols, 1)), yRange=(0, max(self.rows, 1)),
-                         padding=0.02)
+                         padding=0.08)  # room for the file and rank labels
 
     # -------------------------------------------------------------- queries
     def _knight_move(self, a: int, b: int) -> bool:

@@ -240,6 +240,7 @@ class MainWindow(FileActions, QMainWindow):
     @guarded
     def _solve_request(self, req):
         self.animator.stop(restore=False)
+        self._current_changed(1)
         self.results.submit(req)
 
     @guarded

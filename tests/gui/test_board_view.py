@@ -32,7 +32,7 @@ def test_tour_is_one_path_and_numbers_match(view):
     view.grab()
     assert view.numbers_item.last_painted == 64
     # one item per layer, however big the board
-    assert len(view.vb.addedItems) == 6
+    assert len(view.vb.addedItems) == 7
 
 
 def test_closed_tour_draws_the_closing_segment(view):
