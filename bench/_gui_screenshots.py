@@ -61,7 +61,7 @@ def main() -> int:
     w.grab().save(str(DOCS / "window-100x100.png"))
     # the same tour zoomed in: move numbers appear where they are legible
     w.set_view_options(colour="checker")
-    w.view.vb.setRange(xRange=(0, 16), yRange=(0, 16), padding=0)
+    w.view.vb.setRange(xRange=(-1, 16), yRange=(-1, 16), padding=0)
     app.processEvents()
     w.view.grab().save(str(DOCS / "board-100x100-zoom.png"))
     w.set_view_options(colour="auto")
