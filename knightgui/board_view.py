@@ -57,6 +57,7 @@ class BoardView(pg.GraphicsView):
         self.show_ties = False
         self.colour_map = "viridis"
         self._checker = None
+        self._shown_image = None
         self._hover = -1
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.scene().sigMouseClicked.connect(self._on_mouse_clicked)
@@ -174,8 +175,10 @@ class BoardView(pg.GraphicsView):
             if self._checker is None:
                 self._checker = checker_rgba(rows, cols)
             rgba = self._checker
-        self.image.setImage(rgba, autoLevels=False)
-        self.image.setRect(0, 0, cols, rows)
+        if rgba is not self._shown_image:   # stepping on a checkerboard: nothing to redo
+            self._shown_image = rgba
+            self.image.setImage(rgba, autoLevels=False)
+            self.image.setRect(0, 0, cols, rows)
         if self.show_ties and self.ties is not None and self.ties.any():
             t = np.zeros((rows, cols, 4), dtype=np.uint8)
             t.reshape(-1, 4)[self.path[self.ties]] = TIE_RGBA

@@ -37,6 +37,7 @@ class ResultsPresenter(QObject):
         self.tour: Tour | None = None
         self.ties = None
         self.running = False
+        self.cancelled = False
         self.exhausted = False
         self.found = 0
         self._want_next = False
@@ -56,6 +57,7 @@ class ResultsPresenter(QObject):
         self.request = req
         self.board = Board(req.rows, req.cols)
         self.running = True
+        self.cancelled = False
         self.exhausted = False
         self.found = 0
         self._want_next = False
@@ -78,6 +80,7 @@ class ResultsPresenter(QObject):
             return
         self.gen = self.worker.cancel()
         self.running = False
+        self.cancelled = True
         self._want_next = False
         self.timing.stop("cancelled")
         self.busyChanged.emit(False)
@@ -173,7 +176,8 @@ class ResultsPresenter(QObject):
             return
         state = None
         if not self.running and not self.exhausted:
-            state = f"Stopped after {self.found:,} solutions"
+            state = (f"Cancelled after {self.found:,} solutions" if self.cancelled else
+                     f"Stopped after {self.found:,} solutions")
         elif self.running:
             state = "Searching…"
         self.counter.set_counts(self.current + 1 if self.current >= 0 else None,

@@ -210,3 +210,14 @@ def test_odd_boards_never_crash(window, qtbot, dialogs, rows, cols, closed, mode
     if window.results.tour is not None:
         assert check_path(Board(rows, cols), window.results.tour.path,
                           window.results.tour.closed) is None
+
+
+def test_hover_label_names_the_square_its_move_and_outlets(window):
+    t = some_tour(8, 8)
+    window.show_tour(t)
+    sq = int(t.path[9])
+    window._hovered(sq)
+    text = window.hover_label.text()
+    assert Board(8, 8).name(sq) in text and "move 10" in text and "outlets" in text
+    window._hovered(-1)
+    assert window.hover_label.text() == ""

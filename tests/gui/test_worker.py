@@ -90,6 +90,7 @@ def test_cancel_button_in_the_window(window, qtbot, qtlog):
     qtbot.wait(100)
     assert window.results.found == found             # a cancelled run reports nothing more
     assert window.results.next()                     # stored solutions stay steppable
+    assert "Cancelled" in window.counter.text()
     assert _qt_problems(qtlog) == []
 
 
