@@ -128,6 +128,7 @@ class TourPathItem(pg.GraphicsObject):
         self._bounds = QRectF()
         self._p = None
         self._cols = 1
+        self._numbers = None
         self._xy_cache = None
         self._full = None
         self._window_key = None
@@ -140,8 +141,12 @@ class TourPathItem(pg.GraphicsObject):
         self._colour = QColor(40, 40, 40) if on_colours else QColor(200, 30, 30)
         self.min_px = 4.0 if on_colours else 2.0
 
-    def set_path(self, path: np.ndarray | None, rows: int, cols: int, closed: bool = False):
-        """Keep ``path`` (flat squares); coordinates are built when a paint needs them."""
+    def set_path(self, path: np.ndarray | None, rows: int, cols: int, closed: bool = False,
+                 numbers: np.ndarray | None = None):
+        """Keep ``path`` (flat squares); coordinates are built when a paint needs them.
+        ``numbers``: the board's move numbers (``int32[rows, cols]``, 1-based, 0 = not
+        visited), used to find the visible segments fast."""
+        self._numbers = numbers
         self.prepareGeometryChange()
         self._bounds = QRectF(0, 0, cols, rows)
         self._full = self._window_path = self._window_key = self._xy_cache = None
@@ -177,12 +182,28 @@ class TourPathItem(pg.GraphicsObject):
         return QRectF(self._bounds)
 
     def _visible_segments(self, rect: QRectF) -> np.ndarray:
-        """Indices i of the segments (i, i+1) with an end inside ``rect`` (plus a margin)."""
-        x0, y0 = np.floor(rect.left()) - 3, np.floor(rect.top()) - 3
-        x1, y1 = np.ceil(rect.right()) + 3, np.ceil(rect.bottom()) + 3
+        """Indices i of the segments (i, i+1) with an end inside ``rect`` (plus a margin of
+        3 squares: a knight's step spans at most 2). With the board's move numbers this
+        costs O(visible squares), not O(tour length)."""
+        c0, r0 = max(int(np.floor(rect.left())) - 3, 0), max(int(np.floor(rect.top())) - 3, 0)
+        c1, r1 = int(np.ceil(rect.right())) + 3, int(np.ceil(rect.bottom())) + 3
+        nseg = len(self._p) - 1
+        if self._numbers is not None:
+            block = self._numbers[r0:r1, c0:c1]
+            ks = block[block > 0].astype(np.int64) - 1          # 0-based move indices
+            seg = np.union1d(ks - 1, ks)
+            if len(self._p) > self._numbers.size and (ks == 0).any():
+                seg = np.append(seg, nseg - 1)                   # the closing segment
+            return seg[(seg >= 0) & (seg < nseg)]
         x, y = self._xy()
-        inside = (x >= x0) & (x <= x1) & (y >= y0) & (y <= y1)
+        inside = (x >= c0) & (x <= c1) & (y >= r0) & (y <= r1)
         return np.flatnonzero(inside[:-1] | inside[1:])
+
+    def _segment_xy(self, seg: np.ndarray):
+        """Start and end coordinates of segments ``seg`` (square centres)."""
+        a, b = self._p[seg], self._p[seg + 1]
+        cols = self._cols
+        return (a % cols + 0.5, a // cols + 0.5, b % cols + 0.5, b // cols + 0.5)
 
     @staticmethod
     def _key(rect: QRectF):
@@ -199,8 +220,9 @@ class TourPathItem(pg.GraphicsObject):
         if len(seg):
             keep = np.union1d(seg, seg + 1)
             conn = np.isin(keep, seg)
-            x, y = self._xy()
-            path = pg.arrayToQPath(x[keep], y[keep], connect=conn)
+            q = self._p[keep]
+            path = pg.arrayToQPath((q % self._cols + 0.5).astype(np.float64),
+                                   (q // self._cols + 0.5).astype(np.float64), connect=conn)
         self._window_key, self._window_path = key, path
         return path
 
@@ -213,10 +235,9 @@ class TourPathItem(pg.GraphicsObject):
         seg = self._visible_segments(rect)
         lines = None
         if 0 < len(seg) <= MAX_LINES:
-            x, y = self._xy()
+            xa, ya, xb, yb = self._segment_xy(seg)
             lines = [QLineF(a, b, c, d) for a, b, c, d in
-                     zip(x[seg].tolist(), y[seg].tolist(), x[seg + 1].tolist(),
-                         y[seg + 1].tolist())]
+                     zip(xa.tolist(), ya.tolist(), xb.tolist(), yb.tolist())]
         self._window_key, self._window_path = key, lines
         return lines
 

@@ -189,7 +189,8 @@ class BoardView(pg.GraphicsView):
             self.ties_image.setVisible(False)
         moves = self.effective_colour_mode() == "moves"
         self.path_item.set_style(moves)
-        self.path_item.set_path(self.path if self.show_path else None, rows, cols, self.closed)
+        self.path_item.set_path(self.path if self.show_path else None, rows, cols, self.closed,
+                                self.numbers)
         self.numbers_item.set_numbers(self.numbers if self.show_numbers else None, dark,
                                       rows * cols)
         self._refresh_markers()

@@ -40,6 +40,22 @@ def test_closed_tour_draws_the_closing_segment(view):
     view.set_tour(t.path, True, rows=8, cols=8)
     closes = t.is_closed_path
     assert view.path_item.segment_count() == (64 if closes else 63)
+    view.grab()                                   # wide pen: the visible segments as lines
+    assert len(view.path_item._window_path) == view.path_item.segment_count()
+
+
+def test_closing_segment_drawn_when_only_the_start_is_in_view(view):
+    from core.solve import solve
+    res = solve(8, 8, start="a1", closed=True)
+    assert res.ok and res.tour.is_closed_path
+    view.set_tour(res.path, True, rows=8, cols=8)
+    view.vb.setRange(xRange=(-3.5, 0.5), yRange=(-3.5, 0.5), padding=0)  # a1 corner only
+    view.grab()
+    lines = view.path_item._window_path
+    ends = {(round(l.x1() - 0.5), round(l.y1() - 0.5)) for l in lines} | \
+        {(round(l.x2() - 0.5), round(l.y2() - 0.5)) for l in lines}
+    last = int(res.path[-1])
+    assert (last % 8, last // 8) in ends          # the segment last → a1 is there
 
 
 def test_numbers_only_where_visible_and_legible(view):
