@@ -89,6 +89,17 @@ def main() -> int:
         report(f"{n}×{n}: new tour shown (set + paint)", timed(new_tour, a.runs), target_new)
         report(f"{n}×{n}: repaint (pan/zoom frame)", timed(vp.repaint, a.runs), target_paint)
 
+    # 2000×2000 zoomed in: each pan frame finds its visible segments through move numbers
+    res = solve(2000, 2000, start="1,1")
+    view.set_tour(res.path, False, rows=2000, cols=2000)
+    pos = [0]
+
+    def pan():
+        pos[0] = (pos[0] + 7) % 1900
+        view.vb.setRange(xRange=(pos[0], pos[0] + 40), yRange=(pos[0], pos[0] + 40), padding=0)
+        vp.repaint()
+    report("2000×2000 zoomed to 40×40: pan frame", timed(pan, a.runs), 50)
+
     # 100×100 with every move number legible: a view large enough for 5-digit numbers
     res = solve(100, 100, start="1,1", tie="first")
     big = BoardView()
