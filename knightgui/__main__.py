@@ -14,7 +14,7 @@ def main(argv=None) -> int:
 
 def gui_main() -> int:
     from .app import main as app_main
-    return app_main(sys.argv[1:2] if False else [])
+    return app_main([])
 
 
 if __name__ == "__main__":

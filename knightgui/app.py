@@ -64,7 +64,13 @@ def main(argv=None) -> int:
     app.setOrganizationName("knightgui")
     app.setApplicationName("knightgui")
     app.setApplicationDisplayName("knightgui")
+    try:
+        from .resources import apply_identity
+        apply_identity(app)          # window icon + desktop file name
+    except Exception:  # noqa: BLE001 - a missing icon never stops the app
+        log.warning("application icon not found", exc_info=True)
     from .main_window import MainWindow
+    from .smoke import install_smoke_exit
 
     sys.excepthook = _excepthook
     win = MainWindow()
@@ -76,9 +82,25 @@ def main(argv=None) -> int:
             QTimer.singleShot(0, win.close)
         win.view.viewport().installEventFilter(_FirstPaint(win.view.viewport(), _painted))
     win.show()
+    install_smoke_exit(app)          # no-op unless KNIGHTGUI_SMOKE_EXIT_MS is set
+    warm: list[threading.Thread] = []
     if not first_frame:
-        QTimer.singleShot(0, start_warm_up)
-    return int(app.exec())
+        QTimer.singleShot(0, lambda: warm.append(start_warm_up()))
+    rc = int(app.exec())
+    return _leave(rc, warm)
+
+
+def _leave(rc: int, threads) -> int:
+    """A daemon thread caught inside numba while the interpreter shuts down crashes the
+    process (SIGSEGV). The window is closed and its settings saved by now: give a running
+    warm-up a moment, then leave without interpreter shutdown if it is still compiling."""
+    for t in threads:
+        t.join(2.0)
+    if any(t.is_alive() for t in threads):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(rc)
+    return rc
 
 
 class _FirstPaint(QObject):
