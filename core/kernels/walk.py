@@ -165,6 +165,57 @@ def _padded_state(rows, cols, score):
 
 
 @njit
+def _greedy_ordered(rows, cols, start, prio, outlets, free, off, path, ties):
+    """The greedy walk for the fixed-priority rules (phadke, first, last) without dashes:
+    candidates are scanned in priority order and the first with the fewest outlets wins.
+    ``cnt`` folds "visited or off the board" into the outlet count (≥ 64), so each candidate
+    costs one load. Returns the number of squares visited."""
+    size = rows * cols
+    W = cols + 4
+    cnt = np.empty(outlets.shape[0], dtype=np.int8)
+    for p in range(cnt.shape[0]):
+        cnt[p] = outlets[p] if free[p] else 100
+    q = (start // cols + 2) * W + start % cols + 2
+    cnt[q] = 100
+    o0 = off[prio[0]]
+    o1 = off[prio[1]]
+    o2 = off[prio[2]]
+    o3 = off[prio[3]]
+    o4 = off[prio[4]]
+    o5 = off[prio[5]]
+    o6 = off[prio[6]]
+    o7 = off[prio[7]]
+    for t in range(8):
+        cnt[q + off[t]] -= 1
+    path[0] = start
+    ties[0] = 0
+    m = 1
+    while m < size:
+        best = q + o0
+        bo = cnt[best]
+        nb = 1
+        for oo in (o1, o2, o3, o4, o5, o6, o7):
+            s = q + oo
+            o = cnt[s]
+            if o < bo:
+                bo = o
+                best = s
+                nb = 1
+            elif o == bo:
+                nb += 1
+        if bo >= 9:
+            break
+        ties[m] = 1 if nb > 1 else 0
+        q = best
+        cnt[q] = 100
+        for t in range(8):
+            cnt[q + off[t]] -= 1
+        path[m] = (q // W - 2) * cols + (q % W - 2)
+        m += 1
+    return m
+
+
+@njit
 def greedy_walk(rows, cols, start, tie, order_pos, seed, score, path, ties):
     """One Warnsdorff walk from ``start`` without backtracking.
 
@@ -185,6 +236,9 @@ def greedy_walk(rows, cols, start, tie, order_pos, seed, score, path, ties):
             sec_t[t] = 7 - order_pos[t]
         else:
             sec_t[t] = order_pos[t]
+    if tie <= 2 and not have_score:
+        prio = np.argsort(sec_t)
+        return _greedy_ordered(rows, cols, start, prio, outlets, free, off, path, ties)
     far = np.int64(cols) * cols + np.int64(rows) * rows
     cent = np.zeros(free.shape[0] if tie == 4 else 0, dtype=np.int64)
     if tie == 4:
