@@ -36,12 +36,18 @@ def render_view(tour: Tour | None, width_px: int, height_px: int | None = None,
     """A sized, laid-out :class:`BoardView` showing ``tour`` (not shown on screen)."""
     ensure_app()
     from .board_view import BoardView
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
     view = BoardView()
     rows = tour.rows if tour is not None else rows
     cols = tour.cols if tour is not None else cols
     if height_px is None:
         height_px = max(int(round(width_px * rows / cols)), 16)
+    # "shown" without appearing on a screen, so that layouts follow the requested size
+    view.setAttribute(Qt.WA_DontShowOnScreen, True)
     view.resize(int(width_px), int(height_px))
+    view.show()
+    QApplication.processEvents()
     view.set_board(rows, cols)
     view.set_colour_mode(colour_mode)
     if numbers is not None:
@@ -49,6 +55,7 @@ def render_view(tour: Tour | None, width_px: int, height_px: int | None = None,
     if tour is not None:
         view.set_tour(tour.path, tour.closed, ties)
     view.vb.setRange(xRange=(0, cols), yRange=(0, rows), padding=0.01)
+    QApplication.processEvents()
     return view
 
 

@@ -68,3 +68,20 @@ def test_copy_image_puts_the_board_on_the_clipboard(window):
     window.copy_image()
     img = QApplication.clipboard().image()
     assert not img.isNull() and img.width() == window.view.width()
+
+
+def test_png_of_a_big_board_fills_the_image(tmp_path):
+    """The offscreen render follows the requested size (the board is not squeezed into a
+    corner of a large image)."""
+    from PySide6.QtGui import QImage
+
+    from core.solve import solve
+    from knightgui.export import save_png
+    tour = solve(300, 300, closed=True).tour
+    f = save_png(tour, tmp_path / "big.png", width_px=1200)
+    img = QImage(str(f))
+    assert (img.width(), img.height()) == (1200, 1200)
+    # the far corner (top right, inside the board) is painted, not background
+    bg = img.pixelColor(img.width() - 1, 0)
+    inner = img.pixelColor(int(img.width() * 0.95), int(img.height() * 0.05))
+    assert inner != bg or inner.saturation() > 40
