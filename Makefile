@@ -38,7 +38,7 @@ slow: install-test
 ## point, 1,000 solves, 100 random cancels, a 10-minute enumeration under watch)
 stress: install-test
 	KNIGHTGUI_STRESS=1 $(BIN)/python -m pytest -q -s -m "not slow" --timeout=3600 \
-		tests/robustness tests/gui/test_faults.py tests/gui/test_load.py
+		tests/robustness tests/gui/test_faults.py tests/gui/test_load.py tests/gui/test_hostile_fields.py
 
 ## make bench: every benchmark; figures and ratios on stdout
 bench: install
