@@ -243,6 +243,8 @@ class Tour:
             size = p.stat().st_size
         except OSError as e:
             raise TourError(f"cannot open {p}: {e.strerror or e}") from None
+        except ValueError:   # e.g. a NUL byte in the name
+            raise TourError(f"{str(p)!r} is not a usable file name") from None
         if size > MAX_FILE_BYTES:
             raise TourError(f"{p.name} is {size / 1e6:.0f} MB; tour files above "
                             f"{MAX_FILE_BYTES // 2**20} MiB are refused")

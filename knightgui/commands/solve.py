@@ -47,14 +47,16 @@ def run(args) -> int:
     except SolveError as e:
         raise CliError(f"knightgui solve: {e}") from None
     if res.ok:
-        if args.out:
-            try:
+        try:
+            if args.out:
                 res.tour.save(args.out)
-            except OSError as e:
-                raise CliError(f"cannot write {args.out}: {e.strerror or e}") from None
-        if args.png:
-            from knightgui.export import save_png
-            save_png(res.tour, args.png)
+            if args.png:
+                from knightgui.export import save_png
+                save_png(res.tour, args.png)
+        except (OSError, ValueError) as e:
+            where = args.out if args.out else args.png
+            raise CliError(f"cannot write {where!r}: {getattr(e, 'strerror', None) or e}") \
+                from None
     if args.json:
         emit_json({"rows": rows, "cols": cols, "closed": bool(args.closed), "valid": res.ok,
                    "method": res.method, "seconds": round(res.seconds, 6),

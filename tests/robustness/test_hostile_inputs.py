@@ -130,7 +130,7 @@ VALUES = ["8", "5", "0", "-1", "1", "3", "12", "99999999999", "a1", "h8", "z0", 
           "⟨1,2⟩", "1e3", "nan", "\x00", "é"]
 
 
-@settings(max_examples=max(FUZZ_EXAMPLES // 4, 100), deadline=None, derandomize=True,
+@settings(max_examples=FUZZ_EXAMPLES, deadline=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 @given(argv=st.lists(st.sampled_from(FLAGS + VALUES), max_size=10),
        cmd=st.sampled_from(["solve", "check", "bogus", "--version"]))
