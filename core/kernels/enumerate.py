@@ -108,7 +108,8 @@ def start_state(dl, dcount, key, path, st, start, L):
     st[ST_L] = L
 
 
-def new_state(nbr, dashed_mask, reserved_mask, dl, dcount, start: int, L: int):
+@njit
+def new_state(nbr, dashed_mask, reserved_mask, dl, dcount, start, L):
     """Fresh ``(key, path, mo, ties, st)`` with ``start`` numbered 1."""
     n = nbr.shape[0]
     key = np.zeros(n, dtype=np.int32)
@@ -231,14 +232,7 @@ def count_kernel(nbr, nl, ntype, ncount, dl, dcount, adj_end, dashed_mask, reser
 
     Returns int64[4] = (solutions, dead ends, forward moves, exhausted 0/1); stops after
     ``max_steps`` forward moves (use a huge value to run to the end)."""
-    n = nbr.shape[0]
-    key = np.zeros(n, dtype=np.int32)
-    init_key(nbr, dashed_mask, reserved_mask, key)
-    path = np.zeros(L + 1, dtype=np.int32)
-    mo = np.zeros((L + 1, 8), dtype=np.int8)
-    ties = np.zeros(L + 1, dtype=np.int32)
-    st = np.zeros(ST_SIZE, dtype=np.int64)
-    start_state(dl, dcount, key, path, st, start, L)
+    key, path, mo, ties, st = new_state(nbr, dashed_mask, reserved_mask, dl, dcount, start, L)
     ev = advance_kernel(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, ties, st,
                         max_steps, False)
     out = np.empty(4, dtype=np.int64)

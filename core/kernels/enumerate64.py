@@ -77,15 +77,21 @@ def initial_bits(n: int, reserved, start: int) -> np.ndarray:
 
 def new_bits_state(n: int, reserved, start: int, L: int):
     """Fresh ``(bits, path, mo, ties, st)`` for :func:`advance_bits`."""
+    return fresh_bits_state(initial_bits(n, reserved, start), start, L)
+
+
+@njit
+def fresh_bits_state(bits0, start, L):
+    """``(bits, path, mo, ties, st)`` with ``start`` numbered 1 and ``bits0`` as the board."""
     bits = np.zeros((L + 1, 2), dtype=np.uint64)
-    bits[1] = initial_bits(n, reserved, start)
+    bits[1, 0] = bits0[0]
+    bits[1, 1] = bits0[1]
     path = np.zeros(L + 1, dtype=np.int32)
     path[1] = start
     mo = np.zeros((L + 1, 8), dtype=np.int8)
     ties = np.zeros(L + 1, dtype=np.int32)
     st = np.zeros(ST_SIZE, dtype=np.int64)
     st[ST_K] = 1
-    st[ST_PHASE] = PH_RUNNING
     st[ST_L] = L
     return bits, path, mo, ties, st
 
@@ -204,16 +210,7 @@ def advance_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties
 def count_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits0, start, L, max_steps):
     """:func:`count_kernel` for boards of at most 64 squares. ``bits0`` = uint64[2] of
     :func:`initial_bits`. Returns int64[4] like ``count_kernel``."""
-    bits = np.zeros((L + 1, 2), dtype=np.uint64)
-    bits[1, 0] = bits0[0]
-    bits[1, 1] = bits0[1]
-    path = np.zeros(L + 1, dtype=np.int32)
-    path[1] = start
-    mo = np.zeros((L + 1, 8), dtype=np.int8)
-    ties = np.zeros(L + 1, dtype=np.int32)
-    st = np.zeros(ST_SIZE, dtype=np.int64)
-    st[ST_K] = 1
-    st[ST_L] = L
+    bits, path, mo, ties, st = fresh_bits_state(bits0, start, L)
     ev = advance_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
                       max_steps, False)
     out = np.empty(4, dtype=np.int64)
