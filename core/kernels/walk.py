@@ -49,28 +49,18 @@ def init_outlets(rows, cols, outlets):
 
 
 @njit
-def visit(sq, rows, cols, visited, outlets):
-    """Mark ``sq`` visited and lower the outlets of its neighbours."""
-    visited[sq] = 1
+def mark(sq, rows, cols, visited, outlets, on):
+    """Mark ``sq`` visited (``on`` = 1) or free again (``on`` = 0) and move the outlets of
+    its neighbours down or up by one."""
+    visited[sq] = on
+    delta = -1 if on else 1
     c = sq % cols
     r = sq // cols
     for t in range(8):
         cc = c + DC[t]
         rr = r + DR[t]
         if 0 <= cc < cols and 0 <= rr < rows:
-            outlets[rr * cols + cc] -= 1
-
-
-@njit
-def unvisit(sq, rows, cols, visited, outlets):
-    visited[sq] = 0
-    c = sq % cols
-    r = sq // cols
-    for t in range(8):
-        cc = c + DC[t]
-        rr = r + DR[t]
-        if 0 <= cc < cols and 0 <= rr < rows:
-            outlets[rr * cols + cc] += 1
+            outlets[rr * cols + cc] += delta
 
 
 @njit
@@ -327,7 +317,7 @@ def backtrack_walk(rows, cols, start, closed, tie, order_pos, seed, score, node_
     nxt = np.zeros(size, dtype=np.int64)
     sc = start % cols
     sr = start // cols
-    visit(start, rows, cols, visited, outlets)
+    mark(start, rows, cols, visited, outlets, 1)
     path[0] = start
     depth = 1  # number of squares on the path
     nodes = np.int64(0)
@@ -347,7 +337,7 @@ def backtrack_walk(rows, cols, start, closed, tie, order_pos, seed, score, node_
                 break
             # not closed: undo the last square and go on
             depth -= 1
-            unvisit(path[depth], rows, cols, visited, outlets)
+            mark(path[depth], rows, cols, visited, outlets, 0)
             continue
         lvl = depth - 1
         if nxt[lvl] >= ncand[lvl] or nodes >= node_budget:
@@ -357,13 +347,13 @@ def backtrack_walk(rows, cols, start, closed, tie, order_pos, seed, score, node_
                 stats[2] = 0
                 return depth
             depth -= 1
-            unvisit(path[depth], rows, cols, visited, outlets)
+            mark(path[depth], rows, cols, visited, outlets, 0)
             continue
         i = nxt[lvl]
         nxt[lvl] += 1
         s = cand[lvl, i]
         ties[depth] = 1 if (ncand[lvl] > 1 and (key[lvl, 0] >> SHIFT) == (key[lvl, 1] >> SHIFT)) else 0
-        visit(s, rows, cols, visited, outlets)
+        mark(s, rows, cols, visited, outlets, 1)
         path[depth] = s
         depth += 1
         nodes += 1
