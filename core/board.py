@@ -28,6 +28,18 @@ _ALG = re.compile(r"^\s*([a-zA-Z])\s*(\d+)\s*$")
 _NUM = re.compile(r"^\s*\(?\s*(-?\d+)\s*[,; ]\s*(-?\d+)\s*\)?\s*$")
 
 
+def parse_coords(text: str) -> tuple[int, int] | None:
+    """``(col, row)``, 0-based, of a square written ``c7`` or ``3,7`` (1-based), whatever the
+    board; ``None`` when the text is neither. Range checks are the board's job."""
+    m = _ALG.match(text)
+    if m:
+        return ord(m.group(1).lower()) - ord("a"), int(m.group(2)) - 1
+    m = _NUM.match(text)
+    if m:
+        return int(m.group(1)) - 1, int(m.group(2)) - 1
+    return None
+
+
 class BoardError(ValueError):
     """Bad board dimensions or a square that is not on the board."""
 
@@ -135,19 +147,12 @@ class Board:
             raise BoardError(f"square {text!r} is not a square name")
         if len(text) > 40:
             raise BoardError("square name is too long")
-        m = _ALG.match(text)
-        if m:
-            if not self.has_algebraic:
+        coords = parse_coords(text)
+        if coords is not None:
+            col, row = coords
+            if _ALG.match(text) and not self.has_algebraic:
                 raise BoardError(
                     f"'{text.strip()}': letter names need at most 26 columns; use col,row")
-            col = ord(m.group(1).lower()) - ord("a")
-            row = int(m.group(2)) - 1
-            if not self.contains(col, row):
-                raise BoardError(f"'{text.strip()}' is off the {self.cols}×{self.rows} board")
-            return self.index(col, row)
-        m = _NUM.match(text)
-        if m:
-            col, row = int(m.group(1)) - 1, int(m.group(2)) - 1
             if not self.contains(col, row):
                 raise BoardError(
                     f"'{text.strip()}' is off the {self.cols}×{self.rows} board "

@@ -1,4 +1,5 @@
-"""Tie-break rules, move orders and dash states: parsing and validation (SPEC §1–3, §5).
+"""Tie-break rules and move orders: parsing and validation (SPEC §1–3). Dash options live
+in :mod:`core.dash`.
 
 Everything here is plain Python that turns user words into the small integer arrays the
 kernels take, with error messages meant for a person.
@@ -26,7 +27,6 @@ TIE_HELP: dict[str, str] = {
 DEFAULT_ORDER = "12345678"
 #: single-tour methods (core.solve): auto picks one and says which it used
 METHODS: tuple[str, ...] = ("auto", "greedy", "backtrack", "construct")
-DASH_STATES: tuple[str, ...] = ("off", "A", "B", "full")
 
 
 class RuleError(ValueError):
@@ -100,14 +100,6 @@ def order_positions(order: np.ndarray) -> np.ndarray:
 def order_pairs(order: np.ndarray) -> str:
     """The order in matrix-convention ⟨dx,dy⟩ pairs: dx = −drow, dy = dcol."""
     return "".join(f"⟨{-MOVES[t][1]},{MOVES[t][0]}⟩" for t in order)
-
-
-def parse_dash(state: str) -> str:
-    s = str(state).strip()
-    for d in DASH_STATES:
-        if s.lower() == d.lower():
-            return d
-    raise RuleError(f"unknown dash state '{s[:20]}' (choose off, A, B or full)")
 
 
 def candidates_at(board: Board, path, k: int, reserved=()) -> list[tuple[int, int]]:

@@ -23,7 +23,7 @@ import numpy as np
 from .board import Board, BoardError
 from .existence import why_no_tour
 from .kernels import walk as _walk
-from .rules import (DEFAULT_ORDER, METHODS, RuleError, order_digits, order_positions, parse_dash,
+from .rules import (DEFAULT_ORDER, METHODS, RuleError, order_digits, order_positions,
                     parse_order, parse_tie, TIE_RULES)
 from .tour import Tour
 
@@ -62,34 +62,20 @@ class SolveResult:
 
 def dash_scores(board: Board, dashes: dict | None, start: int, end: int | None) -> np.ndarray:
     """``int8[size]`` of outlet overrides for the dashed approach cells (−1 elsewhere), or an
-    empty array when nothing is dashed. Only free corners (SPEC §5) may be dashed."""
+    empty array when nothing is dashed. Free corners and states are checked by
+    :func:`core.dash.plan` (SPEC §5)."""
     if not dashes:
         return np.zeros(0, dtype=np.int8)
-    from .board import MOVES
+    from .dash import plan
+    try:
+        dashed = plan(board, start, end, dashes).dashed
+    except ValueError as e:   # DashError, BoardError
+        raise SolveError(f"dash: {e}") from None
+    if not dashed:
+        return np.zeros(0, dtype=np.int8)
     score = np.full(board.size, -1, dtype=np.int8)
-    for corner_name, state in dashes.items():
-        state = parse_dash(state)
-        try:
-            k = board.parse(corner_name)
-        except BoardError as e:
-            raise SolveError(f"dash: {e}") from None
-        if k not in board.corners:
-            raise SolveError(f"dash: {board.name(k)} is not a corner")
-        if state == "off":
-            continue
-        approach = {}
-        for t, (dc, dr) in enumerate(MOVES):
-            s = board.neighbours[k, t]
-            if s >= 0:
-                approach["A" if abs(dr) == 2 else "B"] = int(s)
-        blocked = {k, *approach.values()}
-        if start in blocked or (end is not None and end in blocked):
-            raise SolveError(f"dash: corner {board.name(k)} is not free (the start or end is "
-                             "the corner or one of its approach cells)")
-        for which, s in approach.items():
-            if state == "full" or state == which:
-                score[s] = 1
-    return score if (score >= 0).any() else np.zeros(0, dtype=np.int8)
+    score[list(dashed)] = 1
+    return score
 
 
 def _describe(tie: str, order: np.ndarray) -> str:

@@ -6,31 +6,22 @@ builds the :class:`knightgui.worker.Request` or raises ``ValueError`` with a sen
 """
 from __future__ import annotations
 
-import re
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QRegularExpressionValidator
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
                                QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
-from core.board import Board, BoardError
+from core.board import Board, BoardError, parse_coords
+from core.dash import DASH_STATES
+from core.dash import corners as _corners, free_corners as _free_corners
+from core.dash import list_tails as _list_tails
 from core.existence import why_no_tour
-from core.rules import TIE_HELP, TIE_RULES
+from core.rules import METHODS, TIE_HELP, TIE_RULES
 
 from ..worker import Request
 
-try:  # the dash rules (SPEC §5) live in core.dash
-    from core.dash import corners as _corners, free_corners as _free_corners
-    from core.dash import list_tails as _list_tails
-except ImportError:  # pragma: no cover - engine module missing
-    _corners = _free_corners = _list_tails = None
-
-
-DASH_STATES = ("off", "A", "B", "full")
-METHODS = ("auto", "greedy", "backtrack", "construct")  # core.solve.METHODS (numba: not imported)
 MAX_SIDE = 2000
-_ALG = re.compile(r"^([a-zA-Z])(\d+)$")
-_NUM = re.compile(r"^(\d+)\s*,\s*(\d+)$")
 MODES = (("single", "Single tour"), ("exhaustive", "Exhaustive (options matrix)"))
 
 
@@ -206,14 +197,10 @@ class ControlsPanel(QWidget):
     def _rename_start(self, b: Board):
         """Keep the start on the same (col, row) when the board's naming changes
         (letters up to 26 columns, ``col,row`` beyond)."""
-        text = self.start.text().strip()
-        m = _ALG.match(text) or _NUM.match(text)
-        if not m:
+        coords = parse_coords(self.start.text().strip())
+        if coords is None:
             return
-        if m.re is _ALG:
-            col, row = ord(m.group(1).lower()) - 97, int(m.group(2)) - 1
-        else:
-            col, row = int(m.group(1)) - 1, int(m.group(2)) - 1
+        col, row = coords
         if b.contains(col, row):
             self.start.setText(b.name(b.index(col, row)))
 
@@ -223,7 +210,7 @@ class ControlsPanel(QWidget):
         self.enum_box.setEnabled(exhaustive)
         b = self.board()
         self._rename_start(b)
-        cs = _corners(b) if _corners else []
+        cs = _corners(b)
         for i, (lab, cb) in enumerate(zip(self.dash_labels, self.dash)):
             lab.setText(cs[i].name if i < len(cs) else "—")
             cb.setVisible(i < len(cs))
@@ -259,12 +246,12 @@ class ControlsPanel(QWidget):
             self._preferred_end = b.name(e)
         # dashes: only free corners
         free = {}
-        if _free_corners and s >= 0:
+        if s >= 0:
             try:
                 free = _free_corners(b, s, e if e >= 0 and self._uses_end() else None)
             except Exception:  # noqa: BLE001 - a bad board just disables the dashes
                 free = {}
-        cs = _corners(b) if _corners else []
+        cs = _corners(b)
         for i, cb in enumerate(self.dash):
             if i >= len(cs):
                 continue
@@ -279,7 +266,7 @@ class ControlsPanel(QWidget):
         self.tail.blockSignals(True)
         self.tail.clear()
         self.tail.addItem("none", None)
-        if _list_tails and s >= 0 and e >= 0 and self._uses_end():
+        if s >= 0 and e >= 0 and self._uses_end():
             try:
                 tails = _list_tails(b, s, e)
             except Exception:  # noqa: BLE001

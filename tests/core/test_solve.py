@@ -118,3 +118,14 @@ def test_property_tours_are_valid_and_refusals_agree_with_existence(rows, cols, 
     assert check_path(Board(rows, cols), res.path, closed) is None
     if res.tour.method.get("start_honoured", True):
         assert res.path[0] == Board(rows, cols).parse(start)
+
+
+def test_single_tour_dashes_use_the_dash_rules():
+    plain = solve(8, 8, start="d4", method="greedy")
+    dashed = solve(8, 8, start="d4", method="greedy", dashes={"a1": "full", "h8": "A"})
+    assert dashed.ok and check_path(Board(8, 8), dashed.path) is None
+    assert not np.array_equal(plain.path, dashed.path)
+    with pytest.raises(SolveError, match="cannot be dashed"):
+        solve(8, 8, start="b3", dashes={"a1": "full"})     # b3 is an approach cell of a1
+    with pytest.raises(SolveError, match="not a corner"):
+        solve(8, 8, start="d4", dashes={"c3": "full"})
