@@ -52,9 +52,12 @@ $(VENV)/.stamp-bundle: pyproject.toml | $(BIN)/python
 bundle: $(VENV)/.stamp-bundle
 	PYTHON=$(BIN)/python packaging/build.sh
 
-## make bundle-test: build, then run the bundled binary headless (version, tour, window)
-bundle-test: bundle
+## make bundle-test: build, then run the bundled binary headless (version, tour, window,
+## published counts), and the engine's tests on the compiled kernels the bundle ships
+bundle-test: bundle install-test
 	packaging/bundle_test.sh
+	KNIGHTGUI_KERNELS=aot PYTHONPATH=build/aot $(BIN)/python -m pytest -q -p no:cacheprovider \
+		tests/core tests/cli tests/robustness
 
 ## make install-desktop: menu entry and icon for this user; runs the bundle if built, else the venv
 install-desktop:

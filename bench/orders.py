@@ -26,15 +26,14 @@ def main() -> int:
     ap.add_argument("--size", type=int, default=8)
     args = ap.parse_args()
 
-    import numba
-
+    from core._jit import MODE, num_threads
     from core.studies.orders import run_orders
     from core.studies.tiebreaks import run_tiebreaks
 
     t = time.perf_counter()
     run_orders(5)  # compile or load the cached kernels
     warm = time.perf_counter() - t
-    print(f"threads: {numba.get_num_threads()} (numba layer {numba.threading_layer()}), "
+    print(f"threads: {num_threads()} (kernels: {MODE}), "
           f"warm-up {warm:.2f} s, load average {os.getloadavg()[0]:.2f}")
 
     for tie in ("first", "last"):

@@ -1,13 +1,23 @@
-"""One place that configures numba for the whole engine.
+"""One place that configures how the engine's kernels are compiled.
+
+Two modes, chosen once at import (``$KNIGHTGUI_KERNELS``: ``jit``, ``aot``; unset means
+``aot`` inside a frozen app and ``jit`` elsewhere):
+
+**jit** (development, wheels): numba compiles each kernel on first use.
 
 * The on-disk cache goes to a writable folder: ``$KNIGHTGUI_CACHE_DIR`` or
   ``$NUMBA_CACHE_DIR`` when set, else the user's cache directory
-  (``~/.cache/knightgui/numba`` on Linux). A bundled app cannot write beside its modules,
-  so this also makes the second launch of a frozen app warm.
+  (``~/.cache/knightgui/numba`` on Linux).
 * If that folder cannot be written (read-only, full), a temporary one is used and a note
   is logged: the app compiles instead of crashing.
 * ``njit`` is numba's with ``cache=True, nogil=True`` by default, so every kernel releases the
   GIL and the GUI thread keeps painting while a solver thread computes.
+
+**aot** (the bundle): the kernels listed in :mod:`core.kernels.exports` come from the
+extension module ``knightgui_aot`` that ``packaging/build_aot.py`` compiles with
+``numba.pycc``; numba and LLVM are never imported. A compiled function trusts its argument
+types blindly (a wrong dtype reads the wrong memory), so each call is checked against the
+signature the build recorded in ``knightgui_aot_sig`` and a mismatch raises ``TypeError``.
 
 Import this module before numba anywhere in ``core``.
 """
@@ -18,6 +28,8 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+
+import numpy as np
 
 log = logging.getLogger("knightgui.jit")
 
@@ -84,20 +96,119 @@ def scrub_cache(d: Path) -> int:
     return removed
 
 
-CACHE_DIR = choose_cache_dir()
-os.environ["NUMBA_CACHE_DIR"] = str(CACHE_DIR)
+def checked(fn, name: str, spec):
+    """``fn`` behind a check of its arguments against ``spec``, as recorded by
+    ``packaging/build_aot.py``: ``((("array", dtype, ndim, readonly) | ("int",) | ("bool",),
+    ...), "bool" | "other")``. An ahead-of-time function would read a wrong argument
+    as whatever it expects (or crash); this raises ``TypeError`` instead."""
+    args_spec, ret = spec
+    arrays = [(i, np.dtype(a[1]), a[2], a[3]) for i, a in enumerate(args_spec)
+              if a[0] == "array"]
+    scalars = [(i, a[0]) for i, a in enumerate(args_spec) if a[0] != "array"]
+    nargs = len(args_spec)
 
-import numba  # noqa: E402  (after NUMBA_CACHE_DIR is set)
-from numba import prange  # noqa: E402,F401
+    def call(*args):
+        if len(args) != nargs:
+            raise TypeError(f"{name}() takes {nargs} arguments, got {len(args)}")
+        for i, dt, ndim, readonly in arrays:
+            a = args[i]
+            if not (isinstance(a, np.ndarray) and a.dtype == dt and a.ndim == ndim
+                    and a.flags.c_contiguous and (readonly or a.flags.writeable)):
+                got = (f"{a.dtype}[{a.ndim}d]{'' if a.flags.c_contiguous else ' strided'}"
+                       f"{'' if a.flags.writeable else ' read-only'}"
+                       if isinstance(a, np.ndarray) else type(a).__name__)
+                raise TypeError(f"{name}(): argument {i + 1} must be a C-contiguous "
+                                f"{'' if readonly else 'writable '}{dt}[{ndim}d] "
+                                f"array, got {got}")
+        for i, kind in scalars:
+            a = args[i]
+            if not isinstance(a, (int, np.integer, bool, np.bool_)):
+                raise TypeError(f"{name}(): argument {i + 1} must be "
+                                f"{'an integer' if kind == 'int' else 'a bool'}, "
+                                f"got {type(a).__name__}")
+        out = fn(*args)
+        return bool(out) if ret == "bool" else out
 
-numba.config.CACHE_DIR = str(CACHE_DIR)
-scrub_cache(CACHE_DIR)
+    call.__name__ = call.__qualname__ = name
+    call.__wrapped__ = fn
+    return call
 
 
-def njit(*args, **kwargs):
-    """``numba.njit`` with ``cache=True`` and ``nogil=True`` unless told otherwise."""
-    kwargs.setdefault("cache", True)
-    kwargs.setdefault("nogil", True)
-    if args and callable(args[0]) and len(args) == 1 and not kwargs.get("_sig"):
-        return numba.njit(**kwargs)(args[0])
-    return numba.njit(*args, **kwargs)
+def py_leading_zeros(x) -> int:
+    """Leading zero bits of a uint64 (numba's intrinsic, in Python for the AOT mode)."""
+    return 64 - int(x).bit_length()
+
+
+def py_trailing_zeros(x) -> int:
+    """Trailing zero bits of a uint64 (64 for zero)."""
+    x = int(x)
+    return (x & -x).bit_length() - 1 if x else 64
+
+
+def _mode() -> str:
+    wanted = os.environ.get("KNIGHTGUI_KERNELS", "").strip().lower()
+    if wanted in ("jit", "aot"):
+        return wanted
+    if wanted:
+        log.warning("KNIGHTGUI_KERNELS=%s is not 'jit' or 'aot'; using the default", wanted)
+    return "aot" if getattr(sys, "frozen", False) else "jit"
+
+
+MODE = _mode()
+AOT_MODULE = "knightgui_aot"
+
+if MODE == "jit":
+    CACHE_DIR: Path | None = choose_cache_dir()
+    os.environ["NUMBA_CACHE_DIR"] = str(CACHE_DIR)
+
+    import numba  # noqa: E402  (after NUMBA_CACHE_DIR is set)
+    from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # noqa: E402,F401
+
+    numba.config.CACHE_DIR = str(CACHE_DIR)
+    scrub_cache(CACHE_DIR)
+
+    def njit(*args, **kwargs):
+        """``numba.njit`` with ``cache=True`` and ``nogil=True`` unless told otherwise."""
+        kwargs.setdefault("cache", True)
+        kwargs.setdefault("nogil", True)
+        if args and callable(args[0]) and len(args) == 1 and not kwargs.get("_sig"):
+            return numba.njit(**kwargs)(args[0])
+        return numba.njit(*args, **kwargs)
+
+    def num_threads() -> int:
+        """Threads the engine's parallel work may use."""
+        return max(1, int(numba.get_num_threads()))
+
+else:
+    import importlib  # noqa: E402
+
+    CACHE_DIR = None
+
+    try:
+        _AOT = importlib.import_module(AOT_MODULE)
+        _SIG = importlib.import_module(AOT_MODULE + "_sig").SIGNATURES
+    except ImportError as e:
+        raise ImportError(
+            f"knightgui's compiled kernels ({AOT_MODULE}) are missing: build them with "
+            f"packaging/build_aot.py, or set KNIGHTGUI_KERNELS=jit to compile with numba "
+            f"({e})") from e
+
+    leading_zeros, trailing_zeros = py_leading_zeros, py_trailing_zeros
+
+    def num_threads() -> int:
+        """Threads the engine's parallel work may use."""
+        return max(1, os.cpu_count() or 1)
+
+    def njit(*args, **kwargs):
+        """The compiled function of an exported kernel; other kernels (helpers compiled
+        into their callers) stay plain Python functions."""
+        def wrap(func):
+            module = func.__module__.rsplit(".", 1)[-1]
+            sym = f"{module}__{func.__name__}"
+            fn = getattr(_AOT, sym, None)
+            if fn is None:
+                return func
+            return checked(fn, f"{func.__module__}.{func.__name__}", _SIG[sym])
+        if args and callable(args[0]) and len(args) == 1 and not kwargs:
+            return wrap(args[0])
+        return wrap

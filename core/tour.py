@@ -23,6 +23,16 @@ class TourError(ValueError):
     """A path that is not a valid knight's tour, or a file that holds none."""
 
 
+def _as_int32(path: np.ndarray, n: int) -> np.ndarray:
+    """The path as contiguous int32 for the validation kernel (it has one signature, see
+    :mod:`core.kernels.exports`); values that int32 cannot hold become -1 (off the board)."""
+    if path.dtype == np.int32:
+        return np.ascontiguousarray(path)
+    if path.size and (int(path.min()) < 0 or int(path.max()) >= n):
+        return np.full(path.shape, -1, dtype=np.int32)
+    return path.astype(np.int32)
+
+
 def check_path(board: Board, path: np.ndarray, closed: bool = False) -> str | None:
     """Return ``None`` when ``path`` (flat indices) is a valid tour of ``board``, else a
     sentence that says what is wrong. Vectorised: fine for millions of squares."""
@@ -30,8 +40,7 @@ def check_path(board: Board, path: np.ndarray, closed: bool = False) -> str | No
     path = np.asarray(path)
     n = board.size
     if (path.ndim == 1 and path.dtype.kind in "iu" and len(path) == n and n > 0
-            and path_is_tour(path, board.rows, board.cols,
-                             bool(closed))):
+            and path_is_tour(_as_int32(path, n), board.rows, board.cols, bool(closed))):
         return None
     if path.ndim != 1:
         return "the path must be a list of squares"

@@ -25,6 +25,11 @@ for svg in resources/knightgui.svg resources/knightgui-small.svg; do
 done
 
 start=$(date +%s)
+# The kernels, compiled ahead of time (numba.pycc): again whenever engine code changed, since
+# the call sites fix each kernel's argument types.
+AOT_DIR=${KNIGHTGUI_AOT_DIR:-build/aot}
+export KNIGHTGUI_AOT_DIR=$AOT_DIR
+nice -n 5 "$PY" packaging/build_aot.py --out "$AOT_DIR" --if-stale
 nice -n 5 "$PY" -m PyInstaller --noconfirm --log-level WARN \
     --distpath dist --workpath build/pyinstaller packaging/knightgui.spec
 echo "built dist/knightgui in $(( $(date +%s) - start )) s; size $(du -sh dist/knightgui | cut -f1)"

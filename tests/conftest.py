@@ -1,3 +1,21 @@
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "jit_only: inspects numba's JIT (dispatchers, its cache); skipped when the "
+                   "suite runs on the ahead-of-time kernels (KNIGHTGUI_KERNELS=aot)")
+
+
+def pytest_collection_modifyitems(config, items):
+    import core._jit
+    if core._jit.MODE != "aot":
+        return
+    skip = pytest.mark.skip(reason="numba JIT only: the kernels are the compiled knightgui_aot")
+    for item in items:
+        if "jit_only" in item.keywords:
+            item.add_marker(skip)

@@ -1,5 +1,5 @@
-"""Packaging pieces that run without building the bundle: the smoke exit hook, numba's
-frozen cache locator, the wheel's data files and the PyInstaller spec's choices."""
+"""Packaging pieces that run without building the bundle: the smoke exit hook, the frozen
+app's choice of kernels, the wheel's data files and the PyInstaller spec's choices."""
 from __future__ import annotations
 
 import os
@@ -78,43 +78,30 @@ def test_process_start_is_in_the_past():
         assert how == "process start"
 
 
-def _kernel():
-    return 1
-
-
-def test_frozen_locator_uses_knightgui_cache_dir_whatever_the_cwd(monkeypatch, tmp_path):
-    import core._jit  # noqa: F401  (sets numba.config.CACHE_DIR)
-    from numba.core import config
-
-    from knightgui._frozen_numba import FrozenCacheLocator
-
-    bundle = tmp_path / "bundle" / "_internal"
-    bundle.mkdir(parents=True)
-    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setattr(sys, "_MEIPASS", str(bundle), raising=False)
-    assert FrozenCacheLocator.from_function(_kernel, "core/kernels/walk.py") is None  # not frozen
-
-    monkeypatch.setattr(sys, "frozen", True, raising=False)
-    paths = set()
-    for cwd in (tmp_path, ROOT):
-        monkeypatch.chdir(cwd)
-        loc = FrozenCacheLocator.from_function(_kernel, "core/kernels/walk.py")
-        assert loc is not None
-        paths.add(loc.get_cache_path())
-    (path,) = paths  # same key from any working directory
-    assert Path(path).parent == tmp_path / "cache" and Path(path).is_dir()
-    assert Path(path).name.startswith("kernels_")
-    # the source stamp of a frozen kernel is the executable (a rebuilt bundle recompiles)
-    assert loc.get_source_stamp() is not None
-
-    monkeypatch.setattr(config, "CACHE_DIR", "")
-    assert FrozenCacheLocator.from_function(_kernel, "core/kernels/walk.py") is None
-
-
-def test_runtime_hook_names_the_frozen_locator_first():
-    text = (ROOT / "packaging" / "pyi_rth_knightgui.py").read_text()
-    assert "knightgui._frozen_numba.FrozenCacheLocator" in text
-    assert "import numba" not in text  # keeps --version fast
+def test_frozen_app_uses_the_compiled_kernels_and_never_numba(tmp_path):
+    """A frozen app (sys.frozen) picks the ahead-of-time kernels; without them it says how to
+    build them instead of falling back to a numba that the bundle does not have."""
+    code = ("import sys; sys.frozen = True\n"
+            "try:\n"
+            "    import core._jit as j\n"
+            "except ImportError as e:\n"
+            "    print('ERR', e)\n"
+            "else:\n"
+            "    print('MODE', j.MODE)\n"
+            "print('numba' in sys.modules)\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("KNIGHTGUI_KERNELS", "PYTHONPATH")}
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "ERR knightgui's compiled kernels (knightgui_aot) are missing" in r.stdout
+    assert "packaging/build_aot.py" in r.stdout and r.stdout.strip().endswith("False")
+    # with a stand-in module: AOT mode, and still no numba
+    (tmp_path / "knightgui_aot.py").write_text("")
+    (tmp_path / "knightgui_aot_sig.py").write_text("SIGNATURES = {}\n")
+    env["PYTHONPATH"] = str(tmp_path)
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert r.stdout.split() == ["MODE", "aot", "False"], r.stdout + r.stderr
 
 
 def test_spec_leaves_out_unused_qt_and_keeps_what_the_app_needs():
@@ -123,7 +110,8 @@ def test_spec_leaves_out_unused_qt_and_keeps_what_the_app_needs():
         assert f'"{unused}"' in spec
     for needed in ("QtCore", "QtGui", "QtWidgets", "QtSvg"):
         assert f'"{needed}"' not in spec
-    assert "pyi_rth_knightgui.py" in spec and '"resources"' in spec
+    assert '"resources"' in spec and '"knightgui_aot"' in spec
+    assert '"numba", "llvmlite"' in spec   # the bundle runs the ahead-of-time kernels
 
 
 def test_wheel_ships_the_resources(tmp_path):

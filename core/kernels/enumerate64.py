@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import njit
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from .._jit import leading_zeros, njit, trailing_zeros
 
 # The same codes and slots as core.kernels.enumerate, written out here on purpose: numba's
 # on-disk cache of this file does not notice edits to another module, so constants imported

@@ -25,8 +25,8 @@ from __future__ import annotations
 import csv
 import io
 import itertools
-import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from core import rules as _rules
+from core._jit import num_threads
 from core.board import Board, DCOL, DROW
 from core.kernels.orders import one_walk, orders_chunk, padded_layout
 from core.tour import atomic_write_text
@@ -44,8 +45,6 @@ TIES = ("first", "last")
 DEFAULT_CHUNK = 1260
 MAX_SIDE = 16
 
-# numba's parallel layers differ in thread safety; one analysis runs at a time per process.
-_KERNEL_LOCK = threading.Lock()
 
 class OrderError(ValueError):
     """A move order or an analysis parameter that is not valid."""
@@ -261,6 +260,12 @@ def _cancelled(cancel) -> bool:
     return bool(cancel())
 
 
+def _walk_slice(orders, last, outlets0, offsets, starts, squares, out_len, out_closed):
+    part = orders.view()
+    part.setflags(write=False)   # one argument type for the kernel (core.kernels.exports)
+    orders_chunk(part, last, outlets0, offsets, starts, squares, out_len, out_closed)
+
+
 def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
                chunk: int = DEFAULT_CHUNK, progress=None, cancel=None,
                orders: np.ndarray | None = None) -> OrdersResult:
@@ -286,16 +291,22 @@ def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
     closed = np.zeros((total, board.size), dtype=np.uint8)
     t0 = time.perf_counter()
     done = 0
-    while done < total:
-        if _cancelled(cancel):
-            break
-        hi = min(total, done + chunk)
-        with _KERNEL_LOCK:
-            orders_chunk(table[done:hi], last, outlets0, offsets, to_padded, board.size,
-                         lengths[done:hi], closed[done:hi])
-        done = hi
-        if progress is not None:
-            progress(done, total)
+    threads = num_threads()
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="move-orders") as pool:
+        while done < total:
+            if _cancelled(cancel):
+                break
+            hi = min(total, done + chunk)
+            # one slice per thread; the kernel releases the GIL
+            cuts = np.linspace(done, hi, min(threads, hi - done) + 1).astype(np.int64)
+            jobs = [pool.submit(_walk_slice, table[a:b], last, outlets0, offsets, to_padded,
+                                board.size, lengths[a:b], closed[a:b])
+                    for a, b in zip(cuts[:-1], cuts[1:])]
+            for job in jobs:
+                job.result()
+            done = hi
+            if progress is not None:
+                progress(done, total)
     seconds = time.perf_counter() - t0
     return OrdersResult(board, tie, lengths[:done], closed[:done], seconds,
                         complete=done == total, order_table=table)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import csv
 import importlib.util
 import io
-import os
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -235,11 +234,8 @@ def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
 
 
 def _threads() -> int:
-    try:
-        import numba
-        return max(1, int(numba.get_num_threads()))
-    except Exception:  # noqa: BLE001
-        return max(1, os.cpu_count() or 1)
+    from core._jit import num_threads
+    return num_threads()
 
 
 def _run_rules(codes, sizes, start_sets, pos, seed, tried, completed, first_fail, fail_len,

@@ -226,6 +226,7 @@ def test_module_functions_reject_bad_boards():
     assert free_corners(8, 8, "d4") == {"a1": None, "a8": None, "h8": None, "h1": None}
 
 
+@pytest.mark.jit_only
 def test_warm_up_loads_every_kernel():
     from core.enumerate import warm_up
     from core.kernels import enumerate as k, enumerate64 as k64

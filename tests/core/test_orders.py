@@ -268,6 +268,7 @@ def test_eight_by_eight_first_and_last_agree():
     assert a.closed_walks > 0 and a.failed_walks > 0
 
 
+@pytest.mark.jit_only
 def test_warm_up_loads_both_kernels():
     from core.kernels.orders import one_walk, orders_chunk
     from core.studies.orders import warm_up

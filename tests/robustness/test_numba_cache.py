@@ -1,4 +1,5 @@
 """A numba cache folder that cannot be written, or holds garbage, costs a compile, never a crash."""
+import pytest
 import shutil
 import subprocess
 import sys
@@ -17,6 +18,7 @@ def test_unwritable_cache_folder_falls_back_with_a_note(tmp_path, monkeypatch, c
     assert "not writable" in caplog.text
 
 
+@pytest.mark.jit_only
 def test_corrupt_cache_entries_are_removed_and_recompiled(tmp_path):
     solve(8, 8, method="greedy")              # make sure the walk kernels are cached
     cache = tmp_path / "cache"
