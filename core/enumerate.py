@@ -279,17 +279,28 @@ class Enumerator:
                 break
         return out
 
-    def _block(self, k: int, max_steps: int) -> list[Solution]:
-        base = self.solutions
-        paths, mos, branches, _ = self.engine.collect(k, max(0, max_steps))
+    def block(self, k: int, max_steps: int = 1 << 62):
+        """The next ``k`` solutions (fewer when exhausted or after ``max_steps`` forward
+        moves) as arrays, without a Python object per solution: ``(first, paths, mo,
+        branches)`` with ``first`` the 1-based index of ``paths[0]``, ``paths``
+        int32[g, N] (each a :attr:`Solution.path`), ``mo`` int8[g, L + 1, 8] (each a
+        :attr:`Solution.mo`) and ``branches`` int64[g]."""
+        if int(k) < 0:
+            raise EnumerationError("k must not be negative")
+        first = self.solutions + 1
+        paths, mos, branches, _ = self.engine.collect(int(k), max(0, int(max_steps)))
         g = len(paths)
         full = np.empty((g, self.board.size), dtype=np.int32)
         full[:, :self.L] = paths[:, 1:]
         full[:, self.L:] = self._chain_arr
         mos[:, :, 0] = 0
+        return first, full, mos, branches
+
+    def _block(self, k: int, max_steps: int) -> list[Solution]:
+        base, full, mos, branches = self.block(k, max_steps)
         b, closed, meth = self.board, self.closed, self._method
-        return [Solution(b, base + i + 1, full[i], mos[i], int(branches[i]), closed, meth)
-                for i in range(g)]
+        return [Solution(b, base + i, full[i], mos[i], int(branches[i]), closed, meth)
+                for i in range(len(full))]
 
     def __iter__(self):
         block = 16

@@ -6,7 +6,40 @@ the options matrices are sparse (a handful of non-empty rows each) and go in CSR
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
+
+
+@dataclass
+class Packed:
+    """A run of consecutive solutions, packed (see the module docstring): what the solver
+    thread sends to the window. ``ptr`` int64[g + 1] delimits each solution's non-empty
+    options-matrix rows ``rows`` int32[M] and their values ``vals`` int8[M, 8]."""
+
+    first: int                  # 1-based index of the first solution
+    paths: np.ndarray           # uint16 / int32 [g, N] flat squares, tour order
+    branch: np.ndarray          # int32[g]
+    ptr: np.ndarray
+    rows: np.ndarray
+    vals: np.ndarray
+    length: int                 # L + 1 rows in a full options matrix
+
+    def __len__(self) -> int:
+        return len(self.paths)
+
+
+def pack(first: int, paths: np.ndarray, mo: np.ndarray, branches: np.ndarray) -> Packed:
+    """Pack what :meth:`core.enumerate.Enumerator.block` returns; vectorised (no Python
+    work per solution)."""
+    g, size = paths.shape
+    keep = (mo[:, :, 1:] != 0).any(axis=2)            # [g, L + 1]: rows with options
+    which, rows = np.nonzero(keep)
+    ptr = np.zeros(g + 1, dtype=np.int64)
+    np.cumsum(keep.sum(axis=1), out=ptr[1:])
+    return Packed(int(first), paths.astype(np.uint16 if size < 65535 else np.int32),
+                  np.asarray(branches, dtype=np.int32), ptr, rows.astype(np.int32),
+                  mo[which, rows].astype(np.int8), int(mo.shape[1]))
 
 
 class SolutionStore:
@@ -37,35 +70,36 @@ class SolutionStore:
         out[: a.shape[0]] = a
         return out
 
-    def extend(self, items) -> int:
-        """Append :class:`knightgui.worker.Compact` solutions; returns the new length."""
-        items = list(items)
-        if not items:
-            return self._n
+    def extend(self, batches) -> int:
+        """Append :class:`Packed` runs of solutions (one or a list); returns the new length."""
+        for b in ([batches] if isinstance(batches, Packed) else batches):
+            self._append(b)
+        return self._n
+
+    def _append(self, b: Packed) -> None:
+        g = len(b)
+        if not g:
+            return
         if self._n == 0:
-            self.size = len(items[0].path)
-            dt = np.uint16 if self.size < 65535 else np.int32
-            self._paths = np.zeros((0, self.size), dtype=dt)
-            self.mo_length = int(items[0].length)
-        n0, n1 = self._n, self._n + len(items)
+            self.size = b.paths.shape[1]
+            self._paths = np.zeros((0, self.size), dtype=b.paths.dtype)
+            self.mo_length = int(b.length)
+        n0, n1 = self._n, self._n + g
+        m = len(b.rows)
         self._paths = self._grow(self._paths, n1)
         self._index = self._grow(self._index, n1)
         self._branch = self._grow(self._branch, n1)
         self._ptr = self._grow(self._ptr, n1 + 1)
-        add = sum(len(c.mo_rows) for c in items)
-        self._rows = self._grow(self._rows, self._nnz + add)
-        self._vals = self._grow(self._vals, self._nnz + add)
-        for i, c in enumerate(items, start=n0):
-            self._paths[i] = c.path
-            self._index[i] = c.index
-            self._branch[i] = c.branch
-            m = len(c.mo_rows)
-            self._rows[self._nnz:self._nnz + m] = c.mo_rows
-            self._vals[self._nnz:self._nnz + m] = c.mo_vals
-            self._nnz += m
-            self._ptr[i + 1] = self._nnz
+        self._rows = self._grow(self._rows, self._nnz + m)
+        self._vals = self._grow(self._vals, self._nnz + m)
+        self._paths[n0:n1] = b.paths
+        self._index[n0:n1] = np.arange(b.first, b.first + g)
+        self._branch[n0:n1] = b.branch
+        self._rows[self._nnz:self._nnz + m] = b.rows
+        self._vals[self._nnz:self._nnz + m] = b.vals
+        self._ptr[n0 + 1:n1 + 1] = self._nnz + b.ptr[1:]
+        self._nnz += m
         self._n = n1
-        return n1
 
     def _check(self, i: int) -> int:
         if not 0 <= i < self._n:

@@ -22,15 +22,18 @@ import traceback
 import weakref
 from dataclasses import dataclass, field
 
-import numpy as np
 from PySide6.QtCore import QMutex, QMutexLocker, QThread, QWaitCondition, Signal
+
+from .solutions import Packed, pack
 
 #: forward moves per enumeration chunk (bounds the abort latency)
 CHUNK_STEPS = 200_000
 #: memory for solutions kept for stepping (paths dominate: 2 or 4 bytes per square)
 KEEP_BYTES = 512 * 2**20
-#: solutions collected per kernel call
-SOLUTION_BLOCK = 256
+#: solutions collected per kernel call, and the scratch memory one call may use
+#: (paths + options matrices: 12 bytes per square per solution)
+SOLUTION_BLOCK = 4096
+BLOCK_BYTES = 8 * 2**20
 #: seconds between two progress signals / solution batches
 EMIT_INTERVAL = 0.05
 
@@ -56,32 +59,6 @@ class Request:
 
     def dash_dict(self) -> dict:
         return {k: v for k, v in self.dashes if v != "off"}
-
-
-@dataclass
-class Compact:
-    """One stored solution, compact: path of the numbers 1..N, and the non-empty options."""
-
-    index: int
-    path: np.ndarray            # uint16 / int32 flat squares, tour order
-    mo_rows: np.ndarray         # int16 move numbers with stored options
-    mo_vals: np.ndarray         # int8 [len(mo_rows), 8] those options-matrix rows
-    branch: int
-    length: int                 # L + 1 rows in the full options matrix
-
-    def mo(self) -> np.ndarray:
-        out = np.zeros((self.length, 8), dtype=np.int8)
-        out[self.mo_rows] = self.mo_vals
-        return out
-
-
-def compact(sol, size: int) -> Compact:
-    path = np.asarray(sol.path)
-    path = path.astype(np.uint16 if size < 65535 else np.int32)
-    mo = np.asarray(sol.mo)
-    nz = np.flatnonzero((mo[:, 1:] != 0).any(axis=1))
-    return Compact(int(sol.index), path, nz.astype(np.int32), mo[nz].astype(np.int8),
-                   int(getattr(sol, "branch", 0)), int(mo.shape[0]))
 
 
 @dataclass
@@ -111,7 +88,7 @@ def _stop_all():
 
 class SolverThread(QThread):
     tourSolved = Signal(int, object)       # gen, core.solve.SolveResult
-    solutionsFound = Signal(int, object)   # gen, list[Compact]
+    solutionsFound = Signal(int, object)   # gen, list[knightgui.solutions.Packed]
     progress = Signal(int, object)         # gen, Stats
     finishedRun = Signal(int, object)      # gen, Stats (enumeration done/cancelled/limit)
     failed = Signal(int, str, bool)        # gen, message, True = bad input (not a crash)
@@ -214,7 +191,7 @@ class SolverThread(QThread):
         size = req.rows * req.cols
         t0 = time.perf_counter()
         last = [t0]
-        batch: list[Compact] = []
+        batch: list[Packed] = []
         stored = 0
         keep = min(req.keep, max(1, KEEP_BYTES // (size * (2 if size < 65535 else 4) + 64)))
 
@@ -235,16 +212,17 @@ class SolverThread(QThread):
         while not self._should_stop() and not en.exhausted:
             if req.limit and en.solutions >= req.limit:
                 break
-            want = SOLUTION_BLOCK
+            want = max(1, min(SOLUTION_BLOCK, BLOCK_BYTES // (12 * size)))
             if req.limit:
                 want = min(want, req.limit - en.solutions)
             if stored < keep:
-                got = en.first(min(want, keep - stored), CHUNK_STEPS)
-                batch.extend(compact(sol, size) for sol in got)
+                got = pack(*en.block(min(want, keep - stored), CHUNK_STEPS))
+                if len(got):
+                    batch.append(got)
                 stored += len(got)
-                flush(force=len(batch) >= 5000)
+                flush(force=sum(len(b) for b in batch) >= 20_000)
             elif req.limit:
-                en.first(want, CHUNK_STEPS)  # solutions beyond ``keep`` are only counted
+                en.block(want, CHUNK_STEPS)  # solutions beyond ``keep`` are only counted
                 flush()
             else:
                 en.count(cancel=lambda: True, chunk=CHUNK_STEPS)  # one bounded chunk

@@ -4,22 +4,39 @@ from __future__ import annotations
 import numpy as np
 
 from core.enumerate import Enumerator
-from knightgui.solutions import SolutionStore
-from knightgui.worker import compact
+from knightgui.solutions import SolutionStore, pack
 
 
 def test_store_round_trips_paths_options_and_branches():
     sols = Enumerator(8, 8, start="a8", end="c7").first(300)
+    en = Enumerator(8, 8, start="a8", end="c7")
     store = SolutionStore()
-    store.extend(compact(s, 64) for s in sols[:7])      # batches of uneven sizes
-    store.extend(compact(s, 64) for s in sols[7:])
+    store.extend(pack(*en.block(7)))                          # runs of uneven sizes
+    store.extend([pack(*en.block(0)), pack(*en.block(100)), pack(*en.block(193))])
     assert len(store) == 300
-    for i in (0, 1, 2, 57, 299):
+    for i in (0, 1, 2, 6, 7, 57, 106, 107, 299):
         s = sols[i]
         np.testing.assert_array_equal(store.path(i), s.path)
         np.testing.assert_array_equal(store.mo(i), s.mo)
         assert store.branch(i) == s.branch and store.index(i) == s.index == i + 1
     assert store.nbytes() < 300 * 400                      # compact: well under 400 B each
+
+
+def test_block_gives_the_solutions_first_gives_up_to_the_end():
+    a = Enumerator(6, 6, start="a1", end="b3")
+    total = a.count()["solutions"]
+    b = Enumerator(6, 6, start="a1", end="b3")
+    got = []
+    while True:
+        first, paths, mo, branches = b.block(1000)
+        assert first == len(got) + 1
+        got.extend(zip(paths, mo, branches))
+        if len(paths) < 1000:
+            break
+    sols = Enumerator(6, 6, start="a1", end="b3").first(total + 5)
+    assert len(got) == len(sols) == total and b.exhausted
+    for (p, m, br), s in zip(got, sols):
+        assert (p == s.path).all() and (m == s.mo).all() and br == s.branch
 
 
 def test_out_of_range_is_an_index_error():
@@ -41,5 +58,5 @@ def test_memory_budget_bounds_what_is_kept_while_counting_goes_on(qtbot, monkeyp
     w.finishedRun.connect(lambda g, st: done.append(st))
     w.submit(wk.Request(rows=8, cols=8, mode="exhaustive", start="a8", end="c7", closed=True))
     qtbot.waitUntil(lambda: bool(done), timeout=60_000)
-    assert len(got) == 50 and done[0].solutions == 14_258 and done[0].exhausted
+    assert sum(len(b) for b in got) == 50 and done[0].solutions == 14_258 and done[0].exhausted
     assert w.stop(5000)
