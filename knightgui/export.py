@@ -71,16 +71,44 @@ def save_png(tour: Tour, filename, numbers=None, width_px: int | None = None,
         width_px = min(max(DEFAULT_WIDTH, 40 * tour.cols), 2000)
     view = render_view(tour, int(width_px), numbers=numbers, colour_mode=colour_mode)
     try:
-        img = view.grab().toImage()
-        p = Path(filename)
-        tmp = p.with_name(f".{p.name}.tmp.png")
-        if not img.save(str(tmp), "PNG"):
-            raise OSError(f"cannot write the PNG file {p}")
-        os.replace(tmp, p)
-        return p
+        return write_png(view, filename)
     finally:
         view.close()
         view.deleteLater()
+
+
+def write_png(widget, filename) -> Path:
+    """Save what ``widget`` shows as a PNG, atomically (temp file, then rename). Raises
+    ``OSError`` when it cannot write."""
+    img = widget.grab().toImage()
+    p = Path(filename)
+    tmp = p.with_name(f".{p.name}.tmp.png")
+    if not img.save(str(tmp), "PNG"):
+        raise OSError(f"cannot write the PNG file {p}")
+    os.replace(tmp, p)
+    return p
+
+
+def save_success_png(result, filename, width_px: int = 1100, height_px: int = 640) -> Path:
+    """The tie-break study's success plot (the Analysis dock's) as a PNG, without a window.
+    ``result`` is a :class:`core.studies.tiebreaks.TieBreakResult`."""
+    ensure_app()
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    from .panels.analysis_plots import SuccessPlot
+    plot = SuccessPlot()
+    plot.setAttribute(Qt.WA_DontShowOnScreen, True)
+    plot.resize(int(width_px), int(height_px))
+    plot.show()
+    QApplication.processEvents()
+    try:
+        plot.set_result(result)
+        QApplication.processEvents()
+        return write_png(plot, filename)
+    finally:
+        plot.close()
+        plot.deleteLater()
 
 
 def svg_text(tour: Tour, numbers: bool = True, cell: int = 40) -> str:

@@ -129,8 +129,10 @@ class FileActions:
         name = filename or self._ask(True, "Export PNG", "PNG image (*.png)", ".png")
         if not name:
             return False
-        if not self.view.grab().save(name, "PNG"):
-            self.show_error("Cannot export", f"Could not write {name}")
+        try:
+            export.write_png(self.view, name)      # temp file, then rename
+        except OSError as e:
+            self.show_error("Cannot export", f"Could not write {name}: {e}")
             return False
         self.statusBar().showMessage(f"Exported {name}")
         return True

@@ -25,6 +25,8 @@ def add_parser(studies) -> None:
     p.add_argument("--order", default="12345678", help="move order for the order-based rules")
     p.add_argument("--csv", default=None, metavar="FILE", help="write the table: rule,n,"
                    "starts,completed,success_rate,first_failed_start,visited")
+    p.add_argument("--png", default=None, metavar="FILE", help="draw the success plot (as "
+                   "in the window's Analysis dock) to FILE.png")
     p.add_argument("--table", action="store_true", help="include the per-size table in --json")
     p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     p.set_defaults(func=run)
@@ -48,6 +50,8 @@ def run(args) -> int:
             raise CliError("--rules is empty")
     if args.csv is not None and not str(args.csv).lower().endswith(".csv"):
         raise CliError(f"--csv must name a .csv file, got '{args.csv}'")
+    if args.png is not None and not str(args.png).lower().endswith(".png"):
+        raise CliError(f"--png must name a .png file, got '{args.png}'")
     bar = Progress(f"tie-breaks {n_min}..{n_max}")
     try:
         res = run_tiebreaks(n_max, n_min=n_min, rules=rules, starts=args.starts,
@@ -61,6 +65,12 @@ def run(args) -> int:
             res.save_csv(args.csv)
         except OSError as e:
             raise CliError(f"cannot write {args.csv}: {e.strerror or e}") from None
+    if args.png:
+        from knightgui.export import save_success_png
+        try:
+            save_success_png(res, args.png)
+        except OSError as e:
+            raise CliError(f"cannot write {args.png}: {e.strerror or e}") from None
     if args.json:
         emit_json(res.to_json_dict(table=args.table))
     else:

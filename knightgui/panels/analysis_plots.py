@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QFontMetrics
 
 BACKGROUND = (250, 250, 248)
 RULE_COLOURS = {
@@ -164,8 +164,10 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
         self.lines.setLabel("left", "completed (%)")
         self.lines.setLabel("bottom", "board side n")
         self.lines.setXLink(self.strip)
-        self.legend = self.lines.addLegend(offset=(10, 1), labelTextColor=(30, 30, 30),
-                                           colCount=7)
+        # the legend gets its own row under the plot: inside it would cover the lines
+        self.legend = pg.LegendItem(labelTextColor=(30, 30, 30), colCount=7,
+                                    horSpacing=24)
+        self.addItem(self.legend, row=2, col=0)
         for pi in (self.strip, self.lines):
             for ax in ("left", "bottom"):
                 pi.getAxis(ax).setTextPen((60, 60, 60))
@@ -176,6 +178,23 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
         self.rates = np.zeros((0, 0))
         self.window = 1
 
+    def _fit_legend(self) -> None:
+        """As many legend columns as the width holds: a legend wider than the widget
+        would widen the whole layout and push the plots' right side out of view."""
+        legend = getattr(self, "legend", None)     # resize events come during __init__
+        names = [label.text for _, label in legend.items] if legend is not None else []
+        if not names:
+            return
+        fm = QFontMetrics(QFont())
+        col = max(fm.horizontalAdvance(n) for n in names) + 60   # sample line + spacing
+        cols = max(1, min(len(names), (self.width() - 20) // col))
+        if cols != self.legend.columnCount:
+            self.legend.setColumnCount(cols)
+
+    def resizeEvent(self, ev):  # noqa: N802 (Qt name)
+        super().resizeEvent(ev)
+        self._fit_legend()
+
     def set_result(self, res) -> None:
         rate = res.success_rate()
         self.rates = rate
@@ -185,8 +204,14 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
         img = np.where(np.isnan(rate), 0.5, rate)[::-1]  # first rule at the top
         self.image.setImage(img, levels=(0.0, 1.0))
         self.image.setRect(n0 - 0.5, 0, max(len(sizes), 1), R)
-        self.strip.getAxis("left").setTicks([[(R - 1 - r + 0.5, rule)
-                                              for r, rule in enumerate(res.rules)]])
+        left = self.strip.getAxis("left")
+        left.setTicks([[(R - 1 - r + 0.5, rule) for r, rule in enumerate(res.rules)]])
+        # wide enough for the longest rule name (pyqtgraph drops labels that do not fit);
+        # the same width below keeps the two plots' n axes aligned
+        fm = QFontMetrics(left.style.get("tickFont") or QFont())
+        width = max([fm.horizontalAdvance(r) for r in res.rules] + [30]) + 16
+        left.setWidth(width)
+        self.lines.getAxis("left").setWidth(width)
         self.strip.setRange(xRange=(n0 - 0.5, n0 - 0.5 + len(sizes)), yRange=(0, R),
                             padding=0)
         for c in self.curves.values():
@@ -206,7 +231,9 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
             else:
                 x = sizes[ok]
             col = RULE_COLOURS.get(rule, (0, 0, 0))
-            self.curves[rule] = self.lines.plot(x, y, pen=pg.mkPen(col, width=2), name=rule)
+            self.curves[rule] = self.lines.plot(x, y, pen=pg.mkPen(col, width=2))
+            self.legend.addItem(self.curves[rule], rule)
         self.lines.setYRange(0, 102)
+        self._fit_legend()
         self.lines.setTitle(f"Share completed, mean over {w} consecutive sizes" if w > 1
                             else "Share of walks completed", color=(40, 40, 40), size="9pt")

@@ -95,10 +95,27 @@ def test_tie_breaks_text_report(capsys):
     assert code == 0 and "first failing n" in out and "center-far" in out
 
 
+def test_tie_breaks_png_draws_the_success_plot(tmp_path, capsys):
+    from PySide6.QtGui import QImage
+
+    f = tmp_path / "success.png"
+    code, out, err = call(capsys, "study", "tie-breaks", "--max", "70", "--rules",
+                          "first,lookahead,construction", "--png", str(f))
+    assert code == 0, err
+    img = QImage(str(f))
+    assert not img.isNull() and img.width() == 1100 and img.height() == 640
+    # the strip has red (failures of "first" from n = 61) and green cells
+    colours = {img.pixelColor(x, y).name() for x in range(0, img.width(), 4)
+               for y in range(0, img.height() // 3, 4)}
+    assert "#c82828" in colours and "#3ca050" in colours
+    assert not list(tmp_path.glob(".*tmp*"))          # written atomically
+
+
 @pytest.mark.parametrize("argv,needle", [
     (["--max", "1001"], "--max"), (["--min", "9", "--max", "8"], "--min"),
     (["--starts", "edge"], "--starts"), (["--rules", "nope"], "nope"),
     (["--order", "123"], "order"), (["--csv", "x.txt"], ".csv"),
+    (["--png", "x.jpg"], ".png"), (["--max", "8", "--png", "/nonexistent/dir/x.png"], "cannot write"),
 ])
 def test_tie_breaks_bad_input_exits_2(capsys, argv, needle):
     code, out, err = call(capsys, "study", "tie-breaks", *argv)
