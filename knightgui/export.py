@@ -17,6 +17,7 @@ from core.tour import Tour, atomic_write_text
 
 SVG_MAX_SIDE = 100
 DEFAULT_WIDTH = 800
+LABEL_MARGIN_PX = 30
 
 
 def ensure_app():
@@ -31,30 +32,40 @@ def ensure_app():
     return app
 
 
+def _show_offscreen(widget, width_px: int, height_px: int) -> None:
+    """Show ``widget`` without it appearing on any screen, so that its layout follows the
+    requested size, and let the layout settle."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+    widget.setAttribute(Qt.WA_DontShowOnScreen, True)
+    widget.resize(int(width_px), int(height_px))
+    widget.show()
+    QApplication.processEvents()
+
+
 def render_view(tour: Tour | None, width_px: int, height_px: int | None = None,
                 numbers=None, colour_mode: str = "auto", rows=None, cols=None, ties=None):
     """A sized, laid-out :class:`BoardView` showing ``tour`` (not shown on screen)."""
     ensure_app()
     from .board_view import BoardView
-    from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
     view = BoardView()
     rows = tour.rows if tour is not None else rows
     cols = tour.cols if tour is not None else cols
     if height_px is None:
         height_px = max(int(round(width_px * rows / cols)), 16)
-    # "shown" without appearing on a screen, so that layouts follow the requested size
-    view.setAttribute(Qt.WA_DontShowOnScreen, True)
-    view.resize(int(width_px), int(height_px))
-    view.show()
-    QApplication.processEvents()
+    _show_offscreen(view, width_px, height_px)
     view.set_board(rows, cols)
     view.set_colour_mode(colour_mode)
     if numbers is not None:
         view.set_options(numbers=bool(numbers))
     if tour is not None:
         view.set_tour(tour.path, tour.closed, ties)
-    view.vb.setRange(xRange=(0, cols), yRange=(0, rows), padding=0.01)
+    # the board plus a margin of LABEL_MARGIN_PX on every side for the file and rank labels
+    # (drawn at a fixed pixel distance from the board's edges)
+    m = LABEL_MARGIN_PX * max(cols / max(width_px - 2 * LABEL_MARGIN_PX, 1),
+                              rows / max(height_px - 2 * LABEL_MARGIN_PX, 1))
+    view.vb.setRange(xRange=(-m, cols + m), yRange=(-m, rows + m), padding=0)
     QApplication.processEvents()
     return view
 
@@ -93,15 +104,11 @@ def save_success_png(result, filename, width_px: int = 1100, height_px: int = 64
     """The tie-break study's success plot (the Analysis dock's) as a PNG, without a window.
     ``result`` is a :class:`core.studies.tiebreaks.TieBreakResult`."""
     ensure_app()
-    from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
 
     from .panels.analysis_plots import SuccessPlot
     plot = SuccessPlot()
-    plot.setAttribute(Qt.WA_DontShowOnScreen, True)
-    plot.resize(int(width_px), int(height_px))
-    plot.show()
-    QApplication.processEvents()
+    _show_offscreen(plot, width_px, height_px)
     try:
         plot.set_result(result)
         QApplication.processEvents()

@@ -11,6 +11,11 @@ from dataclasses import dataclass
 import numpy as np
 
 
+def path_dtype(size: int):
+    """How a stored path is held: uint16 below 65,535 squares, else int32."""
+    return np.uint16 if size < 65535 else np.int32
+
+
 @dataclass
 class Packed:
     """A run of consecutive solutions, packed (see the module docstring): what the solver
@@ -37,7 +42,7 @@ def pack(first: int, paths: np.ndarray, mo: np.ndarray, branches: np.ndarray) ->
     which, rows = np.nonzero(keep)
     ptr = np.zeros(g + 1, dtype=np.int64)
     np.cumsum(keep.sum(axis=1), out=ptr[1:])
-    return Packed(int(first), paths.astype(np.uint16 if size < 65535 else np.int32),
+    return Packed(int(first), paths.astype(path_dtype(size)),
                   np.asarray(branches, dtype=np.int32), ptr, rows.astype(np.int32),
                   mo[which, rows].astype(np.int8), int(mo.shape[1]))
 

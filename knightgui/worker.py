@@ -22,9 +22,10 @@ import traceback
 import weakref
 from dataclasses import dataclass, field
 
+import numpy as np
 from PySide6.QtCore import QMutex, QMutexLocker, QThread, QWaitCondition, Signal
 
-from .solutions import Packed, pack
+from .solutions import Packed, pack, path_dtype
 
 #: forward moves per enumeration chunk (bounds the abort latency)
 CHUNK_STEPS = 200_000
@@ -193,7 +194,7 @@ class SolverThread(QThread):
         last = [t0]
         batch: list[Packed] = []
         stored = 0
-        keep = min(req.keep, max(1, KEEP_BYTES // (size * (2 if size < 65535 else 4) + 64)))
+        keep = min(req.keep, max(1, KEEP_BYTES // (size * np.dtype(path_dtype(size)).itemsize + 64)))
 
         def stats(**kw) -> Stats:
             return Stats(int(en.solutions), int(en.dead_ends), int(en.forward_moves),

@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from core import rules as _rules
+from core._jit import num_threads
 from core.board import Board
 from core.kernels import walk as _walk
 from core.tour import atomic_write_text
@@ -222,7 +223,7 @@ def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
     total = per_rule * R
     t0 = time.perf_counter()
     stopped = False
-    pool = ThreadPoolExecutor(max_workers=_threads(), thread_name_prefix="tiebreaks")
+    pool = ThreadPoolExecutor(max_workers=num_threads(), thread_name_prefix="tiebreaks")
     try:
         stopped = _run_rules(codes, sizes, start_sets, pos, seed, tried, completed, first_fail,
                              fail_len, total, pool, progress, cancel)
@@ -231,11 +232,6 @@ def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
     return TieBreakResult(tuple(rule_list), sizes, starts, tried, completed, first_fail,
                           fail_len, time.perf_counter() - t0, complete=not stopped,
                           order=_rules.order_digits(order_arr), seed=int(seed), sample=int(sample))
-
-
-def _threads() -> int:
-    from core._jit import num_threads
-    return num_threads()
 
 
 def _run_rules(codes, sizes, start_sets, pos, seed, tried, completed, first_fail, fail_len,
