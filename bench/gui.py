@@ -66,7 +66,7 @@ def main() -> int:
 
     from PySide6.QtWidgets import QApplication
     app = QApplication(sys.argv[:1])
-    from core.solve import solve
+    from knightgui_core.solve import solve
     from knightgui.board_view import BoardView
 
     view = BoardView()

@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _baseline_py import warnsdorff_py  # noqa: E402
 
-from core.solve import solve  # noqa: E402
+from knightgui_core.solve import solve  # noqa: E402
 
 CASES = [  # label, rows, cols, closed, kwargs, target seconds
     ("open 100×100", 100, 100, False, dict(tie="first"), 0.0003),

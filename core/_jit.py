@@ -13,7 +13,7 @@ Two modes, chosen once at import (``$KNIGHTGUI_KERNELS``: ``jit``, ``aot``; unse
 * ``njit`` is numba's with ``cache=True, nogil=True`` by default, so every kernel releases the
   GIL and the GUI thread keeps painting while a solver thread computes.
 
-**aot** (the bundle): the kernels listed in :mod:`core.kernels.exports` come from the
+**aot** (the bundle): the kernels listed in :mod:`knightgui_core.kernels.exports` come from the
 extension module ``knightgui_aot`` that ``packaging/build_aot.py`` compiles with
 ``numba.pycc``; numba and LLVM are never imported. A compiled function trusts its argument
 types blindly (a wrong dtype reads the wrong memory), so each call is checked against the

@@ -4,7 +4,7 @@ Method — block stitching in the style of Parberry's divide and conquer
 ----------------------------------------------------------------------
 *Boards with both sides ≥ 5.* Each side is cut into parts of 6, 8 or 10 squares, plus one
 odd part (5, 7, 9, or 11) when the side is odd. The blocks of that grid are small boards;
-each gets a base tour from :mod:`core.construct_base` — a closed tour when the block has an
+each gets a base tour from :mod:`knightgui_core.construct_base` — a closed tour when the block has an
 even side, an open one for the (single) odd × odd block — that contains four fixed
 *gadget* edges near its corners. Two neighbouring blocks are joined by swapping a gadget edge
 of each for two knight moves that cross the border (a 2-opt exchange); joining a cycle to a
@@ -31,9 +31,9 @@ blocks on the left, two going out and back and one running to the end); every ou
 start of 4 × n is met for n ≥ 5 (inner rows cannot start one); 3 × n misses a few squares.
 
 Every base piece is found by a seeded, deterministic Warnsdorff-ordered depth-first search
-(:mod:`core.kernels.hamsearch`) the first time it is needed and checked square by square.
+(:mod:`knightgui_core.kernels.hamsearch`) the first time it is needed and checked square by square.
 Assembly walks the block tree depth first and writes the tour straight into the output
-(:mod:`core.kernels.construct`): O(rows · cols) time, 4 bytes per square (the int32 path)
+(:mod:`knightgui_core.kernels.construct`): O(rows · cols) time, 4 bytes per square (the int32 path)
 and nothing else of board size.
 
 Correctness is proved by the tests (tests/core/test_construct.py): every n from 5 to 300
@@ -65,7 +65,7 @@ __all__ = ["ConstructionError", "construct_closed", "construct_open",
            "max_squares_for_memory", "BYTES_PER_SQUARE"]
 
 #: Memory planned per square: 4 bytes for the construction (the int32 path) and about 44
-#: for the caller's vectorised validation (core.tour.check_path) and a copy.
+#: for the caller's vectorised validation (knightgui_core.tour.check_path) and a copy.
 BYTES_PER_SQUARE = 48
 #: Share of the available memory a construction may plan to use.
 MEMORY_SHARE = 0.5
@@ -224,7 +224,7 @@ def construct_closed(rows: int, cols: int, start=None) -> np.ndarray:
     pair; the tour then begins there (``path[0] == start``). Returns int32[rows * cols], flat
     indices in visiting order; the last square is a knight move from the first.
     Raises :class:`ConstructionError` when no closed tour exists (SPEC §8) or the board does
-    not fit in memory, :class:`core.board.BoardError` for bad sizes or a bad start.
+    not fit in memory, :class:`knightgui_core.board.BoardError` for bad sizes or a bad start.
     """
     board = Board(rows, cols)
     s = _start_index(board, start)

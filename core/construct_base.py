@@ -1,7 +1,7 @@
-"""Base pieces of the block construction (:mod:`core.construct`), found by search.
+"""Base pieces of the block construction (:mod:`knightgui_core.construct`), found by search.
 
 Every piece is a Hamiltonian path or cycle of a small board (at most 11 × 14 squares) with
-extra conditions, found by :func:`core.kernels.hamsearch.ham_search` (Warnsdorff-ordered
+extra conditions, found by :func:`knightgui_core.kernels.hamsearch.ham_search` (Warnsdorff-ordered
 depth-first search, seeded, deterministic) the first time it is needed, checked square by
 square (:func:`_verify`), then kept for the life of the process. Nothing is stored on disk
 and nothing is typed in by hand: the conditions below are the whole specification.

@@ -1,5 +1,5 @@
-"""Tours of 3- and 4-row strips for :mod:`core.construct` (method in its docstring and in
-:mod:`core.construct_base`): a left cap, period blocks 4 wide carrying two strands, a right
+"""Tours of 3- and 4-row strips for :mod:`knightgui_core.construct` (method in its docstring and in
+:mod:`knightgui_core.construct_base`): a left cap, period blocks 4 wide carrying two strands, a right
 cap. Also the table packing and the symmetry helpers shared with the grid construction."""
 from __future__ import annotations
 

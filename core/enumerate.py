@@ -6,8 +6,8 @@
 >>> en.count()["solutions"]          # the rest of the run, totals since the start
 14258
 
-The state lives in numba arrays (:mod:`core.kernels.enumerate`, bitboard twin
-:mod:`core.kernels.enumerate64` for boards of at most 64 squares); ``advance`` does bounded
+The state lives in numba arrays (:mod:`knightgui_core.kernels.enumerate`, bitboard twin
+:mod:`knightgui_core.kernels.enumerate64` for boards of at most 64 squares); ``advance`` does bounded
 work and can be called again to continue, so results never depend on chunk sizes.
 """
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Tie-break rules and move orders: parsing and validation (SPEC §1–3). Dash options live
-in :mod:`core.dash`.
+in :mod:`knightgui_core.dash`.
 
 Everything here is plain Python that turns user words into the small integer arrays the
 kernels take, with error messages meant for a person.
@@ -25,7 +25,7 @@ TIE_HELP: dict[str, str] = {
                  "then the move order",
 }
 DEFAULT_ORDER = "12345678"
-#: single-tour methods (core.solve): auto picks one and says which it used
+#: single-tour methods (knightgui_core.solve): auto picks one and says which it used
 METHODS: tuple[str, ...] = ("auto", "greedy", "backtrack", "construct")
 
 

@@ -6,11 +6,11 @@ Methods
                got stuck and after how many moves.
 ``backtrack``  depth-first search over Warnsdorff-ordered candidates (explicit stack) with a
                node budget.
-``construct``  the linear-time construction of :mod:`core.construct` (every board where a tour
+``construct``  the linear-time construction of :mod:`knightgui_core.construct` (every board where a tour
                exists, up to millions of squares).
 ``auto``       open: greedy, then backtracking on small boards, then the construction
                (boards above 500×500 squares: the construction at once).
-               closed: a greedy open walk repaired by path reversals (:mod:`core.kernels.close`)
+               closed: a greedy open walk repaired by path reversals (:mod:`knightgui_core.kernels.close`)
                on moderate boards, else (or when that fails) the construction.
 """
 from __future__ import annotations
@@ -63,7 +63,7 @@ class SolveResult:
 def dash_scores(board: Board, dashes: dict | None, start: int, end: int | None) -> np.ndarray:
     """``int8[size]`` of outlet overrides for the dashed approach cells (−1 elsewhere), or an
     empty array when nothing is dashed. Free corners and states are checked by
-    :func:`core.dash.plan` (SPEC §5)."""
+    :func:`knightgui_core.dash.plan` (SPEC §5)."""
     if not dashes:
         return np.zeros(0, dtype=np.int8)
     from .dash import plan

@@ -25,7 +25,7 @@ class TourError(ValueError):
 
 def _as_int32(path: np.ndarray, n: int) -> np.ndarray:
     """The path as contiguous int32 for the validation kernel (it has one signature, see
-    :mod:`core.kernels.exports`); values that int32 cannot hold become -1 (off the board)."""
+    :mod:`knightgui_core.kernels.exports`); values that int32 cannot hold become -1 (off the board)."""
     if path.dtype == np.int32:
         return np.ascontiguousarray(path)
     if path.size and (int(path.min()) < 0 or int(path.max()) >= n):

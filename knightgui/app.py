@@ -25,16 +25,16 @@ def warm_up() -> float:
     """Load (or compile) the kernels the window uses; returns seconds. Never raises."""
     t0 = time.perf_counter()
     try:
-        from core.solve import solve
+        from knightgui_core.solve import solve
         solve(8, 8, start="a1")
     except Exception:  # noqa: BLE001 - warm-up is best effort
-        log.debug("warm-up of core.solve failed", exc_info=True)
+        log.debug("warm-up of knightgui_core.solve failed", exc_info=True)
     try:
-        from core.enumerate import Enumerator
+        from knightgui_core.enumerate import Enumerator
         Enumerator(8, 8, start="a8", end="c7").first(1)
         Enumerator(9, 9, start="a1").first(1)  # the general kernel (above 64 squares)
     except Exception:  # noqa: BLE001
-        log.debug("warm-up of core.enumerate failed", exc_info=True)
+        log.debug("warm-up of knightgui_core.enumerate failed", exc_info=True)
     return time.perf_counter() - t0
 
 

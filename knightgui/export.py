@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from core.tour import Tour, atomic_write_text
+from knightgui_core.tour import Tour, atomic_write_text
 
 SVG_MAX_SIDE = 100
 DEFAULT_WIDTH = 800
@@ -102,7 +102,7 @@ def write_png(widget, filename) -> Path:
 
 def save_success_png(result, filename, width_px: int = 1100, height_px: int = 640) -> Path:
     """The tie-break study's success plot (the Analysis dock's) as a PNG, without a window.
-    ``result`` is a :class:`core.studies.tiebreaks.TieBreakResult`."""
+    ``result`` is a :class:`knightgui_core.studies.tiebreaks.TieBreakResult`."""
     ensure_app()
     from PySide6.QtWidgets import QApplication
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog
 
-from core.tour import Tour, TourError
+from knightgui_core.tour import Tour, TourError
 
 from . import export
 

@@ -2,7 +2,8 @@
 ``importlib.resources`` so they load the same way from a source checkout, an installed wheel
 and the PyInstaller bundle.
 
-The files live in the top-level ``resources`` package::
+The files live in the top-level ``resources/`` folder, installed as the package
+``knightgui_resources``::
 
     resources/knightgui.svg            the icon (full 6x6 closed tour)
     resources/knightgui-small.svg      the icon below 64 px (4x4 board, two moves)
@@ -20,7 +21,7 @@ import contextlib
 from importlib import resources as _ir
 from pathlib import Path
 
-PACKAGE = "resources"
+PACKAGE = "knightgui_resources"
 APP_ID = "knightgui"  # icon name, desktop file name, WM class
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 

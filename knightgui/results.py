@@ -11,8 +11,8 @@ import time
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from core.board import Board
-from core.tour import Tour
+from knightgui_core.board import Board
+from knightgui_core.tour import Tour
 
 from .panels.counter import EXHAUSTED_TEXT
 from .solutions import SolutionStore
@@ -22,7 +22,7 @@ class ResultsPresenter(QObject):
     status = Signal(str)                  # one line for the status bar
     errorDialog = Signal(str, str)        # title, text
     busyChanged = Signal(bool)
-    tourShown = Signal(object)            # core.tour.Tour now on the board (or None)
+    tourShown = Signal(object)            # knightgui_core.tour.Tour now on the board (or None)
     currentChanged = Signal(int)          # 1-based number of the solution shown
 
     def __init__(self, worker, view, matrix, counter, timing, parent=None):

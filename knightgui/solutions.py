@@ -35,7 +35,7 @@ class Packed:
 
 
 def pack(first: int, paths: np.ndarray, mo: np.ndarray, branches: np.ndarray) -> Packed:
-    """Pack what :meth:`core.enumerate.Enumerator.block` returns; vectorised (no Python
+    """Pack what :meth:`knightgui_core.enumerate.Enumerator.block` returns; vectorised (no Python
     work per solution)."""
     g, size = paths.shape
     keep = (mo[:, :, 1:] != 0).any(axis=2)            # [g, L + 1]: rows with options

@@ -11,7 +11,7 @@ Modelled on Qt's Mandelbrot example:
 * :meth:`SolverThread.stop` (used when the window closes) raises the abort flag, wakes the
   thread and waits for it: at most one chunk.
 
-The single-tour solver (``core.solve.solve``) is one call; a superseded solve finishes its
+The single-tour solver (``knightgui_core.solve.solve``) is one call; a superseded solve finishes its
 call and its result is dropped.
 """
 from __future__ import annotations
@@ -52,7 +52,7 @@ class Request:
     tie: str = "phadke"
     order: str = "12345678"
     seed: int = 0
-    method: str = "auto"            # core.solve methods: auto, greedy, backtrack, construct
+    method: str = "auto"            # knightgui_core.solve methods: auto, greedy, backtrack, construct
     dashes: tuple = ()              # ((corner name, state), ...) with state in A/B/full
     tail: tuple | None = None       # ECD/XCD tail squares (names), or None
     keep: int = 200_000             # solutions kept in memory for stepping
@@ -88,7 +88,7 @@ def _stop_all():
 
 
 class SolverThread(QThread):
-    tourSolved = Signal(int, object)       # gen, core.solve.SolveResult
+    tourSolved = Signal(int, object)       # gen, knightgui_core.solve.SolveResult
     solutionsFound = Signal(int, object)   # gen, list[knightgui.solutions.Packed]
     progress = Signal(int, object)         # gen, Stats
     finishedRun = Signal(int, object)      # gen, Stats (enumeration done/cancelled/limit)
@@ -175,7 +175,7 @@ class SolverThread(QThread):
                     self.failed.emit(gen, f"{type(e).__name__}: {e}", False)
 
     def _solve(self, gen: int, req: Request):
-        from core.solve import solve
+        from knightgui_core.solve import solve
         res = solve(req.rows, req.cols, start=req.start, closed=req.closed, tie=req.tie,
                     order=req.order, seed=req.seed, method=req.method,
                     dashes=req.dash_dict() or None)
@@ -183,7 +183,7 @@ class SolverThread(QThread):
             self.tourSolved.emit(gen, res)
 
     def _enumerate(self, gen: int, req: Request):
-        from core.enumerate import Enumerator
+        from knightgui_core.enumerate import Enumerator
         kwargs = dict(rows=req.rows, cols=req.cols, start=req.start,
                       end=req.end if req.closed else None, dashes=req.dash_dict())
         if req.tail:

@@ -12,8 +12,8 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    import core._jit
-    if core._jit.MODE != "aot":
+    import knightgui_core._jit
+    if knightgui_core._jit.MODE != "aot":
         return
     skip = pytest.mark.skip(reason="numba JIT only: the kernels are the compiled knightgui_aot")
     for item in items:

@@ -83,7 +83,7 @@ def test_frozen_app_uses_the_compiled_kernels_and_never_numba(tmp_path):
     build them instead of falling back to a numba that the bundle does not have."""
     code = ("import sys; sys.frozen = True\n"
             "try:\n"
-            "    import core._jit as j\n"
+            "    import knightgui_core._jit as j\n"
             "except ImportError as e:\n"
             "    print('ERR', e)\n"
             "else:\n"
@@ -110,7 +110,7 @@ def test_spec_leaves_out_unused_qt_and_keeps_what_the_app_needs():
         assert f'"{unused}"' in spec
     for needed in ("QtCore", "QtGui", "QtWidgets", "QtSvg"):
         assert f'"{needed}"' not in spec
-    assert '"resources"' in spec and '"knightgui_aot"' in spec
+    assert '"knightgui_resources"' in spec and '"knightgui_aot"' in spec
     assert '"numba", "llvmlite"' in spec   # the bundle runs the ahead-of-time kernels
 
 
@@ -125,11 +125,15 @@ def test_wheel_ships_the_resources(tmp_path):
     from knightgui.resources import ICON_SIZES
 
     for s in ICON_SIZES:
-        assert f"resources/icons/knightgui-{s}.png" in names
+        assert f"knightgui_resources/icons/knightgui-{s}.png" in names
     for f in ("knightgui.svg", "knightgui-small.svg", "knightgui.desktop", "knightgui.qss",
               "__init__.py", "icons/knightgui.ico", "icons/knightgui.icns"):
-        assert f"resources/{f}" in names
+        assert f"knightgui_resources/{f}" in names
     assert "knightgui/resources.py" in names and "knightgui/smoke.py" in names
+    # the engine is installed under a name of its own, never as a bare "core" or "resources"
+    assert "knightgui_core/kernels/walk.py" in names
+    tops = {n.split("/", 1)[0] for n in names if not n.startswith("knightgui-0")}
+    assert tops == {"knightgui", "knightgui_core", "knightgui_resources"}, tops
 
 
 def test_install_desktop_writes_entry_and_icons_then_uninstalls(tmp_path):

@@ -42,7 +42,7 @@ def test_unknown_icon_size_is_refused(size):
 
 
 def test_files_come_from_the_resources_package():
-    folder = ir.files("resources")
+    folder = ir.files("knightgui_resources")
     assert kr.icon_path(64) == Path(str(folder.joinpath("icons", "knightgui-64.png")))
     assert kr.desktop_entry_path().parent == Path(str(folder))
 

@@ -17,8 +17,8 @@ Search, per step:
 Every step keeps a valid Hamiltonian path, so a run that runs out of steps still returns one.
 Cost per step: the length of the reversed segment (at most N); the greedy pull of the ends
 towards each other keeps the number of steps near the ends' distance on typical Warnsdorff
-paths. The solver (core.solve) uses it on moderate boards and falls back to the linear-time
-construction (core.construct) otherwise.
+paths. The solver (knightgui_core.solve) uses it on moderate boards and falls back to the linear-time
+construction (knightgui_core.construct) otherwise.
 
 Source: L. Pósa, "Hamiltonian circuits in random graphs", Discrete Mathematics 14 (1976)
 359–364 (rotation–extension).

@@ -1,4 +1,4 @@
-"""Assembly kernels of the linear-time construction (see :mod:`core.construct`).
+"""Assembly kernels of the linear-time construction (see :mod:`knightgui_core.construct`).
 
 The tour is written straight into the output ``path`` (int32[rows*cols]); no other array of
 board size is allocated, so a 2000 × 2000 tour costs 16 MB.

@@ -27,7 +27,7 @@ Mutable state (built by :func:`new_state`, ``L`` = numbers the search places):
 * ``ties`` int32[L + 1] numbers whose options-matrix row is not empty, ascending.
 * ``st``   int64[ST_SIZE] scalars, slots ``ST_*``.
 
-Boards of at most 64 squares use the bitboard twin in :mod:`core.kernels.enumerate64`.
+Boards of at most 64 squares use the bitboard twin in :mod:`knightgui_core.kernels.enumerate64`.
 """
 from __future__ import annotations
 

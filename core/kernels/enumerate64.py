@@ -1,4 +1,4 @@
-"""Bitboard twin of :mod:`core.kernels.enumerate` for boards of at most 64 squares.
+"""Bitboard twin of :mod:`knightgui_core.kernels.enumerate` for boards of at most 64 squares.
 
 Same rules, same state layout (``path``, ``mo``, ``ties``, ``st``), but instead of ``key`` the
 board is ``bits`` uint64[L + 1, 2]: ``bits[k]`` = (unvisited squares, reserved ones included;
@@ -15,7 +15,7 @@ import numpy as np
 
 from .._jit import leading_zeros, njit, trailing_zeros
 
-# The same codes and slots as core.kernels.enumerate, written out here on purpose: numba's
+# The same codes and slots as knightgui_core.kernels.enumerate, written out here on purpose: numba's
 # on-disk cache of this file does not notice edits to another module, so constants imported
 # from there could go stale. tests/core/test_enumerate.py checks that both agree.
 SOLUTION, EXHAUSTED, BUDGET = 1, 2, 3
@@ -223,7 +223,7 @@ def count_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits0, start, L, max_s
 @njit
 def collect_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
                  max_solutions, max_steps, out_path, out_mo, out_branch):
-    """:func:`core.kernels.enumerate.collect_kernel` for the bitboard state."""
+    """:func:`knightgui_core.kernels.enumerate.collect_kernel` for the bitboard state."""
     got = 0
     steps_left = max_steps
     ev = BUDGET

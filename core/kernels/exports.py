@@ -1,6 +1,6 @@
 """The kernels that Python code calls, for the ahead-of-time build of the bundle.
 
-In development every kernel is JIT-compiled by numba (``core._jit``). The bundle instead
+In development every kernel is JIT-compiled by numba (``knightgui_core._jit``). The bundle instead
 ships one compiled extension module, ``knightgui_aot``, built by ``packaging/build_aot.py``
 with ``numba.pycc``: it needs neither numba nor LLVM at run time, which keeps the bundle
 small. Each name listed in :data:`EXPORTS` becomes the function ``<module>__<name>`` of that
@@ -52,12 +52,12 @@ def exercise() -> None:
     a second or two with warm caches)."""
     import numpy as np
 
-    from core.construct import construct_closed, construct_open
-    from core.enumerate import warm_up as warm_enumeration
-    from core.solve import solve
-    from core.studies import orders, tiebreaks
-    from core.tour import check_path
-    from core.board import Board
+    from ..construct import construct_closed, construct_open
+    from ..enumerate import warm_up as warm_enumeration
+    from ..solve import solve
+    from ..studies import orders, tiebreaks
+    from ..tour import check_path
+    from ..board import Board
 
     for rows, cols, closed, method in (
             (8, 8, False, "greedy"), (8, 8, True, "auto"), (12, 12, True, "auto"),

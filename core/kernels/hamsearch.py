@@ -1,6 +1,6 @@
 """Small-board Hamiltonian path search with required edges (numba).
 
-Used by :mod:`core.construct_base` to build the base tours of the block construction: boards
+Used by :mod:`knightgui_core.construct_base` to build the base tours of the block construction: boards
 of at most a few hundred squares, where a Warnsdorff-ordered depth-first search with an
 explicit stack finds a path in a few hundred nodes.
 

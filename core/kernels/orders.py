@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from core._jit import njit
-from core.board import DCOL, DROW
+from .._jit import njit
+from ..board import DCOL, DROW
 
 #: Outlet value that marks a frame or visited square.
 FRAME = 1 << 20
@@ -97,7 +97,7 @@ def orders_chunk(orders, last, outlets0, offsets, starts, squares, out_len, out_
     out_len     int16[k, s]  squares visited by each walk (output)
     out_closed  uint8[k, s]  1 when the walk is complete and ends a knight move from its start
 
-    Serial and GIL-free: :func:`core.studies.orders.run_orders` runs slices of the orders on
+    Serial and GIL-free: :func:`knightgui_core.studies.orders.run_orders` runs slices of the orders on
     several threads. (Two walks interleaved in one loop were 1.8x faster under numba's
     ``parallel=True`` but 2.4x slower compiled serially, as the bundle's ahead-of-time build
     does; one walk at a time is fast in both.)

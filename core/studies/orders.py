@@ -33,11 +33,11 @@ from pathlib import Path
 
 import numpy as np
 
-from core import rules as _rules
-from core._jit import num_threads
-from core.board import Board, DCOL, DROW
-from core.kernels.orders import one_walk, orders_chunk, padded_layout
-from core.tour import atomic_write_text
+from .. import rules as _rules
+from .._jit import num_threads
+from ..board import Board, DCOL, DROW
+from ..kernels.orders import one_walk, orders_chunk, padded_layout
+from ..tour import atomic_write_text
 
 N_ORDERS = 40320
 TIES = ("first", "last")
@@ -75,7 +75,7 @@ _FACT = [1, 1, 2, 6, 24, 120, 720, 5040]
 def parse_order(order) -> np.ndarray:
     """An order as ``int8[8]`` move types 1..8. Accepts an array/list of 8 types, a digit
     string (``"12438756"``) or matrix pairs (``"⟨1,2⟩⟨2,1⟩…"``, also with ``<>`` or ``()``);
-    the parsing is :func:`core.rules.parse_order`'s."""
+    the parsing is :func:`knightgui_core.rules.parse_order`'s."""
     try:
         idx = _rules.parse_order(order)
     except _rules.RuleError as e:
@@ -262,7 +262,7 @@ def _cancelled(cancel) -> bool:
 
 def _walk_slice(orders, last, outlets0, offsets, starts, squares, out_len, out_closed):
     part = orders.view()
-    part.setflags(write=False)   # one argument type for the kernel (core.kernels.exports)
+    part.setflags(write=False)   # one argument type for the kernel (knightgui_core.kernels.exports)
     orders_chunk(part, last, outlets0, offsets, starts, squares, out_len, out_closed)
 
 

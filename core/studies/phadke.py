@@ -6,7 +6,7 @@ algorithms (strict, full corner dash, semi corner dash, ECD, XCD), run on all co
 >>> res.family_totals()[0]["solutions"]
 989931
 
-Each algorithm is counted by a nogil numba kernel (:func:`core.kernels.enumerate64.
+Each algorithm is counted by a nogil numba kernel (:func:`knightgui_core.kernels.enumerate64.
 count_batch_bits`); a thread pool (one thread per core) takes small batches, so progress is
 reported and ``cancel()`` honoured between batches. With ``checkpoint=path`` finished
 algorithms are saved (atomically) and skipped when the run is started again.

@@ -8,8 +8,8 @@ Start sets
 ``sample``   ``sample`` squares drawn per n by ``numpy.random.default_rng([seed, n])``
 (reproducible).
 
-The greedy walks are calls of the single-tour kernel that ``core.solve.solve(method="greedy")``
-uses (:func:`core.kernels.walk.greedy_walk`, which releases the GIL), run by a thread pool in
+The greedy walks are calls of the single-tour kernel that ``knightgui_core.solve.solve(method="greedy")``
+uses (:func:`knightgui_core.kernels.walk.greedy_walk`, which releases the GIL), run by a thread pool in
 bounded chunks; the
 construction row calls ``solve(method="construct")`` and counts a success only when the tour
 is valid and starts on the requested square. :func:`walk` replays one case for the board.
@@ -26,11 +26,11 @@ from pathlib import Path
 
 import numpy as np
 
-from core import rules as _rules
-from core._jit import num_threads
-from core.board import Board
-from core.kernels import walk as _walk
-from core.tour import atomic_write_text
+from .. import rules as _rules
+from .._jit import num_threads
+from ..board import Board
+from ..kernels import walk as _walk
+from ..tour import atomic_write_text
 
 START_SETS = ("corner", "corners", "all", "sample")
 CONSTRUCTION = "construction"
@@ -46,11 +46,11 @@ class TieBreakError(ValueError):
 
 
 def construction_available() -> bool:
-    return importlib.util.find_spec("core.construct") is not None
+    return importlib.util.find_spec("knightgui_core.construct") is not None
 
 
 def default_rules() -> tuple[str, ...]:
-    """The six SPEC §3 rules, plus ``construction`` when :mod:`core.construct` exists."""
+    """The six SPEC §3 rules, plus ``construction`` when :mod:`knightgui_core.construct` exists."""
     return tuple(_rules.TIE_RULES) + ((CONSTRUCTION,) if construction_available() else ())
 
 
@@ -312,8 +312,8 @@ def _run_jobs(pool, sides, starts, code, pos, seed, out_len, out_end):
 
 
 def _construction_size(n, starts, r, i, tried, completed, first_fail, fail_len):
-    from core.existence import why_no_tour
-    from core.solve import SolveError, solve
+    from ..existence import why_no_tour
+    from ..solve import SolveError, solve
     for s in starts:
         tried[r, i] += 1
         ok, visited = False, 0
@@ -334,8 +334,8 @@ def _construction_size(n, starts, r, i, tried, completed, first_fail, fail_len):
 
 def walk(rule: str, n: int, start, *, order: str = _rules.DEFAULT_ORDER, seed: int = 0) -> dict:
     """One case of the study, for the board: ``{"board", "path", "ok", "tour", "message"}``
-    (``tour`` is a :class:`core.tour.Tour` when the walk completed)."""
-    from core.solve import SolveError, solve
+    (``tour`` is a :class:`knightgui_core.tour.Tour` when the walk completed)."""
+    from ..solve import SolveError, solve
     board = Board(n, n)
     s = int(start) if isinstance(start, (int, np.integer)) else board.parse(start)
     method = "construct" if rule == CONSTRUCTION else "greedy"

@@ -44,7 +44,7 @@ def positive_int(name: str, value, lo: int = 1, hi: int = 1_000_000) -> int:
 
 
 def parse_square(board, text, what: str = "square") -> int:
-    from core.board import BoardError
+    from knightgui_core.board import BoardError
     try:
         return board.parse(text)
     except BoardError as e:

@@ -12,7 +12,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from core.tour import Tour, TourError
+    from knightgui_core.tour import Tour, TourError
     try:
         tour = Tour.load(args.file)
     except TourError as e:

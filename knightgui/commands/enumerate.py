@@ -84,7 +84,7 @@ def _records(en, sols, kind):
 
 
 def _write_out(path, en, records, counters, kind) -> None:
-    from core.tour import atomic_write_text
+    from knightgui_core.tour import atomic_write_text
     b = en.board
     try:
         if kind == ".json":
@@ -98,7 +98,7 @@ def _write_out(path, en, records, counters, kind) -> None:
 
 
 def run(args) -> int:
-    from core.enumerate import EnumerationError, Enumerator, free_corners, list_tails
+    from knightgui_core.enumerate import EnumerationError, Enumerator, free_corners, list_tails
     rows = positive_int("--rows", args.rows, 1, 1000)
     cols = positive_int("--cols", args.cols, 1, 1000)
     if rows * cols > 1_000_000:

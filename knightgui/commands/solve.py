@@ -8,7 +8,7 @@ from ._common import CliError, EXIT_NOT_FOUND, emit_json, positive_int
 
 
 def add_parser(sub) -> None:
-    from core.rules import DEFAULT_ORDER, METHODS, TIE_RULES
+    from knightgui_core.rules import DEFAULT_ORDER, METHODS, TIE_RULES
     p = sub.add_parser("solve", help="find one tour by Warnsdorff's rule",
                        description="Find one knight's tour. Without --closed the tour is open.")
     p.add_argument("--rows", required=True, help="board rows (ranks)")
@@ -31,8 +31,8 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    from core.solve import SolveError, solve
-    from core.tour import path_pairs
+    from knightgui_core.solve import SolveError, solve
+    from knightgui_core.tour import path_pairs
     rows = positive_int("--rows", args.rows, 1, 100_000)
     cols = positive_int("--cols", args.cols, 1, 100_000)
     seed = positive_int("--seed", args.seed, 0, 2**48)

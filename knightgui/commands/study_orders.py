@@ -31,7 +31,7 @@ def add_parser(studies) -> None:
 
 
 def run(args) -> int:
-    from core.studies.orders import MAX_SIDE, OrderError, run_orders
+    from knightgui_core.studies.orders import MAX_SIDE, OrderError, run_orders
     n = positive_int("--size", args.size, 1, MAX_SIDE)
     cols = n if args.cols is None else positive_int("--cols", args.cols, 1, MAX_SIDE)
     worst = positive_int("--worst", args.worst, 0, 40320)
@@ -68,8 +68,8 @@ def run(args) -> int:
 def _show_walk(n, cols, tie, order, start, as_json) -> int:
     import numpy as np
 
-    from core.board import BoardError
-    from core.studies.orders import OrderError, digits, matrix_pairs, parse_order, replay
+    from knightgui_core.board import BoardError
+    from knightgui_core.studies.orders import OrderError, digits, matrix_pairs, parse_order, replay
     try:
         o = parse_order(order)
         w = replay(n, o, tie, start, cols=cols)

@@ -25,8 +25,8 @@ def add_parser(studies) -> None:
 
 
 def run(args) -> int:
-    from core.studies import phadke as P
-    from core.studies.phadke_tables import export_csv, family_totals, format_families
+    from knightgui_core.studies import phadke as P
+    from knightgui_core.studies.phadke_tables import export_csv, family_totals, format_families
     workers = None if args.workers is None else positive_int("--workers", args.workers, 1, 256)
     algos = P.algorithms(args.family)
     bar = Progress(f"phadke {args.family}", total=len(algos))

@@ -33,7 +33,7 @@ def add_parser(studies) -> None:
 
 
 def run(args) -> int:
-    from core.studies.tiebreaks import (N_MAX_LIMIT, START_SETS, TieBreakError,
+    from knightgui_core.studies.tiebreaks import (N_MAX_LIMIT, START_SETS, TieBreakError,
                                         run_tiebreaks)
     n_max = positive_int("--max", args.n_max, 1, N_MAX_LIMIT)
     n_min = positive_int("--min", args.n_min, 1, N_MAX_LIMIT)

@@ -2,8 +2,8 @@
 
 ``AnalysisDock.show_tour`` (``Signal(object)``) carries what to show on the board:
 
-* a :class:`core.tour.Tour` for a walk that visited every square, or
-* for a walk that got stuck, a dict ``{"board": core.board.Board, "path": int32 array of flat
+* a :class:`knightgui_core.tour.Tour` for a walk that visited every square, or
+* for a walk that got stuck, a dict ``{"board": knightgui_core.board.Board, "path": int32 array of flat
   squares in visiting order (partial), "message": str}`` saying where and after how many
   squares it stopped.
 
@@ -135,7 +135,7 @@ class AnalysisDock(QDockWidget):
         return w
 
     def _tiebreak_tab(self) -> QWidget:
-        from core.studies.tiebreaks import START_SETS
+        from knightgui_core.studies.tiebreaks import START_SETS
         w = QWidget()
         v = QVBoxLayout(w)
         self.nmax_spin = QSpinBox()
@@ -196,14 +196,14 @@ class AnalysisDock(QDockWidget):
         t.start()
 
     def run_orders(self) -> None:
-        from core.studies.orders import run_orders
+        from knightgui_core.studies.orders import run_orders
         n, tie = self.size_spin.value(), self.tie_combo.currentText()
         self.summary_label.setText(f"Walking 40,320 orders × {n * n} starts on {n}×{n} …")
         self._start("orders", lambda progress, cancel: run_orders(n, tie, progress=progress,
                                                                    cancel=cancel))
 
     def run_tiebreaks(self) -> None:
-        from core.studies.tiebreaks import run_tiebreaks
+        from knightgui_core.studies.tiebreaks import run_tiebreaks
         n_max, starts = self.nmax_spin.value(), self.starts_combo.currentText()
         sample = self.sample_spin.value()
         self.tie_label.setText(f"Greedy walks on n×n, n = 5 … {n_max}, starts: {starts} …")
@@ -284,7 +284,7 @@ class AnalysisDock(QDockWidget):
     def _walks_for_order(self, index: int) -> None:
         res = self.orders_result
         self.walks_list.clear()
-        from core.studies.orders import digits
+        from knightgui_core.studies.orders import digits
         order = digits(res.order(index))
         for s in res.failed_starts(index):
             it = QListWidgetItem(f"{order} from {res.board.name(int(s))}: stuck after "
@@ -311,7 +311,7 @@ class AnalysisDock(QDockWidget):
         res = self.orders_result
         if res is None:
             return
-        from core.studies.orders import digits
+        from knightgui_core.studies.orders import digits
         self.walks_list.clear()
         bad = (res.lengths[:, sq] < res.squares).nonzero()[0]
         for i in bad[:200]:
@@ -324,8 +324,8 @@ class AnalysisDock(QDockWidget):
 
     def emit_walk(self, index: int, start: int) -> None:
         """Replay order ``index`` from ``start`` and emit it on :attr:`show_tour`."""
-        from core.studies.orders import digits, replay
-        from core.tour import Tour
+        from knightgui_core.studies.orders import digits, replay
+        from knightgui_core.tour import Tour
         res = self.orders_result
         order = res.order(index)
         w = replay(res.board.rows, order, res.tie, start, cols=res.board.cols)
@@ -377,7 +377,7 @@ class AnalysisDock(QDockWidget):
         ff = self.tie_result.first_failure(str(it.data(Qt.UserRole)))
         if ff is None:
             return
-        from core.studies.tiebreaks import walk
+        from knightgui_core.studies.tiebreaks import walk
         w = walk(str(it.data(Qt.UserRole)), ff["n"], ff["square"], order=self.tie_result.order,
                  seed=self.tie_result.seed)
         if w["ok"]:

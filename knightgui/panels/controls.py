@@ -12,12 +12,12 @@ from PySide6.QtGui import QRegularExpressionValidator
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
                                QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
-from core.board import Board, BoardError, parse_coords
-from core.dash import DASH_STATES
-from core.dash import corners as _corners, free_corners as _free_corners
-from core.dash import list_tails as _list_tails
-from core.existence import why_no_tour
-from core.rules import METHODS, TIE_HELP, TIE_RULES
+from knightgui_core.board import Board, BoardError, parse_coords
+from knightgui_core.dash import DASH_STATES
+from knightgui_core.dash import corners as _corners, free_corners as _free_corners
+from knightgui_core.dash import list_tails as _list_tails
+from knightgui_core.existence import why_no_tour
+from knightgui_core.rules import METHODS, TIE_HELP, TIE_RULES
 
 from ..worker import Request
 

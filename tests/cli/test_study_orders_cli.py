@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from core.studies.orders import run_orders
+from knightgui_core.studies.orders import run_orders
 from knightgui.cli import run
 
 MOVE_ORDER_KEYS = ("orders", "walks", "failed_walks", "orders_with_failure",

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from core.board import MOVES, Board, BoardError, move_type
+from knightgui_core.board import MOVES, Board, BoardError, move_type
 
 
 def test_move_types_follow_phadke_numbering():

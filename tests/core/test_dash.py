@@ -1,11 +1,11 @@
 """Corners, approach cells, compulsory end dash, ECD/XCD tails (SPEC §4, §5)."""
 import pytest
 
-from core.board import Board
-from core.dash import (DashError, EnumerationError, compulsory_chain, corners, free_corners,
+from knightgui_core.board import Board
+from knightgui_core.dash import (DashError, EnumerationError, compulsory_chain, corners, free_corners,
                        list_tails, plan)
-from core.enumerate import Enumerator, list_tails as api_list_tails, free_corners as api_free
-from core.studies.phadke import combos
+from knightgui_core.enumerate import Enumerator, list_tails as api_list_tails, free_corners as api_free
+from knightgui_core.studies.phadke import combos
 
 B = Board(8, 8)
 sq = B.parse

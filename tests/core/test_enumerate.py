@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from core.board import Board
-from core.enumerate import Enumerator, EnumerationError, Solution, count_kernel
+from knightgui_core.board import Board
+from knightgui_core.enumerate import Enumerator, EnumerationError, Solution, count_kernel
 
 FIRST_BOARD = """
  1 22  3 18 43 38 13 16
@@ -218,7 +218,7 @@ def test_first_in_blocks_matches_stepping_and_respects_budget():
 
 
 def test_module_functions_reject_bad_boards():
-    from core.enumerate import free_corners, list_tails
+    from knightgui_core.enumerate import free_corners, list_tails
     with pytest.raises(EnumerationError):
         list_tails(0, 8, "a1", "b3")
     with pytest.raises(EnumerationError, match="not a knight move"):
@@ -228,8 +228,8 @@ def test_module_functions_reject_bad_boards():
 
 @pytest.mark.jit_only
 def test_warm_up_loads_every_kernel():
-    from core.enumerate import warm_up
-    from core.kernels import enumerate as k, enumerate64 as k64
+    from knightgui_core.enumerate import warm_up
+    from knightgui_core.kernels import enumerate as k, enumerate64 as k64
     warm_up()
     for fn in (k.advance_kernel, k.collect_kernel, k.count_kernel, k64.advance_bits,
                k64.collect_bits, k64.count_bits, k64.count_batch_bits):
@@ -237,7 +237,7 @@ def test_warm_up_loads_every_kernel():
 
 
 def test_both_kernels_share_codes_and_state_slots():
-    from core.kernels import enumerate as k, enumerate64 as k64
+    from knightgui_core.kernels import enumerate as k, enumerate64 as k64
     names = [n for n in dir(k) if n.startswith(("ST_", "PH_"))] + ["SOLUTION", "EXHAUSTED",
                                                                    "BUDGET"]
     assert len(names) > 10

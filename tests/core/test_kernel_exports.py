@@ -5,8 +5,8 @@ import importlib
 import numpy as np
 import pytest
 
-import core._jit as jit
-from core.kernels import exports
+import knightgui_core._jit as jit
+from knightgui_core.kernels import exports
 
 
 @pytest.mark.jit_only
@@ -15,7 +15,7 @@ def test_every_export_is_compiled_for_exactly_one_signature():
     from numba.core.registry import CPUDispatcher
 
     for mod, names in exports.EXPORTS.items():
-        m = importlib.import_module(f"core.kernels.{mod}")
+        m = importlib.import_module(f"knightgui_core.kernels.{mod}")
         for name in names:
             sigs = exports.python_signatures(getattr(m, name))
             assert len(sigs) == 1, (mod, name, sigs)

@@ -7,8 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
-from core.board import Board, DCOL, DROW, move_type
-from core.studies.orders import (N_ORDERS, OrderError, all_orders, digits, matrix_pairs,
+from knightgui_core.board import Board, DCOL, DROW, move_type
+from knightgui_core.studies.orders import (N_ORDERS, OrderError, all_orders, digits, matrix_pairs,
                                  order_index, parse_order, replay, run_orders)
 
 MATRIX_ORDER = "⟨1,2⟩⟨2,1⟩⟨1,−2⟩⟨2,−1⟩⟨−1,2⟩⟨−2,1⟩⟨−1,−2⟩⟨−2,−1⟩"
@@ -270,7 +270,7 @@ def test_eight_by_eight_first_and_last_agree():
 
 @pytest.mark.jit_only
 def test_warm_up_loads_both_kernels():
-    from core.kernels.orders import one_walk, orders_chunk
-    from core.studies.orders import warm_up
+    from knightgui_core.kernels.orders import one_walk, orders_chunk
+    from knightgui_core.studies.orders import warm_up
     warm_up()
     assert orders_chunk.signatures and one_walk.signatures

@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from core.studies import phadke as P
-from core.studies.phadke_tables import (combo_table, export_csv, family_totals,
+from knightgui_core.studies import phadke as P
+from knightgui_core.studies.phadke_tables import (combo_table, export_csv, family_totals,
                                         format_families, start_table)
 
 

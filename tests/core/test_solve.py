@@ -2,11 +2,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from core.board import Board
-from core.existence import why_no_tour
-from core.rules import TIE_RULES, candidates_at, parse_order
-from core.solve import SolveError, solve
-from core.tour import check_path
+from knightgui_core.board import Board
+from knightgui_core.existence import why_no_tour
+from knightgui_core.rules import TIE_RULES, candidates_at, parse_order
+from knightgui_core.solve import SolveError, solve
+from knightgui_core.tour import check_path
 
 SEED004_ORDER = "67812345"   # the blog program's offsets, mapped to Phadke's move types
 

@@ -5,9 +5,9 @@ import io
 import numpy as np
 import pytest
 
-from core.rules import TIE_RULES
-from core.solve import solve
-from core.studies.tiebreaks import (CONSTRUCTION, TieBreakError, construction_available,
+from knightgui_core.rules import TIE_RULES
+from knightgui_core.solve import solve
+from knightgui_core.studies.tiebreaks import (CONSTRUCTION, TieBreakError, construction_available,
                                     run_tiebreaks, start_squares, walk)
 
 
@@ -121,7 +121,7 @@ def test_walk_replays_a_failure_and_a_success():
     assert w["ok"] and w["tour"] is not None and len(w["path"]) == 64
 
 
-@pytest.mark.skipif(not construction_available(), reason="core.construct not present yet")
+@pytest.mark.skipif(not construction_available(), reason="knightgui_core.construct not present yet")
 def test_construction_row_always_succeeds_from_the_corner():
     res = run_tiebreaks(30, rules=[CONSTRUCTION, "first"])
     assert res.rules[0] == CONSTRUCTION

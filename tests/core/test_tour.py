@@ -3,9 +3,9 @@ import json
 import numpy as np
 import pytest
 
-from core.board import Board
-from core.solve import solve
-from core.tour import MAX_FILE_BYTES, Tour, TourError, check_path
+from knightgui_core.board import Board
+from knightgui_core.solve import solve
+from knightgui_core.tour import MAX_FILE_BYTES, Tour, TourError, check_path
 
 
 @pytest.fixture(scope="module")

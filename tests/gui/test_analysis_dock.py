@@ -4,8 +4,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMainWindow
 
-from core.studies.orders import run_orders
-from core.tour import Tour
+from knightgui_core.studies.orders import run_orders
+from knightgui_core.tour import Tour
 from knightgui.panels.analysis import AnalysisDock
 
 

@@ -11,7 +11,7 @@ import threading
 import pytest
 from PySide6.QtCore import QtMsgType
 
-from core.tour import check_path
+from knightgui_core.tour import check_path
 from knightgui.worker import Request
 
 from gui_helpers import BENIGN_QT, wait_until

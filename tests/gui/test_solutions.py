@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.enumerate import Enumerator
+from knightgui_core.enumerate import Enumerator
 from knightgui.solutions import SolutionStore, pack
 
 

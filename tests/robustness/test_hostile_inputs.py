@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from core.board import Board, BoardError
-from core.rules import RuleError, parse_order, parse_tie
-from core.tour import Tour, TourError
+from knightgui_core.board import Board, BoardError
+from knightgui_core.rules import RuleError, parse_order, parse_tie
+from knightgui_core.tour import Tour, TourError
 from knightgui.cli import run
 
 #: hostile inputs per entry point: `make test` runs 1,000; `make stress` (KNIGHTGUI_STRESS=1) 10,000

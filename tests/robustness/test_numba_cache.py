@@ -4,8 +4,8 @@ import shutil
 import subprocess
 import sys
 
-import core._jit as jit
-from core.solve import solve
+import knightgui_core._jit as jit
+from knightgui_core.solve import solve
 
 
 def test_unwritable_cache_folder_falls_back_with_a_note(tmp_path, monkeypatch, caplog):
@@ -28,7 +28,7 @@ def test_corrupt_cache_entries_are_removed_and_recompiled(tmp_path):
     assert datas and index
     datas[0].write_bytes(b"\x00garbage")
     index[0].write_bytes(b"\x80\x04garbage")  # no STOP: a torn write
-    code = ("from core.solve import solve; r = solve(8, 8, method='greedy'); "
+    code = ("from knightgui_core.solve import solve; r = solve(8, 8, method='greedy'); "
             "assert r.ok; print('solved')")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        timeout=300, env={"KNIGHTGUI_CACHE_DIR": str(cache), "PATH": "/usr/bin"})
