@@ -25,7 +25,7 @@ from .kernels import enumerate64 as _k64
 from .tour import Tour
 
 __all__ = ["Enumerator", "Solution", "EnumerationError", "DashError", "list_tails",
-           "free_corners", "count_kernel", "Engine", "warm_up"]
+           "free_corners", "count_kernel", "Engine"]
 
 
 class Engine:
@@ -353,19 +353,3 @@ def free_corners(rows: int, cols: int, start, end=None) -> dict:
     s = _square(b, start, "start")
     e = None if end is None else _square(b, end, "end")
     return _dash.free_corners(b, s, e)
-
-
-def warm_up() -> None:
-    """Compile (or load from the cache) the enumeration kernels: a few tiny runs. Call it
-    from a background thread at start-up so the first real request answers at once."""
-    en = Enumerator(6, 6, "a1", "b3", dashes={"f6": "full"})
-    en.first(2)
-    en.next_solution()
-    en.count()
-    en.engine.count()
-    Engine(en.board, en.start, en.chain, en.plan.dashed, bits=False).count()
-    g = Enumerator(6, 6, "a1", "b3", bits=False)
-    g.first(2)
-    g.count()
-    from .studies.phadke import Algorithm, _Batch
-    _Batch([Algorithm(0, "strict", "c8", "b6", ())]).run(np.arange(1))

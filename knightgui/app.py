@@ -21,24 +21,11 @@ from PySide6.QtWidgets import QApplication
 log = logging.getLogger("knightgui")
 
 
-def warm_up() -> float:
-    """Load (or compile) the kernels the window uses; returns seconds. Never raises."""
-    t0 = time.perf_counter()
-    try:
-        from knightgui_core.solve import solve
-        solve(8, 8, start="a1")
-    except Exception:  # noqa: BLE001 - warm-up is best effort
-        log.debug("warm-up of knightgui_core.solve failed", exc_info=True)
-    try:
-        from knightgui_core.enumerate import Enumerator
-        Enumerator(8, 8, start="a8", end="c7").first(1)
-        Enumerator(9, 9, start="a1").first(1)  # the general kernel (above 64 squares)
-    except Exception:  # noqa: BLE001
-        log.debug("warm-up of knightgui_core.enumerate failed", exc_info=True)
-    return time.perf_counter() - t0
-
-
 def start_warm_up() -> threading.Thread:
+    """Run the engine's one warm-up (:func:`knightgui_core.warmup.warm_up`) in a daemon
+    thread, so the first frame never waits for numba."""
+    from knightgui_core.warmup import warm_up
+
     t = threading.Thread(target=warm_up, name="knightgui-warm-up", daemon=True)
     t.start()
     return t

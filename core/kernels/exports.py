@@ -7,8 +7,8 @@ small. Each name listed in :data:`EXPORTS` becomes the function ``<module>__<nam
 extension; helpers called only from other kernels are compiled into their callers.
 
 An ahead-of-time function has exactly one signature, so each exported kernel must always be
-called with the same argument types. :func:`exercise` calls every one of them through the
-public API; the build reads the signatures it leaves behind, and
+called with the same argument types. :func:`knightgui_core.warmup.exercise_all` calls every
+one of them through the public API; the build reads the signatures it leaves behind, and
 ``tests/core/test_kernel_exports.py`` checks that each export was compiled exactly once.
 """
 from __future__ import annotations
@@ -45,41 +45,3 @@ def python_signatures(dispatcher) -> list:
         if plain not in seen:
             seen[plain] = signature(dispatcher.overloads[args].signature.return_type, *plain)
     return list(seen.values())
-
-
-def exercise() -> None:
-    """Call every exported kernel at least once through the public API (small boards,
-    a second or two with warm caches)."""
-    import numpy as np
-
-    from ..construct import construct_closed, construct_open
-    from ..enumerate import warm_up as warm_enumeration
-    from ..solve import solve
-    from ..studies import orders, tiebreaks
-    from ..tour import check_path
-    from ..board import Board
-
-    for rows, cols, closed, method in (
-            (8, 8, False, "greedy"), (8, 8, True, "auto"), (12, 12, True, "auto"),
-            (5, 5, False, "backtrack"), (6, 6, True, "backtrack"),
-            (30, 30, False, "construct"), (31, 33, False, "construct"),
-            (32, 30, True, "construct"), (3, 40, False, "construct"),
-            (4, 41, False, "construct"), (5, 60, True, "construct"),
-            (6, 61, False, "construct")):
-        res = solve(rows, cols, closed=closed, method=method)
-        assert res.ok, (rows, cols, closed, method, res.message)
-        assert check_path(Board(rows, cols), res.path, closed) is None
-    construct_closed(10, 12, start=5)
-    construct_closed(40, 3)
-    construct_open(7, 9, start=3)
-    # thin strips: mirrored, transposed, and entered in the middle
-    for rows, cols, start in ((3, 40, 3 * 40 - 1), (3, 40, 40 + 20), (4, 41, 20),
-                              (4, 41, 41 * 3 + 37), (41, 4, 4 * 20), (40, 3, 3 * 20 + 1)):
-        construct_open(rows, cols, start=start)
-    # a path that is not a tour, and one held in a wider integer type
-    board = Board(5, 5)
-    assert check_path(board, np.arange(25, dtype=np.int64)) is not None
-    warm_enumeration()
-    orders.warm_up()
-    orders.run_orders(5, "last", orders=orders.all_orders()[:3].copy())
-    tiebreaks.run_tiebreaks(12, n_min=5, starts="corners")

@@ -5,7 +5,7 @@ The walks run on a *padded* board: the ``rows`` × ``cols`` board sits inside a 
 squares wide, so a knight step is a constant offset and never needs a bounds check.
 
 * Padded width ``W = cols + 4``; the square ``(col, row)`` has padded index
-  ``(row + 2) * W + (col + 2)``; :func:`padded_layout` builds the tables.
+  ``(row + 2) * W + (col + 2)``; :func:`knightgui_core.studies.orders.padded_layout` builds the tables.
 * ``outlets0``: ``int32[(rows + 4) * W]`` — for a board square, the number of board squares a
   knight move away; for a frame square, ``FRAME`` (a large value).
 * While a walk runs the same array holds the *current* outlets: entering square ``q`` lowers the
@@ -22,35 +22,11 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit
-from ..board import DCOL, DROW
 
 #: Outlet value that marks a frame or visited square.
 FRAME = 1 << 20
 #: Smallest outlet value that means "not a candidate" (FRAME minus at most 8 decrements).
 LIMIT = FRAME - 64
-
-
-def padded_layout(rows: int, cols: int):
-    """Tables for the padded board.
-
-    Returns ``(width, offsets, outlets0, to_padded)``:
-    ``offsets`` int32[8] is the padded-index step of move types 1..8 (index t - 1);
-    ``outlets0`` int32[(rows + 4) * width] as described in the module docstring;
-    ``to_padded`` int32[rows * cols] maps a flat board square (``row * cols + col``) to its
-    padded index.
-    """
-    if rows < 1 or cols < 1:
-        raise ValueError("board must have at least one row and one column")
-    w = cols + 4
-    offsets = (DROW.astype(np.int64) * w + DCOL.astype(np.int64)).astype(np.int32)
-    sq = np.arange(rows * cols, dtype=np.int64)
-    to_padded = ((sq // cols + 2) * w + (sq % cols + 2)).astype(np.int32)
-    outlets0 = np.full((rows + 4) * w, FRAME, dtype=np.int32)
-    onboard = np.zeros((rows + 4) * w, dtype=np.bool_)
-    onboard[to_padded] = True
-    for p in to_padded:
-        outlets0[p] = int(onboard[p + offsets].sum())
-    return w, offsets, outlets0, to_padded
 
 
 @njit(inline="always")
@@ -90,7 +66,7 @@ def orders_chunk(orders, last, outlets0, offsets, starts, squares, out_len, out_
 
     orders      int8[k, 8]   move types 1..8, each row a permutation (the move order)
     last        int          0: ties go to the first tied move in the order; 1: the last
-    outlets0    int32[P]     padded start-of-walk outlet table (see ``padded_layout``)
+    outlets0    int32[P]     padded start-of-walk outlet table (see ``studies.orders.padded_layout``)
     offsets     int32[8]     padded step of move types 1..8
     starts      int32[s]     padded indices of the start squares
     squares     int          number of board squares (a walk of this length is complete)

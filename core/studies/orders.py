@@ -36,7 +36,7 @@ import numpy as np
 from .. import rules as _rules
 from .._jit import num_threads
 from ..board import Board, DCOL, DROW
-from ..kernels.orders import one_walk, orders_chunk, padded_layout
+from ..kernels.orders import FRAME, one_walk, orders_chunk
 from ..tour import atomic_write_text
 
 N_ORDERS = 40320
@@ -51,6 +51,29 @@ class OrderError(ValueError):
 
 
 @lru_cache(maxsize=1)
+
+def padded_layout(rows: int, cols: int):
+    """Tables for the padded board.
+
+    Returns ``(width, offsets, outlets0, to_padded)``:
+    ``offsets`` int32[8] is the padded-index step of move types 1..8 (index t - 1);
+    ``outlets0`` int32[(rows + 4) * width] as described in the module docstring;
+    ``to_padded`` int32[rows * cols] maps a flat board square (``row * cols + col``) to its
+    padded index.
+    """
+    if rows < 1 or cols < 1:
+        raise ValueError("board must have at least one row and one column")
+    w = cols + 4
+    offsets = (DROW.astype(np.int64) * w + DCOL.astype(np.int64)).astype(np.int32)
+    sq = np.arange(rows * cols, dtype=np.int64)
+    to_padded = ((sq // cols + 2) * w + (sq % cols + 2)).astype(np.int32)
+    outlets0 = np.full((rows + 4) * w, FRAME, dtype=np.int32)
+    onboard = np.zeros((rows + 4) * w, dtype=np.bool_)
+    onboard[to_padded] = True
+    for p in to_padded:
+        outlets0[p] = int(onboard[p + offsets].sum())
+    return w, offsets, outlets0, to_padded
+
 def all_orders() -> np.ndarray:
     """``int8[40320, 8]``: every move order, lexicographic (index 0 = 12345678). Read-only."""
     a = np.array(list(itertools.permutations(range(1, 9))), dtype=np.int8)
@@ -345,10 +368,3 @@ def replay(n: int, order, tie: str, start, *, cols: int | None = None) -> dict:
                f"after {k} of {board.size} squares")
     return {"board": board, "path": path, "complete": complete, "closed": closed,
             "end": end, "message": msg}
-
-
-def warm_up() -> None:
-    """Load (or compile, the first time) the analysis kernels: a few milliseconds when the
-    on-disk cache is warm. Safe to call from a background thread at start-up."""
-    run_orders(5, "first", orders=all_orders()[:2])
-    replay(5, all_orders()[0], "first", 0)

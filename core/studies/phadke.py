@@ -3,7 +3,8 @@ algorithms (strict, full corner dash, semi corner dash, ECD, XCD), run on all co
 
 >>> algos = algorithms("strict")
 >>> res = run(algos)                       # StudyResult
->>> res.family_totals()[0]["solutions"]
+>>> from knightgui_core.studies.phadke_tables import family_totals
+>>> family_totals(res)[0]["solutions"]
 989931
 
 Each algorithm is counted by a nogil numba kernel (:func:`knightgui_core.kernels.enumerate64.
@@ -152,7 +153,7 @@ def in_family(a: Algorithm, family: str) -> bool:
 
 
 # ------------------------------------------------------------------------------ running
-class _Batch:
+class AlgorithmBatch:
     """Kernel inputs for a list of algorithms (8×8 bitboard kernel)."""
 
     def __init__(self, algos):
@@ -199,13 +200,6 @@ class StudyResult:
     seconds: float = 0.0
     cancelled: bool = False
 
-    def rows(self):
-        from .phadke_tables import algorithm_rows
-        return algorithm_rows(self)
-
-    def family_totals(self):
-        from .phadke_tables import family_totals
-        return family_totals(self)
 
 
 def _load_checkpoint(path: Path, algos) -> dict:
@@ -251,7 +245,7 @@ def run(algos=None, workers: int | None = None, progress=None, cancel=None,
     todo = [i for i, a in enumerate(algos) if a.id not in result.counts]
     total = len(algos)
     if todo:
-        bat = _Batch([algos[i] for i in todo])
+        bat = AlgorithmBatch([algos[i] for i in todo])
         order = np.arange(len(todo))
         chunks = [order[j:j + batch] for j in range(0, len(order), batch)]
         workers = max(1, int(workers or os.cpu_count() or 1))

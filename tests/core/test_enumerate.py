@@ -226,16 +226,6 @@ def test_module_functions_reject_bad_boards():
     assert free_corners(8, 8, "d4") == {"a1": None, "a8": None, "h8": None, "h1": None}
 
 
-@pytest.mark.jit_only
-def test_warm_up_loads_every_kernel():
-    from knightgui_core.enumerate import warm_up
-    from knightgui_core.kernels import enumerate as k, enumerate64 as k64
-    warm_up()
-    for fn in (k.advance_kernel, k.collect_kernel, k.count_kernel, k64.advance_bits,
-               k64.collect_bits, k64.count_bits, k64.count_batch_bits):
-        assert fn.signatures, fn
-
-
 def test_both_kernels_share_codes_and_state_slots():
     from knightgui_core.kernels import enumerate as k, enumerate64 as k64
     names = [n for n in dir(k) if n.startswith(("ST_", "PH_"))] + ["SOLUTION", "EXHAUSTED",

@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 
 import knightgui_core._jit as jit
+from knightgui_core import warmup
 from knightgui_core.kernels import exports
 
 
 @pytest.mark.jit_only
 def test_every_export_is_compiled_for_exactly_one_signature():
-    exports.exercise()
+    warmup.exercise_all()
     from numba.core.registry import CPUDispatcher
 
     for mod, names in exports.EXPORTS.items():

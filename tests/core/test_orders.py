@@ -267,10 +267,3 @@ def test_eight_by_eight_first_and_last_agree():
     assert a.summary() | {"seconds": 0, "tie": ""} == b.summary() | {"seconds": 0, "tie": ""}
     assert a.closed_walks > 0 and a.failed_walks > 0
 
-
-@pytest.mark.jit_only
-def test_warm_up_loads_both_kernels():
-    from knightgui_core.kernels.orders import one_walk, orders_chunk
-    from knightgui_core.studies.orders import warm_up
-    warm_up()
-    assert orders_chunk.signatures and one_walk.signatures

@@ -18,7 +18,8 @@ def test_first_frame_comes_before_numba(tmp_path):
 
 
 def test_warm_up_loads_the_kernels_in_a_daemon_thread():
-    from knightgui.app import start_warm_up, warm_up
+    from knightgui.app import start_warm_up
+    from knightgui_core.warmup import warm_up
     t = start_warm_up()
     assert t.daemon
     t.join(300)

@@ -1,0 +1,97 @@
+"""The one warm-up of the engine: load the kernels from numba's cache (or compile them, the
+first time) before the first real request needs them.
+
+Two depths, one module (it sits at the top of ``core`` and imports the API below it; nothing
+imports it back):
+
+* :func:`warm_up` — what the window uses first (a greedy tour, the bitboard and the general
+  enumeration kernels, the Phadke batch kernel, the move-order kernels). The app calls it
+  from a background thread once its first frame is painted; it never raises.
+* :func:`exercise_all` — every kernel listed in :mod:`knightgui_core.kernels.exports`, each
+  through the public API, so ``packaging/build_aot.py`` can read the one signature each has
+  and compile it ahead of time.
+"""
+from __future__ import annotations
+
+import logging
+import time
+
+import numpy as np
+
+log = logging.getLogger("knightgui.warmup")
+
+
+def _enumeration() -> None:
+    from .enumerate import Engine, Enumerator
+    from .studies.phadke import Algorithm, AlgorithmBatch
+
+    en = Enumerator(6, 6, "a1", "b3", dashes={"f6": "full"})
+    en.first(2)
+    en.next_solution()
+    en.count()
+    en.engine.count()
+    Engine(en.board, en.start, en.chain, en.plan.dashed, bits=False).count()
+    g = Enumerator(6, 6, "a1", "b3", bits=False)
+    g.first(2)
+    g.count()
+    Enumerator(9, 9, start="a1").first(1)      # the general kernel (above 64 squares)
+    AlgorithmBatch([Algorithm(0, "strict", "c8", "b6", ())]).run(np.arange(1))
+
+
+def _orders() -> None:
+    from .studies.orders import all_orders, replay, run_orders
+
+    run_orders(5, "first", orders=all_orders()[:2])
+    replay(5, all_orders()[0], "first", 0)
+
+
+def warm_up() -> float:
+    """Load (or compile) the kernels the window reaches first; returns the seconds it took.
+    Best effort: a failure is logged and the kernel compiles on first real use instead."""
+    t0 = time.perf_counter()
+    from .solve import solve
+
+    for name, step in (("solve", lambda: solve(8, 8, start="a1")),
+                       ("enumeration", _enumeration), ("move orders", _orders)):
+        try:
+            step()
+        except Exception:  # noqa: BLE001 - warm-up is best effort; the real call reports
+            log.debug("warm-up of %s failed", name, exc_info=True)
+    return time.perf_counter() - t0
+
+
+def exercise_all() -> None:
+    """Call every exported kernel at least once through the public API (small boards, a
+    second or two with warm caches). Raises if any call fails: the ahead-of-time build must
+    not compile a kernel it has not seen called."""
+    from .board import Board
+    from .construct import construct_closed, construct_open
+    from .solve import solve
+    from .studies import tiebreaks
+    from .tour import check_path
+
+    for rows, cols, closed, method in (
+            (8, 8, False, "greedy"), (8, 8, True, "auto"), (12, 12, True, "auto"),
+            (5, 5, False, "backtrack"), (6, 6, True, "backtrack"),
+            (30, 30, False, "construct"), (31, 33, False, "construct"),
+            (32, 30, True, "construct"), (3, 40, False, "construct"),
+            (4, 41, False, "construct"), (5, 60, True, "construct"),
+            (6, 61, False, "construct")):
+        res = solve(rows, cols, closed=closed, method=method)
+        assert res.ok, (rows, cols, closed, method, res.message)
+        assert check_path(Board(rows, cols), res.path, closed) is None
+    construct_closed(10, 12, start=5)
+    construct_closed(40, 3)
+    construct_open(7, 9, start=3)
+    # thin strips: mirrored, transposed, and entered in the middle
+    for rows, cols, start in ((3, 40, 3 * 40 - 1), (3, 40, 40 + 20), (4, 41, 20),
+                              (4, 41, 41 * 3 + 37), (41, 4, 4 * 20), (40, 3, 3 * 20 + 1)):
+        construct_open(rows, cols, start=start)
+    # a path that is not a tour, and one held in a wider integer type
+    board = Board(5, 5)
+    assert check_path(board, np.arange(25, dtype=np.int64)) is not None
+    _enumeration()
+    _orders()
+    from .studies.orders import all_orders, run_orders
+    run_orders(5, "last", orders=all_orders()[:3].copy())
+    tiebreaks.run_tiebreaks(12, n_min=5, starts="corners")

@@ -1,0 +1,115 @@
+"""The house rules of the source tree, checked on the import graph (read from the source,
+imports inside functions included):
+
+* ``core`` never imports Qt, pyqtgraph or ``knightgui``; ``knightgui`` uses ``core``.
+* No import loops anywhere in ``core`` or ``knightgui``.
+* ``core/kernels`` imports nothing above it (only other kernels and ``_jit``).
+* ``core/warmup.py`` sits on top: nothing imports it back except the app's start-up.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = {"knightgui_core": ROOT / "core", "knightgui": ROOT / "knightgui"}
+
+
+def _modules() -> dict[str, Path]:
+    mods = {}
+    for pkg, folder in PACKAGES.items():
+        for p in folder.rglob("*.py"):
+            parts = list(p.relative_to(folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            mods[".".join([pkg, *parts])] = p
+    return mods
+
+
+def _imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """Modules of ours that ``name`` imports (a package import counts as its __init__)."""
+    is_pkg = path.name == "__init__.py"
+    here = name.split(".") if is_pkg else name.split(".")[:-1]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets = []
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[: len(here) - (node.level - 1)]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            targets = [mod] + [f"{mod}.{a.name}" for a in node.names]
+        for t in targets:
+            while t and t not in known:
+                t = t.rpartition(".")[0]
+            if t and t != name:
+                out.add(t)
+    return out
+
+
+def _graph() -> dict[str, set[str]]:
+    mods = _modules()
+    known = set(mods)
+    return {m: _imports(m, p, known) for m, p in mods.items()}
+
+
+def _third_party(path: Path) -> set[str]:
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            out.add(node.module.split(".")[0])
+    return out
+
+
+def test_core_is_display_free_and_never_imports_the_app():
+    for p in (ROOT / "core").rglob("*.py"):
+        bad = _third_party(p) & {"PySide6", "pyqtgraph", "knightgui", "shiboken6"}
+        assert not bad, f"{p.relative_to(ROOT)} imports {bad}"
+
+
+def test_no_import_loops():
+    g = _graph()
+    # packages count as their __init__; an __init__ importing its own submodules is the
+    # package re-exporting them, not a loop
+    def edges(m):
+        return {t for t in g[m] if not m.startswith(t + ".") and not t.startswith(m + ".")}
+
+    state: dict[str, int] = {}
+    stack: list[str] = []
+    loops = []
+
+    def visit(m):
+        state[m] = 1
+        stack.append(m)
+        for t in sorted(edges(m)):
+            if state.get(t) == 1:
+                loops.append(stack[stack.index(t):] + [t])
+            elif t not in state:
+                visit(t)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(g):
+        if m not in state:
+            visit(m)
+    assert not loops, "import loops: " + "; ".join(" -> ".join(c) for c in loops)
+
+
+def test_kernels_import_nothing_above_them():
+    g = _graph()
+    for m, targets in g.items():
+        if m.startswith("knightgui_core.kernels"):
+            above = {t for t in targets if not (t.startswith("knightgui_core.kernels")
+                                                or t == "knightgui_core._jit")}
+            assert not above, f"{m} imports {above}"
+
+
+def test_the_warm_up_is_on_top():
+    g = _graph()
+    users = {m for m, targets in g.items() if "knightgui_core.warmup" in targets}
+    assert users <= {"knightgui.app"}, users
