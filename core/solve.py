@@ -23,8 +23,7 @@ import numpy as np
 from .board import Board, BoardError
 from .existence import why_no_tour
 from .kernels import walk as _walk
-from .rules import (DEFAULT_ORDER, METHODS, RuleError, order_digits, order_positions,
-                    parse_order, parse_tie, TIE_RULES)
+from .rules import DEFAULT_ORDER, METHODS, TIE_RULES, MoveOrder, RuleError, parse_order, parse_tie
 from .tour import Tour
 
 #: auto: boards up to this many squares try backtracking when greedy fails.
@@ -78,10 +77,10 @@ def dash_scores(board: Board, dashes: dict | None, start: int, end: int | None) 
     return score
 
 
-def _describe(tie: str, order: np.ndarray) -> str:
+def _describe(tie: str, order: MoveOrder) -> str:
     if tie in ("phadke", "random"):
         return f"tie {tie}"
-    return f"tie {tie}, order {order_digits(order)}"
+    return f"tie {tie}, order {order.digits}"
 
 
 def solve(rows, cols, start=None, closed: bool = False, tie: str = "phadke",
@@ -93,7 +92,7 @@ def solve(rows, cols, start=None, closed: bool = False, tie: str = "phadke",
         board = Board(rows, cols)
         tie_code = parse_tie(tie)
         tie = TIE_RULES[tie_code]
-        order_arr = parse_order(order)
+        move_order = parse_order(order)
         s = 0 if start is None else board.parse(start)
     except (BoardError, RuleError) as e:
         raise SolveError(str(e)) from None
@@ -106,10 +105,10 @@ def solve(rows, cols, start=None, closed: bool = False, tie: str = "phadke",
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise SolveError(f"seed must be a whole number ≥ 0, got {seed!r}")
     score = dash_scores(board, dashes, s, None)
-    pos = order_positions(order_arr)
+    pos = move_order.positions()
     budget = DEFAULT_NODE_BUDGET if node_budget is None else int(node_budget)
     t0 = time.perf_counter()
-    desc = _describe(tie, order_arr)
+    desc = _describe(tie, move_order)
     args = (board, s, tie_code, pos, int(seed) & 0xFFFFFFFFFFFF, score)
 
     if method == "greedy":
@@ -127,7 +126,7 @@ def solve(rows, cols, start=None, closed: bool = False, tie: str = "phadke",
     res.seconds = time.perf_counter() - t0
     if res.ok:
         res.tour = Tour(board, res.path, closed,
-                        {"method": res.method, "tie": tie, "order": order_digits(order_arr),
+                        {"method": res.method, "tie": tie, "order": move_order.digits,
                          "seed": int(seed), "start": board.name(s), **res.info})
     return res
 

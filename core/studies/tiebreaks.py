@@ -207,10 +207,10 @@ def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
     if len(set(rule_list)) != len(rule_list):
         raise TieBreakError("a rule is listed twice")
     try:
-        order_arr = _rules.parse_order(order)
+        move_order = _rules.parse_order(order)
     except _rules.RuleError as e:
         raise TieBreakError(str(e)) from None
-    pos = _rules.order_positions(order_arr)
+    pos = move_order.positions()
 
     sizes = np.arange(n_min, n_max + 1, dtype=np.int64)
     start_sets = [start_squares(int(n), starts, sample, seed) for n in sizes]
@@ -231,7 +231,7 @@ def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
         pool.shutdown(wait=True, cancel_futures=True)
     return TieBreakResult(tuple(rule_list), sizes, starts, tried, completed, first_fail,
                           fail_len, time.perf_counter() - t0, complete=not stopped,
-                          order=_rules.order_digits(order_arr), seed=int(seed), sample=int(sample))
+                          order=move_order.digits, seed=int(seed), sample=int(sample))
 
 
 def _run_rules(codes, sizes, start_sets, pos, seed, tried, completed, first_fail, fail_len,

@@ -53,7 +53,8 @@ def test_move_orders(text):
     except RuleError as e:
         assert str(e)
     else:
-        assert sorted(order.tolist()) == list(range(8))
+        assert sorted(order.types) == list(range(1, 9))
+        assert parse_order(order.digits) == parse_order(order.pairs) == order
 
 
 @FUZZ
