@@ -12,7 +12,7 @@ import importlib.util
 import sys
 
 from . import __version__
-from .commands._common import CliError, EXIT_BAD_INPUT
+from .commands._common import CliError
 
 COMMANDS = ("solve", "enumerate", "study", "check")
 

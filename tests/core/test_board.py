@@ -1,4 +1,3 @@
-import numpy as np
 import pytest
 
 from knightgui_core.board import MOVES, Board, BoardError, move_type
