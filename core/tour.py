@@ -4,13 +4,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from . import files
 from .board import Board, BoardError
 
 FORMAT = "knightgui-tour"
@@ -248,23 +247,10 @@ class Tour:
     def load(cls, filename) -> Tour:
         """Read a JSON or CSV tour file; any problem raises ``TourError`` with a clear message."""
         p = Path(filename)
-        try:
-            size = p.stat().st_size
+        try:   # a regular file only (no FIFO, device, socket, folder), size checked first
+            text = files.read_text(p, MAX_FILE_BYTES)
         except OSError as e:
-            raise TourError(f"cannot open {p}: {e.strerror or e}") from None
-        except ValueError:   # e.g. a NUL byte in the name
-            raise TourError(f"{str(p)!r} is not a usable file name") from None
-        if size > MAX_FILE_BYTES:
-            raise TourError(f"{p.name} is {size / 1e6:.0f} MB; tour files above "
-                            f"{MAX_FILE_BYTES // 2**20} MiB are refused")
-        try:
-            raw = p.read_bytes()
-        except OSError as e:
-            raise TourError(f"cannot read {p}: {e.strerror or e}") from None
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise TourError(f"{p.name} is not UTF-8 text (bad byte at offset {e.start})") from None
+            raise TourError(str(e)) from None
         stripped = text.lstrip("\ufeff \t\r\n")
         try:
             if stripped.startswith("{") or p.suffix.lower() == ".json":
@@ -311,19 +297,6 @@ def path_pairs(path, cols: int) -> list[list[int]]:
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write ``text`` to ``path`` through :func:`knightgui_core.files.write_text`, creating
+    missing folders (kept for the callers that use this name)."""
+    files.write_text(path, text, make_parents=True)
