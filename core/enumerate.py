@@ -18,6 +18,8 @@ from functools import cached_property
 import numpy as np
 
 from . import dash as _dash
+from . import enumerate_guard as _guard
+from . import limits as _limits
 from .board import Board, BoardError
 from .dash import DashError, EnumerationError
 from .kernels import enumerate as _k
@@ -89,6 +91,7 @@ class Engine:
             if a.shape != cur.shape or a.dtype != cur.dtype:
                 raise EnumerationError(f"saved state '{n}' does not fit this enumeration "
                                        f"(shape {a.shape}, expected {cur.shape})")
+        _guard.check_state(self, state)   # the kernels trust their state: check every index
         for n in names:
             setattr(self, n, np.array(state[n], dtype=getattr(self, n).dtype, copy=True))
 
@@ -194,6 +197,8 @@ class Enumerator:
     def __init__(self, rows: int = 8, cols: int = 8, start="a8", end=None, dashes=None,
                  tail=None, *, bits=None):
         self.board = b = _board(rows, cols)
+        _limits.check_memory(b.size * _guard.BYTES_PER_SQUARE,
+                             f"an enumeration on {b.rows}×{b.cols}", EnumerationError)
         self.start = _square(b, start, "start")
         self.end = None if end is None else _square(b, end, "end")
         self.closed = self.end is not None
@@ -242,8 +247,11 @@ class Enumerator:
         return self.engine.advance(max_steps, True)
 
     def current_solution(self) -> Solution:
-        """The solution the last SOLUTION event stopped on."""
+        """The solution the last SOLUTION event stopped on; :class:`EnumerationError` when
+        the search does not stand on one (before the first step, after a dead end)."""
         e = self.engine
+        if not _guard.at_solution(e):
+            raise EnumerationError("no current solution: advance() has not stopped on one")
         return self._make(self.solutions, e.path.copy(),
                           e.mo.copy(), int(e.st[_k.ST_SOL_BRANCH]))
 
