@@ -11,6 +11,7 @@ import numpy as np
 
 from . import files
 from .board import Board, BoardError
+from .text import finite_float, reject_constant, shorten, strict_dumps
 
 FORMAT = "knightgui-tour"
 VERSION = 1
@@ -131,7 +132,7 @@ class Tour:
                 "closed": bool(self.closed), "path": self.pairs(), "method": self.method}
 
     def to_json(self) -> str:
-        return json.dumps(self.to_json_dict(), separators=(",", ":"))
+        return strict_dumps(self.to_json_dict())
 
     def to_csv(self) -> str:
         buf = io.StringIO()
@@ -213,7 +214,8 @@ class Tour:
             raise TourError("the CSV file is empty") from None
         if [h.strip().lower() for h in header] != ["move", "col", "row", "square"]:
             raise TourError("a tour CSV must start with the header move,col,row,square")
-        pts = []
+        pts: list[tuple[int, int]] = []
+        names: list[tuple[int, str]] = []
         for line_no, rec in enumerate(reader, start=2):
             if not rec or all(not x.strip() for x in rec):
                 continue
@@ -228,6 +230,7 @@ class Tour:
             if c < 0 or r < 0:
                 raise TourError(f"line {line_no}: negative col or row")
             pts.append((c, r))
+            names.append((line_no, rec[3].strip()))
         if not pts:
             raise TourError("the CSV file holds no moves")
         if cols is None or rows is None:
@@ -239,6 +242,16 @@ class Tour:
         flat = np.array([r * cols + c for c, r in pts], dtype=np.int64)
         if any(c >= cols or r >= rows for c, r in pts):
             raise TourError("a square lies off the board")
+        for (c, r), (line_no, name) in zip(pts, names):   # the square column must agree
+            if not name:
+                continue
+            try:
+                same = board.parse(name) == r * cols + c
+            except BoardError:
+                same = False
+            if not same:
+                raise TourError(f"line {line_no}: square {shorten(name, 40)!r} contradicts "
+                                f"col,row {c},{r} ({board.name(r * cols + c)})")
         tour = cls(board, flat, False, {"source": "csv"})
         tour.closed = tour.is_closed_path
         return tour
@@ -255,8 +268,9 @@ class Tour:
         try:
             if stripped.startswith("{") or p.suffix.lower() == ".json":
                 try:
-                    d = json.loads(stripped)
-                except (json.JSONDecodeError, RecursionError) as e:
+                    d = json.loads(stripped, parse_constant=reject_constant,
+                                   parse_float=finite_float)
+                except (ValueError, RecursionError) as e:
                     raise TourError(f"{p.name} is not valid JSON: {e}") from None
                 return cls.from_json_dict(d)
             return cls.from_csv(stripped)

@@ -231,7 +231,8 @@ class MainWindow(FileActions, QMainWindow):
 
     # ---------------------------------------------------------------- slots
     def show_error(self, title: str, text: str):
-        QMessageBox.warning(self, title, text)
+        from knightgui_core.text import shorten
+        QMessageBox.warning(self, title, shorten(str(text), 600))
 
     @guarded
     def solve(self, *_):
