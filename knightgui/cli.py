@@ -58,6 +58,12 @@ def _run(argv) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except ImportError as e:
+        from knightgui_core.environment import KernelsMissing
+        if not isinstance(e, KernelsMissing):
+            raise
+        print(_one_line(str(e)), file=sys.stderr)
+        return 2
 
 
 def _one_line(text: str, limit: int = 300) -> str:
