@@ -425,20 +425,13 @@ def _open_csv(p: Path) -> SolutionFile:
 
 
 def _board_from_names(names: set, n: int) -> Board:
-    b0 = Board(26, 26)
+    from .board import parse_coords
     cols = rows = 0
     for s in names:
-        try:
-            q = b0.parse(s)
-        except ValueError:
-            from .board import parse_coords
-            cr = parse_coords(s)
-            if cr is None:
-                raise EnumerationError(f"'{s[:20]}' is not a square name") from None
-            c, r = cr[0] - 1, cr[1] - 1
-        else:
-            c, r = q % 26, q // 26
-        cols, rows = max(cols, c + 1), max(rows, r + 1)
+        cr = parse_coords(s)
+        if cr is None or cr[0] < 0 or cr[1] < 0:
+            raise EnumerationError(f"'{s[:20]}' is not a square name")
+        cols, rows = max(cols, cr[0] + 1), max(rows, cr[1] + 1)
     if rows * cols != n:     # a tour visits every square: the board is the names' extent
         raise EnumerationError(f"{n} squares do not fill a {cols}×{rows} board")
     return Board(rows, cols)

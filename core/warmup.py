@@ -35,6 +35,10 @@ def _enumeration() -> None:
     g.first(2)
     g.count()
     Enumerator(9, 9, start="a1").first(1)      # the general kernel (above 64 squares)
+    from .stream import solution_blocks         # streaming to files: both state layouts
+    for bits in (True, False):
+        for _ in solution_blocks(Enumerator(6, 6, "a1", "b3", bits=bits), 2, numbers=bits):
+            pass
     AlgorithmBatch([Algorithm(0, "strict", "c8", "b6", ())]).run(np.arange(1))
 
 
