@@ -147,6 +147,8 @@ class MainWindow(FileActions, QMainWindow):
         self.act_anim = A("Animate", self.toggle_animation, "Ctrl+A", True,
                           "play the construction of the shown tour move by move")
         self.act_open = A("Open tour…", self.open_tour, QKeySequence.Open)
+        self.act_open_solutions = A("Open solutions…", self.open_solutions, "Ctrl+Shift+O",
+                                    tip="step through a file written by enumerate --out")
         self.act_save = A("Save tour…", self.save_tour, QKeySequence.Save)
         self.act_png = A("Export PNG…", self.export_png, "Ctrl+E")
         self.act_svg = A("Export SVG…", self.export_svg)
@@ -168,7 +170,7 @@ class MainWindow(FileActions, QMainWindow):
         self.colour_actions["auto"].setChecked(True)
 
         m = self.menuBar().addMenu("&File")
-        for a in (self.act_open, self.act_save, None, self.act_png, self.act_svg, self.act_copy,
+        for a in (self.act_open, self.act_open_solutions, self.act_save, None, self.act_png, self.act_svg, self.act_copy,
                   None, self.act_quit):
             m.addSeparator() if a is None else m.addAction(a)
         m = self.view_menu = self.menuBar().addMenu("&View")
@@ -230,6 +232,11 @@ class MainWindow(FileActions, QMainWindow):
         self.animator.frame.connect(self._anim_frame)
 
     # ---------------------------------------------------------------- slots
+    @guarded
+    def open_solutions(self, *_, filename=None):
+        from .solution_file import open_solutions_file
+        return open_solutions_file(self, filename)
+
     def show_error(self, title: str, text: str):
         from knightgui_core.text import shorten
         QMessageBox.warning(self, title, shorten(str(text), 600))
