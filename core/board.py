@@ -94,12 +94,10 @@ class Board:
     @cached_property
     def neighbours(self) -> np.ndarray:
         """``int32[size, 8]``: square reached by move type t+1, or -1."""
-        cols, rows = self.cols, self.rows
-        sq = np.arange(self.size, dtype=np.int64)
-        c = (sq % cols)[:, None] + DCOL[None, :]
-        r = (sq // cols)[:, None] + DROW[None, :]
-        ok = (c >= 0) & (c < cols) & (r >= 0) & (r < rows)
-        return np.where(ok, r * cols + c, -1).astype(np.int32)
+        from .kernels.tables import neighbour_table   # numba loads on first use
+        out = np.empty((self.size, 8), dtype=np.int32)
+        neighbour_table(self.rows, self.cols, DCOL, DROW, out)
+        return out
 
     @cached_property
     def degree(self) -> np.ndarray:

@@ -56,24 +56,20 @@ BLOCKED = 1 << 20
 
 def tables(nbr: np.ndarray, dashed) -> tuple:
     """``(nl, ntype, ncount, dl, dcount)`` for a neighbour table and a set of dashed cells."""
+    from .tables import compact_table     # one pass per table (boards of millions)
     nbr = np.ascontiguousarray(nbr, dtype=np.int32)
     n = nbr.shape[0]
-    types = np.broadcast_to(np.arange(1, 9, dtype=np.int8), (n, 8))
-
-    def compact(keep):
-        order = np.argsort(~keep, axis=1, kind="stable")     # kept entries first, in order
-        lst = np.take_along_axis(np.where(keep, nbr, -1), order, axis=1).astype(np.int32)
-        return np.ascontiguousarray(lst), order, keep.sum(axis=1).astype(np.int32)
-
-    on = nbr >= 0
-    nl, order, ncount = compact(on)
-    ntype = np.ascontiguousarray(np.where(np.take_along_axis(on, order, axis=1),
-                                          np.take_along_axis(types, order, axis=1), 0)
-                                 .astype(np.int8))
-    is_dashed = np.zeros(n + 1, dtype=bool)
+    keep = np.ones(n, dtype=np.int8)
+    nl, ntype = np.empty((n, 8), np.int32), np.empty((n, 8), np.int8)
+    ncount = np.empty(n, np.int32)
+    compact_table(nbr, keep, nl, ntype, ncount)
+    if len(dashed) == 0:      # no dashed cell: the score list is the neighbour list (shared)
+        return nl, ntype, ncount, nl, ncount
     for s in dashed:
-        is_dashed[int(s)] = True
-    dl, _, dcount = compact(on & ~is_dashed[nbr])
+        keep[int(s)] = 0
+    dl, dtype_ = np.empty((n, 8), np.int32), np.empty((n, 8), np.int8)
+    dcount = np.empty(n, np.int32)
+    compact_table(nbr, keep, dl, dtype_, dcount)
     return nl, ntype, ncount, dl, dcount
 
 

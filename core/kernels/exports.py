@@ -22,6 +22,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "hamsearch": ("local_neighbours", "ham_search"),
     "orders": ("orders_chunk", "one_walk"),
     "stream": ("collect_paths", "collect_paths_bits"),
+    "tables": ("neighbour_table", "compact_table"),
     "validate": ("path_is_tour",),
     "walk": ("greedy_walk", "backtrack_walk"),
 }
