@@ -31,6 +31,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -240,7 +241,7 @@ def write_solutions(en, filename, limit: int | None = None,
     with files.atomic_writer(filename, "wb") as f:
         out = _Background(f)        # the disk works while the kernel finds the next block
         try:
-            w = _WRITERS[kind](out, en.board, {"method": en.method})
+            w: Any = _WRITERS[kind](out, en.board, {"method": en.method})
             for first, paths, branches in solution_blocks(
                     en, limit, cancel, numbers=getattr(w, "numbers", False)):
                 w.write(first, paths, branches)

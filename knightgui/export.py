@@ -96,7 +96,7 @@ def png_bytes(widget) -> bytes:
     img = widget.grab().toImage()
     data = QByteArray()
     buf = QBuffer(data)
-    buf.open(QIODevice.WriteOnly)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
     ok = img.save(buf, "PNG")
     buf.close()
     if not ok or data.isEmpty():

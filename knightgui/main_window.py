@@ -170,8 +170,8 @@ class MainWindow(FileActions, QMainWindow):
         self.colour_actions["auto"].setChecked(True)
 
         m = self.menuBar().addMenu("&File")
-        for a in (self.act_open, self.act_open_solutions, self.act_save, None, self.act_png, self.act_svg, self.act_copy,
-                  None, self.act_quit):
+        for a in (self.act_open, self.act_open_solutions, self.act_save, None, self.act_png,
+                  self.act_svg, self.act_copy, None, self.act_quit):
             m.addSeparator() if a is None else m.addAction(a)
         m = self.view_menu = self.menuBar().addMenu("&View")
         for a in (self.act_numbers, self.act_path, self.act_ties, None,

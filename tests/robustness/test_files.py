@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 
 from knightgui_core import files
-from knightgui_core.board import Board
 from knightgui_core.tour import Tour, TourError
 
 
