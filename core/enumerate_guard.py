@@ -13,6 +13,8 @@ bytes per square at 1000×1000 with ``tracemalloc``, plus the kernel state) roun
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .dash import EnumerationError
@@ -27,10 +29,11 @@ def _fail(what: str) -> EnumerationError:
     return EnumerationError(f"saved enumeration state is damaged: {what}")
 
 
-def check_state(engine, arrays: dict) -> None:
-    """Raise :class:`EnumerationError` unless ``arrays`` (``path``, ``mo``, ``ties``, ``st``
-    and ``key`` or ``bits``, already of the engine's shapes and dtypes) is a state the
-    search of ``engine`` can reach."""
+def check_state(engine: Any, arrays: dict) -> None:
+    """Raise :class:`EnumerationError` unless ``arrays`` (``path``, ``mo``, ``ties``,
+    ``st`` and ``key`` or ``bits``, already of the engine's shapes and dtypes) is a state
+    the search of ``engine`` can reach. ``engine``: a
+    :class:`knightgui_core.enumerate.Engine` (not imported: that module imports this one)."""
     n = engine.board.size
     L = engine.L
     st, path, mo, ties = (np.asarray(arrays[k]) for k in ("st", "path", "mo", "ties"))
@@ -113,7 +116,7 @@ def check_state(engine, arrays: dict) -> None:
             raise _fail("the square scores do not match the path")
 
 
-def at_solution(engine) -> bool:
+def at_solution(engine: Any) -> bool:
     """Whether the engine's state stands on a solution (number L placed next to the end)."""
     st = engine.st
     L = engine.L

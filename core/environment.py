@@ -22,6 +22,8 @@ without the compiled module falls back to numba with a warning outside a frozen 
 """
 from __future__ import annotations
 
+from collections.abc import MutableMapping
+
 import logging
 import os
 
@@ -50,7 +52,7 @@ def _shown(value: str) -> str:
     return repr(v)
 
 
-def check_environment(environ=None) -> list[str]:
+def check_environment(environ: MutableMapping[str, str] | None = None) -> list[str]:
     """Drop the variables above whose values cannot serve, each with one warning. Returns
     the names dropped. ``environ`` defaults to ``os.environ`` (modified in place)."""
     env = os.environ if environ is None else environ

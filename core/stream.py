@@ -31,7 +31,7 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -40,6 +40,9 @@ from .board import Board
 from .dash import EnumerationError
 from .kernels import stream as _ks
 from .text import strict_dumps
+
+if TYPE_CHECKING:
+    from .enumerate import Enumerator
 
 __all__ = ["FORMATS", "solution_blocks", "write_solutions", "SolutionFile", "open_solutions",
            "NPY_HEADER_BYTES"]
@@ -57,7 +60,7 @@ def _block_size(n: int) -> int:
     return int(max(1, min(65536, BLOCK_BYTES // (4 * max(n, 1)))))
 
 
-def solution_blocks(en, limit: int | None = None, cancel: Callable[[], bool] | None = None,
+def solution_blocks(en: Enumerator, limit: int | None = None, cancel: Callable[[], bool] | None = None,
                     block: int | None = None, numbers: bool = False
                     ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
     """The enumerator's next solutions in blocks: ``(first, paths, branches)`` with ``first``
@@ -218,7 +221,7 @@ class _JsonWriter:
 _WRITERS = {".npy": _NpyWriter, ".csv": _CsvWriter, ".json": _JsonWriter}
 
 
-def format_of(filename) -> str:
+def format_of(filename: str | os.PathLike[str]) -> str:
     """The format of ``filename`` by its extension; :class:`EnumerationError` if unknown."""
     ext = Path(filename).suffix.lower()
     if ext not in _WRITERS:
@@ -227,7 +230,7 @@ def format_of(filename) -> str:
     return ext
 
 
-def write_solutions(en, filename, limit: int | None = None,
+def write_solutions(en: Enumerator, filename: str | os.PathLike[str], limit: int | None = None,
                     progress: Callable[[dict], None] | None = None,
                     cancel: Callable[[], bool] | None = None) -> dict:
     """Enumerate on from where ``en`` stands and write every solution found (at most
@@ -262,7 +265,7 @@ class _Background:
     stays flat); ``seek``/``tell`` wait for the queue to drain. An error in the thread is
     raised again in the caller at the next call."""
 
-    def __init__(self, f):
+    def __init__(self, f: Any) -> None:
         import queue
         import threading
         self.f = f
@@ -357,15 +360,18 @@ class SolutionFile:
         return p.astype(np.int32)
 
     def numbers(self, i: int) -> np.ndarray:
+        """int32[rows, cols] move numbers of solution ``i`` (0-based), row 0 = rank 1."""
         out = np.empty(self.board.size, dtype=np.int32)
         out[self.path(i)] = np.arange(1, self.board.size + 1, dtype=np.int32)
         return out.reshape(self.rows, self.cols)
 
     def index(self, i: int) -> int:
+        """The 1-based number of solution ``i`` in its enumeration."""
         i = self._check(i)
         return int(self._indices[i]) if self._indices is not None else i + 1
 
     def branch(self, i: int) -> int:
+        """The number solution ``i`` branched at (0 when the file does not say)."""
         i = self._check(i)
         return int(self._branches[i]) if self._branches is not None else 0
 
@@ -468,7 +474,7 @@ def _open_json(p: Path) -> SolutionFile:
                         indices=idx, branches=br, source=p.name)
 
 
-def open_solutions(filename) -> SolutionFile:
+def open_solutions(filename: str | os.PathLike[str]) -> SolutionFile:
     """Open a solutions file (``.npy``, ``.csv`` or ``.json``, by extension);
     :class:`EnumerationError` with one sentence for anything unreadable."""
     p = Path(filename)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any, NoReturn
 
 __all__ = ["shorten", "short_number", "finite", "strict_dumps", "reject_constant", "finite_float"]
 
@@ -26,7 +27,7 @@ def shorten(text: str, limit: int = 300) -> str:
     return text
 
 
-def finite(obj):
+def finite(obj: Any) -> Any:
     """``obj`` with every float that is not finite (``inf``, ``nan``) replaced by ``None`` and
     numpy scalars and arrays turned into Python values: what strict JSON can hold."""
     import math
@@ -47,7 +48,7 @@ def finite(obj):
     return obj
 
 
-def strict_dumps(obj, **kwargs) -> str:
+def strict_dumps(obj: Any, **kwargs: Any) -> str:
     """``json.dumps`` that always writes strict JSON: non-finite numbers become ``null``
     (see :func:`finite`), ``allow_nan=False`` as a last guard."""
     import json
@@ -55,7 +56,7 @@ def strict_dumps(obj, **kwargs) -> str:
     return json.dumps(finite(obj), allow_nan=False, **kwargs)
 
 
-def reject_constant(name: str):
+def reject_constant(name: str) -> NoReturn:
     """``parse_constant`` for ``json.loads``: ``NaN``, ``Infinity`` and ``-Infinity`` are
     not JSON and are refused."""
     raise ValueError(f"{name} is not a JSON number")

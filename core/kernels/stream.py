@@ -21,8 +21,11 @@ from .enumerate64 import advance_bits
 
 
 @njit
-def collect_paths(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, ties, st,
-                  max_solutions, max_steps, as_numbers, out_path, out_branch):
+def collect_paths(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
+                  dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, key: np.ndarray,
+                  path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
+                  max_solutions: int, max_steps: int, as_numbers: bool, out_path: np.ndarray,
+                  out_branch: np.ndarray) -> np.ndarray:
     """Array-state enumeration: up to ``max_solutions`` paths into ``out_path``."""
     got = 0
     steps_left = max_steps
@@ -50,8 +53,11 @@ def collect_paths(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, ti
 
 
 @njit
-def collect_paths_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
-                       max_solutions, max_steps, as_numbers, out_path, out_branch):
+def collect_paths_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray,
+                       ncount: np.ndarray, att: np.ndarray, masks: np.ndarray,
+                       bits: np.ndarray, path: np.ndarray, mo: np.ndarray, ties: np.ndarray,
+                       st: np.ndarray, max_solutions: int, max_steps: int, as_numbers: bool,
+                       out_path: np.ndarray, out_branch: np.ndarray) -> np.ndarray:
     """Bitboard enumeration (at most 64 squares): as :func:`collect_paths`."""
     got = 0
     steps_left = max_steps

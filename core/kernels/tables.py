@@ -14,11 +14,15 @@ with the right shapes and dtypes; these kernels trust them.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .._jit import njit
 
 
 @njit
-def neighbour_table(rows, cols, dcol, drow, out):
+def neighbour_table(rows: int, cols: int, dcol: np.ndarray, drow: np.ndarray,
+                    out: np.ndarray) -> None:
+    """Fill ``out`` int32[rows * cols, 8] (see the module docstring)."""
     for r in range(rows):
         for c in range(cols):
             s = r * cols + c
@@ -32,7 +36,10 @@ def neighbour_table(rows, cols, dcol, drow, out):
 
 
 @njit
-def compact_table(nbr, keep, lst, types, count):
+def compact_table(nbr: np.ndarray, keep: np.ndarray, lst: np.ndarray, types: np.ndarray,
+                  count: np.ndarray) -> None:
+    """Fill ``lst``, ``types`` and ``count`` from ``nbr`` and ``keep`` (see the module
+    docstring)."""
     n = nbr.shape[0]
     for s in range(n):
         k = 0
