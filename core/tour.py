@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .board import Board, BoardError
+from .board import Board, BoardError, column_letters
 
 FORMAT = "knightgui-tour"
 VERSION = 1
@@ -122,8 +122,7 @@ class Tour:
         lines = []
         for r in range(self.rows - 1, -1, -1):
             lines.append(f"{r + 1:>3} " + " ".join(f"{v:>{w}}" for v in nums[r]))
-        if self.board.has_algebraic:
-            lines.append("    " + " ".join(f"{chr(97 + c):>{w}}" for c in range(self.cols)))
+        lines.append("    " + " ".join(f"{column_letters(c):>{w}}" for c in range(self.cols)))
         return "\n".join(lines)
 
     # --------------------------------------------------------------- JSON / CSV

@@ -195,8 +195,8 @@ class ControlsPanel(QWidget):
         self._board_changed()
 
     def _rename_start(self, b: Board):
-        """Keep the start on the same (col, row) when the board's naming changes
-        (letters up to 26 columns, ``col,row`` beyond)."""
+        """Keep the start on the same (col, row) when the board changes, written in the
+        board's naming (a ``col,row`` entry is shown as its letter name)."""
         coords = parse_coords(self.start.text().strip())
         if coords is None:
             return
