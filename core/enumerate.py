@@ -13,6 +13,7 @@ work and can be called again to continue, so results never depend on chunk sizes
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -22,10 +23,11 @@ from .board import Board, BoardError
 from .dash import DashError, EnumerationError
 from .kernels import enumerate as _k
 from .kernels import enumerate64 as _k64
+from .kernels import keep as _keep
 from .tour import Tour
 
 __all__ = ["Enumerator", "Solution", "EnumerationError", "DashError", "list_tails",
-           "free_corners", "count_kernel", "Engine"]
+           "free_corners", "count_kernel", "Engine", "CompactBlock"]
 
 
 class Engine:
@@ -114,6 +116,17 @@ class Engine:
         got, ev = fn(*self._args(), int(k), int(max_steps), out_path, out_mo, out_branch)
         return out_path[:got], out_mo[:got], out_branch[:got], int(ev)
 
+    def collect_delta(self, k: int, max_steps: int, key_every: int, wide: int,
+                      out: tuple) -> tuple[int, int]:
+        """Up to ``k`` further solutions written as changes from the previous one by
+        :func:`knightgui_core.kernels.keep.collect_delta` into ``out`` = (squares, sptr, frm,
+        rows, vals, ptr, branch), caller-owned and reused; returns (solutions, last event)."""
+        fn = _keep.collect_delta_bits if self.bits_mode else _keep.collect_delta
+        r = int(fn(*self._args(), int(k), int(max_steps), int(key_every), int(wide), *out))
+        if r < 0:
+            raise RuntimeError("collect_delta_bits needs one byte a square")   # a bug
+        return r // 4, r % 4
+
     def count(self, max_steps: int = 1 << 62) -> np.ndarray:
         """Run a fresh copy of this algorithm (not this engine's state) without Python
         objects: int64[4] = (solutions, dead ends, forward moves, exhausted)."""
@@ -185,6 +198,35 @@ def _square(board: Board, value, what: str) -> int:
         raise EnumerationError(f"{what}: {e}") from None
 
 
+@dataclass
+class CompactBlock:
+    """A run of consecutive solutions, each stored as what changed since the one before
+    (:meth:`Enumerator.block_compact`; the scheme is in :mod:`knightgui_core.kernels.keep`).
+
+    Solution ``i`` (``first + i`` in the run's numbering) has ``frm[i]`` = the first tour
+    position that differs from solution ``i - 1`` (0: stored whole); its positions
+    ``frm[i] .. L-1`` are ``squares[sptr[i]:sptr[i+1]]`` (uint8 on boards of at most 256
+    squares, uint16 up to 65,536, else int32) and its options-matrix rows numbered
+    ``>= frm[i]`` that hold options are ``rows[ptr[i]:ptr[i+1]]`` with entries ``vals``
+    (int8[·, 8], column 0 is 0); rows below ``frm[i]`` are those of solution ``i - 1``. The
+    first solution of a block is always whole. ``branch`` int32[g] is each solution's branch
+    row, ``tail`` int32 the reserved squares every path ends with, ``length`` = L + 1."""
+
+    first: int
+    squares: np.ndarray
+    sptr: np.ndarray
+    frm: np.ndarray
+    rows: np.ndarray
+    vals: np.ndarray
+    ptr: np.ndarray
+    branch: np.ndarray
+    tail: np.ndarray
+    length: int
+
+    def __len__(self) -> int:
+        return len(self.frm)
+
+
 class Enumerator:
     """Every tour Warnsdorff's rule allows from ``start`` (to ``end`` when given: closed),
     following every tie through the options matrix. See the module docstring."""
@@ -206,6 +248,7 @@ class Enumerator:
         self.engine = Engine(b, self.start, self.chain, self.plan.dashed, bits)
         self.L = self.engine.L
         self._chain_arr = np.asarray(self.chain, dtype=np.int32)
+        self._scratch: tuple | None = None
         self._method = {"name": "phadke-enumeration", "start": b.name(self.start),
                         "end": None if self.end is None else b.name(self.end),
                         "dashes": {k: v for k, v in self.dashes.items() if v != "off"},
@@ -295,6 +338,38 @@ class Enumerator:
         full[:, self.L:] = self._chain_arr
         mos[:, :, 0] = 0
         return first, full, mos, branches
+
+    def block_compact(self, k: int, max_steps: int = 1 << 62,
+                      key_every: int = 64) -> CompactBlock:
+        """The next ``k`` solutions (fewer when exhausted or after ``max_steps`` forward
+        moves) in the compact form the window keeps (:class:`CompactBlock`): each as what
+        changed since the previous one, one byte a square on boards of at most 256 squares
+        (two up to 65,536), with every ``key_every``-th solution whole. The same solutions
+        as :meth:`block`, at nearly the speed of counting them."""
+        if int(k) < 0 or int(key_every) < 1:
+            raise EnumerationError("k must not be negative and key_every must be positive")
+        k = int(k)
+        n, L = self.board.size, self.L
+        wide = 0 if n <= 256 else 1 if n <= 65536 else 2
+        first = self.solutions + 1
+        sc = self._scratch
+        if sc is None or sc[2].shape[0] < k:
+            sc = self._scratch = (np.empty(k * L * (1, 2, 4)[wide], dtype=np.uint8),
+                                  np.zeros(k + 1, dtype=np.int64),
+                                  np.empty(k, dtype=np.int32),
+                                  np.empty(k * (L + 1), dtype=np.int32),
+                                  np.empty((k * (L + 1), 8), dtype=np.int8),
+                                  np.zeros(k + 1, dtype=np.int64),
+                                  np.empty(k, dtype=np.int32))
+        got, _ = self.engine.collect_delta(k, max(0, int(max_steps)), key_every, wide, sc)
+        squares, sptr, frm, rows, vals, ptr, branch = sc
+        nb = int(sptr[got])
+        size = (1, 2, 4)[wide]
+        sq = squares[:nb].view((np.uint8, "<u2", "<i4")[wide]).copy()
+        m = int(ptr[got])
+        return CompactBlock(first, sq, sptr[:got + 1] // size, frm[:got].copy(),
+                            rows[:m].copy(), vals[:m].copy(), ptr[:got + 1].copy(),
+                            branch[:got].copy(), self._chain_arr.copy(), L + 1)
 
     def _block(self, k: int, max_steps: int) -> list[Solution]:
         base, full, mos, branches = self.block(k, max_steps)
