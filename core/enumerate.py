@@ -1,4 +1,4 @@
-"""Phadke's exhaustive enumeration of Warnsdorff tours — the Python API (SPEC §4, §5).
+"""Phadke's exhaustive enumeration of Warnsdorff tours — the Python API (docs/spec.md §4, §5).
 
 >>> en = Enumerator(8, 8, start="a8", end="c7")
 >>> en.next_solution().index

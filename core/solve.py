@@ -71,7 +71,7 @@ class SolveResult:
 def dash_scores(board: Board, dashes: dict | None, start: int, end: int | None) -> np.ndarray:
     """``int8[size]`` of outlet overrides for the dashed approach cells (−1 elsewhere), or an
     empty array when nothing is dashed. Free corners and states are checked by
-    :func:`knightgui_core.dash.plan` (SPEC §5)."""
+    :func:`knightgui_core.dash.plan` (docs/spec.md §5)."""
     if not dashes:
         return np.zeros(0, dtype=np.int8)
     from .dash import plan

@@ -1,4 +1,4 @@
-"""Tour value type: validation, closedness, JSON and CSV in and out (SPEC §9)."""
+"""Tour value type: validation, closedness, JSON and CSV in and out (docs/spec.md §9)."""
 from __future__ import annotations
 
 import csv

@@ -1,4 +1,4 @@
-"""``knightgui study move-orders``: all 8! move orders × every start square (SPEC §7, §10)."""
+"""``knightgui study move-orders``: all 8! move orders × every start square (docs/spec.md §7, §10)."""
 from __future__ import annotations
 
 import sys
