@@ -13,7 +13,6 @@ work and can be called again to continue, so results never depend on chunk sizes
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -24,6 +23,7 @@ from .dash import DashError, EnumerationError
 from .kernels import enumerate as _k
 from .kernels import enumerate64 as _k64
 from .kernels import keep as _keep
+from .solutions import CompactBlock
 from .tour import Tour
 
 __all__ = ["Enumerator", "Solution", "EnumerationError", "DashError", "list_tails",
@@ -196,35 +196,6 @@ def _square(board: Board, value, what: str) -> int:
         return board.parse(value)
     except BoardError as e:
         raise EnumerationError(f"{what}: {e}") from None
-
-
-@dataclass
-class CompactBlock:
-    """A run of consecutive solutions, each stored as what changed since the one before
-    (:meth:`Enumerator.block_compact`; the scheme is in :mod:`knightgui_core.kernels.keep`).
-
-    Solution ``i`` (``first + i`` in the run's numbering) has ``frm[i]`` = the first tour
-    position that differs from solution ``i - 1`` (0: stored whole); its positions
-    ``frm[i] .. L-1`` are ``squares[sptr[i]:sptr[i+1]]`` (uint8 on boards of at most 256
-    squares, uint16 up to 65,536, else int32) and its options-matrix rows numbered
-    ``>= frm[i]`` that hold options are ``rows[ptr[i]:ptr[i+1]]`` with entries ``vals``
-    (int8[·, 8], column 0 is 0); rows below ``frm[i]`` are those of solution ``i - 1``. The
-    first solution of a block is always whole. ``branch`` int32[g] is each solution's branch
-    row, ``tail`` int32 the reserved squares every path ends with, ``length`` = L + 1."""
-
-    first: int
-    squares: np.ndarray
-    sptr: np.ndarray
-    frm: np.ndarray
-    rows: np.ndarray
-    vals: np.ndarray
-    ptr: np.ndarray
-    branch: np.ndarray
-    tail: np.ndarray
-    length: int
-
-    def __len__(self) -> int:
-        return len(self.frm)
 
 
 class Enumerator:

@@ -17,10 +17,10 @@ import bisect
 
 import numpy as np
 
-from knightgui_core.enumerate import CompactBlock
+from knightgui_core.solutions import CompactBlock
 
 #: A run of consecutive solutions, packed: what the solver thread sends to the window
-#: (fields in :class:`knightgui_core.enumerate.CompactBlock`).
+#: (fields in :class:`knightgui_core.solutions.CompactBlock`).
 Packed = CompactBlock
 
 
