@@ -104,9 +104,12 @@ def _emit(path, mo, ties, st, got, key_every, wide, squares, sptr, frm, rows, va
 
 
 @njit(cache=False)
-def collect_delta(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, ties, st,
-                  max_solutions, max_steps, key_every, wide, squares, sptr, frm, rows, vals,
-                  ptr, branch):
+def collect_delta(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
+                  dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, key: np.ndarray,
+                  path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
+                  max_solutions: int, max_steps: int, key_every: int, wide: int,
+                  squares: np.ndarray, sptr: np.ndarray, frm: np.ndarray, rows: np.ndarray,
+                  vals: np.ndarray, ptr: np.ndarray, branch: np.ndarray) -> int:
     """Up to ``max_solutions`` further solutions within ``max_steps`` forward moves, written
     as in the module docstring. The first eleven arguments and ``st`` are the state of
     :func:`knightgui_core.kernels.enumerate.advance_kernel`. Out: ``squares``
@@ -131,9 +134,13 @@ def collect_delta(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, ti
 
 
 @njit
-def collect_delta_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
-                       max_solutions, max_steps, key_every, wide, squares, sptr, frm, rows,
-                       vals, ptr, branch):
+def collect_delta_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray,
+                       ncount: np.ndarray, att: np.ndarray, masks: np.ndarray,
+                       bits: np.ndarray, path: np.ndarray, mo: np.ndarray, ties: np.ndarray,
+                       st: np.ndarray, max_solutions: int, max_steps: int, key_every: int,
+                       wide: int, squares: np.ndarray, sptr: np.ndarray, frm: np.ndarray,
+                       rows: np.ndarray, vals: np.ndarray, ptr: np.ndarray,
+                       branch: np.ndarray) -> int:
     """:func:`collect_delta` for the bitboard state of
     :func:`knightgui_core.kernels.enumerate64.advance_bits` (boards of at most 64 squares):
     that kernel's loop, with each solution written where it would stop (module docstring).
