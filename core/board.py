@@ -14,8 +14,10 @@ Conventions (docs/spec.md §1)
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TypeAlias
 
 import numpy as np
 
@@ -25,6 +27,10 @@ MOVES: tuple[tuple[int, int], ...] = (
 )
 DCOL = np.array([m[0] for m in MOVES], dtype=np.int32)
 DROW = np.array([m[1] for m in MOVES], dtype=np.int32)
+
+#: A square as the API takes it: a flat index, a name (``c7``, ``ab12``, ``3,7``, 1-based) or
+#: a 0-based ``(col, row)`` pair.
+SquareSpec: TypeAlias = int | np.integer | str | tuple[int, int] | Sequence[int]
 
 _ALG = re.compile(r"^\s*([a-zA-Z]{1,7})\s*(\d+)\s*$")
 _NUM = re.compile(r"^\s*\(?\s*(-?\d+)\s*[,; ]\s*(-?\d+)\s*\)?\s*$")
@@ -106,9 +112,11 @@ class Board:
     # ----------------------------------------------------------------- geometry
     @property
     def size(self) -> int:
+        """Number of squares, ``rows * cols``."""
         return self.rows * self.cols
 
     def index(self, col: int, row: int) -> int:
+        """Flat index ``row * cols + col`` of a 0-based square; ``BoardError`` when off the board."""
         if not (0 <= col < self.cols and 0 <= row < self.rows):
             raise BoardError(
                 f"square ({col + 1},{row + 1}) is off the {self.cols}×{self.rows} board "
@@ -122,6 +130,7 @@ class Board:
         return int(sq % self.cols), int(sq // self.cols)
 
     def contains(self, col: int, row: int) -> bool:
+        """Whether the 0-based square ``(col, row)`` lies on the board."""
         return 0 <= col < self.cols and 0 <= row < self.rows
 
     @cached_property
@@ -140,6 +149,7 @@ class Board:
         return (self.neighbours >= 0).sum(axis=1).astype(np.int32)
 
     def is_knight_move(self, a: int, b: int) -> bool:
+        """Whether flat squares ``a`` and ``b`` are a knight move apart."""
         ca, ra = self.coords(a)
         cb, rb = self.coords(b)
         return {abs(ca - cb), abs(ra - rb)} == {1, 2}
@@ -181,7 +191,7 @@ class Board:
             return self.name(sq)
         return f"{self.name(sq)} ({self.numeric_name(sq)})"
 
-    def parse(self, text) -> int:
+    def parse(self, text: object) -> int:
         """Flat index of a square given as ``c7`` / ``ab12`` (letters as in :meth:`name`),
         ``3,7`` (1-based col,row), or a ``(col, row)`` pair (0-based). Raises ``BoardError``
         with a message that says what is wrong."""
