@@ -130,7 +130,7 @@ class Tour:
 
     # --------------------------------------------------------------- JSON / CSV
     def to_json_dict(self) -> dict:
-        """The tour file's JSON object (SPEC §9): format, version, size, closed, path as
+        """The tour file's JSON object (docs/spec.md §9): format, version, size, closed, path as
         ``[col, row]`` pairs, method."""
         return {"format": FORMAT, "version": VERSION, "rows": self.rows, "cols": self.cols,
                 "closed": bool(self.closed), "path": self.pairs(), "method": self.method}
