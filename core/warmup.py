@@ -93,7 +93,7 @@ def exercise_all() -> None:
     assert check_path(board, np.arange(25, dtype=np.int64)) is not None
     _enumeration()
     from .enumerate import Enumerator
-    Enumerator(9, 9, start="a1").block_compact(2)   # compiled per process in development
+    Enumerator(9, 9, start="a1").block_compact(2)   # the general keep kernel
     _orders()
     from .studies.orders import all_orders, run_orders
     run_orders(5, "last", orders=all_orders()[:3].copy())

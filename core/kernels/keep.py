@@ -20,22 +20,20 @@ Every ``key_every``-th solution (by its 1-based number) and the first of each ca
 stored whole (``frm = 0``), so any solution is rebuilt from the nearest such *key* solution
 before it (:class:`knightgui.solutions.SolutionStore`).
 
-Boards of at most 64 squares (where solutions come fastest) run
-:func:`collect_delta_bits`, the loop of :func:`knightgui_core.kernels.enumerate64.advance_bits`
-with the solution written where it stops: a call per solution would cost as much as the
-search itself. Larger boards run :func:`collect_delta`, which calls
-:func:`knightgui_core.kernels.enumerate.advance_kernel` per solution; numba's on-disk cache of
-this file would not notice an edit to that kernel in its own file, so ``collect_delta`` is
-compiled afresh in each process (``cache=False``: a few seconds at its first use, in the
-solver thread). ``tests/gui/test_solutions.py`` checks both against
-:meth:`knightgui_core.enumerate.Enumerator.first`.
+Both kernels are the search loops of :func:`knightgui_core.kernels.enumerate.advance_kernel`
+and :func:`knightgui_core.kernels.enumerate64.advance_bits` (boards of at most 64 squares),
+with each solution written where those would stop: calling them once per solution (or
+passing the output arrays to a helper) costs reference counting on every array, more than
+the search spends on a solution. Copies rather than calls also keep numba's on-disk cache
+of this file honest (it does not notice edits to kernels in other files).
+``tests/gui/test_solutions.py`` checks both against
+:meth:`knightgui_core.enumerate.Enumerator.first`, and the shared codes against their source.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .._jit import leading_zeros, njit, trailing_zeros
-from .enumerate import advance_kernel
 
 # Codes and state slots of knightgui_core.kernels.enumerate, written out (numba's cache of
 # this file would not notice a change there); tests/gui/test_solutions.py checks they agree.
@@ -43,6 +41,7 @@ SOLUTION, EXHAUSTED, BUDGET = 1, 2, 3
 PH_RUNNING, PH_LEAF, PH_DONE = 0, 1, 2
 ST_K, ST_PHASE, ST_SOLUTIONS, ST_DEAD_ENDS, ST_FORWARD = 0, 1, 2, 3, 4
 ST_NTIE, ST_BRANCH, ST_SOL_BRANCH, ST_L = 5, 6, 7, 8
+BLOCKED = 1 << 20
 
 
 @njit(inline="always")
@@ -56,54 +55,7 @@ def _popcount(x):
     return n
 
 
-@njit(inline="always")
-def _emit(path, mo, ties, st, got, key_every, wide, squares, sptr, frm, rows, vals, ptr,
-          branch):
-    """Write the current solution as number ``got`` of this call (module docstring)."""
-    L = path.shape[0] - 1
-    b = st[ST_SOL_BRANCH]
-    number = st[ST_SOLUTIONS]
-    f = b
-    if got == 0 or (number - 1) % key_every == 0 or f < 0 or f > L:
-        f = 0
-    at = sptr[got]
-    if wide == 0:
-        for j in range(f, L):
-            squares[at] = path[j + 1]
-            at += 1
-    elif wide == 1:
-        for j in range(f, L):
-            v = path[j + 1]
-            squares[at] = v & 0xFF
-            squares[at + 1] = (v >> 8) & 0xFF
-            at += 2
-    else:
-        for j in range(f, L):
-            v = path[j + 1]
-            squares[at] = v & 0xFF
-            squares[at + 1] = (v >> 8) & 0xFF
-            squares[at + 2] = (v >> 16) & 0xFF
-            squares[at + 3] = (v >> 24) & 0xFF
-            at += 4
-    sptr[got + 1] = at
-    nnz = ptr[got]
-    ntie = st[ST_NTIE]
-    i0 = ntie
-    while i0 > 0 and ties[i0 - 1] >= f:     # the stack is ascending: rows >= f are on top
-        i0 -= 1
-    for i in range(i0, ntie):
-        r = ties[i]
-        rows[nnz] = r
-        vals[nnz, 0] = 0
-        for c in range(1, 8):
-            vals[nnz, c] = mo[r, c]
-        nnz += 1
-    ptr[got + 1] = nnz
-    frm[got] = f
-    branch[got] = b
-
-
-@njit(cache=False)
+@njit
 def collect_delta(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
                   dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, key: np.ndarray,
                   path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
@@ -111,26 +63,146 @@ def collect_delta(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np
                   squares: np.ndarray, sptr: np.ndarray, frm: np.ndarray, rows: np.ndarray,
                   vals: np.ndarray, ptr: np.ndarray, branch: np.ndarray) -> int:
     """Up to ``max_solutions`` further solutions within ``max_steps`` forward moves, written
-    as in the module docstring. The first eleven arguments and ``st`` are the state of
-    :func:`knightgui_core.kernels.enumerate.advance_kernel`. Out: ``squares``
-    uint8[max_solutions · L · (1, 2 or 4)], ``sptr`` and ``ptr`` int64[max_solutions + 1]
-    (index 0 must be 0), ``frm`` and ``branch`` int32[max_solutions], ``rows``
-    int32[max_solutions · (L + 1)], ``vals`` int8[max_solutions · (L + 1), 8]. Returns
-    solutions written · 4 + last event (SOLUTION, EXHAUSTED or BUDGET)."""
+    as in the module docstring: the loop of
+    :func:`knightgui_core.kernels.enumerate.advance_kernel`, whose tables and state are the
+    first twelve arguments, with each solution written where it would stop. Out:
+    ``squares`` uint8[max_solutions · L · (1, 2 or 4)], ``sptr`` and ``ptr``
+    int64[max_solutions + 1] (index 0 must be 0), ``frm`` and ``branch``
+    int32[max_solutions], ``rows`` int32[max_solutions · (L + 1)], ``vals``
+    int8[max_solutions · (L + 1), 8]. Returns solutions written · 4 + last event
+    (SOLUTION, EXHAUSTED or BUDGET)."""
+    k = st[ST_K]
+    phase = st[ST_PHASE]
+    L = st[ST_L]
+    ntie = st[ST_NTIE]
+    sols = st[ST_SOLUTIONS]
+    dead = st[ST_DEAD_ENDS]
+    fwd = st[ST_FORWARD]
+    brow = st[ST_BRANCH]
+    steps = 0
     got = 0
-    steps_left = max_steps
-    ev = BUDGET
+    event = BUDGET
     while got < max_solutions:
-        f0 = st[ST_FORWARD]
-        ev = advance_kernel(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, ties,
-                            st, steps_left, True)
-        steps_left -= st[ST_FORWARD] - f0
-        if ev != SOLUTION:
+        if phase == PH_RUNNING:
+            if k == L:
+                phase = PH_LEAF
+                if adj_end[path[k]] != 0:
+                    sols += 1
+                    st[ST_SOL_BRANCH] = brow
+                    # the solution, written here (module docstring)
+                    f = brow
+                    if got == 0 or (sols - 1) % key_every == 0 or f < 0 or f > L:
+                        f = 0
+                    at = sptr[got]
+                    for j in range(f, L):
+                        v = path[j + 1]
+                        if wide == 0:
+                            squares[at] = v
+                            at += 1
+                        elif wide == 1:
+                            squares[at] = v & 0xFF
+                            squares[at + 1] = (v >> 8) & 0xFF
+                            at += 2
+                        else:
+                            squares[at] = v & 0xFF
+                            squares[at + 1] = (v >> 8) & 0xFF
+                            squares[at + 2] = (v >> 16) & 0xFF
+                            squares[at + 3] = (v >> 24) & 0xFF
+                            at += 4
+                    sptr[got + 1] = at
+                    nnz = ptr[got]
+                    i0 = ntie
+                    while i0 > 0 and ties[i0 - 1] >= f:
+                        i0 -= 1
+                    for i in range(i0, ntie):
+                        r = ties[i]
+                        rows[nnz] = r
+                        vals[nnz, 0] = 0
+                        for cc in range(1, 8):
+                            vals[nnz, cc] = mo[r, cc]
+                        nnz += 1
+                    ptr[got + 1] = nnz
+                    frm[got] = f
+                    branch[got] = brow
+                    brow = L + 1
+                    got += 1
+                    event = SOLUTION
+                else:
+                    dead += 1
+                continue
+            if steps >= max_steps:
+                event = BUDGET
+                break
+            q = path[k]
+            best = BLOCKED - 1
+            mask = 0
+            for i in range(ncount[q]):
+                sc = key[nl[q, i]]
+                lt = 1 if sc < best else 0
+                le = 1 if sc <= best else 0
+                mask = (mask * (1 - lt)) | (le << i)
+                best = min(best, sc)
+            if mask == 0:
+                dead += 1
+                phase = PH_LEAF
+                continue
+            hi = 7
+            while (mask >> hi) == 0:
+                hi -= 1
+            rest = mask ^ (1 << hi)
+            if rest != 0:
+                n = 0
+                for i in range(hi):
+                    if (rest >> i) & 1:
+                        n += 1
+                        mo[k, n] = ntype[q, i]
+                mo[k, 0] = n
+                ties[ntie] = k
+                ntie += 1
+            c = nl[q, hi]
+        elif phase == PH_LEAF:
+            if ntie == 0:
+                phase = PH_DONE
+                event = EXHAUSTED
+                break
+            if steps >= max_steps:
+                event = BUDGET
+                break
+            kb = ties[ntie - 1]
+            for j in range(k, kb, -1):
+                s = path[j]
+                key[s] -= BLOCKED
+                for i in range(dcount[s]):
+                    key[dl[s, i]] += 1
+            n = mo[kb, 0]
+            t = mo[kb, n]
+            mo[kb, n] = 0
+            mo[kb, 0] = n - 1
+            if n == 1:
+                ntie -= 1
+            if kb < brow:
+                brow = kb
+            k = kb
+            c = nbr[path[kb], t - 1]
+            phase = PH_RUNNING
+        else:
+            event = EXHAUSTED
             break
-        _emit(path, mo, ties, st, got, key_every, wide, squares, sptr, frm, rows, vals, ptr,
-              branch)
-        got += 1
-    return got * 4 + ev
+        key[c] += BLOCKED
+        for i in range(dcount[c]):
+            key[dl[c, i]] -= 1
+        k += 1
+        path[k] = c
+        steps += 1
+        fwd += 1
+    st[ST_K] = k
+    st[ST_PHASE] = phase
+    st[ST_NTIE] = ntie
+    st[ST_SOLUTIONS] = sols
+    st[ST_DEAD_ENDS] = dead
+    st[ST_FORWARD] = fwd
+    st[ST_BRANCH] = brow
+    return got * 4 + event
 
 
 @njit
@@ -170,9 +242,7 @@ def collect_delta_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype
                 if (adj >> np.uint64(q)) & one:
                     sols += 1
                     st[ST_SOL_BRANCH] = brow
-                    # the solution, written here rather than by a call to _emit: passing
-                    # the output arrays to a function costs reference counting on each
-                    # of them, more than the search spends on a solution
+                    # the solution, written here (module docstring)
                     f = brow
                     if got == 0 or (sols - 1) % key_every == 0 or f < 0 or f > L:
                         f = 0

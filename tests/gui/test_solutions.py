@@ -100,7 +100,7 @@ def test_keep_kernel_codes_agree_with_the_search_kernels():
     from knightgui_core.kernels import enumerate as k, keep
     for name in ("SOLUTION", "EXHAUSTED", "BUDGET", "PH_RUNNING", "PH_LEAF", "PH_DONE",
                  "ST_K", "ST_PHASE", "ST_SOLUTIONS", "ST_DEAD_ENDS", "ST_FORWARD", "ST_NTIE",
-                 "ST_BRANCH", "ST_SOL_BRANCH", "ST_L"):
+                 "ST_BRANCH", "ST_SOL_BRANCH", "ST_L", "BLOCKED"):
         assert getattr(keep, name) == getattr(k, name), name
 
 
