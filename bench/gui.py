@@ -225,14 +225,17 @@ def keep_rate(w, app) -> None:
     c.keep.setValue(max(c.keep.value(), total))
     c.start.setText("d5")
     c.start.editingFinished.emit()
+    from PySide6.QtCore import QEventLoop, QTimer
     runs = []
     for _ in range(3):          # median of three whole runs (the first also warms the window)
+        loop = QEventLoop()     # the window's own event loop, idle between signals
+        w.worker.finishedRun.connect(loop.quit)
+        QTimer.singleShot(600_000, loop.quit)
         t0 = time.perf_counter()
         w.solve()
-        while w.results.running and time.perf_counter() - t0 < 600:
-            app.processEvents()
-            time.sleep(0.0005)
+        loop.exec()
         runs.append(time.perf_counter() - t0)
+        w.worker.finishedRun.disconnect(loop.quit)
         app.processEvents()
     secs = sorted(runs)[1]
     store = w.results.store
