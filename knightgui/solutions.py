@@ -14,6 +14,7 @@ kernel, so keeping solutions costs little next to finding them.
 from __future__ import annotations
 
 import bisect
+from typing import TypeAlias
 
 import numpy as np
 
@@ -21,7 +22,7 @@ from knightgui_core.solutions import CompactBlock
 
 #: A run of consecutive solutions, packed: what the solver thread sends to the window
 #: (fields in :class:`knightgui_core.solutions.CompactBlock`).
-Packed = CompactBlock
+Packed: TypeAlias = CompactBlock
 
 
 def path_dtype(size: int):
