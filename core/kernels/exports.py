@@ -26,6 +26,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "enumerate64": ("fresh_bits_state", "advance_bits", "count_bits", "collect_bits",
                     "count_batch_bits"),
     "hamsearch": ("local_neighbours", "ham_search"),
+    "keep": ("collect_delta", "collect_delta_bits"),
     "orders": ("orders_chunk", "one_walk"),
     "stream": ("collect_paths", "collect_paths_bits"),
     "tables": ("neighbour_table", "compact_table"),
