@@ -70,7 +70,7 @@ import numpy as np
 from .store import ResultStore, canonical_json
 
 #: seconds a scheduler address gets to answer before :class:`SchedulerError`
-CONNECT_TIMEOUT = 5.0
+CONNECT_TIMEOUT = 4.0
 #: Dask retries of a task that raised an exception
 DEFAULT_RETRIES = 2
 #: environment variable naming a scheduler (what the CLI's --scheduler overrides)
@@ -227,17 +227,60 @@ def local_client(mode: str = "threads", workers: int | None = None):
         return client
 
 
+def _probe(address: str, timeout: float) -> None:
+    """A plain TCP connection to a tcp:// address: refused or silent fails at once."""
+    import socket
+    proto, _, rest = address.partition("://")
+    if proto != "tcp":
+        return
+    host, _, port = rest.rpartition(":")
+    host = host.strip("[]")
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            pass
+    except OSError as e:
+        raise SchedulerError(f"cannot reach the Dask scheduler at {address} "
+                             f"({e.strerror or type(e).__name__})") from None
+
+
 def connect(address: str, timeout: float = CONNECT_TIMEOUT):
     """A Dask client connected to the scheduler at ``address``; :class:`SchedulerError` with
-    one line if it does not answer within ``timeout`` seconds."""
+    one line if it does not answer as a Dask scheduler within ``timeout`` seconds (the
+    attempt runs in a daemon thread, so nothing here waits longer)."""
+    _probe(address, timeout)
+    box: dict[str, str] = {}
+
+    def ask() -> None:                 # is it a Dask scheduler? (no Client made yet)
+        import asyncio
+
+        from distributed.core import rpc
+
+        async def identity() -> Any:
+            r = rpc(address, timeout=timeout)
+            try:
+                return await asyncio.wait_for(r.identity(), timeout)
+            finally:
+                await r.close_rpc()
+        try:
+            ident = asyncio.run(identity())
+            box["type"] = str(ident.get("type", "")) if isinstance(ident, dict) else ""
+        except BaseException as e:  # noqa: BLE001 - reported as one line below
+            msg = str(e).splitlines()[0] if str(e) else ""
+            box["error"] = f"{type(e).__name__}: {msg}"[:120]
+
+    th = threading.Thread(target=ask, name="knightgui-connect", daemon=True)
+    th.start()
+    th.join(timeout + 1.0)
+    if box.get("type") != "Scheduler":
+        why = box.get("error") or ("not a Dask scheduler" if "type" in box else "no answer")
+        raise SchedulerError(f"cannot reach the Dask scheduler at {address} within "
+                             f"{timeout:g} s ({why})")
     from distributed import Client
     try:
         return Client(address, timeout=timeout, set_as_default=False)
-    except (OSError, TimeoutError) as e:
-        raise SchedulerError(f"cannot reach the Dask scheduler at {address} within "
-                             f"{timeout:g} s ({type(e).__name__})") from None
-    except ValueError as e:
-        raise SchedulerError(f"scheduler {address!r}: {e}") from None
+    except Exception as e:  # noqa: BLE001 - one line
+        raise SchedulerError(f"cannot connect to the Dask scheduler at {address} "
+                             f"({type(e).__name__}: {e})") from None
 
 
 # ---------------------------------------------------------------------------- running
