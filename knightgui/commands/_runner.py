@@ -66,7 +66,9 @@ class TaskBar:
     """A tqdm bar of tasks on stderr (done / total, rate, time left), only when stderr is a
     terminal and ``enabled``; callable as ``progress(done, total)``."""
 
-    def __init__(self, label: str, enabled: bool = True, stream=None):
+    def __init__(self, label: str, enabled: bool = True, stream=None,
+                 mininterval: float = 0.1):
+        self.mininterval = mininterval
         self.stream = stream or sys.stderr
         tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.enabled = bool(enabled and tty)
@@ -79,7 +81,8 @@ class TaskBar:
         if self._bar is None:
             from tqdm import tqdm
             self._bar = tqdm(total=total, desc=self.label, unit="task", file=self.stream,
-                             dynamic_ncols=True, leave=False, initial=done)
+                             dynamic_ncols=True, leave=False, initial=done,
+                             mininterval=self.mininterval, miniters=1)
             return
         self._bar.update(done - self._bar.n)
 
