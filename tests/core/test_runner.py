@@ -114,7 +114,7 @@ def test_phadke_and_move_orders_on_two_worker_processes_equal_the_engines(tmp_pa
     from knightgui_core.studies.orders import run_orders
     strict = P.algorithms("strict")
     res, rep = PR.run_study(strict, scheduler="processes", workers=2)
-    assert rep.tasks_json() == {"total": 53, "from_store": 0, "computed": 53}
+    assert rep.tasks_json() == {"total": 10, "from_store": 0, "computed": 10}
     assert res.counts == P.run(strict, workers=2).counts
     ref = run_orders(6, "last")
     with ResultStore(tmp_path / "s.sqlite") as st:
