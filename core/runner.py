@@ -431,13 +431,23 @@ def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
                 break
     finally:
         left = [f for f in futures if f.status not in ("finished", "error")]
+        futures.clear()
         if left:
-            try:
-                client.cancel(left)
-            except Exception:  # noqa: BLE001 - the client may be gone already
-                pass
-        for f in futures:
-            try:
-                f.release()
-            except Exception:  # noqa: BLE001
-                pass
+            # without waiting more than a moment (Ctrl-C must stop at once): the cluster drops
+            # the tasks nobody wants any more
+            th = threading.Thread(target=_cancel_quietly, args=(client, left),
+                                  name="knightgui-cancel", daemon=True)
+            th.start()
+            th.join(0.25)
+
+
+def _cancel_quietly(client: Any, futures: list[Any]) -> None:
+    try:
+        client.cancel(futures)
+    except Exception:  # noqa: BLE001 - the client may be gone already
+        pass
+    for f in futures:
+        try:
+            f.release()
+        except Exception:  # noqa: BLE001
+            pass

@@ -102,7 +102,7 @@ def _quick_exit(store) -> None:
     from knightgui_core import runner
     t = threading.Thread(target=runner.shutdown_local, daemon=True)
     t.start()
-    t.join(0.5)
+    t.join(0.3)
     try:
         sys.stderr.write("interrupted\n")
         sys.stderr.flush()
