@@ -284,11 +284,21 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT):
 
 
 # ---------------------------------------------------------------------------- running
-def _execute(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[str, float]:
-    """Runs on a worker: the task's result as canonical JSON, and its seconds."""
+def code_version() -> str:
+    """The installed knightgui version ("" when unknown): a worker must run the client's."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("knightgui")
+    except PackageNotFoundError:
+        return ""
+
+
+def _execute(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[str, float, str]:
+    """Runs on a worker: the task's result as canonical JSON, its seconds, and the worker's
+    knightgui version."""
     t0 = time.perf_counter()
     value = fn(*args)
-    return canonical_json(value), time.perf_counter() - t0
+    return canonical_json(value), time.perf_counter() - t0, code_version()
 
 
 def _is_cancelled(cancel: Any) -> bool:
@@ -396,6 +406,7 @@ def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
         fut = client.submit(_execute, t.fn, t.args, key=_dask_key(t), retries=retries,
                             pure=False)
         futures[fut] = t
+    mine = code_version()
     ac = as_completed(list(futures), loop=client.loop)
     remaining = len(futures)
     try:
@@ -412,10 +423,17 @@ def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
                 remaining -= 1
                 if fut.status == "error":
                     exc = fut.exception()
-                    raise TaskFailed(f"task {t.key} failed: {type(exc).__name__}: {exc}")
+                    hint = (" (is knightgui installed on every worker?)"
+                            if isinstance(exc, ImportError) else "")
+                    raise TaskFailed(f"task {t.key} failed: {type(exc).__name__}: "
+                                     f"{str(exc).splitlines()[0] if str(exc) else ''}{hint}")
                 if fut.status != "finished":
                     raise RunnerError(f"task {t.key} was {fut.status} (lost the scheduler?)")
-                text, seconds = fut.result()
+                text, seconds, worker_version = fut.result()
+                if worker_version != mine:
+                    raise TaskFailed(f"task {t.key} ran on a worker with knightgui "
+                                     f"{worker_version or '?'}, this is {mine or '?'}: install "
+                                     "the same version everywhere")
                 value = json.loads(text)
                 if store is not None:
                     store.put(t.key, t.study, t.params, value, seconds=seconds)

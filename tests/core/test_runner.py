@@ -137,3 +137,14 @@ def test_move_order_subsets_get_their_own_keys():
     got, rep = OR.run_study(5, "first", orders=sub)
     ref = run_orders(5, "first", orders=sub)
     assert np.array_equal(got.lengths, ref.lengths) and got.orders == len(sub)
+
+
+def test_a_worker_with_another_knightgui_version_is_refused(monkeypatch):
+    import knightgui_core.runner as R
+
+    def version() -> str:                     # the worker threads answer another version
+        return "1.0" if threading.current_thread() is threading.main_thread() else "0.9"
+
+    monkeypatch.setattr(R, "code_version", version)
+    with pytest.raises(TaskFailed, match="knightgui 0.9, this is 1.0"):
+        run_tasks(_tasks(2, prefix="t/version"))
