@@ -81,6 +81,8 @@ log = logging.getLogger("knightgui.runner")
 
 ProgressFn = Callable[[int, int], None]
 ResultFn = Callable[[str, Any], None]
+#: ``cancel=``: a callable answering True to stop, or a ``threading.Event``
+CancelArg = Any
 
 
 class RunnerError(Exception):
@@ -128,6 +130,7 @@ class RunReport:
 
     @property
     def complete(self) -> bool:
+        """Every task has a result (none cancelled)."""
         return len(self.results) == self.total
 
     def tasks_json(self) -> dict[str, int]:
@@ -201,7 +204,7 @@ def shutdown_local() -> None:
 atexit.register(shutdown_local)
 
 
-def local_client(mode: str = "threads", workers: int | None = None):
+def local_client(mode: str = "threads", workers: int | None = None) -> Any:
     """The Dask client of this process's local cluster (made once per mode and size, reused,
     closed at exit). ``mode``: ``threads`` or ``processes``; ``workers``: cores to use
     (default all)."""
@@ -243,7 +246,7 @@ def _probe(address: str, timeout: float) -> None:
                              f"({e.strerror or type(e).__name__})") from None
 
 
-def connect(address: str, timeout: float = CONNECT_TIMEOUT):
+def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
     """A Dask client connected to the scheduler at ``address``; :class:`SchedulerError` with
     one line if it does not answer as a Dask scheduler within ``timeout`` seconds (the
     attempt runs in a daemon thread, so nothing here waits longer)."""

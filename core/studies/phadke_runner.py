@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ..runner import RunReport, Task, run_tasks
+from ..runner import CancelArg, ProgressFn, ResultFn, RunReport, Task, run_tasks
 from ..store import ResultStore
 from .phadke import Algorithm, AlgorithmBatch, StudyResult, all_algorithms
 
@@ -48,6 +48,7 @@ def count_algorithms(algos: Sequence[Algorithm]) -> list[list[int]]:
 
 
 def task_key(family: str, start: str, ids: Sequence[int]) -> str:
+    """The stable key of the task counting algorithms ``ids`` of ``family`` from ``start``."""
     return f"{STUDY}/v{VERSION}/{family}/{start}/{ids[0]}-{ids[-1]}"
 
 
@@ -89,7 +90,8 @@ def counts_of(report: RunReport) -> dict[int, tuple[int, int, int]]:
 
 
 def run_study(algos: Iterable[Algorithm] | None = None, *, store: ResultStore | None = None,
-              scheduler: Any = None, progress=None, cancel=None, on_result=None,
+              scheduler: Any = None, progress: ProgressFn | None = None,
+              cancel: CancelArg = None, on_result: ResultFn | None = None,
               workers: int | None = None, chunk: int = CHUNK) -> tuple[StudyResult, RunReport]:
     """Count ``algos`` (default all 22,432) on the runner. Returns the
     :class:`~knightgui_core.studies.phadke.StudyResult` (the tables of
