@@ -39,10 +39,12 @@ Schedulers (``scheduler=``)
     within :data:`CONNECT_TIMEOUT` seconds, else :class:`SchedulerError`.
   * a ``distributed.Client``: used as it is (the caller closes it).
 
-Default: ``"local"`` means ``"threads"``. Measured on this project's 2-core machine (shared,
-under load; ``python bench/distributed.py``): the in-process cluster starts in about 0.3 s
-against 2–4 s for two worker processes (each imports numpy/numba and loads the kernels), and
-costs no more per task; with nogil kernels the threads use both cores fully.
+Default: ``"local"`` means ``"threads"``. Measured side by side on this project's 2-core
+machine, shared with other work (``python bench/distributed.py --only 12``, load average
+10–15): the in-process cluster starts in 1.8–2.7 s against 5.1–6.6 s for two worker
+processes (each imports numpy, numba, the kernels), runs ``phadke --family cd`` in 4.4–5.8 s
+against 5.3–11.6 s and schedules a no-op task in 5.8–15 ms against 17–28 ms; with nogil
+kernels the threads use both cores.
 
 Faults: a task that raises is retried (``retries``, Dask's own retry); a worker that dies
 mid-task has its tasks re-run elsewhere by the scheduler (Dask's resilience); a client that
