@@ -243,7 +243,7 @@ def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
                 if _is_cancelled(cancel):
                     report.cancelled = True
                     break
-                time.sleep(0.01)
+                time.sleep(0.02)
                 continue
             for fut in batch:
                 t = futures[fut]
