@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from ._common import CliError, Progress, emit_json, positive_int
+from ._common import CliError, emit_json, positive_int
+from ._runner import add_runner_options, run_study
 
 
 def add_parser(studies) -> None:
@@ -26,12 +27,16 @@ def add_parser(studies) -> None:
                         "⟨dx,dy⟩ pairs) from --from")
     p.add_argument("--from", dest="start", default="a1", metavar="SQ",
                    help="start square for --walk (default a1)")
+    add_runner_options(p)
     p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    from knightgui_core.studies.orders import MAX_SIDE, OrderError, run_orders
+    import time
+
+    from knightgui_core.studies.orders import MAX_SIDE, OrderError
+    from knightgui_core.studies.orders_runner import assemble, orders_tasks
     n = positive_int("--size", args.size, 1, MAX_SIDE)
     cols = n if args.cols is None else positive_int("--cols", args.cols, 1, MAX_SIDE)
     worst = positive_int("--worst", args.worst, 0, 40320)
@@ -44,13 +49,13 @@ def run(args) -> int:
             raise CliError(f"--{opt.replace('_', '-')} must name a .csv file, got '{val}'")
     if args.walk is not None:
         return _show_walk(n, cols, tie, args.walk, args.start, args.json)
-    bar = Progress(f"move orders {n}×{cols} ({tie})")
+    t0 = time.perf_counter()
     try:
-        res = run_orders(n, tie, cols=cols, progress=bar)
+        tasks = orders_tasks(n, tie, cols=cols)
+        report = run_study(args, tasks, f"move orders {n}×{cols} ({tie})")
+        res = assemble(n, tie, tasks, report, cols=cols, seconds=time.perf_counter() - t0)
     except OrderError as e:
         raise CliError(f"knightgui study move-orders: {e}") from None
-    finally:
-        bar.close()
     for opt, table in (("csv", "orders"), ("starts_csv", "starts")):
         val = getattr(args, opt)
         if val:
@@ -59,9 +64,12 @@ def run(args) -> int:
             except OSError as e:
                 raise CliError(f"cannot write {val}: {e.strerror or e}") from None
     if args.json:
-        emit_json(res.to_json_dict(worst=worst))
+        out = {"study": "move-orders", **res.to_json_dict(worst=worst),
+               "tasks": report.tasks_json()}
+        emit_json(out)
     else:
         _print_report(res, worst)
+        print(f"{report.total} tasks, {report.from_store} from the store")
     return 0
 
 

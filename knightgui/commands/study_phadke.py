@@ -2,10 +2,12 @@
 
     knightgui study phadke --family strict            # 53 runs: 989,931 solutions
     knightgui study phadke --family all --out results # all 22,432 runs, CSV tables
+    knightgui study phadke --family all --store results.sqlite --scheduler tcp://HOST:8786
 """
 from __future__ import annotations
 
-from ._common import CliError, Progress, emit_json, positive_int
+from ._common import CliError, emit_json, positive_int
+from ._runner import add_runner_options, open_store, run_study
 
 
 def add_parser(studies) -> None:
@@ -17,28 +19,56 @@ def add_parser(studies) -> None:
                    "(10,144), ecd (256 + 1,792 semi), xcd (1,224 + 8,280 semi), all (22,432)")
     p.add_argument("--out", metavar="DIR", help="write algorithms.csv, combos.csv (Table 1), "
                    "starts.csv (Table 2) and families.csv into DIR")
-    p.add_argument("--workers", help="threads (default: one per CPU)")
-    p.add_argument("--checkpoint", metavar="FILE", help="save finished algorithms to FILE and "
-                   "skip them when the same command runs again")
+    p.add_argument("--workers", help="cores of this machine to use (default: all)")
+    add_runner_options(p)
+    p.add_argument("--checkpoint", metavar="FILE", help="an old JSON checkpoint of earlier "
+                   "versions: read once into the --store file (which replaces it)")
     p.add_argument("--json", action="store_true", help="last stdout line: one JSON object")
     p.set_defaults(func=run)
 
 
+def _import_checkpoint(path: str, store) -> None:
+    from knightgui_core.store import StoreError
+    from knightgui_core.studies.phadke_runner import import_checkpoint
+    try:
+        n = import_checkpoint(path, store)
+    except OSError as e:
+        raise CliError(f"--checkpoint: cannot read {path}: {e.strerror or e}") from None
+    except ValueError as e:
+        raise CliError(f"--checkpoint: {path}: {e}") from None
+    except StoreError as e:
+        raise CliError(f"--store: {e}") from None
+    import sys
+    print(f"read {n:,} finished algorithms from the checkpoint {path} into the store "
+          f"{store.path}; from now on --store {store.path} alone resumes", file=sys.stderr)
+
+
 def run(args) -> int:
     from knightgui_core.studies import phadke as P
+    from knightgui_core.studies.phadke_runner import phadke_tasks
     from knightgui_core.studies.phadke_tables import export_csv, family_totals, format_families
     workers = None if args.workers is None else positive_int("--workers", args.workers, 1, 256)
+    if args.checkpoint is not None and args.store is None:
+        raise CliError("--checkpoint is replaced by --store FILE (SQLite); give both once to "
+                       "read the old checkpoint into the store")
     algos = P.algorithms(args.family)
-    bar = Progress(f"phadke {args.family}", total=len(algos))
+    store = open_store(args.store)
     try:
-        res = P.run(algos, workers=workers, checkpoint=args.checkpoint,
-                    progress=lambda d, t, s: bar(d, t, f"{s:,} solutions"))
-    except OSError as e:
-        raise CliError(f"--checkpoint: {e}") from None
+        if args.checkpoint is not None:
+            _import_checkpoint(args.checkpoint, store)
+        report = run_study(args, phadke_tasks(algos), f"phadke {args.family}", store=store,
+                           workers=workers)
     finally:
-        bar.close()
+        if store is not None:
+            store.close()
+    from knightgui_core.studies.phadke_runner import counts_of
+    wanted = {a.id for a in algos}
+    res = P.StudyResult(algos)
+    res.counts = {i: c for i, c in counts_of(report).items() if i in wanted}
+    res.seconds = report.seconds
     print(format_families(res))
-    print(f"{len(res.counts):,} algorithms in {res.seconds:.1f} s")
+    print(f"{len(res.counts):,} algorithms in {res.seconds:.1f} s ({report.from_store:,} of "
+          f"{report.total:,} tasks from the store)")
     if args.out:
         try:
             paths = export_csv(res, args.out)
@@ -46,7 +76,8 @@ def run(args) -> int:
             raise CliError(f"--out: cannot write {args.out}: {e.strerror or e}") from None
         print("wrote " + ", ".join(str(p) for p in paths))
     if args.json:
-        out = {"family": args.family, "seconds": round(res.seconds, 3)}
+        out = {"study": "phadke", "family": args.family, "seconds": round(res.seconds, 3),
+               "tasks": report.tasks_json()}
         for r in family_totals(res):
             rec = {"algorithms": r["algorithms"], "solutions": r["solutions"],
                    "paper_solutions": r["paper_solutions"],

@@ -90,10 +90,23 @@ def test_enumerate_out_json_holds_valid_tours(tmp_path, capsys):
                 "--out", str(tmp_path / "x.txt")]) == 2
 
 
-def test_study_checkpoint_option(tmp_path, capsys):
-    ck = tmp_path / "ck.json"
+def test_study_checkpoint_is_read_into_a_store_once(tmp_path, capsys):
+    """--checkpoint is gone; an old JSON checkpoint is read into the --store file, saying so."""
+    from knightgui_core.studies import phadke as P
+    ck, st = tmp_path / "ck.json", tmp_path / "results.sqlite"
+    P.run(P.algorithms("strict"), workers=1, checkpoint=ck)      # an old-style checkpoint
     assert run(["study", "phadke", "--family", "strict", "--checkpoint", str(ck),
-                "--workers", "1", "--json"]) == 0
-    assert len(json.loads(ck.read_text())["done"]) == 53
-    assert run(["study", "phadke", "--family", "strict", "--checkpoint", str(ck), "--json"]) == 0
-    assert _last_json(capsys)["strict"]["solutions"] == 989_931
+                "--json"]) == 2
+    assert "--store" in capsys.readouterr().err
+    assert run(["study", "phadke", "--family", "strict", "--checkpoint", str(ck),
+                "--store", str(st), "--json"]) == 0
+    cap = capsys.readouterr()
+    assert "read 53 finished algorithms" in cap.err and str(st) in cap.err
+    d = json.loads(cap.out.strip().splitlines()[-1])
+    assert d["strict"]["solutions"] == 989_931
+    assert d["tasks"] == {"total": 10, "from_store": 10, "computed": 0}
+    (tmp_path / "junk.json").write_text('{"format": "something else"}')
+    assert run(["study", "phadke", "--checkpoint", str(tmp_path / "junk.json"),
+                "--store", str(st)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "junk.json" in err

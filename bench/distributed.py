@@ -1,0 +1,185 @@
+"""Benchmark: the Dask study runner (knightgui_core.runner), figures as ratios in one run.
+
+    .venv/bin/python bench/distributed.py [--job 60] [--tasks 400] [--skip-phadke]
+
+1. Local scheduler choice: start-up and the full-corner-dash Phadke family (106 tasks) on the
+   in-process threaded cluster ("threads") and on a LocalCluster of worker processes
+   ("processes"), side by side — the default ("local") is the better of the two.
+2. Scheduling overhead per task: --tasks tasks that do nothing, one worker (target <= 5 ms).
+3. Per-core rate: a move-order job (12×12 to 16×16, a slice of the orders sized to about
+   --job seconds on one core) run directly by the kernel in this process against the runner with
+   one worker (target: within 10 %).
+4. Two workers against one on that job (target >= 1.8×; needs two idle cores).
+5. The whole Phadke study (22,432 algorithms): today's embedded thread pool
+   (studies.phadke.run) against the runner's default (target: no slower).
+6. count 9×9 over all starts (target <= 30 s on 2 cores), when this branch has
+   ``knightgui study count`` (the count study's own figure).
+
+The machine is shared: the load average is printed with every figure; on a loaded machine
+the ratios (2 against 1 especially) fall short of what two idle cores give.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+# this file's folder would shadow the `distributed` package: take it off the path
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+
+def load() -> str:
+    return f"load {os.getloadavg()[0]:.1f}"
+
+
+def noop(i: int) -> int:
+    return i
+
+
+def local_choice(repeat: int = 2) -> None:
+    from knightgui_core import runner
+    from knightgui_core.studies import phadke as P
+    from knightgui_core.studies.phadke_runner import run_study
+    algos = P.algorithms("cd")
+    for mode in ("threads", "processes"):
+        t = time.perf_counter()
+        runner.local_client(mode)
+        run_study(algos[:1], scheduler=mode)          # workers load the kernels
+        start = time.perf_counter() - t
+        times = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            _, rep = run_study(algos, scheduler=mode)
+            times.append(time.perf_counter() - t)
+        print(f"[1] {mode:9s}: start-up {start:5.2f} s, phadke cd ({rep.total} tasks) "
+              f"best {min(times):5.2f} s of {repeat}   ({load()})")
+        runner.shutdown_local()
+
+
+def overhead(n: int) -> None:
+    from knightgui_core import runner
+    from knightgui_core.runner import Task, run_tasks
+    for mode in ("threads", "processes"):
+        runner.local_client(mode, 1)
+        run_tasks([Task("bench/warm", "bench", {}, noop, (0,))], scheduler=mode, workers=1)
+        tasks = [Task(f"bench/noop/{mode}/{i}", "bench", {"i": i}, noop, (i,))
+                 for i in range(n)]
+        t = time.perf_counter()
+        run_tasks(tasks, scheduler=mode, workers=1)
+        dt = time.perf_counter() - t
+        ms = dt / n * 1e3
+        print(f"[2] overhead per task ({mode}, 1 worker, {n} tasks): {ms:.2f} ms; target "
+              f"5 ms → ratio {ms / 5:.2f}   ({load()})")
+        runner.shutdown_local()
+
+
+def job_figures(job_s: float) -> None:
+    import numpy as np
+
+    from knightgui_core import runner
+    from knightgui_core.studies.orders import all_orders
+    from knightgui_core.studies.orders_runner import orders_tasks, run_study, walk_orders
+    table = all_orders()
+    for n in (12, 14, 16):                        # the first board whose orders fill the job
+        walk_orders(n, n, 0, table[:8])           # kernels loaded
+        t = time.perf_counter()
+        walk_orders(n, n, 0, table[:252])
+        per = (time.perf_counter() - t) / 252
+        if per * len(table) >= job_s:
+            break
+    from knightgui_core.studies.orders_runner import slice_size
+    size = slice_size(n * n)
+    k = int(max(1, min(len(table) // size, round(job_s / per / size)))) * size
+    sub = np.ascontiguousarray(table[:k])
+    tasks = orders_tasks(n, "first", orders=sub)
+    t, c = time.perf_counter(), time.process_time()
+    for tk in tasks:
+        walk_orders(*tk.args)
+    direct, direct_cpu = time.perf_counter() - t, time.process_time() - c
+    print(f"    job: move orders {n}×{n}, {k:,} orders × {n * n} starts = {k * n * n:,} walks, "
+          f"{len(tasks)} tasks; direct kernel on one core {direct:.1f} s   ({load()})")
+    runner.local_client("threads", 1)
+    runner.local_client("threads", 2)
+    run_study(5, "first", orders=table[:2], workers=1)
+    run_study(5, "first", orders=table[:2], workers=2)
+    t, c = time.perf_counter(), time.process_time()
+    run_study(n, "first", orders=sub, workers=1)
+    one, one_cpu = time.perf_counter() - t, time.process_time() - c
+    print(f"[3] per-core rate, runner 1 worker {one:.1f} s against the kernel {direct:.1f} s: "
+          f"{direct / one * 100:.1f} % of the kernel's rate (target >= 90 %); CPU time "
+          f"{one_cpu:.1f} s against {direct_cpu:.1f} s: {direct_cpu / one_cpu * 100:.1f} %   "
+          f"({load()})")
+    t = time.perf_counter()
+    run_study(n, "first", orders=sub, workers=2)
+    two = time.perf_counter() - t
+    print(f"[4] 2 workers against 1: {one:.1f} s / {two:.1f} s = {one / two:.2f}× "
+          f"(target >= 1.8×)   ({load()})")
+    runner.shutdown_local()
+
+
+def phadke_whole() -> None:
+    from knightgui_core import runner
+    from knightgui_core.studies import phadke as P
+    from knightgui_core.studies.phadke_runner import run_study
+    algos = P.algorithms("all")
+    P.run(algos[:2])
+    t, c = time.perf_counter(), time.process_time()
+    ref = P.run(algos)
+    today, today_cpu = time.perf_counter() - t, time.process_time() - c
+    print(f"    phadke all, today's thread pool: {today:.1f} s   ({load()})")
+    t, c = time.perf_counter(), time.process_time()
+    res, rep = run_study(algos)                      # includes the local cluster's start-up
+    new, new_cpu = time.perf_counter() - t, time.process_time() - c
+    same = res.counts == ref.counts
+    print(f"[5] phadke all ({len(algos):,} algorithms, {rep.total} tasks) on the runner: "
+          f"{new:.1f} s against {today:.1f} s → ratio {new / today:.2f} (target <= 1.0); "
+          f"CPU time {new_cpu:.1f} s against {today_cpu:.1f} s → {new_cpu / today_cpu:.2f}; "
+          f"identical counts: {same}   ({load()})")
+    runner.shutdown_local()
+
+
+def count_9x9() -> None:
+    import importlib.util
+    if importlib.util.find_spec("knightgui.commands.study_count") is None:
+        print("[6] count 9×9: `knightgui study count` is not on this branch")
+        return
+    t = time.perf_counter()
+    p = subprocess.run([sys.executable, "-m", "knightgui", "study", "count", "--size", "9",
+                        "--json"], capture_output=True, text=True)
+    dt = time.perf_counter() - t
+    if p.returncode != 0:
+        print(f"[6] count 9×9 failed: {p.stderr.strip()[:200]}")
+        return
+    print(f"[6] count 9×9, all starts: {dt:.1f} s; target 30 s → ratio {dt / 30:.2f}   "
+          f"({load()})")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--job", type=float, default=60.0, help="seconds of the job of [3] and "
+                    "[4] on one core (default 60)")
+    ap.add_argument("--tasks", type=int, default=400, help="no-op tasks for [2]")
+    ap.add_argument("--skip-phadke", action="store_true")
+    ap.add_argument("--only", default="123456", help="which figures, e.g. 25")
+    a = ap.parse_args()
+    print(f"{os.cpu_count()} cores, {load()}")
+    if "1" in a.only:
+        local_choice()
+    if "2" in a.only:
+        overhead(a.tasks)
+    if "3" in a.only or "4" in a.only:
+        job_figures(a.job)
+    if "5" in a.only and not a.skip_phadke:
+        phadke_whole()
+    if "6" in a.only:
+        count_9x9()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+"""The move-order study on the runner (:mod:`knightgui_core.runner`): slices of the orders
+become tasks.
+
+A task walks a slice of the 40,320 move orders (lexicographic, see
+:mod:`knightgui_core.studies.orders`) from every start square of one board with one tie
+rule. Its key names the board, the tie rule and the slice, e.g.
+``move-orders/v1/8x8/first/0-2520``; a run over a chosen subset of orders adds a digest of
+that subset (``.../set-1a2b3c4d5e6f/0-12``). The slice size depends on the board only, so the
+keys are stable: 16 tasks on boards up to 64 squares, 64 up to 144, 160 above.
+
+The result of a task holds the lengths and closed flags of its walks (packed arrays,
+:func:`knightgui_core.runner.pack_array`); :func:`run_study` puts them back together into
+the :class:`~knightgui_core.studies.orders.OrdersResult` that
+:func:`~knightgui_core.studies.orders.run_orders` returns — identical arrays.
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from typing import Any
+
+import numpy as np
+
+from ..board import Board
+from ..kernels.orders import orders_chunk
+from ..runner import (CancelArg, ProgressFn, RunReport, Task, pack_array, run_tasks,
+                      unpack_array)
+from ..store import ResultStore
+from .orders import (N_ORDERS, OrderError, OrdersResult, _check_board, _check_tie, all_orders,
+                     padded_layout)
+
+STUDY = "move-orders"
+VERSION = 1
+
+
+def slice_size(squares: int) -> int:
+    """Orders per task on a board of ``squares`` squares (divides 40,320)."""
+    if squares <= 64:
+        return N_ORDERS // 16
+    if squares <= 144:
+        return N_ORDERS // 64
+    return N_ORDERS // 160
+
+
+def walk_orders(rows: int, cols: int, last: int, orders: np.ndarray) -> dict[str, Any]:
+    """Walk ``orders`` (int8[k, 8]) from every start of a rows × cols board (runs on a
+    worker). ``{"lengths": packed int16[k, squares], "closed": packed uint8[k, squares]}``."""
+    _, offsets, outlets0, to_padded = padded_layout(rows, cols)
+    table = np.ascontiguousarray(orders, dtype=np.int8)
+    table.setflags(write=False)
+    squares = rows * cols
+    lengths = np.zeros((table.shape[0], squares), dtype=np.int16)
+    closed = np.zeros((table.shape[0], squares), dtype=np.uint8)
+    orders_chunk(table, int(last), outlets0, offsets, to_padded, squares, lengths, closed)
+    return {"lengths": pack_array(lengths), "closed": pack_array(closed)}
+
+
+def _table(orders: np.ndarray | None) -> tuple[np.ndarray, str]:
+    if orders is None:
+        return all_orders(), ""
+    table = np.ascontiguousarray(orders, dtype=np.int8)
+    if table.ndim != 2 or table.shape[1] != 8:
+        raise OrderError("orders must be an array of shape [k, 8]")
+    digest = hashlib.sha256(table.tobytes()).hexdigest()[:12]
+    return table, f"set-{digest}/"
+
+
+def orders_tasks(n: int = 8, tie: str = "first", *, cols: int | None = None,
+                 orders: np.ndarray | None = None) -> list[Task]:
+    """The tasks of the move-order study of an ``n`` × ``cols`` board (see the module
+    docstring); ``orders`` restricts it to a subset (int8[k, 8])."""
+    rows, cols = n, (n if cols is None else cols)
+    _check_board(rows, cols)
+    last = _check_tie(tie)
+    table, tag = _table(orders)
+    size = slice_size(rows * cols)
+    tasks = []
+    for lo in range(0, table.shape[0], size):
+        hi = min(table.shape[0], lo + size)
+        key = f"{STUDY}/v{VERSION}/{rows}x{cols}/{tie}/{tag}{lo}-{hi}"
+        params = {"rows": rows, "cols": cols, "tie": tie, "orders": tag.rstrip("/") or "all",
+                  "from": lo, "to": hi}
+        tasks.append(Task(key, STUDY, params, walk_orders,
+                          (rows, cols, last, np.array(table[lo:hi]))))
+    return tasks
+
+
+def assemble(n: int, tie: str, tasks: list[Task], report: RunReport, *,
+             cols: int | None = None, orders: np.ndarray | None = None,
+             seconds: float = 0.0) -> OrdersResult:
+    """The :class:`OrdersResult` of a finished (or cancelled) run: arrays over the orders of
+    the leading tasks that finished (all of them when ``report.complete``)."""
+    rows, cols = n, (n if cols is None else cols)
+    table, _ = _table(orders)
+    board = Board(rows, cols)
+    parts_len, parts_closed = [], []
+    done = 0
+    for t in tasks:
+        value = report.results.get(t.key)
+        if value is None:
+            break
+        ln, cl = unpack_array(value["lengths"]), unpack_array(value["closed"])
+        k = t.params["to"] - t.params["from"]
+        if ln.shape != (k, board.size) or cl.shape != (k, board.size):
+            raise OrderError(f"task {t.key}: result has the wrong shape")
+        parts_len.append(ln.astype(np.int16, copy=False))
+        parts_closed.append(cl.astype(np.uint8, copy=False))
+        done = t.params["to"]
+    lengths = (np.concatenate(parts_len) if parts_len
+               else np.zeros((0, board.size), dtype=np.int16))
+    closed = (np.concatenate(parts_closed) if parts_closed
+              else np.zeros((0, board.size), dtype=np.uint8))
+    return OrdersResult(board, tie, lengths, closed, seconds,
+                        complete=done == table.shape[0], order_table=table)
+
+
+def run_study(n: int = 8, tie: str = "first", *, cols: int | None = None,
+              orders: np.ndarray | None = None, store: ResultStore | None = None,
+              scheduler: Any = None, progress: ProgressFn | None = None,
+              cancel: CancelArg = None, workers: int | None = None) -> tuple[OrdersResult, RunReport]:
+    """:func:`~knightgui_core.studies.orders.run_orders` on the runner: the same result,
+    with a store and any scheduler. ``progress(done, total)`` counts tasks."""
+    t0 = time.perf_counter()
+    tasks = orders_tasks(n, tie, cols=cols, orders=orders)
+    report = run_tasks(tasks, store=store, scheduler=scheduler, progress=progress,
+                       cancel=cancel, workers=workers)
+    res = assemble(n, tie, tasks, report, cols=cols, orders=orders,
+                   seconds=time.perf_counter() - t0)
+    return res, report

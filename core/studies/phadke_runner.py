@@ -1,0 +1,144 @@
+"""Phadke's study on the runner (:mod:`knightgui_core.runner`): the algorithms become tasks.
+
+One task counts a chunk of the algorithms of one family and one start square (at most
+:data:`CHUNK` of them, in id order). Its key names the family, the start and the algorithms'
+ids (their positions in the full list of 22,432, stable across runs), e.g.
+``phadke/v1/cd/a8/54-73``: the same algorithm always lands in the same task whichever
+families a command asks for (``--family cd`` reuses the 53 strict tasks of ``--family
+strict``), so a store shared by several runs computes each algorithm once.
+
+>>> from knightgui_core.studies import phadke as P
+>>> res, report = run_study(P.algorithms("strict"))            # doctest: +SKIP
+>>> report.tasks_json()                                          # doctest: +SKIP
+{'total': 10, 'from_store': 0, 'computed': 10}
+
+The result of a task is ``[[id, solutions, dead_ends, forward_moves], ...]``; the counts are
+those of :func:`knightgui_core.studies.phadke.run` (the same kernel on the same inputs).
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..runner import CancelArg, ProgressFn, ResultFn, RunReport, Task, run_tasks
+from ..store import ResultStore
+from .phadke import Algorithm, AlgorithmBatch, StudyResult, all_algorithms
+
+STUDY = "phadke"
+#: version of the tasks' definition (part of every key)
+VERSION = 1
+#: most algorithms in one task (~0.3 s on one core; the whole study is about 200 tasks)
+CHUNK = 128
+
+
+def count_algorithms(algos: Sequence[Algorithm]) -> list[list[int]]:
+    """Count each algorithm (runs on a worker): ``[[id, solutions, dead_ends,
+    forward_moves], ...]`` in the order given."""
+    algos = list(algos)
+    if not algos:
+        return []
+    out = AlgorithmBatch(algos).run(np.arange(len(algos)))
+    return [[int(a.id), int(r[0]), int(r[1]), int(r[2])] for a, r in zip(algos, out)]
+
+
+def task_key(family: str, start: str, ids: Sequence[int]) -> str:
+    """The stable key of the task counting algorithms ``ids`` of ``family`` from ``start``."""
+    return f"{STUDY}/v{VERSION}/{family}/{start}/{ids[0]}-{ids[-1]}"
+
+
+@lru_cache(maxsize=1)
+def _groups() -> tuple[tuple[tuple[str, str], tuple[Algorithm, ...]], ...]:
+    groups: dict[tuple[str, str], list[Algorithm]] = {}
+    for a in all_algorithms():
+        groups.setdefault((a.family, a.start), []).append(a)
+    return tuple((k, tuple(v)) for k, v in groups.items())
+
+
+def phadke_tasks(algos: Iterable[Algorithm], chunk: int = CHUNK) -> list[Task]:
+    """The tasks that count ``algos``: per family and start square, chunks of at most
+    ``chunk`` algorithms in id order. The chunks are cut over the family's whole list for
+    that start, so a subset of algorithms gets the same keys as the full run."""
+    chunk = max(1, int(chunk))
+    wanted = {a.id for a in algos}
+    tasks: list[Task] = []
+    for (family, start), members in _groups():
+        for j in range(0, len(members), chunk):
+            part = members[j:j + chunk]
+            if not any(a.id in wanted for a in part):
+                continue
+            ids = [a.id for a in part]
+            params = {"family": family, "start": start, "ids": ids,
+                      "algorithms": [a.key for a in part]}
+            tasks.append(Task(task_key(family, start, ids), STUDY, params,
+                              count_algorithms, (part,)))
+    return tasks
+
+
+def counts_of(report: RunReport) -> dict[int, tuple[int, int, int]]:
+    """algorithm id -> (solutions, dead ends, forward moves) from a report's results."""
+    out: dict[int, tuple[int, int, int]] = {}
+    for rows in report.results.values():
+        for i, sol, dead, fwd in rows:
+            out[int(i)] = (int(sol), int(dead), int(fwd))
+    return out
+
+
+def run_study(algos: Iterable[Algorithm] | None = None, *, store: ResultStore | None = None,
+              scheduler: Any = None, progress: ProgressFn | None = None,
+              cancel: CancelArg = None, on_result: ResultFn | None = None,
+              workers: int | None = None, chunk: int = CHUNK) -> tuple[StudyResult, RunReport]:
+    """Count ``algos`` (default all 22,432) on the runner. Returns the
+    :class:`~knightgui_core.studies.phadke.StudyResult` (the tables of
+    :mod:`~knightgui_core.studies.phadke_tables` read it) and the runner's report. A task may
+    hold algorithms outside ``algos`` (its chunk is fixed); only ``algos`` are reported."""
+    algos = list([a for _, m in _groups() for a in m] if algos is None else algos)
+    t0 = time.perf_counter()
+    tasks = phadke_tasks(algos, chunk)
+    report = run_tasks(tasks, store=store, scheduler=scheduler, progress=progress,
+                       cancel=cancel, on_result=on_result, workers=workers)
+    wanted = {a.id for a in algos}
+    res = StudyResult(algos)
+    res.counts = {i: c for i, c in counts_of(report).items() if i in wanted}
+    res.cancelled = report.cancelled
+    res.seconds = time.perf_counter() - t0
+    return res, report
+
+
+def import_checkpoint(path: str | Path, store: ResultStore, chunk: int = CHUNK) -> int:
+    """Read an old JSON checkpoint (``knightgui-phadke-checkpoint``, written by earlier
+    versions' ``--checkpoint``) into ``store``: every task whose algorithms are all in it
+    becomes a row (tasks already in the store are kept). Returns the algorithms imported.
+    ValueError if the file is not such a checkpoint; OSError if it cannot be read."""
+    p = Path(path)
+    try:
+        d = json.loads(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ValueError("not a knightgui checkpoint (not text)") from None
+    except json.JSONDecodeError:
+        raise ValueError("not a knightgui checkpoint (not JSON)") from None
+    if not isinstance(d, dict) or d.get("format") != "knightgui-phadke-checkpoint":
+        raise ValueError("not a knightgui phadke checkpoint")
+    algos = [a for _, members in _groups() for a in members]
+    keys = {a.id: a.key for a in algos}
+    done: dict[int, list[int]] = {}
+    for rec in d.get("done", []) if isinstance(d.get("done"), list) else []:
+        try:
+            i, key, sol, dead, fwd = rec
+            i, sol, dead, fwd = int(i), int(sol), int(dead), int(fwd)
+        except (TypeError, ValueError):
+            continue
+        if keys.get(i) == key and min(sol, dead, fwd) >= 0:
+            done[i] = [i, sol, dead, fwd]
+    imported = 0
+    for t in phadke_tasks([a for a in algos if a.id in done], chunk):
+        ids = t.params["ids"]
+        if all(i in done for i in ids):
+            store.put(t.key, t.study, t.params, [done[i] for i in ids])
+            imported += len(ids)
+    return imported
