@@ -1,8 +1,21 @@
 """The count study page of the Analysis view: runs, fills the table, cancels, closes cleanly."""
 import pytest
+from PySide6.QtCore import QSettings
 
+from knightgui.panels import count_study
 from knightgui.panels.count_study import CountStudyPage
-from knightgui.settings import qsettings
+
+
+@pytest.fixture(autouse=True)
+def _own_settings(tmp_path, monkeypatch):
+    """QSettings(org, app) uses the native format, which the conftest's path override does
+    not reach: give the page an ini file of its own so no test writes the user's settings."""
+    path = str(tmp_path / "settings.ini")
+    monkeypatch.setattr(count_study, "qsettings", lambda: QSettings(path, QSettings.IniFormat))
+
+
+def qsettings():
+    return count_study.qsettings()
 
 
 @pytest.fixture
