@@ -81,6 +81,8 @@ log = logging.getLogger("knightgui.runner")
 
 ProgressFn = Callable[[int, int], None]
 ResultFn = Callable[[str, Any], None]
+#: ``cancel=``: a callable answering True to stop, or a ``threading.Event``
+CancelArg = Any
 
 
 class RunnerError(Exception):
@@ -128,6 +130,7 @@ class RunReport:
 
     @property
     def complete(self) -> bool:
+        """Every task has a result (none cancelled)."""
         return len(self.results) == self.total
 
     def tasks_json(self) -> dict[str, int]:
@@ -201,7 +204,7 @@ def shutdown_local() -> None:
 atexit.register(shutdown_local)
 
 
-def local_client(mode: str = "threads", workers: int | None = None):
+def local_client(mode: str = "threads", workers: int | None = None) -> Any:
     """The Dask client of this process's local cluster (made once per mode and size, reused,
     closed at exit). ``mode``: ``threads`` or ``processes``; ``workers``: cores to use
     (default all)."""
@@ -243,7 +246,7 @@ def _probe(address: str, timeout: float) -> None:
                              f"({e.strerror or type(e).__name__})") from None
 
 
-def connect(address: str, timeout: float = CONNECT_TIMEOUT):
+def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
     """A Dask client connected to the scheduler at ``address``; :class:`SchedulerError` with
     one line if it does not answer as a Dask scheduler within ``timeout`` seconds (the
     attempt runs in a daemon thread, so nothing here waits longer)."""
@@ -284,11 +287,21 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT):
 
 
 # ---------------------------------------------------------------------------- running
-def _execute(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[str, float]:
-    """Runs on a worker: the task's result as canonical JSON, and its seconds."""
+def code_version() -> str:
+    """The installed knightgui version ("" when unknown): a worker must run the client's."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("knightgui")
+    except PackageNotFoundError:
+        return ""
+
+
+def _execute(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[str, float, str]:
+    """Runs on a worker: the task's result as canonical JSON, its seconds, and the worker's
+    knightgui version."""
     t0 = time.perf_counter()
     value = fn(*args)
-    return canonical_json(value), time.perf_counter() - t0
+    return canonical_json(value), time.perf_counter() - t0, code_version()
 
 
 def _is_cancelled(cancel: Any) -> bool:
@@ -396,6 +409,7 @@ def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
         fut = client.submit(_execute, t.fn, t.args, key=_dask_key(t), retries=retries,
                             pure=False)
         futures[fut] = t
+    mine = code_version()
     ac = as_completed(list(futures), loop=client.loop)
     remaining = len(futures)
     try:
@@ -412,10 +426,17 @@ def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
                 remaining -= 1
                 if fut.status == "error":
                     exc = fut.exception()
-                    raise TaskFailed(f"task {t.key} failed: {type(exc).__name__}: {exc}")
+                    hint = (" (is knightgui installed on every worker?)"
+                            if isinstance(exc, ImportError) else "")
+                    raise TaskFailed(f"task {t.key} failed: {type(exc).__name__}: "
+                                     f"{str(exc).splitlines()[0] if str(exc) else ''}{hint}")
                 if fut.status != "finished":
                     raise RunnerError(f"task {t.key} was {fut.status} (lost the scheduler?)")
-                text, seconds = fut.result()
+                text, seconds, worker_version = fut.result()
+                if worker_version != mine:
+                    raise TaskFailed(f"task {t.key} ran on a worker with knightgui "
+                                     f"{worker_version or '?'}, this is {mine or '?'}: install "
+                                     "the same version everywhere")
                 value = json.loads(text)
                 if store is not None:
                     store.put(t.key, t.study, t.params, value, seconds=seconds)
@@ -431,13 +452,23 @@ def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
                 break
     finally:
         left = [f for f in futures if f.status not in ("finished", "error")]
+        futures.clear()
         if left:
-            try:
-                client.cancel(left)
-            except Exception:  # noqa: BLE001 - the client may be gone already
-                pass
-        for f in futures:
-            try:
-                f.release()
-            except Exception:  # noqa: BLE001
-                pass
+            # without waiting more than a moment (Ctrl-C must stop at once): the cluster drops
+            # the tasks nobody wants any more
+            th = threading.Thread(target=_cancel_quietly, args=(client, left),
+                                  name="knightgui-cancel", daemon=True)
+            th.start()
+            th.join(0.25)
+
+
+def _cancel_quietly(client: Any, futures: list[Any]) -> None:
+    try:
+        client.cancel(futures)
+    except Exception:  # noqa: BLE001 - the client may be gone already
+        pass
+    for f in futures:
+        try:
+            f.release()
+        except Exception:  # noqa: BLE001
+            pass

@@ -23,7 +23,8 @@ import numpy as np
 
 from ..board import Board
 from ..kernels.orders import orders_chunk
-from ..runner import RunReport, Task, pack_array, run_tasks, unpack_array
+from ..runner import (CancelArg, ProgressFn, RunReport, Task, pack_array, run_tasks,
+                      unpack_array)
 from ..store import ResultStore
 from .orders import (N_ORDERS, OrderError, OrdersResult, _check_board, _check_tie, all_orders,
                      padded_layout)
@@ -115,8 +116,8 @@ def assemble(n: int, tie: str, tasks: list[Task], report: RunReport, *,
 
 def run_study(n: int = 8, tie: str = "first", *, cols: int | None = None,
               orders: np.ndarray | None = None, store: ResultStore | None = None,
-              scheduler: Any = None, progress=None, cancel=None,
-              workers: int | None = None) -> tuple[OrdersResult, RunReport]:
+              scheduler: Any = None, progress: ProgressFn | None = None,
+              cancel: CancelArg = None, workers: int | None = None) -> tuple[OrdersResult, RunReport]:
     """:func:`~knightgui_core.studies.orders.run_orders` on the runner: the same result,
     with a store and any scheduler. ``progress(done, total)`` counts tasks."""
     t0 = time.perf_counter()

@@ -1,16 +1,16 @@
 """Phadke's study on the runner (:mod:`knightgui_core.runner`): the algorithms become tasks.
 
-One task counts a chunk of the algorithms of one family and one start/end combination (at
-most :data:`CHUNK` of them). Its key names the family, the combination and the algorithms'
+One task counts a chunk of the algorithms of one family and one start square (at most
+:data:`CHUNK` of them, in id order). Its key names the family, the start and the algorithms'
 ids (their positions in the full list of 22,432, stable across runs), e.g.
-``phadke/v1/cd/a8c7/54-60``: the same algorithm always lands in the same task whichever
+``phadke/v1/cd/a8/54-73``: the same algorithm always lands in the same task whichever
 families a command asks for (``--family cd`` reuses the 53 strict tasks of ``--family
 strict``), so a store shared by several runs computes each algorithm once.
 
 >>> from knightgui_core.studies import phadke as P
 >>> res, report = run_study(P.algorithms("strict"))            # doctest: +SKIP
 >>> report.tasks_json()                                          # doctest: +SKIP
-{'total': 53, 'from_store': 0, 'computed': 53}
+{'total': 10, 'from_store': 0, 'computed': 10}
 
 The result of a task is ``[[id, solutions, dead_ends, forward_moves], ...]``; the counts are
 those of :func:`knightgui_core.studies.phadke.run` (the same kernel on the same inputs).
@@ -20,19 +20,20 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..runner import RunReport, Task, run_tasks
+from ..runner import CancelArg, ProgressFn, ResultFn, RunReport, Task, run_tasks
 from ..store import ResultStore
 from .phadke import Algorithm, AlgorithmBatch, StudyResult, all_algorithms
 
 STUDY = "phadke"
 #: version of the tasks' definition (part of every key)
 VERSION = 1
-#: most algorithms in one task (a semi-dash combination has up to 240: two tasks of ~0.3 s)
+#: most algorithms in one task (~0.3 s on one core; the whole study is about 200 tasks)
 CHUNK = 128
 
 
@@ -46,30 +47,36 @@ def count_algorithms(algos: Sequence[Algorithm]) -> list[list[int]]:
     return [[int(a.id), int(r[0]), int(r[1]), int(r[2])] for a, r in zip(algos, out)]
 
 
-def task_key(family: str, start: str, end: str, ids: Sequence[int]) -> str:
-    return f"{STUDY}/v{VERSION}/{family}/{start}{end}/{ids[0]}-{ids[-1]}"
+def task_key(family: str, start: str, ids: Sequence[int]) -> str:
+    """The stable key of the task counting algorithms ``ids`` of ``family`` from ``start``."""
+    return f"{STUDY}/v{VERSION}/{family}/{start}/{ids[0]}-{ids[-1]}"
+
+
+@lru_cache(maxsize=1)
+def _groups() -> tuple[tuple[tuple[str, str], tuple[Algorithm, ...]], ...]:
+    groups: dict[tuple[str, str], list[Algorithm]] = {}
+    for a in all_algorithms():
+        groups.setdefault((a.family, a.start), []).append(a)
+    return tuple((k, tuple(v)) for k, v in groups.items())
 
 
 def phadke_tasks(algos: Iterable[Algorithm], chunk: int = CHUNK) -> list[Task]:
-    """The tasks that count ``algos``: per family and start/end combination, chunks of at
-    most ``chunk`` algorithms in id order. The chunks are cut over the family's whole list
-    for that combination, so a subset of algorithms gets the same keys as the full run."""
+    """The tasks that count ``algos``: per family and start square, chunks of at most
+    ``chunk`` algorithms in id order. The chunks are cut over the family's whole list for
+    that start, so a subset of algorithms gets the same keys as the full run."""
     chunk = max(1, int(chunk))
     wanted = {a.id for a in algos}
-    groups: dict[tuple[str, str, str], list[Algorithm]] = {}
-    for a in all_algorithms():
-        groups.setdefault((a.family, a.start, a.end), []).append(a)
     tasks: list[Task] = []
-    for (family, start, end), members in groups.items():
+    for (family, start), members in _groups():
         for j in range(0, len(members), chunk):
             part = members[j:j + chunk]
             if not any(a.id in wanted for a in part):
                 continue
             ids = [a.id for a in part]
-            params = {"family": family, "start": start, "end": end, "ids": ids,
+            params = {"family": family, "start": start, "ids": ids,
                       "algorithms": [a.key for a in part]}
-            tasks.append(Task(task_key(family, start, end, ids), STUDY, params,
-                              count_algorithms, (tuple(part),)))
+            tasks.append(Task(task_key(family, start, ids), STUDY, params,
+                              count_algorithms, (part,)))
     return tasks
 
 
@@ -83,13 +90,14 @@ def counts_of(report: RunReport) -> dict[int, tuple[int, int, int]]:
 
 
 def run_study(algos: Iterable[Algorithm] | None = None, *, store: ResultStore | None = None,
-              scheduler: Any = None, progress=None, cancel=None, on_result=None,
+              scheduler: Any = None, progress: ProgressFn | None = None,
+              cancel: CancelArg = None, on_result: ResultFn | None = None,
               workers: int | None = None, chunk: int = CHUNK) -> tuple[StudyResult, RunReport]:
     """Count ``algos`` (default all 22,432) on the runner. Returns the
     :class:`~knightgui_core.studies.phadke.StudyResult` (the tables of
     :mod:`~knightgui_core.studies.phadke_tables` read it) and the runner's report. A task may
     hold algorithms outside ``algos`` (its chunk is fixed); only ``algos`` are reported."""
-    algos = list(all_algorithms() if algos is None else algos)
+    algos = list([a for _, m in _groups() for a in m] if algos is None else algos)
     t0 = time.perf_counter()
     tasks = phadke_tasks(algos, chunk)
     report = run_tasks(tasks, store=store, scheduler=scheduler, progress=progress,
@@ -116,7 +124,7 @@ def import_checkpoint(path: str | Path, store: ResultStore, chunk: int = CHUNK) 
         raise ValueError("not a knightgui checkpoint (not JSON)") from None
     if not isinstance(d, dict) or d.get("format") != "knightgui-phadke-checkpoint":
         raise ValueError("not a knightgui phadke checkpoint")
-    algos = all_algorithms()
+    algos = [a for _, members in _groups() for a in members]
     keys = {a.id: a.key for a in algos}
     done: dict[int, list[int]] = {}
     for rec in d.get("done", []) if isinstance(d.get("done"), list) else []:

@@ -38,7 +38,8 @@ def add_runner_options(p) -> None:
                         "computed again (many studies can share one file)")
     p.add_argument("--scheduler", metavar="ADDR", default=None,
                    help="Dask scheduler, tcp://HOST:PORT (default: $KNIGHTGUI_SCHEDULER, "
-                        "else this machine's cores)")
+                        "else this machine's cores: 'local', the same as 'threads'; "
+                        "'processes' for a local cluster of worker processes)")
 
 
 def open_store(path: str | None):
@@ -102,7 +103,7 @@ def _quick_exit(store) -> None:
     from knightgui_core import runner
     t = threading.Thread(target=runner.shutdown_local, daemon=True)
     t.start()
-    t.join(0.5)
+    t.join(0.3)
     try:
         sys.stderr.write("interrupted\n")
         sys.stderr.flush()

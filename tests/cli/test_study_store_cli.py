@@ -33,7 +33,7 @@ def test_store_resumes_and_is_shared_by_studies(tmp_path, capsys):
                 "--store", st]) == 0
     assert _last_json(capsys)["tasks"]["computed"] == 16      # other tie rule: other rows
     assert run(["study", "phadke", "--family", "strict", "--json", "--store", st]) == 0
-    assert _last_json(capsys)["tasks"] == {"total": 53, "from_store": 0, "computed": 53}
+    assert _last_json(capsys)["tasks"] == {"total": 10, "from_store": 0, "computed": 10}
     assert run(["study", "move-orders", "--size", "5", "--json", "--store", st]) == 0
     again = _last_json(capsys)
     assert again["tasks"] == {"total": 16, "from_store": 16, "computed": 0}
@@ -41,13 +41,13 @@ def test_store_resumes_and_is_shared_by_studies(tmp_path, capsys):
     con = sqlite3.connect(st)
     per = dict(con.execute("SELECT study, count(*) FROM tasks GROUP BY study").fetchall())
     con.close()
-    assert per == {"move-orders": 32, "phadke": 53}
+    assert per == {"move-orders": 32, "phadke": 10}
 
 
 def test_json_without_store_reports_tasks(capsys):
     assert run(["study", "phadke", "--family", "strict", "--json"]) == 0
     d = _last_json(capsys)
-    assert d["tasks"] == {"total": 53, "from_store": 0, "computed": 53}
+    assert d["tasks"] == {"total": 10, "from_store": 0, "computed": 10}
     assert d["strict"]["solutions"] == 989_931
 
 
@@ -155,3 +155,36 @@ def test_ctrl_c_stops_within_a_second_and_the_store_stays_consistent(tmp_path):
     with ResultStore(st) as s:                     # opens, every row checks
         kept = s.verify()
     assert 2 <= kept < 64
+
+
+def _stderr_on_a_terminal(args) -> str:
+    """Run the CLI with stderr on a pseudo-terminal (100 columns); what it drew there."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k != "KNIGHTGUI_SCHEDULER"}
+    proc = subprocess.Popen([sys.executable, "-m", "knightgui", *args],
+                            stdout=subprocess.DEVNULL, stderr=slave, env=env)
+    os.close(slave)
+    buf = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        buf += chunk
+    os.close(master)
+    assert proc.wait(60) == 0
+    return buf.decode("utf-8", "replace")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pty")
+def test_progress_bar_on_a_real_terminal_and_not_with_json():
+    drawn = _stderr_on_a_terminal(["study", "move-orders", "--size", "5"])
+    assert "/16 [" in drawn and "task/s" in drawn and "move orders 5×5" in drawn
+    assert _stderr_on_a_terminal(["study", "move-orders", "--size", "5", "--json"]).strip() == ""

@@ -114,7 +114,7 @@ def test_phadke_and_move_orders_on_two_worker_processes_equal_the_engines(tmp_pa
     from knightgui_core.studies.orders import run_orders
     strict = P.algorithms("strict")
     res, rep = PR.run_study(strict, scheduler="processes", workers=2)
-    assert rep.tasks_json() == {"total": 53, "from_store": 0, "computed": 53}
+    assert rep.tasks_json() == {"total": 10, "from_store": 0, "computed": 10}
     assert res.counts == P.run(strict, workers=2).counts
     ref = run_orders(6, "last")
     with ResultStore(tmp_path / "s.sqlite") as st:
@@ -137,3 +137,14 @@ def test_move_order_subsets_get_their_own_keys():
     got, rep = OR.run_study(5, "first", orders=sub)
     ref = run_orders(5, "first", orders=sub)
     assert np.array_equal(got.lengths, ref.lengths) and got.orders == len(sub)
+
+
+def test_a_worker_with_another_knightgui_version_is_refused(monkeypatch):
+    import knightgui_core.runner as R
+
+    def version() -> str:                     # the worker threads answer another version
+        return "1.0" if threading.current_thread() is threading.main_thread() else "0.9"
+
+    monkeypatch.setattr(R, "code_version", version)
+    with pytest.raises(TaskFailed, match="knightgui 0.9, this is 1.0"):
+        run_tasks(_tasks(2, prefix="t/version"))
