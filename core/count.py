@@ -22,6 +22,7 @@ Totals never depend on the depth of the split or on the budget (tests/core/test_
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -71,7 +72,7 @@ class CountBoard:
         self.ties = np.zeros(n + 1, dtype=np.int32)
         self.st = np.zeros(_k.ST_SIZE, dtype=np.int64)
 
-    def square(self, value) -> int:
+    def square(self, value: int | str) -> int:
         """Flat index of a square given as a name (``a1``, ``3,7``) or an index."""
         try:
             if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
@@ -82,7 +83,7 @@ class CountBoard:
         except BoardError as e:
             raise CountError(f"start: {e}") from None
 
-    def _begin(self, start: int, prefix) -> None:
+    def _begin(self, start: int, prefix: Sequence[int]) -> None:
         p = _prefix_array(prefix)
         ev = _k.count_begin(self.att, self.mtype, self.n, start, p, self.path, self.free,
                             self.pend, self.ntied, self.ties, self.st)
@@ -91,7 +92,7 @@ class CountBoard:
                              f"{self.board.name(start)}")
 
 
-def _prefix_array(prefix) -> np.ndarray:
+def _prefix_array(prefix: Iterable[int]) -> np.ndarray:
     try:
         p = np.asarray(tuple(prefix), dtype=np.int64)
     except (TypeError, ValueError):
@@ -113,8 +114,9 @@ class SubtreeCount:
     rest: list = field(default_factory=list)
 
 
-def count_subtrees(cb: CountBoard, start, prefixes, budget: int = 1 << 62,
-                   cancel=None, chunk: int = 1 << 22) -> SubtreeCount:
+def count_subtrees(cb: CountBoard, start: int | str, prefixes: Iterable[Sequence[int]],
+                   budget: int = 1 << 62, cancel: Callable[[], bool] | None = None,
+                   chunk: int = 1 << 22) -> SubtreeCount:
     """Count the subtrees ``prefixes`` (each a tuple of move types; ``()`` is the whole
     start) from ``start`` in order, making at most ``budget`` forward moves in all. The work
     not done is returned as prefixes in ``rest`` (shallowest first), so
@@ -177,7 +179,7 @@ def _left(cb: CountBoard) -> list[tuple]:
     return out
 
 
-def split(cb: CountBoard, start, depth: int) -> list[tuple]:
+def split(cb: CountBoard, start: int | str, depth: int) -> list[tuple]:
     """The prefixes ``depth`` ties below ``start`` (fewer ties where a path ends first):
     their subtrees partition the start's."""
     s = cb.square(start)
@@ -187,7 +189,7 @@ def split(cb: CountBoard, start, depth: int) -> list[tuple]:
     out: list[tuple] = []
     types = np.zeros(8, dtype=np.int8)
     for _ in range(int(depth)):
-        nxt = []
+        nxt: list[tuple] = []
         for p in level:
             cb._begin(s, p)
             got = int(_k.next_tie(cb.att, cb.mtype, cb.path, cb.free, cb.st, types))
@@ -211,7 +213,7 @@ def symmetries(rows: int, cols: int) -> list:
     return maps
 
 
-def start_classes(rows: int, cols: int, starts) -> dict[int, list[int]]:
+def start_classes(rows: int, cols: int, starts: Iterable[int]) -> dict[int, list[int]]:
     """Representative square (the smallest index of its orbit) -> the given starts it
     stands for, in the order given."""
     b = Board(rows, cols)

@@ -48,7 +48,7 @@ ST_SIZE = 9
 
 
 @njit
-def popcount2(a, b):
+def popcount2(a: np.uint64, b: np.uint64) -> int:
     """Set bits of two uint64 words."""
     n = 0
     while a:
@@ -61,7 +61,7 @@ def popcount2(a, b):
 
 
 @njit
-def _tied(att, q, f0, f1):
+def _tied(att: np.ndarray, q: int, f0: np.uint64, f1: np.uint64) -> tuple:
     """The unvisited neighbours of ``q`` with the fewest onward exits (board ``f0, f1``),
     as two words, and how many there are."""
     c0 = att[q, 0] & f0
@@ -95,7 +95,7 @@ def _tied(att, q, f0, f1):
 
 
 @njit
-def _low(t0, t1):
+def _low(t0: np.uint64, t1: np.uint64) -> int:
     """The lowest square of a non-empty two-word set."""
     if t0:
         return np.int64(trailing_zeros(t0))
@@ -103,7 +103,7 @@ def _low(t0, t1):
 
 
 @njit
-def _step(path, free, k, c):
+def _step(path: np.ndarray, free: np.ndarray, k: int, c: int) -> None:
     """Number ``k + 1`` on square ``c``."""
     f0 = free[k, 0]
     f1 = free[k, 1]
@@ -117,7 +117,9 @@ def _step(path, free, k, c):
 
 
 @njit
-def count_begin(att, mtype, n, start, prefix, path, free, pend, ntied, ties, st):
+def count_begin(att: np.ndarray, mtype: np.ndarray, n: int, start: int, prefix: np.ndarray,
+                path: np.ndarray, free: np.ndarray, pend: np.ndarray, ntied: np.ndarray,
+                ties: np.ndarray, st: np.ndarray) -> int:
     """Fresh state with ``start`` numbered 1, then follow ``prefix`` (int8[d], move types
     taken at the first d ties). Returns DONE with the state on the root of the subtree
     (not expanded yet), or BAD_PREFIX when a prefix entry is not a tied option there or the
@@ -174,7 +176,8 @@ def count_begin(att, mtype, n, start, prefix, path, free, pend, ntied, ties, st)
 
 
 @njit
-def next_tie(att, mtype, path, free, st, out_types):
+def next_tie(att: np.ndarray, mtype: np.ndarray, path: np.ndarray, free: np.ndarray,
+             st: np.ndarray, out_types: np.ndarray) -> int:
     """From the root of a fresh :func:`count_begin` state, the move types (ascending) tied at
     the next tie point, written to ``out_types`` (int8[8]); returns how many (0 when the
     path reaches a tour or a dead end first). Uses ``path``/``free`` beyond the root as
@@ -207,7 +210,9 @@ def next_tie(att, mtype, path, free, st, out_types):
 
 
 @njit
-def count_run(att, close, path, free, pend, ntied, ties, st, max_steps):
+def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndarray,
+              pend: np.ndarray, ntied: np.ndarray, ties: np.ndarray, st: np.ndarray,
+              max_steps: int) -> int:
     """Run the subtree below ``st[ST_ROOT]`` up to the first leaf after ``max_steps``
     forward moves.
     ``close`` uint64[2] = squares a knight move from the start. Returns DONE (subtree

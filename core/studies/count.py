@@ -27,6 +27,7 @@ from typing import Any
 from ..board import Board, BoardError
 from ..count import CountBoard, CountError, count_subtrees, split, start_classes
 from ..runner import RunReport, Task, run_tasks
+from ..store import ResultStore
 
 STUDY = "count"
 #: version of the tasks' definition (part of every key)
@@ -59,18 +60,21 @@ def count_task(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int
 
 def task_key(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]],
              budget: int) -> str:
+    """The task's stable key: board, start, budget and subtrees (hashed when long)."""
     enc = ";".join(".".join(str(int(t)) for t in p) or "-" for p in prefixes)
     if len(enc) > 60:
         enc = "h" + hashlib.sha256(enc.encode()).hexdigest()[:24]
     return f"{STUDY}/v{VERSION}/{rows}x{cols}/{start}/m{budget}/{enc}"
 
 
-def make_task(rows: int, cols: int, start: str, prefixes, budget: int) -> Task:
-    prefixes = [[int(t) for t in p] for p in prefixes]
-    params = {"rows": rows, "cols": cols, "start": start, "prefixes": prefixes,
+def make_task(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]],
+              budget: int) -> Task:
+    """The task that counts ``prefixes`` of ``start`` within ``budget`` forward moves."""
+    plist = [[int(t) for t in p] for p in prefixes]
+    params = {"rows": rows, "cols": cols, "start": start, "prefixes": plist,
               "budget": budget}
-    return Task(task_key(rows, cols, start, prefixes, budget), STUDY, params, count_task,
-                (rows, cols, start, prefixes, budget))
+    return Task(task_key(rows, cols, start, plist, budget), STUDY, params, count_task,
+                (rows, cols, start, plist, budget))
 
 
 def parse_starts(rows: int, cols: int, spec: str | Sequence[str]) -> list[int]:
@@ -120,6 +124,7 @@ class CountResult:
 
     @property
     def totals(self) -> dict[str, int]:
+        """Sums over the start squares."""
         t = {"tours": 0, "closed": 0, "dead_ends": 0}
         for rec in self.per_start.values():
             for k in t:
@@ -146,7 +151,7 @@ def start_tasks(rows: int, cols: int, reps: Sequence[int], split_depth: int = 0,
 
 
 def run_count(rows: int, cols: int, starts: str | Sequence[str] = "all", *,
-              split_depth: int = 0, budget: int = TASK_MOVES, store=None,
+              split_depth: int = 0, budget: int = TASK_MOVES, store: ResultStore | None = None,
               scheduler: Any = None, workers: int | None = None,
               progress: Callable[[int, int, int], None] | None = None, cancel: Any = None,
               runner: Runner | None = None) -> CountResult:
