@@ -215,3 +215,12 @@ def test_cancel_stops_with_no_table():
 def test_make_task_params_are_json():
     t = make_task(8, 8, "a1", [(1, 2)], 5)
     assert t.params["prefixes"] == [[1, 2]]
+
+
+def test_boards_over_64_squares_use_both_words_and_agree_with_the_enumerator():
+    """Squares 64..127 live in the second word: 9×9 and 5×14 against the general kernel."""
+    for rows, cols, starts in ((9, 9, ("c3",)), (5, 14, ("a1", "n5", "g3"))):
+        cb = CountBoard(rows, cols)
+        for s in starts:
+            e = count_kernel(rows, cols, s)
+            assert _whole(cb, s)[::2] == (e["solutions"], e["dead_ends"]), (rows, cols, s)
