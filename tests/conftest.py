@@ -19,3 +19,14 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "jit_only" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _close_local_dask_clusters():
+    """A module that ran studies on the runner leaves no local Dask cluster behind: its
+    threads (heartbeats, monitors) would take time from later modules' timing tests."""
+    yield
+    import sys
+    runner = sys.modules.get("knightgui_core.runner")
+    if runner is not None:
+        runner.shutdown_local()
