@@ -6,7 +6,7 @@ single tour by :mod:`knightgui_core.kernels.count`.
 
 >>> r = count_subtrees(CountBoard(5, 5), "a1", [()])
 >>> (r.tours, r.closed, r.rest)
-(304, 0, [])
+(32, 0, [])
 
 A *prefix* is a tuple of move types, one per tie met on the way down from the start; it names
 a subtree, and the subtrees of all the options of one tie split the subtree above it. So:

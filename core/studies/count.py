@@ -14,7 +14,7 @@ subtrees, so the same command finds its finished tasks in a store round after ro
 
 >>> res = run_count(5, 5, "corners", scheduler="threads")            # doctest: +SKIP
 >>> res.totals
-{'tours': 1216, 'closed': 0, 'dead_ends': 0}
+{'tours': 128, 'closed': 0, 'dead_ends': 0}
 """
 from __future__ import annotations
 
