@@ -12,8 +12,8 @@
 4. Two workers against one on that job (target >= 1.8×; needs two idle cores).
 5. The whole Phadke study (22,432 algorithms): today's embedded thread pool
    (studies.phadke.run) against the runner's default (target: no slower).
-6. count 9×9 over all starts (target <= 30 s on 2 cores), when this branch has
-   ``knightgui study count`` (the count study's own figure).
+6. count 9×9 over all starts (target <= 30 s on 2 cores) and its per-core rate: the count
+   kernel directly in this process against the runner with one worker (target: within 10 %).
 
 The machine is shared: the load average is printed with every figure; on a loaded machine
 the ratios (2 against 1 especially) fall short of what two idle cores give.
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -144,19 +143,33 @@ def phadke_whole() -> None:
 
 
 def count_9x9() -> None:
-    import importlib.util
-    if importlib.util.find_spec("knightgui.commands.study_count") is None:
-        print("[6] count 9×9: `knightgui study count` is not on this branch")
-        return
+    """count 9×9 over all starts on the runner's default (target <= 30 s), and its per-core
+    rate against the count kernel run directly in this process on one core."""
+    from knightgui_core.count import CountBoard, count_subtrees, start_classes
+    from knightgui_core.studies.count import run_count
+    reps = sorted(start_classes(9, 9, range(81)))
+    run_count(5, 5, "all", scheduler="threads")            # cluster up, kernels loaded
+    t, c = time.perf_counter(), time.process_time()
+    cb, tours = CountBoard(9, 9), 0
+    for s in reps:
+        tours += count_subtrees(cb, s, [()]).tours
+    direct, direct_cpu = time.perf_counter() - t, time.process_time() - c
+    t, c = time.perf_counter(), time.process_time()
+    one = run_count(9, 9, "all", scheduler="threads", workers=1)
+    one_wall, one_cpu = time.perf_counter() - t, time.process_time() - c
     t = time.perf_counter()
-    p = subprocess.run([sys.executable, "-m", "knightgui", "study", "count", "--size", "9",
-                        "--json"], capture_output=True, text=True)
+    res = run_count(9, 9, "all")
     dt = time.perf_counter() - t
-    if p.returncode != 0:
-        print(f"[6] count 9×9 failed: {p.stderr.strip()[:200]}")
-        return
-    print(f"[6] count 9×9, all starts: {dt:.1f} s; target 30 s → ratio {dt / 30:.2f}   "
-          f"({load()})")
+    assert one.totals == res.totals
+    assert tours == sum(one.per_start[cb.board.name(s)]["tours"] for s in reps)
+    print(f"[6] count 9×9 kernel in this process, one core: {tours / direct / 1e6:.2f} M "
+          f"tours/s ({direct:.1f} s wall, {direct_cpu:.1f} s CPU, 15 classes)   ({load()})")
+    print(f"[6] count 9×9 runner, one worker: {tours / one_wall / 1e6:.2f} M tours/s "
+          f"({one_wall:.1f} s, {one.tasks['total']} tasks, {one_cpu:.1f} s CPU) → "
+          f"{one_wall / direct:.2f}× the kernel's wall time, {one_cpu / direct_cpu:.2f}× its CPU "
+          f"time (target <= 1.10; under load the CPU ratio is the fair one)   ({load()})")
+    print(f"[6] count 9×9, all 81 starts, default scheduler: {dt:.1f} s, "
+          f"{res.totals['tours']:,} tours; target 30 s → ratio {dt / 30:.2f}   ({load()})")
 
 
 def main() -> int:

@@ -102,3 +102,5 @@ def exercise_all() -> None:
     from .studies.orders import all_orders, run_orders
     run_orders(5, "last", orders=all_orders()[:3].copy())
     tiebreaks.run_tiebreaks(12, n_min=5, starts="corners")
+    from .count import CountBoard, count_subtrees, split
+    count_subtrees(CountBoard(6, 6), 0, split(CountBoard(6, 6), 0, 2), 1000)

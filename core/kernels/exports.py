@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 EXPORTS: dict[str, tuple[str, ...]] = {
     "close": ("repair_closed_kernel",),
+    "count": ("count_begin", "next_tie", "count_run"),
     "construct": ("grid_path", "strip_path", "rotate_to", "remap", "place", "place_blocks"),
     "enumerate": ("new_state", "advance_kernel", "count_kernel", "collect_kernel"),
     "enumerate64": ("fresh_bits_state", "advance_bits", "count_bits", "collect_bits",

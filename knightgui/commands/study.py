@@ -7,11 +7,11 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
-STUDIES = ("phadke", "orders", "tiebreaks")
+STUDIES = ("phadke", "orders", "tiebreaks", "count")
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("study", help="batch studies: phadke, move-orders, tie-breaks")
+    p = sub.add_parser("study", help="batch studies: phadke, move-orders, tie-breaks, count")
     studies = p.add_subparsers(dest="study", metavar="STUDY", parser_class=type(p))
     for name in STUDIES:
         modname = f"{__package__}.study_{name}"

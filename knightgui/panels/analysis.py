@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QDock
                                QVBoxLayout, QWidget)
 
 from .analysis_plots import FailureHistogram, StartHeatMap, SuccessPlot
+from .count_study import CountStudyPage
 from .study_thread import StudyThread
 
 
@@ -78,6 +79,8 @@ class AnalysisDock(QDockWidget):
         tabs = _Tabs()
         tabs.addTab(self._orders_tab(), "Move orders")
         tabs.addTab(self._tiebreak_tab(), "Tie-breaks")
+        self.count_page = CountStudyPage()
+        tabs.addTab(self.count_page, "Tour counts")
         self.tabs = tabs
         self.setWidget(tabs)
         app = QApplication.instance()
@@ -216,11 +219,12 @@ class AnalysisDock(QDockWidget):
 
     def shutdown(self, timeout_ms: int = 30000) -> bool:
         """Cancel a running study and wait for its thread; True when no thread is left."""
+        ok = self.count_page.shutdown(timeout_ms)
         t = self.study_thread
         if t is None:
-            return True
+            return ok
         t.cancel_event.set()
-        return bool(t.wait(timeout_ms))
+        return bool(t.wait(timeout_ms)) and ok
 
     def eventFilter(self, obj, ev):  # the main window closing stops the study
         if ev.type() == QEvent.Close and obj is self.parent():

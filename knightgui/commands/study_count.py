@@ -1,0 +1,110 @@
+"""``knightgui study count``: every Warnsdorff tour from each start square, counted.
+
+    knightgui study count --size 8                        # 64 starts: 7,894,584 tours
+    knightgui study count --size 10 --starts corners --store counts.sqlite
+    knightgui study count --rows 5 --cols 6 --starts a1,c3 --csv counts.csv --json
+    knightgui study count --size 9 --scheduler tcp://HOST:8786
+
+Strict rule, no dashes, open tours, every tie followed. Starts that a symmetry of the board
+maps onto each other are counted once.
+"""
+from __future__ import annotations
+
+import csv
+import io
+
+from ._common import CliError, emit_json, positive_int
+from ._runner import add_runner_options, open_store, run_study
+
+
+def add_parser(studies) -> None:
+    p = studies.add_parser("count", help="count every Warnsdorff tour (strict rule, every tie "
+                           "followed, open) from each start square: tours, closed, dead ends")
+    p.add_argument("--size", metavar="N", help="an N×N board")
+    p.add_argument("--rows", metavar="R", help="rows (with --cols; instead of --size)")
+    p.add_argument("--cols", metavar="C", help="columns (with --rows)")
+    p.add_argument("--starts", default="all", metavar="all|corners|SQUARES",
+                   help="start squares: all (default), corners, or names such as a1,c3")
+    p.add_argument("--csv", metavar="FILE", help="write one row per start square to FILE")
+    p.add_argument("--split-depth", default="0", metavar="D",
+                   help="cut each start D ties down before the first round (default 0; "
+                        "tasks also split themselves when they outgrow their budget)")
+    p.add_argument("--task-moves", default=None, metavar="M",
+                   help="forward moves a task makes before it splits (default 2**27, "
+                        "about 1–5 s on one core)")
+    p.add_argument("--workers", help="cores of this machine to use (default: all)")
+    add_runner_options(p)
+    p.add_argument("--json", action="store_true", help="last stdout line: one JSON object")
+    p.set_defaults(func=run)
+
+
+def _dims(args) -> tuple[int, int]:
+    if args.size is not None:
+        if args.rows is not None or args.cols is not None:
+            raise CliError("give --size N or --rows R --cols C, not both")
+        n = positive_int("--size", args.size, 1, 11)
+        return n, n
+    if args.rows is None or args.cols is None:
+        raise CliError("give the board: --size N, or --rows R and --cols C")
+    return (positive_int("--rows", args.rows, 1, 128),
+            positive_int("--cols", args.cols, 1, 128))
+
+
+def _csv_text(res) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["start", "class", "tours", "closed", "dead_ends"])
+    rep_of = {s: rep for rep, members in res.classes.items() for s in members}
+    for name, rec in res.per_start.items():
+        w.writerow([name, rep_of[name], rec["tours"], rec["closed"], rec["dead_ends"]])
+    return buf.getvalue()
+
+
+def format_table(res) -> str:
+    """One line per symmetry class, then the totals."""
+    lines = [f"{'start':>6} {'starts':>6} {'tours':>15} {'closed':>12} {'dead ends':>14}"]
+    for rep, members in res.classes.items():
+        rec = res.per_start[members[0]]
+        lines.append(f"{rep:>6} {len(members):>6} {rec['tours']:>15,} {rec['closed']:>12,} "
+                     f"{rec['dead_ends']:>14,}")
+    t = res.totals
+    lines.append(f"{'all':>6} {len(res.per_start):>6} {t['tours']:>15,} {t['closed']:>12,} "
+                 f"{t['dead_ends']:>14,}")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    from knightgui_core.count import CountError
+    from knightgui_core.studies.count import TASK_MOVES, run_count
+    from knightgui_core.tour import atomic_write_text
+    rows, cols = _dims(args)
+    depth = positive_int("--split-depth", args.split_depth, 0, 64)
+    budget = (TASK_MOVES if args.task_moves is None
+              else positive_int("--task-moves", args.task_moves, 1, 1 << 62))
+    workers = None if args.workers is None else positive_int("--workers", args.workers, 1, 256)
+    store = open_store(args.store)
+    try:
+        def runner(tasks):
+            return run_study(args, tasks, f"count {rows}x{cols}", store=store,
+                             workers=workers)
+        try:
+            res = run_count(rows, cols, args.starts, split_depth=depth, budget=budget,
+                            runner=runner)
+        except CountError as e:
+            raise CliError(str(e)) from None
+    finally:
+        if store is not None:
+            store.close()
+    print(format_table(res))
+    print(f"{len(res.per_start):,} starts ({len(res.classes)} classes) in {res.seconds:.1f} s; "
+          f"{res.tasks['total']:,} tasks in {res.rounds} rounds "
+          f"({res.tasks['from_store']:,} from the store)")
+    if args.csv:
+        try:
+            atomic_write_text(args.csv, _csv_text(res))
+        except OSError as e:
+            raise CliError(f"--csv: cannot write {args.csv}: {e.strerror or e}") from None
+        print(f"wrote {args.csv}")
+    if args.json:
+        emit_json(res.to_json())
+    return 0

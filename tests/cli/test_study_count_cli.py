@@ -1,0 +1,81 @@
+"""CLI: knightgui study count."""
+import csv
+import json
+
+import pytest
+
+from knightgui.cli import run
+
+
+def _last_json(capsys):
+    out = capsys.readouterr().out.strip().splitlines()
+    return json.loads(out[-1])
+
+
+def test_count_8x8_json_is_the_documented_object(capsys):
+    assert run(["study", "count", "--size", "8", "--json", "--scheduler", "threads"]) == 0
+    d = _last_json(capsys)
+    assert list(d) == ["study", "rows", "cols", "totals", "per_start", "tasks", "seconds"]
+    assert d["study"] == "count" and d["rows"] == d["cols"] == 8
+    assert d["totals"] == {"tours": 7_894_584, "closed": 1_188_384, "dead_ends": 761_520}
+    assert len(d["per_start"]) == 64
+    assert d["per_start"]["a8"] == {"tours": 137_300, "closed": 2_662, "dead_ends": 6_804}
+    assert d["tasks"] == {"total": 10, "from_store": 0, "computed": 10}
+    assert d["seconds"] >= 0
+
+
+def test_count_rectangle_starts_csv_and_store(tmp_path, capsys):
+    out, store = tmp_path / "c.csv", tmp_path / "s.sqlite"
+    args = ["study", "count", "--rows", "5", "--cols", "6", "--starts", "a1,b3,f5",
+            "--csv", str(out), "--store", str(store), "--task-moves", "200", "--json"]
+    assert run(args) == 0
+    first = _last_json(capsys)
+    rows = list(csv.DictReader(open(out)))
+    assert [r["start"] for r in rows] == ["a1", "b3", "f5"]
+    assert rows[0]["class"] == rows[2]["class"] == "a1"          # f5 is a1 turned 180°
+    assert {r["start"]: int(r["tours"]) for r in rows} == \
+        {k: v["tours"] for k, v in first["per_start"].items()}
+    assert first["tasks"]["computed"] == first["tasks"]["total"] > 2
+    assert run(args) == 0
+    again = _last_json(capsys)
+    assert again["per_start"] == first["per_start"]
+    assert again["tasks"]["from_store"] == again["tasks"]["total"]
+    assert again["tasks"]["computed"] == 0
+
+
+def test_count_corners_and_split_depth_agree(capsys):
+    assert run(["study", "count", "--size", "6", "--starts", "corners", "--json"]) == 0
+    a = _last_json(capsys)
+    assert run(["study", "count", "--size", "6", "--starts", "corners", "--split-depth",
+                "3", "--json"]) == 0
+    b = _last_json(capsys)
+    assert list(a["per_start"]) == ["a1", "f1", "a6", "f6"]
+    assert a["totals"] == b["totals"] and b["tasks"]["total"] > a["tasks"]["total"]
+
+
+@pytest.mark.parametrize("argv,msg", [
+    (["--size", "0"], "--size"),
+    (["--size", "12"], "--size"),
+    (["--size", "x"], "--size"),
+    (["--rows", "12", "--cols", "11"], "128 squares"),
+    (["--rows", "5"], "--rows R and --cols C"),
+    ([], "--size N"),
+    (["--size", "5", "--rows", "5", "--cols", "5"], "not both"),
+    (["--size", "5", "--starts", "z9"], "z9"),
+    (["--size", "5", "--starts", ""], "no start"),
+    (["--size", "5", "--task-moves", "0"], "--task-moves"),
+    (["--size", "5", "--split-depth", "-1"], "--split-depth"),
+    (["--size", "5", "--scheduler", "nonsense://x"], "--scheduler"),
+])
+def test_count_bad_input_is_one_line_exit_2(argv, msg, capsys):
+    assert run(["study", "count", *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and msg in err[0]
+
+
+def test_count_store_that_is_not_a_store(tmp_path, capsys):
+    bad = tmp_path / "x.sqlite"
+    bad.write_text("not a database")
+    assert run(["study", "count", "--size", "5", "--store", str(bad)]) == 2
+    assert "--store" in capsys.readouterr().err
+    assert bad.read_text() == "not a database"
