@@ -17,20 +17,25 @@ from .file_actions import FileActions, guarded
 from .panels.controls import ControlsPanel
 from .panels.counter import CounterPanel, TimingPanel
 from .panels.options_matrix import OptionsMatrixView
+from .request import RESULT_FIELDS
 from .results import ResultsPresenter
 from .worker import SolverThread
 
 log = logging.getLogger("knightgui.window")
+#: The window's own title. The application's display name ("knightgui") is not repeated here:
+#: Qt appends it on the platforms that show it (X11, Windows: "Knight's tour explorer —
+#: knightgui"), so it appears once.
+TITLE = "Knight's tour explorer"
 
 
-class MainWindow(FileActions, QMainWindow):
+class MainWindow(QMainWindow):
     firstPaint = Signal()
 
     def __init__(self, restore_settings: bool = True):
         super().__init__()
-        self.setWindowTitle("knightgui — knight's tour explorer")
+        self._quiet = False
+        self.setWindowTitle(TITLE)
         self.resize(1280, 820)
-        self.last_dir = ""
         self.state_restored = False
         self.view = BoardView()
         self.setCentralWidget(self.view)
@@ -53,6 +58,8 @@ class MainWindow(FileActions, QMainWindow):
         self.results = ResultsPresenter(self.worker, self.view, self.matrix, self.counter,
                                         self.timing, self)
         self.animator = ConstructionAnimator(self.view, self)
+        self.files = FileActions(self, self.view, lambda: self.results.tour, self.show_tour,
+                                 self.statusBar().showMessage, self.show_error)
         self.hover_label = QLabel()
         self.statusBar().addPermanentWidget(self.hover_label)
         self._make_actions()
@@ -146,11 +153,12 @@ class MainWindow(FileActions, QMainWindow):
                           icon=S.SP_MediaPlay)
         self.act_anim = A("Animate", self.toggle_animation, "Ctrl+A", True,
                           "play the construction of the shown tour move by move")
-        self.act_open = A("Open tour…", self.open_tour, QKeySequence.Open)
-        self.act_save = A("Save tour…", self.save_tour, QKeySequence.Save)
-        self.act_png = A("Export PNG…", self.export_png, "Ctrl+E")
-        self.act_svg = A("Export SVG…", self.export_svg)
-        self.act_copy = A("Copy image", self.copy_image, "Ctrl+Shift+C")
+        f = self.files
+        self.act_open = A("Open tour…", f.open_tour, QKeySequence.Open)
+        self.act_save = A("Save tour…", f.save_tour, QKeySequence.Save)
+        self.act_png = A("Export PNG…", f.export_png, "Ctrl+E")
+        self.act_svg = A("Export SVG…", f.export_svg)
+        self.act_copy = A("Copy image", f.copy_image, "Ctrl+Shift+C")
         self.act_quit = A("Quit", self.close, QKeySequence.Quit)
         self.act_numbers = A("Move numbers", self._view_toggled, "N", True)
         self.act_path = A("Tour path", self._view_toggled, "P", True)
@@ -214,6 +222,7 @@ class MainWindow(FileActions, QMainWindow):
         c.boardChanged.connect(self._board_changed)
         c.squaresChanged.connect(self._squares_changed)
         c.message.connect(self._controls_message)
+        c.model.observe(self._model_changed)
         self.view.squareClicked.connect(self._square_clicked)
         self.view.squareHovered.connect(self._hovered)
         r = self.results
@@ -232,6 +241,56 @@ class MainWindow(FileActions, QMainWindow):
     # ---------------------------------------------------------------- slots
     def show_error(self, title: str, text: str):
         QMessageBox.warning(self, title, text)
+
+    @guarded
+    def show_tour(self, tour):
+        """Show a tour from elsewhere: a file, or the analysis view (a ``Tour``, or for a walk
+        that got stuck a dict with ``board``, ``path`` and ``message``)."""
+        if tour is None:
+            return
+        walk = isinstance(tour, dict)
+        b = tour["board"] if walk else tour
+        self.animator.stop(restore=False)
+        self.results.forget()
+        self.results.tour = None if walk else tour
+        self.results.ties = None
+        self._set_board_controls(b.rows, b.cols)
+        self.view.set_board(b.rows, b.cols)
+        if walk:
+            self.view.set_tour(tour["path"], False)
+            self.matrix.clear("Walk from the analysis: no options matrix")
+            self.counter.set_counts(state="incomplete walk")
+            self.timing.clear("walk from the analysis")
+            self.statusBar().showMessage(str(tour.get("message", "incomplete walk")))
+        else:
+            self.view.set_tour(tour.path, tour.closed)
+            self.matrix.clear("Tour from elsewhere: no options matrix")
+            self.counter.set_counts(state="tour shown")
+            self.timing.clear("tour from elsewhere")
+
+    def _set_board_controls(self, rows: int, cols: int):
+        """Put the controls on the shown tour's board without marking it stale."""
+        c = self.controls
+        c.blockSignals(True)
+        self._quiet = True
+        try:
+            c.square_lock.setChecked(rows == cols)
+            c.rows.setValue(rows)
+            c.cols.setValue(cols)
+            try:
+                c.sync()
+            except ValueError:
+                pass
+        finally:
+            self._quiet = False
+            c.blockSignals(False)
+
+    def _model_changed(self, changed: frozenset):
+        """Board, mode, start, end or closed changed: what the panels show is stale."""
+        if self._quiet or not (changed & RESULT_FIELDS):
+            return
+        what = ", ".join(sorted(changed & RESULT_FIELDS))
+        self.results.mark_stale(f"{what} changed — press Solve (Ctrl+R)")
 
     @guarded
     def solve(self, *_):

@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from knightgui_core.board import Board
 from knightgui_core.tour import Tour
 
-from .panels.counter import EXHAUSTED_TEXT
+from .panels.counter import EXHAUSTED_TEXT, format_seconds
 from .solutions import SolutionStore
 
 
@@ -90,6 +90,22 @@ class ResultsPresenter(QObject):
                                     state=f"Cancelled after {self.found:,} solutions")
         self.status.emit("Cancelled")
 
+    def mark_stale(self, why: str):
+        """The controls moved away from the shown run (board, mode, start or end): a running
+        search is cancelled, stored solutions are dropped and the timing, the counter and
+        the options matrix say so instead of showing the old figures."""
+        if self.running:
+            self.gen = self.worker.cancel()
+            self.running = False
+            self.busyChanged.emit(False)
+        self.forget()
+        self.found = 0
+        self.exhausted = False
+        self.timing.clear(f"stale: {why}")
+        self.counter.set_counts(state=f"Stale: {why}")
+        self.matrix.clear(f"Stale: {why}")
+        self.currentChanged.emit(1)
+
     def forget(self):
         """Drop stored solutions (a tour from a file replaces them)."""
         self.stop_play()
@@ -117,7 +133,7 @@ class ResultsPresenter(QObject):
                           "(View ▸ Highlight ties). Exhaustive mode fills this matrix.")
         self.counter.set_counts(state="single tour" if res.ok else "no tour")
         self.tourShown.emit(res.tour)
-        self.status.emit(f"{res.message} ({res.seconds:.3f} s)")
+        self.status.emit(f"{res.message} ({format_seconds(res.seconds)})")
         if not res.ok:
             self.errorDialog.emit("No tour found", res.message)
 
@@ -153,7 +169,7 @@ class ResultsPresenter(QObject):
         self._update_counter()
         if st.exhausted:
             self.status.emit(f"{EXHAUSTED_TEXT}: {st.solutions:,} solutions, "
-                             f"{st.dead_ends:,} dead ends, {st.seconds:.2f} s")
+                             f"{st.dead_ends:,} dead ends, {format_seconds(st.seconds)}")
         else:
             self.status.emit(f"Stopped after {st.solutions:,} solutions")
         if st.solutions == 0:

@@ -31,7 +31,7 @@ def save(window) -> None:
     s.setValue("view/colour", v.colour_mode)
     s.setValue("speed/play", window.play_speed.value())
     s.setValue("speed/animation", window.anim_speed.value())
-    s.setValue("dir/last", window.last_dir)
+    s.setValue("dir/last", window.files.last_dir)
     s.setValue("window/geometry", window.saveGeometry())
     s.setValue("window/state", window.saveState())
     s.sync()
@@ -56,7 +56,7 @@ def load(window) -> None:
             box.setValue(int(s.value(key, box.value())))
         except (TypeError, ValueError):
             pass
-    window.last_dir = str(s.value("dir/last", "") or "")
+    window.files.last_dir = str(s.value("dir/last", "") or "")
     geo = s.value("window/geometry")
     if isinstance(geo, QByteArray) and not geo.isEmpty():
         window.restoreGeometry(geo)

@@ -25,7 +25,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from PySide6.QtCore import QMutex, QMutexLocker, QThread, QWaitCondition, Signal
 
+from .request import Request
 from .solutions import Packed, pack, path_dtype
+
+__all__ = ["Request", "SolverThread", "Stats"]
 
 #: forward moves per enumeration chunk (bounds the abort latency)
 CHUNK_STEPS = 200_000
@@ -37,29 +40,6 @@ SOLUTION_BLOCK = 4096
 BLOCK_BYTES = 8 * 2**20
 #: seconds between two progress signals / solution batches
 EMIT_INTERVAL = 0.05
-
-
-@dataclass(frozen=True)
-class Request:
-    """Everything the solver needs; built and validated by the controls panel."""
-
-    rows: int
-    cols: int
-    mode: str = "single"            # "single" | "exhaustive"
-    start: str | None = None
-    end: str | None = None
-    closed: bool = False
-    tie: str = "phadke"
-    order: str = "12345678"
-    seed: int = 0
-    method: str = "auto"            # knightgui_core.solve methods: auto, greedy, backtrack, construct
-    dashes: tuple = ()              # ((corner name, state), ...) with state in A/B/full
-    tail: tuple | None = None       # ECD/XCD tail squares (names), or None
-    keep: int = 200_000             # solutions kept in memory for stepping
-    limit: int = 0                  # stop after this many solutions (0 = all)
-
-    def dash_dict(self) -> dict:
-        return {k: v for k, v in self.dashes if v != "off"}
 
 
 @dataclass

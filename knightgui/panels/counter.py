@@ -10,6 +10,14 @@ from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
 EXHAUSTED_TEXT = "All Solutions Exhausted"
 
 
+def format_seconds(seconds: float) -> str:
+    """A duration as the Timing panel and the status bar both show it: 0.5 ms, 12.3 ms,
+    1.25 s."""
+    if seconds < 1:
+        return f"{seconds * 1000:.1f} ms"
+    return f"{seconds:.2f} s"
+
+
 def _fmt(n) -> str:
     return "—" if n is None else f"{int(n):,}"
 
@@ -91,6 +99,14 @@ class TimingPanel(QWidget):
         self.labels["status"].setText(what)
         self._timer.start()
 
+    def clear(self, status: str):
+        """Forget the last run (its figures no longer match the controls)."""
+        self._timer.stop()
+        self._t0 = None
+        for lab in self.labels.values():
+            lab.setText("—")
+        self.labels["status"].setText(status)
+
     def stop(self, status: str):
         self._timer.stop()
         self._tick()
@@ -106,7 +122,7 @@ class TimingPanel(QWidget):
             self.labels["elapsed"].setText(f"{time.perf_counter() - self._t0:.1f} s")
 
     def set_enumeration(self, solutions: int, dead_ends: int, forward: int, seconds: float):
-        self.labels["time"].setText(f"{seconds:.3f} s")
+        self.labels["time"].setText(format_seconds(seconds))
         rate = solutions / seconds if seconds > 0 else 0.0
         self.labels["rate"].setText(f"{rate:,.0f}")
         self.labels["dead_ends"].setText(f"{dead_ends:,}")
@@ -114,8 +130,7 @@ class TimingPanel(QWidget):
         self.labels["method"].setText("Phadke's options matrix (every tie followed)")
 
     def set_single(self, seconds: float, method: str, nodes: int):
-        self.labels["time"].setText(f"{seconds * 1000:.1f} ms" if seconds < 1 else
-                                    f"{seconds:.2f} s")
+        self.labels["time"].setText(format_seconds(seconds))
         self.labels["method"].setText(method)
         self.labels["nodes"].setText(f"{nodes:,}")
         for k in ("rate", "dead_ends", "forward"):

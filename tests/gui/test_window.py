@@ -137,21 +137,21 @@ def test_bad_file_gives_a_dialog_and_good_files_round_trip(window, tmp_path, dia
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"format": "knightgui-tour", "version": 1, "rows": 5,
                                "cols": 5, "closed": False, "path": [[0, 0]] * 25}))
-    assert window.open_tour(filename=str(bad)) is False
+    assert window.files.open_tour(filename=str(bad)) is False
     assert dialogs and "visited twice" in dialogs[-1][1]
     t = some_tour(6, 6)
     good = tmp_path / "t.csv"
     t.save(good)
-    assert window.open_tour(filename=str(good)) is True
+    assert window.files.open_tour(filename=str(good)) is True
     np.testing.assert_array_equal(window.view.path, t.path)
     assert (window.controls.rows.value(), window.controls.cols.value()) == (6, 6)
     out = tmp_path / "out.json"
-    assert window.save_tour(filename=str(out)) is True
+    assert window.files.save_tour(filename=str(out)) is True
     np.testing.assert_array_equal(Tour.load(out).path, t.path)
     png = tmp_path / "board.png"
-    assert window.export_png(filename=str(png)) is True and png.stat().st_size > 1000
+    assert window.files.export_png(filename=str(png)) is True and png.stat().st_size > 1000
     svg = tmp_path / "board.svg"
-    assert window.export_svg(filename=str(svg)) is True
+    assert window.files.export_svg(filename=str(svg)) is True
     assert svg.read_text().count("<text") == 36
 
 
@@ -166,7 +166,7 @@ def test_analysis_walks_are_shown_on_the_board(window):
 
 
 def test_nothing_to_save_is_a_dialog_not_a_crash(window, tmp_path, dialogs):
-    assert window.save_tour(filename=str(tmp_path / "x.json")) is False
+    assert window.files.save_tour(filename=str(tmp_path / "x.json")) is False
     assert dialogs[-1][0] == "No tour"
 
 
