@@ -1,11 +1,14 @@
-"""The explorer window: board in the middle, controls on the left, options matrix, counter,
-timing (and the move-order analysis when available) on the right; toolbar for stepping and
-animation; File / View / Run menus; status bar with the hovered square."""
+"""The explorer window: board in the middle, controls on the left, options matrix, counter and
+timing on the right; toolbar for stepping and animation; File / View / Run menus (View ▸
+Analysis opens the Analysis view in a window of its own); status bar with the hovered square.
+
+The controls edit a :class:`knightgui.request.RequestModel`; the window observes it and marks
+the shown figures stale when the board, mode, start or end change."""
 from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox,
                                QScrollArea, QSpinBox, QStyle, QToolBar)
@@ -51,8 +54,7 @@ class MainWindow(QMainWindow):
         self.counter_dock = self._dock("Solutions", self.counter, Qt.RightDockWidgetArea)
         self.timing_dock = self._dock("Timing", self.timing, Qt.RightDockWidgetArea)
         self.matrix_dock = self._dock("Options matrix", self.matrix, Qt.RightDockWidgetArea)
-        # the analysis dock loads numba-backed studies: add it after the first frame
-        self.analysis_dock = None
+        self.analysis = None           # the Analysis view, made when first opened
         self.resizeDocks([self.controls_dock, self.matrix_dock], [340, 340], Qt.Horizontal)
         self.worker = SolverThread(self)
         self.results = ResultsPresenter(self.worker, self.view, self.matrix, self.counter,
@@ -86,40 +88,24 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, d)
         return d
 
-    def _add_analysis(self):
-        """Add the move-order analysis dock (issue 6) when its module is there."""
-        if self.analysis_dock is not None:
-            return self.analysis_dock
-        try:
-            from .panels.analysis import AnalysisDock
-        except Exception:  # noqa: BLE001 - the analysis dock is optional
-            return None
-        try:
-            dock = AnalysisDock(self)
-            dock.setObjectName(dock.objectName() or "analysis")
-            # placed where the saved layout had it, else tabbed with the options matrix
-            if not (self.state_restored and self.restoreDockWidget(dock)):
-                self.addDockWidget(Qt.RightDockWidgetArea, dock)
-                self.tabifyDockWidget(self.matrix_dock, dock)
-                self.matrix_dock.raise_()
-            dock.show_tour.connect(self.show_tour)
-            self.view_menu.addAction(dock.toggleViewAction())
-            self.analysis_dock = dock
-            return dock
-        except Exception:  # noqa: BLE001
-            log.exception("analysis dock failed")
-            return None
+    def open_analysis(self, *_):
+        """Show the Analysis view (View ▸ Analysis), made on first use: its studies and plots
+        load numba and pyqtgraph's exporters, which the board does not need."""
+        if self.analysis is None:
+            from .panels.analysis import AnalysisWindow
+            self.analysis = AnalysisWindow(self)
+            self.analysis.show_tour.connect(self.show_tour)
+        self.analysis.show()
+        self.analysis.raise_()
+        self.analysis.activateWindow()
+        return self.analysis
 
     def eventFilter(self, obj, ev):
         if obj is self.view.viewport() and ev.type() == QEvent.Paint and not self._painted:
             self._painted = True
             self.view.viewport().removeEventFilter(self)
-            QTimer.singleShot(0, self._after_first_frame)
             self.firstPaint.emit()
         return False
-
-    def _after_first_frame(self):
-        self._add_analysis()
 
     def _action(self, text, slot, shortcut=None, checkable=False, tip=None,
                 icon=None) -> QAction:
@@ -164,6 +150,9 @@ class MainWindow(QMainWindow):
         self.act_path = A("Tour path", self._view_toggled, "P", True)
         self.act_ties = A("Highlight ties", self._view_toggled, "T", True)
         self.act_fit = A("Zoom to fit", self.view.fit, "F")
+        self.act_analysis = A("Analysis", self.open_analysis, "Ctrl+Shift+A",
+                              tip="how good is Warnsdorff's rule: move orders, tie-breaks, "
+                                  "with plots")
         self.colour_group = QActionGroup(self)
         self.colour_actions = {}
         for key, text in (("auto", "Colour: automatic"), ("checker", "Colour: checkerboard"),
@@ -181,7 +170,7 @@ class MainWindow(QMainWindow):
             m.addSeparator() if a is None else m.addAction(a)
         m = self.view_menu = self.menuBar().addMenu("&View")
         for a in (self.act_numbers, self.act_path, self.act_ties, None,
-                  *self.colour_actions.values(), None, self.act_fit):
+                  *self.colour_actions.values(), None, self.act_fit, None, self.act_analysis):
             m.addSeparator() if a is None else m.addAction(a)
         m.addSeparator()
         for d in (self.controls_dock, self.counter_dock, self.timing_dock, self.matrix_dock):
@@ -405,6 +394,8 @@ class MainWindow(QMainWindow):
         self.results.stop_play()
         self.animator.stop(restore=False)
         self.worker.stop()
+        if self.analysis is not None:
+            self.analysis.shutdown()
 
     def closeEvent(self, event):
         try:
@@ -415,4 +406,7 @@ class MainWindow(QMainWindow):
         self.animator.stop(restore=False)
         self.timing.stop("closed")
         self.worker.stop()
+        if self.analysis is not None:
+            self.analysis.shutdown()
+            self.analysis.close()
         super().closeEvent(event)
