@@ -4,6 +4,7 @@ the status bar and Timing give the same time; FileActions works on its own colla
 from __future__ import annotations
 
 import numpy as np
+from PySide6.QtCore import Qt
 
 from knightgui.file_actions import FileActions
 from knightgui.main_window import TITLE
@@ -113,3 +114,28 @@ def test_file_actions_work_with_explicit_collaborators(qtbot, tmp_path, dialogs)
     (tmp_path / "bad.json").write_text("{")
     assert fa.open_tour(filename=str(tmp_path / "bad.json")) is False
     assert errors[-1][0] == "Cannot open the tour"
+
+
+def test_options_matrix_reads_its_cells_from_the_array(qtbot):
+    from knightgui.panels.options_matrix import OptionsMatrixView
+    mv = OptionsMatrixView()
+    qtbot.addWidget(mv)
+    mv.resize(420, 500)
+    mv.show()
+    mo = np.zeros((10_001, 8), dtype=np.int8)
+    mo[7000, 3] = 5
+    names = [f"s{i}" for i in range(10_000)]
+    mv.show_matrix(mo, 7000, names)
+    m = mv.model
+    assert m.rowCount() == 10_000 and m.text(6999, 3) == "5" and m.text(6999, 0) == "s6999"
+    assert m.data(m.index(6998, 2)) == "" and m.headerData(6999, Qt.Vertical) == "▶ 7000"
+    # the branch row is scrolled into sight (once the new row count is laid out)
+    qtbot.wait(20)
+    top = mv.table.rowAt(0)
+    bottom = mv.table.rowAt(mv.table.viewport().height() - 1)
+    assert top <= 6999 <= bottom
+    mo[300, 1] = 2                      # stepping: same row count, branch elsewhere
+    mv.show_matrix(mo, 300, names)
+    assert mv.table.rowAt(0) <= 299 <= mv.table.rowAt(mv.table.viewport().height() - 1)
+    mv.clear("none")
+    assert m.rowCount() == 0
