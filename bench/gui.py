@@ -125,7 +125,9 @@ def main() -> int:
     rows = rng.choice(np.arange(1, 10_001), 1500, replace=False)
     mo[rows, 1] = rng.integers(1, 9, len(rows))
     names = [f"{i % 100 + 1},{i // 100 + 1}" for i in range(10_000)]
-    def set_and_paint(branch=[5_000]):
+    branch = [5_000]
+
+    def set_and_paint():
         branch[0] = 5_000 + (branch[0] + 37) % 200        # another solution, another branch
         mv.show_matrix(mo, branch[0], names)
         mv.table.viewport().repaint()
