@@ -213,7 +213,7 @@ class OptionsMatrixView(QWidget):
             h = self.table.viewport().height()
             top = (branch - 1) * ROW_HEIGHT
             if not bar.value() <= top <= bar.value() + h - ROW_HEIGHT:
-                want = max(0, top - (h - ROW_HEIGHT) // 2)
+                want = max(0, top - (h - ROW_HEIGHT) // 2) // ROW_HEIGHT * ROW_HEIGHT
                 if want <= bar.maximum():
                     bar.setValue(want)
                 else:   # a new row count: scroll once the range is laid out
