@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
 
 from knightgui_core.board import Board, BoardError
 from knightgui_core.dash import DASH_STATES
@@ -192,7 +193,7 @@ class RequestModel:
     def settings(self) -> Settings:
         return self._s
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         if name in _CHECKS:
             return getattr(self._s, name)
         raise AttributeError(name)
@@ -214,7 +215,7 @@ class RequestModel:
         unknown = set(values) - set(_CHECKS)
         if unknown:
             raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
-        clean = {k: _CHECKS[k](v) for k, v in values.items()}
+        clean: dict[str, Any] = {k: _CHECKS[k](v) for k, v in values.items()}
         if clean.get("square", self._s.square) and "rows" in clean and "cols" not in clean:
             clean["cols"] = clean["rows"]
         changed = frozenset(k for k, v in clean.items() if getattr(self._s, k) != v)

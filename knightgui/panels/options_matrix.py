@@ -43,7 +43,7 @@ class OptionsMatrixModel(QAbstractTableModel):
     is painted, and only visible cells are painted. ``data()`` answers unknown roles at
     once."""
 
-    _ALIGN = int(Qt.AlignCenter)
+    _ALIGN = int(Qt.AlignmentFlag.AlignCenter)
 
     def __init__(self, parent=None):
         super().__init__(parent)
