@@ -19,7 +19,10 @@ from __future__ import annotations
 import csv
 import importlib.util
 import io
+import os
+import threading
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,7 +31,7 @@ import numpy as np
 
 from .. import rules as _rules
 from .._jit import num_threads
-from ..board import Board
+from ..board import Board, SquareSpec
 from ..kernels import walk as _walk
 from ..tour import atomic_write_text
 
@@ -46,6 +49,7 @@ class TieBreakError(ValueError):
 
 
 def construction_available() -> bool:
+    """Whether this build has the linear-time construction (:mod:`knightgui_core.construct`)."""
     return importlib.util.find_spec("knightgui_core.construct") is not None
 
 
@@ -96,6 +100,7 @@ class TieBreakResult:
             return np.where(self.tried > 0, self.completed / np.maximum(self.tried, 1), np.nan)
 
     def first_failing_n(self, rule: str) -> int | None:
+        """The smallest side on which ``rule`` failed a walk, or None."""
         r = self.rules.index(rule)
         bad = np.flatnonzero(self.completed[r] < self.tried[r])
         return int(self.sizes[bad[0]]) if bad.size else None
@@ -111,6 +116,7 @@ class TieBreakResult:
                 "visited": int(self.fail_len[r, i]), "squares": n * n}
 
     def summary(self) -> dict:
+        """Per rule: walks, completed, success rate, first failing side and first failure."""
         out = {}
         for r, rule in enumerate(self.rules):
             t, c = int(self.tried[r].sum()), int(self.completed[r].sum())
@@ -120,6 +126,8 @@ class TieBreakResult:
         return out
 
     def to_json_dict(self, table: bool = False) -> dict:
+        """Parameters, per-rule summary and first failures for a JSON file (with the per-size
+        table when ``table``)."""
         d = {"rules": list(self.rules), "n_min": int(self.sizes[0]),
              "n_max": int(self.sizes[-1]), "starts": self.starts, "order": self.order,
              "seed": self.seed, "seconds": round(self.seconds, 4), "complete": self.complete,
@@ -134,6 +142,8 @@ class TieBreakResult:
         return d
 
     def table(self) -> list[dict]:
+        """One row per rule and side that ran: starts, completed, success rate, first failed
+        start and the squares it visited."""
         rows = []
         for r, rule in enumerate(self.rules):
             for i, n in enumerate(self.sizes):
@@ -160,7 +170,8 @@ class TieBreakResult:
             w.writerow(row)
         return buf.getvalue()
 
-    def save_csv(self, filename) -> Path:
+    def save_csv(self, filename: str | os.PathLike[str]) -> Path:
+        """Write :meth:`to_csv` to ``filename`` atomically."""
         p = Path(filename)
         atomic_write_text(p, self.to_csv())
         return p
@@ -172,10 +183,12 @@ def _cancelled(cancel) -> bool:
     return bool(cancel.is_set()) if hasattr(cancel, "is_set") else bool(cancel())
 
 
-def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
+def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN,
+                  rules: Iterable[str] | None = None,
                   starts: str = "corner", sample: int = 16, seed: int = 0,
-                  order: str = _rules.DEFAULT_ORDER, progress=None,
-                  cancel=None) -> TieBreakResult:
+                  order: str = _rules.DEFAULT_ORDER,
+                  progress: Callable[[int, int], object] | None = None,
+                  cancel: Callable[[], bool] | threading.Event | None = None) -> TieBreakResult:
     """Run the study. ``progress(done, total)`` counts squares walked (work units);
     ``cancel`` (callable or ``threading.Event``) stops it between chunks, the result then
     has ``complete=False`` and covers what was done."""
@@ -332,7 +345,8 @@ def _construction_size(n, starts, r, i, tried, completed, first_fail, fail_len):
             fail_len[r, i] = visited
 
 
-def walk(rule: str, n: int, start, *, order: str = _rules.DEFAULT_ORDER, seed: int = 0) -> dict:
+def walk(rule: str, n: int, start: SquareSpec, *, order: str = _rules.DEFAULT_ORDER,
+         seed: int = 0) -> dict:
     """One case of the study, for the board: ``{"board", "path", "ok", "tour", "message"}``
     (``tour`` is a :class:`knightgui_core.tour.Tour` when the walk completed)."""
     from ..solve import SolveError, solve
