@@ -66,6 +66,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.hover_label)
         self._make_actions()
         self._connect()
+        self._restore_settings = restore_settings
         if restore_settings:
             try:
                 settings.load(self)
@@ -95,6 +96,11 @@ class MainWindow(QMainWindow):
             from .panels.analysis import AnalysisWindow
             self.analysis = AnalysisWindow(self)
             self.analysis.show_tour.connect(self.show_tour)
+            if self._restore_settings:
+                try:
+                    settings.load_analysis(self.analysis)
+                except Exception:  # noqa: BLE001 - bad settings never stop the view
+                    log.exception("could not restore the Analysis view's settings")
         self.analysis.show()
         self.analysis.raise_()
         self.analysis.activateWindow()

@@ -34,7 +34,24 @@ def save(window) -> None:
     s.setValue("dir/last", window.files.last_dir)
     s.setValue("window/geometry", window.saveGeometry())
     s.setValue("window/state", window.saveState())
+    if window.analysis is not None:
+        s.setValue("analysis/geometry", window.analysis.saveGeometry())
+        s.setValue("analysis/page", window.analysis.tabs.currentIndex())
     s.sync()
+
+
+def load_analysis(view) -> None:
+    """Put the Analysis view where it was last time (first time: its default size)."""
+    s = qsettings()
+    geo = s.value("analysis/geometry")
+    if isinstance(geo, QByteArray) and not geo.isEmpty():
+        view.restoreGeometry(geo)
+    try:
+        page = int(s.value("analysis/page", 0))
+    except (TypeError, ValueError):
+        page = 0
+    if 0 <= page < view.tabs.count():
+        view.tabs.setCurrentIndex(page)
 
 
 def load(window) -> None:

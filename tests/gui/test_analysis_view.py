@@ -213,3 +213,19 @@ def test_closing_the_main_window_stops_a_running_study(window, qtbot):
     qtbot.waitUntil(lambda: page.progress.value() > 0, timeout=60000)
     window.close()
     assert not v.runner.worker.isRunning() and not v.isVisible()
+
+
+def test_the_view_reopens_where_it_was(qtbot, dialogs):
+    from knightgui.main_window import MainWindow
+    w = MainWindow()
+    qtbot.addWidget(w)
+    v = w.open_analysis()
+    v.resize(780, 520)          # within the offscreen screen (800×600)
+    v.show_page("Tie-breaks")
+    w.close()
+    w2 = MainWindow()
+    qtbot.addWidget(w2)
+    v2 = w2.open_analysis()
+    assert (v2.width(), v2.height()) == (780, 520)
+    assert v2.tabs.currentWidget() is v2.page("Tie-breaks")
+    w2.close()
