@@ -284,7 +284,9 @@ class MainWindow(QMainWindow):
         """Board, mode, start, end or closed changed: what the panels show is stale."""
         if self._quiet or not (changed & RESULT_FIELDS):
             return
-        what = ", ".join(sorted(changed & RESULT_FIELDS))
+        words = {"rows": "board", "cols": "board", "mode": "mode", "start": "start",
+                 "end": "end", "closed": "open/closed"}
+        what = ", ".join(sorted({words[f] for f in changed & RESULT_FIELDS}))
         self.results.mark_stale(f"{what} changed — press Solve (Ctrl+R)")
 
     @guarded

@@ -102,7 +102,7 @@ class ResultsPresenter(QObject):
         self.found = 0
         self.exhausted = False
         self.timing.clear(f"stale: {why}")
-        self.counter.set_counts(state=f"Stale: {why}")
+        self.counter.mark_stale(f"Stale: {why}")
         self.matrix.clear(f"Stale: {why}")
         self.currentChanged.emit(1)
 

@@ -8,6 +8,8 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
 
 EXHAUSTED_TEXT = "All Solutions Exhausted"
+_STATE_STYLE = "color: #1f6f2f; font-weight: bold;"
+_STALE_STYLE = "color: #9a5b00; font-weight: bold;"
 
 
 def format_seconds(seconds: float) -> str:
@@ -43,15 +45,23 @@ class CounterPanel(QWidget):
         self.found = QLabel("—")
         self.total = QLabel("—")
         self.state = QLabel("")
-        self.state.setStyleSheet("color: #1f6f2f; font-weight: bold;")
+        self.state.setWordWrap(True)
+        self.state.setStyleSheet(_STATE_STYLE)
         f.addRow("Solution", self.current)
         f.addRow("Found so far", self.found)
         f.addRow("Total", self.total)
         f.addRow(self.state)
         self.values = {"current": None, "found": None, "total": None, "exhausted": False}
 
+    def mark_stale(self, why: str):
+        """No counts: the controls no longer match the last run (shown in amber)."""
+        self.set_counts(state=why)
+        self.state.setStyleSheet(_STALE_STYLE)
+
     def set_counts(self, current=None, found=None, total=None, exhausted=False,
                    stored=None, state: str | None = None):
+        if self.state.styleSheet() != _STATE_STYLE:
+            self.state.setStyleSheet(_STATE_STYLE)
         self.values = {"current": current, "found": found, "total": total,
                        "exhausted": bool(exhausted)}
         _set(self.current, _fmt(current))
