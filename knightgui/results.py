@@ -6,7 +6,6 @@ reaches the screen.
 """
 from __future__ import annotations
 
-import time
 
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -41,7 +40,6 @@ class ResultsPresenter(QObject):
         self.exhausted = False
         self.found = 0
         self._want_next = False
-        self.last_step_ms = 0.0
         self.play_timer = QTimer(self)
         self.play_timer.timeout.connect(self._play_tick)
         self.set_play_speed(10)
@@ -206,7 +204,6 @@ class ResultsPresenter(QObject):
         """Show stored solution ``i`` (0-based) on the board, matrix and counter."""
         if not 0 <= i < len(self.store):
             return False
-        t0 = time.perf_counter()
         b = self.board
         path = self.store.path(i)
         mo = self.store.mo(i)
@@ -225,7 +222,6 @@ class ResultsPresenter(QObject):
         self._update_counter()
         self.tourShown.emit(self.tour)
         self.currentChanged.emit(i + 1)
-        self.last_step_ms = (time.perf_counter() - t0) * 1000
         return True
 
     def next(self) -> bool:
