@@ -47,7 +47,7 @@ def load_analysis(view) -> None:
     if isinstance(geo, QByteArray) and not geo.isEmpty():
         view.restoreGeometry(geo)
     try:
-        page = int(s.value("analysis/page", 0))
+        page = int(str(s.value("analysis/page", 0)))
     except (TypeError, ValueError):
         page = 0
     if 0 <= page < view.tabs.count():

@@ -31,7 +31,7 @@ class AnalysisWindow(QMainWindow):
     DEFAULT_SIZE = QSize(1280, 820)
 
     def __init__(self, parent=None):
-        super().__init__(parent, Qt.Window)
+        super().__init__(parent, Qt.WindowType.Window)
         self.setObjectName("analysis")
         self.setWindowTitle("Analysis")
         self.runner = StudyRunner(self)

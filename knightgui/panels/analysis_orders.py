@@ -41,17 +41,17 @@ class MoveOrdersPage(AnalysisPage):
         v.addWidget(self.progress)
         self.summary_label = QLabel("Run the analysis: every move order from every square.")
         self.summary_label.setWordWrap(True)
-        self.summary_label.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         v.addWidget(self.summary_label)
-        split = QSplitter(Qt.Vertical)
-        plots = QSplitter(Qt.Horizontal)
+        split = QSplitter(Qt.Orientation.Vertical)
+        plots = QSplitter(Qt.Orientation.Horizontal)
         self.histogram = FailureHistogram()
         self.heatmap = StartHeatMap()
         self.heatmap.squareClicked.connect(self._start_clicked)
         plots.addWidget(self.histogram)
         plots.addWidget(self.heatmap)
         split.addWidget(plots)
-        lists = QSplitter(Qt.Horizontal)
+        lists = QSplitter(Qt.Orientation.Horizontal)
         self.worst_table = table(["#", "order", "⟨dx,dy⟩ matrix order", "failed"], stretch=2)
         self.worst_table.cellClicked.connect(self._worst_clicked)
         self.walks_list = QListWidget()
@@ -111,7 +111,7 @@ class MoveOrdersPage(AnalysisPage):
             t.insertRow(r)
             for c, val in enumerate((w["index"], w["order"], w["matrix"], w["failed_walks"])):
                 it = QTableWidgetItem(str(val))
-                it.setData(Qt.UserRole, w["index"])
+                it.setData(Qt.ItemDataRole.UserRole, w["index"])
                 t.setItem(r, c, it)
         self.walks_list.clear()
         self.csv_btn.setEnabled(res.orders > 0)
@@ -124,21 +124,21 @@ class MoveOrdersPage(AnalysisPage):
         for s in res.failed_starts(index):
             it = QListWidgetItem(f"{order} from {res.board.name(int(s))}: stuck after "
                                  f"{int(res.lengths[index, s])} squares")
-            it.setData(Qt.UserRole, (int(index), int(s)))
+            it.setData(Qt.ItemDataRole.UserRole, (int(index), int(s)))
             self.walks_list.addItem(it)
 
     def _worst_clicked(self, row: int, _col: int) -> None:
         it = self.worst_table.item(row, 0)
         if it is None or self.orders_result is None:
             return
-        index = int(it.data(Qt.UserRole))
+        index = int(it.data(Qt.ItemDataRole.UserRole))
         self._walks_for_order(index)
         starts = self.orders_result.failed_starts(index)
         if len(starts):
             self.emit_walk(index, int(starts[0]))
 
     def _walk_clicked(self, item: QListWidgetItem) -> None:
-        index, s = item.data(Qt.UserRole)
+        index, s = item.data(Qt.ItemDataRole.UserRole)
         self.emit_walk(int(index), int(s))
 
     def _start_clicked(self, sq: int) -> None:
@@ -152,7 +152,7 @@ class MoveOrdersPage(AnalysisPage):
         for i in bad[:200]:
             it = QListWidgetItem(f"{digits(res.order(int(i)))} from {res.board.name(sq)}: stuck "
                                  f"after {int(res.lengths[i, sq])} squares")
-            it.setData(Qt.UserRole, (int(i), int(sq)))
+            it.setData(Qt.ItemDataRole.UserRole, (int(i), int(sq)))
             self.walks_list.addItem(it)
         if len(bad) > 200:
             self.walks_list.addItem(f"… and {len(bad) - 200:,} more orders")

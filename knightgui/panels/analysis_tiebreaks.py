@@ -48,7 +48,7 @@ class TieBreakPage(AnalysisPage):
         v.addWidget(self.tie_label)
         # the plot beside the table: the plot gets the window's height, the table a third
         # of its width
-        split = QSplitter(Qt.Horizontal)
+        split = QSplitter(Qt.Orientation.Horizontal)
         self.success_plot = SuccessPlot()
         split.addWidget(self.success_plot)
         self.rule_table = table(["rule", "walks", "completed", "rate", "first failing n"],
@@ -99,7 +99,7 @@ class TieBreakPage(AnalysisPage):
             for c, val in enumerate((rule, f"{s['walks']:,}", f"{s['completed']:,}", rate,
                                      first)):
                 it = QTableWidgetItem(val)
-                it.setData(Qt.UserRole, rule)
+                it.setData(Qt.ItemDataRole.UserRole, rule)
                 t.setItem(r, c, it)
         state = "" if res.complete else " (cancelled)"
         self.tie_label.setText(f"n = {int(res.sizes[0])} … {int(res.sizes[-1])}, starts "
@@ -112,11 +112,11 @@ class TieBreakPage(AnalysisPage):
         it = self.rule_table.item(row, 0)
         if it is None or self.tie_result is None:
             return
-        ff = self.tie_result.first_failure(str(it.data(Qt.UserRole)))
+        ff = self.tie_result.first_failure(str(it.data(Qt.ItemDataRole.UserRole)))
         if ff is None:
             return
         from knightgui_core.studies.tiebreaks import walk
-        w = walk(str(it.data(Qt.UserRole)), ff["n"], ff["square"], order=self.tie_result.order,
+        w = walk(str(it.data(Qt.ItemDataRole.UserRole)), ff["n"], ff["square"], order=self.tie_result.order,
                  seed=self.tie_result.seed)
         if w["ok"]:
             self.show_tour.emit(w["tour"])
