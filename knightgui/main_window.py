@@ -50,12 +50,12 @@ class MainWindow(QMainWindow):
         scroll.setWidget(self.controls)
         scroll.setWidgetResizable(True)
         scroll.setMinimumWidth(270)
-        self.controls_dock = self._dock("Controls", scroll, Qt.LeftDockWidgetArea)
-        self.counter_dock = self._dock("Solutions", self.counter, Qt.RightDockWidgetArea)
-        self.timing_dock = self._dock("Timing", self.timing, Qt.RightDockWidgetArea)
-        self.matrix_dock = self._dock("Options matrix", self.matrix, Qt.RightDockWidgetArea)
+        self.controls_dock = self._dock("Controls", scroll, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.counter_dock = self._dock("Solutions", self.counter, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.timing_dock = self._dock("Timing", self.timing, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.matrix_dock = self._dock("Options matrix", self.matrix, Qt.DockWidgetArea.RightDockWidgetArea)
         self.analysis = None           # the Analysis view, made when first opened
-        self.resizeDocks([self.controls_dock, self.matrix_dock], [340, 340], Qt.Horizontal)
+        self.resizeDocks([self.controls_dock, self.matrix_dock], [340, 340], Qt.Orientation.Horizontal)
         self.worker = SolverThread(self)
         self.results = ResultsPresenter(self.worker, self.view, self.matrix, self.counter,
                                         self.timing, self)

@@ -202,9 +202,9 @@ class ResultsPresenter(QObject):
     # ------------------------------------------------------------- stepping
     def show_solution(self, i: int) -> bool:
         """Show stored solution ``i`` (0-based) on the board, matrix and counter."""
-        if not 0 <= i < len(self.store):
-            return False
         b = self.board
+        if b is None or not 0 <= i < len(self.store):
+            return False
         path = self.store.path(i)
         mo = self.store.mo(i)
         branch = self.store.branch(i)

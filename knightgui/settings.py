@@ -58,7 +58,7 @@ def load(window) -> None:
     """Apply saved settings; anything missing or malformed keeps its default."""
     s = qsettings()
     try:
-        st = json.loads(s.value("controls", "{}") or "{}")
+        st = json.loads(str(s.value("controls", "{}") or "{}"))
         if isinstance(st, dict) and st:
             window.controls.set_state(st)
     except (TypeError, ValueError):
@@ -70,7 +70,7 @@ def load(window) -> None:
                             colour=mode if mode in ("auto", "checker", "moves") else "auto")
     for key, box in (("speed/play", window.play_speed), ("speed/animation", window.anim_speed)):
         try:
-            box.setValue(int(s.value(key, box.value())))
+            box.setValue(int(str(s.value(key, box.value()))))
         except (TypeError, ValueError):
             pass
     window.files.last_dir = str(s.value("dir/last", "") or "")
