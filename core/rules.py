@@ -1,4 +1,4 @@
-"""Tie-break rules and move orders: parsing and validation (SPEC §1–3). Dash options live
+"""Tie-break rules and move orders: parsing and validation (docs/spec.md §1–3). Dash options live
 in :mod:`knightgui_core.dash`.
 
 Everything here is plain Python that turns user words into the small integer arrays the
@@ -14,7 +14,7 @@ import numpy as np
 
 from .board import MOVES, Board
 
-#: Tie-break rules of SPEC §3, in the order the window lists them.
+#: Tie-break rules of docs/spec.md §3, in the order the window lists them.
 TIE_RULES: tuple[str, ...] = ("phadke", "first", "last", "random", "center-far", "lookahead")
 TIE_CODES: dict[str, int] = {name: code for code, name in enumerate(TIE_RULES)}
 TIE_HELP: dict[str, str] = {

@@ -1,4 +1,4 @@
-"""Tour value type: validation, closedness, JSON and CSV in and out (SPEC §9)."""
+"""Tour value type: validation, closedness, JSON and CSV in and out (docs/spec.md §9)."""
 from __future__ import annotations
 
 import csv
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .board import Board, BoardError
+from .board import Board, BoardError, column_letters
 
 FORMAT = "knightgui-tour"
 VERSION = 1
@@ -125,13 +125,12 @@ class Tour:
         lines = []
         for r in range(self.rows - 1, -1, -1):
             lines.append(f"{r + 1:>3} " + " ".join(f"{v:>{w}}" for v in nums[r]))
-        if self.board.has_algebraic:
-            lines.append("    " + " ".join(f"{chr(97 + c):>{w}}" for c in range(self.cols)))
+        lines.append("    " + " ".join(f"{column_letters(c):>{w}}" for c in range(self.cols)))
         return "\n".join(lines)
 
     # --------------------------------------------------------------- JSON / CSV
     def to_json_dict(self) -> dict:
-        """The tour file's JSON object (SPEC §9): format, version, size, closed, path as
+        """The tour file's JSON object (docs/spec.md §9): format, version, size, closed, path as
         ``[col, row]`` pairs, method."""
         return {"format": FORMAT, "version": VERSION, "rows": self.rows, "cols": self.cols,
                 "closed": bool(self.closed), "path": self.pairs(), "method": self.method}

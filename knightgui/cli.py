@@ -1,4 +1,4 @@
-"""Command line (SPEC §10). ``knightgui <command> ...``; no Qt is imported unless an image
+"""Command line (docs/spec.md §10). ``knightgui <command> ...``; no Qt is imported unless an image
 is rendered. Each command lives in ``knightgui.commands.<name>`` with ``add_parser(sub)`` and
 ``run(args) -> int``.
 

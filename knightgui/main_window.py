@@ -12,6 +12,7 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox,
                                QScrollArea, QSpinBox, QStyle, QToolBar)
+from knightgui_core.board import square_name
 
 from . import settings
 from .animation import ConstructionAnimator
@@ -346,7 +347,7 @@ class MainWindow(QMainWindow):
             v = self.view
             name = self.controls.board().name(sq) if (v.rows, v.cols) == (
                 self.controls.rows.value(), self.controls.cols.value()) else \
-                f"{sq % v.cols + 1},{sq // v.cols + 1}"
+                square_name(sq % v.cols, sq // v.cols)
             k = v.move_number(sq)
             text = f"{name}  ·  move {k}" if k else f"{name}  ·  not visited"
             self.hover_label.setText(f"{text}  ·  {v.outlets(sq)} outlets")

@@ -47,7 +47,7 @@ class Request:
     method: str = "auto"            # knightgui_core.solve methods: auto, greedy, backtrack, construct
     dashes: tuple = ()              # ((corner name, state), ...) with state in A/B/full
     tail: tuple | None = None       # ECD/XCD tail squares (names), or None
-    keep: int = 200_000             # solutions kept in memory for stepping
+    keep: int = 1_000_000           # solutions kept in memory for stepping
     limit: int = 0                  # stop after this many solutions (0 = all)
 
     def dash_dict(self) -> dict[str, str]:
@@ -152,7 +152,7 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     "method": _choice("method", METHODS),
     "dashes": _dashes,
     "tail": _tail,
-    "keep": _int("keep", 100, 2_000_000),
+    "keep": _int("keep", 100, 5_000_000),
     "limit": _int("limit", 0, 2_000_000_000),
 }
 
@@ -174,7 +174,7 @@ class Settings:
     method: str = "auto"
     dashes: tuple = ()
     tail: tuple | None = None
-    keep: int = 200_000
+    keep: int = 1_000_000
     limit: int = 0
 
 

@@ -33,13 +33,13 @@ import numpy as np
 from PySide6.QtCore import QMutex, QMutexLocker, QThread, QWaitCondition, Signal
 
 from .request import Request
-from .solutions import Packed, pack, path_dtype
+from .solutions import Packed, path_dtype
 
 __all__ = ["Request", "SolverThread", "Stats", "StudyRequest"]
 
 #: forward moves per enumeration chunk (bounds the abort latency)
 CHUNK_STEPS = 200_000
-#: memory for solutions kept for stepping (paths dominate: 2 or 4 bytes per square)
+#: memory for solutions kept for stepping (paths dominate: 1, 2 or 4 bytes per square)
 KEEP_BYTES = 512 * 2**20
 #: solutions collected per kernel call, and the scratch memory one call may use
 #: (paths + options matrices: 12 bytes per square per solution)
@@ -232,7 +232,7 @@ class SolverThread(QThread):
             if req.limit:
                 want = min(want, req.limit - en.solutions)
             if stored < keep:
-                got = pack(*en.block(min(want, keep - stored), CHUNK_STEPS))
+                got = en.block_compact(min(want, keep - stored), CHUNK_STEPS)
                 if len(got):
                     batch.append(got)
                 stored += len(got)

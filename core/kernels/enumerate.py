@@ -1,4 +1,4 @@
-"""Phadke's exhaustive enumeration as a resumable numba state machine (SPEC §4, §5).
+"""Phadke's exhaustive enumeration as a resumable numba state machine (docs/spec.md §4, §5).
 
 Every Warnsdorff tie is followed: the highest tied move type is taken and the other tied
 types are kept in the options matrix row of the current number; after a solution or a dead
@@ -20,7 +20,7 @@ Mutable state (built by :func:`new_state`, ``L`` = numbers the search places):
 
 * ``key``  int32[N]     the Warnsdorff score of each square plus ``BLOCKED`` when it is
   visited or reserved: outlets (unvisited knight-neighbours; reserved squares count as
-  unvisited) for a plain square, the constant 1 for a dashed approach cell (SPEC §5).
+  unvisited) for a plain square, the constant 1 for a dashed approach cell (docs/spec.md §5).
 * ``path`` int32[L + 1] ``path[k]`` = square of number k (index 0 unused).
 * ``mo``   int8[L + 1, 8] options matrix: ``mo[k, 0]`` = number of stored options,
   ``mo[k, 1..7]`` = stored move types, ascending by slot.

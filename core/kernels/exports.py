@@ -26,6 +26,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "enumerate64": ("fresh_bits_state", "advance_bits", "count_bits", "collect_bits",
                     "count_batch_bits"),
     "hamsearch": ("local_neighbours", "ham_search"),
+    "keep": ("collect_delta", "collect_delta_bits"),
     "orders": ("orders_chunk", "one_walk"),
     "validate": ("path_is_tour",),
     "walk": ("greedy_walk", "backtrack_walk"),

@@ -1,4 +1,4 @@
-"""Tie-break study: for each tie rule of SPEC §3 (and the large-board construction when it is
+"""Tie-break study: for each tie rule of docs/spec.md §3 (and the large-board construction when it is
 available), for every n×n board from ``n_min`` to ``n_max``, does the greedy Warnsdorff walk
 (no backtracking) complete from the chosen start squares?
 
@@ -54,7 +54,7 @@ def construction_available() -> bool:
 
 
 def default_rules() -> tuple[str, ...]:
-    """The six SPEC §3 rules, plus ``construction`` when :mod:`knightgui_core.construct` exists."""
+    """The six rules of docs/spec.md §3, plus ``construction`` when :mod:`knightgui_core.construct` exists."""
     return tuple(_rules.TIE_RULES) + ((CONSTRUCTION,) if construction_available() else ())
 
 

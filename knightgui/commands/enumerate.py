@@ -1,4 +1,4 @@
-"""``knightgui enumerate``: Phadke's exhaustive enumeration (SPEC §4, §5, §10).
+"""``knightgui enumerate``: Phadke's exhaustive enumeration (docs/spec.md §4, §5, §10).
 
     knightgui enumerate --start a8 --end c7                      # count: 14,258 solutions
     knightgui enumerate --start a8 --end c7 --first 3            # show the first boards
