@@ -1,5 +1,12 @@
-"""Make the README screenshots under docs/ (offscreen): 8×8 with numbers and the options
-matrix, 100×100, 1000×1000 in colour mode.  Run: .venv/bin/python bench/_gui_screenshots.py"""
+"""Make the README screenshots under docs/ from the real window on an X server, at the default
+window size (1280×820): 8×8 with numbers and the options matrix, 100×100, 1000×1000 in colour
+mode, and the Analysis view's two pages.
+
+    Xvfb :23 -screen 0 1600x1000x24 &
+    DISPLAY=:23 .venv/bin/python bench/_gui_screenshots.py
+
+Each picture is taken from the X server's framebuffer (``QScreen.grabWindow``), so it is what
+the window shows there. Look at each before committing."""
 from __future__ import annotations
 
 import os
@@ -8,7 +15,6 @@ import tempfile
 import time
 from pathlib import Path
 
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
@@ -24,14 +30,31 @@ def wait(app, cond, timeout=120.0):
         time.sleep(0.005)
 
 
+def shoot(app, window, name: str) -> None:
+    """Save what the X server shows of ``window`` as docs/<name>."""
+    for _ in range(20):
+        app.processEvents()
+        time.sleep(0.01)
+    img = app.primaryScreen().grabWindow(window.winId())
+    if img.isNull() or not img.save(str(DOCS / name)):
+        raise SystemExit(f"could not take {name}")
+    print(f"{name}: {img.width()}×{img.height()}")
+
+
 def main() -> int:
+    if not os.environ.get("DISPLAY"):
+        print("needs an X server: Xvfb :23 -screen 0 1600x1000x24 & then DISPLAY=:23 …",
+              file=sys.stderr)
+        return 2
+    os.environ["QT_QPA_PLATFORM"] = "xcb"
     QSettings.setDefaultFormat(QSettings.IniFormat)
     QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, tempfile.mkdtemp())
     app = QApplication(sys.argv[:1])
+    app.setApplicationDisplayName("knightgui")
     from knightgui.main_window import MainWindow
-    w = MainWindow(restore_settings=False)
+    w = MainWindow(restore_settings=False)      # the default size, 1280×820
+    w.move(0, 0)
     w.show()
-    w.resize(1500, 930)
     app.processEvents()
     c = w.controls
     DOCS.mkdir(exist_ok=True)
@@ -46,7 +69,7 @@ def main() -> int:
     wait(app, lambda: not w.results.running)
     w.results.jump(3)
     app.processEvents()
-    w.grab().save(str(DOCS / "window-8x8-options-matrix.png"))
+    shoot(app, w, "window-8x8-options-matrix.png")
 
     # 2. 100×100 single tour (colour by move number, path on top)
     c.mode.setCurrentIndex(c.mode.findData("single"))
@@ -58,7 +81,7 @@ def main() -> int:
     w.solve()
     wait(app, lambda: not w.results.running)
     app.processEvents()
-    w.grab().save(str(DOCS / "window-100x100.png"))
+    shoot(app, w, "window-100x100.png")
     # the same tour zoomed in: move numbers appear where they are legible
     w.set_view_options(colour="checker")
     w.view.vb.setRange(xRange=(-1, 16), yRange=(-1, 16), padding=0)
@@ -76,7 +99,22 @@ def main() -> int:
     w.set_view_options(colour="moves")
     w.view.fit()
     app.processEvents()
-    w.grab().save(str(DOCS / "window-1000x1000-colour.png"))
+    shoot(app, w, "window-1000x1000-colour.png")
+
+    # 4. the Analysis view: the 8×8 move-order analysis, the tie-break study up to n = 200
+    a = w.open_analysis()
+    a.move(0, 0)
+    page = a.show_page("Move orders")
+    page.size_spin.setValue(8)
+    page.run_orders()
+    wait(app, lambda: not a.running, timeout=600)
+    page._worst_clicked(0, 1)                                 # noqa: SLF001 - as a click
+    shoot(app, a, "analysis-move-orders.png")
+    page = a.show_page("Tie-breaks")
+    page.nmax_spin.setValue(200)
+    page.run_tiebreaks()
+    wait(app, lambda: not a.running, timeout=600)
+    shoot(app, a, "analysis-tie-breaks.png")
     w.close()
     print("wrote", *sorted(p.name for p in DOCS.glob("*.png")))
     return 0

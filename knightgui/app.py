@@ -4,8 +4,10 @@ The window is shown first; the numba kernels are loaded (or compiled, the first 
 background thread afterwards, so the first frame never waits for numba.
 
 Environment: ``KNIGHTGUI_FIRST_FRAME=1`` prints ``FIRST_FRAME <unix time> numba=<0|1>`` when
-the board has painted once (and whether numba was loaded by then), then quits (used by
-``bench/gui.py`` and the tests).
+the board has painted once (and whether numba was loaded by then), then quits. It ships in
+the runtime package, not in tests/, because the start-to-first-frame time can only be measured
+on the installed application in a fresh process: ``bench/gui.py``, the tests and a user on
+their own machine all measure it this way; unset, it costs one environment lookup.
 """
 from __future__ import annotations
 

@@ -289,6 +289,8 @@ class NumbersItem(pg.GraphicsObject):
         self._bounds = QRectF()
         self._cache: dict[int, tuple[QStaticText, float]] = {}
         self._cache_font = None
+        #: how many numbers the last paint drew (0 when they are not legible): one int kept
+        #: for bench/gui.py's figure and the legibility tests
         self.last_painted = 0
         self.setZValue(20)
 

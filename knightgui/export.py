@@ -113,7 +113,7 @@ def write_png(widget, filename) -> Path:
 
 
 def save_success_png(result, filename, width_px: int = 1100, height_px: int = 640) -> Path:
-    """The tie-break study's success plot (the Analysis dock's) as a PNG, without a window.
+    """The tie-break study's success plot (the Analysis view's) as a PNG, without a window.
     ``result`` is a :class:`knightgui_core.studies.tiebreaks.TieBreakResult`."""
     files.check_write_target(filename)
     ensure_app()

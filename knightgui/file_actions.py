@@ -1,12 +1,17 @@
-"""File and image actions of the window (a mixin of :class:`MainWindow`): open and save
-tours (JSON, CSV), export PNG and SVG, copy the image. Every failure is a dialog."""
+"""File and image actions of the window: open and save tours (JSON, CSV), export PNG and SVG,
+copy the image. Every failure is a dialog.
+
+:class:`FileActions` is composed into the window with explicit collaborators (the board view,
+a function giving the tour on the board, one showing a tour, the status line and the error
+dialog), so it can be built and tested on its own."""
 from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 from knightgui_core.tour import Tour, TourError
 
@@ -30,57 +35,31 @@ def guarded(fn):
 
 
 class FileActions:
-    """Needs ``self.view``, ``self.results``, ``self.controls``, ``self.matrix``,
-    ``self.counter``, ``self.animator``, ``self.last_dir``, ``self.show_error`` and a status
-    bar. Also shows tours that come from elsewhere (a file, the analysis dock)."""
+    """Open, save and export for a window.
 
-    @guarded
-    def show_tour(self, tour):
-        """Show a tour from elsewhere: a file, or the analysis dock (a ``Tour``, or for a walk
-        that got stuck a dict with ``board``, ``path`` and ``message``)."""
-        if tour is None:
-            return
-        if isinstance(tour, dict):
-            self._show_walk(tour)
-            return
-        self.animator.stop(restore=False)
-        self.results.forget()
-        self.results.tour = tour
-        self.results.ties = None
-        self._set_board_controls(tour.rows, tour.cols)
-        self.view.set_board(tour.rows, tour.cols)
-        self.view.set_tour(tour.path, tour.closed)
-        self.matrix.clear("Tour from elsewhere: no options matrix")
-        self.counter.set_counts(state="tour shown")
+    ``parent``: the dialogs' parent; ``view``: the :class:`knightgui.board_view.BoardView`
+    to export; ``current_tour()``: the complete tour on the board, or None; ``show_tour(tour)``:
+    put an opened tour on the board; ``status(text)``: one line for the status bar;
+    ``show_error(title, text)``: the error dialog. ``last_dir`` is the folder of the last
+    file chosen (remembered in the settings)."""
 
-    def _show_walk(self, walk: dict):
-        b = walk["board"]
-        self.animator.stop(restore=False)
-        self.results.forget()
-        self.results.tour = None
-        self._set_board_controls(b.rows, b.cols)
-        self.view.set_board(b.rows, b.cols)
-        self.view.set_tour(walk["path"], False)
-        self.matrix.clear("Walk from the analysis: no options matrix")
-        self.counter.set_counts(state="incomplete walk")
-        self.statusBar().showMessage(str(walk.get("message", "incomplete walk")))
-
-    def _set_board_controls(self, rows: int, cols: int):
-        c = self.controls
-        c.blockSignals(True)
-        try:
-            c.square_lock.setChecked(rows == cols)
-            c.rows.setValue(rows)
-            c.cols.setValue(cols)
-        finally:
-            c.blockSignals(False)
+    def __init__(self, parent: QWidget, view, current_tour: Callable[[], Tour | None],
+                 show_tour: Callable[[Tour], None], status: Callable[[str], None],
+                 show_error: Callable[[str, str], None]) -> None:
+        self.parent = parent
+        self.view = view
+        self.current_tour = current_tour
+        self.show_tour = show_tour
+        self.status = status
+        self.show_error = show_error
+        self.last_dir = ""
 
     def _ask(self, save: bool, caption: str, filters: str, suffix: str = ""):
         directory = self.last_dir or os.getcwd()
         if save:
-            name, _ = QFileDialog.getSaveFileName(self, caption, directory, filters)
+            name, _ = QFileDialog.getSaveFileName(self.parent, caption, directory, filters)
         else:
-            name, _ = QFileDialog.getOpenFileName(self, caption, directory, filters)
+            name, _ = QFileDialog.getOpenFileName(self.parent, caption, directory, filters)
         if name:
             self.last_dir = str(Path(name).parent)
             if suffix and not Path(name).suffix:
@@ -98,12 +77,12 @@ class FileActions:
             self.show_error("Cannot open the tour", f"{Path(name).name}: {e}")
             return False
         self.show_tour(tour)
-        self.statusBar().showMessage(f"Opened {Path(name).name}: {tour.rows}×{tour.cols} "
+        self.status(f"Opened {Path(name).name}: {tour.rows}×{tour.cols} "
                                      f"{'closed' if tour.closed else 'open'} tour")
         return True
 
     def _need_tour(self):
-        t = self.results.tour
+        t = self.current_tour()
         if t is None:
             self.show_error("No tour", "There is no complete tour on the board to save.")
         return t
@@ -121,7 +100,7 @@ class FileActions:
         except (TourError, OSError) as e:
             self.show_error("Cannot save the tour", str(e))
             return False
-        self.statusBar().showMessage(f"Saved {name}")
+        self.status(f"Saved {name}")
         return True
 
     @guarded
@@ -134,7 +113,7 @@ class FileActions:
         except OSError as e:
             self.show_error("Cannot export", f"Could not write {name}: {e}")
             return False
-        self.statusBar().showMessage(f"Exported {name}")
+        self.status(f"Exported {name}")
         return True
 
     @guarded
@@ -154,10 +133,10 @@ class FileActions:
         except (ValueError, OSError) as e:
             self.show_error("Cannot export", str(e))
             return False
-        self.statusBar().showMessage(f"Exported {name}")
+        self.status(f"Exported {name}")
         return True
 
     @guarded
     def copy_image(self, *_):
         export.copy_image(self.view)
-        self.statusBar().showMessage("Image copied to the clipboard")
+        self.status("Image copied to the clipboard")

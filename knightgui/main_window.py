@@ -1,11 +1,14 @@
-"""The explorer window: board in the middle, controls on the left, options matrix, counter,
-timing (and the move-order analysis when available) on the right; toolbar for stepping and
-animation; File / View / Run menus; status bar with the hovered square."""
+"""The explorer window: board in the middle, controls on the left, options matrix, counter and
+timing on the right; toolbar for stepping and animation; File / View / Run menus (View ▸
+Analysis opens the Analysis view in a window of its own); status bar with the hovered square.
+
+The controls edit a :class:`knightgui.request.RequestModel`; the window observes it and marks
+the shown figures stale when the board, mode, start or end change."""
 from __future__ import annotations
 
 import logging
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox,
                                QScrollArea, QSpinBox, QStyle, QToolBar)
@@ -18,20 +21,25 @@ from .file_actions import FileActions, guarded
 from .panels.controls import ControlsPanel
 from .panels.counter import CounterPanel, TimingPanel
 from .panels.options_matrix import OptionsMatrixView
+from .request import RESULT_FIELDS
 from .results import ResultsPresenter
 from .worker import SolverThread
 
 log = logging.getLogger("knightgui.window")
+#: The window's own title. The application's display name ("knightgui") is not repeated here:
+#: Qt appends it on the platforms that show it (X11, Windows: "Knight's tour explorer —
+#: knightgui"), so it appears once.
+TITLE = "Knight's tour explorer"
 
 
-class MainWindow(FileActions, QMainWindow):
+class MainWindow(QMainWindow):
     firstPaint = Signal()
 
     def __init__(self, restore_settings: bool = True):
         super().__init__()
-        self.setWindowTitle("knightgui — knight's tour explorer")
+        self._quiet = False
+        self.setWindowTitle(TITLE)
         self.resize(1280, 820)
-        self.last_dir = ""
         self.state_restored = False
         self.view = BoardView()
         self.setCentralWidget(self.view)
@@ -43,21 +51,23 @@ class MainWindow(FileActions, QMainWindow):
         scroll.setWidget(self.controls)
         scroll.setWidgetResizable(True)
         scroll.setMinimumWidth(270)
-        self.controls_dock = self._dock("Controls", scroll, Qt.LeftDockWidgetArea)
-        self.counter_dock = self._dock("Solutions", self.counter, Qt.RightDockWidgetArea)
-        self.timing_dock = self._dock("Timing", self.timing, Qt.RightDockWidgetArea)
-        self.matrix_dock = self._dock("Options matrix", self.matrix, Qt.RightDockWidgetArea)
-        # the analysis dock loads numba-backed studies: add it after the first frame
-        self.analysis_dock = None
-        self.resizeDocks([self.controls_dock, self.matrix_dock], [340, 340], Qt.Horizontal)
+        self.controls_dock = self._dock("Controls", scroll, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.counter_dock = self._dock("Solutions", self.counter, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.timing_dock = self._dock("Timing", self.timing, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.matrix_dock = self._dock("Options matrix", self.matrix, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.analysis = None           # the Analysis view, made when first opened
+        self.resizeDocks([self.controls_dock, self.matrix_dock], [340, 340], Qt.Orientation.Horizontal)
         self.worker = SolverThread(self)
         self.results = ResultsPresenter(self.worker, self.view, self.matrix, self.counter,
                                         self.timing, self)
         self.animator = ConstructionAnimator(self.view, self)
+        self.files = FileActions(self, self.view, lambda: self.results.tour, self.show_tour,
+                                 self.statusBar().showMessage, self.show_error)
         self.hover_label = QLabel()
         self.statusBar().addPermanentWidget(self.hover_label)
         self._make_actions()
         self._connect()
+        self._restore_settings = restore_settings
         if restore_settings:
             try:
                 settings.load(self)
@@ -80,40 +90,29 @@ class MainWindow(FileActions, QMainWindow):
         self.addDockWidget(area, d)
         return d
 
-    def _add_analysis(self):
-        """Add the move-order analysis dock (issue 6) when its module is there."""
-        if self.analysis_dock is not None:
-            return self.analysis_dock
-        try:
-            from .panels.analysis import AnalysisDock
-        except Exception:  # noqa: BLE001 - the analysis dock is optional
-            return None
-        try:
-            dock = AnalysisDock(self)
-            dock.setObjectName(dock.objectName() or "analysis")
-            # placed where the saved layout had it, else tabbed with the options matrix
-            if not (self.state_restored and self.restoreDockWidget(dock)):
-                self.addDockWidget(Qt.RightDockWidgetArea, dock)
-                self.tabifyDockWidget(self.matrix_dock, dock)
-                self.matrix_dock.raise_()
-            dock.show_tour.connect(self.show_tour)
-            self.view_menu.addAction(dock.toggleViewAction())
-            self.analysis_dock = dock
-            return dock
-        except Exception:  # noqa: BLE001
-            log.exception("analysis dock failed")
-            return None
+    def open_analysis(self, *_):
+        """Show the Analysis view (View ▸ Analysis), made on first use: its studies and plots
+        load numba and pyqtgraph's exporters, which the board does not need."""
+        if self.analysis is None:
+            from .panels.analysis import AnalysisWindow
+            self.analysis = AnalysisWindow(self)
+            self.analysis.show_tour.connect(self.show_tour)
+            if self._restore_settings:
+                try:
+                    settings.load_analysis(self.analysis)
+                except Exception:  # noqa: BLE001 - bad settings never stop the view
+                    log.exception("could not restore the Analysis view's settings")
+        self.analysis.show()
+        self.analysis.raise_()
+        self.analysis.activateWindow()
+        return self.analysis
 
     def eventFilter(self, obj, ev):
         if obj is self.view.viewport() and ev.type() == QEvent.Paint and not self._painted:
             self._painted = True
             self.view.viewport().removeEventFilter(self)
-            QTimer.singleShot(0, self._after_first_frame)
             self.firstPaint.emit()
         return False
-
-    def _after_first_frame(self):
-        self._add_analysis()
 
     def _action(self, text, slot, shortcut=None, checkable=False, tip=None,
                 icon=None) -> QAction:
@@ -147,18 +146,22 @@ class MainWindow(FileActions, QMainWindow):
                           icon=S.SP_MediaPlay)
         self.act_anim = A("Animate", self.toggle_animation, "Ctrl+A", True,
                           "play the construction of the shown tour move by move")
-        self.act_open = A("Open tour…", self.open_tour, QKeySequence.Open)
+        f = self.files
+        self.act_open = A("Open tour…", f.open_tour, QKeySequence.Open)
         self.act_open_solutions = A("Open solutions…", self.open_solutions, "Ctrl+Shift+O",
                                     tip="step through a file written by enumerate --out")
-        self.act_save = A("Save tour…", self.save_tour, QKeySequence.Save)
-        self.act_png = A("Export PNG…", self.export_png, "Ctrl+E")
-        self.act_svg = A("Export SVG…", self.export_svg)
-        self.act_copy = A("Copy image", self.copy_image, "Ctrl+Shift+C")
+        self.act_save = A("Save tour…", f.save_tour, QKeySequence.Save)
+        self.act_png = A("Export PNG…", f.export_png, "Ctrl+E")
+        self.act_svg = A("Export SVG…", f.export_svg)
+        self.act_copy = A("Copy image", f.copy_image, "Ctrl+Shift+C")
         self.act_quit = A("Quit", self.close, QKeySequence.Quit)
         self.act_numbers = A("Move numbers", self._view_toggled, "N", True)
         self.act_path = A("Tour path", self._view_toggled, "P", True)
         self.act_ties = A("Highlight ties", self._view_toggled, "T", True)
         self.act_fit = A("Zoom to fit", self.view.fit, "F")
+        self.act_analysis = A("Analysis", self.open_analysis, "Ctrl+Shift+A",
+                              tip="how good is Warnsdorff's rule: move orders, tie-breaks, "
+                                  "with plots")
         self.colour_group = QActionGroup(self)
         self.colour_actions = {}
         for key, text in (("auto", "Colour: automatic"), ("checker", "Colour: checkerboard"),
@@ -176,7 +179,7 @@ class MainWindow(FileActions, QMainWindow):
             m.addSeparator() if a is None else m.addAction(a)
         m = self.view_menu = self.menuBar().addMenu("&View")
         for a in (self.act_numbers, self.act_path, self.act_ties, None,
-                  *self.colour_actions.values(), None, self.act_fit):
+                  *self.colour_actions.values(), None, self.act_fit, None, self.act_analysis):
             m.addSeparator() if a is None else m.addAction(a)
         m.addSeparator()
         for d in (self.controls_dock, self.counter_dock, self.timing_dock, self.matrix_dock):
@@ -217,6 +220,7 @@ class MainWindow(FileActions, QMainWindow):
         c.boardChanged.connect(self._board_changed)
         c.squaresChanged.connect(self._squares_changed)
         c.message.connect(self._controls_message)
+        c.model.observe(self._model_changed)
         self.view.squareClicked.connect(self._square_clicked)
         self.view.squareHovered.connect(self._hovered)
         r = self.results
@@ -241,6 +245,58 @@ class MainWindow(FileActions, QMainWindow):
     def show_error(self, title: str, text: str):
         from knightgui_core.text import shorten
         QMessageBox.warning(self, title, shorten(str(text), 600))
+
+    @guarded
+    def show_tour(self, tour):
+        """Show a tour from elsewhere: a file, or the analysis view (a ``Tour``, or for a walk
+        that got stuck a dict with ``board``, ``path`` and ``message``)."""
+        if tour is None:
+            return
+        walk = isinstance(tour, dict)
+        b = tour["board"] if walk else tour
+        self.animator.stop(restore=False)
+        self.results.forget()
+        self.results.tour = None if walk else tour
+        self.results.ties = None
+        self._set_board_controls(b.rows, b.cols)
+        self.view.set_board(b.rows, b.cols)
+        if walk:
+            self.view.set_tour(tour["path"], False)
+            self.matrix.clear("Walk from the analysis: no options matrix")
+            self.counter.set_counts(state="incomplete walk")
+            self.timing.clear("walk from the analysis")
+            self.statusBar().showMessage(str(tour.get("message", "incomplete walk")))
+        else:
+            self.view.set_tour(tour.path, tour.closed)
+            self.matrix.clear("Tour from elsewhere: no options matrix")
+            self.counter.set_counts(state="tour shown")
+            self.timing.clear("tour from elsewhere")
+
+    def _set_board_controls(self, rows: int, cols: int):
+        """Put the controls on the shown tour's board without marking it stale."""
+        c = self.controls
+        c.blockSignals(True)
+        self._quiet = True
+        try:
+            c.square_lock.setChecked(rows == cols)
+            c.rows.setValue(rows)
+            c.cols.setValue(cols)
+            try:
+                c.sync()
+            except ValueError:
+                pass
+        finally:
+            self._quiet = False
+            c.blockSignals(False)
+
+    def _model_changed(self, changed: frozenset):
+        """Board, mode, start, end or closed changed: what the panels show is stale."""
+        if self._quiet or not (changed & RESULT_FIELDS):
+            return
+        words = {"rows": "board", "cols": "board", "mode": "mode", "start": "start",
+                 "end": "end", "closed": "open/closed"}
+        what = ", ".join(sorted({words[f] for f in changed & RESULT_FIELDS}))
+        self.results.mark_stale(f"{what} changed — press Solve (Ctrl+R)")
 
     @guarded
     def solve(self, *_):
@@ -355,6 +411,8 @@ class MainWindow(FileActions, QMainWindow):
         self.results.stop_play()
         self.animator.stop(restore=False)
         self.worker.stop()
+        if self.analysis is not None:
+            self.analysis.shutdown()
 
     def closeEvent(self, event):
         try:
@@ -365,4 +423,7 @@ class MainWindow(FileActions, QMainWindow):
         self.animator.stop(restore=False)
         self.timing.stop("closed")
         self.worker.stop()
+        if self.analysis is not None:
+            self.analysis.shutdown()
+            self.analysis.close()
         super().closeEvent(event)

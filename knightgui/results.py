@@ -6,7 +6,6 @@ reaches the screen.
 """
 from __future__ import annotations
 
-import time
 
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -14,7 +13,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from knightgui_core.board import Board
 from knightgui_core.tour import Tour
 
-from .panels.counter import EXHAUSTED_TEXT
+from .panels.counter import EXHAUSTED_TEXT, format_seconds
 from .solutions import SolutionStore
 
 
@@ -41,7 +40,6 @@ class ResultsPresenter(QObject):
         self.exhausted = False
         self.found = 0
         self._want_next = False
-        self.last_step_ms = 0.0
         self.play_timer = QTimer(self)
         self.play_timer.timeout.connect(self._play_tick)
         self.set_play_speed(10)
@@ -90,6 +88,22 @@ class ResultsPresenter(QObject):
                                     state=f"Cancelled after {self.found:,} solutions")
         self.status.emit("Cancelled")
 
+    def mark_stale(self, why: str):
+        """The controls moved away from the shown run (board, mode, start or end): a running
+        search is cancelled, stored solutions are dropped and the timing, the counter and
+        the options matrix say so instead of showing the old figures."""
+        if self.running:
+            self.gen = self.worker.cancel()
+            self.running = False
+            self.busyChanged.emit(False)
+        self.forget()
+        self.found = 0
+        self.exhausted = False
+        self.timing.clear(f"stale: {why}")
+        self.counter.mark_stale(f"Stale: {why}")
+        self.matrix.clear(f"Stale: {why}")
+        self.currentChanged.emit(1)
+
     def forget(self):
         """Drop stored solutions (a tour from a file replaces them)."""
         self.stop_play()
@@ -117,7 +131,7 @@ class ResultsPresenter(QObject):
                           "(View ▸ Highlight ties). Exhaustive mode fills this matrix.")
         self.counter.set_counts(state="single tour" if res.ok else "no tour")
         self.tourShown.emit(res.tour)
-        self.status.emit(f"{res.message} ({res.seconds:.3f} s)")
+        self.status.emit(f"{res.message} ({format_seconds(res.seconds)})")
         if not res.ok:
             self.errorDialog.emit("No tour found", res.message)
 
@@ -153,7 +167,7 @@ class ResultsPresenter(QObject):
         self._update_counter()
         if st.exhausted:
             self.status.emit(f"{EXHAUSTED_TEXT}: {st.solutions:,} solutions, "
-                             f"{st.dead_ends:,} dead ends, {st.seconds:.2f} s")
+                             f"{st.dead_ends:,} dead ends, {format_seconds(st.seconds)}")
         else:
             self.status.emit(f"Stopped after {st.solutions:,} solutions")
         if st.solutions == 0:
@@ -188,10 +202,9 @@ class ResultsPresenter(QObject):
     # ------------------------------------------------------------- stepping
     def show_solution(self, i: int) -> bool:
         """Show stored solution ``i`` (0-based) on the board, matrix and counter."""
-        if not 0 <= i < len(self.store):
-            return False
-        t0 = time.perf_counter()
         b = self.board
+        if b is None or not 0 <= i < len(self.store):
+            return False
         path = self.store.path(i)
         mo = self.store.mo(i)
         branch = self.store.branch(i)
@@ -209,7 +222,6 @@ class ResultsPresenter(QObject):
         self._update_counter()
         self.tourShown.emit(self.tour)
         self.currentChanged.emit(i + 1)
-        self.last_step_ms = (time.perf_counter() - t0) * 1000
         return True
 
     def next(self) -> bool:

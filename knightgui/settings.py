@@ -31,17 +31,34 @@ def save(window) -> None:
     s.setValue("view/colour", v.colour_mode)
     s.setValue("speed/play", window.play_speed.value())
     s.setValue("speed/animation", window.anim_speed.value())
-    s.setValue("dir/last", window.last_dir)
+    s.setValue("dir/last", window.files.last_dir)
     s.setValue("window/geometry", window.saveGeometry())
     s.setValue("window/state", window.saveState())
+    if window.analysis is not None:
+        s.setValue("analysis/geometry", window.analysis.saveGeometry())
+        s.setValue("analysis/page", window.analysis.tabs.currentIndex())
     s.sync()
+
+
+def load_analysis(view) -> None:
+    """Put the Analysis view where it was last time (first time: its default size)."""
+    s = qsettings()
+    geo = s.value("analysis/geometry")
+    if isinstance(geo, QByteArray) and not geo.isEmpty():
+        view.restoreGeometry(geo)
+    try:
+        page = int(str(s.value("analysis/page", 0)))
+    except (TypeError, ValueError):
+        page = 0
+    if 0 <= page < view.tabs.count():
+        view.tabs.setCurrentIndex(page)
 
 
 def load(window) -> None:
     """Apply saved settings; anything missing or malformed keeps its default."""
     s = qsettings()
     try:
-        st = json.loads(s.value("controls", "{}") or "{}")
+        st = json.loads(str(s.value("controls", "{}") or "{}"))
         if isinstance(st, dict) and st:
             window.controls.set_state(st)
     except (TypeError, ValueError):
@@ -53,10 +70,10 @@ def load(window) -> None:
                             colour=mode if mode in ("auto", "checker", "moves") else "auto")
     for key, box in (("speed/play", window.play_speed), ("speed/animation", window.anim_speed)):
         try:
-            box.setValue(int(s.value(key, box.value())))
+            box.setValue(int(str(s.value(key, box.value()))))
         except (TypeError, ValueError):
             pass
-    window.last_dir = str(s.value("dir/last", "") or "")
+    window.files.last_dir = str(s.value("dir/last", "") or "")
     geo = s.value("window/geometry")
     if isinstance(geo, QByteArray) and not geo.isEmpty():
         window.restoreGeometry(geo)

@@ -13,6 +13,12 @@ Modelled on Qt's Mandelbrot example:
 
 The single-tour solver (``knightgui_core.solve.solve``) is one call; a superseded solve finishes its
 call and its result is dropped.
+
+Studies (the Analysis view) go through the same pattern: a :class:`StudyRequest` carries the
+study function, which gets a ``progress(done, total)`` callback and a ``cancel()`` callable
+that reads the restart and abort flags; the window's Analysis view owns its own
+``SolverThread``, so a long study never holds up a solve on the board. A cancelled study's
+partial result is still sent (``studyDone``, with the generation it ran under).
 """
 from __future__ import annotations
 
@@ -20,12 +26,16 @@ import atexit
 import time
 import traceback
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 from PySide6.QtCore import QMutex, QMutexLocker, QThread, QWaitCondition, Signal
 
+from .request import Request
 from .solutions import Packed, path_dtype
+
+__all__ = ["Request", "SolverThread", "Stats", "StudyRequest"]
 
 #: forward moves per enumeration chunk (bounds the abort latency)
 CHUNK_STEPS = 200_000
@@ -40,26 +50,14 @@ EMIT_INTERVAL = 0.05
 
 
 @dataclass(frozen=True)
-class Request:
-    """Everything the solver needs; built and validated by the controls panel."""
+class StudyRequest:
+    """One study run: ``run(progress=..., cancel=...)`` returns the study's result;
+    ``progress(done, total)`` may be called often (the thread forwards at most one call every
+    ``EMIT_INTERVAL``), ``cancel()`` is true once the study should stop and return what it
+    has."""
 
-    rows: int
-    cols: int
-    mode: str = "single"            # "single" | "exhaustive"
-    start: str | None = None
-    end: str | None = None
-    closed: bool = False
-    tie: str = "phadke"
-    order: str = "12345678"
-    seed: int = 0
-    method: str = "auto"            # knightgui_core.solve methods: auto, greedy, backtrack, construct
-    dashes: tuple = ()              # ((corner name, state), ...) with state in A/B/full
-    tail: tuple | None = None       # ECD/XCD tail squares (names), or None
-    keep: int = 1_000_000           # solutions kept in memory for stepping
-    limit: int = 0                  # stop after this many solutions (0 = all)
-
-    def dash_dict(self) -> dict:
-        return {k: v for k, v in self.dashes if v != "off"}
+    kind: str
+    run: Callable[..., object]
 
 
 @dataclass
@@ -94,12 +92,14 @@ class SolverThread(QThread):
     finishedRun = Signal(int, object)      # gen, Stats (enumeration done/cancelled/limit)
     failed = Signal(int, str, bool)        # gen, message, True = bad input (not a crash)
     started_gen = Signal(int, object)      # gen, Request (the thread began working on it)
+    studyProgress = Signal(int, float, float)  # gen, done, total (floats: totals pass 2**31)
+    studyDone = Signal(int, object)        # gen, study result (partial when cancelled)
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self._mutex = QMutex()
         self._cond = QWaitCondition()
-        self._pending: tuple[int, Request] | None = None
+        self._pending: tuple[int, Request | StudyRequest] | None = None
         self._gen = 0
         self._restart = False
         self._abort = False
@@ -108,7 +108,7 @@ class SolverThread(QThread):
         _LIVE.add(self)
 
     # ------------------------------------------------------------ GUI side
-    def submit(self, request: Request) -> int:
+    def submit(self, request: Request | StudyRequest) -> int:
         """Queue ``request`` (superseding any running one); returns its generation."""
         with QMutexLocker(self._mutex):
             self._gen += 1
@@ -162,7 +162,9 @@ class SolverThread(QThread):
                 self.busy_gen = gen
             self.started_gen.emit(gen, req)
             try:
-                if req.mode == "exhaustive":
+                if isinstance(req, StudyRequest):
+                    self._study(gen, req)
+                elif req.mode == "exhaustive":
                     self._enumerate(gen, req)
                 else:
                     self._solve(gen, req)
@@ -173,6 +175,19 @@ class SolverThread(QThread):
                 traceback.print_exc()
                 if not self._should_stop():
                     self.failed.emit(gen, f"{type(e).__name__}: {e}", False)
+
+    def _study(self, gen: int, req: StudyRequest):
+        last = [0.0]
+
+        def progress(done, total):
+            now = time.perf_counter()
+            if now - last[0] >= EMIT_INTERVAL or done >= total:
+                last[0] = now
+                self.studyProgress.emit(gen, float(done), float(total))
+
+        res = req.run(progress=progress, cancel=self._should_stop)
+        if not self._abort:
+            self.studyDone.emit(gen, res)
 
     def _solve(self, gen: int, req: Request):
         from knightgui_core.solve import solve

@@ -26,7 +26,7 @@ def add_parser(studies) -> None:
     p.add_argument("--csv", default=None, metavar="FILE", help="write the table: rule,n,"
                    "starts,completed,success_rate,first_failed_start,visited")
     p.add_argument("--png", default=None, metavar="FILE", help="draw the success plot (as "
-                   "in the window's Analysis dock) to FILE.png")
+                   "in the window's Analysis view) to FILE.png")
     p.add_argument("--table", action="store_true", help="include the per-size table in --json")
     p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     p.set_defaults(func=run)

@@ -1,14 +1,20 @@
-"""The three plots of the analysis dock: failures-per-order histogram, failures-per-start heat
-map, and greedy success rate against board size."""
+"""The plots of the Analysis view: failures-per-order histogram, failures-per-start heat map,
+and greedy success rate against board size; :func:`export_plot` saves any of them as PNG or
+SVG."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont, QFontMetrics
+
 from knightgui_core.board import column_letters
+from knightgui_core.tour import atomic_write_text
 
 BACKGROUND = (250, 250, 248)
+LABEL_COLOUR = "#333333"
 RULE_COLOURS = {
     "phadke": (31, 119, 180), "first": (255, 127, 14), "last": (44, 160, 44),
     "random": (214, 39, 40), "center-far": (148, 103, 189), "lookahead": (140, 86, 75),
@@ -19,12 +25,73 @@ RULE_COLOURS = {
 def _style(w: pg.PlotWidget, title: str, left: str, bottom: str) -> None:
     w.setBackground(BACKGROUND)
     w.setTitle(title, color=(40, 40, 40), size="10pt")
-    w.setLabel("left", left)
-    w.setLabel("bottom", bottom)
     w.setMenuEnabled(False)
     for ax in ("left", "bottom"):
         w.getAxis(ax).setTextPen((60, 60, 60))
         w.getAxis(ax).setPen((120, 120, 120))
+    w.setLabel("left", left, color=LABEL_COLOUR)
+    w.setLabel("bottom", bottom, color=LABEL_COLOUR)
+
+
+def _close_paths_explicitly(node) -> None:
+    """Qt 6.11's SVG generator ends closed paths with a ``Z`` token, which pyqtgraph 0.14's SVG
+    exporter cannot parse (pyqtgraph issue 3485: "not enough values to unpack"); write each
+    ``Z`` as a line back to its sub-path's first point instead (the same outline)."""
+    for el in node.getElementsByTagName("path"):
+        tokens = el.getAttribute("d").split()
+        if "Z" not in tokens and "z" not in tokens:
+            continue
+        out, start = [], None
+        for tok in tokens:
+            if tok[0] in "Mm":
+                start = tok[1:]
+            if tok in ("Z", "z"):
+                if start:
+                    out.append("L" + start)
+            else:
+                out.append(tok)
+        el.setAttribute("d", " ".join(out))
+
+
+def _svg_exporter_module():
+    """pyqtgraph's SVG exporter module, its path reading made to accept Qt 6.11's paths."""
+    import importlib
+    mod = importlib.import_module("pyqtgraph.exporters.SVGExporter")
+    if not getattr(mod, "_knightgui_paths", False):
+        original = mod.correctCoordinates
+
+        def correct(node, defs, item, options):
+            _close_paths_explicitly(node)
+            return original(node, defs, item, options)
+        mod.correctCoordinates = correct
+        mod._knightgui_paths = True
+    return mod
+
+
+def export_plot(widget, filename) -> Path:
+    """Save a plot widget as a PNG (at twice its size on screen) or an SVG (vector), by the
+    file's suffix, through pyqtgraph's exporters; written through a temporary file and a
+    rename. Raises ``ValueError`` for another suffix and ``OSError`` when it cannot
+    write."""
+    path = Path(filename)
+    suffix = path.suffix.lower()
+    if suffix not in (".png", ".svg"):
+        raise ValueError(f"export as .png or .svg, not {path.name!r}")
+    scene = widget.scene()
+    if suffix == ".svg":
+        svg = _svg_exporter_module().SVGExporter(scene).export(toBytes=True)
+        atomic_write_text(path, svg.decode("utf-8"))
+        return path
+    from pyqtgraph.exporters import ImageExporter
+    ex = ImageExporter(scene)
+    ex.parameters()["width"] = 2 * max(widget.width(), 1)
+    img = ex.export(toBytes=True)
+    tmp = path.with_name(f".{path.name}.tmp.png")
+    if img is None or not img.save(str(tmp), "PNG"):
+        tmp.unlink(missing_ok=True)
+        raise OSError(f"cannot write the PNG file {path}")
+    tmp.replace(path)
+    return path
 
 
 def _compact(v: int) -> str:
@@ -45,8 +112,10 @@ class FailureHistogram(pg.PlotWidget):
         super().__init__(parent)
         _style(self, "Failed walks per order", "orders", "failed walks in the order")
         self.bars = pg.BarGraphItem(x=[], height=[], width=0.8, brush=(70, 130, 180),
-                                    pen=(40, 80, 120))
-        self.getPlotItem().addItem(self.bars)
+                                    pen=(40, 80, 120), name="move orders")
+        pi = self.getPlotItem()
+        self.legend = pi.addLegend(offset=(-10, 10), labelTextColor=(30, 30, 30))
+        pi.addItem(self.bars)
         self.heights = np.zeros(0, dtype=np.int64)
 
     def set_distribution(self, dist) -> None:
@@ -71,9 +140,15 @@ class StartHeatMap(pg.PlotWidget):
         super().__init__(parent)
         _style(self, "Failed walks per start square", "rank", "file")
         self.image = pg.ImageItem(axisOrder="row-major")
-        self.image.setColorMap(pg.colormap.get("inferno"))
+        cmap = pg.colormap.get("inferno")
+        self.image.setColorMap(cmap)
         pi = self.getPlotItem()
         pi.addItem(self.image)
+        # the colour bar is the heat map's legend: failed walks per colour
+        self.colorbar = pg.ColorBarItem(values=(0, 1), colorMap=cmap, interactive=False,
+                                        width=14)
+        self.colorbar.axis.setLabel("failed walks", color=LABEL_COLOUR)
+        self.colorbar.setImageItem(self.image, insert_in=pi)
         pi.setAspectLocked(True)
         pi.hideButtons()
         self.labels: list[pg.TextItem] = []
@@ -92,6 +167,7 @@ class StartHeatMap(pg.PlotWidget):
         self.values, self.rows, self.cols = v, rows, cols
         top = max(int(v.max()) if v.size else 0, 1)
         self.image.setImage(v.astype(float), levels=(0, top))
+        self.colorbar.setLevels((0, top))
         self.image.setRect(0, 0, cols, rows)
         if rows * cols <= 16 * 16:
             for r in range(rows):
@@ -162,8 +238,8 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
         self.strip.addItem(self.image)
         self.lines = self.addPlot(row=1, col=0)
         self.lines.setMenuEnabled(False)
-        self.lines.setLabel("left", "completed (%)")
-        self.lines.setLabel("bottom", "board side n")
+        self.lines.setLabel("left", "completed (%)", color=LABEL_COLOUR)
+        self.lines.setLabel("bottom", "board side n", color=LABEL_COLOUR)
         self.lines.setXLink(self.strip)
         # the legend gets its own row under the plot: inside it would cover the lines
         self.legend = pg.LegendItem(labelTextColor=(30, 30, 30), colCount=7,
@@ -173,8 +249,10 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
             for ax in ("left", "bottom"):
                 pi.getAxis(ax).setTextPen((60, 60, 60))
                 pi.getAxis(ax).setPen((120, 120, 120))
-        self.ci.layout.setRowStretchFactor(0, 2)
-        self.ci.layout.setRowStretchFactor(1, 3)
+        self.strip.setLabel("bottom", "board side n", color=LABEL_COLOUR)
+        self.strip.setLabel("left", "tie rule", color=LABEL_COLOUR)
+        self.ci.layout.setRowStretchFactor(0, 1)
+        self.ci.layout.setRowStretchFactor(1, 1)
         self.curves: dict[str, pg.PlotDataItem] = {}
         self.rates = np.zeros((0, 0))
         self.window = 1

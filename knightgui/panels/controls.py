@@ -1,8 +1,11 @@
 """The controls panel: board size, tour kind, squares, rules, dashes, tail; Solve / Cancel.
 
-It checks what it can at once (an impossible board, a bad square, an end that is not a knight
-move from the start) and says so through :attr:`ControlsPanel.message`; :meth:`request`
-builds the :class:`knightgui.worker.Request` or raises ``ValueError`` with a sentence.
+The panel is a view and editor of a :class:`knightgui.request.RequestModel` (``.model``):
+every change of a widget is written into the model, which checks it; observers of the model
+(the window) learn which fields changed. The panel says at once what is wrong (an impossible
+board, a bad square, an end that is not a knight move from the start) through
+:attr:`ControlsPanel.message`; :meth:`request` returns the model's validated
+:class:`knightgui.request.Request` or raises ``ValueError`` with a sentence.
 """
 from __future__ import annotations
 
@@ -16,12 +19,9 @@ from knightgui_core.board import Board, BoardError, parse_coords
 from knightgui_core.dash import DASH_STATES
 from knightgui_core.dash import corners as _corners, free_corners as _free_corners
 from knightgui_core.dash import list_tails as _list_tails
-from knightgui_core.existence import why_no_tour
 from knightgui_core.rules import METHODS, TIE_HELP, TIE_RULES
 
-from ..worker import Request
-
-MAX_SIDE = 2000
+from ..request import MAX_SIDE, Request, RequestModel
 MODES = (("single", "Single tour"), ("exhaustive", "Exhaustive (options matrix)"))
 
 
@@ -34,6 +34,7 @@ class ControlsPanel(QWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
+        self.model = RequestModel()
         self._preferred_end = "c7"  # Phadke's worked example a8→c7
         lay = QVBoxLayout(self)
         # --- board
@@ -140,6 +141,11 @@ class ControlsPanel(QWidget):
         for cb in self.dash:
             cb.currentIndexChanged.connect(self._check)
         self.tail.currentIndexChanged.connect(self._check)
+        for w in (self.tie, self.method):
+            w.currentIndexChanged.connect(self._check)
+        for w in (self.seed, self.keep, self.limit):
+            w.valueChanged.connect(self._check)
+        self.order.textChanged.connect(self._check)
         self.solve_btn.clicked.connect(self._solve_clicked)
         self.cancel_btn.clicked.connect(self.cancelRequested.emit)
         self._board_changed()
@@ -286,7 +292,8 @@ class ControlsPanel(QWidget):
         return self.closed.isChecked() and self.mode_key() == "exhaustive"
 
     def _check(self, *_) -> str:
-        """Say at once what is wrong with the current choices ("" when nothing)."""
+        """Write the widgets into the model and say at once what is wrong ("" when
+        nothing)."""
         try:
             self.request()
             msg = ""
@@ -296,41 +303,29 @@ class ControlsPanel(QWidget):
         self.message.emit(msg)
         return msg
 
-    # ------------------------------------------------------------- requests
-    def request(self) -> Request:
-        b = self.board()
-        closed = self.closed.isChecked()
-        why = why_no_tour(b.rows, b.cols, closed)
-        if why:
-            raise ValueError(why[0].upper() + why[1:])
-        text = self.start.text().strip()
-        start = None
-        if text:
-            try:
-                start = b.name(b.parse(text))
-            except BoardError as e:
-                raise ValueError(f"Start: {e}") from None
-        mode = self.mode_key()
-        end = None
-        if mode == "exhaustive":
-            if start is None:
-                start = b.name(0)
-            if closed:
-                e = self.end_square()
-                if e < 0:
-                    raise ValueError("Choose an end square: a knight move from the start")
-                end = b.name(e)
-        order = self.order.text().strip()
-        if sorted(order) != list("12345678"):
-            raise ValueError("Move order: the 8 digits 1..8, each once (e.g. 12345678)")
+    def _values(self) -> dict:
+        """The widgets' values, as :class:`knightgui.request.RequestModel` fields."""
         dashes = tuple((self.dash_labels[i].text(), cb.currentText())
                        for i, cb in enumerate(self.dash)
                        if not cb.isHidden() and cb.isEnabled() and cb.currentText() != "off")
-        return Request(rows=b.rows, cols=b.cols, mode=mode, start=start, end=end,
-                       closed=closed, tie=self.tie.currentData(), order=order,
-                       seed=self.seed.value(), method=self.method.currentText(), dashes=dashes,
-                       tail=self.tail.currentData() if mode == "exhaustive" else None,
-                       keep=self.keep.value(), limit=self.limit.value())
+        return {"rows": self.rows.value(), "cols": self.cols.value(),
+                "square": self.square_lock.isChecked(), "closed": self.closed.isChecked(),
+                "mode": self.mode_key(), "start": self.start.text(),
+                "end": self.end.currentText() if self.end.currentData() is not None else None,
+                "tie": self.tie.currentData() or "", "order": self.order.text(),
+                "seed": self.seed.value(), "method": self.method.currentText(),
+                "dashes": dashes, "tail": self.tail.currentData(),
+                "keep": self.keep.value(), "limit": self.limit.value()}
+
+    def sync(self) -> None:
+        """Write the widgets into the model (``ValueError`` when a value is refused)."""
+        self.model.update(**self._values())
+
+    # ------------------------------------------------------------- requests
+    def request(self) -> Request:
+        """The model's validated request (``ValueError`` with a sentence when not valid)."""
+        self.sync()
+        return self.model.request()
 
     def _solve_clicked(self):
         try:
@@ -343,43 +338,39 @@ class ControlsPanel(QWidget):
 
     # ------------------------------------------------------------- settings
     def state(self) -> dict:
-        return {"rows": self.rows.value(), "cols": self.cols.value(),
-                "square": self.square_lock.isChecked(), "closed": self.closed.isChecked(),
-                "mode": self.mode_key(), "start": self.start.text(),
-                "end": self.end.currentText(), "tie": self.tie.currentData(),
-                "order": self.order.text(), "seed": self.seed.value(),
-                "method": self.method.currentText(),
-                "keep": self.keep.value(), "limit": self.limit.value(),
-                "dashes": [cb.currentText() for cb in self.dash]}
+        """The model's fields as plain values (saved in the settings)."""
+        try:
+            self.sync()
+        except ValueError:
+            pass
+        return self.model.to_dict()
 
     def set_state(self, st: dict):
-        """Restore :meth:`state` output; unknown or bad values are skipped."""
-        def get(key, typ, default):
-            v = st.get(key, default)
-            try:
-                return typ(v)
-            except (TypeError, ValueError):
-                return default
-        self.square_lock.setChecked(str(st.get("square", True)).lower() not in ("false", "0"))
-        self.rows.setValue(get("rows", int, 8))
-        self.cols.setValue(get("cols", int, 8))
-        self.closed.setChecked(str(st.get("closed", False)).lower() in ("true", "1"))
-        i = self.mode.findData(st.get("mode", "single"))
-        self.mode.setCurrentIndex(max(i, 0))
-        self.start.setText(get("start", str, "a8"))
-        i = self.tie.findData(st.get("tie", "phadke"))
-        self.tie.setCurrentIndex(max(i, 0))
-        self.order.setText(get("order", str, "12345678"))
-        self.seed.setValue(get("seed", int, 0))
-        self.method.setCurrentIndex(max(self.method.findText(get("method", str, "auto")), 0))
-        self.keep.setValue(get("keep", int, 200_000))
-        self.limit.setValue(get("limit", int, 0))
+        """Restore :meth:`state` output; unknown or bad values keep their defaults."""
+        m = RequestModel.from_dict(st).settings
+        self.square_lock.setChecked(m.square)
+        self.rows.setValue(m.rows)
+        self.cols.setValue(m.cols)
+        self.closed.setChecked(m.closed)
+        self.mode.setCurrentIndex(max(self.mode.findData(m.mode), 0))
+        self.start.setText(m.start)
+        self.tie.setCurrentIndex(max(self.tie.findData(m.tie), 0))
+        self.order.setText(m.order)
+        self.seed.setValue(m.seed)
+        self.method.setCurrentIndex(max(self.method.findText(m.method), 0))
+        self.keep.setValue(m.keep)
+        self.limit.setValue(m.limit)
         self._squares_changed()
-        i = self.end.findText(get("end", str, ""))
+        i = self.end.findText(m.end or "")
         if i >= 0:
             self.end.setCurrentIndex(i)
-        dashes = st.get("dashes") or []
-        if isinstance(dashes, list):
-            for cb, d in zip(self.dash, dashes):
-                if cb.isEnabled() and d in DASH_STATES:
-                    cb.setCurrentIndex(DASH_STATES.index(d))
+        saved = dict(m.dashes)
+        raw = st.get("dashes") if isinstance(st, dict) else None
+        if isinstance(raw, list) and all(isinstance(d, str) for d in raw):
+            # older settings: one state per corner, in corner order
+            saved = {self.dash_labels[i].text(): d for i, d in enumerate(raw[:4])}
+        for lab, cb in zip(self.dash_labels, self.dash):
+            d = saved.get(lab.text())
+            if cb.isEnabled() and d in DASH_STATES:
+                cb.setCurrentIndex(DASH_STATES.index(d))
+        self._check()

@@ -1,78 +1,59 @@
 """The count study in the window: every Warnsdorff tour from each start square, counted.
 
-A page of its own (:class:`CountStudyPage`) for the Analysis view: board size, starts,
-scheduler address and store file (both remembered in the settings under ``count/``), Run,
-Cancel, a progress bar over the rounds of tasks, and the table (one row per symmetry class,
-then the totals). The study runs on :func:`knightgui_core.studies.count.run_count` in a
-thread of its own; Cancel stops it between tasks and nothing partial is shown as a result.
+A page of the Analysis view (:class:`CountStudyPage`, registered in
+:mod:`knightgui.panels.analysis_pages`): board size, starts, scheduler address and store file
+(both remembered in the settings under ``count/``), Run, Cancel, a progress bar over the
+tasks, and the table (one row per symmetry class, then the totals). The study,
+:func:`knightgui_core.studies.count.run_count`, runs on the Analysis view's study thread like
+every other study (request / restart / abort); Cancel stops it between tasks, and nothing
+partial is shown as a result (a store keeps the finished tasks).
 """
 from __future__ import annotations
 
-import threading
+from typing import Any
 
-from PySide6.QtCore import QThread, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QApplication, QComboBox, QHBoxLayout,
-                               QHeaderView, QLabel, QLineEdit, QProgressBar, QPushButton,
-                               QSpinBox, QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
+                               QLineEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
 
 from ..settings import qsettings
+from .analysis_base import AnalysisPage, StudyRunner
 
 HEADERS = ("start", "starts", "tours", "closed", "dead ends")
 
 
-class CountThread(QThread):
-    """Runs the count study off the GUI thread. ``progressed(round, done, total)``;
-    ``done(CountResult)``; ``failed(one line)``."""
+def count_study(n: int, starts: str, scheduler: str | None, store_path: str | None):
+    """The study function the runner calls: ``fn(progress=, cancel=)`` → ``CountResult``.
+    A bad board, store or scheduler raises; the study thread reports it in one line."""
+    from knightgui_core.store import ResultStore
+    from knightgui_core.studies.count import run_count
 
-    progressed = Signal(int, float, float)
-    done = Signal(object)
-    failed = Signal(str)
-
-    def __init__(self, n: int, starts: str, scheduler: str, store_path: str, parent=None):
-        super().__init__(parent)
-        self.n, self.starts = n, starts
-        self.scheduler = scheduler or None
-        self.store_path = store_path or None
-        self.cancel_event = threading.Event()
-
-    def run(self) -> None:
-        from knightgui_core.count import CountError
-        from knightgui_core.runner import RunnerError
-        from knightgui_core.store import ResultStore, StoreError
-        from knightgui_core.studies.count import run_count
-        store = None
+    def fn(progress: Any, cancel: Any):
+        store = ResultStore(store_path) if store_path else None
         try:
-            if self.store_path:
-                store = ResultStore(self.store_path)
-            res = run_count(self.n, self.n, self.starts, scheduler=self.scheduler, store=store,
-                            cancel=self.cancel_event,
-                            progress=lambda r, d, t: self.progressed.emit(r, float(d),
-                                                                          float(t)))
-        except (CountError, RunnerError, StoreError, OSError, ValueError) as e:
-            self.failed.emit(str(e).splitlines()[0] if str(e) else type(e).__name__)
-            return
-        except Exception as e:  # noqa: BLE001 - shown on the page, never a crash
-            self.failed.emit(f"{type(e).__name__}: {e}")
-            return
+            return run_count(n, n, starts, scheduler=scheduler, store=store, cancel=cancel,
+                             progress=lambda _round, done, total: progress(done, total))
         finally:
             if store is not None:
                 store.close()
-        self.done.emit(res)
+    return fn
 
 
-class CountStudyPage(QWidget):
+class CountStudyPage(AnalysisPage):
     """See the module docstring. ``result`` holds the last finished
     :class:`~knightgui_core.studies.count.CountResult`."""
 
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.thread: CountThread | None = None
+    title = "Tour counts"
+
+    def __init__(self, runner: StudyRunner, parent: QWidget | None = None):
+        super().__init__(runner, parent)
         self.result = None
         v = QVBoxLayout(self)
         self.size_spin = QSpinBox()
         self.size_spin.setRange(1, 11)
         self.size_spin.setValue(8)
         self.size_spin.setPrefix("n = ")
+        self.size_spin.setToolTip("board side: n×n (10×10 is hours of work on one machine)")
         self.starts_combo = QComboBox()
         self.starts_combo.setEditable(True)
         self.starts_combo.addItems(["all", "corners"])
@@ -83,7 +64,9 @@ class CountStudyPage(QWidget):
         self.scheduler_edit.setToolTip("Dask scheduler of a cluster; empty: this machine")
         self.store_edit = QLineEdit(str(s.value("count/store", "") or ""))
         self.store_edit.setPlaceholderText("no store (or a .sqlite file to resume from)")
+        self.store_edit.setToolTip("SQLite result store: finished tasks are kept and reused")
         self.run_btn = QPushButton("Run")
+        self.run_btn.setToolTip("count every Warnsdorff tour from each start")
         self.run_btn.clicked.connect(self.run)
         self.cancel_btn = QPushButton("Cancel")
         self.cancel_btn.clicked.connect(self.cancel)
@@ -107,23 +90,23 @@ class CountStudyPage(QWidget):
         v.addWidget(self.status)
         t = QTableWidget(0, len(HEADERS))
         t.setHorizontalHeaderLabels(list(HEADERS))
-        t.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         t.verticalHeader().setVisible(False)
-        t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         t.horizontalHeader().setStretchLastSection(True)
         self.table = t
         v.addWidget(t, 1)
-        app = QApplication.instance()
-        if app is not None:
-            app.aboutToQuit.connect(self.shutdown)
+        self._mine = False
 
     # ----------------------------------------------------------------- running
     @property
     def running(self) -> bool:
-        return self.thread is not None and self.thread.isRunning()
+        """This page's count is running."""
+        return self._mine and self.runner.running
 
     def run(self) -> None:
-        if self.running:
+        """Start the count with the page's fields (nothing while any study runs)."""
+        if self.runner.running:
             return
         n = self.size_spin.value()
         starts = self.starts_combo.currentText().strip() or "all"
@@ -136,51 +119,32 @@ class CountStudyPage(QWidget):
         self.progress.setValue(0)
         self.status.setText(f"Counting {n}×{n}, starts: {starts}, on "
                             f"{sched or 'this machine'} …")
-        t = CountThread(n, starts, sched, store, self)
-        t.progressed.connect(self._on_progress)
-        t.done.connect(self._on_done)
-        t.failed.connect(self._on_failed)
-        t.finished.connect(self._on_finished)
-        self.thread = t
-        self.run_btn.setEnabled(False)
-        self.cancel_btn.setEnabled(True)
-        t.start()
+        self._mine = True
+        self.start_study("count", count_study(n, starts, sched or None, store or None))
 
     def cancel(self) -> None:
-        if self.thread is not None:
-            self.thread.cancel_event.set()
+        """Stop the running count between two tasks."""
+        if self.running:
             self.status.setText("Cancelling …")
+        super().cancel()
 
-    def shutdown(self, timeout_ms: int = 30000) -> bool:
-        """Cancel a running count and wait for its thread; True when none is left."""
-        t = self.thread
-        if t is None:
-            return True
-        t.cancel_event.set()
-        return bool(t.wait(timeout_ms))
+    def set_busy(self, busy: bool) -> None:
+        self.run_btn.setEnabled(not busy)
+        self.cancel_btn.setEnabled(busy and self._mine)
+        if not busy:
+            self._mine = False
 
-    def closeEvent(self, ev):  # noqa: N802 (Qt name)
-        self.shutdown()
-        super().closeEvent(ev)
-
-    def _on_progress(self, rnd: int, done: float, total: float) -> None:
+    def study_progress(self, done: float, total: float) -> None:
         self.progress.setValue(int(1000 * done / total) if total else 0)
-        self.progress.setFormat(f"round {rnd}: {int(done):,} / {int(total):,} tasks")
+        self.progress.setFormat(f"{int(done):,} / {int(total):,} tasks")
 
-    def _on_failed(self, msg: str) -> None:
-        self.status.setText(f"Failed: {msg}")
+    def study_failed(self, message: str) -> None:
+        self.status.setText(f"Failed: {message.splitlines()[0] if message else 'error'}")
 
-    def _on_finished(self) -> None:
-        self.run_btn.setEnabled(True)
-        self.cancel_btn.setEnabled(False)
-        t, self.thread = self.thread, None
-        if t is not None:
-            t.deleteLater()
-
-    def _on_done(self, res) -> None:
-        if res.cancelled:
-            self.status.setText(f"Cancelled after {res.seconds:.1f} s "
-                                f"({res.tasks['total']:,} tasks finished; a store keeps them)")
+    def study_done(self, res) -> None:
+        if res is None or res.cancelled:
+            done = "" if res is None else f" ({res.tasks['total']:,} tasks finished; a store keeps them)"
+            self.status.setText(f"Cancelled{done}")
             return
         self.show_result(res)
 

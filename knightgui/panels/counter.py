@@ -8,6 +8,16 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
 
 EXHAUSTED_TEXT = "All Solutions Exhausted"
+_STATE_STYLE = "color: #1f6f2f; font-weight: bold;"
+_STALE_STYLE = "color: #9a5b00; font-weight: bold;"
+
+
+def format_seconds(seconds: float) -> str:
+    """A duration as the Timing panel and the status bar both show it: 0.5 ms, 12.3 ms,
+    1.25 s."""
+    if seconds < 1:
+        return f"{seconds * 1000:.1f} ms"
+    return f"{seconds:.2f} s"
 
 
 def _fmt(n) -> str:
@@ -35,15 +45,23 @@ class CounterPanel(QWidget):
         self.found = QLabel("—")
         self.total = QLabel("—")
         self.state = QLabel("")
-        self.state.setStyleSheet("color: #1f6f2f; font-weight: bold;")
+        self.state.setWordWrap(True)
+        self.state.setStyleSheet(_STATE_STYLE)
         f.addRow("Solution", self.current)
         f.addRow("Found so far", self.found)
         f.addRow("Total", self.total)
         f.addRow(self.state)
         self.values = {"current": None, "found": None, "total": None, "exhausted": False}
 
+    def mark_stale(self, why: str):
+        """No counts: the controls no longer match the last run (shown in amber)."""
+        self.set_counts(state=why)
+        self.state.setStyleSheet(_STALE_STYLE)
+
     def set_counts(self, current=None, found=None, total=None, exhausted=False,
                    stored=None, state: str | None = None):
+        if self.state.styleSheet() != _STATE_STYLE:
+            self.state.setStyleSheet(_STATE_STYLE)
         self.values = {"current": current, "found": found, "total": total,
                        "exhausted": bool(exhausted)}
         _set(self.current, _fmt(current))
@@ -91,6 +109,14 @@ class TimingPanel(QWidget):
         self.labels["status"].setText(what)
         self._timer.start()
 
+    def clear(self, status: str):
+        """Forget the last run (its figures no longer match the controls)."""
+        self._timer.stop()
+        self._t0 = None
+        for lab in self.labels.values():
+            lab.setText("—")
+        self.labels["status"].setText(status)
+
     def stop(self, status: str):
         self._timer.stop()
         self._tick()
@@ -106,7 +132,7 @@ class TimingPanel(QWidget):
             self.labels["elapsed"].setText(f"{time.perf_counter() - self._t0:.1f} s")
 
     def set_enumeration(self, solutions: int, dead_ends: int, forward: int, seconds: float):
-        self.labels["time"].setText(f"{seconds:.3f} s")
+        self.labels["time"].setText(format_seconds(seconds))
         rate = solutions / seconds if seconds > 0 else 0.0
         self.labels["rate"].setText(f"{rate:,.0f}")
         self.labels["dead_ends"].setText(f"{dead_ends:,}")
@@ -114,8 +140,7 @@ class TimingPanel(QWidget):
         self.labels["method"].setText("Phadke's options matrix (every tie followed)")
 
     def set_single(self, seconds: float, method: str, nodes: int):
-        self.labels["time"].setText(f"{seconds * 1000:.1f} ms" if seconds < 1 else
-                                    f"{seconds:.2f} s")
+        self.labels["time"].setText(format_seconds(seconds))
         self.labels["method"].setText(method)
         self.labels["nodes"].setText(f"{nodes:,}")
         for k in ("rate", "dead_ends", "forward"):

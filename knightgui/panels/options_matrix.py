@@ -7,6 +7,8 @@ the numpy array directly, so 10,000 rows scroll smoothly.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
@@ -14,6 +16,7 @@ from PySide6.QtWidgets import (QHeaderView, QLabel, QSizePolicy, QStyledItemDele
                                QVBoxLayout, QWidget)
 
 SLOTS = 7
+ROW_HEIGHT = 18
 # roles as plain ints: comparing with ``Qt.DisplayRole`` costs microseconds per call
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
 _BACKGROUND = int(Qt.ItemDataRole.BackgroundRole)
@@ -25,45 +28,51 @@ _HORIZONTAL = Qt.Orientation.Horizontal
 _FILLED = QBrush(QColor(255, 226, 140))
 _BRANCH = QBrush(QColor(170, 210, 255))
 _BRANCH_FILLED = QBrush(QColor(120, 180, 255))
+_ROOT = QModelIndex()
+_TEXT_PEN = QColor(20, 20, 20)
+
+
+_DIGITS = ("", "1", "2", "3", "4", "5", "6", "7", "8")
 
 
 class OptionsMatrixModel(QAbstractTableModel):
     """Column 0 = square of the move, columns 1..7 = options-matrix slots 1..7.
 
-    ``data()`` is called for every visible cell and role on each repaint, so it reads
-    prepared Python lists (no numpy scalar access) and answers unknown roles at once."""
+    Setting a matrix stores the array and the square names as they are (no per-cell work: a
+    10,000-row matrix is set in microseconds); a cell's text is read from the array when it
+    is painted, and only visible cells are painted. ``data()`` answers unknown roles at
+    once."""
 
-    _ALIGN = int(Qt.AlignCenter)
+    _ALIGN = int(Qt.AlignmentFlag.AlignCenter)
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self._mo = np.zeros((1, 8), dtype=np.int8)
-        self._text: list[list[str]] = []
+        self._squares: Sequence[str] = ()
+        self._rows = 0
         self._branch = 0
         self._bold = QFont()
         self._bold.setBold(True)
 
     # ----------------------------------------------------------------- data in
     def set_matrix(self, mo: np.ndarray | None, branch: int = 0, squares=None):
-        """``mo``: ``int[L+1, 8]`` (row 0 unused); ``squares``: names of moves 1..L.
-        Same number of rows as before (stepping): the cells change in place, which is much
-        cheaper for the view than a model reset."""
+        """``mo``: ``int[L+1, 8]`` (row 0 unused, values 0..8); ``squares``: names of moves
+        1..L (kept, not copied). Same number of rows as before (stepping): the cells change
+        in place, which is much cheaper for the view than a model reset."""
         new = np.zeros((1, 8), dtype=np.int8) if mo is None else np.asarray(mo)
-        same_shape = new.shape[0] == self._mo.shape[0] and len(self._text) > 0
+        if new.ndim != 2 or new.shape[1] != 8 or new.shape[0] < 1:
+            raise ValueError(f"options matrix: shape (L+1, 8) expected, got {new.shape}")
+        rows = new.shape[0] - 1
+        same_shape = rows == self._rows and rows > 0
         old_branch = self._branch
         if not same_shape:
             self.beginResetModel()
         self._mo = new
+        self._rows = rows
         self._branch = int(branch)
-        squares = list(squares) if squares is not None else []
-        rows = self._mo[1:].tolist()
-        for k, row in enumerate(rows):
-            row[0] = squares[k] if k < len(squares) else ""
-            for c in range(1, 8):
-                row[c] = str(row[c]) if row[c] else ""
-        self._text = rows
+        self._squares = squares if squares is not None else ()
         if same_shape:
-            last = len(rows) - 1
+            last = rows - 1
             self.dataChanged.emit(self.index(0, 0), self.index(last, SLOTS))
             for k in {old_branch, self._branch} - {0}:   # only these labels change
                 if k - 1 <= last:
@@ -78,19 +87,27 @@ class OptionsMatrixModel(QAbstractTableModel):
     def branch(self) -> int:
         return self._branch
 
-    # ----------------------------------------------------------------- Qt API
-    def rowCount(self, parent=QModelIndex()):
-        return 0 if parent.isValid() else len(self._text)
+    def text(self, r: int, c: int) -> str:
+        """The text of cell (row ``r``, column ``c``): the square name or the move type."""
+        if c == 0:
+            sq = self._squares
+            return sq[r] if r < len(sq) else ""
+        v = int(self._mo[r + 1, c])
+        return _DIGITS[v] if 0 <= v <= 8 else str(v)
 
-    def columnCount(self, parent=QModelIndex()):
+    # ----------------------------------------------------------------- Qt API
+    def rowCount(self, parent=_ROOT):
+        return 0 if parent.isValid() else self._rows
+
+    def columnCount(self, parent=_ROOT):
         return 0 if parent.isValid() else SLOTS + 1
 
     def data(self, index, role=_DISPLAY):
         if role == _DISPLAY:
-            return self._text[index.row()][index.column()]
+            return self.text(index.row(), index.column())
         if role == _BACKGROUND:
             r, c = index.row(), index.column()
-            filled = c > 0 and self._text[r][c] != ""
+            filled = c > 0 and self._mo[r + 1, c] != 0
             if r + 1 == self._branch:
                 return _BRANCH_FILLED if filled else _BRANCH
             return _FILLED if filled else None
@@ -98,13 +115,13 @@ class OptionsMatrixModel(QAbstractTableModel):
             return self._ALIGN
         if role == _FONT:
             r, c = index.row(), index.column()
-            if r + 1 == self._branch or (c > 0 and self._text[r][c] != ""):
+            if r + 1 == self._branch or (c > 0 and self._mo[r + 1, c] != 0):
                 return self._bold
             return None
         if role == _TOOLTIP:
             r, c = index.row(), index.column()
-            if c > 0 and self._text[r][c]:
-                return f"move {r + 1}: stored option, move type {self._text[r][c]} (slot {c})"
+            if c > 0 and self._mo[r + 1, c]:
+                return f"move {r + 1}: stored option, move type {self.text(r, c)} (slot {c})"
         return None
 
     def headerData(self, section, orientation, role=_DISPLAY):
@@ -119,8 +136,8 @@ class OptionsMatrixModel(QAbstractTableModel):
 
 
 class _CellDelegate(QStyledItemDelegate):
-    """Paints a cell straight from the model's prepared lists: one Python call per visible
-    cell instead of a dozen ``data()`` role queries through the style."""
+    """Paints a cell straight from the model's array: one Python call per visible cell
+    instead of a dozen ``data()`` role queries through the style."""
 
     _CENTER = Qt.AlignmentFlag.AlignCenter
 
@@ -132,10 +149,13 @@ class _CellDelegate(QStyledItemDelegate):
         m = self._m
         r, c = index.row(), index.column()
         try:
-            text = m._text[r][c]  # noqa: SLF001 - the delegate belongs to the model
+            if c == 0:
+                text, filled = m._squares[r], False  # noqa: SLF001 - the model's own data
+            else:
+                text = _DIGITS[m._mo[r + 1, c]]  # noqa: SLF001
+                filled = text != ""
         except IndexError:
             return
-        filled = c > 0 and text != ""
         branch = r + 1 == m._branch  # noqa: SLF001
         if branch:
             p.fillRect(option.rect, _BRANCH_FILLED if filled else _BRANCH)
@@ -143,7 +163,7 @@ class _CellDelegate(QStyledItemDelegate):
             p.fillRect(option.rect, _FILLED)
         if text:
             p.setFont(m._bold if (filled or branch) else option.font)  # noqa: SLF001
-            p.setPen(option.palette.text().color())
+            p.setPen(_TEXT_PEN)
             p.drawText(option.rect, self._CENTER, text)
 
 
@@ -166,7 +186,7 @@ class OptionsMatrixView(QWidget):
         self.table.setItemDelegate(_CellDelegate(self.model, self.table))
         vh = self.table.verticalHeader()
         vh.setSectionResizeMode(QHeaderView.Fixed)
-        vh.setDefaultSectionSize(18)
+        vh.setDefaultSectionSize(ROW_HEIGHT)
         vh.setMinimumWidth(QFontMetrics(vh.font()).horizontalAdvance("▶ 00000") + 8)
         hh = self.table.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.Fixed)
@@ -175,19 +195,36 @@ class OptionsMatrixView(QWidget):
         self.table.setSelectionMode(QTableView.NoSelection)
         self.table.setEditTriggers(QTableView.NoEditTriggers)
         self.table.setFocusPolicy(Qt.NoFocus)
+        self.table.setVerticalScrollMode(QTableView.ScrollPerPixel)
+        self._pending_scroll = -1
+        self.table.verticalScrollBar().rangeChanged.connect(self._range_changed)
         lay.addWidget(self.table)
 
     def show_matrix(self, mo, branch: int = 0, squares=None, caption: str = ""):
+        self._pending_scroll = -1
         self.model.set_matrix(mo, branch, squares)
         self.table.setColumnWidth(0, 46)
         if caption:
             self.caption.setText(caption)
         if branch > 0:
-            # scroll only when the branch row is out of sight (scrolling repaints the table)
-            idx = self.model.index(branch - 1, 0)
-            if not self.table.viewport().rect().contains(self.table.visualRect(idx)):
-                self.table.scrollTo(idx, QTableView.PositionAtCenter)
+            # scroll only when the branch row is out of sight (scrolling repaints the table);
+            # rows have one fixed height, so where a row is needs no layout pass
+            bar = self.table.verticalScrollBar()
+            h = self.table.viewport().height()
+            top = (branch - 1) * ROW_HEIGHT
+            if not bar.value() <= top <= bar.value() + h - ROW_HEIGHT:
+                want = max(0, top - (h - ROW_HEIGHT) // 2) // ROW_HEIGHT * ROW_HEIGHT
+                if want <= bar.maximum():
+                    bar.setValue(want)
+                else:   # a new row count: scroll once the range is laid out
+                    self._pending_scroll = want
+
+    def _range_changed(self, _lo: int, hi: int):
+        if 0 <= self._pending_scroll <= hi:
+            self.table.verticalScrollBar().setValue(self._pending_scroll)
+            self._pending_scroll = -1
 
     def clear(self, caption: str):
+        self._pending_scroll = -1
         self.model.set_matrix(None)
         self.caption.setText(caption)

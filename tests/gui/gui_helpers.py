@@ -9,7 +9,7 @@ from knightgui_core.board import Board
 from knightgui_core.tour import Tour
 
 #: messages from Qt's offscreen platform plugin that say nothing about our code
-BENIGN_QT = ("propagateSizeHints",)
+BENIGN_QT = ("propagateSizeHints", "does not support raise()")
 
 def wait_until(qtbot, cond, timeout=60.0):
     """Process events until ``cond()`` is true (fails the test on timeout)."""

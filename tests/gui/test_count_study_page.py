@@ -3,6 +3,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from knightgui.panels import count_study
+from knightgui.panels.analysis_base import StudyRunner
 from knightgui.panels.count_study import CountStudyPage
 
 
@@ -18,20 +19,28 @@ def qsettings():
     return count_study.qsettings()
 
 
+def _page(qtbot):
+    """A page on a study runner of its own (the Analysis view shares one among its pages)."""
+    runner = StudyRunner()
+    p = CountStudyPage(runner)
+    runner.busyChanged.connect(p.set_busy)      # as the Analysis view wires its pages
+    qtbot.addWidget(p)
+    return p
+
+
 @pytest.fixture
 def page(qtbot):
-    p = CountStudyPage()
-    qtbot.addWidget(p)
+    p = _page(qtbot)
     p.resize(600, 500)
     p.show()
     yield p
-    assert p.shutdown(30000)
+    assert p.runner.shutdown(30000)
     assert not p.running
 
 
 def _ended(p):
     assert not p.status.text().startswith("Failed"), p.status.text()
-    return p.thread is None
+    return not p.runner.running
 
 
 def test_run_fills_the_table(qtbot, page):
@@ -54,8 +63,7 @@ def test_run_fills_the_table(qtbot, page):
 
 def test_scheduler_address_comes_from_the_settings(qtbot):
     qsettings().setValue("count/scheduler", "tcp://10.1.2.3:8786")
-    p = CountStudyPage()
-    qtbot.addWidget(p)
+    p = _page(qtbot)
     assert p.scheduler_edit.text() == "tcp://10.1.2.3:8786"
 
 
@@ -63,7 +71,7 @@ def test_unreachable_scheduler_fails_in_one_line(qtbot, page):
     page.size_spin.setValue(5)
     page.scheduler_edit.setText("tcp://127.0.0.1:1")
     page.run()
-    qtbot.waitUntil(lambda: page.thread is None, timeout=30000)
+    qtbot.waitUntil(lambda: not page.runner.running, timeout=30000)
     assert page.status.text().startswith("Failed")
     assert "\n" not in page.status.text() and page.result is None
 
@@ -75,7 +83,7 @@ def test_cancel_stops_a_long_count(qtbot, page):
     page.run()
     qtbot.wait(300)
     page.cancel()
-    qtbot.waitUntil(lambda: page.thread is None, timeout=20000)
+    qtbot.waitUntil(lambda: not page.runner.running, timeout=20000)
     assert page.result is None and page.table.rowCount() == 0
     assert page.status.text().startswith("Cancelled")
 
@@ -93,26 +101,27 @@ def test_store_resume_and_bad_store(qtbot, page, tmp_path):
     bad.write_text("garbage")
     page.store_edit.setText(str(bad))
     page.run()
-    qtbot.waitUntil(lambda: page.thread is None, timeout=30000)
+    qtbot.waitUntil(lambda: not page.runner.running, timeout=30000)
     assert page.status.text().startswith("Failed") and bad.read_text() == "garbage"
 
 
-def test_closing_the_page_while_running_stops_the_thread(qtbot):
-    p = CountStudyPage()
-    qtbot.addWidget(p)
+def test_shutting_down_while_running_stops_the_thread(qtbot):
+    p = _page(qtbot)
     p.show()
     p.size_spin.setValue(10)
     p.starts_combo.setEditText("a1")
     p.scheduler_edit.setText("threads")
     p.run()
     qtbot.wait(200)
-    p.close()
-    assert not p.running
+    assert p.running
+    assert p.runner.shutdown(20000)
+    assert not p.running and not p.runner.worker.isRunning()
 
 
-def test_the_analysis_dock_has_the_page(qtbot):
-    from knightgui.panels.analysis import AnalysisDock
-    d = AnalysisDock()
+def test_the_analysis_view_has_the_page(qtbot):
+    from knightgui.panels.analysis import AnalysisWindow
+    d = AnalysisWindow()
     qtbot.addWidget(d)
-    assert d.tabs.indexOf(d.count_page) >= 0
+    page = d.pages[CountStudyPage.title]
+    assert d.tabs.indexOf(page) >= 0 and page.runner is d.runner
     assert d.shutdown(1000)

@@ -65,7 +65,7 @@ def test_svg_refuses_boards_above_100(tmp_path):
 
 def test_copy_image_puts_the_board_on_the_clipboard(window):
     from PySide6.QtWidgets import QApplication
-    window.copy_image()
+    window.files.copy_image()
     img = QApplication.clipboard().image()
     assert not img.isNull() and img.width() == window.view.width()
 

@@ -55,15 +55,15 @@ def test_close_during_an_enumeration(window, qtbot, qtlog):
 
 
 def test_close_during_a_study(window, qtbot, qtlog):
-    dock = window._add_analysis()  # noqa: SLF001 - normally added after the first frame
-    assert dock is not None
-    dock.size_spin.setValue(8)
-    dock.run_orders()
-    wait_until(qtbot, lambda: dock.running, timeout=30)
+    view = window.open_analysis()
+    page = view.page("Move orders")
+    page.size_spin.setValue(8)
+    page.run_orders()
+    wait_until(qtbot, lambda: view.running, timeout=30)
     qtbot.wait(100)
     before = threading.active_count()
     window.close()
-    wait_until(qtbot, lambda: not dock.running, timeout=30)
+    assert not view.running and not view.runner.worker.isRunning()
     assert threading.active_count() <= before
     assert not window.worker.isRunning()
     assert qt_problems(qtlog) == []

@@ -32,19 +32,9 @@ def test_window_opens_with_its_panels(window, qtbot):
                                         window.timing_dock, window.matrix_dock)}
     assert titles == {"Controls", "Solutions", "Timing", "Options matrix"}
     assert (window.view.rows, window.view.cols) == (8, 8)
-    try:
-        import knightgui.panels.analysis  # noqa: F401
-        has_analysis = True
-    except Exception:  # noqa: BLE001
-        has_analysis = False
-    if has_analysis:   # added just after the first frame
-        qtbot.waitUntil(lambda: window.analysis_dock is not None and
-                        window.analysis_dock in window.tabifiedDockWidgets(window.matrix_dock),
-                        timeout=10_000)
-        assert window.analysis_dock.toggleViewAction() in window.view_menu.actions()
-    else:
-        qtbot.wait(50)
-        assert window.analysis_dock is None
+    qtbot.wait(50)
+    assert window.analysis is None          # the Analysis view is made when first opened
+    assert window.act_analysis in window.view_menu.actions()
 
 
 @pytest.mark.parametrize("n", [8, 100])
@@ -137,21 +127,21 @@ def test_bad_file_gives_a_dialog_and_good_files_round_trip(window, tmp_path, dia
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({"format": "knightgui-tour", "version": 1, "rows": 5,
                                "cols": 5, "closed": False, "path": [[0, 0]] * 25}))
-    assert window.open_tour(filename=str(bad)) is False
+    assert window.files.open_tour(filename=str(bad)) is False
     assert dialogs and "visited twice" in dialogs[-1][1]
     t = some_tour(6, 6)
     good = tmp_path / "t.csv"
     t.save(good)
-    assert window.open_tour(filename=str(good)) is True
+    assert window.files.open_tour(filename=str(good)) is True
     np.testing.assert_array_equal(window.view.path, t.path)
     assert (window.controls.rows.value(), window.controls.cols.value()) == (6, 6)
     out = tmp_path / "out.json"
-    assert window.save_tour(filename=str(out)) is True
+    assert window.files.save_tour(filename=str(out)) is True
     np.testing.assert_array_equal(Tour.load(out).path, t.path)
     png = tmp_path / "board.png"
-    assert window.export_png(filename=str(png)) is True and png.stat().st_size > 1000
+    assert window.files.export_png(filename=str(png)) is True and png.stat().st_size > 1000
     svg = tmp_path / "board.svg"
-    assert window.export_svg(filename=str(svg)) is True
+    assert window.files.export_svg(filename=str(svg)) is True
     assert svg.read_text().count("<text") == 36
 
 
@@ -166,7 +156,7 @@ def test_analysis_walks_are_shown_on_the_board(window):
 
 
 def test_nothing_to_save_is_a_dialog_not_a_crash(window, tmp_path, dialogs):
-    assert window.save_tour(filename=str(tmp_path / "x.json")) is False
+    assert window.files.save_tour(filename=str(tmp_path / "x.json")) is False
     assert dialogs[-1][0] == "No tour"
 
 

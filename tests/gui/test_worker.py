@@ -100,3 +100,37 @@ def test_engine_refusal_becomes_a_dialog(window, qtbot, dialogs):
     wait_until(qtbot, lambda: not window.results.running, timeout=30)
     assert dialogs and dialogs[-1][0] == "Cannot solve"
     assert "knight move" in dialogs[-1][1]
+
+
+def test_studies_follow_the_same_request_restart_abort_pattern(qtbot):
+    from knightgui.worker import StudyRequest
+    w = SolverThread()
+    done, progress = [], []
+    w.studyDone.connect(lambda g, r: done.append((g, r)))
+    w.studyProgress.connect(lambda g, d, t: progress.append((g, d, t)))
+
+    def slow(progress, cancel):
+        n = 0
+        while not cancel():
+            n += 1
+            time.sleep(0.001)
+            progress(n, 10**9)
+        return ("partial", n)
+
+    g1 = w.submit(StudyRequest("slow", slow))
+    wait_until(qtbot, lambda: progress, timeout=30)
+    g2 = w.submit(StudyRequest("quick", lambda progress, cancel: "quick"))   # supersedes
+    wait_until(qtbot, lambda: any(g == g2 for g, _ in done), timeout=30)
+    assert (g2, "quick") in done
+    first = [r for g, r in done if g == g1]
+    assert first and first[0][0] == "partial" and first[0][1] > 0   # the old run stopped
+    assert all(g in (g1, g2) for g, _, _ in progress)
+    # cancel: the thread stays, idle, and the cancelled study's partial result is sent
+    g3 = w.submit(StudyRequest("slow", slow))
+    wait_until(qtbot, lambda: any(g == g3 for g, _, _ in progress), timeout=30)
+    t0 = time.monotonic()
+    w.cancel()
+    wait_until(qtbot, lambda: any(g == g3 for g, _ in done), timeout=5)
+    assert time.monotonic() - t0 < 1.0
+    assert w.isRunning()
+    assert w.stop(5000) and not w.isRunning()

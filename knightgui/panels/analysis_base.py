@@ -1,0 +1,169 @@
+"""What every page of the Analysis view shares: the study runner (one
+:class:`knightgui.worker.SolverThread` for all pages) and the page base class.
+
+A page is an :class:`AnalysisPage`: a widget with a tab ``title``, the plots it draws
+(:meth:`AnalysisPage.plots`, sized by the tests and exported by the "Export plots…" button)
+and the three study callbacks. Pages are listed in :mod:`knightgui.panels.analysis_pages`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView,
+                               QMessageBox, QPushButton, QTableWidget, QWidget)
+
+from ..worker import SolverThread, StudyRequest
+from .analysis_plots import export_plot
+
+
+def button(text: str, slot, tip: str = "") -> QPushButton:
+    b = QPushButton(text)
+    b.clicked.connect(slot)
+    if tip:
+        b.setToolTip(tip)
+    return b
+
+
+def rows(layout, *groups) -> None:
+    """Controls in short rows, each pushed to the left."""
+    for group in groups:
+        row = QHBoxLayout()
+        for x in group:
+            row.addWidget(x)
+        row.addStretch(1)
+        layout.addLayout(row)
+
+
+def table(headers, stretch: int | None = None) -> QTableWidget:
+    t = QTableWidget(0, len(headers))
+    t.setHorizontalHeaderLabels(headers)
+    t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    t.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    t.verticalHeader().setVisible(False)
+    t.verticalHeader().setDefaultSectionSize(22)
+    t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+    t.horizontalHeader().setStretchLastSection(stretch is None)
+    if stretch is not None:
+        t.horizontalHeader().setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
+    return t
+
+
+
+class StudyRunner(QObject):
+    """Runs the pages' studies, one at a time, on its own :class:`SolverThread` (the same
+    request / restart / abort pattern as the board's solves). Results of the current run, or
+    of a run cancelled with :meth:`cancel` (a partial result), go to the page that started
+    it; anything older is dropped."""
+
+    busyChanged = Signal(bool)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.worker = SolverThread(self)
+        self.worker.setObjectName("knightgui-studies")
+        self.gen = 0
+        self.page: AnalysisPage | None = None
+        self.running = False
+        self.worker.studyProgress.connect(self._progress)
+        self.worker.studyDone.connect(self._done)
+        self.worker.failed.connect(self._failed)
+
+    def run(self, page: AnalysisPage, kind: str, fn) -> int:
+        """Start ``fn(progress=, cancel=)`` for ``page`` (superseding a running study)."""
+        self.page = page
+        self.running = True
+        self.gen = self.worker.submit(StudyRequest(kind, fn))
+        self.busyChanged.emit(True)
+        return self.gen
+
+    def cancel(self) -> None:
+        """Stop the running study; its partial result still arrives."""
+        if self.running:
+            self.worker.cancel()
+
+    def shutdown(self, timeout_ms: int = 30000) -> bool:
+        """Abort and wait for the thread; True when it ended."""
+        self.running = False
+        return bool(self.worker.stop(timeout_ms))
+
+    def _progress(self, gen: int, done: float, total: float) -> None:
+        if gen == self.gen and self.page is not None:
+            self.page.study_progress(done, total)
+
+    def _end(self) -> AnalysisPage | None:
+        self.running = False
+        self.busyChanged.emit(False)
+        return self.page
+
+    def _done(self, gen: int, result) -> None:
+        if gen == self.gen and self.running:
+            page = self._end()
+            if page is not None:
+                page.study_done(result)
+
+    def _failed(self, gen: int, message: str, _bad_input: bool) -> None:
+        if gen == self.gen and self.running:
+            page = self._end()
+            if page is not None:
+                page.study_failed(message)
+
+
+class AnalysisPage(QWidget):
+    """Base of the Analysis view's pages; see the module docstring."""
+
+    #: the tab's title
+    title = ""
+    #: a ``knightgui_core.tour.Tour``, or for a walk that got stuck a dict with ``board``,
+    #: ``path`` (flat squares, partial) and ``message``, to show on the board
+    show_tour = Signal(object)
+
+    def __init__(self, runner: StudyRunner, parent=None):
+        super().__init__(parent)
+        self.runner = runner
+        self.export_btn = button("Export plots…", self.export_plots,
+                                 "save this page's plots as PNG or SVG images")
+
+    # ------------------------------------------------------------ to override
+    def plots(self) -> dict[str, QWidget]:
+        """The page's plots by a short name (used in exported file names)."""
+        return {}
+
+    def study_progress(self, done: float, total: float) -> None:
+        """Progress of this page's running study."""
+
+    def study_done(self, result) -> None:
+        """The study ended (``result`` is partial when it was cancelled)."""
+
+    def study_failed(self, message: str) -> None:
+        """The study raised; ``message`` says what."""
+
+    def set_busy(self, busy: bool) -> None:
+        """A study (of any page) started or ended."""
+
+    # ---------------------------------------------------------------- helpers
+    def start_study(self, kind: str, fn) -> None:
+        if not self.runner.running:
+            self.runner.run(self, kind, fn)
+
+    def cancel(self) -> None:
+        self.runner.cancel()
+
+    def export_plots(self, *_, filename: str | None = None) -> list[Path]:
+        """Save every plot of the page, ``<stem>-<plot>.png`` or ``.svg`` (from the chosen
+        name's suffix). Returns the files written; a failure is a dialog."""
+        name = filename or QFileDialog.getSaveFileName(
+            self, "Export plots", f"{self.title.lower().replace(' ', '-')}.png",
+            "PNG image (*.png);;SVG image (*.svg)")[0]
+        if not name:
+            return []
+        p = Path(name)
+        suffix = p.suffix.lower() if p.suffix.lower() in (".png", ".svg") else ".png"
+        written = []
+        try:
+            for key, plot in self.plots().items():
+                written.append(export_plot(plot, p.with_name(f"{p.stem}-{key}{suffix}")))
+        except (OSError, ValueError) as e:
+            QMessageBox.warning(self, "Cannot export", f"Could not write the plots: {e}")
+        return written

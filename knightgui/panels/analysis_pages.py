@@ -1,0 +1,18 @@
+"""The pages of the Analysis view, in tab order: the one place to register a page.
+
+A page is a :class:`knightgui.panels.analysis_base.AnalysisPage` subclass (a tab ``title``, its
+``plots()``, and the study callbacks); add its class here and the Analysis view shows it,
+runs its studies on the shared study thread and exports its plots.
+"""
+from __future__ import annotations
+
+from .analysis_base import AnalysisPage
+from .analysis_orders import MoveOrdersPage
+from .analysis_tiebreaks import TieBreakPage
+from .count_study import CountStudyPage
+
+PAGES: tuple[type[AnalysisPage], ...] = (
+    MoveOrdersPage,
+    TieBreakPage,
+    CountStudyPage,
+)
