@@ -52,7 +52,7 @@ def main(argv=None) -> int:
                                                    *argv])
     app.setOrganizationName("knightgui")
     app.setApplicationName("knightgui")
-    app.setApplicationDisplayName("knightgui")
+    QApplication.setApplicationDisplayName("knightgui")
     try:
         from .resources import apply_identity
         apply_identity(app)          # window icon + desktop file name

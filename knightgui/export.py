@@ -38,7 +38,7 @@ def _show_offscreen(widget, width_px: int, height_px: int) -> None:
     requested size, and let the layout settle."""
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
-    widget.setAttribute(Qt.WA_DontShowOnScreen, True)
+    widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
     widget.resize(int(width_px), int(height_px))
     widget.show()
     QApplication.processEvents()

@@ -75,7 +75,8 @@ class SolutionStore:
         return self._n
 
     def clear(self, size: int | None = None):
-        self.__init__(self.size if size is None else size)
+        """Forget every solution (and take ``size`` squares a solution, when given)."""
+        SolutionStore.__init__(self, self.size if size is None else size)
 
     @staticmethod
     def _grow(a: np.ndarray, need: int) -> np.ndarray:
@@ -88,7 +89,7 @@ class SolutionStore:
 
     def extend(self, batches) -> int:
         """Append :class:`Packed` runs of solutions (one or a list); returns the new length."""
-        for b in ([batches] if isinstance(batches, Packed) else batches):
+        for b in ([batches] if isinstance(batches, CompactBlock) else batches):
             self._append(b)
         return self._n
 

@@ -116,7 +116,7 @@ class SolverThread(QThread):
             self._restart = True
             gen = self._gen
             if not self.isRunning() and not self._abort:
-                self.start(QThread.LowPriority)
+                self.start(QThread.Priority.LowPriority)
             else:
                 self._cond.wakeOne()
         return gen
@@ -199,8 +199,9 @@ class SolverThread(QThread):
 
     def _enumerate(self, gen: int, req: Request):
         from knightgui_core.enumerate import Enumerator
-        kwargs = dict(rows=req.rows, cols=req.cols, start=req.start,
-                      end=req.end if req.closed else None, dashes=req.dash_dict())
+        kwargs: dict[str, object] = dict(rows=req.rows, cols=req.cols, start=req.start,
+                                         end=req.end if req.closed else None,
+                                         dashes=req.dash_dict())
         if req.tail:
             kwargs["tail"] = tuple(req.tail)
         en = Enumerator(**kwargs)

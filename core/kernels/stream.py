@@ -29,7 +29,7 @@ def collect_paths(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np
     """Array-state enumeration: up to ``max_solutions`` paths into ``out_path``."""
     got = 0
     steps_left = max_steps
-    ev = BUDGET
+    ev = np.int64(BUDGET)  # typed as the kernels return it (the AOT compiler keeps a literal)
     L = st[ST_L]
     while got < max_solutions:
         f0 = st[ST_FORWARD]
@@ -61,7 +61,7 @@ def collect_paths_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype
     """Bitboard enumeration (at most 64 squares): as :func:`collect_paths`."""
     got = 0
     steps_left = max_steps
-    ev = BUDGET
+    ev = np.int64(BUDGET)  # typed as the kernels return it (the AOT compiler keeps a literal)
     L = st[ST_L]
     while got < max_solutions:
         f0 = st[ST_FORWARD]

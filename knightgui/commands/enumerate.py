@@ -115,14 +115,14 @@ def run(args) -> int:
     except EnumerationError as e:
         raise CliError(str(e)) from None
     if tail_kind and en.plan.tail_kind != tail_kind:
-        raise CliError(f"--{tail_kind}: {'-'.join(tail)} is an {en.plan.tail_kind.upper()} "
+        raise CliError(f"--{tail_kind}: {'-'.join(tail or ())} is an {en.plan.tail_kind.upper()} "
                        f"tail; use --{en.plan.tail_kind}")
     import time
-    kind = _out_kind(args.out) if args.out else None
+    out_kind = _out_kind(args.out) if args.out else None
     t0 = time.perf_counter()
     sols = []
     k = positive_int("--first", args.first, 1, 100_000) if args.first is not None else None
-    if kind:
+    if out_kind:
         if k is not None:      # the boards are shown too: keep the first K, then write them
             sols = en.first(k)
             en.reset()
