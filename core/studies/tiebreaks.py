@@ -1,4 +1,4 @@
-"""Tie-break study: for each tie rule of SPEC §3 (and the large-board construction when it is
+"""Tie-break study: for each tie rule (and the large-board construction when it is
 available), for every n×n board from ``n_min`` to ``n_max``, does the greedy Warnsdorff walk
 (no backtracking) complete from the chosen start squares?
 
@@ -8,34 +8,48 @@ Start sets
 ``sample``   ``sample`` squares drawn per n by ``numpy.random.default_rng([seed, n])``
 (reproducible).
 
-The greedy walks are calls of the single-tour kernel that ``knightgui_core.solve.solve(method="greedy")``
-uses (:func:`knightgui_core.kernels.walk.greedy_walk`, which releases the GIL), run by a thread pool in
-bounded chunks; the
-construction row calls ``solve(method="construct")`` and counts a success only when the tour
-is valid and starts on the requested square. :func:`walk` replays one case for the board.
+Starts from which no open tour exists (on odd boards the squares of the minority colour;
+n = 2, 3, 4 everywhere) are left out and counted (``left_out``), so no rule "fails" where
+nothing can succeed. The Squirrel rules run from corners only; other starts are left out
+for them too.
+
+Trials: rules with random residual ties (:data:`knightgui_core.rules.RANDOM_RULES`) are walked
+with ``trials`` seeds, ``seed``, ``seed + 1``, …; the success rate per n is then over
+starts × trials walks, with a 95 % Wilson interval (:mod:`.tiebreaks_result`).
+
+The work is a list of deterministic tasks (:class:`WalkTask`: one rule, one trial seed, a
+range of n, with a stable :meth:`WalkTask.key`); :func:`run_task` runs one. The greedy
+walks are calls of the single-tour kernels that ``solve(method="greedy")`` uses
+(:func:`knightgui_core.kernels.walk.greedy_walk`, :func:`knightgui_core.kernels.phased.phased_walk`;
+both release the GIL), so a thread pool runs tasks side by side. The construction row
+calls ``solve(method="construct")`` and counts a success only when the tour is valid and
+starts on the requested square. :func:`walk` replays one case for the board.
 """
 from __future__ import annotations
 
-import csv
 import importlib.util
-import io
 import time
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from pathlib import Path
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass
 
 import numpy as np
 
 from .. import rules as _rules
 from .._jit import num_threads
 from ..board import Board
+from ..existence import open_tour_exists
 from ..kernels import walk as _walk
-from ..tour import atomic_write_text
+from .tiebreaks_result import TieBreakResult, wilson_interval
+
+__all__ = ["START_SETS", "CONSTRUCTION", "TieBreakError", "TieBreakResult", "WalkTask",
+           "construction_available", "default_rules", "start_squares", "tour_starts",
+           "make_tasks", "run_task", "run_tiebreaks", "walk", "wilson_interval"]
 
 START_SETS = ("corner", "corners", "all", "sample")
 CONSTRUCTION = "construction"
-N_MIN, N_MAX_DEFAULT, N_MAX_LIMIT = 5, 200, 1000
-#: Squares walked per kernel call (bounded chunks for progress and cancel).
+N_MIN, N_MAX_DEFAULT, N_MAX_LIMIT = 5, 200, 2000
+TRIALS_LIMIT = 100_000
+#: Squares walked per task (bounded tasks for progress, cancel and distribution).
 CHUNK_SQUARES = 3_000_000
 
 _NO_SCORE = np.zeros(0, dtype=np.int8)
@@ -50,7 +64,8 @@ def construction_available() -> bool:
 
 
 def default_rules() -> tuple[str, ...]:
-    """The six SPEC §3 rules, plus ``construction`` when :mod:`knightgui_core.construct` exists."""
+    """Every tie rule of :data:`knightgui_core.rules.TIE_RULES`, plus ``construction`` when
+    :mod:`knightgui_core.construct` exists."""
     return tuple(_rules.TIE_RULES) + ((CONSTRUCTION,) if construction_available() else ())
 
 
@@ -70,100 +85,135 @@ def start_squares(n: int, starts: str, sample: int = 16, seed: int = 0) -> np.nd
     raise TieBreakError(f"unknown start set '{starts}' (choose {', '.join(START_SETS)})")
 
 
-@dataclass
-class TieBreakResult:
-    """Counts per (rule, n). ``first_fail[r, i]`` is the first start square (flat) whose walk
-    failed for rule r on side ``sizes[i]`` (−1 if none) and ``fail_len`` the squares it
-    visited. Sizes not reached by a cancelled run have ``tried == 0``."""
 
-    rules: tuple[str, ...]
-    sizes: np.ndarray
+
+def tour_starts(n: int, squares: np.ndarray) -> np.ndarray:
+    """``bool`` mask over ``squares`` (flat, n×n): True where an open tour can start (every
+    square of an even board, the corners' colour of an odd one, none when n×n has no tour)."""
+    squares = np.asarray(squares, dtype=np.int64)
+    if not open_tour_exists(n, n):
+        return np.zeros(squares.shape, dtype=bool)
+    if n % 2 == 0:
+        return np.ones(squares.shape, dtype=bool)
+    return (squares % n + squares // n) % 2 == 0
+
+
+@dataclass(frozen=True)
+class WalkTask:
+    """One unit of work: rule ``rule`` on n = ``n0``..``n1`` from the start set, ties broken
+    with ``seed`` (the trial's seed). Deterministic: the same task gives the same counts."""
+
+    rule: str
+    order: str
     starts: str
-    tried: np.ndarray
-    completed: np.ndarray
-    first_fail: np.ndarray
-    fail_len: np.ndarray
-    seconds: float
-    complete: bool = True
-    order: str = "12345678"
-    seed: int = 0
-    sample: int = 16
-    notes: dict = field(default_factory=dict)
+    sample: int
+    sample_seed: int
+    seed: int
+    n0: int
+    n1: int
 
-    def success_rate(self) -> np.ndarray:
-        """float[R, S]: completed / tried, NaN where nothing was tried."""
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(self.tried > 0, self.completed / np.maximum(self.tried, 1), np.nan)
+    def key(self) -> str:
+        """A stable name of the task (the same parameters give the same key)."""
+        return (f"tiebreaks/{self.rule}/o{self.order}/{self.starts}/k{self.sample}/"
+                f"s{self.sample_seed}/t{self.seed}/n{self.n0}-{self.n1}")
 
-    def first_failing_n(self, rule: str) -> int | None:
-        r = self.rules.index(rule)
-        bad = np.flatnonzero(self.completed[r] < self.tried[r])
-        return int(self.sizes[bad[0]]) if bad.size else None
+    def squares(self) -> int:
+        """Work estimate: squares walked if every walk completes."""
+        return sum(_start_count(n, self.starts, self.sample) * n * n
+                   for n in range(self.n0, self.n1 + 1))
 
-    def first_failure(self, rule: str) -> dict | None:
-        """Where the rule first failed: side, start square, squares visited."""
-        n = self.first_failing_n(rule)
-        if n is None:
-            return None
-        r, i = self.rules.index(rule), int(np.flatnonzero(self.sizes == n)[0])
-        s = int(self.first_fail[r, i])
-        return {"n": n, "start": Board(n, n).name(s) if s >= 0 else None, "square": s,
-                "visited": int(self.fail_len[r, i]), "squares": n * n}
 
-    def summary(self) -> dict:
-        out = {}
-        for r, rule in enumerate(self.rules):
-            t, c = int(self.tried[r].sum()), int(self.completed[r].sum())
-            out[rule] = {"walks": t, "completed": c, "success_rate": (c / t) if t else None,
-                         "first_failing_n": self.first_failing_n(rule),
-                         "first_failure": self.first_failure(rule)}
-        return out
+def _start_count(n: int, starts: str, sample: int) -> int:
+    """``len(start_squares(n, starts, sample))`` without drawing them."""
+    if starts == "corner":
+        return 1
+    if starts == "corners":
+        return len(set(Board(n, n).corners))
+    return n * n if starts == "all" else min(int(sample), n * n)
 
-    def to_json_dict(self, table: bool = False) -> dict:
-        d = {"rules": list(self.rules), "n_min": int(self.sizes[0]),
-             "n_max": int(self.sizes[-1]), "starts": self.starts, "order": self.order,
-             "seed": self.seed, "seconds": round(self.seconds, 4), "complete": self.complete,
-             "first_failing_n": {r: self.first_failing_n(r) for r in self.rules},
-             "per_rule": self.summary()}
-        if self.starts == "sample":
-            d["sample"] = self.sample
-        if self.notes:
-            d["notes"] = self.notes
-        if table:
-            d["table"] = self.table()
-        return d
 
-    def table(self) -> list[dict]:
-        rows = []
-        for r, rule in enumerate(self.rules):
-            for i, n in enumerate(self.sizes):
-                if self.tried[r, i] == 0:
-                    continue
-                s = int(self.first_fail[r, i])
-                rows.append({"rule": rule, "n": int(n), "starts": int(self.tried[r, i]),
-                             "completed": int(self.completed[r, i]),
-                             "success_rate": float(self.completed[r, i] / self.tried[r, i]),
-                             "first_failed_start": Board(int(n), int(n)).name(s) if s >= 0
-                             else "",
-                             "visited": int(self.fail_len[r, i]) if s >= 0 else ""})
-        return rows
+def _starts_for(task: WalkTask, n: int) -> tuple[np.ndarray, int]:
+    """The squares walked for one n, and how many of the start set were left out."""
+    st = start_squares(n, task.starts, task.sample, task.sample_seed)
+    ok = tour_starts(n, st)
+    if task.rule in _rules.SQUIRREL_RULES:
+        ok &= np.isin(st, np.array(Board(n, n).corners, dtype=np.int64)) if n >= 5 else False
+    return st[ok], int((~ok).sum())
 
-    def to_csv(self) -> str:
-        """``rule,n,starts,completed,success_rate,first_failed_start,visited``."""
-        buf = io.StringIO()
-        keys = ["rule", "n", "starts", "completed", "success_rate", "first_failed_start",
-                "visited"]
-        w = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
-        w.writeheader()
-        for row in self.table():
-            row = dict(row, success_rate=f"{row['success_rate']:.6f}")
-            w.writerow(row)
-        return buf.getvalue()
 
-    def save_csv(self, filename) -> Path:
-        p = Path(filename)
-        atomic_write_text(p, self.to_csv())
-        return p
+def run_task(task: WalkTask) -> dict:
+    """Walk one task. Returns plain lists (JSON-ready), one entry per n of the task:
+    ``{"key", "n", "tried", "completed", "left_out", "first_fail", "fail_len"}``."""
+    sizes = list(range(task.n0, task.n1 + 1))
+    out = {"key": task.key(), "n": sizes, "tried": [], "completed": [], "left_out": [],
+           "first_fail": [], "fail_len": []}
+    code = -1 if task.rule == CONSTRUCTION else _rules.parse_tie(task.rule)
+    pos = _rules.order_positions(_rules.parse_order(task.order))
+    seed = int(task.seed) & 0xFFFFFFFFFFFF
+    for n in sizes:
+        st, left = _starts_for(task, n)
+        done, first, flen = 0, -1, 0
+        for s in st.tolist():
+            if code < 0:
+                ok, m = _construction_walk(n, s)
+            else:
+                m = _walk_once(n, s, code, pos, seed, task.rule)
+                ok = m == n * n
+            done += ok
+            if not ok and first < 0:
+                first, flen = s, m
+        out["tried"].append(len(st))
+        out["completed"].append(done)
+        out["left_out"].append(left)
+        out["first_fail"].append(first)
+        out["fail_len"].append(flen)
+    return out
+
+
+def _walk_once(n, start, code, pos, seed, rule) -> int:
+    """One greedy walk; the squares it visited. The kernels release the GIL."""
+    path = np.empty(n * n, dtype=np.int32)
+    ties = np.empty(n * n, dtype=np.uint8)
+    if rule in _rules.SQUIRREL_RULES:
+        from ..kernels.phased import phased_walk
+        from ..squirrel import plan
+        p = plan(n, start, rule)
+        return int(phased_walk(n, n, p.start, p.prios, p.switch, path, ties))
+    return int(_walk.greedy_walk(n, n, start, code, pos, seed, _NO_SCORE, path, ties))
+
+
+def _construction_walk(n, s) -> tuple[bool, int]:
+    from ..existence import why_no_tour
+    from ..solve import SolveError, solve
+    if why_no_tour(n, n, False) is not None:
+        return False, 0
+    try:
+        res = solve(n, n, start=(int(s) % n, int(s) // n), closed=False, method="construct")
+    except SolveError:
+        return False, 0
+    ok = bool(res.ok and res.tour is not None and int(res.path[0]) == int(s))
+    return ok, len(res.path) if res.ok else 0
+
+
+def make_tasks(rules, n_min: int, n_max: int, *, starts: str = "corner", sample: int = 16,
+               seed: int = 0, order: str = _rules.DEFAULT_ORDER,
+               trials: int = 1) -> list[WalkTask]:
+    """The tasks of a study, in merge order: rule by rule, trial by trial, n ascending.
+    Random-residual rules get ``trials`` seeds; the others one. Consecutive sizes are
+    grouped up to about :data:`CHUNK_SQUARES` squares a task."""
+    tasks = []
+    costs = {n: _start_count(n, starts, sample) * n * n for n in range(n_min, n_max + 1)}
+    for rule in rules:
+        k = trials if rule in _rules.RANDOM_RULES else 1
+        for t in range(k):
+            n0, acc = n_min, 0
+            for n in range(n_min, n_max + 1):
+                acc += costs[n]
+                if acc >= CHUNK_SQUARES or n == n_max:
+                    tasks.append(WalkTask(rule, order, starts, int(sample), int(seed),
+                                          int(seed) + t, n0, n))
+                    n0, acc = n + 1, 0
+    return tasks
 
 
 def _cancelled(cancel) -> bool:
@@ -172,164 +222,132 @@ def _cancelled(cancel) -> bool:
     return bool(cancel.is_set()) if hasattr(cancel, "is_set") else bool(cancel())
 
 
-def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
-                  starts: str = "corner", sample: int = 16, seed: int = 0,
-                  order: str = _rules.DEFAULT_ORDER, progress=None,
-                  cancel=None) -> TieBreakResult:
-    """Run the study. ``progress(done, total)`` counts squares walked (work units);
-    ``cancel`` (callable or ``threading.Event``) stops it between chunks, the result then
-    has ``complete=False`` and covers what was done."""
-    for name, v in (("n_min", n_min), ("n_max", n_max)):
+def _check(n_min, n_max, rules, starts, sample, seed, order, trials):
+    for name, v in (("n_min", n_min), ("n_max", n_max), ("trials", trials)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
             raise TieBreakError(f"{name} must be a whole number, got {v!r}")
     if not 1 <= n_min <= n_max <= N_MAX_LIMIT:
         raise TieBreakError(f"sizes must satisfy 1 ≤ n_min ≤ n_max ≤ {N_MAX_LIMIT}, "
                             f"got {n_min}..{n_max}")
+    if not 1 <= trials <= TRIALS_LIMIT:
+        raise TieBreakError(f"trials must be between 1 and {TRIALS_LIMIT:,}, got {trials}")
     if starts not in START_SETS:
         raise TieBreakError(f"unknown start set '{starts}' (choose {', '.join(START_SETS)})")
     if starts == "sample" and not 1 <= int(sample) <= 1_000_000:
         raise TieBreakError(f"sample must be between 1 and 1,000,000, got {sample}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise TieBreakError(f"seed must be a whole number ≥ 0, got {seed!r}")
-    rule_list = list(default_rules() if rules is None else rules)
-    codes = []
-    for rule in rule_list:
+    rule_list = []
+    for rule in (default_rules() if rules is None else rules):
         if rule == CONSTRUCTION:
             if not construction_available():
                 raise TieBreakError("the construction method is not available in this build")
-            codes.append(-1)
+            rule_list.append(CONSTRUCTION)
             continue
         try:
-            codes.append(_rules.parse_tie(rule))
+            rule_list.append(_rules.TIE_RULES[_rules.parse_tie(rule)])
         except _rules.RuleError as e:
             raise TieBreakError(str(e)) from None
-    rule_list = [_rules.TIE_RULES[c] if c >= 0 else CONSTRUCTION for c in codes]
     if len(set(rule_list)) != len(rule_list):
         raise TieBreakError("a rule is listed twice")
     try:
         order_arr = _rules.parse_order(order)
     except _rules.RuleError as e:
         raise TieBreakError(str(e)) from None
-    pos = _rules.order_positions(order_arr)
+    return rule_list, _rules.order_digits(order_arr)
 
+
+def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
+                  starts: str = "corner", sample: int = 16, seed: int = 0,
+                  order: str = _rules.DEFAULT_ORDER, trials: int = 1, progress=None,
+                  cancel=None, executor=None) -> TieBreakResult:
+    """Run the study. ``progress(done, total)`` counts squares (work units); ``cancel``
+    (callable or ``threading.Event``) stops it between tasks, the result then has
+    ``complete=False`` and covers what was done. ``executor(tasks, progress, cancel)``
+    may replace the local thread pool (it returns one :func:`run_task` result or None per
+    task, in order)."""
+    rule_list, order = _check(n_min, n_max, rules, starts, sample, seed, order, trials)
+    tasks = make_tasks(rule_list, int(n_min), int(n_max), starts=starts, sample=sample,
+                       seed=seed, order=order, trials=int(trials))
+    t0 = time.perf_counter()
+    results = (executor or _thread_pool)(tasks, progress, cancel)
     sizes = np.arange(n_min, n_max + 1, dtype=np.int64)
-    start_sets = [start_squares(int(n), starts, sample, seed) for n in sizes]
+    res = _merge(rule_list, sizes, tasks, results)
+    res.seconds = time.perf_counter() - t0
+    res.complete = all(r is not None for r in results)
+    res.starts, res.order, res.seed, res.sample = starts, order, int(seed), int(sample)
+    res.tasks = {"total": len(tasks), "computed": sum(r is not None for r in results)}
+    if any(r in _rules.SQUIRREL_RULES for r in rule_list) and starts not in ("corner",
+                                                                              "corners"):
+        res.notes["squirrel"] = "the Squirrel rules start in corners only; other starts " \
+                                "are left out for them"
+    if res.left_out.any():
+        res.notes["left_out"] = "starts from which no open tour exists (odd n: the " \
+                                "minority colour; n = 2, 3, 4: every square) are left out"
+    return res
+
+
+def _merge(rule_list, sizes, tasks, results) -> TieBreakResult:
     R, S = len(rule_list), len(sizes)
     tried = np.zeros((R, S), dtype=np.int64)
     completed = np.zeros((R, S), dtype=np.int64)
+    left = np.zeros((R, S), dtype=np.int64)
     first_fail = np.full((R, S), -1, dtype=np.int64)
     fail_len = np.zeros((R, S), dtype=np.int64)
-    per_rule = int(sum(len(st) * int(n) * int(n) for st, n in zip(start_sets, sizes)))
-    total = per_rule * R
-    t0 = time.perf_counter()
-    stopped = False
-    pool = ThreadPoolExecutor(max_workers=num_threads(), thread_name_prefix="tiebreaks")
-    try:
-        stopped = _run_rules(codes, sizes, start_sets, pos, seed, tried, completed, first_fail,
-                             fail_len, total, pool, progress, cancel)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    return TieBreakResult(tuple(rule_list), sizes, starts, tried, completed, first_fail,
-                          fail_len, time.perf_counter() - t0, complete=not stopped,
-                          order=_rules.order_digits(order_arr), seed=int(seed), sample=int(sample))
+    fail_seed = np.zeros((R, S), dtype=np.int64)
+    seeds = [set() for _ in rule_list]
+    n0 = int(sizes[0])
+    first_seed = {}
+    for t in tasks:
+        first_seed[t.rule] = min(first_seed.get(t.rule, t.seed), t.seed)
+    for task, out in zip(tasks, results):
+        if out is None:
+            continue
+        r = rule_list.index(task.rule)
+        seeds[r].add(task.seed)
+        for j, n in enumerate(out["n"]):
+            i = n - n0
+            tried[r, i] += out["tried"][j]
+            completed[r, i] += out["completed"][j]
+            if task.seed == first_seed[task.rule]:
+                left[r, i] = out["left_out"][j]      # the same for every trial
+            if out["first_fail"][j] >= 0 and first_fail[r, i] < 0:
+                first_fail[r, i] = out["first_fail"][j]
+                fail_len[r, i] = out["fail_len"][j]
+                fail_seed[r, i] = task.seed
+    trials = np.array([max(1, len(s)) for s in seeds], dtype=np.int64)
+    return TieBreakResult(tuple(rule_list), sizes, "corner", tried, completed, first_fail,
+                          fail_len, 0.0, trials=trials, left_out=left, fail_seed=fail_seed)
 
 
-def _run_rules(codes, sizes, start_sets, pos, seed, tried, completed, first_fail, fail_len,
-               total, pool, progress, cancel) -> bool:
-    """Fill the counters rule by rule; returns True when cancelled."""
+def _thread_pool(tasks, progress, cancel) -> list:
+    """Run the tasks on this machine, a few at a time (the kernels release the GIL), in
+    submission order; stops submitting when ``cancel`` is set."""
+    results: list = [None] * len(tasks)
+    total = sum(t.squares() for t in tasks)
+    weights = [t.squares() for t in tasks]
     done = 0
-    stopped = False
-    for r, code in enumerate(codes):
-        if stopped:
-            break
-        if code < 0:
-            for i, n in enumerate(sizes):
+    workers = num_threads()
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tiebreaks") as pool:
+        running = {}
+        nxt = 0
+        while nxt < len(tasks) or running:
+            while nxt < len(tasks) and len(running) < 2 * workers:
                 if _cancelled(cancel):
-                    stopped = True
+                    nxt = len(tasks)
                     break
-                _construction_size(int(n), start_sets[i], r, i, tried, completed,
-                                   first_fail, fail_len)
-                done += len(start_sets[i]) * int(n) * int(n)
+                running[pool.submit(run_task, tasks[nxt])] = nxt
+                nxt += 1
+            if not running:
+                break
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for f in finished:
+                j = running.pop(f)
+                results[j] = f.result()
+                done += weights[j]
                 if progress is not None:
                     progress(done, total)
-            continue
-        for jobs in _chunks(sizes, start_sets):
-            if _cancelled(cancel):
-                stopped = True
-                break
-            idx, js, jst = jobs
-            out_len = np.zeros(len(js), dtype=np.int64)
-            out_end = np.zeros(len(js), dtype=np.int64)
-            _run_jobs(pool, js, jst, code, pos, seed, out_len, out_end)
-            ok = out_len == js * js
-            np.add.at(tried[r], idx, 1)
-            np.add.at(completed[r], idx, ok.astype(np.int64))
-            for j in np.flatnonzero(~ok):  # jobs are in start order within a size
-                i = idx[j]
-                if first_fail[r, i] < 0:
-                    first_fail[r, i] = jst[j]
-                    fail_len[r, i] = out_len[j]
-            done += int((js * js).sum())
-            if progress is not None:
-                progress(done, total)
-    return stopped
-
-
-def _chunks(sizes, start_sets):
-    """Yield (size index, sides, starts) job arrays with about CHUNK_SQUARES squares each."""
-    idx, js, jst, acc = [], [], [], 0
-    for i, (n, st) in enumerate(zip(sizes, start_sets)):
-        n = int(n)
-        for s in st:
-            idx.append(i)
-            js.append(n)
-            jst.append(int(s))
-            acc += n * n
-            if acc >= CHUNK_SQUARES:
-                yield (np.array(idx, dtype=np.int64), np.array(js, dtype=np.int64),
-                       np.array(jst, dtype=np.int64))
-                idx, js, jst, acc = [], [], [], 0
-    if idx:
-        yield (np.array(idx, dtype=np.int64), np.array(js, dtype=np.int64),
-               np.array(jst, dtype=np.int64))
-
-
-def _walk_job(n, start, code, pos, seed):
-    """One greedy walk; returns (squares visited, last square). The kernel releases the GIL,
-    so a thread pool runs several at once."""
-    path = np.empty(n * n, dtype=np.int32)
-    ties = np.empty(n * n, dtype=np.uint8)
-    m = int(_walk.greedy_walk(n, n, start, code, pos, seed, _NO_SCORE, path, ties))
-    return m, int(path[m - 1])
-
-
-def _run_jobs(pool, sides, starts, code, pos, seed, out_len, out_end):
-    seed = int(seed) & 0xFFFFFFFFFFFF
-    futures = [pool.submit(_walk_job, int(n), int(s), int(code), pos, seed)
-               for n, s in zip(sides, starts)]
-    for j, f in enumerate(futures):
-        out_len[j], out_end[j] = f.result()
-
-
-def _construction_size(n, starts, r, i, tried, completed, first_fail, fail_len):
-    from ..existence import why_no_tour
-    from ..solve import SolveError, solve
-    for s in starts:
-        tried[r, i] += 1
-        ok, visited = False, 0
-        if why_no_tour(n, n, False) is None:
-            try:
-                res = solve(n, n, start=(int(s) % n, int(s) // n), closed=False,
-                            method="construct")
-                ok = bool(res.ok and res.tour is not None and int(res.path[0]) == int(s))
-                visited = len(res.path) if res.ok else 0
-            except SolveError:
-                ok = False
-        if ok:
-            completed[r, i] += 1
-        elif first_fail[r, i] < 0:
-            first_fail[r, i] = int(s)
-            fail_len[r, i] = visited
+    return results
 
 
 def walk(rule: str, n: int, start, *, order: str = _rules.DEFAULT_ORDER, seed: int = 0) -> dict:
