@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 PIP    := $(BIN)/python -m pip
 export QT_QPA_PLATFORM ?= offscreen
 
-.PHONY: run test slow stress bench install install-test bundle bundle-test install-desktop clean
+.PHONY: run test lint slow stress bench install install-test bundle bundle-test install-desktop clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,11 @@ run: install
 ## make test: install with test extras and run the fast suite headless
 test: install-test
 	$(BIN)/python -m pytest -q
+
+## make lint: ruff (style and likely bugs) and mypy (types) over the whole tree
+lint: install-test
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 ## make slow: the long reproductions of the literature (Phadke's tables, huge boards)
 slow: install-test

@@ -82,7 +82,7 @@ def main() -> int:
         path = res.path
         view.set_board(n, n)
 
-        def new_tour():
+        def new_tour(path=path):
             view.set_tour(path, False)
             vp.repaint()
 
@@ -164,7 +164,7 @@ def main() -> int:
     print(f"{'window: a8→c7, every solution found and kept':<46} {med * 1000:8.1f} ms median "
           f"= {kept / med:,.0f} solutions/s ({kept:,} kept for stepping)")
     steps, cpu = [], []
-    for i in range(1, 1981):
+    for _ in range(1, 1981):
         t = time.perf_counter()
         c0 = time.process_time()
         w.act_next.trigger()                 # what the Right key does

@@ -43,7 +43,7 @@ def main(argv=None):
     results = {}
     for label, rows, cols, closed, kw, target in CASES:
         rep = a.repeat if rows * cols <= 10_000 else max(3, a.repeat // 3)
-        t, res = median_time(lambda: solve(rows, cols, closed=closed, **kw), rep)
+        t, res = median_time(lambda r=rows, c=cols, cl=closed, k=kw: solve(r, c, closed=cl, **k), rep)
         assert res.ok and res.tour is not None
         results[label] = t
         flag = "ok" if t <= target else "MISSED"

@@ -173,7 +173,7 @@ def _verify(p: Piece, edges=(), virtual=()) -> Piece:
 
 
 # ------------------------------------------------------------------ grid blocks
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def grid_block(h: int, w: int) -> Piece:
     """Closed tour (or, odd × odd, open tour from (0, 0)) of a ``w`` × ``h`` block with all
     four gadget edges."""
@@ -212,7 +212,7 @@ def _ports(H, width, at_right):
     return ain, bout
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def strip_piece(H: int, kind: str, width: int) -> Piece:
     """``kind``: ``period`` (width 4), ``right``, ``left_closed`` or ``left_open``."""
     ain, bout = _ports(H, width, False)
@@ -298,7 +298,7 @@ TRIPLE_PORTS = {4: ((3, 0), (0, 2), (0, 3), (3, 1), (3, 2), (0, 0))}
 TRIPLE_LEFT = {4: (4, 5, 6, 7)}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def triple_piece(H: int, kind: str, width: int) -> Piece:
     """``period`` (width 4): X1in … X1out ⇒ X2in … X2out ⇒ Yin … Yout; ``cap``: the left
     end, X1in … X2out ⇒ Yin … (free end), ports at its right border."""
@@ -342,7 +342,7 @@ def small_board_from(h: int, w: int, start: tuple[int, int]) -> Piece | None:
     return None if seq is None else _verify(Piece(h, w, seq, False))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def whole_board(h: int, w: int, closed: bool) -> Piece:
     """A tour of a whole small board (used where no decomposition applies, e.g. 3×9, 3×10)."""
     if closed:

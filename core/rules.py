@@ -7,6 +7,7 @@ kernels take, with error messages meant for a person.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -64,61 +65,107 @@ def parse_tie(name: str) -> int:
 
 
 _PAIR = re.compile(r"[<⟨(\[]\s*([-+−]?\d)\s*,\s*([-+−]?\d)\s*[>⟩)\]]")
+_FACT = (1, 1, 2, 6, 24, 120, 720, 5040)
 
 
-def parse_order(text) -> np.ndarray:
-    """A move order as ``int64[8]`` of move-type indices 0..7, highest priority first.
+@dataclass(frozen=True)
+class MoveOrder:
+    """A move order: the eight Phadke move types 1..8, highest priority first.
 
-    Accepts Phadke digits (``"87654321"``, a permutation of 1..8), a sequence of 8 ints 1..8,
-    or matrix-convention pairs ``"<1,2><2,1>..."`` (dx = row step downward, dy = column step),
-    mapped to (dcol, drow) = (dy, −dx) as SPEC §1 says.
+    The one type for the concept. Every other form is a conversion on it:
+
+    ========================  =====================================================
+    ``digits``                ``"12345678"`` (Phadke's notation; what files and JSON carry)
+    ``pairs``                 ``"⟨1,2⟩⟨2,1⟩…"``: matrix-convention (dx = row step down,
+                              dy = column step), so (dcol, drow) = (dy, −dx)
+    ``rank``                  the lexicographic index among the 8! orders (0 = 12345678)
+    :meth:`indices`           ``int64[8]`` move-type indices 0..7 (the greedy-walk kernel)
+    :meth:`positions`         ``int64[8]``: position of each move type in the order
+    :meth:`types_array`       ``int8[8]`` types 1..8 (the move-order study's kernels)
+    ========================  =====================================================
     """
-    if isinstance(text, np.ndarray) or isinstance(text, (list, tuple)):
+
+    types: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if sorted(self.types) != list(range(1, 9)):
+            shown = "".join(map(str, self.types))[:40]
+            raise RuleError(f"move order {shown} must use each of 1..8 once")
+
+    @property
+    def digits(self) -> str:
+        return "".join(map(str, self.types))
+
+    @property
+    def pairs(self) -> str:
+        return "".join(f"⟨{-MOVES[t - 1][1]},{MOVES[t - 1][0]}⟩" for t in self.types)
+
+    @property
+    def rank(self) -> int:
+        left, r = list(range(1, 9)), 0
+        for pos, t in enumerate(self.types):
+            i = left.index(t)
+            r += i * _FACT[7 - pos]
+            left.pop(i)
+        return r
+
+    def indices(self) -> np.ndarray:
+        """``int64[8]``: move-type indices 0..7, highest priority first."""
+        return np.array([t - 1 for t in self.types], dtype=np.int64)
+
+    def positions(self) -> np.ndarray:
+        """``int64[8]``: the position (0 = first) of move-type index 0..7 in the order."""
+        pos = np.empty(8, dtype=np.int64)
+        pos[self.indices()] = np.arange(8)
+        return pos
+
+    def types_array(self) -> np.ndarray:
+        """``int8[8]``: the move types 1..8, highest priority first."""
+        return np.array(self.types, dtype=np.int8)
+
+    def __str__(self) -> str:
+        return self.digits
+
+
+DEFAULT_MOVE_ORDER = MoveOrder((1, 2, 3, 4, 5, 6, 7, 8))
+
+
+def parse_order(value: object) -> MoveOrder:
+    """The one reader of move orders. Accepts a :class:`MoveOrder`; Phadke digits
+    (``"87654321"``, a permutation of 1..8); a sequence or array of the 8 move types 1..8;
+    or 8 matrix-convention pairs ``"⟨1,2⟩⟨2,1⟩…"`` (also with ``<>``, ``()`` or ``[]``).
+    Raises :class:`RuleError` with a message for a person."""
+    if isinstance(value, MoveOrder):
+        return value
+    if isinstance(value, (np.ndarray, list, tuple)):
         try:
-            digits = [int(v) for v in text]
+            types = [int(v) for v in value]
         except (TypeError, ValueError):
-            raise RuleError(f"move order {text!r} must hold the numbers 1..8") from None
-    elif isinstance(text, str):
-        s = text.strip()
-        if len(s) > 200:
-            raise RuleError("move order is too long")
-        pairs = _PAIR.findall(s.replace("−", "-"))
-        if pairs:
-            if len(pairs) != 8:
-                raise RuleError(f"a move order in ⟨dx,dy⟩ pairs needs 8 pairs, found {len(pairs)}")
-            digits = []
-            for dx, dy in pairs:
-                dx, dy = int(dx), int(dy)
-                try:
-                    digits.append(MOVES.index((dy, -dx)) + 1)
-                except ValueError:
-                    raise RuleError(f"⟨{dx},{dy}⟩ is not a knight move") from None
-        else:
-            if not re.fullmatch(r"[1-8]{8}", s):
-                raise RuleError(f"move order '{s[:40]}' must be the 8 digits 1..8 in some order, "
-                                "e.g. 12345678, or 8 ⟨dx,dy⟩ pairs")
-            digits = [int(ch) for ch in s]
-    else:
-        raise RuleError(f"move order {text!r} is not understood")
-    if sorted(digits) != list(range(1, 9)):
-        raise RuleError(f"move order {''.join(map(str, digits))[:40]} must use each of 1..8 once")
-    return np.array([d - 1 for d in digits], dtype=np.int64)
-
-
-def order_digits(order: np.ndarray) -> str:
-    return "".join(str(int(t) + 1) for t in order)
-
-
-def order_positions(order: np.ndarray) -> np.ndarray:
-    """``int64[8]``: position of each move type (index) in the order (0 = first)."""
-    pos = np.empty(8, dtype=np.int64)
-    pos[np.asarray(order, dtype=np.int64)] = np.arange(8)
-    return pos
-
-
-def order_pairs(order: np.ndarray) -> str:
-    """The order in matrix-convention ⟨dx,dy⟩ pairs: dx = −drow, dy = dcol."""
-    return "".join(f"⟨{-MOVES[t][1]},{MOVES[t][0]}⟩" for t in order)
+            raise RuleError(f"move order {str(value)[:60]} must hold the numbers 1..8") from None
+        if len(types) != 8:
+            raise RuleError(f"a move order has 8 move types, got {len(types)}")
+        return MoveOrder(tuple(types))
+    if not isinstance(value, str):
+        raise RuleError(f"move order {str(value)[:60]!r} is not understood")
+    s = value.strip()
+    if len(s) > 200:
+        raise RuleError("move order is too long")
+    pairs = _PAIR.findall(s.replace("−", "-"))
+    if pairs:
+        if len(pairs) != 8:
+            raise RuleError(f"a move order in ⟨dx,dy⟩ pairs needs 8 pairs, found {len(pairs)}")
+        types = []
+        for dx, dy in pairs:
+            dx, dy = int(dx), int(dy)
+            try:
+                types.append(MOVES.index((dy, -dx)) + 1)
+            except ValueError:
+                raise RuleError(f"⟨{dx},{dy}⟩ is not a knight move") from None
+        return MoveOrder(tuple(types))
+    if not re.fullmatch(r"[1-8]{8}", s):
+        raise RuleError(f"move order '{s[:40]}' must be the 8 digits 1..8 in some order, "
+                        "e.g. 12345678, or 8 ⟨dx,dy⟩ pairs")
+    return MoveOrder(tuple(int(ch) for ch in s))
 
 
 def candidates_at(board: Board, path, k: int, reserved=()) -> list[tuple[int, int]]:

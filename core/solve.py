@@ -23,8 +23,8 @@ import numpy as np
 from .board import Board, BoardError
 from .existence import why_no_tour
 from .kernels import walk as _walk
-from .rules import (DEFAULT_ORDER, METHODS, SQUIRREL_RULES, TIE_CODES, RuleError,
-                    order_digits, order_positions, parse_order, parse_tie, TIE_RULES)
+from .rules import (DEFAULT_ORDER, METHODS, SQUIRREL_RULES, TIE_CODES, TIE_RULES, MoveOrder,
+                    RuleError, parse_order, parse_tie)
 from .tour import Tour
 
 #: auto: boards up to this many squares try backtracking when greedy fails.
@@ -78,10 +78,10 @@ def dash_scores(board: Board, dashes: dict | None, start: int, end: int | None) 
     return score
 
 
-def _describe(tie: str, order: np.ndarray) -> str:
+def _describe(tie: str, order: MoveOrder) -> str:
     if tie in ("phadke", "random", "pohl-random", "center-far-random") or tie in SQUIRREL_RULES:
         return f"tie {tie}"
-    return f"tie {tie}, order {order_digits(order)}"
+    return f"tie {tie}, order {order.digits}"
 
 
 def solve(rows, cols, start=None, closed: bool = False, tie: str = "phadke",
@@ -93,7 +93,7 @@ def solve(rows, cols, start=None, closed: bool = False, tie: str = "phadke",
         board = Board(rows, cols)
         tie_code = parse_tie(tie)
         tie = TIE_RULES[tie_code]
-        order_arr = parse_order(order)
+        move_order = parse_order(order)
         s = 0 if start is None else board.parse(start)
     except (BoardError, RuleError) as e:
         raise SolveError(str(e)) from None
@@ -110,10 +110,10 @@ def solve(rows, cols, start=None, closed: bool = False, tie: str = "phadke",
         why = _squirrel_refusal(board, s, score, method)
         if why:
             raise SolveError(why)
-    pos = order_positions(order_arr)
+    pos = move_order.positions()
     budget = DEFAULT_NODE_BUDGET if node_budget is None else int(node_budget)
     t0 = time.perf_counter()
-    desc = _describe(tie, order_arr)
+    desc = _describe(tie, move_order)
     args = (board, s, tie_code, pos, int(seed) & 0xFFFFFFFFFFFF, score)
 
     if method == "greedy":
@@ -131,7 +131,7 @@ def solve(rows, cols, start=None, closed: bool = False, tie: str = "phadke",
     res.seconds = time.perf_counter() - t0
     if res.ok:
         res.tour = Tour(board, res.path, closed,
-                        {"method": res.method, "tie": tie, "order": order_digits(order_arr),
+                        {"method": res.method, "tie": tie, "order": move_order.digits,
                          "seed": int(seed), "start": board.name(s), **res.info})
     return res
 

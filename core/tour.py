@@ -157,7 +157,7 @@ class Tour:
         return p
 
     @classmethod
-    def from_json_dict(cls, d) -> "Tour":
+    def from_json_dict(cls, d) -> Tour:
         if not isinstance(d, dict):
             raise TourError("a tour file must hold a JSON object")
         if d.get("format") != FORMAT:
@@ -199,14 +199,14 @@ class Tour:
         return cls(board, flat, closed, method)
 
     @classmethod
-    def from_csv(cls, text: str, rows: int | None = None, cols: int | None = None) -> "Tour":
+    def from_csv(cls, text: str, rows: int | None = None, cols: int | None = None) -> Tour:
         try:
             return cls._from_csv(text, rows, cols)
         except csv.Error as e:
             raise TourError(f"not a readable CSV file: {e}") from None
 
     @classmethod
-    def _from_csv(cls, text: str, rows: int | None, cols: int | None) -> "Tour":
+    def _from_csv(cls, text: str, rows: int | None, cols: int | None) -> Tour:
         reader = csv.reader(io.StringIO(text, newline=""))
         try:
             header = next(reader)
@@ -245,7 +245,7 @@ class Tour:
         return tour
 
     @classmethod
-    def load(cls, filename) -> "Tour":
+    def load(cls, filename) -> Tour:
         """Read a JSON or CSV tour file; any problem raises ``TourError`` with a clear message."""
         p = Path(filename)
         try:

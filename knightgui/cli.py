@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import sys
 
 from . import __version__
-from .commands._common import CliError, EXIT_BAD_INPUT
+from .commands._common import CliError
 
 COMMANDS = ("solve", "enumerate", "study", "check")
 
@@ -28,8 +27,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"knightgui {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
-        if importlib.util.find_spec(f"{__package__}.commands.{name}") is None:
-            continue  # a command still being built
         mod = importlib.import_module(f".commands.{name}", __package__)
         mod.add_parser(sub)
     return p

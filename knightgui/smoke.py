@@ -12,6 +12,12 @@ it prints a line saying so and exits with status 3. Without the variable nothing
 ``install_when_app_exists()`` does the same wiring from outside the app's code (the bundle's
 entry script calls it): a watcher thread waits for the ``QApplication`` to exist and posts an
 event that installs the hook on the GUI thread. Installing twice is harmless.
+
+Why this ships in the runtime package rather than in tests/: it is how a built bundle (where
+the tests and pytest are not present) proves that it starts and paints
+(``packaging/bundle_test.sh``), and how a user measures start-up on their own machine. It costs
+nothing unless the variable is set. The other start-up switch, ``KNIGHTGUI_FIRST_FRAME`` in
+:mod:`knightgui.app`, exists for the same reason (``bench/gui.py`` times a real start).
 """
 from __future__ import annotations
 
@@ -37,7 +43,7 @@ def requested() -> int | None:
     try:
         ms = int(raw)
     except ValueError:
-        raise SystemExit(f"{ENV_EXIT_MS} must be a whole number of milliseconds, not {raw!r}")
+        raise SystemExit(f"{ENV_EXIT_MS} must be a whole number of milliseconds, not {raw!r}") from None
     return max(0, ms)
 
 

@@ -73,7 +73,7 @@ class Stats:
     extra: dict = field(default_factory=dict)
 
 
-_LIVE: "weakref.WeakSet[SolverThread]" = weakref.WeakSet()
+_LIVE: weakref.WeakSet[SolverThread] = weakref.WeakSet()
 
 
 @atexit.register

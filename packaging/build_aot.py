@@ -4,7 +4,8 @@
 
 The bundle ships this module instead of numba and LLVM (about 170 MB of the bundle).
 Every kernel listed in ``knightgui_core.kernels.exports.EXPORTS`` is compiled with ``numba.pycc`` for
-the one signature it gets in development (read after ``knightgui_core.warmup.exercise_all()`` has called each one
+the one signature it gets in development (read after
+``knightgui_core.warmup.exercise_all()`` has called each one
 through the public API), and its wrapper releases the GIL like the JIT kernels
 (``nogil=True``), so the window stays live and the studies run on every core.
 

@@ -81,43 +81,32 @@ def all_orders() -> np.ndarray:
     return a
 
 
-def order_index(order) -> int:
-    """Index of ``order`` (digits or array) in :func:`all_orders` (its lexicographic rank)."""
-    o = [int(v) for v in parse_order(order)]
-    rank, left = 0, list(range(1, 9))
-    for pos, v in enumerate(o):
-        i = left.index(v)
-        rank += i * _FACT[7 - pos]
-        left.pop(i)
-    return rank
-
-
-_FACT = [1, 1, 2, 6, 24, 120, 720, 5040]
-
-
-def parse_order(order) -> np.ndarray:
-    """An order as ``int8[8]`` move types 1..8. Accepts an array/list of 8 types, a digit
-    string (``"12438756"``) or matrix pairs (``"⟨1,2⟩⟨2,1⟩…"``, also with ``<>`` or ``()``);
-    the parsing is :func:`knightgui_core.rules.parse_order`'s."""
+def order_types(order: object) -> np.ndarray:
+    """``int8[8]`` move types 1..8 of ``order`` (anything :func:`knightgui_core.rules.parse_order`
+    reads), the form this study's table and kernels use; :class:`OrderError` when it is not
+    an order."""
     try:
-        idx = _rules.parse_order(order)
+        return _rules.parse_order(order).types_array()
     except _rules.RuleError as e:
         raise OrderError(str(e)) from None
-    return (idx + 1).astype(np.int8)
 
 
-def digits(order) -> str:
-    """Phadke digits, e.g. ``12438756``."""
-    return "".join(str(int(v)) for v in np.asarray(order).ravel())
+def order_index(order: object) -> int:
+    """Index of ``order`` in :func:`all_orders` (its lexicographic rank)."""
+    try:
+        return _rules.parse_order(order).rank
+    except _rules.RuleError as e:
+        raise OrderError(str(e)) from None
 
 
-def matrix_pairs(order) -> str:
-    """Matrix-convention pairs ⟨dx,dy⟩ (dx = row step down, dy = column step)."""
-    out = []
-    for t in np.asarray(order).ravel():
-        dcol, drow = int(DCOL[int(t) - 1]), int(DROW[int(t) - 1])
-        out.append(f"⟨{-drow},{dcol}⟩")
-    return "".join(out)
+def digits(order: object) -> str:
+    """Phadke digits of an order, e.g. ``12438756``."""
+    return _rules.parse_order(order).digits
+
+
+def matrix_pairs(order: object) -> str:
+    """Matrix-convention pairs ⟨dx,dy⟩ of an order (dx = row step down, dy = column step)."""
+    return _rules.parse_order(order).pairs
 
 
 def _check_board(rows: int, cols: int) -> None:
@@ -344,7 +333,7 @@ def replay(n: int, order, tie: str, start, *, cols: int | None = None) -> dict:
     rows, cols = n, (n if cols is None else cols)
     _check_board(rows, cols)
     last = _check_tie(tie)
-    o = parse_order(order)
+    o = order_types(order)
     board = Board(rows, cols)
     if isinstance(start, (int, np.integer)) and not isinstance(start, bool):
         if not 0 <= int(start) < board.size:

@@ -85,8 +85,6 @@ def start_squares(n: int, starts: str, sample: int = 16, seed: int = 0) -> np.nd
     raise TieBreakError(f"unknown start set '{starts}' (choose {', '.join(START_SETS)})")
 
 
-
-
 def tour_starts(n: int, squares: np.ndarray) -> np.ndarray:
     """``bool`` mask over ``squares`` (flat, n×n): True where an open tour can start (every
     square of an even board, the corners' colour of an odd one, none when n×n has no tour)."""
@@ -148,7 +146,7 @@ def run_task(task: WalkTask) -> dict:
     out = {"key": task.key(), "n": sizes, "tried": [], "completed": [], "left_out": [],
            "first_fail": [], "fail_len": []}
     code = -1 if task.rule == CONSTRUCTION else _rules.parse_tie(task.rule)
-    pos = _rules.order_positions(_rules.parse_order(task.order))
+    pos = _rules.parse_order(task.order).positions()
     seed = int(task.seed) & 0xFFFFFFFFFFFF
     for n in sizes:
         st, left = _starts_for(task, n)
@@ -251,10 +249,10 @@ def _check(n_min, n_max, rules, starts, sample, seed, order, trials):
     if len(set(rule_list)) != len(rule_list):
         raise TieBreakError("a rule is listed twice")
     try:
-        order_arr = _rules.parse_order(order)
+        move_order = _rules.parse_order(order)
     except _rules.RuleError as e:
         raise TieBreakError(str(e)) from None
-    return rule_list, _rules.order_digits(order_arr)
+    return rule_list, move_order.digits
 
 
 def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,

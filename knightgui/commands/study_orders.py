@@ -69,9 +69,9 @@ def _show_walk(n, cols, tie, order, start, as_json) -> int:
     import numpy as np
 
     from knightgui_core.board import BoardError
-    from knightgui_core.studies.orders import OrderError, digits, matrix_pairs, parse_order, replay
+    from knightgui_core.studies.orders import OrderError, digits, matrix_pairs, order_types, replay
     try:
-        o = parse_order(order)
+        o = order_types(order)
         w = replay(n, o, tie, start, cols=cols)
     except (OrderError, BoardError) as e:
         raise CliError(f"knightgui study move-orders --walk: {e}") from None

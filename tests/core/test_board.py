@@ -1,4 +1,3 @@
-import numpy as np
 import pytest
 
 from knightgui_core.board import MOVES, Board, BoardError, move_type
@@ -55,3 +54,19 @@ def test_empty_boards_are_refused(rows, cols):
 def test_corners_bottom_left_clockwise():
     b = Board(8, 8)
     assert [b.name(k) for k in b.corners] == ["a1", "a8", "h8", "h1"]
+
+
+def test_one_move_order_type_reads_every_notation():
+    from knightgui_core.rules import DEFAULT_MOVE_ORDER, MoveOrder, RuleError, parse_order
+
+    o = parse_order("12438756")
+    assert isinstance(o, MoveOrder) and o.digits == "12438756"
+    assert parse_order(o.pairs) == o == parse_order(list(o.types)) == parse_order(o)
+    assert parse_order(o.types_array()) == o
+    assert o.indices().tolist() == [0, 1, 3, 2, 7, 6, 4, 5]
+    assert o.positions()[o.indices()].tolist() == list(range(8))
+    assert DEFAULT_MOVE_ORDER.rank == 0 and parse_order("87654321").rank == 40319
+    with pytest.raises(RuleError):
+        MoveOrder((1, 1, 2, 3, 4, 5, 6, 7))
+    with pytest.raises(RuleError):
+        parse_order([1, 2, 3])

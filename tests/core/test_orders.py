@@ -9,7 +9,7 @@ import pytest
 
 from knightgui_core.board import Board, DCOL, DROW, move_type
 from knightgui_core.studies.orders import (N_ORDERS, OrderError, all_orders, digits, matrix_pairs,
-                                 order_index, parse_order, replay, run_orders)
+                                 order_index, order_types, replay, run_orders)
 
 MATRIX_ORDER = "⟨1,2⟩⟨2,1⟩⟨1,−2⟩⟨2,−1⟩⟨−1,2⟩⟨−2,1⟩⟨−1,−2⟩⟨−2,−1⟩"
 PRINTED_TOUR = """
@@ -54,13 +54,13 @@ def reference_walk(board, order, tie, start):
 
 # ------------------------------------------------------------------ conventions (issue 6)
 def test_matrix_order_maps_to_phadke_digits():
-    o = parse_order(MATRIX_ORDER)
+    o = order_types(MATRIX_ORDER)
     assert digits(o) == "12438756"
     # (dcol, drow) = (dy, -dx) for every pair
     for t, (dx, dy) in zip(o, [(1, 2), (2, 1), (1, -2), (2, -1), (-1, 2), (-2, 1), (-1, -2),
                                (-2, -1)]):
         assert (DCOL[t - 1], DROW[t - 1]) == (dy, -dx)
-    assert parse_order(matrix_pairs(o)).tolist() == o.tolist()
+    assert order_types(matrix_pairs(o)).tolist() == o.tolist()
 
 
 def test_walk_from_matrix_origin_is_the_printed_closed_tour():
@@ -85,7 +85,7 @@ def test_walk_from_matrix_1_3_stops_after_60_at_5_0():
 
 
 def test_analysis_flags_agree_with_the_two_convention_walks():
-    o = parse_order(MATRIX_ORDER)
+    o = order_types(MATRIX_ORDER)
     res = run_orders(8, "first", orders=o[None, :])
     board = res.board
     assert res.closed[0, matrix_square(board, 0, 0)] == 1
@@ -181,7 +181,7 @@ def test_figures_are_consistent(five_first):
     assert [w["failed_walks"] for w in worst] == sorted((w["failed_walks"] for w in worst),
                                                         reverse=True)
     w0 = worst[0]
-    assert parse_order(w0["matrix"]).tolist() == parse_order(w0["order"]).tolist()
+    assert order_types(w0["matrix"]).tolist() == order_types(w0["order"]).tolist()
     assert len(w0["failed_starts"]) == w0["failed_walks"]
     # every listed failed start really fails when replayed
     for name in w0["failed_starts"]:
@@ -212,7 +212,7 @@ def test_order_numbering_is_lexicographic():
                                  [1, 2, 3, 4, 5, 6, 7, 9]])
 def test_bad_orders_are_refused(bad):
     with pytest.raises(OrderError):
-        parse_order(bad)
+        order_types(bad)
 
 
 def test_bad_parameters_are_refused():

@@ -104,7 +104,7 @@ def test_bad_input_raises_solve_error(kwargs, msg):
 
 def test_matrix_convention_orders_map_to_move_types():
     order = parse_order("<1,2><2,1><1,-2><2,-1><-1,2><-2,1><-1,-2><-2,-1>")
-    assert "".join(str(t + 1) for t in order) == "12438756"
+    assert order.digits == "12438756"
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -8,7 +8,6 @@ import os
 import random
 import threading
 
-import pytest
 from PySide6.QtCore import QtMsgType
 
 from knightgui_core.tour import check_path

@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 import time
 
-import pytest
 from PySide6.QtCore import QtMsgType
 
 from knightgui.worker import Request, SolverThread

@@ -2,12 +2,9 @@
 clear error of the documented type (exit 2 and one line on the CLI), never a traceback."""
 import io
 import os
-import json
 import string
 from contextlib import redirect_stderr, redirect_stdout
 
-import numpy as np
-import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from knightgui_core.board import Board, BoardError
@@ -53,7 +50,8 @@ def test_move_orders(text):
     except RuleError as e:
         assert str(e)
     else:
-        assert sorted(order.tolist()) == list(range(8))
+        assert sorted(order.types) == list(range(1, 9))
+        assert parse_order(order.digits) == parse_order(order.pairs) == order
 
 
 @FUZZ
