@@ -379,7 +379,7 @@ class AnalysisDock(QDockWidget):
             return
         from knightgui_core.studies.tiebreaks import walk
         w = walk(str(it.data(Qt.UserRole)), ff["n"], ff["square"], order=self.tie_result.order,
-                 seed=self.tie_result.seed)
+                 seed=ff.get("seed", self.tie_result.seed))
         if w["ok"]:
             self.show_tour.emit(w["tour"])
         else:
