@@ -95,3 +95,4 @@ def exercise_all() -> None:
     from .studies.orders import all_orders, run_orders
     run_orders(5, "last", orders=all_orders()[:3].copy())
     tiebreaks.run_tiebreaks(12, n_min=5, starts="corners")
+    assert solve(9, 9, start="i9", tie="squirrel", method="greedy").ok

@@ -21,6 +21,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
                     "count_batch_bits"),
     "hamsearch": ("local_neighbours", "ham_search"),
     "orders": ("orders_chunk", "one_walk"),
+    "phased": ("phased_walk",),
     "validate": ("path_is_tour",),
     "walk": ("greedy_walk", "backtrack_walk"),
 }
