@@ -1,0 +1,332 @@
+"""A result store: one SQLite file of finished study tasks (embedded, no server).
+
+Every finished task of every study (phadke, move-orders, tie-breaks, count, ...) is one row
+of the ``tasks`` table::
+
+    key       TEXT PRIMARY KEY   -- the task's stable key, e.g. "move-orders/8x8/first/0-1260"
+    study     TEXT               -- "phadke", "move-orders", ...
+    params    TEXT               -- the task's parameters, canonical JSON
+    result    TEXT               -- what the task returned, canonical JSON
+    checksum  TEXT               -- sha256 of key, study, params and result (see row_checksum)
+    seconds   REAL               -- how long the task ran (on its worker)
+    finished  TEXT               -- UTC time the row was written
+    host      TEXT               -- the machine that wrote the row
+
+and the ``meta`` table names the format (``format = knightgui-store``, ``version = 1``).
+
+The file runs in WAL mode and every task is committed in its own transaction, so a run
+killed at any moment (Ctrl-C, ``kill -9``, a power cut after the last fsync) leaves every
+task finished before it; several processes may write one store at the same time (a busy
+writer is waited for, a task both of them computed is kept once). Many studies, families and
+board sizes share one file: rows are addressed only by their keys.
+
+Opening a file checks it first and never changes a file that is not a knightgui store: a
+directory, FIFO, socket or device node (looked at with ``os.stat``, never opened), garbage,
+a JSON file, a truncated or damaged database or an SQLite database of some other program
+raise :class:`StoreError` whose message names the file and what is wrong. A row whose
+checksum does not match raises :class:`StoreError` when it is read.
+
+>>> with ResultStore("results.sqlite") as st:                    # doctest: +SKIP
+...     st.put("demo/1", "demo", {"n": 1}, {"answer": 42}, seconds=0.1)
+...     st.get("demo/1", {"n": 1})
+{'answer': 42}
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import socket
+import sqlite3
+import stat
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+FORMAT = "knightgui-store"
+VERSION = 1
+SQLITE_MAGIC = b"SQLite format 3\x00"
+#: how long a writer waits for another process holding the store (seconds)
+BUSY_TIMEOUT = 60.0
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS tasks (key TEXT PRIMARY KEY, study TEXT NOT NULL, "
+    "params TEXT NOT NULL, result TEXT NOT NULL, checksum TEXT NOT NULL, seconds REAL, "
+    "finished TEXT, host TEXT)",
+    "CREATE INDEX IF NOT EXISTS tasks_study ON tasks (study)",
+)
+
+
+class StoreError(Exception):
+    """The store cannot be used; the message names the file and what is wrong (one line)."""
+
+
+def canonical_json(obj: Any) -> str:
+    """The one JSON text of ``obj`` the store writes and checksums: sorted keys, no spaces.
+    numpy scalars and arrays are written as numbers and lists."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=_jsonable,
+                      allow_nan=False)
+
+
+def _jsonable(o: Any) -> Any:
+    import numpy as np
+    if isinstance(o, np.integer):
+        return int(o)
+    if isinstance(o, np.floating):
+        return float(o)
+    if isinstance(o, np.bool_):
+        return bool(o)
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    if isinstance(o, (tuple, set, frozenset)):
+        return list(o)
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+def row_checksum(key: str, study: str, params_json: str, result_json: str) -> str:
+    """sha256 (hex) of the row's four texts joined by NUL bytes: what ``checksum`` holds.
+    In the sqlite3 shell, rows can be listed but the checksum is computed in Python."""
+    h = hashlib.sha256()
+    for part in (key, study, params_json, result_json):
+        h.update(part.encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    return "not a regular file"
+
+
+def check_store_file(path: str | os.PathLike[str]) -> bool:
+    """Look at ``path`` without changing it. True: a file to open as an existing store;
+    False: no file (or an empty one) — a new store will be made there.
+    :class:`StoreError` for anything else."""
+    p = Path(path)
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        parent = p.parent if str(p.parent) else Path(".")
+        if not parent.is_dir():
+            raise StoreError(f"{p}: cannot create a store: folder {parent} does not exist") \
+                from None
+        return False
+    except OSError as e:
+        raise StoreError(f"{p}: cannot read: {e.strerror or e}") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise StoreError(f"{p}: is {_kind(st.st_mode)}, not a knightgui store")
+    if st.st_size == 0:
+        return False
+    try:
+        with open(p, "rb") as f:
+            head = f.read(100)
+    except OSError as e:
+        raise StoreError(f"{p}: cannot read: {e.strerror or e}") from None
+    if not head.startswith(SQLITE_MAGIC):
+        stripped = head.lstrip()
+        if stripped[:1] in (b"{", b"["):
+            raise StoreError(f"{p}: is a JSON file, not a knightgui store")
+        raise StoreError(f"{p}: is not a knightgui store (not an SQLite database)")
+    if len(head) < 100:
+        raise StoreError(f"{p}: truncated SQLite database ({st.st_size} bytes)")
+    page = int.from_bytes(head[16:18], "big")
+    page = 65536 if page == 1 else page
+    if page < 512 or page & (page - 1):
+        raise StoreError(f"{p}: damaged SQLite database (page size {page})")
+    pages = int.from_bytes(head[28:32], "big")
+    valid = head[24:28] == head[92:96]          # the in-header size is current
+    if st.st_size % page or (valid and pages and st.st_size < pages * page):
+        raise StoreError(f"{p}: truncated SQLite database ({st.st_size:,} bytes, "
+                         f"{pages:,} pages of {page} expected)")
+    return True
+
+
+class ResultStore:
+    """An open store (see the module docstring). Use from one thread; open one per process.
+
+    ``ResultStore(path)`` creates the file when there is none (an empty file counts as
+    none); ``readonly=True`` never creates or changes it.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False):
+        self.path = Path(path)
+        exists = check_store_file(self.path)
+        if readonly and not exists:
+            raise StoreError(f"{self.path}: no store there")
+        self._host = socket.gethostname()
+        try:
+            if exists:
+                uri = self.path.resolve().as_uri() + ("?mode=ro" if readonly else "?mode=rw")
+                self._db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT,
+                                           isolation_level=None)
+                self._check_existing()
+            else:
+                self._db = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT,
+                                           isolation_level=None)
+            if not readonly:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                self._init_schema()
+        except sqlite3.DatabaseError as e:
+            self._close_quietly()
+            raise StoreError(f"{self.path}: damaged or not a knightgui store ({e})") from None
+        except sqlite3.Error as e:
+            self._close_quietly()
+            raise StoreError(f"{self.path}: cannot open the store ({e})") from None
+
+    # ------------------------------------------------------------------ opening
+    def _check_existing(self) -> None:
+        db = self._db
+        ok = db.execute("PRAGMA quick_check").fetchone()
+        if not ok or ok[0] != "ok":
+            raise StoreError(f"{self.path}: damaged SQLite database ({ok[0] if ok else '?'})")
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables:
+            return                                   # an empty database: becomes a store
+        if not {"meta", "tasks"} <= tables:
+            raise StoreError(f"{self.path}: an SQLite database of another program, not a "
+                             "knightgui store")
+        meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
+        if meta.get("format") != FORMAT:
+            raise StoreError(f"{self.path}: an SQLite database of another program, not a "
+                             "knightgui store")
+        try:
+            version = int(meta.get("version", ""))
+        except ValueError:
+            version = -1
+        if version != VERSION:
+            raise StoreError(f"{self.path}: knightgui store version {meta.get('version')!r}, "
+                             f"this knightgui reads version {VERSION}")
+        cols = [r[1] for r in db.execute("PRAGMA table_info(tasks)")]
+        need = ("key", "study", "params", "result", "checksum")
+        if any(c not in cols for c in need):
+            raise StoreError(f"{self.path}: damaged knightgui store (table tasks lacks columns)")
+
+    def _init_schema(self) -> None:
+        db = self._db
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for sql in _SCHEMA:
+                db.execute(sql)
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('format', ?)", (FORMAT,))
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('version', ?)", (str(VERSION),))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        # a second process may have made the tables first: check what is there now
+        self._check_existing()
+
+    def _close_quietly(self) -> None:
+        db = getattr(self, "_db", None)
+        if db is not None:
+            try:
+                db.close()
+            except sqlite3.Error:
+                pass
+            self._db = None  # type: ignore[assignment]
+
+    def close(self) -> None:
+        """Close the file (further calls raise)."""
+        self._close_quietly()
+
+    def __enter__(self) -> ResultStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ rows
+    def _row_result(self, key: str, study: str, params: str, result: str, checksum: str) -> Any:
+        if row_checksum(key, study, params, result) != checksum:
+            raise StoreError(f"{self.path}: row {key!r} does not match its checksum "
+                             "(edited or damaged)")
+        try:
+            return json.loads(result)
+        except ValueError:
+            raise StoreError(f"{self.path}: row {key!r} holds a result that is not JSON") \
+                from None
+
+    def get_many(self, wanted: Mapping[str, tuple[str, Any]]) -> dict[str, Any]:
+        """Results of the finished tasks among ``wanted`` (key -> (study, params)).
+
+        Each row read is checked against its checksum, its study and its parameters;
+        :class:`StoreError` if any does not match."""
+        out: dict[str, Any] = {}
+        keys = list(wanted)
+        try:
+            for i in range(0, len(keys), 500):
+                part = keys[i:i + 500]
+                q = ("SELECT key, study, params, result, checksum FROM tasks WHERE key IN ("
+                     + ",".join("?" * len(part)) + ")")
+                for key, study, params, result, checksum in self._db.execute(q, part):
+                    value = self._row_result(key, study, params, result, checksum)
+                    want_study, want_params = wanted[key]
+                    if study != want_study or params != canonical_json(want_params):
+                        raise StoreError(f"{self.path}: row {key!r} holds another study's or "
+                                         "other parameters' result")
+                    out[key] = value
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.path}: cannot read the store ({e})") from None
+        return out
+
+    def get(self, key: str, params: Any, study: str | None = None) -> Any | None:
+        """The result of ``key`` (checked as in :meth:`get_many`), or None if not finished.
+        ``study`` defaults to the one the row names."""
+        if study is None:
+            row = self._db.execute("SELECT study FROM tasks WHERE key = ?", (key,)).fetchone()
+            if row is None:
+                return None
+            study = str(row[0])
+        return self.get_many({key: (study, params)}).get(key)
+
+    def put(self, key: str, study: str, params: Any, result: Any,
+            seconds: float | None = None) -> bool:
+        """Write one finished task in its own transaction. A row already there with the same
+        key is kept (the tasks are deterministic); returns True if this call wrote the row."""
+        pj, rj = canonical_json(params), canonical_json(result)
+        when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        try:
+            cur = self._db.execute(
+                "INSERT INTO tasks (key, study, params, result, checksum, seconds, finished, "
+                "host) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING",
+                (key, study, pj, rj, row_checksum(key, study, pj, rj), seconds, when,
+                 self._host))
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.path}: cannot write task {key!r} ({e})") from None
+        return cur.rowcount == 1
+
+    def count(self, study: str | None = None) -> int:
+        """Rows in the store (of one study)."""
+        if study is None:
+            return int(self._db.execute("SELECT count(*) FROM tasks").fetchone()[0])
+        return int(self._db.execute("SELECT count(*) FROM tasks WHERE study = ?",
+                                    (study,)).fetchone()[0])
+
+    def rows(self, study: str | None = None) -> Iterator[dict[str, Any]]:
+        """Every row (of one study), checked, as dicts key/study/params/result/seconds."""
+        q = "SELECT key, study, params, result, checksum, seconds FROM tasks"
+        args: Iterable[Any] = ()
+        if study is not None:
+            q += " WHERE study = ?"
+            args = (study,)
+        for key, st, params, result, checksum, seconds in self._db.execute(q + " ORDER BY key",
+                                                                           tuple(args)):
+            value = self._row_result(key, st, params, result, checksum)
+            yield {"key": key, "study": st, "params": json.loads(params), "result": value,
+                   "seconds": seconds}
+
+    def verify(self) -> int:
+        """Check every row's checksum; the number of rows (StoreError on the first bad one)."""
+        return sum(1 for _ in self.rows())
