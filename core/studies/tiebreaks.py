@@ -18,7 +18,10 @@ with ``trials`` seeds, ``seed``, ``seed + 1``, …; the success rate per n is th
 starts × trials walks, with a 95 % Wilson interval (:mod:`.tiebreaks_result`).
 
 The work is a list of deterministic tasks (:class:`WalkTask`: one rule, one trial seed, a
-range of n, with a stable :meth:`WalkTask.key`); :func:`run_task` runs one. The greedy
+range of n, with a stable :meth:`WalkTask.key`); :func:`run_task` runs one. They run on a
+thread pool in this process, or through the Dask runner (:func:`runner_tasks`,
+:mod:`knightgui_core.runner`: a local cluster or ``tcp://`` scheduler, and a result store),
+with the same counts either way. The greedy
 walks are calls of the single-tour kernels that ``solve(method="greedy")`` uses
 (:func:`knightgui_core.kernels.walk.greedy_walk`, :func:`knightgui_core.kernels.phased.phased_walk`;
 both release the GIL), so a thread pool runs tasks side by side. The construction row
@@ -27,191 +30,34 @@ starts on the requested square. :func:`walk` replays one case for the board.
 """
 from __future__ import annotations
 
-import importlib.util
 import time
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
 from .. import rules as _rules
 from .._jit import num_threads
 from ..board import Board
-from ..existence import open_tour_exists
-from ..kernels import walk as _walk
 from .tiebreaks_result import TieBreakResult, wilson_interval
+from .tiebreaks_tasks import (CHUNK_SQUARES, CONSTRUCTION, KEY_VERSION, START_SETS,
+                              TieBreakError, WalkTask, construction_available, make_tasks,
+                              run_task, run_task_params, start_squares, tour_starts)
 
 __all__ = ["START_SETS", "CONSTRUCTION", "TieBreakError", "TieBreakResult", "WalkTask",
            "construction_available", "default_rules", "start_squares", "tour_starts",
-           "make_tasks", "run_task", "run_tiebreaks", "walk", "wilson_interval"]
+           "make_tasks", "run_task", "run_task_params", "runner_tasks", "plan_study",
+           "assemble", "StudyPlan", "run_tiebreaks", "walk", "wilson_interval"]
 
-START_SETS = ("corner", "corners", "all", "sample")
-CONSTRUCTION = "construction"
+STUDY = "tie-breaks"
 N_MIN, N_MAX_DEFAULT, N_MAX_LIMIT = 5, 200, 2000
 TRIALS_LIMIT = 100_000
-#: Squares walked per task (bounded tasks for progress, cancel and distribution).
-CHUNK_SQUARES = 3_000_000
-
-_NO_SCORE = np.zeros(0, dtype=np.int8)
-
-
-class TieBreakError(ValueError):
-    """A parameter of the study that is not valid."""
-
-
-def construction_available() -> bool:
-    return importlib.util.find_spec("knightgui_core.construct") is not None
 
 
 def default_rules() -> tuple[str, ...]:
     """Every tie rule of :data:`knightgui_core.rules.TIE_RULES`, plus ``construction`` when
     :mod:`knightgui_core.construct` exists."""
     return tuple(_rules.TIE_RULES) + ((CONSTRUCTION,) if construction_available() else ())
-
-
-def start_squares(n: int, starts: str, sample: int = 16, seed: int = 0) -> np.ndarray:
-    """Flat start squares (``int64``) of an n×n board for a start set."""
-    board = Board(n, n)
-    if starts == "corner":
-        return np.array([0], dtype=np.int64)
-    if starts == "corners":
-        return np.array(sorted(set(board.corners)), dtype=np.int64)
-    if starts == "all":
-        return np.arange(board.size, dtype=np.int64)
-    if starts == "sample":
-        k = min(int(sample), board.size)
-        rng = np.random.default_rng([int(seed), int(n)])
-        return np.sort(rng.choice(board.size, k, replace=False)).astype(np.int64)
-    raise TieBreakError(f"unknown start set '{starts}' (choose {', '.join(START_SETS)})")
-
-
-def tour_starts(n: int, squares: np.ndarray) -> np.ndarray:
-    """``bool`` mask over ``squares`` (flat, n×n): True where an open tour can start (every
-    square of an even board, the corners' colour of an odd one, none when n×n has no tour)."""
-    squares = np.asarray(squares, dtype=np.int64)
-    if not open_tour_exists(n, n):
-        return np.zeros(squares.shape, dtype=bool)
-    if n % 2 == 0:
-        return np.ones(squares.shape, dtype=bool)
-    return (squares % n + squares // n) % 2 == 0
-
-
-@dataclass(frozen=True)
-class WalkTask:
-    """One unit of work: rule ``rule`` on n = ``n0``..``n1`` from the start set, ties broken
-    with ``seed`` (the trial's seed). Deterministic: the same task gives the same counts."""
-
-    rule: str
-    order: str
-    starts: str
-    sample: int
-    sample_seed: int
-    seed: int
-    n0: int
-    n1: int
-
-    def key(self) -> str:
-        """A stable name of the task (the same parameters give the same key)."""
-        return (f"tiebreaks/{self.rule}/o{self.order}/{self.starts}/k{self.sample}/"
-                f"s{self.sample_seed}/t{self.seed}/n{self.n0}-{self.n1}")
-
-    def squares(self) -> int:
-        """Work estimate: squares walked if every walk completes."""
-        return sum(_start_count(n, self.starts, self.sample) * n * n
-                   for n in range(self.n0, self.n1 + 1))
-
-
-def _start_count(n: int, starts: str, sample: int) -> int:
-    """``len(start_squares(n, starts, sample))`` without drawing them."""
-    if starts == "corner":
-        return 1
-    if starts == "corners":
-        return len(set(Board(n, n).corners))
-    return n * n if starts == "all" else min(int(sample), n * n)
-
-
-def _starts_for(task: WalkTask, n: int) -> tuple[np.ndarray, int]:
-    """The squares walked for one n, and how many of the start set were left out."""
-    st = start_squares(n, task.starts, task.sample, task.sample_seed)
-    ok = tour_starts(n, st)
-    if task.rule in _rules.SQUIRREL_RULES:
-        ok &= np.isin(st, np.array(Board(n, n).corners, dtype=np.int64)) if n >= 5 else False
-    return st[ok], int((~ok).sum())
-
-
-def run_task(task: WalkTask) -> dict:
-    """Walk one task. Returns plain lists (JSON-ready), one entry per n of the task:
-    ``{"key", "n", "tried", "completed", "left_out", "first_fail", "fail_len"}``."""
-    sizes = list(range(task.n0, task.n1 + 1))
-    out = {"key": task.key(), "n": sizes, "tried": [], "completed": [], "left_out": [],
-           "first_fail": [], "fail_len": []}
-    code = -1 if task.rule == CONSTRUCTION else _rules.parse_tie(task.rule)
-    pos = _rules.parse_order(task.order).positions()
-    seed = int(task.seed) & 0xFFFFFFFFFFFF
-    for n in sizes:
-        st, left = _starts_for(task, n)
-        done, first, flen = 0, -1, 0
-        for s in st.tolist():
-            if code < 0:
-                ok, m = _construction_walk(n, s)
-            else:
-                m = _walk_once(n, s, code, pos, seed, task.rule)
-                ok = m == n * n
-            done += ok
-            if not ok and first < 0:
-                first, flen = s, m
-        out["tried"].append(len(st))
-        out["completed"].append(done)
-        out["left_out"].append(left)
-        out["first_fail"].append(first)
-        out["fail_len"].append(flen)
-    return out
-
-
-def _walk_once(n, start, code, pos, seed, rule) -> int:
-    """One greedy walk; the squares it visited. The kernels release the GIL."""
-    path = np.empty(n * n, dtype=np.int32)
-    ties = np.empty(n * n, dtype=np.uint8)
-    if rule in _rules.SQUIRREL_RULES:
-        from ..kernels.phased import phased_walk
-        from ..squirrel import plan
-        p = plan(n, start, rule)
-        return int(phased_walk(n, n, p.start, p.prios, p.switch, path, ties))
-    return int(_walk.greedy_walk(n, n, start, code, pos, seed, _NO_SCORE, path, ties))
-
-
-def _construction_walk(n, s) -> tuple[bool, int]:
-    from ..existence import why_no_tour
-    from ..solve import SolveError, solve
-    if why_no_tour(n, n, False) is not None:
-        return False, 0
-    try:
-        res = solve(n, n, start=(int(s) % n, int(s) // n), closed=False, method="construct")
-    except SolveError:
-        return False, 0
-    ok = bool(res.ok and res.tour is not None and int(res.path[0]) == int(s))
-    return ok, len(res.path) if res.ok else 0
-
-
-def make_tasks(rules, n_min: int, n_max: int, *, starts: str = "corner", sample: int = 16,
-               seed: int = 0, order: str = _rules.DEFAULT_ORDER,
-               trials: int = 1) -> list[WalkTask]:
-    """The tasks of a study, in merge order: rule by rule, trial by trial, n ascending.
-    Random-residual rules get ``trials`` seeds; the others one. Consecutive sizes are
-    grouped up to about :data:`CHUNK_SQUARES` squares a task."""
-    tasks = []
-    costs = {n: _start_count(n, starts, sample) * n * n for n in range(n_min, n_max + 1)}
-    for rule in rules:
-        k = trials if rule in _rules.RANDOM_RULES else 1
-        for t in range(k):
-            n0, acc = n_min, 0
-            for n in range(n_min, n_max + 1):
-                acc += costs[n]
-                if acc >= CHUNK_SQUARES or n == n_max:
-                    tasks.append(WalkTask(rule, order, starts, int(sample), int(seed),
-                                          int(seed) + t, n0, n))
-                    n0, acc = n + 1, 0
-    return tasks
 
 
 def _cancelled(cancel) -> bool:
@@ -255,34 +101,86 @@ def _check(n_min, n_max, rules, starts, sample, seed, order, trials):
     return rule_list, move_order.digits
 
 
-def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
-                  starts: str = "corner", sample: int = 16, seed: int = 0,
-                  order: str = _rules.DEFAULT_ORDER, trials: int = 1, progress=None,
-                  cancel=None, executor=None) -> TieBreakResult:
-    """Run the study. ``progress(done, total)`` counts squares (work units); ``cancel``
-    (callable or ``threading.Event``) stops it between tasks, the result then has
-    ``complete=False`` and covers what was done. ``executor(tasks, progress, cancel)``
-    may replace the local thread pool (it returns one :func:`run_task` result or None per
-    task, in order)."""
+@dataclass(frozen=True)
+class StudyPlan:
+    """A checked study: its rules (canonical names), order (digits), sizes and tasks."""
+
+    rules: tuple[str, ...]
+    order: str
+    n_min: int
+    n_max: int
+    starts: str
+    sample: int
+    seed: int
+    tasks: tuple[WalkTask, ...]
+
+
+def plan_study(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
+               starts: str = "corner", sample: int = 16, seed: int = 0,
+               order: str = _rules.DEFAULT_ORDER, trials: int = 1) -> StudyPlan:
+    """Check the parameters (:class:`TieBreakError`) and list the study's tasks."""
     rule_list, order = _check(n_min, n_max, rules, starts, sample, seed, order, trials)
     tasks = make_tasks(rule_list, int(n_min), int(n_max), starts=starts, sample=sample,
                        seed=seed, order=order, trials=int(trials))
-    t0 = time.perf_counter()
-    results = (executor or _thread_pool)(tasks, progress, cancel)
-    sizes = np.arange(n_min, n_max + 1, dtype=np.int64)
-    res = _merge(rule_list, sizes, tasks, results)
-    res.seconds = time.perf_counter() - t0
+    return StudyPlan(tuple(rule_list), order, int(n_min), int(n_max), starts, int(sample),
+                     int(seed), tuple(tasks))
+
+
+def assemble(plan: StudyPlan, results, seconds: float = 0.0,
+             tasks_json: dict | None = None) -> TieBreakResult:
+    """The study's result from one :func:`run_task` result (or None: not run) per task."""
+    results = list(results)
+    sizes = np.arange(plan.n_min, plan.n_max + 1, dtype=np.int64)
+    res = _merge(list(plan.rules), sizes, plan.tasks, results)
+    res.seconds = seconds
     res.complete = all(r is not None for r in results)
-    res.starts, res.order, res.seed, res.sample = starts, order, int(seed), int(sample)
-    res.tasks = {"total": len(tasks), "computed": sum(r is not None for r in results)}
-    if any(r in _rules.SQUIRREL_RULES for r in rule_list) and starts not in ("corner",
-                                                                              "corners"):
+    res.starts, res.order, res.seed, res.sample = plan.starts, plan.order, plan.seed, plan.sample
+    res.tasks = dict(tasks_json) if tasks_json is not None else {
+        "total": len(results), "from_store": 0,
+        "computed": sum(r is not None for r in results)}
+    if any(r in _rules.SQUIRREL_RULES for r in plan.rules) and plan.starts not in (
+            "corner", "corners"):
         res.notes["squirrel"] = "the Squirrel rules start in corners only; other starts " \
                                 "are left out for them"
     if res.left_out.any():
         res.notes["left_out"] = "starts from which no open tour exists (odd n: the " \
                                 "minority colour; n = 2, 3, 4: every square) are left out"
     return res
+
+
+def runner_tasks(plan: StudyPlan) -> list:
+    """The study's tasks as :class:`knightgui_core.runner.Task` s (stable keys; the result is
+    JSON), for :func:`knightgui_core.runner.run_tasks`."""
+    from ..runner import Task
+    out = []
+    for t in plan.tasks:
+        params = asdict(t)
+        out.append(Task(t.key(), STUDY, params, run_task_params, (params,)))
+    return out
+
+
+def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
+                  starts: str = "corner", sample: int = 16, seed: int = 0,
+                  order: str = _rules.DEFAULT_ORDER, trials: int = 1, progress=None,
+                  cancel=None, store=None, scheduler=None) -> TieBreakResult:
+    """Run the study. Without ``store`` and ``scheduler`` it runs on a thread pool in this
+    process (``progress(done, total)`` counts squares); with either, through
+    :func:`knightgui_core.runner.run_tasks` (``store``: a
+    :class:`knightgui_core.store.ResultStore`; ``scheduler``: as there; progress counts
+    tasks). ``cancel`` (callable or ``threading.Event``) stops it between tasks, the result
+    then has ``complete=False`` and covers what was done. The counts are the same either
+    way."""
+    plan = plan_study(n_max, n_min=n_min, rules=rules, starts=starts, sample=sample,
+                      seed=seed, order=order, trials=trials)
+    t0 = time.perf_counter()
+    if store is None and scheduler is None:
+        return assemble(plan, _thread_pool(plan.tasks, progress, cancel),
+                        time.perf_counter() - t0)
+    from ..runner import run_tasks
+    report = run_tasks(runner_tasks(plan), store=store, scheduler=scheduler,
+                       progress=progress, cancel=cancel)
+    return assemble(plan, [report.results.get(t.key()) for t in plan.tasks],
+                    time.perf_counter() - t0, report.tasks_json())
 
 
 def _merge(rule_list, sizes, tasks, results) -> TieBreakResult:

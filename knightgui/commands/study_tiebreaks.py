@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from ._common import CliError, Progress, emit_json, positive_int
+from ._common import CliError, emit_json, positive_int
+from ._runner import add_runner_options, run_study
 
 
 def add_parser(studies) -> None:
@@ -31,12 +32,16 @@ def add_parser(studies) -> None:
                    "in the window's Analysis dock) to FILE.png")
     p.add_argument("--table", action="store_true", help="include the per-size table in --json")
     p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
+    add_runner_options(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
+    import time
+
     from knightgui_core.studies.tiebreaks import (N_MAX_LIMIT, START_SETS, TRIALS_LIMIT,
-                                                  TieBreakError, run_tiebreaks)
+                                                  TieBreakError, assemble, plan_study,
+                                                  runner_tasks)
     n_max = positive_int("--max", args.n_max, 1, N_MAX_LIMIT)
     n_min = positive_int("--min", args.n_min, 1, N_MAX_LIMIT)
     if n_min > n_max:
@@ -55,15 +60,15 @@ def run(args) -> int:
         raise CliError(f"--csv must name a .csv file, got '{args.csv}'")
     if args.png is not None and not str(args.png).lower().endswith(".png"):
         raise CliError(f"--png must name a .png file, got '{args.png}'")
-    bar = Progress(f"tie-breaks {n_min}..{n_max}")
     try:
-        res = run_tiebreaks(n_max, n_min=n_min, rules=rules, starts=args.starts,
-                            sample=sample, seed=seed, order=args.order, trials=trials,
-                            progress=bar)
+        plan = plan_study(n_max, n_min=n_min, rules=rules, starts=args.starts, sample=sample,
+                          seed=seed, order=args.order, trials=trials)
     except TieBreakError as e:
         raise CliError(f"knightgui study tie-breaks: {e}") from None
-    finally:
-        bar.close()
+    t0 = time.perf_counter()
+    report = run_study(args, runner_tasks(plan), f"tie-breaks {n_min}..{n_max}")
+    res = assemble(plan, [report.results.get(t.key()) for t in plan.tasks],
+                   time.perf_counter() - t0, report.tasks_json())
     if args.csv:
         try:
             res.save_csv(args.csv)
