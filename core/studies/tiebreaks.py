@@ -40,7 +40,7 @@ from .. import rules as _rules
 from .._jit import num_threads
 from ..board import Board
 from .tiebreaks_result import TieBreakResult, wilson_interval
-from .tiebreaks_tasks import (CHUNK_SQUARES, CONSTRUCTION, KEY_VERSION, START_SETS,
+from .tiebreaks_tasks import (CONSTRUCTION, START_SETS,
                               TieBreakError, WalkTask, construction_available, make_tasks,
                               run_task, run_task_params, start_squares, tour_starts)
 
@@ -191,9 +191,9 @@ def _merge(rule_list, sizes, tasks, results) -> TieBreakResult:
     first_fail = np.full((R, S), -1, dtype=np.int64)
     fail_len = np.zeros((R, S), dtype=np.int64)
     fail_seed = np.zeros((R, S), dtype=np.int64)
-    seeds = [set() for _ in rule_list]
+    seeds: list[set[int]] = [set() for _ in rule_list]
     n0 = int(sizes[0])
-    first_seed = {}
+    first_seed: dict[str, int] = {}
     for t in tasks:
         first_seed[t.rule] = min(first_seed.get(t.rule, t.seed), t.seed)
     for task, out in zip(tasks, results):
@@ -225,7 +225,7 @@ def _thread_pool(tasks, progress, cancel) -> list:
     done = 0
     workers = num_threads()
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tiebreaks") as pool:
-        running = {}
+        running: dict = {}
         nxt = 0
         while nxt < len(tasks) or running:
             while nxt < len(tasks) and len(running) < 2 * workers:

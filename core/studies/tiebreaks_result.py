@@ -12,6 +12,7 @@ import numpy as np
 from ..board import Board
 from ..tour import atomic_write_text
 
+_EMPTY = np.zeros(0, dtype=np.int64)
 #: z of a two-sided 95 % interval
 Z95 = 1.959963984540054
 
@@ -58,18 +59,18 @@ class TieBreakResult:
     seed: int = 0
     sample: int = 16
     notes: dict = field(default_factory=dict)
-    trials: np.ndarray | None = None
-    left_out: np.ndarray | None = None
-    fail_seed: np.ndarray | None = None
+    trials: np.ndarray = field(default_factory=lambda: _EMPTY)
+    left_out: np.ndarray = field(default_factory=lambda: _EMPTY)
+    fail_seed: np.ndarray = field(default_factory=lambda: _EMPTY)
     tasks: dict = field(default_factory=dict)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         R, S = self.tried.shape
-        if self.trials is None:
+        if self.trials.size == 0:
             self.trials = np.ones(R, dtype=np.int64)
-        if self.left_out is None:
+        if self.left_out.size == 0:
             self.left_out = np.zeros((R, S), dtype=np.int64)
-        if self.fail_seed is None:
+        if self.fail_seed.size == 0:
             self.fail_seed = np.full((R, S), self.seed, dtype=np.int64)
 
     def success_rate(self) -> np.ndarray:

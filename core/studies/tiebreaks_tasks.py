@@ -105,8 +105,8 @@ def run_task(task: WalkTask) -> dict:
     """Walk one task. Returns plain lists (JSON-ready), one entry per n of the task:
     ``{"key", "n", "tried", "completed", "left_out", "first_fail", "fail_len"}``."""
     sizes = list(range(task.n0, task.n1 + 1))
-    out = {"key": task.key(), "n": sizes, "tried": [], "completed": [], "left_out": [],
-           "first_fail": [], "fail_len": []}
+    cols: dict[str, list[int]] = {k: [] for k in ("tried", "completed", "left_out",
+                                                  "first_fail", "fail_len")}
     code = -1 if task.rule == CONSTRUCTION else _rules.parse_tie(task.rule)
     pos = _rules.parse_order(task.order).positions()
     seed = int(task.seed) & 0xFFFFFFFFFFFF
@@ -122,12 +122,12 @@ def run_task(task: WalkTask) -> dict:
             done += ok
             if not ok and first < 0:
                 first, flen = s, m
-        out["tried"].append(len(st))
-        out["completed"].append(done)
-        out["left_out"].append(left)
-        out["first_fail"].append(first)
-        out["fail_len"].append(flen)
-    return out
+        cols["tried"].append(len(st))
+        cols["completed"].append(done)
+        cols["left_out"].append(left)
+        cols["first_fail"].append(first)
+        cols["fail_len"].append(flen)
+    return {"key": task.key(), "n": sizes, **cols}
 
 
 def _walk_once(n, start, code, pos, seed, rule) -> int:

@@ -243,7 +243,7 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
             self.lines.removeItem(c)
         self.legend.clear()
         self.curves = {}
-        self.marks = []
+        self.marks: list = []
         self.window = w = max(1, len(sizes) // 20)
         kernel = np.ones(w) / w
         for r, rule in enumerate(res.rules):

@@ -182,7 +182,7 @@ def test_study_json_has_failing_n_by_n_and_trials():
     rnd = d["per_rule"]["random"]
     assert rnd["trials"] == 5 and d["per_rule"]["first"]["trials"] == 1
     assert rnd["by_n"]["30"]["walks"] == 20 and rnd["by_n"]["30"]["trials"] == 5
-    for n, v in rnd["by_n"].items():
+    for v in rnd["by_n"].values():
         lo, hi = v["ci95"]
         assert lo <= v["success_rate"] <= hi
     assert rnd["failing_n"] == [int(n) for n, v in rnd["by_n"].items()
