@@ -1,7 +1,8 @@
 """Tie-break study speed: one rule from the corner, n = 5…2000 (about 2.7·10⁹ squares if every
 walk completes). Target: ≤ 60 s on 2 cores for a rule.
 
-    .venv/bin/python bench/tiebreaks.py [--max 2000] [--rules first,center-far,squirrel]
+    .venv/bin/python bench/tiebreaks.py [--max 2000] [--rules first,center-far,squirrel] \
+                                        [--runner threads]
 
 Prints, per rule: wall time, squares walked (moves), moves per second, and the rate per core
 beside a single walk of the same kernel on the largest board (the study's overhead). Figures
@@ -30,6 +31,9 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description="tie-break study speed, one rule from a1")
     ap.add_argument("--max", type=int, default=2000)
     ap.add_argument("--rules", default="first,center-far,squirrel")
+    ap.add_argument("--runner", default=None, metavar="SCHEDULER",
+                    help="also run each rule through the Dask runner (threads, processes or "
+                    "tcp://HOST:PORT) and print the ratio against the thread pool")
     args = ap.parse_args(argv)
     rules = [r.strip() for r in args.rules.split(",") if r.strip()]
     walk("first", 8, "a1")                      # compile / load the kernels first
@@ -52,6 +56,14 @@ def main(argv=None) -> int:
               f"{moves / wall / 1e6:6.1f} M moves/s  ({per_core_study / 1e6:5.1f} M/s a core; "
               f"one {n}×{n} walk alone {per_core_single / 1e6:5.1f} M/s)  "
               f"failing n: {len(res.failing_n(rule))}  [{verdict}]")
+        if args.runner:
+            t2 = time.perf_counter()
+            dres = run_tiebreaks(args.max, rules=[rule], scheduler=args.runner)
+            dwall = time.perf_counter() - t2
+            same = (dres.completed == res.completed).all() and (dres.fail_len == res.fail_len).all()
+            print(f"  {'':<12} {dwall:7.1f} s through the Dask runner ({args.runner}, "
+                  f"{dres.tasks['total']} tasks): {dwall / wall:.2f}× the thread pool; "
+                  f"same counts: {bool(same)}")
     return 0
 
 
