@@ -139,7 +139,7 @@ class AnalysisDock(QDockWidget):
         w = QWidget()
         v = QVBoxLayout(w)
         self.nmax_spin = QSpinBox()
-        self.nmax_spin.setRange(6, 1000)
+        self.nmax_spin.setRange(6, 2000)
         self.nmax_spin.setValue(200)
         self.nmax_spin.setPrefix("n = 5 … ")
         self.starts_combo = QComboBox()
