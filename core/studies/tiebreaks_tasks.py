@@ -179,12 +179,16 @@ def make_tasks(rules, n_min: int, n_max: int, *, starts: str = "corner", sample:
     grouped up to about :data:`CHUNK_SQUARES` squares a task."""
     tasks = []
     blocks = size_blocks(n_min, n_max, starts, sample)
+    # parameters a task does not depend on are set to 0, so that their tasks (and keys) are
+    # shared: the seed of a rule without random ties, the sample of a fixed start set
+    s_seed = int(seed) if starts == "sample" else 0
+    k_sample = int(sample) if starts == "sample" else 0
     for rule in rules:
-        k = trials if rule in _rules.RANDOM_RULES else 1
-        for t in range(k):
+        randomised = rule in _rules.RANDOM_RULES
+        for t in range(trials if randomised else 1):
             for n0, n1 in blocks:
-                tasks.append(WalkTask(rule, order, starts, int(sample), int(seed),
-                                      int(seed) + t, n0, n1))
+                tasks.append(WalkTask(rule, order, starts, k_sample, s_seed,
+                                      int(seed) + t if randomised else 0, n0, n1))
     return tasks
 
 
