@@ -91,6 +91,7 @@ def all_orders(args) -> int:
         report[f"{centre}/{corner}"] = {
             "latest": [(perms[i], int(vals[i])) for i in top], "at_428": hits,
             "never_to_max": int((vals > args.max).sum()),
+            "first_failure": {o: int(v) for o, v in zip(perms, vals)},
             "quantiles": [int(q) for q in np.percentile(vals, [10, 50, 90, 99])]}
         print(f"  centre {centre:<9} from {corner}: first failing n over {len(perms):,} orders: "
               f"10/50/90/99 % = {report[f'{centre}/{corner}']['quantiles']}; latest "
