@@ -72,6 +72,28 @@ def failure_rate(code, corner, sizes, trials, seed0=0) -> dict:
     return fails
 
 
+def orders_failing_first_at(n_at: int) -> int:
+    """Every residual order under which the exact-centre Euclidean rule from a1 fails on
+    n_at×n_at but on no smaller board: one walk on n_at for each of the 8! orders, then the
+    smaller sizes for the orders that fail there (most of those fail early, cheaply)."""
+    t0 = time.perf_counter()
+    code = roth_code(False, 0, 0)
+    perms = ["".join(p) for p in itertools.permutations("12345678")]
+
+    def fails_at(o):
+        return not walk_ok(n_at, 0, code, parse_order(o).positions(), 0)
+
+    def first(o):
+        return first_failure(code, o, "a1", n_at)
+    with ThreadPoolExecutor(num_threads()) as pool:
+        at = [o for o, f in zip(perms, pool.map(fails_at, perms)) if f]
+        hits = [o for o, f in zip(at, pool.map(first, at)) if f == n_at]
+    print(f"  exact centre, Euclidean, from a1: {len(at):,} of {len(perms):,} orders fail on "
+          f"{n_at}×{n_at}; {len(hits)} of them fail there first: {hits}")
+    print(f"  {time.perf_counter() - t0:.1f} s on {num_threads()} threads")
+    return 0
+
+
 def all_orders(args) -> int:
     t0 = time.perf_counter()
     perms = ["".join(p) for p in itertools.permutations("12345678")]
@@ -116,11 +138,16 @@ def main(argv=None) -> int:
                     help="instead: the 8! residual orders (or --orders of them, drawn with "
                     "numpy seed 0), Euclidean distance, centres exact / one-based / far from "
                     "a1; prints the distribution of the first failing n")
+    ap.add_argument("--at", type=int, default=None, metavar="N",
+                    help="instead: every order of the 8! whose first failing n (exact centre, "
+                    "Euclidean, from a1) is exactly N (N = 428: Roth's figure)")
     ap.add_argument("--orders", type=int, default=40320,
                     help="how many of the 8! orders --all-orders walks (default all)")
     args = ap.parse_args(argv)
     if args.all_orders:
         return all_orders(args)
+    if args.at is not None:
+        return orders_failing_first_at(args.at)
     t0 = time.perf_counter()
     jobs = [(ci, mi, corner, order)
             for ci, mi in itertools.product(range(len(CENTRES)), range(len(METRICS)))
