@@ -23,11 +23,14 @@ Import this module before numba anywhere in ``core``.
 """
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, cast
 
 import numpy as np
 
@@ -54,11 +57,14 @@ def _writable(d: Path) -> bool:
 
 
 def choose_cache_dir() -> Path:
+    """The folder numba's on-disk cache goes to: the one asked for by the environment or the
+    user's cache folder when it can be written, else a temporary one (with a warning)."""
     wanted = os.environ.get("KNIGHTGUI_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
     d = Path(wanted) if wanted else _user_cache_root() / "numba"
     if _writable(d):
         return d
-    fallback = Path(tempfile.gettempdir()) / f"knightgui-numba-{os.getuid() if hasattr(os, 'getuid') else 'user'}"
+    user = os.getuid() if hasattr(os, "getuid") else "user"
+    fallback = Path(tempfile.gettempdir()) / f"knightgui-numba-{user}"
     log.warning("numba cache folder %s is not writable; compiling into %s instead", d, fallback)
     if not _writable(fallback):
         fallback = Path(tempfile.mkdtemp(prefix="knightgui-numba-"))
@@ -96,7 +102,8 @@ def scrub_cache(d: Path) -> int:
     return removed
 
 
-def checked(fn, name: str, spec):
+def checked(fn: Callable[..., Any], name: str,
+            spec: tuple[tuple[tuple[Any, ...], ...], str]) -> Callable[..., Any]:
     """``fn`` behind a check of its arguments against ``spec``, as recorded by
     ``packaging/build_aot.py``: ``((("array", dtype, ndim, readonly) | ("int",) | ("bool",),
     ...), "bool" | "other")``. An ahead-of-time function would read a wrong argument
@@ -107,7 +114,7 @@ def checked(fn, name: str, spec):
     scalars = [(i, a[0]) for i, a in enumerate(args_spec) if a[0] != "array"]
     nargs = len(args_spec)
 
-    def call(*args):
+    def call(*args: Any) -> Any:
         if len(args) != nargs:
             raise TypeError(f"{name}() takes {nargs} arguments, got {len(args)}")
         for i, dt, ndim, readonly in arrays:
@@ -130,16 +137,16 @@ def checked(fn, name: str, spec):
         return bool(out) if ret == "bool" else out
 
     call.__name__ = call.__qualname__ = name
-    call.__wrapped__ = fn
+    functools.update_wrapper(call, fn, assigned=(), updated=())   # sets __wrapped__ only
     return call
 
 
-def py_leading_zeros(x) -> int:
+def py_leading_zeros(x: int | np.integer) -> int:
     """Leading zero bits of a uint64 (numba's intrinsic, in Python for the AOT mode)."""
     return 64 - int(x).bit_length()
 
 
-def py_trailing_zeros(x) -> int:
+def py_trailing_zeros(x: int | np.integer) -> int:
     """Trailing zero bits of a uint64 (64 for zero)."""
     x = int(x)
     return (x & -x).bit_length() - 1 if x else 64
@@ -158,16 +165,23 @@ MODE = _mode()
 AOT_MODULE = "knightgui_aot"
 
 if MODE == "jit":
-    CACHE_DIR: Path | None = choose_cache_dir()
-    os.environ["NUMBA_CACHE_DIR"] = str(CACHE_DIR)
+    _cache_dir = choose_cache_dir()
+    CACHE_DIR: Path | None = _cache_dir
+    os.environ["NUMBA_CACHE_DIR"] = str(_cache_dir)
 
     import numba  # noqa: E402  (after NUMBA_CACHE_DIR is set)
-    from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros  # noqa: E402,F401
+    from numba.cpython.unsafe.numbers import leading_zeros as _nb_leading_zeros  # noqa: E402
+    from numba.cpython.unsafe.numbers import trailing_zeros as _nb_trailing_zeros  # noqa: E402
 
-    numba.config.CACHE_DIR = str(CACHE_DIR)
-    scrub_cache(CACHE_DIR)
+    # numba's intrinsics (typed as numba _Intrinsic objects) take one integer inside a kernel
+    leading_zeros = cast(Callable[[Any], int], _nb_leading_zeros)
+    trailing_zeros = cast(Callable[[Any], int], _nb_trailing_zeros)
 
-    def njit(*args, **kwargs):
+    # numba.config creates its settings at run time, so the stubs do not know CACHE_DIR
+    numba.config.CACHE_DIR = str(_cache_dir)  # type: ignore[attr-defined]
+    scrub_cache(_cache_dir)
+
+    def njit(*args: Any, **kwargs: Any) -> Any:
         """``numba.njit`` with ``cache=True`` and ``nogil=True`` unless told otherwise."""
         kwargs.setdefault("cache", True)
         kwargs.setdefault("nogil", True)
@@ -199,10 +213,10 @@ else:
         """Threads the engine's parallel work may use."""
         return max(1, os.cpu_count() or 1)
 
-    def njit(*args, **kwargs):
+    def njit(*args: Any, **kwargs: Any) -> Any:
         """The compiled function of an exported kernel; other kernels (helpers compiled
         into their callers) stay plain Python functions."""
-        def wrap(func):
+        def wrap(func: Callable[..., Any]) -> Callable[..., Any]:
             module = func.__module__.rsplit(".", 1)[-1]
             sym = f"{module}__{func.__name__}"
             fn = getattr(_AOT, sym, None)

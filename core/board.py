@@ -12,8 +12,10 @@ Conventions (SPEC §1)
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TypeAlias
 
 import numpy as np
 
@@ -23,6 +25,10 @@ MOVES: tuple[tuple[int, int], ...] = (
 )
 DCOL = np.array([m[0] for m in MOVES], dtype=np.int32)
 DROW = np.array([m[1] for m in MOVES], dtype=np.int32)
+
+#: A square as the API takes it: a flat index, a name (``c7``, ``3,7``, 1-based) or a 0-based
+#: ``(col, row)`` pair.
+SquareSpec: TypeAlias = int | np.integer | str | tuple[int, int] | Sequence[int]
 
 _ALG = re.compile(r"^\s*([a-zA-Z])\s*(\d+)\s*$")
 _NUM = re.compile(r"^\s*\(?\s*(-?\d+)\s*[,; ]\s*(-?\d+)\s*\)?\s*$")
@@ -73,9 +79,11 @@ class Board:
     # ----------------------------------------------------------------- geometry
     @property
     def size(self) -> int:
+        """Number of squares, ``rows * cols``."""
         return self.rows * self.cols
 
     def index(self, col: int, row: int) -> int:
+        """Flat index ``row * cols + col`` of a 0-based square; ``BoardError`` when off the board."""
         if not (0 <= col < self.cols and 0 <= row < self.rows):
             raise BoardError(
                 f"square ({col + 1},{row + 1}) is off the {self.cols}×{self.rows} board "
@@ -89,6 +97,7 @@ class Board:
         return int(sq % self.cols), int(sq // self.cols)
 
     def contains(self, col: int, row: int) -> bool:
+        """Whether the 0-based square ``(col, row)`` lies on the board."""
         return 0 <= col < self.cols and 0 <= row < self.rows
 
     @cached_property
@@ -107,6 +116,7 @@ class Board:
         return (self.neighbours >= 0).sum(axis=1).astype(np.int32)
 
     def is_knight_move(self, a: int, b: int) -> bool:
+        """Whether flat squares ``a`` and ``b`` are a knight move apart."""
         ca, ra = self.coords(a)
         cb, rb = self.coords(b)
         return {abs(ca - cb), abs(ra - rb)} == {1, 2}
@@ -121,6 +131,7 @@ class Board:
     # -------------------------------------------------------------------- names
     @property
     def has_algebraic(self) -> bool:
+        """Whether squares have letter names (``c7``): at most 26 columns."""
         return self.cols <= 26
 
     def name(self, sq: int) -> str:
@@ -131,10 +142,11 @@ class Board:
         return f"{col + 1},{row + 1}"
 
     def numeric_name(self, sq: int) -> str:
+        """1-based ``col,row`` name of a flat square, on any board size."""
         col, row = self.coords(sq)
         return f"{col + 1},{row + 1}"
 
-    def parse(self, text) -> int:
+    def parse(self, text: object) -> int:
         """Flat index of a square given as ``c7``, ``3,7`` (1-based), or a ``(col, row)`` pair
         (0-based). Raises ``BoardError`` with a message that says what is wrong."""
         if isinstance(text, (tuple, list)) and len(text) == 2:

@@ -57,7 +57,7 @@ import numpy as np
 
 from . import construct_base as cb
 from . import construct_strip as cs
-from .board import Board
+from .board import Board, SquareSpec
 from .existence import closed_tour_exists, open_tour_exists, why_no_tour
 from .kernels import construct as kc
 
@@ -161,7 +161,7 @@ def _root_entry(piece, need) -> int:
     raise RuntimeError("no entry square in the root block")  # cannot happen: ≤ 8 busy
 
 
-def _needed_gadgets(i, j, R, C):
+def _needed_gadgets(i: int, j: int, R: int, C: int) -> tuple[str, ...]:
     """Gadgets that block (i, j) of an R × C comb rooted at (i, j) joins through."""
     need = []
     if j < C - 1:
@@ -175,28 +175,32 @@ def _needed_gadgets(i, j, R, C):
     return tuple(need)
 
 
-def _grid(rows, cols, rparts, cparts, root=(0, 0), root_piece=None) -> np.ndarray:
+def _grid(rows: int, cols: int, rparts: list[int], cparts: list[int],
+          root: tuple[int, int] = (0, 0), root_piece: cb.Piece | None = None) -> np.ndarray:
     """Tour of the grid of blocks; an open root piece fixes where an open tour starts."""
-    keys, pieces = {}, []
+    keys: dict[tuple[int | str, ...], int] = {}
+    pieces: list[cb.Piece] = []
     btype = np.empty((len(rparts), len(cparts)), dtype=np.int32)
     for i, h in enumerate(rparts):
         for j, w in enumerate(cparts):
-            key = ("root",) if (i, j) == root and root_piece is not None else (h, w)
+            is_root = (i, j) == root and root_piece is not None
+            key: tuple[int | str, ...] = ("root",) if is_root else (h, w)
             if key not in keys:
                 keys[key] = len(pieces)
-                pieces.append(root_piece if key == ("root",) else cb.grid_block(h, w))
+                pieces.append(root_piece if is_root and root_piece is not None
+                              else cb.grid_block(h, w))
             btype[i, j] = keys[key]
     rp = pieces[btype[root]]
-    entry = (_root_entry(rp, _needed_gadgets(*root, len(rparts), len(cparts))) if rp.closed
-             else int(rp.seq[0]))
-    seq, starts, w, h, ipos, _ = cs.table(pieces)
+    need = _needed_gadgets(root[0], root[1], len(rparts), len(cparts))
+    entry = _root_entry(rp, need) if rp.closed else int(rp.seq[0])
+    seq, starts, tab_w, tab_h, ipos, _ = cs.table(pieces)
     row_off = np.zeros(len(rparts) + 1, dtype=np.int64)
     np.cumsum(rparts, out=row_off[1:])
     col_off = np.zeros(len(cparts) + 1, dtype=np.int64)
     np.cumsum(cparts, out=col_off[1:])
     path = np.empty(rows * cols, dtype=np.int32)
-    written = kc.grid_path(cols, row_off, col_off, btype, seq, starts, w, h, ipos, root[0],
-                           root[1], entry, path)
+    written = kc.grid_path(cols, row_off, col_off, btype, seq, starts, tab_w, tab_h, ipos,
+                           root[0], root[1], entry, path)
     if written != rows * cols:
         raise RuntimeError(f"construction of {cols}×{rows} wrote {written} squares")  # a bug
     return path
@@ -217,7 +221,7 @@ def _closed_path(rows: int, cols: int, s: int | None) -> np.ndarray:
     return path
 
 
-def construct_closed(rows: int, cols: int, start=None) -> np.ndarray:
+def construct_closed(rows: int, cols: int, start: SquareSpec | None = None) -> np.ndarray:
     """A closed knight's tour of the ``rows`` × ``cols`` board in O(rows · cols).
 
     ``start``: flat index ``row * cols + col``, a name (``c7``, ``3,7``) or a ``(col, row)``
@@ -254,7 +258,8 @@ def _open_odd(rows, cols, s):
     return path, cs.match_end(path, rows, cols, s)
 
 
-def construct_open(rows: int, cols: int, start=None) -> tuple[np.ndarray, bool]:
+def construct_open(rows: int, cols: int,
+                   start: SquareSpec | None = None) -> tuple[np.ndarray, bool]:
     """An open knight's tour of the ``rows`` × ``cols`` board in O(rows · cols).
 
     Returns ``(path, start_honoured)``: int32[rows * cols] flat indices, and whether

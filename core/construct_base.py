@@ -264,7 +264,8 @@ def strip_left_open_from(H: int, width: int, start: tuple[int, int]) -> Piece | 
     return _verify(Piece(H, width, seq, False, cut), virtual=[(aout, bin_)])
 
 
-def middle_ports(H: int, width: int):
+def middle_ports(H: int, width: int) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int],
+                                             tuple[int, int]]:
     """Ports of a middle piece ``width`` wide: (right out, right in, left out, left in).
     The right pair is a period block's (aout, bin) at the piece's right border; the left pair
     is the same pair mirrored onto its left border (the chain to the left is mirrored)."""

@@ -3,6 +3,8 @@
 cap. Also the table packing and the symmetry helpers shared with the grid construction."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from . import construct_base as cb
@@ -13,8 +15,11 @@ from .kernels import construct as kc
 SMALL = 60
 
 
-def table(pieces):
-    """Concatenate base pieces into the flat arrays the kernels take."""
+def table(pieces: Sequence[cb.Piece]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                              np.ndarray, np.ndarray]:
+    """Concatenate base pieces into the flat arrays the kernels take: ``(seq, starts, w, h,
+    ipos, cut)``, the table of :mod:`knightgui_core.kernels.construct` (``seq``, ``ipos``
+    int32[S]; ``starts`` int64[E + 1]; ``w``, ``h``, ``cut`` int64[E])."""
     starts = np.zeros(len(pieces) + 1, dtype=np.int64)
     for k, p in enumerate(pieces):
         starts[k + 1] = starts[k] + p.seq.size
@@ -28,7 +33,8 @@ def table(pieces):
     return seq, starts, w, h, ipos, cut
 
 
-def plan(H: int, n: int, closed: bool, left=None):
+def plan(H: int, n: int, closed: bool,
+         left: int | None = None) -> tuple[str, int, int, int] | None:
     """``(left_kind, l, k, r)`` for an H × n strip: a left cap of width ``l`` (kind
     ``left_open`` / ``left_closed``, or none when ``l == 0``), ``k`` period blocks, a right
     cap of width ``r``; None when no such cut exists."""
@@ -43,7 +49,8 @@ def plan(H: int, n: int, closed: bool, left=None):
     return None
 
 
-def strip(H: int, n: int, closed: bool, left_piece=None, bare=False) -> np.ndarray:
+def strip(H: int, n: int, closed: bool, left_piece: cb.Piece | None = None,
+          bare: bool = False) -> np.ndarray:
     """Tour (int32 flat indices) of an H-row, n-column board. ``bare``: no left cap (the
     tour starts at the first block's ``ain`` and ends at its ``bout``)."""
     pl = plan(H, n, closed, 0 if bare else None if left_piece is None else left_piece.w)
@@ -70,9 +77,9 @@ def strip(H: int, n: int, closed: bool, left_piece=None, bare=False) -> np.ndarr
     return path
 
 
-def match_end(path, rows, cols, s):
-    """Mirror / reverse ``path`` in place so it starts at ``s`` when a mirror image of the
-    board maps one of its ends there. Returns whether it did."""
+def match_end(path: np.ndarray, rows: int, cols: int, s: int) -> bool:
+    """Mirror / reverse ``path`` (int32[rows * cols]) in place so it starts at ``s`` when a
+    mirror image of the board maps one of its ends there. Returns whether it did."""
     sx, sy = s % cols, s // cols
     for rev, e in ((False, int(path[0])), (True, int(path[-1]))):
         ex, ey = e % cols, e // cols
@@ -87,7 +94,7 @@ def match_end(path, rows, cols, s):
     return False
 
 
-def open_strip(H: int, n: int, s: int | None):
+def open_strip(H: int, n: int, s: int | None) -> tuple[np.ndarray, bool]:
     """Open tour of an H-row (3 or 4), n-column strip, trying to start at ``s``.
     Returns ``(path, honoured)``."""
     path = strip(H, n, False)

@@ -13,6 +13,7 @@ Squares are flat indices here; :mod:`knightgui_core.enumerate` converts names.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .board import Board
@@ -39,6 +40,7 @@ class Corner:
 
     @property
     def cells(self) -> tuple[int, int, int]:
+        """The corner square and its two approach cells."""
         return (self.square, self.a, self.b)
 
 
@@ -61,7 +63,7 @@ def corners(board: Board) -> list[Corner]:
     return out
 
 
-def corner_by_name(board: Board, key) -> Corner:
+def corner_by_name(board: Board, key: object) -> Corner:
     """The corner named (or given as any square spelling) by ``key``; DashError if none."""
     try:
         sq = board.parse(key) if not isinstance(key, (int,)) or isinstance(key, bool) else key
@@ -75,7 +77,9 @@ def corner_by_name(board: Board, key) -> Corner:
                     f"(corners: {names})")
 
 
-def parse_state(value) -> str:
+def parse_state(value: object) -> str:
+    """The dash state (``off``, ``A``, ``B`` or ``full``) that ``value`` spells (``none``,
+    ``a``, ``both``, ... are accepted); DashError otherwise."""
     key = str(value).strip().lower()
     if key not in _STATE_ALIASES:
         raise DashError(f"unknown dash state {value!r} (use off, A, B or full)")
@@ -150,7 +154,8 @@ class DashPlan:
     tail_kind: str | None           # 'ecd', 'xcd' or None
 
 
-def plan(board: Board, start: int, end: int | None, dashes=None, tail=None) -> DashPlan:
+def plan(board: Board, start: int, end: int | None, dashes: Mapping[str, str] | None = None,
+         tail: Iterable[int] | None = None) -> DashPlan:
     """Check the dash options and tail against S and E and resolve them into a plan."""
     if end is not None:
         if end == start:
@@ -190,7 +195,7 @@ def plan(board: Board, start: int, end: int | None, dashes=None, tail=None) -> D
             continue
         if free[c.name] is not None:
             raise DashError(f"corner {c.name} cannot be dashed: {free[c.name]}")
-        if tail is not None and c.square in tail:
+        if tail is not None and tail_kind is not None and c.square in tail:
             raise DashError(f"corner {c.name} cannot be dashed: the {tail_kind.upper()} tail "
                             f"runs through it")
         states[c.name] = state

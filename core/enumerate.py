@@ -13,12 +13,13 @@ work and can be called again to continue, so results never depend on chunk sizes
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 
 import numpy as np
 
 from . import dash as _dash
-from .board import Board, BoardError
+from .board import Board, BoardError, SquareSpec
 from .dash import DashError, EnumerationError
 from .kernels import enumerate as _k
 from .kernels import enumerate64 as _k64
@@ -65,6 +66,7 @@ class Engine:
         self.reset()
 
     def reset(self) -> None:
+        """Fresh search state: only the start numbered, no solution found yet."""
         if self.bits_mode:
             (self.bits, self.path, self.mo, self.ties,
              self.st) = _k64.new_bits_state(self.board.size, self.chain, self.start, self.L)
@@ -101,10 +103,12 @@ class Engine:
                 self.key, self.path, self.mo, self.ties, self.st)
 
     def advance(self, max_steps: int, stop_on_solution: bool = True) -> int:
+        """Run the kernel for at most ``max_steps`` forward moves; returns its event
+        (SOLUTION, EXHAUSTED or BUDGET)."""
         fn = _k64.advance_bits if self.bits_mode else _k.advance_kernel
         return int(fn(*self._args(), int(max_steps), bool(stop_on_solution)))
 
-    def collect(self, k: int, max_steps: int):
+    def collect(self, k: int, max_steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         """Up to ``k`` further solutions: (paths int32[g, L+1], mo int8[g, L+1, 8],
         branches int64[g], last event)."""
         out_path = np.zeros((k, self.L + 1), dtype=np.int32)
@@ -128,14 +132,16 @@ class Engine:
 
     @property
     def counters(self) -> dict:
+        """``solutions``, ``dead_ends``, ``forward_moves`` and ``exhausted`` so far."""
         st = self.st
         return {"solutions": int(st[_k.ST_SOLUTIONS]), "dead_ends": int(st[_k.ST_DEAD_ENDS]),
                 "forward_moves": int(st[_k.ST_FORWARD]),
                 "exhausted": int(st[_k.ST_PHASE]) == _k.PH_DONE}
 
 
-def count_kernel(rows: int, cols: int, start, end=None, dashes=None, tail=None,
-                 max_steps: int = 1 << 62) -> dict:
+def count_kernel(rows: int, cols: int, start: SquareSpec, end: SquareSpec | None = None,
+                 dashes: Mapping[str, str] | None = None,
+                 tail: Iterable[SquareSpec] | None = None, max_steps: int = 1 << 62) -> dict:
     """Count one algorithm from scratch without building Python objects."""
     en = Enumerator(rows, cols, start, end, dashes, tail)
     r = en.engine.count(max_steps)
@@ -157,10 +163,12 @@ class Solution:
 
     @cached_property
     def tour(self) -> Tour:
+        """The solution as a validated :class:`Tour` (its method names the solution)."""
         return Tour(self.board, self.path, self.closed, dict(self._method, solution=self.index))
 
     @cached_property
     def numbers(self) -> np.ndarray:
+        """``int32[rows, cols]`` move numbers (1-based), row 0 = bottom rank."""
         out = np.empty(self.board.size, dtype=np.int32)
         out[self.path] = np.arange(1, self.board.size + 1, dtype=np.int32)
         return out.reshape(self.board.rows, self.board.cols)
@@ -231,6 +239,7 @@ class Enumerator:
         return self.engine.get_state()
 
     def set_state(self, state: dict) -> None:
+        """Continue the search from a :meth:`get_state` snapshot of this enumeration."""
         self.engine.set_state(state)
 
     # ------------------------------------------------------------------ stepping
@@ -252,7 +261,8 @@ class Enumerator:
         mo[:, 0] = 0
         return Solution(self.board, index, full, mo, branch, self.closed, self._method)
 
-    def next_solution(self, max_steps_per_chunk: int = 1_000_000, cancel=None):
+    def next_solution(self, max_steps_per_chunk: int = 1_000_000,
+                      cancel: Callable[[], bool] | None = None) -> Solution | None:
         """The next solution, or None when exhausted (or cancelled: check ``exhausted``)."""
         while True:
             ev = self.advance(max_steps_per_chunk)
@@ -279,7 +289,8 @@ class Enumerator:
                 break
         return out
 
-    def block(self, k: int, max_steps: int = 1 << 62):
+    def block(self, k: int,
+              max_steps: int = 1 << 62) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
         """The next ``k`` solutions (fewer when exhausted or after ``max_steps`` forward
         moves) as arrays, without a Python object per solution: ``(first, paths, mo,
         branches)`` with ``first`` the 1-based index of ``paths[0]``, ``paths``
@@ -311,7 +322,8 @@ class Enumerator:
                 return
             block = min(block * 2, 1024)
 
-    def count(self, progress=None, cancel=None, chunk: int = 5_000_000) -> dict:
+    def count(self, progress: Callable[[dict], object] | None = None,
+              cancel: Callable[[], bool] | None = None, chunk: int = 5_000_000) -> dict:
         """Run on to the end without building solutions. Totals since the start; stops early
         (``exhausted`` False) when ``cancel()`` is true between chunks. ``progress(counters)``
         is called after every chunk."""
@@ -327,7 +339,8 @@ class Enumerator:
         out["seconds"] = time.perf_counter() - t0
         return out
 
-    def names(self, squares) -> list[str]:
+    def names(self, squares: Iterable[int]) -> list[str]:
+        """Names (``c7``) of flat squares on this board."""
         return [self.board.name(int(s)) for s in squares]
 
 
@@ -338,7 +351,7 @@ def _board(rows, cols) -> Board:
         raise EnumerationError(str(e)) from None
 
 
-def list_tails(rows: int, cols: int, start, end) -> dict:
+def list_tails(rows: int, cols: int, start: SquareSpec, end: SquareSpec) -> dict:
     """ECD and XCD tails for S and E, each a tuple of square names ending at E."""
     b = _board(rows, cols)
     s, e = _square(b, start, "start"), _square(b, end, "end")
@@ -347,7 +360,7 @@ def list_tails(rows: int, cols: int, start, end) -> dict:
     return {kind: [tuple(b.name(q) for q in tail) for tail in t[kind]] for kind in ("ecd", "xcd")}
 
 
-def free_corners(rows: int, cols: int, start, end=None) -> dict:
+def free_corners(rows: int, cols: int, start: SquareSpec, end: SquareSpec | None = None) -> dict:
     """Corner name -> None when free (can be dashed), else the reason."""
     b = _board(rows, cols)
     s = _square(b, start, "start")

@@ -30,6 +30,7 @@ def open_tour_exists(rows: int, cols: int) -> bool:
 
 
 def tour_exists(rows: int, cols: int, closed: bool) -> bool:
+    """Whether the ``rows`` × ``cols`` board has a closed (or, ``closed`` False, an open) tour."""
     return closed_tour_exists(rows, cols) if closed else open_tour_exists(rows, cols)
 
 

@@ -7,6 +7,7 @@ kernels take, with error messages meant for a person.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -94,14 +95,17 @@ class MoveOrder:
 
     @property
     def digits(self) -> str:
+        """Phadke digits, e.g. ``12345678``."""
         return "".join(map(str, self.types))
 
     @property
     def pairs(self) -> str:
+        """Matrix-convention pairs ``⟨dx,dy⟩`` (dx = row step down, dy = column step)."""
         return "".join(f"⟨{-MOVES[t - 1][1]},{MOVES[t - 1][0]}⟩" for t in self.types)
 
     @property
     def rank(self) -> int:
+        """Lexicographic index among the 8! orders (0 = 12345678)."""
         left, r = list(range(1, 9)), 0
         for pos, t in enumerate(self.types):
             i = left.index(t)
@@ -168,7 +172,8 @@ def parse_order(value: object) -> MoveOrder:
     return MoveOrder(tuple(int(ch) for ch in s))
 
 
-def candidates_at(board: Board, path, k: int, reserved=()) -> list[tuple[int, int]]:
+def candidates_at(board: Board, path: Sequence[int] | np.ndarray, k: int,
+                  reserved: Iterable[int] = ()) -> list[tuple[int, int]]:
     """The Warnsdorff candidates for move ``k`` (1-based) of ``path``, with their outlets.
 
     Squares ``path[:k-1]`` are visited; the knight stands on ``path[k-2]``. A candidate is an

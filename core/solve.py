@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .board import Board, BoardError
+from .board import Board, BoardError, SquareSpec
 from .existence import why_no_tour
 from .kernels import walk as _walk
 from .rules import (DEFAULT_ORDER, METHODS, SQUIRREL_RULES, TIE_CODES, TIE_RULES, MoveOrder,
@@ -84,8 +84,8 @@ def _describe(tie: str, order: MoveOrder) -> str:
     return f"tie {tie}, order {order.digits}"
 
 
-def solve(rows, cols, start=None, closed: bool = False, tie: str = "phadke",
-          order=DEFAULT_ORDER, seed: int = 0, method: str = "auto",
+def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = False,
+          tie: str = "phadke", order: object = DEFAULT_ORDER, seed: int = 0, method: str = "auto",
           node_budget: int | None = None, dashes: dict | None = None) -> SolveResult:
     """Find one knight's tour. Raises :class:`SolveError` for bad input (including a board
     on which no tour of that kind exists: that is answered at once, without a search)."""

@@ -6,6 +6,7 @@ import io
 import json
 import os
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -93,10 +94,12 @@ class Tour:
 
     @property
     def rows(self) -> int:
+        """Rows of the board."""
         return self.board.rows
 
     @property
     def cols(self) -> int:
+        """Columns of the board."""
         return self.board.cols
 
     @property
@@ -128,13 +131,17 @@ class Tour:
 
     # --------------------------------------------------------------- JSON / CSV
     def to_json_dict(self) -> dict:
+        """The tour file's JSON object (SPEC §9): format, version, size, closed, path as
+        ``[col, row]`` pairs, method."""
         return {"format": FORMAT, "version": VERSION, "rows": self.rows, "cols": self.cols,
                 "closed": bool(self.closed), "path": self.pairs(), "method": self.method}
 
     def to_json(self) -> str:
+        """The tour file as compact JSON text."""
         return json.dumps(self.to_json_dict(), separators=(",", ":"))
 
     def to_csv(self) -> str:
+        """The tour as CSV text: header ``move,col,row,square``, one row per move."""
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["move", "col", "row", "square"])
@@ -143,7 +150,7 @@ class Tour:
             w.writerow([k + 1, col, row, self.board.name(int(s))])
         return buf.getvalue()
 
-    def save(self, filename) -> Path:
+    def save(self, filename: str | os.PathLike[str]) -> Path:
         """Write JSON or CSV (by extension) atomically: a crash never leaves half a file."""
         p = Path(filename)
         ext = p.suffix.lower()
@@ -157,7 +164,9 @@ class Tour:
         return p
 
     @classmethod
-    def from_json_dict(cls, d) -> Tour:
+    def from_json_dict(cls, d: object) -> Tour:
+        """The tour of a parsed JSON tour file, checked field by field; ``TourError`` says what
+        is wrong."""
         if not isinstance(d, dict):
             raise TourError("a tour file must hold a JSON object")
         if d.get("format") != FORMAT:
@@ -165,12 +174,7 @@ class Tour:
                             f"expected '{FORMAT}')")
         if d.get("version") != VERSION:
             raise TourError(f"unsupported tour file version {d.get('version')!r}")
-        rows, cols = d.get("rows"), d.get("cols")
-        for k, v in (("rows", rows), ("cols", cols)):
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise TourError(f"'{k}' must be a whole number, got {v!r}")
-            if not 1 <= v <= 100_000:
-                raise TourError(f"'{k}' = {v} is out of range")
+        rows, cols = _side(d, "rows"), _side(d, "cols")
         closed = d.get("closed", False)
         if not isinstance(closed, bool):
             raise TourError(f"'closed' must be true or false, got {closed!r}")
@@ -200,6 +204,8 @@ class Tour:
 
     @classmethod
     def from_csv(cls, text: str, rows: int | None = None, cols: int | None = None) -> Tour:
+        """The tour of CSV text (``move,col,row,square``); the board size is inferred from the
+        squares unless ``rows`` and ``cols`` are given. ``closed`` is read off the path."""
         try:
             return cls._from_csv(text, rows, cols)
         except csv.Error as e:
@@ -214,7 +220,7 @@ class Tour:
             raise TourError("the CSV file is empty") from None
         if [h.strip().lower() for h in header] != ["move", "col", "row", "square"]:
             raise TourError("a tour CSV must start with the header move,col,row,square")
-        pts = []
+        pts: list[tuple[int, int]] = []
         for line_no, rec in enumerate(reader, start=2):
             if not rec or all(not x.strip() for x in rec):
                 continue
@@ -223,7 +229,7 @@ class Tour:
             try:
                 move, c, r = int(rec[0]), int(rec[1]), int(rec[2])
             except ValueError:
-                raise TourError(f"line {line_no}: move, col and row must be whole numbers")
+                raise TourError(f"line {line_no}: move, col and row must be whole numbers") from None
             if move != len(pts) + 1:
                 raise TourError(f"line {line_no}: expected move {len(pts) + 1}, found {move}")
             if c < 0 or r < 0:
@@ -245,7 +251,7 @@ class Tour:
         return tour
 
     @classmethod
-    def load(cls, filename) -> Tour:
+    def load(cls, filename: str | os.PathLike[str]) -> Tour:
         """Read a JSON or CSV tour file; any problem raises ``TourError`` with a clear message."""
         p = Path(filename)
         try:
@@ -278,7 +284,17 @@ class Tour:
             raise TourError(str(e)) from None
 
 
-def _fast_pairs(path: list, rows: int, cols: int):
+def _side(d: dict, k: str) -> int:
+    """``d[k]`` as a board side: a whole number (no boolean) in 1..100 000."""
+    v = d.get(k)
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TourError(f"'{k}' must be a whole number, got {v!r}")
+    if not 1 <= v <= 100_000:
+        raise TourError(f"'{k}' = {v} is out of range")
+    return v
+
+
+def _fast_pairs(path: list, rows: int, cols: int) -> np.ndarray | None:
     """Flat indices of a list of [col, row] pairs when every pair is two in-range whole
     numbers (no booleans), else ``None``. Vectorised for boards of millions of squares."""
     if not path:
@@ -305,7 +321,8 @@ def _has_bool(path: list) -> bool:
     return False
 
 
-def path_pairs(path, cols: int) -> list[list[int]]:
+def path_pairs(path: np.ndarray | Sequence[int], cols: int) -> list[list[int]]:
+    """``[[col, row], ...]`` of flat squares on a board ``cols`` wide (vectorised)."""
     p = np.asarray(path, dtype=np.int64)
     return np.stack([p % cols, p // cols], axis=1).tolist()
 

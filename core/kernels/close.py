@@ -67,7 +67,8 @@ def _reverse(path, pos, i, j):
 
 
 @njit
-def repair_closed_kernel(nbr, cols, path, max_steps, seed, stats):
+def repair_closed_kernel(nbr: np.ndarray, cols: int, path: np.ndarray, max_steps: int, seed: int,
+                         stats: np.ndarray) -> int:
     """Rotate ``path`` (int32[N], a Hamiltonian path, modified in place) until its ends are a
     knight move apart. ``nbr``: int32[N, k] neighbours (-1 none). ``cols``: board width (for
     distances). Returns 1 when closed, 0 when ``max_steps`` rotations did not close it.
@@ -167,8 +168,9 @@ def _infer_cols(nbr: np.ndarray) -> int:
     return 1
 
 
-def repair_closed(nbr, path, max_steps: int = 100_000, seed: int = 0, cols: int | None = None,
-                  stats: np.ndarray | None = None):
+def repair_closed(nbr: np.ndarray, path: np.ndarray, max_steps: int = 100_000, seed: int = 0,
+                  cols: int | None = None,
+                  stats: np.ndarray | None = None) -> tuple[bool, np.ndarray]:
     """Try to turn the open tour ``path`` into a closed one by rotations.
 
     ``nbr``: int32[N, 8] neighbour table (``Board.neighbours``); ``path``: N flat squares, a

@@ -81,8 +81,10 @@ def _join_kinds(pi, pj, ci, cj):
 
 
 @njit
-def grid_path(cols, row_off, col_off, btype, tab_seq, tab_start, tab_w, tab_h, tab_ipos,
-              root_i, root_j, root_entry, path):
+def grid_path(cols: int, row_off: np.ndarray, col_off: np.ndarray, btype: np.ndarray,
+              tab_seq: np.ndarray, tab_start: np.ndarray, tab_w: np.ndarray, tab_h: np.ndarray,
+              tab_ipos: np.ndarray, root_i: int, root_j: int, root_entry: int,
+              path: np.ndarray) -> int:
     """Write the tour of a grid of blocks into ``path``.
 
     Blocks form a comb (see ``_parent``); a child block is spliced into its parent through
@@ -90,6 +92,12 @@ def grid_path(cols, row_off, col_off, btype, tab_seq, tab_start, tab_w, tab_h, t
     to y2 and comes back at x2. The walk is a depth-first traversal with an explicit stack.
     ``root_entry``: local square of the root block to start at (an open root starts at its
     first square). Returns the number of squares written, or -1 on an inconsistency.
+
+    ``row_off`` int64[R + 1] / ``col_off`` int64[C + 1]: first row / column of each block row /
+    column (the last entry is the board side); ``btype`` int32[R, C]: the table entry of each
+    block; the table (see the module docstring): ``tab_seq`` int32[S] and ``tab_ipos``
+    int32[S], ``tab_start`` int64[E + 1], ``tab_w`` int64[E], ``tab_h`` int64[E];
+    ``path`` int32[rows * cols] (output).
     """
     R = btype.shape[0]
     C = btype.shape[1]
@@ -198,7 +206,9 @@ def grid_path(cols, row_off, col_off, btype, tab_seq, tab_start, tab_w, tab_h, t
 
 # ---------------------------------------------------------------------- strips
 @njit
-def strip_path(cols, piece, x0, tab_seq, tab_start, tab_w, tab_cut, left_kind, path):
+def strip_path(cols: int, piece: np.ndarray, x0: np.ndarray, tab_seq: np.ndarray,
+               tab_start: np.ndarray, tab_w: np.ndarray, tab_cut: np.ndarray, left_kind: int,
+               path: np.ndarray) -> int:
     """Write a strip tour (rows 0..H-1 of a board ``cols`` wide) into ``path``.
 
     ``piece[k]`` is the table entry at column ``x0[k]``; piece 0 is a left cap when
@@ -206,6 +216,10 @@ def strip_path(cols, piece, x0, tab_seq, tab_start, tab_w, tab_cut, left_kind, p
     period block; the last piece is the right cap. Order: the left cap's first strand, every
     period block's ``ain … aout`` left to right, the right cap, every period block's
     ``bin … bout`` right to left, the left cap's second strand. Returns squares written.
+
+    ``piece`` int64[P] and ``x0`` int64[P]: table entry and first column of each piece, left
+    to right; the table (see the module docstring): ``tab_seq`` int32[S], ``tab_start``
+    int64[E + 1], ``tab_w`` int64[E], ``tab_cut`` int64[E]; ``path`` int32[H * cols] (output).
     """
     off2, start2 = _offsets2(cols, tab_seq, tab_start, tab_w)
     P = piece.shape[0]
@@ -251,9 +265,9 @@ def strip_path(cols, piece, x0, tab_seq, tab_start, tab_w, tab_cut, left_kind, p
 
 # ----------------------------------------------------------------- in-place maps
 @njit
-def rotate_to(path, s):
-    """Rotate ``path`` in place so that it starts at square ``s`` (three reversals).
-    Returns False when ``s`` is not in the path."""
+def rotate_to(path: np.ndarray, s: int) -> bool:
+    """Rotate ``path`` (int32[N], a closed tour) in place so that it starts at square ``s``
+    (three reversals). Returns False when ``s`` is not in the path."""
     n = path.shape[0]
     k = -1
     for i in range(n):
@@ -279,10 +293,11 @@ def _rev(a, i, j):
 
 
 @njit
-def remap(path, rows, cols, fx, fy, transpose):
-    """In place: mirror squares of a ``rows`` × ``cols`` board left-right (``fx``) and/or
-    top-bottom (``fy``), then, with ``transpose``, read the board as its transpose
-    (``(x, y)`` on ``rows`` × ``cols`` becomes column ``y``, row ``x`` of ``cols`` × ``rows``)."""
+def remap(path: np.ndarray, rows: int, cols: int, fx: bool, fy: bool, transpose: bool) -> None:
+    """In place on ``path`` (int32[N] flat squares): mirror squares of a ``rows`` × ``cols``
+    board left-right (``fx``) and/or top-bottom (``fy``), then, with ``transpose``, read the
+    board as its transpose (``(x, y)`` on ``rows`` × ``cols`` becomes column ``y``, row ``x``
+    of ``cols`` × ``rows``)."""
     for i in range(path.shape[0]):
         s = path[i]
         x = s % cols
@@ -298,10 +313,12 @@ def remap(path, rows, cols, fx, fy, transpose):
 
 
 @njit
-def place(src, src_cols, x_off, mirror, cols, dst, at):
+def place(src: np.ndarray, src_cols: int, x_off: int, mirror: bool, cols: int, dst: np.ndarray,
+          at: int) -> int:
     """Copy the tour ``src`` of a board ``src_cols`` wide into ``dst[at:]`` as squares of a
     board ``cols`` wide, shifted right by ``x_off`` columns (mirrored left-right first when
-    ``mirror``). Returns the next free index of ``dst``."""
+    ``mirror``). ``src`` int32[m], ``dst`` int32[n] with ``at + m <= n``. Returns the next
+    free index of ``dst``."""
     for i in range(src.shape[0]):
         s = src[i]
         x = s % src_cols
@@ -313,10 +330,11 @@ def place(src, src_cols, x_off, mirror, cols, dst, at):
 
 
 @njit
-def place_blocks(seq, w, x_first, step, count, cols, dst, at):
+def place_blocks(seq: np.ndarray, w: int, x_first: int, step: int, count: int, cols: int,
+                 dst: np.ndarray, at: int) -> int:
     """Copy the same piece slice ``seq`` (local squares of a piece ``w`` wide, rows from 0)
-    for ``count`` blocks whose first columns are ``x_first + i * step``. Returns the next
-    free index of ``dst``."""
+    for ``count`` blocks whose first columns are ``x_first + i * step``. ``seq`` int32[m],
+    ``dst`` int32[n] with ``at + count * m <= n``. Returns the next free index of ``dst``."""
     for i in range(count):
         x0 = x_first + i * step
         for k in range(seq.shape[0]):

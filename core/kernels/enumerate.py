@@ -31,6 +31,8 @@ Boards of at most 64 squares use the bitboard twin in :mod:`knightgui_core.kerne
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from .._jit import njit
@@ -53,9 +55,13 @@ ST_SIZE = 9
 
 BLOCKED = 1 << 20
 
+#: Five arrays: the tables of :func:`tables`, or a state ``(key or bits, path, mo, ties, st)``.
+Arrays5 = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
-def tables(nbr: np.ndarray, dashed) -> tuple:
-    """``(nl, ntype, ncount, dl, dcount)`` for a neighbour table and a set of dashed cells."""
+
+def tables(nbr: np.ndarray, dashed: Iterable[int]) -> Arrays5:
+    """``(nl, ntype, ncount, dl, dcount)`` (see the module docstring) for a neighbour table
+    ``nbr`` int32[N, 8] and the flat squares of the dashed approach cells."""
     nbr = np.ascontiguousarray(nbr, dtype=np.int32)
     n = nbr.shape[0]
     types = np.broadcast_to(np.arange(1, 9, dtype=np.int8), (n, 8))
@@ -78,8 +84,11 @@ def tables(nbr: np.ndarray, dashed) -> tuple:
 
 
 @njit
-def init_key(nbr, dashed_mask, reserved_mask, key):
-    """Scores of an empty board with reserved squares blocked (they stay outlets)."""
+def init_key(nbr: np.ndarray, dashed_mask: np.ndarray, reserved_mask: np.ndarray,
+             key: np.ndarray) -> None:
+    """Scores of an empty board with reserved squares blocked (they stay outlets), written
+    into ``key`` int32[N]. ``nbr`` int32[N, 8]; ``dashed_mask`` / ``reserved_mask`` int8[N]:
+    1 on a dashed approach cell / a reserved square."""
     n = nbr.shape[0]
     for s in range(n):
         if dashed_mask[s] != 0:
@@ -95,8 +104,11 @@ def init_key(nbr, dashed_mask, reserved_mask, key):
 
 
 @njit
-def start_state(dl, dcount, key, path, st, start, L):
-    """Number the start square 1 and reset the scalars."""
+def start_state(dl: np.ndarray, dcount: np.ndarray, key: np.ndarray, path: np.ndarray,
+                st: np.ndarray, start: int, L: int) -> None:
+    """Number the start square 1 and reset the scalars. Arrays as in the module docstring:
+    ``dl`` int32[N, 8], ``dcount`` int32[N], ``key`` int32[N], ``path`` int32[L + 1],
+    ``st`` int64[ST_SIZE]."""
     key[start] += BLOCKED
     for i in range(dcount[start]):
         key[dl[start, i]] -= 1
@@ -109,8 +121,11 @@ def start_state(dl, dcount, key, path, st, start, L):
 
 
 @njit
-def new_state(nbr, dashed_mask, reserved_mask, dl, dcount, start, L):
-    """Fresh ``(key, path, mo, ties, st)`` with ``start`` numbered 1."""
+def new_state(nbr: np.ndarray, dashed_mask: np.ndarray, reserved_mask: np.ndarray,
+              dl: np.ndarray, dcount: np.ndarray, start: int, L: int) -> Arrays5:
+    """Fresh ``(key, path, mo, ties, st)`` with ``start`` numbered 1. ``nbr`` int32[N, 8],
+    ``dashed_mask`` / ``reserved_mask`` int8[N] (see :func:`init_key`), ``dl`` int32[N, 8],
+    ``dcount`` int32[N]; the state arrays are those of the module docstring."""
     n = nbr.shape[0]
     key = np.zeros(n, dtype=np.int32)
     init_key(nbr, dashed_mask, reserved_mask, key)
@@ -123,10 +138,17 @@ def new_state(nbr, dashed_mask, reserved_mask, dl, dcount, start, L):
 
 
 @njit
-def advance_kernel(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, ties, st,
-                   max_steps, stop_on_solution):
+def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
+                   dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, key: np.ndarray,
+                   path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
+                   max_steps: int, stop_on_solution: bool) -> int:
     """Run at most ``max_steps`` forward moves. Returns SOLUTION (only when
-    ``stop_on_solution``; the solution is in ``path[1..L]``), EXHAUSTED or BUDGET."""
+    ``stop_on_solution``; the solution is in ``path[1..L]``), EXHAUSTED or BUDGET.
+
+    Tables and state as in the module docstring: ``nbr``, ``nl``, ``dl`` int32[N, 8],
+    ``ntype`` int8[N, 8], ``ncount``, ``dcount`` int32[N], ``adj_end`` int8[N], ``key``
+    int32[N], ``path`` int32[L + 1], ``mo`` int8[L + 1, 8], ``ties`` int32[L + 1], ``st``
+    int64[ST_SIZE]; the state arrays are updated in place."""
     k = st[ST_K]
     phase = st[ST_PHASE]
     L = st[ST_L]
@@ -226,12 +248,14 @@ def advance_kernel(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, t
 
 
 @njit
-def count_kernel(nbr, nl, ntype, ncount, dl, dcount, adj_end, dashed_mask, reserved_mask,
-                 start, L, max_steps):
+def count_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
+                 dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, dashed_mask: np.ndarray,
+                 reserved_mask: np.ndarray, start: int, L: int, max_steps: int) -> np.ndarray:
     """Enumerate one algorithm without building any Python object.
 
     Returns int64[4] = (solutions, dead ends, forward moves, exhausted 0/1); stops after
-    ``max_steps`` forward moves (use a huge value to run to the end)."""
+    ``max_steps`` forward moves (use a huge value to run to the end). Tables as in
+    :func:`advance_kernel`, masks as in :func:`init_key`."""
     key, path, mo, ties, st = new_state(nbr, dashed_mask, reserved_mask, dl, dcount, start, L)
     ev = advance_kernel(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, ties, st,
                         max_steps, False)
@@ -245,11 +269,15 @@ def count_kernel(nbr, nl, ntype, ncount, dl, dcount, adj_end, dashed_mask, reser
 
 
 @njit
-def collect_kernel(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, ties, st,
-                   max_solutions, max_steps, out_path, out_mo, out_branch):
+def collect_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
+                   dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, key: np.ndarray,
+                   path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
+                   max_solutions: int, max_steps: int, out_path: np.ndarray, out_mo: np.ndarray,
+                   out_branch: np.ndarray) -> np.ndarray:
     """Advance to up to ``max_solutions`` further solutions within ``max_steps`` forward
-    moves, copying each into ``out_path[i]`` (int32[>=max_solutions, L+1]), ``out_mo[i]`` and
-    ``out_branch[i]``. Returns int64[2] = (solutions copied, last event)."""
+    moves, copying each into ``out_path[i]`` (int32[>=max_solutions, L+1]), ``out_mo[i]``
+    (int8[>=max_solutions, L+1, 8]) and ``out_branch[i]`` (int64[>=max_solutions]). Returns
+    int64[2] = (solutions copied, last event). Tables and state as in :func:`advance_kernel`."""
     got = 0
     steps_left = max_steps
     ev = BUDGET

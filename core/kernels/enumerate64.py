@@ -11,6 +11,8 @@ about 2.5x faster than the general kernel on 8x8; candidates are walked bit by b
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from .._jit import leading_zeros, njit, trailing_zeros
@@ -23,9 +25,12 @@ PH_RUNNING, PH_LEAF, PH_DONE = 0, 1, 2
 ST_K, ST_PHASE, ST_SOLUTIONS, ST_DEAD_ENDS, ST_FORWARD = 0, 1, 2, 3, 4
 ST_NTIE, ST_BRANCH, ST_SOL_BRANCH, ST_L, ST_SIZE = 5, 6, 7, 8, 9
 
+#: A fresh state ``(bits, path, mo, ties, st)``.
+Arrays5 = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
 
 @njit
-def popcount(x):
+def popcount(x: np.uint64) -> int:
     """Set bits of a uint64 (LLVM turns this loop into one ``popcnt``)."""
     n = 0
     while x:
@@ -59,14 +64,15 @@ def slot_table(nl: np.ndarray, ncount: np.ndarray) -> np.ndarray:
     return slot
 
 
-def bit_mask(squares) -> np.uint64:
+def bit_mask(squares: Iterable[int]) -> np.uint64:
+    """The uint64 with bit ``s`` set for each flat square ``s`` (all below 64)."""
     m = 0
     for s in squares:
         m |= 1 << int(s)
     return np.uint64(m)
 
 
-def initial_bits(n: int, reserved, start: int) -> np.ndarray:
+def initial_bits(n: int, reserved: Iterable[int], start: int) -> np.ndarray:
     """uint64[2] = (unvisited, candidates) with ``start`` numbered 1."""
     full = (1 << n) - 1
     res = int(bit_mask(reserved))
@@ -74,14 +80,16 @@ def initial_bits(n: int, reserved, start: int) -> np.ndarray:
     return np.array([free, free & ~res], dtype=np.uint64)
 
 
-def new_bits_state(n: int, reserved, start: int, L: int):
+def new_bits_state(n: int, reserved: Iterable[int], start: int, L: int) -> Arrays5:
     """Fresh ``(bits, path, mo, ties, st)`` for :func:`advance_bits`."""
     return fresh_bits_state(initial_bits(n, reserved, start), start, L)
 
 
 @njit
-def fresh_bits_state(bits0, start, L):
-    """``(bits, path, mo, ties, st)`` with ``start`` numbered 1 and ``bits0`` as the board."""
+def fresh_bits_state(bits0: np.ndarray, start: int, L: int) -> Arrays5:
+    """``(bits, path, mo, ties, st)`` with ``start`` numbered 1 and ``bits0`` (uint64[2], see
+    :func:`initial_bits`) as the board: ``bits`` uint64[L + 1, 2], ``path`` int32[L + 1], ``mo``
+    int8[L + 1, 8], ``ties`` int32[L + 1], ``st`` int64[ST_SIZE]."""
     bits = np.zeros((L + 1, 2), dtype=np.uint64)
     bits[1, 0] = bits0[0]
     bits[1, 1] = bits0[1]
@@ -96,9 +104,16 @@ def fresh_bits_state(bits0, start, L):
 
 
 @njit
-def advance_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
-                 max_steps, stop_on_solution):
-    """:func:`advance_kernel` for boards of at most 64 squares (bitboard state)."""
+def advance_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray,
+                 ncount: np.ndarray, att: np.ndarray, masks: np.ndarray, bits: np.ndarray,
+                 path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
+                 max_steps: int, stop_on_solution: bool) -> int:
+    """:func:`advance_kernel` for boards of at most 64 squares (bitboard state).
+
+    ``tslot`` int8[N, N] (:func:`slot_table`), ``nbr``, ``nl`` int32[N, 8], ``ntype``
+    int8[N, 8], ``ncount`` int32[N], ``att`` uint64[N] (:func:`attack_masks`), ``masks``
+    uint64[2], ``bits`` uint64[L + 1, 2] (see the module docstring), ``path`` int32[L + 1],
+    ``mo`` int8[L + 1, 8], ``ties`` int32[L + 1], ``st`` int64[ST_SIZE]."""
     one = np.uint64(1)
     dash = masks[0]
     adj = masks[1]
@@ -206,9 +221,12 @@ def advance_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties
 
 
 @njit
-def count_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits0, start, L, max_steps):
+def count_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray,
+               ncount: np.ndarray, att: np.ndarray, masks: np.ndarray, bits0: np.ndarray,
+               start: int, L: int, max_steps: int) -> np.ndarray:
     """:func:`count_kernel` for boards of at most 64 squares. ``bits0`` = uint64[2] of
-    :func:`initial_bits`. Returns int64[4] like ``count_kernel``."""
+    :func:`initial_bits`. Returns int64[4] like ``count_kernel``. Tables as in
+    :func:`advance_bits`."""
     bits, path, mo, ties, st = fresh_bits_state(bits0, start, L)
     ev = advance_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
                       max_steps, False)
@@ -221,9 +239,15 @@ def count_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits0, start, L, max_s
 
 
 @njit
-def collect_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
-                 max_solutions, max_steps, out_path, out_mo, out_branch):
-    """:func:`knightgui_core.kernels.enumerate.collect_kernel` for the bitboard state."""
+def collect_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray,
+                 ncount: np.ndarray, att: np.ndarray, masks: np.ndarray, bits: np.ndarray,
+                 path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
+                 max_solutions: int, max_steps: int, out_path: np.ndarray, out_mo: np.ndarray,
+                 out_branch: np.ndarray) -> np.ndarray:
+    """:func:`knightgui_core.kernels.enumerate.collect_kernel` for the bitboard state: tables
+    and state as in :func:`advance_bits`, ``out_path`` int32[>=max_solutions, L + 1],
+    ``out_mo`` int8[>=max_solutions, L + 1, 8], ``out_branch`` int64[>=max_solutions].
+    Returns int64[2] = (solutions copied, last event)."""
     got = 0
     steps_left = max_steps
     ev = BUDGET
@@ -245,13 +269,17 @@ def collect_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties
 
 
 @njit
-def count_batch_bits(tslot, nbr, nl, ntype, ncount, att, starts, lens, dash_masks, end_masks,
-                     free0, avail0, out):
+def count_batch_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray,
+                     ncount: np.ndarray, att: np.ndarray, starts: np.ndarray, lens: np.ndarray,
+                     dash_masks: np.ndarray, end_masks: np.ndarray, free0: np.ndarray,
+                     avail0: np.ndarray, out: np.ndarray) -> None:
     """Count many algorithms on one board (at most 64 squares) to exhaustion, one after
     another, no Python objects. Per algorithm i: ``starts[i]``, ``lens[i]`` (= L),
     ``dash_masks[i]``, ``end_masks[i]`` (squares where number L may stand), ``free0[i]`` /
     ``avail0[i]`` (:func:`initial_bits`). Writes ``out[i] = (solutions,
-    dead ends, forward moves, 1)``."""
+    dead ends, forward moves, 1)``. Tables as in :func:`advance_bits`; ``starts``,
+    ``lens`` int64[A]; ``dash_masks``, ``end_masks``, ``free0``, ``avail0`` uint64[A];
+    ``out`` int64[A, 4]."""
     n = nbr.shape[0]
     path = np.zeros(n + 1, dtype=np.int32)
     mo = np.zeros((n + 1, 8), dtype=np.int8)

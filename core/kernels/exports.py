@@ -13,6 +13,12 @@ one of them through the public API; the build reads the signatures it leaves beh
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from numba.core.dispatcher import Dispatcher
+    from numba.core.typing.templates import Signature
+
 EXPORTS: dict[str, tuple[str, ...]] = {
     "close": ("repair_closed_kernel",),
     "construct": ("grid_path", "strip_path", "rotate_to", "remap", "place", "place_blocks"),
@@ -33,7 +39,7 @@ def symbol(module: str, name: str) -> str:
     return f"{module}__{name}"
 
 
-def python_signatures(dispatcher) -> list:
+def python_signatures(dispatcher: Dispatcher) -> list[Signature]:
     """The distinct signatures a JIT kernel was compiled for, as Python calls it: calls
     from other kernels may add variants typed with literal constants (``Literal[bool]
     (True)``), which a call from Python never has, so literals count as their plain type."""
@@ -44,5 +50,8 @@ def python_signatures(dispatcher) -> list:
     for args in dispatcher.signatures:
         plain = tuple(types.unliteral(a) for a in args)
         if plain not in seen:
-            seen[plain] = signature(dispatcher.overloads[args].signature.return_type, *plain)
+            overload = dispatcher.overloads[args]
+            # CompileResult is a namedtuple over a field list built at run time: mypy sees no fields
+            ret = overload.signature.return_type  # type: ignore[attr-defined]
+            seen[plain] = signature(ret, *plain)
     return list(seen.values())

@@ -30,7 +30,7 @@ _DY = np.array([-1, -2, -2, -1, 1, 2, 2, 1], dtype=np.int64)
 
 
 @njit
-def local_neighbours(h, w):
+def local_neighbours(h: int, w: int) -> np.ndarray:
     """``int32[h*w, 8]`` neighbour table of an ``h`` × ``w`` board, -1 off the board."""
     nb = np.full((h * w, 8), -1, dtype=np.int32)
     for y in range(h):
@@ -97,7 +97,8 @@ def _candidates(depth, n, path, nb, visited, outlets, req, end, rng, cand):
 
 
 @njit
-def ham_search(nb, start, end, req, node_budget, seed, path):
+def ham_search(nb: np.ndarray, start: int, end: int, req: np.ndarray, node_budget: int, seed: int,
+               path: np.ndarray) -> int:
     """Depth-first search for a Hamiltonian path (see the module docstring).
 
     ``nb``: int32[n, k] neighbour table of the graph (-1 = none; usually the knight moves of

@@ -30,9 +30,10 @@ LIMIT = FRAME - 64
 
 
 @njit(inline="always")
-def step(outlets, steps, q):
+def step(outlets: np.ndarray, steps: np.ndarray, q: int) -> int:
     """One Warnsdorff step from padded square ``q`` (already marked visited).
 
+    ``outlets`` int32[P]: the current outlets of the padded board (see the module docstring).
     ``steps`` int32[8]: padded offsets in *rank* order (rank 0 wins a tie). Lowers the outlets
     of ``q``'s neighbours, marks the chosen square visited and returns it, or -1 when there is
     no candidate.
@@ -61,7 +62,9 @@ def _closed_end(end, start, offsets):
 
 
 @njit
-def orders_chunk(orders, last, outlets0, offsets, starts, squares, out_len, out_closed):
+def orders_chunk(orders: np.ndarray, last: int, outlets0: np.ndarray, offsets: np.ndarray,
+                 starts: np.ndarray, squares: int, out_len: np.ndarray,
+                 out_closed: np.ndarray) -> None:
     """Walk every order of ``orders`` from every start.
 
     orders      int8[k, 8]   move types 1..8, each row a permutation (the move order)
@@ -102,9 +105,12 @@ def orders_chunk(orders, last, outlets0, offsets, starts, squares, out_len, out_
 
 
 @njit
-def one_walk(order, last, outlets0, offsets, start, squares, path):
+def one_walk(order: np.ndarray, last: int, outlets0: np.ndarray, offsets: np.ndarray, start: int,
+             squares: int, path: np.ndarray) -> int:
     """The walk of one order from one start; ``path`` int32[squares] receives padded indices.
-    Returns the number of squares visited."""
+    Returns the number of squares visited. ``order`` int8[8]: move types 1..8; ``last``,
+    ``outlets0`` int32[P] (not modified), ``offsets`` int32[8] and ``squares`` as in
+    :func:`orders_chunk`; ``start``: padded index of the start square."""
     steps = np.empty(8, dtype=np.int32)
     for r in range(8):
         pos = 7 - r if last else r

@@ -13,7 +13,7 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit
-def new_state(seed, salt):
+def new_state(seed: int, salt: int) -> np.ndarray:
     """A ``uint64[1]`` state from a seed and a per-use salt (never zero)."""
     state = np.empty(1, dtype=np.uint64)
     state[0] = np.uint64(seed) * GOLDEN + np.uint64(salt)
@@ -23,8 +23,9 @@ def new_state(seed, salt):
 
 
 @njit
-def xorshift64(state):
-    """Advance the state and return the next 64-bit value."""
+def xorshift64(state: np.ndarray) -> np.uint64:
+    """Advance the state (``uint64[1]``, from :func:`new_state`) in place and return the
+    next 64-bit value."""
     x = state[0]
     x ^= (x << np.uint64(13)) & np.uint64(0xFFFFFFFFFFFFFFFF)
     x ^= x >> np.uint64(7)

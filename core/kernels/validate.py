@@ -7,8 +7,8 @@ from .._jit import njit
 
 
 @njit
-def path_is_tour(path, rows, cols, closed):
-    """1 when ``path`` (flat indices) visits each of the ``rows*cols`` squares once by knight
+def path_is_tour(path: np.ndarray, rows: int, cols: int, closed: bool) -> int:
+    """1 when ``path`` (int32[rows*cols] flat indices) visits each of the ``rows*cols`` squares once by knight
     moves (and, with ``closed``, ends a knight move from its start), else 0."""
     n = rows * cols
     if path.shape[0] != n or n == 0:

@@ -61,8 +61,9 @@ SALT = 0x2545F4914F6CDD1D
 
 
 @njit
-def init_outlets(rows, cols, outlets):
-    """Fill ``outlets[sq]`` with the number of knight moves from each square (empty board)."""
+def init_outlets(rows: int, cols: int, outlets: np.ndarray) -> None:
+    """Fill ``outlets[sq]`` (int32[rows * cols]) with the number of knight moves from each
+    square (empty board)."""
     for r in range(rows):
         for c in range(cols):
             n = 0
@@ -75,9 +76,10 @@ def init_outlets(rows, cols, outlets):
 
 
 @njit
-def mark(sq, rows, cols, visited, outlets, on):
+def mark(sq: int, rows: int, cols: int, visited: np.ndarray, outlets: np.ndarray, on: int) -> None:
     """Mark ``sq`` visited (``on`` = 1) or free again (``on`` = 0) and move the outlets of
-    its neighbours down or up by one."""
+    its neighbours down or up by one. ``visited`` uint8[rows * cols], ``outlets``
+    int32[rows * cols] (:func:`init_outlets`)."""
     visited[sq] = on
     delta = -1 if on else 1
     c = sq % cols
@@ -90,12 +92,18 @@ def mark(sq, rows, cols, visited, outlets, on):
 
 
 @njit
-def rank_candidates(q, rows, cols, visited, outlets, score, tie, order_pos, rng,
-                    out_sq, out_key):
+def rank_candidates(q: int, rows: int, cols: int, visited: np.ndarray, outlets: np.ndarray,
+                    score: np.ndarray, tie: int, order_pos: np.ndarray, rng: np.ndarray,
+                    out_sq: np.ndarray, out_key: np.ndarray) -> int:
     """Candidates of the knight on ``q`` sorted by key (best first). Returns their number.
 
     ``score[sq] >= 0`` overrides the outlets of ``sq`` (corner dash); an empty ``score``
     means no overrides. ``visited`` > 0 excludes a square (visited or reserved).
+
+    ``visited`` uint8[N], ``outlets`` int32[N] (see :func:`mark`), ``score`` int8[N] or
+    int8[0]; ``tie``: a ``TIE_*`` code; ``order_pos`` int64[8]: position of each move-type
+    index in the move order; ``rng`` uint64[1] (:mod:`.rng`); ``out_sq``, ``out_key``
+    int64[8] receive the candidates and their keys.
     """
     n = 0
     c = q % cols
@@ -246,12 +254,17 @@ def _greedy_ordered(rows, cols, start, prio, outlets, free, off, path, ties):
 
 
 @njit
-def greedy_walk(rows, cols, start, tie, order_pos, seed, score, path, ties):
+def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarray, seed: int,
+                score: np.ndarray, path: np.ndarray, ties: np.ndarray) -> int:
     """One Warnsdorff walk from ``start`` without backtracking.
 
     Fills ``path[:m]`` and ``ties[:m]`` (1 where the move was chosen among tied candidates)
     and returns ``m``, the number of squares visited (``rows * cols`` on success).
     Works on a padded board (see ``_padded_state``): about 30 ns a move.
+
+    ``tie``: a ``TIE_*`` code; ``order_pos`` int64[8]: position of each move-type index in the
+    move order; ``score`` int8[rows * cols] dash overrides (-1 none) or int8[0]; ``path``
+    int32[rows * cols] and ``ties`` uint8[rows * cols] (outputs).
     """
     size = rows * cols
     W = cols + 4
@@ -355,8 +368,9 @@ def greedy_walk(rows, cols, start, tie, order_pos, seed, score, path, ties):
 
 
 @njit
-def backtrack_walk(rows, cols, start, closed, tie, order_pos, seed, score, node_budget,
-                   path, ties, stats):
+def backtrack_walk(rows: int, cols: int, start: int, closed: bool, tie: int,
+                   order_pos: np.ndarray, seed: int, score: np.ndarray, node_budget: int,
+                   path: np.ndarray, ties: np.ndarray, stats: np.ndarray) -> int:
     """Depth-first search over Warnsdorff-ordered candidates with an explicit stack.
 
     Returns the number of squares in ``path`` (``rows * cols`` when a tour was found).
@@ -364,6 +378,9 @@ def backtrack_walk(rows, cols, start, closed, tie, order_pos, seed, score, node_
     ``stats[2]`` = 1 when a tour was found (``path`` holds it), else 0 (``path[:returned]``
     holds the stack where the search stopped).
     With ``closed`` the last square must be a knight move from ``start``.
+
+    ``tie``, ``order_pos``, ``score``, ``path`` and ``ties`` as in :func:`greedy_walk`;
+    ``stats`` int64[3] (output); ``node_budget``: most nodes to expand.
     """
     size = rows * cols
     visited = np.zeros(size, dtype=np.uint8)

@@ -25,7 +25,10 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import os
+import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -35,7 +38,7 @@ import numpy as np
 
 from .. import rules as _rules
 from .._jit import num_threads
-from ..board import Board, DCOL, DROW
+from ..board import DCOL, DROW, Board, SquareSpec
 from ..kernels.orders import FRAME, one_walk, orders_chunk
 from ..tour import atomic_write_text
 
@@ -52,7 +55,7 @@ class OrderError(ValueError):
 
 @lru_cache(maxsize=1)
 
-def padded_layout(rows: int, cols: int):
+def padded_layout(rows: int, cols: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
     """Tables for the padded board.
 
     Returns ``(width, offsets, outlets0, to_padded)``:
@@ -142,14 +145,17 @@ class OrdersResult:
 
     @property
     def squares(self) -> int:
+        """Squares of the board (= starts per order)."""
         return self.board.size
 
     @property
     def orders(self) -> int:
+        """Number of orders walked."""
         return int(self.lengths.shape[0])
 
     @property
     def walks(self) -> int:
+        """Number of walks (orders × starts)."""
         return int(self.lengths.size)
 
     @property
@@ -159,6 +165,7 @@ class OrdersResult:
 
     @property
     def failures_per_order(self) -> np.ndarray:
+        """int32[orders]: failed walks of each order."""
         return self.failed.sum(axis=1).astype(np.int32)
 
     @property
@@ -168,23 +175,28 @@ class OrdersResult:
 
     @property
     def closed_per_order(self) -> np.ndarray:
+        """int32[orders]: closed walks of each order."""
         return self.closed.sum(axis=1).astype(np.int32)
 
     @property
     def failed_walks(self) -> int:
+        """Walks that did not visit every square."""
         return int(self.failed.sum())
 
     @property
     def orders_with_failure(self) -> int:
+        """Orders with at least one failed walk."""
         return int((self.failures_per_order > 0).sum())
 
     @property
     def max_failures_per_order(self) -> int:
+        """Most failed walks of any one order (0 when none ran)."""
         f = self.failures_per_order
         return int(f.max()) if f.size else 0
 
     @property
     def closed_walks(self) -> int:
+        """Complete walks that end a knight move from their start."""
         return int(self.closed.sum())
 
     def distribution(self) -> np.ndarray:
@@ -192,6 +204,7 @@ class OrdersResult:
         return np.bincount(self.failures_per_order, minlength=1).astype(np.int64)
 
     def order(self, index: int) -> np.ndarray:
+        """``int8[8]`` move types 1..8 of the order in row ``index``."""
         return np.asarray(self.order_table[int(index)])
 
     def failed_starts(self, index: int) -> np.ndarray:
@@ -224,6 +237,8 @@ class OrdersResult:
                 "complete": self.complete}
 
     def to_json_dict(self, worst: int = 10) -> dict:
+        """The summary plus the failure distribution, failures per start square and the
+        ``worst`` worst orders, for a JSON file."""
         d = self.summary()
         d["distribution"] = self.distribution().tolist()
         d["failures_per_start"] = {self.board.name(s): int(v)
@@ -255,7 +270,7 @@ class OrdersResult:
             w.writerow([self.board.name(s), col, row, int(v)])
         return buf.getvalue()
 
-    def save_csv(self, filename, table: str = "orders") -> Path:
+    def save_csv(self, filename: str | os.PathLike[str], table: str = "orders") -> Path:
         """Write the ``orders`` or ``starts`` table atomically."""
         if table not in ("orders", "starts"):
             raise OrderError(f"unknown table {table!r} (use 'orders' or 'starts')")
@@ -279,7 +294,8 @@ def _walk_slice(orders, last, outlets0, offsets, starts, squares, out_len, out_c
 
 
 def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
-               chunk: int = DEFAULT_CHUNK, progress=None, cancel=None,
+               chunk: int = DEFAULT_CHUNK, progress: Callable[[int, int], object] | None = None,
+               cancel: Callable[[], bool] | threading.Event | None = None,
                orders: np.ndarray | None = None) -> OrdersResult:
     """Walk every move order from every start square of an ``n`` × ``cols`` board
     (``cols`` defaults to ``n``).
@@ -324,7 +340,8 @@ def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
                         complete=done == total, order_table=table)
 
 
-def replay(n: int, order, tie: str, start, *, cols: int | None = None) -> dict:
+def replay(n: int, order: object, tie: str, start: SquareSpec, *,
+           cols: int | None = None) -> dict:
     """One walk as a path, for showing it on the board.
 
     ``start`` is a square name or flat index. Returns ``{"board", "path" (int32 flat squares),

@@ -28,6 +28,7 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from itertools import product
@@ -83,12 +84,15 @@ class Algorithm:
 
     @property
     def key(self) -> str:
+        """A text that identifies the algorithm's settings (start, end, dashes, tail), used to
+        match checkpoint records."""
         d = ",".join(f"{c}={s}" for c, s in self.dashes)
         t = "-".join(self.tail) if self.tail else ""
         return f"{self.start}>{self.end}|{d}|{t}"
 
 
 def combos() -> list[tuple[str, str]]:
+    """Every (start, end) combination of the study, by start."""
     return [(s, e) for s, ends in COMBOS for e in ends]
 
 
@@ -186,6 +190,8 @@ class AlgorithmBatch:
             self.avail0[i] = np.uint64(free & ~res)
 
     def run(self, idx: np.ndarray) -> np.ndarray:
+        """Count the algorithms at positions ``idx`` (int64[k]) of the batch to exhaustion:
+        int64[k, 4] = (solutions, dead ends, forward moves, 1)."""
         out = np.zeros((len(idx), 4), dtype=np.int64)
         _k64.count_batch_bits(self.tslot, self.nbr, self.nl, self.ntype, self.ncount, self.att,
                               self.starts[idx], self.lens[idx], self.dash[idx], self.endm[idx],
@@ -228,8 +234,11 @@ def _save_checkpoint(path: Path, algos, counts: dict) -> None:
                                         "done": done}, separators=(",", ":")))
 
 
-def run(algos=None, workers: int | None = None, progress=None, cancel=None,
-        checkpoint=None, batch: int = 8, checkpoint_every: float = 2.0) -> StudyResult:
+def run(algos: Iterable[Algorithm] | None = None, workers: int | None = None,
+        progress: Callable[[int, int, int], object] | None = None,
+        cancel: Callable[[], bool] | None = None,
+        checkpoint: str | os.PathLike[str] | None = None, batch: int = 8,
+        checkpoint_every: float = 2.0) -> StudyResult:
     """Count every algorithm in ``algos`` (default: all 22,432).
 
     ``workers`` threads (default: CPU count) run nogil kernels on batches of ``batch``

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 from pathlib import Path
 
 from ..tour import atomic_write_text
 from .phadke import (COMBOS, COPIES, CORNER_ORDER, FAMILIES, PAPER, PAPER_FULL_BOARD,
-                     PAPER_GRAND_TOTAL, PAPER_STRICT_FULL_BOARD, in_family)
+                     PAPER_GRAND_TOTAL, PAPER_STRICT_FULL_BOARD, StudyResult, in_family)
 
 
-def algorithm_rows(result) -> list[dict]:
+def algorithm_rows(result: StudyResult) -> list[dict]:
     """One row per finished algorithm: id, family, start, end, dash state per corner
     ('-' when the corner is not free or carries the tail), tail, solutions, dead ends,
     forward moves."""
@@ -37,7 +38,7 @@ def _present_families(result):
     return out
 
 
-def family_totals(result) -> list[dict]:
+def family_totals(result: StudyResult) -> list[dict]:
     """Per family: algorithms run, solutions, the paper's runs and solutions, difference.
     'cd' includes the strict runs (the paper's 736). A 'total' row comes last when more
     than one family ran."""
@@ -68,7 +69,7 @@ def family_totals(result) -> list[dict]:
     return out
 
 
-def combo_table(result) -> list[dict]:
+def combo_table(result: StudyResult) -> list[dict]:
     """The paper's Table 1: per start/end combination, solutions per family and in all."""
     fams = [f for f in FAMILIES if f != "strict"] if any(
         a.family != "strict" for a in result.algorithms) else []
@@ -93,7 +94,7 @@ def combo_table(result) -> list[dict]:
     return rows
 
 
-def start_table(result) -> list[dict]:
+def start_table(result: StudyResult) -> list[dict]:
     """The paper's Table 2: per unique start, copies, strict and all solutions, and the
     same multiplied by the copies (full board)."""
     by_combo = {(r["start"], r["end"]): r for r in combo_table(result)}
@@ -107,7 +108,8 @@ def start_table(result) -> list[dict]:
     return rows
 
 
-def strict_full_board(result) -> int:
+def strict_full_board(result: StudyResult) -> int:
+    """Strict solutions over the whole board: each start's strict count times its copies."""
     return sum(r["strict_full_board"] for r in start_table(result))
 
 
@@ -120,7 +122,7 @@ def _csv(rows) -> str:
     return buf.getvalue()
 
 
-def export_csv(result, folder) -> list[Path]:
+def export_csv(result: StudyResult, folder: str | os.PathLike[str]) -> list[Path]:
     """Write algorithms.csv, combos.csv (Table 1), starts.csv (Table 2) and families.csv
     into ``folder``, each atomically. Returns the paths."""
     folder = Path(folder)
@@ -133,7 +135,7 @@ def export_csv(result, folder) -> list[Path]:
     return out
 
 
-def format_families(result) -> str:
+def format_families(result: StudyResult) -> str:
     """Family totals beside the paper's, as aligned text."""
     lines = [f"{'family':<10}{'runs':>8}{'solutions':>14}{'paper':>14}{'difference':>12}"]
     for r in family_totals(result):

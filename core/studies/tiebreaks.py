@@ -30,7 +30,9 @@ starts on the requested square. :func:`walk` replays one case for the board.
 """
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass
 
@@ -38,7 +40,7 @@ import numpy as np
 
 from .. import rules as _rules
 from .._jit import num_threads
-from ..board import Board
+from ..board import Board, SquareSpec
 from .tiebreaks_result import TieBreakResult, wilson_interval
 from .tiebreaks_tasks import (CONSTRUCTION, START_SETS,
                               TieBreakError, WalkTask, construction_available, make_tasks,
@@ -159,10 +161,12 @@ def runner_tasks(plan: StudyPlan) -> list:
     return out
 
 
-def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
-                  starts: str = "corner", sample: int = 16, seed: int = 0,
-                  order: str = _rules.DEFAULT_ORDER, trials: int = 1, progress=None,
-                  cancel=None, store=None, scheduler=None) -> TieBreakResult:
+def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN,
+                  rules: Iterable[str] | None = None, starts: str = "corner",
+                  sample: int = 16, seed: int = 0, order: str = _rules.DEFAULT_ORDER,
+                  trials: int = 1, progress: Callable[[int, int], object] | None = None,
+                  cancel: Callable[[], bool] | threading.Event | None = None,
+                  store=None, scheduler=None) -> TieBreakResult:
     """Run the study. Without ``store`` and ``scheduler`` it runs on a thread pool in this
     process (``progress(done, total)`` counts squares); with either, through
     :func:`knightgui_core.runner.run_tasks` (``store``: a
@@ -246,7 +250,8 @@ def _thread_pool(tasks, progress, cancel) -> list:
     return results
 
 
-def walk(rule: str, n: int, start, *, order: str = _rules.DEFAULT_ORDER, seed: int = 0) -> dict:
+def walk(rule: str, n: int, start: SquareSpec, *, order: str = _rules.DEFAULT_ORDER,
+         seed: int = 0) -> dict:
     """One case of the study, for the board: ``{"board", "path", "ok", "tour", "message"}``
     (``tour`` is a :class:`knightgui_core.tour.Tour` when the walk completed)."""
     from ..solve import SolveError, solve

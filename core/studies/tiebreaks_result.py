@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,6 +89,7 @@ class TieBreakResult:
         return [int(n) for n in self.sizes[self.completed[r] < self.tried[r]]]
 
     def first_failing_n(self, rule: str) -> int | None:
+        """The smallest side on which ``rule`` failed a walk, or None."""
         bad = self.failing_n(rule)
         return bad[0] if bad else None
 
@@ -103,6 +105,8 @@ class TieBreakResult:
                 "seed": int(self.fail_seed[r, i])}
 
     def summary(self) -> dict:
+        """Per rule: walks, completed, success rate, trials, starts left out, first failing
+        side, first failure and every failing side."""
         out = {}
         for r, rule in enumerate(self.rules):
             t, c = int(self.tried[r].sum()), int(self.completed[r].sum())
@@ -132,6 +136,8 @@ class TieBreakResult:
         return out
 
     def to_json_dict(self, table: bool = False) -> dict:
+        """Parameters, per-rule summary with ``by_n`` and ``failing_n``, for a JSON file (with
+        the per-size table when ``table``)."""
         per_rule = self.summary()
         for rule in self.rules:
             per_rule[rule]["by_n"] = self.by_n(rule)
@@ -152,6 +158,8 @@ class TieBreakResult:
         return d
 
     def table(self) -> list[dict]:
+        """One row per rule and side that ran: walks, completed, success rate and its
+        interval, trials, starts left out, first failed start and the squares it visited."""
         rows = []
         low, high = self.interval()
         for r, rule in enumerate(self.rules):
@@ -184,7 +192,8 @@ class TieBreakResult:
             w.writerow(row)
         return buf.getvalue()
 
-    def save_csv(self, filename) -> Path:
+    def save_csv(self, filename: str | os.PathLike[str]) -> Path:
+        """Write :meth:`to_csv` to ``filename`` atomically."""
         p = Path(filename)
         atomic_write_text(p, self.to_csv())
         return p

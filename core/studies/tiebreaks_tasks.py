@@ -28,6 +28,7 @@ class TieBreakError(ValueError):
 
 
 def construction_available() -> bool:
+    """Whether this build has the linear-time construction (:mod:`knightgui_core.construct`)."""
     return importlib.util.find_spec("knightgui_core.construct") is not None
 
 
