@@ -164,7 +164,7 @@ def runner_tasks(plan: StudyPlan) -> list:
 def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN,
                   rules: Iterable[str] | None = None, starts: str = "corner",
                   sample: int = 16, seed: int = 0, order: str = _rules.DEFAULT_ORDER,
-                  trials: int = 1, progress: Callable[[int, int], object] | None = None,
+                  trials: int = 1, progress: Callable[[int, int], None] | None = None,
                   cancel: Callable[[], bool] | threading.Event | None = None,
                   store=None, scheduler=None) -> TieBreakResult:
     """Run the study. Without ``store`` and ``scheduler`` it runs on a thread pool in this
