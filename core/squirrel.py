@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .board import MOVES, Board
+from .board import MOVES, Board, SquareSpec
 
 #: the paper's move k (1..8) as (Δa, Δb)
 PAPER_MOVES = ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1))
@@ -106,7 +106,7 @@ def _symmetry(n: int, corner: int):
     return sq, mv
 
 
-def plan(n: int, corner=0, variant: str = "squirrel") -> SquirrelPlan:
+def plan(n: int, corner: SquareSpec = 0, variant: str = "squirrel") -> SquirrelPlan:
     """The phases of the walk on an n×n board from a corner (flat square or name)."""
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 5:
         raise SquirrelError(f"Squirrel and Cull's algorithm needs an n×n board with n ≥ 5, "
@@ -144,7 +144,8 @@ def plan(n: int, corner=0, variant: str = "squirrel") -> SquirrelPlan:
                         np.array(switch, dtype=np.int64), tuple(orders))
 
 
-def squirrel_walk(n: int, corner=0, variant: str = "squirrel") -> tuple[np.ndarray, np.ndarray]:
+def squirrel_walk(n: int, corner: SquareSpec = 0,
+                  variant: str = "squirrel") -> tuple[np.ndarray, np.ndarray]:
     """The walk on an n×n board from a corner: ``(path int32[m], ties uint8[m])``; ``m ==
     n*n`` when it is a tour."""
     from .kernels.phased import phased_walk

@@ -15,7 +15,8 @@ from .walk import DC, DR
 
 
 @njit
-def phased_walk(rows, cols, start, prios, switch, path, ties):
+def phased_walk(rows: int, cols: int, start: int, prios: np.ndarray, switch: np.ndarray,
+                path: np.ndarray, ties: np.ndarray) -> int:
     """One greedy walk with per-phase move orders.
 
     ``prios``: ``int64[P, 8]``, the move-type indices (0..7, :data:`knightgui_core.board.MOVES`)

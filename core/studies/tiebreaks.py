@@ -35,6 +35,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -45,6 +46,9 @@ from .tiebreaks_result import TieBreakResult, wilson_interval
 from .tiebreaks_tasks import (CONSTRUCTION, START_SETS,
                               TieBreakError, WalkTask, construction_available, make_tasks,
                               run_task, run_task_params, start_squares, tour_starts)
+
+if TYPE_CHECKING:
+    from ..store import ResultStore
 
 __all__ = ["START_SETS", "CONSTRUCTION", "TieBreakError", "TieBreakResult", "WalkTask",
            "construction_available", "default_rules", "start_squares", "tour_starts",
@@ -117,7 +121,8 @@ class StudyPlan:
     tasks: tuple[WalkTask, ...]
 
 
-def plan_study(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
+def plan_study(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN,
+               rules: Iterable[str] | None = None,
                starts: str = "corner", sample: int = 16, seed: int = 0,
                order: str = _rules.DEFAULT_ORDER, trials: int = 1) -> StudyPlan:
     """Check the parameters (:class:`TieBreakError`) and list the study's tasks."""
@@ -128,7 +133,7 @@ def plan_study(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN, rules=None,
                      int(seed), tuple(tasks))
 
 
-def assemble(plan: StudyPlan, results, seconds: float = 0.0,
+def assemble(plan: StudyPlan, results: Iterable[dict | None], seconds: float = 0.0,
              tasks_json: dict | None = None) -> TieBreakResult:
     """The study's result from one :func:`run_task` result (or None: not run) per task."""
     results = list(results)
@@ -166,7 +171,8 @@ def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN,
                   sample: int = 16, seed: int = 0, order: str = _rules.DEFAULT_ORDER,
                   trials: int = 1, progress: Callable[[int, int], None] | None = None,
                   cancel: Callable[[], bool] | threading.Event | None = None,
-                  store=None, scheduler=None) -> TieBreakResult:
+                  store: ResultStore | None = None,
+                  scheduler: object = None) -> TieBreakResult:
     """Run the study. Without ``store`` and ``scheduler`` it runs on a thread pool in this
     process (``progress(done, total)`` counts squares); with either, through
     :func:`knightgui_core.runner.run_tasks` (``store``: a

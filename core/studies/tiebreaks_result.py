@@ -18,7 +18,8 @@ _EMPTY = np.zeros(0, dtype=np.int64)
 Z95 = 1.959963984540054
 
 
-def wilson_interval(completed, walks, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+def wilson_interval(completed: np.ndarray, walks: np.ndarray,
+                    z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     """Wilson's score interval (1927) for a binomial proportion, element-wise: ``(low,
     high)`` as float arrays, NaN where ``walks == 0``. Written out (four lines of numpy)
     rather than taken from scipy/statsmodels, which the project does not otherwise need."""

@@ -4,6 +4,7 @@ task on whichever process or machine runs it."""
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -172,7 +173,7 @@ def size_blocks(n_min: int, n_max: int, starts: str, sample: int) -> list[tuple[
     return out
 
 
-def make_tasks(rules, n_min: int, n_max: int, *, starts: str = "corner", sample: int = 16,
+def make_tasks(rules: Iterable[str], n_min: int, n_max: int, *, starts: str = "corner", sample: int = 16,
                seed: int = 0, order: str = _rules.DEFAULT_ORDER,
                trials: int = 1) -> list[WalkTask]:
     """The tasks of a study, in merge order: rule by rule, trial by trial, n ascending.
