@@ -39,9 +39,13 @@ lint: install-test
 slow: install-test
 	$(BIN)/python -m pytest -q -m slow --timeout=3600
 
-## make stress: the long versions of the robustness tests (10,000 hostile inputs per entry
-## point, 1,000 solves, 100 random cancels, a 10-minute enumeration under watch)
+## make stress: the fast suite once with numba's bounds checking on (kernels compiled afresh
+## into build/numba-boundscheck: an index outside an array raises IndexError instead of
+## reading stray memory), then the long versions of the robustness tests (10,000 hostile
+## inputs per entry point, 1,000 solves, 100 random cancels, a 10-minute enumeration)
 stress: install-test
+	NUMBA_BOUNDSCHECK=1 KNIGHTGUI_CACHE_DIR=$(CURDIR)/build/numba-boundscheck \
+		$(BIN)/python -m pytest -q -m "not slow" -p no:cacheprovider --timeout=3600
 	KNIGHTGUI_STRESS=1 $(BIN)/python -m pytest -q -s -m "not slow" --timeout=3600 \
 		tests/robustness tests/gui/test_faults.py tests/gui/test_load.py tests/gui/test_hostile_fields.py
 

@@ -1,6 +1,7 @@
 """Window benchmarks (offscreen): first frame, redraws, numbers, stepping.
 
     .venv/bin/python bench/gui.py [--runs N]
+    .venv/bin/python bench/gui.py --keep     # only: window keeps solutions vs engine counts
 
 Prints each figure with its target and the ratio figure/target (below 1 = within target).
 Medians after a warm-up; the machine is shared, so spread is reported too.
@@ -60,8 +61,12 @@ def timed(fn, runs: int) -> list[float]:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--keep", action="store_true",
+                    help="only the exhaustive-mode line (window keeps solutions vs engine)")
     a = ap.parse_args()
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    if a.keep:
+        return keep_only()
     report("process start → first painted frame", first_frame(max(a.runs // 2, 3)), 1000)
 
     from PySide6.QtWidgets import QApplication
@@ -176,8 +181,83 @@ def main() -> int:
     report("8×8 step: next solution painted (CPU time)", cpu, 16)
     steps.sort()
     print(f"{'':<46} wall p95 {steps[int(0.95 * len(steps))]:.2f} ms over {len(steps)} steps")
+    keep_rate(w, app)
     w.close()
     return 0
+
+
+def keep_only() -> int:
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+    app = QApplication(sys.argv[:1])
+    QSettings.setDefaultFormat(QSettings.IniFormat)
+    QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, tempfile.mkdtemp())
+    from knightgui.main_window import MainWindow
+    w = MainWindow(restore_settings=False)
+    w.resize(1400, 900)
+    w.show()
+    app.processEvents()
+    keep_rate(w, app)
+    w.close()
+    return 0
+
+
+def keep_rate(w, app) -> None:
+    """Open tours from d5 on 8×8 (510,410 solutions): the window finds and keeps every one
+    (solver thread → packed runs → the store), against the engine counting the same run in
+    this process just before. Prints one line, then the stepping p95 over the kept run."""
+    import random
+
+    from knightgui_core.enumerate import Enumerator
+    Enumerator(8, 8, start="d5").block_compact(3)         # compiled / loaded before timing
+    counts = []
+    for _ in range(3):                                      # median of three, like the window
+        en = Enumerator(8, 8, start="d5")
+        t0 = time.perf_counter()
+        total = en.count()["solutions"]
+        counts.append(time.perf_counter() - t0)
+    e_rate = total / sorted(counts)[1]
+    c = w.controls
+    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
+    c.closed.setChecked(False)
+    c.rows.setValue(8)
+    c.cols.setValue(8)
+    c.keep.setValue(max(c.keep.value(), total))
+    c.start.setText("d5")
+    c.start.editingFinished.emit()
+    from PySide6.QtCore import QEventLoop, QTimer
+    runs = []
+    for _ in range(3):          # median of three whole runs (the first also warms the window)
+        loop = QEventLoop()     # the window's own event loop, idle between signals
+        w.worker.finishedRun.connect(loop.quit)
+        QTimer.singleShot(600_000, loop.quit)
+        t0 = time.perf_counter()
+        w.solve()
+        loop.exec()
+        runs.append(time.perf_counter() - t0)
+        w.worker.finishedRun.disconnect(loop.quit)
+        app.processEvents()
+    secs = sorted(runs)[1]
+    store = w.results.store
+    kept = len(store)
+    assert w.results.found == total == 510_410 and kept == total, (w.results.found, kept)
+    r_rate = kept / secs
+    mb = store.nbytes() / 2**20
+    print(f"window keeps solutions: {r_rate:,.0f}/s; engine counts: {e_rate:,.0f}/s; "
+          f"ratio R/E = {r_rate / e_rate:.2f}; memory {mb:.1f} MB for {kept:,} solutions "
+          f"({store.nbytes() / kept:.0f} bytes each, {store.reserved_bytes() / 2**20:.1f} MB "
+          f"allocated)")
+    steps = []
+    rng = random.Random(5)
+    for _ in range(300):
+        i = rng.randrange(kept)
+        t = time.perf_counter()
+        w.results.show_solution(i)
+        app.processEvents()
+        steps.append((time.perf_counter() - t) * 1000)
+    steps.sort()
+    print(f"{'d5 open: jump to a random kept solution':<46} p95 "
+          f"{steps[int(0.95 * len(steps))]:.2f} ms over {len(steps)} jumps (target ≤ 16 ms)")
 
 
 if __name__ == "__main__":

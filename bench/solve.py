@@ -2,6 +2,10 @@
 the ratio against a pure-Python Warnsdorff walk.
 
     .venv/bin/python bench/solve.py [--repeat N]
+
+Method auto walks the chosen rule first at every size, so the rule's walk is timed too: the
+centre rule (``center-far``) from a1 on 1000² and 2000², the kernel alone and the whole
+``solve`` (walk + validation), against the prototype's 38 / 125 ms (issue 16: within 1.2×).
 """
 from __future__ import annotations
 
@@ -19,7 +23,9 @@ from knightgui_core.solve import solve  # noqa: E402
 
 CASES = [  # label, rows, cols, closed, kwargs, target seconds
     ("open 100×100", 100, 100, False, dict(tie="first"), 0.0003),
-    ("open 1000×1000", 1000, 1000, False, dict(), 0.040),
+    ("open 1000×1000 construct", 1000, 1000, False, dict(method="construct"), 0.040),
+    # auto walks the rule first (phadke: stuck after 869,354 moves), then constructs
+    ("open 1000×1000 auto", 1000, 1000, False, dict(), None),
     ("closed 100×100", 100, 100, True, dict(), 0.010),
     ("closed 300×300", 300, 300, True, dict(), 0.100),
 ]
@@ -35,20 +41,48 @@ def median_time(fn, repeat):
     return statistics.median(ts), out
 
 
+#: The prototype's walk with the centre rule from a1 (issue 16), seconds.
+PROTOTYPE_WALK = {1000: 0.038, 2000: 0.125}
+
+
+def rule_walks(repeat: int) -> None:
+    import numpy as np
+
+    from knightgui_core.kernels.walk import TIE_CENTER_FAR, greedy_walk
+    from knightgui_core.rules import DEFAULT_MOVE_ORDER
+    pos = DEFAULT_MOVE_ORDER.positions()
+    score = np.zeros(0, dtype=np.int8)
+    print(f"\n{'centre rule from a1':<22}{'walk':>10}{'solve auto':>12}{'prototype':>11}  ratio")
+    for n in sorted(PROTOTYPE_WALK):
+        path = np.empty(n * n, dtype=np.int32)
+        ties = np.empty(n * n, dtype=np.uint8)
+        tw, m = median_time(lambda n=n, p=path, t=ties: greedy_walk(
+            n, n, 0, TIE_CENTER_FAR, pos, 0, score, p, t), repeat)
+        assert m == n * n
+        ts, res = median_time(lambda n=n: solve(n, n, tie="center-far"), max(3, repeat // 2))
+        assert res.ok and res.method.startswith("warnsdorff greedy")
+        ratio = tw / PROTOTYPE_WALK[n]
+        print(f"{f'{n}×{n}':<22}{tw * 1e3:>8.1f}ms{ts * 1e3:>10.1f}ms"
+              f"{PROTOTYPE_WALK[n] * 1e3:>9.0f}ms  {ratio:.2f}× "
+              f"[{'ok' if ratio <= 1.2 else 'MISSED'}]")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=15)
     a = ap.parse_args(argv)
-    print(f"{'case':<18}{'median':>12}{'per square':>14}{'target':>10}  method")
+    print(f"{'case':<26}{'median':>12}{'per square':>14}{'target':>10}  method")
     results = {}
     for label, rows, cols, closed, kw, target in CASES:
         rep = a.repeat if rows * cols <= 10_000 else max(3, a.repeat // 3)
         t, res = median_time(lambda r=rows, c=cols, cl=closed, k=kw: solve(r, c, closed=cl, **k), rep)
         assert res.ok and res.tour is not None
         results[label] = t
-        flag = "ok" if t <= target else "MISSED"
-        print(f"{label:<18}{t * 1e3:>10.3f}ms{t / (rows * cols) * 1e9:>11.1f}ns"
-              f"{target * 1e3:>8.1f}ms  {res.method} [{flag}]")
+        flag = "-" if target is None else "ok" if t <= target else "MISSED"
+        tgt = "" if target is None else f"{target * 1e3:.1f}ms"
+        print(f"{label:<26}{t * 1e3:>10.3f}ms{t / (rows * cols) * 1e9:>11.1f}ns"
+              f"{tgt:>8}  {res.method} [{flag}]")
+    rule_walks(max(5, a.repeat // 3))
     tpy, path = median_time(lambda: warnsdorff_py(100, 100), 3)
     print(f"\npure-Python Warnsdorff 100×100 (bench/_baseline_py.py): {tpy * 1e3:.1f} ms "
           f"({len(path)} squares)")

@@ -34,6 +34,8 @@ from typing import Any, cast
 
 import numpy as np
 
+from .environment import KernelsMissing, check_environment
+
 log = logging.getLogger("knightgui.jit")
 
 
@@ -65,7 +67,8 @@ def choose_cache_dir() -> Path:
         return d
     user = os.getuid() if hasattr(os, "getuid") else "user"
     fallback = Path(tempfile.gettempdir()) / f"knightgui-numba-{user}"
-    log.warning("numba cache folder %s is not writable; compiling into %s instead", d, fallback)
+    log.warning("knightgui: warning: the numba cache folder %s is not writable; "
+                "compiling into %s instead", str(d)[:120], fallback)
     if not _writable(fallback):
         fallback = Path(tempfile.mkdtemp(prefix="knightgui-numba-"))
     return fallback
@@ -157,12 +160,30 @@ def _mode() -> str:
     if wanted in ("jit", "aot"):
         return wanted
     if wanted:
-        log.warning("KNIGHTGUI_KERNELS=%s is not 'jit' or 'aot'; using the default", wanted)
+        log.warning("knightgui: warning: KNIGHTGUI_KERNELS=%s is not 'jit' or 'aot'; "
+                    "ignored (the default is used)", wanted[:40])
     return "aot" if getattr(sys, "frozen", False) else "jit"
 
 
+check_environment()       # before numba reads its variables
 MODE = _mode()
 AOT_MODULE = "knightgui_aot"
+
+if MODE == "aot":
+    import importlib  # noqa: E402
+    try:
+        _AOT = importlib.import_module(AOT_MODULE)
+        _SIG = importlib.import_module(AOT_MODULE + "_sig").SIGNATURES
+    except ImportError as e:
+        import importlib.util  # noqa: E402
+        if getattr(sys, "frozen", False) or importlib.util.find_spec("numba") is None:
+            raise KernelsMissing(
+                f"knightgui's compiled kernels ({AOT_MODULE}) are missing: build them with "
+                f"packaging/build_aot.py, or set KNIGHTGUI_KERNELS=jit to compile with numba "
+                f"({e})") from e
+        log.warning("knightgui: warning: KNIGHTGUI_KERNELS=aot but the compiled kernels "
+                    "(%s) are missing; compiling with numba instead", AOT_MODULE)
+        MODE = "jit"
 
 if MODE == "jit":
     _cache_dir = choose_cache_dir()
@@ -194,18 +215,7 @@ if MODE == "jit":
         return max(1, int(numba.get_num_threads()))
 
 else:
-    import importlib  # noqa: E402
-
     CACHE_DIR = None
-
-    try:
-        _AOT = importlib.import_module(AOT_MODULE)
-        _SIG = importlib.import_module(AOT_MODULE + "_sig").SIGNATURES
-    except ImportError as e:
-        raise ImportError(
-            f"knightgui's compiled kernels ({AOT_MODULE}) are missing: build them with "
-            f"packaging/build_aot.py, or set KNIGHTGUI_KERNELS=jit to compile with numba "
-            f"({e})") from e
 
     leading_zeros, trailing_zeros = py_leading_zeros, py_trailing_zeros
 

@@ -1,8 +1,10 @@
 """Board geometry: squares, names, Phadke's move numbering, neighbour tables.
 
-Conventions (SPEC §1)
----------------------
+Conventions (docs/spec.md §1)
+-----------------------------
 * A square is ``(col, row)``, 0-based; col 0 is the left file ``a``, row 0 the bottom rank ``1``.
+* Names: column letters as in spreadsheets (a…z, aa, ab, …) then the 1-based row, on every
+  width (``a1``, ``h8``, ``cn1``); ``col,row`` (1-based, ``92,1``) is accepted everywhere.
 * Flat index ``sq = row * cols + col``.
 * Move types 1..8 are Phadke's numbering, clockwise from "two right, one down".
   ``MOVES[t - 1] == (dcol, drow)``.
@@ -26,24 +28,55 @@ MOVES: tuple[tuple[int, int], ...] = (
 DCOL = np.array([m[0] for m in MOVES], dtype=np.int32)
 DROW = np.array([m[1] for m in MOVES], dtype=np.int32)
 
-#: A square as the API takes it: a flat index, a name (``c7``, ``3,7``, 1-based) or a 0-based
-#: ``(col, row)`` pair.
+#: A square as the API takes it: a flat index, a name (``c7``, ``ab12``, ``3,7``, 1-based) or
+#: a 0-based ``(col, row)`` pair.
 SquareSpec: TypeAlias = int | np.integer | str | tuple[int, int] | Sequence[int]
 
-_ALG = re.compile(r"^\s*([a-zA-Z])\s*(\d+)\s*$")
+_ALG = re.compile(r"^\s*([a-zA-Z]{1,7})\s*(\d+)\s*$")
 _NUM = re.compile(r"^\s*\(?\s*(-?\d+)\s*[,; ]\s*(-?\d+)\s*\)?\s*$")
 
 
+def column_letters(col: int) -> str:
+    """Letters of 0-based column ``col``, like spreadsheet columns: a…z, aa…az, ba…zz, aaa…
+
+    ``column_letters(0) == "a"``, ``column_letters(25) == "z"``, ``column_letters(26) == "aa"``.
+    """
+    if isinstance(col, bool) or not isinstance(col, (int, np.integer)) or col < 0:
+        raise BoardError(f"column {col!r} must be a whole number ≥ 0")
+    n = int(col) + 1
+    out = []
+    while n:
+        n, r = divmod(n - 1, 26)
+        out.append(chr(ord("a") + r))
+    return "".join(reversed(out))
+
+
+def column_index(letters: str) -> int:
+    """0-based column of spreadsheet-style letters (``"a"`` → 0, ``"aa"`` → 26), any case."""
+    if not letters or not letters.isascii() or not letters.isalpha():
+        raise BoardError(f"'{letters}' is not a column name (letters a…z, aa, ab, …)")
+    n = 0
+    for ch in letters.lower():
+        n = n * 26 + (ord(ch) - ord("a") + 1)
+    return n - 1
+
+
 def parse_coords(text: str) -> tuple[int, int] | None:
-    """``(col, row)``, 0-based, of a square written ``c7`` or ``3,7`` (1-based), whatever the
-    board; ``None`` when the text is neither. Range checks are the board's job."""
+    """``(col, row)``, 0-based, of a square written ``c7``, ``ab12`` or ``3,7`` (1-based),
+    whatever the board; ``None`` when the text is neither. Range checks are the board's job."""
     m = _ALG.match(text)
     if m:
-        return ord(m.group(1).lower()) - ord("a"), int(m.group(2)) - 1
+        return column_index(m.group(1)), int(m.group(2)) - 1
     m = _NUM.match(text)
     if m:
         return int(m.group(1)) - 1, int(m.group(2)) - 1
     return None
+
+
+def square_name(col: int, row: int) -> str:
+    """Name of the square at 0-based ``(col, row)``: column letters then the 1-based row
+    (``a1``, ``h8``, ``ab12``) — the same scheme on every board width (docs/spec.md §1)."""
+    return f"{column_letters(col)}{int(row) + 1}"
 
 
 class BoardError(ValueError):
@@ -103,12 +136,10 @@ class Board:
     @cached_property
     def neighbours(self) -> np.ndarray:
         """``int32[size, 8]``: square reached by move type t+1, or -1."""
-        cols, rows = self.cols, self.rows
-        sq = np.arange(self.size, dtype=np.int64)
-        c = (sq % cols)[:, None] + DCOL[None, :]
-        r = (sq // cols)[:, None] + DROW[None, :]
-        ok = (c >= 0) & (c < cols) & (r >= 0) & (r < rows)
-        return np.where(ok, r * cols + c, -1).astype(np.int32)
+        from .kernels.tables import neighbour_table   # numba loads on first use
+        out = np.empty((self.size, 8), dtype=np.int32)
+        neighbour_table(self.rows, self.cols, DCOL, DROW, out)
+        return out
 
     @cached_property
     def degree(self) -> np.ndarray:
@@ -131,24 +162,37 @@ class Board:
     # -------------------------------------------------------------------- names
     @property
     def has_algebraic(self) -> bool:
-        """Whether squares have letter names (``c7``): at most 26 columns."""
-        return self.cols <= 26
+        """Always true: every width has letter names (``aa``, ``ab``, … after ``z``)."""
+        return True
+
+    def file_letters(self, col: int) -> str:
+        """Letters of column ``col`` (0-based) on this board."""
+        if not 0 <= col < self.cols:
+            raise BoardError(f"column {col + 1} is off the {self.cols}×{self.rows} board")
+        return column_letters(col)
 
     def name(self, sq: int) -> str:
-        """Algebraic name (``c7``) when the board has at most 26 files, else ``col,row``."""
+        """Name of a flat index: column letters and row (``c7``; ``cn1`` is column 92, row 1).
+        The same scheme on every board; ``col,row`` is :meth:`numeric_name`."""
         col, row = self.coords(sq)
-        if self.has_algebraic:
-            return f"{chr(ord('a') + col)}{row + 1}"
-        return f"{col + 1},{row + 1}"
+        return square_name(col, row)
 
     def numeric_name(self, sq: int) -> str:
-        """1-based ``col,row`` name of a flat square, on any board size."""
+        """``col,row`` (1-based) of a flat index, e.g. ``92,1``."""
         col, row = self.coords(sq)
         return f"{col + 1},{row + 1}"
 
+    def long_name(self, sq: int) -> str:
+        """:meth:`name`, followed by ``(col,row)`` on boards wider than 26 columns, where a
+        reader may not count letters at a glance (``cn1 (92,1)``)."""
+        if self.cols <= 26:
+            return self.name(sq)
+        return f"{self.name(sq)} ({self.numeric_name(sq)})"
+
     def parse(self, text: object) -> int:
-        """Flat index of a square given as ``c7``, ``3,7`` (1-based), or a ``(col, row)`` pair
-        (0-based). Raises ``BoardError`` with a message that says what is wrong."""
+        """Flat index of a square given as ``c7`` / ``ab12`` (letters as in :meth:`name`),
+        ``3,7`` (1-based col,row), or a ``(col, row)`` pair (0-based). Raises ``BoardError``
+        with a message that says what is wrong."""
         if isinstance(text, (tuple, list)) and len(text) == 2:
             col, row = text
             if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
@@ -162,12 +206,10 @@ class Board:
         coords = parse_coords(text)
         if coords is not None:
             col, row = coords
-            if _ALG.match(text) and not self.has_algebraic:
-                raise BoardError(
-                    f"'{text.strip()}': letter names need at most 26 columns; use col,row")
             if not self.contains(col, row):
+                last = square_name(self.cols - 1, self.rows - 1)
                 raise BoardError(
                     f"'{text.strip()}' is off the {self.cols}×{self.rows} board "
-                    f"(columns 1..{self.cols}, rows 1..{self.rows})")
+                    f"(a1…{last}, or columns 1..{self.cols}, rows 1..{self.rows} as col,row)")
             return self.index(col, row)
-        raise BoardError(f"'{text}' is not a square name (use e.g. c7 or 3,7)")
+        raise BoardError(f"'{text}' is not a square name (use e.g. c7, ab12 or 3,7)")

@@ -1,4 +1,4 @@
-"""Guaranteed knight's tours in linear time, for every board that has one (SPEC §8).
+"""Guaranteed knight's tours in linear time, for every board that has one (docs/spec.md §8).
 
 Method — block stitching in the style of Parberry's divide and conquer
 ----------------------------------------------------------------------
@@ -227,7 +227,7 @@ def construct_closed(rows: int, cols: int, start: SquareSpec | None = None) -> n
     ``start``: flat index ``row * cols + col``, a name (``c7``, ``3,7``) or a ``(col, row)``
     pair; the tour then begins there (``path[0] == start``). Returns int32[rows * cols], flat
     indices in visiting order; the last square is a knight move from the first.
-    Raises :class:`ConstructionError` when no closed tour exists (SPEC §8) or the board does
+    Raises :class:`ConstructionError` when no closed tour exists (docs/spec.md §8) or the board does
     not fit in memory, :class:`knightgui_core.board.BoardError` for bad sizes or a bad start.
     """
     board = Board(rows, cols)

@@ -12,7 +12,11 @@ from .kernels import construct as kc
 
 
 #: Strips of at most this many squares are searched whole when a start is not met otherwise.
-SMALL = 60
+SMALL = 120
+#: Widest left cap searched from a start (open 3-row strips). The fixed caps stop at 11
+#: columns; a few middle-row starts near the ends (columns 8 and 12 of long 3-row strips)
+#: need a wider cap, found in milliseconds by the same search.
+WIDEST_CAP = 26
 
 
 def table(pieces: Sequence[cb.Piece]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
@@ -111,7 +115,7 @@ def open_strip(H: int, n: int, s: int | None) -> tuple[np.ndarray, bool]:
         x = n - 1 - sx if fx else sx
         for fy in (False, True):
             y = H - 1 - sy if fy else sy
-            for width in range(max(3, x + 1), 12):
+            for width in range(max(3, x + 1), min(n, WIDEST_CAP) + 1):
                 if width > n or plan(H, n, False, width) is None:
                     continue
                 piece = cb.strip_left_open_from(H, width, (x, y))

@@ -1,4 +1,4 @@
-"""Corners, approach cells and Phadke's dash options (SPEC §4, §5).
+"""Corners, approach cells and Phadke's dash options (docs/spec.md §4, §5).
 
 * A corner K can only be entered from its two *approach cells*: A = the one a move with
   |drow| = 2 away, B = the one with |dcol| = 2 (a1: A=b3, B=c2; a8: A=b6, B=c7).
@@ -106,7 +106,7 @@ def free_corners(board: Board, start: int, end: int | None) -> dict[str, str | N
 
 def compulsory_chain(board: Board, start: int, end: int | None) -> tuple[int, ...]:
     """The reserved end of a closed tour: ``(A1, K, E)`` or ``(A1, K)`` for a compulsory end
-    dash (SPEC §4), else ``(E,)``; ``()`` in open mode."""
+    dash (docs/spec.md §4), else ``(E,)``; ``()`` in open mode."""
     if end is None:
         return ()
     for c in corners(board):

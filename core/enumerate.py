@@ -1,4 +1,4 @@
-"""Phadke's exhaustive enumeration of Warnsdorff tours — the Python API (SPEC §4, §5).
+"""Phadke's exhaustive enumeration of Warnsdorff tours — the Python API (docs/spec.md §4, §5).
 
 >>> en = Enumerator(8, 8, start="a8", end="c7")
 >>> en.next_solution().index
@@ -19,14 +19,18 @@ from functools import cached_property
 import numpy as np
 
 from . import dash as _dash
+from . import enumerate_guard as _guard
+from . import limits as _limits
 from .board import Board, BoardError, SquareSpec
 from .dash import DashError, EnumerationError
 from .kernels import enumerate as _k
 from .kernels import enumerate64 as _k64
+from .kernels import keep as _keep
+from .solutions import CompactBlock
 from .tour import Tour
 
 __all__ = ["Enumerator", "Solution", "EnumerationError", "DashError", "list_tails",
-           "free_corners", "count_kernel", "Engine"]
+           "free_corners", "count_kernel", "Engine", "CompactBlock"]
 
 
 class Engine:
@@ -91,6 +95,7 @@ class Engine:
             if a.shape != cur.shape or a.dtype != cur.dtype:
                 raise EnumerationError(f"saved state '{n}' does not fit this enumeration "
                                        f"(shape {a.shape}, expected {cur.shape})")
+        _guard.check_state(self, state)   # the kernels trust their state: check every index
         for n in names:
             setattr(self, n, np.array(state[n], dtype=getattr(self, n).dtype, copy=True))
 
@@ -117,6 +122,17 @@ class Engine:
         fn = _k64.collect_bits if self.bits_mode else _k.collect_kernel
         got, ev = fn(*self._args(), int(k), int(max_steps), out_path, out_mo, out_branch)
         return out_path[:got], out_mo[:got], out_branch[:got], int(ev)
+
+    def collect_delta(self, k: int, max_steps: int, key_every: int, wide: int,
+                      out: tuple) -> tuple[int, int]:
+        """Up to ``k`` further solutions written as changes from the previous one by
+        :func:`knightgui_core.kernels.keep.collect_delta` into ``out`` = (squares, sptr, frm,
+        rows, vals, ptr, branch), caller-owned and reused; returns (solutions, last event)."""
+        fn = _keep.collect_delta_bits if self.bits_mode else _keep.collect_delta
+        r = int(fn(*self._args(), int(k), int(max_steps), int(key_every), int(wide), *out))
+        if r < 0:
+            raise RuntimeError("collect_delta_bits needs one byte a square")   # a bug
+        return r // 4, r % 4
 
     def count(self, max_steps: int = 1 << 62) -> np.ndarray:
         """Run a fresh copy of this algorithm (not this engine's state) without Python
@@ -202,6 +218,8 @@ class Enumerator:
     def __init__(self, rows: int = 8, cols: int = 8, start="a8", end=None, dashes=None,
                  tail=None, *, bits=None):
         self.board = b = _board(rows, cols)
+        _limits.check_memory(b.size * _guard.BYTES_PER_SQUARE,
+                             f"an enumeration on {b.rows}×{b.cols}", EnumerationError)
         self.start = _square(b, start, "start")
         self.end = None if end is None else _square(b, end, "end")
         self.closed = self.end is not None
@@ -214,6 +232,7 @@ class Enumerator:
         self.engine = Engine(b, self.start, self.chain, self.plan.dashed, bits)
         self.L = self.engine.L
         self._chain_arr = np.asarray(self.chain, dtype=np.int32)
+        self._scratch: tuple | None = None
         self._method = {"name": "phadke-enumeration", "start": b.name(self.start),
                         "end": None if self.end is None else b.name(self.end),
                         "dashes": {k: v for k, v in self.dashes.items() if v != "off"},
@@ -251,8 +270,11 @@ class Enumerator:
         return self.engine.advance(max_steps, True)
 
     def current_solution(self) -> Solution:
-        """The solution the last SOLUTION event stopped on."""
+        """The solution the last SOLUTION event stopped on; :class:`EnumerationError` when
+        the search does not stand on one (before the first step, after a dead end)."""
         e = self.engine
+        if not _guard.at_solution(e):
+            raise EnumerationError("no current solution: advance() has not stopped on one")
         return self._make(self.solutions, e.path.copy(),
                           e.mo.copy(), int(e.st[_k.ST_SOL_BRANCH]))
 
@@ -306,6 +328,38 @@ class Enumerator:
         full[:, self.L:] = self._chain_arr
         mos[:, :, 0] = 0
         return first, full, mos, branches
+
+    def block_compact(self, k: int, max_steps: int = 1 << 62,
+                      key_every: int = 64) -> CompactBlock:
+        """The next ``k`` solutions (fewer when exhausted or after ``max_steps`` forward
+        moves) in the compact form the window keeps (:class:`CompactBlock`): each as what
+        changed since the previous one, one byte a square on boards of at most 256 squares
+        (two up to 65,536), with every ``key_every``-th solution whole. The same solutions
+        as :meth:`block`, at nearly the speed of counting them."""
+        if int(k) < 0 or int(key_every) < 1:
+            raise EnumerationError("k must not be negative and key_every must be positive")
+        k = int(k)
+        n, L = self.board.size, self.L
+        wide = 0 if n <= 256 else 1 if n <= 65536 else 2
+        first = self.solutions + 1
+        sc = self._scratch
+        if sc is None or sc[2].shape[0] < k:
+            sc = self._scratch = (np.empty(k * L * (1, 2, 4)[wide], dtype=np.uint8),
+                                  np.zeros(k + 1, dtype=np.int64),
+                                  np.empty(k, dtype=np.int32),
+                                  np.empty(k * (L + 1), dtype=np.int32),
+                                  np.empty((k * (L + 1), 8), dtype=np.int8),
+                                  np.zeros(k + 1, dtype=np.int64),
+                                  np.empty(k, dtype=np.int32))
+        got, _ = self.engine.collect_delta(k, max(0, int(max_steps)), key_every, wide, sc)
+        squares, sptr, frm, rows, vals, ptr, branch = sc
+        nb = int(sptr[got])
+        size = (1, 2, 4)[wide]
+        sq = squares[:nb].view((np.uint8, "<u2", "<i4")[wide]).copy()
+        m = int(ptr[got])
+        return CompactBlock(first, sq, sptr[:got + 1] // size, frm[:got].copy(),
+                            rows[:m].copy(), vals[:m].copy(), ptr[:got + 1].copy(),
+                            branch[:got].copy(), self._chain_arr.copy(), L + 1)
 
     def _block(self, k: int, max_steps: int) -> list[Solution]:
         base, full, mos, branches = self.block(k, max_steps)

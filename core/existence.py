@@ -1,4 +1,5 @@
-"""Which boards have knight's tours (SPEC §8). Answers at once, never searches."""
+"""Which boards have knight's tours, and from which starts (docs/spec.md §8). Answers at once,
+never searches."""
 from __future__ import annotations
 
 
@@ -51,3 +52,33 @@ def why_no_tour(rows: int, cols: int, closed: bool) -> str | None:
         return f"no closed tour exists on 3×{n} boards with n = 4, 6 or 8 (Schwenk 1991)"
     return (f"no open tour exists on {board}: open tours need 1×1, 3×4, 3×n with n ≥ 7, "
             "or both sides ≥ 4 with one ≥ 5")
+
+
+def why_no_tour_from(rows: int, cols: int, closed: bool, col: int, row: int) -> str | None:
+    """A sentence saying why no tour of that kind starts on the square ``(col, row)``
+    (0-based) of a board that has tours, or ``None`` when no rule forbids it (a search may
+    still be needed: on short 3-row boards a few middle squares start none).
+
+    Rules, each a proof rather than a search:
+
+    * a closed tour passes every square, so it can start anywhere;
+    * an odd board (rows · cols odd) has one more square of the corners' colour; a knight
+      changes colour every move, so an open tour starts and ends on the corners' colour;
+    * on a 4-row board the outer rows only reach the inner rows, and the two are equal in
+      number; with the colouring this forces exactly one inner-to-inner step, so both ends
+      of an open tour lie on the outer rows (same for 4 columns).
+    """
+    if closed or not tour_exists(rows, cols, closed):
+        return None
+    from .board import square_name
+    name = square_name(col, row)
+    if (rows * cols) % 2 and (col + row) % 2:
+        return (f"no open tour of {rows}×{cols} starts on {name}: the board has an odd "
+                "number of squares, so an open tour starts and ends on the corners' colour")
+    m = min(rows, cols)
+    if m == 4 and max(rows, cols) >= 5:
+        inner = row in (1, 2) if rows == 4 else col in (1, 2)
+        if inner:
+            return (f"no open tour of {rows}×{cols} starts on {name}: on a board 4 squares "
+                    "wide open tours start and end on the outer lines")
+    return None

@@ -1,4 +1,4 @@
-"""Tie-break rules and move orders: parsing and validation (SPEC §1–3). Dash options live
+"""Tie-break rules and move orders: parsing and validation (docs/spec.md §1–3). Dash options live
 in :mod:`knightgui_core.dash`.
 
 Everything here is plain Python that turns user words into the small integer arrays the
@@ -14,9 +14,9 @@ import numpy as np
 
 from .board import MOVES, Board
 
-#: Tie-break rules, in the order the window lists them. The first nine are codes of the greedy
-#: kernel (:mod:`knightgui_core.kernels.walk`); the Squirrel rules run
-#: :mod:`knightgui_core.squirrel` (square boards, from a corner).
+#: Tie-break rules (docs/spec.md §3 and docs/tie-breaks.md), in the order the window lists
+#: them. The first nine are codes of the greedy kernel (:mod:`knightgui_core.kernels.walk`);
+#: the Squirrel rules run :mod:`knightgui_core.squirrel` (square boards, from a corner).
 TIE_RULES: tuple[str, ...] = ("phadke", "first", "last", "random", "center-far", "lookahead",
                               "pohl", "pohl-random", "center-far-random", "squirrel",
                               "squirrel-unsplit")

@@ -1,4 +1,4 @@
-"""Single-tour solver: one tour, fast (SPEC §3). Picks a method and says which it used.
+"""Single-tour solver: one tour, fast (docs/spec.md §3). Picks a method and says which it used.
 
 Methods
 -------
@@ -8,10 +8,17 @@ Methods
                node budget.
 ``construct``  the linear-time construction of :mod:`knightgui_core.construct` (every board where a tour
                exists, up to millions of squares).
-``auto``       open: greedy, then backtracking on small boards, then the construction
-               (boards above 500×500 squares: the construction at once).
-               closed: a greedy open walk repaired by path reversals (:mod:`knightgui_core.kernels.close`)
-               on moderate boards, else (or when that fails) the construction.
+``auto``       the chosen rule's own walk first, at every size: its tour is the answer when it
+               completes (and closes, for closed tours). Otherwise the result says where the
+               rule failed and which method took over —
+               open: backtracking on small boards, then the construction, then (when the
+               construction cannot start on the square asked) a search from that square;
+               closed: path reversals on moderate boards (:mod:`knightgui_core.kernels.close`),
+               else the construction.
+
+Invariant: a result is a success only when its tour starts on the square asked (closed
+tours are rotated to start there). A start from which no tour can exist is refused at once
+(:func:`knightgui_core.existence.why_no_tour_from`).
 """
 from __future__ import annotations
 
@@ -21,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .board import Board, BoardError, SquareSpec
-from .existence import why_no_tour
+from .existence import why_no_tour, why_no_tour_from
 from .kernels import walk as _walk
 from .rules import (DEFAULT_ORDER, METHODS, SQUIRREL_RULES, TIE_CODES, TIE_RULES, MoveOrder,
                     RuleError, parse_order, parse_tie)
@@ -31,10 +38,12 @@ from .tour import Tour
 BACKTRACK_AUTO_MAX = 64 * 64
 #: auto closed: boards up to this many squares try Warnsdorff + rotations first.
 REPAIR_AUTO_MAX = 300 * 300
-#: auto open: larger boards go straight to the construction (greedy walks fail unpredictably
-#: there, and the construction is linear and faster than a walk).
-GREEDY_AUTO_MAX = 500 * 500
 DEFAULT_NODE_BUDGET = 2_000_000
+#: auto open: boards up to this many squares are searched from the start when the
+#: construction cannot begin there (node budget :data:`START_SEARCH_BUDGET` per seed).
+START_SEARCH_MAX = 1_000_000
+START_SEARCH_BUDGET = 1_000_000
+START_SEARCH_SEEDS = 4
 
 
 class SolveError(ValueError):
@@ -63,7 +72,7 @@ class SolveResult:
 def dash_scores(board: Board, dashes: dict | None, start: int, end: int | None) -> np.ndarray:
     """``int8[size]`` of outlet overrides for the dashed approach cells (−1 elsewhere), or an
     empty array when nothing is dashed. Free corners and states are checked by
-    :func:`knightgui_core.dash.plan` (SPEC §5)."""
+    :func:`knightgui_core.dash.plan` (docs/spec.md §5)."""
     if not dashes:
         return np.zeros(0, dtype=np.int8)
     from .dash import plan
@@ -102,6 +111,9 @@ def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = 
     why = why_no_tour(board.rows, board.cols, closed)
     if why:
         raise SolveError(why)
+    why = why_no_tour_from(board.rows, board.cols, closed, *board.coords(s))
+    if why and method != "greedy":      # the rule's walk alone may still be watched failing
+        raise SolveError(why)
     _check_memory(board)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise SolveError(f"seed must be a whole number ≥ 0, got {seed!r}")
@@ -114,7 +126,7 @@ def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = 
     budget = DEFAULT_NODE_BUDGET if node_budget is None else int(node_budget)
     t0 = time.perf_counter()
     desc = _describe(tie, move_order)
-    args = (board, s, tie_code, pos, int(seed) & 0xFFFFFFFFFFFF, score)
+    args = (board, s, tie_code, pos, int(seed) & 0xFFFFFFFFFFFF, score, tie)
 
     if method == "greedy":
         res = _greedy(*args, desc)
@@ -129,6 +141,7 @@ def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = 
     else:
         res = _auto(*args, desc, closed, budget)
     res.seconds = time.perf_counter() - t0
+    _check_start(board, s, res)
     if res.ok:
         res.tour = Tour(board, res.path, closed,
                         {"method": res.method, "tie": tie, "order": move_order.digits,
@@ -144,6 +157,15 @@ def _check_memory(board: Board) -> None:
     if board.size > limit:
         raise SolveError(f"a {board.rows}×{board.cols} board ({board.size:,} squares) does not "
                          f"fit in the memory available (limit about {limit:,} squares)")
+
+
+def _check_start(board: Board, s: int, res: SolveResult) -> None:
+    """The invariant: a tour that does not start on the square asked is not a success."""
+    if res.ok and (len(res.path) == 0 or int(res.path[0]) != s):
+        first = board.name(int(res.path[0])) if len(res.path) else "nowhere"
+        res.ok = False
+        res.message = (f"no tour from {board.long_name(s)} found ({res.method} gave one from "
+                       f"{first}, which is not what was asked)")
 
 
 def _closes(board: Board, path: np.ndarray) -> bool:
@@ -170,14 +192,15 @@ def _squirrel_refusal(board: Board, s: int, score: np.ndarray, method: str) -> s
     return None
 
 
-def _greedy(board, s, tie_code, pos, seed, score, desc) -> SolveResult:
+def _greedy(board, s, tie_code, pos, seed, score, tie, desc) -> SolveResult:
     path = np.empty(board.size, dtype=np.int32)
     ties = np.empty(board.size, dtype=np.uint8)
     if tie_code >= TIE_CODES["squirrel"]:
         why = _squirrel_refusal(board, s, score, "greedy")
         if why:   # auto: go on with the other methods
             return SolveResult(False, None, np.array([s], dtype=np.int32),
-                               f"warnsdorff greedy ({desc})", 0.0, stuck_at=s, message=why)
+                               f"warnsdorff greedy ({desc})", 0.0, stuck_at=s, message=why,
+                               info={"failure": why})
         from .squirrel import plan
         from .kernels.phased import phased_walk
         p = plan(board.rows, s, TIE_RULES[tie_code])
@@ -191,14 +214,15 @@ def _greedy(board, s, tie_code, pos, seed, score, desc) -> SolveResult:
                       ties=ties if ok else ties[:m].copy())
     if not ok:
         res.stuck_at = int(path[m - 1])
-        res.message = (f"Warnsdorff's rule got stuck on {board.name(res.stuck_at)} after "
-                       f"{m - 1} moves ({m} of {board.size} squares visited)")
+        res.info["failure"] = (f"Warnsdorff's rule ({tie}) got stuck on "
+                               f"{board.long_name(res.stuck_at)} after {m - 1:,} moves")
+        res.message = f"{res.info['failure']} ({m:,} of {board.size:,} squares visited)"
     else:
         res.message = f"tour found by {res.method}"
     return res
 
 
-def _backtrack(board, s, tie_code, pos, seed, score, desc, closed, budget) -> SolveResult:
+def _backtrack(board, s, tie_code, pos, seed, score, tie, desc, closed, budget) -> SolveResult:
     if tie_code >= TIE_CODES["squirrel"]:   # auto after a Squirrel walk: the plain order
         tie_code, desc = TIE_CODES["first"], "tie first"
     path = np.empty(board.size, dtype=np.int32)
@@ -232,8 +256,40 @@ def _construct(board: Board, s: int, closed: bool) -> SolveResult:
                       nodes=board.size, ties=np.zeros(board.size, dtype=np.uint8))
     res.info["start_honoured"] = bool(honoured)
     res.message = "tour built by the construction" + (
-        "" if honoured else f" (it cannot start on {board.name(s)}; it starts on "
+        "" if honoured else f" (it cannot start on {board.long_name(s)}; it starts on "
                             f"{board.name(int(res.path[0]))})")
+    return res
+
+
+def _search_from(board: Board, s: int) -> SolveResult:
+    """Open tour from ``s`` by a Warnsdorff-ordered search with dead-square pruning
+    (:func:`knightgui_core.kernels.hamsearch.ham_search`), a few seeds with a node budget
+    each. A search that exhausts its tree proves that no open tour starts on ``s``."""
+    from .kernels.hamsearch import ham_search
+    nb = board.neighbours
+    req = np.full(board.size, -1, dtype=np.int32)
+    path = np.empty(board.size, dtype=np.int32)
+    nodes = 0
+    for seed in range(1, START_SEARCH_SEEDS + 1):
+        rc = int(ham_search(nb, s, -1, req, START_SEARCH_BUDGET, seed, path))
+        if rc == board.size:
+            res = SolveResult(True, None, path, "search from the start", 0.0,
+                              nodes=nodes + START_SEARCH_BUDGET,
+                              ties=np.zeros(board.size, dtype=np.uint8))
+            res.message = f"tour found by a search from {board.long_name(s)}"
+            return res
+        if rc == 0:
+            res = SolveResult(False, None, np.zeros(0, dtype=np.int32), "search from the start",
+                              0.0, nodes=nodes)
+            res.info["proven"] = True
+            res.message = (f"no open tour of {board.rows}×{board.cols} starts on "
+                           f"{board.long_name(s)} (the search from it covered every path)")
+            return res
+        nodes += START_SEARCH_BUDGET
+    res = SolveResult(False, None, np.zeros(0, dtype=np.int32), "search from the start", 0.0,
+                      nodes=nodes)
+    res.message = (f"no tour from {board.long_name(s)} found: the construction cannot start "
+                   f"there and a search from it gave up after {nodes:,} nodes")
     return res
 
 
@@ -252,28 +308,52 @@ def _repair(board: Board, res: SolveResult, seed: int) -> SolveResult | None:
     return out
 
 
-def _auto(board, s, tie_code, pos, seed, score, desc, closed, budget) -> SolveResult:
+def _auto(board, s, tie_code, pos, seed, score, tie, desc, closed, budget) -> SolveResult:
+    """The rule's own walk first; when it fails, say where, and say which method took over."""
+    walk = _greedy(board, s, tie_code, pos, seed, score, tie, desc)
+    if walk.ok and (not closed or _closes(board, walk.path)):
+        return walk
+    if walk.ok:
+        failure = (f"Warnsdorff's rule ({tie}) completed an open tour that does not close "
+                   f"({board.name(int(walk.path[-1]))} is not a knight move from "
+                   f"{board.name(s)})")
+    else:
+        failure = walk.info["failure"]
+    res = None
     if closed:
-        if board.size <= REPAIR_AUTO_MAX:
-            res = _greedy(board, s, tie_code, pos, seed, score, desc)
-            if res.ok and _closes(board, res.path):
-                return res
-            if res.ok:
-                fixed = _repair(board, res, seed)
-                if fixed is not None:
-                    return fixed
-        return _construct(board, s, True)
-    if board.size > GREEDY_AUTO_MAX:
-        return _construct(board, s, False)
-    res = _greedy(board, s, tie_code, pos, seed, score, desc)
+        if walk.ok and board.size <= REPAIR_AUTO_MAX:
+            res = _repair(board, walk, seed)
+            how = "closed by path reversals" if res is not None else ""
+        if res is None:
+            res, how = _construct(board, s, True), "tour by construction"
+    else:
+        if board.size <= BACKTRACK_AUTO_MAX:
+            res = _backtrack(board, s, tie_code, pos, seed, score, tie, desc, False, budget)
+            how = f"tour by backtracking after {res.nodes:,} nodes"
+            if not res.ok:
+                res = None
+        if res is None:
+            res, how = _construct(board, s, False), "tour by construction"
+            if int(res.path[0]) != s:
+                res, how = _start_search(board, s, res)
+    res.info["greedy_failure"] = failure
+    res.info["rule_walk"] = {"tie": tie, "completed": bool(walk.ok),
+                             "moves": max(int(len(walk.path)) - 1, 0),
+                             "stuck_at": -1 if walk.ok else int(walk.stuck_at)}
     if res.ok:
-        return res
-    first_msg = res.message
-    if board.size <= BACKTRACK_AUTO_MAX:
-        res = _backtrack(board, s, tie_code, pos, seed, score, desc, False, budget)
-        if res.ok:
-            res.info["greedy_failure"] = first_msg
-            return res
-    res = _construct(board, s, False)
-    res.info["greedy_failure"] = first_msg
+        res.message = f"{failure}; {how}"
+    else:
+        res.message = f"{failure}; {res.message}"
     return res
+
+
+def _start_search(board: Board, s: int, built: SolveResult) -> tuple[SolveResult, str]:
+    """The construction started elsewhere: search from the square asked."""
+    if board.size > START_SEARCH_MAX:
+        built.ok = False
+        built.message = (f"the construction cannot start on {board.long_name(s)}, and the "
+                         f"board is too large ({board.size:,} squares) for a search from it")
+        return built, ""
+    res = _search_from(board, s)
+    return res, f"tour by a search from {board.long_name(s)} after {res.nodes:,} nodes " \
+                "(the construction cannot start there)"

@@ -1,18 +1,19 @@
-"""Tour value type: validation, closedness, JSON and CSV in and out (SPEC §9)."""
+"""Tour value type: validation, closedness, JSON and CSV in and out (docs/spec.md §9)."""
 from __future__ import annotations
 
 import csv
 import io
 import json
 import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from .board import Board, BoardError
+from . import files
+from .board import Board, BoardError, column_letters
+from .text import finite_float, reject_constant, shorten, strict_dumps
 
 FORMAT = "knightgui-tour"
 VERSION = 1
@@ -125,20 +126,19 @@ class Tour:
         lines = []
         for r in range(self.rows - 1, -1, -1):
             lines.append(f"{r + 1:>3} " + " ".join(f"{v:>{w}}" for v in nums[r]))
-        if self.board.has_algebraic:
-            lines.append("    " + " ".join(f"{chr(97 + c):>{w}}" for c in range(self.cols)))
+        lines.append("    " + " ".join(f"{column_letters(c):>{w}}" for c in range(self.cols)))
         return "\n".join(lines)
 
     # --------------------------------------------------------------- JSON / CSV
     def to_json_dict(self) -> dict:
-        """The tour file's JSON object (SPEC §9): format, version, size, closed, path as
+        """The tour file's JSON object (docs/spec.md §9): format, version, size, closed, path as
         ``[col, row]`` pairs, method."""
         return {"format": FORMAT, "version": VERSION, "rows": self.rows, "cols": self.cols,
                 "closed": bool(self.closed), "path": self.pairs(), "method": self.method}
 
     def to_json(self) -> str:
-        """The tour file as compact JSON text."""
-        return json.dumps(self.to_json_dict(), separators=(",", ":"))
+        """The tour file as compact, strict JSON text."""
+        return strict_dumps(self.to_json_dict())
 
     def to_csv(self) -> str:
         """The tour as CSV text: header ``move,col,row,square``, one row per move."""
@@ -221,6 +221,7 @@ class Tour:
         if [h.strip().lower() for h in header] != ["move", "col", "row", "square"]:
             raise TourError("a tour CSV must start with the header move,col,row,square")
         pts: list[tuple[int, int]] = []
+        names: list[tuple[int, str]] = []
         for line_no, rec in enumerate(reader, start=2):
             if not rec or all(not x.strip() for x in rec):
                 continue
@@ -235,6 +236,7 @@ class Tour:
             if c < 0 or r < 0:
                 raise TourError(f"line {line_no}: negative col or row")
             pts.append((c, r))
+            names.append((line_no, rec[3].strip()))
         if not pts:
             raise TourError("the CSV file holds no moves")
         if cols is None or rows is None:
@@ -246,6 +248,16 @@ class Tour:
         flat = np.array([r * cols + c for c, r in pts], dtype=np.int64)
         if any(c >= cols or r >= rows for c, r in pts):
             raise TourError("a square lies off the board")
+        for (c, r), (line_no, name) in zip(pts, names):   # the square column must agree
+            if not name:
+                continue
+            try:
+                same = board.parse(name) == r * cols + c
+            except BoardError:
+                same = False
+            if not same:
+                raise TourError(f"line {line_no}: square {shorten(name, 40)!r} contradicts "
+                                f"col,row {c},{r} ({board.name(r * cols + c)})")
         tour = cls(board, flat, False, {"source": "csv"})
         tour.closed = tour.is_closed_path
         return tour
@@ -254,29 +266,17 @@ class Tour:
     def load(cls, filename: str | os.PathLike[str]) -> Tour:
         """Read a JSON or CSV tour file; any problem raises ``TourError`` with a clear message."""
         p = Path(filename)
-        try:
-            size = p.stat().st_size
+        try:   # a regular file only (no FIFO, device, socket, folder), size checked first
+            text = files.read_text(p, MAX_FILE_BYTES)
         except OSError as e:
-            raise TourError(f"cannot open {p}: {e.strerror or e}") from None
-        except ValueError:   # e.g. a NUL byte in the name
-            raise TourError(f"{str(p)!r} is not a usable file name") from None
-        if size > MAX_FILE_BYTES:
-            raise TourError(f"{p.name} is {size / 1e6:.0f} MB; tour files above "
-                            f"{MAX_FILE_BYTES // 2**20} MiB are refused")
-        try:
-            raw = p.read_bytes()
-        except OSError as e:
-            raise TourError(f"cannot read {p}: {e.strerror or e}") from None
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise TourError(f"{p.name} is not UTF-8 text (bad byte at offset {e.start})") from None
+            raise TourError(str(e)) from None
         stripped = text.lstrip("\ufeff \t\r\n")
         try:
             if stripped.startswith("{") or p.suffix.lower() == ".json":
                 try:
-                    d = json.loads(stripped)
-                except (json.JSONDecodeError, RecursionError) as e:
+                    d = json.loads(stripped, parse_constant=reject_constant,
+                                   parse_float=finite_float)
+                except (ValueError, RecursionError) as e:
                     raise TourError(f"{p.name} is not valid JSON: {e}") from None
                 return cls.from_json_dict(d)
             return cls.from_csv(stripped)
@@ -328,19 +328,6 @@ def path_pairs(path: np.ndarray | Sequence[int], cols: int) -> list[list[int]]:
 
 
 def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder and a rename."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write ``text`` to ``path`` through :func:`knightgui_core.files.write_text`, creating
+    missing folders (kept for the callers that use this name)."""
+    files.write_text(path, text, make_parents=True)

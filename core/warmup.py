@@ -27,6 +27,7 @@ def _enumeration() -> None:
 
     en = Enumerator(6, 6, "a1", "b3", dashes={"f6": "full"})
     en.first(2)
+    en.block_compact(3)                          # what the window keeps (bitboard kernel)
     en.next_solution()
     en.count()
     en.engine.count()
@@ -35,6 +36,10 @@ def _enumeration() -> None:
     g.first(2)
     g.count()
     Enumerator(9, 9, start="a1").first(1)      # the general kernel (above 64 squares)
+    from .stream import solution_blocks         # streaming to files: both state layouts
+    for bits in (True, False):
+        for _ in solution_blocks(Enumerator(6, 6, "a1", "b3", bits=bits), 2, numbers=bits):
+            pass
     AlgorithmBatch([Algorithm(0, "strict", "c8", "b6", ())]).run(np.arange(1))
 
 
@@ -91,6 +96,8 @@ def exercise_all() -> None:
     board = Board(5, 5)
     assert check_path(board, np.arange(25, dtype=np.int64)) is not None
     _enumeration()
+    from .enumerate import Enumerator
+    Enumerator(9, 9, start="a1").block_compact(2)   # the general keep kernel
     _orders()
     from .studies.orders import all_orders, run_orders
     run_orders(5, "last", orders=all_orders()[:3].copy())

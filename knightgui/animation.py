@@ -1,5 +1,5 @@
 """Play the construction of a tour move by move on the board view, showing at each step the
-Warnsdorff candidates of the next move with their outlet counts (SPEC §2)."""
+Warnsdorff candidates of the next move with their outlet counts (docs/spec.md §2)."""
 from __future__ import annotations
 
 import numpy as np

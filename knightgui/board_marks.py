@@ -5,6 +5,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPen, QTransform
+from knightgui_core.board import column_letters
 
 from .board_items import _pixels_per_unit, safe_paint
 
@@ -123,9 +124,10 @@ def _nice_step(x: float) -> int:
 
 
 class EdgeLabelsItem(pg.GraphicsObject):
-    """Files under the board and ranks left of it, hugging the board at any zoom: letters
-    a..z and ranks 1.. when the board has at most 26 columns, else 1-based column and row
-    numbers every ``step`` squares (a step that keeps labels about 40 px apart)."""
+    """Files under the board and ranks left of it, hugging the board at any zoom: column
+    letters (a…z, aa, ab, … as in :func:`knightgui_core.board.column_letters`, the naming of
+    every width) and ranks 1.., every square when they fit, else every ``step`` squares (a
+    step that keeps labels about 40 px apart)."""
 
     def __init__(self):
         super().__init__()
@@ -155,15 +157,15 @@ class EdgeLabelsItem(pg.GraphicsObject):
         font.setPixelSize(int(min(max(px * 0.3, 11), 16)))
         p.setFont(font)
         p.setPen(QColor(70, 70, 70))
-        letters = self.cols <= 26 and self.rows <= 26
+        every = self.cols <= 26 and self.rows <= 26
         view = QRectF(p.viewport())
         for axis, n in ((0, self.cols), (1, self.rows)):
-            step = 1 if letters and px >= 14 else _nice_step(40.0 / max(px, 1e-9))
+            step = 1 if every and px >= 14 else _nice_step(40.0 / max(px, 1e-9))
             ks = [1, *range(step, n + 1, step)] if step > 1 else range(1, n + 1)
             for k in ks:
                 if axis == 0:
                     c = t.map(QPointF(k - 0.5, 0.0))
-                    text = chr(96 + k) if letters else str(k)
+                    text = column_letters(k - 1)
                     r = QRectF(c.x() - 30, c.y() + 3, 60, 18)
                 else:
                     c = t.map(QPointF(0.0, k - 0.5))

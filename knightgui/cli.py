@@ -1,4 +1,4 @@
-"""Command line (SPEC §10). ``knightgui <command> ...``; no Qt is imported unless an image
+"""Command line (docs/spec.md §10). ``knightgui <command> ...``; no Qt is imported unless an image
 is rendered. Each command lives in ``knightgui.commands.<name>`` with ``add_parser(sub)`` and
 ``run(args) -> int``.
 
@@ -33,6 +33,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def run(argv) -> int:
+    """Run one command; the exit status. stdout and stderr are guarded
+    (:mod:`knightgui.streams`): a full, closed or broken stream is exit 1 and one line."""
+    from .streams import OutputError, guarded_streams, say_on_stderr
+    try:
+        with guarded_streams():
+            return _run(argv)
+    except OutputError as e:
+        say_on_stderr(str(e))
+        return 1
+
+
+def _run(argv) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -41,18 +53,24 @@ def run(argv) -> int:
             return 0
         return int(args.func(args) or 0)
     except CliError as e:
-        print(str(e).splitlines()[0] if str(e) else "bad input", file=sys.stderr)
+        print(_one_line(str(e)) if str(e) else "bad input", file=sys.stderr)
         return e.code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:           # output piped into `head` and the like
-        import os
-        try:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        except OSError:
-            pass
-        return 0
+    except ImportError as e:
+        from knightgui_core.environment import KernelsMissing
+        if not isinstance(e, KernelsMissing):
+            raise
+        print(_one_line(str(e)), file=sys.stderr)
+        return 2
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    """The first line of ``text``, cut to ``limit`` characters (a 5,000-digit number in a
+    message is shortened, not echoed whole)."""
+    from knightgui_core.text import shorten
+    return shorten(text.splitlines()[0], limit)
 
 
 def main() -> int:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from knightgui_core.tour import Tour, atomic_write_text
+from knightgui_core import files
+from knightgui_core.tour import Tour
 
 SVG_MAX_SIDE = 100
 DEFAULT_WIDTH = 800
@@ -78,6 +79,7 @@ def save_png(tour: Tour, filename, numbers=None, width_px: int | None = None,
     off. ``width_px``: image width (default 800, or 40 px per column up to 2000 for small
     boards' legibility). Returns the path written. Raises ``OSError`` when it cannot write.
     """
+    files.check_write_target(filename)    # a device or FIFO is refused before rendering
     if width_px is None:
         width_px = min(max(DEFAULT_WIDTH, 40 * tour.cols), 2000)
     view = render_view(tour, int(width_px), numbers=numbers, colour_mode=colour_mode)
@@ -88,21 +90,32 @@ def save_png(tour: Tour, filename, numbers=None, width_px: int | None = None,
         view.deleteLater()
 
 
-def write_png(widget, filename) -> Path:
-    """Save what ``widget`` shows as a PNG, atomically (temp file, then rename). Raises
-    ``OSError`` when it cannot write."""
+def png_bytes(widget) -> bytes:
+    """What ``widget`` shows, encoded as PNG in memory."""
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice
     img = widget.grab().toImage()
-    p = Path(filename)
-    tmp = p.with_name(f".{p.name}.tmp.png")
-    if not img.save(str(tmp), "PNG"):
-        raise OSError(f"cannot write the PNG file {p}")
-    os.replace(tmp, p)
-    return p
+    data = QByteArray()
+    buf = QBuffer(data)
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    ok = img.save(buf, "PNG")
+    buf.close()
+    if not ok or data.isEmpty():
+        raise OSError("the image could not be encoded as PNG")
+    return bytes(data.data())
+
+
+def write_png(widget, filename) -> Path:
+    """Save what ``widget`` shows as a PNG through the safe writer
+    (:mod:`knightgui_core.files`: exclusive temporary file, fsync, rename; devices, FIFOs
+    and folders refused). Raises ``OSError`` when it cannot write."""
+    files.check_write_target(filename)    # refuse a device before rendering anything
+    return files.write_bytes(filename, png_bytes(widget))
 
 
 def save_success_png(result, filename, width_px: int = 1100, height_px: int = 640) -> Path:
     """The tie-break study's success plot (the Analysis dock's) as a PNG, without a window.
     ``result`` is a :class:`knightgui_core.studies.tiebreaks.TieBreakResult`."""
+    files.check_write_target(filename)
     ensure_app()
     from PySide6.QtWidgets import QApplication
 
@@ -163,9 +176,7 @@ def svg_text(tour: Tour, numbers: bool = True, cell: int = 40) -> str:
 
 
 def save_svg(tour: Tour, filename, numbers: bool = True) -> Path:
-    p = Path(filename)
-    atomic_write_text(p, svg_text(tour, numbers))
-    return p
+    return files.write_text(filename, svg_text(tour, numbers))
 
 
 def copy_image(widget) -> None:

@@ -9,6 +9,7 @@ from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox,
                                QScrollArea, QSpinBox, QStyle, QToolBar)
+from knightgui_core.board import square_name
 
 from . import settings
 from .animation import ConstructionAnimator
@@ -147,6 +148,8 @@ class MainWindow(FileActions, QMainWindow):
         self.act_anim = A("Animate", self.toggle_animation, "Ctrl+A", True,
                           "play the construction of the shown tour move by move")
         self.act_open = A("Open tour…", self.open_tour, QKeySequence.Open)
+        self.act_open_solutions = A("Open solutions…", self.open_solutions, "Ctrl+Shift+O",
+                                    tip="step through a file written by enumerate --out")
         self.act_save = A("Save tour…", self.save_tour, QKeySequence.Save)
         self.act_png = A("Export PNG…", self.export_png, "Ctrl+E")
         self.act_svg = A("Export SVG…", self.export_svg)
@@ -168,8 +171,8 @@ class MainWindow(FileActions, QMainWindow):
         self.colour_actions["auto"].setChecked(True)
 
         m = self.menuBar().addMenu("&File")
-        for a in (self.act_open, self.act_save, None, self.act_png, self.act_svg, self.act_copy,
-                  None, self.act_quit):
+        for a in (self.act_open, self.act_open_solutions, self.act_save, None, self.act_png,
+                  self.act_svg, self.act_copy, None, self.act_quit):
             m.addSeparator() if a is None else m.addAction(a)
         m = self.view_menu = self.menuBar().addMenu("&View")
         for a in (self.act_numbers, self.act_path, self.act_ties, None,
@@ -230,8 +233,14 @@ class MainWindow(FileActions, QMainWindow):
         self.animator.frame.connect(self._anim_frame)
 
     # ---------------------------------------------------------------- slots
+    @guarded
+    def open_solutions(self, *_, filename=None):
+        from .solution_file import open_solutions_file
+        return open_solutions_file(self, filename)
+
     def show_error(self, title: str, text: str):
-        QMessageBox.warning(self, title, text)
+        from knightgui_core.text import shorten
+        QMessageBox.warning(self, title, shorten(str(text), 600))
 
     @guarded
     def solve(self, *_):
@@ -290,7 +299,7 @@ class MainWindow(FileActions, QMainWindow):
             v = self.view
             name = self.controls.board().name(sq) if (v.rows, v.cols) == (
                 self.controls.rows.value(), self.controls.cols.value()) else \
-                f"{sq % v.cols + 1},{sq // v.cols + 1}"
+                square_name(sq % v.cols, sq // v.cols)
             k = v.move_number(sq)
             text = f"{name}  ·  move {k}" if k else f"{name}  ·  not visited"
             self.hover_label.setText(f"{text}  ·  {v.outlets(sq)} outlets")

@@ -1,62 +1,73 @@
-"""Found solutions kept in memory, packed, so stepping back and forth is instant.
+"""Found solutions kept in memory, compactly, so stepping back and forth is instant.
 
-Paths go in one growable 2-D array (uint16 when the board has fewer than 65,535 squares);
-the options matrices are sparse (a handful of non-empty rows each) and go in CSR form:
-``mo_rows`` / ``mo_vals`` with ``mo_ptr`` offsets. About 250 bytes per 8×8 solution.
+Each solution is kept as what changed since the one before it (the scheme is in
+:mod:`knightgui_core.kernels.keep`): the tour positions from its branch row on, one byte a
+square on boards of at most 256 squares, two up to 65,536 (four beyond), and its non-empty
+options-matrix rows from the branch row on; every 64th solution is kept whole. A solution is
+rebuilt from the nearest whole one before it (at most 63 small steps). Open tours from d5 on
+8×8: about 60 bytes a solution (``bench/gui.py`` prints the figure).
+
+The solver thread fills :class:`Packed` runs with
+:meth:`knightgui_core.enumerate.Enumerator.block_compact`, compacted inside the search
+kernel, so keeping solutions costs little next to finding them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import bisect
+from typing import TypeAlias
 
 import numpy as np
 
+from knightgui_core.solutions import CompactBlock
+
+#: A run of consecutive solutions, packed: what the solver thread sends to the window
+#: (fields in :class:`knightgui_core.solutions.CompactBlock`).
+Packed: TypeAlias = CompactBlock
+
 
 def path_dtype(size: int):
-    """How a stored path is held: uint16 below 65,535 squares, else int32."""
-    return np.uint16 if size < 65535 else np.int32
-
-
-@dataclass
-class Packed:
-    """A run of consecutive solutions, packed (see the module docstring): what the solver
-    thread sends to the window. ``ptr`` int64[g + 1] delimits each solution's non-empty
-    options-matrix rows ``rows`` int32[M] and their values ``vals`` int8[M, 8]."""
-
-    first: int                  # 1-based index of the first solution
-    paths: np.ndarray           # uint16 / int32 [g, N] flat squares, tour order
-    branch: np.ndarray          # int32[g]
-    ptr: np.ndarray
-    rows: np.ndarray
-    vals: np.ndarray
-    length: int                 # L + 1 rows in a full options matrix
-
-    def __len__(self) -> int:
-        return len(self.paths)
+    """How stored squares are held: uint8 up to 256 squares, uint16 up to 65,536, else int32."""
+    return np.uint8 if size <= 256 else np.uint16 if size <= 65536 else np.int32
 
 
 def pack(first: int, paths: np.ndarray, mo: np.ndarray, branches: np.ndarray) -> Packed:
-    """Pack what :meth:`knightgui_core.enumerate.Enumerator.block` returns; vectorised (no Python
-    work per solution)."""
+    """Pack what :meth:`knightgui_core.enumerate.Enumerator.block` returns (every solution
+    whole; vectorised). The solver thread uses the faster
+    :meth:`~knightgui_core.enumerate.Enumerator.block_compact` instead."""
     g, size = paths.shape
+    L = mo.shape[1] - 1
+    tail = paths[0, L:] if g else np.zeros(0, dtype=np.int32)
     keep = (mo[:, :, 1:] != 0).any(axis=2)            # [g, L + 1]: rows with options
     which, rows = np.nonzero(keep)
     ptr = np.zeros(g + 1, dtype=np.int64)
     np.cumsum(keep.sum(axis=1), out=ptr[1:])
-    return Packed(int(first), paths.astype(path_dtype(size)),
-                  np.asarray(branches, dtype=np.int32), ptr, rows.astype(np.int32),
-                  mo[which, rows].astype(np.int8), int(mo.shape[1]))
+    vals = mo[which, rows].astype(np.int8)
+    vals[:, 0] = 0
+    return Packed(int(first), paths[:, :L].astype(path_dtype(size)).reshape(-1),
+                  np.arange(g + 1, dtype=np.int64) * L, np.zeros(g, dtype=np.int32),
+                  rows.astype(np.int32), vals, ptr, np.asarray(branches, dtype=np.int32),
+                  np.asarray(tail, dtype=np.int32), int(mo.shape[1]))
 
 
 class SolutionStore:
+    """Solutions 1, 2, … of one enumeration, appended in runs (:meth:`extend`), read back
+    by 0-based position: :meth:`path`, :meth:`mo`, :meth:`branch`, :meth:`index`."""
+
     def __init__(self, size: int = 0):
         self.size = int(size)
         self._n = 0
-        self._paths = np.zeros((0, max(self.size, 1)), dtype=np.uint16)
-        self._index = np.zeros(0, dtype=np.int64)
+        self._first = 1
+        self._L = 0
+        self._sq = np.zeros(0, dtype=path_dtype(self.size))
+        self._sptr = np.zeros(1, dtype=np.int64)
+        self._frm = np.zeros(0, dtype=np.int32)
         self._branch = np.zeros(0, dtype=np.int32)
         self._ptr = np.zeros(1, dtype=np.int64)
         self._rows = np.zeros(0, dtype=np.int32)
         self._vals = np.zeros((0, 8), dtype=np.int8)
+        self._tail = np.zeros(0, dtype=np.int32)
+        self._keys: list[int] = []      # positions stored whole, ascending
+        self._nsq = 0
         self._nnz = 0
         self.mo_length = 0
 
@@ -86,23 +97,36 @@ class SolutionStore:
         if not g:
             return
         if self._n == 0:
-            self.size = b.paths.shape[1]
-            self._paths = np.zeros((0, self.size), dtype=b.paths.dtype)
+            self._tail = np.asarray(b.tail, dtype=np.int32).copy()
             self.mo_length = int(b.length)
+            self._L = self.mo_length - 1
+            self.size = self._L + len(self._tail)
+            self._first = int(b.first)
+            self._sq = np.zeros(0, dtype=b.squares.dtype)
+        elif (int(b.length) != self.mo_length or int(b.first) != self._first + self._n
+              or not np.array_equal(b.tail, self._tail)):
+            raise ValueError("solutions of another enumeration (or out of order) cannot join "
+                             "this store")
+        if int(b.frm[0]) != 0:
+            raise ValueError("a run of solutions must start with a whole one")
         n0, n1 = self._n, self._n + g
-        m = len(b.rows)
-        self._paths = self._grow(self._paths, n1)
-        self._index = self._grow(self._index, n1)
+        ns, m = int(b.sptr[-1]), len(b.rows)
+        self._sq = self._grow(self._sq, self._nsq + ns)
+        self._sptr = self._grow(self._sptr, n1 + 1)
+        self._frm = self._grow(self._frm, n1)
         self._branch = self._grow(self._branch, n1)
         self._ptr = self._grow(self._ptr, n1 + 1)
         self._rows = self._grow(self._rows, self._nnz + m)
         self._vals = self._grow(self._vals, self._nnz + m)
-        self._paths[n0:n1] = b.paths
-        self._index[n0:n1] = np.arange(b.first, b.first + g)
+        self._sq[self._nsq:self._nsq + ns] = b.squares[:ns]
+        self._sptr[n0 + 1:n1 + 1] = self._nsq + b.sptr[1:]
+        self._frm[n0:n1] = b.frm
         self._branch[n0:n1] = b.branch
         self._rows[self._nnz:self._nnz + m] = b.rows
         self._vals[self._nnz:self._nnz + m] = b.vals
         self._ptr[n0 + 1:n1 + 1] = self._nnz + b.ptr[1:]
+        self._keys.extend((np.flatnonzero(np.asarray(b.frm) == 0) + n0).tolist())
+        self._nsq += ns
         self._nnz += m
         self._n = n1
 
@@ -111,11 +135,22 @@ class SolutionStore:
             raise IndexError(f"solution {i + 1} is not stored ({self._n} kept)")
         return i
 
+    def _key(self, i: int) -> int:
+        return self._keys[bisect.bisect_right(self._keys, i) - 1]
+
     def path(self, i: int) -> np.ndarray:
-        return self._paths[self._check(i)].astype(np.int32)
+        """int32[N]: the whole path of solution ``i`` (0-based), tail included."""
+        self._check(i)
+        out = np.empty(self._L + len(self._tail), dtype=np.int32)
+        out[self._L:] = self._tail
+        sq, sptr, frm = self._sq, self._sptr, self._frm
+        for j in range(self._key(i), i + 1):
+            out[int(frm[j]):self._L] = sq[sptr[j]:sptr[j + 1]]
+        return out
 
     def index(self, i: int) -> int:
-        return int(self._index[self._check(i)])
+        """1-based number of solution ``i`` in its enumeration."""
+        return self._first + self._check(i)
 
     def branch(self, i: int) -> int:
         return int(self._branch[self._check(i)])
@@ -124,10 +159,20 @@ class SolutionStore:
         """Dense ``int8[L + 1, 8]`` options matrix of solution ``i`` (0-based)."""
         self._check(i)
         out = np.zeros((self.mo_length, 8), dtype=np.int8)
-        a, b = self._ptr[i], self._ptr[i + 1]
-        out[self._rows[a:b]] = self._vals[a:b]
+        for j in range(self._key(i), i + 1):
+            out[int(self._frm[j]):] = 0
+            a, b = self._ptr[j], self._ptr[j + 1]
+            out[self._rows[a:b]] = self._vals[a:b]
         return out
 
     def nbytes(self) -> int:
-        return int(self._paths[: self._n].nbytes + self._rows[: self._nnz].nbytes
-                   + self._vals[: self._nnz].nbytes + 16 * self._n)
+        """Bytes of the kept solutions: squares, options rows, offsets, branch rows."""
+        return int(self._sq[: self._nsq].nbytes + self._rows[: self._nnz].nbytes
+                   + self._vals[: self._nnz].nbytes + 24 * self._n + self._tail.nbytes
+                   + 8 * len(self._keys))
+
+    def reserved_bytes(self) -> int:
+        """Bytes allocated, including the room the growable arrays keep for more."""
+        return int(sum(a.nbytes for a in (self._sq, self._sptr, self._frm, self._branch,
+                                          self._ptr, self._rows, self._vals, self._tail))
+                   + 8 * len(self._keys))

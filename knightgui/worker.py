@@ -25,11 +25,11 @@ from dataclasses import dataclass, field
 import numpy as np
 from PySide6.QtCore import QMutex, QMutexLocker, QThread, QWaitCondition, Signal
 
-from .solutions import Packed, pack, path_dtype
+from .solutions import Packed, path_dtype
 
 #: forward moves per enumeration chunk (bounds the abort latency)
 CHUNK_STEPS = 200_000
-#: memory for solutions kept for stepping (paths dominate: 2 or 4 bytes per square)
+#: memory for solutions kept for stepping (paths dominate: 1, 2 or 4 bytes per square)
 KEEP_BYTES = 512 * 2**20
 #: solutions collected per kernel call, and the scratch memory one call may use
 #: (paths + options matrices: 12 bytes per square per solution)
@@ -55,7 +55,7 @@ class Request:
     method: str = "auto"            # knightgui_core.solve methods: auto, greedy, backtrack, construct
     dashes: tuple = ()              # ((corner name, state), ...) with state in A/B/full
     tail: tuple | None = None       # ECD/XCD tail squares (names), or None
-    keep: int = 200_000             # solutions kept in memory for stepping
+    keep: int = 1_000_000           # solutions kept in memory for stepping
     limit: int = 0                  # stop after this many solutions (0 = all)
 
     def dash_dict(self) -> dict:
@@ -217,7 +217,7 @@ class SolverThread(QThread):
             if req.limit:
                 want = min(want, req.limit - en.solutions)
             if stored < keep:
-                got = pack(*en.block(min(want, keep - stored), CHUNK_STEPS))
+                got = en.block_compact(min(want, keep - stored), CHUNK_STEPS)
                 if len(got):
                     batch.append(got)
                 stored += len(got)

@@ -190,8 +190,19 @@ def repair_closed(nbr: np.ndarray, path: np.ndarray, max_steps: int = 100_000, s
     n = work.shape[0]
     if n and (work.min() < 0 or work.max() >= n or np.bincount(work, minlength=n).max() != 1):
         raise ValueError("repair_closed: path must visit each of the N squares once")
+    if nbr.size and (nbr.min() < -1 or nbr.max() >= n):
+        raise ValueError("repair_closed: nbr entries must be squares 0..N-1 or -1 (none)")
     if cols is None:
         cols = _infer_cols(nbr)
-    st = np.zeros(2, dtype=np.int64) if stats is None else stats
+    if not 1 <= int(cols) <= max(n, 1):
+        raise ValueError(f"repair_closed: cols must be between 1 and N, got {cols}")
+    if stats is None:
+        st = np.zeros(2, dtype=np.int64)
+    else:
+        st = stats
+        if (not isinstance(st, np.ndarray) or st.dtype != np.int64 or st.ndim != 1
+                or st.shape[0] < 2 or not st.flags.writeable or not st.flags.c_contiguous):
+            raise ValueError("repair_closed: stats must be a writable int64 array of at "
+                             "least 2 entries")
     ok = repair_closed_kernel(nbr, int(cols), work, int(max_steps), int(seed), st)
     return bool(ok), work

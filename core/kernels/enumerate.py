@@ -1,4 +1,4 @@
-"""Phadke's exhaustive enumeration as a resumable numba state machine (SPEC §4, §5).
+"""Phadke's exhaustive enumeration as a resumable numba state machine (docs/spec.md §4, §5).
 
 Every Warnsdorff tie is followed: the highest tied move type is taken and the other tied
 types are kept in the options matrix row of the current number; after a solution or a dead
@@ -20,7 +20,7 @@ Mutable state (built by :func:`new_state`, ``L`` = numbers the search places):
 
 * ``key``  int32[N]     the Warnsdorff score of each square plus ``BLOCKED`` when it is
   visited or reserved: outlets (unvisited knight-neighbours; reserved squares count as
-  unvisited) for a plain square, the constant 1 for a dashed approach cell (SPEC §5).
+  unvisited) for a plain square, the constant 1 for a dashed approach cell (docs/spec.md §5).
 * ``path`` int32[L + 1] ``path[k]`` = square of number k (index 0 unused).
 * ``mo``   int8[L + 1, 8] options matrix: ``mo[k, 0]`` = number of stored options,
   ``mo[k, 1..7]`` = stored move types, ascending by slot.
@@ -61,25 +61,22 @@ Arrays5 = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 def tables(nbr: np.ndarray, dashed: Iterable[int]) -> Arrays5:
     """``(nl, ntype, ncount, dl, dcount)`` (see the module docstring) for a neighbour table
-    ``nbr`` int32[N, 8] and the flat squares of the dashed approach cells."""
+    ``nbr`` int32[N, 8] and the flat squares of the dashed approach cells. One pass per
+    table (:mod:`knightgui_core.kernels.tables`): boards of millions of squares."""
+    from .tables import compact_table
     nbr = np.ascontiguousarray(nbr, dtype=np.int32)
     n = nbr.shape[0]
-    types = np.broadcast_to(np.arange(1, 9, dtype=np.int8), (n, 8))
-
-    def compact(keep):
-        order = np.argsort(~keep, axis=1, kind="stable")     # kept entries first, in order
-        lst = np.take_along_axis(np.where(keep, nbr, -1), order, axis=1).astype(np.int32)
-        return np.ascontiguousarray(lst), order, keep.sum(axis=1).astype(np.int32)
-
-    on = nbr >= 0
-    nl, order, ncount = compact(on)
-    ntype = np.ascontiguousarray(np.where(np.take_along_axis(on, order, axis=1),
-                                          np.take_along_axis(types, order, axis=1), 0)
-                                 .astype(np.int8))
-    is_dashed = np.zeros(n + 1, dtype=bool)
-    for s in dashed:
-        is_dashed[int(s)] = True
-    dl, _, dcount = compact(on & ~is_dashed[nbr])
+    keep = np.ones(n, dtype=np.int8)
+    nl, ntype = np.empty((n, 8), np.int32), np.empty((n, 8), np.int8)
+    ncount = np.empty(n, np.int32)
+    compact_table(nbr, keep, nl, ntype, ncount)
+    cells = [int(s) for s in dashed]
+    if not cells:             # no dashed cell: the score list is the neighbour list (shared)
+        return nl, ntype, ncount, nl, ncount
+    keep[cells] = 0
+    dl, dtype_ = np.empty((n, 8), np.int32), np.empty((n, 8), np.int8)
+    dcount = np.empty(n, np.int32)
+    compact_table(nbr, keep, dl, dtype_, dcount)
     return nl, ntype, ncount, dl, dcount
 
 

@@ -26,8 +26,11 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "enumerate64": ("fresh_bits_state", "advance_bits", "count_bits", "collect_bits",
                     "count_batch_bits"),
     "hamsearch": ("local_neighbours", "ham_search"),
+    "keep": ("collect_delta", "collect_delta_bits"),
     "orders": ("orders_chunk", "one_walk"),
     "phased": ("phased_walk",),
+    "stream": ("collect_paths", "collect_paths_bits"),
+    "tables": ("neighbour_table", "compact_table"),
     "validate": ("path_is_tour",),
     "walk": ("greedy_walk", "backtrack_walk"),
 }

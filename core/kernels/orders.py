@@ -1,4 +1,4 @@
-"""numba kernels for the move-order analysis (SPEC §7): plain Warnsdorff walks for many move
+"""numba kernels for the move-order analysis (docs/spec.md §7): plain Warnsdorff walks for many move
 orders × many start squares at once.
 
 The walks run on a *padded* board: the ``rows`` × ``cols`` board sits inside a frame two

@@ -1,4 +1,4 @@
-"""Warnsdorff walk kernels: greedy and backtracking, every tie rule of SPEC §3.
+"""Warnsdorff walk kernels: greedy and backtracking, every tie rule of docs/spec.md §3.
 
 numba only; arrays and ints in, arrays and ints out. Neighbours are computed arithmetically
 (no [N, 8] table), so a 1000×1000 walk touches a few MB. Outlet counts are kept up to date

@@ -1,9 +1,9 @@
-"""Move-order analysis (SPEC §7): how often does plain Warnsdorff fail, over all 8! move orders
+"""Move-order analysis (docs/spec.md §7): how often does plain Warnsdorff fail, over all 8! move orders
 and every start square?
 
 Order numbering
 ---------------
-The 40,320 move orders are the permutations of the digits 1..8 (Phadke's move types, SPEC §1)
+The 40,320 move orders are the permutations of the digits 1..8 (Phadke's move types, docs/spec.md §1)
 in *lexicographic* order: index 0 is ``12345678``, index 1 ``12345687``, ..., index 40,319
 ``87654321``. :func:`all_orders` returns them as ``int8[40320, 8]`` and :func:`order_index`
 computes the index of a given order.
@@ -224,7 +224,7 @@ class OrdersResult:
         return out
 
     def summary(self) -> dict:
-        """The SPEC §10 figures (``orders`` … ``seconds``) and a few more."""
+        """The docs/spec.md §10 figures (``orders`` … ``seconds``) and a few more."""
         complete = self.walks - self.failed_walks
         return {"orders": self.orders, "walks": self.walks, "failed_walks": self.failed_walks,
                 "orders_with_failure": self.orders_with_failure,

@@ -1,4 +1,4 @@
-"""Phadke's study (SPEC §6): 53 start/end combinations of the closed 8×8 tour, 22,432
+"""Phadke's study (docs/spec.md §6): 53 start/end combinations of the closed 8×8 tour, 22,432
 algorithms (strict, full corner dash, semi corner dash, ECD, XCD), run on all cores.
 
 >>> algos = algorithms("strict")
@@ -12,7 +12,7 @@ count_batch_bits`); a thread pool (one thread per core) takes small batches, so 
 reported and ``cancel()`` honoured between batches. With ``checkpoint=path`` finished
 algorithms are saved (atomically) and skipped when the run is started again.
 
-Readings (SPEC §5). The default is the one SPEC §5 describes: the whole ECD/XCD tail is
+Readings (docs/spec.md §5). The default is the one docs/spec.md §5 describes: the whole ECD/XCD tail is
 reserved from the start (its squares count as outlets, like E) and number L must be a
 knight move from the tail's first square. It gives strict 989,931 and full corner dash
 5,201,841 exactly; semi 40,640,279 (+1,006); ECD 526,577 / 2,201,678 and XCD 961,608 /
@@ -42,7 +42,7 @@ from ..kernels import enumerate as _k
 from ..kernels import enumerate64 as _k64
 from ..tour import atomic_write_text
 
-#: start -> ends (SPEC §6), in the paper's order.
+#: start -> ends (docs/spec.md §6), in the paper's order.
 COMBOS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("a8", ("c7", "b6")), ("b8", ("a6", "c6", "d7")), ("c8", ("a7", "b6", "d6", "e7")),
     ("d8", ("b7", "c6", "e6", "f7")), ("b7", ("a5", "c5", "d6", "d8")),

@@ -1,4 +1,4 @@
-"""Tables of Phadke's study (SPEC §6): per algorithm, per combination (the paper's Table 1),
+"""Tables of Phadke's study (docs/spec.md §6): per algorithm, per combination (the paper's Table 1),
 per start with symmetric copies and full-board totals (Table 2), family totals beside the
 paper's figures; CSV export (atomic writes)."""
 from __future__ import annotations

@@ -1,7 +1,6 @@
 """Helpers shared by the CLI commands: errors, JSON output, square parsing, progress bars."""
 from __future__ import annotations
 
-import json
 import sys
 import time
 
@@ -17,8 +16,10 @@ class CliError(Exception):
 
 
 def emit_json(obj) -> None:
-    """Print one JSON object as the last line of stdout."""
-    sys.stdout.write(json.dumps(obj, separators=(",", ":"), default=_jsonable) + "\n")
+    """Print one JSON object as the last line of stdout: strict JSON (a number that is not
+    finite is written as null, never as Infinity or NaN)."""
+    from knightgui_core.text import strict_dumps
+    sys.stdout.write(strict_dumps(obj, default=_jsonable) + "\n")
     sys.stdout.flush()
 
 

@@ -1,4 +1,4 @@
-"""``knightgui check FILE``: validate a tour file (SPEC §9)."""
+"""``knightgui check FILE``: validate a tour file (docs/spec.md §9)."""
 from __future__ import annotations
 
 from ._common import CliError, emit_json

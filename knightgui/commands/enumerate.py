@@ -1,4 +1,4 @@
-"""``knightgui enumerate``: Phadke's exhaustive enumeration (SPEC §4, §5, §10).
+"""``knightgui enumerate``: Phadke's exhaustive enumeration (docs/spec.md §4, §5, §10).
 
     knightgui enumerate --start a8 --end c7                      # count: 14,258 solutions
     knightgui enumerate --start a8 --end c7 --first 3            # show the first boards
@@ -7,7 +7,6 @@
 """
 from __future__ import annotations
 
-import json
 import re
 
 from ._common import CliError, Progress, emit_json, positive_int
@@ -33,7 +32,8 @@ def add_parser(sub) -> None:
                    help="list free corners and the ECD/XCD tails for S and E, then stop")
     p.add_argument("--first", metavar="K", help="stop after the first K solutions and show them")
     p.add_argument("--out", metavar="FILE", help="write the solutions (the first K, or all) "
-                   "to FILE.json or FILE.csv")
+                   "as they are found to FILE.npy (binary: boards of move numbers, numpy.load), "
+                   "FILE.csv or FILE.json; memory stays flat")
     p.add_argument("--json", action="store_true", help="last stdout line: one JSON object")
     p.set_defaults(func=run)
 
@@ -65,36 +65,26 @@ def _solution_record(en, s) -> dict:
 
 
 def _out_kind(path) -> str:
-    from pathlib import Path
-    ext = Path(path).suffix.lower()
-    if ext not in (".json", ".csv"):
-        raise CliError(f"--out: unknown file type '{ext}' (use .json or .csv)")
-    return ext
-
-
-def _records(en, sols, kind):
-    """Solutions as compact records (JSON) or CSV lines, consumed one at a time."""
-    cols = en.board.cols
-    for s in sols:
-        if kind == ".json":
-            yield {"index": s.index, "branch": s.branch,
-                   "path": [[int(q % cols), int(q // cols)] for q in s.path]}
-        else:
-            yield f"{s.index},{s.branch},{' '.join(en.names(s.path))}"
-
-
-def _write_out(path, en, records, counters, kind) -> None:
-    from knightgui_core.tour import atomic_write_text
-    b = en.board
+    from knightgui_core.stream import FORMATS, format_of
     try:
-        if kind == ".json":
-            d = {"format": "knightgui-enumeration", "version": 1, "rows": b.rows,
-                 "cols": b.cols, "method": en.method, **counters, "solutions_listed": records}
-            atomic_write_text(path, json.dumps(d, separators=(",", ":")))
-        else:
-            atomic_write_text(path, "\n".join(["solution,branch,path", *records]) + "\n")
+        return format_of(path)
+    except ValueError:
+        from pathlib import Path
+        raise CliError(f"--out: unknown file type '{Path(path).suffix[:20]}' (use "
+                       f"{', '.join(FORMATS)})") from None
+
+
+def _write_out(path, en, limit) -> dict:
+    """Stream the solutions to ``path`` as they are found (flat memory); the counters."""
+    from knightgui_core.stream import write_solutions
+    bar = Progress("enumerate")
+    try:
+        return write_solutions(en, path, limit, progress=lambda c: bar(
+            c["solutions"], None, f"solutions, {c['dead_ends']:,} dead ends"))
     except OSError as e:
         raise CliError(f"--out: cannot write {path}: {e.strerror or e}") from None
+    finally:
+        bar.close()
 
 
 def run(args) -> int:
@@ -130,14 +120,15 @@ def run(args) -> int:
     import time
     kind = _out_kind(args.out) if args.out else None
     t0 = time.perf_counter()
-    sols, records = [], []
-    if args.first is not None:
-        k = positive_int("--first", args.first, 1, 100_000)
+    sols = []
+    k = positive_int("--first", args.first, 1, 100_000) if args.first is not None else None
+    if kind:
+        if k is not None:      # the boards are shown too: keep the first K, then write them
+            sols = en.first(k)
+            en.reset()
+        _write_out(args.out, en, k)
+    elif k is not None:
         sols = en.first(k)
-        if kind:
-            records = list(_records(en, sols, kind))
-    elif kind:
-        records = list(_records(en, iter(en), kind))    # all solutions, streamed
     else:
         bar = Progress("enumerate")
         try:
@@ -148,8 +139,6 @@ def run(args) -> int:
     counters = {"solutions": en.solutions, "dead_ends": en.dead_ends,
                 "forward_moves": en.forward_moves, "exhausted": en.exhausted,
                 "seconds": round(time.perf_counter() - t0, 6)}
-    if kind:
-        _write_out(args.out, en, records, counters, kind)
     if args.first is not None:
         for s in sols:
             print(f"solution {s.index} (branched at move {s.branch})")

@@ -1,4 +1,4 @@
-"""``knightgui solve``: one tour, printed, saved or rendered (SPEC §10)."""
+"""``knightgui solve``: one tour, printed, saved or rendered (docs/spec.md §10)."""
 from __future__ import annotations
 
 import sys
@@ -30,6 +30,12 @@ def add_parser(sub) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     p.add_argument("--quiet", "-q", action="store_true", help="print no board")
     p.set_defaults(func=run)
+
+
+def _start_name(rows: int, cols: int, start) -> str:
+    from knightgui_core.board import Board
+    b = Board(rows, cols)
+    return b.name(0 if start is None else b.parse(start))
 
 
 def run(args) -> int:
@@ -64,7 +70,9 @@ def run(args) -> int:
                    "method": res.method, "seconds": round(res.seconds, 6),
                    "path": path_pairs(res.path, cols) if res.ok else [],
                    "message": res.message, "nodes": res.nodes,
-                   "stuck_at": res.stuck_at, "moves": res.moves})
+                   "stuck_at": res.stuck_at, "moves": res.moves,
+                   "start": _start_name(rows, cols, args.start),
+                   "rule_walk": res.info.get("rule_walk")})
     else:
         if res.ok and not args.quiet and rows * cols <= 26 * 26:
             print(res.tour.render())

@@ -1,4 +1,4 @@
-"""``knightgui study move-orders``: all 8! move orders × every start square (SPEC §7, §10)."""
+"""``knightgui study move-orders``: all 8! move orders × every start square (docs/spec.md §7, §10)."""
 from __future__ import annotations
 
 import sys
@@ -89,8 +89,8 @@ def _show_walk(n, cols, tie, order, start, as_json) -> int:
     for r in range(board.rows - 1, -1, -1):
         cells = (f"{v:>{width}}" if v else "." * width for v in nums[r * cols:(r + 1) * cols])
         print(f"{r + 1:>3} " + " ".join(cells))
-    if board.has_algebraic:
-        print("    " + " ".join(f"{chr(97 + c):>{width}}" for c in range(cols)))
+    from knightgui_core.board import column_letters
+    print("    " + " ".join(f"{column_letters(c):>{width}}" for c in range(cols)))
     print(w["message"])
     return 0
 
@@ -125,5 +125,5 @@ def _print_report(res, worst: int) -> None:
         out.write("Failed walks per start square (rank 1 at the bottom):\n")
         for r in range(b.rows - 1, -1, -1):
             out.write(f"{r + 1:>4} " + "".join(f"{int(v):>{width},}" for v in fps[r]) + "\n")
-        if b.has_algebraic:
-            out.write("     " + "".join(f"{chr(97 + c):>{width}}" for c in range(b.cols)) + "\n")
+        from knightgui_core.board import column_letters
+        out.write("     " + "".join(f"{column_letters(c):>{width}}" for c in range(b.cols)) + "\n")

@@ -1,4 +1,4 @@
-"""``knightgui study phadke``: Phadke's 1981 study of the closed 8×8 tour (SPEC §6).
+"""``knightgui study phadke``: Phadke's 1981 study of the closed 8×8 tour (docs/spec.md §6).
 
     knightgui study phadke --family strict            # 53 runs: 989,931 solutions
     knightgui study phadke --family all --out results # all 22,432 runs, CSV tables

@@ -1,4 +1,4 @@
-"""Analysis dock: how good is Warnsdorff's rule? (SPEC §7 and the tie-break study.)
+"""Analysis dock: how good is Warnsdorff's rule? (docs/spec.md §7 and the tie-break study.)
 
 ``AnalysisDock.show_tour`` (``Signal(object)``) carries what to show on the board:
 

@@ -6,6 +6,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont, QFontMetrics
+from knightgui_core.board import column_letters
 
 BACKGROUND = (250, 250, 248)
 RULE_COLOURS = {
@@ -105,7 +106,7 @@ class StartHeatMap(pg.PlotWidget):
                     t.setFont(self.label_font)
                     pi.addItem(t)
                     self.labels.append(t)
-        pi.getAxis("bottom").setTicks([[(c + 0.5, chr(97 + c) if cols <= 26 else str(c + 1))
+        pi.getAxis("bottom").setTicks([[(c + 0.5, column_letters(c))
                                         for c in range(cols)]])
         pi.getAxis("left").setTicks([[(r + 0.5, str(r + 1)) for r in range(rows)]])
         pi.setRange(xRange=(0, cols), yRange=(0, rows), padding=0.02)

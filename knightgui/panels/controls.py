@@ -109,7 +109,7 @@ class ControlsPanel(QWidget):
         # --- exhaustive
         self.enum_box = g = QGroupBox("Exhaustive run")
         f = QFormLayout(g)
-        self.keep = QSpinBox(minimum=100, maximum=2_000_000, value=200_000, singleStep=10_000)
+        self.keep = QSpinBox(minimum=100, maximum=5_000_000, value=1_000_000, singleStep=10_000)
         self.keep.setToolTip("solutions kept in memory for stepping (counting goes on)")
         f.addRow("Keep", self.keep)
         self.limit = QSpinBox(minimum=0, maximum=2_000_000_000, value=0, singleStep=100)
@@ -195,8 +195,8 @@ class ControlsPanel(QWidget):
         self._board_changed()
 
     def _rename_start(self, b: Board):
-        """Keep the start on the same (col, row) when the board's naming changes
-        (letters up to 26 columns, ``col,row`` beyond)."""
+        """Keep the start on the same (col, row) when the board changes, written in the
+        board's naming (a ``col,row`` entry is shown as its letter name)."""
         coords = parse_coords(self.start.text().strip())
         if coords is None:
             return

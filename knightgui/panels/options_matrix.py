@@ -1,7 +1,7 @@
 """The options matrix (``mo``) of the shown solution: a table model and its view.
 
 Rows are move numbers 1..L, columns the square of that move and the option slots 1..7
-(SPEC §4: the other tied move types stored at that number, ascending by slot). Non-empty
+(docs/spec.md §4: the other tied move types stored at that number, ascending by slot). Non-empty
 cells are highlighted; the row the current solution branched at is marked. The model reads
 the numpy array directly, so 10,000 rows scroll smoothly.
 """

@@ -1,4 +1,4 @@
-"""CLI: knightgui enumerate and knightgui study phadke (SPEC §10)."""
+"""CLI: knightgui enumerate and knightgui study phadke (docs/spec.md §10)."""
 import csv
 import json
 

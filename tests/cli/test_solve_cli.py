@@ -83,3 +83,40 @@ def test_headless_commands_never_import_qt():
             "assert rc == 0; assert 'PySide6' not in sys.modules, 'Qt imported'; print('clean')")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and "clean" in r.stdout, r.stderr
+
+
+def test_auto_says_where_the_rule_failed_and_what_took_over(capsys):
+    code, out, _ = call(capsys, "solve", "--rows", "100", "--cols", "100", "--json")
+    d = json.loads(out.splitlines()[-1])
+    assert code == 0 and d["valid"] and d["method"] == "construction"
+    assert d["message"] == ("Warnsdorff's rule (phadke) got stuck on cn1 (92,1) after 9,975 "
+                            "moves; tour by construction")
+    assert d["rule_walk"]["moves"] == 9975 and not d["rule_walk"]["completed"]
+
+
+@pytest.mark.parametrize("cols,start,first", [("21", "j2", [9, 1]), ("1401", "8,2", [7, 1]),
+                                              ("40", "ab2", [27, 1])])
+def test_auto_starts_where_asked_on_3_row_boards(capsys, cols, start, first):
+    code, out, _ = call(capsys, "solve", "--rows", "3", "--cols", cols, "--start", start,
+                        "--json", "-q")
+    d = json.loads(out.splitlines()[-1])
+    assert code == 0 and d["valid"] and d["path"][0] == first
+
+
+def test_a_start_without_a_tour_is_not_a_success(capsys):
+    code, out, err = call(capsys, "solve", "--rows", "3", "--cols", "7", "--start", "d2", "--json")
+    d = json.loads(out.splitlines()[-1])
+    assert code == 1 and d["valid"] is False and d["path"] == []
+    assert "no open tour of 3×7 starts on d2" in d["message"]
+    code, _, err = call(capsys, "solve", "--rows", "5", "--cols", "5", "--start", "b1")
+    assert code == 2 and "corners' colour" in err and len(err.strip().splitlines()) == 1
+
+
+def test_letter_names_work_on_wide_boards(capsys):
+    code, out, _ = call(capsys, "solve", "--rows", "30", "--cols", "30", "--start", "a1",
+                        "--json", "-q")
+    assert code == 0 and json.loads(out.splitlines()[-1])["start"] == "a1"
+    code, out, _ = call(capsys, "solve", "--rows", "30", "--cols", "30", "--start", "ad30",
+                        "--json", "-q")
+    d = json.loads(out.splitlines()[-1])
+    assert code == 0 and d["path"][0] == [29, 29] and d["start"] == "ad30"

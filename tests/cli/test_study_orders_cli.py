@@ -1,4 +1,4 @@
-"""``knightgui study move-orders`` and ``knightgui study tie-breaks`` (SPEC §10)."""
+"""``knightgui study move-orders`` and ``knightgui study tie-breaks`` (docs/spec.md §10)."""
 import csv
 import io
 import json

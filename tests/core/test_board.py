@@ -1,6 +1,9 @@
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from knightgui_core.board import MOVES, Board, BoardError, move_type
+from knightgui_core.board import (MOVES, Board, BoardError, column_index, column_letters,
+                                  move_type)
 
 
 def test_move_types_follow_phadke_numbering():
@@ -30,19 +33,55 @@ def test_square_names_parse_both_notations(text, expect):
 
 
 @pytest.mark.parametrize("bad", ["i1", "a9", "0,1", "9,1", "", "xx", "a", 3.5, None, (8, 0),
-                                 "1,2,3", "a" * 100])
+                                 "1,2,3", "a" * 100, "aa1", "é1", "a 1 1"])
 def test_bad_squares_are_refused_with_a_message(bad):
     with pytest.raises(BoardError) as e:
         Board(8, 8).parse(bad)
     assert str(e.value)
 
 
-def test_wide_boards_use_numeric_names():
+def test_wide_boards_use_the_same_letter_names():
     b = Board(3, 30)
-    assert b.name(b.index(27, 2)) == "28,3"
-    assert b.parse("28,3") == b.index(27, 2)
-    with pytest.raises(BoardError, match="26 columns"):
-        b.parse("a1")
+    assert b.name(b.index(27, 2)) == "ab3"
+    assert b.parse("ab3") == b.parse("28,3") == b.parse("AB3") == b.index(27, 2)
+    assert b.parse("a1") == 0 and b.name(0) == "a1"
+    assert b.long_name(b.index(27, 2)) == "ab3 (28,3)"
+    assert Board(8, 8).long_name(0) == "a1"
+    with pytest.raises(BoardError, match="off the 30×3 board"):
+        b.parse("ae1")          # column 31
+
+
+@pytest.mark.parametrize("col,letters", [(0, "a"), (25, "z"), (26, "aa"), (27, "ab"),
+                                         (51, "az"), (52, "ba"), (701, "zz"), (702, "aaa"),
+                                         (1999, "bxx")])
+def test_column_letters_count_like_spreadsheet_columns(col, letters):
+    assert column_letters(col) == letters
+    assert column_index(letters) == col == column_index(letters.upper())
+
+
+@settings(max_examples=300, deadline=None)
+@given(cols=st.integers(1, 2600), rows=st.integers(1, 2600), data=st.data())
+def test_square_names_round_trip_on_every_width(cols, rows, data):
+    b = Board(rows, cols)
+    col = data.draw(st.integers(0, cols - 1))
+    row = data.draw(st.integers(0, rows - 1))
+    sq = b.index(col, row)
+    assert b.parse(b.name(sq)) == sq
+    assert b.parse(b.numeric_name(sq)) == sq
+    assert b.parse(b.name(sq).upper()) == sq
+    assert b.name(b.parse(f"{col + 1},{row + 1}")) == b.name(sq)
+    # names are unique: the next column never shares the name
+    if col + 1 < cols:
+        assert b.name(b.index(col + 1, row)) != b.name(sq)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 10**6))
+def test_column_letters_are_a_bijection(col):
+    letters = column_letters(col)
+    assert letters.isalpha() and letters.islower()
+    assert column_index(letters) == col
+    assert column_letters(col + 1) != letters
 
 
 @pytest.mark.parametrize("rows,cols", [(0, 5), (-1, 5), (5, 0)])

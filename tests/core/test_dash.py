@@ -1,4 +1,4 @@
-"""Corners, approach cells, compulsory end dash, ECD/XCD tails (SPEC §4, §5)."""
+"""Corners, approach cells, compulsory end dash, ECD/XCD tails (docs/spec.md §4, §5)."""
 import pytest
 
 from knightgui_core.board import Board

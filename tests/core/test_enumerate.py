@@ -1,4 +1,4 @@
-"""Phadke's exhaustive enumeration: worked example, counts, chunking, validity (SPEC §4)."""
+"""Phadke's exhaustive enumeration: worked example, counts, chunking, validity (docs/spec.md §4)."""
 import numpy as np
 import pytest
 
@@ -114,7 +114,7 @@ def test_iterator_and_first_agree():
 
 
 def test_every_solution_is_a_valid_tour_for_a_dashed_compulsory_combo():
-    # c8 -> b6 ends with the compulsory end dash c7, a8, b6 (SPEC §4)
+    # c8 -> b6 ends with the compulsory end dash c7, a8, b6 (docs/spec.md §4)
     en = Enumerator(8, 8, "c8", "b6", dashes={"h1": "full", "a1": "A"})
     sols = list(en)
     assert len(sols) == en.solutions > 0

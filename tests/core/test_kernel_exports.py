@@ -36,7 +36,7 @@ _HELPERS = {"mark", "step", "init_outlets", "rank_candidates", "popcount", "new_
             "xorshift64", "local_neighbours", "init_key", "start_state"}
 
 
-SPEC = ((("array", "int32", 1, False), ("int",), ("array", "uint64", 2, True), ("bool",)),
+SIG = ((("array", "int32", 1, False), ("int",), ("array", "uint64", 2, True), ("bool",)),
         "bool")
 
 
@@ -47,7 +47,7 @@ def _checked():
         calls.append(args)
         return 1
 
-    return jit.checked(fn, "k", SPEC), calls
+    return jit.checked(fn, "k", SIG), calls
 
 
 def test_checked_call_passes_matching_arguments_and_converts_a_bool_result():

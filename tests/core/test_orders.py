@@ -1,4 +1,4 @@
-"""Move-order analysis (SPEC §7): conventions, kernel against a plain reference walk,
+"""Move-order analysis (docs/spec.md §7): conventions, kernel against a plain reference walk,
 symmetries, progress/cancel and CSV."""
 import csv
 import io
@@ -30,7 +30,7 @@ def matrix_square(board, r, c):
 
 
 def reference_walk(board, order, tie, start):
-    """SPEC §2 read literally: candidates = unvisited neighbours, outlets = unvisited
+    """docs/spec.md §2 read literally: candidates = unvisited neighbours, outlets = unvisited
     neighbours of the candidate, fewest wins, ties by position in the order."""
     nb = board.neighbours
     visited = np.zeros(board.size, dtype=bool)

@@ -1,4 +1,4 @@
-"""Phadke's study (SPEC §6): algorithm lists, counts, tables, cancel, checkpoint."""
+"""Phadke's study (docs/spec.md §6): algorithm lists, counts, tables, cancel, checkpoint."""
 import csv
 import json
 
@@ -76,7 +76,7 @@ def test_whole_study_counts_beside_the_paper():
     res = P.run()
     fam = {r["family"]: r for r in family_totals(res)}
     assert fam["total"]["algorithms"] == 22_432
-    # the reading of SPEC §5: strict and full dash exact, the rest as documented there
+    # the reading of docs/spec.md §5: strict and full dash exact, the rest as documented there
     assert fam["semi"]["solutions"] == 40_640_279
     assert (fam["ecd"]["solutions"], fam["ecd-semi"]["solutions"]) == (526_577, 2_201_678)
     assert (fam["xcd"]["solutions"], fam["xcd-semi"]["solutions"]) == (961_608, 3_829_015)

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from knightgui_core.board import Board
-from knightgui_core.existence import why_no_tour
+from knightgui_core.existence import why_no_tour, why_no_tour_from
 from knightgui_core.rules import SQUIRREL_RULES, TIE_RULES, candidates_at, parse_order
 from knightgui_core.solve import SolveError, solve
 from knightgui_core.tour import check_path
@@ -45,7 +45,7 @@ def test_greedy_failure_is_reported_where_it_happens():
     bad = solve(77, 77, start=(0, 76), tie="first", order=SEED004_ORDER, method="greedy")
     assert not bad.ok and bad.tour is None
     assert bad.stuck_at == int(bad.path[-1])
-    assert f"after {len(bad.path) - 1} moves" in bad.message
+    assert f"after {len(bad.path) - 1:,} moves" in bad.message
     assert Board(77, 77).name(bad.stuck_at) in bad.message
 
 
@@ -87,7 +87,7 @@ def test_backtracking_finds_closed_tour_on_small_board():
 
 
 def test_backtracking_respects_node_budget():
-    res = solve(7, 7, start="b1", method="backtrack", node_budget=10)
+    res = solve(7, 7, start="c1", method="backtrack", node_budget=10)
     assert not res.ok or res.nodes <= 10
 
 
@@ -118,11 +118,19 @@ def test_property_tours_are_valid_and_refusals_agree_with_existence(rows, cols, 
         with pytest.raises(SolveError):
             solve(rows, cols, start=start, closed=closed, tie=tie, seed=seed)
         return
+    why = why_no_tour_from(rows, cols, closed, *start)
+    if why:
+        assert not solve(rows, cols, start=start, closed=closed, tie=tie, seed=seed,
+                         method="greedy").ok
+        with pytest.raises(SolveError, match="starts on"):
+            solve(rows, cols, start=start, closed=closed, tie=tie, seed=seed)
+        return
     res = solve(rows, cols, start=start, closed=closed, tie=tie, seed=seed)
-    assert res.ok, res.message
+    if not res.ok:      # only a search that covered every path may say no
+        assert "covered every path" in res.message, res.message
+        return
     assert check_path(Board(rows, cols), res.path, closed) is None
-    if res.tour.method.get("start_honoured", True):
-        assert res.path[0] == Board(rows, cols).parse(start)
+    assert res.path[0] == Board(rows, cols).parse(start)
 
 
 def test_single_tour_dashes_use_the_dash_rules():
@@ -134,3 +142,97 @@ def test_single_tour_dashes_use_the_dash_rules():
         solve(8, 8, start="b3", dashes={"a1": "full"})     # b3 is an approach cell of a1
     with pytest.raises(SolveError, match="not a corner"):
         solve(8, 8, start="d4", dashes={"c3": "full"})
+
+
+# ------------------------------------------------------------------ auto: the rule first
+def test_auto_walks_the_rule_first_and_says_where_it_failed():
+    res = solve(100, 100)
+    assert res.ok and res.method == "construction"
+    assert res.message == ("Warnsdorff's rule (phadke) got stuck on cn1 (92,1) after 9,975 "
+                           "moves; tour by construction")
+    walk = res.tour.method["rule_walk"]
+    assert walk == {"tie": "phadke", "completed": False, "moves": 9975,
+                    "stuck_at": Board(100, 100).parse("92,1")}
+
+
+def test_auto_gives_the_rules_own_tour_on_a_big_board():
+    res = solve(1000, 1000, tie="center-far")       # above the old 500×500 cut-off
+    assert res.ok and res.method.startswith("warnsdorff greedy (tie center-far")
+    assert "rule_walk" not in res.info
+
+
+def test_auto_closed_walks_the_rule_first_too():
+    res = solve(400, 400, closed=True)
+    assert res.ok and res.path[0] == 0
+    assert res.message.startswith("Warnsdorff's rule (phadke) got stuck on ")
+    assert res.message.endswith("; tour by construction")
+
+
+def test_auto_backtracking_is_named_on_small_boards():
+    res = solve(3, 21, start="j2")
+    assert res.ok and res.path[0] == Board(3, 21).parse("j2")
+    assert res.message.startswith("Warnsdorff's rule (phadke) got stuck on ")
+    assert res.method in ("construction", "warnsdorff backtracking (tie phadke)")
+
+
+@pytest.mark.parametrize("rows,cols,start", [(3, 21, "j2"), (3, 1401, "8,2"), (3, 1401, "1394,2"),
+                                             (3, 23, "l2"), (21, 3, "2,10"), (1401, 3, "2,8")])
+def test_auto_honours_thin_board_starts(rows, cols, start):
+    res = solve(rows, cols, start=start)
+    b = Board(rows, cols)
+    assert res.ok, res.message
+    assert res.path[0] == b.parse(start)
+    assert check_path(b, res.path) is None
+
+
+#: 3-row boards and squares from which no open tour starts (the search covers every path).
+NO_TOUR_FROM = {(7, (3, 1)), (8, (2, 1)), (8, (5, 1))}
+
+
+def test_every_start_of_3_row_strips_is_met_or_proven_impossible():
+    from knightgui_core.construct import construct_open
+    for n in range(7, 48):
+        for y in range(3):
+            for x in range(n):
+                if why_no_tour_from(3, n, False, x, y):
+                    continue
+                path, met = construct_open(3, n, start=y * n + x)
+                assert met == ((n, (x, y)) not in NO_TOUR_FROM), (n, x, y)
+                if met:
+                    assert path[0] == y * n + x
+    for n, (x, y) in NO_TOUR_FROM:
+        res = solve(3, n, start=(x, y))
+        assert not res.ok and res.tour is None
+        assert "covered every path" in res.message
+
+
+def test_start_rules_agree_with_exhaustive_search():
+    from knightgui_core.kernels.hamsearch import ham_search
+    for rows, cols in ((4, 5), (5, 4), (4, 6), (5, 5), (3, 7)):
+        b = Board(rows, cols)
+        req = np.full(b.size, -1, dtype=np.int32)
+        path = np.empty(b.size, dtype=np.int32)
+        for sq in range(b.size):
+            found = ham_search(b.neighbours, sq, -1, req, 10**9, 1, path) == b.size
+            if why_no_tour_from(rows, cols, False, *b.coords(sq)):
+                assert not found, (rows, cols, b.name(sq))
+            if found:
+                assert path[0] == sq
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rows=st.integers(3, 12), cols=st.integers(3, 40), closed=st.booleans(),
+       method=st.sampled_from(("auto", "greedy", "backtrack", "construct")), data=st.data())
+def test_property_a_success_always_starts_where_asked(rows, cols, closed, method, data):
+    start = (data.draw(st.integers(0, cols - 1)), data.draw(st.integers(0, rows - 1)))
+    try:
+        res = solve(rows, cols, start=start, closed=closed, method=method, node_budget=20_000)
+    except SolveError:
+        assert why_no_tour(rows, cols, closed) or (
+            method != "greedy" and why_no_tour_from(rows, cols, closed, *start))
+        return
+    if res.ok:
+        assert int(res.path[0]) == Board(rows, cols).parse(start)
+        assert check_path(Board(rows, cols), res.path, closed) is None
+    else:
+        assert res.tour is None and res.message

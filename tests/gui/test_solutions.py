@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from knightgui_core.enumerate import Enumerator
 from knightgui.solutions import SolutionStore, pack
@@ -51,7 +52,7 @@ def test_out_of_range_is_an_index_error():
 
 def test_memory_budget_bounds_what_is_kept_while_counting_goes_on(qtbot, monkeypatch):
     import knightgui.worker as wk
-    monkeypatch.setattr(wk, "KEEP_BYTES", 50 * (64 * 2 + 64))   # room for 50 8×8 paths
+    monkeypatch.setattr(wk, "KEEP_BYTES", 50 * (64 * 1 + 64))   # room for 50 8×8 paths
     w = wk.SolverThread()
     got, done = [], []
     w.solutionsFound.connect(lambda g, batch: got.extend(batch))
@@ -60,3 +61,51 @@ def test_memory_budget_bounds_what_is_kept_while_counting_goes_on(qtbot, monkeyp
     qtbot.waitUntil(lambda: bool(done), timeout=60_000)
     assert sum(len(b) for b in got) == 50 and done[0].solutions == 14_258 and done[0].exhausted
     assert w.stop(5000)
+
+
+@pytest.mark.parametrize("kw", [dict(rows=8, cols=8, start="a8", end="c7"),
+                                dict(rows=8, cols=8, start="d5"),
+                                dict(rows=9, cols=9, start="a1"),
+                                dict(rows=17, cols=17, start="a1"),
+                                dict(rows=8, cols=8, start="b8", end="a6", dashes={"h1": "full"},
+                                     tail=("c2", "a1", "b3", "c5", "a6"))])
+def test_compact_blocks_keep_exactly_the_engines_solutions(kw):
+    sols = Enumerator(**kw).first(900)
+    en = Enumerator(**kw)
+    store = SolutionStore()
+    for k in (7, 0, 100, 543, 250):                      # key solutions every 16, and blocks
+        store.extend(en.block_compact(k, key_every=16))  # that start between them
+    assert len(store) == len(sols)
+    for i, s in enumerate(sols):
+        np.testing.assert_array_equal(store.path(i), s.path)
+        np.testing.assert_array_equal(store.mo(i), s.mo)
+        assert store.branch(i) == s.branch and store.index(i) == s.index == i + 1
+    size = kw["rows"] * kw["cols"]
+    assert store._sq.dtype == (np.uint8 if size <= 256 else np.uint16)
+    assert store.nbytes() < len(sols) * (size + 100)      # well under one whole path each
+
+
+def test_compact_blocks_continue_the_counters_like_block():
+    a, b = Enumerator(8, 8, start="a8", end="c7"), Enumerator(8, 8, start="a8", end="c7")
+    blk = a.block_compact(500, max_steps=300_000)
+    first, paths, _, _ = b.block(500, max_steps=300_000)
+    assert blk.first == first == 1 and len(blk) == len(paths)
+    assert (a.solutions, a.forward_moves, a.dead_ends) == (b.solutions, b.forward_moves,
+                                                           b.dead_ends)
+    rest = a.count()
+    assert rest["solutions"] == 14_258 and a.exhausted
+
+
+def test_keep_kernel_codes_agree_with_the_search_kernels():
+    from knightgui_core.kernels import enumerate as k, keep
+    for name in ("SOLUTION", "EXHAUSTED", "BUDGET", "PH_RUNNING", "PH_LEAF", "PH_DONE",
+                 "ST_K", "ST_PHASE", "ST_SOLUTIONS", "ST_DEAD_ENDS", "ST_FORWARD", "ST_NTIE",
+                 "ST_BRANCH", "ST_SOL_BRANCH", "ST_L", "BLOCKED"):
+        assert getattr(keep, name) == getattr(k, name), name
+
+
+def test_a_store_refuses_runs_of_another_enumeration():
+    store = SolutionStore()
+    store.extend(Enumerator(8, 8, start="a8", end="c7").block_compact(5))
+    with pytest.raises(ValueError):
+        store.extend(Enumerator(8, 8, start="a8", end="c7").block_compact(5))   # 1 again

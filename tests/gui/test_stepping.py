@@ -1,5 +1,5 @@
 """Stepping through an exhaustive run shows exactly the engine's solutions and their options
-matrices (SPEC §4 worked example: a8→c7)."""
+matrices (docs/spec.md §4 worked example: a8→c7)."""
 from __future__ import annotations
 
 import numpy as np

@@ -221,3 +221,31 @@ def test_hover_label_names_the_square_its_move_and_outlets(window):
     assert Board(8, 8).name(sq) in text and "move 10" in text and "outlets" in text
     window._hovered(-1)
     assert window.hover_label.text() == ""
+
+
+def test_status_bar_says_where_the_rule_failed_and_what_took_over(window, qtbot):
+    _solve(window, qtbot, 100, start="a1")
+    msg = window.statusBar().currentMessage()
+    assert ("Warnsdorff's rule (phadke) got stuck on cn1 (92,1) after 9,975 moves; "
+            "tour by construction") in msg
+    assert window.view.path[0] == 0
+
+
+def test_window_names_squares_with_letters_on_every_width(window, qtbot):
+    c = window.controls
+    c.mode.setCurrentIndex(c.mode.findData("single"))
+    c.square_lock.setChecked(False)
+    c.rows.setValue(3)
+    c.cols.setValue(30)
+    c.start.setText("28,2")                   # col,row is accepted and shown by its letters
+    c.start.editingFinished.emit()
+    qtbot.wait(10)
+    window._square_clicked(Board(3, 30).parse("ab2"), False)
+    assert c.start.text() == "ab2"
+    assert "ab2" in window.statusBar().currentMessage()
+    window._hovered(Board(3, 30).parse("ad3"))
+    assert window.hover_label.text().startswith("ad3")
+    with qtbot.waitSignal(window.worker.tourSolved, timeout=120_000):
+        window.solve()
+    wait_until(qtbot, lambda: not window.results.running)
+    assert window.view.path[0] == Board(3, 30).parse("ab2")

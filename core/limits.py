@@ -1,0 +1,46 @@
+"""Memory checks before large allocations: a board too big for this machine is refused with
+one sentence instead of failing inside numpy's allocator (or the kernel's)."""
+from __future__ import annotations
+
+import os
+
+__all__ = ["available_memory", "check_memory"]
+
+
+def available_memory() -> int:
+    """Bytes this process could still allocate: ``MemAvailable`` on Linux, else physical
+    memory; a cgroup limit (v2 ``memory.max``) lowers it."""
+    avail = None
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    avail = int(line.split()[1]) * 1024
+                    break
+    except (OSError, ValueError, IndexError):
+        pass
+    if avail is None:
+        try:
+            avail = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        except (ValueError, OSError, AttributeError):
+            avail = 1 << 40     # unknown: do not refuse on a guess
+    try:
+        with open("/sys/fs/cgroup/memory.max", encoding="ascii") as f:
+            v = f.read().strip()
+        if v.isdigit():
+            avail = min(avail, int(v))
+    except OSError:
+        pass
+    return int(avail)
+
+
+def check_memory(need: int, what: str, error: type[Exception] = MemoryError) -> None:
+    """Raise ``error`` with one sentence when ``need`` bytes exceed what is available."""
+    avail = available_memory()
+    if need > avail:
+        raise error(f"{what} needs about {_gib(need)} of memory and {_gib(avail)} is "
+                    "available; choose a smaller board")
+
+
+def _gib(n: int) -> str:
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.0f} MiB"

@@ -1,0 +1,37 @@
+"""The compact form of a run of enumeration solutions (:class:`CompactBlock`), in a module of
+its own so that the window can name it without loading the numba kernels."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass
+class CompactBlock:
+    """A run of consecutive solutions, each stored as what changed since the one before
+    (:meth:`knightgui_core.enumerate.Enumerator.block_compact`; the scheme is in
+    :mod:`knightgui_core.kernels.keep`).
+
+    Solution ``i`` (``first + i`` in the run's numbering) has ``frm[i]`` = the first tour
+    position that differs from solution ``i - 1`` (0: stored whole); its positions
+    ``frm[i] .. L-1`` are ``squares[sptr[i]:sptr[i+1]]`` (uint8 on boards of at most 256
+    squares, uint16 up to 65,536, else int32) and its options-matrix rows numbered
+    ``>= frm[i]`` that hold options are ``rows[ptr[i]:ptr[i+1]]`` with entries ``vals``
+    (int8[·, 8], column 0 is 0); rows below ``frm[i]`` are those of solution ``i - 1``. The
+    first solution of a block is always whole. ``branch`` int32[g] is each solution's branch
+    row, ``tail`` int32 the reserved squares every path ends with, ``length`` = L + 1."""
+
+    first: int
+    squares: np.ndarray
+    sptr: np.ndarray
+    frm: np.ndarray
+    rows: np.ndarray
+    vals: np.ndarray
+    ptr: np.ndarray
+    branch: np.ndarray
+    tail: np.ndarray
+    length: int
+
+    def __len__(self) -> int:
+        return len(self.frm)
