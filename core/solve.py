@@ -118,10 +118,8 @@ def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = 
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise SolveError(f"seed must be a whole number ≥ 0, got {seed!r}")
     score = dash_scores(board, dashes, s, None)
-    if tie in SQUIRREL_RULES and method in ("greedy", "backtrack"):
-        why = _squirrel_refusal(board, s, score, method)
-        if why:
-            raise SolveError(why)
+    if tie in SQUIRREL_RULES and method == "backtrack":
+        raise SolveError(_squirrel_refusal(board, s, score, method))
     pos = move_order.positions()
     budget = DEFAULT_NODE_BUDGET if node_budget is None else int(node_budget)
     t0 = time.perf_counter()

@@ -152,10 +152,11 @@ def test_squirrel_plan_maps_the_paper_onto_the_board():
 
 
 def test_squirrel_in_solve_refuses_what_it_does_not_cover():
-    for kw in ({"rows": 8, "cols": 9}, {"rows": 8, "cols": 8, "start": "d4"},
-               {"rows": 8, "cols": 8, "dashes": {"h8": "full"}}):
-        with pytest.raises(SolveError):
-            solve(tie="squirrel", method="greedy", **kw)
+    for kw, why in (({"rows": 8, "cols": 9}, "n×n"), ({"rows": 8, "cols": 8, "start": "d4"},
+                                                       "corner"),
+                    ({"rows": 8, "cols": 8, "dashes": {"h8": "full"}}, "dashes")):
+        res = solve(tie="squirrel", method="greedy", **kw)
+        assert not res.ok and why in res.message
     with pytest.raises(SolveError, match="greedy"):
         solve(8, 8, tie="squirrel", method="backtrack")
     res = solve(8, 9, tie="squirrel")                     # auto goes on without it
