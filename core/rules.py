@@ -14,17 +14,34 @@ import numpy as np
 
 from .board import MOVES, Board
 
-#: Tie-break rules of docs/spec.md §3, in the order the window lists them.
-TIE_RULES: tuple[str, ...] = ("phadke", "first", "last", "random", "center-far", "lookahead")
+#: Tie-break rules (docs/spec.md §3 and docs/tie-breaks.md), in the order the window lists
+#: them. The first nine are codes of the greedy kernel (:mod:`knightgui_core.kernels.walk`);
+#: the Squirrel rules run :mod:`knightgui_core.squirrel` (square boards, from a corner).
+TIE_RULES: tuple[str, ...] = ("phadke", "first", "last", "random", "center-far", "lookahead",
+                              "pohl", "pohl-random", "center-far-random", "squirrel",
+                              "squirrel-unsplit")
 TIE_CODES: dict[str, int] = {name: code for code, name in enumerate(TIE_RULES)}
+#: rules that follow their own move orders (``--order`` is not used)
+SQUIRREL_RULES: tuple[str, ...] = ("squirrel", "squirrel-unsplit")
+#: rules whose residual ties are broken at random (``--seed``; ``--trials`` in the study)
+RANDOM_RULES: tuple[str, ...] = ("random", "pohl-random", "center-far-random")
 TIE_HELP: dict[str, str] = {
     "phadke": "highest move type among the tied candidates (Phadke's program)",
     "first": "first tied candidate in the move order",
     "last": "last tied candidate in the move order",
     "random": "uniform among the tied candidates; the same seed gives the same tour",
-    "center-far": "farthest from the board centre (Roth); then the move order",
-    "lookahead": "the candidate whose own best onward square has the fewest outlets (Pohl); "
-                 "then the move order",
+    "center-far": "farthest from the board centre (Roth's rule, as Ganzfried reports it); "
+                  "then the move order",
+    "lookahead": "the candidate whose own best onward square has the fewest exits (the "
+                 "one-level look-ahead of tutorials; not Pohl's rule); then the move order",
+    "pohl": "smallest sum of onward exits over the candidate's unvisited neighbours "
+            "(Pohl 1967, as Ganzfried 2004 reads it); then the move order",
+    "pohl-random": "Pohl's sum rule; remaining ties at random (seed)",
+    "center-far-random": "Roth's farthest-from-centre rule; remaining ties at random (seed)",
+    "squirrel": "Squirrel & Cull 1996: fixed move orders switched at set squares by n mod 8 "
+                "(table of Squirrel's own program); n×n, n ≥ 5, from a corner",
+    "squirrel-unsplit": "Squirrel & Cull's table with one switch square for every "
+                        "n ≡ 5 (mod 8) (no n mod 16 split; fails at n = 29, 45, ...)",
 }
 DEFAULT_ORDER = "12345678"
 #: single-tour methods (knightgui_core.solve): auto picks one and says which it used
@@ -40,7 +57,9 @@ def parse_tie(name: str) -> int:
     if not isinstance(name, str):
         raise RuleError(f"tie rule must be a name, got {name!r}")
     key = name.strip().lower().replace("_", "-")
-    key = {"roth": "center-far", "centre-far": "center-far", "pohl": "lookahead"}.get(key, key)
+    key = {"roth": "center-far", "centre-far": "center-far", "squirrel-cull": "squirrel",
+           "roth-random": "center-far-random", "centre-far-random": "center-far-random",
+           "look-ahead": "lookahead"}.get(key, key)
     if key not in TIE_CODES:
         raise RuleError(f"unknown tie rule '{name[:40]}' (choose one of: {', '.join(TIE_RULES)})")
     return TIE_CODES[key]

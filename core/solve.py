@@ -30,7 +30,8 @@ import numpy as np
 from .board import Board, BoardError, SquareSpec
 from .existence import why_no_tour, why_no_tour_from
 from .kernels import walk as _walk
-from .rules import DEFAULT_ORDER, METHODS, TIE_RULES, MoveOrder, RuleError, parse_order, parse_tie
+from .rules import (DEFAULT_ORDER, METHODS, SQUIRREL_RULES, TIE_CODES, TIE_RULES, MoveOrder,
+                    RuleError, parse_order, parse_tie)
 from .tour import Tour
 
 #: auto: boards up to this many squares try backtracking when greedy fails.
@@ -87,7 +88,7 @@ def dash_scores(board: Board, dashes: dict | None, start: int, end: int | None) 
 
 
 def _describe(tie: str, order: MoveOrder) -> str:
-    if tie in ("phadke", "random"):
+    if tie in ("phadke", "random", "pohl-random", "center-far-random") or tie in SQUIRREL_RULES:
         return f"tie {tie}"
     return f"tie {tie}, order {order.digits}"
 
@@ -117,6 +118,8 @@ def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = 
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise SolveError(f"seed must be a whole number ≥ 0, got {seed!r}")
     score = dash_scores(board, dashes, s, None)
+    if tie in SQUIRREL_RULES and method == "backtrack":
+        raise SolveError(_squirrel_refusal(board, s, score, method))
     pos = move_order.positions()
     budget = DEFAULT_NODE_BUDGET if node_budget is None else int(node_budget)
     t0 = time.perf_counter()
@@ -173,10 +176,36 @@ def _fail(res: SolveResult, message: str) -> SolveResult:
     return res
 
 
+def _squirrel_refusal(board: Board, s: int, score: np.ndarray, method: str) -> str | None:
+    """Why Squirrel and Cull's walk cannot run here (None when it can)."""
+    if method == "backtrack":
+        return "the Squirrel rules are greedy walks: use --method greedy or auto"
+    if board.rows != board.cols or board.rows < 5:
+        return (f"Squirrel and Cull's algorithm is for n×n boards with n ≥ 5, not "
+                f"{board.rows}×{board.cols}")
+    if s not in board.corners:
+        return f"Squirrel and Cull's algorithm starts in a corner, not on {board.name(s)}"
+    if score.shape[0]:
+        return "Squirrel and Cull's algorithm takes no corner dashes"
+    return None
+
+
 def _greedy(board, s, tie_code, pos, seed, score, tie, desc) -> SolveResult:
     path = np.empty(board.size, dtype=np.int32)
     ties = np.empty(board.size, dtype=np.uint8)
-    m = _walk.greedy_walk(board.rows, board.cols, s, tie_code, pos, seed, score, path, ties)
+    if tie_code >= TIE_CODES["squirrel"]:
+        why = _squirrel_refusal(board, s, score, "greedy")
+        if why:   # auto: go on with the other methods
+            return SolveResult(False, None, np.array([s], dtype=np.int32),
+                               f"warnsdorff greedy ({desc})", 0.0, stuck_at=s, message=why,
+                               info={"failure": why})
+        from .squirrel import plan
+        from .kernels.phased import phased_walk
+        p = plan(board.rows, s, TIE_RULES[tie_code])
+        m = phased_walk(board.rows, board.cols, p.start, p.prios, p.switch, path, ties)
+    else:
+        m = _walk.greedy_walk(board.rows, board.cols, s, tie_code, pos, seed, score, path,
+                              ties)
     ok = m == board.size
     res = SolveResult(ok, None, path if ok else path[:m].copy(),
                       f"warnsdorff greedy ({desc})", 0.0, nodes=m,
@@ -192,6 +221,8 @@ def _greedy(board, s, tie_code, pos, seed, score, tie, desc) -> SolveResult:
 
 
 def _backtrack(board, s, tie_code, pos, seed, score, tie, desc, closed, budget) -> SolveResult:
+    if tie_code >= TIE_CODES["squirrel"]:   # auto after a Squirrel walk: the plain order
+        tie_code, desc = TIE_CODES["first"], "tie first"
     path = np.empty(board.size, dtype=np.int32)
     ties = np.zeros(board.size, dtype=np.uint8)
     stats = np.zeros(3, dtype=np.int64)

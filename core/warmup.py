@@ -104,3 +104,4 @@ def exercise_all() -> None:
     tiebreaks.run_tiebreaks(12, n_min=5, starts="corners")
     from .count import CountBoard, count_subtrees, split
     count_subtrees(CountBoard(6, 6), 0, split(CountBoard(6, 6), 0, 2), 1000)
+    assert solve(9, 9, start="i9", tie="squirrel", method="greedy").ok

@@ -29,6 +29,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "hamsearch": ("local_neighbours", "ham_search"),
     "keep": ("collect_delta", "collect_delta_bits"),
     "orders": ("orders_chunk", "one_walk"),
+    "phased": ("phased_walk",),
     "stream": ("collect_paths", "collect_paths_bits"),
     "tables": ("neighbour_table", "compact_table"),
     "validate": ("path_is_tour",),

@@ -17,7 +17,19 @@ code  rule          secondary key
 3     random        random 24 bits, then position in the order
 4     center-far    (max distance − squared distance from centre), then order
 5     lookahead     fewest outlets among its own onward candidates, then order
+6     pohl          smallest sum of onward exits of its unvisited neighbours,
+                    then order (Ganzfried's reading of Pohl 1967)
+7     pohl-random   the same sum, then random, then order
+8     center-far-r  farthest from the centre, then random, then order
 ====  ============  ==========================================================
+
+:func:`greedy_walk` compares the keys lexicographically, (outlets, rule key, residual key),
+so no key can overflow on any board size. The centre rules (4, 8) read two more fields from
+the high bits of ``tie`` (:func:`roth_code`): bits 8–11 the centre (0 the exact centre,
+1 the 1-based ``(n/2, n/2)`` of an even board, i.e. half a square towards a1, 2 half a
+square towards the far corner) and bits 12–15 the distance (0 Euclidean, 1 Manhattan,
+2 Chebyshev). :func:`rank_candidates` (backtracking) uses the exact centre and Euclidean
+distance only.
 """
 from __future__ import annotations
 
@@ -26,7 +38,21 @@ import numpy as np
 from .._jit import njit
 from .rng import new_state, xorshift64
 
-TIE_PHADKE, TIE_FIRST, TIE_LAST, TIE_RANDOM, TIE_CENTER_FAR, TIE_LOOKAHEAD = range(6)
+(TIE_PHADKE, TIE_FIRST, TIE_LAST, TIE_RANDOM, TIE_CENTER_FAR, TIE_LOOKAHEAD, TIE_POHL,
+ TIE_POHL_RANDOM, TIE_CENTER_FAR_RANDOM) = range(9)
+#: the codes :func:`greedy_walk` knows (the low 8 bits of ``tie``)
+N_TIE_CODES = 9
+CENTRES = ("exact", "one-based", "far")
+METRICS = ("euclid", "manhattan", "chebyshev")
+
+
+def roth_code(residual_random: bool, centre: int = 0, metric: int = 0) -> int:
+    """The ``tie`` code of a centre rule with a centre and a distance of :data:`CENTRES` /
+    :data:`METRICS` (indices); see the module docstring."""
+    if not (0 <= centre < len(CENTRES) and 0 <= metric < len(METRICS)):
+        raise ValueError(f"centre must be 0..{len(CENTRES) - 1}, metric 0..{len(METRICS) - 1}")
+    base = TIE_CENTER_FAR_RANDOM if residual_random else TIE_CENTER_FAR
+    return base | (int(centre) << 8) | (int(metric) << 12)
 
 DC = np.array([2, 1, -1, -2, -2, -1, 1, 2], dtype=np.int64)
 DR = np.array([-1, -2, -2, -1, 1, 2, 2, 1], dtype=np.int64)
@@ -94,21 +120,28 @@ def rank_candidates(q: int, rows: int, cols: int, visited: np.ndarray, outlets: 
         o = np.int64(outlets[s])
         if have_score and score[s] >= 0:
             o = np.int64(score[s])
-        if tie == 0:
+        base = tie & 0xFF
+        if base == 0:
             sec = np.int64(7 - t)
-        elif tie == 1:
+        elif base == 1:
             sec = order_pos[t]
-        elif tie == 2:
+        elif base == 2:
             sec = np.int64(7) - order_pos[t]
-        elif tie == 3:
+        elif base == 3:
             sec = np.int64(xorshift64(rng) >> np.uint64(40)) * 8 + order_pos[t]
-        elif tie == 4:
+        elif base == 4 or base == 8:
             dx = 2 * cc - (cols - 1)
             dy = 2 * rr - (rows - 1)
             far = np.int64(cols) * cols + np.int64(rows) * rows
-            sec = (far - (np.int64(dx) * dx + np.int64(dy) * dy)) * 8 + order_pos[t]
+            sec = far - (np.int64(dx) * dx + np.int64(dy) * dy)
+            if base == 8:   # 16 random bits between the distance and the order
+                sec = (sec << 19) | (np.int64(xorshift64(rng) >> np.uint64(48)) << 3)
+            else:
+                sec = sec << 3
+            sec += order_pos[t]
         else:
             best = np.int64(15)
+            total = np.int64(0)
             for u in range(8):
                 c2 = cc + DC[u]
                 r2 = rr + DR[u]
@@ -116,9 +149,16 @@ def rank_candidates(q: int, rows: int, cols: int, visited: np.ndarray, outlets: 
                     s2 = r2 * cols + c2
                     if visited[s2] == 0:
                         v = np.int64(outlets[s2]) - 1  # s will be visited by then
+                        total += v
                         if v < best:
                             best = v
-            sec = best * 8 + order_pos[t]
+            if base == 5:
+                sec = best * 8 + order_pos[t]
+            elif base == 6:
+                sec = total * 8 + order_pos[t]
+            else:
+                sec = ((total << 24) | np.int64(xorshift64(rng) >> np.uint64(40))) * 8 \
+                    + order_pos[t]
         key = (o << SHIFT) | sec
         # insertion sort (at most 8 items)
         j = n
@@ -231,25 +271,38 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
     free, outlets, pscore, off = _padded_state(rows, cols, score)
     have_score = pscore.shape[0] > 0
     # secondary keys that do not change during the walk
+    base = tie & 0xFF
     sec_t = np.empty(8, dtype=np.int64)
     for t in range(8):
-        if tie == 0:
+        if base == 0:
             sec_t[t] = 7 - t
-        elif tie == 2:
+        elif base == 2:
             sec_t[t] = 7 - order_pos[t]
         else:
             sec_t[t] = order_pos[t]
-    if tie <= 2 and not have_score:
+    if base <= 2 and not have_score:
         prio = np.argsort(sec_t)
         return _greedy_ordered(rows, cols, start, prio, outlets, free, off, path, ties)
-    far = np.int64(cols) * cols + np.int64(rows) * rows
-    cent = np.zeros(free.shape[0] if tie == 4 else 0, dtype=np.int64)
-    if tie == 4:
+    centred = base == 4 or base == 8
+    randomised = base == 3 or base == 7 or base == 8
+    cent = np.zeros(free.shape[0] if centred else 0, dtype=np.int64)
+    if centred:
+        mode = (tie >> 8) & 0xF
+        metric = (tie >> 12) & 0xF
+        # centre in doubled coordinates (2c − cx2): exact, 1-based n/2, or half a square on
+        cx2 = cols - 1 if mode == 0 else (cols - 2 if mode == 1 else cols)
+        cy2 = rows - 1 if mode == 0 else (rows - 2 if mode == 1 else rows)
         for r in range(rows):
-            dy = np.int64(2 * r - (rows - 1))
+            dy = abs(np.int64(2 * r - cy2))
             for c in range(cols):
-                dx = np.int64(2 * c - (cols - 1))
-                cent[(r + 2) * W + c + 2] = (far - (dx * dx + dy * dy)) * 8
+                dx = abs(np.int64(2 * c - cx2))
+                if metric == 1:
+                    d = dx + dy
+                elif metric == 2:
+                    d = max(dx, dy)
+                else:
+                    d = dx * dx + dy * dy
+                cent[(r + 2) * W + c + 2] = -d     # farther is better (smaller key)
     rng = new_state(seed, SALT)
     q = (start // cols + 2) * W + start % cols + 2
     free[q] = 0
@@ -260,7 +313,8 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
     m = 1
     while m < size:
         best = np.int64(-1)
-        bkey = np.int64(1) << 62
+        bk1 = np.int64(0)
+        bk2 = np.int64(0)
         bo = 99
         nbest = 0
         for t in range(8):
@@ -272,30 +326,35 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
                 o = np.int64(pscore[s])
             if o > bo:
                 continue
+            # rule key k1, residual key k2 (random bits, then the order)
+            k2 = sec_t[t]
+            if randomised:
+                k2 += np.int64(xorshift64(rng) >> np.uint64(40)) * 8
+            if base <= 3:
+                k1 = np.int64(0)
+            elif centred:
+                k1 = cent[s]
+            else:
+                la = np.int64(15)
+                total = np.int64(0)
+                for u in range(8):
+                    s2 = s + off[u]
+                    if free[s2] and s2 != q:
+                        v = np.int64(outlets[s2]) - 1
+                        total += v
+                        if v < la:
+                            la = v
+                k1 = la if base == 5 else total
             if o < bo:
                 bo = o
                 nbest = 1
             else:
                 nbest += 1
-            if tie <= 2:
-                sec = sec_t[t]
-            elif tie == 3:
-                sec = np.int64(xorshift64(rng) >> np.uint64(40)) * 8 + sec_t[t]
-            elif tie == 4:
-                sec = cent[s] + sec_t[t]
-            else:
-                la = np.int64(15)
-                for u in range(8):
-                    s2 = s + off[u]
-                    if free[s2] and s2 != q:
-                        v = np.int64(outlets[s2]) - 1
-                        if v < la:
-                            la = v
-                sec = la * 8 + sec_t[t]
-            key = (o << SHIFT) | sec
-            if key < bkey:
-                bkey = key
-                best = s
+                if k1 > bk1 or (k1 == bk1 and k2 >= bk2):
+                    continue
+            bk1 = k1
+            bk2 = k2
+            best = s
         if best < 0:
             break
         ties[m] = 1 if nbest > 1 else 0

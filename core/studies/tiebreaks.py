@@ -1,4 +1,4 @@
-"""Tie-break study: for each tie rule of docs/spec.md §3 (and the large-board construction when it is
+"""Tie-break study: for each tie rule (and the large-board construction when it is
 available), for every n×n board from ``n_min`` to ``n_max``, does the greedy Warnsdorff walk
 (no backtracking) complete from the chosen start squares?
 
@@ -8,173 +8,62 @@ Start sets
 ``sample``   ``sample`` squares drawn per n by ``numpy.random.default_rng([seed, n])``
 (reproducible).
 
-The greedy walks are calls of the single-tour kernel that ``knightgui_core.solve.solve(method="greedy")``
-uses (:func:`knightgui_core.kernels.walk.greedy_walk`, which releases the GIL), run by a thread pool in
-bounded chunks; the
-construction row calls ``solve(method="construct")`` and counts a success only when the tour
-is valid and starts on the requested square. :func:`walk` replays one case for the board.
+Starts from which no open tour exists (on odd boards the squares of the minority colour;
+n = 2, 3, 4 everywhere) are left out and counted (``left_out``), so no rule "fails" where
+nothing can succeed. The Squirrel rules run from corners only; other starts are left out
+for them too.
+
+Trials: rules with random residual ties (:data:`knightgui_core.rules.RANDOM_RULES`) are walked
+with ``trials`` seeds, ``seed``, ``seed + 1``, …; the success rate per n is then over
+starts × trials walks, with a 95 % Wilson interval (:mod:`.tiebreaks_result`).
+
+The work is a list of deterministic tasks (:class:`WalkTask`: one rule, one trial seed, a
+range of n, with a stable :meth:`WalkTask.key`); :func:`run_task` runs one. They run on a
+thread pool in this process, or through the Dask runner (:func:`runner_tasks`,
+:mod:`knightgui_core.runner`: a local cluster or ``tcp://`` scheduler, and a result store),
+with the same counts either way. The greedy
+walks are calls of the single-tour kernels that ``solve(method="greedy")`` uses
+(:func:`knightgui_core.kernels.walk.greedy_walk`, :func:`knightgui_core.kernels.phased.phased_walk`;
+both release the GIL), so a thread pool runs tasks side by side. The construction row
+calls ``solve(method="construct")`` and counts a success only when the tour is valid and
+starts on the requested square. :func:`walk` replays one case for the board.
 """
 from __future__ import annotations
 
-import csv
-import importlib.util
-import io
-import os
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from pathlib import Path
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .. import rules as _rules
 from .._jit import num_threads
 from ..board import Board, SquareSpec
-from ..kernels import walk as _walk
-from ..tour import atomic_write_text
+from .tiebreaks_result import TieBreakResult, wilson_interval
+from .tiebreaks_tasks import (CONSTRUCTION, START_SETS,
+                              TieBreakError, WalkTask, construction_available, make_tasks,
+                              run_task, run_task_params, start_squares, tour_starts)
 
-START_SETS = ("corner", "corners", "all", "sample")
-CONSTRUCTION = "construction"
-N_MIN, N_MAX_DEFAULT, N_MAX_LIMIT = 5, 200, 1000
-#: Squares walked per kernel call (bounded chunks for progress and cancel).
-CHUNK_SQUARES = 3_000_000
+if TYPE_CHECKING:
+    from ..store import ResultStore
 
-_NO_SCORE = np.zeros(0, dtype=np.int8)
+__all__ = ["START_SETS", "CONSTRUCTION", "TieBreakError", "TieBreakResult", "WalkTask",
+           "construction_available", "default_rules", "start_squares", "tour_starts",
+           "make_tasks", "run_task", "run_task_params", "runner_tasks", "plan_study",
+           "assemble", "StudyPlan", "run_tiebreaks", "walk", "wilson_interval"]
 
-
-class TieBreakError(ValueError):
-    """A parameter of the study that is not valid."""
-
-
-def construction_available() -> bool:
-    """Whether this build has the linear-time construction (:mod:`knightgui_core.construct`)."""
-    return importlib.util.find_spec("knightgui_core.construct") is not None
+STUDY = "tie-breaks"
+N_MIN, N_MAX_DEFAULT, N_MAX_LIMIT = 5, 200, 2000
+TRIALS_LIMIT = 100_000
 
 
 def default_rules() -> tuple[str, ...]:
-    """The six rules of docs/spec.md §3, plus ``construction`` when :mod:`knightgui_core.construct` exists."""
+    """Every tie rule of :data:`knightgui_core.rules.TIE_RULES`, plus ``construction`` when
+    :mod:`knightgui_core.construct` exists."""
     return tuple(_rules.TIE_RULES) + ((CONSTRUCTION,) if construction_available() else ())
-
-
-def start_squares(n: int, starts: str, sample: int = 16, seed: int = 0) -> np.ndarray:
-    """Flat start squares (``int64``) of an n×n board for a start set."""
-    board = Board(n, n)
-    if starts == "corner":
-        return np.array([0], dtype=np.int64)
-    if starts == "corners":
-        return np.array(sorted(set(board.corners)), dtype=np.int64)
-    if starts == "all":
-        return np.arange(board.size, dtype=np.int64)
-    if starts == "sample":
-        k = min(int(sample), board.size)
-        rng = np.random.default_rng([int(seed), int(n)])
-        return np.sort(rng.choice(board.size, k, replace=False)).astype(np.int64)
-    raise TieBreakError(f"unknown start set '{starts}' (choose {', '.join(START_SETS)})")
-
-
-@dataclass
-class TieBreakResult:
-    """Counts per (rule, n). ``first_fail[r, i]`` is the first start square (flat) whose walk
-    failed for rule r on side ``sizes[i]`` (−1 if none) and ``fail_len`` the squares it
-    visited. Sizes not reached by a cancelled run have ``tried == 0``."""
-
-    rules: tuple[str, ...]
-    sizes: np.ndarray
-    starts: str
-    tried: np.ndarray
-    completed: np.ndarray
-    first_fail: np.ndarray
-    fail_len: np.ndarray
-    seconds: float
-    complete: bool = True
-    order: str = "12345678"
-    seed: int = 0
-    sample: int = 16
-    notes: dict = field(default_factory=dict)
-
-    def success_rate(self) -> np.ndarray:
-        """float[R, S]: completed / tried, NaN where nothing was tried."""
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(self.tried > 0, self.completed / np.maximum(self.tried, 1), np.nan)
-
-    def first_failing_n(self, rule: str) -> int | None:
-        """The smallest side on which ``rule`` failed a walk, or None."""
-        r = self.rules.index(rule)
-        bad = np.flatnonzero(self.completed[r] < self.tried[r])
-        return int(self.sizes[bad[0]]) if bad.size else None
-
-    def first_failure(self, rule: str) -> dict | None:
-        """Where the rule first failed: side, start square, squares visited."""
-        n = self.first_failing_n(rule)
-        if n is None:
-            return None
-        r, i = self.rules.index(rule), int(np.flatnonzero(self.sizes == n)[0])
-        s = int(self.first_fail[r, i])
-        return {"n": n, "start": Board(n, n).name(s) if s >= 0 else None, "square": s,
-                "visited": int(self.fail_len[r, i]), "squares": n * n}
-
-    def summary(self) -> dict:
-        """Per rule: walks, completed, success rate, first failing side and first failure."""
-        out = {}
-        for r, rule in enumerate(self.rules):
-            t, c = int(self.tried[r].sum()), int(self.completed[r].sum())
-            out[rule] = {"walks": t, "completed": c, "success_rate": (c / t) if t else None,
-                         "first_failing_n": self.first_failing_n(rule),
-                         "first_failure": self.first_failure(rule)}
-        return out
-
-    def to_json_dict(self, table: bool = False) -> dict:
-        """Parameters, per-rule summary and first failures for a JSON file (with the per-size
-        table when ``table``)."""
-        d = {"rules": list(self.rules), "n_min": int(self.sizes[0]),
-             "n_max": int(self.sizes[-1]), "starts": self.starts, "order": self.order,
-             "seed": self.seed, "seconds": round(self.seconds, 4), "complete": self.complete,
-             "first_failing_n": {r: self.first_failing_n(r) for r in self.rules},
-             "per_rule": self.summary()}
-        if self.starts == "sample":
-            d["sample"] = self.sample
-        if self.notes:
-            d["notes"] = self.notes
-        if table:
-            d["table"] = self.table()
-        return d
-
-    def table(self) -> list[dict]:
-        """One row per rule and side that ran: starts, completed, success rate, first failed
-        start and the squares it visited."""
-        rows = []
-        for r, rule in enumerate(self.rules):
-            for i, n in enumerate(self.sizes):
-                if self.tried[r, i] == 0:
-                    continue
-                s = int(self.first_fail[r, i])
-                rows.append({"rule": rule, "n": int(n), "starts": int(self.tried[r, i]),
-                             "completed": int(self.completed[r, i]),
-                             "success_rate": float(self.completed[r, i] / self.tried[r, i]),
-                             "first_failed_start": Board(int(n), int(n)).name(s) if s >= 0
-                             else "",
-                             "visited": int(self.fail_len[r, i]) if s >= 0 else ""})
-        return rows
-
-    def to_csv(self) -> str:
-        """``rule,n,starts,completed,success_rate,first_failed_start,visited``."""
-        buf = io.StringIO()
-        keys = ["rule", "n", "starts", "completed", "success_rate", "first_failed_start",
-                "visited"]
-        w = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
-        w.writeheader()
-        for row in self.table():
-            row = dict(row, success_rate=f"{row['success_rate']:.6f}")
-            w.writerow(row)
-        return buf.getvalue()
-
-    def save_csv(self, filename: str | os.PathLike[str]) -> Path:
-        """Write :meth:`to_csv` to ``filename`` atomically."""
-        p = Path(filename)
-        atomic_write_text(p, self.to_csv())
-        return p
 
 
 def _cancelled(cancel) -> bool:
@@ -183,166 +72,188 @@ def _cancelled(cancel) -> bool:
     return bool(cancel.is_set()) if hasattr(cancel, "is_set") else bool(cancel())
 
 
-def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN,
-                  rules: Iterable[str] | None = None,
-                  starts: str = "corner", sample: int = 16, seed: int = 0,
-                  order: str = _rules.DEFAULT_ORDER,
-                  progress: Callable[[int, int], object] | None = None,
-                  cancel: Callable[[], bool] | threading.Event | None = None) -> TieBreakResult:
-    """Run the study. ``progress(done, total)`` counts squares walked (work units);
-    ``cancel`` (callable or ``threading.Event``) stops it between chunks, the result then
-    has ``complete=False`` and covers what was done."""
-    for name, v in (("n_min", n_min), ("n_max", n_max)):
+def _check(n_min, n_max, rules, starts, sample, seed, order, trials):
+    for name, v in (("n_min", n_min), ("n_max", n_max), ("trials", trials)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
             raise TieBreakError(f"{name} must be a whole number, got {v!r}")
     if not 1 <= n_min <= n_max <= N_MAX_LIMIT:
         raise TieBreakError(f"sizes must satisfy 1 ≤ n_min ≤ n_max ≤ {N_MAX_LIMIT}, "
                             f"got {n_min}..{n_max}")
+    if not 1 <= trials <= TRIALS_LIMIT:
+        raise TieBreakError(f"trials must be between 1 and {TRIALS_LIMIT:,}, got {trials}")
     if starts not in START_SETS:
         raise TieBreakError(f"unknown start set '{starts}' (choose {', '.join(START_SETS)})")
     if starts == "sample" and not 1 <= int(sample) <= 1_000_000:
         raise TieBreakError(f"sample must be between 1 and 1,000,000, got {sample}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise TieBreakError(f"seed must be a whole number ≥ 0, got {seed!r}")
-    rule_list = list(default_rules() if rules is None else rules)
-    codes = []
-    for rule in rule_list:
+    rule_list = []
+    for rule in (default_rules() if rules is None else rules):
         if rule == CONSTRUCTION:
             if not construction_available():
                 raise TieBreakError("the construction method is not available in this build")
-            codes.append(-1)
+            rule_list.append(CONSTRUCTION)
             continue
         try:
-            codes.append(_rules.parse_tie(rule))
+            rule_list.append(_rules.TIE_RULES[_rules.parse_tie(rule)])
         except _rules.RuleError as e:
             raise TieBreakError(str(e)) from None
-    rule_list = [_rules.TIE_RULES[c] if c >= 0 else CONSTRUCTION for c in codes]
     if len(set(rule_list)) != len(rule_list):
         raise TieBreakError("a rule is listed twice")
     try:
         move_order = _rules.parse_order(order)
     except _rules.RuleError as e:
         raise TieBreakError(str(e)) from None
-    pos = move_order.positions()
+    return rule_list, move_order.digits
 
-    sizes = np.arange(n_min, n_max + 1, dtype=np.int64)
-    start_sets = [start_squares(int(n), starts, sample, seed) for n in sizes]
+
+@dataclass(frozen=True)
+class StudyPlan:
+    """A checked study: its rules (canonical names), order (digits), sizes and tasks."""
+
+    rules: tuple[str, ...]
+    order: str
+    n_min: int
+    n_max: int
+    starts: str
+    sample: int
+    seed: int
+    tasks: tuple[WalkTask, ...]
+
+
+def plan_study(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN,
+               rules: Iterable[str] | None = None,
+               starts: str = "corner", sample: int = 16, seed: int = 0,
+               order: str = _rules.DEFAULT_ORDER, trials: int = 1) -> StudyPlan:
+    """Check the parameters (:class:`TieBreakError`) and list the study's tasks."""
+    rule_list, order = _check(n_min, n_max, rules, starts, sample, seed, order, trials)
+    tasks = make_tasks(rule_list, int(n_min), int(n_max), starts=starts, sample=sample,
+                       seed=seed, order=order, trials=int(trials))
+    return StudyPlan(tuple(rule_list), order, int(n_min), int(n_max), starts, int(sample),
+                     int(seed), tuple(tasks))
+
+
+def assemble(plan: StudyPlan, results: Iterable[dict | None], seconds: float = 0.0,
+             tasks_json: dict | None = None) -> TieBreakResult:
+    """The study's result from one :func:`run_task` result (or None: not run) per task."""
+    results = list(results)
+    sizes = np.arange(plan.n_min, plan.n_max + 1, dtype=np.int64)
+    res = _merge(list(plan.rules), sizes, plan.tasks, results)
+    res.seconds = seconds
+    res.complete = all(r is not None for r in results)
+    res.starts, res.order, res.seed, res.sample = plan.starts, plan.order, plan.seed, plan.sample
+    res.tasks = dict(tasks_json) if tasks_json is not None else {
+        "total": len(results), "from_store": 0,
+        "computed": sum(r is not None for r in results)}
+    if any(r in _rules.SQUIRREL_RULES for r in plan.rules) and plan.starts not in (
+            "corner", "corners"):
+        res.notes["squirrel"] = "the Squirrel rules start in corners only; other starts " \
+                                "are left out for them"
+    if res.left_out.any():
+        res.notes["left_out"] = "starts from which no open tour exists (odd n: the " \
+                                "minority colour; n = 2, 3, 4: every square) are left out"
+    return res
+
+
+def runner_tasks(plan: StudyPlan) -> list:
+    """The study's tasks as :class:`knightgui_core.runner.Task` s (stable keys; the result is
+    JSON), for :func:`knightgui_core.runner.run_tasks`."""
+    from ..runner import Task
+    out = []
+    for t in plan.tasks:
+        params = asdict(t)
+        out.append(Task(t.key(), STUDY, params, run_task_params, (params,)))
+    return out
+
+
+def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN,
+                  rules: Iterable[str] | None = None, starts: str = "corner",
+                  sample: int = 16, seed: int = 0, order: str = _rules.DEFAULT_ORDER,
+                  trials: int = 1, progress: Callable[[int, int], None] | None = None,
+                  cancel: Callable[[], bool] | threading.Event | None = None,
+                  store: ResultStore | None = None,
+                  scheduler: object = None) -> TieBreakResult:
+    """Run the study. Without ``store`` and ``scheduler`` it runs on a thread pool in this
+    process (``progress(done, total)`` counts squares); with either, through
+    :func:`knightgui_core.runner.run_tasks` (``store``: a
+    :class:`knightgui_core.store.ResultStore`; ``scheduler``: as there; progress counts
+    tasks). ``cancel`` (callable or ``threading.Event``) stops it between tasks, the result
+    then has ``complete=False`` and covers what was done. The counts are the same either
+    way."""
+    plan = plan_study(n_max, n_min=n_min, rules=rules, starts=starts, sample=sample,
+                      seed=seed, order=order, trials=trials)
+    t0 = time.perf_counter()
+    if store is None and scheduler is None:
+        return assemble(plan, _thread_pool(plan.tasks, progress, cancel),
+                        time.perf_counter() - t0)
+    from ..runner import run_tasks
+    report = run_tasks(runner_tasks(plan), store=store, scheduler=scheduler,
+                       progress=progress, cancel=cancel)
+    return assemble(plan, [report.results.get(t.key()) for t in plan.tasks],
+                    time.perf_counter() - t0, report.tasks_json())
+
+
+def _merge(rule_list, sizes, tasks, results) -> TieBreakResult:
     R, S = len(rule_list), len(sizes)
     tried = np.zeros((R, S), dtype=np.int64)
     completed = np.zeros((R, S), dtype=np.int64)
+    left = np.zeros((R, S), dtype=np.int64)
     first_fail = np.full((R, S), -1, dtype=np.int64)
     fail_len = np.zeros((R, S), dtype=np.int64)
-    per_rule = int(sum(len(st) * int(n) * int(n) for st, n in zip(start_sets, sizes)))
-    total = per_rule * R
-    t0 = time.perf_counter()
-    stopped = False
-    pool = ThreadPoolExecutor(max_workers=num_threads(), thread_name_prefix="tiebreaks")
-    try:
-        stopped = _run_rules(codes, sizes, start_sets, pos, seed, tried, completed, first_fail,
-                             fail_len, total, pool, progress, cancel)
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-    return TieBreakResult(tuple(rule_list), sizes, starts, tried, completed, first_fail,
-                          fail_len, time.perf_counter() - t0, complete=not stopped,
-                          order=move_order.digits, seed=int(seed), sample=int(sample))
+    fail_seed = np.zeros((R, S), dtype=np.int64)
+    seeds: list[set[int]] = [set() for _ in rule_list]
+    n0 = int(sizes[0])
+    first_seed: dict[str, int] = {}
+    for t in tasks:
+        first_seed[t.rule] = min(first_seed.get(t.rule, t.seed), t.seed)
+    for task, out in zip(tasks, results):
+        if out is None:
+            continue
+        r = rule_list.index(task.rule)
+        seeds[r].add(task.seed)
+        for j, n in enumerate(out["n"]):
+            i = n - n0
+            tried[r, i] += out["tried"][j]
+            completed[r, i] += out["completed"][j]
+            if task.seed == first_seed[task.rule]:
+                left[r, i] = out["left_out"][j]      # the same for every trial
+            if out["first_fail"][j] >= 0 and first_fail[r, i] < 0:
+                first_fail[r, i] = out["first_fail"][j]
+                fail_len[r, i] = out["fail_len"][j]
+                fail_seed[r, i] = task.seed
+    trials = np.array([max(1, len(s)) for s in seeds], dtype=np.int64)
+    return TieBreakResult(tuple(rule_list), sizes, "corner", tried, completed, first_fail,
+                          fail_len, 0.0, trials=trials, left_out=left, fail_seed=fail_seed)
 
 
-def _run_rules(codes, sizes, start_sets, pos, seed, tried, completed, first_fail, fail_len,
-               total, pool, progress, cancel) -> bool:
-    """Fill the counters rule by rule; returns True when cancelled."""
+def _thread_pool(tasks, progress, cancel) -> list:
+    """Run the tasks on this machine, a few at a time (the kernels release the GIL), in
+    submission order; stops submitting when ``cancel`` is set."""
+    results: list = [None] * len(tasks)
+    total = sum(t.squares() for t in tasks)
+    weights = [t.squares() for t in tasks]
     done = 0
-    stopped = False
-    for r, code in enumerate(codes):
-        if stopped:
-            break
-        if code < 0:
-            for i, n in enumerate(sizes):
+    workers = num_threads()
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tiebreaks") as pool:
+        running: dict = {}
+        nxt = 0
+        while nxt < len(tasks) or running:
+            while nxt < len(tasks) and len(running) < 2 * workers:
                 if _cancelled(cancel):
-                    stopped = True
+                    nxt = len(tasks)
                     break
-                _construction_size(int(n), start_sets[i], r, i, tried, completed,
-                                   first_fail, fail_len)
-                done += len(start_sets[i]) * int(n) * int(n)
+                running[pool.submit(run_task, tasks[nxt])] = nxt
+                nxt += 1
+            if not running:
+                break
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for f in finished:
+                j = running.pop(f)
+                results[j] = f.result()
+                done += weights[j]
                 if progress is not None:
                     progress(done, total)
-            continue
-        for jobs in _chunks(sizes, start_sets):
-            if _cancelled(cancel):
-                stopped = True
-                break
-            idx, js, jst = jobs
-            out_len = np.zeros(len(js), dtype=np.int64)
-            out_end = np.zeros(len(js), dtype=np.int64)
-            _run_jobs(pool, js, jst, code, pos, seed, out_len, out_end)
-            ok = out_len == js * js
-            np.add.at(tried[r], idx, 1)
-            np.add.at(completed[r], idx, ok.astype(np.int64))
-            for j in np.flatnonzero(~ok):  # jobs are in start order within a size
-                i = idx[j]
-                if first_fail[r, i] < 0:
-                    first_fail[r, i] = jst[j]
-                    fail_len[r, i] = out_len[j]
-            done += int((js * js).sum())
-            if progress is not None:
-                progress(done, total)
-    return stopped
-
-
-def _chunks(sizes, start_sets):
-    """Yield (size index, sides, starts) job arrays with about CHUNK_SQUARES squares each."""
-    idx, js, jst, acc = [], [], [], 0
-    for i, (n, st) in enumerate(zip(sizes, start_sets)):
-        n = int(n)
-        for s in st:
-            idx.append(i)
-            js.append(n)
-            jst.append(int(s))
-            acc += n * n
-            if acc >= CHUNK_SQUARES:
-                yield (np.array(idx, dtype=np.int64), np.array(js, dtype=np.int64),
-                       np.array(jst, dtype=np.int64))
-                idx, js, jst, acc = [], [], [], 0
-    if idx:
-        yield (np.array(idx, dtype=np.int64), np.array(js, dtype=np.int64),
-               np.array(jst, dtype=np.int64))
-
-
-def _walk_job(n, start, code, pos, seed):
-    """One greedy walk; returns (squares visited, last square). The kernel releases the GIL,
-    so a thread pool runs several at once."""
-    path = np.empty(n * n, dtype=np.int32)
-    ties = np.empty(n * n, dtype=np.uint8)
-    m = int(_walk.greedy_walk(n, n, start, code, pos, seed, _NO_SCORE, path, ties))
-    return m, int(path[m - 1])
-
-
-def _run_jobs(pool, sides, starts, code, pos, seed, out_len, out_end):
-    seed = int(seed) & 0xFFFFFFFFFFFF
-    futures = [pool.submit(_walk_job, int(n), int(s), int(code), pos, seed)
-               for n, s in zip(sides, starts)]
-    for j, f in enumerate(futures):
-        out_len[j], out_end[j] = f.result()
-
-
-def _construction_size(n, starts, r, i, tried, completed, first_fail, fail_len):
-    from ..existence import why_no_tour
-    from ..solve import SolveError, solve
-    for s in starts:
-        tried[r, i] += 1
-        ok, visited = False, 0
-        if why_no_tour(n, n, False) is None:
-            try:
-                res = solve(n, n, start=(int(s) % n, int(s) // n), closed=False,
-                            method="construct")
-                ok = bool(res.ok and res.tour is not None and int(res.path[0]) == int(s))
-                visited = len(res.path) if res.ok else 0
-            except SolveError:
-                ok = False
-        if ok:
-            completed[r, i] += 1
-        elif first_fail[r, i] < 0:
-            first_fail[r, i] = int(s)
-            fail_len[r, i] = visited
+    return results
 
 
 def walk(rule: str, n: int, start: SquareSpec, *, order: str = _rules.DEFAULT_ORDER,

@@ -8,7 +8,7 @@ from ._common import CliError, EXIT_NOT_FOUND, emit_json, positive_int
 
 
 def add_parser(sub) -> None:
-    from knightgui_core.rules import DEFAULT_ORDER, METHODS, TIE_RULES
+    from knightgui_core.rules import DEFAULT_ORDER, METHODS, TIE_HELP, TIE_RULES
     p = sub.add_parser("solve", help="find one tour by Warnsdorff's rule",
                        description="Find one knight's tour. Without --closed the tour is open.")
     p.add_argument("--rows", required=True, help="board rows (ranks)")
@@ -16,10 +16,12 @@ def add_parser(sub) -> None:
     p.add_argument("--start", default=None, help="start square, e.g. a1 or 1,1 (default a1)")
     p.add_argument("--closed", action="store_true", help="the last square must be a knight "
                    "move from the first")
-    p.add_argument("--tie", default="phadke", help=f"tie rule: {', '.join(TIE_RULES)}")
+    p.add_argument("--tie", default="phadke", metavar="RULE",
+                   help="tie rule (default phadke; sources and figures: docs/tie-breaks.md): "
+                   + "; ".join(f"{t}: {TIE_HELP[t]}" for t in TIE_RULES).replace("%", "%%"))
     p.add_argument("--order", default=DEFAULT_ORDER, help="move order, 8 digits (default "
                    f"{DEFAULT_ORDER}) or ⟨dx,dy⟩ pairs")
-    p.add_argument("--seed", default="0", help="seed for --tie random")
+    p.add_argument("--seed", default="0", help="seed for the random tie rules")
     p.add_argument("--method", default="auto", choices=METHODS,
                    help="auto (default), greedy, backtrack or construct")
     p.add_argument("--budget", default=None, help="node budget for backtracking")

@@ -18,7 +18,9 @@ LABEL_COLOUR = "#333333"
 RULE_COLOURS = {
     "phadke": (31, 119, 180), "first": (255, 127, 14), "last": (44, 160, 44),
     "random": (214, 39, 40), "center-far": (148, 103, 189), "lookahead": (140, 86, 75),
-    "construction": (30, 30, 30),
+    "construction": (30, 30, 30), "pohl": (23, 190, 207), "pohl-random": (188, 189, 34),
+    "center-far-random": (227, 119, 194), "squirrel": (127, 127, 127),
+    "squirrel-unsplit": (90, 90, 160),
 }
 
 
@@ -274,6 +276,29 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
         super().resizeEvent(ev)
         self._fit_legend()
 
+    def _overlay_published(self, res, sizes) -> None:
+        """The published figures about the plotted rules (walks from the corner only), as
+        markers with their source in the legend: success rates where they were reported,
+        0 % at the sides where a walk was reported to fail."""
+        from knightgui_core.studies.published import for_rule
+        if res.starts != "corner" or not sizes.size:
+            return
+        lo, hi = float(sizes[0]), float(sizes[-1])
+        for rule in res.rules:
+            for f in for_rule(rule, res.order):
+                if f.start != "corner":
+                    continue
+                pts = [(n, 100.0 * r) for n, r in f.rates] + [(n, 0.0) for n in f.failing_n]
+                pts = [(x, y) for x, y in pts if lo <= x <= hi]
+                if not pts:
+                    continue
+                col = RULE_COLOURS.get(rule, (0, 0, 0))
+                item = self.lines.plot([x for x, _ in pts], [y for _, y in pts], pen=None,
+                                       symbol="o" if f.rates else "t", symbolSize=10,
+                                       symbolPen=pg.mkPen((20, 20, 20)), symbolBrush=col)
+                self.marks.append(item)
+                self.legend.addItem(item, f"{f.source}: {f.label}")
+
     def set_result(self, res) -> None:
         rate = res.success_rate()
         self.rates = rate
@@ -293,10 +318,11 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
         self.lines.getAxis("left").setWidth(width)
         self.strip.setRange(xRange=(n0 - 0.5, n0 - 0.5 + len(sizes)), yRange=(0, R),
                             padding=0)
-        for c in self.curves.values():
+        for c in list(self.curves.values()) + getattr(self, "marks", []):
             self.lines.removeItem(c)
         self.legend.clear()
         self.curves = {}
+        self.marks: list = []
         self.window = w = max(1, len(sizes) // 20)
         kernel = np.ones(w) / w
         for r, rule in enumerate(res.rules):
@@ -312,6 +338,7 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
             col = RULE_COLOURS.get(rule, (0, 0, 0))
             self.curves[rule] = self.lines.plot(x, y, pen=pg.mkPen(col, width=2))
             self.legend.addItem(self.curves[rule], rule)
+        self._overlay_published(res, sizes)
         self.lines.setYRange(0, 102)
         self._fit_legend()
         self.lines.setTitle(f"Share completed, mean over {w} consecutive sizes" if w > 1

@@ -22,7 +22,7 @@ class TieBreakPage(AnalysisPage):
         self.tie_result = None
         v = QVBoxLayout(self)
         self.nmax_spin = QSpinBox()
-        self.nmax_spin.setRange(6, 1000)
+        self.nmax_spin.setRange(6, 2000)
         self.nmax_spin.setValue(200)
         self.nmax_spin.setPrefix("n = 5 … ")
         self.starts_combo = QComboBox()
@@ -117,7 +117,7 @@ class TieBreakPage(AnalysisPage):
             return
         from knightgui_core.studies.tiebreaks import walk
         w = walk(str(it.data(Qt.ItemDataRole.UserRole)), ff["n"], ff["square"], order=self.tie_result.order,
-                 seed=self.tie_result.seed)
+                 seed=ff.get("seed", self.tie_result.seed))
         if w["ok"]:
             self.show_tour.emit(w["tour"])
         else:

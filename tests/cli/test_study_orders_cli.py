@@ -112,7 +112,8 @@ def test_tie_breaks_png_draws_the_success_plot(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv,needle", [
-    (["--max", "1001"], "--max"), (["--min", "9", "--max", "8"], "--min"),
+    (["--max", "2001"], "--max"), (["--max", "8", "--trials", "0"], "--trials"),
+    (["--min", "9", "--max", "8"], "--min"), (["--max", "8", "--store", "/dev/null"], "--store"),
     (["--starts", "edge"], "--starts"), (["--rules", "nope"], "nope"),
     (["--order", "123"], "order"), (["--csv", "x.txt"], ".csv"),
     (["--png", "x.jpg"], ".png"), (["--max", "8", "--png", "/nonexistent/dir/x.png"], "cannot write"),

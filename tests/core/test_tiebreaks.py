@@ -5,10 +5,10 @@ import io
 import numpy as np
 import pytest
 
-from knightgui_core.rules import TIE_RULES
+from knightgui_core.rules import SQUIRREL_RULES, TIE_RULES
 from knightgui_core.solve import solve
 from knightgui_core.studies.tiebreaks import (CONSTRUCTION, TieBreakError, construction_available,
-                                    run_tiebreaks, start_squares, walk)
+                                    run_tiebreaks, start_squares, tour_starts, walk)
 
 
 def greedy_ok(n, start, rule, seed=0, order="12345678"):
@@ -19,12 +19,15 @@ def greedy_ok(n, start, rule, seed=0, order="12345678"):
 
 @pytest.mark.parametrize("rule", TIE_RULES)
 def test_batch_agrees_with_solve_greedy(rule):
-    res = run_tiebreaks(16, n_min=5, rules=[rule], starts="sample", sample=6, seed=3,
+    kind = "corners" if rule in SQUIRREL_RULES else "sample"
+    res = run_tiebreaks(16, n_min=5, rules=[rule], starts=kind, sample=6, seed=3,
                         order="36451287")
     for i, n in enumerate(res.sizes):
-        starts = start_squares(int(n), "sample", 6, 3)
+        drawn = start_squares(int(n), kind, 6, 3)
+        starts = drawn[tour_starts(int(n), drawn)]
         oks = [greedy_ok(int(n), s, rule, seed=3, order="36451287") for s in starts]
         assert res.tried[0, i] == len(starts)
+        assert res.left_out[0, i] == len(drawn) - len(starts)
         assert res.completed[0, i] == sum(ok for ok, _ in oks)
         failed = [(s, m) for s, (ok, m) in zip(starts, oks) if not ok]
         if failed:
@@ -52,12 +55,14 @@ def test_success_rates_and_summary():
     rate = res.success_rate()
     assert rate.shape == (2, 8)
     assert ((0 <= rate) & (rate <= 1)).all()
-    assert (res.tried[:, 0] == 25).all() and (res.tried[:, -1] == 144).all()
+    # 5×5: only the 13 squares of the corners' colour start an open tour; 12 are left out
+    assert (res.tried[:, 0] == 13).all() and (res.left_out[:, 0] == 12).all()
+    assert (res.tried[:, -1] == 144).all() and (res.left_out[:, -1] == 0).all()
     s = res.summary()
     assert s["phadke"]["walks"] == int(res.tried[0].sum())
     assert s["phadke"]["completed"] == int(res.completed[0].sum())
-    # odd boards: no open tour starts on the minority colour, so 5×5 cannot be all success
-    assert res.completed[0, 0] < 25
+    assert s["phadke"]["left_out"] == int(res.left_out[0].sum()) > 0
+    assert "left_out" in res.to_json_dict()["notes"]
 
 
 def test_random_rule_is_reproducible_with_its_seed():
@@ -78,7 +83,7 @@ def test_start_sets():
 
 
 @pytest.mark.parametrize("kwargs", [
-    {"n_max": 1001}, {"n_max": 10, "n_min": 11}, {"n_max": 10, "rules": ["nope"]},
+    {"n_max": 2001}, {"n_max": 10, "trials": 0}, {"n_max": 10, "n_min": 11}, {"n_max": 10, "rules": ["nope"]},
     {"n_max": 10, "starts": "edge"}, {"n_max": 10, "order": "1234"},
     {"n_max": 10, "rules": ["first", "first"]}, {"n_max": 10, "seed": -1},
 ])

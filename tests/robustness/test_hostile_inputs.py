@@ -8,7 +8,7 @@ from contextlib import redirect_stderr, redirect_stdout
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from knightgui_core.board import Board, BoardError
-from knightgui_core.rules import RuleError, parse_order, parse_tie
+from knightgui_core.rules import TIE_RULES, RuleError, parse_order, parse_tie
 from knightgui_core.tour import Tour, TourError
 from knightgui.cli import run
 
@@ -63,7 +63,7 @@ def test_tie_names(text):
     except RuleError as e:
         assert str(e)
     else:
-        assert 0 <= code < 6
+        assert 0 <= code < len(TIE_RULES)
 
 
 

@@ -1,0 +1,156 @@
+"""Squirrel and Cull's Warnsdorff algorithm for open tours on n×n boards (n ≥ 5).
+
+Source: D. Squirrel and P. Cull, "A Warnsdorff-rule algorithm for knight's tours on square
+chessboards" (1996), as read through S. Ganzfried's report on it (Oregon State REU, 2004)
+and Squirrel's own program (the ``warnsdorff-scheme`` repository on GitHub, 2016), whose
+table this module follows; docs/tie-breaks.md says what was and was not confirmed.
+
+The algorithm is Warnsdorff's rule with ties broken by a fixed move order that changes a few
+times during the walk: each phase has its move order and a switch square, and lasts until
+the knight has visited that square. Orders and switch squares depend on n mod 8 (n mod 16
+when n ≡ 5 mod 8). The walk starts in the corner ``(1, 1)``.
+
+Coordinates of the paper: ``(a, b)``, 1-based, and move k (1..8) changes them by
+``(−2,+1) (−1,+2) (+1,+2) (+2,+1) (+2,−1) (+1,−2) (−1,−2) (−2,−1)``. On our board ``a`` is
+the file (column) and ``b`` the rank (row), so the paper's corner is a1 and move k is our
+move type with ``(dcol, drow) = (Δa, Δb)``; with that reading the paper's fixed order
+12345678 from the corner fails first at n = 41, 52, 59, 60, 66, 74 as Ganzfried reports
+(tests/core/test_tiebreak_rules.py). Any other corner is reached by the board symmetry
+that maps a1 onto it (the orders and switch squares are mapped with it).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .board import MOVES, Board, SquareSpec
+
+#: the paper's move k (1..8) as (Δa, Δb)
+PAPER_MOVES = ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1))
+#: readings of the table (see docs/tie-breaks.md): Squirrel's program, and the same table with
+#: one switch square for every n ≡ 5 (mod 8)
+VARIANTS = ("squirrel", "squirrel-unsplit")
+
+
+def _h(n: int) -> int:
+    return (n - 1) // 2
+
+
+# (move order in the paper's numbering, switch square (a, b) as a function of n, or None for
+# the last phase), per class of n. Facts from the sources named above; layout our own.
+_TABLE = {
+    0: (("34261578", lambda n: (n - 1, n - 2)), ("87642135", lambda n: (2, 2)),
+        ("51867342", lambda n: (n - 8, 1)), ("51342678", lambda n: (7, n - 3)),
+        ("21435678", None)),
+    1: (("34261578", lambda n: (n - 1, n - 2)), ("87642135", lambda n: (2, 2)),
+        ("51324678", lambda n: (n - 6, _h(n) + 5)), ("32481765", None)),
+    2: (("34261578", lambda n: (6, 1)), ("87642135", lambda n: (3, 1)),
+        ("54132678", lambda n: (n - 15, 4)), ("52431678", lambda n: (10, n - 2)),
+        ("85647123", lambda n: (5, n // 2 - 3)), ("15746823", None)),
+    3: (("34625718", lambda n: (n - 1, n - 2)), ("42681357", lambda n: (n - 6, n)),
+        ("86512347", lambda n: (2, 5)), ("51867342", lambda n: (n - 10, 3)),
+        ("61825437", lambda n: (_h(n), n - 2)), ("71642538", None)),
+    4: (("34261578", lambda n: (n - 1, n - 2)), ("87642135", lambda n: (2, 2)),
+        ("51867342", lambda n: (n - 8, 1)), ("51342678", lambda n: (10, n - 5)),
+        ("86753421", lambda n: (13, n // 2 + 1)), ("78563421", None)),
+    5: (("34261578", lambda n: (n - 1, n - 2)), ("87642135", lambda n: (2, 2)),
+        ("51324678", lambda n: (n - 2, _h(n) - 2)), ("15234678", None)),
+    13: (("34261578", lambda n: (n - 1, n - 2)), ("87642135", lambda n: (2, 2)),
+         ("51324678", lambda n: (n - 2, _h(n) - 6)), ("15234678", None)),
+    6: (("34261578", lambda n: (6, 1)), ("87642135", lambda n: (3, 1)),
+        ("54132678", lambda n: (n - 10, 1)), ("52431678", lambda n: (10, n - 2)),
+        ("85647123", lambda n: (3, n // 2 + 4)), ("12453678", None)),
+    7: (("34625718", lambda n: (n - 1, n - 2)), ("42681357", lambda n: (n - 6, n)),
+        ("86512347", lambda n: (2, 5)), ("51867342", lambda n: (n - 6, 3)),
+        ("61825437", lambda n: (_h(n) + 1, n - 2)), ("61357284", None)),
+}
+
+
+class SquirrelError(ValueError):
+    """A board or corner the algorithm does not cover."""
+
+
+@dataclass(frozen=True)
+class SquirrelPlan:
+    """What :func:`knightgui_core.kernels.phased.phased_walk` needs: ``prios`` ``int64[P, 8]``
+    (our move-type indices per phase, highest priority first), ``switch`` ``int64[P]`` (flat
+    squares, −1 for the last phase) and the flat ``start`` square."""
+
+    n: int
+    start: int
+    prios: np.ndarray
+    switch: np.ndarray
+    orders: tuple[str, ...]
+
+
+def _rows(n: int, variant: str):
+    if n % 8 == 5 and n % 16 == 13 and variant == "squirrel":
+        return _TABLE[13]
+    return _TABLE[n % 8]
+
+
+def _symmetry(n: int, corner: int):
+    """The board symmetry (a function on (col, row), 0-based, and on (dcol, drow)) that maps
+    a1 onto the flat square ``corner``."""
+    b = Board(n, n)
+    c, r = b.coords(corner)
+    fc = c == n - 1
+    fr = r == n - 1
+
+    def sq(col, row):
+        return (n - 1 - col if fc else col), (n - 1 - row if fr else row)
+
+    def mv(dc, dr):
+        return (-dc if fc else dc), (-dr if fr else dr)
+    return sq, mv
+
+
+def plan(n: int, corner: SquareSpec = 0, variant: str = "squirrel") -> SquirrelPlan:
+    """The phases of the walk on an n×n board from a corner (flat square or name)."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 5:
+        raise SquirrelError(f"Squirrel and Cull's algorithm needs an n×n board with n ≥ 5, "
+                            f"got {n!r}")
+    if variant not in VARIANTS:
+        raise SquirrelError(f"unknown variant '{variant}' (choose {', '.join(VARIANTS)})")
+    n = int(n)
+    board = Board(n, n)
+    corner = board.parse(corner) if not isinstance(corner, (int, np.integer)) else int(corner)
+    if corner not in board.corners:
+        raise SquirrelError(f"Squirrel and Cull's algorithm starts in a corner, not on "
+                            f"{board.name(corner) if 0 <= corner < board.size else corner}")
+    sq, mv = _symmetry(n, corner)
+    prios, switch, orders = [], [], []
+    for digits, where in _rows(n, variant):
+        types = []
+        for ch in digits:
+            da, db = PAPER_MOVES[int(ch) - 1]
+            types.append(MOVES.index(mv(da, db)))
+        prios.append(types)
+        orders.append(digits)
+        if where is None:
+            switch.append(-1)
+        else:
+            a, b_ = where(n)
+            if not (1 <= a <= n and 1 <= b_ <= n):
+                # small n: a switch square off the board is never visited, so the phase
+                # lasts to the end (dropping the phase instead gives the same walks, n ≤ 300)
+                switch.append(-1)
+                continue
+            col, row = sq(a - 1, b_ - 1)
+            switch.append(row * n + col)
+    c0, r0 = sq(0, 0)
+    return SquirrelPlan(n, r0 * n + c0, np.array(prios, dtype=np.int64),
+                        np.array(switch, dtype=np.int64), tuple(orders))
+
+
+def squirrel_walk(n: int, corner: SquareSpec = 0,
+                  variant: str = "squirrel") -> tuple[np.ndarray, np.ndarray]:
+    """The walk on an n×n board from a corner: ``(path int32[m], ties uint8[m])``; ``m ==
+    n*n`` when it is a tour."""
+    from .kernels.phased import phased_walk
+    p = plan(n, corner, variant)
+    path = np.empty(n * n, dtype=np.int32)
+    ties = np.empty(n * n, dtype=np.uint8)
+    m = int(phased_walk(n, n, p.start, p.prios, p.switch, path, ties))
+    return path[:m], ties[:m]

@@ -1,0 +1,200 @@
+"""The result of the tie-break study (:mod:`knightgui_core.studies.tiebreaks`): counts per
+rule and board size, success rates with 95 % Wilson intervals, JSON and CSV."""
+from __future__ import annotations
+
+import csv
+import io
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..board import Board
+from ..tour import atomic_write_text
+
+_EMPTY = np.zeros(0, dtype=np.int64)
+#: z of a two-sided 95 % interval
+Z95 = 1.959963984540054
+
+
+def wilson_interval(completed: np.ndarray, walks: np.ndarray,
+                    z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson's score interval (1927) for a binomial proportion, element-wise: ``(low,
+    high)`` as float arrays, NaN where ``walks == 0``. Written out (four lines of numpy)
+    rather than taken from scipy/statsmodels, which the project does not otherwise need."""
+    c = np.asarray(completed, dtype=float)
+    t = np.asarray(walks, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = c / t
+        denom = 1.0 + z * z / t
+        centre = (p + z * z / (2 * t)) / denom
+        half = z * np.sqrt(p * (1 - p) / t + z * z / (4 * t * t)) / denom
+        low = np.where(t > 0, np.clip(centre - half, 0.0, 1.0), np.nan)
+        high = np.where(t > 0, np.clip(centre + half, 0.0, 1.0), np.nan)
+    return low, high
+
+
+@dataclass
+class TieBreakResult:
+    """Counts per (rule, n), summed over start squares and trials.
+
+    ``tried[r, i]`` walks were made for rule r on side ``sizes[i]`` and ``completed[r, i]``
+    of them completed; ``left_out[r, i]`` start squares were not walked because no open tour
+    starts there (or, for the Squirrel rules, because they are not corners).
+    ``first_fail[r, i]`` is the first start square (flat; trials in order, then squares in
+    order) whose walk failed (−1 if none), ``fail_len`` the squares it visited and
+    ``fail_seed`` the seed of that walk. ``trials[r]`` is the number of seeds walked for
+    rule r (1 for the deterministic rules). Sizes not reached by a cancelled run have
+    ``tried == 0``."""
+
+    rules: tuple[str, ...]
+    sizes: np.ndarray
+    starts: str
+    tried: np.ndarray
+    completed: np.ndarray
+    first_fail: np.ndarray
+    fail_len: np.ndarray
+    seconds: float
+    complete: bool = True
+    order: str = "12345678"
+    seed: int = 0
+    sample: int = 16
+    notes: dict = field(default_factory=dict)
+    trials: np.ndarray = field(default_factory=lambda: _EMPTY)
+    left_out: np.ndarray = field(default_factory=lambda: _EMPTY)
+    fail_seed: np.ndarray = field(default_factory=lambda: _EMPTY)
+    tasks: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        R, S = self.tried.shape
+        if self.trials.size == 0:
+            self.trials = np.ones(R, dtype=np.int64)
+        if self.left_out.size == 0:
+            self.left_out = np.zeros((R, S), dtype=np.int64)
+        if self.fail_seed.size == 0:
+            self.fail_seed = np.full((R, S), self.seed, dtype=np.int64)
+
+    def success_rate(self) -> np.ndarray:
+        """float[R, S]: completed / tried, NaN where nothing was tried."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(self.tried > 0, self.completed / np.maximum(self.tried, 1), np.nan)
+
+    def interval(self) -> tuple[np.ndarray, np.ndarray]:
+        """float[R, S] twice: the 95 % Wilson interval of each success rate."""
+        return wilson_interval(self.completed, self.tried)
+
+    def failing_n(self, rule: str) -> list[int]:
+        """Every side on which at least one walk of ``rule`` failed."""
+        r = self.rules.index(rule)
+        return [int(n) for n in self.sizes[self.completed[r] < self.tried[r]]]
+
+    def first_failing_n(self, rule: str) -> int | None:
+        """The smallest side on which ``rule`` failed a walk, or None."""
+        bad = self.failing_n(rule)
+        return bad[0] if bad else None
+
+    def first_failure(self, rule: str) -> dict | None:
+        """Where the rule first failed: side, start square, squares visited, seed."""
+        n = self.first_failing_n(rule)
+        if n is None:
+            return None
+        r, i = self.rules.index(rule), int(np.flatnonzero(self.sizes == n)[0])
+        s = int(self.first_fail[r, i])
+        return {"n": n, "start": Board(n, n).name(s) if s >= 0 else None, "square": s,
+                "visited": int(self.fail_len[r, i]), "squares": n * n,
+                "seed": int(self.fail_seed[r, i])}
+
+    def summary(self) -> dict:
+        """Per rule: walks, completed, success rate, trials, starts left out, first failing
+        side, first failure and every failing side."""
+        out = {}
+        for r, rule in enumerate(self.rules):
+            t, c = int(self.tried[r].sum()), int(self.completed[r].sum())
+            out[rule] = {"walks": t, "completed": c, "success_rate": (c / t) if t else None,
+                         "trials": int(self.trials[r]),
+                         "left_out": int(self.left_out[r].sum()),
+                         "first_failing_n": self.first_failing_n(rule),
+                         "first_failure": self.first_failure(rule),
+                         "failing_n": self.failing_n(rule)}
+        return out
+
+    def by_n(self, rule: str) -> dict:
+        """``{"50": {"success_rate", "trials", "walks", "completed", "ci95"}}`` for every
+        side tried."""
+        r = self.rules.index(rule)
+        low, high = self.interval()
+        out = {}
+        for i, n in enumerate(self.sizes):
+            t = int(self.tried[r, i])
+            if t == 0:
+                continue
+            c = int(self.completed[r, i])
+            out[str(int(n))] = {"success_rate": c / t, "trials": int(self.trials[r]),
+                                "walks": t, "completed": c,
+                                "ci95": [round(float(low[r, i]), 6),
+                                         round(float(high[r, i]), 6)]}
+        return out
+
+    def to_json_dict(self, table: bool = False) -> dict:
+        """Parameters, per-rule summary with ``by_n`` and ``failing_n``, for a JSON file (with
+        the per-size table when ``table``)."""
+        per_rule = self.summary()
+        for rule in self.rules:
+            per_rule[rule]["by_n"] = self.by_n(rule)
+        d = {"study": "tie-breaks", "rules": list(self.rules), "n_min": int(self.sizes[0]),
+             "n_max": int(self.sizes[-1]), "starts": self.starts, "order": self.order,
+             "seed": self.seed, "seconds": round(self.seconds, 4), "complete": self.complete,
+             "first_failing_n": {r: self.first_failing_n(r) for r in self.rules},
+             "left_out": int(self.left_out.max(axis=0).sum()) if self.left_out.size else 0,
+             "per_rule": per_rule}
+        if self.tasks:
+            d["tasks"] = dict(self.tasks)
+        if self.starts == "sample":
+            d["sample"] = self.sample
+        if self.notes:
+            d["notes"] = self.notes
+        if table:
+            d["table"] = self.table()
+        return d
+
+    def table(self) -> list[dict]:
+        """One row per rule and side that ran: walks, completed, success rate and its
+        interval, trials, starts left out, first failed start and the squares it visited."""
+        rows = []
+        low, high = self.interval()
+        for r, rule in enumerate(self.rules):
+            for i, n in enumerate(self.sizes):
+                if self.tried[r, i] == 0:
+                    continue
+                s = int(self.first_fail[r, i])
+                rows.append({"rule": rule, "n": int(n), "starts": int(self.tried[r, i]),
+                             "completed": int(self.completed[r, i]),
+                             "success_rate": float(self.completed[r, i] / self.tried[r, i]),
+                             "ci_low": float(low[r, i]), "ci_high": float(high[r, i]),
+                             "trials": int(self.trials[r]),
+                             "left_out": int(self.left_out[r, i]),
+                             "first_failed_start": Board(int(n), int(n)).name(s) if s >= 0
+                             else "",
+                             "visited": int(self.fail_len[r, i]) if s >= 0 else ""})
+        return rows
+
+    def to_csv(self) -> str:
+        """``rule,n,starts,completed,success_rate,ci_low,ci_high,trials,left_out,
+        first_failed_start,visited`` (``starts`` = walks made)."""
+        buf = io.StringIO()
+        keys = ["rule", "n", "starts", "completed", "success_rate", "ci_low", "ci_high",
+                "trials", "left_out", "first_failed_start", "visited"]
+        w = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
+        w.writeheader()
+        for row in self.table():
+            row = dict(row, success_rate=f"{row['success_rate']:.6f}",
+                       ci_low=f"{row['ci_low']:.6f}", ci_high=f"{row['ci_high']:.6f}")
+            w.writerow(row)
+        return buf.getvalue()
+
+    def save_csv(self, filename: str | os.PathLike[str]) -> Path:
+        """Write :meth:`to_csv` to ``filename`` atomically."""
+        p = Path(filename)
+        atomic_write_text(p, self.to_csv())
+        return p
