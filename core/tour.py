@@ -160,7 +160,7 @@ class Tour:
             text = self.to_csv()
         else:
             raise TourError(f"unknown tour file type '{ext}' (use .json or .csv)")
-        atomic_write_text(p, text)
+        files.write_text(p, text, make_parents=True)
         return p
 
     @classmethod
@@ -325,9 +325,3 @@ def path_pairs(path: np.ndarray | Sequence[int], cols: int) -> list[list[int]]:
     """``[[col, row], ...]`` of flat squares on a board ``cols`` wide (vectorised)."""
     p = np.asarray(path, dtype=np.int64)
     return np.stack([p % cols, p // cols], axis=1).tolist()
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through :func:`knightgui_core.files.write_text`, creating
-    missing folders (kept for the callers that use this name)."""
-    files.write_text(path, text, make_parents=True)

@@ -40,7 +40,7 @@ from .. import rules as _rules
 from .._jit import num_threads
 from ..board import DCOL, DROW, Board, SquareSpec
 from ..kernels.orders import FRAME, one_walk, orders_chunk
-from ..tour import atomic_write_text
+from ..files import write_text
 
 N_ORDERS = 40320
 TIES = ("first", "last")
@@ -275,7 +275,7 @@ class OrdersResult:
         if table not in ("orders", "starts"):
             raise OrderError(f"unknown table {table!r} (use 'orders' or 'starts')")
         p = Path(filename)
-        atomic_write_text(p, self.to_csv() if table == "orders" else self.starts_csv())
+        write_text(p, self.to_csv() if table == "orders" else self.starts_csv(), make_parents=True)
         return p
 
 

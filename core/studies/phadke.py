@@ -40,7 +40,7 @@ from .. import dash as _dash
 from ..board import Board
 from ..kernels import enumerate as _k
 from ..kernels import enumerate64 as _k64
-from ..tour import atomic_write_text
+from ..files import write_text
 
 #: start -> ends (docs/spec.md §6), in the paper's order.
 COMBOS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -230,8 +230,8 @@ def _load_checkpoint(path: Path, algos) -> dict:
 def _save_checkpoint(path: Path, algos, counts: dict) -> None:
     keys = {a.id: a.key for a in algos}
     done = [[i, keys[i], *counts[i]] for i in sorted(counts) if i in keys]
-    atomic_write_text(path, json.dumps({"format": "knightgui-phadke-checkpoint", "version": 1,
-                                        "done": done}, separators=(",", ":")))
+    write_text(path, json.dumps({"format": "knightgui-phadke-checkpoint", "version": 1,
+                                        "done": done}, separators=(",", ":")), make_parents=True)
 
 
 def run(algos: Iterable[Algorithm] | None = None, workers: int | None = None,

@@ -8,7 +8,7 @@ import io
 import os
 from pathlib import Path
 
-from ..tour import atomic_write_text
+from ..files import write_text
 from .phadke import (COMBOS, COPIES, CORNER_ORDER, FAMILIES, PAPER, PAPER_FULL_BOARD,
                      PAPER_GRAND_TOTAL, PAPER_STRICT_FULL_BOARD, StudyResult, in_family)
 
@@ -130,7 +130,7 @@ def export_csv(result: StudyResult, folder: str | os.PathLike[str]) -> list[Path
     for name, rows in (("algorithms", algorithm_rows(result)), ("combos", combo_table(result)),
                        ("starts", start_table(result)), ("families", family_totals(result))):
         p = folder / f"{name}.csv"
-        atomic_write_text(p, _csv(rows))
+        write_text(p, _csv(rows), make_parents=True)
         out.append(p)
     return out
 

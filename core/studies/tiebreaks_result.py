@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from ..board import Board
-from ..tour import atomic_write_text
+from ..files import write_text
 
 _EMPTY = np.zeros(0, dtype=np.int64)
 #: z of a two-sided 95 % interval
@@ -196,5 +196,5 @@ class TieBreakResult:
     def save_csv(self, filename: str | os.PathLike[str]) -> Path:
         """Write :meth:`to_csv` to ``filename`` atomically."""
         p = Path(filename)
-        atomic_write_text(p, self.to_csv())
+        write_text(p, self.to_csv(), make_parents=True)
         return p

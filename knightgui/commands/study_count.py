@@ -76,7 +76,7 @@ def format_table(res) -> str:
 def run(args) -> int:
     from knightgui_core.count import CountError
     from knightgui_core.studies.count import TASK_MOVES, run_count
-    from knightgui_core.tour import atomic_write_text
+    from knightgui_core.files import write_text
     rows, cols = _dims(args)
     depth = positive_int("--split-depth", args.split_depth, 0, 64)
     budget = (TASK_MOVES if args.task_moves is None
@@ -101,7 +101,7 @@ def run(args) -> int:
           f"({res.tasks['from_store']:,} from the store)")
     if args.csv:
         try:
-            atomic_write_text(args.csv, _csv_text(res))
+            write_text(args.csv, _csv_text(res), make_parents=True)
         except OSError as e:
             raise CliError(f"--csv: cannot write {args.csv}: {e.strerror or e}") from None
         print(f"wrote {args.csv}")

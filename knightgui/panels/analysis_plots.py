@@ -11,7 +11,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont, QFontMetrics
 
 from knightgui_core.board import column_letters
-from knightgui_core.tour import atomic_write_text
+from knightgui_core.files import write_text
 
 BACKGROUND = (250, 250, 248)
 LABEL_COLOUR = "#333333"
@@ -82,7 +82,7 @@ def export_plot(widget, filename) -> Path:
     scene = widget.scene()
     if suffix == ".svg":
         svg = _svg_exporter_module().SVGExporter(scene).export(toBytes=True)
-        atomic_write_text(path, svg.decode("utf-8"))
+        write_text(path, svg.decode("utf-8"), make_parents=True)
         return path
     from pyqtgraph.exporters import ImageExporter
     ex = ImageExporter(scene)
