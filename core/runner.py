@@ -3,10 +3,8 @@ Dask (``distributed``) — on this machine with nothing to start by hand, or on 
 started with the standard ``dask scheduler`` / ``dask worker`` commands — and kept in a
 :class:`~knightgui_core.store.ResultStore` when one is given.
 
-Usage::
-
-    from knightgui_core.runner import Task, run_tasks
-    from knightgui_core.store import ResultStore
+Usage (``Task`` and ``run_tasks`` from this module, ``ResultStore`` from
+:mod:`knightgui_core.store`)::
 
     def square(n: int) -> dict:                 # top level: importable by every worker
         return {"n": n, "square": n * n}
