@@ -33,7 +33,7 @@ def test_every_export_is_compiled_for_exactly_one_signature():
 
 # called only from other kernels (numba records those calls as signatures too)
 _HELPERS = {"mark", "step", "init_outlets", "rank_candidates", "popcount", "new_state",
-            "xorshift64", "local_neighbours", "init_key", "start_state"}
+            "xorshift64", "local_neighbours", "init_key", "start_state", "popcount2"}
 
 
 SIG = ((("array", "int32", 1, False), ("int",), ("array", "uint64", 2, True), ("bool",)),
