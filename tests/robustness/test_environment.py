@@ -14,7 +14,11 @@ CMD = [sys.executable, "-m", "knightgui", "solve", "--rows", "8", "--cols", "8",
 
 
 def _solve(env):
-    e = {k: v for k, v in os.environ.items() if not k.startswith(("NUMBA_", "KNIGHTGUI_"))}
+    """Run a solve with ``env`` on top of a clean environment: none of the caller's NUMBA_ or
+    KNIGHTGUI_ settings, and no PYTHONPATH (under ``make bundle-test`` it points at the
+    compiled kernels, which the "aot without its module" case must not find)."""
+    e = {k: v for k, v in os.environ.items()
+         if not k.startswith(("NUMBA_", "KNIGHTGUI_")) and k != "PYTHONPATH"}
     e.update(env)
     return subprocess.run(CMD, env=e, capture_output=True, text=True, timeout=600)
 
