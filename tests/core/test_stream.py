@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from knightgui_core.enumerate import EnumerationError, Enumerator
-from knightgui_core.stream import (NPY_HEADER_BYTES, open_solutions, solution_blocks,
-                                   write_solutions)
+from knightgui_core.solution_files import open_solutions
+from knightgui_core.stream import NPY_HEADER_BYTES, solution_blocks, write_solutions
 from knightgui_core.tour import Tour
 
 FORMATS = (".npy", ".csv", ".json")

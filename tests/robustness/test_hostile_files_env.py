@@ -16,7 +16,8 @@ from knightgui_core.board import Board
 from knightgui_core.enumerate import EnumerationError
 from knightgui_core.environment import MAX_THREADS, check_environment
 from knightgui_core.kernels.close import repair_closed
-from knightgui_core.stream import NPY_HEADER_BYTES, open_solutions
+from knightgui_core.solution_files import open_solutions
+from knightgui_core.stream import NPY_HEADER_BYTES
 
 N = 10_000 if os.environ.get("KNIGHTGUI_STRESS") == "1" else 300
 FUZZ = settings(max_examples=N, deadline=None, derandomize=True,
