@@ -20,7 +20,7 @@ RULE_COLOURS = {
     "random": (214, 39, 40), "center-far": (148, 103, 189), "lookahead": (140, 86, 75),
     "construction": (30, 30, 30), "pohl": (23, 190, 207), "pohl-random": (188, 189, 34),
     "center-far-random": (227, 119, 194), "squirrel": (127, 127, 127),
-    "squirrel-unsplit": (90, 90, 160),
+    "squirrel-unsplit": (90, 90, 160), "squirrel-ganzfried": (60, 60, 60),
 }
 
 
