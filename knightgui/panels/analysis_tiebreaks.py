@@ -19,13 +19,13 @@ from .analysis_plots import SuccessPlot
 TRIALS_DEFAULT, TRIALS_MAX = 10, 1000
 
 
-def _rate(rate: float | None, completed: int, walks: int, trials: int) -> str:
-    """``82.0% [77.9, 85.5]`` for a rule walked with several seeds (its 95 % interval),
-    ``71.4%`` for a deterministic rule (one walk per start: no sample to take an interval
-    of), a dash when nothing was walked."""
+def _rate(rate: float | None, completed: int, walks: int, sampled: bool) -> str:
+    """``82.0% [77.9, 85.5]`` for walks that sample something (several seeds, or sampled
+    start squares): the rate and its 95 % interval; ``71.4%`` for a deterministic rule from
+    fixed starts (no sample to take an interval of); a dash when nothing was walked."""
     if rate is None:
         return "—"
-    if trials <= 1:
+    if not sampled:
         return f"{100 * rate:.1f}%"
     low, high = wilson_interval(completed, walks)
     return f"{100 * rate:.1f}% [{100 * float(low):.1f}, {100 * float(high):.1f}]"
@@ -141,7 +141,8 @@ class TieBreakPage(AnalysisPage):
         for rule, s in res.summary().items():
             r = t.rowCount()
             t.insertRow(r)
-            rate = _rate(s["success_rate"], s["completed"], s["walks"], s["trials"])
+            rate = _rate(s["success_rate"], s["completed"], s["walks"],
+                         self._sampled(s["trials"]))
             ff = s["first_failure"]
             first = f"{ff['n']} (from {ff['start']}, {ff['visited']:,} squares)" if ff else \
                 "none"
@@ -160,6 +161,11 @@ class TieBreakPage(AnalysisPage):
         self.tie_progress.setValue(1000 if res.complete else self.tie_progress.value())
         self.tie_csv_btn.setEnabled(True)
 
+    def _sampled(self, trials: int) -> bool:
+        """Are the walks a sample (several seeds, or sampled starts), so that an interval
+        means something?"""
+        return trials > 1 or (self.tie_result is not None and self.tie_result.starts == "sample")
+
     def show_by_n(self, rule: str | None) -> None:
         """Fill the per-size table with ``rule``'s rows of the study (the CLI JSON's
         ``by_n``)."""
@@ -175,11 +181,12 @@ class TieBreakPage(AnalysisPage):
             f"Per board size: {rule}, {trials} trial{'s' if trials > 1 else ''} "
             f"({len(rows_)} sizes; click a rule above for another)")
         t.setRowCount(len(rows_))
+        sampled = self._sampled(trials)
         for i, (n, d) in enumerate(rows_.items()):
             low, high = d["ci95"]
+            ci = f"{100 * low:.1f} – {100 * high:.1f}%" if sampled else "—"
             for c, val in enumerate((n, f"{d['walks']:,}", f"{d['completed']:,}",
-                                     f"{100 * d['success_rate']:.1f}%",
-                                     f"{100 * low:.1f} – {100 * high:.1f}%")):
+                                     f"{100 * d['success_rate']:.1f}%", ci)):
                 it = QTableWidgetItem(val)
                 it.setTextAlignment(Qt.AlignmentFlag.AlignCenter if c == 4 else
                                     Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

@@ -90,6 +90,7 @@ def test_trials_reach_the_study_tables_and_plot(qtbot, page):
     p._rule_clicked(rows["first"], 0)
     assert p.by_n_rule == "first" and t.rowCount() == 21
     assert {cell(t, k, 1) for k in range(21)} == {"1"}
+    assert {cell(t, k, 4) for k in range(21)} == {"—"}      # one fixed walk: no interval
 
 
 def test_one_trial_draws_no_band_and_a_wide_range_pools_the_window(qtbot, page):
