@@ -16,13 +16,14 @@ from .board import MOVES, Board
 
 #: Tie-break rules (docs/spec.md §3 and docs/tie-breaks.md), in the order the window lists
 #: them. The first nine are codes of the greedy kernel (:mod:`knightgui_core.kernels.walk`);
-#: the Squirrel rules run :mod:`knightgui_core.squirrel` (square boards, from a corner).
+#: the Squirrel rules (``squirrel-ganzfried``: with Ganzfried's fix) run
+#: :mod:`knightgui_core.squirrel` (square boards, from a corner).
 TIE_RULES: tuple[str, ...] = ("phadke", "first", "last", "random", "center-far", "lookahead",
                               "pohl", "pohl-random", "center-far-random", "squirrel",
-                              "squirrel-unsplit")
+                              "squirrel-unsplit", "squirrel-ganzfried")
 TIE_CODES: dict[str, int] = {name: code for code, name in enumerate(TIE_RULES)}
 #: rules that follow their own move orders (``--order`` is not used)
-SQUIRREL_RULES: tuple[str, ...] = ("squirrel", "squirrel-unsplit")
+SQUIRREL_RULES: tuple[str, ...] = ("squirrel", "squirrel-unsplit", "squirrel-ganzfried")
 #: rules whose residual ties are broken at random (``--seed``; ``--trials`` in the study)
 RANDOM_RULES: tuple[str, ...] = ("random", "pohl-random", "center-far-random")
 TIE_HELP: dict[str, str] = {
@@ -39,9 +40,11 @@ TIE_HELP: dict[str, str] = {
     "pohl-random": "Pohl's sum rule; remaining ties at random (seed)",
     "center-far-random": "Roth's farthest-from-centre rule; remaining ties at random (seed)",
     "squirrel": "Squirrel & Cull 1996: fixed move orders switched at set squares by n mod 8 "
-                "(table of Squirrel's own program); n×n, n ≥ 5, from a corner",
+                "(the table of their paper); n×n, n ≥ 5, from a corner; fails on 74×74",
     "squirrel-unsplit": "Squirrel & Cull's table with one switch square for every "
                         "n ≡ 5 (mod 8) (no n mod 16 split; fails at n = 29, 45, ...)",
+    "squirrel-ganzfried": "Squirrel & Cull 1996 with Ganzfried's fix (2004): on 74×74 the "
+                          "single fixed order 21345678 of the papers instead of the table",
 }
 DEFAULT_ORDER = "12345678"
 #: single-tour methods (knightgui_core.solve): auto picks one and says which it used
@@ -58,6 +61,7 @@ def parse_tie(name: str) -> int:
         raise RuleError(f"tie rule must be a name, got {name!r}")
     key = name.strip().lower().replace("_", "-")
     key = {"roth": "center-far", "centre-far": "center-far", "squirrel-cull": "squirrel",
+           "ganzfried": "squirrel-ganzfried", "squirrel+ganzfried": "squirrel-ganzfried",
            "roth-random": "center-far-random", "centre-far-random": "center-far-random",
            "look-ahead": "lookahead"}.get(key, key)
     if key not in TIE_CODES:

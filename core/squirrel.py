@@ -1,22 +1,35 @@
-"""Squirrel and Cull's Warnsdorff algorithm for open tours on n×n boards (n ≥ 5).
+"""Squirrel and Cull's Warnsdorff algorithm for open tours on n×n boards (n ≥ 5), and
+Ganzfried's fix of it.
 
-Source: D. Squirrel and P. Cull, "A Warnsdorff-rule algorithm for knight's tours on square
-chessboards" (1996), as read through S. Ganzfried's report on it (Oregon State REU, 2004)
-and Squirrel's own program (the ``warnsdorff-scheme`` repository on GitHub, 2016), whose
-table this module follows; docs/tie-breaks.md says what was and was not confirmed.
+Sources: D. Squirrel and P. Cull, "A Warnsdorff-rule algorithm for knight's tours on square
+chessboards" (Oregon State REU, 1996): its table ("Summary of tiebreaking rules") and its
+step-by-step algorithm; S. Ganzfried, "A simple algorithm for knight's tours" (Oregon State
+REU report, 2004), which restates the table, checks it on the small boards and gives the fix.
+Both papers are kept in Squirrel's public repository ``douglassquirrel/warnsdorff`` (with a
+Python program of his that carries the same table). docs/tie-breaks.md says what each source
+says and where the public programs differ.
 
 The algorithm is Warnsdorff's rule with ties broken by a fixed move order that changes a few
-times during the walk: each phase has its move order and a switch square, and lasts until
-the knight has visited that square. Orders and switch squares depend on n mod 8 (n mod 16
-when n ≡ 5 mod 8). The walk starts in the corner ``(1, 1)``.
+times during the walk. Each phase has its move order and a switch square: the knight starts
+in the corner ``(1, 1)`` with the first order, and when it stands on the current phase's
+switch square the next phase's order applies, from that square on (the papers' step "change
+T if necessary"). Orders and switch squares depend on n mod 8 (n mod 16 when n ≡ 5 mod 8).
+A switch square off the board (small n) is never reached, so that phase lasts to the end.
 
-Coordinates of the paper: ``(a, b)``, 1-based, and move k (1..8) changes them by
+Variants (:data:`VARIANTS`): ``squirrel`` is the 1996 table; ``squirrel-unsplit`` drops its
+n mod 16 split (one switch square for every n ≡ 5 mod 8, to show what the split does);
+``squirrel-ganzfried`` is Ganzfried's fix: the table fails on 74×74 only (he checked
+5 ≤ n ≤ 610), and on that board alone the walk uses the single fixed order 21345678.
+
+Coordinates of the papers: ``(a, b)``, 1-based, and move k (1..8) changes them by
 ``(−2,+1) (−1,+2) (+1,+2) (+2,+1) (+2,−1) (+1,−2) (−1,−2) (−2,−1)``. On our board ``a`` is
-the file (column) and ``b`` the rank (row), so the paper's corner is a1 and move k is our
-move type with ``(dcol, drow) = (Δa, Δb)``; with that reading the paper's fixed order
-12345678 from the corner fails first at n = 41, 52, 59, 60, 66, 74 as Ganzfried reports
-(tests/core/test_tiebreak_rules.py). Any other corner is reached by the board symmetry
-that maps a1 onto it (the orders and switch squares are mapped with it).
+the file (column) and ``b`` the rank (row), so the papers' corner is a1 and move k is our
+move type with ``(dcol, drow) = (Δa, Δb)`` (the papers put a on the rows; the two readings
+are mirror images about the diagonal through the corner, so every walk is the mirror image
+of theirs). With that reading the fixed order 12345678 from the corner fails first at
+n = 41, 52, 59, 60, 66, 74 as Ganzfried reports (tests/core/test_tiebreak_rules.py). Any
+other corner is reached by the board symmetry that maps a1 onto it (the orders and switch
+squares are mapped with it).
 """
 from __future__ import annotations
 
@@ -28,17 +41,21 @@ from .board import MOVES, Board, SquareSpec
 
 #: the paper's move k (1..8) as (Δa, Δb)
 PAPER_MOVES = ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1))
-#: readings of the table (see docs/tie-breaks.md): Squirrel's program, and the same table with
-#: one switch square for every n ≡ 5 (mod 8)
-VARIANTS = ("squirrel", "squirrel-unsplit")
+#: the table of the 1996 paper; the same without its n mod 16 split; with Ganzfried's fix
+VARIANTS = ("squirrel", "squirrel-unsplit", "squirrel-ganzfried")
+#: Ganzfried's fix: the board side on which the table fails, and the one fixed order (in the
+#: papers' numbering) that walks it instead
+GANZFRIED_N = 74
+GANZFRIED_ORDER = "21345678"
 
 
 def _h(n: int) -> int:
     return (n - 1) // 2
 
 
-# (move order in the paper's numbering, switch square (a, b) as a function of n, or None for
-# the last phase), per class of n. Facts from the sources named above; layout our own.
+# (move order in the papers' numbering, switch square (a, b) as a function of n, or None for
+# the last phase), per class of n (13: n ≡ 13 mod 16). Facts from the 1996 table, which
+# Ganzfried's table and Squirrel's Python program repeat; layout our own.
 _TABLE = {
     0: (("34261578", lambda n: (n - 1, n - 2)), ("87642135", lambda n: (2, 2)),
         ("51867342", lambda n: (n - 8, 1)), ("51342678", lambda n: (7, n - 3)),
@@ -50,7 +67,7 @@ _TABLE = {
         ("85647123", lambda n: (5, n // 2 - 3)), ("15746823", None)),
     3: (("34625718", lambda n: (n - 1, n - 2)), ("42681357", lambda n: (n - 6, n)),
         ("86512347", lambda n: (2, 5)), ("51867342", lambda n: (n - 10, 3)),
-        ("61825437", lambda n: (_h(n), n - 2)), ("71642538", None)),
+        ("61825437", lambda n: (_h(n) + 1, n - 2)), ("71642538", None)),
     4: (("34261578", lambda n: (n - 1, n - 2)), ("87642135", lambda n: (2, 2)),
         ("51867342", lambda n: (n - 8, 1)), ("51342678", lambda n: (10, n - 5)),
         ("86753421", lambda n: (13, n // 2 + 1)), ("78563421", None)),
@@ -85,7 +102,9 @@ class SquirrelPlan:
 
 
 def _rows(n: int, variant: str):
-    if n % 8 == 5 and n % 16 == 13 and variant == "squirrel":
+    if variant == "squirrel-ganzfried" and n == GANZFRIED_N:
+        return ((GANZFRIED_ORDER, None),)
+    if n % 16 == 13 and variant != "squirrel-unsplit":
         return _TABLE[13]
     return _TABLE[n % 8]
 
@@ -133,8 +152,8 @@ def plan(n: int, corner: SquareSpec = 0, variant: str = "squirrel") -> SquirrelP
         else:
             a, b_ = where(n)
             if not (1 <= a <= n and 1 <= b_ <= n):
-                # small n: a switch square off the board is never visited, so the phase
-                # lasts to the end (dropping the phase instead gives the same walks, n ≤ 300)
+                # small n: a switch square off the board is never reached, so the phase
+                # lasts to the end (as in the papers' algorithm)
                 switch.append(-1)
                 continue
             col, row = sq(a - 1, b_ - 1)

@@ -1,10 +1,11 @@
 """Warnsdorff walk whose fixed move order changes by phases (Squirrel and Cull's algorithm).
 
 numba only; arrays and ints in, ints out. The walk is plain Warnsdorff (fewest onward exits);
-ties go to the first tied move in the order of the current phase. Phase ``p`` lasts until its
-switch square ``switch[p]`` has been visited; the last phase (``switch == -1``) lasts to the
-end; so does a phase whose switch square is −1. The phase in force is the first one whose
-switch square is still unvisited, which is how Squirrel's own program reads its table.
+ties go to the first tied move in the order of the current phase. Phase ``p`` lasts until the
+knight stands on its switch square ``switch[p]``; the move from that square on is chosen
+with the order of phase ``p + 1``. The phases follow one another: a later phase's switch
+square visited early does not skip a phase (Squirrel and Cull's step "change T if
+necessary"). A phase whose switch square is −1 lasts to the end.
 """
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ def phased_walk(rows: int, cols: int, start: int, prios: np.ndarray, switch: np.
 
     ``prios``: ``int64[P, 8]``, the move-type indices (0..7, :data:`knightgui_core.board.MOVES`)
     of each phase, highest priority first. ``switch``: ``int64[P]``, flat squares (``row *
-    cols + col``) ending each phase, ``-1`` for none (the last phase). Fills ``path[:m]`` (``int32``) and
+    cols + col``) ending each phase, ``-1`` for none (the last phase, or a phase that lasts
+    to the end). Fills ``path[:m]`` (``int32``) and
     ``ties[:m]`` (``uint8``, 1 where the move was chosen among tied candidates) and returns
     ``m``, the squares visited (``rows * cols`` on success).
     """
@@ -57,7 +59,7 @@ def phased_walk(rows: int, cols: int, start: int, prios: np.ndarray, switch: np.
     ties[0] = 0
     m = 1
     while m < size:
-        while phase < P - 1 and pad_switch[phase] >= 0 and cnt[pad_switch[phase]] >= 64:
+        if phase < P - 1 and q == pad_switch[phase]:
             phase += 1
         best = np.int64(-1)
         bo = 64

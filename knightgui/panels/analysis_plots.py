@@ -20,7 +20,7 @@ RULE_COLOURS = {
     "random": (214, 39, 40), "center-far": (148, 103, 189), "lookahead": (140, 86, 75),
     "construction": (30, 30, 30), "pohl": (23, 190, 207), "pohl-random": (188, 189, 34),
     "center-far-random": (227, 119, 194), "squirrel": (127, 127, 127),
-    "squirrel-unsplit": (90, 90, 160),
+    "squirrel-unsplit": (90, 90, 160), "squirrel-ganzfried": (60, 60, 60),
 }
 
 
@@ -224,7 +224,8 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
     Top: one strip per rule, one cell per n, coloured by the share of walks that completed
     (red 0 % … green 100 %). Bottom: the same share averaged over a sliding window of sizes,
     one line per rule (a single corner start gives 0 or 100 % per n, which the window turns
-    into a readable trend)."""
+    into a readable trend); for a rule walked with several seeds (``trials``), a band in its
+    colour: the 95 % Wilson interval of the walks in the window (``bands``)."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -243,10 +244,14 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
         self.lines.setLabel("left", "completed (%)", color=LABEL_COLOUR)
         self.lines.setLabel("bottom", "board side n", color=LABEL_COLOUR)
         self.lines.setXLink(self.strip)
-        # the legend gets its own row under the plot: inside it would cover the lines
+        # the legends get their own rows under the plot (inside they would cover the lines):
+        # the rules in as many columns as fit, the published figures (long labels naming
+        # their sources) one a line below them
         self.legend = pg.LegendItem(labelTextColor=(30, 30, 30), colCount=7,
                                     horSpacing=24)
         self.addItem(self.legend, row=2, col=0)
+        self.published_legend = pg.LegendItem(labelTextColor=(30, 30, 30), colCount=1)
+        self.addItem(self.published_legend, row=3, col=0)
         for pi in (self.strip, self.lines):
             for ax in ("left", "bottom"):
                 pi.getAxis(ax).setTextPen((60, 60, 60))
@@ -255,7 +260,13 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
         self.strip.setLabel("left", "tie rule", color=LABEL_COLOUR)
         self.ci.layout.setRowStretchFactor(0, 1)
         self.ci.layout.setRowStretchFactor(1, 1)
+        # before any result: the default sizes and 0 … 100 %, no rules (not pyqtgraph's
+        # default ±0.5 range, which reads as "×0.001")
+        self.strip.getAxis("left").setTicks([[]])
+        self.strip.setRange(xRange=(4.5, 200.5), yRange=(0, 1), padding=0)
+        self.lines.setYRange(0, 102)
         self.curves: dict[str, pg.PlotDataItem] = {}
+        self.bands: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.rates = np.zeros((0, 0))
         self.window = 1
 
@@ -297,7 +308,7 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
                                        symbol="o" if f.rates else "t", symbolSize=10,
                                        symbolPen=pg.mkPen((20, 20, 20)), symbolBrush=col)
                 self.marks.append(item)
-                self.legend.addItem(item, f"{f.source}: {f.label}")
+                self.published_legend.addItem(item, f"{f.source}: {f.label}")
 
     def set_result(self, res) -> None:
         rate = res.success_rate()
@@ -321,7 +332,9 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
         for c in list(self.curves.values()) + getattr(self, "marks", []):
             self.lines.removeItem(c)
         self.legend.clear()
+        self.published_legend.clear()
         self.curves = {}
+        self.bands = {}
         self.marks: list = []
         self.window = w = max(1, len(sizes) // 20)
         kernel = np.ones(w) / w
@@ -336,10 +349,34 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
             else:
                 x = sizes[ok]
             col = RULE_COLOURS.get(rule, (0, 0, 0))
+            if res.trials[r] > 1:
+                self._band(rule, col, sizes[ok], res.completed[r][ok], res.tried[r][ok], w)
             self.curves[rule] = self.lines.plot(x, y, pen=pg.mkPen(col, width=2))
             self.legend.addItem(self.curves[rule], rule)
         self._overlay_published(res, sizes)
         self.lines.setYRange(0, 102)
         self._fit_legend()
-        self.lines.setTitle(f"Share completed, mean over {w} consecutive sizes" if w > 1
-                            else "Share of walks completed", color=(40, 40, 40), size="9pt")
+        title = (f"Share completed, mean over {w} consecutive sizes" if w > 1
+                 else "Share of walks completed")
+        if self.bands:
+            title += "; band: 95 % interval over the trials"
+        self.lines.setTitle(title, color=(40, 40, 40), size="9pt")
+
+    def _band(self, rule, col, sizes, completed, tried, w) -> None:
+        """The 95 % Wilson interval of the walks pooled over each window of ``w`` sizes (one
+        size when ``w == 1``), as a translucent band under the rule's line."""
+        from knightgui_core.studies.tiebreaks_result import wilson_interval
+        kernel = np.ones(w)
+        if w > 1 and sizes.size >= w:
+            x = np.convolve(sizes, kernel / w, mode="valid")
+            completed = np.convolve(completed, kernel, mode="valid")
+            tried = np.convolve(tried, kernel, mode="valid")
+        else:
+            x = sizes
+        low, high = wilson_interval(completed, tried)
+        lo = self.lines.plot(x, 100.0 * low, pen=pg.mkPen(col + (90,), width=1))
+        hi = self.lines.plot(x, 100.0 * high, pen=pg.mkPen(col + (90,), width=1))
+        fill = pg.FillBetweenItem(lo, hi, brush=pg.mkBrush(col + (50,)))
+        self.lines.addItem(fill)
+        self.marks.extend([lo, hi, fill])
+        self.bands[rule] = (x, low, high)

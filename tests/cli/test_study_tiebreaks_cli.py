@@ -49,3 +49,23 @@ def test_report_lists_failing_sizes(capsys):
                         "--order", "56781234")
     assert code == 0
     assert "failing n: 41, 52, 59, 60, 66, 74, 79" in out
+
+
+def test_ganzfried_fix_by_name_in_the_study_and_solve(capsys):
+    code, out, err = call(capsys, "study", "tie-breaks", "--min", "72", "--max", "76",
+                          "--rules", "squirrel,ganzfried", "--starts", "corners", "--json")
+    assert code == 0, err
+    d = json.loads(out.strip().splitlines()[-1])
+    assert d["rules"] == ["squirrel", "squirrel-ganzfried"]
+    assert d["per_rule"]["squirrel"]["failing_n"] == [74]
+    assert d["per_rule"]["squirrel-ganzfried"]["failing_n"] == []
+    assert d["per_rule"]["squirrel-ganzfried"]["walks"] == 4 * 5
+    for tie, valid in (("squirrel", False), ("squirrel-ganzfried", True)):
+        code, out, err = call(capsys, "solve", "--rows", "74", "--cols", "74", "--tie", tie,
+                              "--method", "greedy", "--json", "-q")
+        assert code == (0 if valid else 1), err      # 1: no tour found
+        assert json.loads(out.strip().splitlines()[-1])["valid"] is valid
+    with pytest.raises(SystemExit):
+        call(capsys, "solve", "--help")
+    out = " ".join(capsys.readouterr().out.split())
+    assert "squirrel-ganzfried: Squirrel & Cull 1996 with Ganzfried's fix (2004)" in out
