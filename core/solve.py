@@ -29,6 +29,7 @@ import numpy as np
 
 from .board import Board, BoardError, SquareSpec
 from .existence import why_no_tour, why_no_tour_from
+from .kernels import backtrack as _bt
 from .kernels import walk as _walk
 from .rules import (DEFAULT_ORDER, METHODS, SQUIRREL_RULES, TIE_CODES, TIE_RULES, MoveOrder,
                     RuleError, parse_order, parse_tie)
@@ -226,8 +227,8 @@ def _backtrack(board, s, tie_code, pos, seed, score, tie, desc, closed, budget) 
     path = np.empty(board.size, dtype=np.int32)
     ties = np.zeros(board.size, dtype=np.uint8)
     stats = np.zeros(3, dtype=np.int64)
-    m = _walk.backtrack_walk(board.rows, board.cols, s, closed, tie_code, pos, seed, score,
-                             budget, path, ties, stats)
+    m = _bt.backtrack_walk(board.rows, board.cols, s, closed, tie_code, pos, seed, score,
+                           budget, path, ties, stats)
     ok = bool(stats[2])
     res = SolveResult(ok, None, path[:m].copy(), f"warnsdorff backtracking ({desc})", 0.0,
                       nodes=int(stats[0]), ties=ties[:m].copy())

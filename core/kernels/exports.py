@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from numba.core.typing.templates import Signature
 
 EXPORTS: dict[str, tuple[str, ...]] = {
+    "backtrack": ("backtrack_walk",),
     "close": ("repair_closed_kernel",),
     "count": ("count_begin", "next_tie", "count_run"),
     "construct": ("grid_path", "strip_path", "rotate_to", "remap", "place", "place_blocks"),
@@ -33,7 +34,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "stream": ("collect_paths", "collect_paths_bits"),
     "tables": ("neighbour_table", "compact_table"),
     "validate": ("path_is_tour",),
-    "walk": ("greedy_walk", "backtrack_walk"),
+    "walk": ("greedy_walk",),
 }
 
 
