@@ -149,7 +149,8 @@ def test_ctrl_c_stops_within_a_second_and_the_store_stays_consistent(tmp_path):
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 130 and err.strip() == "interrupted"
+    assert proc.returncode == 130 and err.strip() == "interrupted", (proc.returncode,
+                                                                     err[-500:], out[-300:])
     assert took < 1.0, took
     from knightgui_core.store import ResultStore
     with ResultStore(st) as s:                     # opens, every row checks
