@@ -1,5 +1,6 @@
-"""The compact form of a run of enumeration solutions (:class:`CompactBlock`), in a module of
-its own so that the window can name it without loading the numba kernels."""
+"""The compact form of a run of enumeration solutions (:class:`CompactBlock`, joined with
+:func:`join_blocks`), in a module of its own so that the window can name it without loading
+the numba kernels."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -35,3 +36,30 @@ class CompactBlock:
 
     def __len__(self) -> int:
         return len(self.frm)
+
+
+def join_blocks(blocks: list[CompactBlock]) -> CompactBlock:
+    """One run made of consecutive runs ``blocks`` (``blocks[i + 1]`` starts where
+    ``blocks[i]`` ends; at least one): their arrays concatenated and the offsets shifted, each
+    run's first solution still stored whole. Raises ``ValueError`` for runs that do not
+    follow each other."""
+    if not blocks:
+        raise ValueError("no runs to join")
+    if len(blocks) == 1:
+        return blocks[0]
+    b0 = blocks[0]
+    at = b0.first
+    for b in blocks:
+        if b.first != at or b.length != b0.length or not np.array_equal(b.tail, b0.tail):
+            raise ValueError("runs that do not follow each other cannot be joined")
+        at += len(b)
+    sq_off = np.cumsum([0] + [int(b.sptr[-1]) for b in blocks])
+    row_off = np.cumsum([0] + [int(b.ptr[-1]) for b in blocks])
+    sptr = np.concatenate([b0.sptr[:1]] + [b.sptr[1:] + o for b, o in zip(blocks, sq_off)])
+    ptr = np.concatenate([b0.ptr[:1]] + [b.ptr[1:] + o for b, o in zip(blocks, row_off)])
+    return CompactBlock(b0.first,
+                        np.concatenate([b.squares[:int(b.sptr[-1])] for b in blocks]), sptr,
+                        np.concatenate([b.frm for b in blocks]),
+                        np.concatenate([b.rows[:int(b.ptr[-1])] for b in blocks]),
+                        np.concatenate([b.vals[:int(b.ptr[-1])] for b in blocks]), ptr,
+                        np.concatenate([b.branch for b in blocks]), b0.tail, b0.length)

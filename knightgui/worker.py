@@ -33,7 +33,7 @@ import numpy as np
 from PySide6.QtCore import QMutex, QMutexLocker, QThread, QWaitCondition, Signal
 
 from .request import Request
-from .solutions import Packed, path_dtype
+from .solutions import Packed, fewer_runs, path_dtype
 
 __all__ = ["Request", "SolverThread", "Stats", "StudyRequest"]
 
@@ -222,7 +222,7 @@ class SolverThread(QThread):
                 return
             last[0] = now
             if batch:
-                self.solutionsFound.emit(gen, list(batch))
+                self.solutionsFound.emit(gen, fewer_runs(batch))
                 batch.clear()
             self.progress.emit(gen, stats())
 
@@ -237,7 +237,7 @@ class SolverThread(QThread):
                 if len(got):
                     batch.append(got)
                 stored += len(got)
-                flush(force=sum(len(b) for b in batch) >= 20_000)
+                flush()
             elif req.limit:
                 en.block(want, CHUNK_STEPS)  # solutions beyond ``keep`` are only counted
                 flush()

@@ -81,7 +81,8 @@ def test_compact_blocks_keep_exactly_the_engines_solutions(kw):
         np.testing.assert_array_equal(store.mo(i), s.mo)
         assert store.branch(i) == s.branch and store.index(i) == s.index == i + 1
     size = kw["rows"] * kw["cols"]
-    assert store._sq.dtype == (np.uint8 if size <= 256 else np.uint16)
+    assert {b.squares.dtype for b in store._blocks} == {np.dtype(np.uint8 if size <= 256
+                                                                 else np.uint16)}
     assert store.nbytes() < len(sols) * (size + 100)      # well under one whole path each
 
 
@@ -109,3 +110,32 @@ def test_a_store_refuses_runs_of_another_enumeration():
     store.extend(Enumerator(8, 8, start="a8", end="c7").block_compact(5))
     with pytest.raises(ValueError):
         store.extend(Enumerator(8, 8, start="a8", end="c7").block_compact(5))   # 1 again
+
+
+def test_short_runs_are_joined_and_long_ones_kept_as_they_are():
+    from knightgui.solutions import MIN_RUN, fewer_runs
+    kw = dict(rows=8, cols=8, start="a8", end="c7")
+    en = Enumerator(**kw)
+    runs = [en.block_compact(k, key_every=16) for k in (5, 1, 0, 40, MIN_RUN, 3, 7, 1500, 2)]
+    sols = Enumerator(**kw).first(sum(len(r) for r in runs))
+    got = fewer_runs(runs)
+    assert [len(r) for r in got] == [46, MIN_RUN, 10, 1500, 2]
+    assert got[1] is runs[4] and got[3] is runs[7]          # long runs: not copied
+    store = SolutionStore()
+    store.extend(got)
+    assert len(store) == len(sols) == 46 + MIN_RUN + 10 + 1500 + 2
+    for i, s in enumerate(sols):
+        np.testing.assert_array_equal(store.path(i), s.path)
+        np.testing.assert_array_equal(store.mo(i), s.mo)
+        assert store.branch(i) == s.branch and store.index(i) == s.index == i + 1
+
+
+def test_only_runs_that_follow_each_other_join():
+    from knightgui_core.solutions import join_blocks
+    a = Enumerator(8, 8, start="a8", end="c7")
+    r1, r2 = a.block_compact(4), a.block_compact(4)
+    with pytest.raises(ValueError):
+        join_blocks([r2, r1])
+    with pytest.raises(ValueError):
+        join_blocks([])
+    assert len(join_blocks([r1, r2])) == 8
