@@ -23,136 +23,14 @@ from . import enumerate_guard as _guard
 from . import limits as _limits
 from .board import Board, BoardError, SquareSpec
 from .dash import DashError, EnumerationError
+from .engine import Engine
 from .kernels import enumerate as _k
-from .kernels import enumerate64 as _k64
-from .kernels import keep as _keep
+from .replay import OptionsReplay
 from .solutions import CompactBlock
 from .tour import Tour
 
 __all__ = ["Enumerator", "Solution", "EnumerationError", "DashError", "list_tails",
            "free_corners", "count_kernel", "Engine", "CompactBlock"]
-
-
-class Engine:
-    """The kernel state of one algorithm: board tables, dash plan, arrays. No Python objects
-    inside the hot loop. ``bits=None`` picks the bitboard kernel when the board has at most
-    64 squares."""
-
-    def __init__(self, board: Board, start: int, chain: tuple, dashed: tuple, bits=None):
-        self.board = board
-        self.start = int(start)
-        self.chain = tuple(int(s) for s in chain)
-        self.dashed = tuple(int(s) for s in dashed)
-        n = board.size
-        self.L = n - len(self.chain)
-        self.nbr = board.neighbours
-        self.nl, self.ntype, self.ncount, self.dl, self.dcount = _k.tables(self.nbr, self.dashed)
-        if self.chain:
-            first = self.chain[0]
-            adj = np.zeros(n, dtype=np.int8)
-            for u in self.nbr[first]:
-                if u >= 0:
-                    adj[u] = 1
-        else:
-            adj = np.ones(n, dtype=np.int8)
-        self.adj_end = adj
-        self.bits_mode = (n <= 64) if bits is None else bool(bits)
-        if self.bits_mode:
-            self.att = _k64.attack_masks(self.nbr)
-            self.tslot = _k64.slot_table(self.nl, self.ncount)
-            self.masks = np.array([_k64.bit_mask(self.dashed),
-                                   _k64.bit_mask(np.flatnonzero(adj))], dtype=np.uint64)
-        else:
-            self.dashed_mask = np.zeros(n, dtype=np.int8)
-            self.dashed_mask[list(self.dashed)] = 1
-            self.reserved_mask = np.zeros(n, dtype=np.int8)
-            self.reserved_mask[list(self.chain)] = 1
-        self.reset()
-
-    def reset(self) -> None:
-        """Fresh search state: only the start numbered, no solution found yet."""
-        if self.bits_mode:
-            (self.bits, self.path, self.mo, self.ties,
-             self.st) = _k64.new_bits_state(self.board.size, self.chain, self.start, self.L)
-        else:
-            (self.key, self.path, self.mo, self.ties, self.st) = _k.new_state(
-                self.nbr, self.dashed_mask, self.reserved_mask, self.dl, self.dcount,
-                self.start, self.L)
-
-    _STATE = ("path", "mo", "ties", "st")
-
-    def get_state(self) -> dict:
-        """Copies of the mutable arrays (enough to continue later with :meth:`set_state`)."""
-        names = self._STATE + (("bits",) if self.bits_mode else ("key",))
-        return {n: getattr(self, n).copy() for n in names}
-
-    def set_state(self, state: dict) -> None:
-        """Continue from a :meth:`get_state` of an engine of the same algorithm."""
-        names = self._STATE + (("bits",) if self.bits_mode else ("key",))
-        for n in names:
-            cur = getattr(self, n)
-            a = np.asarray(state[n])
-            if a.shape != cur.shape or a.dtype != cur.dtype:
-                raise EnumerationError(f"saved state '{n}' does not fit this enumeration "
-                                       f"(shape {a.shape}, expected {cur.shape})")
-        _guard.check_state(self, state)   # the kernels trust their state: check every index
-        for n in names:
-            setattr(self, n, np.array(state[n], dtype=getattr(self, n).dtype, copy=True))
-
-    def _args(self):
-        if self.bits_mode:
-            return (self.tslot, self.nbr, self.nl, self.ntype, self.ncount, self.att, self.masks,
-                    self.bits,
-                    self.path, self.mo, self.ties, self.st)
-        return (self.nbr, self.nl, self.ntype, self.ncount, self.dl, self.dcount, self.adj_end,
-                self.key, self.path, self.mo, self.ties, self.st)
-
-    def advance(self, max_steps: int, stop_on_solution: bool = True) -> int:
-        """Run the kernel for at most ``max_steps`` forward moves; returns its event
-        (SOLUTION, EXHAUSTED or BUDGET)."""
-        fn = _k64.advance_bits if self.bits_mode else _k.advance_kernel
-        return int(fn(*self._args(), int(max_steps), bool(stop_on_solution)))
-
-    def collect(self, k: int, max_steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-        """Up to ``k`` further solutions: (paths int32[g, L+1], mo int8[g, L+1, 8],
-        branches int64[g], last event)."""
-        out_path = np.zeros((k, self.L + 1), dtype=np.int32)
-        out_mo = np.zeros((k, self.L + 1, 8), dtype=np.int8)
-        out_branch = np.zeros(k, dtype=np.int64)
-        fn = _k64.collect_bits if self.bits_mode else _k.collect_kernel
-        got, ev = fn(*self._args(), int(k), int(max_steps), out_path, out_mo, out_branch)
-        return out_path[:got], out_mo[:got], out_branch[:got], int(ev)
-
-    def collect_delta(self, k: int, max_steps: int, key_every: int, wide: int,
-                      out: tuple) -> tuple[int, int]:
-        """Up to ``k`` further solutions written as changes from the previous one by
-        :func:`knightgui_core.kernels.keep.collect_delta` into ``out`` = (squares, sptr, frm,
-        rows, vals, ptr, branch), caller-owned and reused; returns (solutions, last event)."""
-        fn = _keep.collect_delta_bits if self.bits_mode else _keep.collect_delta
-        r = int(fn(*self._args(), int(k), int(max_steps), int(key_every), int(wide), *out))
-        if r < 0:
-            raise RuntimeError("collect_delta_bits needs one byte a square")   # a bug
-        return r // 4, r % 4
-
-    def count(self, max_steps: int = 1 << 62) -> np.ndarray:
-        """Run a fresh copy of this algorithm (not this engine's state) without Python
-        objects: int64[4] = (solutions, dead ends, forward moves, exhausted)."""
-        if self.bits_mode:
-            return _k64.count_bits(self.tslot, self.nbr, self.nl, self.ntype, self.ncount, self.att,
-                                   self.masks, _k64.initial_bits(self.board.size, self.chain,
-                                                                 self.start),
-                                   self.start, self.L, int(max_steps))
-        return _k.count_kernel(self.nbr, self.nl, self.ntype, self.ncount, self.dl, self.dcount,
-                               self.adj_end, self.dashed_mask, self.reserved_mask, self.start,
-                               self.L, int(max_steps))
-
-    @property
-    def counters(self) -> dict:
-        """``solutions``, ``dead_ends``, ``forward_moves`` and ``exhausted`` so far."""
-        st = self.st
-        return {"solutions": int(st[_k.ST_SOLUTIONS]), "dead_ends": int(st[_k.ST_DEAD_ENDS]),
-                "forward_moves": int(st[_k.ST_FORWARD]),
-                "exhausted": int(st[_k.ST_PHASE]) == _k.PH_DONE}
 
 
 def count_kernel(rows: int, cols: int, start: SquareSpec, end: SquareSpec | None = None,
@@ -233,6 +111,7 @@ class Enumerator:
         self.L = self.engine.L
         self._chain_arr = np.asarray(self.chain, dtype=np.int32)
         self._scratch: tuple | None = None
+        self._replay: OptionsReplay | None = None
         self._method = {"name": "phadke-enumeration", "start": b.name(self.start),
                         "end": None if self.end is None else b.name(self.end),
                         "dashes": {k: v for k, v in self.dashes.items() if v != "off"},
@@ -332,34 +211,38 @@ class Enumerator:
     def block_compact(self, k: int, max_steps: int = 1 << 62,
                       key_every: int = 64) -> CompactBlock:
         """The next ``k`` solutions (fewer when exhausted or after ``max_steps`` forward
-        moves) in the compact form the window keeps (:class:`CompactBlock`): each as what
-        changed since the previous one, one byte a square on boards of at most 256 squares
-        (two up to 65,536), with every ``key_every``-th solution whole. The same solutions
-        as :meth:`block`, at nearly the speed of counting them."""
+        moves) in the compact form the window keeps (:class:`CompactBlock`): each as the
+        squares that changed since the previous one, one byte a square on boards of at most
+        256 squares (two up to 65,536), with every ``key_every``-th solution whole; their
+        options matrices are rebuilt from the paths (the block's ``options``, also
+        :meth:`options_replay`). The same solutions as :meth:`block`, at nearly the speed
+        of counting them."""
         if int(k) < 0 or int(key_every) < 1:
             raise EnumerationError("k must not be negative and key_every must be positive")
         k = int(k)
         n, L = self.board.size, self.L
         wide = 0 if n <= 256 else 1 if n <= 65536 else 2
+        size = (1, 2, 4)[wide]
         first = self.solutions + 1
         sc = self._scratch
         if sc is None or sc[2].shape[0] < k:
-            sc = self._scratch = (np.empty(k * L * (1, 2, 4)[wide], dtype=np.uint8),
+            sc = self._scratch = (np.empty(k * L * size, dtype=np.uint8),
                                   np.zeros(k + 1, dtype=np.int64),
-                                  np.empty(k, dtype=np.int32),
-                                  np.empty(k * (L + 1), dtype=np.int32),
-                                  np.empty((k * (L + 1), 8), dtype=np.int8),
-                                  np.zeros(k + 1, dtype=np.int64),
-                                  np.empty(k, dtype=np.int32))
+                                  np.empty(k, dtype=np.int32), np.empty(k, dtype=np.int32))
         got, _ = self.engine.collect_delta(k, max(0, int(max_steps)), key_every, wide, sc)
-        squares, sptr, frm, rows, vals, ptr, branch = sc
+        squares, sptr, frm, branch = sc
         nb = int(sptr[got])
-        size = (1, 2, 4)[wide]
         sq = squares[:nb].view((np.uint8, "<u2", "<i4")[wide]).copy()
-        m = int(ptr[got])
         return CompactBlock(first, sq, sptr[:got + 1] // size, frm[:got].copy(),
-                            rows[:m].copy(), vals[:m].copy(), ptr[:got + 1].copy(),
-                            branch[:got].copy(), self._chain_arr.copy(), L + 1)
+                            branch[:got].copy(), self._chain_arr.copy(), L + 1,
+                            self.options_replay())
+
+    def options_replay(self) -> OptionsReplay:
+        """What rebuilds the options matrix of any solution of this enumeration from its
+        path (:class:`knightgui_core.replay.OptionsReplay`; made once, safe to share)."""
+        if self._replay is None:
+            self._replay = self.engine.replay()
+        return self._replay
 
     def _block(self, k: int, max_steps: int) -> list[Solution]:
         base, full, mos, branches = self.block(k, max_steps)

@@ -33,7 +33,7 @@ def check_state(engine: Any, arrays: dict) -> None:
     """Raise :class:`EnumerationError` unless ``arrays`` (``path``, ``mo``, ``ties``,
     ``st`` and ``key`` or ``bits``, already of the engine's shapes and dtypes) is a state
     the search of ``engine`` can reach. ``engine``: a
-    :class:`knightgui_core.enumerate.Engine` (not imported: that module imports this one)."""
+    :class:`knightgui_core.engine.Engine` (not imported: that module imports this one)."""
     n = engine.board.size
     L = engine.L
     st, path, mo, ties = (np.asarray(arrays[k]) for k in ("st", "path", "mo", "ties"))

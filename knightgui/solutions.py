@@ -2,14 +2,16 @@
 
 Each solution is kept as what changed since the one before it (the scheme is in
 :mod:`knightgui_core.kernels.keep`): the tour positions from its branch row on, one byte a
-square on boards of at most 256 squares, two up to 65,536 (four beyond), and its non-empty
-options-matrix rows from the branch row on; every 64th solution is kept whole. A solution is
-rebuilt from the nearest whole one before it (at most 63 small steps). Open tours from d5 on
-8×8: about 60 bytes a solution (``bench/gui.py`` prints the figure).
+square on boards of at most 256 squares, two up to 65,536 (four beyond); every 64th
+solution is kept whole. A solution is rebuilt from the nearest whole one before it (at most
+63 small steps), and its options matrix from its path when it is shown
+(:class:`knightgui_core.replay.OptionsReplay`). Open tours from d5 on 8×8: about 24 bytes a
+solution (``bench/gui.py --keep`` prints the figure).
 
 The solver thread fills :class:`Packed` runs with
 :meth:`knightgui_core.enumerate.Enumerator.block_compact`, compacted inside the search
-kernel, so keeping solutions costs little next to finding them.
+kernel, so keeping solutions costs little next to finding them; the window's thread only
+appends the runs to a list.
 """
 from __future__ import annotations
 
@@ -34,25 +36,6 @@ MIN_RUN = 1024
 def path_dtype(size: int):
     """How stored squares are held: uint8 up to 256 squares, uint16 up to 65,536, else int32."""
     return np.uint8 if size <= 256 else np.uint16 if size <= 65536 else np.int32
-
-
-def pack(first: int, paths: np.ndarray, mo: np.ndarray, branches: np.ndarray) -> Packed:
-    """Pack what :meth:`knightgui_core.enumerate.Enumerator.block` returns (every solution
-    whole; vectorised). The solver thread uses the faster
-    :meth:`~knightgui_core.enumerate.Enumerator.block_compact` instead."""
-    g, size = paths.shape
-    L = mo.shape[1] - 1
-    tail = paths[0, L:] if g else np.zeros(0, dtype=np.int32)
-    keep = (mo[:, :, 1:] != 0).any(axis=2)            # [g, L + 1]: rows with options
-    which, rows = np.nonzero(keep)
-    ptr = np.zeros(g + 1, dtype=np.int64)
-    np.cumsum(keep.sum(axis=1), out=ptr[1:])
-    vals = mo[which, rows].astype(np.int8)
-    vals[:, 0] = 0
-    return Packed(int(first), paths[:, :L].astype(path_dtype(size)).reshape(-1),
-                  np.arange(g + 1, dtype=np.int64) * L, np.zeros(g, dtype=np.int32),
-                  rows.astype(np.int32), vals, ptr, np.asarray(branches, dtype=np.int32),
-                  np.asarray(tail, dtype=np.int32), int(mo.shape[1]))
 
 
 def fewer_runs(runs: list[Packed]) -> list[Packed]:
@@ -92,6 +75,7 @@ class SolutionStore:
         self._blocks: list[Packed] = []
         self._starts: list[int] = []    # position of each run's first solution, ascending
         self.mo_length = 0
+        self._last: tuple[int, np.ndarray] | None = None     # the path decoded last
 
     def __len__(self) -> int:
         return self._n
@@ -143,6 +127,8 @@ class SolutionStore:
 
     def path(self, i: int) -> np.ndarray:
         """int32[N]: the whole path of solution ``i`` (0-based), tail included."""
+        if self._last is not None and self._last[0] == i:
+            return self._last[1].copy()
         b, j, k = self._locate(i)
         L = self._L
         out = np.empty(L + len(self._tail), dtype=np.int32)
@@ -150,6 +136,7 @@ class SolutionStore:
         sq, sptr, frm = b.squares, b.sptr, b.frm
         for m in range(k, j + 1):
             out[int(frm[m]):L] = sq[sptr[m]:sptr[m + 1]]
+        self._last = (i, out.copy())
         return out
 
     def index(self, i: int) -> int:
@@ -162,26 +149,23 @@ class SolutionStore:
         return int(b.branch[j])
 
     def mo(self, i: int) -> np.ndarray:
-        """Dense ``int8[L + 1, 8]`` options matrix of solution ``i`` (0-based)."""
-        b, j, k = self._locate(i)
-        out = np.zeros((self.mo_length, 8), dtype=np.int8)
-        ptr, rows, vals, frm = b.ptr, b.rows, b.vals, b.frm
-        for m in range(k, j + 1):
-            out[int(frm[m]):] = 0
-            lo, hi = ptr[m], ptr[m + 1]
-            out[rows[lo:hi]] = vals[lo:hi]
-        return out
+        """Dense ``int8[L + 1, 8]`` options matrix of solution ``i`` (0-based), rebuilt from
+        its path (all zeros when the runs came without a way to rebuild it)."""
+        b, _, _ = self._locate(i)
+        if b.options is None:
+            return np.zeros((self.mo_length, 8), dtype=np.int8)
+        return b.options.matrix(self.path(i))
 
     @staticmethod
     def _arrays(b: Packed) -> tuple[np.ndarray, ...]:
-        return (b.squares, b.sptr, b.frm, b.rows, b.vals, b.ptr, b.branch)
+        return (b.squares, b.sptr, b.frm, b.branch)
 
     def nbytes(self) -> int:
-        """Bytes of the kept solutions: squares, options rows, offsets, branch rows."""
+        """Bytes of the kept solutions: squares, offsets, branch rows."""
         return int(sum(a.nbytes for b in self._blocks for a in self._arrays(b))
                    + self._tail.nbytes)
 
     def reserved_bytes(self) -> int:
         """Bytes allocated: the runs' arrays (each exactly its size) and their headers."""
         head = sys.getsizeof(np.empty(0))
-        return int(self.nbytes() + sum(7 * head + sys.getsizeof(b) for b in self._blocks))
+        return int(self.nbytes() + sum(4 * head + sys.getsizeof(b) for b in self._blocks))

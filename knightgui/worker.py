@@ -41,9 +41,10 @@ __all__ = ["Request", "SolverThread", "Stats", "StudyRequest"]
 CHUNK_STEPS = 200_000
 #: memory for solutions kept for stepping (paths dominate: 1, 2 or 4 bytes per square)
 KEEP_BYTES = 512 * 2**20
-#: solutions collected per kernel call, and the scratch memory one call may use
-#: (paths + options matrices: 12 bytes per square per solution)
-SOLUTION_BLOCK = 4096
+#: solutions collected per kernel call, and the scratch memory one call may use (the
+#: squares that changed: at most 1, 2 or 4 bytes per square per solution, and 16 bytes of
+#: offsets); few long calls leave the GIL to the window's thread
+SOLUTION_BLOCK = 65536
 BLOCK_BYTES = 8 * 2**20
 #: seconds between two progress signals / solution batches
 EMIT_INTERVAL = 0.05
@@ -229,7 +230,7 @@ class SolverThread(QThread):
         while not self._should_stop() and not en.exhausted:
             if req.limit and en.solutions >= req.limit:
                 break
-            want = max(1, min(SOLUTION_BLOCK, BLOCK_BYTES // (12 * size)))
+            want = max(1, min(SOLUTION_BLOCK, BLOCK_BYTES // (size * path_dtype(size)().itemsize + 16)))
             if req.limit:
                 want = min(want, req.limit - en.solutions)
             if stored < keep:

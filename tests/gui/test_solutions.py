@@ -5,22 +5,22 @@ import numpy as np
 import pytest
 
 from knightgui_core.enumerate import Enumerator
-from knightgui.solutions import SolutionStore, pack
+from knightgui.solutions import SolutionStore
 
 
 def test_store_round_trips_paths_options_and_branches():
     sols = Enumerator(8, 8, start="a8", end="c7").first(300)
     en = Enumerator(8, 8, start="a8", end="c7")
     store = SolutionStore()
-    store.extend(pack(*en.block(7)))                          # runs of uneven sizes
-    store.extend([pack(*en.block(0)), pack(*en.block(100)), pack(*en.block(193))])
+    store.extend(en.block_compact(7))                          # runs of uneven sizes
+    store.extend([en.block_compact(0), en.block_compact(100), en.block_compact(193)])
     assert len(store) == 300
     for i in (0, 1, 2, 6, 7, 57, 106, 107, 299):
         s = sols[i]
         np.testing.assert_array_equal(store.path(i), s.path)
         np.testing.assert_array_equal(store.mo(i), s.mo)
         assert store.branch(i) == s.branch and store.index(i) == s.index == i + 1
-    assert store.nbytes() < 300 * 400                      # compact: well under 400 B each
+    assert store.nbytes() < 300 * 64                       # compact: under one byte a square
 
 
 def test_block_gives_the_solutions_first_gives_up_to_the_end():
