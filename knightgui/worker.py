@@ -41,10 +41,13 @@ __all__ = ["Request", "SolverThread", "Stats", "StudyRequest"]
 CHUNK_STEPS = 200_000
 #: memory for solutions kept for stepping (paths dominate: 1, 2 or 4 bytes per square)
 KEEP_BYTES = 512 * 2**20
-#: solutions collected per kernel call, and the scratch memory one call may use (the
-#: squares that changed: at most 1, 2 or 4 bytes per square per solution, and 16 bytes of
-#: offsets); few long calls leave the GIL to the window's thread
+#: solutions collected per kernel call, at most KEEP_STEPS forward moves (tens of ms on 8×8),
+#: and the scratch memory one call may use (the squares that changed: at most 1, 2 or 4 bytes
+#: per square per solution, and 16 bytes of offsets). Few long calls: between two calls the
+#: thread needs the GIL, which the window's thread may hold for a whole switch interval
+#: (5 ms) while it paints
 SOLUTION_BLOCK = 65536
+KEEP_STEPS = 2_000_000
 BLOCK_BYTES = 8 * 2**20
 #: seconds between two progress signals / solution batches
 EMIT_INTERVAL = 0.05
@@ -234,7 +237,7 @@ class SolverThread(QThread):
             if req.limit:
                 want = min(want, req.limit - en.solutions)
             if stored < keep:
-                got = en.block_compact(min(want, keep - stored), CHUNK_STEPS)
+                got = en.block_compact(min(want, keep - stored), KEEP_STEPS)
                 if len(got):
                     batch.append(got)
                 stored += len(got)

@@ -78,6 +78,9 @@ def collect_delta(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np
     steps = 0
     got = 0
     event = BUDGET
+    # solutions before the next one stored whole (number s is whole when (s-1) % key_every
+    # is 0): counted down rather than divided for, once a solution
+    until_key = (key_every - sols % key_every) % key_every
     while got < max_solutions:
         if phase == PH_RUNNING:
             if k == L:
@@ -87,8 +90,9 @@ def collect_delta(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np
                     st[ST_SOL_BRANCH] = brow
                     # the solution, written here (module docstring)
                     f = brow
-                    if got == 0 or (sols - 1) % key_every == 0 or f < 0 or f > L:
+                    if got == 0 or until_key == 0 or f < 0 or f > L:
                         f = 0
+                    until_key = until_key - 1 if until_key > 0 else key_every - 1
                     at = sptr[got]
                     for j in range(f, L):
                         v = path[j + 1]
@@ -215,6 +219,9 @@ def collect_delta_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype
     steps = 0
     got = 0
     event = BUDGET
+    # solutions before the next one stored whole (number s is whole when (s-1) % key_every
+    # is 0): counted down rather than divided for, once a solution
+    until_key = (key_every - sols % key_every) % key_every
     free = bits[k, 0]
     avail = bits[k, 1]
     while got < max_solutions:
@@ -227,8 +234,9 @@ def collect_delta_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype
                     st[ST_SOL_BRANCH] = brow
                     # the solution, written here (module docstring)
                     f = brow
-                    if got == 0 or (sols - 1) % key_every == 0 or f < 0 or f > L:
+                    if got == 0 or until_key == 0 or f < 0 or f > L:
                         f = 0
+                    until_key = until_key - 1 if until_key > 0 else key_every - 1
                     at = sptr[got]
                     if wide == 0:
                         for j in range(f, L):
