@@ -139,3 +139,13 @@ def test_only_runs_that_follow_each_other_join():
     with pytest.raises(ValueError):
         join_blocks([])
     assert len(join_blocks([r1, r2])) == 8
+
+
+def test_square_names_are_made_when_read():
+    from knightgui_core.board import Board
+    from knightgui.results import SquareNames
+    b = Board(30, 30)
+    path = np.array([0, 29, 31, 899], dtype=np.int32)
+    names = SquareNames(b, path)
+    assert len(names) == 4 and names[1] == b.name(29) == "ad1" and names[-1] == b.name(899)
+    assert names[1:3] == [b.name(29), b.name(31)] and list(names) == [b.name(int(s)) for s in path]
