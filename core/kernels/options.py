@@ -34,6 +34,17 @@ def _popcount(x):
     return n
 
 
+@njit(inline="always")
+def _stored_options(out, k, mask, chosen, ntype, q):
+    """Row ``k`` of the matrix: the move types of the tied slots (bits of ``mask``) below the
+    slot ``chosen`` taken, ascending, in columns 1, 2, …"""
+    n = 0
+    for i in range(chosen):
+        if (mask >> i) & 1:
+            n += 1
+            out[k, n] = ntype[q, i]
+
+
 @njit
 def options_rows(nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray, dl: np.ndarray,
                  dcount: np.ndarray, key0: np.ndarray, tour: np.ndarray, L: int,
@@ -62,11 +73,7 @@ def options_rows(nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray, dl: np.n
                 chosen = i
         if chosen < 0 or (mask >> chosen) & 1 == 0:
             return k
-        n = 0
-        for i in range(chosen):
-            if (mask >> i) & 1:
-                n += 1
-                out[k, n] = ntype[q, i]
+        _stored_options(out, k, mask, chosen, ntype, q)
         key[c] += BLOCKED
         for i in range(dcount[c]):
             key[dl[c, i]] -= 1
@@ -109,11 +116,7 @@ def options_rows_bits(tslot: np.ndarray, ntype: np.ndarray, att: np.ndarray,
         chosen = tslot[q, c]
         if (mask >> chosen) & 1 == 0:
             return k
-        n = 0
-        for i in range(chosen):
-            if (mask >> i) & 1:
-                n += 1
-                out[k, n] = ntype[q, i]
+        _stored_options(out, k, mask, chosen, ntype, q)
         b = ~(one << np.uint64(c))
         free &= b
         avail &= b
