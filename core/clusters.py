@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 #: seconds a scheduler address gets to answer before :class:`SchedulerError`
-CONNECT_TIMEOUT = 4.0
+CONNECT_TIMEOUT = 6.0
 #: environment variable naming a scheduler (what the CLI's --scheduler overrides)
 SCHEDULER_ENV = "KNIGHTGUI_SCHEDULER"
 LOCAL_MODES = ("local", "threads", "processes")

@@ -1,8 +1,10 @@
-"""The kernel state of one enumeration algorithm (:class:`Engine`): the board's tables, the
-dash plan and the search arrays, with the calls into the search kernels. The Python API on
-top is :class:`knightgui_core.enumerate.Enumerator`, which owns one engine.
+"""The kernel state of one enumeration (:class:`Engine`): board tables, dash plan and the
+numba arrays of the search, with the calls that advance it. :class:`knightgui_core.enumerate.Enumerator`
+is the public face; this module holds what it drives, so that each stays short.
 """
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -14,15 +16,29 @@ from .kernels import enumerate64 as _k64
 from .kernels import keep as _keep
 from .replay import OptionsReplay
 
-__all__ = ["Engine"]
+__all__ = ["Cancelled", "Engine", "raise_if_cancelled"]
+
+
+class Cancelled(Exception):
+    """Building an :class:`Enumerator` was given up because its ``cancel()`` became true
+    (a window closing, or a newer request). Not a ValueError: nothing was wrong with the
+    input."""
+
+
+def raise_if_cancelled(cancel: Callable[[], bool] | None) -> None:
+    """Raise :class:`Cancelled` when ``cancel`` is given and returns true."""
+    if cancel is not None and cancel():
+        raise Cancelled("cancelled while building the enumeration")
 
 
 class Engine:
     """The kernel state of one algorithm: board tables, dash plan, arrays. No Python objects
     inside the hot loop. ``bits=None`` picks the bitboard kernel when the board has at most
-    64 squares."""
+    64 squares. ``cancel`` (optional) is asked between the stages that build the tables
+    (each one pass over the board, about 0.1 s at 2000×2000) and raises :class:`Cancelled`."""
 
-    def __init__(self, board: Board, start: int, chain: tuple, dashed: tuple, bits=None):
+    def __init__(self, board: Board, start: int, chain: tuple, dashed: tuple, bits=None,
+                 cancel: Callable[[], bool] | None = None):
         self.board = board
         self.start = int(start)
         self.chain = tuple(int(s) for s in chain)
@@ -30,7 +46,9 @@ class Engine:
         n = board.size
         self.L = n - len(self.chain)
         self.nbr = board.neighbours
+        raise_if_cancelled(cancel)
         self.nl, self.ntype, self.ncount, self.dl, self.dcount = _k.tables(self.nbr, self.dashed)
+        raise_if_cancelled(cancel)
         if self.chain:
             first = self.chain[0]
             adj = np.zeros(n, dtype=np.int8)
@@ -119,7 +137,8 @@ class Engine:
         return r // 4, r % 4
 
     def replay(self) -> OptionsReplay:
-        """An :class:`OptionsReplay` with copies of this algorithm's fixed tables."""
+        """An :class:`OptionsReplay` of this algorithm: its fixed tables and a start state of
+        its own."""
         n = self.board.size
         if self.bits_mode:
             return OptionsReplay(n, self.L, self.start, self.chain, bitboard=(

@@ -23,13 +23,13 @@ from . import enumerate_guard as _guard
 from . import limits as _limits
 from .board import Board, BoardError, SquareSpec
 from .dash import DashError, EnumerationError
-from .engine import Engine
+from .engine import Cancelled, Engine, raise_if_cancelled
 from .kernels import enumerate as _k
 from .replay import OptionsReplay
 from .solutions import CompactBlock
 from .tour import Tour
 
-__all__ = ["Enumerator", "Solution", "EnumerationError", "DashError", "list_tails",
+__all__ = ["Enumerator", "Solution", "EnumerationError", "DashError", "Cancelled", "list_tails",
            "free_corners", "count_kernel", "Engine", "CompactBlock"]
 
 
@@ -94,10 +94,17 @@ class Enumerator:
     SOLUTION, EXHAUSTED, BUDGET = _k.SOLUTION, _k.EXHAUSTED, _k.BUDGET
 
     def __init__(self, rows: int = 8, cols: int = 8, start="a8", end=None, dashes=None,
-                 tail=None, *, bits=None):
+                 tail=None, *, bits=None, cancel: Callable[[], bool] | None = None):
+        """``cancel`` (optional, a callable): asked between the stages of building the
+        tables of a large board; when it returns true, :class:`Cancelled` is raised (the
+        window's solver thread uses it to drop a superseded request within a fraction of a
+        second at 2000×2000)."""
         self.board = b = _board(rows, cols)
         _limits.check_memory(b.size * _guard.BYTES_PER_SQUARE,
                              f"an enumeration on {b.rows}×{b.cols}", EnumerationError)
+        raise_if_cancelled(cancel)
+        b.neighbours  # noqa: B018 - the first table (cached on the board); then ask again
+        raise_if_cancelled(cancel)
         self.start = _square(b, start, "start")
         self.end = None if end is None else _square(b, end, "end")
         self.closed = self.end is not None
@@ -107,7 +114,7 @@ class Enumerator:
         self.dashes = dict(self.plan.states)
         self.tail = tail_sq
         self.chain = self.plan.chain
-        self.engine = Engine(b, self.start, self.chain, self.plan.dashed, bits)
+        self.engine = Engine(b, self.start, self.chain, self.plan.dashed, bits, cancel)
         self.L = self.engine.L
         self._chain_arr = np.asarray(self.chain, dtype=np.int32)
         self._scratch: tuple | None = None

@@ -60,6 +60,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -146,8 +147,11 @@ def unpack_array(d: Mapping[str, Any]) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------- running
+@lru_cache(maxsize=1)
 def code_version() -> str:
-    """The installed knightgui version ("" when unknown): a worker must run the client's."""
+    """The installed knightgui version ("" when unknown): a worker must run the client's.
+    Read once per process (reading package metadata costs about 2 ms, more than a small
+    task; and the code a process runs is the code it imported at its start)."""
     from importlib.metadata import PackageNotFoundError, version
     try:
         return version("knightgui")
@@ -226,13 +230,13 @@ def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
                         store: ResultStore | None, progress: ProgressFn | None, cancel: Any,
                         on_result: ResultFn | None, retries: int) -> None:
     from distributed import as_completed
-    futures: dict[Any, Task] = {}
-    for t in todo:
-        fut = client.submit(_execute, t.fn, t.args, key=_dask_key(t), retries=retries,
-                            pure=False)
-        futures[fut] = t
+    # one message to the scheduler for the whole graph, not one per task
+    submitted = client.map(_execute, [t.fn for t in todo], [t.args for t in todo],
+                           key=[_dask_key(t) for t in todo], retries=retries, pure=False)
+    futures: dict[Any, Task] = dict(zip(submitted, todo, strict=True))
     mine = code_version()
-    ac = as_completed(list(futures), loop=client.loop)
+    # results travel with the completion events (no round trip per future to fetch them)
+    ac = as_completed(list(futures), loop=client.loop, with_results=True, raise_errors=False)
     remaining = len(futures)
     try:
         while remaining:
@@ -243,18 +247,18 @@ def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
                     break
                 time.sleep(0.02)
                 continue
-            for fut in batch:
+            for fut, outcome in batch:
                 t = futures[fut]
                 remaining -= 1
                 if fut.status == "error":
-                    exc = fut.exception()
+                    exc = outcome[1] if isinstance(outcome, tuple) else outcome
                     hint = (" (is knightgui installed on every worker?)"
                             if isinstance(exc, ImportError) else "")
                     raise TaskFailed(f"task {t.key} failed: {type(exc).__name__}: "
                                      f"{str(exc).splitlines()[0] if str(exc) else ''}{hint}")
                 if fut.status != "finished":
                     raise RunnerError(f"task {t.key} was {fut.status} (lost the scheduler?)")
-                text, seconds, worker_version = fut.result()
+                text, seconds, worker_version = outcome
                 if worker_version != mine:
                     raise TaskFailed(f"task {t.key} ran on a worker with knightgui "
                                      f"{worker_version or '?'}, this is {mine or '?'}: install "

@@ -22,7 +22,8 @@ log = logging.getLogger("knightgui.warmup")
 
 
 def _enumeration() -> None:
-    from .enumerate import Engine, Enumerator
+    from .engine import Engine
+    from .enumerate import Enumerator
     from .studies.phadke import Algorithm, AlgorithmBatch
 
     en = Enumerator(6, 6, "a1", "b3", dashes={"f6": "full"})

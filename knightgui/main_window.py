@@ -9,9 +9,9 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox,
-                               QScrollArea, QSpinBox, QStyle, QToolBar)
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMenu,
+                               QMessageBox, QScrollArea, QSpinBox)
 from knightgui_core.board import square_name
 
 from . import settings
@@ -23,6 +23,7 @@ from .panels.counter import CounterPanel, TimingPanel
 from .panels.options_matrix import OptionsMatrixView
 from .request import RESULT_FIELDS
 from .results import ResultsPresenter
+from .window_actions import make_actions
 from .worker import SolverThread
 
 log = logging.getLogger("knightgui.window")
@@ -34,6 +35,33 @@ TITLE = "Knight's tour explorer"
 
 class MainWindow(QMainWindow):
     firstPaint = Signal()
+    # made by knightgui.window_actions.make_actions
+    act_solve: QAction
+    act_cancel: QAction
+    act_first: QAction
+    act_prev: QAction
+    act_next: QAction
+    act_last: QAction
+    act_play: QAction
+    act_anim: QAction
+    act_open: QAction
+    act_open_solutions: QAction
+    act_save: QAction
+    act_png: QAction
+    act_svg: QAction
+    act_copy: QAction
+    act_quit: QAction
+    act_numbers: QAction
+    act_path: QAction
+    act_ties: QAction
+    act_fit: QAction
+    act_analysis: QAction
+    colour_group: QActionGroup
+    colour_actions: dict[str, QAction]
+    view_menu: QMenu
+    jump_box: QSpinBox
+    play_speed: QSpinBox
+    anim_speed: QSpinBox
 
     def __init__(self, restore_settings: bool = True):
         super().__init__()
@@ -65,7 +93,7 @@ class MainWindow(QMainWindow):
                                  self.statusBar().showMessage, self.show_error)
         self.hover_label = QLabel()
         self.statusBar().addPermanentWidget(self.hover_label)
-        self._make_actions()
+        make_actions(self)
         self._connect()
         self._restore_settings = restore_settings
         if restore_settings:
@@ -113,105 +141,6 @@ class MainWindow(QMainWindow):
             self.view.viewport().removeEventFilter(self)
             self.firstPaint.emit()
         return False
-
-    def _action(self, text, slot, shortcut=None, checkable=False, tip=None,
-                icon=None) -> QAction:
-        a = QAction(text, self)
-        if icon is not None:
-            a.setIcon(self.style().standardIcon(icon))
-        if shortcut:
-            a.setShortcut(QKeySequence(shortcut))
-        a.setCheckable(checkable)
-        if tip:
-            a.setStatusTip(tip)
-            a.setToolTip(f"{text} ({shortcut})" if shortcut else text)
-        a.triggered.connect(slot)
-        self.addAction(a)
-        return a
-
-    def _make_actions(self):
-        A = self._action
-        self.act_solve = A("Solve", self.solve, "Ctrl+R", tip="solve with the current controls")
-        self.act_cancel = A("Cancel", self.cancel, "Esc", tip="stop the running search")
-        S = QStyle.StandardPixmap
-        self.act_first = A("First", self.results.first, "Home", tip="first solution",
-                           icon=S.SP_MediaSkipBackward)
-        self.act_prev = A("Previous", self.results.previous, "Left", tip="previous solution",
-                          icon=S.SP_MediaSeekBackward)
-        self.act_next = A("Next", self.results.next, "Right", tip="next solution",
-                          icon=S.SP_MediaSeekForward)
-        self.act_last = A("Last", self.results.last, "End", tip="last solution found",
-                          icon=S.SP_MediaSkipForward)
-        self.act_play = A("Play", self.toggle_play, "Space", True, "play the solutions",
-                          icon=S.SP_MediaPlay)
-        self.act_anim = A("Animate", self.toggle_animation, "Ctrl+A", True,
-                          "play the construction of the shown tour move by move")
-        f = self.files
-        self.act_open = A("Open tour…", f.open_tour, QKeySequence.Open)
-        self.act_open_solutions = A("Open solutions…", self.open_solutions, "Ctrl+Shift+O",
-                                    tip="step through a file written by enumerate --out")
-        self.act_save = A("Save tour…", f.save_tour, QKeySequence.Save)
-        self.act_png = A("Export PNG…", f.export_png, "Ctrl+E")
-        self.act_svg = A("Export SVG…", f.export_svg)
-        self.act_copy = A("Copy image", f.copy_image, "Ctrl+Shift+C")
-        self.act_quit = A("Quit", self.close, QKeySequence.Quit)
-        self.act_numbers = A("Move numbers", self._view_toggled, "N", True)
-        self.act_path = A("Tour path", self._view_toggled, "P", True)
-        self.act_ties = A("Highlight ties", self._view_toggled, "T", True)
-        self.act_fit = A("Zoom to fit", self.view.fit, "F")
-        self.act_analysis = A("Analysis", self.open_analysis, "Ctrl+Shift+A",
-                              tip="how good is Warnsdorff's rule: move orders, tie-breaks, "
-                                  "with plots")
-        self.colour_group = QActionGroup(self)
-        self.colour_actions = {}
-        for key, text in (("auto", "Colour: automatic"), ("checker", "Colour: checkerboard"),
-                          ("moves", "Colour: by move number")):
-            a = A(text, self._view_toggled, checkable=True)
-            self.colour_group.addAction(a)
-            self.colour_actions[key] = a
-        self.act_numbers.setChecked(True)
-        self.act_path.setChecked(True)
-        self.colour_actions["auto"].setChecked(True)
-
-        m = self.menuBar().addMenu("&File")
-        for a in (self.act_open, self.act_open_solutions, self.act_save, None, self.act_png,
-                  self.act_svg, self.act_copy, None, self.act_quit):
-            m.addSeparator() if a is None else m.addAction(a)
-        m = self.view_menu = self.menuBar().addMenu("&View")
-        for a in (self.act_numbers, self.act_path, self.act_ties, None,
-                  *self.colour_actions.values(), None, self.act_fit, None, self.act_analysis):
-            m.addSeparator() if a is None else m.addAction(a)
-        m.addSeparator()
-        for d in (self.controls_dock, self.counter_dock, self.timing_dock, self.matrix_dock):
-            m.addAction(d.toggleViewAction())
-        m = self.menuBar().addMenu("&Run")
-        for a in (self.act_solve, self.act_cancel, None, self.act_first, self.act_prev,
-                  self.act_next, self.act_last, self.act_play, None, self.act_anim):
-            m.addSeparator() if a is None else m.addAction(a)
-
-        tb = QToolBar("Stepping")
-        tb.setObjectName("stepping")
-        self.addToolBar(tb)
-        for a in (self.act_solve, self.act_cancel):
-            tb.addAction(a)
-        tb.addSeparator()
-        for a in (self.act_first, self.act_prev, self.act_next, self.act_last):
-            tb.addAction(a)
-        tb.addWidget(QLabel(" Go to "))
-        self.jump_box = QSpinBox(minimum=1, maximum=2_000_000_000)
-        self.jump_box.setKeyboardTracking(False)
-        self.jump_box.setToolTip("jump to solution number (Enter)")
-        tb.addWidget(self.jump_box)
-        tb.addAction(self.act_play)
-        self.play_speed = QSpinBox(minimum=1, maximum=240, value=10, suffix=" /s")
-        self.play_speed.setToolTip("solutions per second while playing")
-        tb.addWidget(self.play_speed)
-        tb.addSeparator()
-        tb.addAction(self.act_anim)
-        self.anim_speed = QSpinBox(minimum=1, maximum=100_000, value=20, suffix=" moves/s")
-        self.anim_speed.setToolTip("speed of the construction animation")
-        tb.addWidget(self.anim_speed)
-        self.act_cancel.setEnabled(False)
 
     def _connect(self):
         c = self.controls

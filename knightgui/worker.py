@@ -202,13 +202,16 @@ class SolverThread(QThread):
             self.tourSolved.emit(gen, res)
 
     def _enumerate(self, gen: int, req: Request):
-        from knightgui_core.enumerate import Enumerator
+        from knightgui_core.enumerate import Cancelled, Enumerator
         kwargs: dict[str, object] = dict(rows=req.rows, cols=req.cols, start=req.start,
                                          end=req.end if req.closed else None,
                                          dashes=req.dash_dict())
         if req.tail:
             kwargs["tail"] = tuple(req.tail)
-        en = Enumerator(**kwargs)
+        try:   # building the tables of a large board is asked to stop between its stages
+            en = Enumerator(**kwargs, cancel=self._should_stop)
+        except Cancelled:
+            return
         size = req.rows * req.cols
         t0 = time.perf_counter()
         last = [t0]

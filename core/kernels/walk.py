@@ -285,43 +285,41 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
         return _greedy_ordered(rows, cols, start, prio, outlets, free, off, path, ties)
     centred = base == 4 or base == 8
     randomised = base == 3 or base == 7 or base == 8
-    cent = np.zeros(free.shape[0] if centred else 0, dtype=np.int64)
-    if centred:
-        mode = (tie >> 8) & 0xF
-        metric = (tie >> 12) & 0xF
-        # centre in doubled coordinates (2c − cx2): exact, 1-based n/2, or half a square on
-        cx2 = cols - 1 if mode == 0 else (cols - 2 if mode == 1 else cols)
-        cy2 = rows - 1 if mode == 0 else (rows - 2 if mode == 1 else rows)
-        for r in range(rows):
-            dy = abs(np.int64(2 * r - cy2))
-            for c in range(cols):
-                dx = abs(np.int64(2 * c - cx2))
-                if metric == 1:
-                    d = dx + dy
-                elif metric == 2:
-                    d = max(dx, dy)
-                else:
-                    d = dx * dx + dy * dy
-                cent[(r + 2) * W + c + 2] = -d     # farther is better (smaller key)
+    # centre in doubled coordinates (2c − cx2): exact, 1-based n/2, or half a square on;
+    # the distance of a candidate is computed from its row and column (no table: at
+    # 2000×2000 a table of keys is 32 MB to fill and read)
+    mode = (tie >> 8) & 0xF
+    metric = (tie >> 12) & 0xF
+    cx2 = np.int64(cols - 1 if mode == 0 else (cols - 2 if mode == 1 else cols))
+    cy2 = np.int64(rows - 1 if mode == 0 else (rows - 2 if mode == 1 else rows))
     rng = new_state(seed, SALT)
+    # one byte a square: the outlet count, or ≥ 64 for a visited or off-board square (each
+    # square loses at most 8 outlets, so 100 stays above 64): one load per candidate
+    cnt = outlets
+    for p in range(cnt.shape[0]):
+        if free[p] == 0:
+            cnt[p] = 100
     q = (start // cols + 2) * W + start % cols + 2
-    free[q] = 0
+    qr = np.int64(start // cols)
+    qc = np.int64(start % cols)
+    cnt[q] = 100
     for t in range(8):
-        outlets[q + off[t]] -= 1
+        cnt[q + off[t]] -= 1
     path[0] = start
     ties[0] = 0
     m = 1
     while m < size:
         best = np.int64(-1)
+        bt = 0
         bk1 = np.int64(0)
         bk2 = np.int64(0)
         bo = 99
         nbest = 0
         for t in range(8):
             s = q + off[t]
-            if free[s] == 0:
+            o = np.int64(cnt[s])
+            if o >= 64:
                 continue
-            o = np.int64(outlets[s])
             if have_score and pscore[s] >= 0:
                 o = np.int64(pscore[s])
             if o > bo:
@@ -333,14 +331,22 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
             if base <= 3:
                 k1 = np.int64(0)
             elif centred:
-                k1 = cent[s]
+                dx = abs(2 * (qc + DC[t]) - cx2)
+                dy = abs(2 * (qr + DR[t]) - cy2)
+                if metric == 1:
+                    k1 = -(dx + dy)               # farther is better (smaller key)
+                elif metric == 2:
+                    k1 = -max(dx, dy)
+                else:
+                    k1 = -(dx * dx + dy * dy)
             else:
                 la = np.int64(15)
                 total = np.int64(0)
                 for u in range(8):
                     s2 = s + off[u]
-                    if free[s2] and s2 != q:
-                        v = np.int64(outlets[s2]) - 1
+                    c2 = np.int64(cnt[s2])
+                    if c2 < 64 and s2 != q:
+                        v = c2 - 1
                         total += v
                         if v < la:
                             la = v
@@ -355,14 +361,17 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
             bk1 = k1
             bk2 = k2
             best = s
+            bt = t
         if best < 0:
             break
         ties[m] = 1 if nbest > 1 else 0
         q = best
-        free[q] = 0
+        qr += DR[bt]
+        qc += DC[bt]
+        cnt[q] = 100
         for t in range(8):
-            outlets[q + off[t]] -= 1
-        path[m] = (q // W - 2) * cols + (q % W - 2)
+            cnt[q + off[t]] -= 1
+        path[m] = qr * cols + qc
         m += 1
     return m
 

@@ -233,3 +233,26 @@ def test_both_kernels_share_codes_and_state_slots():
     assert len(names) > 10
     for n in names:
         assert getattr(k64, n) == getattr(k, n), n
+
+
+@pytest.mark.parametrize("allow", [0, 1, 2, 3, 4])
+def test_building_an_enumeration_can_be_cancelled_between_its_stages(allow):
+    """``cancel`` is asked between the stages that build the tables (board neighbours,
+    compact tables, search state); the first true answer raises Cancelled, a false one lets
+    the build go on, and a build that was never cancelled counts as usual."""
+    from knightgui_core.enumerate import Cancelled
+    asked = []
+
+    def cancel():
+        asked.append(1)
+        return len(asked) > allow
+
+    if allow >= 4:
+        en = Enumerator(120, 120, start="a1", cancel=cancel)
+        assert len(asked) == 4
+        assert en.advance(1000) == en.BUDGET and en.forward_moves == 1000
+    else:
+        with pytest.raises(Cancelled):
+            Enumerator(120, 120, start="a1", cancel=cancel)
+        assert len(asked) == allow + 1
+    assert not issubclass(Cancelled, ValueError)   # not a complaint about the input

@@ -134,3 +134,21 @@ def test_studies_follow_the_same_request_restart_abort_pattern(qtbot):
     assert time.monotonic() - t0 < 1.0
     assert w.isRunning()
     assert w.stop(5000) and not w.isRunning()
+
+
+def test_a_request_superseding_a_huge_exhaustive_build_is_served_and_the_build_dropped(qtbot):
+    """An exhaustive request on a large board spends its first moments building tables; a
+    newer request arriving then must not wait for the whole build (it is asked to stop
+    between stages) and the dropped build reports nothing."""
+    w = SolverThread()
+    seen = []
+    w.tourSolved.connect(lambda g, res: seen.append((g, res)))
+    w.finishedRun.connect(lambda g, st: seen.append((g, st)))
+    w.progress.connect(lambda g, st: seen.append((g, st)))
+    w.failed.connect(lambda g, msg, bad: seen.append((g, msg)))
+    w.submit(Request(rows=1500, cols=1500, mode="exhaustive", start="1,1", keep=10))
+    wait_until(qtbot, lambda: w.busy_gen != 0, timeout=10)
+    gen = w.submit(Request(rows=8, cols=8, start="a1"))
+    wait_until(qtbot, lambda: any(g == gen for g, _ in seen), timeout=60)
+    assert {g for g, _ in seen} == {gen}             # the big request never reported
+    assert w.stop(5000)
