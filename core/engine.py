@@ -14,6 +14,7 @@ from .dash import EnumerationError
 from .kernels import enumerate as _k
 from .kernels import enumerate64 as _k64
 from .kernels import keep as _keep
+from .replay import OptionsReplay
 
 __all__ = ["Cancelled", "Engine", "raise_if_cancelled"]
 
@@ -128,12 +129,25 @@ class Engine:
                       out: tuple) -> tuple[int, int]:
         """Up to ``k`` further solutions written as changes from the previous one by
         :func:`knightgui_core.kernels.keep.collect_delta` into ``out`` = (squares, sptr, frm,
-        rows, vals, ptr, branch), caller-owned and reused; returns (solutions, last event)."""
+        branch), caller-owned and reused; returns (solutions, last event)."""
         fn = _keep.collect_delta_bits if self.bits_mode else _keep.collect_delta
         r = int(fn(*self._args(), int(k), int(max_steps), int(key_every), int(wide), *out))
         if r < 0:
             raise RuntimeError("collect_delta_bits needs one byte a square")   # a bug
         return r // 4, r % 4
+
+    def replay(self) -> OptionsReplay:
+        """An :class:`OptionsReplay` of this algorithm: its fixed tables and a start state of
+        its own."""
+        n = self.board.size
+        if self.bits_mode:
+            return OptionsReplay(n, self.L, self.start, self.chain, bitboard=(
+                self.tslot, self.ntype, self.att, self.masks,
+                _k64.initial_bits(n, self.chain, self.start)))
+        key0 = _k.new_state(self.nbr, self.dashed_mask, self.reserved_mask, self.dl,
+                            self.dcount, self.start, self.L)[0]
+        return OptionsReplay(n, self.L, self.start, self.chain, general=(
+            self.nl, self.ntype, self.ncount, self.dl, self.dcount, key0))
 
     def count(self, max_steps: int = 1 << 62) -> np.ndarray:
         """Run a fresh copy of this algorithm (not this engine's state) without Python

@@ -25,6 +25,7 @@ from .board import Board, BoardError, SquareSpec
 from .dash import DashError, EnumerationError
 from .engine import Cancelled, Engine, raise_if_cancelled
 from .kernels import enumerate as _k
+from .replay import OptionsReplay
 from .solutions import CompactBlock
 from .tour import Tour
 
@@ -117,6 +118,7 @@ class Enumerator:
         self.L = self.engine.L
         self._chain_arr = np.asarray(self.chain, dtype=np.int32)
         self._scratch: tuple | None = None
+        self._replay: OptionsReplay | None = None
         self._method = {"name": "phadke-enumeration", "start": b.name(self.start),
                         "end": None if self.end is None else b.name(self.end),
                         "dashes": {k: v for k, v in self.dashes.items() if v != "off"},
@@ -216,34 +218,38 @@ class Enumerator:
     def block_compact(self, k: int, max_steps: int = 1 << 62,
                       key_every: int = 64) -> CompactBlock:
         """The next ``k`` solutions (fewer when exhausted or after ``max_steps`` forward
-        moves) in the compact form the window keeps (:class:`CompactBlock`): each as what
-        changed since the previous one, one byte a square on boards of at most 256 squares
-        (two up to 65,536), with every ``key_every``-th solution whole. The same solutions
-        as :meth:`block`, at nearly the speed of counting them."""
+        moves) in the compact form the window keeps (:class:`CompactBlock`): each as the
+        squares that changed since the previous one, one byte a square on boards of at most
+        256 squares (two up to 65,536), with every ``key_every``-th solution whole; their
+        options matrices are rebuilt from the paths (the block's ``options``, also
+        :meth:`options_replay`). The same solutions as :meth:`block`, at nearly the speed
+        of counting them."""
         if int(k) < 0 or int(key_every) < 1:
             raise EnumerationError("k must not be negative and key_every must be positive")
         k = int(k)
         n, L = self.board.size, self.L
         wide = 0 if n <= 256 else 1 if n <= 65536 else 2
+        size = (1, 2, 4)[wide]
         first = self.solutions + 1
         sc = self._scratch
         if sc is None or sc[2].shape[0] < k:
-            sc = self._scratch = (np.empty(k * L * (1, 2, 4)[wide], dtype=np.uint8),
+            sc = self._scratch = (np.empty(k * L * size, dtype=np.uint8),
                                   np.zeros(k + 1, dtype=np.int64),
-                                  np.empty(k, dtype=np.int32),
-                                  np.empty(k * (L + 1), dtype=np.int32),
-                                  np.empty((k * (L + 1), 8), dtype=np.int8),
-                                  np.zeros(k + 1, dtype=np.int64),
-                                  np.empty(k, dtype=np.int32))
+                                  np.empty(k, dtype=np.int32), np.empty(k, dtype=np.int32))
         got, _ = self.engine.collect_delta(k, max(0, int(max_steps)), key_every, wide, sc)
-        squares, sptr, frm, rows, vals, ptr, branch = sc
+        squares, sptr, frm, branch = sc
         nb = int(sptr[got])
-        size = (1, 2, 4)[wide]
         sq = squares[:nb].view((np.uint8, "<u2", "<i4")[wide]).copy()
-        m = int(ptr[got])
         return CompactBlock(first, sq, sptr[:got + 1] // size, frm[:got].copy(),
-                            rows[:m].copy(), vals[:m].copy(), ptr[:got + 1].copy(),
-                            branch[:got].copy(), self._chain_arr.copy(), L + 1)
+                            branch[:got].copy(), self._chain_arr.copy(), L + 1,
+                            self.options_replay())
+
+    def options_replay(self) -> OptionsReplay:
+        """What rebuilds the options matrix of any solution of this enumeration from its
+        path (:class:`knightgui_core.replay.OptionsReplay`; made once, safe to share)."""
+        if self._replay is None:
+            self._replay = self.engine.replay()
+        return self._replay
 
     def _block(self, k: int, max_steps: int) -> list[Solution]:
         base, full, mos, branches = self.block(k, max_steps)

@@ -29,12 +29,14 @@ def _enumeration() -> None:
     en = Enumerator(6, 6, "a1", "b3", dashes={"f6": "full"})
     en.first(2)
     en.block_compact(3)                          # what the window keeps (bitboard kernel)
+    sol = en.first(1)[0]
+    en.options_replay().matrix(sol.path)         # and the matrix of a solution it shows
     en.next_solution()
     en.count()
     en.engine.count()
     Engine(en.board, en.start, en.chain, en.plan.dashed, bits=False).count()
     g = Enumerator(6, 6, "a1", "b3", bits=False)
-    g.first(2)
+    g.options_replay().matrix(g.first(2)[0].path)
     g.count()
     Enumerator(9, 9, start="a1").first(1)      # the general kernel (above 64 squares)
     from .stream import solution_blocks         # streaming to files: both state layouts

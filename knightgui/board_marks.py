@@ -21,9 +21,13 @@ class CandidatesItem(pg.GraphicsObject):
         self.setZValue(30)
 
     def set_candidates(self, items, rows: int, cols: int, chosen: int = -1):
+        bounds = QRectF(0, 0, cols, rows)
+        new = [(int(s) % cols, int(s) // cols, int(o), int(s) == chosen) for s, o in items]
+        if new == self._items and bounds == self._bounds:
+            return          # nothing to redraw (every new search clears the empty list again)
         self.prepareGeometryChange()
-        self._bounds = QRectF(0, 0, cols, rows)
-        self._items = [(int(s) % cols, int(s) // cols, int(o), int(s) == chosen) for s, o in items]
+        self._bounds = bounds
+        self._items = new
         self.update()
 
     def boundingRect(self):

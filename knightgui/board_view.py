@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtWidgets import QGraphicsItem
 
 from .board_items import (TIE_RGBA, NumbersItem, TourPathItem, checker_rgba, colour_lut,
                           moves_rgba, numbers_of)
@@ -19,6 +20,8 @@ from .board_marks import CandidatesItem, EdgeLabelsItem, MarkersItem
 
 #: In ``auto`` colour mode, boards with at least this many squares are coloured by move.
 AUTO_COLOUR_SQUARES = 48 * 48
+#: Boards of at most this many squares keep their checkerboard and labels as pixmaps.
+CACHED_SQUARES = 48 * 48
 COLOUR_MODES = ("auto", "checker", "moves")
 
 
@@ -179,6 +182,14 @@ class BoardView(pg.GraphicsView):
             self._shown_image = rgba
             self.image.setImage(rgba, autoLevels=False)
             self.image.setRect(0, 0, cols, rows)
+        # a small board's checkerboard and edge labels stay the same from tour to tour: kept
+        # as pixmaps at screen resolution (redrawn on zoom), a step repaints only the tour
+        static = rgba is self._checker and rows * cols <= CACHED_SQUARES
+        mode = (QGraphicsItem.CacheMode.DeviceCoordinateCache if static
+                else QGraphicsItem.CacheMode.NoCache)
+        if self.image.cacheMode() != mode:
+            self.image.setCacheMode(mode)
+            self.labels.setCacheMode(mode)
         if self.show_ties and self.ties is not None and self.ties.any():
             t = np.zeros((rows, cols, 4), dtype=np.uint8)
             t.reshape(-1, 4)[self.path[self.ties]] = TIE_RGBA

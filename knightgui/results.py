@@ -6,6 +6,8 @@ reaches the screen.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import overload
 
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -15,6 +17,28 @@ from knightgui_core.tour import Tour
 
 from .panels.counter import EXHAUSTED_TEXT, format_seconds
 from .solutions import SolutionStore
+
+
+class SquareNames(Sequence[str]):
+    """The names of ``squares`` on ``board``, each made when it is read: the options matrix
+    reads only the rows it paints, so a step costs no name for the rows out of sight."""
+
+    def __init__(self, board: Board, squares: np.ndarray):
+        self._board, self._squares = board, squares
+
+    def __len__(self) -> int:
+        return len(self._squares)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return [self._board.name(int(s)) for s in self._squares[i]]
+        return self._board.name(int(self._squares[i]))
 
 
 class ResultsPresenter(QObject):
@@ -214,7 +238,7 @@ class ResultsPresenter(QObject):
                                            "solution": self.store.index(i)})
         self.ties = None
         self.view.set_tour(path, closed, None, rows=b.rows, cols=b.cols)
-        names = [b.name(int(s)) for s in path[: mo.shape[0] - 1]]
+        names = SquareNames(b, path[: mo.shape[0] - 1])
         self.matrix.show_matrix(mo, branch, names,
                                 f"Options matrix of solution {self.store.index(i):,}"
                                 + (f" — branched at move {branch}" if branch else

@@ -2,27 +2,35 @@
 
 Each solution is kept as what changed since the one before it (the scheme is in
 :mod:`knightgui_core.kernels.keep`): the tour positions from its branch row on, one byte a
-square on boards of at most 256 squares, two up to 65,536 (four beyond), and its non-empty
-options-matrix rows from the branch row on; every 64th solution is kept whole. A solution is
-rebuilt from the nearest whole one before it (at most 63 small steps). Open tours from d5 on
-8×8: about 60 bytes a solution (``bench/gui.py`` prints the figure).
+square on boards of at most 256 squares, two up to 65,536 (four beyond); every 64th
+solution is kept whole. A solution is rebuilt from the nearest whole one before it (at most
+63 small steps), and its options matrix from its path when it is shown
+(:class:`knightgui_core.replay.OptionsReplay`). Open tours from d5 on 8×8: about 24 bytes a
+solution (``bench/gui.py --keep`` prints the figure).
 
 The solver thread fills :class:`Packed` runs with
 :meth:`knightgui_core.enumerate.Enumerator.block_compact`, compacted inside the search
-kernel, so keeping solutions costs little next to finding them.
+kernel, so keeping solutions costs little next to finding them; the window's thread only
+appends the runs to a list.
 """
 from __future__ import annotations
 
 import bisect
+import sys
 from typing import TypeAlias
 
 import numpy as np
 
-from knightgui_core.solutions import CompactBlock
+from knightgui_core.solutions import CompactBlock, join_blocks
 
 #: A run of consecutive solutions, packed: what the solver thread sends to the window
 #: (fields in :class:`knightgui_core.solutions.CompactBlock`).
 Packed: TypeAlias = CompactBlock
+
+
+#: runs shorter than this are joined before they reach the store (a run costs a whole first
+#: solution and a few array headers)
+MIN_RUN = 1024
 
 
 def path_dtype(size: int):
@@ -30,46 +38,44 @@ def path_dtype(size: int):
     return np.uint8 if size <= 256 else np.uint16 if size <= 65536 else np.int32
 
 
-def pack(first: int, paths: np.ndarray, mo: np.ndarray, branches: np.ndarray) -> Packed:
-    """Pack what :meth:`knightgui_core.enumerate.Enumerator.block` returns (every solution
-    whole; vectorised). The solver thread uses the faster
-    :meth:`~knightgui_core.enumerate.Enumerator.block_compact` instead."""
-    g, size = paths.shape
-    L = mo.shape[1] - 1
-    tail = paths[0, L:] if g else np.zeros(0, dtype=np.int32)
-    keep = (mo[:, :, 1:] != 0).any(axis=2)            # [g, L + 1]: rows with options
-    which, rows = np.nonzero(keep)
-    ptr = np.zeros(g + 1, dtype=np.int64)
-    np.cumsum(keep.sum(axis=1), out=ptr[1:])
-    vals = mo[which, rows].astype(np.int8)
-    vals[:, 0] = 0
-    return Packed(int(first), paths[:, :L].astype(path_dtype(size)).reshape(-1),
-                  np.arange(g + 1, dtype=np.int64) * L, np.zeros(g, dtype=np.int32),
-                  rows.astype(np.int32), vals, ptr, np.asarray(branches, dtype=np.int32),
-                  np.asarray(tail, dtype=np.int32), int(mo.shape[1]))
+def fewer_runs(runs: list[Packed]) -> list[Packed]:
+    """The consecutive ``runs`` with each stretch of short ones (under :data:`MIN_RUN`
+    solutions) joined into one (:func:`knightgui_core.solutions.join_blocks`); long runs
+    are passed on as they are, without a copy."""
+    out: list[Packed] = []
+    short: list[Packed] = []
+    for r in runs:
+        if len(r) >= MIN_RUN:
+            if short:
+                out.append(join_blocks(short))
+                short = []
+            out.append(r)
+        elif len(r):
+            short.append(r)
+    if short:
+        out.append(join_blocks(short))
+    return out
 
 
 class SolutionStore:
     """Solutions 1, 2, … of one enumeration, appended in runs (:meth:`extend`), read back
-    by 0-based position: :meth:`path`, :meth:`mo`, :meth:`branch`, :meth:`index`."""
+    by 0-based position: :meth:`path`, :meth:`mo`, :meth:`branch`, :meth:`index`.
+
+    The runs are kept as they come (each is already compact and owns its arrays): appending
+    one is a list append, never a copy, so the window's thread spends next to nothing on
+    the solutions the solver thread keeps finding. A solution is found by bisecting the
+    runs' first positions, then rebuilt from the nearest whole one before it in its run."""
 
     def __init__(self, size: int = 0):
         self.size = int(size)
         self._n = 0
         self._first = 1
         self._L = 0
-        self._sq = np.zeros(0, dtype=path_dtype(self.size))
-        self._sptr = np.zeros(1, dtype=np.int64)
-        self._frm = np.zeros(0, dtype=np.int32)
-        self._branch = np.zeros(0, dtype=np.int32)
-        self._ptr = np.zeros(1, dtype=np.int64)
-        self._rows = np.zeros(0, dtype=np.int32)
-        self._vals = np.zeros((0, 8), dtype=np.int8)
         self._tail = np.zeros(0, dtype=np.int32)
-        self._keys: list[int] = []      # positions stored whole, ascending
-        self._nsq = 0
-        self._nnz = 0
+        self._blocks: list[Packed] = []
+        self._starts: list[int] = []    # position of each run's first solution, ascending
         self.mo_length = 0
+        self._last: tuple[int, np.ndarray] | None = None     # the path decoded last
 
     def __len__(self) -> int:
         return self._n
@@ -78,17 +84,9 @@ class SolutionStore:
         """Forget every solution (and take ``size`` squares a solution, when given)."""
         SolutionStore.__init__(self, self.size if size is None else size)
 
-    @staticmethod
-    def _grow(a: np.ndarray, need: int) -> np.ndarray:
-        if need <= a.shape[0]:
-            return a
-        cap = max(need, 2 * a.shape[0], 256)
-        out = np.zeros((cap,) + a.shape[1:], dtype=a.dtype)
-        out[: a.shape[0]] = a
-        return out
-
     def extend(self, batches) -> int:
-        """Append :class:`Packed` runs of solutions (one or a list); returns the new length."""
+        """Append :class:`Packed` runs of solutions (one or a list); returns the new length.
+        The runs are kept, not copied: their arrays must not change afterwards."""
         for b in ([batches] if isinstance(batches, CompactBlock) else batches):
             self._append(b)
         return self._n
@@ -103,77 +101,71 @@ class SolutionStore:
             self._L = self.mo_length - 1
             self.size = self._L + len(self._tail)
             self._first = int(b.first)
-            self._sq = np.zeros(0, dtype=b.squares.dtype)
         elif (int(b.length) != self.mo_length or int(b.first) != self._first + self._n
               or not np.array_equal(b.tail, self._tail)):
             raise ValueError("solutions of another enumeration (or out of order) cannot join "
                              "this store")
         if int(b.frm[0]) != 0:
             raise ValueError("a run of solutions must start with a whole one")
-        n0, n1 = self._n, self._n + g
-        ns, m = int(b.sptr[-1]), len(b.rows)
-        self._sq = self._grow(self._sq, self._nsq + ns)
-        self._sptr = self._grow(self._sptr, n1 + 1)
-        self._frm = self._grow(self._frm, n1)
-        self._branch = self._grow(self._branch, n1)
-        self._ptr = self._grow(self._ptr, n1 + 1)
-        self._rows = self._grow(self._rows, self._nnz + m)
-        self._vals = self._grow(self._vals, self._nnz + m)
-        self._sq[self._nsq:self._nsq + ns] = b.squares[:ns]
-        self._sptr[n0 + 1:n1 + 1] = self._nsq + b.sptr[1:]
-        self._frm[n0:n1] = b.frm
-        self._branch[n0:n1] = b.branch
-        self._rows[self._nnz:self._nnz + m] = b.rows
-        self._vals[self._nnz:self._nnz + m] = b.vals
-        self._ptr[n0 + 1:n1 + 1] = self._nnz + b.ptr[1:]
-        self._keys.extend((np.flatnonzero(np.asarray(b.frm) == 0) + n0).tolist())
-        self._nsq += ns
-        self._nnz += m
-        self._n = n1
+        self._blocks.append(b)
+        self._starts.append(self._n)
+        self._n += g
 
-    def _check(self, i: int) -> int:
+    def _locate(self, i: int) -> tuple[Packed, int, int]:
+        """(run, position of solution ``i`` in it, position of the whole one it is rebuilt
+        from)."""
         if not 0 <= i < self._n:
             raise IndexError(f"solution {i + 1} is not stored ({self._n} kept)")
-        return i
-
-    def _key(self, i: int) -> int:
-        return self._keys[bisect.bisect_right(self._keys, i) - 1]
+        r = bisect.bisect_right(self._starts, i) - 1
+        b = self._blocks[r]
+        j = i - self._starts[r]
+        frm = b.frm
+        k = j
+        while frm[k] != 0:          # a run starts whole, so this stops inside the run
+            k -= 1
+        return b, j, k
 
     def path(self, i: int) -> np.ndarray:
         """int32[N]: the whole path of solution ``i`` (0-based), tail included."""
-        self._check(i)
-        out = np.empty(self._L + len(self._tail), dtype=np.int32)
-        out[self._L:] = self._tail
-        sq, sptr, frm = self._sq, self._sptr, self._frm
-        for j in range(self._key(i), i + 1):
-            out[int(frm[j]):self._L] = sq[sptr[j]:sptr[j + 1]]
+        if self._last is not None and self._last[0] == i:
+            return self._last[1].copy()
+        b, j, k = self._locate(i)
+        L = self._L
+        out = np.empty(L + len(self._tail), dtype=np.int32)
+        out[L:] = self._tail
+        sq, sptr, frm = b.squares, b.sptr, b.frm
+        for m in range(k, j + 1):
+            out[int(frm[m]):L] = sq[sptr[m]:sptr[m + 1]]
+        self._last = (i, out.copy())
         return out
 
     def index(self, i: int) -> int:
         """1-based number of solution ``i`` in its enumeration."""
-        return self._first + self._check(i)
+        self._locate(i)
+        return self._first + i
 
     def branch(self, i: int) -> int:
-        return int(self._branch[self._check(i)])
+        b, j, _ = self._locate(i)
+        return int(b.branch[j])
 
     def mo(self, i: int) -> np.ndarray:
-        """Dense ``int8[L + 1, 8]`` options matrix of solution ``i`` (0-based)."""
-        self._check(i)
-        out = np.zeros((self.mo_length, 8), dtype=np.int8)
-        for j in range(self._key(i), i + 1):
-            out[int(self._frm[j]):] = 0
-            a, b = self._ptr[j], self._ptr[j + 1]
-            out[self._rows[a:b]] = self._vals[a:b]
-        return out
+        """Dense ``int8[L + 1, 8]`` options matrix of solution ``i`` (0-based), rebuilt from
+        its path (all zeros when the runs came without a way to rebuild it)."""
+        b, _, _ = self._locate(i)
+        if b.options is None:
+            return np.zeros((self.mo_length, 8), dtype=np.int8)
+        return b.options.matrix(self.path(i))
+
+    @staticmethod
+    def _arrays(b: Packed) -> tuple[np.ndarray, ...]:
+        return (b.squares, b.sptr, b.frm, b.branch)
 
     def nbytes(self) -> int:
-        """Bytes of the kept solutions: squares, options rows, offsets, branch rows."""
-        return int(self._sq[: self._nsq].nbytes + self._rows[: self._nnz].nbytes
-                   + self._vals[: self._nnz].nbytes + 24 * self._n + self._tail.nbytes
-                   + 8 * len(self._keys))
+        """Bytes of the kept solutions: squares, offsets, branch rows."""
+        return int(sum(a.nbytes for b in self._blocks for a in self._arrays(b))
+                   + self._tail.nbytes)
 
     def reserved_bytes(self) -> int:
-        """Bytes allocated, including the room the growable arrays keep for more."""
-        return int(sum(a.nbytes for a in (self._sq, self._sptr, self._frm, self._branch,
-                                          self._ptr, self._rows, self._vals, self._tail))
-                   + 8 * len(self._keys))
+        """Bytes allocated: the runs' arrays (each exactly its size) and their headers."""
+        head = sys.getsizeof(np.empty(0))
+        return int(self.nbytes() + sum(4 * head + sys.getsizeof(b) for b in self._blocks))

@@ -33,7 +33,7 @@ import numpy as np
 from PySide6.QtCore import QMutex, QMutexLocker, QThread, QWaitCondition, Signal
 
 from .request import Request
-from .solutions import Packed, path_dtype
+from .solutions import Packed, fewer_runs, path_dtype
 
 __all__ = ["Request", "SolverThread", "Stats", "StudyRequest"]
 
@@ -41,9 +41,13 @@ __all__ = ["Request", "SolverThread", "Stats", "StudyRequest"]
 CHUNK_STEPS = 200_000
 #: memory for solutions kept for stepping (paths dominate: 1, 2 or 4 bytes per square)
 KEEP_BYTES = 512 * 2**20
-#: solutions collected per kernel call, and the scratch memory one call may use
-#: (paths + options matrices: 12 bytes per square per solution)
-SOLUTION_BLOCK = 4096
+#: solutions collected per kernel call, at most KEEP_STEPS forward moves (tens of ms on 8×8),
+#: and the scratch memory one call may use (the squares that changed: at most 1, 2 or 4 bytes
+#: per square per solution, and 16 bytes of offsets). Few long calls: between two calls the
+#: thread needs the GIL, which the window's thread may hold for a whole switch interval
+#: (5 ms) while it paints
+SOLUTION_BLOCK = 65536
+KEEP_STEPS = 2_000_000
 BLOCK_BYTES = 8 * 2**20
 #: seconds between two progress signals / solution batches
 EMIT_INTERVAL = 0.05
@@ -225,22 +229,22 @@ class SolverThread(QThread):
                 return
             last[0] = now
             if batch:
-                self.solutionsFound.emit(gen, list(batch))
+                self.solutionsFound.emit(gen, fewer_runs(batch))
                 batch.clear()
             self.progress.emit(gen, stats())
 
         while not self._should_stop() and not en.exhausted:
             if req.limit and en.solutions >= req.limit:
                 break
-            want = max(1, min(SOLUTION_BLOCK, BLOCK_BYTES // (12 * size)))
+            want = max(1, min(SOLUTION_BLOCK, BLOCK_BYTES // (size * path_dtype(size)().itemsize + 16)))
             if req.limit:
                 want = min(want, req.limit - en.solutions)
             if stored < keep:
-                got = en.block_compact(min(want, keep - stored), CHUNK_STEPS)
+                got = en.block_compact(min(want, keep - stored), KEEP_STEPS)
                 if len(got):
                     batch.append(got)
                 stored += len(got)
-                flush(force=sum(len(b) for b in batch) >= 20_000)
+                flush()
             elif req.limit:
                 en.block(want, CHUNK_STEPS)  # solutions beyond ``keep`` are only counted
                 flush()

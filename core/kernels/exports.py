@@ -29,6 +29,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
                     "count_batch_bits"),
     "hamsearch": ("local_neighbours", "ham_search"),
     "keep": ("collect_delta", "collect_delta_bits"),
+    "options": ("options_rows", "options_rows_bits"),
     "orders": ("orders_chunk", "one_walk"),
     "phased": ("phased_walk",),
     "stream": ("collect_paths", "collect_paths_bits"),

@@ -8,13 +8,11 @@ only what changed since the previous one.
 Consecutive solutions share everything below their *branch* row ``b`` (the lowest number the
 search backtracked to in between): path numbers ``1..b`` and options-matrix rows ``0..b-1``
 are unchanged. So solution ``i`` is stored as ``frm[i] = b`` and
-
-* ``squares[sptr[i]:sptr[i+1]]``: free squares ``path[b+1..L]`` (positions ``b..L-1`` of the
-  tour), one byte a square when ``wide == 0`` (boards of at most 256 squares), two
-  little-endian bytes when ``wide == 1`` (at most 65,536), four when ``wide == 2``;
-* ``rows[ptr[i]:ptr[i+1]]`` / ``vals[...]``: its non-empty options-matrix rows numbered ``>= b``
-  (exactly the entries of the tie stack ``ties[0:ntie]`` from ``b`` on, ascending), each
-  with its 8 entries, column 0 (the kernel's option count) set to 0.
+``squares[sptr[i]:sptr[i+1]]``, its free squares ``path[b+1..L]`` (positions ``b..L-1`` of
+the tour): one byte a square when ``wide == 0`` (boards of at most 256 squares), two
+little-endian bytes when ``wide == 1`` (at most 65,536), four when ``wide == 2``. The
+options matrix is not written: it follows from the path
+(:mod:`knightgui_core.kernels.options` rebuilds it when a solution is shown).
 
 Every ``key_every``-th solution (by its 1-based number) and the first of each call are
 stored whole (``frm = 0``), so any solution is rebuilt from the nearest such *key* solution
@@ -60,17 +58,15 @@ def collect_delta(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np
                   dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, key: np.ndarray,
                   path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
                   max_solutions: int, max_steps: int, key_every: int, wide: int,
-                  squares: np.ndarray, sptr: np.ndarray, frm: np.ndarray, rows: np.ndarray,
-                  vals: np.ndarray, ptr: np.ndarray, branch: np.ndarray) -> int:
+                  squares: np.ndarray, sptr: np.ndarray, frm: np.ndarray,
+                  branch: np.ndarray) -> int:
     """Up to ``max_solutions`` further solutions within ``max_steps`` forward moves, written
     as in the module docstring: the loop of
     :func:`knightgui_core.kernels.enumerate.advance_kernel`, whose tables and state are the
     first twelve arguments, with each solution written where it would stop. Out:
-    ``squares`` uint8[max_solutions · L · (1, 2 or 4)], ``sptr`` and ``ptr``
-    int64[max_solutions + 1] (index 0 must be 0), ``frm`` and ``branch``
-    int32[max_solutions], ``rows`` int32[max_solutions · (L + 1)], ``vals``
-    int8[max_solutions · (L + 1), 8]. Returns solutions written · 4 + last event
-    (SOLUTION, EXHAUSTED or BUDGET)."""
+    ``squares`` uint8[max_solutions · L · (1, 2 or 4)], ``sptr`` int64[max_solutions + 1]
+    (index 0 must be 0), ``frm`` and ``branch`` int32[max_solutions]. Returns solutions
+    written · 4 + last event (SOLUTION, EXHAUSTED or BUDGET)."""
     k = st[ST_K]
     phase = st[ST_PHASE]
     L = st[ST_L]
@@ -82,6 +78,9 @@ def collect_delta(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np
     steps = 0
     got = 0
     event = BUDGET
+    # solutions before the next one stored whole (number s is whole when (s-1) % key_every
+    # is 0): counted down rather than divided for, once a solution
+    until_key = (key_every - sols % key_every) % key_every
     while got < max_solutions:
         if phase == PH_RUNNING:
             if k == L:
@@ -91,8 +90,9 @@ def collect_delta(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np
                     st[ST_SOL_BRANCH] = brow
                     # the solution, written here (module docstring)
                     f = brow
-                    if got == 0 or (sols - 1) % key_every == 0 or f < 0 or f > L:
+                    if got == 0 or until_key == 0 or f < 0 or f > L:
                         f = 0
+                    until_key = until_key - 1 if until_key > 0 else key_every - 1
                     at = sptr[got]
                     for j in range(f, L):
                         v = path[j + 1]
@@ -110,18 +110,6 @@ def collect_delta(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np
                             squares[at + 3] = (v >> 24) & 0xFF
                             at += 4
                     sptr[got + 1] = at
-                    nnz = ptr[got]
-                    i0 = ntie
-                    while i0 > 0 and ties[i0 - 1] >= f:
-                        i0 -= 1
-                    for i in range(i0, ntie):
-                        r = ties[i]
-                        rows[nnz] = r
-                        vals[nnz, 0] = 0
-                        for cc in range(1, 8):
-                            vals[nnz, cc] = mo[r, cc]
-                        nnz += 1
-                    ptr[got + 1] = nnz
                     frm[got] = f
                     branch[got] = brow
                     brow = L + 1
@@ -211,7 +199,6 @@ def collect_delta_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype
                        bits: np.ndarray, path: np.ndarray, mo: np.ndarray, ties: np.ndarray,
                        st: np.ndarray, max_solutions: int, max_steps: int, key_every: int,
                        wide: int, squares: np.ndarray, sptr: np.ndarray, frm: np.ndarray,
-                       rows: np.ndarray, vals: np.ndarray, ptr: np.ndarray,
                        branch: np.ndarray) -> int:
     """:func:`collect_delta` for the bitboard state of
     :func:`knightgui_core.kernels.enumerate64.advance_bits` (boards of at most 64 squares):
@@ -232,6 +219,9 @@ def collect_delta_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype
     steps = 0
     got = 0
     event = BUDGET
+    # solutions before the next one stored whole (number s is whole when (s-1) % key_every
+    # is 0): counted down rather than divided for, once a solution
+    until_key = (key_every - sols % key_every) % key_every
     free = bits[k, 0]
     avail = bits[k, 1]
     while got < max_solutions:
@@ -244,8 +234,9 @@ def collect_delta_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype
                     st[ST_SOL_BRANCH] = brow
                     # the solution, written here (module docstring)
                     f = brow
-                    if got == 0 or (sols - 1) % key_every == 0 or f < 0 or f > L:
+                    if got == 0 or until_key == 0 or f < 0 or f > L:
                         f = 0
+                    until_key = until_key - 1 if until_key > 0 else key_every - 1
                     at = sptr[got]
                     if wide == 0:
                         for j in range(f, L):
@@ -254,18 +245,6 @@ def collect_delta_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype
                     else:                       # at most 64 squares: never wider
                         return -1
                     sptr[got + 1] = at
-                    nnz = ptr[got]
-                    i0 = ntie
-                    while i0 > 0 and ties[i0 - 1] >= f:
-                        i0 -= 1
-                    for i in range(i0, ntie):
-                        r = ties[i]
-                        rows[nnz] = r
-                        vals[nnz, 0] = 0
-                        for cc in range(1, 8):
-                            vals[nnz, cc] = mo[r, cc]
-                        nnz += 1
-                    ptr[got + 1] = nnz
                     frm[got] = f
                     branch[got] = brow
                     brow = L + 1

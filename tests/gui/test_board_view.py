@@ -151,3 +151,40 @@ def test_an_error_inside_paint_is_contained(view, monkeypatch, caplog):
     img = view.grab()                          # would abort the process without the guard
     assert not img.isNull()
     assert "paint of NumbersItem failed" in caplog.text
+
+
+def _pixels(view) -> np.ndarray:
+    from PySide6.QtGui import QImage
+    img = view.grab().toImage().convertToFormat(QImage.Format.Format_RGBA8888)
+    return np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), img.width(), 4).copy()
+
+
+def test_small_boards_keep_checkerboard_and_labels_as_pixmaps_with_the_same_pixels(view):
+    from PySide6.QtWidgets import QGraphicsItem
+    cached = QGraphicsItem.CacheMode.DeviceCoordinateCache
+    t = some_tour(8, 8)
+    view.set_tour(t.path, False, rows=8, cols=8)
+    assert view.image.cacheMode() == cached and view.labels.cacheMode() == cached
+    with_cache = _pixels(view)
+    for item in (view.image, view.labels):
+        item.setCacheMode(QGraphicsItem.CacheMode.NoCache)
+    view.viewport().update()
+    np.testing.assert_array_equal(_pixels(view), with_cache)
+    view.set_colour_mode("moves")                   # an image that changes with the tour
+    assert view.image.cacheMode() == QGraphicsItem.CacheMode.NoCache
+    view.set_colour_mode("checker")
+    assert view.image.cacheMode() == cached
+    big = some_tour(60, 60)
+    view.set_tour(big.path, False, rows=60, cols=60)
+    assert view.image.cacheMode() == QGraphicsItem.CacheMode.NoCache
+
+
+def test_clearing_no_candidates_does_not_redraw(view, monkeypatch):
+    calls = []
+    monkeypatch.setattr(view.candidates, "update", lambda *a: calls.append(a))
+    view.set_candidates([])
+    view.set_candidates([])                          # every new search does this
+    assert calls == []
+    view.set_candidates([(3, 2)])
+    assert len(calls) == 1
+    assert view.candidates._items == [(3, 0, 2, False)]

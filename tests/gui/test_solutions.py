@@ -5,22 +5,22 @@ import numpy as np
 import pytest
 
 from knightgui_core.enumerate import Enumerator
-from knightgui.solutions import SolutionStore, pack
+from knightgui.solutions import SolutionStore
 
 
 def test_store_round_trips_paths_options_and_branches():
     sols = Enumerator(8, 8, start="a8", end="c7").first(300)
     en = Enumerator(8, 8, start="a8", end="c7")
     store = SolutionStore()
-    store.extend(pack(*en.block(7)))                          # runs of uneven sizes
-    store.extend([pack(*en.block(0)), pack(*en.block(100)), pack(*en.block(193))])
+    store.extend(en.block_compact(7))                          # runs of uneven sizes
+    store.extend([en.block_compact(0), en.block_compact(100), en.block_compact(193)])
     assert len(store) == 300
     for i in (0, 1, 2, 6, 7, 57, 106, 107, 299):
         s = sols[i]
         np.testing.assert_array_equal(store.path(i), s.path)
         np.testing.assert_array_equal(store.mo(i), s.mo)
         assert store.branch(i) == s.branch and store.index(i) == s.index == i + 1
-    assert store.nbytes() < 300 * 400                      # compact: well under 400 B each
+    assert store.nbytes() < 300 * 64                       # compact: under one byte a square
 
 
 def test_block_gives_the_solutions_first_gives_up_to_the_end():
@@ -81,7 +81,8 @@ def test_compact_blocks_keep_exactly_the_engines_solutions(kw):
         np.testing.assert_array_equal(store.mo(i), s.mo)
         assert store.branch(i) == s.branch and store.index(i) == s.index == i + 1
     size = kw["rows"] * kw["cols"]
-    assert store._sq.dtype == (np.uint8 if size <= 256 else np.uint16)
+    assert {b.squares.dtype for b in store._blocks} == {np.dtype(np.uint8 if size <= 256
+                                                                 else np.uint16)}
     assert store.nbytes() < len(sols) * (size + 100)      # well under one whole path each
 
 
@@ -109,3 +110,42 @@ def test_a_store_refuses_runs_of_another_enumeration():
     store.extend(Enumerator(8, 8, start="a8", end="c7").block_compact(5))
     with pytest.raises(ValueError):
         store.extend(Enumerator(8, 8, start="a8", end="c7").block_compact(5))   # 1 again
+
+
+def test_short_runs_are_joined_and_long_ones_kept_as_they_are():
+    from knightgui.solutions import MIN_RUN, fewer_runs
+    kw = dict(rows=8, cols=8, start="a8", end="c7")
+    en = Enumerator(**kw)
+    runs = [en.block_compact(k, key_every=16) for k in (5, 1, 0, 40, MIN_RUN, 3, 7, 1500, 2)]
+    sols = Enumerator(**kw).first(sum(len(r) for r in runs))
+    got = fewer_runs(runs)
+    assert [len(r) for r in got] == [46, MIN_RUN, 10, 1500, 2]
+    assert got[1] is runs[4] and got[3] is runs[7]          # long runs: not copied
+    store = SolutionStore()
+    store.extend(got)
+    assert len(store) == len(sols) == 46 + MIN_RUN + 10 + 1500 + 2
+    for i, s in enumerate(sols):
+        np.testing.assert_array_equal(store.path(i), s.path)
+        np.testing.assert_array_equal(store.mo(i), s.mo)
+        assert store.branch(i) == s.branch and store.index(i) == s.index == i + 1
+
+
+def test_only_runs_that_follow_each_other_join():
+    from knightgui_core.solutions import join_blocks
+    a = Enumerator(8, 8, start="a8", end="c7")
+    r1, r2 = a.block_compact(4), a.block_compact(4)
+    with pytest.raises(ValueError):
+        join_blocks([r2, r1])
+    with pytest.raises(ValueError):
+        join_blocks([])
+    assert len(join_blocks([r1, r2])) == 8
+
+
+def test_square_names_are_made_when_read():
+    from knightgui_core.board import Board
+    from knightgui.results import SquareNames
+    b = Board(30, 30)
+    path = np.array([0, 29, 31, 899], dtype=np.int32)
+    names = SquareNames(b, path)
+    assert len(names) == 4 and names[1] == b.name(29) == "ad1" and names[-1] == b.name(899)
+    assert names[1:3] == [b.name(29), b.name(31)] and list(names) == [b.name(int(s)) for s in path]
