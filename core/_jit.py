@@ -24,6 +24,7 @@ Import this module before numba anywhere in ``core``.
 from __future__ import annotations
 
 import functools
+import hashlib
 import logging
 import os
 import sys
@@ -74,31 +75,52 @@ def choose_cache_dir() -> Path:
     return fallback
 
 
-def _looks_like_pickle(blob: bytes) -> bool:
-    # protocol-2+ pickles start with PROTO (0x80) and end with STOP ('.')
-    return len(blob) > 3 and blob[0] == 0x80 and blob[-1:] == b"."
+def _looks_like_pickle(path: Path) -> bool:
+    """An intact pickle frame: protocol-2+ pickles start with PROTO (0x80) and end with STOP
+    ('.'). Reads three bytes, not the file (a cache holds tens of MB)."""
+    with open(path, "rb") as f:
+        head = f.read(2)
+        if len(head) < 2 or head[0] != 0x80:
+            return False
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) == b"."
+
+
+def own_cache_folders(d: Path) -> list[Path]:
+    """The subfolders of the cache ``d`` that hold this installation's kernels. numba names
+    the folder of a source folder ``<name>_<sha1 of its absolute path>``; other checkouts and
+    versions that share the cache root have their own folders and are left alone."""
+    root = Path(os.path.abspath(__file__)).parent
+    out = []
+    for sub in [root, *sorted(p for p in root.rglob("*") if p.is_dir())]:
+        name = f"{sub.name}_{hashlib.sha1(str(sub).encode()).hexdigest()}"
+        if (d / name).is_dir():
+            out.append(d / name)
+    return out
 
 
 def scrub_cache(d: Path) -> int:
-    """Remove cache entries that cannot be read back (a torn write, a disk error, garbage):
-    numba itself would raise on them instead of compiling afresh. Each index and data file
-    is checked for an intact pickle frame (protocol header, STOP at the end) without being
-    loaded, which keeps start-up fast. Returns the number of files removed."""
+    """Remove this installation's cache entries that cannot be read back (a torn write, a
+    disk error, garbage): numba itself would raise on them instead of compiling afresh. Each
+    index and data file is checked for an intact pickle frame (protocol header, STOP at the
+    end) by reading its first two bytes and its last one, which keeps start-up fast however
+    large the cache. Returns the number of files removed."""
     removed = 0
-    for idx in d.rglob("*.nbi"):
-        stem = idx.name[: -len(".nbi")]
-        datas = list(idx.parent.glob(stem + ".*.nbc"))
-        try:
-            if all(_looks_like_pickle(p.read_bytes()) for p in [idx, *datas]):
-                continue
-        except OSError:
-            continue  # another process replaced it meanwhile
-        for bad in [idx, *datas]:
+    for folder in own_cache_folders(d):
+        for idx in folder.glob("*.nbi"):
+            stem = idx.name[: -len(".nbi")]
+            datas = list(idx.parent.glob(stem + ".*.nbc"))
             try:
-                bad.unlink()
-                removed += 1
+                if all(_looks_like_pickle(p) for p in [idx, *datas]):
+                    continue
             except OSError:
-                pass
+                continue  # another process replaced it meanwhile
+            for bad in [idx, *datas]:
+                try:
+                    bad.unlink()
+                    removed += 1
+                except OSError:
+                    pass
     if removed:
         log.warning("numba cache in %s had %d unreadable files; they were removed and the "
                     "kernels will be compiled again", d, removed)

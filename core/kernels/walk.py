@@ -144,6 +144,74 @@ def _greedy_ordered(rows, cols, start, prio, outlets, free, off, path, ties):
 
 
 @njit
+def _centre_key(c: int, r: int, cx2: int, cy2: int, metric: int) -> int:
+    """Rule key of the centre rules for the square at column ``c``, row ``r`` (smaller is
+    better: farther from the centre ``(cx2 / 2, cy2 / 2)``, doubled coordinates)."""
+    dx = abs(2 * c - cx2)
+    dy = abs(2 * r - cy2)
+    if metric == 1:
+        return -(dx + dy)
+    if metric == 2:
+        return -max(dx, dy)
+    return -(dx * dx + dy * dy)
+
+
+@njit
+def _greedy_centre(rows, cols, start, sec_t, cnt, off, cx2, cy2, metric, path, ties):
+    """The greedy walk for the centre rule with a fixed residual order and no dashes: the
+    fewest outlets; among tied candidates the farthest from the centre, then the order. The
+    distance is computed only when a tie is met. ``cnt`` as in :func:`_greedy_ordered`
+    (visited or off the board ≥ 64). Returns the number of squares visited."""
+    size = rows * cols
+    W = cols + 4
+    q = (start // cols + 2) * W + start % cols + 2
+    qr = np.int64(start // cols)
+    qc = np.int64(start % cols)
+    cnt[q] = 100
+    for t in range(8):
+        cnt[q + off[t]] -= 1
+    path[0] = start
+    ties[0] = 0
+    m = 1
+    while m < size:
+        bo = 64
+        bt = -1
+        nb = 0
+        bk = np.int64(0)
+        have_k = False
+        for t in range(8):
+            o = cnt[q + off[t]]
+            if o > bo:
+                continue
+            if o < bo:
+                bo = o
+                bt = t
+                nb = 1
+                have_k = False
+                continue
+            nb += 1
+            if not have_k:
+                bk = _centre_key(qc + DC[bt], qr + DR[bt], cx2, cy2, metric)
+                have_k = True
+            k = _centre_key(qc + DC[t], qr + DR[t], cx2, cy2, metric)
+            if k < bk or (k == bk and sec_t[t] < sec_t[bt]):
+                bt = t
+                bk = k
+        if bt < 0:
+            break
+        ties[m] = 1 if nb > 1 else 0
+        q += off[bt]
+        qr += DR[bt]
+        qc += DC[bt]
+        cnt[q] = 100
+        for t in range(8):
+            cnt[q + off[t]] -= 1
+        path[m] = qr * cols + qc
+        m += 1
+    return m
+
+
+@njit
 def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarray, seed: int,
                 score: np.ndarray, path: np.ndarray, ties: np.ndarray) -> int:
     """One Warnsdorff walk from ``start`` without backtracking.
@@ -189,6 +257,8 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
     for p in range(cnt.shape[0]):
         if free[p] == 0:
             cnt[p] = 100
+    if base == 4 and not have_score:
+        return _greedy_centre(rows, cols, start, sec_t, cnt, off, cx2, cy2, metric, path, ties)
     q = (start // cols + 2) * W + start % cols + 2
     qr = np.int64(start // cols)
     qc = np.int64(start % cols)

@@ -87,6 +87,24 @@ def test_centre_readings_match_their_definition(centre, metric):
     assert roth_code(False) == TIE_CENTER_FAR
 
 
+@pytest.mark.parametrize("centre,metric", [(0, 0), (1, 1), (2, 2), (0, 2)])
+def test_the_centre_rules_fast_walk_agrees_with_the_general_loop(centre, metric):
+    """The centre rule without dashes has its own walk (the distance computed only at a
+    tie); a dash table that overrides nothing (-1 everywhere) sends the same walk through
+    the general loop: both must give the same path, on square and oblong boards."""
+    order = parse_order("36451287").positions()
+    for rows, cols in ((9, 9), (40, 40), (33, 41), (120, 97)):
+        for start in (0, cols - 1, rows * cols // 2 + 3):
+            got = []
+            for score in (NO_SCORE, np.full(rows * cols, -1, dtype=np.int8)):
+                path = np.empty(rows * cols, dtype=np.int32)
+                ties = np.empty(rows * cols, dtype=np.uint8)
+                m = greedy_walk(rows, cols, start, roth_code(False, centre, metric), order, 0,
+                                score, path, ties)
+                got.append((path[:m].tolist(), ties[:m].tolist()))
+            assert got[0] == got[1], (rows, cols, start)
+
+
 def test_pohl_and_lookahead_are_different_rules():
     assert "Pohl" in TIE_HELP["pohl"] and "not Pohl" in TIE_HELP["lookahead"]
     differ = [n for n in range(5, 40)

@@ -23,8 +23,9 @@ def test_corrupt_cache_entries_are_removed_and_recompiled(tmp_path):
     solve(8, 8, method="greedy")              # make sure the walk kernels are cached
     cache = tmp_path / "cache"
     shutil.copytree(jit.CACHE_DIR, cache)
-    datas = sorted(cache.rglob("walk.greedy_walk*.nbc"))
-    index = sorted(cache.rglob("validate.path_is_tour*.nbi"))
+    own = jit.own_cache_folders(cache)       # this checkout's kernels (others are left alone)
+    datas = sorted(p for d in own for p in d.glob("walk.greedy_walk*.nbc"))
+    index = sorted(p for d in own for p in d.glob("validate.path_is_tour*.nbi"))
     assert datas and index
     datas[0].write_bytes(b"\x00garbage")
     index[0].write_bytes(b"\x80\x04garbage")  # no STOP: a torn write
@@ -34,4 +35,21 @@ def test_corrupt_cache_entries_are_removed_and_recompiled(tmp_path):
                        timeout=300, env={"KNIGHTGUI_CACHE_DIR": str(cache), "PATH": "/usr/bin"})
     assert r.returncode == 0 and "solved" in r.stdout, r.stderr
     assert "unreadable files" in r.stderr
-    assert all(p.read_bytes()[:1] == b"\x80" for p in cache.rglob("*.nbc"))
+    assert all(p.read_bytes()[:1] == b"\x80" for d in own for p in d.glob("*.nbc"))
+
+
+def test_the_scrub_reads_only_this_checkouts_folders(tmp_path):
+    """Another checkout's folder in a shared cache root is not this process's business: the
+    scrub leaves its files, even unreadable ones, and removes unreadable ones of its own."""
+    import hashlib
+    import os
+    kernels = os.path.join(os.path.dirname(os.path.abspath(jit.__file__)), "kernels")
+    mine = tmp_path / f"kernels_{hashlib.sha1(kernels.encode()).hexdigest()}"
+    other = tmp_path / ("kernels_" + "0" * 40)
+    for d in (mine, other):
+        d.mkdir()
+        (d / "walk.greedy_walk-1.py311.nbi").write_bytes(b"\x80\x04garbage")   # torn
+        (d / "walk.greedy_walk-1.py311.1.nbc").write_bytes(b"\x80\x04intact.")
+    assert jit.own_cache_folders(tmp_path) == [mine]
+    assert jit.scrub_cache(tmp_path) == 2
+    assert not any(mine.iterdir()) and len(list(other.iterdir())) == 2
