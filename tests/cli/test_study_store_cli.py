@@ -119,9 +119,9 @@ def test_task_bar_draws_only_on_a_terminal_and_never_with_json():
     assert quiet.getvalue() == "" and plain.getvalue() == ""
 
 
-def _rows(path) -> int:
+def _rows(path, timeout: float = 5.0) -> int:
     try:
-        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=timeout)
         try:
             return int(con.execute("SELECT count(*) FROM tasks").fetchone()[0])
         finally:
@@ -132,14 +132,16 @@ def _rows(path) -> int:
 
 def test_ctrl_c_stops_within_a_second_and_the_store_stays_consistent(tmp_path):
     st = tmp_path / "s.sqlite"
-    cmd = [sys.executable, "-m", "knightgui", "study", "move-orders", "--size", "10",
+    # 12×12: 64 tasks of several seconds, so the interrupt lands mid-run even on a loaded
+    # machine (10×10 could finish while a poll waited on the writer's lock)
+    cmd = [sys.executable, "-m", "knightgui", "study", "move-orders", "--size", "12",
            "--json", "--store", str(st)]
     env = {k: v for k, v in os.environ.items() if k != "KNIGHTGUI_SCHEDULER"}
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=env)
     try:
         deadline = time.monotonic() + 90
-        while _rows(st) < 2:
+        while _rows(st, timeout=0.2) < 2:   # never wait long on the writer's lock
             assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
             time.sleep(0.05)
         t0 = time.monotonic()
