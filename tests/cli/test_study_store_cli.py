@@ -130,15 +130,21 @@ def _rows(path, timeout: float = 5.0) -> int:
         return 0
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_within_a_second_and_the_store_stays_consistent(tmp_path):
     st = tmp_path / "s.sqlite"
     # 12×12: 64 tasks of several seconds, so the interrupt lands mid-run even on a loaded
-    # machine (10×10 could finish while a poll waited on the writer's lock)
+    # machine
     cmd = [sys.executable, "-m", "knightgui", "study", "move-orders", "--size", "12",
            "--json", "--store", str(st)]
     env = {k: v for k, v in os.environ.items() if k != "KNIGHTGUI_SCHEDULER"}
+    # SIGINT as a terminal delivers it: a suite started in the background of a
+    # non-interactive shell (`make test &`) inherits SIGINT ignored, and so would the study
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=env)
+                            env=env, preexec_fn=_default_sigint)
     try:
         deadline = time.monotonic() + 90
         while _rows(st, timeout=0.2) < 2:   # never wait long on the writer's lock
