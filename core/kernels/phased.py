@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._jit import njit
-from .walk import DC, DR
+from .walk import DC, DR, _visit
 
 
 @njit
@@ -52,9 +52,7 @@ def phased_walk(rows: int, cols: int, start: int, prios: np.ndarray, switch: np.
             pad_switch[i] = (switch[i] // cols + 2) * W + switch[i] % cols + 2
     phase = 0
     q = (start // cols + 2) * W + start % cols + 2
-    cnt[q] = 100
-    for t in range(8):
-        cnt[q + off[t]] -= 1
+    _visit(q, cnt, off)
     path[0] = start
     ties[0] = 0
     m = 1
@@ -77,9 +75,7 @@ def phased_walk(rows: int, cols: int, start: int, prios: np.ndarray, switch: np.
             break
         ties[m] = 1 if nb > 1 else 0
         q = best
-        cnt[q] = 100
-        for t in range(8):
-            cnt[q + off[t]] -= 1
+        _visit(q, cnt, off)
         path[m] = (q // W - 2) * cols + (q % W - 2)
         m += 1
     return m

@@ -93,6 +93,15 @@ def _padded_state(rows, cols, score):
 
 
 @njit
+def _visit(q, cnt, off):
+    """Mark the padded square ``q`` visited (its byte to 100) and take one outlet from each
+    of its neighbours (``cnt`` the int8 padded board, ``off`` int64[8] neighbour offsets)."""
+    cnt[q] = 100
+    for t in range(8):
+        cnt[q + off[t]] -= 1
+
+
+@njit
 def _greedy_ordered(rows, cols, start, prio, outlets, free, off, path, ties):
     """The greedy walk for the fixed-priority rules (phadke, first, last) without dashes:
     candidates are scanned in priority order and the first with the fewest outlets wins.
@@ -104,7 +113,7 @@ def _greedy_ordered(rows, cols, start, prio, outlets, free, off, path, ties):
     for p in range(cnt.shape[0]):
         cnt[p] = outlets[p] if free[p] else 100
     q = (start // cols + 2) * W + start % cols + 2
-    cnt[q] = 100
+    _visit(q, cnt, off)
     o0 = off[prio[0]]
     o1 = off[prio[1]]
     o2 = off[prio[2]]
@@ -113,8 +122,6 @@ def _greedy_ordered(rows, cols, start, prio, outlets, free, off, path, ties):
     o5 = off[prio[5]]
     o6 = off[prio[6]]
     o7 = off[prio[7]]
-    for t in range(8):
-        cnt[q + off[t]] -= 1
     path[0] = start
     ties[0] = 0
     m = 1
@@ -135,9 +142,7 @@ def _greedy_ordered(rows, cols, start, prio, outlets, free, off, path, ties):
             break
         ties[m] = 1 if nb > 1 else 0
         q = best
-        cnt[q] = 100
-        for t in range(8):
-            cnt[q + off[t]] -= 1
+        _visit(q, cnt, off)
         path[m] = (q // W - 2) * cols + (q % W - 2)
         m += 1
     return m
@@ -167,9 +172,7 @@ def _greedy_centre(rows, cols, start, sec_t, cnt, off, cx2, cy2, metric, path, t
     q = (start // cols + 2) * W + start % cols + 2
     qr = np.int64(start // cols)
     qc = np.int64(start % cols)
-    cnt[q] = 100
-    for t in range(8):
-        cnt[q + off[t]] -= 1
+    _visit(q, cnt, off)
     path[0] = start
     ties[0] = 0
     m = 1
@@ -203,9 +206,7 @@ def _greedy_centre(rows, cols, start, sec_t, cnt, off, cx2, cy2, metric, path, t
         q += off[bt]
         qr += DR[bt]
         qc += DC[bt]
-        cnt[q] = 100
-        for t in range(8):
-            cnt[q + off[t]] -= 1
+        _visit(q, cnt, off)
         path[m] = qr * cols + qc
         m += 1
     return m
@@ -251,20 +252,20 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
     cx2 = np.int64(cols - 1 if mode == 0 else (cols - 2 if mode == 1 else cols))
     cy2 = np.int64(rows - 1 if mode == 0 else (rows - 2 if mode == 1 else rows))
     rng = new_state(seed, SALT)
-    # one byte a square: the outlet count, or ≥ 64 for a visited or off-board square (each
-    # square loses at most 8 outlets, so 100 stays above 64): one load per candidate
-    cnt = outlets
-    for p in range(cnt.shape[0]):
-        if free[p] == 0:
-            cnt[p] = 100
     if base == 4 and not have_score:
+        # one byte a square: the outlet count, or ≥ 64 for a visited or off-board square
+        # (a square loses at most 8 outlets, so 100 stays above 64)
+        cnt = outlets
+        for p in range(cnt.shape[0]):
+            if free[p] == 0:
+                cnt[p] = 100
         return _greedy_centre(rows, cols, start, sec_t, cnt, off, cx2, cy2, metric, path, ties)
     q = (start // cols + 2) * W + start % cols + 2
     qr = np.int64(start // cols)
     qc = np.int64(start % cols)
-    cnt[q] = 100
+    free[q] = 0
     for t in range(8):
-        cnt[q + off[t]] -= 1
+        outlets[q + off[t]] -= 1
     path[0] = start
     ties[0] = 0
     m = 1
@@ -277,9 +278,9 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
         nbest = 0
         for t in range(8):
             s = q + off[t]
-            o = np.int64(cnt[s])
-            if o >= 64:
+            if free[s] == 0:
                 continue
+            o = np.int64(outlets[s])
             if have_score and pscore[s] >= 0:
                 o = np.int64(pscore[s])
             if o > bo:
@@ -291,22 +292,14 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
             if base <= 3:
                 k1 = np.int64(0)
             elif centred:
-                dx = abs(2 * (qc + DC[t]) - cx2)
-                dy = abs(2 * (qr + DR[t]) - cy2)
-                if metric == 1:
-                    k1 = -(dx + dy)               # farther is better (smaller key)
-                elif metric == 2:
-                    k1 = -max(dx, dy)
-                else:
-                    k1 = -(dx * dx + dy * dy)
+                k1 = _centre_key(qc + DC[t], qr + DR[t], cx2, cy2, metric)
             else:
                 la = np.int64(15)
                 total = np.int64(0)
                 for u in range(8):
                     s2 = s + off[u]
-                    c2 = np.int64(cnt[s2])
-                    if c2 < 64 and s2 != q:
-                        v = c2 - 1
+                    if free[s2] and s2 != q:
+                        v = np.int64(outlets[s2]) - 1
                         total += v
                         if v < la:
                             la = v
@@ -328,9 +321,9 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
         q = best
         qr += DR[bt]
         qc += DC[bt]
-        cnt[q] = 100
+        free[q] = 0
         for t in range(8):
-            cnt[q + off[t]] -= 1
+            outlets[q + off[t]] -= 1
         path[m] = qr * cols + qc
         m += 1
     return m
