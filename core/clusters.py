@@ -50,7 +50,8 @@ def resolve_scheduler(option: str | None, environ: Mapping[str, str] | None = No
         raise SchedulerError(f"scheduler {value!r}: give tcp://HOST:PORT")
     if proto != "inproc":
         host, sep, port = rest.rpartition(":")
-        if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        if (not sep or not host or not (port.isascii() and port.isdigit())
+                or not 0 < int(port) < 65536):
             raise SchedulerError(f"scheduler {value!r}: give tcp://HOST:PORT with a port "
                                  "between 1 and 65535")
     return value

@@ -69,7 +69,7 @@ def check_environment(environ: MutableMapping[str, str] | None = None) -> list[s
     v = env.get("NUMBA_NUM_THREADS")
     if v is not None:
         s = v.strip()
-        if not (s.isdigit() and 1 <= int(s) <= MAX_THREADS):
+        if not (s.isascii() and s.isdigit() and 1 <= int(s) <= MAX_THREADS):
             drop("NUMBA_NUM_THREADS", f"is not a whole number from 1 to {MAX_THREADS}")
     for name, allowed in _CHOICES.items():
         v = env.get(name)

@@ -27,7 +27,7 @@ def available_memory() -> int:
     try:
         with open("/sys/fs/cgroup/memory.max", encoding="ascii") as f:
             v = f.read().strip()
-        if v.isdigit():
+        if v.isascii() and v.isdigit():
             avail = min(avail, int(v))
     except OSError:
         pass

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from . import files
-from .board import Board
+from .board import Board, BoardError
 from .dash import EnumerationError
 from .stream import format_of
 
@@ -142,9 +142,14 @@ def _board_from_names(names: set, n: int) -> Board:
         if cr is None or cr[0] < 0 or cr[1] < 0:
             raise EnumerationError(f"'{s[:20]}' is not a square name")
         cols, rows = max(cols, cr[0] + 1), max(rows, cr[1] + 1)
+    if n == 0:
+        raise EnumerationError("a solution with no squares")
     if rows * cols != n:     # a tour visits every square: the board is the names' extent
         raise EnumerationError(f"{n} squares do not fill a {cols}×{rows} board")
-    return Board(rows, cols)
+    try:
+        return Board(rows, cols)
+    except BoardError as e:
+        raise EnumerationError(str(e)) from None
 
 
 def _open_json(p: Path) -> SolutionFile:

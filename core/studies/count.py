@@ -92,7 +92,7 @@ def parse_starts(rows: int, cols: int, spec: str | Sequence[str]) -> list[int]:
             return sorted(set(b.corners))
         names = [s for s in spec.replace(";", " ").replace(",", " ").split() if s]
         # "3,7"-style names contain a comma: accept them when the text is one pair
-        if len(names) == 2 and all(s.isdigit() for s in names):
+        if len(names) == 2 and all(s.isascii() and s.isdigit() for s in names):
             names = [spec]
     else:
         names = list(spec)

@@ -82,7 +82,7 @@ def test_scheduler_addresses(monkeypatch):
         "tcp://h:8786"
     assert resolve_scheduler("processes", environ={"KNIGHTGUI_SCHEDULER": "tcp://h:1"}) == \
         "processes"
-    for bad in ("h:8786", "tcp://h", "tcp://h:0", "tcp://h:99999", "http://h:1", "x"):
+    for bad in ("h:8786", "tcp://h", "tcp://h:0", "tcp://h:99999", "http://h:1", "x", "tcp://h:²"):
         with pytest.raises(SchedulerError):
             resolve_scheduler(bad, environ={})
 

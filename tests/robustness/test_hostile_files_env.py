@@ -9,7 +9,7 @@ import os
 import tempfile
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from knightgui_core import files
 from knightgui_core.board import Board
@@ -47,6 +47,7 @@ blobs = st.one_of(
 
 @FUZZ
 @given(blob=blobs, ext=st.sampled_from([".npy", ".csv", ".json"]))
+@example(blob=b"solution,branch,path\n,,", ext=".csv")        # found by make stress
 def test_solutions_files(blob, ext):
     p = os.path.join(FOLDER, "s" + ext)
     with open(p, "wb") as f:
@@ -97,6 +98,7 @@ env_values = st.one_of(st.text(max_size=12), st.integers(-5, 5000).map(str),
 @given(env=st.dictionaries(st.sampled_from(
     ["NUMBA_NUM_THREADS", "NUMBA_BOUNDSCHECK", "NUMBA_OPT", "NUMBA_DISABLE_JIT",
      "NUMBA_THREADING_LAYER", "KNIGHTGUI_CACHE_DIR", "NUMBA_CACHE_DIR", "OTHER"]), env_values))
+@example(env={"NUMBA_NUM_THREADS": "²"})      # a Unicode digit int() refuses (make stress)
 def test_environment_values(env):
     before = dict(os.environ)
     try:
