@@ -84,7 +84,7 @@ def job_figures(job_s: float) -> None:
     from knightgui_core.studies.orders import all_orders
     from knightgui_core.studies.orders_runner import orders_tasks, run_study, walk_orders
     table = all_orders()
-    for n in (12, 14, 16, 18, 20, 24):            # the first board whose orders fill the job
+    for n in (12, 14, 16):                        # the first board whose orders fill the job
         walk_orders(n, n, 0, table[:8])           # kernels loaded
         t = time.perf_counter()
         walk_orders(n, n, 0, table[:252])
