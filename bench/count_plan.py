@@ -12,7 +12,7 @@ For each symmetry class of starts of an n×n board:
 * the count kernel's rate is measured on one core for ``--seconds`` seconds of the corner
   start (forward moves and leaves per second);
 
-and from these: core-hours, and tasks of :data:`knightgui_core.studies.count.TASK_MOVES`
+and from these: core-hours, and tasks of :data:`knightgui_core.studies.count_study.TASK_MOVES`
 forward moves. The machine is shared: the load average is printed.
 """
 from __future__ import annotations
@@ -22,9 +22,9 @@ import os
 import random
 import time
 
-from knightgui_core.count import CountBoard, count_subtrees, start_classes
-from knightgui_core.kernels import count as K
-from knightgui_core.studies.count import TASK_MOVES
+from knightgui_core.tietree.subtrees import CountBoard, count_subtrees, start_classes
+from knightgui_core.tietree import count_kernel as K
+from knightgui_core.studies.count_study import TASK_MOVES
 
 import numpy as np
 

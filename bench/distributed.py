@@ -1,4 +1,4 @@
-"""Benchmark: the Dask study runner (knightgui_core.runner), figures as ratios in one run.
+"""Benchmark: the Dask study runner (knightgui_core.run.runner), figures as ratios in one run.
 
     .venv/bin/python bench/distributed.py [--job 60] [--tasks 400] [--skip-phadke]
 
@@ -41,7 +41,7 @@ def noop(i: int) -> int:
 
 
 def local_choice(repeat: int = 2) -> None:
-    from knightgui_core import runner
+    from knightgui_core.run import runner
     from knightgui_core.studies import phadke as P
     from knightgui_core.studies.phadke_runner import run_study
     algos = P.algorithms("cd")
@@ -61,8 +61,8 @@ def local_choice(repeat: int = 2) -> None:
 
 
 def overhead(n: int) -> None:
-    from knightgui_core import runner
-    from knightgui_core.runner import Task, run_tasks
+    from knightgui_core.run import runner
+    from knightgui_core.run.runner import Task, run_tasks
     for mode in ("threads", "processes"):
         runner.local_client(mode, 1)
         run_tasks([Task("bench/warm", "bench", {}, noop, (0,))], scheduler=mode, workers=1)
@@ -80,7 +80,7 @@ def overhead(n: int) -> None:
 def job_figures(job_s: float) -> None:
     import numpy as np
 
-    from knightgui_core import runner
+    from knightgui_core.run import runner
     from knightgui_core.studies.orders import all_orders
     from knightgui_core.studies.orders_runner import orders_tasks, run_study, walk_orders
     table = all_orders()
@@ -122,7 +122,7 @@ def job_figures(job_s: float) -> None:
 
 
 def phadke_whole() -> None:
-    from knightgui_core import runner
+    from knightgui_core.run import runner
     from knightgui_core.studies import phadke as P
     from knightgui_core.studies.phadke_runner import run_study
     algos = P.algorithms("all")
@@ -145,8 +145,8 @@ def phadke_whole() -> None:
 def count_9x9() -> None:
     """count 9×9 over all starts on the runner's default (target <= 30 s), and its per-core
     rate against the count kernel run directly in this process on one core."""
-    from knightgui_core.count import CountBoard, count_subtrees, start_classes
-    from knightgui_core.studies.count import run_count
+    from knightgui_core.tietree.subtrees import CountBoard, count_subtrees, start_classes
+    from knightgui_core.studies.count_study import run_count
     reps = sorted(start_classes(9, 9, range(81)))
     run_count(5, 5, "all", scheduler="threads")            # cluster up, kernels loaded
     t, c = time.perf_counter(), time.process_time()

@@ -16,7 +16,7 @@ import os
 import statistics
 import time
 
-from knightgui_core.enumerate import Enumerator
+from knightgui_core.tietree.enumerator import Enumerator
 from knightgui_core.studies import phadke as P
 from knightgui_core.studies.phadke_tables import family_totals, format_families
 

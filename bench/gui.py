@@ -71,7 +71,7 @@ def main() -> int:
 
     from PySide6.QtWidgets import QApplication
     app = QApplication(sys.argv[:1])
-    from knightgui_core.solve import solve
+    from knightgui_core.walks.solve import solve
     from knightgui.board_view import BoardView
 
     view = BoardView()
@@ -222,7 +222,7 @@ def keep_rate(w, app) -> None:
     then the stepping p95 over the kept run."""
     import random
 
-    from knightgui_core.enumerate import Enumerator
+    from knightgui_core.tietree.enumerator import Enumerator
     from PySide6.QtCore import QEventLoop, QTimer
     Enumerator(8, 8, start="d5").block_compact(3)         # compiled / loaded before timing
     c = w.controls

@@ -3,8 +3,8 @@
 For each case a fresh child process imports the engine, builds the tour once (warm-up:
 numba cache load, base pieces), then times ``--repeat`` more builds and reports the median,
 the time per square and its peak resident memory (``ru_maxrss``, whole process). One tour is
-validated with knightgui_core.tour.check_path outside the timing. A second table times the
-"Warnsdorff + rotations" route (knightgui_core.kernels.close.repair_closed) on moderate boards.
+validated with knightgui_core.board.tour.check_path outside the timing. A second table times the
+"Warnsdorff + rotations" route (knightgui_core.walks.close_kernel.repair_closed) on moderate boards.
 
     .venv/bin/python bench/huge.py [--repeat N] [--quick]
 """
@@ -38,9 +38,9 @@ def child(kind: str, rows: int, cols: int, repeat: int) -> None:
 
     import numpy as np
 
-    from knightgui_core.board import Board
-    from knightgui_core.construct import construct_closed, construct_open
-    from knightgui_core.tour import check_path
+    from knightgui_core.board.squares import Board
+    from knightgui_core.construct.huge import construct_closed, construct_open
+    from knightgui_core.board.tour import check_path
 
     base_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -67,10 +67,10 @@ def child(kind: str, rows: int, cols: int, repeat: int) -> None:
 def repair_child(n: int, repeat: int) -> None:
     import numpy as np
 
-    from knightgui_core.board import Board
-    from knightgui_core.kernels.close import repair_closed
-    from knightgui_core.kernels.walk import greedy_walk
-    from knightgui_core.tour import check_path
+    from knightgui_core.board.squares import Board
+    from knightgui_core.walks.close_kernel import repair_closed
+    from knightgui_core.walks.walk_kernel import greedy_walk
+    from knightgui_core.board.tour import check_path
 
     board = Board(n, n)
     nb = board.neighbours
@@ -117,7 +117,7 @@ def main(argv=None) -> int:
         repair_child(a.repair_child, a.repeat)
         return 0
 
-    print("Construction (knightgui_core.construct), one child process per case; median of "
+    print("Construction (knightgui_core.construct.huge), one child process per case; median of "
           f"{a.repeat} after warm-up")
     print(f"{'case':<24}{'median':>11}{'per square':>13}{'target':>9}{'ratio':>8}"
           f"{'peak RSS':>11}{'(imports)':>11}{'first':>9}  valid")
@@ -142,7 +142,7 @@ def main(argv=None) -> int:
               f"{'yes' if r['valid'] else 'NO'}{'' if ok else '  <-- misses target'}")
     print(f"(memory target: ≤ {MEMORY_TARGET_MB} MB peak for 2000×2000)")
 
-    print("\nWarnsdorff (center-far) + rotations (knightgui_core.kernels.close), median over seeds")
+    print("\nWarnsdorff (center-far) + rotations (knightgui_core.walks.close_kernel), median over seeds")
     for n in (100, 300, 1000):
         r = run_child(["--repair-child", str(n), "--repeat", str(a.repeat)])
         if "error" in r:

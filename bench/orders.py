@@ -26,7 +26,7 @@ def main() -> int:
     ap.add_argument("--size", type=int, default=8)
     args = ap.parse_args()
 
-    from knightgui_core._jit import MODE, num_threads
+    from knightgui_core.system.jit import MODE, num_threads
     from knightgui_core.studies.orders import run_orders
     from knightgui_core.studies.tiebreaks import run_tiebreaks
 

@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _baseline_py import warnsdorff_py  # noqa: E402
 
-from knightgui_core.solve import solve  # noqa: E402
+from knightgui_core.walks.solve import solve  # noqa: E402
 
 CASES = [  # label, rows, cols, closed, kwargs, target seconds
     ("open 100×100", 100, 100, False, dict(tie="first"), 0.0003),
@@ -48,8 +48,8 @@ PROTOTYPE_WALK = {1000: 0.038, 2000: 0.125}
 def rule_walks(repeat: int) -> None:
     import numpy as np
 
-    from knightgui_core.kernels.walk import TIE_CENTER_FAR, greedy_walk
-    from knightgui_core.rules import DEFAULT_MOVE_ORDER
+    from knightgui_core.walks.walk_kernel import TIE_CENTER_FAR, greedy_walk
+    from knightgui_core.board.rules import DEFAULT_MOVE_ORDER
     pos = DEFAULT_MOVE_ORDER.positions()
     score = np.zeros(0, dtype=np.int8)
     print(f"\n{'centre rule from a1':<22}{'walk':>10}{'solve auto':>12}{'prototype':>11}  ratio")

@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from knightgui_core._jit import num_threads
+from knightgui_core.system.jit import num_threads
 from knightgui_core.studies.tiebreaks import make_tasks, run_task, run_tiebreaks, walk
 
 

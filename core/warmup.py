@@ -7,7 +7,7 @@ imports it back):
 * :func:`warm_up` — what the window uses first (a greedy tour, the bitboard and the general
   enumeration kernels, the Phadke batch kernel, the move-order kernels). The app calls it
   from a background thread once its first frame is painted; it never raises.
-* :func:`exercise_all` — every kernel listed in :mod:`knightgui_core.kernels.exports`, each
+* :func:`exercise_all` — every kernel listed in :mod:`knightgui_core.kernel_exports`, each
   through the public API, so ``packaging/build_aot.py`` can read the one signature each has
   and compile it ahead of time.
 """
@@ -22,8 +22,8 @@ log = logging.getLogger("knightgui.warmup")
 
 
 def _enumeration() -> None:
-    from .engine import Engine
-    from .enumerate import Enumerator
+    from .tietree.engine import Engine
+    from .tietree.enumerator import Enumerator
     from .studies.phadke import Algorithm, AlgorithmBatch
 
     en = Enumerator(6, 6, "a1", "b3", dashes={"f6": "full"})
@@ -39,7 +39,7 @@ def _enumeration() -> None:
     g.options_replay().matrix(g.first(2)[0].path)
     g.count()
     Enumerator(9, 9, start="a1").first(1)      # the general kernel (above 64 squares)
-    from .stream import solution_blocks         # streaming to files: both state layouts
+    from .tietree.solution_writer import solution_blocks
     for bits in (True, False):
         for _ in solution_blocks(Enumerator(6, 6, "a1", "b3", bits=bits), 2, numbers=bits):
             pass
@@ -57,7 +57,7 @@ def warm_up() -> float:
     """Load (or compile) the kernels the window reaches first; returns the seconds it took.
     Best effort: a failure is logged and the kernel compiles on first real use instead."""
     t0 = time.perf_counter()
-    from .solve import solve
+    from .walks.solve import solve
 
     for name, step in (("solve", lambda: solve(8, 8, start="a1")),
                        ("enumeration", _enumeration), ("move orders", _orders)):
@@ -72,11 +72,11 @@ def exercise_all() -> None:
     """Call every exported kernel at least once through the public API (small boards, a
     second or two with warm caches). Raises if any call fails: the ahead-of-time build must
     not compile a kernel it has not seen called."""
-    from .board import Board
-    from .construct import construct_closed, construct_open
-    from .solve import solve
+    from .board.squares import Board
+    from .construct.huge import construct_closed, construct_open
+    from .walks.solve import solve
     from .studies import tiebreaks
-    from .tour import check_path
+    from .board.tour import check_path
 
     for rows, cols, closed, method in (
             (8, 8, False, "greedy"), (8, 8, True, "auto"), (12, 12, True, "auto"),
@@ -99,12 +99,12 @@ def exercise_all() -> None:
     board = Board(5, 5)
     assert check_path(board, np.arange(25, dtype=np.int64)) is not None
     _enumeration()
-    from .enumerate import Enumerator
+    from .tietree.enumerator import Enumerator
     Enumerator(9, 9, start="a1").block_compact(2)   # the general keep kernel
     _orders()
     from .studies.orders import all_orders, run_orders
     run_orders(5, "last", orders=all_orders()[:3].copy())
     tiebreaks.run_tiebreaks(12, n_min=5, starts="corners")
-    from .count import CountBoard, count_subtrees, split
+    from .tietree.subtrees import CountBoard, count_subtrees, split
     count_subtrees(CountBoard(6, 6), 0, split(CountBoard(6, 6), 0, 2), 1000)
     assert solve(9, 9, start="i9", tie="squirrel", method="greedy").ok

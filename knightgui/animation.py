@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from knightgui_core.board import Board
+from knightgui_core.board.squares import Board
 
 try:
-    from knightgui_core.rules import candidates_at
+    from knightgui_core.board.rules import candidates_at
 except ImportError:  # pragma: no cover - engine module missing
     candidates_at = None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPen, QTransform
-from knightgui_core.board import column_letters
+from knightgui_core.board.squares import column_letters
 
 from .board_items import _pixels_per_unit, safe_paint
 
@@ -129,7 +129,7 @@ def _nice_step(x: float) -> int:
 
 class EdgeLabelsItem(pg.GraphicsObject):
     """Files under the board and ranks left of it, hugging the board at any zoom: column
-    letters (a…z, aa, ab, … as in :func:`knightgui_core.board.column_letters`, the naming of
+    letters (a…z, aa, ab, … as in :func:`knightgui_core.board.squares.column_letters`, the naming of
     every width) and ranks 1.., every square when they fit, else every ``step`` squares (a
     step that keeps labels about 40 px apart)."""
 

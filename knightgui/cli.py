@@ -1,5 +1,5 @@
 """Command line (docs/spec.md §10). ``knightgui <command> ...``; no Qt is imported unless an image
-is rendered. Each command lives in ``knightgui.commands.<name>`` with ``add_parser(sub)`` and
+is rendered. Each command lives in ``knightgui.commands.<name>_command`` with ``add_parser(sub)`` and
 ``run(args) -> int``.
 
 Exit status: 0 success, 2 bad input (one line on stderr), 1 no tour found.
@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"knightgui {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
-        mod = importlib.import_module(f".commands.{name}", __package__)
+        mod = importlib.import_module(f".commands.{name}_command", __package__)
         mod.add_parser(sub)
     return p
 
@@ -59,7 +59,7 @@ def _run(argv) -> int:
         print("interrupted", file=sys.stderr)
         return 130
     except ImportError as e:
-        from knightgui_core.environment import KernelsMissing
+        from knightgui_core.system.environment import KernelsMissing
         if not isinstance(e, KernelsMissing):
             raise
         print(_one_line(str(e)), file=sys.stderr)
@@ -69,7 +69,7 @@ def _run(argv) -> int:
 def _one_line(text: str, limit: int = 300) -> str:
     """The first line of ``text``, cut to ``limit`` characters (a 5,000-digit number in a
     message is shortened, not echoed whole)."""
-    from knightgui_core.text import shorten
+    from knightgui_core.system.text import shorten
     return shorten(text.splitlines()[0], limit)
 
 

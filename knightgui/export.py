@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from knightgui_core import files
-from knightgui_core.tour import Tour
+from knightgui_core.system import files
+from knightgui_core.board.tour import Tour
 
 SVG_MAX_SIDE = 100
 DEFAULT_WIDTH = 800
@@ -106,7 +106,7 @@ def png_bytes(widget) -> bytes:
 
 def write_png(widget, filename) -> Path:
     """Save what ``widget`` shows as a PNG through the safe writer
-    (:mod:`knightgui_core.files`: exclusive temporary file, fsync, rename; devices, FIFOs
+    (:mod:`knightgui_core.system.files`: exclusive temporary file, fsync, rename; devices, FIFOs
     and folders refused). Raises ``OSError`` when it cannot write."""
     files.check_write_target(filename)    # refuse a device before rendering anything
     return files.write_bytes(filename, png_bytes(widget))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from knightgui_core.tour import Tour, TourError
+from knightgui_core.board.tour import Tour, TourError
 
 from . import export
 

@@ -12,7 +12,7 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMenu,
                                QMessageBox, QScrollArea, QSpinBox)
-from knightgui_core.board import square_name
+from knightgui_core.board.squares import square_name
 
 from . import settings
 from .animation import ConstructionAnimator
@@ -172,7 +172,7 @@ class MainWindow(QMainWindow):
         return open_solutions_file(self, filename)
 
     def show_error(self, title: str, text: str):
-        from knightgui_core.text import shorten
+        from knightgui_core.system.text import shorten
         QMessageBox.warning(self, title, shorten(str(text), 600))
 
     @guarded

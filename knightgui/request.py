@@ -20,10 +20,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any
 
-from knightgui_core.board import Board, BoardError
-from knightgui_core.dash import DASH_STATES
-from knightgui_core.existence import why_no_tour
-from knightgui_core.rules import METHODS, TIE_RULES
+from knightgui_core.board.squares import Board, BoardError
+from knightgui_core.board.dash import DASH_STATES
+from knightgui_core.board.existence import why_no_tour
+from knightgui_core.board.rules import METHODS, TIE_RULES
 
 MODES: tuple[str, ...] = ("single", "exhaustive")
 MAX_SIDE = 2000
@@ -44,7 +44,7 @@ class Request:
     tie: str = "phadke"
     order: str = "12345678"
     seed: int = 0
-    method: str = "auto"            # knightgui_core.solve methods: auto, greedy, backtrack, construct
+    method: str = "auto"            # knightgui_core.walks.solve methods: auto, greedy, backtrack, construct
     dashes: tuple = ()              # ((corner name, state), ...) with state in A/B/full
     tail: tuple | None = None       # ECD/XCD tail squares (names), or None
     keep: int = 1_000_000           # solutions kept in memory for stepping

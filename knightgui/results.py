@@ -12,8 +12,8 @@ from typing import overload
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from knightgui_core.board import Board
-from knightgui_core.tour import Tour
+from knightgui_core.board.squares import Board
+from knightgui_core.board.tour import Tour
 
 from .panels.counter import EXHAUSTED_TEXT, format_seconds
 from .solutions import SolutionStore
@@ -45,7 +45,7 @@ class ResultsPresenter(QObject):
     status = Signal(str)                  # one line for the status bar
     errorDialog = Signal(str, str)        # title, text
     busyChanged = Signal(bool)
-    tourShown = Signal(object)            # knightgui_core.tour.Tour now on the board (or None)
+    tourShown = Signal(object)            # knightgui_core.board.tour.Tour now on the board (or None)
     currentChanged = Signal(int)          # 1-based number of the solution shown
 
     def __init__(self, worker, view, matrix, counter, timing, parent=None):

@@ -2,7 +2,7 @@
 window, with the same controls as a live enumeration (◀ ▶, Home/End, Go to, Play).
 
 :func:`open_solutions_file` is what the File menu calls. A ``.npy`` file is memory-mapped
-(:func:`knightgui_core.solution_files.open_solutions`): a file of millions of solutions opens at once
+(:func:`knightgui_core.tietree.solution_reader.open_solutions`): a file of millions of solutions opens at once
 and each step reads one record. The files hold no options matrix; the matrix dock says so.
 """
 from __future__ import annotations
@@ -12,9 +12,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from knightgui_core.enumerate import EnumerationError
-from knightgui_core.solution_files import SolutionFile, open_solutions
-from knightgui_core.tour import TourError, check_path
+from knightgui_core.tietree.enumerator import EnumerationError
+from knightgui_core.tietree.solution_reader import SolutionFile, open_solutions
+from knightgui_core.board.tour import TourError, check_path
 
 from .solutions import SolutionStore
 

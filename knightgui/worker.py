@@ -11,7 +11,7 @@ Modelled on Qt's Mandelbrot example:
 * :meth:`SolverThread.stop` (used when the window closes) raises the abort flag, wakes the
   thread and waits for it: at most one chunk.
 
-The single-tour solver (``knightgui_core.solve.solve``) is one call; a superseded solve finishes its
+The single-tour solver (``knightgui_core.walks.solve.solve``) is one call; a superseded solve finishes its
 call and its result is dropped.
 
 Studies (the Analysis view) go through the same pattern: a :class:`StudyRequest` carries the
@@ -90,7 +90,7 @@ def _stop_all():
 
 
 class SolverThread(QThread):
-    tourSolved = Signal(int, object)       # gen, knightgui_core.solve.SolveResult
+    tourSolved = Signal(int, object)       # gen, knightgui_core.walks.solve.SolveResult
     solutionsFound = Signal(int, object)   # gen, list[knightgui.solutions.Packed]
     progress = Signal(int, object)         # gen, Stats
     finishedRun = Signal(int, object)      # gen, Stats (enumeration done/cancelled/limit)
@@ -194,7 +194,7 @@ class SolverThread(QThread):
             self.studyDone.emit(gen, res)
 
     def _solve(self, gen: int, req: Request):
-        from knightgui_core.solve import solve
+        from knightgui_core.walks.solve import solve
         res = solve(req.rows, req.cols, start=req.start, closed=req.closed, tie=req.tie,
                     order=req.order, seed=req.seed, method=req.method,
                     dashes=req.dash_dict() or None)
@@ -202,7 +202,7 @@ class SolverThread(QThread):
             self.tourSolved.emit(gen, res)
 
     def _enumerate(self, gen: int, req: Request):
-        from knightgui_core.enumerate import Cancelled, Enumerator
+        from knightgui_core.tietree.enumerator import Cancelled, Enumerator
         kwargs: dict[str, object] = dict(rows=req.rows, cols=req.cols, start=req.start,
                                          end=req.end if req.closed else None,
                                          dashes=req.dash_dict())

@@ -3,13 +3,13 @@
     .venv/bin/python packaging/build_aot.py [--out build/aot] [--cpu x86-64-v2]
 
 The bundle ships this module instead of numba and LLVM (about 170 MB of the bundle).
-Every kernel listed in ``knightgui_core.kernels.exports.EXPORTS`` is compiled with ``numba.pycc`` for
+Every kernel listed in ``knightgui_core.kernel_exports.EXPORTS`` is compiled with ``numba.pycc`` for
 the one signature it gets in development (read after
 ``knightgui_core.warmup.exercise_all()`` has called each one
 through the public API), and its wrapper releases the GIL like the JIT kernels
 (``nogil=True``), so the window stays live and the studies run on every core.
 
-``knightgui_core._jit`` loads the module when ``KNIGHTGUI_KERNELS=aot`` or inside a frozen app, and
+``knightgui_core.system.jit`` loads the module when ``KNIGHTGUI_KERNELS=aot`` or inside a frozen app, and
 then never imports numba. Prints the module's path and size.
 """
 from __future__ import annotations
@@ -50,18 +50,18 @@ def _release_gil_in_wrappers() -> None:
 def signatures():
     """``[(symbol, signature, py_func)]`` for every export, after exercising them."""
     from knightgui_core import warmup
-    from knightgui_core.kernels import exports
+    from knightgui_core import kernel_exports as exports
 
     warmup.exercise_all()
     out = []
     problems = []
     for mod, names in exports.EXPORTS.items():
-        m = importlib.import_module(f"knightgui_core.kernels.{mod}")
+        m = importlib.import_module(f"knightgui_core.{mod}")
         for name in names:
             disp = getattr(m, name)
             sigs = exports.python_signatures(disp)
             if len(sigs) != 1:
-                problems.append(f"knightgui_core.kernels.{mod}.{name}: {len(sigs)} signatures {sigs}")
+                problems.append(f"knightgui_core.{mod}.{name}: {len(sigs)} signatures {sigs}")
                 continue
             out.append((exports.symbol(mod, name), sigs[0], disp.py_func))
     if problems:
@@ -71,7 +71,7 @@ def signatures():
 
 
 def describe(sig) -> tuple:
-    """A numba signature as plain data for ``knightgui_core._jit``'s argument check:
+    """A numba signature as plain data for ``knightgui_core.system.jit``'s argument check:
     ``((("array", dtype, ndim, readonly) | ("int",) | ("bool",), ...), return kind)``."""
     from numba.core import types
 

@@ -12,8 +12,8 @@ def pytest_configure(config):
 
 
 def pytest_collection_modifyitems(config, items):
-    import knightgui_core._jit
-    if knightgui_core._jit.MODE != "aot":
+    import knightgui_core.system.jit
+    if knightgui_core.system.jit.MODE != "aot":
         return
     skip = pytest.mark.skip(reason="numba JIT only: the kernels are the compiled knightgui_aot")
     for item in items:
@@ -27,6 +27,6 @@ def _close_local_dask_clusters():
     threads (heartbeats, monitors) would take time from later modules' timing tests."""
     yield
     import sys
-    runner = sys.modules.get("knightgui_core.runner")
+    runner = sys.modules.get("knightgui_core.run.runner")
     if runner is not None:
         runner.shutdown_local()

@@ -3,7 +3,14 @@ imports inside functions included):
 
 * ``core`` never imports Qt, pyqtgraph or ``knightgui``; ``knightgui`` uses ``core``.
 * No import loops anywhere in ``core`` or ``knightgui``.
-* ``core/kernels`` imports nothing above it (only other kernels and ``_jit``).
+* ``core`` is cut into layer folders, bottom to top: ``system`` (compiling kernels, files,
+  environment), ``board`` (squares, rules, tours), ``construct`` (guaranteed tours),
+  ``walks`` (one tour) and ``tietree`` (every tie followed), ``run`` (tasks, store, Dask),
+  ``studies``; ``warmup`` and ``kernel_exports`` on top. A module imports only its own
+  layer and the ones below; ``walks`` and ``tietree`` stand side by side and do not import
+  each other.
+* A kernel module (``*_kernel.py``) imports only other kernels and ``system.jit``.
+* No two modules of ``core`` or ``knightgui`` share a file name.
 * ``core/warmup.py`` sits on top: nothing imports it back except the app's start-up.
 """
 from __future__ import annotations
@@ -100,13 +107,63 @@ def test_no_import_loops():
     assert not loops, "import loops: " + "; ".join(" -> ".join(c) for c in loops)
 
 
-def test_kernels_import_nothing_above_them():
+LAYERS = {"system": 0, "board": 1, "construct": 2, "walks": 3, "tietree": 3, "run": 4,
+          "studies": 5}
+TOP = 6
+
+
+def _layer(mod: str) -> tuple[int, str]:
+    parts = mod.split(".")
+    if len(parts) == 1:
+        return (TOP, "")
+    if parts[1] in LAYERS:
+        return (LAYERS[parts[1]], parts[1])
+    return (TOP, parts[1])
+
+
+def test_every_core_module_lives_in_a_layer_folder():
+    loose = sorted(p.name for p in (ROOT / "core").glob("*.py"))
+    assert loose == ["__init__.py", "kernel_exports.py", "warmup.py"], loose
+    folders = {p.name for p in (ROOT / "core").iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert folders == set(LAYERS), "a folder of core/ that is not a layer"
+
+
+def test_no_arrow_points_up_or_sideways():
+    g = _graph()
+    bad = []
+    for m, targets in g.items():
+        if not m.startswith("knightgui_core.") or m.count(".") < 2:
+            continue
+        lm, fm = _layer(m)
+        for t in targets:
+            if not t.startswith("knightgui_core.") or t.count(".") < 2:
+                continue
+            lt, ft = _layer(t)
+            if lt > lm or (lt == lm and ft != fm):
+                bad.append(f"{m} -> {t}")
+    assert not bad, "imports that point up or sideways: " + "; ".join(bad)
+
+
+def test_kernels_import_only_kernels_and_the_jit():
     g = _graph()
     for m, targets in g.items():
-        if m.startswith("knightgui_core.kernels"):
-            above = {t for t in targets if not (t.startswith("knightgui_core.kernels")
-                                                or t == "knightgui_core._jit")}
-            assert not above, f"{m} imports {above}"
+        if m.endswith("_kernel"):
+            other = {t for t in targets if not (t.endswith("_kernel")
+                                                or t == "knightgui_core.system.jit")}
+            assert not other, f"{m} imports {other}"
+
+
+def test_no_two_modules_share_a_name():
+    seen: dict[str, str] = {}
+    clashes = []
+    for m, path in _modules().items():
+        if path.name in ("__init__.py", "__main__.py"):
+            continue
+        leaf = m.rsplit(".", 1)[-1]
+        if leaf in seen:
+            clashes.append(f"{seen[leaf]} / {m}")
+        seen[leaf] = m
+    assert not clashes, clashes
 
 
 def test_the_warm_up_is_on_top():

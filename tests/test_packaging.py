@@ -83,7 +83,7 @@ def test_frozen_app_uses_the_compiled_kernels_and_never_numba(tmp_path):
     build them instead of falling back to a numba that the bundle does not have."""
     code = ("import sys; sys.frozen = True\n"
             "try:\n"
-            "    import knightgui_core._jit as j\n"
+            "    import knightgui_core.system.jit as j\n"
             "except ImportError as e:\n"
             "    print('ERR', e)\n"
             "else:\n"
@@ -131,7 +131,7 @@ def test_wheel_ships_the_resources(tmp_path):
         assert f"knightgui_resources/{f}" in names
     assert "knightgui/resources.py" in names and "knightgui/smoke.py" in names
     # the engine is installed under a name of its own, never as a bare "core" or "resources"
-    assert "knightgui_core/kernels/walk.py" in names
+    assert "knightgui_core/walks/walk_kernel.py" in names
     tops = {n.split("/", 1)[0] for n in names if not n.startswith("knightgui-0")}
     assert tops == {"knightgui", "knightgui_core", "knightgui_resources"}, tops
 

@@ -36,11 +36,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import rules as _rules
-from .._jit import num_threads
-from ..board import DCOL, DROW, Board, SquareSpec
-from ..kernels.orders import FRAME, one_walk, orders_chunk
-from ..files import write_text
+from ..board import rules as _rules
+from ..system.jit import num_threads
+from ..board.squares import DCOL, DROW, Board, SquareSpec
+from .orders_kernel import FRAME, one_walk, orders_chunk
+from ..system.files import write_text
 
 N_ORDERS = 40320
 TIES = ("first", "last")
@@ -85,7 +85,7 @@ def all_orders() -> np.ndarray:
 
 
 def order_types(order: object) -> np.ndarray:
-    """``int8[8]`` move types 1..8 of ``order`` (anything :func:`knightgui_core.rules.parse_order`
+    """``int8[8]`` move types 1..8 of ``order`` (anything :func:`knightgui_core.board.rules.parse_order`
     reads), the form this study's table and kernels use; :class:`OrderError` when it is not
     an order."""
     try:
@@ -289,7 +289,7 @@ def _cancelled(cancel) -> bool:
 
 def _walk_slice(orders, last, outlets0, offsets, starts, squares, out_len, out_closed):
     part = orders.view()
-    part.setflags(write=False)   # one argument type for the kernel (knightgui_core.kernels.exports)
+    part.setflags(write=False)   # one argument type for the kernel (knightgui_core.kernel_exports)
     orders_chunk(part, last, outlets0, offsets, starts, squares, out_len, out_closed)
 
 

@@ -1,4 +1,4 @@
-"""The move-order study on the runner (:mod:`knightgui_core.runner`): slices of the orders
+"""The move-order study on the runner (:mod:`knightgui_core.run.runner`): slices of the orders
 become tasks.
 
 A task walks a slice of the 40,320 move orders (lexicographic, see
@@ -9,7 +9,7 @@ that subset (``.../set-1a2b3c4d5e6f/0-12``). The slice size depends on the board
 keys are stable: 16 tasks on boards up to 64 squares, 64 up to 144, 160 above.
 
 The result of a task holds the lengths and closed flags of its walks (packed arrays,
-:func:`knightgui_core.runner.pack_array`); :func:`run_study` puts them back together into
+:func:`knightgui_core.run.runner.pack_array`); :func:`run_study` puts them back together into
 the :class:`~knightgui_core.studies.orders.OrdersResult` that
 :func:`~knightgui_core.studies.orders.run_orders` returns — identical arrays.
 """
@@ -21,13 +21,11 @@ from typing import Any
 
 import numpy as np
 
-from ..board import Board
-from ..kernels.orders import orders_chunk
-from ..runner import (CancelArg, ProgressFn, RunReport, Task, pack_array, run_tasks,
-                      unpack_array)
-from ..store import ResultStore
-from .orders import (N_ORDERS, OrderError, OrdersResult, _check_board, _check_tie, all_orders,
-                     padded_layout)
+from ..board.squares import Board
+from .orders_kernel import orders_chunk
+from ..run.runner import CancelArg, ProgressFn, RunReport, Task, pack_array, run_tasks, unpack_array
+from ..run.store import ResultStore
+from .orders import N_ORDERS, OrderError, OrdersResult, _check_board, _check_tie, all_orders, padded_layout
 
 STUDY = "move-orders"
 VERSION = 1

@@ -7,7 +7,7 @@ algorithms (strict, full corner dash, semi corner dash, ECD, XCD), run on all co
 >>> family_totals(res)[0]["solutions"]
 989931
 
-Each algorithm is counted by a nogil numba kernel (:func:`knightgui_core.kernels.enumerate64.
+Each algorithm is counted by a nogil numba kernel (:func:`knightgui_core.tietree.bitboard_kernel.
 count_batch_bits`); a thread pool (one thread per core) takes small batches, so progress is
 reported and ``cancel()`` honoured between batches. With ``checkpoint=path`` finished
 algorithms are saved (atomically) and skipped when the run is started again.
@@ -36,11 +36,11 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import dash as _dash
-from ..board import Board
-from ..kernels import enumerate as _k
-from ..kernels import enumerate64 as _k64
-from ..files import write_text
+from ..board import dash as _dash
+from ..board.squares import Board
+from ..tietree import enumerate_kernel as _k
+from ..tietree import bitboard_kernel as _k64
+from ..system.files import write_text
 
 #: start -> ends (docs/spec.md §6), in the paper's order.
 COMBOS: tuple[tuple[str, tuple[str, ...]], ...] = (

@@ -1,4 +1,4 @@
-"""Phadke's study on the runner (:mod:`knightgui_core.runner`): the algorithms become tasks.
+"""Phadke's study on the runner (:mod:`knightgui_core.run.runner`): the algorithms become tasks.
 
 One task counts a chunk of the algorithms of one family and one start square (at most
 :data:`CHUNK` of them, in id order). Its key names the family, the start and the algorithms'
@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from ..runner import CancelArg, ProgressFn, ResultFn, RunReport, Task, run_tasks
-from ..store import ResultStore
+from ..run.runner import CancelArg, ProgressFn, ResultFn, RunReport, Task, run_tasks
+from ..run.store import ResultStore
 from .phadke import Algorithm, AlgorithmBatch, StudyResult, all_algorithms
 
 STUDY = "phadke"

@@ -8,9 +8,9 @@ import io
 import os
 from pathlib import Path
 
-from ..files import write_text
-from .phadke import (COMBOS, COPIES, CORNER_ORDER, FAMILIES, PAPER, PAPER_FULL_BOARD,
-                     PAPER_GRAND_TOTAL, PAPER_STRICT_FULL_BOARD, StudyResult, in_family)
+from ..system.files import write_text
+from .phadke import (COMBOS, COPIES, CORNER_ORDER, FAMILIES, PAPER, PAPER_FULL_BOARD, PAPER_GRAND_TOTAL,
+                     PAPER_STRICT_FULL_BOARD, StudyResult, in_family)
 
 
 def algorithm_rows(result: StudyResult) -> list[dict]:

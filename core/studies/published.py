@@ -3,7 +3,7 @@ tests reproduce them and docs/tie-breaks.md sets ours beside them.
 
 Each entry names the rule and the conditions of the study that reproduces it (the move order
 is given in our numbering: Ganzfried's order 12345678 from his corner is our 56781234 from
-a1, see :mod:`knightgui_core.squirrel`), and its source.
+a1, see :mod:`knightgui_core.walks.squirrel`), and its source.
 """
 from __future__ import annotations
 

@@ -13,17 +13,17 @@ n = 2, 3, 4 everywhere) are left out and counted (``left_out``), so no rule "fai
 nothing can succeed. The Squirrel rules run from corners only; other starts are left out
 for them too.
 
-Trials: rules with random residual ties (:data:`knightgui_core.rules.RANDOM_RULES`) are walked
+Trials: rules with random residual ties (:data:`knightgui_core.board.rules.RANDOM_RULES`) are walked
 with ``trials`` seeds, ``seed``, ``seed + 1``, …; the success rate per n is then over
 starts × trials walks, with a 95 % Wilson interval (:mod:`.tiebreaks_result`).
 
 The work is a list of deterministic tasks (:class:`WalkTask`: one rule, one trial seed, a
 range of n, with a stable :meth:`WalkTask.key`); :func:`run_task` runs one. They run on a
 thread pool in this process, or through the Dask runner (:func:`runner_tasks`,
-:mod:`knightgui_core.runner`: a local cluster or ``tcp://`` scheduler, and a result store),
+:mod:`knightgui_core.run.runner`: a local cluster or ``tcp://`` scheduler, and a result store),
 with the same counts either way. The greedy
 walks are calls of the single-tour kernels that ``solve(method="greedy")`` uses
-(:func:`knightgui_core.kernels.walk.greedy_walk`, :func:`knightgui_core.kernels.phased.phased_walk`;
+(:func:`knightgui_core.walks.walk_kernel.greedy_walk`, :func:`knightgui_core.walks.phased_kernel.phased_walk`;
 both release the GIL), so a thread pool runs tasks side by side. The construction row
 calls ``solve(method="construct")`` and counts a success only when the tour is valid and
 starts on the requested square. :func:`walk` replays one case for the board.
@@ -39,16 +39,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .. import rules as _rules
-from .._jit import num_threads
-from ..board import Board, SquareSpec
+from ..board import rules as _rules
+from ..system.jit import num_threads
+from ..board.squares import Board, SquareSpec
 from .tiebreaks_result import TieBreakResult, wilson_interval
-from .tiebreaks_tasks import (CONSTRUCTION, START_SETS,
-                              TieBreakError, WalkTask, construction_available, make_tasks,
-                              run_task, run_task_params, start_squares, tour_starts)
+from .tiebreaks_tasks import (CONSTRUCTION, START_SETS, TieBreakError, WalkTask, construction_available,
+                              make_tasks, run_task, run_task_params, start_squares, tour_starts)
 
 if TYPE_CHECKING:
-    from ..store import ResultStore
+    from ..run.store import ResultStore
 
 __all__ = ["START_SETS", "CONSTRUCTION", "TieBreakError", "TieBreakResult", "WalkTask",
            "construction_available", "default_rules", "start_squares", "tour_starts",
@@ -61,8 +60,8 @@ TRIALS_LIMIT = 100_000
 
 
 def default_rules() -> tuple[str, ...]:
-    """Every tie rule of :data:`knightgui_core.rules.TIE_RULES`, plus ``construction`` when
-    :mod:`knightgui_core.construct` exists."""
+    """Every tie rule of :data:`knightgui_core.board.rules.TIE_RULES`, plus ``construction`` when
+    :mod:`knightgui_core.construct.huge` exists."""
     return tuple(_rules.TIE_RULES) + ((CONSTRUCTION,) if construction_available() else ())
 
 
@@ -156,9 +155,9 @@ def assemble(plan: StudyPlan, results: Iterable[dict | None], seconds: float = 0
 
 
 def runner_tasks(plan: StudyPlan) -> list:
-    """The study's tasks as :class:`knightgui_core.runner.Task` s (stable keys; the result is
-    JSON), for :func:`knightgui_core.runner.run_tasks`."""
-    from ..runner import Task
+    """The study's tasks as :class:`knightgui_core.run.runner.Task` s (stable keys; the result is
+    JSON), for :func:`knightgui_core.run.runner.run_tasks`."""
+    from ..run.runner import Task
     out = []
     for t in plan.tasks:
         params = asdict(t)
@@ -175,8 +174,8 @@ def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN,
                   scheduler: object = None) -> TieBreakResult:
     """Run the study. Without ``store`` and ``scheduler`` it runs on a thread pool in this
     process (``progress(done, total)`` counts squares); with either, through
-    :func:`knightgui_core.runner.run_tasks` (``store``: a
-    :class:`knightgui_core.store.ResultStore`; ``scheduler``: as there; progress counts
+    :func:`knightgui_core.run.runner.run_tasks` (``store``: a
+    :class:`knightgui_core.run.store.ResultStore`; ``scheduler``: as there; progress counts
     tasks). ``cancel`` (callable or ``threading.Event``) stops it between tasks, the result
     then has ``complete=False`` and covers what was done. The counts are the same either
     way."""
@@ -186,7 +185,7 @@ def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN,
     if store is None and scheduler is None:
         return assemble(plan, _thread_pool(plan.tasks, progress, cancel),
                         time.perf_counter() - t0)
-    from ..runner import run_tasks
+    from ..run.runner import run_tasks
     report = run_tasks(runner_tasks(plan), store=store, scheduler=scheduler,
                        progress=progress, cancel=cancel)
     return assemble(plan, [report.results.get(t.key()) for t in plan.tasks],
@@ -259,8 +258,8 @@ def _thread_pool(tasks, progress, cancel) -> list:
 def walk(rule: str, n: int, start: SquareSpec, *, order: str = _rules.DEFAULT_ORDER,
          seed: int = 0) -> dict:
     """One case of the study, for the board: ``{"board", "path", "ok", "tour", "message"}``
-    (``tour`` is a :class:`knightgui_core.tour.Tour` when the walk completed)."""
-    from ..solve import SolveError, solve
+    (``tour`` is a :class:`knightgui_core.board.tour.Tour` when the walk completed)."""
+    from ..walks.solve import SolveError, solve
     board = Board(n, n)
     s = int(start) if isinstance(start, (int, np.integer)) else board.parse(start)
     method = "construct" if rule == CONSTRUCTION else "greedy"

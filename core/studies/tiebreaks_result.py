@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..board import Board
-from ..files import write_text
+from ..board.squares import Board
+from ..system.files import write_text
 
 _EMPTY = np.zeros(0, dtype=np.int64)
 #: z of a two-sided 95 % interval

@@ -9,10 +9,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import rules as _rules
-from ..board import Board
-from ..existence import open_tour_exists
-from ..kernels import walk as _walk
+from ..board import rules as _rules
+from ..board.squares import Board
+from ..board.existence import open_tour_exists
+from ..walks import walk_kernel as _walk
 
 START_SETS = ("corner", "corners", "all", "sample")
 CONSTRUCTION = "construction"
@@ -29,8 +29,8 @@ class TieBreakError(ValueError):
 
 
 def construction_available() -> bool:
-    """Whether this build has the linear-time construction (:mod:`knightgui_core.construct`)."""
-    return importlib.util.find_spec("knightgui_core.construct") is not None
+    """Whether this build has the linear-time construction (:mod:`knightgui_core.construct.huge`)."""
+    return importlib.util.find_spec("knightgui_core.construct.huge") is not None
 
 
 def start_squares(n: int, starts: str, sample: int = 16, seed: int = 0) -> np.ndarray:
@@ -137,16 +137,16 @@ def _walk_once(n, start, code, pos, seed, rule) -> int:
     path = np.empty(n * n, dtype=np.int32)
     ties = np.empty(n * n, dtype=np.uint8)
     if rule in _rules.SQUIRREL_RULES:
-        from ..kernels.phased import phased_walk
-        from ..squirrel import plan
+        from ..walks.phased_kernel import phased_walk
+        from ..walks.squirrel import plan
         p = plan(n, start, rule)
         return int(phased_walk(n, n, p.start, p.prios, p.switch, path, ties))
     return int(_walk.greedy_walk(n, n, start, code, pos, seed, _NO_SCORE, path, ties))
 
 
 def _construction_walk(n, s) -> tuple[bool, int]:
-    from ..existence import why_no_tour
-    from ..solve import SolveError, solve
+    from ..board.existence import why_no_tour
+    from ..walks.solve import SolveError, solve
     if why_no_tour(n, n, False) is not None:
         return False, 0
     try:

@@ -18,7 +18,7 @@ class CliError(Exception):
 def emit_json(obj) -> None:
     """Print one JSON object as the last line of stdout: strict JSON (a number that is not
     finite is written as null, never as Infinity or NaN)."""
-    from knightgui_core.text import strict_dumps
+    from knightgui_core.system.text import strict_dumps
     sys.stdout.write(strict_dumps(obj, default=_jsonable) + "\n")
     sys.stdout.flush()
 
@@ -45,7 +45,7 @@ def positive_int(name: str, value, lo: int = 1, hi: int = 1_000_000) -> int:
 
 
 def parse_square(board, text, what: str = "square") -> int:
-    from knightgui_core.board import BoardError
+    from knightgui_core.board.squares import BoardError
     try:
         return board.parse(text)
     except BoardError as e:

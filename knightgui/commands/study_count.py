@@ -14,7 +14,7 @@ import csv
 import io
 
 from ._common import CliError, emit_json, positive_int
-from ._runner import add_runner_options, open_store, run_study
+from ._study_options import add_runner_options, open_store, run_study
 
 
 def add_parser(studies) -> None:
@@ -74,9 +74,9 @@ def format_table(res) -> str:
 
 
 def run(args) -> int:
-    from knightgui_core.count import CountError
-    from knightgui_core.studies.count import TASK_MOVES, run_count
-    from knightgui_core.files import write_text
+    from knightgui_core.tietree.subtrees import CountError
+    from knightgui_core.studies.count_study import TASK_MOVES, run_count
+    from knightgui_core.system.files import write_text
     rows, cols = _dims(args)
     depth = positive_int("--split-depth", args.split_depth, 0, 64)
     budget = (TASK_MOVES if args.task_moves is None

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 
 from ._common import CliError, emit_json, positive_int
-from ._runner import add_runner_options, run_study
+from ._study_options import add_runner_options, run_study
 
 
 def add_parser(studies) -> None:
@@ -76,7 +76,7 @@ def run(args) -> int:
 def _show_walk(n, cols, tie, order, start, as_json) -> int:
     import numpy as np
 
-    from knightgui_core.board import BoardError
+    from knightgui_core.board.squares import BoardError
     from knightgui_core.studies.orders import OrderError, digits, matrix_pairs, order_types, replay
     try:
         o = order_types(order)
@@ -97,7 +97,7 @@ def _show_walk(n, cols, tie, order, start, as_json) -> int:
     for r in range(board.rows - 1, -1, -1):
         cells = (f"{v:>{width}}" if v else "." * width for v in nums[r * cols:(r + 1) * cols])
         print(f"{r + 1:>3} " + " ".join(cells))
-    from knightgui_core.board import column_letters
+    from knightgui_core.board.squares import column_letters
     print("    " + " ".join(f"{column_letters(c):>{width}}" for c in range(cols)))
     print(w["message"])
     return 0
@@ -133,5 +133,5 @@ def _print_report(res, worst: int) -> None:
         out.write("Failed walks per start square (rank 1 at the bottom):\n")
         for r in range(b.rows - 1, -1, -1):
             out.write(f"{r + 1:>4} " + "".join(f"{int(v):>{width},}" for v in fps[r]) + "\n")
-        from knightgui_core.board import column_letters
+        from knightgui_core.board.squares import column_letters
         out.write("     " + "".join(f"{column_letters(c):>{width}}" for c in range(b.cols)) + "\n")

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from ._common import CliError, emit_json, positive_int
-from ._runner import add_runner_options, open_store, run_study
+from ._study_options import add_runner_options, open_store, run_study
 
 
 def add_parser(studies) -> None:
@@ -28,7 +28,7 @@ def add_parser(studies) -> None:
 
 
 def _import_checkpoint(path: str, store) -> None:
-    from knightgui_core.store import StoreError
+    from knightgui_core.run.store import StoreError
     from knightgui_core.studies.phadke_runner import import_checkpoint
     try:
         n = import_checkpoint(path, store)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 
 from ._common import CliError, emit_json, positive_int
-from ._runner import add_runner_options, run_study
+from ._study_options import add_runner_options, run_study
 
 
 def add_parser(studies) -> None:

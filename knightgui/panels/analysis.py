@@ -5,8 +5,8 @@ need beside the board instead of a corner of it.
 ``AnalysisWindow.show_tour`` (``Signal(object)``) carries what a page asks to show on the
 board:
 
-* a :class:`knightgui_core.tour.Tour` for a walk that visited every square, or
-* for a walk that got stuck, a dict ``{"board": knightgui_core.board.Board, "path": int32
+* a :class:`knightgui_core.board.tour.Tour` for a walk that visited every square, or
+* for a walk that got stuck, a dict ``{"board": knightgui_core.board.squares.Board, "path": int32
   array of flat squares in visiting order (partial), "message": str}`` saying where and after
   how many squares it stopped.
 

@@ -115,7 +115,7 @@ class AnalysisPage(QWidget):
 
     #: the tab's title
     title = ""
-    #: a ``knightgui_core.tour.Tour``, or for a walk that got stuck a dict with ``board``,
+    #: a ``knightgui_core.board.tour.Tour``, or for a walk that got stuck a dict with ``board``,
     #: ``path`` (flat squares, partial) and ``message``, to show on the board
     show_tour = Signal(object)
 

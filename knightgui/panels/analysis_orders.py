@@ -160,7 +160,7 @@ class MoveOrdersPage(AnalysisPage):
     def emit_walk(self, index: int, start: int) -> None:
         """Replay order ``index`` from ``start`` and emit it on :attr:`show_tour`."""
         from knightgui_core.studies.orders import digits, replay
-        from knightgui_core.tour import Tour
+        from knightgui_core.board.tour import Tour
         res = self.orders_result
         order = res.order(index)
         w = replay(res.board.rows, order, res.tie, start, cols=res.board.cols)

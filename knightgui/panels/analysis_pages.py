@@ -9,7 +9,7 @@ from __future__ import annotations
 from .analysis_base import AnalysisPage
 from .analysis_orders import MoveOrdersPage
 from .analysis_tiebreaks import TieBreakPage
-from .count_study import CountStudyPage
+from .analysis_counts import CountStudyPage
 
 PAGES: tuple[type[AnalysisPage], ...] = (
     MoveOrdersPage,

@@ -10,8 +10,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont, QFontMetrics
 
-from knightgui_core.board import column_letters
-from knightgui_core.files import write_text
+from knightgui_core.board.squares import column_letters
+from knightgui_core.system.files import write_text
 
 BACKGROUND = (250, 250, 248)
 LABEL_COLOUR = "#333333"

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QProgressBar, QSpinBox, QSplitter,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
-from knightgui_core.rules import RANDOM_RULES, TIE_HELP
+from knightgui_core.board.rules import RANDOM_RULES, TIE_HELP
 from knightgui_core.studies.tiebreaks_result import wilson_interval
 
 from .analysis_base import AnalysisPage, button, rows, table

@@ -15,11 +15,11 @@ from PySide6.QtGui import QRegularExpressionValidator
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
                                QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
-from knightgui_core.board import Board, BoardError, parse_coords
-from knightgui_core.dash import DASH_STATES
-from knightgui_core.dash import corners as _corners, free_corners as _free_corners
-from knightgui_core.dash import list_tails as _list_tails
-from knightgui_core.rules import METHODS, TIE_HELP, TIE_RULES
+from knightgui_core.board.squares import Board, BoardError, parse_coords
+from knightgui_core.board.dash import DASH_STATES
+from knightgui_core.board.dash import corners as _corners, free_corners as _free_corners
+from knightgui_core.board.dash import list_tails as _list_tails
+from knightgui_core.board.rules import METHODS, TIE_HELP, TIE_RULES
 
 from ..request import MAX_SIDE, Request, RequestModel
 MODES = (("single", "Single tour"), ("exhaustive", "Exhaustive (options matrix)"))

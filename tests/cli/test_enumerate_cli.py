@@ -75,8 +75,8 @@ def test_study_phadke_bad_family_exits_2(capsys):
 
 
 def test_enumerate_out_json_holds_valid_tours(tmp_path, capsys):
-    from knightgui_core.board import Board
-    from knightgui_core.tour import check_path
+    from knightgui_core.board.squares import Board
+    from knightgui_core.board.tour import check_path
     out = tmp_path / "first.json"
     assert run(["enumerate", "--start", "a8", "--end", "c7", "--first", "5",
                 "--out", str(out)]) == 0

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from knightgui_core.tour import Tour
+from knightgui_core.board.tour import Tour
 from knightgui.cli import run
 
 

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from knightgui.cli import run
-from knightgui.commands._runner import TaskBar
+from knightgui.commands._study_options import TaskBar
 
 
 def _last_json(capsys) -> dict:
@@ -160,7 +160,7 @@ def test_ctrl_c_stops_within_a_second_and_the_store_stays_consistent(tmp_path):
     assert proc.returncode == 130 and err.strip() == "interrupted", (proc.returncode,
                                                                      err[-500:], out[-300:])
     assert took < 1.0, took
-    from knightgui_core.store import ResultStore
+    from knightgui_core.run.store import ResultStore
     with ResultStore(st) as s:                     # opens, every row checks
         kept = s.verify()
     assert 2 <= kept < 64

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knightgui_core.board import (MOVES, Board, BoardError, column_index, column_letters,
+from knightgui_core.board.squares import (MOVES, Board, BoardError, column_index, column_letters,
                                   move_type)
 
 
@@ -96,7 +96,7 @@ def test_corners_bottom_left_clockwise():
 
 
 def test_one_move_order_type_reads_every_notation():
-    from knightgui_core.rules import DEFAULT_MOVE_ORDER, MoveOrder, RuleError, parse_order
+    from knightgui_core.board.rules import DEFAULT_MOVE_ORDER, MoveOrder, RuleError, parse_order
 
     o = parse_order("12438756")
     assert isinstance(o, MoveOrder) and o.digits == "12438756"

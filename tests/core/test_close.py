@@ -1,14 +1,14 @@
-"""Closing open tours by rotations (knightgui_core.kernels.close.repair_closed)."""
+"""Closing open tours by rotations (knightgui_core.walks.close_kernel.repair_closed)."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from knightgui_core.board import Board
-from knightgui_core.construct import construct_closed
-from knightgui_core.existence import closed_tour_exists
-from knightgui_core.kernels.close import _infer_cols, repair_closed
-from knightgui_core.tour import check_path
+from knightgui_core.board.squares import Board
+from knightgui_core.construct.huge import construct_closed
+from knightgui_core.board.existence import closed_tour_exists
+from knightgui_core.walks.close_kernel import _infer_cols, repair_closed
+from knightgui_core.board.tour import check_path
 
 
 def warnsdorff(board: Board, start: int, rng: np.random.Generator) -> np.ndarray | None:

@@ -1,6 +1,6 @@
-"""The linear-time construction (knightgui_core.construct): every board that has a tour gets one.
+"""The linear-time construction (knightgui_core.construct.huge): every board that has a tour gets one.
 
-Each claim is checked over every size in a range with knightgui_core.tour.check_path (vectorised).
+Each claim is checked over every size in a range with knightgui_core.board.tour.check_path (vectorised).
 """
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knightgui_core import construct as C
-from knightgui_core import construct_base as cb
-from knightgui_core.board import Board, BoardError
-from knightgui_core.construct import (ConstructionError, construct_closed, construct_open,
+from knightgui_core.construct import huge as C
+from knightgui_core.construct import blocks as cb
+from knightgui_core.board.squares import Board, BoardError
+from knightgui_core.construct.huge import (ConstructionError, construct_closed, construct_open,
                             max_squares_for_memory)
-from knightgui_core.existence import closed_tour_exists, open_tour_exists
-from knightgui_core.tour import Tour, check_path
+from knightgui_core.board.existence import closed_tour_exists, open_tour_exists
+from knightgui_core.board.tour import Tour, check_path
 
 
 def assert_tour(rows, cols, path, closed):

@@ -1,14 +1,15 @@
-"""The count engine (knightgui_core.count) and the count study (knightgui_core.studies.count)."""
+"""The count engine (knightgui_core.tietree.subtrees) and the count study
+(knightgui_core.studies.count_study)."""
 from __future__ import annotations
 
 import pytest
 
-from knightgui_core.board import Board
-from knightgui_core.count import (CountBoard, CountError, count_subtrees, split,
+from knightgui_core.board.squares import Board
+from knightgui_core.tietree.subtrees import (CountBoard, CountError, count_subtrees, split,
                                   start_classes, symmetries)
-from knightgui_core.enumerate import count_kernel
-from knightgui_core.runner import RunReport
-from knightgui_core.studies.count import (count_task, make_task, parse_starts, run_count,
+from knightgui_core.tietree.enumerator import count_kernel
+from knightgui_core.run.runner import RunReport
+from knightgui_core.studies.count_study import (count_task, make_task, parse_starts, run_count,
                                           task_key)
 
 
@@ -55,7 +56,7 @@ def test_counts_equal_the_enumerator_on_8x8_and_a_rectangle():
 def test_closed_tours_are_those_that_end_next_to_the_start():
     """Closed counted by the kernel = solutions of the enumerator whose last square is a
     knight move from the start (6x6 has closed ones, odd boards none)."""
-    from knightgui_core.enumerate import Enumerator
+    from knightgui_core.tietree.enumerator import Enumerator
     for n, s in ((6, "a1"), (6, "b1"), (6, "c1"), (5, "a1")):
         en = Enumerator(n, n, s)
         b = en.board
@@ -195,7 +196,7 @@ def test_study_on_the_runner(n, tours):
 
 
 def test_study_resumes_from_a_store(tmp_path):
-    from knightgui_core.store import ResultStore
+    from knightgui_core.run.store import ResultStore
     with ResultStore(tmp_path / "s.sqlite") as st:
         a = run_count(8, 8, "corners", scheduler="threads", workers=2, budget=30_000,
                       store=st)

@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from knightgui_core.board import Board
-from knightgui_core.enumerate import Enumerator, EnumerationError, Solution, count_kernel
+from knightgui_core.board.squares import Board
+from knightgui_core.tietree.enumerator import Enumerator, EnumerationError, Solution, count_kernel
 
 FIRST_BOARD = """
  1 22  3 18 43 38 13 16
@@ -218,7 +218,7 @@ def test_first_in_blocks_matches_stepping_and_respects_budget():
 
 
 def test_module_functions_reject_bad_boards():
-    from knightgui_core.enumerate import free_corners, list_tails
+    from knightgui_core.tietree.enumerator import free_corners, list_tails
     with pytest.raises(EnumerationError):
         list_tails(0, 8, "a1", "b3")
     with pytest.raises(EnumerationError, match="not a knight move"):
@@ -227,7 +227,8 @@ def test_module_functions_reject_bad_boards():
 
 
 def test_both_kernels_share_codes_and_state_slots():
-    from knightgui_core.kernels import enumerate as k, enumerate64 as k64
+    from knightgui_core.tietree import enumerate_kernel as k
+    from knightgui_core.tietree import bitboard_kernel as k64
     names = [n for n in dir(k) if n.startswith(("ST_", "PH_"))] + ["SOLUTION", "EXHAUSTED",
                                                                    "BUDGET"]
     assert len(names) > 10
@@ -240,7 +241,7 @@ def test_building_an_enumeration_can_be_cancelled_between_its_stages(allow):
     """``cancel`` is asked between the stages that build the tables (board neighbours,
     compact tables, search state); the first true answer raises Cancelled, a false one lets
     the build go on, and a build that was never cancelled counts as usual."""
-    from knightgui_core.enumerate import Cancelled
+    from knightgui_core.tietree.enumerator import Cancelled
     asked = []
 
     def cancel():

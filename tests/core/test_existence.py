@@ -1,6 +1,6 @@
 import pytest
 
-from knightgui_core.existence import closed_tour_exists, open_tour_exists, why_no_tour
+from knightgui_core.board.existence import closed_tour_exists, open_tour_exists, why_no_tour
 
 
 @pytest.mark.parametrize("m,n,closed,expect", [

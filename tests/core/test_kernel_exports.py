@@ -5,9 +5,9 @@ import importlib
 import numpy as np
 import pytest
 
-import knightgui_core._jit as jit
+import knightgui_core.system.jit as jit
 from knightgui_core import warmup
-from knightgui_core.kernels import exports
+from knightgui_core import kernel_exports as exports
 
 
 @pytest.mark.jit_only
@@ -16,7 +16,7 @@ def test_every_export_is_compiled_for_exactly_one_signature():
     from numba.core.registry import CPUDispatcher
 
     for mod, names in exports.EXPORTS.items():
-        m = importlib.import_module(f"knightgui_core.kernels.{mod}")
+        m = importlib.import_module(f"knightgui_core.{mod}")
         for name in names:
             sigs = exports.python_signatures(getattr(m, name))
             assert len(sigs) == 1, (mod, name, sigs)

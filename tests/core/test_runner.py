@@ -8,9 +8,9 @@ import threading
 import numpy as np
 import pytest
 
-from knightgui_core.runner import (SchedulerError, Task, TaskFailed, pack_array,
+from knightgui_core.run.runner import (SchedulerError, Task, TaskFailed, pack_array,
                                    resolve_scheduler, run_tasks, unpack_array)
-from knightgui_core.store import ResultStore
+from knightgui_core.run.store import ResultStore
 
 
 def cube(n: int) -> dict:
@@ -140,7 +140,7 @@ def test_move_order_subsets_get_their_own_keys():
 
 
 def test_a_worker_with_another_knightgui_version_is_refused(monkeypatch):
-    import knightgui_core.runner as R
+    import knightgui_core.run.runner as R
 
     def version() -> str:                     # the worker threads answer another version
         return "1.0" if threading.current_thread() is threading.main_thread() else "0.9"

@@ -2,11 +2,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from knightgui_core.board import Board
-from knightgui_core.existence import why_no_tour, why_no_tour_from
-from knightgui_core.rules import SQUIRREL_RULES, TIE_RULES, candidates_at, parse_order
-from knightgui_core.solve import SolveError, solve
-from knightgui_core.tour import check_path
+from knightgui_core.board.squares import Board
+from knightgui_core.board.existence import why_no_tour, why_no_tour_from
+from knightgui_core.board.rules import SQUIRREL_RULES, TIE_RULES, candidates_at, parse_order
+from knightgui_core.walks.solve import SolveError, solve
+from knightgui_core.board.tour import check_path
 
 SEED004_ORDER = "67812345"   # the blog program's offsets, mapped to Phadke's move types
 
@@ -190,7 +190,7 @@ NO_TOUR_FROM = {(7, (3, 1)), (8, (2, 1)), (8, (5, 1))}
 
 
 def test_every_start_of_3_row_strips_is_met_or_proven_impossible():
-    from knightgui_core.construct import construct_open
+    from knightgui_core.construct.huge import construct_open
     for n in range(7, 48):
         for y in range(3):
             for x in range(n):
@@ -207,7 +207,7 @@ def test_every_start_of_3_row_strips_is_met_or_proven_impossible():
 
 
 def test_start_rules_agree_with_exhaustive_search():
-    from knightgui_core.kernels.hamsearch import ham_search
+    from knightgui_core.construct.hamsearch_kernel import ham_search
     for rows, cols in ((4, 5), (5, 4), (4, 6), (5, 5), (3, 7)):
         b = Board(rows, cols)
         req = np.full(b.size, -1, dtype=np.int32)

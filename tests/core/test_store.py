@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from knightgui_core.store import ResultStore, StoreError, row_checksum
+from knightgui_core.run.store import ResultStore, StoreError, row_checksum
 
 
 def _fill(path, n=50, study="demo", prefix="k"):
@@ -144,7 +144,7 @@ def test_missing_folder_and_empty_file(tmp_path):
 
 WRITER = textwrap.dedent("""
     import sys
-    from knightgui_core.store import ResultStore
+    from knightgui_core.run.store import ResultStore
     path, who = sys.argv[1], sys.argv[2]
     with ResultStore(path) as st:
         for i in range(300):

@@ -5,8 +5,8 @@ import io
 import numpy as np
 import pytest
 
-from knightgui_core.rules import SQUIRREL_RULES, TIE_RULES
-from knightgui_core.solve import solve
+from knightgui_core.board.rules import SQUIRREL_RULES, TIE_RULES
+from knightgui_core.walks.solve import solve
 from knightgui_core.studies.tiebreaks import (CONSTRUCTION, TieBreakError, construction_available,
                                     run_tiebreaks, start_squares, tour_starts, walk)
 
@@ -126,7 +126,7 @@ def test_walk_replays_a_failure_and_a_success():
     assert w["ok"] and w["tour"] is not None and len(w["path"]) == 64
 
 
-@pytest.mark.skipif(not construction_available(), reason="knightgui_core.construct not present yet")
+@pytest.mark.skipif(not construction_available(), reason="knightgui_core.construct.huge not present yet")
 def test_construction_row_always_succeeds_from_the_corner():
     res = run_tiebreaks(30, rules=[CONSTRUCTION, "first"])
     assert res.rules[0] == CONSTRUCTION

@@ -19,7 +19,7 @@ def same_counts(a, b):
 
 
 def test_runner_gives_the_thread_pool_counts_and_reuses_the_store(tmp_path):
-    from knightgui_core.store import ResultStore
+    from knightgui_core.run.store import ResultStore
     local = run_tiebreaks(60, **KW)
     with ResultStore(tmp_path / "tb.sqlite") as store:
         first = run_tiebreaks(60, store=store, scheduler="threads", **KW)

@@ -3,9 +3,9 @@ import json
 import numpy as np
 import pytest
 
-from knightgui_core.board import Board
-from knightgui_core.solve import solve
-from knightgui_core.tour import MAX_FILE_BYTES, Tour, TourError, check_path
+from knightgui_core.board.squares import Board
+from knightgui_core.walks.solve import solve
+from knightgui_core.board.tour import MAX_FILE_BYTES, Tour, TourError, check_path
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,8 @@ import time
 
 import numpy as np
 
-from knightgui_core.board import Board
-from knightgui_core.tour import Tour
+from knightgui_core.board.squares import Board
+from knightgui_core.board.tour import Tour
 
 #: messages from Qt's offscreen platform plugin that say nothing about our code
 BENIGN_QT = ("propagateSizeHints", "does not support raise()")

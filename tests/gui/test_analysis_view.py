@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from knightgui_core.studies.orders import run_orders
-from knightgui_core.tour import Tour
+from knightgui_core.board.tour import Tour
 from knightgui.panels.analysis import AnalysisWindow
 from knightgui.panels.analysis_base import AnalysisPage
 from knightgui.panels.analysis_pages import PAGES

@@ -45,7 +45,7 @@ def test_closed_tour_draws_the_closing_segment(view):
 
 
 def test_closing_segment_drawn_when_only_the_start_is_in_view(view):
-    from knightgui_core.solve import solve
+    from knightgui_core.walks.solve import solve
     res = solve(8, 8, start="a1", closed=True)
     assert res.ok and res.tour.is_closed_path
     view.set_tour(res.path, True, rows=8, cols=8)

@@ -32,7 +32,7 @@ def test_save_png_without_an_application(tmp_path):
     png = tmp_path / "t.png"
     env = {k: v for k, v in os.environ.items()
            if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
-    code = ("import sys; from knightgui_core.tour import Tour; from knightgui.export import save_png; "
+    code = ("import sys; from knightgui_core.board.tour import Tour; from knightgui.export import save_png; "
             "save_png(Tour.load(sys.argv[1]), sys.argv[2], numbers=True)")
     r = subprocess.run([sys.executable, "-c", code, str(src), str(png)], env=env,
                        capture_output=True, text=True, timeout=120)
@@ -54,8 +54,8 @@ def test_svg_has_every_square_number_and_the_path(tmp_path):
 
 
 def test_svg_refuses_boards_above_100(tmp_path):
-    from knightgui_core.board import Board
-    from knightgui_core.tour import Tour
+    from knightgui_core.board.squares import Board
+    from knightgui_core.board.tour import Tour
     # a 101-wide board is refused before anything is drawn
     t = Tour.__new__(Tour)
     t.board, t.path, t.closed, t.method = Board(101, 101), None, False, {}
@@ -75,7 +75,7 @@ def test_png_of_a_big_board_fills_the_image(tmp_path):
     corner of a large image)."""
     from PySide6.QtGui import QImage
 
-    from knightgui_core.solve import solve
+    from knightgui_core.walks.solve import solve
     from knightgui.export import save_png
     tour = solve(300, 300, closed=True).tour
     f = save_png(tour, tmp_path / "big.png", width_px=1200)

@@ -10,7 +10,7 @@ import threading
 
 from PySide6.QtCore import QtMsgType
 
-from knightgui_core.tour import check_path
+from knightgui_core.board.tour import check_path
 from knightgui.worker import Request
 
 from gui_helpers import BENIGN_QT, wait_until

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from knightgui_core.enumerate import Enumerator
+from knightgui_core.tietree.enumerator import Enumerator
 from knightgui.solutions import SolutionStore
 
 
@@ -98,7 +98,8 @@ def test_compact_blocks_continue_the_counters_like_block():
 
 
 def test_keep_kernel_codes_agree_with_the_search_kernels():
-    from knightgui_core.kernels import enumerate as k, keep
+    from knightgui_core.tietree import enumerate_kernel as k
+    from knightgui_core.tietree import keep_kernel as keep
     for name in ("SOLUTION", "EXHAUSTED", "BUDGET", "PH_RUNNING", "PH_LEAF", "PH_DONE",
                  "ST_K", "ST_PHASE", "ST_SOLUTIONS", "ST_DEAD_ENDS", "ST_FORWARD", "ST_NTIE",
                  "ST_BRANCH", "ST_SOL_BRANCH", "ST_L", "BLOCKED"):
@@ -131,7 +132,7 @@ def test_short_runs_are_joined_and_long_ones_kept_as_they_are():
 
 
 def test_only_runs_that_follow_each_other_join():
-    from knightgui_core.solutions import join_blocks
+    from knightgui_core.tietree.kept_solutions import join_blocks
     a = Enumerator(8, 8, start="a8", end="c7")
     r1, r2 = a.block_compact(4), a.block_compact(4)
     with pytest.raises(ValueError):
@@ -142,7 +143,7 @@ def test_only_runs_that_follow_each_other_join():
 
 
 def test_square_names_are_made_when_read():
-    from knightgui_core.board import Board
+    from knightgui_core.board.squares import Board
     from knightgui.results import SquareNames
     b = Board(30, 30)
     path = np.array([0, 29, 31, 899], dtype=np.int32)

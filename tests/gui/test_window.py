@@ -6,8 +6,8 @@ import json
 import numpy as np
 import pytest
 
-from knightgui_core.board import Board
-from knightgui_core.tour import Tour, check_path
+from knightgui_core.board.squares import Board
+from knightgui_core.board.tour import Tour, check_path
 
 from gui_helpers import some_tour, wait_until
 

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 
 from knightgui.file_actions import FileActions
 from knightgui.main_window import TITLE
-from knightgui_core.tour import Tour
+from knightgui_core.board.tour import Tour
 
 from gui_helpers import some_tour, wait_until
 

@@ -8,10 +8,10 @@ import os
 import numpy as np
 import pytest
 
-from knightgui_core.board import Board
-from knightgui_core.enumerate import EnumerationError, Enumerator
-from knightgui_core.kernels.close import repair_closed
-from knightgui_core.solve import solve
+from knightgui_core.board.squares import Board
+from knightgui_core.tietree.enumerator import EnumerationError, Enumerator
+from knightgui_core.walks.close_kernel import repair_closed
+from knightgui_core.walks.solve import solve
 
 N_CORRUPT = 10_000 if os.environ.get("KNIGHTGUI_STRESS") else 300
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from knightgui_core.environment import MAX_THREADS, check_environment
+from knightgui_core.system.environment import MAX_THREADS, check_environment
 
 CMD = [sys.executable, "-m", "knightgui", "solve", "--rows", "8", "--cols", "8", "--json"]
 

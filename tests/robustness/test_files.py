@@ -1,4 +1,4 @@
-"""The safe writer and reader (knightgui_core.files) against hostile files made in temporary
+"""The safe writer and reader (knightgui_core.system.files) against hostile files made in temporary
 folders: links planted at temporary names, FIFOs, devices, folders, a full disk."""
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import time
 import numpy as np
 import pytest
 
-from knightgui_core import files
-from knightgui_core.tour import Tour, TourError
+from knightgui_core.system import files
+from knightgui_core.board.tour import Tour, TourError
 
 
 def _leftovers(folder) -> list[str]:
@@ -23,7 +23,7 @@ def _leftovers(folder) -> list[str]:
 
 
 def _tour() -> Tour:
-    from knightgui_core.solve import solve
+    from knightgui_core.walks.solve import solve
     return solve(8, 8, start="a1").tour
 
 

@@ -7,9 +7,9 @@ from contextlib import redirect_stderr, redirect_stdout
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from knightgui_core.board import Board, BoardError
-from knightgui_core.rules import TIE_RULES, RuleError, parse_order, parse_tie
-from knightgui_core.tour import Tour, TourError
+from knightgui_core.board.squares import Board, BoardError
+from knightgui_core.board.rules import TIE_RULES, RuleError, parse_order, parse_tie
+from knightgui_core.board.tour import Tour, TourError
 from knightgui.cli import run
 
 #: hostile inputs per entry point: `make test` runs 1,000; `make stress` (KNIGHTGUI_STRESS=1) 10,000

@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from knightgui_core.solve import solve
+from knightgui_core.walks.solve import solve
 
 SOLVES = 1_000 if os.environ.get("KNIGHTGUI_STRESS") == "1" else 200
 

@@ -1,0 +1,84 @@
+"""Which boards have knight's tours, and from which starts (docs/spec.md §8). Answers at once,
+never searches."""
+from __future__ import annotations
+
+
+def closed_tour_exists(rows: int, cols: int) -> bool:
+    """Schwenk (1991): a closed tour on m×n (m <= n) exists unless m and n are both odd,
+    m is 1, 2 or 4, or m == 3 and n is 4, 6 or 8."""
+    m, n = sorted((int(rows), int(cols)))
+    if m < 1:
+        return False
+    if m % 2 == 1 and n % 2 == 1:
+        return False
+    if m in (1, 2, 4):
+        return False
+    if m == 3 and n in (4, 6, 8):
+        return False
+    return True
+
+
+def open_tour_exists(rows: int, cols: int) -> bool:
+    """An open tour on m×n (m <= n) exists for 1×1, 3×4, 3×n (n >= 7) and m >= 4, n >= 5."""
+    m, n = sorted((int(rows), int(cols)))
+    if m < 1:
+        return False
+    if m == 1:
+        return n == 1
+    if m == 3:
+        return n == 4 or n >= 7
+    return m >= 4 and n >= 5
+
+
+def tour_exists(rows: int, cols: int, closed: bool) -> bool:
+    """Whether the ``rows`` × ``cols`` board has a closed (or, ``closed`` False, an open) tour."""
+    return closed_tour_exists(rows, cols) if closed else open_tour_exists(rows, cols)
+
+
+def why_no_tour(rows: int, cols: int, closed: bool) -> str | None:
+    """A sentence saying why no tour of that kind exists, or ``None`` when one does."""
+    if tour_exists(rows, cols, closed):
+        return None
+    m, n = sorted((int(rows), int(cols)))
+    board = f"{rows}×{cols}"
+    if m < 1:
+        return f"a {board} board has no squares"
+    if closed:
+        if m % 2 == 1 and n % 2 == 1:
+            return (f"no closed tour exists on {board}: it has an odd number of squares, and a "
+                    "closed tour alternates colours")
+        if m in (1, 2, 4):
+            return f"no closed tour exists on {board}: a side of {m} is too narrow (Schwenk 1991)"
+        return f"no closed tour exists on 3×{n} boards with n = 4, 6 or 8 (Schwenk 1991)"
+    return (f"no open tour exists on {board}: open tours need 1×1, 3×4, 3×n with n ≥ 7, "
+            "or both sides ≥ 4 with one ≥ 5")
+
+
+def why_no_tour_from(rows: int, cols: int, closed: bool, col: int, row: int) -> str | None:
+    """A sentence saying why no tour of that kind starts on the square ``(col, row)``
+    (0-based) of a board that has tours, or ``None`` when no rule forbids it (a search may
+    still be needed: on short 3-row boards a few middle squares start none).
+
+    Rules, each a proof rather than a search:
+
+    * a closed tour passes every square, so it can start anywhere;
+    * an odd board (rows · cols odd) has one more square of the corners' colour; a knight
+      changes colour every move, so an open tour starts and ends on the corners' colour;
+    * on a 4-row board the outer rows only reach the inner rows, and the two are equal in
+      number; with the colouring this forces exactly one inner-to-inner step, so both ends
+      of an open tour lie on the outer rows (same for 4 columns).
+    """
+    if closed or not tour_exists(rows, cols, closed):
+        return None
+    from .squares import square_name
+    name = square_name(col, row)
+    if (rows * cols) % 2 and (col + row) % 2:
+        return (f"no open tour of {rows}×{cols} starts on {name}: the board has an odd "
+                "number of squares, so an open tour starts and ends on the corners' colour")
+    m = min(rows, cols)
+    if m == 4 and max(rows, cols) >= 5:
+        inner = row in (1, 2) if rows == 4 else col in (1, 2)
+        if inner:
+            return (f"no open tour of {rows}×{cols} starts on {name}: on a board 4 squares "
+                    "wide open tours start and end on the outer lines")
+    return None

@@ -1,0 +1,215 @@
+"""Board geometry: squares, names, Phadke's move numbering, neighbour tables.
+
+Conventions (docs/spec.md §1)
+-----------------------------
+* A square is ``(col, row)``, 0-based; col 0 is the left file ``a``, row 0 the bottom rank ``1``.
+* Names: column letters as in spreadsheets (a…z, aa, ab, …) then the 1-based row, on every
+  width (``a1``, ``h8``, ``cn1``); ``col,row`` (1-based, ``92,1``) is accepted everywhere.
+* Flat index ``sq = row * cols + col``.
+* Move types 1..8 are Phadke's numbering, clockwise from "two right, one down".
+  ``MOVES[t - 1] == (dcol, drow)``.
+* The neighbour table ``nbr`` has shape ``[rows * cols, 8]``, dtype int32: ``nbr[sq, t - 1]``
+  is the square reached from ``sq`` by move type ``t``, or -1 when that move leaves the board.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import TypeAlias
+
+import numpy as np
+
+#: (dcol, drow) of move types 1..8 (index 0..7).
+MOVES: tuple[tuple[int, int], ...] = (
+    (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1),
+)
+DCOL = np.array([m[0] for m in MOVES], dtype=np.int32)
+DROW = np.array([m[1] for m in MOVES], dtype=np.int32)
+
+#: A square as the API takes it: a flat index, a name (``c7``, ``ab12``, ``3,7``, 1-based) or
+#: a 0-based ``(col, row)`` pair.
+SquareSpec: TypeAlias = int | np.integer | str | tuple[int, int] | Sequence[int]
+
+_ALG = re.compile(r"^\s*([a-zA-Z]{1,7})\s*(\d+)\s*$")
+_NUM = re.compile(r"^\s*\(?\s*(-?\d+)\s*[,; ]\s*(-?\d+)\s*\)?\s*$")
+
+
+def column_letters(col: int) -> str:
+    """Letters of 0-based column ``col``, like spreadsheet columns: a…z, aa…az, ba…zz, aaa…
+
+    ``column_letters(0) == "a"``, ``column_letters(25) == "z"``, ``column_letters(26) == "aa"``.
+    """
+    if isinstance(col, bool) or not isinstance(col, (int, np.integer)) or col < 0:
+        raise BoardError(f"column {col!r} must be a whole number ≥ 0")
+    n = int(col) + 1
+    out = []
+    while n:
+        n, r = divmod(n - 1, 26)
+        out.append(chr(ord("a") + r))
+    return "".join(reversed(out))
+
+
+def column_index(letters: str) -> int:
+    """0-based column of spreadsheet-style letters (``"a"`` → 0, ``"aa"`` → 26), any case."""
+    if not letters or not letters.isascii() or not letters.isalpha():
+        raise BoardError(f"'{letters}' is not a column name (letters a…z, aa, ab, …)")
+    n = 0
+    for ch in letters.lower():
+        n = n * 26 + (ord(ch) - ord("a") + 1)
+    return n - 1
+
+
+def parse_coords(text: str) -> tuple[int, int] | None:
+    """``(col, row)``, 0-based, of a square written ``c7``, ``ab12`` or ``3,7`` (1-based),
+    whatever the board; ``None`` when the text is neither. Range checks are the board's job."""
+    m = _ALG.match(text)
+    if m:
+        return column_index(m.group(1)), int(m.group(2)) - 1
+    m = _NUM.match(text)
+    if m:
+        return int(m.group(1)) - 1, int(m.group(2)) - 1
+    return None
+
+
+def square_name(col: int, row: int) -> str:
+    """Name of the square at 0-based ``(col, row)``: column letters then the 1-based row
+    (``a1``, ``h8``, ``ab12``) — the same scheme on every board width (docs/spec.md §1)."""
+    return f"{column_letters(col)}{int(row) + 1}"
+
+
+class BoardError(ValueError):
+    """Bad board dimensions or a square that is not on the board."""
+
+
+def move_type(dcol: int, drow: int) -> int:
+    """Phadke's move type (1..8) of a knight step, or raise ``BoardError``."""
+    try:
+        return MOVES.index((dcol, drow)) + 1
+    except ValueError:
+        raise BoardError(f"({dcol:+d}, {drow:+d}) is not a knight move") from None
+
+
+@dataclass(frozen=True)
+class Board:
+    """A ``rows`` × ``cols`` board. Cheap to create; tables are built lazily and cached."""
+
+    rows: int
+    cols: int
+    _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __post_init__(self):
+        for name in ("rows", "cols"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+                raise BoardError(f"{name} must be a whole number, got {v!r}")
+            if v < 1:
+                raise BoardError(f"{name} must be at least 1, got {v}")
+        object.__setattr__(self, "rows", int(self.rows))
+        object.__setattr__(self, "cols", int(self.cols))
+
+    # ----------------------------------------------------------------- geometry
+    @property
+    def size(self) -> int:
+        """Number of squares, ``rows * cols``."""
+        return self.rows * self.cols
+
+    def index(self, col: int, row: int) -> int:
+        """Flat index ``row * cols + col`` of a 0-based square; ``BoardError`` when off the board."""
+        if not (0 <= col < self.cols and 0 <= row < self.rows):
+            raise BoardError(
+                f"square ({col + 1},{row + 1}) is off the {self.cols}×{self.rows} board "
+                f"(columns 1..{self.cols}, rows 1..{self.rows})")
+        return row * self.cols + col
+
+    def coords(self, sq: int) -> tuple[int, int]:
+        """``(col, row)`` of a flat index."""
+        if not 0 <= sq < self.size:
+            raise BoardError(f"square index {sq} is off the board")
+        return int(sq % self.cols), int(sq // self.cols)
+
+    def contains(self, col: int, row: int) -> bool:
+        """Whether the 0-based square ``(col, row)`` lies on the board."""
+        return 0 <= col < self.cols and 0 <= row < self.rows
+
+    @cached_property
+    def neighbours(self) -> np.ndarray:
+        """``int32[size, 8]``: square reached by move type t+1, or -1."""
+        from .tables_kernel import neighbour_table
+        out = np.empty((self.size, 8), dtype=np.int32)
+        neighbour_table(self.rows, self.cols, DCOL, DROW, out)
+        return out
+
+    @cached_property
+    def degree(self) -> np.ndarray:
+        """``int32[size]``: number of knight moves from each square on the empty board."""
+        return (self.neighbours >= 0).sum(axis=1).astype(np.int32)
+
+    def is_knight_move(self, a: int, b: int) -> bool:
+        """Whether flat squares ``a`` and ``b`` are a knight move apart."""
+        ca, ra = self.coords(a)
+        cb, rb = self.coords(b)
+        return {abs(ca - cb), abs(ra - rb)} == {1, 2}
+
+    @property
+    def corners(self) -> tuple[int, int, int, int]:
+        """Flat indices of a1, a<top>, <right><top>, <right>1 (bottom-left, clockwise)."""
+        top, right = self.rows - 1, self.cols - 1
+        return (self.index(0, 0), self.index(0, top), self.index(right, top),
+                self.index(right, 0))
+
+    # -------------------------------------------------------------------- names
+    @property
+    def has_algebraic(self) -> bool:
+        """Always true: every width has letter names (``aa``, ``ab``, … after ``z``)."""
+        return True
+
+    def file_letters(self, col: int) -> str:
+        """Letters of column ``col`` (0-based) on this board."""
+        if not 0 <= col < self.cols:
+            raise BoardError(f"column {col + 1} is off the {self.cols}×{self.rows} board")
+        return column_letters(col)
+
+    def name(self, sq: int) -> str:
+        """Name of a flat index: column letters and row (``c7``; ``cn1`` is column 92, row 1).
+        The same scheme on every board; ``col,row`` is :meth:`numeric_name`."""
+        col, row = self.coords(sq)
+        return square_name(col, row)
+
+    def numeric_name(self, sq: int) -> str:
+        """``col,row`` (1-based) of a flat index, e.g. ``92,1``."""
+        col, row = self.coords(sq)
+        return f"{col + 1},{row + 1}"
+
+    def long_name(self, sq: int) -> str:
+        """:meth:`name`, followed by ``(col,row)`` on boards wider than 26 columns, where a
+        reader may not count letters at a glance (``cn1 (92,1)``)."""
+        if self.cols <= 26:
+            return self.name(sq)
+        return f"{self.name(sq)} ({self.numeric_name(sq)})"
+
+    def parse(self, text: object) -> int:
+        """Flat index of a square given as ``c7`` / ``ab12`` (letters as in :meth:`name`),
+        ``3,7`` (1-based col,row), or a ``(col, row)`` pair (0-based). Raises ``BoardError``
+        with a message that says what is wrong."""
+        if isinstance(text, (tuple, list)) and len(text) == 2:
+            col, row = text
+            if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                       for v in (col, row)):
+                raise BoardError(f"square {text!r} must be two whole numbers")
+            return self.index(int(col), int(row))
+        if not isinstance(text, str):
+            raise BoardError(f"square {text!r} is not a square name")
+        if len(text) > 40:
+            raise BoardError("square name is too long")
+        coords = parse_coords(text)
+        if coords is not None:
+            col, row = coords
+            if not self.contains(col, row):
+                last = square_name(self.cols - 1, self.rows - 1)
+                raise BoardError(
+                    f"'{text.strip()}' is off the {self.cols}×{self.rows} board "
+                    f"(a1…{last}, or columns 1..{self.cols}, rows 1..{self.rows} as col,row)")
+            return self.index(col, row)
+        raise BoardError(f"'{text}' is not a square name (use e.g. c7, ab12 or 3,7)")

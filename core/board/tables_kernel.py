@@ -1,0 +1,55 @@
+"""Board tables built in one pass each (numba), for boards of millions of squares: the
+numpy versions made several temporaries of 8 × N int64 (256 MB each at 2000×2000) and an
+argsort, seconds of work that could not be interrupted.
+
+* :func:`neighbour_table` fills ``out`` int32[rows * cols, 8]: the square reached by move
+  type t+1 (``dcol[t]``, ``drow[t]``, int32[8]), or -1 off the board.
+* :func:`compact_table` fills, for each square ``s``, ``lst[s, :count[s]]`` (int32[N, 8])
+  with the on-board neighbours ``u`` of ``nbr`` (int32[N, 8]) that have ``keep[u] != 0``
+  (``keep`` int8[N]), in move-type order, and ``types[s, i]`` (int8[N, 8]) with their move
+  types 1..8; unused entries are -1 and 0; ``count`` int32[N].
+
+The public callers (``Board.neighbours``, ``kernels.enumerate.tables``) build the arrays
+with the right shapes and dtypes; these kernels trust them.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..system.jit import njit
+
+
+@njit
+def neighbour_table(rows: int, cols: int, dcol: np.ndarray, drow: np.ndarray,
+                    out: np.ndarray) -> None:
+    """Fill ``out`` int32[rows * cols, 8] (see the module docstring)."""
+    for r in range(rows):
+        for c in range(cols):
+            s = r * cols + c
+            for t in range(8):
+                cc = c + dcol[t]
+                rr = r + drow[t]
+                if 0 <= cc < cols and 0 <= rr < rows:
+                    out[s, t] = rr * cols + cc
+                else:
+                    out[s, t] = -1
+
+
+@njit
+def compact_table(nbr: np.ndarray, keep: np.ndarray, lst: np.ndarray, types: np.ndarray,
+                  count: np.ndarray) -> None:
+    """Fill ``lst``, ``types`` and ``count`` from ``nbr`` and ``keep`` (see the module
+    docstring)."""
+    n = nbr.shape[0]
+    for s in range(n):
+        k = 0
+        for t in range(8):
+            u = nbr[s, t]
+            if u >= 0 and keep[u] != 0:
+                lst[s, k] = u
+                types[s, k] = t + 1
+                k += 1
+        count[s] = k
+        for i in range(k, 8):
+            lst[s, i] = -1
+            types[s, i] = 0

@@ -1,0 +1,38 @@
+"""Fast tour validation kernel (the message for a bad path is worked out in Python)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..system.jit import njit
+
+
+@njit
+def path_is_tour(path: np.ndarray, rows: int, cols: int, closed: bool) -> int:
+    """1 when ``path`` (int32[rows*cols] flat indices) visits each of the ``rows*cols`` squares once by knight
+    moves (and, with ``closed``, ends a knight move from its start), else 0."""
+    n = rows * cols
+    if path.shape[0] != n or n == 0:
+        return 0
+    seen = np.zeros(n, dtype=np.uint8)
+    pc = -10
+    pr = -10
+    for k in range(n):
+        s = path[k]
+        if s < 0 or s >= n or seen[s]:
+            return 0
+        seen[s] = 1
+        r = s // cols
+        c = s - r * cols
+        if k > 0:
+            dc = abs(c - pc)
+            dr = abs(r - pr)
+            if dc + dr != 3 or dc == 0 or dr == 0:
+                return 0
+        pc = c
+        pr = r
+    if closed and n > 1:
+        dc = abs(path[n - 1] % cols - path[0] % cols)
+        dr = abs(path[n - 1] // cols - path[0] // cols)
+        if not ((dc == 1 and dr == 2) or (dc == 2 and dr == 1)):
+            return 0
+    return 1

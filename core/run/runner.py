@@ -1,0 +1,299 @@
+"""The study runner: a study is a list of deterministic :class:`Task` s with stable keys, run on
+Dask (``distributed``) — on this machine with nothing to start by hand, or on a cluster
+started with the standard ``dask scheduler`` / ``dask worker`` commands — and kept in a
+:class:`~knightgui_core.run.store.ResultStore` when one is given.
+
+Usage (``Task`` and ``run_tasks`` from this module, ``ResultStore`` from
+:mod:`knightgui_core.run.store`)::
+
+    def square(n: int) -> dict:                 # top level: importable by every worker
+        return {"n": n, "square": n * n}
+
+    tasks = [Task(f"demo/square/{n}", "demo", {"n": n}, square, (n,)) for n in range(100)]
+    with ResultStore("results.sqlite") as store:
+        report = run_tasks(tasks, store=store)                 # this machine, all cores
+        # report = run_tasks(tasks, store=store, scheduler="tcp://HOST:8786")   # a cluster
+    report.results["demo/square/7"]              # {'n': 7, 'square': 49}
+    report.tasks_json()                          # {'total': 100, 'from_store': 0, 'computed': 100}
+
+Rules for tasks
+  * ``key`` is stable: the same work always has the same key, and the key names everything
+    its result depends on (study, board, family, slice, code version). It is the row key in
+    the store and the Dask key on the cluster.
+  * ``params`` is a JSON object describing the task (stored beside the result and checked
+    when the result is read back); ``fn(*args)`` computes it, on whichever worker, and
+    returns something JSON can write (numpy scalars and arrays are converted; large arrays
+    go through :func:`pack_array`). ``fn`` must be a module-level function of an installed
+    package (workers import it) and must not depend on the machine or the time.
+  * A result is the same whether it was just computed or read from the store: both come
+    back from canonical JSON (lists, not tuples; string keys).
+
+Schedulers (``scheduler=``)
+  * ``None`` or ``"local"``: this machine, every core, nothing to start — the default below.
+  * ``"threads"``: an in-process Dask cluster, one worker with a thread per core (the kernels
+    release the GIL, so the threads run in parallel).
+  * ``"processes"``: a Dask ``LocalCluster`` of one single-threaded worker process per core.
+  * ``"tcp://HOST:PORT"`` (or ``tls://``): an existing cluster's scheduler. It must answer
+    within :data:`CONNECT_TIMEOUT` seconds, else :class:`SchedulerError`.
+  * a ``distributed.Client``: used as it is (the caller closes it).
+
+Default: ``"local"`` means ``"threads"``. Measured side by side on this project's 2-core
+machine, shared with other work (``python bench/distributed.py --only 12``, load average
+10–15): the in-process cluster starts in 1.8–2.7 s against 5.1–6.6 s for two worker
+processes (each imports numpy, numba, the kernels), runs ``phadke --family cd`` in 4.4–5.8 s
+against 5.3–11.6 s and schedules a no-op task in 5.8–15 ms against 17–28 ms; with nogil
+kernels the threads use both cores.
+
+Faults: a task that raises is retried (``retries``, Dask's own retry); a worker that dies
+mid-task has its tasks re-run elsewhere by the scheduler (Dask's resilience); a client that
+dies loses nothing already in the store, and the same call with the same store computes only
+what is missing. ``cancel`` (a callable or ``threading.Event``) stops the run between task
+completions: the report holds what finished (``cancelled=True``); Ctrl-C (KeyboardInterrupt)
+releases the cluster's work and propagates — every finished task is already committed.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import threading
+import time
+import zlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .clusters import (CONNECT_TIMEOUT, LOCAL_MODES, SCHEDULER_ENV, RunnerError, SchedulerError, TaskFailed,
+                       client_for, connect, local_client, resolve_scheduler, shutdown_local)
+from .store import ResultStore, canonical_json
+
+__all__ = ["CONNECT_TIMEOUT", "DEFAULT_RETRIES", "LOCAL_MODES", "SCHEDULER_ENV", "CancelArg",
+           "ProgressFn", "ResultFn", "RunReport",
+           "RunnerError", "SchedulerError", "Task", "TaskFailed", "client_for", "code_version",
+           "connect", "local_client", "pack_array", "resolve_scheduler", "run_tasks",
+           "shutdown_local", "unpack_array"]
+
+#: Dask retries of a task that raised an exception
+DEFAULT_RETRIES = 2
+
+
+ProgressFn = Callable[[int, int], None]
+ResultFn = Callable[[str, Any], None]
+#: ``cancel=``: a callable answering True to stop, or a ``threading.Event``
+CancelArg = Any
+
+
+@dataclass(frozen=True)
+class Task:
+    """One unit of work. ``key``: stable and unique; ``study``: the study's name;
+    ``params``: a JSON object describing it; ``fn(*args)`` computes its JSON-able result."""
+
+    key: str
+    study: str
+    params: Mapping[str, Any]
+    fn: Callable[..., Any]
+    args: tuple[Any, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.key, str) or not self.key:
+            raise ValueError("a task key must be a non-empty string")
+        if not isinstance(self.study, str) or not self.study:
+            raise ValueError("a task's study must be a non-empty string")
+        canonical_json(self.params)          # raises TypeError if not JSON-able
+
+
+@dataclass
+class RunReport:
+    """What :func:`run_tasks` did. ``results`` maps each finished task's key to its result."""
+
+    results: dict[str, Any] = field(default_factory=dict)
+    total: int = 0
+    from_store: int = 0
+    computed: int = 0
+    seconds: float = 0.0
+    cancelled: bool = False
+    scheduler: str = ""
+
+    @property
+    def complete(self) -> bool:
+        """Every task has a result (none cancelled)."""
+        return len(self.results) == self.total
+
+    def tasks_json(self) -> dict[str, int]:
+        """``{"total", "from_store", "computed"}``: what every study's ``--json`` reports."""
+        return {"total": self.total, "from_store": self.from_store, "computed": self.computed}
+
+
+# ---------------------------------------------------------------------------- array packing
+def pack_array(a: np.ndarray) -> dict[str, Any]:
+    """A numpy array as a small JSON object (zlib-compressed bytes in base64)."""
+    a = np.ascontiguousarray(a)
+    return {"dtype": a.dtype.str, "shape": list(a.shape),
+            "zlib": base64.b64encode(zlib.compress(a.tobytes(), 6)).decode("ascii")}
+
+
+def unpack_array(d: Mapping[str, Any]) -> np.ndarray:
+    """The array :func:`pack_array` packed (a new, writable array). ValueError if malformed."""
+    try:
+        dtype = np.dtype(str(d["dtype"]))
+        shape = tuple(int(x) for x in d["shape"])
+        raw = zlib.decompress(base64.b64decode(str(d["zlib"]), validate=True))
+        return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
+    except (KeyError, TypeError, ValueError, zlib.error) as e:
+        raise ValueError(f"not a packed array: {e}") from None
+
+
+# ---------------------------------------------------------------------------- running
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """The installed knightgui version ("" when unknown): a worker must run the client's.
+    Read once per process (reading package metadata costs about 2 ms, more than a small
+    task; and the code a process runs is the code it imported at its start)."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("knightgui")
+    except PackageNotFoundError:
+        return ""
+
+
+def _execute(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[str, float, str]:
+    """Runs on a worker: the task's result as canonical JSON, its seconds, and the worker's
+    knightgui version."""
+    t0 = time.perf_counter()
+    value = fn(*args)
+    return canonical_json(value), time.perf_counter() - t0, code_version()
+
+
+def _is_cancelled(cancel: Any) -> bool:
+    if cancel is None:
+        return False
+    if hasattr(cancel, "is_set"):
+        return bool(cancel.is_set())
+    return bool(cancel())
+
+
+def _dask_key(task: Task) -> str:
+    return f"knightgui-{task.key}"
+
+
+def run_tasks(tasks: Iterable[Task], *, store: ResultStore | None = None,
+              scheduler: Any = None, progress: ProgressFn | None = None,
+              cancel: Any = None, on_result: ResultFn | None = None,
+              workers: int | None = None, retries: int = DEFAULT_RETRIES) -> RunReport:
+    """Run ``tasks`` and return a :class:`RunReport`.
+
+    ``store``: finished tasks are read from it first (checked) and each newly finished task
+    is written to it in its own transaction. ``scheduler``: see the module docstring.
+    ``progress(done, total)`` after the store is read and after each finished task;
+    ``on_result(key, result)`` for every result (stored ones first, then as tasks finish);
+    ``cancel``: a callable or Event, polled about every 20 ms. ``workers``: cores of a local
+    scheduler (default all). Raises :class:`SchedulerError`, :class:`TaskFailed`,
+    :class:`~knightgui_core.run.store.StoreError`.
+    """
+    t0 = time.perf_counter()
+    todo_all: list[Task] = list(tasks)
+    by_key: dict[str, Task] = {}
+    for t in todo_all:
+        if t.key in by_key:
+            raise ValueError(f"two tasks with the key {t.key!r}")
+        by_key[t.key] = t
+    report = RunReport(total=len(todo_all))
+    if store is not None and todo_all:
+        stored = store.get_many({t.key: (t.study, t.params) for t in todo_all})
+        for t in todo_all:                     # in task order
+            if t.key in stored:
+                report.results[t.key] = stored[t.key]
+                if on_result is not None:
+                    on_result(t.key, stored[t.key])
+        report.from_store = len(stored)
+    if progress is not None:
+        progress(len(report.results), report.total)
+    todo = [t for t in todo_all if t.key not in report.results]
+    if not todo:
+        report.seconds = time.perf_counter() - t0
+        return report
+    if _is_cancelled(cancel):
+        report.cancelled = True
+        report.seconds = time.perf_counter() - t0
+        return report
+
+    client, report.scheduler = client_for(scheduler, workers)
+    _submit_and_collect(client, todo, report, store, progress, cancel, on_result, retries)
+    report.seconds = time.perf_counter() - t0
+    return report
+
+
+def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
+                        store: ResultStore | None, progress: ProgressFn | None, cancel: Any,
+                        on_result: ResultFn | None, retries: int) -> None:
+    from distributed import as_completed
+    # one message to the scheduler for the whole graph, not one per task
+    submitted = client.map(_execute, [t.fn for t in todo], [t.args for t in todo],
+                           key=[_dask_key(t) for t in todo], retries=retries, pure=False)
+    futures: dict[Any, Task] = dict(zip(submitted, todo, strict=True))
+    mine = code_version()
+    # results travel with the completion events (no round trip per future to fetch them)
+    ac = as_completed(list(futures), loop=client.loop, with_results=True, raise_errors=False)
+    remaining = len(futures)
+    try:
+        while remaining:
+            batch = ac.next_batch(block=False)
+            if not batch:
+                if _is_cancelled(cancel):
+                    report.cancelled = True
+                    break
+                time.sleep(0.02)
+                continue
+            for fut, outcome in batch:
+                t = futures[fut]
+                remaining -= 1
+                if fut.status == "error":
+                    exc = outcome[1] if isinstance(outcome, tuple) else outcome
+                    hint = (" (is knightgui installed on every worker?)"
+                            if isinstance(exc, ImportError) else "")
+                    raise TaskFailed(f"task {t.key} failed: {type(exc).__name__}: "
+                                     f"{str(exc).splitlines()[0] if str(exc) else ''}{hint}")
+                if fut.status != "finished":
+                    raise RunnerError(f"task {t.key} was {fut.status} (lost the scheduler?)")
+                text, seconds, worker_version = outcome
+                if worker_version != mine:
+                    raise TaskFailed(f"task {t.key} ran on a worker with knightgui "
+                                     f"{worker_version or '?'}, this is {mine or '?'}: install "
+                                     "the same version everywhere")
+                value = json.loads(text)
+                if store is not None:
+                    store.put(t.key, t.study, t.params, value, seconds=seconds)
+                report.results[t.key] = value
+                report.computed += 1
+                fut.release()
+                if on_result is not None:
+                    on_result(t.key, value)
+                if progress is not None:
+                    progress(len(report.results), report.total)
+            if remaining and _is_cancelled(cancel):
+                report.cancelled = True
+                break
+    finally:
+        left = [f for f in futures if f.status not in ("finished", "error")]
+        futures.clear()
+        if left:
+            # without waiting more than a moment (Ctrl-C must stop at once): the cluster drops
+            # the tasks nobody wants any more
+            th = threading.Thread(target=_cancel_quietly, args=(client, left),
+                                  name="knightgui-cancel", daemon=True)
+            th.start()
+            th.join(0.25)
+
+
+def _cancel_quietly(client: Any, futures: list[Any]) -> None:
+    try:
+        client.cancel(futures)
+    except Exception:  # noqa: BLE001 - the client may be gone already
+        pass
+    for f in futures:
+        try:
+            f.release()
+        except Exception:  # noqa: BLE001
+            pass

@@ -1,0 +1,207 @@
+"""The count study: every Warnsdorff tour from every start square of a board, on the runner.
+
+Strict rule, no dashes, open tours, every tie followed (:mod:`knightgui_core.tietree.subtrees`). For each
+start: the tours, how many are closed (last square a knight move from the start) and the dead
+ends met. Starts that a symmetry of the board maps onto each other have the same counts, so
+only one start of each class (the smallest square index) is counted.
+
+Tasks (:class:`knightgui_core.run.runner.Task`) count a few subtrees of one start within a budget
+of forward moves (:data:`TASK_MOVES`, about 1–5 s on one core). A task that does not finish
+hands the subtrees it did not reach back in its result; they become the next round's tasks
+(the :data:`FANOUT` - 1 biggest one by one, the rest together), so big starts spread over many
+tasks and small ones stay one task. Every key names the board, the start, the budget and the
+subtrees, so the same command finds its finished tasks in a store round after round.
+
+>>> res = run_count(5, 5, "corners", scheduler="threads")            # doctest: +SKIP
+>>> res.totals
+{'tours': 128, 'closed': 0, 'dead_ends': 0}
+"""
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..board.squares import Board, BoardError
+from ..tietree.subtrees import CountBoard, CountError, count_subtrees, split, start_classes
+from ..run.runner import RunReport, Task, run_tasks
+from ..run.store import ResultStore
+
+STUDY = "count"
+#: version of the tasks' definition (part of every key)
+VERSION = 1
+#: forward moves a task makes before it hands the rest back (2**27: 1–5 s on one core)
+TASK_MOVES = 1 << 27
+#: a task that stops early becomes at most this many tasks of the next round
+FANOUT = 4
+
+__all__ = ["STUDY", "TASK_MOVES", "FANOUT", "CountResult", "parse_starts", "count_task",
+           "start_tasks", "run_count", "Runner"]
+
+#: ``runner(tasks) -> RunReport``: how one round of tasks is run
+Runner = Callable[[Sequence[Task]], RunReport]
+
+def count_task(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]],
+               budget: int) -> dict[str, Any]:
+    """Count ``prefixes`` of ``start`` (runs on a worker): ``{"tours", "closed",
+    "dead_ends", "forward_moves", "next": [[prefix, ...], ...]}``, ``next`` being the
+    subtrees not reached, grouped into the next round's tasks."""
+    cb = CountBoard(rows, cols)       # its own run state: tasks may share a process
+    r = count_subtrees(cb, start, [tuple(p) for p in prefixes], budget)
+    rest = [list(p) for p in r.rest]
+    groups = [[p] for p in rest[:FANOUT - 1]]
+    if len(rest) > FANOUT - 1:
+        groups.append(rest[FANOUT - 1:])
+    return {"tours": r.tours, "closed": r.closed, "dead_ends": r.dead_ends,
+            "forward_moves": r.forward_moves, "next": groups}
+
+
+def task_key(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]],
+             budget: int) -> str:
+    """The task's stable key: board, start, budget and subtrees (hashed when long)."""
+    enc = ";".join(".".join(str(int(t)) for t in p) or "-" for p in prefixes)
+    if len(enc) > 60:
+        enc = "h" + hashlib.sha256(enc.encode()).hexdigest()[:24]
+    return f"{STUDY}/v{VERSION}/{rows}x{cols}/{start}/m{budget}/{enc}"
+
+
+def make_task(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]],
+              budget: int) -> Task:
+    """The task that counts ``prefixes`` of ``start`` within ``budget`` forward moves."""
+    plist = [[int(t) for t in p] for p in prefixes]
+    params = {"rows": rows, "cols": cols, "start": start, "prefixes": plist,
+              "budget": budget}
+    return Task(task_key(rows, cols, start, plist, budget), STUDY, params, count_task,
+                (rows, cols, start, plist, budget))
+
+
+def parse_starts(rows: int, cols: int, spec: str | Sequence[str]) -> list[int]:
+    """``all``, ``corners`` or square names (comma-separated or a list) as square indices
+    in board order, each once. Raises :class:`CountError` naming a bad square."""
+    try:
+        b = Board(rows, cols)
+    except BoardError as e:
+        raise CountError(str(e)) from None
+    if isinstance(spec, str):
+        word = spec.strip().lower()
+        if word == "all":
+            return list(range(b.size))
+        if word == "corners":
+            return sorted(set(b.corners))
+        names = [s for s in spec.replace(";", " ").replace(",", " ").split() if s]
+        # "3,7"-style names contain a comma: accept them when the text is one pair
+        if len(names) == 2 and all(s.isascii() and s.isdigit() for s in names):
+            names = [spec]
+    else:
+        names = list(spec)
+    if not names:
+        raise CountError("no start squares given (all, corners or names like a1,c3)")
+    out = set()
+    for nm in names:
+        try:
+            out.add(b.parse(nm))
+        except BoardError as e:
+            raise CountError(f"start {nm!r}: {e}") from None
+    return sorted(out)
+
+
+@dataclass
+class CountResult:
+    """Counts per start square (names), totals, the runner's task numbers and time."""
+
+    rows: int
+    cols: int
+    per_start: dict[str, dict[str, int]] = field(default_factory=dict)
+    classes: dict[str, list[str]] = field(default_factory=dict)
+    tasks: dict[str, int] = field(default_factory=lambda: {"total": 0, "from_store": 0,
+                                                           "computed": 0})
+    rounds: int = 0
+    seconds: float = 0.0
+    cancelled: bool = False
+    forward_moves: int = 0
+
+    @property
+    def totals(self) -> dict[str, int]:
+        """Sums over the start squares."""
+        t = {"tours": 0, "closed": 0, "dead_ends": 0}
+        for rec in self.per_start.values():
+            for k in t:
+                t[k] += rec[k]
+        return t
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` object of ``knightgui study count``."""
+        return {"study": STUDY, "rows": self.rows, "cols": self.cols, "totals": self.totals,
+                "per_start": self.per_start, "tasks": dict(self.tasks),
+                "seconds": round(self.seconds, 3)}
+
+
+def start_tasks(rows: int, cols: int, reps: Sequence[int], split_depth: int = 0,
+                budget: int = TASK_MOVES) -> list[Task]:
+    """The first round: one task per subtree ``split_depth`` ties below each start."""
+    cb = CountBoard(rows, cols)
+    out = []
+    for s in reps:
+        name = cb.board.name(s)
+        for p in split(cb, s, split_depth):
+            out.append(make_task(rows, cols, name, [p], budget))
+    return out
+
+
+def run_count(rows: int, cols: int, starts: str | Sequence[str] = "all", *,
+              split_depth: int = 0, budget: int = TASK_MOVES, store: ResultStore | None = None,
+              scheduler: Any = None, workers: int | None = None,
+              progress: Callable[[int, int, int], None] | None = None, cancel: Any = None,
+              runner: Runner | None = None) -> CountResult:
+    """Count every start of ``starts`` (see :func:`parse_starts`) on a ``rows`` × ``cols``
+    board. Rounds of tasks go to ``runner`` (default :func:`knightgui_core.run.runner.run_tasks`
+    with ``store``, ``scheduler``, ``workers``, ``cancel``); ``progress(round, done, total)``
+    follows each round. Raises :class:`CountError` for a board or start it cannot take."""
+    t0 = time.perf_counter()
+    CountBoard(rows, cols)                      # validates the board
+    if int(budget) < 1 or int(split_depth) < 0:
+        raise CountError("the task budget must be positive and the split depth not negative")
+    squares = parse_starts(rows, cols, starts)
+    classes = start_classes(rows, cols, squares)
+    b = Board(rows, cols)
+    res = CountResult(rows, cols)
+    res.classes = {b.name(r): [b.name(s) for s in members] for r, members in classes.items()}
+    acc = {r: {"tours": 0, "closed": 0, "dead_ends": 0} for r in classes}
+    by_name = {b.name(r): r for r in classes}
+
+    def default_runner(tasks: Sequence[Task]) -> RunReport:
+        prog = None if progress is None else (lambda d, t: progress(res.rounds, d, t))
+        return run_tasks(tasks, store=store, scheduler=scheduler, workers=workers,
+                         progress=prog, cancel=cancel)
+
+    run = runner or default_runner
+    todo = start_tasks(rows, cols, sorted(classes), split_depth, budget)
+    while todo:
+        res.rounds += 1
+        report = run(todo)
+        for k in ("total", "from_store", "computed"):
+            res.tasks[k] += int(getattr(report, k))
+        nxt: list[Task] = []
+        for t in todo:
+            r = report.results.get(t.key)
+            if r is None:
+                continue
+            rec = acc[by_name[t.params["start"]]]
+            for k in rec:
+                rec[k] += int(r[k])
+            res.forward_moves += int(r["forward_moves"])
+            for group in r["next"]:
+                nxt.append(make_task(rows, cols, t.params["start"], group, budget))
+        if report.cancelled or not report.complete:
+            res.cancelled = True
+            break
+        todo = nxt
+    if not res.cancelled:
+        for rep, members in classes.items():
+            for s in members:
+                res.per_start[b.name(s)] = dict(acc[rep])
+        res.per_start = {b.name(s): res.per_start[b.name(s)] for s in squares}
+    res.seconds = time.perf_counter() - t0
+    return res

@@ -1,0 +1,260 @@
+"""One place that configures how the engine's kernels are compiled.
+
+Two modes, chosen once at import (``$KNIGHTGUI_KERNELS``: ``jit``, ``aot``; unset means
+``aot`` inside a frozen app and ``jit`` elsewhere):
+
+**jit** (development, wheels): numba compiles each kernel on first use.
+
+* The on-disk cache goes to a writable folder: ``$KNIGHTGUI_CACHE_DIR`` or
+  ``$NUMBA_CACHE_DIR`` when set, else the user's cache directory
+  (``~/.cache/knightgui/numba`` on Linux).
+* If that folder cannot be written (read-only, full), a temporary one is used and a note
+  is logged: the app compiles instead of crashing.
+* ``njit`` is numba's with ``cache=True, nogil=True`` by default, so every kernel releases the
+  GIL and the GUI thread keeps painting while a solver thread computes.
+
+**aot** (the bundle): the kernels listed in :mod:`knightgui_core.kernel_exports` come from the
+extension module ``knightgui_aot`` that ``packaging/build_aot.py`` compiles with
+``numba.pycc``; numba and LLVM are never imported. A compiled function trusts its argument
+types blindly (a wrong dtype reads the wrong memory), so each call is checked against the
+signature the build recorded in ``knightgui_aot_sig`` and a mismatch raises ``TypeError``.
+
+Import this module before numba anywhere in ``core``.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+
+from .environment import KernelsMissing, check_environment
+
+log = logging.getLogger("knightgui.jit")
+
+
+def _user_cache_root() -> Path:
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
+        return Path(base) / "knightgui" / "cache"
+    if sys.platform == "darwin":
+        return Path.home() / "Library" / "Caches" / "knightgui"
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "knightgui"
+
+
+def _writable(d: Path) -> bool:
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        probe = tempfile.NamedTemporaryFile(dir=d, prefix=".probe", delete=True)
+        probe.close()
+        return True
+    except OSError:
+        return False
+
+
+def choose_cache_dir() -> Path:
+    """The folder numba's on-disk cache goes to: the one asked for by the environment or the
+    user's cache folder when it can be written, else a temporary one (with a warning)."""
+    wanted = os.environ.get("KNIGHTGUI_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
+    d = Path(wanted) if wanted else _user_cache_root() / "numba"
+    if _writable(d):
+        return d
+    user = os.getuid() if hasattr(os, "getuid") else "user"
+    fallback = Path(tempfile.gettempdir()) / f"knightgui-numba-{user}"
+    log.warning("knightgui: warning: the numba cache folder %s is not writable; "
+                "compiling into %s instead", str(d)[:120], fallback)
+    if not _writable(fallback):
+        fallback = Path(tempfile.mkdtemp(prefix="knightgui-numba-"))
+    return fallback
+
+
+def _looks_like_pickle(path: Path) -> bool:
+    """An intact pickle frame: protocol-2+ pickles start with PROTO (0x80) and end with STOP
+    ('.'). Reads three bytes, not the file (a cache holds tens of MB)."""
+    with open(path, "rb") as f:
+        head = f.read(2)
+        if len(head) < 2 or head[0] != 0x80:
+            return False
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) == b"."
+
+
+def own_cache_folders(d: Path) -> list[Path]:
+    """The subfolders of the cache ``d`` that hold this installation's kernels. numba names
+    the folder of a source folder ``<name>_<sha1 of its absolute path>``; other checkouts and
+    versions that share the cache root have their own folders and are left alone."""
+    root = Path(os.path.abspath(__file__)).parent.parent   # the package: core/
+    out = []
+    for sub in [root, *sorted(p for p in root.rglob("*") if p.is_dir())]:
+        name = f"{sub.name}_{hashlib.sha1(str(sub).encode()).hexdigest()}"
+        if (d / name).is_dir():
+            out.append(d / name)
+    return out
+
+
+def scrub_cache(d: Path) -> int:
+    """Remove this installation's cache entries that cannot be read back (a torn write, a
+    disk error, garbage): numba itself would raise on them instead of compiling afresh. Each
+    index and data file is checked for an intact pickle frame (protocol header, STOP at the
+    end) by reading its first two bytes and its last one, which keeps start-up fast however
+    large the cache. Returns the number of files removed."""
+    removed = 0
+    for folder in own_cache_folders(d):
+        for idx in folder.glob("*.nbi"):
+            stem = idx.name[: -len(".nbi")]
+            datas = list(idx.parent.glob(stem + ".*.nbc"))
+            try:
+                if all(_looks_like_pickle(p) for p in [idx, *datas]):
+                    continue
+            except OSError:
+                continue  # another process replaced it meanwhile
+            for bad in [idx, *datas]:
+                try:
+                    bad.unlink()
+                    removed += 1
+                except OSError:
+                    pass
+    if removed:
+        log.warning("numba cache in %s had %d unreadable files; they were removed and the "
+                    "kernels will be compiled again", d, removed)
+    return removed
+
+
+def checked(fn: Callable[..., Any], name: str,
+            spec: tuple[tuple[tuple[Any, ...], ...], str]) -> Callable[..., Any]:
+    """``fn`` behind a check of its arguments against ``spec``, as recorded by
+    ``packaging/build_aot.py``: ``((("array", dtype, ndim, readonly) | ("int",) | ("bool",),
+    ...), "bool" | "other")``. An ahead-of-time function would read a wrong argument
+    as whatever it expects (or crash); this raises ``TypeError`` instead."""
+    args_spec, ret = spec
+    arrays = [(i, np.dtype(a[1]), a[2], a[3]) for i, a in enumerate(args_spec)
+              if a[0] == "array"]
+    scalars = [(i, a[0]) for i, a in enumerate(args_spec) if a[0] != "array"]
+    nargs = len(args_spec)
+
+    def call(*args: Any) -> Any:
+        if len(args) != nargs:
+            raise TypeError(f"{name}() takes {nargs} arguments, got {len(args)}")
+        for i, dt, ndim, readonly in arrays:
+            a = args[i]
+            if not (isinstance(a, np.ndarray) and a.dtype == dt and a.ndim == ndim
+                    and a.flags.c_contiguous and (readonly or a.flags.writeable)):
+                got = (f"{a.dtype}[{a.ndim}d]{'' if a.flags.c_contiguous else ' strided'}"
+                       f"{'' if a.flags.writeable else ' read-only'}"
+                       if isinstance(a, np.ndarray) else type(a).__name__)
+                raise TypeError(f"{name}(): argument {i + 1} must be a C-contiguous "
+                                f"{'' if readonly else 'writable '}{dt}[{ndim}d] "
+                                f"array, got {got}")
+        for i, kind in scalars:
+            a = args[i]
+            if not isinstance(a, (int, np.integer, bool, np.bool_)):
+                raise TypeError(f"{name}(): argument {i + 1} must be "
+                                f"{'an integer' if kind == 'int' else 'a bool'}, "
+                                f"got {type(a).__name__}")
+        out = fn(*args)
+        return bool(out) if ret == "bool" else out
+
+    call.__name__ = call.__qualname__ = name
+    functools.update_wrapper(call, fn, assigned=(), updated=())   # sets __wrapped__ only
+    return call
+
+
+def py_leading_zeros(x: int | np.integer) -> int:
+    """Leading zero bits of a uint64 (numba's intrinsic, in Python for the AOT mode)."""
+    return 64 - int(x).bit_length()
+
+
+def py_trailing_zeros(x: int | np.integer) -> int:
+    """Trailing zero bits of a uint64 (64 for zero)."""
+    x = int(x)
+    return (x & -x).bit_length() - 1 if x else 64
+
+
+def _mode() -> str:
+    wanted = os.environ.get("KNIGHTGUI_KERNELS", "").strip().lower()
+    if wanted in ("jit", "aot"):
+        return wanted
+    if wanted:
+        log.warning("knightgui: warning: KNIGHTGUI_KERNELS=%s is not 'jit' or 'aot'; "
+                    "ignored (the default is used)", wanted[:40])
+    return "aot" if getattr(sys, "frozen", False) else "jit"
+
+
+check_environment()       # before numba reads its variables
+MODE = _mode()
+AOT_MODULE = "knightgui_aot"
+
+if MODE == "aot":
+    import importlib  # noqa: E402
+    try:
+        _AOT = importlib.import_module(AOT_MODULE)
+        _SIG = importlib.import_module(AOT_MODULE + "_sig").SIGNATURES
+    except ImportError as e:
+        import importlib.util  # noqa: E402
+        if getattr(sys, "frozen", False) or importlib.util.find_spec("numba") is None:
+            raise KernelsMissing(
+                f"knightgui's compiled kernels ({AOT_MODULE}) are missing: build them with "
+                f"packaging/build_aot.py, or set KNIGHTGUI_KERNELS=jit to compile with numba "
+                f"({e})") from e
+        log.warning("knightgui: warning: KNIGHTGUI_KERNELS=aot but the compiled kernels "
+                    "(%s) are missing; compiling with numba instead", AOT_MODULE)
+        MODE = "jit"
+
+if MODE == "jit":
+    _cache_dir = choose_cache_dir()
+    CACHE_DIR: Path | None = _cache_dir
+    os.environ["NUMBA_CACHE_DIR"] = str(_cache_dir)
+
+    import numba  # noqa: E402  (after NUMBA_CACHE_DIR is set)
+    from numba.cpython.unsafe.numbers import leading_zeros as _nb_leading_zeros  # noqa: E402
+    from numba.cpython.unsafe.numbers import trailing_zeros as _nb_trailing_zeros  # noqa: E402
+
+    # numba's intrinsics (typed as numba _Intrinsic objects) take one integer inside a kernel
+    leading_zeros = cast(Callable[[Any], int], _nb_leading_zeros)
+    trailing_zeros = cast(Callable[[Any], int], _nb_trailing_zeros)
+
+    # numba.config creates its settings at run time, so the stubs do not know CACHE_DIR
+    numba.config.CACHE_DIR = str(_cache_dir)  # type: ignore[attr-defined]
+    scrub_cache(_cache_dir)
+
+    def njit(*args: Any, **kwargs: Any) -> Any:
+        """``numba.njit`` with ``cache=True`` and ``nogil=True`` unless told otherwise."""
+        kwargs.setdefault("cache", True)
+        kwargs.setdefault("nogil", True)
+        if args and callable(args[0]) and len(args) == 1 and not kwargs.get("_sig"):
+            return numba.njit(**kwargs)(args[0])
+        return numba.njit(*args, **kwargs)
+
+    def num_threads() -> int:
+        """Threads the engine's parallel work may use."""
+        return max(1, int(numba.get_num_threads()))
+
+else:
+    CACHE_DIR = None
+
+    leading_zeros, trailing_zeros = py_leading_zeros, py_trailing_zeros
+
+    def num_threads() -> int:
+        """Threads the engine's parallel work may use."""
+        return max(1, os.cpu_count() or 1)
+
+    def njit(*args: Any, **kwargs: Any) -> Any:
+        """The compiled function of an exported kernel; other kernels (helpers compiled
+        into their callers) stay plain Python functions."""
+        def wrap(func: Callable[..., Any]) -> Callable[..., Any]:
+            module = func.__module__.rsplit(".", 1)[-1]
+            sym = f"{module}__{func.__name__}"
+            fn = getattr(_AOT, sym, None)
+            if fn is None:
+                return func
+            return checked(fn, f"{func.__module__}.{func.__name__}", _SIG[sym])
+        if args and callable(args[0]) and len(args) == 1 and not kwargs:
+            return wrap(args[0])
+        return wrap

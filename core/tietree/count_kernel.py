@@ -1,0 +1,293 @@
+"""Counting Warnsdorff tours subtree by subtree (the count study's kernels).
+
+The search is Phadke's exhaustive enumeration in its plainest form (strict rule, no dashes,
+open tours: no end square): at every number the knight goes to each neighbour with the fewest
+onward exits, one after another, so every tie is followed. Nothing is built per tour; the
+kernel only counts tours, closed tours (last square a knight move from the start) and dead
+ends (a square with no unvisited neighbour before the board is full), exactly as
+:mod:`knightgui_core.tietree.enumerate_kernel` counts them.
+
+**Subtrees.** The tree of the search branches only at ties. A *prefix* is the list of move
+types (1..8) taken at the first ties of a path; it names the subtree below that point, and
+the subtrees of the tied options at one tie point partition the subtree above it. So one start
+can be spread over many tasks and the totals do not depend on how deep it is cut.
+
+**Budget.** :func:`count_run` stops at the first leaf (tour or dead end) after ``max_steps``
+forward moves (so at most one descent, ``N`` moves, over) and can be called again; when it
+stops early the work left is exactly the options still stored on the tie stack, each again a
+prefix, each below a tie under the root (rebuilt in Python by :mod:`knightgui_core.tietree.subtrees`).
+That is how a task that is too big splits itself, always making progress.
+
+Board: at most 128 squares, as two uint64 words per set of squares (``[..., 0]`` squares
+0..63, ``[..., 1]`` squares 64..127).
+
+Arrays (``N`` squares):
+
+* ``att``   uint64[N, 2]  knight attack mask of each square.
+* ``mtype`` int8[N, N]    move type (1..8) of the step q → c, 0 when it is not a knight move.
+* ``path``  int32[N + 1]  ``path[k]`` = square of number k (index 0 unused).
+* ``free``  uint64[N + 1, 2]  unvisited squares once number k stands.
+* ``pend``  uint64[N + 1, 2]  tied options at number k not explored yet.
+* ``ntied`` int8[N + 1]   how many options were tied at number k (0 or 1: no tie).
+* ``ties``  int32[N + 1]  numbers whose ``pend`` is not empty, ascending.
+* ``st``    int64[ST_SIZE] scalars, slots ``ST_*``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..system.jit import njit, trailing_zeros
+
+# events
+DONE, BUDGET, BAD_PREFIX = 1, 2, 3
+# phases
+PH_RUN, PH_LEAF, PH_DONE = 0, 1, 2
+# scalar slots
+ST_K, ST_PHASE, ST_NTIE, ST_TOURS, ST_CLOSED, ST_DEAD, ST_FORWARD, ST_ROOT, ST_N = range(9)
+ST_SIZE = 9
+
+
+@njit
+def popcount2(a: np.uint64, b: np.uint64) -> int:
+    """Set bits of two uint64 words."""
+    n = 0
+    while a:
+        a &= a - np.uint64(1)
+        n += 1
+    while b:
+        b &= b - np.uint64(1)
+        n += 1
+    return n
+
+
+@njit
+def _tied(att: np.ndarray, q: int, f0: np.uint64, f1: np.uint64) -> tuple:
+    """The unvisited neighbours of ``q`` with the fewest onward exits (board ``f0, f1``),
+    as two words, and how many there are."""
+    c0 = att[q, 0] & f0
+    c1 = att[q, 1] & f1
+    best = 99
+    t0 = np.uint64(0)
+    t1 = np.uint64(0)
+    nt = 0
+    one = np.uint64(1)
+    w = 0
+    while w < 2:
+        cand = c0 if w == 0 else c1
+        while cand:
+            b = np.int64(trailing_zeros(cand))
+            cand &= cand - one
+            c = b + 64 * w
+            sc = popcount2(att[c, 0] & f0, att[c, 1] & f1)
+            if sc < best:
+                best = sc
+                t0 = np.uint64(0)
+                t1 = np.uint64(0)
+                nt = 0
+            if sc == best:
+                if w == 0:
+                    t0 |= one << np.uint64(b)
+                else:
+                    t1 |= one << np.uint64(b)
+                nt += 1
+        w += 1
+    return t0, t1, nt
+
+
+@njit
+def _low(t0: np.uint64, t1: np.uint64) -> int:
+    """The lowest square of a non-empty two-word set."""
+    if t0:
+        return np.int64(trailing_zeros(t0))
+    return np.int64(64) + np.int64(trailing_zeros(t1))
+
+
+@njit
+def _step(path: np.ndarray, free: np.ndarray, k: int, c: int) -> None:
+    """Number ``k + 1`` on square ``c``."""
+    f0 = free[k, 0]
+    f1 = free[k, 1]
+    if c < 64:
+        f0 &= ~(np.uint64(1) << np.uint64(c))
+    else:
+        f1 &= ~(np.uint64(1) << np.uint64(c - 64))
+    path[k + 1] = c
+    free[k + 1, 0] = f0
+    free[k + 1, 1] = f1
+
+
+@njit
+def count_begin(att: np.ndarray, mtype: np.ndarray, n: int, start: int, prefix: np.ndarray,
+                path: np.ndarray, free: np.ndarray, pend: np.ndarray, ntied: np.ndarray,
+                ties: np.ndarray, st: np.ndarray) -> int:
+    """Fresh state with ``start`` numbered 1, then follow ``prefix`` (int8[d], move types
+    taken at the first d ties). Returns DONE with the state on the root of the subtree
+    (not expanded yet), or BAD_PREFIX when a prefix entry is not a tied option there or the
+    path ends before the prefix does."""
+    for i in range(st.shape[0]):
+        st[i] = 0
+    for j in range(n + 1):
+        ntied[j] = 0
+        pend[j, 0] = 0
+        pend[j, 1] = 0
+    path[1] = start
+    free[1, 0] = 0
+    free[1, 1] = 0
+    one = np.uint64(1)
+    for s in range(n):
+        if s != start:
+            if s < 64:
+                free[1, 0] |= one << np.uint64(s)
+            else:
+                free[1, 1] |= one << np.uint64(s - 64)
+    k = 1
+    i = 0
+    while i < prefix.shape[0]:
+        if k == n:
+            return BAD_PREFIX
+        q = path[k]
+        t0, t1, nt = _tied(att, q, free[k, 0], free[k, 1])
+        if nt == 0:
+            return BAD_PREFIX
+        c = -1
+        if nt == 1:
+            c = _low(t0, t1)
+        else:
+            ntied[k] = nt
+            w = 0
+            while w < 2:
+                m = t0 if w == 0 else t1
+                while m:
+                    b = np.int64(trailing_zeros(m))
+                    m &= m - one
+                    if mtype[q, b + 64 * w] == prefix[i]:
+                        c = b + 64 * w
+                w += 1
+            if c < 0:
+                return BAD_PREFIX
+            i += 1
+        _step(path, free, k, c)
+        k += 1
+    st[ST_K] = k
+    st[ST_ROOT] = k
+    st[ST_N] = n
+    st[ST_PHASE] = PH_RUN
+    return DONE
+
+
+@njit
+def next_tie(att: np.ndarray, mtype: np.ndarray, path: np.ndarray, free: np.ndarray,
+             st: np.ndarray, out_types: np.ndarray) -> int:
+    """From the root of a fresh :func:`count_begin` state, the move types (ascending) tied at
+    the next tie point, written to ``out_types`` (int8[8]); returns how many (0 when the
+    path reaches a tour or a dead end first). Uses ``path``/``free`` beyond the root as
+    scratch; call :func:`count_begin` again before :func:`count_run`."""
+    k = st[ST_K]
+    n = st[ST_N]
+    one = np.uint64(1)
+    while k < n:
+        q = path[k]
+        t0, t1, nt = _tied(att, q, free[k, 0], free[k, 1])
+        if nt == 0:
+            return 0
+        if nt >= 2:
+            got = 0
+            w = 0
+            while w < 2:
+                m = t0 if w == 0 else t1
+                while m:
+                    b = np.int64(trailing_zeros(m))
+                    m &= m - one
+                    out_types[got] = mtype[q, b + 64 * w]
+                    got += 1
+                w += 1
+            out_types[:got].sort()
+            return got
+        c = _low(t0, t1)
+        _step(path, free, k, c)
+        k += 1
+    return 0
+
+
+@njit
+def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndarray,
+              pend: np.ndarray, ntied: np.ndarray, ties: np.ndarray, st: np.ndarray,
+              max_steps: int) -> int:
+    """Run the subtree below ``st[ST_ROOT]`` up to the first leaf after ``max_steps``
+    forward moves.
+    ``close`` uint64[2] = squares a knight move from the start. Returns DONE (subtree
+    finished) or BUDGET (call again, or read the work left from the state)."""
+    one = np.uint64(1)
+    k = st[ST_K]
+    phase = st[ST_PHASE]
+    ntie = st[ST_NTIE]
+    tours = st[ST_TOURS]
+    closed = st[ST_CLOSED]
+    dead = st[ST_DEAD]
+    fwd = st[ST_FORWARD]
+    n = st[ST_N]
+    steps = 0
+    event = BUDGET
+    while True:
+        if phase == PH_RUN:
+            q = path[k]
+            if k == n:
+                tours += 1
+                if q < 64:
+                    if (close[0] >> np.uint64(q)) & one:
+                        closed += 1
+                elif (close[1] >> np.uint64(q - 64)) & one:
+                    closed += 1
+                phase = PH_LEAF
+                continue
+            t0, t1, nt = _tied(att, q, free[k, 0], free[k, 1])
+            if nt == 0:
+                dead += 1
+                phase = PH_LEAF
+                continue
+            c = _low(t0, t1)
+            if t0:
+                t0 &= t0 - one
+            else:
+                t1 &= t1 - one
+            ntied[k] = nt
+            if nt > 1:
+                pend[k, 0] = t0
+                pend[k, 1] = t1
+                ties[ntie] = k
+                ntie += 1
+        elif phase == PH_LEAF:
+            if ntie == 0:
+                phase = PH_DONE
+                event = DONE
+                break
+            if steps >= max_steps:
+                break
+            k = ties[ntie - 1]
+            t0 = pend[k, 0]
+            t1 = pend[k, 1]
+            c = _low(t0, t1)
+            if t0:
+                t0 &= t0 - one
+            else:
+                t1 &= t1 - one
+            pend[k, 0] = t0
+            pend[k, 1] = t1
+            if t0 == 0 and t1 == 0:
+                ntie -= 1
+            phase = PH_RUN
+        else:
+            event = DONE
+            break
+        _step(path, free, k, c)
+        k += 1
+        steps += 1
+        fwd += 1
+    st[ST_K] = k
+    st[ST_PHASE] = phase
+    st[ST_NTIE] = ntie
+    st[ST_TOURS] = tours
+    st[ST_CLOSED] = closed
+    st[ST_DEAD] = dead
+    st[ST_FORWARD] = fwd
+    return event

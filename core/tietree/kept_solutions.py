@@ -1,0 +1,65 @@
+"""The compact form of a run of enumeration solutions (:class:`CompactBlock`, joined with
+:func:`join_blocks`), in a module of its own so that the window can name it without loading
+the numba kernels."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .replay import OptionsReplay
+
+
+@dataclass
+class CompactBlock:
+    """A run of consecutive solutions, each stored as what changed since the one before
+    (:meth:`knightgui_core.tietree.enumerator.Enumerator.block_compact`; the scheme is in
+    :mod:`knightgui_core.tietree.keep_kernel`).
+
+    Solution ``i`` (``first + i`` in the run's numbering) has ``frm[i]`` = the first tour
+    position that differs from solution ``i - 1`` (0: stored whole); its positions
+    ``frm[i] .. L-1`` are ``squares[sptr[i]:sptr[i+1]]`` (uint8 on boards of at most 256
+    squares, uint16 up to 65,536, else int32), the positions below are those of solution
+    ``i - 1``. The first solution of a block is always whole. ``branch`` int32[g] is each
+    solution's branch row, ``tail`` int32 the reserved squares every path ends with,
+    ``length`` = L + 1 (rows of an options matrix). ``options`` rebuilds a solution's
+    options matrix from its path (:class:`knightgui_core.tietree.replay.OptionsReplay`; None when
+    there is none to rebuild)."""
+
+    first: int
+    squares: np.ndarray
+    sptr: np.ndarray
+    frm: np.ndarray
+    branch: np.ndarray
+    tail: np.ndarray
+    length: int
+    options: OptionsReplay | None = None
+
+    def __len__(self) -> int:
+        return len(self.frm)
+
+
+def join_blocks(blocks: list[CompactBlock]) -> CompactBlock:
+    """One run made of consecutive runs ``blocks`` (``blocks[i + 1]`` starts where
+    ``blocks[i]`` ends; at least one): their arrays concatenated and the offsets shifted, each
+    run's first solution still stored whole. Raises ``ValueError`` for runs that do not
+    follow each other."""
+    if not blocks:
+        raise ValueError("no runs to join")
+    if len(blocks) == 1:
+        return blocks[0]
+    b0 = blocks[0]
+    at = b0.first
+    for b in blocks:
+        if b.first != at or b.length != b0.length or not np.array_equal(b.tail, b0.tail):
+            raise ValueError("runs that do not follow each other cannot be joined")
+        at += len(b)
+    sq_off = np.cumsum([0] + [int(b.sptr[-1]) for b in blocks])
+    sptr = np.concatenate([b0.sptr[:1]] + [b.sptr[1:] + o for b, o in zip(blocks, sq_off)])
+    return CompactBlock(b0.first,
+                        np.concatenate([b.squares[:int(b.sptr[-1])] for b in blocks]), sptr,
+                        np.concatenate([b.frm for b in blocks]),
+                        np.concatenate([b.branch for b in blocks]), b0.tail, b0.length,
+                        b0.options)

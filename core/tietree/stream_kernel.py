@@ -1,0 +1,84 @@
+"""Solutions copied out in blocks for streaming: the path only (no options matrix), so a
+solution costs ``L`` int32 copies. One kernel per state layout; both drive the resumable
+kernels of :mod:`knightgui_core.tietree.enumerate_kernel` and :mod:`knightgui_core.tietree.bitboard_kernel`
+and stop after ``max_solutions`` solutions or ``max_steps`` forward moves.
+
+Arrays (``N`` squares, ``L`` numbers the search places): the static tables and the state
+as documented in :mod:`knightgui_core.tietree.enumerate_kernel`; ``out_path`` int32[>= max_solutions,
+>= N] receives ``path[1..L]`` of each solution in row ``i`` (or, when ``as_numbers``, the
+move numbers: ``out_path[i, path[j]] = j`` for j = 1..L, the other entries left as they
+are); ``out_branch``
+int64[>= max_solutions] its branch number. Returns int64[2] = (solutions copied, last event).
+The public wrapper (:func:`knightgui_core.tietree.solution_writer.solution_blocks`) checks the shapes.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..system.jit import njit
+from .enumerate_kernel import BUDGET, SOLUTION, ST_FORWARD, ST_L, ST_SOL_BRANCH, advance_kernel
+from .bitboard_kernel import advance_bits
+
+
+@njit
+def collect_paths(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
+                  dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, key: np.ndarray,
+                  path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
+                  max_solutions: int, max_steps: int, as_numbers: bool, out_path: np.ndarray,
+                  out_branch: np.ndarray) -> np.ndarray:
+    """Array-state enumeration: up to ``max_solutions`` paths into ``out_path``."""
+    got = 0
+    steps_left = max_steps
+    ev = np.int64(BUDGET)  # typed as the kernels return it (the AOT compiler keeps a literal)
+    L = st[ST_L]
+    while got < max_solutions:
+        f0 = st[ST_FORWARD]
+        ev = advance_kernel(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, ties,
+                            st, steps_left, True)
+        steps_left -= st[ST_FORWARD] - f0
+        if ev != SOLUTION:
+            break
+        if as_numbers:
+            for j in range(L):
+                out_path[got, path[j + 1]] = j + 1
+        else:
+            for j in range(L):
+                out_path[got, j] = path[j + 1]
+        out_branch[got] = st[ST_SOL_BRANCH]
+        got += 1
+    res = np.empty(2, dtype=np.int64)
+    res[0] = got
+    res[1] = ev
+    return res
+
+
+@njit
+def collect_paths_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray,
+                       ncount: np.ndarray, att: np.ndarray, masks: np.ndarray,
+                       bits: np.ndarray, path: np.ndarray, mo: np.ndarray, ties: np.ndarray,
+                       st: np.ndarray, max_solutions: int, max_steps: int, as_numbers: bool,
+                       out_path: np.ndarray, out_branch: np.ndarray) -> np.ndarray:
+    """Bitboard enumeration (at most 64 squares): as :func:`collect_paths`."""
+    got = 0
+    steps_left = max_steps
+    ev = np.int64(BUDGET)  # typed as the kernels return it (the AOT compiler keeps a literal)
+    L = st[ST_L]
+    while got < max_solutions:
+        f0 = st[ST_FORWARD]
+        ev = advance_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
+                          steps_left, True)
+        steps_left -= st[ST_FORWARD] - f0
+        if ev != SOLUTION:
+            break
+        if as_numbers:
+            for j in range(L):
+                out_path[got, path[j + 1]] = j + 1
+        else:
+            for j in range(L):
+                out_path[got, j] = path[j + 1]
+        out_branch[got] = st[ST_SOL_BRANCH]
+        got += 1
+    res = np.empty(2, dtype=np.int64)
+    res[0] = got
+    res[1] = ev
+    return res

@@ -1,0 +1,226 @@
+"""Counting every Warnsdorff tour from a start square, split into subtrees (the count engine).
+
+Strict rule, no dashes, open tours, every tie followed: the same search as
+:class:`knightgui_core.tietree.enumerator.Enumerator` with no end square, counted without building a
+single tour by :mod:`knightgui_core.tietree.count_kernel`.
+
+>>> r = count_subtrees(CountBoard(5, 5), "a1", [()])
+>>> (r.tours, r.closed, r.rest)
+(32, 0, [])
+
+A *prefix* is a tuple of move types, one per tie met on the way down from the start; it names
+a subtree, and the subtrees of all the options of one tie split the subtree above it. So:
+
+* :func:`split` cuts a start into the subtrees ``depth`` ties down (cheap: one walk per node);
+* :func:`count_subtrees` counts a list of subtrees within a budget of forward moves and hands
+  back what it did not reach as further prefixes (``rest``): a task too big for its budget
+  splits itself, so task sizes adapt to the tree;
+* :func:`start_classes` groups the starts that the board's symmetries map onto each other:
+  they have the same counts, so each class is counted once.
+
+Totals never depend on the depth of the split or on the budget (tests/core/test_count.py).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..board.squares import Board, BoardError
+from . import count_kernel as _k
+
+__all__ = ["CountBoard", "CountError", "SubtreeCount", "count_subtrees", "split",
+           "start_classes", "symmetries", "MAX_SQUARES"]
+
+#: The count kernel keeps a set of squares in two 64-bit words.
+MAX_SQUARES = 128
+
+
+class CountError(ValueError):
+    """A board, start square or prefix the count engine cannot take."""
+
+
+class CountBoard:
+    """The tables of one board for the count kernels: ``att`` uint64[N, 2] (attack masks,
+    two words), ``mtype`` int8[N, N] (move type of each knight step, 0 elsewhere)."""
+
+    def __init__(self, rows: int, cols: int):
+        try:
+            self.board = b = Board(rows, cols)
+        except BoardError as e:
+            raise CountError(str(e)) from None
+        n = b.size
+        if n > MAX_SQUARES:
+            raise CountError(f"the count study takes boards of at most {MAX_SQUARES} squares "
+                             f"({rows}x{cols} has {n})")
+        self.n = n
+        nbr = b.neighbours
+        self.att = np.zeros((n, 2), dtype=np.uint64)
+        self.mtype = np.zeros((n, n), dtype=np.int8)
+        for s in range(n):
+            for t in range(8):
+                u = int(nbr[s, t])
+                if u >= 0:
+                    self.att[s, u // 64] |= np.uint64(1 << (u % 64))
+                    self.mtype[s, u] = t + 1
+        # run state, reused from call to call
+        self.path = np.zeros(n + 1, dtype=np.int32)
+        self.free = np.zeros((n + 1, 2), dtype=np.uint64)
+        self.pend = np.zeros((n + 1, 2), dtype=np.uint64)
+        self.ntied = np.zeros(n + 1, dtype=np.int8)
+        self.ties = np.zeros(n + 1, dtype=np.int32)
+        self.st = np.zeros(_k.ST_SIZE, dtype=np.int64)
+
+    def square(self, value: int | str) -> int:
+        """Flat index of a square given as a name (``a1``, ``3,7``) or an index."""
+        try:
+            if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+                if not 0 <= int(value) < self.n:
+                    raise BoardError(f"square index {value} is off the board")
+                return int(value)
+            return self.board.parse(value)
+        except BoardError as e:
+            raise CountError(f"start: {e}") from None
+
+    def _begin(self, start: int, prefix: Sequence[int]) -> None:
+        p = _prefix_array(prefix)
+        ev = _k.count_begin(self.att, self.mtype, self.n, start, p, self.path, self.free,
+                            self.pend, self.ntied, self.ties, self.st)
+        if ev != _k.DONE:
+            raise CountError(f"prefix {tuple(int(x) for x in p)} is not a path of ties from "
+                             f"{self.board.name(start)}")
+
+
+def _prefix_array(prefix: Iterable[int]) -> np.ndarray:
+    try:
+        p = np.asarray(tuple(prefix), dtype=np.int64)
+    except (TypeError, ValueError):
+        raise CountError(f"a prefix is a list of move types 1..8, got {prefix!r}") from None
+    if p.ndim != 1 or (p.size and (p.min() < 1 or p.max() > 8)):
+        raise CountError(f"a prefix is a list of move types 1..8, got {prefix!r}")
+    return p.astype(np.int8)
+
+
+@dataclass
+class SubtreeCount:
+    """What :func:`count_subtrees` found: totals over the subtrees it finished or started,
+    forward moves made, and ``rest``: prefixes of the subtrees still to count."""
+
+    tours: int = 0
+    closed: int = 0
+    dead_ends: int = 0
+    forward_moves: int = 0
+    rest: list = field(default_factory=list)
+
+
+def count_subtrees(cb: CountBoard, start: int | str, prefixes: Iterable[Sequence[int]],
+                   budget: int = 1 << 62, cancel: Callable[[], bool] | None = None,
+                   chunk: int = 1 << 22) -> SubtreeCount:
+    """Count the subtrees ``prefixes`` (each a tuple of move types; ``()`` is the whole
+    start) from ``start`` in order, making at most ``budget`` forward moves in all. The work
+    not done is returned as prefixes in ``rest`` (shallowest first), so
+    ``count(prefixes) == result + count(result.rest)`` always holds. ``cancel()`` is asked
+    every ``chunk`` forward moves; when it is true the rest is handed back the same way."""
+    s = cb.square(start)
+    budget = int(budget)
+    if budget < 1:
+        raise CountError("the budget must be at least one forward move")
+    prefixes = [tuple(int(x) for x in _prefix_array(p)) for p in prefixes]
+    out = SubtreeCount()
+    close = cb.att[s].copy()
+    left = budget
+    for i, p in enumerate(prefixes):
+        if left <= 0 or (cancel is not None and cancel()):
+            out.rest.extend(prefixes[i:])
+            break
+        cb._begin(s, p)
+        ev = _k.BUDGET
+        while left > 0:
+            f0 = int(cb.st[_k.ST_FORWARD])
+            ev = _k.count_run(cb.att, close, cb.path, cb.free, cb.pend, cb.ntied, cb.ties,
+                              cb.st, min(left, int(chunk)))
+            left -= int(cb.st[_k.ST_FORWARD]) - f0
+            if ev == _k.DONE or (cancel is not None and cancel()):
+                break
+        st = cb.st
+        out.tours += int(st[_k.ST_TOURS])
+        out.closed += int(st[_k.ST_CLOSED])
+        out.dead_ends += int(st[_k.ST_DEAD])
+        out.forward_moves += int(st[_k.ST_FORWARD])
+        if ev != _k.DONE:
+            out.rest.extend(_left(cb))
+            out.rest.extend(prefixes[i + 1:])
+            break
+    return out
+
+
+def _left(cb: CountBoard) -> list[tuple]:
+    """Prefixes of the work a stopped :func:`count_run` has not done: it stops on a leaf,
+    so that is the options stored on its tie stack."""
+    st, path, ntied, mt = cb.st, cb.path, cb.ntied, cb.mtype
+    k = int(st[_k.ST_K])
+    choice: list[int] = []          # choice[i] = move taken at number i when it was a tie
+    before: list[tuple] = [()]      # before[j] = prefix of the node at number j (j >= 1)
+    for j in range(1, k + 1):
+        before.append(tuple(choice))
+        if j < k and ntied[j] >= 2:
+            choice.append(int(mt[path[j], path[j + 1]]))
+    out = []
+    for t in range(int(st[_k.ST_NTIE])):
+        j = int(cb.ties[t])
+        q = int(path[j])
+        for w in range(2):
+            m = int(cb.pend[j, w])
+            while m:
+                b = (m & -m).bit_length() - 1
+                m &= m - 1
+                out.append(before[j] + (int(mt[q, b + 64 * w]),))
+    return out
+
+
+def split(cb: CountBoard, start: int | str, depth: int) -> list[tuple]:
+    """The prefixes ``depth`` ties below ``start`` (fewer ties where a path ends first):
+    their subtrees partition the start's."""
+    s = cb.square(start)
+    if int(depth) < 0:
+        raise CountError("the split depth must not be negative")
+    level = [()]
+    out: list[tuple] = []
+    types = np.zeros(8, dtype=np.int8)
+    for _ in range(int(depth)):
+        nxt: list[tuple] = []
+        for p in level:
+            cb._begin(s, p)
+            got = int(_k.next_tie(cb.att, cb.mtype, cb.path, cb.free, cb.st, types))
+            if got == 0:
+                out.append(p)
+            else:
+                nxt.extend(p + (int(t),) for t in types[:got])
+        level = nxt
+    return out + level
+
+
+def symmetries(rows: int, cols: int) -> list:
+    """The board's symmetries as functions ``(col, row) -> (col, row)``: four on a
+    rectangle, eight on a square."""
+    r, c = rows - 1, cols - 1
+    maps = [lambda x, y: (x, y), lambda x, y: (c - x, y), lambda x, y: (x, r - y),
+            lambda x, y: (c - x, r - y)]
+    if rows == cols:
+        maps += [lambda x, y: (y, x), lambda x, y: (r - y, x), lambda x, y: (y, c - x),
+                 lambda x, y: (r - y, c - x)]
+    return maps
+
+
+def start_classes(rows: int, cols: int, starts: Iterable[int]) -> dict[int, list[int]]:
+    """Representative square (the smallest index of its orbit) -> the given starts it
+    stands for, in the order given."""
+    b = Board(rows, cols)
+    maps = symmetries(rows, cols)
+    out: dict[int, list[int]] = {}
+    for s in starts:
+        x, y = b.coords(int(s))
+        rep = min(b.index(*m(x, y)) for m in maps)
+        out.setdefault(rep, []).append(int(s))
+    return out

@@ -1,0 +1,145 @@
+"""What every study command shares: ``--store``, ``--scheduler``, the progress bar, Ctrl-C.
+
+A study command does::
+
+    from ._study_options import add_runner_options, run_study
+
+    def add_parser(studies):
+        p = studies.add_parser("my-study", ...)
+        add_runner_options(p)                    # --store FILE, --scheduler ADDR
+        ...
+
+    def run(args):
+        tasks = my_study_tasks(...)              # list[knightgui_core.run.runner.Task]
+        report = run_study(args, tasks, "my study")
+        ...                                      # build the answer from report.results
+        out["tasks"] = report.tasks_json()       # in --json
+
+``run_study`` opens the store (a bad file: exit 2, one line, the file untouched), picks the
+scheduler (``--scheduler``, else ``$KNIGHTGUI_SCHEDULER``, else this machine), draws a tqdm bar
+on stderr when stderr is a terminal and ``--json`` is not given, and on Ctrl-C stops at once
+(exit 130) with every finished task committed.
+"""
+from __future__ import annotations
+
+import os
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ._common import CliError
+
+
+def add_runner_options(p) -> None:
+    """Add ``--store FILE`` and ``--scheduler ADDR`` to a study's parser."""
+    p.add_argument("--store", metavar="FILE", default=None,
+                   help="SQLite result store: finished tasks are kept there and not "
+                        "computed again (many studies can share one file)")
+    p.add_argument("--scheduler", metavar="ADDR", default=None,
+                   help="Dask scheduler, tcp://HOST:PORT (default: $KNIGHTGUI_SCHEDULER, "
+                        "else this machine's cores: 'local', the same as 'threads'; "
+                        "'processes' for a local cluster of worker processes)")
+
+
+def open_store(path: str | None):
+    """The :class:`~knightgui_core.run.store.ResultStore` at ``path`` (None: no store);
+    :class:`CliError` with one line when the file is not usable."""
+    if path is None:
+        return None
+    from knightgui_core.run.store import ResultStore, StoreError
+    try:
+        return ResultStore(path)
+    except StoreError as e:
+        raise CliError(f"--store: {e}") from None
+
+
+def scheduler_of(args) -> str:
+    """``--scheduler`` or ``$KNIGHTGUI_SCHEDULER`` or ``local``; CliError if malformed."""
+    from knightgui_core.run.runner import SchedulerError, resolve_scheduler
+    try:
+        return resolve_scheduler(getattr(args, "scheduler", None))
+    except SchedulerError as e:
+        raise CliError(f"--scheduler: {e}") from None
+
+
+class TaskBar:
+    """A tqdm bar of tasks on stderr (done / total, rate, time left), only when stderr is a
+    terminal and ``enabled``; callable as ``progress(done, total)``."""
+
+    def __init__(self, label: str, enabled: bool = True, stream=None,
+                 mininterval: float = 0.1):
+        self.mininterval = mininterval
+        self.stream = stream or sys.stderr
+        tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.enabled = bool(enabled and tty)
+        self._bar: Any = None
+        self.label = label
+
+    def __call__(self, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if self._bar is None:
+            from tqdm import tqdm
+            self._bar = tqdm(total=total, desc=self.label, unit="task", file=self.stream,
+                             dynamic_ncols=True, leave=False, initial=done,
+                             mininterval=self.mininterval, miniters=1)
+            return
+        self._bar.update(done - self._bar.n)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+
+def _quick_exit(store) -> None:
+    """Ctrl-C: close the store (every finished task is committed), say so, leave now."""
+    if store is not None:
+        try:
+            store.close()
+        except Exception:  # noqa: BLE001 - leaving anyway
+            pass
+    from knightgui_core.run import runner
+    t = threading.Thread(target=runner.shutdown_local, daemon=True)
+    t.start()
+    t.join(0.3)
+    try:
+        sys.stderr.write("interrupted\n")
+        sys.stderr.flush()
+        sys.stdout.flush()
+    except Exception:  # noqa: BLE001
+        pass
+    os._exit(130)
+
+
+def run_study(args, tasks: Sequence[Any], label: str, *, store=None,
+              on_result: Callable[[str, Any], None] | None = None,
+              workers: int | None = None):
+    """Run ``tasks`` for a study command and return the
+    :class:`~knightgui_core.run.runner.RunReport`. Opens ``args.store`` unless ``store`` is
+    given (then the caller closes it). Errors become :class:`CliError` (exit 2)."""
+    from knightgui_core.run.runner import RunnerError, SchedulerError, run_tasks
+    from knightgui_core.run.store import StoreError
+    sched = scheduler_of(args)
+    own = store is None
+    if own:
+        store = open_store(getattr(args, "store", None))
+    bar = TaskBar(label, enabled=not getattr(args, "json", False))
+    try:
+        return run_tasks(tasks, store=store, scheduler=sched, progress=bar,
+                         on_result=on_result, workers=workers)
+    except KeyboardInterrupt:
+        bar.close()
+        _quick_exit(store)
+        raise                                  # not reached
+    except SchedulerError as e:
+        raise CliError(f"--scheduler: {e}") from None
+    except StoreError as e:
+        raise CliError(f"--store: {e}") from None
+    except RunnerError as e:
+        raise CliError(f"{label}: {e}") from None
+    finally:
+        bar.close()
+        if own and store is not None:
+            store.close()

@@ -1,0 +1,27 @@
+"""``knightgui check FILE``: validate a tour file (docs/spec.md §9)."""
+from __future__ import annotations
+
+from ._common import CliError, emit_json
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("check", help="validate a tour file (JSON or CSV)")
+    p.add_argument("file", help="a .json or .csv tour file")
+    p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from knightgui_core.board.tour import Tour, TourError
+    try:
+        tour = Tour.load(args.file)
+    except TourError as e:
+        raise CliError(f"knightgui check: {args.file}: {e}") from None
+    kind = "closed" if tour.is_closed_path else "open"
+    if args.json:
+        emit_json({"valid": True, "rows": tour.rows, "cols": tour.cols,
+                   "closed": bool(tour.closed), "closed_path": tour.is_closed_path,
+                   "squares": tour.board.size, "method": tour.method})
+    else:
+        print(f"{args.file}: valid {kind} tour on {tour.cols}×{tour.rows}")
+    return 0

@@ -1,0 +1,158 @@
+"""``knightgui enumerate``: Phadke's exhaustive enumeration (docs/spec.md §4, §5, §10).
+
+    knightgui enumerate --start a8 --end c7                      # count: 14,258 solutions
+    knightgui enumerate --start a8 --end c7 --first 3            # show the first boards
+    knightgui enumerate --start b8 --end a6 --dash h1=full --xcd c2-a1-b3-c5-a6
+    knightgui enumerate --start b8 --end a6 --list-tails
+"""
+from __future__ import annotations
+
+import re
+
+from ._common import CliError, Progress, emit_json, positive_int
+
+_TAIL_SPLIT = re.compile(r"[\s>/-]+")
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("enumerate", help="every Warnsdorff tour through the options matrix "
+                       "(Phadke's exhaustive method)")
+    p.add_argument("--rows", default="8", help="board rows (default 8)")
+    p.add_argument("--cols", default="8", help="board columns (default 8)")
+    p.add_argument("--start", required=True, help="start square S (a8 or 1,8)")
+    p.add_argument("--end", help="end square E, a knight move from S (closed tours); "
+                   "without it: open tours")
+    p.add_argument("--dash", action="append", default=[], metavar="CORNER=STATE",
+                   help="corner dash: CORNER is a free corner (a1, a8, h8, h1), STATE is off, "
+                   "A, B or full; repeat or separate with commas")
+    g = p.add_mutually_exclusive_group()
+    g.add_argument("--ecd", metavar="TAIL", help="end corner dash tail A1-K-A2-E")
+    g.add_argument("--xcd", metavar="TAIL", help="extended end corner dash tail A1-K-A2-X-E")
+    p.add_argument("--list-tails", action="store_true",
+                   help="list free corners and the ECD/XCD tails for S and E, then stop")
+    p.add_argument("--first", metavar="K", help="stop after the first K solutions and show them")
+    p.add_argument("--out", metavar="FILE", help="write the solutions (the first K, or all) "
+                   "as they are found to FILE.npy (binary: boards of move numbers, numpy.load), "
+                   "FILE.csv or FILE.json; memory stays flat")
+    p.add_argument("--json", action="store_true", help="last stdout line: one JSON object")
+    p.set_defaults(func=run)
+
+
+def _dashes(items) -> dict:
+    out = {}
+    for item in items:
+        for part in item.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if "=" not in part:
+                raise CliError(f"--dash: '{part}' is not CORNER=STATE (e.g. a1=full)")
+            k, v = part.split("=", 1)
+            out[k.strip()] = v.strip()
+    return out
+
+
+def _tail(text):
+    parts = [t for t in _TAIL_SPLIT.split(text.strip()) if t]
+    if len(parts) < 2:
+        raise CliError(f"tail '{text}': give its squares in order, e.g. c2-a1-b3-c5-a6")
+    return parts
+
+
+def _solution_record(en, s) -> dict:
+    return {"index": s.index, "branch": s.branch, "path": en.names(s.path),
+            "numbers": s.numbers[::-1].tolist(), "mo": s.mo_entries()}
+
+
+def _out_kind(path) -> str:
+    from knightgui_core.tietree.solution_writer import FORMATS, format_of
+    try:
+        return format_of(path)
+    except ValueError:
+        from pathlib import Path
+        raise CliError(f"--out: unknown file type '{Path(path).suffix[:20]}' (use "
+                       f"{', '.join(FORMATS)})") from None
+
+
+def _write_out(path, en, limit) -> dict:
+    """Stream the solutions to ``path`` as they are found (flat memory); the counters."""
+    from knightgui_core.tietree.solution_writer import write_solutions
+    bar = Progress("enumerate")
+    try:
+        return write_solutions(en, path, limit, progress=lambda c: bar(
+            c["solutions"], None, f"solutions, {c['dead_ends']:,} dead ends"))
+    except OSError as e:
+        raise CliError(f"--out: cannot write {path}: {e.strerror or e}") from None
+    finally:
+        bar.close()
+
+
+def run(args) -> int:
+    from knightgui_core.tietree.enumerator import EnumerationError, Enumerator, free_corners, list_tails
+    rows = positive_int("--rows", args.rows, 1, 1000)
+    cols = positive_int("--cols", args.cols, 1, 1000)
+    if rows * cols > 1_000_000:
+        raise CliError("--rows × --cols must be at most 1,000,000 squares")
+    dashes = _dashes(args.dash)
+    tail_kind = "ecd" if args.ecd else "xcd" if args.xcd else None
+    tail = _tail(args.ecd or args.xcd) if tail_kind else None
+    try:
+        if args.list_tails:
+            if args.end is None:
+                raise CliError("--list-tails needs --end")
+            fc = free_corners(rows, cols, args.start, args.end)
+            tails = list_tails(rows, cols, args.start, args.end)
+            for c, why in fc.items():
+                print(f"corner {c}: {'free' if why is None else 'not free: ' + why}")
+            for kind in ("ecd", "xcd"):
+                for t in tails[kind]:
+                    print(f"--{kind} {'-'.join(t)}")
+            if args.json:
+                emit_json({"free_corners": fc, "ecd": ["-".join(t) for t in tails["ecd"]],
+                           "xcd": ["-".join(t) for t in tails["xcd"]]})
+            return 0
+        en = Enumerator(rows, cols, args.start, args.end, dashes, tail)
+    except EnumerationError as e:
+        raise CliError(str(e)) from None
+    if tail_kind and en.plan.tail_kind != tail_kind:
+        raise CliError(f"--{tail_kind}: {'-'.join(tail or ())} is an {en.plan.tail_kind.upper()} "
+                       f"tail; use --{en.plan.tail_kind}")
+    import time
+    out_kind = _out_kind(args.out) if args.out else None
+    t0 = time.perf_counter()
+    sols = []
+    k = positive_int("--first", args.first, 1, 100_000) if args.first is not None else None
+    if out_kind:
+        if k is not None:      # the boards are shown too: keep the first K, then write them
+            sols = en.first(k)
+            en.reset()
+        _write_out(args.out, en, k)
+    elif k is not None:
+        sols = en.first(k)
+    else:
+        bar = Progress("enumerate")
+        try:
+            en.count(progress=lambda c: bar(c["solutions"], None,
+                                            f"solutions, {c['dead_ends']:,} dead ends"))
+        finally:
+            bar.close()
+    counters = {"solutions": en.solutions, "dead_ends": en.dead_ends,
+                "forward_moves": en.forward_moves, "exhausted": en.exhausted,
+                "seconds": round(time.perf_counter() - t0, 6)}
+    if args.first is not None:
+        for s in sols:
+            print(f"solution {s.index} (branched at move {s.branch})")
+            print(s.tour.render())
+            mo = " ".join(f"({k},{j})={t}" for k, j, t in s.mo_entries())
+            print(f"options matrix: {mo or 'empty'}")
+            print()
+    end = "" if en.end is None else f"→{en.board.name(en.end)}"
+    print(f"{en.board.name(en.start)}{end}: {counters['solutions']:,} solutions, "
+          f"{counters['dead_ends']:,} dead ends, {counters['forward_moves']:,} forward moves"
+          f"{'' if counters['exhausted'] else ' (not exhausted)'} in {counters['seconds']:.3f} s")
+    if args.json:
+        out = dict(counters)
+        if args.first is not None:
+            out["first"] = [_solution_record(en, s) for s in sols]
+        emit_json(out)
+    return 0 if counters["solutions"] > 0 or not counters["exhausted"] else 1

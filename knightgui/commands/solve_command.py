@@ -1,0 +1,81 @@
+"""``knightgui solve``: one tour, printed, saved or rendered (docs/spec.md §10)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from ._common import CliError, EXIT_NOT_FOUND, emit_json, positive_int
+
+
+def add_parser(sub) -> None:
+    from knightgui_core.board.rules import DEFAULT_ORDER, METHODS, TIE_HELP, TIE_RULES
+    p = sub.add_parser("solve", help="find one tour by Warnsdorff's rule",
+                       description="Find one knight's tour. Without --closed the tour is open.")
+    p.add_argument("--rows", required=True, help="board rows (ranks)")
+    p.add_argument("--cols", required=True, help="board columns (files)")
+    p.add_argument("--start", default=None, help="start square, e.g. a1 or 1,1 (default a1)")
+    p.add_argument("--closed", action="store_true", help="the last square must be a knight "
+                   "move from the first")
+    p.add_argument("--tie", default="phadke", metavar="RULE",
+                   help="tie rule (default phadke; sources and figures: docs/tie-breaks.md): "
+                   + "; ".join(f"{t}: {TIE_HELP[t]}" for t in TIE_RULES).replace("%", "%%"))
+    p.add_argument("--order", default=DEFAULT_ORDER, help="move order, 8 digits (default "
+                   f"{DEFAULT_ORDER}) or ⟨dx,dy⟩ pairs")
+    p.add_argument("--seed", default="0", help="seed for the random tie rules")
+    p.add_argument("--method", default="auto", choices=METHODS,
+                   help="auto (default), greedy, backtrack or construct")
+    p.add_argument("--budget", default=None, help="node budget for backtracking")
+    p.add_argument("--out", default=None, help="save the tour: FILE.json or FILE.csv")
+    p.add_argument("--png", default=None, help="render the board to FILE.png")
+    p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
+    p.add_argument("--quiet", "-q", action="store_true", help="print no board")
+    p.set_defaults(func=run)
+
+
+def _start_name(rows: int, cols: int, start) -> str:
+    from knightgui_core.board.squares import Board
+    b = Board(rows, cols)
+    return b.name(0 if start is None else b.parse(start))
+
+
+def run(args) -> int:
+    from knightgui_core.walks.solve import SolveError, solve
+    from knightgui_core.board.tour import path_pairs
+    rows = positive_int("--rows", args.rows, 1, 100_000)
+    cols = positive_int("--cols", args.cols, 1, 100_000)
+    seed = positive_int("--seed", args.seed, 0, 2**48)
+    budget = None if args.budget is None else positive_int("--budget", args.budget, 1, 10**12)
+    for opt, ext in (("--out", (".json", ".csv")), ("--png", (".png",))):
+        val = getattr(args, opt[2:])
+        if val is not None and Path(val).suffix.lower() not in ext:
+            raise CliError(f"{opt} must name a {' or '.join(ext)} file, got '{val}'")
+    try:
+        res = solve(rows, cols, start=args.start, closed=args.closed, tie=args.tie,
+                    order=args.order, seed=seed, method=args.method, node_budget=budget)
+    except SolveError as e:
+        raise CliError(f"knightgui solve: {e}") from None
+    if res.ok:
+        try:
+            if args.out:
+                res.tour.save(args.out)
+            if args.png:
+                from knightgui.export import save_png
+                save_png(res.tour, args.png)
+        except (OSError, ValueError) as e:
+            where = args.out if args.out else args.png
+            raise CliError(f"cannot write {where!r}: {getattr(e, 'strerror', None) or e}") \
+                from None
+    if args.json:
+        emit_json({"rows": rows, "cols": cols, "closed": bool(args.closed), "valid": res.ok,
+                   "method": res.method, "seconds": round(res.seconds, 6),
+                   "path": path_pairs(res.path, cols) if res.ok else [],
+                   "message": res.message, "nodes": res.nodes,
+                   "stuck_at": res.stuck_at, "moves": res.moves,
+                   "start": _start_name(rows, cols, args.start),
+                   "rule_walk": res.info.get("rule_walk")})
+    else:
+        if res.ok and not args.quiet and rows * cols <= 26 * 26:
+            print(res.tour.render())
+        print(f"{res.message} in {res.seconds * 1000:.2f} ms", file=sys.stdout if res.ok
+              else sys.stderr)
+    return 0 if res.ok else EXIT_NOT_FOUND

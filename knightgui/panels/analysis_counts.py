@@ -1,0 +1,166 @@
+"""The count study in the window: every Warnsdorff tour from each start square, counted.
+
+A page of the Analysis view (:class:`CountStudyPage`, registered in
+:mod:`knightgui.panels.analysis_pages`): board size, starts, scheduler address and store file
+(both remembered in the settings under ``count/``), Run, Cancel, a progress bar over the
+tasks, and the table (one row per symmetry class, then the totals). The study,
+:func:`knightgui_core.studies.count_study.run_count`, runs on the Analysis view's study thread like
+every other study (request / restart / abort); Cancel stops it between tasks, and nothing
+partial is shown as a result (a store keeps the finished tasks).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
+                               QLineEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget,
+                               QTableWidgetItem, QVBoxLayout, QWidget)
+
+from ..settings import qsettings
+from .analysis_base import AnalysisPage, StudyRunner
+
+HEADERS = ("start", "starts", "tours", "closed", "dead ends")
+
+
+def count_study(n: int, starts: str, scheduler: str | None, store_path: str | None):
+    """The study function the runner calls: ``fn(progress=, cancel=)`` → ``CountResult``.
+    A bad board, store or scheduler raises; the study thread reports it in one line."""
+    from knightgui_core.run.store import ResultStore
+    from knightgui_core.studies.count_study import run_count
+
+    def fn(progress: Any, cancel: Any):
+        store = ResultStore(store_path) if store_path else None
+        try:
+            return run_count(n, n, starts, scheduler=scheduler, store=store, cancel=cancel,
+                             progress=lambda _round, done, total: progress(done, total))
+        finally:
+            if store is not None:
+                store.close()
+    return fn
+
+
+class CountStudyPage(AnalysisPage):
+    """See the module docstring. ``result`` holds the last finished
+    :class:`~knightgui_core.studies.count_study.CountResult`."""
+
+    title = "Tour counts"
+
+    def __init__(self, runner: StudyRunner, parent: QWidget | None = None):
+        super().__init__(runner, parent)
+        self.result = None
+        v = QVBoxLayout(self)
+        self.size_spin = QSpinBox()
+        self.size_spin.setRange(1, 11)
+        self.size_spin.setValue(8)
+        self.size_spin.setPrefix("n = ")
+        self.size_spin.setToolTip("board side: n×n (10×10 is hours of work on one machine)")
+        self.starts_combo = QComboBox()
+        self.starts_combo.setEditable(True)
+        self.starts_combo.addItems(["all", "corners"])
+        self.starts_combo.setToolTip("all, corners, or squares such as a1,c3")
+        s = qsettings()
+        self.scheduler_edit = QLineEdit(str(s.value("count/scheduler", "") or ""))
+        self.scheduler_edit.setPlaceholderText("this machine (or tcp://HOST:8786)")
+        self.scheduler_edit.setToolTip("Dask scheduler of a cluster; empty: this machine")
+        self.store_edit = QLineEdit(str(s.value("count/store", "") or ""))
+        self.store_edit.setPlaceholderText("no store (or a .sqlite file to resume from)")
+        self.store_edit.setToolTip("SQLite result store: finished tasks are kept and reused")
+        self.run_btn = QPushButton("Run")
+        self.run_btn.setToolTip("count every Warnsdorff tour from each start")
+        self.run_btn.clicked.connect(self.run)
+        self.cancel_btn = QPushButton("Cancel")
+        self.cancel_btn.clicked.connect(self.cancel)
+        self.cancel_btn.setEnabled(False)
+        for group in ((QLabel("Board"), self.size_spin, QLabel("starts"), self.starts_combo),
+                      (QLabel("Scheduler"), self.scheduler_edit),
+                      (QLabel("Store"), self.store_edit),
+                      (self.run_btn, self.cancel_btn)):
+            row = QHBoxLayout()
+            for x in group:
+                row.addWidget(x)
+            if group[-1] is self.cancel_btn or group[-1] is self.starts_combo:
+                row.addStretch(1)
+            v.addLayout(row)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        v.addWidget(self.progress)
+        self.status = QLabel("Counts every Warnsdorff tour (strict rule, every tie followed, "
+                             "open) from each start square.")
+        self.status.setWordWrap(True)
+        v.addWidget(self.status)
+        t = QTableWidget(0, len(HEADERS))
+        t.setHorizontalHeaderLabels(list(HEADERS))
+        t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        t.verticalHeader().setVisible(False)
+        t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        t.horizontalHeader().setStretchLastSection(True)
+        self.table = t
+        v.addWidget(t, 1)
+        self._mine = False
+
+    # ----------------------------------------------------------------- running
+    @property
+    def running(self) -> bool:
+        """This page's count is running."""
+        return self._mine and self.runner.running
+
+    def run(self) -> None:
+        """Start the count with the page's fields (nothing while any study runs)."""
+        if self.runner.running:
+            return
+        n = self.size_spin.value()
+        starts = self.starts_combo.currentText().strip() or "all"
+        sched, store = self.scheduler_edit.text().strip(), self.store_edit.text().strip()
+        s = qsettings()
+        s.setValue("count/scheduler", sched)
+        s.setValue("count/store", store)
+        self.result = None
+        self.table.setRowCount(0)
+        self.progress.setValue(0)
+        self.status.setText(f"Counting {n}×{n}, starts: {starts}, on "
+                            f"{sched or 'this machine'} …")
+        self._mine = True
+        self.start_study("count", count_study(n, starts, sched or None, store or None))
+
+    def cancel(self) -> None:
+        """Stop the running count between two tasks."""
+        if self.running:
+            self.status.setText("Cancelling …")
+        super().cancel()
+
+    def set_busy(self, busy: bool) -> None:
+        self.run_btn.setEnabled(not busy)
+        self.cancel_btn.setEnabled(busy and self._mine)
+        if not busy:
+            self._mine = False
+
+    def study_progress(self, done: float, total: float) -> None:
+        self.progress.setValue(int(1000 * done / total) if total else 0)
+        self.progress.setFormat(f"{int(done):,} / {int(total):,} tasks")
+
+    def study_failed(self, message: str) -> None:
+        self.status.setText(f"Failed: {message.splitlines()[0] if message else 'error'}")
+
+    def study_done(self, res) -> None:
+        if res is None or res.cancelled:
+            done = "" if res is None else f" ({res.tasks['total']:,} tasks finished; a store keeps them)"
+            self.status.setText(f"Cancelled{done}")
+            return
+        self.show_result(res)
+
+    def show_result(self, res) -> None:
+        """Fill the table: one row per symmetry class, then the totals."""
+        self.result = res
+        rows = [(rep, len(m), res.per_start[m[0]]) for rep, m in res.classes.items()]
+        rows.append(("all", len(res.per_start), res.totals))
+        self.table.setRowCount(len(rows))
+        for i, (name, count, rec) in enumerate(rows):
+            for j, val in enumerate((name, f"{count}", f"{rec['tours']:,}",
+                                     f"{rec['closed']:,}", f"{rec['dead_ends']:,}")):
+                self.table.setItem(i, j, QTableWidgetItem(val))
+        t = res.tasks
+        self.progress.setValue(1000)
+        self.status.setText(f"{res.rows}×{res.cols}: {res.totals['tours']:,} tours from "
+                            f"{len(res.per_start)} starts ({len(res.classes)} classes) in "
+                            f"{res.seconds:.1f} s; {t['total']:,} tasks, "
+                            f"{t['from_store']:,} from the store")

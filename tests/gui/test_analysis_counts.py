@@ -1,0 +1,127 @@
+"""The count study page of the Analysis view: runs, fills the table, cancels, closes cleanly."""
+import pytest
+from PySide6.QtCore import QSettings
+
+from knightgui.panels import analysis_counts as count_study
+from knightgui.panels.analysis_base import StudyRunner
+from knightgui.panels.analysis_counts import CountStudyPage
+
+
+@pytest.fixture(autouse=True)
+def _own_settings(tmp_path, monkeypatch):
+    """QSettings(org, app) uses the native format, which the conftest's path override does
+    not reach: give the page an ini file of its own so no test writes the user's settings."""
+    path = str(tmp_path / "settings.ini")
+    monkeypatch.setattr(count_study, "qsettings", lambda: QSettings(path, QSettings.IniFormat))
+
+
+def qsettings():
+    return count_study.qsettings()
+
+
+def _page(qtbot):
+    """A page on a study runner of its own (the Analysis view shares one among its pages)."""
+    runner = StudyRunner()
+    p = CountStudyPage(runner)
+    runner.busyChanged.connect(p.set_busy)      # as the Analysis view wires its pages
+    qtbot.addWidget(p)
+    return p
+
+
+@pytest.fixture
+def page(qtbot):
+    p = _page(qtbot)
+    p.resize(600, 500)
+    p.show()
+    yield p
+    assert p.runner.shutdown(30000)
+    assert not p.running
+
+
+def _ended(p):
+    assert not p.status.text().startswith("Failed"), p.status.text()
+    return not p.runner.running
+
+
+def test_run_fills_the_table(qtbot, page):
+    page.size_spin.setValue(6)
+    page.scheduler_edit.setText("threads")
+    page.run()
+    assert page.running and not page.run_btn.isEnabled() and page.cancel_btn.isEnabled()
+    qtbot.waitUntil(lambda: _ended(page), timeout=60000)
+    res = page.result
+    assert res is not None and res.totals["tours"] == 1_984
+    t = page.table
+    assert t.rowCount() == len(res.classes) + 1 == 7
+    assert t.item(t.rowCount() - 1, 0).text() == "all"
+    assert t.item(t.rowCount() - 1, 2).text() == "1,984"
+    assert t.item(t.rowCount() - 1, 3).text() == "360"
+    assert "1,984 tours" in page.status.text()
+    assert page.run_btn.isEnabled() and not page.cancel_btn.isEnabled()
+    assert qsettings().value("count/scheduler") == "threads"
+
+
+def test_scheduler_address_comes_from_the_settings(qtbot):
+    qsettings().setValue("count/scheduler", "tcp://10.1.2.3:8786")
+    p = _page(qtbot)
+    assert p.scheduler_edit.text() == "tcp://10.1.2.3:8786"
+
+
+def test_unreachable_scheduler_fails_in_one_line(qtbot, page):
+    page.size_spin.setValue(5)
+    page.scheduler_edit.setText("tcp://127.0.0.1:1")
+    page.run()
+    qtbot.waitUntil(lambda: not page.runner.running, timeout=30000)
+    assert page.status.text().startswith("Failed")
+    assert "\n" not in page.status.text() and page.result is None
+
+
+def test_cancel_stops_a_long_count(qtbot, page):
+    page.size_spin.setValue(10)
+    page.starts_combo.setEditText("a1")
+    page.scheduler_edit.setText("threads")
+    page.run()
+    qtbot.wait(300)
+    page.cancel()
+    qtbot.waitUntil(lambda: not page.runner.running, timeout=20000)
+    assert page.result is None and page.table.rowCount() == 0
+    assert page.status.text().startswith("Cancelled")
+
+
+def test_store_resume_and_bad_store(qtbot, page, tmp_path):
+    store = tmp_path / "c.sqlite"
+    page.size_spin.setValue(5)
+    page.store_edit.setText(str(store))
+    page.run()
+    qtbot.waitUntil(lambda: _ended(page), timeout=60000)
+    page.run()
+    qtbot.waitUntil(lambda: _ended(page), timeout=60000)
+    assert page.result.tasks["from_store"] == page.result.tasks["total"] > 0
+    bad = tmp_path / "bad.sqlite"
+    bad.write_text("garbage")
+    page.store_edit.setText(str(bad))
+    page.run()
+    qtbot.waitUntil(lambda: not page.runner.running, timeout=30000)
+    assert page.status.text().startswith("Failed") and bad.read_text() == "garbage"
+
+
+def test_shutting_down_while_running_stops_the_thread(qtbot):
+    p = _page(qtbot)
+    p.show()
+    p.size_spin.setValue(10)
+    p.starts_combo.setEditText("a1")
+    p.scheduler_edit.setText("threads")
+    p.run()
+    qtbot.wait(200)
+    assert p.running
+    assert p.runner.shutdown(20000)
+    assert not p.running and not p.runner.worker.isRunning()
+
+
+def test_the_analysis_view_has_the_page(qtbot):
+    from knightgui.panels.analysis import AnalysisWindow
+    d = AnalysisWindow()
+    qtbot.addWidget(d)
+    page = d.pages[CountStudyPage.title]
+    assert d.tabs.indexOf(page) >= 0 and page.runner is d.runner
+    assert d.shutdown(1000)
