@@ -69,6 +69,7 @@ def repair_child(n: int, repeat: int) -> None:
 
     from knightgui_core.board.squares import Board
     from knightgui_core.walks.close_kernel import repair_closed
+    from knightgui_core.board.tie_rule import TieRule
     from knightgui_core.walks.walk_kernel import greedy_walk
     from knightgui_core.board.tour import check_path
 
@@ -76,7 +77,8 @@ def repair_child(n: int, repeat: int) -> None:
     nb = board.neighbours
     path = np.empty(board.size, dtype=np.int32)
     ties = np.empty(board.size, dtype=np.uint8)
-    m = greedy_walk(n, n, 0, 4, np.arange(8, dtype=np.int64), 0, np.empty(0, np.int8), path,
+    m = greedy_walk(n, n, 0, int(TieRule.CENTER_FAR), np.arange(8, dtype=np.int64), 0,
+                    np.empty(0, np.int8), path,
                     ties)
     if m != board.size:
         print(json.dumps({"error": f"greedy walk stopped at {m}"}))

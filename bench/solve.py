@@ -48,7 +48,8 @@ PROTOTYPE_WALK = {1000: 0.038, 2000: 0.125}
 def rule_walks(repeat: int) -> None:
     import numpy as np
 
-    from knightgui_core.walks.walk_kernel import TIE_CENTER_FAR, greedy_walk
+    from knightgui_core.board.tie_rule import TieRule
+    from knightgui_core.walks.walk_kernel import greedy_walk
     from knightgui_core.board.rules import DEFAULT_MOVE_ORDER
     pos = DEFAULT_MOVE_ORDER.positions()
     score = np.zeros(0, dtype=np.int8)
@@ -57,7 +58,7 @@ def rule_walks(repeat: int) -> None:
         path = np.empty(n * n, dtype=np.int32)
         ties = np.empty(n * n, dtype=np.uint8)
         tw, m = median_time(lambda n=n, p=path, t=ties: greedy_walk(
-            n, n, 0, TIE_CENTER_FAR, pos, 0, score, p, t), repeat)
+            n, n, 0, int(TieRule.CENTER_FAR), pos, 0, score, p, t), repeat)
         assert m == n * n
         ts, res = median_time(lambda n=n: solve(n, n, tie="center-far"), max(3, repeat // 2))
         assert res.ok and res.method.startswith("warnsdorff greedy")

@@ -21,10 +21,12 @@ import os
 import sys
 from collections.abc import Iterator
 
+from knightgui_core.system.errors import ResourceError
+
 __all__ = ["OutputError", "guarded_streams", "say_on_stderr"]
 
 
-class OutputError(Exception):
+class OutputError(ResourceError):
     """stdout or stderr could not be written."""
 
     def __init__(self, name: str, reason: str, stream=None):

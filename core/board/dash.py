@@ -17,13 +17,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .squares import Board
+from ..system.errors import InputError
 
 DASH_STATES = ("off", "A", "B", "full")
 _STATE_ALIASES = {"off": "off", "none": "off", "0": "off", "a": "A", "b": "B",
                   "full": "full", "c": "full", "ab": "full", "both": "full"}
 
 
-class EnumerationError(ValueError):
+class EnumerationError(InputError):
     """Bad input for an exhaustive enumeration (squares, end, dashes, tail)."""
 
 

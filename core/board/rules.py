@@ -13,19 +13,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from .squares import MOVES, Board
+from .tie_rule import TieRule, UnknownTieRule
+from ..system.errors import InputError
 
-#: Tie-break rules (docs/spec.md §3 and docs/tie-breaks.md), in the order the window lists
-#: them. The first nine are codes of the greedy kernel (:mod:`knightgui_core.walks.walk_kernel`);
-#: the Squirrel rules (``squirrel-ganzfried``: with Ganzfried's fix) run
-#: :mod:`knightgui_core.walks.squirrel` (square boards, from a corner).
-TIE_RULES: tuple[str, ...] = ("phadke", "first", "last", "random", "center-far", "lookahead",
-                              "pohl", "pohl-random", "center-far-random", "squirrel",
-                              "squirrel-unsplit", "squirrel-ganzfried")
-TIE_CODES: dict[str, int] = {name: code for code, name in enumerate(TIE_RULES)}
+#: Tie-break rules (docs/spec.md §3 and docs/tie-breaks.md) by name, in the order the window
+#: lists them: the labels of :class:`TieRule`, whose values are the kernels' codes.
+TIE_RULES: tuple[str, ...] = tuple(r.label for r in TieRule)
+TIE_CODES: dict[str, TieRule] = {r.label: r for r in TieRule}
 #: rules that follow their own move orders (``--order`` is not used)
-SQUIRREL_RULES: tuple[str, ...] = ("squirrel", "squirrel-unsplit", "squirrel-ganzfried")
+SQUIRREL_RULES: tuple[str, ...] = tuple(r.label for r in TieRule if r.switching)
 #: rules whose residual ties are broken at random (``--seed``; ``--trials`` in the study)
-RANDOM_RULES: tuple[str, ...] = ("random", "pohl-random", "center-far-random")
+RANDOM_RULES: tuple[str, ...] = tuple(r.label for r in TieRule if r.randomised)
 TIE_HELP: dict[str, str] = {
     "phadke": "highest move type among the tied candidates (Phadke's program)",
     "first": "first tied candidate in the move order",
@@ -51,22 +49,19 @@ DEFAULT_ORDER = "12345678"
 METHODS: tuple[str, ...] = ("auto", "greedy", "backtrack", "construct")
 
 
-class RuleError(ValueError):
+class RuleError(InputError):
     """A tie rule, move order or dash state that is not understood."""
 
 
-def parse_tie(name: str) -> int:
-    """Kernel code of a tie rule name (case-insensitive; ``center_far``/``roth`` accepted)."""
-    if not isinstance(name, str):
-        raise RuleError(f"tie rule must be a name, got {name!r}")
-    key = name.strip().lower().replace("_", "-")
-    key = {"roth": "center-far", "centre-far": "center-far", "squirrel-cull": "squirrel",
-           "ganzfried": "squirrel-ganzfried", "squirrel+ganzfried": "squirrel-ganzfried",
-           "roth-random": "center-far-random", "centre-far-random": "center-far-random",
-           "look-ahead": "lookahead"}.get(key, key)
-    if key not in TIE_CODES:
-        raise RuleError(f"unknown tie rule '{name[:40]}' (choose one of: {', '.join(TIE_RULES)})")
-    return TIE_CODES[key]
+def parse_tie(name: str) -> TieRule:
+    """The :class:`TieRule` named ``name`` (case-insensitive; ``center_far``/``roth``
+    accepted); an unknown name is a :class:`RuleError` that lists the rules."""
+    try:
+        return TieRule.parse(name)
+    except UnknownTieRule:
+        shown = name[:40] if isinstance(name, str) else repr(name)[:40]
+        raise RuleError(f"unknown tie rule '{shown}' (choose one of: "
+                        f"{', '.join(TIE_RULES)})") from None
 
 
 _PAIR = re.compile(r"[<⟨(\[]\s*([-+−]?\d)\s*,\s*([-+−]?\d)\s*[>⟩)\]]")

@@ -20,6 +20,7 @@ from functools import cached_property
 from typing import TypeAlias
 
 import numpy as np
+from ..system.errors import InputError
 
 #: (dcol, drow) of move types 1..8 (index 0..7).
 MOVES: tuple[tuple[int, int], ...] = (
@@ -79,7 +80,7 @@ def square_name(col: int, row: int) -> str:
     return f"{column_letters(col)}{int(row) + 1}"
 
 
-class BoardError(ValueError):
+class BoardError(InputError):
     """Bad board dimensions or a square that is not on the board."""
 
 

@@ -14,6 +14,7 @@ import numpy as np
 from ..system import files
 from .squares import Board, BoardError, column_letters
 from ..system.text import finite_float, reject_constant, shorten, strict_dumps
+from ..system.errors import InputError
 
 FORMAT = "knightgui-tour"
 VERSION = 1
@@ -21,7 +22,7 @@ VERSION = 1
 MAX_FILE_BYTES = 256 * 1024 * 1024
 
 
-class TourError(ValueError):
+class TourError(InputError):
     """A path that is not a valid knight's tour, or a file that holds none."""
 
 

@@ -43,9 +43,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .hamsearch_kernel import ham_search, local_neighbours
+from ..system.errors import KnightguiError
 
 
-class BaseSearchError(RuntimeError):
+class BaseSearchError(KnightguiError, RuntimeError):
     """A base piece could not be found within its search budget (a bug, never expected)."""
 
 

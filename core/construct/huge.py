@@ -60,6 +60,7 @@ from . import strips as cs
 from ..board.squares import Board, SquareSpec
 from ..board.existence import closed_tour_exists, open_tour_exists, why_no_tour
 from . import construct_kernel as kc
+from ..system.errors import InputError
 
 __all__ = ["ConstructionError", "construct_closed", "construct_open",
            "max_squares_for_memory", "BYTES_PER_SQUARE"]
@@ -72,7 +73,7 @@ MEMORY_SHARE = 0.5
 _INT32_LIMIT = 2**31 - 1
 
 
-class ConstructionError(ValueError):
+class ConstructionError(InputError):
     """No tour of the kind asked exists on the board, or the board does not fit in memory."""
 
 

@@ -12,6 +12,7 @@ import os
 import threading
 from collections.abc import Mapping
 from typing import Any
+from ..system.errors import ResourceError
 
 #: seconds a scheduler address gets to answer before :class:`SchedulerError`
 CONNECT_TIMEOUT = 6.0
@@ -20,7 +21,7 @@ SCHEDULER_ENV = "KNIGHTGUI_SCHEDULER"
 LOCAL_MODES = ("local", "threads", "processes")
 
 
-class RunnerError(Exception):
+class RunnerError(ResourceError):
     """The run cannot go on (one-line message)."""
 
 

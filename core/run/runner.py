@@ -65,6 +65,7 @@ from typing import Any
 
 import numpy as np
 
+from ..system.control import cancel_requested
 from .clusters import (CONNECT_TIMEOUT, LOCAL_MODES, SCHEDULER_ENV, RunnerError, SchedulerError, TaskFailed,
                        client_for, connect, local_client, resolve_scheduler, shutdown_local)
 from .store import ResultStore, canonical_json
@@ -166,14 +167,6 @@ def _execute(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[str, float,
     return canonical_json(value), time.perf_counter() - t0, code_version()
 
 
-def _is_cancelled(cancel: Any) -> bool:
-    if cancel is None:
-        return False
-    if hasattr(cancel, "is_set"):
-        return bool(cancel.is_set())
-    return bool(cancel())
-
-
 def _dask_key(task: Task) -> str:
     return f"knightgui-{task.key}"
 
@@ -214,7 +207,7 @@ def run_tasks(tasks: Iterable[Task], *, store: ResultStore | None = None,
     if not todo:
         report.seconds = time.perf_counter() - t0
         return report
-    if _is_cancelled(cancel):
+    if cancel_requested(cancel):
         report.cancelled = True
         report.seconds = time.perf_counter() - t0
         return report
@@ -241,7 +234,7 @@ def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
         while remaining:
             batch = ac.next_batch(block=False)
             if not batch:
-                if _is_cancelled(cancel):
+                if cancel_requested(cancel):
                     report.cancelled = True
                     break
                 time.sleep(0.02)
@@ -272,7 +265,7 @@ def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
                     on_result(t.key, value)
                 if progress is not None:
                     progress(len(report.results), report.total)
-            if remaining and _is_cancelled(cancel):
+            if remaining and cancel_requested(cancel):
                 report.cancelled = True
                 break
     finally:

@@ -43,6 +43,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
+from ..system.errors import ResourceError
 
 FORMAT = "knightgui-store"
 VERSION = 1
@@ -59,7 +60,7 @@ _SCHEMA = (
 )
 
 
-class StoreError(Exception):
+class StoreError(ResourceError):
     """The store cannot be used; the message names the file and what is wrong (one line)."""
 
 

@@ -38,9 +38,11 @@ import numpy as np
 
 from ..board import rules as _rules
 from ..system.jit import num_threads
+from ..system.control import cancel_requested
 from ..board.squares import DCOL, DROW, Board, SquareSpec
 from .orders_kernel import FRAME, one_walk, orders_chunk
 from ..system.files import write_text
+from ..system.errors import InputError
 
 N_ORDERS = 40320
 TIES = ("first", "last")
@@ -49,7 +51,7 @@ DEFAULT_CHUNK = 1260
 MAX_SIDE = 16
 
 
-class OrderError(ValueError):
+class OrderError(InputError):
     """A move order or an analysis parameter that is not valid."""
 
 
@@ -279,14 +281,6 @@ class OrdersResult:
         return p
 
 
-def _cancelled(cancel) -> bool:
-    if cancel is None:
-        return False
-    if hasattr(cancel, "is_set"):
-        return bool(cancel.is_set())
-    return bool(cancel())
-
-
 def _walk_slice(orders, last, outlets0, offsets, starts, squares, out_len, out_closed):
     part = orders.view()
     part.setflags(write=False)   # one argument type for the kernel (knightgui_core.kernel_exports)
@@ -322,7 +316,7 @@ def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
     threads = num_threads()
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="move-orders") as pool:
         while done < total:
-            if _cancelled(cancel):
+            if cancel_requested(cancel):
                 break
             hi = min(total, done + chunk)
             # one slice per thread; the kernel releases the GIL

@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..system.control import CancelLike, cancel_requested
 from ..board import dash as _dash
 from ..board.squares import Board
 from ..tietree import enumerate_kernel as _k
@@ -67,10 +68,6 @@ FAMILY_GROUPS = {"strict": ("strict",), "cd": ("cd",), "semi": ("semi",),
                  "ecd": ("ecd", "ecd-semi"), "xcd": ("xcd", "xcd-semi"),
                  "all": ("cd", "semi", "ecd", "ecd-semi", "xcd", "xcd-semi")}
 CORNER_ORDER = ("a1", "a8", "h8", "h1")
-
-
-class StudyCancelled(Exception):
-    pass
 
 
 @dataclass(frozen=True)
@@ -236,7 +233,7 @@ def _save_checkpoint(path: Path, algos, counts: dict) -> None:
 
 def run(algos: Iterable[Algorithm] | None = None, workers: int | None = None,
         progress: Callable[[int, int, int], object] | None = None,
-        cancel: Callable[[], bool] | None = None,
+        cancel: CancelLike = None,
         checkpoint: str | os.PathLike[str] | None = None, batch: int = 8,
         checkpoint_every: float = 2.0) -> StudyResult:
     """Count every algorithm in ``algos`` (default: all 22,432).
@@ -285,7 +282,7 @@ def run(algos: Iterable[Algorithm] | None = None, workers: int | None = None,
                                                                     int(row[2]))
                                 sol_total += int(row[0])
                         if not stop:
-                            if cancel is not None and cancel():
+                            if cancel_requested(cancel):
                                 stop = True
                             else:
                                 submit()

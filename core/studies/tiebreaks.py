@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..board import rules as _rules
+from ..system.control import cancel_requested
 from ..system.jit import num_threads
 from ..board.squares import Board, SquareSpec
 from .tiebreaks_result import TieBreakResult, wilson_interval
@@ -63,12 +64,6 @@ def default_rules() -> tuple[str, ...]:
     """Every tie rule of :data:`knightgui_core.board.rules.TIE_RULES`, plus ``construction`` when
     :mod:`knightgui_core.construct.huge` exists."""
     return tuple(_rules.TIE_RULES) + ((CONSTRUCTION,) if construction_available() else ())
-
-
-def _cancelled(cancel) -> bool:
-    if cancel is None:
-        return False
-    return bool(cancel.is_set()) if hasattr(cancel, "is_set") else bool(cancel())
 
 
 def _check(n_min, n_max, rules, starts, sample, seed, order, trials):
@@ -238,7 +233,7 @@ def _thread_pool(tasks, progress, cancel) -> list:
         nxt = 0
         while nxt < len(tasks) or running:
             while nxt < len(tasks) and len(running) < 2 * workers:
-                if _cancelled(cancel):
+                if cancel_requested(cancel):
                     nxt = len(tasks)
                     break
                 running[pool.submit(run_task, tasks[nxt])] = nxt

@@ -13,6 +13,7 @@ from ..board import rules as _rules
 from ..board.squares import Board
 from ..board.existence import open_tour_exists
 from ..walks import walk_kernel as _walk
+from ..system.errors import InputError
 
 START_SETS = ("corner", "corners", "all", "sample")
 CONSTRUCTION = "construction"
@@ -24,7 +25,7 @@ CHUNK_SQUARES = 1_000_000
 _NO_SCORE = np.zeros(0, dtype=np.int8)
 
 
-class TieBreakError(ValueError):
+class TieBreakError(InputError):
     """A parameter of the study that is not valid."""
 
 
@@ -141,7 +142,7 @@ def _walk_once(n, start, code, pos, seed, rule) -> int:
         from ..walks.squirrel import plan
         p = plan(n, start, rule)
         return int(phased_walk(n, n, p.start, p.prios, p.switch, path, ties))
-    return int(_walk.greedy_walk(n, n, start, code, pos, seed, _NO_SCORE, path, ties))
+    return int(_walk.greedy_walk(n, n, start, int(code), pos, seed, _NO_SCORE, path, ties))
 
 
 def _construction_walk(n, s) -> tuple[bool, int]:

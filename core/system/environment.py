@@ -26,6 +26,7 @@ from collections.abc import MutableMapping
 
 import logging
 import os
+from .errors import ResourceError
 
 __all__ = ["check_environment", "MAX_THREADS", "KernelsMissing"]
 
@@ -43,7 +44,7 @@ _CHOICES = {
 }
 
 
-class KernelsMissing(ImportError):
+class KernelsMissing(ResourceError, ImportError):
     """The compiled kernels a frozen app needs are not there (one sentence)."""
 
 

@@ -35,6 +35,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
+from .errors import ResourceError
+
 __all__ = ["FileRefused", "write_bytes", "write_text", "atomic_writer", "read_bytes",
            "read_text", "check_write_target", "new_file_mode", "DEFAULT_READ_LIMIT"]
 
@@ -46,7 +48,7 @@ _KIND = ((stat.S_ISDIR, "a folder"), (stat.S_ISCHR, "a character device"),
          (stat.S_ISSOCK, "a socket"))
 
 
-class FileRefused(OSError):
+class FileRefused(ResourceError, OSError):
     """A file that knightgui will not write or read (a device, a FIFO, a folder, too big),
     or a write that failed and left the target untouched. ``str()`` is one sentence."""
 

@@ -5,13 +5,15 @@ what it drives, so that each stays short.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 
 import numpy as np
 
 from . import guard as _guard
 from ..board.squares import Board
 from ..board.dash import EnumerationError
+from ..system.control import CancelLike
+from ..system.control import raise_if_cancelled as _raise_if_cancelled
+from ..system.errors import Cancelled
 from . import enumerate_kernel as _k
 from . import bitboard_kernel as _k64
 from . import keep_kernel as _keep
@@ -20,16 +22,10 @@ from .replay import OptionsReplay
 __all__ = ["Cancelled", "Engine", "raise_if_cancelled"]
 
 
-class Cancelled(Exception):
-    """Building an :class:`Enumerator` was given up because its ``cancel()`` became true
-    (a window closing, or a newer request). Not a ValueError: nothing was wrong with the
-    input."""
-
-
-def raise_if_cancelled(cancel: Callable[[], bool] | None) -> None:
-    """Raise :class:`Cancelled` when ``cancel`` is given and returns true."""
-    if cancel is not None and cancel():
-        raise Cancelled("cancelled while building the enumeration")
+def raise_if_cancelled(cancel: CancelLike) -> None:
+    """Raise :class:`Cancelled` when ``cancel`` asks to stop (building an enumeration is
+    given up: a window closing, or a newer request)."""
+    _raise_if_cancelled(cancel, "building the enumeration")
 
 
 class Engine:
@@ -39,7 +35,7 @@ class Engine:
     (each one pass over the board, about 0.1 s at 2000×2000) and raises :class:`Cancelled`."""
 
     def __init__(self, board: Board, start: int, chain: tuple, dashed: tuple, bits=None,
-                 cancel: Callable[[], bool] | None = None):
+                 cancel: CancelLike = None):
         self.board = board
         self.start = int(start)
         self.chain = tuple(int(s) for s in chain)

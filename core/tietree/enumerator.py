@@ -18,6 +18,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ..system.control import CancelLike, cancel_requested
 from ..board import dash as _dash
 from . import guard as _guard
 from ..system import limits as _limits
@@ -94,7 +95,7 @@ class Enumerator:
     SOLUTION, EXHAUSTED, BUDGET = _k.SOLUTION, _k.EXHAUSTED, _k.BUDGET
 
     def __init__(self, rows: int = 8, cols: int = 8, start="a8", end=None, dashes=None,
-                 tail=None, *, bits=None, cancel: Callable[[], bool] | None = None):
+                 tail=None, *, bits=None, cancel: CancelLike = None):
         """``cancel`` (optional, a callable): asked between the stages of building the
         tables of a large board; when it returns true, :class:`Cancelled` is raised (the
         window's solver thread uses it to drop a superseded request within a fraction of a
@@ -170,7 +171,7 @@ class Enumerator:
         return Solution(self.board, index, full, mo, branch, self.closed, self._method)
 
     def next_solution(self, max_steps_per_chunk: int = 1_000_000,
-                      cancel: Callable[[], bool] | None = None) -> Solution | None:
+                      cancel: CancelLike = None) -> Solution | None:
         """The next solution, or None when exhausted (or cancelled: check ``exhausted``)."""
         while True:
             ev = self.advance(max_steps_per_chunk)
@@ -178,7 +179,7 @@ class Enumerator:
                 return self.current_solution()
             if ev == self.EXHAUSTED:
                 return None
-            if cancel is not None and cancel():
+            if cancel_requested(cancel):
                 return None
 
     def first(self, k: int, max_steps: int = 1 << 62) -> list[Solution]:
@@ -267,7 +268,7 @@ class Enumerator:
             block = min(block * 2, 1024)
 
     def count(self, progress: Callable[[dict], object] | None = None,
-              cancel: Callable[[], bool] | None = None, chunk: int = 5_000_000) -> dict:
+              cancel: CancelLike = None, chunk: int = 5_000_000) -> dict:
         """Run on to the end without building solutions. Totals since the start; stops early
         (``exhausted`` False) when ``cancel()`` is true between chunks. ``progress(counters)``
         is called after every chunk."""
@@ -277,7 +278,7 @@ class Enumerator:
             self.engine.advance(chunk, False)
             if progress is not None:
                 progress(self.engine.counters)
-            if cancel is not None and cancel():
+            if cancel_requested(cancel):
                 break
         out = self.engine.counters
         out["seconds"] = time.perf_counter() - t0

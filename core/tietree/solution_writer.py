@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..system.control import CancelLike, cancel_requested
 from ..system import files
 from ..board.squares import Board
 from ..board.dash import EnumerationError
@@ -58,7 +59,7 @@ def _block_size(n: int) -> int:
     return int(max(1, min(65536, BLOCK_BYTES // (4 * max(n, 1)))))
 
 
-def solution_blocks(en: Enumerator, limit: int | None = None, cancel: Callable[[], bool] | None = None,
+def solution_blocks(en: Enumerator, limit: int | None = None, cancel: CancelLike = None,
                     block: int | None = None, numbers: bool = False
                     ) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
     """The enumerator's next solutions in blocks: ``(first, paths, branches)`` with ``first``
@@ -93,7 +94,7 @@ def solution_blocks(en: Enumerator, limit: int | None = None, cancel: Callable[[
             if left is not None:
                 left -= got
             yield first, out[:got], branches[:got]
-        if en.exhausted or (cancel is not None and cancel()):
+        if en.exhausted or cancel_requested(cancel):
             return
 
 
@@ -230,7 +231,7 @@ def format_of(filename: str | os.PathLike[str]) -> str:
 
 def write_solutions(en: Enumerator, filename: str | os.PathLike[str], limit: int | None = None,
                     progress: Callable[[dict], None] | None = None,
-                    cancel: Callable[[], bool] | None = None) -> dict:
+                    cancel: CancelLike = None) -> dict:
     """Enumerate on from where ``en`` stands and write every solution found (at most
     ``limit``) to ``filename`` as found (format by extension, see the module); flat memory.
     Returns the counters (``solutions``, ``dead_ends``, ``forward_moves``, ``exhausted``,

@@ -22,13 +22,15 @@ Totals never depend on the depth of the split or on the budget (tests/core/test_
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..system.control import CancelLike, cancel_requested
 from ..board.squares import Board, BoardError
 from . import count_kernel as _k
+from ..system.errors import InputError
 
 __all__ = ["CountBoard", "CountError", "SubtreeCount", "count_subtrees", "split",
            "start_classes", "symmetries", "MAX_SQUARES"]
@@ -37,7 +39,7 @@ __all__ = ["CountBoard", "CountError", "SubtreeCount", "count_subtrees", "split"
 MAX_SQUARES = 128
 
 
-class CountError(ValueError):
+class CountError(InputError):
     """A board, start square or prefix the count engine cannot take."""
 
 
@@ -115,7 +117,7 @@ class SubtreeCount:
 
 
 def count_subtrees(cb: CountBoard, start: int | str, prefixes: Iterable[Sequence[int]],
-                   budget: int = 1 << 62, cancel: Callable[[], bool] | None = None,
+                   budget: int = 1 << 62, cancel: CancelLike = None,
                    chunk: int = 1 << 22) -> SubtreeCount:
     """Count the subtrees ``prefixes`` (each a tuple of move types; ``()`` is the whole
     start) from ``start`` in order, making at most ``budget`` forward moves in all. The work
@@ -131,7 +133,7 @@ def count_subtrees(cb: CountBoard, start: int | str, prefixes: Iterable[Sequence
     close = cb.att[s].copy()
     left = budget
     for i, p in enumerate(prefixes):
-        if left <= 0 or (cancel is not None and cancel()):
+        if left <= 0 or cancel_requested(cancel):
             out.rest.extend(prefixes[i:])
             break
         cb._begin(s, p)
@@ -141,7 +143,7 @@ def count_subtrees(cb: CountBoard, start: int | str, prefixes: Iterable[Sequence
             ev = _k.count_run(cb.att, close, cb.path, cb.free, cb.pend, cb.ntied, cb.ties,
                               cb.st, min(left, int(chunk)))
             left -= int(cb.st[_k.ST_FORWARD]) - f0
-            if ev == _k.DONE or (cancel is not None and cancel()):
+            if ev == _k.DONE or cancel_requested(cancel):
                 break
         st = cb.st
         out.tours += int(st[_k.ST_TOURS])

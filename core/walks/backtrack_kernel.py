@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..system.jit import njit
+from ..board.tie_rule import TieRule
 from ..system.rng_kernel import new_state, xorshift64
 from .walk_kernel import DC, DR, SALT, SHIFT
 
@@ -55,7 +56,7 @@ def rank_candidates(q: int, rows: int, cols: int, visited: np.ndarray, outlets: 
     means no overrides. ``visited`` > 0 excludes a square (visited or reserved).
 
     ``visited`` uint8[N], ``outlets`` int32[N] (see :func:`mark`), ``score`` int8[N] or
-    int8[0]; ``tie``: a ``TIE_*`` code; ``order_pos`` int64[8]: position of each move-type
+    int8[0]; ``tie``: a :class:`TieRule` code; ``order_pos`` int64[8]: position of each move-type
     index in the move order; ``rng`` uint64[1] (:mod:`.rng`); ``out_sq``, ``out_key``
     int64[8] receive the candidates and their keys.
     """
@@ -75,20 +76,20 @@ def rank_candidates(q: int, rows: int, cols: int, visited: np.ndarray, outlets: 
         if have_score and score[s] >= 0:
             o = np.int64(score[s])
         base = tie & 0xFF
-        if base == 0:
+        if base == TieRule.PHADKE:
             sec = np.int64(7 - t)
-        elif base == 1:
+        elif base == TieRule.FIRST:
             sec = order_pos[t]
-        elif base == 2:
+        elif base == TieRule.LAST:
             sec = np.int64(7) - order_pos[t]
-        elif base == 3:
+        elif base == TieRule.RANDOM:
             sec = np.int64(xorshift64(rng) >> np.uint64(40)) * 8 + order_pos[t]
-        elif base == 4 or base == 8:
+        elif base == TieRule.CENTER_FAR or base == TieRule.CENTER_FAR_RANDOM:
             dx = 2 * cc - (cols - 1)
             dy = 2 * rr - (rows - 1)
             far = np.int64(cols) * cols + np.int64(rows) * rows
             sec = far - (np.int64(dx) * dx + np.int64(dy) * dy)
-            if base == 8:   # 16 random bits between the distance and the order
+            if base == TieRule.CENTER_FAR_RANDOM:   # 16 random bits between the distance and the order
                 sec = (sec << 19) | (np.int64(xorshift64(rng) >> np.uint64(48)) << 3)
             else:
                 sec = sec << 3
@@ -106,9 +107,9 @@ def rank_candidates(q: int, rows: int, cols: int, visited: np.ndarray, outlets: 
                         total += v
                         if v < best:
                             best = v
-            if base == 5:
+            if base == TieRule.LOOKAHEAD:
                 sec = best * 8 + order_pos[t]
-            elif base == 6:
+            elif base == TieRule.POHL:
                 sec = total * 8 + order_pos[t]
             else:
                 sec = ((total << 24) | np.int64(xorshift64(rng) >> np.uint64(40))) * 8 \

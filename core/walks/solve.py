@@ -34,6 +34,7 @@ from . import walk_kernel as _walk
 from ..board.rules import (DEFAULT_ORDER, METHODS, SQUIRREL_RULES, TIE_CODES, TIE_RULES, MoveOrder,
                            RuleError, parse_order, parse_tie)
 from ..board.tour import Tour
+from ..system.errors import InputError
 
 #: auto: boards up to this many squares try backtracking when greedy fails.
 BACKTRACK_AUTO_MAX = 64 * 64
@@ -47,7 +48,7 @@ START_SEARCH_BUDGET = 1_000_000
 START_SEARCH_SEEDS = 4
 
 
-class SolveError(ValueError):
+class SolveError(InputError):
     """Bad input for the solver, with a message meant for the user."""
 
 
@@ -205,7 +206,7 @@ def _greedy(board, s, tie_code, pos, seed, score, tie, desc) -> SolveResult:
         p = plan(board.rows, s, TIE_RULES[tie_code])
         m = phased_walk(board.rows, board.cols, p.start, p.prios, p.switch, path, ties)
     else:
-        m = _walk.greedy_walk(board.rows, board.cols, s, tie_code, pos, seed, score, path,
+        m = _walk.greedy_walk(board.rows, board.cols, s, int(tie_code), pos, seed, score, path,
                               ties)
     ok = m == board.size
     res = SolveResult(ok, None, path if ok else path[:m].copy(),
@@ -227,7 +228,7 @@ def _backtrack(board, s, tie_code, pos, seed, score, tie, desc, closed, budget) 
     path = np.empty(board.size, dtype=np.int32)
     ties = np.zeros(board.size, dtype=np.uint8)
     stats = np.zeros(3, dtype=np.int64)
-    m = _bt.backtrack_walk(board.rows, board.cols, s, closed, tie_code, pos, seed, score,
+    m = _bt.backtrack_walk(board.rows, board.cols, s, closed, int(tie_code), pos, seed, score,
                            budget, path, ties, stats)
     ok = bool(stats[2])
     res = SolveResult(ok, None, path[:m].copy(), f"warnsdorff backtracking ({desc})", 0.0,

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..board.squares import MOVES, Board, SquareSpec
+from ..system.errors import InputError
 
 #: the paper's move k (1..8) as (Δa, Δb)
 PAPER_MOVES = ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1))
@@ -84,7 +85,7 @@ _TABLE = {
 }
 
 
-class SquirrelError(ValueError):
+class SquirrelError(InputError):
     """A board or corner the algorithm does not cover."""
 
 

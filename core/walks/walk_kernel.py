@@ -39,11 +39,10 @@ import numpy as np
 
 from ..system.jit import njit
 from ..system.rng_kernel import new_state, xorshift64
+from ..board.tie_rule import TieRule
 
-(TIE_PHADKE, TIE_FIRST, TIE_LAST, TIE_RANDOM, TIE_CENTER_FAR, TIE_LOOKAHEAD, TIE_POHL,
- TIE_POHL_RANDOM, TIE_CENTER_FAR_RANDOM) = range(9)
-#: the codes :func:`greedy_walk` knows (the low 8 bits of ``tie``)
-N_TIE_CODES = 9
+#: the codes :func:`greedy_walk` knows (the low 8 bits of ``tie``): TieRule.PHADKE … CENTER_FAR_RANDOM
+N_TIE_CODES = int(TieRule.CENTER_FAR_RANDOM) + 1
 CENTRES = ("exact", "one-based", "far")
 METRICS = ("euclid", "manhattan", "chebyshev")
 
@@ -53,8 +52,8 @@ def roth_code(residual_random: bool, centre: int = 0, metric: int = 0) -> int:
     :data:`METRICS` (indices); see the module docstring."""
     if not (0 <= centre < len(CENTRES) and 0 <= metric < len(METRICS)):
         raise ValueError(f"centre must be 0..{len(CENTRES) - 1}, metric 0..{len(METRICS) - 1}")
-    base = TIE_CENTER_FAR_RANDOM if residual_random else TIE_CENTER_FAR
-    return base | (int(centre) << 8) | (int(metric) << 12)
+    base = TieRule.CENTER_FAR_RANDOM if residual_random else TieRule.CENTER_FAR
+    return int(base) | (int(centre) << 8) | (int(metric) << 12)
 
 DC = np.array([2, 1, -1, -2, -2, -1, 1, 2], dtype=np.int64)
 DR = np.array([-1, -2, -2, -1, 1, 2, 2, 1], dtype=np.int64)
@@ -221,7 +220,7 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
     and returns ``m``, the number of squares visited (``rows * cols`` on success).
     Works on a padded board (see ``_padded_state``): about 30 ns a move.
 
-    ``tie``: a ``TIE_*`` code; ``order_pos`` int64[8]: position of each move-type index in the
+    ``tie``: a :class:`TieRule` code; ``order_pos`` int64[8]: position of each move-type index in the
     move order; ``score`` int8[rows * cols] dash overrides (-1 none) or int8[0]; ``path``
     int32[rows * cols] and ``ties`` uint8[rows * cols] (outputs).
     """
@@ -233,17 +232,18 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
     base = tie & 0xFF
     sec_t = np.empty(8, dtype=np.int64)
     for t in range(8):
-        if base == 0:
+        if base == TieRule.PHADKE:
             sec_t[t] = 7 - t
-        elif base == 2:
+        elif base == TieRule.LAST:
             sec_t[t] = 7 - order_pos[t]
         else:
             sec_t[t] = order_pos[t]
-    if base <= 2 and not have_score:
+    if base <= TieRule.LAST and not have_score:
         prio = np.argsort(sec_t)
         return _greedy_ordered(rows, cols, start, prio, outlets, free, off, path, ties)
-    centred = base == 4 or base == 8
-    randomised = base == 3 or base == 7 or base == 8
+    centred = base == TieRule.CENTER_FAR or base == TieRule.CENTER_FAR_RANDOM
+    randomised = (base == TieRule.RANDOM or base == TieRule.POHL_RANDOM
+                  or base == TieRule.CENTER_FAR_RANDOM)
     # centre in doubled coordinates (2c − cx2): exact, 1-based n/2, or half a square on;
     # the distance of a candidate is computed from its row and column (no table: at
     # 2000×2000 a table of keys is 32 MB to fill and read)
@@ -252,7 +252,7 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
     cx2 = np.int64(cols - 1 if mode == 0 else (cols - 2 if mode == 1 else cols))
     cy2 = np.int64(rows - 1 if mode == 0 else (rows - 2 if mode == 1 else rows))
     rng = new_state(seed, SALT)
-    if base == 4 and not have_score:
+    if base == TieRule.CENTER_FAR and not have_score:
         # one byte a square: the outlet count, or ≥ 64 for a visited or off-board square
         # (a square loses at most 8 outlets, so 100 stays above 64)
         cnt = outlets
@@ -289,7 +289,7 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
             k2 = sec_t[t]
             if randomised:
                 k2 += np.int64(xorshift64(rng) >> np.uint64(40)) * 8
-            if base <= 3:
+            if base <= TieRule.RANDOM:
                 k1 = np.int64(0)
             elif centred:
                 k1 = _centre_key(qc + DC[t], qr + DR[t], cx2, cy2, metric)
@@ -303,7 +303,7 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
                         total += v
                         if v < la:
                             la = v
-                k1 = la if base == 5 else total
+                k1 = la if base == TieRule.LOOKAHEAD else total
             if o < bo:
                 bo = o
                 nbest = 1

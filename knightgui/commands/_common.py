@@ -4,10 +4,12 @@ from __future__ import annotations
 import sys
 import time
 
+from knightgui_core.system.errors import InputError
+
 EXIT_OK, EXIT_NOT_FOUND, EXIT_BAD_INPUT = 0, 1, 2
 
 
-class CliError(Exception):
+class CliError(InputError):
     """Bad input: printed as one line on stderr, exit status ``code`` (2 by default)."""
 
     def __init__(self, message: str, code: int = EXIT_BAD_INPUT):

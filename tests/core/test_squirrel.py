@@ -109,12 +109,12 @@ def test_the_fix_is_plain_warnsdorff_with_the_papers_order():
     n = GANZFRIED_N
     path = np.empty(n * n, dtype=np.int32)
     ties = np.empty(n * n, dtype=np.uint8)
-    m = greedy_walk(n, n, 0, TIE_CODES["first"], parse_order(ours).positions(), 0, NO_SCORE,
+    m = greedy_walk(n, n, 0, int(TIE_CODES["first"]), parse_order(ours).positions(), 0, NO_SCORE,
                     path, ties)
     assert m == n * n
     assert squirrel_walk(n, 0, "squirrel-ganzfried")[0].tolist() == path.tolist()
     # and the same plain walk with the papers' 12345678 does not complete there
-    m = greedy_walk(n, n, 0, TIE_CODES["first"], parse_order("56781234").positions(), 0,
+    m = greedy_walk(n, n, 0, int(TIE_CODES["first"]), parse_order("56781234").positions(), 0,
                     NO_SCORE, path, ties)
     assert m < n * n
 

@@ -5,8 +5,9 @@ import json
 import numpy as np
 import pytest
 
+from knightgui_core.board.tie_rule import TieRule
 from knightgui_core.board.squares import MOVES, Board
-from knightgui_core.walks.walk_kernel import (CENTRES, METRICS, TIE_CENTER_FAR, TIE_POHL, greedy_walk,
+from knightgui_core.walks.walk_kernel import (CENTRES, METRICS, greedy_walk,
                                          roth_code)
 from knightgui_core.board.rules import RANDOM_RULES, SQUIRREL_RULES, TIE_HELP, TIE_RULES, parse_order
 from knightgui_core.walks.solve import SolveError, solve
@@ -72,7 +73,7 @@ def centre_key(centre, metric):
 def test_pohl_kernel_is_the_sum_rule(order):
     for n in (5, 6, 8, 11, 17):
         for start in (0, n - 1, n * n // 2, 3):
-            assert kernel_path(n, start, TIE_POHL, order) == \
+            assert kernel_path(n, start, int(TieRule.POHL), order) == \
                 reference_path(n, start, pohl_key, order), (n, start)
 
 
@@ -84,7 +85,7 @@ def test_centre_readings_match_their_definition(centre, metric):
         for start in (0, n * n - 1, n + 2):
             assert kernel_path(n, start, roth_code(False, centre, metric), "36451287") == \
                 reference_path(n, start, key, "36451287"), (n, start)
-    assert roth_code(False) == TIE_CENTER_FAR
+    assert roth_code(False) == int(TieRule.CENTER_FAR)
 
 
 @pytest.mark.parametrize("centre,metric", [(0, 0), (1, 1), (2, 2), (0, 2)])
