@@ -13,6 +13,7 @@ from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMenu,
                                QMessageBox, QScrollArea, QSpinBox)
 from knightgui_core.board.squares import square_name
+from knightgui_core.walks.walk_result import Walk
 
 from . import settings
 from .animation import ConstructionAnimator
@@ -178,11 +179,11 @@ class MainWindow(QMainWindow):
     @guarded
     def show_tour(self, tour):
         """Show a tour from elsewhere: a file, or the analysis view (a ``Tour``, or for a walk
-        that got stuck a dict with ``board``, ``path`` and ``message``)."""
+        that got stuck a :class:`~knightgui_core.walks.walk_result.Walk`)."""
         if tour is None:
             return
-        walk = isinstance(tour, dict)
-        b = tour["board"] if walk else tour
+        walk = isinstance(tour, Walk)
+        b = tour.board
         self.animator.stop(restore=False)
         self.results.forget()
         self.results.tour = None if walk else tour
@@ -190,11 +191,11 @@ class MainWindow(QMainWindow):
         self._set_board_controls(b.rows, b.cols)
         self.view.set_board(b.rows, b.cols)
         if walk:
-            self.view.set_tour(tour["path"], False)
+            self.view.set_tour(tour.path, False)
             self.matrix.clear("Walk from the analysis: no options matrix")
             self.counter.set_counts(state="incomplete walk")
             self.timing.clear("walk from the analysis")
-            self.statusBar().showMessage(str(tour.get("message", "incomplete walk")))
+            self.statusBar().showMessage(tour.message or "incomplete walk")
         else:
             self.view.set_tour(tour.path, tour.closed)
             self.matrix.clear("Tour from elsewhere: no options matrix")

@@ -30,7 +30,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -39,6 +39,7 @@ import numpy as np
 from ..board import rules as _rules
 from ..system.jit import num_threads
 from ..system.control import cancel_requested
+from ..walks.walk_result import Walk
 from ..board.squares import DCOL, DROW, Board, SquareSpec
 from .orders_kernel import FRAME, one_walk, orders_chunk
 from ..system.files import write_text
@@ -335,12 +336,9 @@ def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
 
 
 def replay(n: int, order: object, tie: str, start: SquareSpec, *,
-           cols: int | None = None) -> dict:
-    """One walk as a path, for showing it on the board.
-
-    ``start`` is a square name or flat index. Returns ``{"board", "path" (int32 flat squares),
-    "complete", "closed", "end", "message"}``.
-    """
+           cols: int | None = None) -> Walk:
+    """One walk of the order from ``start`` (a square name or flat index), as a
+    :class:`~knightgui_core.walks.walk_result.Walk`, for showing it on the board."""
     rows, cols = n, (n if cols is None else cols)
     _check_board(rows, cols)
     last = _check_tie(tie)
@@ -357,14 +355,12 @@ def replay(n: int, order: object, tie: str, start: SquareSpec, *,
     k = int(one_walk(o, last, outlets0, offsets, int(to_padded[s]), board.size, buf))
     pr, pc = np.divmod(buf[:k].astype(np.int64), w)
     path = ((pr - 2) * cols + (pc - 2)).astype(np.int32)
-    complete = k == board.size
-    closed = complete and board.size > 1 and board.is_knight_move(int(path[-1]), int(path[0]))
-    end = board.name(int(path[-1]))
-    if complete:
+    walk = Walk(board, path, "", {"method": "move-order analysis walk", "order": digits(o),
+                                  "tie": tie})
+    if walk.complete:
         msg = (f"order {digits(o)} ({tie}) from {board.name(s)}: complete"
-               f"{', closed' if closed else ''}, ends on {end}")
+               f"{', closed' if walk.closed else ''}, ends on {walk.end}")
     else:
-        msg = (f"order {digits(o)} ({tie}) from {board.name(s)}: stuck on {end} "
+        msg = (f"order {digits(o)} ({tie}) from {board.name(s)}: stuck on {walk.end} "
                f"after {k} of {board.size} squares")
-    return {"board": board, "path": path, "complete": complete, "closed": closed,
-            "end": end, "message": msg}
+    return replace(walk, message=msg)

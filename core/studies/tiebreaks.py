@@ -42,6 +42,7 @@ import numpy as np
 from ..board import rules as _rules
 from ..system.control import cancel_requested
 from ..system.jit import num_threads
+from ..walks.walk_result import Walk
 from ..board.squares import Board, SquareSpec
 from .tiebreaks_result import TieBreakResult, wilson_interval
 from .tiebreaks_tasks import (CONSTRUCTION, START_SETS, TieBreakError, WalkTask, construction_available,
@@ -251,9 +252,9 @@ def _thread_pool(tasks, progress, cancel) -> list:
 
 
 def walk(rule: str, n: int, start: SquareSpec, *, order: str = _rules.DEFAULT_ORDER,
-         seed: int = 0) -> dict:
-    """One case of the study, for the board: ``{"board", "path", "ok", "tour", "message"}``
-    (``tour`` is a :class:`knightgui_core.board.tour.Tour` when the walk completed)."""
+         seed: int = 0) -> Walk:
+    """One case of the study, as a :class:`~knightgui_core.walks.walk_result.Walk` (its
+    ``tour`` is the validated tour when the walk completed)."""
     from ..walks.solve import SolveError, solve
     board = Board(n, n)
     s = int(start) if isinstance(start, (int, np.integer)) else board.parse(start)
@@ -264,5 +265,5 @@ def walk(rule: str, n: int, start: SquareSpec, *, order: str = _rules.DEFAULT_OR
                     method=method)
     except SolveError as e:
         raise TieBreakError(str(e)) from None
-    return {"board": board, "path": np.asarray(res.path, dtype=np.int32), "ok": bool(res.ok),
-            "tour": res.tour, "message": res.message}
+    made = dict(res.tour.method) if res.tour is not None else {"method": method, "tie": tie}
+    return Walk(board, np.asarray(res.path, dtype=np.int32), res.message, made)

@@ -83,13 +83,13 @@ def _show_walk(n, cols, tie, order, start, as_json) -> int:
         w = replay(n, o, tie, start, cols=cols)
     except (OrderError, BoardError) as e:
         raise CliError(f"knightgui study move-orders --walk: {e}") from None
-    board, path = w["board"], w["path"]
+    board, path = w.board, w.path
     if as_json:
         emit_json({"rows": board.rows, "cols": board.cols, "order": digits(o),
-                   "matrix": matrix_pairs(o), "tie": tie, "complete": w["complete"],
-                   "closed": w["closed"], "squares": int(len(path)), "end": w["end"],
+                   "matrix": matrix_pairs(o), "tie": tie, "complete": w.complete,
+                   "closed": w.closed, "squares": int(len(path)), "end": w.end,
                    "path": [[int(s % cols), int(s // cols)] for s in path],
-                   "message": w["message"]})
+                   "message": w.message})
         return 0
     nums = np.zeros(board.size, dtype=np.int64)
     nums[path] = np.arange(1, len(path) + 1)
@@ -99,7 +99,7 @@ def _show_walk(n, cols, tie, order, start, as_json) -> int:
         print(f"{r + 1:>3} " + " ".join(cells))
     from knightgui_core.board.squares import column_letters
     print("    " + " ".join(f"{column_letters(c):>{width}}" for c in range(cols)))
-    print(w["message"])
+    print(w.message)
     return 0
 
 

@@ -159,18 +159,10 @@ class MoveOrdersPage(AnalysisPage):
 
     def emit_walk(self, index: int, start: int) -> None:
         """Replay order ``index`` from ``start`` and emit it on :attr:`show_tour`."""
-        from knightgui_core.studies.orders import digits, replay
-        from knightgui_core.board.tour import Tour
+        from knightgui_core.studies.orders import replay
         res = self.orders_result
-        order = res.order(index)
-        w = replay(res.board.rows, order, res.tie, start, cols=res.board.cols)
-        if w["complete"]:
-            self.show_tour.emit(Tour(w["board"], w["path"], w["closed"],
-                                     {"method": "move-order analysis walk",
-                                      "order": digits(order), "tie": res.tie}))
-        else:
-            self.show_tour.emit({"board": w["board"], "path": w["path"],
-                                 "message": w["message"]})
+        w = replay(res.board.rows, res.order(index), res.tie, start, cols=res.board.cols)
+        self.show_tour.emit(w.tour if w.complete else w)
 
     def export_orders_csv(self, *_, filename: str | None = None) -> None:
         if self.orders_result is None:

@@ -203,11 +203,7 @@ class TieBreakPage(AnalysisPage):
         from knightgui_core.studies.tiebreaks import walk
         w = walk(str(it.data(Qt.ItemDataRole.UserRole)), ff["n"], ff["square"], order=self.tie_result.order,
                  seed=ff.get("seed", self.tie_result.seed))
-        if w["ok"]:
-            self.show_tour.emit(w["tour"])
-        else:
-            self.show_tour.emit({"board": w["board"], "path": w["path"],
-                                 "message": w["message"]})
+        self.show_tour.emit(w.tour if w.complete else w)
 
     def export_tie_csv(self, *_, filename: str | None = None) -> None:
         if self.tie_result is None:

@@ -66,11 +66,11 @@ def test_matrix_order_maps_to_phadke_digits():
 def test_walk_from_matrix_origin_is_the_printed_closed_tour():
     board = Board(8, 8)
     w = replay(8, MATRIX_ORDER, "first", matrix_square(board, 0, 0))
-    assert w["complete"] and w["closed"]
+    assert w.complete and w.closed
     expected = np.array([[int(v) for v in line.split()]
                          for line in PRINTED_TOUR.strip().splitlines()])
     got = np.zeros((8, 8), dtype=int)
-    for k, sq in enumerate(w["path"]):
+    for k, sq in enumerate(w.path):
         got[7 - sq // 8, sq % 8] = k + 1  # matrix row 0 = top
     assert (got == expected).all()
 
@@ -78,10 +78,10 @@ def test_walk_from_matrix_origin_is_the_printed_closed_tour():
 def test_walk_from_matrix_1_3_stops_after_60_at_5_0():
     board = Board(8, 8)
     w = replay(8, MATRIX_ORDER, "first", matrix_square(board, 1, 3))
-    assert not w["complete"]
-    assert len(w["path"]) == 60
-    assert w["path"][-1] == matrix_square(board, 5, 0)
-    assert "after 60 of 64" in w["message"]
+    assert not w.complete
+    assert len(w.path) == 60
+    assert w.path[-1] == matrix_square(board, 5, 0)
+    assert "after 60 of 64" in w.message
 
 
 def test_analysis_flags_agree_with_the_two_convention_walks():
@@ -108,7 +108,7 @@ def test_kernel_matches_reference_walk(rows, cols, tie):
             assert res.closed[i, s] == closed
         s = int(rng.integers(board.size))
         rp = replay(rows, order, tie, s, cols=cols)
-        assert rp["path"].tolist() == reference_walk(board, [int(t) for t in order], tie, s)
+        assert rp.path.tolist() == reference_walk(board, [int(t) for t in order], tie, s)
 
 
 # ------------------------------------------------------------------ symmetries
@@ -185,7 +185,7 @@ def test_figures_are_consistent(five_first):
     assert len(w0["failed_starts"]) == w0["failed_walks"]
     # every listed failed start really fails when replayed
     for name in w0["failed_starts"]:
-        assert not replay(5, w0["order"], "first", name)["complete"]
+        assert not replay(5, w0["order"], "first", name).complete
 
 
 def test_six_by_six_has_closed_walks_and_closed_flags_replay():
@@ -194,7 +194,7 @@ def test_six_by_six_has_closed_walks_and_closed_flags_replay():
     assert r.closed_walks > 0
     i, s = map(int, np.argwhere(r.closed == 1)[0])
     rp = replay(6, table[i], "first", s)
-    assert rp["complete"] and rp["closed"]
+    assert rp.complete and rp.closed
 
 
 def test_order_numbering_is_lexicographic():

@@ -121,9 +121,9 @@ def test_walk_replays_a_failure_and_a_success():
     res = run_tiebreaks(20, rules=["lookahead"])
     ff = res.first_failure("lookahead")
     w = walk("lookahead", ff["n"], ff["start"])
-    assert not w["ok"] and len(w["path"]) == ff["visited"] and w["tour"] is None
+    assert not w.complete and len(w.path) == ff["visited"] and w.tour is None
     w = walk("first", 8, "a1")
-    assert w["ok"] and w["tour"] is not None and len(w["path"]) == 64
+    assert w.complete and w.tour is not None and len(w.path) == 64
 
 
 @pytest.mark.skipif(not construction_available(), reason="knightgui_core.construct.huge not present yet")

@@ -3,6 +3,8 @@ clicks that show walks, cancel, export, shutdown (offscreen)."""
 import numpy as np
 import pytest
 
+from knightgui_core.walks.walk_result import Walk
+
 from knightgui_core.studies.orders import run_orders
 from knightgui_core.board.tour import Tour
 from knightgui.panels.analysis import AnalysisWindow
@@ -140,13 +142,13 @@ def test_clicks_emit_walks(qtbot, view):
     view.show_tour.connect(shown.append)
     page._worst_clicked(0, 1)
     d = shown[-1]
-    assert isinstance(d, dict) and set(d) >= {"board", "path", "message"}
+    assert isinstance(d, Walk) and not d.complete and d.message
     index = int(page.worst_table.item(0, 0).text())
     start = int(res.failed_starts(index)[0])
-    assert d["path"][0] == start and len(d["path"]) == res.lengths[index, start] < 36
+    assert d.path[0] == start and len(d.path) == res.lengths[index, start] < 36
     assert page.walks_list.count() == res.failures_per_order[index]
     page._walk_clicked(page.walks_list.item(page.walks_list.count() - 1))
-    assert isinstance(shown[-1], dict) and "stuck" in shown[-1]["message"]
+    assert isinstance(shown[-1], Walk) and "stuck" in shown[-1].message
     sq = int(np.argmax(res.failures_per_start))
     c, r = sq % 6, sq // 6
     assert page.heatmap.square_at(c + 0.5, r + 0.5) == sq
@@ -189,8 +191,8 @@ def test_tie_break_run_plot_and_rule_click(qtbot, view):
     page._rule_clicked(row, 0)
     d = shown[-1]
     ff = res.first_failure("lookahead")
-    assert isinstance(d, dict) and len(d["path"]) == ff["visited"]
-    assert d["board"].rows == ff["n"]
+    assert isinstance(d, Walk) and len(d.path) == ff["visited"]
+    assert d.board.rows == ff["n"]
 
 
 def test_a_walk_from_the_view_reaches_the_board(window, qtbot):
