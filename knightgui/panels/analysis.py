@@ -6,9 +6,8 @@ need beside the board instead of a corner of it.
 board:
 
 * a :class:`knightgui_core.board.tour.Tour` for a walk that visited every square, or
-* for a walk that got stuck, a dict ``{"board": knightgui_core.board.squares.Board, "path": int32
-  array of flat squares in visiting order (partial), "message": str}`` saying where and after
-  how many squares it stopped.
+* for a walk that got stuck, a :class:`knightgui_core.walks.walk_result.Walk` (board, the
+  squares visited so far, a message saying where and after how many squares it stopped).
 
 Studies run on the view's own :class:`knightgui.worker.SolverThread` (through
 :class:`knightgui.panels.analysis_base.StudyRunner`), one at a time, in bounded chunks;

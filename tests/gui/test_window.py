@@ -8,6 +8,7 @@ import pytest
 
 from knightgui_core.board.squares import Board
 from knightgui_core.board.tour import Tour, check_path
+from knightgui_core.walks.walk_result import Walk
 
 from gui_helpers import some_tour, wait_until
 
@@ -149,7 +150,7 @@ def test_analysis_walks_are_shown_on_the_board(window):
     t = some_tour(6, 6)
     window.show_tour(t)
     np.testing.assert_array_equal(window.view.path, t.path)
-    window.show_tour({"board": Board(7, 7), "path": t.path[:5] % 49, "message": "stuck on X"})
+    window.show_tour(Walk(board=Board(7, 7), path=t.path[:5] % 49, message="stuck on X"))
     assert (window.view.rows, window.view.cols) == (7, 7) and len(window.view.path) == 5
     assert window.statusBar().currentMessage() == "stuck on X"
     assert window.controls.rows.value() == 7
