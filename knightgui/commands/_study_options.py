@@ -18,13 +18,17 @@ A study command does::
 ``run_study`` opens the store (a bad file: exit 2, one line, the file untouched), picks the
 scheduler (``--scheduler``, else ``$KNIGHTGUI_SCHEDULER``, else this machine), draws a tqdm bar
 on stderr when stderr is a terminal and ``--json`` is not given, and on Ctrl-C stops at once
-(exit 130) with every finished task committed.
+(exit 130) with every finished task committed. SIGTERM (``kill``, a batch system's time limit)
+is handled the same way, with one line saying how many of the study's tasks the store keeps
+(``terminated; 12 tasks kept in the store``) and exit 143, the shell's code for it.
 """
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import threading
+from contextlib import contextmanager
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -93,8 +97,47 @@ class TaskBar:
             self._bar = None
 
 
-def _quick_exit(store) -> None:
-    """Ctrl-C: close the store (every finished task is committed), say so, leave now."""
+class Terminated(KeyboardInterrupt):
+    """SIGTERM arrived during a study (raised in the main thread by the handler)."""
+
+
+@contextmanager
+def sigterm_raises():
+    """While the block runs, SIGTERM raises :class:`Terminated` in the main thread instead of
+    killing the process, so the study can say what it kept. Outside the main thread (a
+    test's, an embedding app's), signals are left alone."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise Terminated()
+
+    try:
+        old = signal.signal(signal.SIGTERM, handler)
+    except (ValueError, OSError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, old)
+
+
+def _kept(store, study: str | None) -> int | None:
+    """How many of ``study``'s tasks ``store`` holds (None when it cannot tell)."""
+    if store is None or study is None:
+        return None
+    try:
+        return int(store.count(study))
+    except Exception:  # noqa: BLE001 - leaving anyway; the count is a courtesy
+        return None
+
+
+def _quick_exit(store, *, terminated: bool = False, study: str | None = None) -> None:
+    """Ctrl-C or SIGTERM: close the store (every finished task is committed), say so in one
+    line, leave now (exit 130, or 143 for SIGTERM)."""
+    kept = _kept(store, study)
     if store is not None:
         try:
             store.close()
@@ -104,13 +147,20 @@ def _quick_exit(store) -> None:
     t = threading.Thread(target=runner.shutdown_local, daemon=True)
     t.start()
     t.join(0.3)
+    word = "terminated" if terminated else "interrupted"
+    if store is None:
+        line = f"{word}; no --store, so nothing was kept"
+    elif kept is None:
+        line = f"{word}; every finished task is kept in the store"
+    else:
+        line = f"{word}; {kept} task{'' if kept == 1 else 's'} kept in the store"
     try:
-        sys.stderr.write("interrupted\n")
+        sys.stderr.write(line + "\n")
         sys.stderr.flush()
         sys.stdout.flush()
     except Exception:  # noqa: BLE001
         pass
-    os._exit(130)
+    os._exit(143 if terminated else 130)
 
 
 def run_study(args, tasks: Sequence[Any], label: str, *, store=None,
@@ -126,12 +176,14 @@ def run_study(args, tasks: Sequence[Any], label: str, *, store=None,
     if own:
         store = open_store(getattr(args, "store", None))
     bar = TaskBar(label, enabled=not getattr(args, "json", False))
+    study = tasks[0].study if tasks else None
     try:
-        return run_tasks(tasks, store=store, scheduler=sched, progress=bar,
-                         on_result=on_result, workers=workers)
-    except KeyboardInterrupt:
+        with sigterm_raises():
+            return run_tasks(tasks, store=store, scheduler=sched, progress=bar,
+                             on_result=on_result, workers=workers)
+    except KeyboardInterrupt as e:
         bar.close()
-        _quick_exit(store)
+        _quick_exit(store, terminated=isinstance(e, Terminated), study=study)
         raise                                  # not reached
     except SchedulerError as e:
         raise CliError(f"--scheduler: {e}") from None

@@ -134,7 +134,10 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def test_ctrl_c_stops_within_a_second_and_the_store_stays_consistent(tmp_path):
+@pytest.mark.parametrize("sig,code,word", [(signal.SIGINT, 130, "interrupted"),
+                                           (signal.SIGTERM, 143, "terminated")])
+def test_ctrl_c_and_sigterm_stop_within_a_second_and_the_store_stays_consistent(
+        tmp_path, sig, code, word):
     st = tmp_path / "s.sqlite"
     # 12×12: 64 tasks of several seconds, so the interrupt lands mid-run even on a loaded
     # machine
@@ -151,19 +154,19 @@ def test_ctrl_c_stops_within_a_second_and_the_store_stays_consistent(tmp_path):
             assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
             time.sleep(0.05)
         t0 = time.monotonic()
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(sig)
         out, err = proc.communicate(timeout=10)
         took = time.monotonic() - t0
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 130 and err.strip() == "interrupted", (proc.returncode,
-                                                                     err[-500:], out[-300:])
+    assert proc.returncode == code, (proc.returncode, err[-500:], out[-300:])
     assert took < 1.0, took
     from knightgui_core.run.store import ResultStore
     with ResultStore(st) as s:                     # opens, every row checks
         kept = s.verify()
     assert 2 <= kept < 64
+    assert err.strip() == f"{word}; {kept} tasks kept in the store", err[-500:]
 
 
 def _stderr_on_a_terminal(args) -> str:
