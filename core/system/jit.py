@@ -8,8 +8,18 @@ Two modes, chosen once at import (``$KNIGHTGUI_KERNELS``: ``jit``, ``aot``; unse
 * The on-disk cache goes to a writable folder: ``$KNIGHTGUI_CACHE_DIR`` or
   ``$NUMBA_CACHE_DIR`` when set, else the user's cache directory
   (``~/.cache/knightgui/numba`` on Linux).
+* Inside it, each way of importing the engine has a folder of its own, named by the package
+  name it was imported under and the versions of knightgui, Python and numba
+  (``knightgui_core-0.1.0-py3.11-numba0.68.1``): numba pickles a compiled kernel with its
+  module's name, so entries written by ``import core`` in a checkout must never be offered
+  to the installed ``knightgui_core`` (they would fail to load), nor entries of another
+  release.
 * If that folder cannot be written (read-only, full), a temporary one is used and a note
   is logged: the app compiles instead of crashing.
+* Whatever else is wrong with an entry (truncated, garbled, from another build, unreadable,
+  a file where a folder should be, a disk that fills while saving), numba's load and save
+  are wrapped so that the kernel is compiled again instead: one warning line for the whole
+  process, and the run gives its right answer.
 * ``njit`` is numba's with ``cache=True, nogil=True`` by default, so every kernel releases the
   GIL and the GUI thread keeps painting while a solver thread computes.
 
@@ -59,15 +69,34 @@ def _writable(d: Path) -> bool:
         return False
 
 
+def cache_key() -> str:
+    """The name of this installation's folder inside the cache root: the package name the
+    engine was imported under and the versions of knightgui, Python and numba."""
+    top = __name__.split(".")[0]
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+        try:
+            mine = version("knightgui")
+        except PackageNotFoundError:
+            mine = "source"
+        from importlib.util import find_spec
+        nb = version("numba") if find_spec("numba") is not None else "none"
+    except Exception:  # noqa: BLE001 - a broken metadata folder must not stop the engine
+        mine, nb = "unknown", "unknown"
+    key = f"{top}-{mine}-py{sys.version_info[0]}.{sys.version_info[1]}-numba{nb}"
+    return "".join(ch if ch.isascii() and (ch.isalnum() or ch in "._-") else "_" for ch in key)
+
+
 def choose_cache_dir() -> Path:
     """The folder numba's on-disk cache goes to: the one asked for by the environment or the
-    user's cache folder when it can be written, else a temporary one (with a warning)."""
+    user's cache folder when it can be written, else a temporary one (with a warning); in
+    each, the subfolder :func:`cache_key` of this installation."""
     wanted = os.environ.get("KNIGHTGUI_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
-    d = Path(wanted) if wanted else _user_cache_root() / "numba"
+    d = (Path(wanted) if wanted else _user_cache_root() / "numba") / cache_key()
     if _writable(d):
         return d
     user = os.getuid() if hasattr(os, "getuid") else "user"
-    fallback = Path(tempfile.gettempdir()) / f"knightgui-numba-{user}"
+    fallback = Path(tempfile.gettempdir()) / f"knightgui-numba-{user}" / cache_key()
     log.warning("knightgui: warning: the numba cache folder %s is not writable; "
                 "compiling into %s instead", str(d)[:120], fallback)
     if not _writable(fallback):
@@ -207,6 +236,58 @@ if MODE == "aot":
                     "(%s) are missing; compiling with numba instead", AOT_MODULE)
         MODE = "jit"
 
+_cache_warned = False
+
+
+def _cache_warning(what: str, e: BaseException) -> None:
+    """One line on stderr (through logging) the first time the cache fails; silence after."""
+    global _cache_warned
+    if _cache_warned:
+        return
+    _cache_warned = True
+    log.warning("knightgui: warning: the kernel cache could not be %s (%s: %s); compiling "
+                "instead", what, type(e).__name__, str(e)[:160])
+
+
+def _tolerate_cache_failures() -> None:
+    """Wrap numba's cache load and save so that no cache entry can stop a run: a load that
+    raises anything is a miss (the kernel is compiled and the entry written again), a save
+    that raises (full disk, a file where a folder should be) is skipped."""
+    from numba.core import caching
+
+    cache_cls: Any = caching.Cache
+    if getattr(cache_cls, "_knightgui_tolerant", False):
+        return
+    load, save = cache_cls.load_overload, cache_cls.save_overload
+
+    def load_overload(self: Any, sig: Any, target_context: Any) -> Any:
+        try:
+            got = load(self, sig, target_context)
+        except Exception as e:  # noqa: BLE001 - any bad entry is a cache miss
+            _cache_warning("read", e)
+            return None
+        # an intact entry of another function (files swapped, another build's) must not run
+        fndesc = getattr(got, "fndesc", None)
+        func = getattr(self, "_py_func", None)
+        if fndesc is not None and func is not None and (
+                getattr(fndesc, "qualname", None) != func.__qualname__
+                or getattr(fndesc, "modname", None) != func.__module__):
+            _cache_warning("used", LookupError(
+                f"the entry for {func.__qualname__} holds {fndesc.modname}.{fndesc.qualname}"))
+            return None
+        return got
+
+    def save_overload(self: Any, sig: Any, data: Any) -> None:
+        try:
+            save(self, sig, data)
+        except Exception as e:  # noqa: BLE001 - the kernel is compiled; keeping it is a bonus
+            _cache_warning("written", e)
+
+    cache_cls.load_overload = load_overload
+    cache_cls.save_overload = save_overload
+    cache_cls._knightgui_tolerant = True
+
+
 if MODE == "jit":
     _cache_dir = choose_cache_dir()
     CACHE_DIR: Path | None = _cache_dir
@@ -223,14 +304,27 @@ if MODE == "jit":
     # numba.config creates its settings at run time, so the stubs do not know CACHE_DIR
     numba.config.CACHE_DIR = str(_cache_dir)  # type: ignore[attr-defined]
     scrub_cache(_cache_dir)
+    _tolerate_cache_failures()
+
+    def _jit(func: Callable[..., Any], kwargs: dict[str, Any]) -> Any:
+        try:
+            return numba.njit(**kwargs)(func)
+        except RuntimeError as e:          # "cannot cache function ...: no locator available"
+            if not kwargs.get("cache"):
+                raise
+            _cache_warning("opened", e)
+            return numba.njit(**{**kwargs, "cache": False})(func)
 
     def njit(*args: Any, **kwargs: Any) -> Any:
-        """``numba.njit`` with ``cache=True`` and ``nogil=True`` unless told otherwise."""
+        """``numba.njit`` with ``cache=True`` and ``nogil=True`` unless told otherwise (and
+        without the cache when numba finds no usable folder for it)."""
         kwargs.setdefault("cache", True)
         kwargs.setdefault("nogil", True)
-        if args and callable(args[0]) and len(args) == 1 and not kwargs.get("_sig"):
-            return numba.njit(**kwargs)(args[0])
-        return numba.njit(*args, **kwargs)
+        if args and callable(args[0]) and len(args) == 1:
+            return _jit(args[0], kwargs)
+        if args:
+            return numba.njit(*args, **kwargs)
+        return lambda func: _jit(func, kwargs)
 
     def num_threads() -> int:
         """Threads the engine's parallel work may use."""

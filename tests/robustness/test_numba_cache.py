@@ -1,6 +1,8 @@
 """A numba cache folder that cannot be written, or holds garbage, costs a compile, never a crash."""
-import pytest
+import os
 import shutil
+
+import pytest
 import subprocess
 import sys
 
@@ -21,7 +23,8 @@ def test_unwritable_cache_folder_falls_back_with_a_note(tmp_path, monkeypatch, c
 @pytest.mark.jit_only
 def test_corrupt_cache_entries_are_removed_and_recompiled(tmp_path):
     solve(8, 8, method="greedy")              # make sure the walk kernels are cached
-    cache = tmp_path / "cache"
+    root = tmp_path / "cache"
+    cache = root / jit.CACHE_DIR.name
     shutil.copytree(jit.CACHE_DIR, cache)
     own = jit.own_cache_folders(cache)       # this checkout's kernels (others are left alone)
     datas = sorted(p for d in own for p in d.glob("walk_kernel.greedy_walk*.nbc"))
@@ -32,7 +35,7 @@ def test_corrupt_cache_entries_are_removed_and_recompiled(tmp_path):
     code = ("from knightgui_core.walks.solve import solve; r = solve(8, 8, method='greedy'); "
             "assert r.ok; print('solved')")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=300, env={"KNIGHTGUI_CACHE_DIR": str(cache), "PATH": "/usr/bin"})
+                       timeout=300, env={"KNIGHTGUI_CACHE_DIR": str(root), "PATH": "/usr/bin"})
     assert r.returncode == 0 and "solved" in r.stdout, r.stderr
     assert "unreadable files" in r.stderr
     assert all(p.read_bytes()[:1] == b"\x80" for d in own for p in d.glob("*.nbc"))
@@ -53,3 +56,141 @@ def test_the_scrub_reads_only_this_checkouts_folders(tmp_path):
     assert jit.own_cache_folders(tmp_path) == [mine]
     assert jit.scrub_cache(tmp_path) == 2
     assert not any(mine.iterdir()) and len(list(other.iterdir())) == 2
+
+
+# --- every way a cache can be wrong, against the installed command in a fresh cache ------
+
+ANSWER = "a8→c7: 14,258 solutions, 18,280 dead ends"
+KEY = jit.cache_key()
+
+
+def _installed() -> str:
+    exe = shutil.which("knightgui", path=os.path.dirname(sys.executable))
+    assert exe, "the knightgui entry point is not installed beside this Python"
+    return exe
+
+
+def _run(root, *, preexec=None, extra_env=None):
+    """The installed ``knightgui enumerate`` (8×8 a8→c7) with the cache root ``root``."""
+    env = {"KNIGHTGUI_CACHE_DIR": str(root), "PATH": "/usr/bin:/bin",
+           "HOME": str(root.parent), **(extra_env or {})}
+    return subprocess.run([_installed(), "enumerate", "--rows", "8", "--cols", "8",
+                           "--start", "a8", "--end", "c7"], capture_output=True, text=True,
+                          timeout=600, env=env, preexec_fn=preexec, cwd=str(root.parent))
+
+
+def _assert_right(r):
+    assert r.returncode == 0 and ANSWER in r.stdout, (r.returncode, r.stdout, r.stderr[-2000:])
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) <= 1, r.stderr[-2000:]
+
+
+@pytest.fixture(scope="module")
+def good_cache(tmp_path_factory):
+    """A cache root filled by one run of the installed command."""
+    root = tmp_path_factory.mktemp("good") / "cache"
+    _assert_right(_run(root))
+    assert any((root / KEY).rglob("*.nbc"))
+    return root
+
+
+def _copy(good_cache, tmp_path):
+    root = tmp_path / "cache"
+    shutil.copytree(good_cache, root)
+    return root
+
+
+def _files(root, pattern):
+    return sorted((root / KEY).rglob(pattern))
+
+
+@pytest.mark.jit_only
+def test_entries_written_under_another_module_name_are_not_loaded(tmp_path):
+    """The reported failure: the source imported as ``core`` in a checkout, then the
+    installed command. Each import name keeps its own folder, so both give the answer."""
+    root = tmp_path / "cache"
+    src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(jit.__file__))))
+    if not os.path.isdir(os.path.join(src, "core")):
+        pytest.skip("not a checkout")
+    code = ("from core.tietree.enumerator import count_kernel; "
+            "print(count_kernel(8, 8, 'a8', 'c7')['solutions'])")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=600, cwd=src, env={"KNIGHTGUI_CACHE_DIR": str(root),
+                                                  "PATH": "/usr/bin:/bin"})
+    assert r.returncode == 0 and r.stdout.strip() == "14258", r.stderr[-2000:]
+    assert (root / KEY.replace("knightgui_core", "core", 1)).is_dir()
+    _assert_right(_run(root))
+
+
+@pytest.mark.jit_only
+def test_entries_of_another_module_name_in_this_folder_are_a_miss(good_cache, tmp_path):
+    """Even an entry that names a module this installation does not have (as an older cache
+    layout would hold) is compiled again, with at most one line."""
+    root = _copy(good_cache, tmp_path)
+    n = 0
+    for p in _files(root, "*.nbc"):
+        data = p.read_bytes()
+        if b"knightgui_core" in data:
+            # same length, so the pickle frame stays intact and only the name is wrong
+            p.write_bytes(data.replace(b"knightgui_core", b"knightgui_gone"))
+            n += 1
+    assert n
+    _assert_right(_run(root))
+
+
+@pytest.mark.jit_only
+@pytest.mark.parametrize("how", ["truncated", "garbled", "another-build", "unreadable"])
+def test_broken_entries_are_compiled_again(good_cache, tmp_path, how):
+    root = _copy(good_cache, tmp_path)
+    datas, index = _files(root, "*.nbc"), _files(root, "*.nbi")
+    assert datas and index
+    if how == "truncated":
+        for p in datas + index:
+            p.write_bytes(p.read_bytes()[: max(1, p.stat().st_size // 2)])
+    elif how == "garbled":
+        for p in datas:
+            b = bytearray(p.read_bytes())
+            for i in range(10, len(b) - 1, 7):
+                b[i] ^= 0x5A
+            p.write_bytes(bytes(b))
+    elif how == "another-build":
+        # every data file holds another kernel's code: intact pickles, wrong contents
+        blobs = [p.read_bytes() for p in datas]
+        for p, blob in zip(datas, blobs[1:] + blobs[:1]):
+            p.write_bytes(blob)
+    else:
+        for p in datas + index:
+            p.unlink()
+            p.mkdir()            # unreadable as a file, whoever runs the test (root too)
+    _assert_right(_run(root))
+
+
+@pytest.mark.jit_only
+def test_a_file_where_a_folder_should_be(tmp_path):
+    root = tmp_path / "cache"
+    root.mkdir()
+    (root / KEY).write_text("a file, not a folder")
+    _assert_right(_run(root))
+
+
+@pytest.mark.jit_only
+def test_a_file_where_numbas_own_folder_should_be(good_cache, tmp_path):
+    root = _copy(good_cache, tmp_path)
+    for d in [d for d in (root / KEY).iterdir() if d.is_dir()]:
+        shutil.rmtree(d)
+        d.write_text("a file, not a folder")
+    _assert_right(_run(root))
+
+
+def _small_files_only():
+    """Files may not grow beyond 4 KiB (writes fail with EFBIG, as on a full disk)."""
+    import resource
+    import signal
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+
+@pytest.mark.jit_only
+def test_a_full_disk_while_saving(tmp_path):
+    root = tmp_path / "cache"
+    _assert_right(_run(root, preexec=_small_files_only))
