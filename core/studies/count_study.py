@@ -2,7 +2,11 @@
 
 Strict rule, no dashes, open tours, every tie followed (:mod:`knightgui_core.tietree.subtrees`). For each
 start: the tours, how many are closed (last square a knight move from the start) and the dead
-ends met. Starts that a symmetry of the board maps onto each other have the same counts, so
+ends met, and for a walk that breaks every tie uniformly at random, the exact probability that
+it completes a tour (``p_success``) and a closed tour (``p_closed``); with ``lengths``, the
+dead ends by squares visited when stuck. Each worker thread keeps a transposition table
+(:mod:`knightgui_core.tietree.table`) across its tasks: a tie node met again adds its kept
+results instead of being walked again. Starts that a symmetry of the board maps onto each other have the same counts, so
 only one start of each class (the smallest square index) is counted.
 
 Tasks (:class:`knightgui_core.run.runner.Task`) count a few subtrees of one start within a budget
@@ -13,8 +17,8 @@ tasks and small ones stay one task. Every key names the board, the start, the bu
 subtrees, so the same command finds its finished tasks in a store round after round.
 
 >>> res = run_count(5, 5, "corners", scheduler="threads")            # doctest: +SKIP
->>> res.totals
-{'tours': 128, 'closed': 0, 'dead_ends': 0}
+>>> res.totals["tours"], res.totals["closed"], res.totals["dead_ends"]
+(128, 0, 0)
 """
 from __future__ import annotations
 
@@ -26,12 +30,13 @@ from typing import Any
 
 from ..board.squares import Board, BoardError
 from ..tietree.subtrees import CountBoard, CountError, count_subtrees, split, start_classes
+from ..tietree.table import TableConfig, default_table_bytes, thread_table
 from ..run.runner import RunReport, Task, run_tasks
 from ..run.store import ResultStore
 
 STUDY = "count"
-#: version of the tasks' definition (part of every key)
-VERSION = 1
+#: version of the tasks' definition (part of every key); 2: results carry probabilities
+VERSION = 2
 #: forward moves a task makes before it hands the rest back (2**27: 1–5 s on one core)
 TASK_MOVES = 1 << 27
 #: a task that stops early becomes at most this many tasks of the next round
@@ -44,37 +49,50 @@ __all__ = ["STUDY", "TASK_MOVES", "FANOUT", "CountResult", "parse_starts", "coun
 Runner = Callable[[Sequence[Task]], RunReport]
 
 def count_task(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]],
-               budget: int) -> dict[str, Any]:
+               budget: int, lengths: bool = False,
+               table_bytes: int | None = None) -> dict[str, Any]:
     """Count ``prefixes`` of ``start`` (runs on a worker): ``{"tours", "closed",
-    "dead_ends", "forward_moves", "next": [[prefix, ...], ...]}``, ``next`` being the
-    subtrees not reached, grouped into the next round's tasks."""
+    "dead_ends", "p_success", "p_closed", "forward_moves", "probes", "hits", "next":
+    [[prefix, ...], ...]}`` (with ``lengths`` also ``"lengths": {"<squares>": [dead ends,
+    probability]}``), ``next`` being the subtrees not reached, grouped into the next round's
+    tasks. ``table_bytes``: this thread's table size (None: :func:`default_table_bytes` of
+    the worker's machine; 0: no table)."""
     cb = CountBoard(rows, cols)       # its own run state: tasks may share a process
-    r = count_subtrees(cb, start, [tuple(p) for p in prefixes], budget)
+    nbytes = default_table_bytes() if table_bytes is None else int(table_bytes)
+    table = thread_table(rows, cols, TableConfig(nbytes, bool(lengths)))
+    r = count_subtrees(cb, start, [tuple(p) for p in prefixes], budget, table=table,
+                       lengths=bool(lengths))
     rest = [list(p) for p in r.rest]
     groups = [[p] for p in rest[:FANOUT - 1]]
     if len(rest) > FANOUT - 1:
         groups.append(rest[FANOUT - 1:])
-    return {"tours": r.tours, "closed": r.closed, "dead_ends": r.dead_ends,
-            "forward_moves": r.forward_moves, "next": groups}
+    out: dict[str, Any] = {"tours": r.tours, "closed": r.closed, "dead_ends": r.dead_ends,
+                           "p_success": r.p_success, "p_closed": r.p_closed,
+                           "forward_moves": r.forward_moves, "probes": r.probes,
+                           "hits": r.hits, "next": groups}
+    if lengths:
+        out["lengths"] = {str(k): v for k, v in sorted(r.lengths.items())}
+    return out
 
 
 def task_key(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]],
-             budget: int) -> str:
-    """The task's stable key: board, start, budget and subtrees (hashed when long)."""
+             budget: int, lengths: bool = False) -> str:
+    """The task's stable key: board, start, budget, lengths or not, and subtrees (hashed
+    when long). The table's size is not in it: it changes the time, never the result."""
     enc = ";".join(".".join(str(int(t)) for t in p) or "-" for p in prefixes)
     if len(enc) > 60:
         enc = "h" + hashlib.sha256(enc.encode()).hexdigest()[:24]
-    return f"{STUDY}/v{VERSION}/{rows}x{cols}/{start}/m{budget}/{enc}"
+    return f"{STUDY}/v{VERSION}/{rows}x{cols}/{start}/m{budget}{'/L' if lengths else ''}/{enc}"
 
 
 def make_task(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]],
-              budget: int) -> Task:
+              budget: int, lengths: bool = False, table_bytes: int | None = None) -> Task:
     """The task that counts ``prefixes`` of ``start`` within ``budget`` forward moves."""
     plist = [[int(t) for t in p] for p in prefixes]
     params = {"rows": rows, "cols": cols, "start": start, "prefixes": plist,
-              "budget": budget}
-    return Task(task_key(rows, cols, start, plist, budget), STUDY, params, count_task,
-                (rows, cols, start, plist, budget))
+              "budget": budget, "lengths": bool(lengths)}
+    return Task(task_key(rows, cols, start, plist, budget, lengths), STUDY, params, count_task,
+                (rows, cols, start, plist, budget, bool(lengths), table_bytes))
 
 
 def parse_starts(rows: int, cols: int, spec: str | Sequence[str]) -> list[int]:
@@ -109,11 +127,12 @@ def parse_starts(rows: int, cols: int, spec: str | Sequence[str]) -> list[int]:
 
 @dataclass
 class CountResult:
-    """Counts per start square (names), totals, the runner's task numbers and time."""
+    """Counts and probabilities per start square (names), totals, the runner's task numbers
+    and time; ``dead_end_lengths`` when lengths were asked for."""
 
     rows: int
     cols: int
-    per_start: dict[str, dict[str, int]] = field(default_factory=dict)
+    per_start: dict[str, dict[str, Any]] = field(default_factory=dict)
     classes: dict[str, list[str]] = field(default_factory=dict)
     tasks: dict[str, int] = field(default_factory=lambda: {"total": 0, "from_store": 0,
                                                            "computed": 0})
@@ -121,32 +140,43 @@ class CountResult:
     seconds: float = 0.0
     cancelled: bool = False
     forward_moves: int = 0
+    probes: int = 0
+    hits: int = 0
+    dead_end_lengths: dict[str, dict[str, Any]] | None = None
 
     @property
-    def totals(self) -> dict[str, int]:
-        """Sums over the start squares."""
-        t = {"tours": 0, "closed": 0, "dead_ends": 0}
+    def totals(self) -> dict[str, Any]:
+        """Sums of the counts over the start squares; the probabilities averaged over them
+        (a uniformly random start)."""
+        t: dict[str, Any] = {"tours": 0, "closed": 0, "dead_ends": 0}
         for rec in self.per_start.values():
             for k in t:
                 t[k] += rec[k]
+        n = max(1, len(self.per_start))
+        t["p_success"] = sum(rec["p_success"] for rec in self.per_start.values()) / n
+        t["p_closed"] = sum(rec["p_closed"] for rec in self.per_start.values()) / n
         return t
 
     def to_json(self) -> dict[str, Any]:
         """The ``--json`` object of ``knightgui study count``."""
-        return {"study": STUDY, "rows": self.rows, "cols": self.cols, "totals": self.totals,
-                "per_start": self.per_start, "tasks": dict(self.tasks),
-                "seconds": round(self.seconds, 3)}
+        out = {"study": STUDY, "rows": self.rows, "cols": self.cols, "totals": self.totals,
+               "per_start": self.per_start, "tasks": dict(self.tasks),
+               "seconds": round(self.seconds, 3)}
+        if self.dead_end_lengths is not None:
+            out["dead_end_lengths"] = self.dead_end_lengths
+        return out
 
 
 def start_tasks(rows: int, cols: int, reps: Sequence[int], split_depth: int = 0,
-                budget: int = TASK_MOVES) -> list[Task]:
+                budget: int = TASK_MOVES, lengths: bool = False,
+                table_bytes: int | None = None) -> list[Task]:
     """The first round: one task per subtree ``split_depth`` ties below each start."""
     cb = CountBoard(rows, cols)
     out = []
     for s in reps:
         name = cb.board.name(s)
         for p in split(cb, s, split_depth):
-            out.append(make_task(rows, cols, name, [p], budget))
+            out.append(make_task(rows, cols, name, [p], budget, lengths, table_bytes))
     return out
 
 
@@ -154,11 +184,14 @@ def run_count(rows: int, cols: int, starts: str | Sequence[str] = "all", *,
               split_depth: int = 0, budget: int = TASK_MOVES, store: ResultStore | None = None,
               scheduler: Any = None, workers: int | None = None,
               progress: Callable[[int, int, int], None] | None = None, cancel: Any = None,
-              runner: Runner | None = None) -> CountResult:
+              runner: Runner | None = None, lengths: bool = False,
+              table_bytes: int | None = None) -> CountResult:
     """Count every start of ``starts`` (see :func:`parse_starts`) on a ``rows`` × ``cols``
     board. Rounds of tasks go to ``runner`` (default :func:`knightgui_core.run.runner.run_tasks`
     with ``store``, ``scheduler``, ``workers``, ``cancel``); ``progress(round, done, total)``
-    follows each round. Raises :class:`CountError` for a board or start it cannot take."""
+    follows each round. ``lengths``: also the dead ends by length; ``table_bytes``: each
+    worker thread's table (None: a quarter of its machine's memory shared by its cores; 0:
+    no table). Raises :class:`CountError` for a board or start it cannot take."""
     t0 = time.perf_counter()
     CountBoard(rows, cols)                      # validates the board
     if int(budget) < 1 or int(split_depth) < 0:
@@ -168,7 +201,10 @@ def run_count(rows: int, cols: int, starts: str | Sequence[str] = "all", *,
     b = Board(rows, cols)
     res = CountResult(rows, cols)
     res.classes = {b.name(r): [b.name(s) for s in members] for r, members in classes.items()}
-    acc = {r: {"tours": 0, "closed": 0, "dead_ends": 0} for r in classes}
+    acc: dict[int, dict[str, Any]] = {
+        r: {"tours": 0, "closed": 0, "dead_ends": 0, "p_success": 0.0, "p_closed": 0.0}
+        for r in classes}
+    lens: dict[int, dict[int, list]] = {r: {} for r in classes}
     by_name = {b.name(r): r for r in classes}
 
     def default_runner(tasks: Sequence[Task]) -> RunReport:
@@ -177,7 +213,7 @@ def run_count(rows: int, cols: int, starts: str | Sequence[str] = "all", *,
                          progress=prog, cancel=cancel)
 
     run = runner or default_runner
-    todo = start_tasks(rows, cols, sorted(classes), split_depth, budget)
+    todo = start_tasks(rows, cols, sorted(classes), split_depth, budget, lengths, table_bytes)
     while todo:
         res.rounds += 1
         report = run(todo)
@@ -188,12 +224,22 @@ def run_count(rows: int, cols: int, starts: str | Sequence[str] = "all", *,
             r = report.results.get(t.key)
             if r is None:
                 continue
-            rec = acc[by_name[t.params["start"]]]
-            for k in rec:
+            rep = by_name[t.params["start"]]
+            rec = acc[rep]
+            for k in ("tours", "closed", "dead_ends"):
                 rec[k] += int(r[k])
+            for k in ("p_success", "p_closed"):
+                rec[k] += float(r[k])
+            for sq, (paths, prob) in (r.get("lengths") or {}).items():
+                cell = lens[rep].setdefault(int(sq), [0, 0.0])
+                cell[0] += int(paths)
+                cell[1] += float(prob)
             res.forward_moves += int(r["forward_moves"])
+            res.probes += int(r.get("probes", 0))
+            res.hits += int(r.get("hits", 0))
             for group in r["next"]:
-                nxt.append(make_task(rows, cols, t.params["start"], group, budget))
+                nxt.append(make_task(rows, cols, t.params["start"], group, budget, lengths,
+                                     table_bytes))
         if report.cancelled or not report.complete:
             res.cancelled = True
             break
@@ -203,5 +249,21 @@ def run_count(rows: int, cols: int, starts: str | Sequence[str] = "all", *,
             for s in members:
                 res.per_start[b.name(s)] = dict(acc[rep])
         res.per_start = {b.name(s): res.per_start[b.name(s)] for s in squares}
+        if lengths:
+            res.dead_end_lengths = _lengths_over_starts(classes, lens, len(squares))
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def _lengths_over_starts(classes: dict[int, list[int]], lens: dict[int, dict[int, list]],
+                         starts: int) -> dict[str, dict[str, Any]]:
+    """Dead ends by squares visited, summed over the starts (each class counts once per
+    member); the probability is for a uniformly random start."""
+    out: dict[int, list] = {}
+    for rep, members in classes.items():
+        for sq, (paths, prob) in lens[rep].items():
+            cell = out.setdefault(sq, [0, 0.0])
+            cell[0] += paths * len(members)
+            cell[1] += prob * len(members)
+    return {str(sq): {"paths": out[sq][0], "probability": out[sq][1] / max(1, starts)}
+            for sq in sorted(out)}

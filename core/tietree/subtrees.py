@@ -19,6 +19,14 @@ a subtree, and the subtrees of all the options of one tie split the subtree abov
   they have the same counts, so each class is counted once.
 
 Totals never depend on the depth of the split or on the budget (tests/core/test_count.py).
+
+The counting runs on :mod:`knightgui_core.tietree.memo_kernel`: with a
+:class:`~knightgui_core.tietree.table.TransTable`, a tie node met again (same square, same
+unvisited squares) adds its kept results instead of being walked again; without one, the
+same kernel walks the whole tree. Either way, per subtree it also gives the probability that
+a walk choosing uniformly at random among tied squares ends in a tour (``p_success``) and
+in a closed tour (``p_closed``), relative to the start (each prefix weighs 1 / the width of
+each tie it passes), and, asked for, the dead ends by squares visited when stuck.
 """
 from __future__ import annotations
 
@@ -30,6 +38,8 @@ import numpy as np
 from ..system.control import CancelLike, cancel_requested
 from ..board.squares import Board, BoardError
 from . import count_kernel as _k
+from . import memo_kernel as _m
+from .table import TransTable
 from ..system.errors import InputError
 
 __all__ = ["CountBoard", "CountError", "SubtreeCount", "count_subtrees", "split",
@@ -73,6 +83,28 @@ class CountBoard:
         self.ntied = np.zeros(n + 1, dtype=np.int8)
         self.ties = np.zeros(n + 1, dtype=np.int32)
         self.st = np.zeros(_k.ST_SIZE, dtype=np.int64)
+        # the memo kernel's state: its scalars, per-tie sums (lengths made when asked for)
+        self.mst = np.zeros(_m.ST_SIZE, dtype=np.int64)
+        self.ai = np.zeros((n + 1, 3), dtype=np.int64)
+        self.af = np.zeros((n + 1, 2), dtype=np.float64)
+        self.fw0 = np.zeros(n + 1, dtype=np.int64)
+        self._lens: tuple[np.ndarray, np.ndarray] | None = None
+        self._none: dict[bool, TransTable] = {}
+
+    def lens_arrays(self, lengths: bool) -> tuple[np.ndarray, np.ndarray]:
+        """``al``, ``alp`` for the memo kernel: (N + 1)² with lengths, else 1 × 1."""
+        if not lengths:
+            return np.zeros((self.n + 1, 1), np.int64), np.zeros((self.n + 1, 1), np.float64)
+        if self._lens is None:
+            self._lens = (np.zeros((self.n + 1, self.n + 1), np.int64),
+                          np.zeros((self.n + 1, self.n + 1), np.float64))
+        return self._lens
+
+    def no_table(self, lengths: bool) -> TransTable:
+        """An empty table (no buckets): the memo kernel then walks every node."""
+        if lengths not in self._none:
+            self._none[lengths] = TransTable(self.n, 0, lengths=lengths)
+        return self._none[lengths]
 
     def square(self, value: int | str) -> int:
         """Flat index of a square given as a name (``a1``, ``3,7``) or an index."""
@@ -114,46 +146,103 @@ class SubtreeCount:
     dead_ends: int = 0
     forward_moves: int = 0
     rest: list = field(default_factory=list)
+    #: probability, over uniformly random tie choices from the start, of a tour / closed tour
+    #: inside the subtrees counted
+    p_success: float = 0.0
+    p_closed: float = 0.0
+    #: with lengths: squares visited when stuck -> [dead ends, probability]
+    lengths: dict[int, list] = field(default_factory=dict)
+    #: table lookups and hits
+    probes: int = 0
+    hits: int = 0
 
 
 def count_subtrees(cb: CountBoard, start: int | str, prefixes: Iterable[Sequence[int]],
                    budget: int = 1 << 62, cancel: CancelLike = None,
-                   chunk: int = 1 << 22) -> SubtreeCount:
+                   chunk: int = 1 << 20, table: TransTable | None = None,
+                   lengths: bool = False) -> SubtreeCount:
     """Count the subtrees ``prefixes`` (each a tuple of move types; ``()`` is the whole
     start) from ``start`` in order, making at most ``budget`` forward moves in all. The work
     not done is returned as prefixes in ``rest`` (shallowest first), so
-    ``count(prefixes) == result + count(result.rest)`` always holds. ``cancel()`` is asked
-    every ``chunk`` forward moves; when it is true the rest is handed back the same way."""
+    ``count(prefixes) == result + count(result.rest)`` always holds (probabilities too, each
+    relative to the start). ``cancel()`` is asked every ``chunk`` forward moves; when it is
+    true the rest is handed back the same way. ``table``: a transposition table for this
+    board (None: walk every node); ``lengths``: also count dead ends by length (the table
+    must have been made with lengths too)."""
     s = cb.square(start)
     budget = int(budget)
     if budget < 1:
         raise CountError("the budget must be at least one forward move")
+    if table is not None and (table.n != cb.n or table.lengths != bool(lengths)):
+        raise CountError("the table was made for another board or without lengths")
+    tab = table if table is not None else cb.no_table(bool(lengths))
     prefixes = [tuple(int(x) for x in _prefix_array(p)) for p in prefixes]
     out = SubtreeCount()
     close = cb.att[s].copy()
+    al, alp = cb.lens_arrays(bool(lengths))
+    oi = np.zeros(3, np.int64)
+    of = np.zeros(2, np.float64)
+    ol = np.zeros(al.shape[1], np.int64)
+    olp = np.zeros(al.shape[1], np.float64)
+    lens_total = np.zeros(al.shape[1], np.int64)
+    lensp_total = np.zeros(al.shape[1], np.float64)
     left = budget
     for i, p in enumerate(prefixes):
         if left <= 0 or cancel_requested(cancel):
             out.rest.extend(prefixes[i:])
             break
         cb._begin(s, p)
-        ev = _k.BUDGET
+        root = int(cb.st[_k.ST_K])
+        weight = 1.0
+        for j in range(1, root):
+            if cb.ntied[j] >= 2:
+                weight /= float(cb.ntied[j])
+        m = cb.mst
+        m[:] = 0
+        m[_m.ST_K] = root
+        m[_m.ST_ROOT] = root
+        m[_m.ST_N] = cb.n
+        m[_m.ST_START] = s
+        m[_m.ST_PHASE] = _m.PH_RUN
+        cb.ai[0] = 0
+        cb.af[0] = 0.0
+        al[0] = 0
+        alp[0] = 0.0
+        ev = _m.BUDGET
         while left > 0:
-            f0 = int(cb.st[_k.ST_FORWARD])
-            ev = _k.count_run(cb.att, close, cb.path, cb.free, cb.pend, cb.ntied, cb.ties,
-                              cb.st, min(left, int(chunk)))
-            left -= int(cb.st[_k.ST_FORWARD]) - f0
-            if ev == _k.DONE or cancel_requested(cancel):
+            f0 = int(m[_m.ST_FORWARD])
+            new0 = int(m[_m.ST_NEW])
+            ev = _m.memo_run(cb.att, close, cb.path, cb.free, cb.pend, cb.ntied, cb.ties, m,
+                             tab.cfg, tab.tkey, tab.tint, tab.tflt, tab.tlen, tab.tlp,
+                             cb.ai, cb.af, al, alp, cb.fw0, min(left, int(chunk)))
+            left -= int(m[_m.ST_FORWARD]) - f0
+            if table is not None:
+                table.filled += int(m[_m.ST_NEW]) - new0
+                table.grow_if_full()
+            if ev == _m.DONE or cancel_requested(cancel):
                 break
-        st = cb.st
-        out.tours += int(st[_k.ST_TOURS])
-        out.closed += int(st[_k.ST_CLOSED])
-        out.dead_ends += int(st[_k.ST_DEAD])
-        out.forward_moves += int(st[_k.ST_FORWARD])
-        if ev != _k.DONE:
+        _m.memo_fold(cb.n, int(m[_m.ST_NTIE]) if ev != _m.DONE else 0, cb.ties, cb.ntied,
+                     cb.ai, cb.af, al, alp, oi, of, ol, olp)
+        out.tours += int(oi[0])
+        out.closed += int(oi[1])
+        out.dead_ends += int(oi[2])
+        out.p_success += weight * float(of[0])
+        out.p_closed += weight * float(of[1])
+        if lengths:
+            lens_total += ol
+            lensp_total += weight * olp
+        out.forward_moves += int(m[_m.ST_FORWARD])
+        out.probes += int(m[_m.ST_PROBES])
+        out.hits += int(m[_m.ST_HITS])
+        if ev != _m.DONE:
+            cb.st[_k.ST_K] = m[_m.ST_K]
+            cb.st[_k.ST_NTIE] = m[_m.ST_NTIE]
             out.rest.extend(_left(cb))
             out.rest.extend(prefixes[i + 1:])
             break
+    if lengths:
+        out.lengths = {int(j): [int(lens_total[j]), float(lensp_total[j])]
+                       for j in np.flatnonzero(lens_total)}
     return out
 
 

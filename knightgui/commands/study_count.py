@@ -4,9 +4,13 @@
     knightgui study count --size 10 --starts corners --store counts.sqlite
     knightgui study count --rows 5 --cols 6 --starts a1,c3 --csv counts.csv --json
     knightgui study count --size 9 --scheduler tcp://HOST:8786
+    knightgui study count --size 8 --lengths --json       # dead ends by length, too
 
 Strict rule, no dashes, open tours, every tie followed. Starts that a symmetry of the board
-maps onto each other are counted once.
+maps onto each other are counted once. Beside the counts: the exact probability that a walk
+breaking every tie uniformly at random completes a tour (P(success)) and a closed one. Each
+worker thread keeps a transposition table (``--table-mb``, default a quarter of the
+machine's memory shared by its cores; ``--no-table`` walks every node).
 """
 from __future__ import annotations
 
@@ -33,6 +37,15 @@ def add_parser(studies) -> None:
                    help="forward moves a task makes before it splits (default 2**27, "
                         "about 1–5 s on one core)")
     p.add_argument("--workers", help="cores of this machine to use (default: all)")
+    p.add_argument("--lengths", action="store_true",
+                   help="also count the dead ends by squares visited when stuck, with the "
+                        "probability of each length for a random start and random ties")
+    p.add_argument("--table-mb", metavar="MIB", default=None,
+                   help="size of each worker thread's transposition table in MiB (default: "
+                        "a quarter of this machine's memory shared by its cores); a full "
+                        "table replaces its cheapest entries, counts stay exact")
+    p.add_argument("--no-table", action="store_true",
+                   help="walk every node of the tie tree (no transposition table)")
     add_runner_options(p)
     p.add_argument("--json", action="store_true", help="last stdout line: one JSON object")
     p.set_defaults(func=run)
@@ -53,24 +66,52 @@ def _dims(args) -> tuple[int, int]:
 def _csv_text(res) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["start", "class", "tours", "closed", "dead_ends"])
+    w.writerow(["start", "class", "tours", "closed", "dead_ends", "p_success", "p_closed"])
     rep_of = {s: rep for rep, members in res.classes.items() for s in members}
     for name, rec in res.per_start.items():
-        w.writerow([name, rep_of[name], rec["tours"], rec["closed"], rec["dead_ends"]])
+        w.writerow([name, rep_of[name], rec["tours"], rec["closed"], rec["dead_ends"],
+                    repr(rec["p_success"]), repr(rec["p_closed"])])
+    if res.dead_end_lengths:
+        w.writerow([])
+        w.writerow(["squares_visited", "dead_ends", "probability"])
+        for sq, cell in res.dead_end_lengths.items():
+            w.writerow([sq, cell["paths"], repr(cell["probability"])])
     return buf.getvalue()
 
 
 def format_table(res) -> str:
     """One line per symmetry class, then the totals."""
-    lines = [f"{'start':>6} {'starts':>6} {'tours':>15} {'closed':>12} {'dead ends':>14}"]
+    lines = [f"{'start':>6} {'starts':>6} {'tours':>15} {'closed':>12} {'dead ends':>14} "
+             f"{'P(success)':>11} {'P(closed)':>10}"]
     for rep, members in res.classes.items():
         rec = res.per_start[members[0]]
         lines.append(f"{rep:>6} {len(members):>6} {rec['tours']:>15,} {rec['closed']:>12,} "
-                     f"{rec['dead_ends']:>14,}")
+                     f"{rec['dead_ends']:>14,} {rec['p_success']:>11.6f} "
+                     f"{rec['p_closed']:>10.6f}")
     t = res.totals
     lines.append(f"{'all':>6} {len(res.per_start):>6} {t['tours']:>15,} {t['closed']:>12,} "
-                 f"{t['dead_ends']:>14,}")
+                 f"{t['dead_ends']:>14,} {t['p_success']:>11.6f} {t['p_closed']:>10.6f}")
+    if res.dead_end_lengths:
+        lines.append("dead ends by squares visited (summed over starts; probability for a "
+                     "random start):")
+        for sq, cell in res.dead_end_lengths.items():
+            lines.append(f"{sq:>6} {cell['paths']:>15,} {cell['probability']:>14.10f}")
     return "\n".join(lines)
+
+
+def _table_bytes(args) -> int | None:
+    """``--table-mb`` as bytes (checked), 0 for ``--no-table``, None for the default."""
+    if args.no_table:
+        if args.table_mb is not None:
+            raise CliError("give --table-mb or --no-table, not both")
+        return 0
+    if args.table_mb is None:
+        return None
+    from knightgui_core.tietree.table import TableError, table_bytes
+    try:
+        return table_bytes(args.table_mb)
+    except TableError as e:
+        raise CliError(f"--table-mb: {e}") from None
 
 
 def run(args) -> int:
@@ -82,6 +123,7 @@ def run(args) -> int:
     budget = (TASK_MOVES if args.task_moves is None
               else positive_int("--task-moves", args.task_moves, 1, 1 << 62))
     workers = None if args.workers is None else positive_int("--workers", args.workers, 1, 256)
+    table_bytes = _table_bytes(args)
     store = open_store(args.store)
     try:
         def runner(tasks):
@@ -89,7 +131,7 @@ def run(args) -> int:
                              workers=workers)
         try:
             res = run_count(rows, cols, args.starts, split_depth=depth, budget=budget,
-                            runner=runner)
+                            runner=runner, lengths=args.lengths, table_bytes=table_bytes)
         except CountError as e:
             raise CliError(str(e)) from None
     finally:

@@ -17,9 +17,15 @@ def test_count_8x8_json_is_the_documented_object(capsys):
     d = _last_json(capsys)
     assert list(d) == ["study", "rows", "cols", "totals", "per_start", "tasks", "seconds"]
     assert d["study"] == "count" and d["rows"] == d["cols"] == 8
-    assert d["totals"] == {"tours": 7_894_584, "closed": 1_188_384, "dead_ends": 761_520}
+    t = d["totals"]
+    assert (t["tours"], t["closed"], t["dead_ends"]) == (7_894_584, 1_188_384, 761_520)
+    assert round(100 * t["p_success"], 1) == 97.9            # Knuth, Pre-Fascicle 8A
+    assert 0 < t["p_closed"] < t["p_success"]
     assert len(d["per_start"]) == 64
-    assert d["per_start"]["a8"] == {"tours": 137_300, "closed": 2_662, "dead_ends": 6_804}
+    a8 = d["per_start"]["a8"]
+    assert (a8["tours"], a8["closed"], a8["dead_ends"]) == (137_300, 2_662, 6_804)
+    assert abs(a8["p_success"] - 0.979578494) < 1e-9 and set(a8) == {
+        "tours", "closed", "dead_ends", "p_success", "p_closed"}
     assert d["tasks"] == {"total": 10, "from_store": 0, "computed": 10}
     assert d["seconds"] >= 0
 

@@ -1,0 +1,150 @@
+"""The transposition table of the count engine: its memory, its window, one per thread.
+
+:class:`TransTable` owns the arrays of :mod:`knightgui_core.tietree.memo_kernel` for one board.
+Its size is a number of bytes, checked here once (:func:`table_bytes`); the default is a
+quarter of this machine's memory shared by one table per core
+(:func:`default_table_bytes`), since each worker thread or process keeps its own table (two
+threads writing one entry at once could tear it). numpy allocates the arrays lazily, so a small
+board only ever touches the pages it uses.
+
+>>> t = TransTable(36, 1 << 20)
+>>> t.entries, t.limit_bytes <= 1 << 20
+(8192, True)
+"""
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..system.errors import InputError
+from ..system.limits import available_memory
+from . import memo_kernel as _m
+
+__all__ = ["TableError", "TableConfig", "TransTable", "table_bytes", "default_table_bytes",
+           "thread_table", "MIN_TABLE_BYTES", "MEMO_MIN"]
+
+#: the smallest table worth having (one MiB)
+MIN_TABLE_BYTES = 1 << 20
+#: tie nodes with fewer squares left than this are walked, not looked up (bench/memo_window.py)
+MEMO_MIN = 8
+#: buckets a table starts with (2**14 buckets of 4 entries: about 4.5 MB)
+START_BUCKETS = 1 << 14
+
+
+class TableError(InputError):
+    """A table size this machine cannot take (zero, negative, not a number, more than it has)."""
+
+
+def default_table_bytes() -> int:
+    """A quarter of the memory this process could use, shared by one table per core."""
+    return max(MIN_TABLE_BYTES, available_memory() // 4 // max(1, os.cpu_count() or 1))
+
+
+def table_bytes(value: object) -> int:
+    """A table size in MiB (int, float or text such as ``512``) as bytes, checked:
+    at least 1 MiB and at most the memory this process could use."""
+    if isinstance(value, bool):
+        raise TableError(f"table size: expected a number of MiB, got {value!r}")
+    try:
+        mib = float(str(value).strip()) if isinstance(value, str) else float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise TableError(f"table size: expected a number of MiB, got {str(value)[:40]!r}") from None
+    if not np.isfinite(mib) or mib < 1:
+        raise TableError(f"table size: {str(value)[:40]} MiB is not a size (at least 1 MiB)")
+    got = int(mib * (1 << 20))
+    avail = available_memory()
+    if got > avail:
+        raise TableError(f"table size: {mib:,.0f} MiB is more than the {avail >> 20:,} MiB "
+                         "this machine can give")
+    return got
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """How a count uses the table: ``bytes`` per table (0: no table, the plain search),
+    ``lengths`` (dead ends by length), ``memo_min``: tie nodes with fewer squares left are
+    not looked up."""
+
+    bytes: int = 0
+    lengths: bool = False
+    memo_min: int = MEMO_MIN
+
+
+class TransTable:
+    """The arrays of one table for boards of ``n`` squares within ``nbytes`` bytes; with
+    ``lengths``, each entry also keeps the dead ends of its subtree by length (for nodes with
+    at most ``width`` - 1 squares left, which makes entries bigger and the table shorter).
+    It starts at :data:`START_BUCKETS` buckets (or its limit) and :meth:`grow` doubles it."""
+
+    def __init__(self, n: int, nbytes: int, *, lengths: bool = False, memo_min: int = MEMO_MIN,
+                 width: int = 40):
+        self.n = int(n)
+        self.lengths = bool(lengths)
+        self.width = int(width) if lengths else 1
+        self.per_entry = 3 * 8 + 4 * 8 + 2 * 8 + (16 * self.width if lengths else 0)
+        top = 1
+        while top * 2 * _m.WAYS * self.per_entry <= int(nbytes):
+            top *= 2
+        if top * _m.WAYS * self.per_entry > int(nbytes):
+            top = 0                        # too small for one bucket: no table
+        self.max_buckets = top
+        #: entries in use (counted by the kernel's inserts into empty entries)
+        self.filled = 0
+        self.cfg = np.zeros(_m.CF_SIZE, dtype=np.int64)
+        self.cfg[_m.CF_MIN] = max(2, int(memo_min))
+        self.cfg[_m.CF_MAX] = (self.width - 1) if lengths else self.n
+        self.cfg[_m.CF_LENS] = 1 if lengths else 0
+        self._make(min(top, START_BUCKETS))
+
+    def _make(self, buckets: int) -> None:
+        cap = max(1, buckets * _m.WAYS)
+        self.buckets = buckets
+        self.entries = buckets * _m.WAYS
+        self.bytes = self.entries * self.per_entry
+        self.tkey = np.zeros((cap, 3), dtype=np.uint64)
+        self.tint = np.zeros((cap, 4), dtype=np.int64)
+        self.tflt = np.zeros((cap, 2), dtype=np.float64)
+        self.tlen = np.zeros((cap if self.lengths else 1, self.width), dtype=np.int64)
+        self.tlp = np.zeros((cap if self.lengths else 1, self.width), dtype=np.float64)
+        self.cfg[_m.CF_BUCKETS] = buckets
+
+    @property
+    def limit_bytes(self) -> int:
+        """The size the table may grow to."""
+        return self.max_buckets * _m.WAYS * self.per_entry
+
+    def grow_if_full(self) -> bool:
+        """Double the table when it is half full and below its limit (entries moved over).
+        Returns True when it grew."""
+        if self.buckets == 0 or self.buckets >= self.max_buckets or 2 * self.filled <= self.entries:
+            return False
+        old = (self.tkey, self.tint, self.tflt, self.tlen, self.tlp)
+        self._make(self.buckets * 2)
+        self.filled = int(_m.memo_rehash(*old, self.tkey, self.tint, self.tflt, self.tlen,
+                                         self.tlp, self.buckets))
+        return True
+
+    def used(self) -> int:
+        """Entries in use."""
+        return int(np.count_nonzero(self.tkey[: self.entries, 2]))
+
+
+_local = threading.local()
+
+
+def thread_table(rows: int, cols: int, config: TableConfig) -> TransTable | None:
+    """This thread's table for the board and ``config`` (made on first use, kept for the
+    next task of the same board; None when the config asks for no table)."""
+    if config.bytes <= 0:
+        return None
+    key = (int(rows), int(cols), int(config.bytes), bool(config.lengths), int(config.memo_min))
+    have = getattr(_local, "table", None)
+    if have is not None and have[0] == key:
+        return have[1]
+    _local.table = None                 # let the old one go before the new one is made
+    t = TransTable(rows * cols, config.bytes, lengths=config.lengths, memo_min=config.memo_min)
+    _local.table = (key, t)
+    return t
