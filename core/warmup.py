@@ -106,5 +106,10 @@ def exercise_all() -> None:
     run_orders(5, "last", orders=all_orders()[:3].copy())
     tiebreaks.run_tiebreaks(12, n_min=5, starts="corners")
     from .tietree.subtrees import CountBoard, count_subtrees, split
+    from .tietree.table import TransTable
     count_subtrees(CountBoard(6, 6), 0, split(CountBoard(6, 6), 0, 2), 1000)
+    table = TransTable(36, 1 << 28, lengths=True)
+    count_subtrees(CountBoard(6, 6), 0, [()], table=table, lengths=True)
+    table.filled = table.entries               # the table doubles (memo_rehash)
+    assert table.grow_if_full()
     assert solve(9, 9, start="i9", tie="squirrel", method="greedy").ok

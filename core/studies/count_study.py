@@ -6,8 +6,9 @@ ends met, and for a walk that breaks every tie uniformly at random, the exact pr
 it completes a tour (``p_success``) and a closed tour (``p_closed``); with ``lengths``, the
 dead ends by squares visited when stuck. Each worker thread keeps a transposition table
 (:mod:`knightgui_core.tietree.table`) across its tasks: a tie node met again adds its kept
-results instead of being walked again. Starts that a symmetry of the board maps onto each other have the same counts, so
-only one start of each class (the smallest square index) is counted.
+results instead of being walked again. Starts that a symmetry of the board maps onto each
+other have the same counts, so only one start of each class (the smallest square index) is
+counted.
 
 Tasks (:class:`knightgui_core.run.runner.Task`) count a few subtrees of one start within a budget
 of forward moves (:data:`TASK_MOVES`, about 1–5 s on one core). A task that does not finish

@@ -85,3 +85,27 @@ def test_count_store_that_is_not_a_store(tmp_path, capsys):
     assert run(["study", "count", "--size", "5", "--store", str(bad)]) == 2
     assert "--store" in capsys.readouterr().err
     assert bad.read_text() == "not a database"
+
+
+def test_count_lengths_and_the_table_options(capsys):
+    assert run(["study", "count", "--size", "6", "--lengths", "--json", "--scheduler",
+                "threads", "--table-mb", "8"]) == 0
+    d = _last_json(capsys)
+    assert round(100 * d["totals"]["p_success"], 1) == 97.2        # Knuth
+    lens = d["dead_end_lengths"]
+    assert sum(v["paths"] for v in lens.values()) == d["totals"]["dead_ends"]
+    assert abs(sum(v["probability"] for v in lens.values()) + d["totals"]["p_success"] - 1) < 1e-12
+    assert run(["study", "count", "--size", "6", "--json", "--scheduler", "threads",
+                "--no-table"]) == 0
+    plain = _last_json(capsys)
+    assert "dead_end_lengths" not in plain
+    for k in ("tours", "closed", "dead_ends"):
+        assert plain["totals"][k] == d["totals"][k]
+    assert abs(plain["totals"]["p_success"] - d["totals"]["p_success"]) < 1e-12
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "abc", "1e15", "nan"])
+def test_a_bad_table_size_is_one_line_and_exit_2(capsys, value):
+    assert run(["study", "count", "--size", "5", "--table-mb", value]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("--table-mb: table size") and "\n" not in err
