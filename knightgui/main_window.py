@@ -126,6 +126,7 @@ class MainWindow(QMainWindow):
             from .panels.analysis import AnalysisWindow
             self.analysis = AnalysisWindow(self)
             self.analysis.show_tour.connect(self.show_tour)
+            self.analysis.start_chosen.connect(self.use_start)
             if self._restore_settings:
                 try:
                     settings.load_analysis(self.analysis)
@@ -266,6 +267,19 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(text)
         else:
             self.statusBar().clearMessage()
+
+    @guarded
+    def use_start(self, rows: int, cols: int, sq: int):
+        """Make ``sq`` of a ``rows`` × ``cols`` board the start (from the Analysis view's
+        heat map): the board changes size when it must."""
+        if (rows, cols) != (self.controls.rows.value(), self.controls.cols.value()):
+            self._set_board_controls(rows, cols)
+            self.view.set_board(rows, cols)
+        self.controls.set_start(sq)
+        self.statusBar().showMessage(f"Start set to {self.controls.board().name(sq)} — "
+                                     "press Solve (Ctrl+R)")
+        self.raise_()
+        self.activateWindow()
 
     @guarded
     def _square_clicked(self, sq: int, as_end: bool):

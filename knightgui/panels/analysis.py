@@ -26,6 +26,8 @@ class AnalysisWindow(QMainWindow):
     """The Analysis view; see the module docstring."""
 
     show_tour = Signal(object)
+    #: a page asks to use a square as the start: (rows, cols, flat square)
+    start_chosen = Signal(int, int, int)
     #: default size: the main window's, so every plot gets at least 360×220 pixels
     DEFAULT_SIZE = QSize(1280, 820)
 
@@ -40,6 +42,9 @@ class AnalysisWindow(QMainWindow):
         for cls in PAGES:
             page = cls(self.runner)
             page.show_tour.connect(self.show_tour)
+            chosen = getattr(page, "startChosen", None)
+            if chosen is not None:
+                chosen.connect(self.start_chosen)
             self.pages[cls.title] = page
             self.tabs.addTab(page, cls.title)
         self.runner.busyChanged.connect(self._busy)

@@ -3,23 +3,36 @@
 A page of the Analysis view (:class:`CountStudyPage`, registered in
 :mod:`knightgui.panels.analysis_pages`): board size, starts, scheduler address and store file
 (both remembered in the settings under ``count/``), Run, Cancel, a progress bar over the
-tasks, and the table (one row per symmetry class, then the totals). The study,
+tasks, the table (one row per symmetry class, then the totals, with the exact probability that
+a walk breaking ties at random completes a tour and a closed tour) and beside it a board heat
+map of the per-start figures (tours, closed, dead ends, P(success), P(closed), chosen in a
+combo box; hovering a square gives its numbers; clicking one emits
+``startChosen(rows, cols, square)``, which makes it the start in the main window; Export PNG
+and Export CSV save it). The study,
 :func:`knightgui_core.studies.count_study.run_count`, runs on the Analysis view's study thread like
 every other study (request / restart / abort); Cancel stops it between tasks, and nothing
 partial is shown as a result (a store keeps the finished tasks).
 """
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel,
-                               QLineEdit, QProgressBar, QPushButton, QSpinBox, QTableWidget,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout,
+                               QHeaderView, QLabel, QLineEdit, QProgressBar, QPushButton,
+                               QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
+                               QWidget)
 
 from ..settings import qsettings
 from .analysis_base import AnalysisPage, StudyRunner
+from .square_heat_map import SquareHeatMap, share, whole
 
-HEADERS = ("start", "starts", "tours", "closed", "dead ends")
+HEADERS = ("start", "starts", "tours", "closed", "dead ends", "P(success)", "P(closed)")
+#: the heat map's quantities: label → the per-start record's field, and how it is written
+QUANTITIES = {"tours": ("tours", whole), "closed": ("closed", whole),
+              "dead ends": ("dead_ends", whole), "P(success)": ("p_success", share),
+              "P(closed)": ("p_closed", share)}
 
 
 def count_study(n: int, starts: str, scheduler: str | None, store_path: str | None):
@@ -44,6 +57,8 @@ class CountStudyPage(AnalysisPage):
     :class:`~knightgui_core.studies.count_study.CountResult`."""
 
     title = "Tour counts"
+    #: a square of the heat map was clicked: (rows, cols, flat square) to use as the start
+    startChosen = Signal(int, int, int)
 
     def __init__(self, runner: StudyRunner, parent: QWidget | None = None):
         super().__init__(runner, parent)
@@ -95,7 +110,38 @@ class CountStudyPage(AnalysisPage):
         t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         t.horizontalHeader().setStretchLastSection(True)
         self.table = t
-        v.addWidget(t, 1)
+        # the heat map and its controls, beside the table
+        self.heat = SquareHeatMap("per start square")
+        self.heat.setToolTip("the figures of each start square; hover for its numbers, "
+                             "click to make it the start in the main window")
+        self.heat.squareClicked.connect(self._square_clicked)
+        self.quantity_combo = QComboBox()
+        self.quantity_combo.addItems(list(QUANTITIES))
+        self.quantity_combo.setToolTip("what the heat map shows")
+        self.quantity_combo.currentTextChanged.connect(self._show_quantity)
+        self.png_btn = QPushButton("Export PNG…")
+        self.png_btn.setToolTip("save the heat map as a picture")
+        self.png_btn.clicked.connect(lambda: self.export_png())
+        self.csv_btn = QPushButton("Export CSV…")
+        self.csv_btn.setToolTip("save every start's figures, one row per square")
+        self.csv_btn.clicked.connect(lambda: self.export_csv())
+        for b in (self.quantity_combo, self.png_btn, self.csv_btn):
+            b.setEnabled(False)
+        right = QWidget()
+        rv = QVBoxLayout(right)
+        rv.setContentsMargins(0, 0, 0, 0)
+        bar = QHBoxLayout()
+        for x in (QLabel("Show"), self.quantity_combo, self.png_btn, self.csv_btn):
+            bar.addWidget(x)
+        bar.addStretch(1)
+        rv.addLayout(bar)
+        rv.addWidget(self.heat, 1)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(t)
+        split.addWidget(right)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
+        v.addWidget(split, 1)
         self._mine = False
 
     # ----------------------------------------------------------------- running
@@ -116,6 +162,8 @@ class CountStudyPage(AnalysisPage):
         s.setValue("count/store", store)
         self.result = None
         self.table.setRowCount(0)
+        for b in (self.quantity_combo, self.png_btn, self.csv_btn):
+            b.setEnabled(False)
         self.progress.setValue(0)
         self.status.setText(f"Counting {n}×{n}, starts: {starts}, on "
                             f"{sched or 'this machine'} …")
@@ -149,18 +197,95 @@ class CountStudyPage(AnalysisPage):
         self.show_result(res)
 
     def show_result(self, res) -> None:
-        """Fill the table: one row per symmetry class, then the totals."""
+        """Fill the table (one row per symmetry class, then the totals) and the heat map."""
         self.result = res
         rows = [(rep, len(m), res.per_start[m[0]]) for rep, m in res.classes.items()]
         rows.append(("all", len(res.per_start), res.totals))
         self.table.setRowCount(len(rows))
         for i, (name, count, rec) in enumerate(rows):
             for j, val in enumerate((name, f"{count}", f"{rec['tours']:,}",
-                                     f"{rec['closed']:,}", f"{rec['dead_ends']:,}")):
+                                     f"{rec['closed']:,}", f"{rec['dead_ends']:,}",
+                                     share(rec.get("p_success", math.nan)),
+                                     share(rec.get("p_closed", math.nan)))):
                 self.table.setItem(i, j, QTableWidgetItem(val))
+        self._fill_heat_map(res)
         t = res.tasks
         self.progress.setValue(1000)
         self.status.setText(f"{res.rows}×{res.cols}: {res.totals['tours']:,} tours from "
-                            f"{len(res.per_start)} starts ({len(res.classes)} classes) in "
-                            f"{res.seconds:.1f} s; {t['total']:,} tasks, "
+                            f"{len(res.per_start)} starts ({len(res.classes)} classes), "
+                            f"P(success) {share(res.totals['p_success'])} for a random start, "
+                            f"in {res.seconds:.1f} s; {t['total']:,} tasks, "
                             f"{t['from_store']:,} from the store")
+
+    # ---------------------------------------------------------------- heat map
+    def _fill_heat_map(self, res) -> None:
+        from knightgui_core.board.squares import Board
+        b = Board(res.rows, res.cols)
+        figures = {}
+        for label, (field, _fmt) in QUANTITIES.items():
+            v = [math.nan] * b.size
+            for name, rec in res.per_start.items():
+                v[b.parse(name)] = float(rec[field])
+            figures[label] = v
+        self.heat.set_figures(res.rows, res.cols, figures,
+                              {label: fmt for label, (_f, fmt) in QUANTITIES.items()})
+        self._show_quantity(self.quantity_combo.currentText())
+        for w in (self.quantity_combo, self.png_btn, self.csv_btn):
+            w.setEnabled(True)
+
+    def _show_quantity(self, label: str) -> None:
+        if label in self.heat.quantities:
+            self.heat.show_quantity(label)
+
+    def _square_clicked(self, square: int) -> None:
+        res = self.result
+        if res is None or not 0 <= square < res.rows * res.cols:
+            return
+        self.startChosen.emit(res.rows, res.cols, int(square))
+
+    def export_png(self, filename: str | None = None) -> bool:
+        """Save the heat map as PNG (asks for a file name when none is given)."""
+        if self.result is None:
+            return False
+        if filename is None:
+            filename, _ = QFileDialog.getSaveFileName(
+                self, "Export heat map", f"counts-{self.result.rows}x{self.result.cols}.png",
+                "PNG image (*.png)")
+            if not filename:
+                return False
+        from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
+        from knightgui_core.system.files import write_bytes
+        data = QByteArray()
+        buf = QBuffer(data)
+        buf.open(QIODevice.OpenModeFlag.WriteOnly)
+        if not self.heat.grab().save(buf, "PNG"):
+            self.status.setText("Could not draw the heat map")
+            return False
+        buf.close()
+        try:
+            write_bytes(filename, bytes(data.data()))
+        except Exception as e:  # noqa: BLE001 - any refusal is one line on the page
+            self.status.setText(f"Could not save {filename}: {str(e).splitlines()[0]}")
+            return False
+        self.status.setText(f"Saved {filename}")
+        return True
+
+    def export_csv(self, filename: str | None = None) -> bool:
+        """Save every start's figures as CSV (asks for a file name when none is given)."""
+        if self.result is None:
+            return False
+        if filename is None:
+            filename, _ = QFileDialog.getSaveFileName(
+                self, "Export figures", f"counts-{self.result.rows}x{self.result.cols}.csv",
+                "CSV (*.csv)")
+            if not filename:
+                return False
+        from knightgui_core.system.files import write_text
+        try:
+            write_text(filename, self.heat.to_csv_text())
+        except Exception as e:  # noqa: BLE001 - any refusal is one line on the page
+            self.status.setText(f"Could not save {filename}: {str(e).splitlines()[0]}")
+            return False
+        self.status.setText(f"Saved {filename}")
+        return True

@@ -64,6 +64,7 @@ class SquareHeatMap(pg.PlotWidget):
         self.colorbar = pg.ColorBarItem(values=(0, 1), colorMap=cmap, interactive=False,
                                         width=14)
         self.colorbar.setImageItem(self.image, insert_in=pi)
+        self.colorbar.axis.enableAutoSIPrefix(False)   # 0.97, not "970 (x0.001)"
         pi.setAspectLocked(True)
         pi.hideButtons()
         self.label_font = QFont()

@@ -125,3 +125,42 @@ def test_the_analysis_view_has_the_page(qtbot):
     page = d.pages[CountStudyPage.title]
     assert d.tabs.indexOf(page) >= 0 and page.runner is d.runner
     assert d.shutdown(1000)
+
+
+def test_the_heat_map_shows_every_start_and_a_click_chooses_the_start(qtbot, page, tmp_path):
+    page.size_spin.setValue(6)
+    page.scheduler_edit.setText("threads")
+    page.run()
+    qtbot.waitUntil(lambda: _ended(page), timeout=60000)
+    res = page.result
+    t = page.table
+    assert t.item(t.rowCount() - 1, 5).text() == "97.179 %"            # Knuth: 97.2 %
+    heat = page.heat
+    assert (heat.rows, heat.cols) == (6, 6) and heat.shown == "tours"
+    assert float(heat.quantities["tours"][0, 0]) == res.per_start["a1"]["tours"]
+    page.quantity_combo.setCurrentText("P(success)")
+    assert heat.shown == "P(success)"
+    assert "P(success): 76.562 %" in heat.describe(2 * 6 + 2)        # c3
+    with qtbot.waitSignal(page.startChosen, timeout=2000) as got:
+        heat.squareClicked.emit(2 * 6 + 2)
+    assert got.args == [6, 6, 14]
+    csv_path, png_path = tmp_path / "h.csv", tmp_path / "h.png"
+    assert page.export_csv(str(csv_path)) and page.export_png(str(png_path))
+    lines = csv_path.read_text().splitlines()
+    assert lines[0] == "square,tours,closed,dead ends,P(success),P(closed)" and len(lines) == 37
+    assert png_path.read_bytes()[:4] == b"\x89PNG"
+    assert not page.export_png(str(tmp_path))          # a folder: refused, one line
+    assert page.status.text().startswith("Could not save")
+
+
+def test_a_chosen_start_reaches_the_main_window(qtbot):
+    from knightgui.main_window import MainWindow
+    w = MainWindow(restore_settings=False)
+    qtbot.addWidget(w)
+    w.open_analysis()
+    w.analysis.start_chosen.emit(7, 7, 3 * 7 + 2)                    # c4 on 7×7
+    assert (w.controls.rows.value(), w.controls.cols.value()) == (7, 7)
+    assert w.controls.start_square() == 23
+    assert "c4" in w.statusBar().currentMessage()
+    assert w.analysis.runner.shutdown(30000)
+    w.close()
