@@ -97,21 +97,24 @@ class TaskBar:
             self._bar = None
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM arrived during a study (raised in the main thread by the handler)."""
+#: set by the SIGTERM handler before it raises KeyboardInterrupt (an exception class of our
+#: own would have to derive from KnightguiError, an Exception, which any ``except
+#: Exception`` on the way up could swallow)
+_terminated = threading.Event()
 
 
 @contextmanager
 def sigterm_raises():
-    """While the block runs, SIGTERM raises :class:`Terminated` in the main thread instead of
-    killing the process, so the study can say what it kept. Outside the main thread (a
-    test's, an embedding app's), signals are left alone."""
+    """While the block runs, SIGTERM raises ``KeyboardInterrupt`` in the main thread (and
+    sets :data:`_terminated`) instead of killing the process, so the study can say what it
+    kept. Outside the main thread (a test's, an embedding app's), signals are left alone."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def handler(signum, frame):
-        raise Terminated()
+        _terminated.set()
+        raise KeyboardInterrupt()
 
     try:
         old = signal.signal(signal.SIGTERM, handler)
@@ -181,9 +184,9 @@ def run_study(args, tasks: Sequence[Any], label: str, *, store=None,
         with sigterm_raises():
             return run_tasks(tasks, store=store, scheduler=sched, progress=bar,
                              on_result=on_result, workers=workers)
-    except KeyboardInterrupt as e:
+    except KeyboardInterrupt:
         bar.close()
-        _quick_exit(store, terminated=isinstance(e, Terminated), study=study)
+        _quick_exit(store, terminated=_terminated.is_set(), study=study)
         raise                                  # not reached
     except SchedulerError as e:
         raise CliError(f"--scheduler: {e}") from None
