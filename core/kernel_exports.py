@@ -32,7 +32,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "construct.hamsearch_kernel": ("local_neighbours", "ham_search"),
     "tietree.keep_kernel": ("collect_delta", "collect_delta_bits"),
     "tietree.options_kernel": ("options_rows", "options_rows_bits"),
-    "studies.orders_kernel": ("orders_chunk", "one_walk"),
+    "studies.orders_kernel": ("orders_chunk", "one_walk", "orders_tree"),
     "walks.phased_kernel": ("phased_walk",),
     "tietree.stream_kernel": ("collect_paths", "collect_paths_bits"),
     "board.tables_kernel": ("neighbour_table", "compact_table"),

@@ -104,6 +104,7 @@ def exercise_all() -> None:
     _orders()
     from .studies.orders import all_orders, run_orders
     run_orders(5, "last", orders=all_orders()[:3].copy())
+    run_orders(5, "first", orders=all_orders()[:3].copy(), shared=False)
     tiebreaks.run_tiebreaks(12, n_min=5, starts="corners")
     from .tietree.subtrees import CountBoard, count_subtrees, split
     from .tietree.table import TransTable

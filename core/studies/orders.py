@@ -41,14 +41,15 @@ from ..system.jit import num_threads
 from ..system.control import cancel_requested
 from ..walks.walk_result import Walk
 from ..board.squares import DCOL, DROW, Board, SquareSpec
-from .orders_kernel import FRAME, one_walk, orders_chunk
+from .orders_kernel import FRAME, one_walk, orders_chunk, orders_tree
 from ..system.files import write_text
 from ..system.errors import InputError
 
 N_ORDERS = 40320
 TIES = ("first", "last")
-#: Orders per kernel call: bounded chunks so a caller can report progress and cancel.
-DEFAULT_CHUNK = 1260
+#: Orders per chunk: bounded so that a caller can report progress and cancel between chunks
+#: (8 chunks of all 40,320 orders; bigger chunks share more walks)
+DEFAULT_CHUNK = 5040
 MAX_SIDE = 16
 
 
@@ -288,12 +289,42 @@ def _walk_slice(orders, last, outlets0, offsets, starts, squares, out_len, out_c
     orders_chunk(part, last, outlets0, offsets, starts, squares, out_len, out_closed)
 
 
+def rank_table(orders: np.ndarray, last: int) -> np.ndarray:
+    """``int8[k, 8]``: the rank of move type t + 1 in each order (0 wins a tie): its position
+    in the order, or 7 minus it when ties go to the last tied move."""
+    k = orders.shape[0]
+    rankt = np.empty((k, 8), dtype=np.int8)
+    pos = np.broadcast_to(np.arange(8, dtype=np.int8), (k, 8))
+    rankt[np.arange(k)[:, None], orders.astype(np.int64) - 1] = (7 - pos) if last else pos
+    return rankt
+
+
+def _tree_starts(rankt, outlets0, offsets, starts, cols_of, squares, out_len, out_closed) -> int:
+    """The shared walks of every order of ``rankt`` from each start of ``starts`` (padded
+    indices; ``cols_of`` their columns in the outputs)."""
+    k = rankt.shape[0]
+    idx = np.empty(k, dtype=np.int32)
+    tmp = np.empty(k, dtype=np.int32)
+    snap = np.empty((squares + 1, outlets0.shape[0]), dtype=np.int32)
+    stack = np.empty((8 * (squares + 1), 5), dtype=np.int64)
+    walks = 0
+    for s, j in zip(starts, cols_of):
+        walks += int(orders_tree(rankt, outlets0, offsets, int(s), squares, int(j), idx, tmp,
+                                 snap, stack, out_len, out_closed))
+    return walks
+
+
 def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
                chunk: int = DEFAULT_CHUNK, progress: Callable[[int, int], object] | None = None,
                cancel: Callable[[], bool] | threading.Event | None = None,
-               orders: np.ndarray | None = None) -> OrdersResult:
+               orders: np.ndarray | None = None, shared: bool = True) -> OrdersResult:
     """Walk every move order from every start square of an ``n`` × ``cols`` board
     (``cols`` defaults to ``n``).
+
+    ``shared`` (default): the orders of a chunk that resolve every tie they meet the same way
+    share one walk (:func:`~knightgui_core.studies.orders_kernel.orders_tree`); False walks
+    each order on its own (:func:`~knightgui_core.studies.orders_kernel.orders_chunk`, the
+    reference the tests compare with).
 
     ``progress(done, total)`` is called after each chunk of orders; ``cancel`` is a callable or
     a ``threading.Event``: when it is set the run stops after the current chunk and the
@@ -315,16 +346,25 @@ def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
     t0 = time.perf_counter()
     done = 0
     threads = num_threads()
+    rankt = rank_table(table, last)
+    starts = np.arange(board.size)
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="move-orders") as pool:
         while done < total:
             if cancel_requested(cancel):
                 break
             hi = min(total, done + chunk)
-            # one slice per thread; the kernel releases the GIL
-            cuts = np.linspace(done, hi, min(threads, hi - done) + 1).astype(np.int64)
-            jobs = [pool.submit(_walk_slice, table[a:b], last, outlets0, offsets, to_padded,
-                                board.size, lengths[a:b], closed[a:b])
-                    for a, b in zip(cuts[:-1], cuts[1:])]
+            if shared:
+                # the chunk's orders share their walks; the starts are split among threads
+                parts = [p for p in np.array_split(starts, min(threads, board.size)) if p.size]
+                jobs = [pool.submit(_tree_starts, rankt[done:hi], outlets0, offsets,
+                                    to_padded[p], p, board.size, lengths[done:hi],
+                                    closed[done:hi]) for p in parts]
+            else:
+                # one slice of orders per thread, each walked on its own
+                cuts = np.linspace(done, hi, min(threads, hi - done) + 1).astype(np.int64)
+                jobs = [pool.submit(_walk_slice, table[a:b], last, outlets0, offsets,
+                                    to_padded, board.size, lengths[a:b], closed[a:b])
+                        for a, b in zip(cuts[:-1], cuts[1:])]
             for job in jobs:
                 job.result()
             done = hi

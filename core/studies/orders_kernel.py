@@ -126,3 +126,121 @@ def one_walk(order: np.ndarray, last: int, outlets0: np.ndarray, offsets: np.nda
             return n
         path[n] = q
         n += 1
+
+
+@njit
+def orders_tree(rankt: np.ndarray, outlets0: np.ndarray, offsets: np.ndarray, start: int,
+                squares: int, col: int, idx: np.ndarray, tmp: np.ndarray, snap: np.ndarray,
+                stack: np.ndarray, out_len: np.ndarray, out_closed: np.ndarray) -> int:
+    """Every order's walk from one start, sharing the walks: orders that resolve every tie
+    they meet the same way make the same walk, so the walk is made once for all of them, and
+    a tie among the move types D splits the orders by which type of D they rank first.
+
+    rankt       int8[k, 8]   rank of move type t + 1 in order i (0 wins a tie)
+    outlets0, offsets, squares as in :func:`orders_chunk`; ``start``: padded index
+    col         int          the column of ``out_len``/``out_closed`` this start fills
+    idx, tmp    int32[k]     scratch (the orders, grouped in place)
+    snap        int32[squares + 1, P]  scratch: the outlets at each open tie
+    stack       int64[8 * (squares + 1), 5]  scratch: groups still to walk
+    out_len     int16[k, s], out_closed uint8[k, s] as in :func:`orders_chunk`
+    Returns the number of distinct walks made."""
+    k = rankt.shape[0]
+    for i in range(k):
+        idx[i] = i
+    for t in range(snap.shape[1]):
+        snap[0, t] = outlets0[t]
+    snap[0, start] = FRAME
+    sp = 0
+    stack[0, 0] = 0
+    stack[0, 1] = k
+    stack[0, 2] = 0
+    stack[0, 3] = -1
+    stack[0, 4] = 1
+    sp = 1
+    walks = 0
+    work = np.empty(snap.shape[1], dtype=np.int32)
+    cnt = np.zeros(8, dtype=np.int64)
+    pos = np.zeros(8, dtype=np.int64)
+    while sp > 0:
+        sp -= 1
+        lo = stack[sp, 0]
+        hi = stack[sp, 1]
+        lvl = stack[sp, 2]
+        c = stack[sp, 3]
+        n = stack[sp, 4]
+        for t in range(work.shape[0]):
+            work[t] = snap[lvl, t]
+        if c >= 0:
+            work[c] = FRAME
+            q = c
+        else:
+            q = start
+        while True:
+            mn = LIMIT
+            for t in range(8):
+                cc = q + offsets[t]
+                d = work[cc] - 1
+                work[cc] = d
+                if d < mn:
+                    mn = d
+            if mn >= LIMIT:
+                walks += 1
+                closed = 0
+                if n == squares:
+                    closed = _closed_end(q, start, offsets)
+                for i in range(lo, hi):
+                    out_len[idx[i], col] = n
+                    out_closed[idx[i], col] = closed
+                break
+            tied = 0
+            only = -1
+            for t in range(8):
+                if work[q + offsets[t]] == mn:
+                    tied |= 1 << t
+                    only = t
+            if tied & (tied - 1) == 0:
+                c = q + offsets[only]
+                work[c] = FRAME
+                q = c
+                n += 1
+                continue
+            # a tie: group the orders by the tied type they rank first
+            for t in range(8):
+                cnt[t] = 0
+            for i in range(lo, hi):
+                o = idx[i]
+                best = 99
+                win = 0
+                for t in range(8):
+                    if (tied >> t) & 1 and rankt[o, t] < best:
+                        best = rankt[o, t]
+                        win = t
+                tmp[i] = win
+                cnt[win] += 1
+            at = lo
+            for t in range(8):
+                pos[t] = at
+                at += cnt[t]
+            # stable counting sort of idx[lo:hi] by winner, through snap-free scratch
+            for i in range(lo, hi):
+                w = tmp[i]
+                tmp[i] = idx[i] * 8 + w
+            for i in range(lo, hi):
+                w = tmp[i] % 8
+                idx[pos[w]] = tmp[i] // 8
+                pos[w] += 1
+            nl = lvl + 1
+            for t in range(work.shape[0]):
+                snap[nl, t] = work[t]
+            at = lo
+            for t in range(8):
+                if cnt[t] > 0:
+                    stack[sp, 0] = at
+                    stack[sp, 1] = at + cnt[t]
+                    stack[sp, 2] = nl
+                    stack[sp, 3] = q + offsets[t]
+                    stack[sp, 4] = n + 1
+                    sp += 1
+                    at += cnt[t]
+            break
+    return walks

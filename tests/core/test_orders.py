@@ -267,3 +267,21 @@ def test_eight_by_eight_first_and_last_agree():
     assert a.summary() | {"seconds": 0, "tie": ""} == b.summary() | {"seconds": 0, "tie": ""}
     assert a.closed_walks > 0 and a.failed_walks > 0
 
+
+
+@pytest.mark.parametrize("rows,cols,tie,chunk", [(8, 8, "first", 5040), (8, 8, "last", 40320),
+                                                 (6, 7, "first", 977), (5, 5, "last", 1)])
+def test_shared_walks_equal_one_walk_per_order(rows, cols, tie, chunk):
+    """Orders that resolve their ties alike share a walk (orders_tree); every order's length
+    and closedness from every start equal its own walk's (orders_chunk)."""
+    own = run_orders(rows, tie, cols=cols, shared=False)
+    shared = run_orders(rows, tie, cols=cols, chunk=chunk)
+    np.testing.assert_array_equal(shared.lengths, own.lengths)
+    np.testing.assert_array_equal(shared.closed, own.closed)
+
+
+def test_a_subset_of_orders_shares_walks_too():
+    sub = all_orders()[::97].copy()
+    own = run_orders(8, "first", orders=sub, shared=False)
+    shared = run_orders(8, "first", orders=sub)
+    np.testing.assert_array_equal(shared.lengths, own.lengths)
