@@ -179,13 +179,43 @@ def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN,
                       seed=seed, order=order, trials=trials)
     t0 = time.perf_counter()
     if store is None and scheduler is None:
-        return assemble(plan, _thread_pool(plan.tasks, progress, cancel),
-                        time.perf_counter() - t0)
-    from ..run.runner import run_tasks
-    report = run_tasks(runner_tasks(plan), store=store, scheduler=scheduler,
-                       progress=progress, cancel=cancel)
-    return assemble(plan, [report.results.get(t.key()) for t in plan.tasks],
-                    time.perf_counter() - t0, report.tasks_json())
+        res = assemble(plan, _thread_pool(plan.tasks, progress, cancel),
+                       time.perf_counter() - t0)
+    else:
+        from ..run.runner import run_tasks
+        report = run_tasks(runner_tasks(plan), store=store, scheduler=scheduler,
+                           progress=progress, cancel=cancel)
+        res = assemble(plan, [report.results.get(t.key()) for t in plan.tasks],
+                       time.perf_counter() - t0, report.tasks_json())
+    return with_exact(res)
+
+
+def with_exact(res: TieBreakResult) -> TieBreakResult:
+    """``res`` with the exact success probability of the ``random`` rule from a corner
+    (:func:`exact_corner_success`) for the sides it can be computed for, when the study ran
+    the ``random`` rule from the corners."""
+    if "random" in res.rules and res.starts in ("corner", "corners"):
+        res.exact_random = exact_corner_success(
+            [int(n) for n in res.sizes if EXACT_MIN <= n <= EXACT_MAX])
+    return res
+
+
+#: sides whose exact random-tie success from a corner the study shows beside its estimate
+EXACT_MIN, EXACT_MAX = 5, 9
+
+
+def exact_corner_success(sizes: Iterable[int]) -> dict[int, float]:
+    """The exact probability that the walk with ties broken uniformly at random completes a
+    tour from the corner a1 of an n×n board (the count engine's ``p_success``; the four
+    corners are alike), for each n of ``sizes``: what the ``random`` rule's success rate
+    estimates. About a second for 9×9."""
+    from ..tietree.subtrees import CountBoard, count_subtrees
+    from ..tietree.table import TransTable
+    out = {}
+    for n in sizes:
+        cb = CountBoard(int(n), int(n))
+        out[int(n)] = count_subtrees(cb, 0, [()], table=TransTable(cb.n, 64 << 20)).p_success
+    return out
 
 
 def _merge(rule_list, sizes, tasks, results) -> TieBreakResult:

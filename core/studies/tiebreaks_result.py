@@ -65,6 +65,9 @@ class TieBreakResult:
     left_out: np.ndarray = field(default_factory=lambda: _EMPTY)
     fail_seed: np.ndarray = field(default_factory=lambda: _EMPTY)
     tasks: dict = field(default_factory=dict)
+    #: n -> the exact probability that the ``random`` rule completes from a corner (filled by
+    #: :func:`knightgui_core.studies.tiebreaks.run_tiebreaks` for corner starts, n ≤ 9)
+    exact_random: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         R, S = self.tried.shape
@@ -134,6 +137,8 @@ class TieBreakResult:
                                 "walks": t, "completed": c,
                                 "ci95": [round(float(low[r, i]), 6),
                                          round(float(high[r, i]), 6)]}
+            if rule == "random" and int(n) in self.exact_random:
+                out[str(int(n))]["exact"] = float(self.exact_random[int(n)])
         return out
 
     def to_json_dict(self, table: bool = False) -> dict:
@@ -176,15 +181,19 @@ class TieBreakResult:
                              "left_out": int(self.left_out[r, i]),
                              "first_failed_start": Board(int(n), int(n)).name(s) if s >= 0
                              else "",
-                             "visited": int(self.fail_len[r, i]) if s >= 0 else ""})
+                             "visited": int(self.fail_len[r, i]) if s >= 0 else "",
+                             "exact_success": (float(self.exact_random[int(n)])
+                                               if rule == "random"
+                                               and int(n) in self.exact_random else "")})
         return rows
 
     def to_csv(self) -> str:
         """``rule,n,starts,completed,success_rate,ci_low,ci_high,trials,left_out,
-        first_failed_start,visited`` (``starts`` = walks made)."""
+        first_failed_start,visited,exact_success`` (``starts`` = walks made;
+        ``exact_success``: the exact probability the random rule estimates, where known)."""
         buf = io.StringIO()
         keys = ["rule", "n", "starts", "completed", "success_rate", "ci_low", "ci_high",
-                "trials", "left_out", "first_failed_start", "visited"]
+                "trials", "left_out", "first_failed_start", "visited", "exact_success"]
         w = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
         w.writeheader()
         for row in self.table():

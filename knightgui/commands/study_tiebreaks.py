@@ -41,7 +41,7 @@ def run(args) -> int:
 
     from knightgui_core.studies.tiebreaks import (N_MAX_LIMIT, START_SETS, TRIALS_LIMIT,
                                                   TieBreakError, assemble, plan_study,
-                                                  runner_tasks)
+                                                  runner_tasks, with_exact)
     n_max = positive_int("--max", args.n_max, 1, N_MAX_LIMIT)
     n_min = positive_int("--min", args.n_min, 1, N_MAX_LIMIT)
     if n_min > n_max:
@@ -67,8 +67,8 @@ def run(args) -> int:
         raise CliError(f"knightgui study tie-breaks: {e}") from None
     t0 = time.perf_counter()
     report = run_study(args, runner_tasks(plan), f"tie-breaks {n_min}..{n_max}")
-    res = assemble(plan, [report.results.get(t.key()) for t in plan.tasks],
-                   time.perf_counter() - t0, report.tasks_json())
+    res = with_exact(assemble(plan, [report.results.get(t.key()) for t in plan.tasks],
+                              time.perf_counter() - t0, report.tasks_json()))
     if args.csv:
         try:
             res.save_csv(args.csv)
@@ -105,6 +105,18 @@ def _print_report(res) -> None:
         if len(bad) > 1:
             more = f" ... ({len(bad)} sizes)" if len(bad) > 12 else ""
             out.write(f"  {'':<18}failing n: {', '.join(map(str, bad[:12]))}{more}\n")
+    if res.exact_random and "random" in res.rules:
+        by_n = res.by_n("random")
+        cells = []
+        for n, p in sorted(res.exact_random.items()):
+            got = by_n.get(str(n))
+            if got:
+                lo, hi = got["ci95"]
+                cells.append(f"{n}: {100 * got['success_rate']:.1f}% "
+                             f"[{100 * lo:.1f}, {100 * hi:.1f}] vs exact {100 * p:.2f}%")
+        if cells:
+            out.write(f"  {'random':<18}measured vs exact (count study): " + "; ".join(cells)
+                      + "\n")
     left = int(res.left_out.max(axis=0).sum()) if res.left_out.size else 0
     if left:
         out.write(f"  {left:,} start squares left out: no open tour starts there (odd n: the "

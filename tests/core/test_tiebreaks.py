@@ -133,3 +133,20 @@ def test_construction_row_always_succeeds_from_the_corner():
     r = res.rules.index(CONSTRUCTION)
     assert (res.completed[r] == res.tried[r]).all()
     assert np.all(res.tried[r] == 1)
+
+
+def test_the_random_rule_is_shown_against_its_exact_success():
+    """The random rule's success rate from a corner estimates a probability the count study
+    knows exactly (n ≤ 9): both are reported, and the estimate's interval holds the value."""
+    from knightgui_core.studies.tiebreaks import exact_corner_success
+    res = run_tiebreaks(10, n_min=5, rules=["random", "phadke"], trials=300, seed=3)
+    assert sorted(res.exact_random) == [5, 6, 7, 8, 9]
+    assert abs(res.exact_random[8] - 0.979578494) < 1e-9          # the count study's a1
+    assert res.exact_random == exact_corner_success([5, 6, 7, 8, 9])
+    by_n = res.by_n("random")
+    for n, p in res.exact_random.items():
+        lo, hi = by_n[str(n)]["ci95"]
+        assert by_n[str(n)]["exact"] == p and lo - 1e-9 <= p <= hi + 1e-9, (n, p, lo, hi)
+    assert "exact" not in by_n["10"]
+    assert all(r["exact_success"] == "" for r in res.table() if r["rule"] == "phadke")
+    assert run_tiebreaks(8, rules=["random"], starts="all").exact_random == {}
