@@ -213,7 +213,7 @@ def count_subtrees(cb: CountBoard, start: int | str, prefixes: Iterable[Sequence
             f0 = int(m[_m.ST_FORWARD])
             new0 = int(m[_m.ST_NEW])
             ev = _m.memo_run(cb.att, close, cb.path, cb.free, cb.pend, cb.ntied, cb.ties, m,
-                             tab.cfg, tab.tkey, tab.tint, tab.tflt, tab.tlen, tab.tlp,
+                             tab.cfg, tab.tab, tab.tabf, tab.tlen, tab.tlp,
                              cb.ai, cb.af, al, alp, cb.fw0, min(left, int(chunk)))
             left -= int(m[_m.ST_FORWARD]) - f0
             if table is not None:

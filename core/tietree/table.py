@@ -9,10 +9,11 @@ board only ever touches the pages it uses.
 
 >>> t = TransTable(36, 1 << 20)
 >>> t.entries, t.limit_bytes <= 1 << 20
-(8192, True)
+(16384, True)
 """
 from __future__ import annotations
 
+import mmap
 import os
 import threading
 from dataclasses import dataclass
@@ -30,8 +31,10 @@ __all__ = ["TableError", "TableConfig", "TransTable", "table_bytes", "default_ta
 MIN_TABLE_BYTES = 1 << 20
 #: tie nodes with fewer squares left than this are walked, not looked up (bench/memo_window.py)
 MEMO_MIN = 8
-#: buckets a table starts with (2**14 buckets of 4 entries: about 4.5 MB)
-START_BUCKETS = 1 << 14
+#: tables at least this big are mapped with huge pages where the system offers them
+HUGE_PAGE_BYTES = 4 << 20
+#: buckets a table starts with (2**15 buckets of 2 entries of 64 bytes: 4 MiB)
+START_BUCKETS = 1 << 15
 
 
 class TableError(InputError):
@@ -84,7 +87,7 @@ class TransTable:
         self.n = int(n)
         self.lengths = bool(lengths)
         self.width = int(width) if lengths else 1
-        self.per_entry = 3 * 8 + 4 * 8 + 2 * 8 + (16 * self.width if lengths else 0)
+        self.per_entry = 8 * 8 + (16 * self.width if lengths else 0)
         top = 1
         while top * 2 * _m.WAYS * self.per_entry <= int(nbytes):
             top *= 2
@@ -104,9 +107,11 @@ class TransTable:
         self.buckets = buckets
         self.entries = buckets * _m.WAYS
         self.bytes = self.entries * self.per_entry
-        self.tkey = np.zeros((cap, 3), dtype=np.uint64)
-        self.tint = np.zeros((cap, 4), dtype=np.int64)
-        self.tflt = np.zeros((cap, 2), dtype=np.float64)
+        # 8 words an entry, the first on a 64-byte boundary: one cache line each
+        raw = _zeroed_words(cap * 8 + 8)
+        off = (-raw.ctypes.data % 64) // 8
+        self.tab = raw[off: off + cap * 8].reshape(cap, 8)
+        self.tabf = self.tab.view(np.float64)
         self.tlen = np.zeros((cap if self.lengths else 1, self.width), dtype=np.int64)
         self.tlp = np.zeros((cap if self.lengths else 1, self.width), dtype=np.float64)
         self.cfg[_m.CF_BUCKETS] = buckets
@@ -121,15 +126,32 @@ class TransTable:
         Returns True when it grew."""
         if self.buckets == 0 or self.buckets >= self.max_buckets or 2 * self.filled <= self.entries:
             return False
-        old = (self.tkey, self.tint, self.tflt, self.tlen, self.tlp)
+        old = (self.tab, self.tlen, self.tlp)
         self._make(self.buckets * 2)
-        self.filled = int(_m.memo_rehash(*old, self.tkey, self.tint, self.tflt, self.tlen,
-                                         self.tlp, self.buckets))
+        self.filled = int(_m.memo_rehash(*old, self.tab, self.tlen, self.tlp, self.buckets))
         return True
 
     def used(self) -> int:
         """Entries in use."""
-        return int(np.count_nonzero(self.tkey[: self.entries, 2]))
+        return int(np.count_nonzero(self.tab[: self.entries, 2]))
+
+
+def _zeroed_words(n: int) -> np.ndarray:
+    """``n`` zeroed uint64 words. A big table is mapped anonymously and offered to the kernel
+    as transparent huge pages (Linux ``madvise``): random lookups over gigabytes then miss
+    the TLB far less (bench/table.py). Elsewhere, or when that fails, plain ``np.zeros``."""
+    nbytes = n * 8
+    if nbytes >= HUGE_PAGE_BYTES and hasattr(mmap, "MADV_HUGEPAGE"):
+        try:
+            mm = mmap.mmap(-1, nbytes, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+            try:
+                mm.madvise(mmap.MADV_HUGEPAGE)
+            except OSError:
+                pass                    # huge pages off: the mapping still serves
+            return np.frombuffer(mm, dtype=np.uint64, count=n)
+        except (OSError, ValueError, AttributeError):
+            pass
+    return np.zeros(n, dtype=np.uint64)
 
 
 _local = threading.local()
