@@ -153,6 +153,7 @@ class MainWindow(QMainWindow):
         c.message.connect(self._controls_message)
         c.model.observe(self._model_changed)
         self.view.squareClicked.connect(self._square_clicked)
+        self.results.tourShown.connect(self.counter.show_identity)
         self.view.squareHovered.connect(self._hovered)
         r = self.results
         r.status.connect(lambda s: self.statusBar().showMessage(s))
@@ -195,10 +196,12 @@ class MainWindow(QMainWindow):
             self.view.set_tour(tour.path, False)
             self.matrix.clear("Walk from the analysis: no options matrix")
             self.counter.set_counts(state="incomplete walk")
+            self.counter.show_identity(None)
             self.timing.clear("walk from the analysis")
             self.statusBar().showMessage(tour.message or "incomplete walk")
         else:
             self.view.set_tour(tour.path, tour.closed)
+            self.counter.show_identity(tour)
             self.matrix.clear("Tour from elsewhere: no options matrix")
             self.counter.set_counts(state="tour shown")
             self.timing.clear("tour from elsewhere")

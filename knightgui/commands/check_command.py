@@ -17,11 +17,17 @@ def run(args) -> int:
         tour = Tour.load(args.file)
     except TourError as e:
         raise CliError(f"knightgui check: {args.file}: {e}") from None
+    from knightgui_core.board.canonical import canonical_id, symmetry_order
     kind = "closed" if tour.is_closed_path else "open"
+    ident = canonical_id(tour.board, tour.path)
+    sym = symmetry_order(tour.board, tour.path)
     if args.json:
         emit_json({"valid": True, "rows": tour.rows, "cols": tour.cols,
                    "closed": bool(tour.closed), "closed_path": tour.is_closed_path,
-                   "squares": tour.board.size, "method": tour.method})
+                   "squares": tour.board.size, "method": tour.method,
+                   "canonical": ident, "symmetry": sym})
     else:
-        print(f"{args.file}: valid {kind} tour on {tour.cols}×{tour.rows}")
+        print(f"{args.file}: valid {kind} tour on {tour.cols}×{tour.rows}; canonical id "
+              f"{ident}, mapped onto itself by {sym} of the board's "
+              f"{8 if tour.rows == tour.cols else 4} symmetries")
     return 0

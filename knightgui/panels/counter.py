@@ -47,11 +47,37 @@ class CounterPanel(QWidget):
         self.state = QLabel("")
         self.state.setWordWrap(True)
         self.state.setStyleSheet(_STATE_STYLE)
+        self.identity = QLabel("—")
+        self.identity.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.identity.setToolTip("The tour's canonical id: equal for tours that are the same "
+                                 "up to the board's turns and mirrors and reversal (a closed "
+                                 "tour: the same cycle from any start, either way round); "
+                                 "and how many of the board's symmetries map it onto itself")
         f.addRow("Solution", self.current)
         f.addRow("Found so far", self.found)
         f.addRow("Total", self.total)
+        f.addRow("Tour id", self.identity)
         f.addRow(self.state)
         self.values = {"current": None, "found": None, "total": None, "exhausted": False}
+
+    #: tours of more squares than this are not given an id (it would hold up the window)
+    IDENTITY_MAX_SQUARES = 40_000
+
+    def show_identity(self, tour) -> None:
+        """The canonical id and symmetry of the shown tour (a Tour, or None: "—")."""
+        if tour is None or len(getattr(tour, "path", ())) == 0:
+            _set(self.identity, "—")
+            return
+        b = tour.board
+        if b.size > self.IDENTITY_MAX_SQUARES or len(tour.path) != b.size:
+            _set(self.identity, "—")
+            return
+        from knightgui_core.board.canonical import canonical_id, symmetry_order
+        sym = symmetry_order(b, tour.path)
+        total = 8 if b.rows == b.cols else 4
+        _set(self.identity, f"{canonical_id(b, tour.path)}\n"
+                            f"symmetric under {sym} of {total}" if sym > 1 else
+                            f"{canonical_id(b, tour.path)}\nno symmetry")
 
     def mark_stale(self, why: str):
         """No counts: the controls no longer match the last run (shown in amber)."""

@@ -240,3 +240,16 @@ def test_window_names_squares_with_letters_on_every_width(window, qtbot):
         window.solve()
     wait_until(qtbot, lambda: not window.results.running)
     assert window.view.path[0] == Board(3, 30).parse("ab2")
+
+
+def test_the_counter_names_the_shown_tour(window):
+    from knightgui_core.board.canonical import canonical_id, symmetry_maps
+    t = some_tour(6, 6)
+    window.show_tour(t)
+    text = window.counter.identity.text()
+    assert text.startswith(canonical_id(t.board, t.path)) and text.startswith("O6x6-")
+    turned = Tour(t.board, symmetry_maps(6, 6)[5][t.path].astype(np.int32), False, {})
+    window.show_tour(turned)
+    assert window.counter.identity.text() == text          # the same tour, turned 90°
+    window.show_tour(Walk(board=Board(7, 7), path=t.path[:5] % 49, message="stuck"))
+    assert window.counter.identity.text() == "—"
