@@ -314,6 +314,20 @@ def _tree_starts(rankt, outlets0, offsets, starts, cols_of, squares, out_len, ou
     return walks
 
 
+def shared_walks(rows: int, cols: int, last: int,
+                 table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every order of ``table`` (int8[k, 8]) from every start of a rows × cols board, in
+    this thread, the orders sharing their walks: (lengths int16[k, squares], closed
+    uint8[k, squares]) as :func:`run_orders` gives them. A runner task calls this."""
+    _, offsets, outlets0, to_padded = padded_layout(rows, cols)
+    squares = rows * cols
+    lengths = np.zeros((table.shape[0], squares), dtype=np.int16)
+    closed = np.zeros((table.shape[0], squares), dtype=np.uint8)
+    _tree_starts(rank_table(table, last), outlets0, offsets, to_padded, np.arange(squares),
+                 squares, lengths, closed)
+    return lengths, closed
+
+
 def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
                chunk: int = DEFAULT_CHUNK, progress: Callable[[int, int], object] | None = None,
                cancel: Callable[[], bool] | threading.Event | None = None,

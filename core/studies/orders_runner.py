@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 
 from ..board.squares import Board
-from .orders_kernel import orders_chunk
 from ..run.runner import CancelArg, ProgressFn, RunReport, Task, pack_array, run_tasks, unpack_array
 from ..run.store import ResultStore
-from .orders import N_ORDERS, OrderError, OrdersResult, _check_board, _check_tie, all_orders, padded_layout
+from .orders import (N_ORDERS, OrderError, OrdersResult, _check_board, _check_tie, all_orders,
+                     shared_walks)
 
 STUDY = "move-orders"
 VERSION = 1
@@ -42,14 +42,10 @@ def slice_size(squares: int) -> int:
 
 def walk_orders(rows: int, cols: int, last: int, orders: np.ndarray) -> dict[str, Any]:
     """Walk ``orders`` (int8[k, 8]) from every start of a rows × cols board (runs on a
-    worker). ``{"lengths": packed int16[k, squares], "closed": packed uint8[k, squares]}``."""
-    _, offsets, outlets0, to_padded = padded_layout(rows, cols)
+    worker; the orders share their walks, :func:`~knightgui_core.studies.orders.shared_walks`).
+    ``{"lengths": packed int16[k, squares], "closed": packed uint8[k, squares]}``."""
     table = np.ascontiguousarray(orders, dtype=np.int8)
-    table.setflags(write=False)
-    squares = rows * cols
-    lengths = np.zeros((table.shape[0], squares), dtype=np.int16)
-    closed = np.zeros((table.shape[0], squares), dtype=np.uint8)
-    orders_chunk(table, int(last), outlets0, offsets, to_padded, squares, lengths, closed)
+    lengths, closed = shared_walks(rows, cols, int(last), table)
     return {"lengths": pack_array(lengths), "closed": pack_array(closed)}
 
 
