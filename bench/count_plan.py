@@ -23,6 +23,7 @@ import random
 import time
 
 from knightgui_core.tietree.subtrees import CountBoard, count_subtrees, start_classes
+from knightgui_core.tietree.table import TransTable
 from knightgui_core.tietree import count_kernel as K
 from knightgui_core.studies.count_study import TASK_MOVES
 
@@ -64,15 +65,18 @@ def estimate(n: int, probes: int, seed: int) -> list[tuple[str, int, float, floa
     return out
 
 
-def rate(n: int, seconds: float) -> tuple[float, float]:
-    """(forward moves/s, leaves/s) of the kernel on one core, corner start."""
+def rate(n: int, seconds: float, table_mb: int = 0) -> tuple[float, float]:
+    """(forward moves/s, leaves/s) of the kernel on one core, corner start, walking every
+    node (``table_mb`` 0) or with a transposition table of that many MiB (leaves then
+    include those added by the table's hits: the rate at which the count advances)."""
     cb = CountBoard(n, n)
     count_subtrees(cb, 0, [()], 1000)
+    table = TransTable(cb.n, table_mb << 20) if table_mb else None
     budget, spent, fwd, leaves = 1 << 22, 0.0, 0, 0
     todo: list = [()]
     while spent < seconds and todo:
         t = time.perf_counter()
-        r = count_subtrees(cb, 0, todo[:1], budget)
+        r = count_subtrees(cb, 0, todo[:1], budget, table=table)
         spent += time.perf_counter() - t
         todo = r.rest + todo[1:]
         fwd += r.forward_moves
@@ -86,6 +90,8 @@ def main() -> None:
     ap.add_argument("--probes", type=int, default=4000)
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--table-mb", type=int, default=2048,
+                    help="table of the second rate measurement (the first walks every node)")
     a = ap.parse_args()
     print(f"{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
     for n in (9, a.size):
@@ -111,6 +117,12 @@ def main() -> None:
         print(f"{n}×{n} plan: {core_s / 3600:,.0f} core-hours for one start per class; "
               f"about {cls_leaves * moves_per_leaf / TASK_MOVES:,.0f} tasks of "
               f"{TASK_MOVES:,} forward moves")
+        tfwd_s, tleaf_s = rate(n, a.seconds, a.table_mb)
+        print(f"{n}×{n} with a {a.table_mb} MiB table, same start and time: "
+              f"{tfwd_s / 1e6:.1f} M forward moves/s, {tleaf_s / 1e6:.2f} M leaves/s counted "
+              f"({tleaf_s / leaf_s:.1f}× the plain walk); plan with the table: "
+              f"{cls_leaves / tleaf_s / 3600:,.0f} core-hours (the table's share grows with "
+              f"the subtree, so a longer measurement gives a lower figure)")
 
 
 if __name__ == "__main__":
