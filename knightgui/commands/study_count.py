@@ -46,6 +46,10 @@ def add_parser(studies) -> None:
                         "table replaces its cheapest entries, counts stay exact")
     p.add_argument("--no-table", action="store_true",
                    help="walk every node of the tie tree (no transposition table)")
+    p.add_argument("--distinct", action="store_true",
+                   help="also say how many tours are really different: open paths up to "
+                        "reversal and cycles up to start and direction, then up to the "
+                        "board's symmetries (boards of at most 64 squares, --starts all)")
     add_runner_options(p)
     p.add_argument("--json", action="store_true", help="last stdout line: one JSON object")
     p.set_defaults(func=run)
@@ -124,6 +128,8 @@ def run(args) -> int:
               else positive_int("--task-moves", args.task_moves, 1, 1 << 62))
     workers = None if args.workers is None else positive_int("--workers", args.workers, 1, 256)
     table_bytes = _table_bytes(args)
+    if args.distinct and (rows * cols > 64 or args.starts.strip().lower() != "all"):
+        raise CliError("--distinct takes boards of at most 64 squares and --starts all")
     store = open_store(args.store)
     try:
         def runner(tasks):
@@ -137,7 +143,19 @@ def run(args) -> int:
     finally:
         if store is not None:
             store.close()
+    distinct = None
+    if args.distinct:
+        from knightgui_core.studies.distinct import DistinctError, distinct_counts
+        try:
+            distinct = distinct_counts(rows, cols)
+        except DistinctError as e:
+            raise CliError(f"--distinct: {e}") from None
     print(format_table(res))
+    if distinct is not None:
+        orbits = ", ".join(f"{v:,} of {k}" for k, v in distinct.orbit_sizes.items())
+        print(f"distinct: {distinct.distinct:,} (open paths up to reversal, cycles up to "
+              f"start and direction); up to symmetry: {distinct.distinct_up_to_symmetry:,} "
+              f"(classes by size: {orbits or 'none'}); {distinct.seconds:.1f} s")
     print(f"{len(res.per_start):,} starts ({len(res.classes)} classes) in {res.seconds:.1f} s; "
           f"{res.tasks['total']:,} tasks in {res.rounds} rounds "
           f"({res.tasks['from_store']:,} from the store)")
@@ -148,5 +166,10 @@ def run(args) -> int:
             raise CliError(f"--csv: cannot write {args.csv}: {e.strerror or e}") from None
         print(f"wrote {args.csv}")
     if args.json:
-        emit_json(res.to_json())
+        out = res.to_json()
+        if distinct is not None:
+            out.update({"distinct": distinct.distinct,
+                        "distinct_up_to_symmetry": distinct.distinct_up_to_symmetry,
+                        "orbit_sizes": distinct.orbit_sizes})
+        emit_json(out)
     return 0

@@ -109,3 +109,16 @@ def test_a_bad_table_size_is_one_line_and_exit_2(capsys, value):
     assert run(["study", "count", "--size", "5", "--table-mb", value]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("--table-mb: table size") and "\n" not in err
+
+
+def test_count_distinct(capsys):
+    assert run(["study", "count", "--size", "6", "--distinct", "--json", "--scheduler",
+                "threads"]) == 0
+    d = _last_json(capsys)
+    from knightgui_core.studies.distinct import distinct_counts
+    want = distinct_counts(6, 6)
+    assert d["distinct"] == want.distinct and d["totals"]["tours"] == want.tours == 1_984
+    assert d["distinct_up_to_symmetry"] == want.distinct_up_to_symmetry
+    assert d["orbit_sizes"] == want.orbit_sizes
+    assert run(["study", "count", "--size", "9", "--distinct"]) == 2
+    assert "at most 64 squares" in capsys.readouterr().err

@@ -1,0 +1,162 @@
+"""How many of the Warnsdorff tours of a board are really different.
+
+Every tour Warnsdorff's rule allows (strict, every tie followed, open, from every start) is
+listed by the enumerator and reduced, in blocks and with numpy, to a normal form: an open tour
+to the smaller of its two readings (so a path and its reverse are one), a closed tour (last
+square a knight move from the first) to its cycle read from square 0 the smaller way round.
+Then:
+
+* ``distinct`` — different normal forms: open paths up to reversal, cycles up to start and
+  direction;
+* ``distinct_up_to_symmetry`` — different canonical forms (the smallest normal form of any
+  image under the board's 8 or 4 symmetries, as :mod:`knightgui_core.board.canonical`);
+* ``orbit_sizes`` — how many of those classes have 1, 2, 4 or 8 members among the distinct
+  tours (the rule is symmetric, so every image of a tour is a tour too).
+
+Memory: one byte a square per distinct tour (boards of at most 255 squares; the CLI takes at
+most 64), refused with one line beyond :data:`MAX_TOURS` tours.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..board.canonical import symmetry_maps
+from ..board.squares import Board
+from ..system.control import CancelLike, raise_if_cancelled
+from ..system.errors import InputError
+from ..tietree.enumerator import Enumerator
+from ..tietree.solution_writer import solution_blocks
+
+__all__ = ["DistinctError", "DistinctCounts", "distinct_counts", "normal_forms", "MAX_TOURS"]
+
+#: tours a distinct count keeps at most (64 bytes each on 8×8, so about 4 GB)
+MAX_TOURS = 60_000_000
+#: tours given their canonical form at once (bounds the temporary arrays: about 100 MB)
+CHUNK = 200_000
+
+
+class DistinctError(InputError):
+    """A board the distinct count cannot take, or a run that would outgrow its memory."""
+
+
+@dataclass
+class DistinctCounts:
+    """See the module docstring; ``tours`` counts every tour from every start."""
+
+    rows: int
+    cols: int
+    tours: int = 0
+    closed: int = 0
+    distinct: int = 0
+    distinct_up_to_symmetry: int = 0
+    orbit_sizes: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tours": self.tours, "closed": self.closed, "distinct": self.distinct,
+                "distinct_up_to_symmetry": self.distinct_up_to_symmetry,
+                "orbit_sizes": dict(self.orbit_sizes)}
+
+
+def _row_less(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """bool[m]: row i of ``a`` before row i of ``b`` in lexicographic order."""
+    diff = a != b
+    first = np.argmax(diff, axis=1)
+    rows = np.arange(a.shape[0])
+    return diff[rows, first] & (a[rows, first] < b[rows, first])
+
+
+def normal_forms(paths: np.ndarray, cycle: np.ndarray) -> np.ndarray:
+    """Each row of ``paths`` (int[m, N]) in normal form: an open path the smaller of its two
+    readings, a cycle (``cycle[i]`` true) read from square 0 the smaller way round."""
+    m, n = paths.shape
+    out = paths.copy()
+    if m == 0:
+        return out
+    rev = paths[:, ::-1]
+    take = _row_less(rev, paths) & ~cycle
+    out[take] = rev[take]
+    if cycle.any():
+        c = paths[cycle]
+        at0 = np.argmax(c == 0, axis=1)
+        ar = np.arange(n)
+        rows = np.arange(c.shape[0])[:, None]
+        fwd = c[rows, (at0[:, None] + ar) % n]
+        back = c[rows, (at0[:, None] - ar) % n]
+        out[cycle] = np.where(_row_less(back, fwd)[:, None], back, fwd)
+    return out
+
+
+def _unique_rows(a: np.ndarray) -> np.ndarray:
+    a = np.ascontiguousarray(a)
+    v = a.view(np.dtype((np.void, a.dtype.itemsize * a.shape[1]))).ravel()
+    return np.unique(v).view(a.dtype).reshape(-1, a.shape[1])
+
+
+def distinct_counts(rows: int, cols: int, *, cancel: CancelLike = None,
+                    progress: Callable[[int, int], object] | None = None) -> DistinctCounts:
+    """Count the Warnsdorff tours of a rows × cols board from every start, distinct and
+    distinct up to symmetry (see the module docstring). ``progress(starts done, starts)``
+    after each start; ``cancel`` raises :class:`~knightgui_core.system.errors.Cancelled`
+    between blocks."""
+    import time
+    t0 = time.perf_counter()
+    try:
+        b = Board(rows, cols)
+    except InputError as e:
+        raise DistinctError(str(e)) from None
+    n = b.size
+    if n > 255:
+        raise DistinctError(f"the distinct count takes boards of at most 255 squares "
+                            f"({rows}×{cols} has {n})")
+    nbr = b.neighbours
+    adj = np.zeros((n, n), dtype=bool)
+    for s in range(n):
+        for u in nbr[s]:
+            if u >= 0:
+                adj[s, int(u)] = True
+    res = DistinctCounts(rows, cols)
+    parts: list[np.ndarray] = []
+    for s in range(n):
+        en = Enumerator(rows, cols, s)
+        for _first, paths, _branches in solution_blocks(en, cancel=cancel):
+            raise_if_cancelled(cancel)
+            p = paths.astype(np.uint8)
+            cyc = adj[p[:, -1], p[:, 0]] if n > 2 else np.zeros(len(p), dtype=bool)
+            res.tours += len(p)
+            res.closed += int(cyc.sum())
+            parts.append(normal_forms(p, cyc))
+            if res.tours > MAX_TOURS:
+                raise DistinctError(f"more than {MAX_TOURS:,} tours on {rows}×{cols}: too many "
+                                    "to keep for a distinct count on this machine")
+        if progress is not None:
+            progress(s + 1, n)
+    if not parts:
+        res.seconds = time.perf_counter() - t0
+        return res
+    distinct = _unique_rows(np.concatenate(parts))
+    del parts
+    res.distinct = len(distinct)
+    # canonical forms in slices, one byte a square throughout (8×8: 64 bytes a tour)
+    maps = symmetry_maps(rows, cols).astype(np.uint8)
+    canon = np.empty_like(distinct)
+    for lo in range(0, len(distinct), CHUNK):
+        part = distinct[lo:lo + CHUNK]
+        cyc = adj[part[:, -1], part[:, 0]] if n > 2 else np.zeros(len(part), bool)
+        best = part.copy()           # the identity's image: already in normal form
+        for g in maps[1:]:
+            form = normal_forms(g[part], cyc)
+            take = _row_less(form, best)
+            best[take] = form[take]
+        canon[lo:lo + CHUNK] = best
+    del distinct
+    _, counts = np.unique(canon.view(np.dtype((np.void, n))).ravel(), return_counts=True)
+    res.distinct_up_to_symmetry = int(len(counts))
+    sizes, how_many = np.unique(counts, return_counts=True)
+    res.orbit_sizes = {str(int(k)): int(v) for k, v in zip(sizes, how_many)}
+    res.seconds = time.perf_counter() - t0
+    return res
