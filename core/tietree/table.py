@@ -88,11 +88,19 @@ class TransTable:
         self.lengths = bool(lengths)
         self.width = int(width) if lengths else 1
         self.per_entry = 8 * 8 + (16 * self.width if lengths else 0)
-        top = 1
-        while top * 2 * _m.WAYS * self.per_entry <= int(nbytes):
-            top *= 2
-        if top * _m.WAYS * self.per_entry > int(nbytes):
-            top = 0                        # too small for one bucket: no table
+        # the limit holds at every moment: while a table doubles, the old one (half the new
+        # one's size) still exists, so a table that has grown is at most 2/3 of the limit
+        nbytes = int(nbytes)
+        per_bucket = _m.WAYS * self.per_entry
+        top = 0
+        if per_bucket <= nbytes:
+            top = 1
+            while True:
+                nxt = top * 2
+                peak = nxt * per_bucket + (top * per_bucket if nxt > START_BUCKETS else 0)
+                if peak > nbytes:
+                    break
+                top = nxt
         self.max_buckets = top
         #: entries in use (counted by the kernel's inserts into empty entries)
         self.filled = 0
