@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 EXPORTS: dict[str, tuple[str, ...]] = {
     "walks.backtrack_kernel": ("backtrack_walk",),
     "walks.close_kernel": ("repair_closed_kernel",),
-    "tietree.count_kernel": ("count_begin", "next_tie"),
+    "tietree.count_kernel": ("count_begin", "next_tie", "count_run"),
     "tietree.memo_kernel": ("memo_run", "memo_fold", "memo_rehash"),
     "construct.construct_kernel": ("grid_path", "strip_path", "rotate_to", "remap", "place", "place_blocks"),
     "tietree.enumerate_kernel": ("new_state", "advance_kernel", "count_kernel", "collect_kernel"),

@@ -113,4 +113,9 @@ def exercise_all() -> None:
     count_subtrees(CountBoard(6, 6), 0, [()], table=table, lengths=True)
     table.filled = table.entries               # the table doubles (memo_rehash)
     assert table.grow_if_full()
+    from .tietree import count_kernel
+    cb = CountBoard(6, 6)                       # the count kernel before the table (bench)
+    cb._begin(0, ())
+    count_kernel.count_run(cb.att, cb.att[0].copy(), cb.path, cb.free, cb.pend, cb.ntied,
+                           cb.ties, cb.st, 1 << 62)
     assert solve(9, 9, start="i9", tie="squirrel", method="greedy").ok

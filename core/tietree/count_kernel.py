@@ -103,6 +103,20 @@ def _low(t0: np.uint64, t1: np.uint64) -> int:
 
 
 @njit
+def _pop_into(pend: np.ndarray, k: int, t0: np.uint64, t1: np.uint64) -> int:
+    """The lowest square of the non-empty set ``t0, t1``; the rest of the set goes to
+    ``pend[k]`` (the options of number ``k`` still to try)."""
+    c = _low(t0, t1)
+    if t0:
+        t0 &= t0 - np.uint64(1)
+    else:
+        t1 &= t1 - np.uint64(1)
+    pend[k, 0] = t0
+    pend[k, 1] = t1
+    return c
+
+
+@njit
 def _step(path: np.ndarray, free: np.ndarray, k: int, c: int) -> None:
     """Number ``k + 1`` on square ``c``."""
     f0 = free[k, 0]
@@ -264,16 +278,8 @@ def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nda
             if steps >= max_steps:
                 break
             k = ties[ntie - 1]
-            t0 = pend[k, 0]
-            t1 = pend[k, 1]
-            c = _low(t0, t1)
-            if t0:
-                t0 &= t0 - one
-            else:
-                t1 &= t1 - one
-            pend[k, 0] = t0
-            pend[k, 1] = t1
-            if t0 == 0 and t1 == 0:
+            c = _pop_into(pend, k, pend[k, 0], pend[k, 1])
+            if pend[k, 0] == 0 and pend[k, 1] == 0:
                 ntie -= 1
             phase = PH_RUN
         else:

@@ -51,7 +51,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..system.jit import njit
-from .count_kernel import _low, _step, _tied
+from .count_kernel import _low, _pop_into, _step, _tied
 
 # events
 DONE, BUDGET = 1, 2
@@ -208,13 +208,7 @@ def memo_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndar
                 fw0[k] = fwd
                 ties[ntie] = k
                 ntie += 1
-            c = _low(t0, t1)
-            if t0:
-                t0 &= t0 - one
-            else:
-                t1 &= t1 - one
-            pend[k, 0] = t0
-            pend[k, 1] = t1
+            c = _pop_into(pend, k, t0, t1)
         else:
             # close every tie whose options are all done, innermost first
             while ntie > 0:
@@ -270,15 +264,7 @@ def memo_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndar
             if steps >= max_steps:
                 break
             k = ties[ntie - 1]
-            t0 = pend[k, 0]
-            t1 = pend[k, 1]
-            c = _low(t0, t1)
-            if t0:
-                t0 &= t0 - one
-            else:
-                t1 &= t1 - one
-            pend[k, 0] = t0
-            pend[k, 1] = t1
+            c = _pop_into(pend, k, pend[k, 0], pend[k, 1])
             phase = PH_RUN
         _step(path, free, k, c)
         k += 1

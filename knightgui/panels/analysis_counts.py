@@ -243,16 +243,22 @@ class CountStudyPage(AnalysisPage):
             return
         self.startChosen.emit(res.rows, res.cols, int(square))
 
+    def _target(self, filename: str | None, title: str, ext: str, filt: str) -> str | None:
+        """The file to export to: ``filename``, or one asked for (None: nothing to export,
+        or the dialog was cancelled)."""
+        if self.result is None:
+            return None
+        if filename is not None:
+            return filename
+        got, _ = QFileDialog.getSaveFileName(
+            self, title, f"counts-{self.result.rows}x{self.result.cols}.{ext}", filt)
+        return got or None
+
     def export_png(self, filename: str | None = None) -> bool:
         """Save the heat map as PNG (asks for a file name when none is given)."""
-        if self.result is None:
-            return False
+        filename = self._target(filename, "Export heat map", "png", "PNG image (*.png)")
         if filename is None:
-            filename, _ = QFileDialog.getSaveFileName(
-                self, "Export heat map", f"counts-{self.result.rows}x{self.result.cols}.png",
-                "PNG image (*.png)")
-            if not filename:
-                return False
+            return False
         from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 
         from knightgui_core.system.files import write_bytes
@@ -273,14 +279,9 @@ class CountStudyPage(AnalysisPage):
 
     def export_csv(self, filename: str | None = None) -> bool:
         """Save every start's figures as CSV (asks for a file name when none is given)."""
-        if self.result is None:
-            return False
+        filename = self._target(filename, "Export figures", "csv", "CSV (*.csv)")
         if filename is None:
-            filename, _ = QFileDialog.getSaveFileName(
-                self, "Export figures", f"counts-{self.result.rows}x{self.result.cols}.csv",
-                "CSV (*.csv)")
-            if not filename:
-                return False
+            return False
         from knightgui_core.system.files import write_text
         try:
             write_text(filename, self.heat.to_csv_text())

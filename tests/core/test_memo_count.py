@@ -128,7 +128,6 @@ def test_split_subtrees_and_a_stopped_count_add_up_to_the_whole(budget):
         assert budget > 100 or rounds > 1
 
 
-@pytest.mark.jit_only            # count_run is not in the bundle's compiled kernels any more
 def test_a_full_table_evicts_and_stays_exact():
     """A table of a few buckets is full at once: entries are replaced all the time, and every
     count still equals the plain walk's (the old kernel, count_run, is the reference)."""
