@@ -18,6 +18,7 @@ most 64), refused with one line beyond :data:`MAX_TOURS` tours.
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,7 +104,6 @@ def distinct_counts(rows: int, cols: int, *, cancel: CancelLike = None,
     distinct up to symmetry (see the module docstring). ``progress(starts done, starts)``
     after each start; ``cancel`` raises :class:`~knightgui_core.system.errors.Cancelled`
     between blocks."""
-    import time
     t0 = time.perf_counter()
     try:
         b = Board(rows, cols)

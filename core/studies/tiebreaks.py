@@ -39,6 +39,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..tietree.subtrees import CountBoard, count_subtrees
+from ..tietree.table import TransTable
+
 from ..board import rules as _rules
 from ..system.control import cancel_requested
 from ..system.jit import num_threads
@@ -209,8 +212,6 @@ def exact_corner_success(sizes: Iterable[int]) -> dict[int, float]:
     tour from the corner a1 of an n×n board (the count engine's ``p_success``; the four
     corners are alike), for each n of ``sizes``: what the ``random`` rule's success rate
     estimates. About a second for 9×9."""
-    from ..tietree.subtrees import CountBoard, count_subtrees
-    from ..tietree.table import TransTable
     out = {}
     for n in sizes:
         cb = CountBoard(int(n), int(n))

@@ -18,11 +18,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout,
                                QHeaderView, QLabel, QLineEdit, QProgressBar, QPushButton,
                                QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget)
+
+from knightgui_core.board.squares import Board
+from knightgui_core.system.files import write_bytes, write_text
 
 from ..settings import qsettings
 from .analysis_base import AnalysisPage, StudyRunner
@@ -219,7 +222,6 @@ class CountStudyPage(AnalysisPage):
 
     # ---------------------------------------------------------------- heat map
     def _fill_heat_map(self, res) -> None:
-        from knightgui_core.board.squares import Board
         b = Board(res.rows, res.cols)
         figures = {}
         for label, (field, _fmt) in QUANTITIES.items():
@@ -259,9 +261,6 @@ class CountStudyPage(AnalysisPage):
         filename = self._target(filename, "Export heat map", "png", "PNG image (*.png)")
         if filename is None:
             return False
-        from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-
-        from knightgui_core.system.files import write_bytes
         data = QByteArray()
         buf = QBuffer(data)
         buf.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -282,7 +281,6 @@ class CountStudyPage(AnalysisPage):
         filename = self._target(filename, "Export figures", "csv", "CSV (*.csv)")
         if filename is None:
             return False
-        from knightgui_core.system.files import write_text
         try:
             write_text(filename, self.heat.to_csv_text())
         except Exception as e:  # noqa: BLE001 - any refusal is one line on the page

@@ -7,6 +7,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
 
+from knightgui_core.board.canonical import canonical_id, symmetry_order
+
 EXHAUSTED_TEXT = "All Solutions Exhausted"
 _STATE_STYLE = "color: #1f6f2f; font-weight: bold;"
 _STALE_STYLE = "color: #9a5b00; font-weight: bold;"
@@ -72,7 +74,6 @@ class CounterPanel(QWidget):
         if b.size > self.IDENTITY_MAX_SQUARES or len(tour.path) != b.size:
             _set(self.identity, "—")
             return
-        from knightgui_core.board.canonical import canonical_id, symmetry_order
         sym = symmetry_order(b, tour.path)
         total = 8 if b.rows == b.cols else 4
         _set(self.identity, f"{canonical_id(b, tour.path)}\n"
