@@ -34,8 +34,37 @@ def add_parser(sub) -> None:
     p.add_argument("--out", metavar="FILE", help="write the solutions (the first K, or all) "
                    "as they are found to FILE.npy (binary: boards of move numbers, numpy.load), "
                    "FILE.csv or FILE.json; memory stays flat")
+    p.add_argument("--no-table", action="store_true",
+                   help="count an open tour without dashes through the options matrix, not "
+                        "with the count engine's transposition table")
     p.add_argument("--json", action="store_true", help="last stdout line: one JSON object")
     p.set_defaults(func=run)
+
+
+def _count_by_states(en) -> dict:
+    """Count-only for an open tour without dashes or tail on at most 128 squares: the count
+    engine with a transposition table (the same tours and dead ends as the options matrix,
+    fewer forward moves; also the probability that random ties complete a tour)."""
+    from knightgui_core.tietree.subtrees import CountBoard, count_subtrees
+    from knightgui_core.tietree.table import TableConfig, default_table_bytes, thread_table
+    b = en.board
+    cb = CountBoard(b.rows, b.cols)
+    table = thread_table(b.rows, b.cols, TableConfig(default_table_bytes()))
+    bar = Progress("enumerate")
+    out = {"solutions": 0, "dead_ends": 0, "forward_moves": 0, "p_success": 0.0}
+    todo: list = [()]
+    try:
+        while todo:
+            r = count_subtrees(cb, en.start, todo[:1], 1 << 24, table=table)
+            todo = r.rest + todo[1:]
+            out["solutions"] += r.tours
+            out["dead_ends"] += r.dead_ends
+            out["forward_moves"] += r.forward_moves
+            out["p_success"] += r.p_success
+            bar(out["solutions"], None, f"solutions, {out['dead_ends']:,} dead ends")
+    finally:
+        bar.close()
+    return out
 
 
 def _dashes(items) -> dict:
@@ -121,6 +150,7 @@ def run(args) -> int:
     out_kind = _out_kind(args.out) if args.out else None
     t0 = time.perf_counter()
     sols = []
+    by_states: dict | None = None
     k = positive_int("--first", args.first, 1, 100_000) if args.first is not None else None
     if out_kind:
         if k is not None:      # the boards are shown too: keep the first K, then write them
@@ -129,6 +159,9 @@ def run(args) -> int:
         _write_out(args.out, en, k)
     elif k is not None:
         sols = en.first(k)
+    elif (en.end is None and not en.chain and not any(v != "off" for v in en.dashes.values())
+          and en.board.size <= 128 and not args.no_table):
+        by_states = _count_by_states(en)
     else:
         bar = Progress("enumerate")
         try:
@@ -136,9 +169,15 @@ def run(args) -> int:
                                             f"solutions, {c['dead_ends']:,} dead ends"))
         finally:
             bar.close()
-    counters = {"solutions": en.solutions, "dead_ends": en.dead_ends,
-                "forward_moves": en.forward_moves, "exhausted": en.exhausted,
-                "seconds": round(time.perf_counter() - t0, 6)}
+    if by_states is not None:
+        counters = {"solutions": by_states["solutions"], "dead_ends": by_states["dead_ends"],
+                    "forward_moves": by_states["forward_moves"], "exhausted": True,
+                    "seconds": round(time.perf_counter() - t0, 6),
+                    "p_success": by_states["p_success"], "method": "transposition table"}
+    else:
+        counters = {"solutions": en.solutions, "dead_ends": en.dead_ends,
+                    "forward_moves": en.forward_moves, "exhausted": en.exhausted,
+                    "seconds": round(time.perf_counter() - t0, 6)}
     if args.first is not None:
         for s in sols:
             print(f"solution {s.index} (branched at move {s.branch})")

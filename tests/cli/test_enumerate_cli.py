@@ -110,3 +110,16 @@ def test_study_checkpoint_is_read_into_a_store_once(tmp_path, capsys):
                 "--store", str(st)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "junk.json" in err
+
+
+def test_open_count_uses_the_table_and_agrees_with_the_options_matrix(capsys):
+    """enumerate without --end, dashes or --first counts by states (transposition table);
+    --no-table walks the options matrix: the same solutions and dead ends."""
+    assert run(["enumerate", "--rows", "7", "--cols", "7", "--start", "c3", "--json"]) == 0
+    fast = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert run(["enumerate", "--rows", "7", "--cols", "7", "--start", "c3", "--json",
+                "--no-table"]) == 0
+    plain = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert fast["method"] == "transposition table" and "method" not in plain
+    assert (fast["solutions"], fast["dead_ends"]) == (plain["solutions"], plain["dead_ends"])
+    assert fast["forward_moves"] < plain["forward_moves"] and 0 < fast["p_success"] <= 1
