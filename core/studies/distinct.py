@@ -58,6 +58,7 @@ class DistinctCounts:
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
+        """The figures as a JSON object (the keys ``study count --distinct --json`` adds)."""
         return {"tours": self.tours, "closed": self.closed, "distinct": self.distinct,
                 "distinct_up_to_symmetry": self.distinct_up_to_symmetry,
                 "orbit_sizes": dict(self.orbit_sizes)}
