@@ -113,6 +113,8 @@ def exercise_all() -> None:
     count_subtrees(CountBoard(6, 6), 0, [()], table=table, lengths=True)
     table.filled = table.entries               # the table doubles (memo_rehash)
     assert table.grow_if_full()
+    from .studies.all_tours import all_tours_task
+    assert all_tours_task(5, 5, "a1")["tours"] == 304
     from .tietree import count_kernel
     cb = CountBoard(6, 6)                       # the count kernel before the table (bench)
     cb._begin(0, ())

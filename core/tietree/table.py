@@ -139,6 +139,13 @@ class TransTable:
         self.filled = int(_m.memo_rehash(*old, self.tab, self.tlen, self.tlp, self.buckets))
         return True
 
+    def grow_to_limit(self) -> None:
+        """The table at its full size at once (empty), for a kernel that does not grow it
+        (:mod:`knightgui_core.tietree.alltours_kernel`)."""
+        if self.max_buckets > self.buckets:
+            self._make(self.max_buckets)
+            self.filled = 0
+
     def used(self) -> int:
         """Entries in use."""
         return int(np.count_nonzero(self.tab[: self.entries, 2]))

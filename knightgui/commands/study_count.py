@@ -46,6 +46,9 @@ def add_parser(studies) -> None:
                         "table replaces its cheapest entries, counts stay exact")
     p.add_argument("--no-table", action="store_true",
                    help="walk every node of the tie tree (no transposition table)")
+    p.add_argument("--all-tours", action="store_true",
+                   help="count every knight's path from each start, not only Warnsdorff's "
+                        "(boards of at most 64 squares): directed paths and closed ones")
     p.add_argument("--distinct", action="store_true",
                    help="also say how many tours are really different: open paths up to "
                         "reversal and cycles up to start and direction, then up to the "
@@ -103,6 +106,38 @@ def format_table(res) -> str:
     return "\n".join(lines)
 
 
+def _all_tours(args, rows: int, cols: int, workers: int | None) -> int:
+    """``--all-tours``: every knight's path from each start (one task per start class)."""
+    from knightgui_core.studies.all_tours import run_all_tours
+    from knightgui_core.tietree.subtrees import CountError
+    if args.starts.strip().lower() != "all" or args.distinct or args.lengths:
+        raise CliError("--all-tours counts every start; it takes no --starts, --distinct "
+                       "or --lengths")
+    store = open_store(args.store)
+    try:
+        res = run_all_tours(rows, cols, runner=lambda tasks: run_study(
+            args, tasks, f"all tours {rows}x{cols}", store=store, workers=workers))
+    except CountError as e:
+        raise CliError(str(e)) from None
+    finally:
+        if store is not None:
+            store.close()
+    if res.cancelled:
+        raise CliError("the count did not finish")
+    d = res.to_json()
+    print(f"{'start':>6} {'starts':>6} {'paths':>15} {'closed':>12}")
+    for rep, members in res.classes.items():
+        rec = res.per_start[members[0]]
+        print(f"{rep:>6} {len(members):>6} {rec['tours']:>15,} {rec['closed']:>12,}")
+    t = d["totals"]
+    print(f"{'all':>6} {len(res.per_start):>6} {t['tours']:>15,} {t['closed']:>12,}")
+    print(f"{rows}×{cols}: {t['tours']:,} directed paths ({d['undirected_paths']:,} "
+          f"undirected), {d['undirected_closed_tours']:,} closed tours; {res.seconds:.1f} s")
+    if args.json:
+        emit_json(d)
+    return 0
+
+
 def _table_bytes(args) -> int | None:
     """``--table-mb`` as bytes (checked), 0 for ``--no-table``, None for the default."""
     if args.no_table:
@@ -128,6 +163,8 @@ def run(args) -> int:
               else positive_int("--task-moves", args.task_moves, 1, 1 << 62))
     workers = None if args.workers is None else positive_int("--workers", args.workers, 1, 256)
     table_bytes = _table_bytes(args)
+    if args.all_tours:
+        return _all_tours(args, rows, cols, workers)
     if args.distinct and (rows * cols > 64 or args.starts.strip().lower() != "all"):
         raise CliError("--distinct takes boards of at most 64 squares and --starts all")
     store = open_store(args.store)

@@ -1,0 +1,121 @@
+"""Every knight's tour of a small board, not only Warnsdorff's: the paths from each start.
+
+For each start square, :func:`knightgui_core.tietree.alltours_kernel.count_all` counts the paths
+of the knight through every square (directed: a path and its reverse are two, as OEIS A165134
+counts them) and how many of them are closed (their last square a knight move from the start).
+Starts that a symmetry maps onto each other are counted once. One task per start class on the
+runner (:mod:`knightgui_core.run.runner`), so a store keeps finished classes.
+
+>>> res = run_all_tours(5, 5, runner=None)                  # doctest: +SKIP
+>>> res.totals["tours"]                                     # 1,728 (A165134)
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..board.squares import Board
+from ..run.runner import RunReport, Task, run_tasks
+from ..run.store import ResultStore
+from ..tietree.alltours_kernel import count_all
+from ..tietree.subtrees import CountBoard, CountError, start_classes
+from ..tietree.table import TransTable
+
+__all__ = ["STUDY", "MAX_SQUARES", "AllToursResult", "all_tours_task", "run_all_tours"]
+
+STUDY = "all-tours"
+VERSION = 1
+#: the largest board the study takes (6×6 takes seconds, 5×8 half a minute on one core)
+MAX_SQUARES = 64
+#: states with fewer squares left are walked, not looked up (measured on 6×6: 20 is best)
+MEMO_MIN = 20
+#: the table of one task
+TABLE_BYTES = 64 << 20
+
+
+def all_tours_task(rows: int, cols: int, start: str) -> dict[str, int]:
+    """The paths from ``start`` (runs on a worker): ``{"tours", "closed", "hits",
+    "nodes"}``."""
+    cb = CountBoard(rows, cols)
+    n = cb.n
+    s = cb.square(start)
+    table = TransTable(n, TABLE_BYTES)
+    table.grow_to_limit()
+    out = np.zeros(4, dtype=np.int64)
+    count_all(cb.att, n, s, np.zeros(n + 1, np.int32), np.zeros((n + 1, 2), np.uint64),
+              np.zeros((n + 1, 2), np.uint64), np.zeros((n + 1, 2), np.int64), table.tab,
+              table.buckets, MEMO_MIN, out)
+    return {"tours": int(out[0]), "closed": int(out[1]), "hits": int(out[2]),
+            "nodes": int(out[3])}
+
+
+@dataclass
+class AllToursResult:
+    """Paths and closed paths per start square (names), totals, tasks and time."""
+
+    rows: int
+    cols: int
+    per_start: dict[str, dict[str, int]] = field(default_factory=dict)
+    classes: dict[str, list[str]] = field(default_factory=dict)
+    tasks: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+    cancelled: bool = False
+
+    @property
+    def totals(self) -> dict[str, int]:
+        """Directed paths over all starts (A165134 on square boards) and closed ones (each
+        undirected closed tour 2N times: every start, both ways)."""
+        return {k: sum(r[k] for r in self.per_start.values()) for k in ("tours", "closed")}
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``--json`` object of ``knightgui study count --all-tours``."""
+        n = self.rows * self.cols
+        t = self.totals
+        return {"study": STUDY, "rows": self.rows, "cols": self.cols, "totals": t,
+                "undirected_paths": t["tours"] // 2,
+                "undirected_closed_tours": t["closed"] // (2 * n) if n else 0,
+                "per_start": self.per_start, "tasks": dict(self.tasks),
+                "seconds": round(self.seconds, 3)}
+
+
+def run_all_tours(rows: int, cols: int, *, store: ResultStore | None = None,
+                  scheduler: Any = None, workers: int | None = None,
+                  progress: Callable[[int, int], None] | None = None, cancel: Any = None,
+                  runner: Callable[[Sequence[Task]], RunReport] | None = None
+                  ) -> AllToursResult:
+    """Count every knight's path from every start of a ``rows`` × ``cols`` board (at most
+    :data:`MAX_SQUARES` squares); :class:`CountError` otherwise."""
+    t0 = time.perf_counter()
+    try:
+        b = Board(rows, cols)
+    except ValueError as e:
+        raise CountError(str(e)) from None
+    if b.size > MAX_SQUARES:
+        raise CountError(f"every tour is counted on boards of at most {MAX_SQUARES} squares "
+                         f"({rows}×{cols} has {b.size})")
+    classes = start_classes(rows, cols, range(b.size))
+    tasks = [Task(f"{STUDY}/v{VERSION}/{rows}x{cols}/{b.name(r)}", STUDY,
+                  {"rows": rows, "cols": cols, "start": b.name(r)}, all_tours_task,
+                  (rows, cols, b.name(r))) for r in sorted(classes)]
+    report = (runner(tasks) if runner is not None else
+              run_tasks(tasks, store=store, scheduler=scheduler, workers=workers,
+                        progress=progress, cancel=cancel))
+    res = AllToursResult(rows, cols)
+    res.classes = {b.name(r): [b.name(s) for s in m] for r, m in classes.items()}
+    res.tasks = {"total": int(report.total), "from_store": int(report.from_store),
+                 "computed": int(report.computed)}
+    if report.cancelled or not report.complete:
+        res.cancelled = True
+    else:
+        for r, members in classes.items():
+            got = report.results[f"{STUDY}/v{VERSION}/{rows}x{cols}/{b.name(r)}"]
+            for s in members:
+                res.per_start[b.name(s)] = {"tours": int(got["tours"]),
+                                            "closed": int(got["closed"])}
+        res.per_start = {b.name(s): res.per_start[b.name(s)] for s in range(b.size)}
+    res.seconds = time.perf_counter() - t0
+    return res

@@ -1,0 +1,57 @@
+"""Every knight's path, not only Warnsdorff's: against brute force and OEIS."""
+from __future__ import annotations
+
+import pytest
+
+from knightgui_core.board.squares import Board
+from knightgui_core.run.runner import run_tasks
+from knightgui_core.studies.all_tours import all_tours_task, run_all_tours
+from knightgui_core.tietree.subtrees import CountError
+
+
+def brute(rows, cols, start):
+    """Paths and closed paths from ``start`` by plain depth-first search."""
+    b = Board(rows, cols)
+    nbr = [[int(u) for u in b.neighbours[s] if u >= 0] for s in range(b.size)]
+    found = [0, 0]
+
+    def go(q, seen):
+        if len(seen) == b.size:
+            found[0] += 1
+            found[1] += start in nbr[q]
+            return
+        for u in nbr[q]:
+            if u not in seen:
+                seen.add(u)
+                go(u, seen)
+                seen.remove(u)
+    go(start, {start})
+    return found
+
+
+def _serial(tasks):
+    return run_tasks(tasks, scheduler="threads", workers=1)
+
+
+@pytest.mark.parametrize("rows,cols", [(3, 4), (4, 5), (3, 7), (4, 4), (1, 1)])
+def test_every_start_agrees_with_brute_force(rows, cols):
+    b = Board(rows, cols)
+    for s in range(b.size):
+        got = all_tours_task(rows, cols, b.name(s))
+        assert [got["tours"], got["closed"]] == brute(rows, cols, s), b.name(s)
+
+
+def test_oeis_5x5_and_6x6():
+    five = run_all_tours(5, 5, runner=_serial)
+    assert five.totals == {"tours": 1_728, "closed": 0}                  # A165134
+    six = run_all_tours(6, 6, runner=_serial)
+    d = six.to_json()
+    assert six.totals["tours"] == 6_637_920                              # A165134
+    assert d["undirected_paths"] == 3_318_960                            # A390833
+    assert d["undirected_closed_tours"] == 9_862                         # A001230
+    assert len(six.per_start) == 36 and six.tasks["computed"] == 6
+
+
+def test_a_board_too_big_is_one_line():
+    with pytest.raises(CountError, match="at most 64 squares"):
+        run_all_tours(9, 9, runner=_serial)
