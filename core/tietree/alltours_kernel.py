@@ -12,6 +12,10 @@ finish:
 * an unvisited square that is not next to the knight and has one unvisited neighbour can only
   be the last square of the path: two of them and the state is dead.
 
+The degrees of the unvisited squares, and how many have 0 and 1, are kept up to date move by
+move (eight squares a move), so the cuts cost a look at the knight's neighbours, not a pass
+over the board.
+
 Arrays (``N`` squares, at most 128):
 
 * ``att``   uint64[N, 2]  knight attack masks (two words).
@@ -33,27 +37,52 @@ _ONE = np.uint64(1)
 
 
 @njit
-def _dead(att: np.ndarray, q: int, f0: np.uint64, f1: np.uint64) -> bool:
-    """The two cuts of the module docstring, for the knight on ``q`` with ``f0, f1`` left."""
-    near0 = att[q, 0]
-    near1 = att[q, 1]
-    ends = 0
+def _visit(att: np.ndarray, deg: np.ndarray, cnt: np.ndarray, c: int, f0: np.uint64,
+           f1: np.uint64, sign: int) -> None:
+    """Square ``c`` leaves (``sign`` -1) or rejoins (+1) the unvisited squares ``f0, f1``
+    (which never hold ``c``): the degrees of its unvisited neighbours and the numbers of
+    unvisited squares of degree 0 and 1 (``cnt``) follow."""
+    if sign < 0:
+        if deg[c] <= 1:
+            cnt[deg[c]] -= 1
     w = 0
     while w < 2:
-        m = (f0 & ~near0) if w == 0 else (f1 & ~near1)
+        m = (att[c, 0] & f0) if w == 0 else (att[c, 1] & f1)
         while m:
-            b = np.int64(trailing_zeros(m))
+            u = np.int64(trailing_zeros(m)) + 64 * w
             m &= m - _ONE
-            u = b + 64 * w
-            d = popcount2(att[u, 0] & f0, att[u, 1] & f1)
-            if d == 0:
-                return True
-            if d == 1:
-                ends += 1
-                if ends > 1:
-                    return True
+            old = deg[u]
+            new = old + sign
+            deg[u] = new
+            if old <= 1:
+                cnt[old] -= 1
+            if new <= 1:
+                cnt[new] += 1
         w += 1
-    return False
+    if sign > 0:
+        if deg[c] <= 1:
+            cnt[deg[c]] += 1
+
+
+@njit
+def _dead(att: np.ndarray, deg: np.ndarray, cnt: np.ndarray, q: int, f0: np.uint64,
+          f1: np.uint64) -> bool:
+    """The two cuts of the module docstring, for the knight on ``q`` with ``f0, f1`` left:
+    the squares of degree 0 and 1 (``cnt``) less those next to the knight."""
+    zero = cnt[0]
+    one = cnt[1]
+    w = 0
+    while w < 2:
+        m = (att[q, 0] & f0) if w == 0 else (att[q, 1] & f1)
+        while m:
+            u = np.int64(trailing_zeros(m)) + 64 * w
+            m &= m - _ONE
+            if deg[u] == 0:
+                zero -= 1
+            elif deg[u] == 1:
+                one -= 1
+        w += 1
+    return zero > 0 or one > 1
 
 
 @njit
@@ -75,6 +104,14 @@ def count_all(att: np.ndarray, n: int, start: int, q: np.ndarray, free: np.ndarr
     tag = np.uint64((start << 8) | (1 << 16) | (1 << 17))
     for i in range(4):
         out[i] = 0
+    # degrees (unvisited neighbours) of the unvisited squares, and how many have 0 and 1
+    deg = np.zeros(n, dtype=np.int64)
+    cnt = np.zeros(2, dtype=np.int64)
+    for u in range(n):
+        if u != start:
+            deg[u] = popcount2(att[u, 0] & f0, att[u, 1] & f1)
+            if deg[u] <= 1:
+                cnt[deg[u]] += 1
     # level k: the knight on q[k] with free[k] unvisited; pend[k]: moves not tried yet
     k = 0
     q[0] = start
@@ -98,7 +135,7 @@ def count_all(att: np.ndarray, n: int, start: int, q: np.ndarray, free: np.ndarr
                 elif (att[start, 1] >> np.uint64(cur - 64)) & _ONE:
                     acc[k, 1] = 1
                 done = True
-            elif _dead(att, cur, g0, g1):
+            elif _dead(att, deg, cnt, cur, g0, g1):
                 done = True
             elif nbuckets > 0 and n - 1 - k >= memo_min:
                 w2 = np.uint64(cur) | tag
@@ -132,6 +169,7 @@ def count_all(att: np.ndarray, n: int, start: int, q: np.ndarray, free: np.ndarr
             else:
                 free[k + 1, 0] = free[k, 0]
                 free[k + 1, 1] = free[k, 1] & ~(_ONE << np.uint64(c - 64))
+            _visit(att, deg, cnt, c, free[k + 1, 0], free[k + 1, 1], -1)
             k += 1
             fresh = True
             continue
@@ -152,4 +190,5 @@ def count_all(att: np.ndarray, n: int, start: int, q: np.ndarray, free: np.ndarr
             return
         acc[k - 1, 0] += acc[k, 0]
         acc[k - 1, 1] += acc[k, 1]
+        _visit(att, deg, cnt, q[k], free[k, 0], free[k, 1], 1)
         k -= 1
