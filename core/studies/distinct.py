@@ -32,7 +32,8 @@ from ..system.errors import InputError
 from ..tietree.enumerator import Enumerator
 from ..tietree.solution_writer import solution_blocks
 
-__all__ = ["DistinctError", "DistinctCounts", "distinct_counts", "normal_forms", "MAX_TOURS"]
+__all__ = ["DistinctError", "DistinctCounts", "distinct_counts", "distinct_of_algorithms",
+           "normal_forms", "MAX_TOURS"]
 
 #: tours a distinct count keeps at most (64 bytes each on 8×8, so about 4 GB)
 MAX_TOURS = 60_000_000
@@ -55,6 +56,9 @@ class DistinctCounts:
     distinct: int = 0
     distinct_up_to_symmetry: int = 0
     orbit_sizes: dict[str, int] = field(default_factory=dict)
+    #: distinct tours counting every image of every tour found, and those classes' sizes
+    distinct_full: int = 0
+    full_orbit_sizes: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
@@ -99,6 +103,79 @@ def _unique_rows(a: np.ndarray) -> np.ndarray:
     return np.unique(v).view(a.dtype).reshape(-1, a.shape[1])
 
 
+def _adjacency(b: Board) -> np.ndarray:
+    n = b.size
+    adj = np.zeros((n, n), dtype=bool)
+    for s in range(n):
+        for u in b.neighbours[s]:
+            if u >= 0:
+                adj[s, int(u)] = True
+    return adj
+
+
+def _collect(res: DistinctCounts, enumerators, adj: np.ndarray, cancel: CancelLike,
+             progress: Callable[[int, int], object] | None, total: int) -> list[np.ndarray]:
+    """Every solution of each enumerator in normal form (uint8 rows), counted into ``res``."""
+    n = adj.shape[0]
+    parts: list[np.ndarray] = []
+    for i, en in enumerate(enumerators):
+        for _first, paths, _branches in solution_blocks(en, cancel=cancel):
+            raise_if_cancelled(cancel)
+            p = paths.astype(np.uint8)
+            cyc = adj[p[:, -1], p[:, 0]] if n > 2 else np.zeros(len(p), dtype=bool)
+            res.tours += len(p)
+            res.closed += int(cyc.sum())
+            parts.append(normal_forms(p, cyc))
+            if res.tours > MAX_TOURS:
+                raise DistinctError(f"more than {MAX_TOURS:,} tours on {res.rows}×{res.cols}: "
+                                    "too many to keep for a distinct count on this machine")
+        if progress is not None:
+            progress(i + 1, total)
+    return parts
+
+
+def _classes(res: DistinctCounts, parts: list[np.ndarray], adj: np.ndarray) -> None:
+    """Distinct normal forms, their canonical classes, and the classes' sizes: among the
+    tours found (``orbit_sizes``) and as whole orbits under the board's symmetries
+    (``full_orbit_sizes``, ``distinct_full``: every image of every tour)."""
+    if not parts:
+        return
+    n = adj.shape[0]
+    distinct = _unique_rows(np.concatenate(parts))
+    parts.clear()
+    res.distinct = len(distinct)
+    # canonical forms in slices, one byte a square throughout (8×8: 64 bytes a tour); the
+    # orbit of a tour: how many different normal forms its images have
+    maps = symmetry_maps(res.rows, res.cols).astype(np.uint8)
+    canon = np.empty_like(distinct)
+    orbit = np.zeros(len(distinct), dtype=np.int64)
+    for lo in range(0, len(distinct), CHUNK):
+        part = distinct[lo:lo + CHUNK]
+        cyc = adj[part[:, -1], part[:, 0]] if n > 2 else np.zeros(len(part), bool)
+        forms = [part] + [normal_forms(g[part], cyc) for g in maps[1:]]
+        best = part.copy()           # the identity's image: already in normal form
+        for form in forms[1:]:
+            take = _row_less(form, best)
+            best[take] = form[take]
+        canon[lo:lo + CHUNK] = best
+        # distinct images per tour: compare each image with the earlier ones
+        same = np.zeros((len(part), len(forms)), dtype=bool)
+        for j in range(len(forms)):
+            for i in range(j):
+                same[:, j] |= (forms[j] == forms[i]).all(axis=1)
+        orbit[lo:lo + CHUNK] = (~same).sum(axis=1)
+    del distinct
+    keys = canon.view(np.dtype((np.void, n))).ravel()
+    _, first, counts = np.unique(keys, return_index=True, return_counts=True)
+    res.distinct_up_to_symmetry = int(len(counts))
+    sizes, how_many = np.unique(counts, return_counts=True)
+    res.orbit_sizes = {str(int(k)): int(v) for k, v in zip(sizes, how_many)}
+    full = orbit[first]
+    res.distinct_full = int(full.sum())
+    sizes, how_many = np.unique(full, return_counts=True)
+    res.full_orbit_sizes = {str(int(k)): int(v) for k, v in zip(sizes, how_many)}
+
+
 def distinct_counts(rows: int, cols: int, *, cancel: CancelLike = None,
                     progress: Callable[[int, int], object] | None = None) -> DistinctCounts:
     """Count the Warnsdorff tours of a rows × cols board from every start, distinct and
@@ -114,50 +191,29 @@ def distinct_counts(rows: int, cols: int, *, cancel: CancelLike = None,
     if n > 255:
         raise DistinctError(f"the distinct count takes boards of at most 255 squares "
                             f"({rows}×{cols} has {n})")
-    nbr = b.neighbours
-    adj = np.zeros((n, n), dtype=bool)
-    for s in range(n):
-        for u in nbr[s]:
-            if u >= 0:
-                adj[s, int(u)] = True
+    adj = _adjacency(b)
     res = DistinctCounts(rows, cols)
-    parts: list[np.ndarray] = []
-    for s in range(n):
-        en = Enumerator(rows, cols, s)
-        for _first, paths, _branches in solution_blocks(en, cancel=cancel):
-            raise_if_cancelled(cancel)
-            p = paths.astype(np.uint8)
-            cyc = adj[p[:, -1], p[:, 0]] if n > 2 else np.zeros(len(p), dtype=bool)
-            res.tours += len(p)
-            res.closed += int(cyc.sum())
-            parts.append(normal_forms(p, cyc))
-            if res.tours > MAX_TOURS:
-                raise DistinctError(f"more than {MAX_TOURS:,} tours on {rows}×{cols}: too many "
-                                    "to keep for a distinct count on this machine")
-        if progress is not None:
-            progress(s + 1, n)
-    if not parts:
-        res.seconds = time.perf_counter() - t0
-        return res
-    distinct = _unique_rows(np.concatenate(parts))
-    del parts
-    res.distinct = len(distinct)
-    # canonical forms in slices, one byte a square throughout (8×8: 64 bytes a tour)
-    maps = symmetry_maps(rows, cols).astype(np.uint8)
-    canon = np.empty_like(distinct)
-    for lo in range(0, len(distinct), CHUNK):
-        part = distinct[lo:lo + CHUNK]
-        cyc = adj[part[:, -1], part[:, 0]] if n > 2 else np.zeros(len(part), bool)
-        best = part.copy()           # the identity's image: already in normal form
-        for g in maps[1:]:
-            form = normal_forms(g[part], cyc)
-            take = _row_less(form, best)
-            best[take] = form[take]
-        canon[lo:lo + CHUNK] = best
-    del distinct
-    _, counts = np.unique(canon.view(np.dtype((np.void, n))).ravel(), return_counts=True)
-    res.distinct_up_to_symmetry = int(len(counts))
-    sizes, how_many = np.unique(counts, return_counts=True)
-    res.orbit_sizes = {str(int(k)): int(v) for k, v in zip(sizes, how_many)}
+    parts = _collect(res, (Enumerator(rows, cols, s) for s in range(n)), adj, cancel,
+                     progress, n)
+    _classes(res, parts, adj)
+    res.seconds = time.perf_counter() - t0
+    return res
+
+
+def distinct_of_algorithms(algos, *, cancel: CancelLike = None,
+                           progress: Callable[[int, int], object] | None = None
+                           ) -> DistinctCounts:
+    """The same for Phadke's algorithms on 8×8 (:class:`knightgui_core.studies.phadke.Algorithm`:
+    start, end, dashes, tail): every tour each one finds (closed tours, so cycles), distinct
+    cycles among them, up to symmetry, and ``distinct_full``: the distinct cycles of the
+    full board (every image of those tours, as Phadke's full-board figures count them)."""
+    t0 = time.perf_counter()
+    b = Board(8, 8)
+    adj = _adjacency(b)
+    res = DistinctCounts(8, 8)
+    algos = list(algos)
+    ens = (Enumerator(8, 8, a.start, a.end, dict(a.dashes) or None, a.tail) for a in algos)
+    parts = _collect(res, ens, adj, cancel, progress, len(algos))
+    _classes(res, parts, adj)
     res.seconds = time.perf_counter() - t0
     return res

@@ -23,6 +23,10 @@ def add_parser(studies) -> None:
     add_runner_options(p)
     p.add_argument("--checkpoint", metavar="FILE", help="an old JSON checkpoint of earlier "
                    "versions: read once into the --store file (which replaces it)")
+    p.add_argument("--distinct", action="store_true",
+                   help="also count the different cycles per family: the tours its algorithms "
+                        "find, the same cycle found by several algorithms counted once, up to "
+                        "the board's symmetries, and on the full board")
     p.add_argument("--json", action="store_true", help="last stdout line: one JSON object")
     p.set_defaults(func=run)
 
@@ -41,6 +45,26 @@ def _import_checkpoint(path: str, store) -> None:
     import sys
     print(f"read {n:,} finished algorithms from the checkpoint {path} into the store "
           f"{store.path}; from now on --store {store.path} alone resumes", file=sys.stderr)
+
+
+def _distinct(algos) -> dict:
+    """``--distinct``: per family of ``algos``, the cycles its algorithms find (printed, and
+    returned for ``--json``)."""
+    from knightgui_core.studies.distinct import DistinctError, distinct_of_algorithms
+    out = {}
+    for family in dict.fromkeys(a.family for a in algos):
+        try:
+            r = distinct_of_algorithms([a for a in algos if a.family == family])
+        except DistinctError as e:
+            raise CliError(f"--distinct: {e}") from None
+        out[family] = {"tours": r.tours, "distinct": r.distinct,
+                       "distinct_up_to_symmetry": r.distinct_up_to_symmetry,
+                       "orbit_sizes": r.orbit_sizes, "distinct_full_board": r.distinct_full,
+                       "full_board_orbit_sizes": r.full_orbit_sizes}
+        print(f"{family}: {r.tours:,} tours, {r.distinct:,} different cycles, "
+              f"{r.distinct_up_to_symmetry:,} up to symmetry; full board "
+              f"{r.distinct_full:,} different cycles ({r.seconds:.1f} s)")
+    return out
 
 
 def run(args) -> int:
@@ -75,9 +99,12 @@ def run(args) -> int:
         except OSError as e:
             raise CliError(f"--out: cannot write {args.out}: {e.strerror or e}") from None
         print("wrote " + ", ".join(str(p) for p in paths))
+    distinct = _distinct(algos) if args.distinct else {}
     if args.json:
         out = {"study": "phadke", "family": args.family, "seconds": round(res.seconds, 3),
                "tasks": report.tasks_json()}
+        if distinct:
+            out["distinct"] = distinct
         for r in family_totals(res):
             rec = {"algorithms": r["algorithms"], "solutions": r["solutions"],
                    "paper_solutions": r["paper_solutions"],

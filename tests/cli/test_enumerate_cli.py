@@ -63,11 +63,15 @@ def test_enumerate_bad_input_exits_2(argv, msg, capsys):
 
 
 def test_study_phadke_strict(tmp_path, capsys):
-    assert run(["study", "phadke", "--family", "strict", "--out", str(tmp_path), "--json"]) == 0
+    assert run(["study", "phadke", "--family", "strict", "--out", str(tmp_path), "--json",
+                "--distinct"]) == 0
     d = _last_json(capsys)
     assert d["strict"]["solutions"] == d["strict"]["paper_solutions"] == 989_931
     assert d["strict"]["full_board"] == 5_732_056 and d["strict"]["algorithms"] == 53
     assert (tmp_path / "combos.csv").exists()
+    dist = d["distinct"]["strict"]
+    assert dist["tours"] == 989_931 > dist["distinct"] > dist["distinct_up_to_symmetry"]
+    assert dist["distinct_full_board"] == 8 * dist["distinct_up_to_symmetry"]
 
 
 def test_study_phadke_bad_family_exits_2(capsys):

@@ -62,3 +62,23 @@ def test_normal_forms_of_a_cycle_forget_start_and_direction():
 def test_a_board_too_big_is_one_line():
     with pytest.raises(DistinctError, match="at most 255 squares"):
         distinct_counts(16, 16)
+
+
+def test_phadke_strict_cycles_and_a_plain_check_on_a_few_algorithms():
+    from knightgui_core.studies import phadke as P
+    from knightgui_core.studies.distinct import distinct_of_algorithms
+    algos = P.algorithms("strict")[:4]
+    r = distinct_of_algorithms(algos)
+    b = Board(8, 8)
+    tours = [s.path.astype(np.int64) for a in algos
+             for s in Enumerator(8, 8, a.start, a.end).first(1 << 20)]
+    assert r.tours == r.closed == len(tours)                  # Phadke's tours are closed
+    cycles = set()
+    canon = set()
+    for p in tours:
+        i = int(np.argmin(p))
+        f = np.roll(p, -i)
+        cycles.add(min(tuple(f), tuple(np.concatenate([f[:1], f[:0:-1]]))))
+        canon.add(tuple(canonical_form(b, p)))
+    assert r.distinct == len(cycles) and r.distinct_up_to_symmetry == len(canon)
+    assert r.distinct_full == sum(int(k) * v for k, v in r.full_orbit_sizes.items())
