@@ -19,7 +19,7 @@ most 64), refused with one line beyond :data:`MAX_TOURS` tours.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -200,7 +200,7 @@ def distinct_counts(rows: int, cols: int, *, cancel: CancelLike = None,
     return res
 
 
-def distinct_of_algorithms(algos, *, cancel: CancelLike = None,
+def distinct_of_algorithms(algos: Iterable[Any], *, cancel: CancelLike = None,
                            progress: Callable[[int, int], object] | None = None
                            ) -> DistinctCounts:
     """The same for Phadke's algorithms on 8×8 (:class:`knightgui_core.studies.phadke.Algorithm`:
