@@ -150,7 +150,6 @@ def orders_tree(rankt: np.ndarray, outlets0: np.ndarray, offsets: np.ndarray, st
     for t in range(snap.shape[1]):
         snap[0, t] = outlets0[t]
     snap[0, start] = FRAME
-    sp = 0
     stack[0, 0] = 0
     stack[0, 1] = k
     stack[0, 2] = 0
@@ -176,24 +175,24 @@ def orders_tree(rankt: np.ndarray, outlets0: np.ndarray, offsets: np.ndarray, st
         else:
             q = start
         while True:
-            mn = LIMIT
+            mn = np.int64(LIMIT)
             for t in range(8):
                 cc = q + offsets[t]
-                d = work[cc] - 1
+                d = np.int64(work[cc]) - 1
                 work[cc] = d
                 if d < mn:
                     mn = d
             if mn >= LIMIT:
                 walks += 1
-                closed = 0
+                closed = np.int64(0)
                 if n == squares:
-                    closed = _closed_end(q, start, offsets)
+                    closed = np.int64(_closed_end(q, start, offsets))
                 for i in range(lo, hi):
                     out_len[idx[i], col] = n
                     out_closed[idx[i], col] = closed
                 break
-            tied = 0
-            only = -1
+            tied = np.int64(0)
+            only = np.int64(-1)
             for t in range(8):
                 if work[q + offsets[t]] == mn:
                     tied |= 1 << t
@@ -209,11 +208,11 @@ def orders_tree(rankt: np.ndarray, outlets0: np.ndarray, offsets: np.ndarray, st
                 cnt[t] = 0
             for i in range(lo, hi):
                 o = idx[i]
-                best = 99
-                win = 0
+                best = np.int64(99)
+                win = np.int64(0)
                 for t in range(8):
-                    if (tied >> t) & 1 and rankt[o, t] < best:
-                        best = rankt[o, t]
+                    if (tied >> t) & 1 and np.int64(rankt[o, t]) < best:
+                        best = np.int64(rankt[o, t])
                         win = t
                 tmp[i] = win
                 cnt[win] += 1

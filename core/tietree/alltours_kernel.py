@@ -117,16 +117,16 @@ def count_all(att: np.ndarray, n: int, start: int, q: np.ndarray, free: np.ndarr
     q[0] = start
     free[0, 0] = f0
     free[0, 1] = f1
-    fresh = True
+    fresh = np.int64(1)
     while True:
         if fresh:
-            fresh = False
+            fresh = np.int64(0)
             g0 = free[k, 0]
             g1 = free[k, 1]
             cur = q[k]
             acc[k, 0] = 0
             acc[k, 1] = 0
-            done = False
+            done = np.int64(0)
             if g0 == 0 and g1 == 0:
                 acc[k, 0] = 1
                 if cur < 64:
@@ -134,9 +134,9 @@ def count_all(att: np.ndarray, n: int, start: int, q: np.ndarray, free: np.ndarr
                         acc[k, 1] = 1
                 elif (att[start, 1] >> np.uint64(cur - 64)) & _ONE:
                     acc[k, 1] = 1
-                done = True
+                done = np.int64(1)
             elif _dead(att, deg, cnt, cur, g0, g1):
-                done = True
+                done = np.int64(1)
             elif nbuckets > 0 and n - 1 - k >= memo_min:
                 w2 = np.uint64(cur) | tag
                 s = _find(tab, _bucket(g0, g1, w2, nbuckets), g0, g1, w2)
@@ -144,7 +144,7 @@ def count_all(att: np.ndarray, n: int, start: int, q: np.ndarray, free: np.ndarr
                     acc[k, 0] = np.int64(tab[s, 3])
                     acc[k, 1] = np.int64(tab[s, 4])
                     out[2] += 1
-                    done = True
+                    done = np.int64(1)
             if not done:
                 out[3] += 1
                 pend[k, 0] = att[cur, 0] & g0
@@ -171,7 +171,7 @@ def count_all(att: np.ndarray, n: int, start: int, q: np.ndarray, free: np.ndarr
                 free[k + 1, 1] = free[k, 1] & ~(_ONE << np.uint64(c - 64))
             _visit(att, deg, cnt, c, free[k + 1, 0], free[k + 1, 1], -1)
             k += 1
-            fresh = True
+            fresh = np.int64(1)
             continue
         # level k is finished: keep it, add it to its parent
         if nbuckets > 0 and n - 1 - k >= memo_min and (free[k, 0] != 0 or free[k, 1] != 0):

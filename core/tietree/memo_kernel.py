@@ -139,7 +139,7 @@ def memo_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndar
     width = tlen.shape[1]
     use = nb > 0
     steps = 0
-    event = BUDGET
+    event = np.int64(BUDGET)
     while True:
         if phase == PH_RUN:
             q = path[k]
@@ -154,7 +154,7 @@ def memo_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndar
                 if is_closed:
                     ai[top, 1] += 1
                     af[top, 1] += 1.0
-                phase = PH_LEAF
+                phase = np.int64(PH_LEAF)
                 continue
             t0, t1, nt = _tied(att, q, free[k, 0], free[k, 1])
             ntied[k] = nt
@@ -172,7 +172,7 @@ def memo_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndar
                 if lens:
                     al[top, k] += 1
                     alp[top, k] += 1.0
-                phase = PH_LEAF
+                phase = np.int64(PH_LEAF)
                 continue
             if nt >= 2:
                 rem = n - k
@@ -193,7 +193,7 @@ def memo_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndar
                             for r in range(1, min(width, n - k + 1)):
                                 al[top, k + r] += tlen[s, r]
                                 alp[top, k + r] += tlp[s, r]
-                        phase = PH_LEAF
+                        phase = np.int64(PH_LEAF)
                         continue
                 # open the tie
                 ai[k, 0] = 0
@@ -259,13 +259,13 @@ def memo_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndar
                         al[parent, j] += al[kk, j]
                         alp[parent, j] += alp[kk, j] / width_k
             if ntie == 0:
-                event = DONE
+                event = np.int64(DONE)
                 break
             if steps >= max_steps:
                 break
             k = ties[ntie - 1]
             c = _pop_into(pend, k, pend[k, 0], pend[k, 1])
-            phase = PH_RUN
+            phase = np.int64(PH_RUN)
         _step(path, free, k, c)
         k += 1
         steps += 1
