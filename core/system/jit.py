@@ -73,16 +73,16 @@ def cache_key() -> str:
     """The name of this installation's folder inside the cache root: the package name the
     engine was imported under and the versions of knightgui, Python and numba."""
     top = __name__.split(".")[0]
-    try:
-        from importlib.metadata import PackageNotFoundError, version
+    found = {}
+    # the names go through a loop, not as literals: PyInstaller copies the metadata of every
+    # distribution named in a literal version() call, and the bundle must hold no numba
+    for dist in ("knightgui", "numba"):
         try:
-            mine = version("knightgui")
-        except PackageNotFoundError:
-            mine = "source"
-        from importlib.util import find_spec
-        nb = version("numba") if find_spec("numba") is not None else "none"
-    except Exception:  # noqa: BLE001 - a broken metadata folder must not stop the engine
-        mine, nb = "unknown", "unknown"
+            from importlib.metadata import version
+            found[dist] = version(dist)
+        except Exception:  # noqa: BLE001 - not installed, or a broken metadata folder
+            found[dist] = "source" if dist == "knightgui" else "none"
+    mine, nb = found["knightgui"], found["numba"]
     key = f"{top}-{mine}-py{sys.version_info[0]}.{sys.version_info[1]}-numba{nb}"
     return "".join(ch if ch.isascii() and (ch.isalnum() or ch in "._-") else "_" for ch in key)
 
