@@ -29,9 +29,10 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -40,8 +41,9 @@ from ..board import rules as _rules
 from ..system.jit import num_threads
 from ..system.control import cancel_requested
 from ..walks.walk_result import Walk
-from ..board.squares import DCOL, DROW, Board, SquareSpec
-from .orders_kernel import FRAME, one_walk, orders_chunk, orders_tree
+from ..board.squares import Board, SquareSpec
+from .orders_kernel import one_walk
+from .orders_walks import padded_layout, rank_table, tree_starts, walk_slice
 from ..system.files import write_text
 from ..system.errors import InputError
 
@@ -58,29 +60,6 @@ class OrderError(InputError):
 
 
 @lru_cache(maxsize=1)
-
-def padded_layout(rows: int, cols: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """Tables for the padded board.
-
-    Returns ``(width, offsets, outlets0, to_padded)``:
-    ``offsets`` int32[8] is the padded-index step of move types 1..8 (index t - 1);
-    ``outlets0`` int32[(rows + 4) * width] as described in the module docstring;
-    ``to_padded`` int32[rows * cols] maps a flat board square (``row * cols + col``) to its
-    padded index.
-    """
-    if rows < 1 or cols < 1:
-        raise ValueError("board must have at least one row and one column")
-    w = cols + 4
-    offsets = (DROW.astype(np.int64) * w + DCOL.astype(np.int64)).astype(np.int32)
-    sq = np.arange(rows * cols, dtype=np.int64)
-    to_padded = ((sq // cols + 2) * w + (sq % cols + 2)).astype(np.int32)
-    outlets0 = np.full((rows + 4) * w, FRAME, dtype=np.int32)
-    onboard = np.zeros((rows + 4) * w, dtype=np.bool_)
-    onboard[to_padded] = True
-    for p in to_padded:
-        outlets0[p] = int(onboard[p + offsets].sum())
-    return w, offsets, outlets0, to_padded
-
 def all_orders() -> np.ndarray:
     """``int8[40320, 8]``: every move order, lexicographic (index 0 = 12345678). Read-only."""
     a = np.array(list(itertools.permutations(range(1, 9))), dtype=np.int8)
@@ -283,51 +262,6 @@ class OrdersResult:
         return p
 
 
-def _walk_slice(orders, last, outlets0, offsets, starts, squares, out_len, out_closed):
-    part = orders.view()
-    part.setflags(write=False)   # one argument type for the kernel (knightgui_core.kernel_exports)
-    orders_chunk(part, last, outlets0, offsets, starts, squares, out_len, out_closed)
-
-
-def rank_table(orders: np.ndarray, last: int) -> np.ndarray:
-    """``int8[k, 8]``: the rank of move type t + 1 in each order (0 wins a tie): its position
-    in the order, or 7 minus it when ties go to the last tied move."""
-    k = orders.shape[0]
-    rankt = np.empty((k, 8), dtype=np.int8)
-    pos = np.broadcast_to(np.arange(8, dtype=np.int8), (k, 8))
-    rankt[np.arange(k)[:, None], orders.astype(np.int64) - 1] = (7 - pos) if last else pos
-    return rankt
-
-
-def _tree_starts(rankt, outlets0, offsets, starts, cols_of, squares, out_len, out_closed) -> int:
-    """The shared walks of every order of ``rankt`` from each start of ``starts`` (padded
-    indices; ``cols_of`` their columns in the outputs)."""
-    k = rankt.shape[0]
-    idx = np.empty(k, dtype=np.int32)
-    tmp = np.empty(k, dtype=np.int32)
-    snap = np.empty((squares + 1, outlets0.shape[0]), dtype=np.int32)
-    stack = np.empty((8 * (squares + 1), 5), dtype=np.int64)
-    walks = 0
-    for s, j in zip(starts, cols_of):
-        walks += int(orders_tree(rankt, outlets0, offsets, int(s), squares, int(j), idx, tmp,
-                                 snap, stack, out_len, out_closed))
-    return walks
-
-
-def shared_walks(rows: int, cols: int, last: int,
-                 table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every order of ``table`` (int8[k, 8]) from every start of a rows × cols board, in
-    this thread, the orders sharing their walks: (lengths int16[k, squares], closed
-    uint8[k, squares]) as :func:`run_orders` gives them. A runner task calls this."""
-    _, offsets, outlets0, to_padded = padded_layout(rows, cols)
-    squares = rows * cols
-    lengths = np.zeros((table.shape[0], squares), dtype=np.int16)
-    closed = np.zeros((table.shape[0], squares), dtype=np.uint8)
-    _tree_starts(rank_table(table, last), outlets0, offsets, to_padded, np.arange(squares),
-                 squares, lengths, closed)
-    return lengths, closed
-
-
 def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
                chunk: int = DEFAULT_CHUNK, progress: Callable[[int, int], object] | None = None,
                cancel: Callable[[], bool] | threading.Event | None = None,
@@ -367,16 +301,17 @@ def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
             if cancel_requested(cancel):
                 break
             hi = min(total, done + chunk)
+            jobs: list[Future[Any]]
             if shared:
                 # the chunk's orders share their walks; the starts are split among threads
                 parts = [p for p in np.array_split(starts, min(threads, board.size)) if p.size]
-                jobs = [pool.submit(_tree_starts, rankt[done:hi], outlets0, offsets,
+                jobs = [pool.submit(tree_starts, rankt[done:hi], outlets0, offsets,
                                     to_padded[p], p, board.size, lengths[done:hi],
                                     closed[done:hi]) for p in parts]
             else:
                 # one slice of orders per thread, each walked on its own
                 cuts = np.linspace(done, hi, min(threads, hi - done) + 1).astype(np.int64)
-                jobs = [pool.submit(_walk_slice, table[a:b], last, outlets0, offsets,
+                jobs = [pool.submit(walk_slice, table[a:b], last, outlets0, offsets,
                                     to_padded, board.size, lengths[a:b], closed[a:b])
                         for a, b in zip(cuts[:-1], cuts[1:])]
             for job in jobs:
