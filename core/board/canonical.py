@@ -28,7 +28,7 @@ import numpy as np
 from .squares import Board
 
 __all__ = ["symmetry_maps", "canonical_form", "canonical_id", "symmetry_order", "relation",
-           "is_cycle", "SYMMETRY_NAMES"]
+           "is_cycle", "SYMMETRY_NAMES", "row_less", "normal_forms", "canonical_rows"]
 
 #: the names of :func:`symmetry_maps`' rows, in order (the last four on square boards only)
 SYMMETRY_NAMES = ("identity", "mirrored left–right", "mirrored top–bottom", "rotated 180°",
@@ -151,3 +151,58 @@ def relation(board: Board, path: np.ndarray, other: np.ndarray) -> str | None:
         if np.array_equal(q[::-1], o):
             return "reversed" if name == "identity" else f"{name}, reversed"
     return None
+
+
+def row_less(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """bool[m]: row i of ``a`` before row i of ``b`` in lexicographic order."""
+    diff = a != b
+    first = np.argmax(diff, axis=1)
+    rows = np.arange(a.shape[0])
+    return diff[rows, first] & (a[rows, first] < b[rows, first])
+
+
+def normal_forms(paths: np.ndarray, cycle: np.ndarray) -> np.ndarray:
+    """Each row of ``paths`` (int[m, N]) in normal form: an open path the smaller of its two
+    readings, a cycle (``cycle[i]`` true) read from square 0 the smaller way round."""
+    m, n = paths.shape
+    out = paths.copy()
+    if m == 0:
+        return out
+    rev = paths[:, ::-1]
+    take = row_less(rev, paths) & ~cycle
+    out[take] = rev[take]
+    if cycle.any():
+        c = paths[cycle]
+        at0 = np.argmax(c == 0, axis=1)
+        ar = np.arange(n)
+        rows = np.arange(c.shape[0])[:, None]
+        fwd = c[rows, (at0[:, None] + ar) % n]
+        back = c[rows, (at0[:, None] - ar) % n]
+        out[cycle] = np.where(row_less(back, fwd)[:, None], back, fwd)
+    return out
+
+
+def canonical_rows(board: Board, paths: np.ndarray) -> np.ndarray:
+    """:func:`canonical_form` of each row of ``paths`` (int[m, N], tours of the whole board
+    or partial paths of the same length), computed for all rows at once: ``int64[m, N]``.
+    A row is a cycle when it covers the board and its last square is a knight move from its
+    first. Raises ``ValueError`` when a row holds a square off the board."""
+    p = np.asarray(paths)
+    if p.ndim != 2 or not np.issubdtype(p.dtype, np.integer):
+        raise ValueError("paths must be a two-dimensional array of squares")
+    if p.size and (int(p.min()) < 0 or int(p.max()) >= board.size):
+        raise ValueError(f"a tour is a list of squares of the {board.rows}×{board.cols} board")
+    p = p.astype(np.int64, copy=False)
+    m, n = p.shape
+    if m == 0 or n == 0:
+        return p.copy()
+    if n == board.size and n > 2:
+        cycle = (board.neighbours[p[:, -1]] == p[:, :1]).any(axis=1)
+    else:
+        cycle = np.zeros(m, dtype=bool)
+    best = normal_forms(p, cycle)
+    for g in symmetry_maps(board.rows, board.cols)[1:]:
+        form = normal_forms(g[p], cycle)
+        take = row_less(form, best)
+        best[take] = form[take]
+    return best

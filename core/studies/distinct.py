@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ..board.canonical import symmetry_maps
+from ..board.canonical import normal_forms, row_less as _row_less, symmetry_maps
 from ..board.squares import Board
 from ..system.control import CancelLike, raise_if_cancelled
 from ..system.errors import InputError
@@ -66,35 +66,6 @@ class DistinctCounts:
         return {"tours": self.tours, "closed": self.closed, "distinct": self.distinct,
                 "distinct_up_to_symmetry": self.distinct_up_to_symmetry,
                 "orbit_sizes": dict(self.orbit_sizes)}
-
-
-def _row_less(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """bool[m]: row i of ``a`` before row i of ``b`` in lexicographic order."""
-    diff = a != b
-    first = np.argmax(diff, axis=1)
-    rows = np.arange(a.shape[0])
-    return diff[rows, first] & (a[rows, first] < b[rows, first])
-
-
-def normal_forms(paths: np.ndarray, cycle: np.ndarray) -> np.ndarray:
-    """Each row of ``paths`` (int[m, N]) in normal form: an open path the smaller of its two
-    readings, a cycle (``cycle[i]`` true) read from square 0 the smaller way round."""
-    m, n = paths.shape
-    out = paths.copy()
-    if m == 0:
-        return out
-    rev = paths[:, ::-1]
-    take = _row_less(rev, paths) & ~cycle
-    out[take] = rev[take]
-    if cycle.any():
-        c = paths[cycle]
-        at0 = np.argmax(c == 0, axis=1)
-        ar = np.arange(n)
-        rows = np.arange(c.shape[0])[:, None]
-        fwd = c[rows, (at0[:, None] + ar) % n]
-        back = c[rows, (at0[:, None] - ar) % n]
-        out[cycle] = np.where(_row_less(back, fwd)[:, None], back, fwd)
-    return out
 
 
 def _unique_rows(a: np.ndarray) -> np.ndarray:
