@@ -17,6 +17,7 @@ from knightgui_core.board.tour import Tour
 
 from .panels.counter import EXHAUSTED_TEXT, format_seconds
 from .solutions import SolutionStore
+from .tour_classes import TourClasses
 
 
 class SquareNames(Sequence[str]):
@@ -64,6 +65,10 @@ class ResultsPresenter(QObject):
         self.exhausted = False
         self.found = 0
         self._want_next = False
+        #: step through new tours only (skip a solution that repeats an earlier tour up to
+        #: the board's symmetries, reversal or the start of its cycle)
+        self.new_only = False
+        self.classes: TourClasses | None = None
         self.play_timer = QTimer(self)
         self.play_timer.timeout.connect(self._play_tick)
         self.set_play_speed(10)
@@ -85,6 +90,7 @@ class ResultsPresenter(QObject):
         self._want_next = False
         if req.mode == "exhaustive":
             self.store.clear(req.rows * req.cols)
+            self.classes = self._new_classes(self.board)
             self.current = -1
             self.counter.set_counts(found=0, state="Searching…")
             self.matrix.clear("Searching…")
@@ -132,6 +138,7 @@ class ResultsPresenter(QObject):
         """Drop stored solutions (a tour from a file replaces them)."""
         self.stop_play()
         self.store.clear()
+        self.classes = None
         self.current = -1
         self.request = None
 
@@ -165,9 +172,9 @@ class ResultsPresenter(QObject):
         self.store.extend(batch)
         if self.current < 0 and len(self.store):
             self.show_solution(0)
-        elif self._want_next and self.current + 1 < len(self.store):
+        elif self._want_next and (j := self._next_index()) is not None:
             self._want_next = False
-            self.show_solution(self.current + 1)
+            self.show_solution(j)
         else:
             self._update_counter()
 
@@ -234,8 +241,12 @@ class ResultsPresenter(QObject):
         branch = self.store.branch(i)
         closed = bool(self.request.closed) if self.request is not None else False
         self.current = i
-        self.tour = Tour(b, path, closed, {"method": "phadke-enumeration",
-                                           "solution": self.store.index(i)})
+        meta: dict[str, object] = {"method": "phadke-enumeration",
+                                   "solution": self.store.index(i)}
+        same = self.same_as(i)
+        if same is not None:
+            meta["same_as"] = same
+        self.tour = Tour(b, path, closed, meta)
         self.ties = None
         self.view.set_tour(path, closed, None, rows=b.rows, cols=b.cols)
         names = SquareNames(b, path[: mo.shape[0] - 1])
@@ -248,14 +259,54 @@ class ResultsPresenter(QObject):
         self.currentChanged.emit(i + 1)
         return True
 
+    # ------------------------------------------------------ new tours only
+    def _new_classes(self, board: Board) -> TourClasses:
+        return TourClasses(board, self.store.path, lambda: len(self.store), self.store.index)
+
+    def set_new_only(self, on: bool) -> None:
+        """Step through new tours only (Next/Previous skip a solution that repeats an
+        earlier one up to symmetry); the shown solution stays."""
+        self.new_only = bool(on)
+        self.status.emit("Stepping through new tours only (a tour the same as an earlier one "
+                         "up to turns, mirrors and reversal is skipped)" if on else
+                         "Stepping through every solution")
+
+    def same_as(self, i: int) -> str | None:
+        """What kept solution ``i`` repeats ("solution 17 rotated 90° clockwise"), "a new
+        tour", or None when that is not worked out (no run, or a jump far past the
+        solutions compared so far: it would hold up the window)."""
+        c = self.classes
+        if c is None or self.board is None or len(self.store) == 0:
+            return None
+        if not (self.new_only or c.within_reach(i)):
+            return None
+        try:
+            return c.describe(i) or "a new tour"
+        except (IndexError, ValueError):
+            return None
+
+    def _next_index(self) -> int | None:
+        """The solution Next shows: the one after the current, or with new tours only the
+        next new one kept (None when there is none yet)."""
+        if self.new_only and self.classes is not None:
+            return self.classes.next_new(self.current)
+        return self.current + 1 if self.current + 1 < len(self.store) else None
+
     def next(self) -> bool:
-        if self.current + 1 < len(self.store):
-            return self.show_solution(self.current + 1)
+        j = self._next_index()
+        if j is not None:
+            return self.show_solution(j)
         if self.running:
             self._want_next = True
-            self.status.emit("Searching for the next solution…")
+            self.status.emit("Searching for the next new tour…" if self.new_only else
+                             "Searching for the next solution…")
         elif self.exhausted and len(self.store) == self.found:
-            self.status.emit(f"{EXHAUSTED_TEXT} — last solution {self.found:,}")
+            if self.new_only and self.classes is not None:
+                self.status.emit(f"{EXHAUSTED_TEXT} — no new tour after solution "
+                                 f"{self.current + 1:,} ({self.classes.classes:,} different "
+                                 f"tours among the {self.found:,} solutions)")
+            else:
+                self.status.emit(f"{EXHAUSTED_TEXT} — last solution {self.found:,}")
             self.stop_play()
         elif len(self.store) < self.found:
             self.status.emit(f"Only the first {len(self.store):,} solutions are kept "
@@ -264,6 +315,9 @@ class ResultsPresenter(QObject):
         return False
 
     def previous(self) -> bool:
+        if self.new_only and self.classes is not None and self.current > 0:
+            j = self.classes.previous_new(self.current)
+            return self.show_solution(j) if j is not None else False
         return self.show_solution(self.current - 1) if self.current > 0 else False
 
     def first(self) -> bool:

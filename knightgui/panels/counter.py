@@ -76,9 +76,12 @@ class CounterPanel(QWidget):
             return
         sym = symmetry_order(b, tour.path)
         total = 8 if b.rows == b.cols else 4
-        _set(self.identity, f"{canonical_id(b, tour.path)}\n"
-                            f"symmetric under {sym} of {total}" if sym > 1 else
-                            f"{canonical_id(b, tour.path)}\nno symmetry")
+        text = (f"{canonical_id(b, tour.path)}\n"
+                + (f"symmetric under {sym} of {total}" if sym > 1 else "no symmetry"))
+        same = (getattr(tour, "method", None) or {}).get("same_as")
+        if same:
+            text += f"\n{same}"
+        _set(self.identity, text)
 
     def mark_stale(self, why: str):
         """No counts: the controls no longer match the last run (shown in amber)."""
