@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/gui.py [--runs N]
     .venv/bin/python bench/gui.py --keep     # only: window keeps solutions vs engine counts
+    .venv/bin/python bench/gui.py --new-only # only: stepping through new tours only
 
 Prints each figure with its target and the ratio figure/target (below 1 = within target).
 Medians after a warm-up; the machine is shared, so spread is reported too.
@@ -63,10 +64,14 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--keep", action="store_true",
                     help="only the exhaustive-mode line (window keeps solutions vs engine)")
+    ap.add_argument("--new-only", action="store_true",
+                    help="only the 'new tours only' stepping lines")
     a = ap.parse_args()
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     if a.keep:
         return keep_only()
+    if a.new_only:
+        return keep_only(new_only_steps)
     report("process start → first painted frame", first_frame(max(a.runs // 2, 3)), 1000)
 
     from PySide6.QtWidgets import QApplication
@@ -194,11 +199,71 @@ def main() -> int:
     steps.sort()
     print(f"{'':<46} wall p95 {steps[int(0.95 * len(steps))]:.2f} ms over {len(steps)} steps")
     keep_rate(w, app)
+    new_only_steps(w, app)
     w.close()
     return 0
 
 
-def keep_only() -> int:
+def new_only_steps(w, app) -> None:
+    """Open tours from a1 on 8×8 (137,300 solutions; a1 lies on a diagonal, so mirror
+    images repeat): 2,000 presses of Next with "new tours only" on, each a step to the next
+    solution that is no earlier tour turned, mirrored or reversed (canonical forms worked
+    out as the steps need them), against 2,000 plain steps."""
+    c = w.controls
+    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
+    c.closed.setChecked(False)
+    c.rows.setValue(8)
+    c.cols.setValue(8)
+    c.keep.setValue(max(c.keep.value(), 137_300))
+    c.start.setText("a1")
+    c.start.editingFinished.emit()
+    c.end.setCurrentIndex(0)
+    w.solve()
+    t0 = time.monotonic()
+    while w.results.running and time.monotonic() - t0 < 300:
+        app.processEvents()
+        time.sleep(0.001)
+    r = w.results
+    assert r.exhausted and len(r.store) == 137_300, (r.found, len(r.store))
+    for new_only in (False, True):
+        r.set_new_only(new_only)
+        r.first()
+        app.processEvents()
+        steps, cpu = [], []
+        for _ in range(2000):
+            t = time.perf_counter()
+            c0 = time.process_time()
+            w.act_next.trigger()
+            app.processEvents()
+            steps.append((time.perf_counter() - t) * 1000)
+            cpu.append((time.process_time() - c0) * 1000)
+        what = "new tours only" if new_only else "every solution"
+        report(f"8×8 a1 open, step ({what}, wall)", steps, 16)
+        steps.sort()
+        print(f"{'':<46} wall p95 {steps[int(0.95 * len(steps))]:.2f} ms; reached solution "
+              f"{r.current + 1:,}; {r.classes.classes if r.classes else 0:,} different tours "
+              f"among the first {r.classes.classified if r.classes else 0:,}")
+    # the second half repeats the first (mirror images): from the last solution, Previous
+    # with new tours only must compare every solution kept before it
+    t = time.perf_counter()
+    w.act_last.trigger()
+    app.processEvents()
+    secs = time.perf_counter() - t
+    print(f"{'8×8 a1 open: Last, said what it repeats':<46} {secs * 1000:8.1f} ms, comparing "
+          f"all {len(r.store):,} solutions: {r.tour.method.get('same_as') if r.tour else ''}")
+    w.act_prev.trigger()
+    app.processEvents()
+    steps = []
+    for _ in range(200):
+        t = time.perf_counter()
+        w.act_prev.trigger()
+        app.processEvents()
+        steps.append((time.perf_counter() - t) * 1000)
+    report("8×8 a1 open, Previous with new tours only", steps, 16)
+    r.set_new_only(False)
+
+
+def keep_only(measure=None) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
     app = QApplication(sys.argv[:1])
@@ -209,7 +274,7 @@ def keep_only() -> int:
     w.resize(1400, 900)
     w.show()
     app.processEvents()
-    keep_rate(w, app)
+    (measure or keep_rate)(w, app)
     w.close()
     return 0
 

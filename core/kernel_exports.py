@@ -38,6 +38,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "tietree.stream_kernel": ("collect_paths", "collect_paths_bits"),
     "board.tables_kernel": ("neighbour_table", "compact_table"),
     "board.validate_kernel": ("path_is_tour",),
+    "board.canonical_kernel": ("canonical_rows_kernel",),
     "walks.walk_kernel": ("greedy_walk",),
 }
 

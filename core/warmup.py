@@ -121,3 +121,6 @@ def exercise_all() -> None:
     count_kernel.count_run(cb.att, cb.att[0].copy(), cb.path, cb.free, cb.pend, cb.ntied,
                            cb.ties, cb.st, 1 << 62)
     assert solve(9, 9, start="i9", tie="squirrel", method="greedy").ok
+    from .board.canonical import canonical_rows
+    tours = Enumerator(6, 6, start="a1").first(2)
+    canonical_rows(Board(6, 6), np.stack([t.path for t in tours]))    # the window's stepping

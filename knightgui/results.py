@@ -261,7 +261,8 @@ class ResultsPresenter(QObject):
 
     # ------------------------------------------------------ new tours only
     def _new_classes(self, board: Board) -> TourClasses:
-        return TourClasses(board, self.store.path, lambda: len(self.store), self.store.index)
+        return TourClasses(board, self.store.path, lambda: len(self.store), self.store.index,
+                           self.store.paths)
 
     def set_new_only(self, on: bool) -> None:
         """Step through new tours only (Next/Previous skip a solution that repeats an

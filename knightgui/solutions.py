@@ -139,6 +139,27 @@ class SolutionStore:
         self._last = (i, out.copy())
         return out
 
+    def paths(self, lo: int, hi: int) -> np.ndarray:
+        """int32[hi - lo, N]: the whole paths of solutions ``lo … hi - 1`` (0-based), rebuilt
+        in one pass over their runs (a few µs a solution, against tens for :meth:`path`)."""
+        if not 0 <= lo <= hi <= self._n:
+            raise IndexError(f"solutions {lo + 1}…{hi} are not all stored ({self._n} kept)")
+        L = self._L
+        out = np.empty((hi - lo, L + len(self._tail)), dtype=np.int32)
+        out[:, L:] = self._tail
+        cur = np.empty(L, dtype=np.int32)
+        i = lo
+        while i < hi:
+            b, j, k = self._locate(i)
+            end = min(hi - i, len(b) - j) + j        # exclusive, within this run
+            sq, sptr, frm = b.squares, b.sptr, b.frm
+            for m in range(k, end):
+                cur[int(frm[m]):L] = sq[sptr[m]:sptr[m + 1]]
+                if m >= j:
+                    out[i - lo + m - j, :L] = cur
+            i += end - j
+        return out
+
     def index(self, i: int) -> int:
         """1-based number of solution ``i`` in its enumeration."""
         self._locate(i)

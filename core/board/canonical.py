@@ -25,6 +25,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from .canonical_kernel import canonical_rows_kernel
 from .squares import Board
 
 __all__ = ["symmetry_maps", "canonical_form", "canonical_id", "symmetry_order", "relation",
@@ -184,25 +185,24 @@ def normal_forms(paths: np.ndarray, cycle: np.ndarray) -> np.ndarray:
 
 def canonical_rows(board: Board, paths: np.ndarray) -> np.ndarray:
     """:func:`canonical_form` of each row of ``paths`` (int[m, N], tours of the whole board
-    or partial paths of the same length), computed for all rows at once: ``int64[m, N]``.
-    A row is a cycle when it covers the board and its last square is a knight move from its
-    first. Raises ``ValueError`` when a row holds a square off the board."""
+    or partial paths of the same length), computed for all rows at once by one kernel
+    (:mod:`knightgui_core.board.canonical_kernel`): ``int64[m, N]``. A row is a cycle when it
+    covers the board and its last square is a knight move from its first. Raises
+    ``ValueError`` when a row holds a square off the board."""
     p = np.asarray(paths)
     if p.ndim != 2 or not np.issubdtype(p.dtype, np.integer):
         raise ValueError("paths must be a two-dimensional array of squares")
     if p.size and (int(p.min()) < 0 or int(p.max()) >= board.size):
         raise ValueError(f"a tour is a list of squares of the {board.rows}×{board.cols} board")
-    p = p.astype(np.int64, copy=False)
+    p = np.ascontiguousarray(p, dtype=np.int64)
     m, n = p.shape
+    out = np.empty((m, n), dtype=np.int64)
     if m == 0 or n == 0:
-        return p.copy()
+        return out
     if n == board.size and n > 2:
-        cycle = (board.neighbours[p[:, -1]] == p[:, :1]).any(axis=1)
+        cycle = (board.neighbours[p[:, -1]] == p[:, :1]).any(axis=1).astype(np.uint8)
     else:
-        cycle = np.zeros(m, dtype=bool)
-    best = normal_forms(p, cycle)
-    for g in symmetry_maps(board.rows, board.cols)[1:]:
-        form = normal_forms(g[p], cycle)
-        take = row_less(form, best)
-        best[take] = form[take]
-    return best
+        cycle = np.zeros(m, dtype=np.uint8)
+    maps = np.ascontiguousarray(symmetry_maps(board.rows, board.cols))
+    canonical_rows_kernel(p, maps, cycle, out)
+    return out

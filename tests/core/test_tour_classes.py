@@ -17,8 +17,8 @@ def _tours(rows: int, cols: int, start: str) -> np.ndarray:
     return np.concatenate([p for _f, p, _b in solution_blocks(en)]).astype(np.int64)
 
 
-def _classes(board: Board, paths: list[np.ndarray]) -> TourClasses:
-    return TourClasses(board, lambda i: paths[i], lambda: len(paths))
+def _classes(board: Board, paths: list[np.ndarray], block: int = 64) -> TourClasses:
+    return TourClasses(board, lambda i: paths[i], lambda: len(paths), block=block)
 
 
 def test_canonical_rows_match_canonical_form_row_by_row():
@@ -32,8 +32,8 @@ def test_canonical_rows_match_canonical_form_row_by_row():
 def test_first_of_agrees_with_a_plain_loop_over_canonical_ids():
     b = Board(6, 6)
     paths = list(_tours(6, 6, "a1")) + list(_tours(6, 6, "f6")) + list(_tours(6, 6, "c3"))
-    assert len(paths) > BLOCK       # several blocks
     tc = _classes(b, paths)
+    assert len(paths) > 3 * tc.block > 0 and BLOCK > tc.block     # several blocks
     seen: dict[str, int] = {}
     for i, p in enumerate(paths):
         first = seen.setdefault(canonical_id(b, p), i)
@@ -104,3 +104,21 @@ def test_bad_input_says_what_is_wrong():
         tc.first_of(5)
     with pytest.raises(ValueError, match="squares of the 6×6 board"):
         canonical_rows(b, np.array([[0, 99]]))
+
+
+def test_the_store_rebuilds_a_range_of_paths_as_one_by_one():
+    from knightgui.solutions import SolutionStore
+    from knightgui_core.tietree.enumerator import Enumerator as E
+    store = SolutionStore()
+    en = E(8, 8, start="a8", end="c7")
+    store.extend([en.block_compact(100), en.block_compact(7), en.block_compact(300)])
+    n = len(store)
+    for lo, hi in ((0, n), (3, 5), (99, 108), (106, n), (n, n)):
+        got = store.paths(lo, hi)
+        assert got.shape == (hi - lo, 64)
+        for k in range(lo, hi):
+            assert np.array_equal(got[k - lo], store.path(k))
+    with pytest.raises(IndexError):
+        store.paths(0, n + 1)
+    tc = TourClasses(Board(8, 8), store.path, lambda: len(store), paths=store.paths, block=50)
+    assert tc.next_new(-1) == 0 and tc.first_of(n - 1) == n - 1
