@@ -26,6 +26,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "tietree.count_kernel": ("count_begin", "next_tie", "count_run"),
     "tietree.memo_kernel": ("memo_run", "memo_fold", "memo_rehash"),
     "tietree.alltours_kernel": ("count_all",),
+    "tietree.alltours_list_kernel": ("list_all",),
     "construct.construct_kernel": ("grid_path", "strip_path", "rotate_to", "remap", "place", "place_blocks"),
     "tietree.enumerate_kernel": ("new_state", "advance_kernel", "count_kernel", "collect_kernel"),
     "tietree.bitboard_kernel": ("fresh_bits_state", "advance_bits", "count_bits", "collect_bits",

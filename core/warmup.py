@@ -115,6 +115,8 @@ def exercise_all() -> None:
     assert table.grow_if_full()
     from .studies.all_tours import all_tours_task
     assert all_tours_task(5, 5, "a1")["tours"] == 304
+    from .tietree.all_tours_list import AllToursLister
+    assert len(AllToursLister(5, 5, "a1").first(400)) == 304
     from .tietree import count_kernel
     cb = CountBoard(6, 6)                       # the count kernel before the table (bench)
     cb._begin(0, ())

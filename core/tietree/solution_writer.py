@@ -44,7 +44,8 @@ from ..system.text import strict_dumps
 if TYPE_CHECKING:
     from .enumerator import Enumerator
 
-__all__ = ["FORMATS", "solution_blocks", "write_solutions", "format_of", "NPY_HEADER_BYTES"]
+__all__ = ["FORMATS", "solution_blocks", "write_solutions", "write_paths", "format_of",
+           "NPY_HEADER_BYTES"]
 
 FORMATS = (".npy", ".csv", ".json")
 NPY_HEADER_BYTES = 128
@@ -237,26 +238,54 @@ def write_solutions(en: Enumerator, filename: str | os.PathLike[str], limit: int
     Returns the counters (``solutions``, ``dead_ends``, ``forward_moves``, ``exhausted``,
     ``seconds``, ``written``). ``progress(counters)`` is called after every block. The file
     appears only when complete (safe writer); ``OSError`` when it cannot be written."""
+    return _write(filename, en.board, {"method": en.method},
+                  lambda numbers: solution_blocks(en, limit, cancel, numbers=numbers),
+                  lambda: en.engine.counters, progress)
+
+
+def write_paths(filename: str | os.PathLike[str], board: Board, method: str,
+                blocks: Iterator[np.ndarray], counters: Callable[[], dict],
+                progress: Callable[[dict], None] | None = None) -> dict:
+    """Write tours given as blocks of whole paths (int[g, N], any producer: the all-tours
+    listing) to ``filename`` in the formats of :func:`write_solutions`, numbered from 1;
+    ``counters()`` gives the figures written at the end (and passed to ``progress`` after
+    every block)."""
+    def numbered(numbers: bool) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
+        first = 1
+        for paths in blocks:
+            g = len(paths)
+            rows = paths
+            if numbers:
+                rows = np.empty_like(paths)
+                rows[np.arange(g)[:, None], paths] = np.arange(1, paths.shape[1] + 1,
+                                                               dtype=paths.dtype)
+            yield first, rows, np.zeros(g, dtype=np.int64)
+            first += g
+    return _write(filename, board, {"method": method}, numbered, counters, progress)
+
+
+def _write(filename: str | os.PathLike[str], board: Board, meta: dict,
+           blocks: Callable[[bool], Iterator[tuple[int, np.ndarray, np.ndarray]]],
+           counters: Callable[[], dict], progress: Callable[[dict], None] | None) -> dict:
     kind = format_of(filename)
     t0 = time.perf_counter()
     written = 0
     with files.atomic_writer(filename, "wb") as f:
         out = _Background(f)        # the disk works while the kernel finds the next block
         try:
-            w: Any = _WRITERS[kind](out, en.board, {"method": en.method})
-            for first, paths, branches in solution_blocks(
-                    en, limit, cancel, numbers=getattr(w, "numbers", False)):
+            w: Any = _WRITERS[kind](out, board, meta)
+            for first, paths, branches in blocks(getattr(w, "numbers", False)):
                 w.write(first, paths, branches)
                 written += len(paths)
                 if progress is not None:
-                    progress(en.engine.counters)
-            counters = dict(en.engine.counters, seconds=round(time.perf_counter() - t0, 6),
-                            written=written)
-            w.close(counters)
+                    progress(counters())
+            result = dict(counters(), seconds=round(time.perf_counter() - t0, 6),
+                          written=written)
+            w.close(result)
         finally:
             out.finish()
-        counters["seconds"] = round(time.perf_counter() - t0, 6)
-    return counters
+        result["seconds"] = round(time.perf_counter() - t0, 6)
+    return result
 
 
 class _Background:

@@ -4,6 +4,7 @@
     knightgui enumerate --start a8 --end c7 --first 3            # show the first boards
     knightgui enumerate --start b8 --end a6 --dash h1=full --xcd c2-a1-b3-c5-a6
     knightgui enumerate --start b8 --end a6 --list-tails
+    knightgui enumerate --all-tours --rows 6 --cols 6 --start a1   # every path: 524,486
 """
 from __future__ import annotations
 
@@ -37,6 +38,10 @@ def add_parser(sub) -> None:
     p.add_argument("--no-table", action="store_true",
                    help="count an open tour without dashes through the options matrix, not "
                         "with the count engine's transposition table")
+    p.add_argument("--all-tours", action="store_true",
+                   help="every knight's path from --start through all squares, not only "
+                        "Warnsdorff's (boards of at most 128 squares; with --first K the "
+                        "first K, in the search's order; with --out every one is written)")
     p.add_argument("--json", action="store_true", help="last stdout line: one JSON object")
     p.set_defaults(func=run)
 
@@ -116,12 +121,82 @@ def _write_out(path, en, limit) -> dict:
         bar.close()
 
 
+def _all_tours(args, rows: int, cols: int) -> int:
+    """``--all-tours``: every path from the start, listed (``--first``, ``--out``) or
+    counted (the all-tours count with its table)."""
+    import time
+
+    from knightgui_core.board.tour import Tour
+    from knightgui_core.studies.all_tours import all_tours_task
+    from knightgui_core.tietree.all_tours_list import AllToursLister
+    from knightgui_core.tietree.solution_writer import write_paths
+    from knightgui_core.tietree.subtrees import CountError
+    for flag, given in (("--end", args.end), ("--dash", args.dash), ("--ecd", args.ecd),
+                        ("--xcd", args.xcd), ("--list-tails", args.list_tails),
+                        ("--no-table", args.no_table)):
+        if given:
+            raise CliError(f"--all-tours lists every open path from --start; {flag} is for "
+                           "Warnsdorff's enumeration")
+    try:
+        lister = AllToursLister(rows, cols, args.start)
+    except CountError as e:
+        raise CliError(str(e)) from None
+    b = lister.board
+    k = positive_int("--first", args.first, 1, 100_000) if args.first is not None else None
+    out_kind = _out_kind(args.out) if args.out else None
+    t0 = time.perf_counter()
+    shown = lister.first(k) if k is not None else None
+    record: dict = {"all_tours": True}
+    if out_kind:
+        def blocks():
+            if shown is not None:
+                yield shown
+                return
+            while not lister.done:
+                block = lister.block(1 << 14)
+                if len(block):
+                    yield block
+        bar = Progress("enumerate")
+        try:
+            write_paths(args.out, b, "all-tours", blocks(),
+                        lambda: {"solutions": lister.found, "exhausted": lister.done},
+                        progress=lambda c: bar(c["solutions"], None, "paths"))
+        except OSError as e:
+            raise CliError(f"--out: cannot write {args.out}: {e.strerror or e}") from None
+        finally:
+            bar.close()
+        total, exhausted, closed = lister.found, lister.done, None
+    elif shown is not None:
+        total, exhausted, closed = len(shown), lister.done, None
+    else:
+        r = all_tours_task(rows, cols, b.name(lister.start))
+        total, exhausted, closed = r["tours"], True, r["closed"]
+        record["closed"] = closed
+    secs = time.perf_counter() - t0
+    if shown is not None:
+        for i, p in enumerate(shown, 1):
+            print(f"path {i}")
+            print(Tour(b, p, False).render())
+            print()
+    more = "" if closed is None else f" ({closed:,} closed)"
+    print(f"{b.name(lister.start)}: {total:,} knight's paths through all {b.size} squares{more}"
+          f"{'' if exhausted else ' (not all: --first)'} in {secs:.3f} s")
+    if args.json:
+        record.update({"solutions": total, "exhausted": exhausted, "seconds": round(secs, 6)})
+        if shown is not None:
+            record["first"] = [[b.name(int(s)) for s in p] for p in shown]
+        emit_json(record)
+    return 0 if total > 0 else 1
+
+
 def run(args) -> int:
     from knightgui_core.tietree.enumerator import EnumerationError, Enumerator, free_corners, list_tails
     rows = positive_int("--rows", args.rows, 1, 1000)
     cols = positive_int("--cols", args.cols, 1, 1000)
     if rows * cols > 1_000_000:
         raise CliError("--rows × --cols must be at most 1,000,000 squares")
+    if args.all_tours:
+        return _all_tours(args, rows, cols)
     dashes = _dashes(args.dash)
     tail_kind = "ecd" if args.ecd else "xcd" if args.xcd else None
     tail = _tail(args.ecd or args.xcd) if tail_kind else None

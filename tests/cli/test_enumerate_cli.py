@@ -127,3 +127,31 @@ def test_open_count_uses_the_table_and_agrees_with_the_options_matrix(capsys):
     assert fast["method"] == "transposition table" and "method" not in plain
     assert (fast["solutions"], fast["dead_ends"]) == (plain["solutions"], plain["dead_ends"])
     assert fast["forward_moves"] < plain["forward_moves"] and 0 < fast["p_success"] <= 1
+
+
+def test_all_tours_lists_counts_and_writes_every_path(tmp_path, capsys):
+    import numpy as np
+    assert run(["enumerate", "--all-tours", "--rows", "5", "--cols", "5", "--start", "a1",
+                "--json"]) == 0
+    d = _last_json(capsys)
+    assert d["solutions"] == 304 and d["closed"] == 0 and d["exhausted"]
+    assert run(["enumerate", "--all-tours", "--rows", "5", "--cols", "5", "--start", "a1",
+                "--first", "3", "--json"]) == 0
+    text = capsys.readouterr().out
+    d = json.loads(text.strip().splitlines()[-1])
+    assert len(d["first"]) == 3 and d["first"][0][0] == "a1" and "path 3" in text
+    out = tmp_path / "paths.npy"
+    assert run(["enumerate", "--all-tours", "--rows", "5", "--cols", "5", "--start", "c3",
+                "--out", str(out)]) == 0
+    boards = np.load(out)
+    assert boards.shape[1:] == (5, 5) and len(boards) > 0
+    assert all(sorted(b.ravel()) == list(range(1, 26)) for b in boards[:50])
+    assert len({b.tobytes() for b in boards}) == len(boards)
+
+
+@pytest.mark.parametrize("extra", [["--end", "b3"], ["--dash", "h8=full"],
+                                   ["--rows", "12", "--cols", "12"]])
+def test_all_tours_refuses_what_it_cannot_do_in_one_line(extra, capsys):
+    assert run(["enumerate", "--all-tours", "--start", "a1", *extra]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
