@@ -189,7 +189,7 @@ def main() -> int:
     for _ in range(1, 1981):
         t = time.perf_counter()
         c0 = time.process_time()
-        w.act_next.trigger()                 # what the Right key does
+        w.act.next.trigger()                 # what the Right key does
         app.processEvents()                  # the window repaints what changed, in one pass
         steps.append((time.perf_counter() - t) * 1000)
         cpu.append((time.process_time() - c0) * 1000)
@@ -233,7 +233,7 @@ def new_only_steps(w, app) -> None:
         for _ in range(2000):
             t = time.perf_counter()
             c0 = time.process_time()
-            w.act_next.trigger()
+            w.act.next.trigger()
             app.processEvents()
             steps.append((time.perf_counter() - t) * 1000)
             cpu.append((time.process_time() - c0) * 1000)
@@ -246,17 +246,17 @@ def new_only_steps(w, app) -> None:
     # the second half repeats the first (mirror images): from the last solution, Previous
     # with new tours only must compare every solution kept before it
     t = time.perf_counter()
-    w.act_last.trigger()
+    w.act.last.trigger()
     app.processEvents()
     secs = time.perf_counter() - t
     print(f"{'8×8 a1 open: Last, said what it repeats':<46} {secs * 1000:8.1f} ms, comparing "
           f"all {len(r.store):,} solutions: {r.tour.method.get('same_as') if r.tour else ''}")
-    w.act_prev.trigger()
+    w.act.prev.trigger()
     app.processEvents()
     steps = []
     for _ in range(200):
         t = time.perf_counter()
-        w.act_prev.trigger()
+        w.act.prev.trigger()
         app.processEvents()
         steps.append((time.perf_counter() - t) * 1000)
     report("8×8 a1 open, Previous with new tours only", steps, 16)

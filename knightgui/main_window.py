@@ -9,9 +9,7 @@ from __future__ import annotations
 import logging
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import (QApplication, QDockWidget, QLabel, QMainWindow, QMenu,
-                               QMessageBox, QScrollArea, QSpinBox)
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea
 from knightgui_core.board.squares import square_name
 from knightgui_core.walks.walk_result import Walk
 
@@ -36,37 +34,8 @@ TITLE = "Knight's tour explorer"
 
 class MainWindow(QMainWindow):
     firstPaint = Signal()
-    # made by knightgui.window_actions.make_actions
-    act_solve: QAction
-    act_cancel: QAction
-    act_first: QAction
-    act_prev: QAction
-    act_next: QAction
-    act_last: QAction
-    act_play: QAction
-    act_anim: QAction
-    act_open: QAction
-    act_open_solutions: QAction
-    act_save: QAction
-    act_png: QAction
-    act_svg: QAction
-    act_copy: QAction
-    act_quit: QAction
-    act_numbers: QAction
-    act_path: QAction
-    act_ties: QAction
-    act_fit: QAction
-    act_analysis: QAction
-    colour_group: QActionGroup
-    colour_actions: dict[str, QAction]
-    view_menu: QMenu
-    jump_box: QSpinBox
-    play_speed: QSpinBox
-    anim_speed: QSpinBox
-
     def __init__(self, restore_settings: bool = True):
         super().__init__()
-        self._quiet = False
         self.setWindowTitle(TITLE)
         self.resize(1280, 820)
         self.state_restored = False
@@ -94,7 +63,7 @@ class MainWindow(QMainWindow):
                                  self.statusBar().showMessage, self.show_error)
         self.hover_label = QLabel()
         self.statusBar().addPermanentWidget(self.hover_label)
-        make_actions(self)
+        self.act = make_actions(self)
         self._connect()
         self._restore_settings = restore_settings
         if restore_settings:
@@ -102,7 +71,8 @@ class MainWindow(QMainWindow):
                 settings.load(self)
             except Exception:  # noqa: BLE001 - bad settings never stop the window
                 log.exception("could not restore settings")
-        self.view.set_board(self.controls.rows.value(), self.controls.cols.value())
+        st = self.controls.model.settings
+        self.view.set_board(st.rows, st.cols)
         self.view.set_markers(self.controls.start_square(), self.controls.end_square())
         self.statusBar().showMessage("Ready — choose a board and press Solve (Ctrl+R)")
         self._painted = False
@@ -159,13 +129,13 @@ class MainWindow(QMainWindow):
         r.status.connect(lambda s: self.statusBar().showMessage(s))
         r.errorDialog.connect(self.show_error)
         r.busyChanged.connect(self._busy)
-        self.jump_box.valueChanged.connect(lambda n: self.results.jump(n))
+        self.act.jump_box.valueChanged.connect(lambda n: self.results.jump(n))
         r.currentChanged.connect(self._current_changed)
-        self.play_speed.valueChanged.connect(self.results.set_play_speed)
-        self.results.set_play_speed(self.play_speed.value())
-        self.anim_speed.valueChanged.connect(self.animator.set_speed)
-        self.animator.set_speed(self.anim_speed.value())
-        self.animator.finished.connect(lambda: self.act_anim.setChecked(False))
+        self.act.play_speed.valueChanged.connect(self.results.set_play_speed)
+        self.results.set_play_speed(self.act.play_speed.value())
+        self.act.anim_speed.valueChanged.connect(self.animator.set_speed)
+        self.animator.set_speed(self.act.anim_speed.value())
+        self.animator.finished.connect(lambda: self.act.anim.setChecked(False))
         self.animator.frame.connect(self._anim_frame)
 
     # ---------------------------------------------------------------- slots
@@ -190,7 +160,7 @@ class MainWindow(QMainWindow):
         self.results.forget()
         self.results.tour = None if walk else tour
         self.results.ties = None
-        self._set_board_controls(b.rows, b.cols)
+        self.controls.set_board(b.rows, b.cols)
         self.view.set_board(b.rows, b.cols)
         if walk:
             self.view.set_tour(tour.path, False)
@@ -206,26 +176,9 @@ class MainWindow(QMainWindow):
             self.counter.set_counts(state="tour shown")
             self.timing.clear("tour from elsewhere")
 
-    def _set_board_controls(self, rows: int, cols: int):
-        """Put the controls on the shown tour's board without marking it stale."""
-        c = self.controls
-        c.blockSignals(True)
-        self._quiet = True
-        try:
-            c.square_lock.setChecked(rows == cols)
-            c.rows.setValue(rows)
-            c.cols.setValue(cols)
-            try:
-                c.sync()
-            except ValueError:
-                pass
-        finally:
-            self._quiet = False
-            c.blockSignals(False)
-
     def _model_changed(self, changed: frozenset):
         """Board, mode, start, end or closed changed: what the panels show is stale."""
-        if self._quiet or not (changed & RESULT_FIELDS):
+        if not changed & RESULT_FIELDS:
             return
         words = {"rows": "board", "cols": "board", "mode": "mode", "start": "start",
                  "end": "end", "closed": "open/closed"}
@@ -234,7 +187,7 @@ class MainWindow(QMainWindow):
 
     @guarded
     def solve(self, *_):
-        self.controls._solve_clicked()  # noqa: SLF001 - same path as the button
+        self.controls.submit()
 
     @guarded
     def _solve_request(self, req):
@@ -247,13 +200,13 @@ class MainWindow(QMainWindow):
         self.results.cancel()
 
     def _current_changed(self, number: int):
-        self.jump_box.blockSignals(True)
-        self.jump_box.setValue(number)
-        self.jump_box.blockSignals(False)
+        self.act.jump_box.blockSignals(True)
+        self.act.jump_box.setValue(number)
+        self.act.jump_box.blockSignals(False)
 
     def _busy(self, busy: bool):
         self.controls.set_busy(busy)
-        self.act_cancel.setEnabled(busy)
+        self.act.cancel.setEnabled(busy)
 
     @guarded
     def _board_changed(self, rows, cols):
@@ -275,8 +228,9 @@ class MainWindow(QMainWindow):
     def use_start(self, rows: int, cols: int, sq: int):
         """Make ``sq`` of a ``rows`` × ``cols`` board the start (from the Analysis view's
         heat map): the board changes size when it must."""
-        if (rows, cols) != (self.controls.rows.value(), self.controls.cols.value()):
-            self._set_board_controls(rows, cols)
+        st = self.controls.model.settings
+        if (rows, cols) != (st.rows, st.cols):
+            self.controls.set_board(rows, cols)
             self.view.set_board(rows, cols)
         self.controls.set_start(sq)
         self.statusBar().showMessage(f"Start set to {self.controls.board().name(sq)} — "
@@ -300,9 +254,9 @@ class MainWindow(QMainWindow):
                 self.hover_label.setText("")
                 return
             v = self.view
-            name = self.controls.board().name(sq) if (v.rows, v.cols) == (
-                self.controls.rows.value(), self.controls.cols.value()) else \
-                square_name(sq % v.cols, sq // v.cols)
+            st = self.controls.model.settings
+            name = self.controls.board().name(sq) if (v.rows, v.cols) == (st.rows, st.cols) \
+                else square_name(sq % v.cols, sq // v.cols)
             k = v.move_number(sq)
             text = f"{name}  ·  move {k}" if k else f"{name}  ·  not visited"
             self.hover_label.setText(f"{text}  ·  {v.outlets(sq)} outlets")
@@ -310,24 +264,24 @@ class MainWindow(QMainWindow):
             self.hover_label.setText("")
 
     def set_view_options(self, numbers=None, path=None, ties=None, colour=None):
-        for act, val in ((self.act_numbers, numbers), (self.act_path, path),
-                         (self.act_ties, ties)):
+        for act, val in ((self.act.numbers, numbers), (self.act.path, path),
+                         (self.act.ties, ties)):
             if val is not None:
                 act.setChecked(bool(val))
-        if colour in self.colour_actions:
-            self.colour_actions[colour].setChecked(True)
+        if colour in self.act.colour:
+            self.act.colour[colour].setChecked(True)
         self._view_toggled()
 
     @guarded
     def _view_toggled(self, *_):
-        mode = next((k for k, a in self.colour_actions.items() if a.isChecked()), "auto")
+        mode = next((k for k, a in self.act.colour.items() if a.isChecked()), "auto")
         self.view.colour_mode = mode
-        self.view.set_options(numbers=self.act_numbers.isChecked(),
-                              path=self.act_path.isChecked(), ties=self.act_ties.isChecked())
+        self.view.set_options(numbers=self.act.numbers.isChecked(),
+                              path=self.act.path.isChecked(), ties=self.act.ties.isChecked())
 
     @guarded
     def toggle_play(self, *_):
-        self.act_play.setChecked(self.results.toggle_play())
+        self.act.play.setChecked(self.results.toggle_play())
 
     @guarded
     def toggle_animation(self, *_):
@@ -336,18 +290,18 @@ class MainWindow(QMainWindow):
             return
         tour = self.results.tour
         if tour is None:
-            self.act_anim.setChecked(False)
+            self.act.anim.setChecked(False)
             self.statusBar().showMessage("No tour to animate: solve or open one first")
             return
         self.results.stop_play()
-        self.act_play.setChecked(False)
+        self.act.play.setChecked(False)
         reserved = ()
         if self.results.current >= 0:
             L = self.results.store.mo_length - 1
             reserved = tour.path[L:]
         self.animator.start(tour.path, tour.closed, tour.rows, tour.cols,
                             self.results.ties, reserved)
-        self.act_anim.setChecked(True)
+        self.act.anim.setChecked(True)
 
     def _anim_frame(self, k: int, total: int):
         self.statusBar().showMessage(f"Construction: move {k:,} of {total:,}")

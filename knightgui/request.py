@@ -4,26 +4,39 @@ Two types, in the manner of napari's models and Qt views:
 
 * :class:`Request` — a frozen, validated description of one computation (a single tour or an
   exhaustive enumeration); the solver thread (:mod:`knightgui.worker`) receives it.
-* :class:`RequestModel` — the editable state behind the controls panel. Panels write fields
-  with :meth:`RequestModel.update` (each value is checked and normalised, a bad one raises
-  ``ValueError`` with a sentence); views register a callback with
-  :meth:`RequestModel.observe` and receive the set of field names that changed.
-  :meth:`RequestModel.request` checks the whole (board exists, start on the board, end a
-  knight move from it, the move order) and returns the :class:`Request`.
+* :class:`Settings` — every field of the window's state, declared once: its type, its
+  default and its validator (``metadata["check"]``) sit on one line each.
+* :class:`RequestModel` — the editable state behind the controls panel and the one source of
+  truth of the window. Panels write one field per widget signal with
+  :meth:`RequestModel.update` (each value is checked and normalised, a bad one raises
+  ``ValueError`` with a sentence, and what follows from it is applied at once: an end that is
+  no longer a knight move from the start, a dash on a corner that is no longer free, a tail
+  that no longer exists); views register a callback with :meth:`RequestModel.observe`,
+  receive the set of field names that changed and redraw from the model. The options the
+  controls offer (end squares, corners and whether each is free, ECD/XCD tails, which boxes
+  are enabled) are computed by the model: :meth:`RequestModel.end_choices`,
+  :meth:`RequestModel.corner_states`, :meth:`RequestModel.tail_choices`,
+  :meth:`RequestModel.enabled`. :meth:`RequestModel.request` checks the whole (board exists,
+  start on the board, end a knight move from it, the move order) and returns the
+  :class:`Request`.
 
 Settings are stored as :meth:`RequestModel.to_dict` and restored with
-:meth:`RequestModel.from_dict`, which skips missing or malformed values.
+:meth:`RequestModel.load` / :meth:`RequestModel.from_dict`, which skip missing or malformed
+values.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
-from knightgui_core.board.squares import Board, BoardError
 from knightgui_core.board.dash import DASH_STATES
+from knightgui_core.board.dash import corners as _corners
+from knightgui_core.board.dash import free_corners as _free_corners
+from knightgui_core.board.dash import list_tails as _list_tails
 from knightgui_core.board.existence import why_no_tour
 from knightgui_core.board.rules import METHODS, TIE_RULES
+from knightgui_core.board.squares import MOVES, Board, BoardError, parse_coords
 
 MODES: tuple[str, ...] = ("single", "exhaustive")
 MAX_SIDE = 2000
@@ -138,44 +151,50 @@ def _order(v: object) -> str:
     return v
 
 
-_CHECKS: dict[str, Callable[[object], object]] = {
-    "rows": _int("rows", 1, MAX_SIDE),
-    "cols": _int("cols", 1, MAX_SIDE),
-    "square": _bool("square"),
-    "closed": _bool("closed"),
-    "mode": _choice("mode", MODES),
-    "start": _text("start"),
-    "end": _optional_text("end"),
-    "tie": _text("tie"),   # the tie rules grow; request() checks the name
-    "order": _order,
-    "seed": _int("seed", 0, 2**31 - 1),
-    "method": _choice("method", METHODS),
-    "dashes": _dashes,
-    "tail": _tail,
-    "keep": _int("keep", 100, 5_000_000),
-    "limit": _int("limit", 0, 2_000_000_000),
-}
+def _spec(default: Any, check: Callable[[object], Any]) -> Any:
+    """A :class:`Settings` field: its default and its validator (``metadata["check"]``)."""
+    if isinstance(default, (list, dict, set)):
+        raise TypeError("defaults must be immutable")
+    return field(default=default, metadata={"check": check})
 
 
 @dataclass(frozen=True)
 class Settings:
-    """The values the controls edit (one snapshot of a :class:`RequestModel`)."""
+    """The values the controls edit (one snapshot of a :class:`RequestModel`): each field
+    declared once, with its type, default and validator."""
 
-    rows: int = 8
-    cols: int = 8
-    square: bool = True
-    closed: bool = False
-    mode: str = "single"
-    start: str = "a8"
-    end: str | None = None
-    tie: str = "phadke"
-    order: str = "12345678"
-    seed: int = 0
-    method: str = "auto"
-    dashes: tuple = ()
-    tail: tuple | None = None
-    keep: int = 1_000_000
-    limit: int = 0
+    rows: int = _spec(8, _int("rows", 1, MAX_SIDE))
+    cols: int = _spec(8, _int("cols", 1, MAX_SIDE))
+    square: bool = _spec(True, _bool("square"))          # columns follow rows
+    closed: bool = _spec(False, _bool("closed"))
+    mode: str = _spec("single", _choice("mode", MODES))
+    start: str = _spec("a8", _text("start"))
+    end: str | None = _spec(None, _optional_text("end"))
+    tie: str = _spec("phadke", _text("tie"))             # the tie rules grow: request() checks
+    order: str = _spec("12345678", _order)
+    seed: int = _spec(0, _int("seed", 0, 2**31 - 1))
+    method: str = _spec("auto", _choice("method", METHODS))
+    dashes: tuple = _spec((), _dashes)                   # ((corner name, state), ...)
+    tail: tuple | None = _spec(None, _tail)              # ECD/XCD tail square names
+    keep: int = _spec(1_000_000, _int("keep", 100, 5_000_000))
+    limit: int = _spec(0, _int("limit", 0, 2_000_000_000))
+
+
+#: each field's validator, read from :class:`Settings`
+_CHECKS: dict[str, Callable[[object], object]] = {f.name: f.metadata["check"]
+                                                  for f in fields(Settings)}
+#: the end square offered first when a tour becomes closed (Phadke's worked example a8→c7)
+PREFERRED_END = "c7"
+
+
+@dataclass(frozen=True)
+class Enabled:
+    """Which controls can be used with the model as it stands."""
+
+    rules: bool             # tie rule, move order, seed, method: single tours only
+    exhaustive: bool        # keep, stop after
+    end: bool               # closed exhaustive runs only
+    tail: bool              # an ECD/XCD tail exists for this start and end
 
 
 Observer = Callable[[frozenset], None]
@@ -187,19 +206,85 @@ class RequestModel:
     def __init__(self, settings: Settings | None = None) -> None:
         self._s = settings or Settings()
         self._observers: list[Observer] = []
+        self._preferred_end = PREFERRED_END
 
     # -------------------------------------------------------------- reading
     @property
     def settings(self) -> Settings:
+        """The current values (a frozen snapshot: read fields as ``settings.rows``)."""
         return self._s
 
-    def __getattr__(self, name: str) -> Any:
-        if name in _CHECKS:
-            return getattr(self._s, name)
-        raise AttributeError(name)
-
     def board(self) -> Board:
+        """The board of ``rows`` × ``cols``."""
         return Board(self._s.rows, self._s.cols)
+
+    def start_square(self) -> int:
+        """Flat index of the start; 0 when the start is empty (the first corner), -1 when the
+        text is not a square of the board."""
+        text = self._s.start.strip()
+        if not text:
+            return 0
+        try:
+            return self.board().parse(text)
+        except BoardError:
+            return -1
+
+    def uses_end(self) -> bool:
+        """Whether the run takes an end square: a closed tour in exhaustive mode."""
+        return self._s.closed and self._s.mode == "exhaustive"
+
+    def end_choices(self) -> tuple[str, ...]:
+        """The squares a closed tour may end on: a knight move from the start, ordered by
+        column then row (empty for an open tour or a bad start)."""
+        s = self.start_square()
+        if not self._s.closed or s < 0:
+            return ()
+        b = self.board()
+        col, row = b.coords(s)
+        ends = sorted((col + dc, row + dr) for dc, dr in MOVES if b.contains(col + dc, row + dr))
+        return tuple(b.name(b.index(c, r)) for c, r in ends)
+
+    def end_square(self) -> int:
+        """Flat index of the end, -1 when there is none (an open tour)."""
+        e = self._s.end
+        if e is None or e not in self.end_choices():
+            return -1
+        return self.board().parse(e)
+
+    def corner_states(self) -> dict[str, str | None]:
+        """Each corner of the board (bottom-left, clockwise) → None when it can be dashed,
+        else the reason it cannot (a corner the start, the end or their approach cells use)."""
+        b = self.board()
+        names = [c.name for c in _corners(b)]
+        s = self.start_square()
+        if s < 0:
+            return {n: "no start square" for n in names}
+        e = self.end_square() if self.uses_end() else -1
+        try:
+            free = _free_corners(b, s, e if e >= 0 else None)
+        except Exception:  # noqa: BLE001 - a board without corners to dash: none is free
+            free = {}
+        return {n: free.get(n, "no start square") for n in names}
+
+    def tail_choices(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """The ECD/XCD tails of this start and end: ``(kind, square names)`` pairs, kind
+        ``"ecd"`` or ``"xcd"`` (none unless a closed exhaustive run has an end)."""
+        s, e = self.start_square(), self.end_square()
+        if s < 0 or e < 0 or not self.uses_end():
+            return ()
+        b = self.board()
+        try:
+            tails = _list_tails(b, s, e)
+        except Exception:  # noqa: BLE001 - no tail for this board
+            return ()
+        return tuple((kind, tuple(b.name(int(q)) for q in t))
+                     for kind in ("ecd", "xcd") for t in tails.get(kind, []))
+
+    def enabled(self) -> Enabled:
+        """Which controls apply now."""
+        exhaustive = self._s.mode == "exhaustive"
+        return Enabled(rules=not exhaustive, exhaustive=exhaustive, end=self.uses_end(),
+                       tail=bool(self.tail_choices()))
 
     # -------------------------------------------------------------- writing
     def observe(self, callback: Observer) -> None:
@@ -207,23 +292,118 @@ class RequestModel:
         self._observers.append(callback)
 
     def unobserve(self, callback: Observer) -> None:
+        """Stop calling ``callback``."""
         self._observers = [c for c in self._observers if c != callback]
 
     def update(self, **values: object) -> frozenset:
         """Set fields (each checked and normalised first: nothing is set when one value is
-        bad, which raises ``ValueError``); returns the names that changed."""
+        bad, which raises ``ValueError``), then apply what follows from them (see the module
+        docstring); returns the names that changed, which observers receive."""
         unknown = set(values) - set(_CHECKS)
         if unknown:
             raise ValueError(f"unknown field(s): {', '.join(sorted(unknown))}")
         clean: dict[str, Any] = {k: _CHECKS[k](v) for k, v in values.items()}
-        if clean.get("square", self._s.square) and "rows" in clean and "cols" not in clean:
+        square = clean.get("square", self._s.square)
+        if square and "rows" in clean and "cols" not in clean:
             clean["cols"] = clean["rows"]
-        changed = frozenset(k for k, v in clean.items() if getattr(self._s, k) != v)
+        elif square and "cols" in clean and "rows" not in clean:
+            clean["rows"] = clean["cols"]
+        elif square and clean.get("square") and "rows" not in clean and "cols" not in clean:
+            clean["cols"] = self._s.rows
+        old, preferred = self._s, self._preferred_end
+        self._s = replace(old, **clean)
+        end = clean.get("end")
+        if end is not None and self._s.closed:
+            b = self.board()
+            try:
+                end = b.name(b.parse(end))
+            except BoardError as e:
+                self._s = old
+                raise ValueError(f"End: {e}") from None
+            if end not in self.end_choices():
+                self._s = old
+                start = self._s.start or "the first corner"
+                raise ValueError(f"End: {end} is not a knight move from the start "
+                                 f"{start}")
+            self._s = replace(self._s, end=end)
+            self._preferred_end = end
+        try:
+            self._follow()
+        except Exception:
+            self._s, self._preferred_end = old, preferred
+            raise
+        changed = frozenset(f.name for f in fields(Settings)
+                            if getattr(old, f.name) != getattr(self._s, f.name))
         if changed:
-            self._s = replace(self._s, **{k: clean[k] for k in changed})
             for cb in list(self._observers):
                 cb(changed)
         return changed
+
+    def _follow(self) -> None:
+        """Apply what follows from the values: the start named as the board names it, an
+        end among the end choices (the preferred one when it is one), dashes only on free
+        corners, a tail only when it exists."""
+        s = self._s
+        fix: dict[str, Any] = {}
+        coords = parse_coords(s.start.strip())
+        b = self.board()
+        if coords is not None and b.contains(*coords):
+            name = b.name(b.index(*coords))
+            if name != s.start:
+                fix["start"] = name
+        if fix:
+            self._s = s = replace(s, **fix)
+            fix = {}
+        ends = self.end_choices()
+        if not s.closed:
+            end = None
+        elif s.end in ends:
+            end = s.end
+        elif self._preferred_end in ends:
+            end = self._preferred_end
+        else:
+            end = ends[0] if ends else None
+        if end != s.end:
+            self._s = s = replace(s, end=end)
+        free = self.corner_states()
+        dashes = tuple((c, st) for c, st in s.dashes if free.get(c, "") is None)
+        if dashes != s.dashes:
+            fix["dashes"] = dashes
+        if s.tail is not None and s.tail not in {t for _k, t in self.tail_choices()}:
+            fix["tail"] = None
+        if fix:
+            self._s = replace(s, **fix)
+
+    def load(self, data: object) -> frozenset:
+        """Take the values of a :meth:`to_dict` (settings, possibly old or edited by hand):
+        every good value is set at once, a bad or missing one keeps its current value;
+        returns what changed."""
+        if not isinstance(data, dict):
+            return frozenset()
+        good: dict[str, Any] = {}
+        for f in fields(Settings):
+            if f.name not in data:
+                continue
+            value = data[f.name]
+            if f.name == "dashes" and isinstance(value, list) and all(
+                    isinstance(d, str) for d in value):
+                # older settings: one state per corner, in corner order
+                value = tuple(zip(self._corner_names(data), value))
+            try:
+                good[f.name] = _CHECKS[f.name](value)
+            except (ValueError, TypeError):
+                pass
+        if good.get("square", self._s.square) and "rows" in good:
+            good["cols"] = good["rows"]
+        return self.update(**good)
+
+    def _corner_names(self, data: dict) -> list[str]:
+        try:
+            rows = _int("rows", 1, MAX_SIDE)(data.get("rows", self._s.rows))
+            cols = _int("cols", 1, MAX_SIDE)(data.get("cols", rows))
+        except (ValueError, TypeError):
+            rows, cols = self._s.rows, self._s.cols
+        return [c.name for c in _corners(Board(rows, cols))]
 
     # ------------------------------------------------------------ requests
     def request(self) -> Request:
@@ -277,17 +457,5 @@ class RequestModel:
         """A model from :meth:`to_dict` output; unknown, missing or bad values keep their
         defaults (settings files may be old or edited by hand)."""
         model = cls()
-        if not isinstance(data, dict):
-            return model
-        for f in fields(Settings):
-            if f.name in data and f.name != "cols":
-                try:
-                    model.update(**{f.name: data[f.name]})
-                except (ValueError, TypeError):
-                    pass
-        if "cols" in data and not model.square:
-            try:
-                model.update(cols=data["cols"])
-            except (ValueError, TypeError):
-                pass
+        model.load(data)
         return model

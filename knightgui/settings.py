@@ -29,8 +29,8 @@ def save(window) -> None:
     s.setValue("view/path", v.show_path)
     s.setValue("view/ties", v.show_ties)
     s.setValue("view/colour", v.colour_mode)
-    s.setValue("speed/play", window.play_speed.value())
-    s.setValue("speed/animation", window.anim_speed.value())
+    s.setValue("speed/play", window.act.play_speed.value())
+    s.setValue("speed/animation", window.act.anim_speed.value())
     s.setValue("dir/last", window.files.last_dir)
     s.setValue("window/geometry", window.saveGeometry())
     s.setValue("window/state", window.saveState())
@@ -68,7 +68,8 @@ def load(window) -> None:
                             path=_bool(s.value("view/path"), True),
                             ties=_bool(s.value("view/ties"), False),
                             colour=mode if mode in ("auto", "checker", "moves") else "auto")
-    for key, box in (("speed/play", window.play_speed), ("speed/animation", window.anim_speed)):
+    acts = window.act
+    for key, box in (("speed/play", acts.play_speed), ("speed/animation", acts.anim_speed)):
         try:
             box.setValue(int(str(s.value(key, box.value()))))
         except (TypeError, ValueError):

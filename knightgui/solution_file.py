@@ -59,7 +59,7 @@ class FileSolutionStore(SolutionStore):
 def load_into(window, sf: SolutionFile, name: str = "") -> bool:
     """Show solution 1 of ``sf`` in ``window`` and make the stepping controls walk the file.
     Needs ``window.results`` (the presenter), ``window.view``, ``window.matrix``,
-    ``window._set_board_controls`` and a status bar."""
+    ``window.controls.set_board`` and a status bar."""
     if len(sf) == 0:
         window.show_error("Cannot open the solutions", f"{name}: the file holds no solution")
         return False
@@ -76,7 +76,7 @@ def load_into(window, sf: SolutionFile, name: str = "") -> bool:
     r.board = sf.board
     r.request = SimpleNamespace(mode="exhaustive", closed=closed, rows=sf.rows, cols=sf.cols)
     r.found, r.exhausted, r.running, r.cancelled = len(sf), True, False, False
-    window._set_board_controls(sf.rows, sf.cols)   # noqa: SLF001 - the window's helper
+    window.controls.set_board(sf.rows, sf.cols)
     window.view.set_board(sf.rows, sf.cols)
     if not r.show_solution(0):
         return False

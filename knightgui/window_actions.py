@@ -3,11 +3,12 @@ behaviour; this module only lays out what the user can trigger and its shortcuts
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QSpinBox, QStyle, QToolBar
 
-__all__ = ["action", "make_actions"]
+__all__ = ["action", "make_actions", "WindowActions"]
 
 
 def action(w: QMainWindow, text: str, slot, shortcut=None, checkable: bool = False,
@@ -37,88 +38,126 @@ def _fill(menu: QMenu, items: Iterable[QAction | None]) -> None:
             menu.addAction(item)
 
 
-def make_actions(w) -> None:
-    """The window's actions, its File / View / Run menus and the stepping toolbar, set as
-    attributes of ``w`` (``w.act_solve``, ``w.jump_box``, …) for the window to connect."""
+@dataclass(frozen=True)
+class WindowActions:
+    """What the user can trigger in the main window, typed: the actions (menus, toolbar,
+    shortcuts) and the toolbar's boxes. Made once by :func:`make_actions`."""
+
+    solve: QAction
+    cancel: QAction
+    first: QAction
+    prev: QAction
+    next: QAction
+    last: QAction
+    new_only: QAction
+    play: QAction
+    anim: QAction
+    open: QAction
+    open_solutions: QAction
+    save: QAction
+    png: QAction
+    svg: QAction
+    copy: QAction
+    quit: QAction
+    numbers: QAction
+    path: QAction
+    ties: QAction
+    fit: QAction
+    analysis: QAction
+    colour_group: QActionGroup
+    colour: dict[str, QAction]
+    view_menu: QMenu
+    jump_box: QSpinBox
+    play_speed: QSpinBox
+    anim_speed: QSpinBox
+
+
+def make_actions(w) -> WindowActions:
+    """The window's actions, its File / View / Run menus and the stepping toolbar; the
+    window connects what they change (``w.act.jump_box``, …)."""
 
     def A(*args, **kw) -> QAction:
         return action(w, *args, **kw)
 
-    w.act_solve = A("Solve", w.solve, "Ctrl+R", tip="solve with the current controls")
-    w.act_cancel = A("Cancel", w.cancel, "Esc", tip="stop the running search")
     S = QStyle.StandardPixmap
-    w.act_first = A("First", w.results.first, "Home", tip="first solution",
-                    icon=S.SP_MediaSkipBackward)
-    w.act_prev = A("Previous", w.results.previous, "Left", tip="previous solution",
-                   icon=S.SP_MediaSeekBackward)
-    w.act_next = A("Next", w.results.next, "Right", tip="next solution",
-                   icon=S.SP_MediaSeekForward)
-    w.act_last = A("Last", w.results.last, "End", tip="last solution found",
-                   icon=S.SP_MediaSkipForward)
-    w.act_play = A("Play", w.toggle_play, "Space", True, "play the solutions",
-                   icon=S.SP_MediaPlay)
-    w.act_anim = A("Animate", w.toggle_animation, "Ctrl+A", True,
-                   "play the construction of the shown tour move by move")
     f = w.files
-    w.act_open = A("Open tour…", f.open_tour, QKeySequence.StandardKey.Open)
-    w.act_open_solutions = A("Open solutions…", w.open_solutions, "Ctrl+Shift+O",
-                             tip="step through a file written by enumerate --out")
-    w.act_save = A("Save tour…", f.save_tour, QKeySequence.StandardKey.Save)
-    w.act_png = A("Export PNG…", f.export_png, "Ctrl+E")
-    w.act_svg = A("Export SVG…", f.export_svg)
-    w.act_copy = A("Copy image", f.copy_image, "Ctrl+Shift+C")
-    w.act_quit = A("Quit", w.close, QKeySequence.StandardKey.Quit)
-    w.act_numbers = A("Move numbers", w._view_toggled, "N", True)
-    w.act_path = A("Tour path", w._view_toggled, "P", True)
-    w.act_ties = A("Highlight ties", w._view_toggled, "T", True)
-    w.act_fit = A("Zoom to fit", w.view.fit, "F")
-    w.act_analysis = A("Analysis", w.open_analysis, "Ctrl+Shift+A",
-                       tip="how good is Warnsdorff's rule: move orders, tie-breaks, "
-                           "with plots")
-    w.colour_group = QActionGroup(w)
-    w.colour_actions = {}
+    r = w.results
+    colour_group = QActionGroup(w)
+    colour: dict[str, QAction] = {}
     for key, text in (("auto", "Colour: automatic"), ("checker", "Colour: checkerboard"),
                       ("moves", "Colour: by move number")):
         a = A(text, w._view_toggled, checkable=True)
-        w.colour_group.addAction(a)
-        w.colour_actions[key] = a
-    w.act_numbers.setChecked(True)
-    w.act_path.setChecked(True)
-    w.colour_actions["auto"].setChecked(True)
-
-    _fill(w.menuBar().addMenu("&File"),
-          (w.act_open, w.act_open_solutions, w.act_save, None, w.act_png, w.act_svg,
-           w.act_copy, None, w.act_quit))
-    w.view_menu = m = w.menuBar().addMenu("&View")
-    _fill(m, (w.act_numbers, w.act_path, w.act_ties, None, *w.colour_actions.values(), None,
-              w.act_fit, None, w.act_analysis, None,
-              *(d.toggleViewAction() for d in (w.controls_dock, w.counter_dock, w.timing_dock,
-                                               w.matrix_dock))))
-    _fill(w.menuBar().addMenu("&Run"),
-          (w.act_solve, w.act_cancel, None, w.act_first, w.act_prev, w.act_next, w.act_last,
-           w.act_play, None, w.act_anim))
-
+        colour_group.addAction(a)
+        colour[key] = a
     tb = QToolBar("Stepping")
     tb.setObjectName("stepping")
     w.addToolBar(tb)
-    for a in (w.act_solve, w.act_cancel):
+    jump_box = QSpinBox(minimum=1, maximum=2_000_000_000)
+    jump_box.setKeyboardTracking(False)
+    jump_box.setToolTip("jump to solution number (Enter)")
+    play_speed = QSpinBox(minimum=1, maximum=240, value=10, suffix=" /s")
+    play_speed.setToolTip("solutions per second while playing")
+    anim_speed = QSpinBox(minimum=1, maximum=100_000, value=20, suffix=" moves/s")
+    anim_speed.setToolTip("speed of the construction animation")
+    acts = WindowActions(
+        solve=A("Solve", w.solve, "Ctrl+R", tip="solve with the current controls"),
+        cancel=A("Cancel", w.cancel, "Esc", tip="stop the running search"),
+        first=A("First", r.first, "Home", tip="first solution", icon=S.SP_MediaSkipBackward),
+        prev=A("Previous", r.previous, "Left", tip="previous solution",
+               icon=S.SP_MediaSeekBackward),
+        next=A("Next", r.next, "Right", tip="next solution", icon=S.SP_MediaSeekForward),
+        last=A("Last", r.last, "End", tip="last solution found", icon=S.SP_MediaSkipForward),
+        new_only=A("New tours only", r.set_new_only, "U", True,
+                   "step through new tours only: skip a solution that is an earlier one "
+                   "turned, mirrored, reversed or (a closed tour) started elsewhere"),
+        play=A("Play", w.toggle_play, "Space", True, "play the solutions",
+               icon=S.SP_MediaPlay),
+        anim=A("Animate", w.toggle_animation, "Ctrl+A", True,
+               "play the construction of the shown tour move by move"),
+        open=A("Open tour…", f.open_tour, QKeySequence.StandardKey.Open),
+        open_solutions=A("Open solutions…", w.open_solutions, "Ctrl+Shift+O",
+                         tip="step through a file written by enumerate --out"),
+        save=A("Save tour…", f.save_tour, QKeySequence.StandardKey.Save),
+        png=A("Export PNG…", f.export_png, "Ctrl+E"),
+        svg=A("Export SVG…", f.export_svg),
+        copy=A("Copy image", f.copy_image, "Ctrl+Shift+C"),
+        quit=A("Quit", w.close, QKeySequence.StandardKey.Quit),
+        numbers=A("Move numbers", w._view_toggled, "N", True),
+        path=A("Tour path", w._view_toggled, "P", True),
+        ties=A("Highlight ties", w._view_toggled, "T", True),
+        fit=A("Zoom to fit", w.view.fit, "F"),
+        analysis=A("Analysis", w.open_analysis, "Ctrl+Shift+A",
+                   tip="how good is Warnsdorff's rule: move orders, tie-breaks, with plots"),
+        colour_group=colour_group, colour=colour,
+        view_menu=w.menuBar().addMenu("&View"),
+        jump_box=jump_box, play_speed=play_speed, anim_speed=anim_speed)
+    acts.numbers.setChecked(True)
+    acts.path.setChecked(True)
+    colour["auto"].setChecked(True)
+
+    file_menu = w.menuBar().addMenu("&File")
+    w.menuBar().insertMenu(acts.view_menu.menuAction(), file_menu)
+    _fill(file_menu, (acts.open, acts.open_solutions, acts.save, None, acts.png, acts.svg,
+                      acts.copy, None, acts.quit))
+    _fill(acts.view_menu, (acts.numbers, acts.path, acts.ties, None, *colour.values(), None,
+                           acts.fit, None, acts.analysis, None,
+                           *(d.toggleViewAction() for d in (w.controls_dock, w.counter_dock,
+                                                            w.timing_dock, w.matrix_dock))))
+    _fill(w.menuBar().addMenu("&Run"),
+          (acts.solve, acts.cancel, None, acts.first, acts.prev, acts.next, acts.last,
+           acts.new_only, acts.play, None, acts.anim))
+    for a in (acts.solve, acts.cancel):
         tb.addAction(a)
     tb.addSeparator()
-    for a in (w.act_first, w.act_prev, w.act_next, w.act_last):
+    for a in (acts.first, acts.prev, acts.next, acts.last):
         tb.addAction(a)
     tb.addWidget(QLabel(" Go to "))
-    w.jump_box = QSpinBox(minimum=1, maximum=2_000_000_000)
-    w.jump_box.setKeyboardTracking(False)
-    w.jump_box.setToolTip("jump to solution number (Enter)")
-    tb.addWidget(w.jump_box)
-    tb.addAction(w.act_play)
-    w.play_speed = QSpinBox(minimum=1, maximum=240, value=10, suffix=" /s")
-    w.play_speed.setToolTip("solutions per second while playing")
-    tb.addWidget(w.play_speed)
+    tb.addWidget(jump_box)
+    tb.addAction(acts.new_only)
+    tb.addAction(acts.play)
+    tb.addWidget(play_speed)
     tb.addSeparator()
-    tb.addAction(w.act_anim)
-    w.anim_speed = QSpinBox(minimum=1, maximum=100_000, value=20, suffix=" moves/s")
-    w.anim_speed.setToolTip("speed of the construction animation")
-    tb.addWidget(w.anim_speed)
-    w.act_cancel.setEnabled(False)
-
+    tb.addAction(acts.anim)
+    tb.addWidget(anim_speed)
+    acts.cancel.setEnabled(False)
+    return acts

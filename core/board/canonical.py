@@ -25,7 +25,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from .canonical_kernel import canonical_rows_kernel
 from .squares import Board
 
 __all__ = ["symmetry_maps", "canonical_form", "canonical_id", "symmetry_order", "relation",
@@ -189,6 +188,9 @@ def canonical_rows(board: Board, paths: np.ndarray) -> np.ndarray:
     (:mod:`knightgui_core.board.canonical_kernel`): ``int64[m, N]``. A row is a cycle when it
     covers the board and its last square is a knight move from its first. Raises
     ``ValueError`` when a row holds a square off the board."""
+    # here, not at the top: the window imports this module for its first frame, which comes
+    # before numba is loaded (tests/gui/test_app.py::test_first_frame_comes_before_numba)
+    from .canonical_kernel import canonical_rows_kernel
     p = np.asarray(paths)
     if p.ndim != 2 or not np.issubdtype(p.dtype, np.integer):
         raise ValueError("paths must be a two-dimensional array of squares")

@@ -1,48 +1,64 @@
 """The controls panel: board size, tour kind, squares, rules, dashes, tail; Solve / Cancel.
 
-The panel is a view and editor of a :class:`knightgui.request.RequestModel` (``.model``):
-every change of a widget is written into the model, which checks it; observers of the model
-(the window) learn which fields changed. The panel says at once what is wrong (an impossible
-board, a bad square, an end that is not a knight move from the start) through
+The panel is a view and editor of a :class:`knightgui.request.RequestModel` (``.model``), the
+one source of truth: each widget writes its one field into the model when the user changes
+it (:meth:`ControlsPanel._write`), and the panel redraws every widget from the model when the
+model says what changed (:meth:`ControlsPanel._show`), whoever changed it — the user, the
+window (a tour from a file, a start chosen in the Analysis view) or the settings. What the
+controls offer (end squares, free corners, tails, enabled boxes) comes from the model. The
+panel says at once what is wrong (an impossible board, a bad square) through
 :attr:`ControlsPanel.message`; :meth:`request` returns the model's validated
 :class:`knightgui.request.Request` or raises ``ValueError`` with a sentence.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QRegularExpressionValidator
 from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHBoxLayout,
                                QLabel, QLineEdit, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
-from knightgui_core.board.squares import Board, BoardError, parse_coords
 from knightgui_core.board.dash import DASH_STATES
-from knightgui_core.board.dash import corners as _corners, free_corners as _free_corners
-from knightgui_core.board.dash import list_tails as _list_tails
 from knightgui_core.board.rules import METHODS, TIE_HELP, TIE_RULES
+from knightgui_core.board.squares import Board
 
-from ..request import MAX_SIDE, Request, RequestModel
+from ..request import MAX_SIDE, RESULT_FIELDS, Request, RequestModel
+
 MODES = (("single", "Single tour"), ("exhaustive", "Exhaustive (options matrix)"))
+#: fields whose change moves the board's size or its start/end markers
+_BOARD_FIELDS = frozenset({"rows", "cols"})
+_SQUARE_FIELDS = RESULT_FIELDS | {"square"}
+
+
+def _index_of(box: QComboBox, value: object) -> int:
+    """The item of ``box`` whose data is ``value`` (compared in Python: Qt's ``findData``
+    misses some tuples), else 0."""
+    return next((i for i in range(box.count()) if box.itemData(i) == value), 0)
 
 
 class ControlsPanel(QWidget):
+    """The controls of one :class:`~knightgui.request.RequestModel` (see the module
+    docstring)."""
+
     solveRequested = Signal(object)    # Request
     cancelRequested = Signal()
     boardChanged = Signal(int, int)    # rows, cols
     squaresChanged = Signal(int, int)  # start, end (flat, -1 = none)
     message = Signal(str)              # for the status bar ("" = all is well)
 
-    def __init__(self, parent=None):
+    def __init__(self, parent=None, model: RequestModel | None = None):
         super().__init__(parent)
-        self.model = RequestModel()
-        self._preferred_end = "c7"  # Phadke's worked example a8→c7
+        self.model = model if model is not None else RequestModel()
         lay = QVBoxLayout(self)
         # --- board
         g = QGroupBox("Board")
         f = QFormLayout(g)
         self.rows = QSpinBox(minimum=1, maximum=MAX_SIDE, value=8)
         self.cols = QSpinBox(minimum=1, maximum=MAX_SIDE, value=8)
-        self.square_lock = QCheckBox("square", checked=True)
+        self.square_lock = QCheckBox("square")
+        self.square_lock.setChecked(True)
         self.square_lock.setToolTip("keep columns equal to rows")
         rc = QHBoxLayout()
         rc.addWidget(self.rows)
@@ -77,7 +93,7 @@ class ControlsPanel(QWidget):
         for t in TIE_RULES:
             self.tie.addItem(t, t)
             if t in TIE_HELP:
-                self.tie.setItemData(self.tie.count() - 1, TIE_HELP[t], Qt.ToolTipRole)
+                self.tie.setItemData(self.tie.count() - 1, TIE_HELP[t], Qt.ItemDataRole.ToolTipRole)
         f.addRow("Tie-break", self.tie)
         self.order = QLineEdit("12345678")
         self.order.setValidator(QRegularExpressionValidator(r"[1-8]{0,8}"))
@@ -86,7 +102,7 @@ class ControlsPanel(QWidget):
         self.seed = QSpinBox(minimum=0, maximum=2**31 - 1, value=0)
         f.addRow("Seed", self.seed)
         self.method = QComboBox()
-        self.method.addItems(METHODS)
+        self.method.addItems(list(METHODS))
         self.method.setToolTip("auto: Warnsdorff first, then backtracking (small boards) or "
                                "the construction; greedy: Warnsdorff's rule only")
         f.addRow("Method", self.method)
@@ -131,246 +147,197 @@ class ControlsPanel(QWidget):
         lay.addWidget(self.note)
         lay.addStretch(1)
 
-        self.rows.valueChanged.connect(self._rows_changed)
-        self.cols.valueChanged.connect(self._board_changed)
-        self.square_lock.toggled.connect(self._rows_changed)
-        self.closed.toggled.connect(self._board_changed)
-        self.mode.currentIndexChanged.connect(self._board_changed)
-        self.start.editingFinished.connect(self._squares_changed)
-        self.end.currentIndexChanged.connect(self._end_changed)
+        self._editors: tuple[QWidget, ...] = (
+            self.rows, self.cols, self.square_lock, self.closed, self.mode, self.start,
+            self.end, self.tie, self.order, self.seed, self.method, *self.dash, self.tail,
+            self.keep, self.limit)
+        # each widget writes its one field
+        self.rows.valueChanged.connect(lambda v: self._write(rows=v))
+        self.cols.valueChanged.connect(lambda v: self._write(cols=v))
+        self.square_lock.toggled.connect(lambda v: self._write(square=v))
+        self.closed.toggled.connect(lambda v: self._write(closed=v))
+        self.mode.currentIndexChanged.connect(lambda _i: self._write(mode=self.mode_key()))
+        self.start.editingFinished.connect(lambda: self._write(start=self.start.text()))
+        self.end.currentIndexChanged.connect(
+            lambda _i: self._write(end=self.end.currentData()) if self.end.currentData()
+            is not None else None)
         for cb in self.dash:
-            cb.currentIndexChanged.connect(self._check)
-        self.tail.currentIndexChanged.connect(self._check)
-        for w in (self.tie, self.method):
-            w.currentIndexChanged.connect(self._check)
-        for w in (self.seed, self.keep, self.limit):
-            w.valueChanged.connect(self._check)
-        self.order.textChanged.connect(self._check)
-        self.solve_btn.clicked.connect(self._solve_clicked)
+            cb.currentIndexChanged.connect(lambda _i: self._write(dashes=self._dash_values()))
+        self.tail.currentIndexChanged.connect(lambda _i: self._write(tail=self.tail.currentData()))
+        self.tie.currentIndexChanged.connect(lambda _i: self._write(tie=self.tie.currentData() or ""))
+        self.method.currentIndexChanged.connect(
+            lambda _i: self._write(method=self.method.currentText()))
+        self.seed.valueChanged.connect(lambda v: self._write(seed=v))
+        self.keep.valueChanged.connect(lambda v: self._write(keep=v))
+        self.limit.valueChanged.connect(lambda v: self._write(limit=v))
+        self.order.textChanged.connect(lambda t: self._write(order=t))
+        self.solve_btn.clicked.connect(self.submit)
         self.cancel_btn.clicked.connect(self.cancelRequested.emit)
-        self._board_changed()
+        self.model.observe(self._show)
+        self._show(frozenset(f for f in self.model.to_dict()))
 
     # ----------------------------------------------------------- accessors
     def board(self) -> Board:
-        return Board(self.rows.value(), self.cols.value())
+        """The model's board."""
+        return self.model.board()
 
     def mode_key(self) -> str:
-        return self.mode.currentData()
+        """The mode chosen in the mode box (``single`` or ``exhaustive``)."""
+        return str(self.mode.currentData())
 
     def start_square(self) -> int:
-        """Flat start square, -1 when the text is not a square of the board."""
-        text = self.start.text().strip()
-        if not text:
-            return 0
-        try:
-            return self.board().parse(text)
-        except BoardError:
-            return -1
+        """Flat start square; -1 when the text is not a square of the board."""
+        return self.model.start_square()
 
     def end_square(self) -> int:
-        sq = self.end.currentData()
-        return -1 if sq is None else int(sq)
+        """Flat end square; -1 when the run has none."""
+        return self.model.end_square() if self.model.uses_end() else -1
 
-    def set_busy(self, busy: bool):
+    def set_busy(self, busy: bool) -> None:
+        """A run is going on (Cancel is enabled)."""
         self.cancel_btn.setEnabled(busy)
 
     # -------------------------------------------------------------- setters
-    def set_start(self, sq: int):
-        self.start.setText(self.board().name(sq))
-        self._squares_changed()
+    def set_board(self, rows: int, cols: int) -> None:
+        """Put the controls on a ``rows`` × ``cols`` board (a tour shown from elsewhere)."""
+        self._write(square=rows == cols, rows=rows, cols=cols)
+
+    def set_start(self, sq: int) -> None:
+        """Make the flat square ``sq`` the start."""
+        self._write(start=self.board().name(sq))
 
     def set_end(self, sq: int) -> bool:
         """Choose ``sq`` as the end; says why not (and returns False) when it cannot be."""
         b = self.board()
-        i = self.end.findData(int(sq))
-        if i < 0:
+        name = b.name(sq)
+        if name not in self.model.end_choices():
             s = self.start_square()
-            why = "the tour is open" if not self.closed.isChecked() else (
-                f"{b.name(sq)} is not a knight move from the start "
+            why = "the tour is open" if not self.model.settings.closed else (
+                f"{name} is not a knight move from the start "
                 f"{b.name(s) if s >= 0 else '?'}")
-            self.message.emit(f"cannot end on {b.name(sq)}: {why}")
+            self.message.emit(f"cannot end on {name}: {why}")
             return False
-        self.end.setCurrentIndex(i)
+        self._write(end=name)
         return True
 
-    # -------------------------------------------------------------- reactions
-    def _rows_changed(self, *_):
-        if self.square_lock.isChecked() and self.cols.value() != self.rows.value():
-            self.cols.setValue(self.rows.value())  # triggers _board_changed
-            return
-        self._board_changed()
+    # ------------------------------------------------------- model ⇄ widgets
+    def _write(self, **values: object) -> None:
+        """A widget changed: write its field(s) into the model (which tells :meth:`_show`);
+        a refused value is said in the note and the widgets go back to the model."""
+        try:
+            self.model.update(**values)
+        except ValueError as e:
+            self._say(str(e))
+            self._show(frozenset(values))
 
-    def _rename_start(self, b: Board):
-        """Keep the start on the same (col, row) when the board changes, written in the
-        board's naming (a ``col,row`` entry is shown as its letter name)."""
-        coords = parse_coords(self.start.text().strip())
-        if coords is None:
-            return
-        col, row = coords
-        if b.contains(col, row):
-            self.start.setText(b.name(b.index(col, row)))
+    @contextmanager
+    def _quiet(self) -> Iterator[None]:
+        """Widgets set from the model do not write back."""
+        blocked = [w.blockSignals(True) for w in self._editors]
+        try:
+            yield
+        finally:
+            for w, was in zip(self._editors, blocked):
+                w.blockSignals(was)
 
-    def _board_changed(self, *_):
-        exhaustive = self.mode_key() == "exhaustive"
-        self.rules_box.setEnabled(not exhaustive)
-        self.enum_box.setEnabled(exhaustive)
-        b = self.board()
-        self._rename_start(b)
-        cs = _corners(b)
-        for i, (lab, cb) in enumerate(zip(self.dash_labels, self.dash)):
-            lab.setText(cs[i].name if i < len(cs) else "—")
-            cb.setVisible(i < len(cs))
-            lab.setVisible(i < len(cs))
-        self.boardChanged.emit(b.rows, b.cols)
-        self._squares_changed()
+    def _dash_values(self) -> tuple[tuple[str, str], ...]:
+        return tuple((self.dash_labels[i].text(), cb.currentText())
+                     for i, cb in enumerate(self.dash)
+                     if not cb.isHidden() and cb.currentText() != "off")
 
-    def _squares_changed(self, *_):
-        b = self.board()
-        s = self.start_square()
-        keep = self.end.currentText() if self.end.currentData() is not None \
-            else self._preferred_end
-        self.end.blockSignals(True)
-        self.end.clear()
-        closed = self.closed.isChecked()
-        if not closed:
-            self.end.addItem("(open tour: no end)", None)
-        elif s >= 0:
-            ends = sorted((int(t) for t in b.neighbours[s] if t >= 0),
-                          key=lambda q: (q % b.cols, q // b.cols))
-            for t in ends:
-                self.end.addItem(b.name(t), t)
-            i = self.end.findText(keep)
-            self.end.setCurrentIndex(max(i, 0))
-        self.end.setEnabled(closed and self.mode_key() == "exhaustive")
-        self.end.blockSignals(False)
-        self._end_changed()
-
-    def _end_changed(self, *_):
-        b = self.board()
-        s, e = self.start_square(), self.end_square()
-        if e >= 0:
-            self._preferred_end = b.name(e)
-        # dashes: only free corners
-        free = {}
-        if s >= 0:
-            try:
-                free = _free_corners(b, s, e if e >= 0 and self._uses_end() else None)
-            except Exception:  # noqa: BLE001 - a bad board just disables the dashes
-                free = {}
-        cs = _corners(b)
-        for i, cb in enumerate(self.dash):
-            if i >= len(cs):
-                continue
-            reason = free.get(cs[i].name, "no start square") if s >= 0 else "no start square"
-            cb.setEnabled(reason is None)
-            if reason is not None:
-                cb.setCurrentIndex(0)
-            cb.setToolTip(f"{cs[i].name} is not free: {reason}" if reason else
-                          f"dash corner {cs[i].name}: off, A, B or full")
-        # tails
-        keep = self.tail.currentData()
-        self.tail.blockSignals(True)
-        self.tail.clear()
-        self.tail.addItem("none", None)
-        if s >= 0 and e >= 0 and self._uses_end():
-            try:
-                tails = _list_tails(b, s, e)
-            except Exception:  # noqa: BLE001
-                tails = {}
-            for kind in ("ecd", "xcd"):
-                for t in tails.get(kind, []):
-                    names = tuple(b.name(int(q)) for q in t)
-                    self.tail.addItem(f"{kind.upper()}  {' '.join(names)}", names)
-        i = self.tail.findData(keep) if keep is not None else 0
-        self.tail.setCurrentIndex(max(i, 0))
-        self.tail.setEnabled(self.tail.count() > 1)
-        self.tail.blockSignals(False)
-        self.squaresChanged.emit(s, e if self._uses_end() else -1)
+    def _show(self, changed: frozenset) -> None:
+        """Redraw the widgets from the model (after any change, whoever made it)."""
+        m = self.model
+        s = m.settings
+        en = m.enabled()
+        with self._quiet():
+            self.rows.setValue(s.rows)
+            self.cols.setValue(s.cols)
+            self.square_lock.setChecked(s.square)
+            self.closed.setChecked(s.closed)
+            self.mode.setCurrentIndex(max(self.mode.findData(s.mode), 0))
+            if self.start.text() != s.start:
+                self.start.setText(s.start)
+            self.tie.setCurrentIndex(max(self.tie.findData(s.tie), 0))
+            if self.order.text() != s.order:
+                self.order.setText(s.order)
+            self.seed.setValue(s.seed)
+            self.method.setCurrentIndex(max(self.method.findText(s.method), 0))
+            self.keep.setValue(s.keep)
+            self.limit.setValue(s.limit)
+            # end squares
+            self.end.clear()
+            if not s.closed:
+                self.end.addItem("(open tour: no end)", None)
+            for name in m.end_choices():
+                self.end.addItem(name, name)
+            self.end.setCurrentIndex(max(self.end.findData(s.end), 0))
+            self.end.setEnabled(en.end)
+            # corners: only free ones can be dashed
+            states = m.corner_states()
+            names = list(states)
+            dashes = dict(s.dashes)
+            for i, (lab, cb) in enumerate(zip(self.dash_labels, self.dash)):
+                shown = i < len(names)
+                lab.setVisible(shown)
+                cb.setVisible(shown)
+                lab.setText(names[i] if shown else "—")
+                if not shown:
+                    continue
+                reason = states[names[i]]
+                cb.setEnabled(reason is None)
+                cb.setCurrentIndex(DASH_STATES.index(dashes.get(names[i], "off")))
+                cb.setToolTip(f"{names[i]} is not free: {reason}" if reason else
+                              f"dash corner {names[i]}: off, A, B or full")
+            # tails
+            self.tail.clear()
+            self.tail.addItem("none", None)
+            for kind, names_ in m.tail_choices():
+                self.tail.addItem(f"{kind.upper()}  {' '.join(names_)}", names_)
+            self.tail.setCurrentIndex(_index_of(self.tail, s.tail))
+            self.tail.setEnabled(en.tail)
+            self.rules_box.setEnabled(en.rules)
+            self.enum_box.setEnabled(en.exhaustive)
+        if changed & _BOARD_FIELDS:
+            self.boardChanged.emit(s.rows, s.cols)
+        if changed & _SQUARE_FIELDS:
+            self.squaresChanged.emit(self.start_square(), self.end_square())
         self._check()
 
-    def _uses_end(self) -> bool:
-        return self.closed.isChecked() and self.mode_key() == "exhaustive"
+    def _say(self, text: str) -> None:
+        self.note.setText(text)
+        self.message.emit(text)
 
-    def _check(self, *_) -> str:
-        """Write the widgets into the model and say at once what is wrong ("" when
-        nothing)."""
+    def _check(self) -> str:
+        """Say at once what is wrong with the request ("" when nothing)."""
         try:
-            self.request()
+            self.model.request()
             msg = ""
         except ValueError as e:
             msg = str(e)
-        self.note.setText(msg)
-        self.message.emit(msg)
+        self._say(msg)
         return msg
-
-    def _values(self) -> dict:
-        """The widgets' values, as :class:`knightgui.request.RequestModel` fields."""
-        dashes = tuple((self.dash_labels[i].text(), cb.currentText())
-                       for i, cb in enumerate(self.dash)
-                       if not cb.isHidden() and cb.isEnabled() and cb.currentText() != "off")
-        return {"rows": self.rows.value(), "cols": self.cols.value(),
-                "square": self.square_lock.isChecked(), "closed": self.closed.isChecked(),
-                "mode": self.mode_key(), "start": self.start.text(),
-                "end": self.end.currentText() if self.end.currentData() is not None else None,
-                "tie": self.tie.currentData() or "", "order": self.order.text(),
-                "seed": self.seed.value(), "method": self.method.currentText(),
-                "dashes": dashes, "tail": self.tail.currentData(),
-                "keep": self.keep.value(), "limit": self.limit.value()}
-
-    def sync(self) -> None:
-        """Write the widgets into the model (``ValueError`` when a value is refused)."""
-        self.model.update(**self._values())
 
     # ------------------------------------------------------------- requests
     def request(self) -> Request:
         """The model's validated request (``ValueError`` with a sentence when not valid)."""
-        self.sync()
         return self.model.request()
 
-    def _solve_clicked(self):
+    def submit(self) -> None:
+        """Solve with the controls as they are (the Solve button, Ctrl+R): emits
+        :attr:`solveRequested`, or says what is wrong."""
         try:
             req = self.request()
         except ValueError as e:
-            self.note.setText(str(e))
-            self.message.emit(str(e))
+            self._say(str(e))
             return
         self.solveRequested.emit(req)
 
     # ------------------------------------------------------------- settings
     def state(self) -> dict:
         """The model's fields as plain values (saved in the settings)."""
-        try:
-            self.sync()
-        except ValueError:
-            pass
         return self.model.to_dict()
 
-    def set_state(self, st: dict):
-        """Restore :meth:`state` output; unknown or bad values keep their defaults."""
-        m = RequestModel.from_dict(st).settings
-        self.square_lock.setChecked(m.square)
-        self.rows.setValue(m.rows)
-        self.cols.setValue(m.cols)
-        self.closed.setChecked(m.closed)
-        self.mode.setCurrentIndex(max(self.mode.findData(m.mode), 0))
-        self.start.setText(m.start)
-        self.tie.setCurrentIndex(max(self.tie.findData(m.tie), 0))
-        self.order.setText(m.order)
-        self.seed.setValue(m.seed)
-        self.method.setCurrentIndex(max(self.method.findText(m.method), 0))
-        self.keep.setValue(m.keep)
-        self.limit.setValue(m.limit)
-        self._squares_changed()
-        i = self.end.findText(m.end or "")
-        if i >= 0:
-            self.end.setCurrentIndex(i)
-        saved = dict(m.dashes)
-        raw = st.get("dashes") if isinstance(st, dict) else None
-        if isinstance(raw, list) and all(isinstance(d, str) for d in raw):
-            # older settings: one state per corner, in corner order
-            saved = {self.dash_labels[i].text(): d for i, d in enumerate(raw[:4])}
-        for lab, cb in zip(self.dash_labels, self.dash):
-            d = saved.get(lab.text())
-            if cb.isEnabled() and d in DASH_STATES:
-                cb.setCurrentIndex(DASH_STATES.index(d))
-        self._check()
+    def set_state(self, st: dict) -> None:
+        """Restore :meth:`state` output; unknown or bad values keep their current values."""
+        self.model.load(st)

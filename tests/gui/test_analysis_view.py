@@ -51,15 +51,15 @@ def _plot_items(plot):
 
 
 def test_view_menu_opens_the_analysis_view_at_the_default_size(window, qtbot):
-    assert window.act_analysis.text() == "Analysis"
-    assert window.act_analysis in window.view_menu.actions()
+    assert window.act.analysis.text() == "Analysis"
+    assert window.act.analysis in window.act.view_menu.actions()
     assert window.analysis is None                  # made on first use
-    window.act_analysis.trigger()
+    window.act.analysis.trigger()
     v = window.analysis
     assert v is not None and v.isVisible() and v.isWindow()
     assert (v.width(), v.height()) == (1280, 820)
     assert [v.tabs.tabText(i) for i in range(v.tabs.count())] == [p.title for p in PAGES]
-    window.act_analysis.trigger()                   # a second time: the same view
+    window.act.analysis.trigger()                   # a second time: the same view
     assert window.analysis is v
 
 

@@ -45,7 +45,7 @@ def test_hostile_field_values_become_requests_or_messages(qtbot):
         panel.order.setText(order)
         before = got["requests"]
         panel.note.setText("")
-        panel._solve_clicked()   # noqa: SLF001 - the Solve button's slot
+        panel.submit()   # noqa: SLF001 - the Solve button's slot
         if got["requests"] == before:
             got["messages"] += 1
             assert panel.note.text(), "a refused request must say why"

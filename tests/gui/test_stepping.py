@@ -81,20 +81,20 @@ def test_keys_jump_and_end(window, qtbot, engine_solutions):
     window.activateWindow()
     window.view.setFocus()
     r = window.results
-    window.act_next.trigger()
-    window.act_next.trigger()
+    window.act.next.trigger()
+    window.act.next.trigger()
     assert r.current == 2
-    window.act_first.trigger()
+    window.act.first.trigger()
     assert r.current == 0
-    window.act_last.trigger()
+    window.act.last.trigger()
     assert r.current == 14_257
     assert window.counter.values["current"] == 14_258
     assert not r.next()
     assert "All Solutions Exhausted" in window.statusBar().currentMessage()
-    window.jump_box.setValue(37)
+    window.act.jump_box.setValue(37)
     np.testing.assert_array_equal(window.view.path, engine_solutions[36].path)
-    assert window.act_next.shortcut().toString() == "Right"
-    assert window.act_play.shortcut().toString() == "Space"
+    assert window.act.next.shortcut().toString() == "Right"
+    assert window.act.play.shortcut().toString() == "Space"
 
 
 def test_arrow_keys_step_when_the_board_has_focus(window, qtbot):
@@ -113,16 +113,16 @@ def test_arrow_keys_step_when_the_board_has_focus(window, qtbot):
     qtbot.keyClick(window.view, Qt.Key_Home)
     assert r.current == 0
     qtbot.keyClick(window.view, Qt.Key_Space)
-    assert window.act_play.isChecked()
+    assert window.act.play.isChecked()
     qtbot.keyClick(window.view, Qt.Key_Space)
-    assert not window.act_play.isChecked()
+    assert not window.act.play.isChecked()
 
 
 def test_play_steps_forward_until_stopped(window, qtbot):
     _enumerate(window, qtbot)
-    window.play_speed.setValue(200)
+    window.act.play_speed.setValue(200)
     window.toggle_play()
-    assert window.act_play.isChecked()
+    assert window.act.play.isChecked()
     wait_until(qtbot, lambda: window.results.current >= 5, timeout=10)
     window.toggle_play()
     k = window.results.current
@@ -133,7 +133,7 @@ def test_play_steps_forward_until_stopped(window, qtbot):
 def test_animation_shows_candidates_with_outlets(window, qtbot):
     _enumerate(window, qtbot)
     path = window.view.path.copy()
-    window.anim_speed.setValue(1)
+    window.act.anim_speed.setValue(1)
     window.toggle_animation()
     assert window.animator.running
     items = window.view.candidates._items

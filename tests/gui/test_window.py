@@ -35,7 +35,7 @@ def test_window_opens_with_its_panels(window, qtbot):
     assert (window.view.rows, window.view.cols) == (8, 8)
     qtbot.wait(50)
     assert window.analysis is None          # the Analysis view is made when first opened
-    assert window.act_analysis in window.view_menu.actions()
+    assert window.act.analysis in window.act.view_menu.actions()
 
 
 @pytest.mark.parametrize("n", [8, 100])

@@ -31,10 +31,10 @@ def _enumerate_a8_c7(window, qtbot):
 def test_the_controls_write_the_model(window):
     c, m = window.controls, window.controls.model
     c.rows.setValue(10)
-    assert (m.rows, m.cols) == (10, 10)
+    assert (m.settings.rows, m.settings.cols) == (10, 10)
     c.tie.setCurrentIndex(c.tie.findData("first"))
     c.seed.setValue(9)
-    assert (m.tie, m.seed) == ("first", 9)
+    assert (m.settings.tie, m.settings.seed) == ("first", 9)
     assert window.controls.request().rows == 10
 
 
@@ -65,7 +65,7 @@ def test_a_change_during_a_search_cancels_it(window, qtbot):
     window.solve()
     assert window.results.running
     c.rows.setValue(9)
-    assert not window.results.running and not window.act_cancel.isEnabled()
+    assert not window.results.running and not window.act.cancel.isEnabled()
     assert window.counter.state.text().startswith("Stale")
 
 
