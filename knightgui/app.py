@@ -101,7 +101,7 @@ class _FirstPaint(QObject):
         self._done = False
 
     def eventFilter(self, obj, ev):
-        if not self._done and ev.type() == QEvent.Paint:
+        if not self._done and ev.type() == QEvent.Type.Paint:
             self._done = True
             QTimer.singleShot(0, self._cb)
         return False

@@ -158,9 +158,15 @@ class TourPathItem(pg.GraphicsObject):
             self._p = np.append(p, p[0]) if closed and len(p) > 2 else p
         self.update()
 
+    def _path(self) -> np.ndarray:
+        """The path drawn (closing square appended); only called while there is one."""
+        if self._p is None:
+            raise RuntimeError("no path is drawn")       # a bug: callers check first
+        return self._p
+
     def _xy(self):
         if self._xy_cache is None:
-            p = self._p
+            p = self._path()
             x = (p % self._cols).astype(np.float64)
             x += 0.5
             y = (p // self._cols).astype(np.float64)
@@ -187,12 +193,13 @@ class TourPathItem(pg.GraphicsObject):
         costs O(visible squares), not O(tour length)."""
         c0, r0 = max(int(np.floor(rect.left())) - 3, 0), max(int(np.floor(rect.top())) - 3, 0)
         c1, r1 = int(np.ceil(rect.right())) + 3, int(np.ceil(rect.bottom())) + 3
-        nseg = len(self._p) - 1
+        p = self._path()
+        nseg = len(p) - 1
         if self._numbers is not None:
             block = self._numbers[r0:r1, c0:c1]
             ks = block[block > 0].astype(np.int64) - 1          # 0-based move indices
             seg = np.union1d(ks - 1, ks)
-            if len(self._p) > self._numbers.size and (ks == 0).any():
+            if len(p) > self._numbers.size and (ks == 0).any():
                 seg = np.append(seg, nseg - 1)                   # the closing segment
             return seg[(seg >= 0) & (seg < nseg)]
         x, y = self._xy()
@@ -201,7 +208,8 @@ class TourPathItem(pg.GraphicsObject):
 
     def _segment_xy(self, seg: np.ndarray):
         """Start and end coordinates of segments ``seg`` (square centres)."""
-        a, b = self._p[seg], self._p[seg + 1]
+        p = self._path()
+        a, b = p[seg], p[seg + 1]
         cols = self._cols
         return (a % cols + 0.5, a // cols + 0.5, b % cols + 0.5, b // cols + 0.5)
 
@@ -220,7 +228,7 @@ class TourPathItem(pg.GraphicsObject):
         if len(seg):
             keep = np.union1d(seg, seg + 1)
             conn = np.isin(keep, seg)
-            q = self._p[keep]
+            q = self._path()[keep]
             path = pg.arrayToQPath((q % self._cols + 0.5).astype(np.float64),
                                    (q // self._cols + 0.5).astype(np.float64), connect=conn)
         self._window_key, self._window_path = key, path
@@ -257,7 +265,7 @@ class TourPathItem(pg.GraphicsObject):
             if lines is not None:
                 pen = QPen(self._colour, min(px * 0.07, 3.0))
                 pen.setCosmetic(True)
-                pen.setCapStyle(Qt.FlatCap)
+                pen.setCapStyle(Qt.PenCapStyle.FlatCap)
                 p.setRenderHint(p.RenderHint.Antialiasing, True)
                 p.setPen(pen)
                 p.drawLines(lines)
@@ -365,7 +373,7 @@ class NumbersItem(pg.GraphicsObject):
                 entry = cache.get(n)
                 if entry is None:
                     st = QStaticText(str(n))
-                    st.setPerformanceHint(QStaticText.AggressiveCaching)
+                    st.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
                     st.prepare(QTransform(), font)
                     entry = cache[n] = (st, st.size().width() / 2.0)
                 p.drawStaticText(QPointF(xs[i] - entry[1], ys[i] - half_h), entry[0])

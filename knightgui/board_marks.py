@@ -54,7 +54,7 @@ class CandidatesItem(pg.GraphicsObject):
             p.setBrush(QColor(255, 255, 255, 215))
             p.drawEllipse(c, rad, rad)
             p.setPen(colour)
-            p.drawText(QRectF(c.x() - rad, c.y() - rad, 2 * rad, 2 * rad), Qt.AlignCenter,
+            p.drawText(QRectF(c.x() - rad, c.y() - rad, 2 * rad, 2 * rad), Qt.AlignmentFlag.AlignCenter,
                        str(outlets))
         p.restore()
 
@@ -101,11 +101,11 @@ class MarkersItem(pg.GraphicsObject):
             if big:
                 half = px * 0.44
                 p.setPen(QPen(colour, max(px * 0.07, 2.5)))
-                p.setBrush(Qt.NoBrush)
+                p.setBrush(Qt.BrushStyle.NoBrush)
             else:
                 half = 6.0
                 p.setPen(QPen(QColor(0, 0, 0), 1.2))
-                p.setBrush(Qt.NoBrush if shape == "ring" else colour)
+                p.setBrush(Qt.BrushStyle.NoBrush if shape == "ring" else colour)
                 if shape == "ring":
                     p.setPen(QPen(colour, 2.0))
             r = QRectF(c.x() - half, c.y() - half, 2 * half, 2 * half)
@@ -176,6 +176,7 @@ class EdgeLabelsItem(pg.GraphicsObject):
                     text = str(k)
                     r = QRectF(c.x() - 50, c.y() - 9, 45, 18)
                 if view.intersects(r):
-                    p.drawText(r, (Qt.AlignHCenter | Qt.AlignTop) if axis == 0 else
-                               (Qt.AlignRight | Qt.AlignVCenter), text)
+                    A = Qt.AlignmentFlag
+                    p.drawText(r, (A.AlignHCenter | A.AlignTop) if axis == 0 else
+                               (A.AlignRight | A.AlignVCenter), text)
         p.restore()

@@ -165,13 +165,17 @@ class BoardView(pg.GraphicsView):
         k = self.move_number(sq)
         if k == 0:
             return len(nb)
-        return sum(1 for s in nb if self.numbers.flat[s] == 0 or self.numbers.flat[s] > k)
+        numbers = self.numbers
+        if numbers is None:
+            return len(nb)
+        return sum(1 for s in nb if numbers.flat[s] == 0 or numbers.flat[s] > k)
 
     # ------------------------------------------------------------- drawing
     def _refresh(self):
         rows, cols = self.rows, self.cols
         dark = None
-        if self.effective_colour_mode() == "moves" and len(self.path) > 1:
+        if (self.effective_colour_mode() == "moves" and len(self.path) > 1
+                and self.numbers is not None):
             lut = colour_lut(self.colour_map)
             rgba, dark = moves_rgba(self.numbers, rows * cols, lut), lut[1]
         else:
@@ -237,9 +241,9 @@ class BoardView(pg.GraphicsView):
             sq = self.square_at(p.x(), p.y())
             if sq < 0 or ev.double():
                 return
-            end = (ev.button() == Qt.RightButton
-                   or bool(ev.modifiers() & Qt.ShiftModifier))
-            if ev.button() in (Qt.LeftButton, Qt.RightButton):
+            end = (ev.button() == Qt.MouseButton.RightButton
+                   or bool(ev.modifiers() & Qt.KeyboardModifier.ShiftModifier))
+            if ev.button() in (Qt.MouseButton.LeftButton, Qt.MouseButton.RightButton):
                 self.squareClicked.emit(sq, end)
         except Exception:  # noqa: BLE001
             return

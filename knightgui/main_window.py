@@ -7,6 +7,7 @@ the shown figures stale when the board, mode, start or end change."""
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea
@@ -24,6 +25,9 @@ from .request import RESULT_FIELDS
 from .results import ResultsPresenter
 from .window_actions import make_actions
 from .worker import SolverThread
+
+if TYPE_CHECKING:
+    from .panels.analysis import AnalysisWindow
 
 log = logging.getLogger("knightgui.window")
 #: The window's own title. The application's display name ("knightgui") is not repeated here:
@@ -53,7 +57,7 @@ class MainWindow(QMainWindow):
         self.counter_dock = self._dock("Solutions", self.counter, Qt.DockWidgetArea.RightDockWidgetArea)
         self.timing_dock = self._dock("Timing", self.timing, Qt.DockWidgetArea.RightDockWidgetArea)
         self.matrix_dock = self._dock("Options matrix", self.matrix, Qt.DockWidgetArea.RightDockWidgetArea)
-        self.analysis = None           # the Analysis view, made when first opened
+        self.analysis: AnalysisWindow | None = None   # the Analysis view, made when first opened
         self.resizeDocks([self.controls_dock, self.matrix_dock], [340, 340], Qt.Orientation.Horizontal)
         self.worker = SolverThread(self)
         self.results = ResultsPresenter(self.worker, self.view, self.matrix, self.counter,
@@ -92,23 +96,24 @@ class MainWindow(QMainWindow):
     def open_analysis(self, *_):
         """Show the Analysis view (View ▸ Analysis), made on first use: its studies and plots
         load numba and pyqtgraph's exporters, which the board does not need."""
-        if self.analysis is None:
+        view = self.analysis
+        if view is None:
             from .panels.analysis import AnalysisWindow
-            self.analysis = AnalysisWindow(self)
-            self.analysis.show_tour.connect(self.show_tour)
-            self.analysis.start_chosen.connect(self.use_start)
+            self.analysis = view = AnalysisWindow(self)
+            view.show_tour.connect(self.show_tour)
+            view.start_chosen.connect(self.use_start)
             if self._restore_settings:
                 try:
-                    settings.load_analysis(self.analysis)
+                    settings.load_analysis(view)
                 except Exception:  # noqa: BLE001 - bad settings never stop the view
                     log.exception("could not restore the Analysis view's settings")
-        self.analysis.show()
-        self.analysis.raise_()
-        self.analysis.activateWindow()
-        return self.analysis
+        view.show()
+        view.raise_()
+        view.activateWindow()
+        return view
 
     def eventFilter(self, obj, ev):
-        if obj is self.view.viewport() and ev.type() == QEvent.Paint and not self._painted:
+        if obj is self.view.viewport() and ev.type() == QEvent.Type.Paint and not self._painted:
             self._painted = True
             self.view.viewport().removeEventFilter(self)
             self.firstPaint.emit()

@@ -151,6 +151,8 @@ class ResultsPresenter(QObject):
         self.timing.set_single(res.seconds, res.method, res.nodes)
         self.timing.stop("done" if res.ok else "no tour")
         req = self.request
+        if req is None:                 # a result without its request: nothing to show
+            return
         self.store.clear()
         self.current = -1
         ties = np.asarray(res.ties, dtype=bool) if len(res.ties) else None
@@ -201,7 +203,7 @@ class ResultsPresenter(QObject):
                              f"{st.dead_ends:,} dead ends, {format_seconds(st.seconds)}")
         else:
             self.status.emit(f"Stopped after {st.solutions:,} solutions")
-        if st.solutions == 0:
+        if st.solutions == 0 and self.request is not None:
             self.view.set_tour(np.zeros(0, dtype=np.int32), rows=self.request.rows,
                                cols=self.request.cols)
             self.matrix.clear("No solution: Warnsdorff's rule allows no tour with these "

@@ -71,9 +71,10 @@ def install_smoke_exit(app=None) -> bool:
     """Arm the smoke exit on ``app`` (default: the running QApplication). Returns True when
     armed (the variable is set), False otherwise. Call on the GUI thread, before or after the
     main window is shown."""
-    linger_ms = requested()
-    if linger_ms is None:
+    wanted = requested()
+    if wanted is None:
         return False
+    linger_ms: int = wanted
     from PySide6.QtCore import QEvent, QObject, QTimer
     from PySide6.QtWidgets import QApplication
 
@@ -153,7 +154,10 @@ def install_when_app_exists(poll_s: float = 0.005, give_up_s: float = 120.0) -> 
                 return super().event(e)
 
         bridge = _Bridge()
-        bridge.moveToThread(QCoreApplication.instance().thread())
+        core_app = QCoreApplication.instance()
+        if core_app is None:              # the application is already gone
+            return
+        bridge.moveToThread(core_app.thread())
         _BRIDGES.append(bridge)  # outlives this thread, or Qt deletes it with the event
         QCoreApplication.postEvent(bridge, QEvent(kind))
 

@@ -160,7 +160,10 @@ class SolverThread(QThread):
                     self._cond.wait(self._mutex)
                 if self._abort:
                     return
-                gen, req = self._pending
+                pending = self._pending
+                if pending is None:       # woken by the abort
+                    return
+                gen, req = pending
                 self._pending = None
                 self._restart = False
                 self.busy_gen = gen

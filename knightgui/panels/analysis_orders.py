@@ -3,6 +3,8 @@ with plain Warnsdorff; a histogram of failures per order, a heat map of failures
 square, the worst orders and their failed walks (click one to see it on the board)."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QListWidget, QListWidgetItem,
                                QProgressBar, QSpinBox, QSplitter, QTableWidgetItem, QVBoxLayout,
@@ -10,6 +12,9 @@ from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QListWidget, QLis
 
 from .analysis_base import AnalysisPage, button, rows, table
 from .analysis_plots import FailureHistogram, StartHeatMap
+
+if TYPE_CHECKING:
+    from knightgui_core.studies.orders import OrdersResult
 
 
 class MoveOrdersPage(AnalysisPage):
@@ -19,7 +24,7 @@ class MoveOrdersPage(AnalysisPage):
 
     def __init__(self, runner, parent=None):
         super().__init__(runner, parent)
-        self.orders_result = None
+        self.orders_result: OrdersResult | None = None
         v = QVBoxLayout(self)
         self.size_spin = QSpinBox()
         self.size_spin.setRange(5, 12)
@@ -119,6 +124,8 @@ class MoveOrdersPage(AnalysisPage):
     def _walks_for_order(self, index: int) -> None:
         res = self.orders_result
         self.walks_list.clear()
+        if res is None:
+            return
         from knightgui_core.studies.orders import digits
         order = digits(res.order(index))
         for s in res.failed_starts(index):
@@ -161,6 +168,8 @@ class MoveOrdersPage(AnalysisPage):
         """Replay order ``index`` from ``start`` and emit it on :attr:`show_tour`."""
         from knightgui_core.studies.orders import replay
         res = self.orders_result
+        if res is None:
+            return
         w = replay(res.board.rows, res.order(index), res.tie, start, cols=res.board.cols)
         self.show_tour.emit(w.tour if w.complete else w)
 

@@ -3,7 +3,11 @@ and greedy success rate against board size; :func:`export_plot` saves any of the
 SVG."""
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -55,19 +59,25 @@ def _close_paths_explicitly(node) -> None:
         el.setAttribute("d", " ".join(out))
 
 
-def _svg_exporter_module():
-    """pyqtgraph's SVG exporter module, its path reading made to accept Qt 6.11's paths."""
-    import importlib
-    mod = importlib.import_module("pyqtgraph.exporters.SVGExporter")
-    if not getattr(mod, "_knightgui_paths", False):
-        original = mod.correctCoordinates
+@contextmanager
+def svg_path_shim() -> Iterator[Any]:
+    """pyqtgraph's SVG exporter module, made to read Qt 6.11's closed paths for the length of
+    one export: its ``correctCoordinates`` first rewrites each ``Z`` (see
+    :func:`_close_paths_explicitly`), and is put back afterwards, so pyqtgraph is never left
+    changed. Tracks pyqtgraph issue 3485; ``tests/gui/test_export.py`` shows the export
+    working and pyqtgraph untouched after it."""
+    mod: Any = importlib.import_module("pyqtgraph.exporters.SVGExporter")
+    original = mod.correctCoordinates
 
-        def correct(node, defs, item, options):
-            _close_paths_explicitly(node)
-            return original(node, defs, item, options)
-        mod.correctCoordinates = correct
-        mod._knightgui_paths = True
-    return mod
+    def correct(node, defs, item, options):
+        _close_paths_explicitly(node)
+        return original(node, defs, item, options)
+
+    mod.correctCoordinates = correct
+    try:
+        yield mod
+    finally:
+        mod.correctCoordinates = original
 
 
 def export_plot(widget, filename) -> Path:
@@ -81,7 +91,8 @@ def export_plot(widget, filename) -> Path:
         raise ValueError(f"export as .png or .svg, not {path.name!r}")
     scene = widget.scene()
     if suffix == ".svg":
-        svg = _svg_exporter_module().SVGExporter(scene).export(toBytes=True)
+        with svg_path_shim() as mod:
+            svg = mod.SVGExporter(scene).export(toBytes=True)
         write_text(path, svg.decode("utf-8"), make_parents=True)
         return path
     from pyqtgraph.exporters import ImageExporter

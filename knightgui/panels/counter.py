@@ -50,7 +50,7 @@ class CounterPanel(QWidget):
         self.state.setWordWrap(True)
         self.state.setStyleSheet(_STATE_STYLE)
         self.identity = QLabel("—")
-        self.identity.setTextInteractionFlags(Qt.TextSelectableByMouse)
+        self.identity.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.identity.setToolTip("The tour's canonical id: equal for tours that are the same "
                                  "up to the board's turns and mirrors and reversal (a closed "
                                  "tour: the same cycle from any start, either way round); "
@@ -123,7 +123,7 @@ class TimingPanel(QWidget):
                           ("forward", "Forward moves"), ("method", "Method"),
                           ("nodes", "Nodes")):
             lab = QLabel("—")
-            lab.setTextInteractionFlags(Qt.TextSelectableByMouse)
+            lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             lab.setWordWrap(True)
             self.labels[key] = lab
             f.addRow(text, lab)

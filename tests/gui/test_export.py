@@ -85,3 +85,32 @@ def test_png_of_a_big_board_fills_the_image(tmp_path):
     bg = img.pixelColor(img.width() - 1, 0)
     inner = img.pixelColor(int(img.width() * 0.95), int(img.height() * 0.05))
     assert inner != bg or inner.saturation() > 40
+
+
+def test_plot_svg_export_reads_closed_paths_and_leaves_pyqtgraph_as_it_was(qapp, tmp_path):
+    import importlib
+    import xml.dom.minidom
+
+    from knightgui.panels.analysis_plots import FailureHistogram, export_plot, svg_path_shim
+    mod = importlib.import_module("pyqtgraph.exporters.SVGExporter")
+    before = mod.correctCoordinates
+    w = FailureHistogram()
+    w.resize(400, 300)
+    w.set_distribution([3, 5, 2, 7])               # bars and a legend: closed paths
+    out = export_plot(w, tmp_path / "bars.svg")
+    doc = xml.dom.minidom.parse(str(out))
+    assert doc.getElementsByTagName("path") or doc.getElementsByTagName("rect")
+    assert mod.correctCoordinates is before        # pyqtgraph is left unchanged
+    with svg_path_shim() as m:
+        assert m.correctCoordinates is not before
+    assert mod.correctCoordinates is before
+
+
+def test_closed_paths_are_written_as_lines_back_to_their_start():
+    import xml.dom.minidom
+
+    from knightgui.panels.analysis_plots import _close_paths_explicitly
+    doc = xml.dom.minidom.parseString('<g><path d="M1,2 L3,4 L5,6 Z M7,8 L9,9 z"/></g>')
+    _close_paths_explicitly(doc.documentElement)
+    d = doc.getElementsByTagName("path")[0].getAttribute("d")
+    assert d.split() == ["M1,2", "L3,4", "L5,6", "L1,2", "M7,8", "L9,9", "L7,8"]
