@@ -33,11 +33,6 @@ Packed: TypeAlias = CompactBlock
 MIN_RUN = 1024
 
 
-def path_dtype(size: int):
-    """How stored squares are held: uint8 up to 256 squares, uint16 up to 65,536, else int32."""
-    return np.uint8 if size <= 256 else np.uint16 if size <= 65536 else np.int32
-
-
 def fewer_runs(runs: list[Packed]) -> list[Packed]:
     """The consecutive ``runs`` with each stretch of short ones (under :data:`MIN_RUN`
     solutions) joined into one (:func:`knightgui_core.tietree.kept_solutions.join_blocks`); long runs

@@ -29,26 +29,16 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-import numpy as np
 from PySide6.QtCore import QMutex, QMutexLocker, QThread, QWaitCondition, Signal
 
+from knightgui_core.tietree import keep_policy
+from knightgui_core.tietree.keep_policy import kept_solution_chunks
+
 from .request import Request
-from .solutions import Packed, fewer_runs, path_dtype
+from .solutions import Packed, fewer_runs
 
 __all__ = ["Request", "SolverThread", "Stats", "StudyRequest"]
 
-#: forward moves per enumeration chunk (bounds the abort latency)
-CHUNK_STEPS = 200_000
-#: memory for solutions kept for stepping (paths dominate: 1, 2 or 4 bytes per square)
-KEEP_BYTES = 512 * 2**20
-#: solutions collected per kernel call, at most KEEP_STEPS forward moves (tens of ms on 8×8),
-#: and the scratch memory one call may use (the squares that changed: at most 1, 2 or 4 bytes
-#: per square per solution, and 16 bytes of offsets). Few long calls: between two calls the
-#: thread needs the GIL, which the window's thread may hold for a whole switch interval
-#: (5 ms) while it paints
-SOLUTION_BLOCK = 65536
-KEEP_STEPS = 2_000_000
-BLOCK_BYTES = 8 * 2**20
 #: seconds between two progress signals / solution batches
 EMIT_INTERVAL = 0.05
 
@@ -215,12 +205,9 @@ class SolverThread(QThread):
             en = Enumerator(**kwargs, cancel=self._should_stop)
         except Cancelled:
             return
-        size = req.rows * req.cols
         t0 = time.perf_counter()
         last = [t0]
         batch: list[Packed] = []
-        stored = 0
-        keep = min(req.keep, max(1, KEEP_BYTES // (size * np.dtype(path_dtype(size)).itemsize + 64)))
 
         def stats(**kw) -> Stats:
             return Stats(int(en.solutions), int(en.dead_ends), int(en.forward_moves),
@@ -236,24 +223,13 @@ class SolverThread(QThread):
                 batch.clear()
             self.progress.emit(gen, stats())
 
-        while not self._should_stop() and not en.exhausted:
-            if req.limit and en.solutions >= req.limit:
+        # what is kept and how the search is chunked: knightgui_core.tietree.keep_policy
+        for block in kept_solution_chunks(en, req.keep, req.limit, keep_policy.KEEP_BYTES):
+            if block is not None:
+                batch.append(block)
+            flush()
+            if self._should_stop():
                 break
-            want = max(1, min(SOLUTION_BLOCK, BLOCK_BYTES // (size * path_dtype(size)().itemsize + 16)))
-            if req.limit:
-                want = min(want, req.limit - en.solutions)
-            if stored < keep:
-                got = en.block_compact(min(want, keep - stored), KEEP_STEPS)
-                if len(got):
-                    batch.append(got)
-                stored += len(got)
-                flush()
-            elif req.limit:
-                en.block(want, CHUNK_STEPS)  # solutions beyond ``keep`` are only counted
-                flush()
-            else:
-                en.count(cancel=lambda: True, chunk=CHUNK_STEPS)  # one bounded chunk
-                flush()
         if self._should_stop():
             return
         flush(force=True)

@@ -1,5 +1,7 @@
 """What every page of the Analysis view shares: the study runner (one
-:class:`knightgui.worker.SolverThread` for all pages) and the page base class.
+:class:`knightgui.worker.SolverThread` for all pages' studies, a second one for the single
+walks a page shows on the board, so nothing is computed on the GUI thread) and the page base
+class.
 
 A page is an :class:`AnalysisPage`: a widget with a tab ``title``, the plots it draws
 (:meth:`AnalysisPage.plots`, sized by the tests and exported by the "Export plots…" button)
@@ -7,6 +9,7 @@ and the three study callbacks. Pages are listed in :mod:`knightgui.panels.analys
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -69,6 +72,14 @@ class StudyRunner(QObject):
         self.worker.studyProgress.connect(self._progress)
         self.worker.studyDone.connect(self._done)
         self.worker.failed.connect(self._failed)
+        # single walks (a click on a failed walk replays it): their own thread, so a click
+        # never waits for a study and a newer click supersedes an older one
+        self.walker = SolverThread(self)
+        self.walker.setObjectName("knightgui-walks")
+        self.walk_gen = 0
+        self.walk_page: AnalysisPage | None = None
+        self.walker.studyDone.connect(self._walked)
+        self.walker.failed.connect(self._walk_failed)
 
     def run(self, page: AnalysisPage, kind: str, fn) -> int:
         """Start ``fn(progress=, cancel=)`` for ``page`` (superseding a running study)."""
@@ -78,15 +89,31 @@ class StudyRunner(QObject):
         self.busyChanged.emit(True)
         return self.gen
 
+    def walk(self, page: AnalysisPage, fn: Callable[[], object]) -> int:
+        """Compute ``fn()`` (one walk: a Tour or a stuck Walk) on the walk thread and emit
+        it on ``page.show_tour`` (a newer walk supersedes it)."""
+        self.walk_page = page
+        self.walk_gen = self.walker.submit(StudyRequest("walk", lambda **_kw: fn()))
+        return self.walk_gen
+
     def cancel(self) -> None:
         """Stop the running study; its partial result still arrives."""
         if self.running:
             self.worker.cancel()
 
     def shutdown(self, timeout_ms: int = 30000) -> bool:
-        """Abort and wait for the thread; True when it ended."""
+        """Abort and wait for both threads; True when they ended."""
         self.running = False
-        return bool(self.worker.stop(timeout_ms))
+        walks_ended = bool(self.walker.stop(timeout_ms))
+        return bool(self.worker.stop(timeout_ms)) and walks_ended
+
+    def _walked(self, gen: int, result) -> None:
+        if gen == self.walk_gen and self.walk_page is not None and result is not None:
+            self.walk_page.show_tour.emit(result)
+
+    def _walk_failed(self, gen: int, message: str, _bad_input: bool) -> None:
+        if gen == self.walk_gen and self.walk_page is not None:
+            self.walk_page.study_failed(message)
 
     def _progress(self, gen: int, done: float, total: float) -> None:
         if gen == self.gen and self.page is not None:
@@ -144,8 +171,13 @@ class AnalysisPage(QWidget):
 
     # ---------------------------------------------------------------- helpers
     def start_study(self, kind: str, fn) -> None:
+        """Run ``fn(progress=, cancel=)`` as this page's study (unless one is running)."""
         if not self.runner.running:
             self.runner.run(self, kind, fn)
+
+    def show_walk(self, fn: Callable[[], object]) -> None:
+        """Compute one walk with ``fn()`` on the walk thread; it is shown on the board."""
+        self.runner.walk(self, fn)
 
     def cancel(self) -> None:
         self.runner.cancel()

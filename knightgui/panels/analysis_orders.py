@@ -170,8 +170,12 @@ class MoveOrdersPage(AnalysisPage):
         res = self.orders_result
         if res is None:
             return
-        w = replay(res.board.rows, res.order(index), res.tie, start, cols=res.board.cols)
-        self.show_tour.emit(w.tour if w.complete else w)
+        rows, cols, order, tie = res.board.rows, res.board.cols, res.order(index), res.tie
+
+        def one():
+            w = replay(rows, order, tie, start, cols=cols)
+            return w.tour if w.complete else w
+        self.show_walk(one)
 
     def export_orders_csv(self, *_, filename: str | None = None) -> None:
         if self.orders_result is None:

@@ -201,9 +201,13 @@ class TieBreakPage(AnalysisPage):
         if ff is None:
             return
         from knightgui_core.studies.tiebreaks import walk
-        w = walk(str(it.data(Qt.ItemDataRole.UserRole)), ff["n"], ff["square"], order=self.tie_result.order,
-                 seed=ff.get("seed", self.tie_result.seed))
-        self.show_tour.emit(w.tour if w.complete else w)
+        rule = str(it.data(Qt.ItemDataRole.UserRole))
+        order, seed = self.tie_result.order, ff.get("seed", self.tie_result.seed)
+
+        def one():
+            w = walk(rule, ff["n"], ff["square"], order=order, seed=seed)
+            return w.tour if w.complete else w
+        self.show_walk(one)
 
     def export_tie_csv(self, *_, filename: str | None = None) -> None:
         if self.tie_result is None:

@@ -140,14 +140,19 @@ def test_clicks_emit_walks(qtbot, view):
     res = page.orders_result
     shown = []
     view.show_tour.connect(shown.append)
-    page._worst_clicked(0, 1)
+
+    def click(fn, *args):                     # the walk comes from the walk thread
+        before = len(shown)
+        fn(*args)
+        qtbot.waitUntil(lambda: len(shown) > before, timeout=30000)
+    click(page._worst_clicked, 0, 1)
     d = shown[-1]
     assert isinstance(d, Walk) and not d.complete and d.message
     index = int(page.worst_table.item(0, 0).text())
     start = int(res.failed_starts(index)[0])
     assert d.path[0] == start and len(d.path) == res.lengths[index, start] < 36
     assert page.walks_list.count() == res.failures_per_order[index]
-    page._walk_clicked(page.walks_list.item(page.walks_list.count() - 1))
+    click(page._walk_clicked, page.walks_list.item(page.walks_list.count() - 1))
     assert isinstance(shown[-1], Walk) and "stuck" in shown[-1].message
     sq = int(np.argmax(res.failures_per_start))
     c, r = sq % 6, sq // 6
@@ -156,8 +161,31 @@ def test_clicks_emit_walks(qtbot, view):
     assert page.walks_list.count() == min(200, res.failures_per_start[sq]) + (
         1 if res.failures_per_start[sq] > 200 else 0)
     ok = int(np.flatnonzero(res.lengths[:, 0] == 36)[0])
-    page.emit_walk(ok, 0)
+    click(page.emit_walk, ok, 0)
     assert isinstance(shown[-1], Tour) and len(shown[-1].path) == 36
+
+
+def test_a_replayed_walk_is_computed_off_the_gui_thread(qtbot, view, monkeypatch):
+    import threading
+
+    import knightgui_core.studies.orders as orders_mod
+    page = orders(view)
+    page.size_spin.setValue(5)
+    page.run_orders()
+    finish(qtbot, view, page, "orders_result")
+    threads = []
+    original = orders_mod.replay
+
+    def recording(*a, **kw):
+        threads.append(threading.get_ident())
+        return original(*a, **kw)
+    monkeypatch.setattr(orders_mod, "replay", recording)
+    shown = []
+    view.show_tour.connect(shown.append)
+    page.emit_walk(0, 0)
+    assert shown == []                            # the click returns before the walk
+    qtbot.waitUntil(lambda: len(shown) == 1, timeout=30000)
+    assert threads and threads[0] != threading.get_ident()
 
 
 def test_cancel_stops_the_study_and_keeps_a_partial_result(qtbot, view):
@@ -189,6 +217,7 @@ def test_tie_break_run_plot_and_rule_click(qtbot, view):
     row = list(res.rules).index("lookahead")
     assert res.first_failing_n("lookahead") is not None
     page._rule_clicked(row, 0)
+    qtbot.waitUntil(lambda: len(shown) == 1, timeout=30000)
     d = shown[-1]
     ff = res.first_failure("lookahead")
     assert isinstance(d, Walk) and len(d.path) == ff["visited"]
@@ -204,7 +233,8 @@ def test_a_walk_from_the_view_reaches_the_board(window, qtbot):
     row = list(page.tie_result.rules).index("lookahead")
     page._rule_clicked(row, 0)
     ff = page.tie_result.first_failure("lookahead")
-    assert (window.view.rows, len(window.view.path)) == (ff["n"], ff["visited"])
+    qtbot.waitUntil(lambda: (window.view.rows, len(window.view.path)) == (ff["n"], ff["visited"]),
+                    timeout=30000)
 
 
 def test_closing_the_main_window_stops_a_running_study(window, qtbot):

@@ -52,7 +52,8 @@ def test_out_of_range_is_an_index_error():
 
 def test_memory_budget_bounds_what_is_kept_while_counting_goes_on(qtbot, monkeypatch):
     import knightgui.worker as wk
-    monkeypatch.setattr(wk, "KEEP_BYTES", 50 * (64 * 1 + 64))   # room for 50 8×8 paths
+    from knightgui_core.tietree import keep_policy
+    monkeypatch.setattr(keep_policy, "KEEP_BYTES", 50 * (64 * 1 + 64))   # room for 50 8×8 paths
     w = wk.SolverThread()
     got, done = [], []
     w.solutionsFound.connect(lambda g, batch: got.extend(batch))
