@@ -13,11 +13,36 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from knightgui_core.board.tour import Tour, TourError
+from knightgui_core.board.tour import Tour
 
 from . import export
 
 log = logging.getLogger("knightgui.window")
+
+#: what reading or writing a file may raise when the file, the disk or the contents refuse
+#: (TourError and the engine's other input errors are ValueErrors)
+FILE_ERRORS = (OSError, ValueError)
+
+
+def file_error_text(name: str | os.PathLike[str], e: BaseException) -> str:
+    """One line that says which file and what went wrong ("tour.json: No space left on
+    device")."""
+    why = (e.strerror if isinstance(e, OSError) and e.strerror else str(e)) or type(e).__name__
+    return f"{Path(name).name}: {why.splitlines()[0]}"
+
+
+def attempt(name: str | os.PathLike[str], work: Callable[[], object],
+            fail: Callable[[str], None], done: Callable[[str], None], done_text: str) -> bool:
+    """The one error path of every file action (the window's and the Analysis view's):
+    run ``work()``; a refusal (:data:`FILE_ERRORS`) goes to ``fail`` as one line and returns
+    False, nothing else changes; success says ``done_text`` through ``done``."""
+    try:
+        work()
+    except FILE_ERRORS as e:
+        fail(file_error_text(name, e))
+        return False
+    done(done_text)
+    return True
 
 
 def guarded(fn):
@@ -71,15 +96,21 @@ class FileActions:
         name = filename or self._ask(False, "Open tour", "Tours (*.json *.csv);;All files (*)")
         if not name:
             return False
-        try:
-            tour = Tour.load(name)
-        except TourError as e:
-            self.show_error("Cannot open the tour", f"{Path(name).name}: {e}")
+        loaded: list[Tour] = []
+        if not self._attempt("Cannot open the tour", name, lambda: loaded.append(Tour.load(name)),
+                             ""):
             return False
+        tour = loaded[0]
         self.show_tour(tour)
         self.status(f"Opened {Path(name).name}: {tour.rows}×{tour.cols} "
-                                     f"{'closed' if tour.closed else 'open'} tour")
+                    f"{'closed' if tour.closed else 'open'} tour")
         return True
+
+    def _attempt(self, title: str, name: str, work: Callable[[], object],
+                 done_text: str) -> bool:
+        """:func:`attempt` with this window's error dialog and status line."""
+        return attempt(name, work, lambda text: self.show_error(title, text),
+                       lambda text: self.status(text) if text else None, done_text)
 
     def _need_tour(self):
         t = self.current_tour()
@@ -95,26 +126,16 @@ class FileActions:
         name = filename or self._ask(True, "Save tour", "JSON (*.json);;CSV (*.csv)", ".json")
         if not name:
             return False
-        try:
-            t.save(name)
-        except (TourError, OSError) as e:
-            self.show_error("Cannot save the tour", str(e))
-            return False
-        self.status(f"Saved {name}")
-        return True
+        return self._attempt("Cannot save the tour", name, lambda: t.save(name), f"Saved {name}")
 
     @guarded
     def export_png(self, *_, filename=None):
         name = filename or self._ask(True, "Export PNG", "PNG image (*.png)", ".png")
         if not name:
             return False
-        try:
-            export.write_png(self.view, name)      # temp file, then rename
-        except OSError as e:
-            self.show_error("Cannot export", f"Could not write {name}: {e}")
-            return False
-        self.status(f"Exported {name}")
-        return True
+        return self._attempt("Cannot export", name,
+                             lambda: export.write_png(self.view, name),   # temp file, then rename
+                             f"Exported {name}")
 
     @guarded
     def export_svg(self, *_, filename=None):
@@ -128,13 +149,9 @@ class FileActions:
         name = filename or self._ask(True, "Export SVG", "SVG image (*.svg)", ".svg")
         if not name:
             return False
-        try:
-            export.save_svg(t, name, numbers=self.view.show_numbers)
-        except (ValueError, OSError) as e:
-            self.show_error("Cannot export", str(e))
-            return False
-        self.status(f"Exported {name}")
-        return True
+        return self._attempt("Cannot export", name,
+                             lambda: export.save_svg(t, name, numbers=self.view.show_numbers),
+                             f"Exported {name}")
 
     @guarded
     def copy_image(self, *_):

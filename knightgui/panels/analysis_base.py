@@ -5,17 +5,22 @@ class.
 
 A page is an :class:`AnalysisPage`: a widget with a tab ``title``, the plots it draws
 (:meth:`AnalysisPage.plots`, sized by the tests and exported by the "Export plots…" button)
-and the three study callbacks. Pages are listed in :mod:`knightgui.panels.analysis_pages`.
+and the study callbacks. The base owns what every page's study shows the same way: the Run
+and Cancel buttons (``run_btn``, ``cancel_btn``: Run off while any study runs, Cancel on for
+the page whose study it is), the progress bar (``progress``, with an optional ``unit`` such as
+"tasks") and the status line (``status``: what runs, and "Failed: …" when it raised). Pages are listed in
+:mod:`knightgui.panels.analysis_pages`.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView,
-                               QMessageBox, QPushButton, QTableWidget, QWidget)
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
+                               QMessageBox, QProgressBar, QPushButton, QTableWidget, QWidget)
 
+from ..file_actions import attempt
 from ..worker import SolverThread, StudyRequest
 from .analysis_plots import export_plot
 
@@ -146,28 +151,50 @@ class AnalysisPage(QWidget):
     #: ``path`` (flat squares, partial) and ``message``, to show on the board
     show_tour = Signal(object)
 
-    def __init__(self, runner: StudyRunner, parent=None):
+    #: what the progress bar counts ("" for a plain percentage)
+    unit = ""
+
+    def __init__(self, runner: StudyRunner, parent=None, *, run_tip: str = "",
+                 status: str = ""):
         super().__init__(parent)
         self.runner = runner
         self.export_btn = button("Export plots…", self.export_plots,
                                  "save this page's plots as PNG or SVG images")
+        self.run_btn = button("Run", self.run, run_tip)
+        self.cancel_btn = button("Cancel", self.cancel, "stop the study (what is done stays)")
+        self.cancel_btn.setEnabled(False)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.status = QLabel(status)
+        self.status.setWordWrap(True)
+        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
 
     # ------------------------------------------------------------ to override
     def plots(self) -> dict[str, QWidget]:
         """The page's plots by a short name (used in exported file names)."""
         return {}
 
-    def study_progress(self, done: float, total: float) -> None:
-        """Progress of this page's running study."""
+    def run(self) -> None:
+        """Start the page's study (the Run button)."""
 
     def study_done(self, result) -> None:
         """The study ended (``result`` is partial when it was cancelled)."""
 
+    # ------------------------------------------------- shared study display
+    def study_progress(self, done: float, total: float) -> None:
+        """Progress of this page's running study, on the progress bar."""
+        self.progress.setValue(int(1000 * done / total) if total else 0)
+        if self.unit:
+            self.progress.setFormat(f"{int(done):,} / {int(total):,} {self.unit}")
+
     def study_failed(self, message: str) -> None:
-        """The study raised; ``message`` says what."""
+        """The study raised: its first line on the status line."""
+        self.status.setText(f"Failed: {message.splitlines()[0] if message else 'error'}")
 
     def set_busy(self, busy: bool) -> None:
-        """A study (of any page) started or ended."""
+        """A study (of any page) started or ended: Run waits, Cancel is this page's."""
+        self.run_btn.setEnabled(not busy)
+        self.cancel_btn.setEnabled(busy and self.runner.page is self)
 
     # ---------------------------------------------------------------- helpers
     def start_study(self, kind: str, fn) -> None:
@@ -192,10 +219,22 @@ class AnalysisPage(QWidget):
             return []
         p = Path(name)
         suffix = p.suffix.lower() if p.suffix.lower() in (".png", ".svg") else ".png"
-        written = []
-        try:
+        written: list[Path] = []
+
+        def work() -> None:
             for key, plot in self.plots().items():
                 written.append(export_plot(plot, p.with_name(f"{p.stem}-{key}{suffix}")))
-        except (OSError, ValueError) as e:
-            QMessageBox.warning(self, "Cannot export", f"Could not write the plots: {e}")
+        self.write_file(name, work, f"Saved {len(self.plots())} plot(s) as {p.stem}-…{suffix}",
+                        dialog=filename is None)
         return written
+
+    def write_file(self, name: str, work: Callable[[], object], done_text: str,
+                   dialog: bool = False) -> bool:
+        """Write a file through the window's one error path
+        (:func:`knightgui.file_actions.attempt`): a refusal is one line on the status line
+        (and a dialog when ``dialog``), nothing is lost."""
+        def fail(text: str) -> None:
+            self.status.setText(f"Could not save {text}")
+            if dialog:
+                QMessageBox.warning(self, "Cannot save", text)
+        return attempt(name, work, fail, self.status.setText, done_text)

@@ -20,7 +20,7 @@ from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, Signal
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxLayout,
-                               QHeaderView, QLabel, QLineEdit, QProgressBar, QPushButton,
+                               QHeaderView, QLabel, QLineEdit, QPushButton,
                                QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget)
 
@@ -63,8 +63,13 @@ class CountStudyPage(AnalysisPage):
     #: a square of the heat map was clicked: (rows, cols, flat square) to use as the start
     startChosen = Signal(int, int, int)
 
+    unit = "tasks"
+
     def __init__(self, runner: StudyRunner, parent: QWidget | None = None):
-        super().__init__(runner, parent)
+        super().__init__(runner, parent,
+                         run_tip="count every Warnsdorff tour from each start",
+                         status="Counts every Warnsdorff tour (strict rule, every tie "
+                                "followed, open) from each start square.")
         self.result = None
         v = QVBoxLayout(self)
         self.size_spin = QSpinBox()
@@ -83,12 +88,6 @@ class CountStudyPage(AnalysisPage):
         self.store_edit = QLineEdit(str(s.value("count/store", "") or ""))
         self.store_edit.setPlaceholderText("no store (or a .sqlite file to resume from)")
         self.store_edit.setToolTip("SQLite result store: finished tasks are kept and reused")
-        self.run_btn = QPushButton("Run")
-        self.run_btn.setToolTip("count every Warnsdorff tour from each start")
-        self.run_btn.clicked.connect(self.run)
-        self.cancel_btn = QPushButton("Cancel")
-        self.cancel_btn.clicked.connect(self.cancel)
-        self.cancel_btn.setEnabled(False)
         for group in ((QLabel("Board"), self.size_spin, QLabel("starts"), self.starts_combo),
                       (QLabel("Scheduler"), self.scheduler_edit),
                       (QLabel("Store"), self.store_edit),
@@ -99,12 +98,7 @@ class CountStudyPage(AnalysisPage):
             if group[-1] is self.cancel_btn or group[-1] is self.starts_combo:
                 row.addStretch(1)
             v.addLayout(row)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1000)
         v.addWidget(self.progress)
-        self.status = QLabel("Counts every Warnsdorff tour (strict rule, every tie followed, "
-                             "open) from each start square.")
-        self.status.setWordWrap(True)
         v.addWidget(self.status)
         t = QTableWidget(0, len(HEADERS))
         t.setHorizontalHeaderLabels(list(HEADERS))
@@ -145,13 +139,12 @@ class CountStudyPage(AnalysisPage):
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 1)
         v.addWidget(split, 1)
-        self._mine = False
 
     # ----------------------------------------------------------------- running
     @property
     def running(self) -> bool:
         """This page's count is running."""
-        return self._mine and self.runner.running
+        return self.runner.page is self and self.runner.running
 
     def run(self) -> None:
         """Start the count with the page's fields (nothing while any study runs)."""
@@ -170,7 +163,6 @@ class CountStudyPage(AnalysisPage):
         self.progress.setValue(0)
         self.status.setText(f"Counting {n}×{n}, starts: {starts}, on "
                             f"{sched or 'this machine'} …")
-        self._mine = True
         self.start_study("count", count_study(n, starts, sched or None, store or None))
 
     def cancel(self) -> None:
@@ -178,19 +170,6 @@ class CountStudyPage(AnalysisPage):
         if self.running:
             self.status.setText("Cancelling …")
         super().cancel()
-
-    def set_busy(self, busy: bool) -> None:
-        self.run_btn.setEnabled(not busy)
-        self.cancel_btn.setEnabled(busy and self._mine)
-        if not busy:
-            self._mine = False
-
-    def study_progress(self, done: float, total: float) -> None:
-        self.progress.setValue(int(1000 * done / total) if total else 0)
-        self.progress.setFormat(f"{int(done):,} / {int(total):,} tasks")
-
-    def study_failed(self, message: str) -> None:
-        self.status.setText(f"Failed: {message.splitlines()[0] if message else 'error'}")
 
     def study_done(self, res) -> None:
         if res is None or res.cancelled:
@@ -268,23 +247,13 @@ class CountStudyPage(AnalysisPage):
             self.status.setText("Could not draw the heat map")
             return False
         buf.close()
-        try:
-            write_bytes(filename, bytes(data.data()))
-        except Exception as e:  # noqa: BLE001 - any refusal is one line on the page
-            self.status.setText(f"Could not save {filename}: {str(e).splitlines()[0]}")
-            return False
-        self.status.setText(f"Saved {filename}")
-        return True
+        return self.write_file(filename, lambda: write_bytes(filename, bytes(data.data())),
+                               f"Saved {filename}")
 
     def export_csv(self, filename: str | None = None) -> bool:
         """Save every start's figures as CSV (asks for a file name when none is given)."""
         filename = self._target(filename, "Export figures", "csv", "CSV (*.csv)")
         if filename is None:
             return False
-        try:
-            write_text(filename, self.heat.to_csv_text())
-        except Exception as e:  # noqa: BLE001 - any refusal is one line on the page
-            self.status.setText(f"Could not save {filename}: {str(e).splitlines()[0]}")
-            return False
-        self.status.setText(f"Saved {filename}")
-        return True
+        return self.write_file(filename, lambda: write_text(filename, self.heat.to_csv_text()),
+                               f"Saved {filename}")

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QListWidget, QListWidgetItem,
-                               QProgressBar, QSpinBox, QSplitter, QTableWidgetItem, QVBoxLayout,
+                               QSpinBox, QSplitter, QTableWidgetItem, QVBoxLayout,
                                QWidget)
 
 from .analysis_base import AnalysisPage, button, rows, table
@@ -23,7 +23,9 @@ class MoveOrdersPage(AnalysisPage):
     title = "Move orders"
 
     def __init__(self, runner, parent=None):
-        super().__init__(runner, parent)
+        super().__init__(runner, parent,
+                         run_tip="walk all 40,320 move orders from every start square",
+                         status="Run the analysis: every move order from every square.")
         self.orders_result: OrdersResult | None = None
         v = QVBoxLayout(self)
         self.size_spin = QSpinBox()
@@ -33,21 +35,12 @@ class MoveOrdersPage(AnalysisPage):
         self.tie_combo = QComboBox()
         self.tie_combo.addItems(["first", "last"])
         self.tie_combo.setToolTip("ties go to the first (or last) tied move in the order")
-        self.run_orders_btn = button("Run", self.run_orders,
-                                     "walk all 40,320 move orders from every start square")
-        self.cancel_btn = button("Cancel", self.cancel)
-        self.cancel_btn.setEnabled(False)
         self.csv_btn = button("CSV…", self.export_orders_csv, "one row per order")
         self.csv_btn.setEnabled(False)
         rows(v, (QLabel("Board"), self.size_spin, QLabel("ties"), self.tie_combo,
-             self.run_orders_btn, self.cancel_btn, self.csv_btn, self.export_btn))
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1000)
+             self.run_btn, self.cancel_btn, self.csv_btn, self.export_btn))
         v.addWidget(self.progress)
-        self.summary_label = QLabel("Run the analysis: every move order from every square.")
-        self.summary_label.setWordWrap(True)
-        self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        v.addWidget(self.summary_label)
+        v.addWidget(self.status)
         split = QSplitter(Qt.Orientation.Vertical)
         plots = QSplitter(Qt.Orientation.Horizontal)
         self.histogram = FailureHistogram()
@@ -73,22 +66,17 @@ class MoveOrdersPage(AnalysisPage):
         return {"histogram": self.histogram, "heatmap": self.heatmap}
 
     # ----------------------------------------------------------------- running
+    def run(self) -> None:
+        """Run the move-order analysis (the Run button)."""
+        self.run_orders()
+
     def run_orders(self) -> None:
+        """Walk every move order from every square of the chosen board."""
         from knightgui_core.studies.orders import run_orders
         n, tie = self.size_spin.value(), self.tie_combo.currentText()
-        self.summary_label.setText(f"Walking 40,320 orders × {n * n} starts on {n}×{n} …")
+        self.status.setText(f"Walking 40,320 orders × {n * n} starts on {n}×{n} …")
         self.start_study("orders", lambda progress, cancel: run_orders(n, tie, progress=progress,
                                                                    cancel=cancel))
-
-    def set_busy(self, busy: bool) -> None:
-        self.run_orders_btn.setEnabled(not busy)
-        self.cancel_btn.setEnabled(busy and self.runner.page is self)
-
-    def study_progress(self, done: float, total: float) -> None:
-        self.progress.setValue(int(1000 * done / total) if total else 0)
-
-    def study_failed(self, message: str) -> None:
-        self.summary_label.setText(f"Failed: {message}")
 
     def study_done(self, result) -> None:
         self.show_orders_result(result)
@@ -99,7 +87,7 @@ class MoveOrdersPage(AnalysisPage):
         s = res.summary()
         pct = 100 * s["failed_walks"] / s["walks"] if s["walks"] else 0.0
         state = "" if res.complete else f" — cancelled after {s['orders']:,} of 40,320 orders"
-        self.summary_label.setText(
+        self.status.setText(
             f"{res.board.cols}×{res.board.rows}, ties {res.tie}: {s['walks']:,} walks, "
             f"{s['failed_walks']:,} failed ({pct:.2f}%); {s['orders_with_failure']:,} orders "
             f"with a failure, at most {s['max_failures_per_order']} per order; "
@@ -178,9 +166,12 @@ class MoveOrdersPage(AnalysisPage):
         self.show_walk(one)
 
     def export_orders_csv(self, *_, filename: str | None = None) -> None:
-        if self.orders_result is None:
+        """Save one row per move order as CSV (asks for a name when none is given)."""
+        res = self.orders_result
+        if res is None:
             return
         name = filename or QFileDialog.getSaveFileName(self, "Save move-order table",
                                                        "move-orders.csv", "CSV (*.csv)")[0]
         if name:
-            self.orders_result.save_csv(name)
+            self.write_file(name, lambda: res.save_csv(name), f"Saved {name}",
+                            dialog=filename is None)

@@ -6,7 +6,7 @@ the board."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QProgressBar, QSpinBox, QSplitter,
+from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QSpinBox, QSplitter,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
 from knightgui_core.board.rules import RANDOM_RULES, TIE_HELP
@@ -37,7 +37,9 @@ class TieBreakPage(AnalysisPage):
     title = "Tie-breaks"
 
     def __init__(self, runner, parent=None):
-        super().__init__(runner, parent)
+        super().__init__(runner, parent, run_tip="greedy walk for every rule and every size",
+                         status="Does the greedy walk complete? Click a rule to see where it "
+                                "first fails.")
         from knightgui_core.studies.tiebreaks import START_SETS
         self.tie_result = None
         v = QVBoxLayout(self)
@@ -64,22 +66,13 @@ class TieBreakPage(AnalysisPage):
             f"({', '.join(RANDOM_RULES)}): seed 0, 1, … Each size's success rate is then over "
             "starts × trials walks, with its 95 % (Wilson) interval. The other rules walk "
             "once.")
-        self.run_tie_btn = button("Run", self.run_tiebreaks,
-                                  "greedy walk for every rule and every size")
-        self.cancel_tie_btn = button("Cancel", self.cancel)
-        self.cancel_tie_btn.setEnabled(False)
         self.tie_csv_btn = button("CSV…", self.export_tie_csv, "rule, n, success")
         self.tie_csv_btn.setEnabled(False)
         rows(v, (self.nmax_spin, QLabel("starts"), self.starts_combo, self.sample_spin,
                  self.trials_spin),
-             (self.run_tie_btn, self.cancel_tie_btn, self.tie_csv_btn, self.export_btn))
-        self.tie_progress = QProgressBar()
-        self.tie_progress.setRange(0, 1000)
-        v.addWidget(self.tie_progress)
-        self.tie_label = QLabel("Does the greedy walk complete? Click a rule to see where it "
-                                "first fails.")
-        self.tie_label.setWordWrap(True)
-        v.addWidget(self.tie_label)
+             (self.run_btn, self.cancel_btn, self.tie_csv_btn, self.export_btn))
+        v.addWidget(self.progress)
+        v.addWidget(self.status)
         # the plot beside the tables: the plot gets the window's height, the tables (one
         # above the other) about two fifths of its width
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -108,26 +101,21 @@ class TieBreakPage(AnalysisPage):
         return {"success": self.success_plot}
 
     # ----------------------------------------------------------------- running
+    def run(self) -> None:
+        """Run the tie-break study (the Run button)."""
+        self.run_tiebreaks()
+
     def run_tiebreaks(self) -> None:
+        """Greedy walks of every rule on n×n for n = 5 … the chosen maximum."""
         from knightgui_core.studies.tiebreaks import run_tiebreaks
         n_max, starts = self.nmax_spin.value(), self.starts_combo.currentText()
         sample, trials = self.sample_spin.value(), self.trials_spin.value()
-        self.tie_label.setText(f"Greedy walks on n×n, n = 5 … {n_max}, starts: {starts}, "
+        self.status.setText(f"Greedy walks on n×n, n = 5 … {n_max}, starts: {starts}, "
                                f"{trials} trial{'s' if trials > 1 else ''} for the random "
                                "rules …")
         self.start_study("tiebreaks", lambda progress, cancel: run_tiebreaks(
             n_max, starts=starts, sample=sample, trials=trials, progress=progress,
             cancel=cancel))
-
-    def set_busy(self, busy: bool) -> None:
-        self.run_tie_btn.setEnabled(not busy)
-        self.cancel_tie_btn.setEnabled(busy and self.runner.page is self)
-
-    def study_progress(self, done: float, total: float) -> None:
-        self.tie_progress.setValue(int(1000 * done / total) if total else 0)
-
-    def study_failed(self, message: str) -> None:
-        self.tie_label.setText(f"Failed: {message}")
 
     def study_done(self, result) -> None:
         self.show_tiebreak_result(result)
@@ -155,10 +143,10 @@ class TieBreakPage(AnalysisPage):
         several = [r for i, r in enumerate(res.rules) if res.trials[i] > 1]
         self.show_by_n(several[0] if several else (res.rules[0] if res.rules else None))
         state = "" if res.complete else " (cancelled)"
-        self.tie_label.setText(f"n = {int(res.sizes[0])} … {int(res.sizes[-1])}, starts "
+        self.status.setText(f"n = {int(res.sizes[0])} … {int(res.sizes[-1])}, starts "
                                f"{res.starts}: {res.seconds:.2f} s{state}. Click a rule to see "
                                "its first failing walk.")
-        self.tie_progress.setValue(1000 if res.complete else self.tie_progress.value())
+        self.progress.setValue(1000 if res.complete else self.progress.value())
         self.tie_csv_btn.setEnabled(True)
 
     def _sampled(self, trials: int) -> bool:
@@ -210,9 +198,12 @@ class TieBreakPage(AnalysisPage):
         self.show_walk(one)
 
     def export_tie_csv(self, *_, filename: str | None = None) -> None:
-        if self.tie_result is None:
+        """Save the table (rule, n, success) as CSV (asks for a name when none is given)."""
+        res = self.tie_result
+        if res is None:
             return
         name = filename or QFileDialog.getSaveFileName(self, "Save tie-break table",
                                                        "tie-breaks.csv", "CSV (*.csv)")[0]
         if name:
-            self.tie_result.save_csv(name)
+            self.write_file(name, lambda: res.save_csv(name), f"Saved {name}",
+                            dialog=filename is None)

@@ -94,8 +94,8 @@ def test_move_order_run_fills_bars_heat_map_and_table(qtbot, view, tmp_path):
     page = orders(view)
     page.size_spin.setValue(6)
     page.run_orders()
-    assert view.running and not page.run_orders_btn.isEnabled()
-    assert not view.pages["Tie-breaks"].run_tie_btn.isEnabled()   # one study at a time
+    assert view.running and not page.run_btn.isEnabled()
+    assert not view.pages["Tie-breaks"].run_btn.isEnabled()   # one study at a time
     finish(qtbot, view, page, "orders_result")
     res = page.orders_result
     ref = run_orders(6, "first")
@@ -107,8 +107,8 @@ def test_move_order_run_fills_bars_heat_map_and_table(qtbot, view, tmp_path):
     assert len(page.heatmap.labels) == 36
     assert page.worst_table.rowCount() == 50
     assert int(page.worst_table.item(0, 3).text()) == ref.max_failures_per_order
-    assert "1,451,520 walks" in page.summary_label.text()
-    assert page.progress.value() == 1000 and page.run_orders_btn.isEnabled()
+    assert "1,451,520 walks" in page.status.text()
+    assert page.progress.value() == 1000 and page.run_btn.isEnabled()
     page.export_orders_csv(filename=str(tmp_path / "o.csv"))
     assert (tmp_path / "o.csv").read_text(encoding="utf-8").count("\n") == 40321
 
@@ -198,8 +198,8 @@ def test_cancel_stops_the_study_and_keeps_a_partial_result(qtbot, view):
     finish(qtbot, view, page, "orders_result")
     res = page.orders_result
     assert not res.complete and 0 < res.orders < 40320
-    assert "cancelled" in page.summary_label.text()
-    assert page.run_orders_btn.isEnabled() and not page.cancel_btn.isEnabled()
+    assert "cancelled" in page.status.text()
+    assert page.run_btn.isEnabled() and not page.cancel_btn.isEnabled()
     assert view.runner.worker.isRunning()          # the study thread stays, idle
 
 

@@ -24,7 +24,7 @@ def run(qtbot, view, page):
     page.run_tiebreaks()
 
     def ended():
-        assert not page.tie_label.text().startswith("Failed"), page.tie_label.text()
+        assert not page.status.text().startswith("Failed"), page.status.text()
         return not view.running and page.tie_result is not None
     qtbot.waitUntil(ended, timeout=120000)
     return page.tie_result
