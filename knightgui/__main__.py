@@ -5,6 +5,7 @@ import sys
 
 
 def main(argv=None) -> int:
+    """``python -m knightgui``: the command line (no arguments: the window)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv:
         return gui_main()
@@ -13,6 +14,7 @@ def main(argv=None) -> int:
 
 
 def gui_main() -> int:
+    """The window's own entry point (``knightgui-app``): no command line parsing."""
     from .app import main as app_main
     return app_main([])
 

@@ -16,6 +16,8 @@ FRAME_MS = 30
 
 
 class ConstructionAnimator(QObject):
+    """Plays the construction of a tour on the board move by move (a QTimer on the GUI thread; each
+    frame only moves the drawn end of the path)."""
     frame = Signal(int, int)   # moves shown, total
     finished = Signal()
 
@@ -35,10 +37,12 @@ class ConstructionAnimator(QObject):
 
     @property
     def running(self) -> bool:
+        """Whether an animation is playing."""
         return self._timer.isActive()
 
     @property
     def shown(self) -> int:
+        """How many moves of the tour are drawn now."""
         return int(self._k)
 
     def start(self, path, closed: bool, rows: int, cols: int, ties=None, reserved=()):
@@ -54,6 +58,7 @@ class ConstructionAnimator(QObject):
         self._timer.start()
 
     def set_speed(self, moves_per_second: float):
+        """Moves per second (the timer's interval follows)."""
         self.speed = max(float(moves_per_second), 0.1)
 
     def stop(self, restore: bool = True):

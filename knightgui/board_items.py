@@ -182,9 +182,11 @@ class TourPathItem(pg.GraphicsObject):
         return self._full
 
     def segment_count(self) -> int:
+        """Moves drawn (the closing move of a closed tour included)."""
         return 0 if self._p is None else len(self._p) - 1
 
     def boundingRect(self):
+        """The board's rectangle, in square units (Qt asks before painting)."""
         return QRectF(self._bounds)
 
     def _visible_segments(self, rect: QRectF) -> np.ndarray:
@@ -251,6 +253,8 @@ class TourPathItem(pg.GraphicsObject):
 
     @safe_paint
     def paint(self, p, opt, widget):
+        """Draw the segments that fall in the exposed rectangle (all of them below the full-path
+        limit)."""
         self._paint(p)
 
     def _paint(self, p):
@@ -316,6 +320,7 @@ class NumbersItem(pg.GraphicsObject):
         self.update()
 
     def boundingRect(self):
+        """The board's rectangle, in square units."""
         return QRectF(self._bounds)
 
     def font_px(self, px: float) -> float:
@@ -327,6 +332,7 @@ class NumbersItem(pg.GraphicsObject):
 
     @safe_paint
     def paint(self, p, opt, widget):
+        """Draw the move numbers of the visible squares, when they are large enough to read."""
         self.last_painted = 0
         if self._numbers is None:
             return

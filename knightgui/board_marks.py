@@ -21,6 +21,7 @@ class CandidatesItem(pg.GraphicsObject):
         self.setZValue(30)
 
     def set_candidates(self, items, rows: int, cols: int, chosen: int = -1):
+        """Mark the squares an animation frame is choosing between, with their outlets."""
         bounds = QRectF(0, 0, cols, rows)
         new = [(int(s) % cols, int(s) // cols, int(o), int(s) == chosen) for s, o in items]
         if new == self._items and bounds == self._bounds:
@@ -31,10 +32,12 @@ class CandidatesItem(pg.GraphicsObject):
         self.update()
 
     def boundingRect(self):
+        """The board's rectangle, in square units."""
         return QRectF(self._bounds)
 
     @safe_paint
     def paint(self, p, opt, widget):
+        """Draw the candidate rings and their outlet counts."""
         if not self._items:
             return
         px = _pixels_per_unit(p)
@@ -76,6 +79,7 @@ class MarkersItem(pg.GraphicsObject):
         self.setZValue(25)
 
     def set_markers(self, items, rows: int, cols: int):
+        """Mark the start and end squares (-1: none)."""
         self.prepareGeometryChange()
         self._bounds = QRectF(0, 0, cols, rows)
         self._items = [(int(s) % cols, int(s) // cols, kind) for s, kind in items
@@ -83,10 +87,12 @@ class MarkersItem(pg.GraphicsObject):
         self.update()
 
     def boundingRect(self):
+        """The board's rectangle, in square units."""
         return QRectF(self._bounds)
 
     @safe_paint
     def paint(self, p, opt, widget):
+        """Draw the start and end markers."""
         if not self._items:
             return
         px = _pixels_per_unit(p)
@@ -140,6 +146,7 @@ class EdgeLabelsItem(pg.GraphicsObject):
         self.setZValue(40)
 
     def set_board(self, rows: int, cols: int):
+        """Label the files and ranks of a ``rows`` × ``cols`` board."""
         self.prepareGeometryChange()
         self.rows, self.cols = rows, cols
         m = max(rows, cols) * 0.25
@@ -147,10 +154,12 @@ class EdgeLabelsItem(pg.GraphicsObject):
         self.update()
 
     def boundingRect(self):
+        """The board's rectangle and the margin the labels use."""
         return QRectF(self._bounds)
 
     @safe_paint
     def paint(self, p, opt, widget):
+        """Draw the file letters and rank numbers that are in view."""
         if not self.rows:
             return
         px = _pixels_per_unit(p)

@@ -99,9 +99,11 @@ class BoardView(pg.GraphicsView):
         self._refresh()
 
     def clear_tour(self):
+        """Show the empty board."""
         self.set_tour(np.zeros(0, dtype=np.int32))
 
     def set_markers(self, start: int = -1, end: int = -1):
+        """Mark the start and end squares (flat, -1: none)."""
         self.start_sq, self.end_sq = int(start), int(end)
         self._refresh_markers()
 
@@ -110,6 +112,7 @@ class BoardView(pg.GraphicsView):
         self.candidates.set_candidates(items, self.rows, self.cols, chosen)
 
     def set_colour_mode(self, mode: str):
+        """Colour the squares: ``auto``, ``checker`` or ``moves`` (by move number)."""
         if mode not in COLOUR_MODES:
             raise ValueError(f"colour mode must be one of {COLOUR_MODES}")
         self.colour_mode = mode
@@ -117,6 +120,7 @@ class BoardView(pg.GraphicsView):
 
     def set_options(self, numbers: bool | None = None, path: bool | None = None,
                     ties: bool | None = None):
+        """Show or hide move numbers, the path and the tie highlight."""
         if numbers is not None:
             self.show_numbers = bool(numbers)
         if path is not None:
@@ -126,11 +130,14 @@ class BoardView(pg.GraphicsView):
         self._refresh()
 
     def effective_colour_mode(self) -> str:
+        """The colouring used now (``auto`` becomes ``moves`` on boards too big for a checkerboard to
+        read)."""
         if self.colour_mode != "auto":
             return self.colour_mode
         return "moves" if self.rows * self.cols >= AUTO_COLOUR_SQUARES else "checker"
 
     def fit(self):
+        """Zoom so that the whole board is in view (F)."""
         self.vb.setRange(xRange=(0, max(self.cols, 1)), yRange=(0, max(self.rows, 1)),
                          padding=0.08)  # room for the file and rank labels
 
@@ -141,6 +148,7 @@ class BoardView(pg.GraphicsView):
         return {dc, dr} == {1, 2}
 
     def square_at(self, x: float, y: float) -> int:
+        """The flat square under a point of the scene, or -1."""
         col, row = int(np.floor(x)), int(np.floor(y))
         if 0 <= col < self.cols and 0 <= row < self.rows:
             return row * self.cols + col

@@ -22,6 +22,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``knightgui`` argument parser with every sub-command."""
     p = _Parser(prog="knightgui", description="Knight's tour explorer (Warnsdorff's rule, "
                 "Phadke's exhaustive method). With no arguments, opens the window.")
     p.add_argument("--version", action="version", version=f"knightgui {__version__}")
@@ -74,4 +75,6 @@ def _one_line(text: str, limit: int = 300) -> str:
 
 
 def main() -> int:
+    """Run the command line; returns the exit code (0 done, 1 nothing found or output failed, 2 bad
+    input)."""
     return run(sys.argv[1:])

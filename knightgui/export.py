@@ -176,6 +176,8 @@ def svg_text(tour: Tour, numbers: bool = True, cell: int = 40) -> str:
 
 
 def save_svg(tour: Tour, filename, numbers: bool = True) -> Path:
+    """Write the tour as an SVG drawing (boards up to :data:`SVG_MAX_SIDE`), through a temporary file
+    and a rename."""
     return files.write_text(filename, svg_text(tour, numbers))
 
 

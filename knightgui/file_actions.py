@@ -93,6 +93,7 @@ class FileActions:
 
     @guarded
     def open_tour(self, *_, filename=None):
+        """Open a tour file (JSON or CSV) and show it; a bad file is one dialog line."""
         name = filename or self._ask(False, "Open tour", "Tours (*.json *.csv);;All files (*)")
         if not name:
             return False
@@ -120,6 +121,7 @@ class FileActions:
 
     @guarded
     def save_tour(self, *_, filename=None):
+        """Save the complete tour on the board as JSON or CSV."""
         t = self._need_tour()
         if t is None:
             return False
@@ -130,6 +132,7 @@ class FileActions:
 
     @guarded
     def export_png(self, *_, filename=None):
+        """Export the board as a PNG image."""
         name = filename or self._ask(True, "Export PNG", "PNG image (*.png)", ".png")
         if not name:
             return False
@@ -139,6 +142,7 @@ class FileActions:
 
     @guarded
     def export_svg(self, *_, filename=None):
+        """Export the tour as an SVG drawing (boards up to 100×100)."""
         t = self._need_tour()
         if t is None:
             return False
@@ -155,5 +159,6 @@ class FileActions:
 
     @guarded
     def copy_image(self, *_):
+        """Copy the board's image to the clipboard."""
         export.copy_image(self.view)
         self.status("Image copied to the clipboard")

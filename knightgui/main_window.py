@@ -37,6 +37,8 @@ TITLE = "Knight's tour explorer"
 
 
 class MainWindow(QMainWindow):
+    """The explorer window (see the module docstring): it wires the controls' model, the solver thread,
+    the results presenter and the views together."""
     firstPaint = Signal()
     def __init__(self, restore_settings: bool = True):
         super().__init__()
@@ -113,6 +115,7 @@ class MainWindow(QMainWindow):
         return view
 
     def eventFilter(self, obj, ev):
+        """Report the board's first painted frame (``firstPaint``), once."""
         if obj is self.view.viewport() and ev.type() == QEvent.Type.Paint and not self._painted:
             self._painted = True
             self.view.viewport().removeEventFilter(self)
@@ -146,10 +149,12 @@ class MainWindow(QMainWindow):
     # ---------------------------------------------------------------- slots
     @guarded
     def open_solutions(self, *_, filename=None):
+        """Step through a solutions file written by ``knightgui enumerate --out``."""
         from .solution_file import open_solutions_file
         return open_solutions_file(self, filename)
 
     def show_error(self, title: str, text: str):
+        """A warning dialog, its text shortened to what a dialog can show."""
         from knightgui_core.system.text import shorten
         QMessageBox.warning(self, title, shorten(str(text), 600))
 
@@ -192,6 +197,7 @@ class MainWindow(QMainWindow):
 
     @guarded
     def solve(self, *_):
+        """Solve with the controls as they are (Ctrl+R)."""
         self.controls.submit()
 
     @guarded
@@ -202,6 +208,7 @@ class MainWindow(QMainWindow):
 
     @guarded
     def cancel(self, *_):
+        """Stop the running search (Esc); found solutions stay steppable."""
         self.results.cancel()
 
     def _current_changed(self, number: int):
@@ -269,6 +276,7 @@ class MainWindow(QMainWindow):
             self.hover_label.setText("")
 
     def set_view_options(self, numbers=None, path=None, ties=None, colour=None):
+        """Set the View menu's toggles and colouring (None: leave as is)."""
         for act, val in ((self.act.numbers, numbers), (self.act.path, path),
                          (self.act.ties, ties)):
             if val is not None:
@@ -286,10 +294,12 @@ class MainWindow(QMainWindow):
 
     @guarded
     def toggle_play(self, *_):
+        """Play or pause stepping through the solutions (Space)."""
         self.act.play.setChecked(self.results.toggle_play())
 
     @guarded
     def toggle_animation(self, *_):
+        """Start or stop the construction animation of the shown tour (Ctrl+A)."""
         if self.animator.running:
             self.animator.stop(restore=True)
             return
@@ -321,6 +331,7 @@ class MainWindow(QMainWindow):
             self.analysis.shutdown()
 
     def closeEvent(self, event):
+        """Save the settings, stop every thread, close the Analysis view."""
         try:
             settings.save(self)
         except Exception:  # noqa: BLE001

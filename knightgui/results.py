@@ -43,6 +43,8 @@ class SquareNames(Sequence[str]):
 
 
 class ResultsPresenter(QObject):
+    """Takes the solver thread's signals and shows them (see the module docstring); keeps the solutions
+    of an exhaustive run for stepping."""
     status = Signal(str)                  # one line for the status bar
     errorDialog = Signal(str, str)        # title, text
     busyChanged = Signal(bool)
@@ -80,6 +82,7 @@ class ResultsPresenter(QObject):
 
     # -------------------------------------------------------------- requests
     def submit(self, req):
+        """Start a run for ``req`` (a newer one supersedes it); returns its generation."""
         self.stop_play()
         self.request = req
         self.board = Board(req.rows, req.cols)
@@ -104,6 +107,7 @@ class ResultsPresenter(QObject):
         return self.gen
 
     def cancel(self):
+        """Stop the running search; what was found stays steppable."""
         if not self.running:
             return
         self.gen = self.worker.cancel()
@@ -296,6 +300,8 @@ class ResultsPresenter(QObject):
         return self.current + 1 if self.current + 1 < len(self.store) else None
 
     def next(self) -> bool:
+        """Show the next solution (or, with new tours only, the next new tour); waits for the search
+        when none is kept yet."""
         j = self._next_index()
         if j is not None:
             return self.show_solution(j)
@@ -318,15 +324,18 @@ class ResultsPresenter(QObject):
         return False
 
     def previous(self) -> bool:
+        """Show the previous solution (or the previous new tour)."""
         if self.new_only and self.classes is not None and self.current > 0:
             j = self.classes.previous_new(self.current)
             return self.show_solution(j) if j is not None else False
         return self.show_solution(self.current - 1) if self.current > 0 else False
 
     def first(self) -> bool:
+        """Show the first solution."""
         return self.show_solution(0)
 
     def last(self) -> bool:
+        """Show the last solution kept."""
         return self.show_solution(len(self.store) - 1)
 
     def jump(self, number: int) -> bool:
@@ -338,9 +347,11 @@ class ResultsPresenter(QObject):
         return False
 
     def set_play_speed(self, per_second: float):
+        """Solutions per second while playing."""
         self.play_timer.setInterval(max(int(1000 / max(per_second, 0.1)), 1))
 
     def toggle_play(self) -> bool:
+        """Play or stop; returns whether it plays now."""
         if self.play_timer.isActive():
             self.stop_play()
             return False
@@ -350,6 +361,7 @@ class ResultsPresenter(QObject):
         return True
 
     def stop_play(self):
+        """Stop playing."""
         self.play_timer.stop()
 
     def _play_tick(self):

@@ -10,6 +10,7 @@ ORG = APP = "knightgui"
 
 
 def qsettings() -> QSettings:
+    """The application's settings store (organisation and application ``knightgui``)."""
     return QSettings(ORG, APP)
 
 
@@ -22,6 +23,7 @@ def _bool(v, default: bool) -> bool:
 
 
 def save(window) -> None:
+    """Save the controls' model, the view options, speeds, folders and the window layout."""
     s = qsettings()
     s.setValue("controls", json.dumps(window.controls.state()))
     v = window.view

@@ -30,6 +30,7 @@ class FileSolutionStore(SolutionStore):
         self.file = sf
 
     def clear(self, size: int | None = None):
+        """Forget the file."""
         self.file = None
         super().__init__(self.size if size is None else size)
 
@@ -37,6 +38,7 @@ class FileSolutionStore(SolutionStore):
         return len(self.file) if self.file is not None else super().__len__()
 
     def path(self, i: int) -> np.ndarray:
+        """Solution ``i``'s path (0-based), read from the file."""
         if self.file is None:
             return super().path(i)
         try:
@@ -45,12 +47,15 @@ class FileSolutionStore(SolutionStore):
             raise IndexError(str(e)) from None
 
     def index(self, i: int) -> int:
+        """1-based number of solution ``i``."""
         return self.file.index(i) if self.file is not None else super().index(i)
 
     def branch(self, i: int) -> int:
+        """Branch row of solution ``i`` (as written in the file)."""
         return self.file.branch(i) if self.file is not None else super().branch(i)
 
     def mo(self, i: int) -> np.ndarray:
+        """The options matrix of solution ``i``, rebuilt from its path."""
         if self.file is None:
             return super().mo(i)
         return np.zeros((1, 8), dtype=np.int8)

@@ -161,6 +161,7 @@ class SolutionStore:
         return self._first + i
 
     def branch(self, i: int) -> int:
+        """Branch row of solution ``i`` (0: no backtracking before it)."""
         b, j, _ = self._locate(i)
         return int(b.branch[j])
 

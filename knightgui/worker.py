@@ -56,6 +56,7 @@ class StudyRequest:
 
 @dataclass
 class Stats:
+    """Counters of an enumeration so far (what the progress and finished signals carry)."""
     solutions: int = 0
     dead_ends: int = 0
     forward_moves: int = 0
@@ -80,6 +81,7 @@ def _stop_all():
 
 
 class SolverThread(QThread):
+    """The one thread that runs the window's computations (see the module docstring)."""
     tourSolved = Signal(int, object)       # gen, knightgui_core.walks.solve.SolveResult
     solutionsFound = Signal(int, object)   # gen, list[knightgui.solutions.Packed]
     progress = Signal(int, object)         # gen, Stats
@@ -136,6 +138,7 @@ class SolverThread(QThread):
 
     @property
     def generation(self) -> int:
+        """The generation of the newest request."""
         return self._gen
 
     # --------------------------------------------------------- worker side
@@ -143,6 +146,7 @@ class SolverThread(QThread):
         return self._restart or self._abort
 
     def run(self):
+        """The thread's loop: wait for a request, run it in bounded chunks, emit; until stopped."""
         while True:
             with QMutexLocker(self._mutex):
                 while self._pending is None and not self._abort:

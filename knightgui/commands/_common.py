@@ -37,6 +37,8 @@ def _jsonable(o):
 
 
 def positive_int(name: str, value, lo: int = 1, hi: int = 1_000_000) -> int:
+    """An option's whole number in ``lo`` … ``hi``, or a :class:`CliError` that says which option and
+    why."""
     try:
         v = int(value)
     except (TypeError, ValueError):
@@ -47,6 +49,7 @@ def positive_int(name: str, value, lo: int = 1, hi: int = 1_000_000) -> int:
 
 
 def parse_square(board, text, what: str = "square") -> int:
+    """A square of the board from its name or ``col,row``, or a :class:`CliError`."""
     from knightgui_core.board.squares import BoardError
     try:
         return board.parse(text)
@@ -82,6 +85,7 @@ class Progress:
         self.stream.flush()
 
     def close(self) -> None:
+        """End the progress line (a newline when one was drawn)."""
         if self.enabled:
             self.stream.write("\r\033[K")
             self.stream.flush()

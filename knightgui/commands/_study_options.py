@@ -92,6 +92,7 @@ class TaskBar:
         self._bar.update(done - self._bar.n)
 
     def close(self) -> None:
+        """End the progress bar."""
         if self._bar is not None:
             self._bar.close()
             self._bar = None

@@ -5,6 +5,7 @@ from ._common import CliError, emit_json
 
 
 def add_parser(sub) -> None:
+    """``knightgui check FILE``: validate a saved tour."""
     p = sub.add_parser("check", help="validate a tour file (JSON or CSV)")
     p.add_argument("file", help="a .json or .csv tour file")
     p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
@@ -12,6 +13,7 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    """Check the file; exit 0 for a valid tour, 1 for an invalid one, 2 for a file that cannot be read."""
     from knightgui_core.board.tour import Tour, TourError
     try:
         tour = Tour.load(args.file)

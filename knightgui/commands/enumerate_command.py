@@ -16,6 +16,8 @@ _TAIL_SPLIT = re.compile(r"[\s>/-]+")
 
 
 def add_parser(sub) -> None:
+    """``knightgui enumerate``: every Warnsdorff tour (or with ``--all-tours`` every path) from a
+    start."""
     p = sub.add_parser("enumerate", help="every Warnsdorff tour through the options matrix "
                        "(Phadke's exhaustive method)")
     p.add_argument("--rows", default="8", help="board rows (default 8)")
@@ -190,6 +192,7 @@ def _all_tours(args, rows: int, cols: int) -> int:
 
 
 def run(args) -> int:
+    """Enumerate, count, list or write the tours; exit 0 with tours, 1 with none."""
     from knightgui_core.tietree.enumerator import EnumerationError, Enumerator, free_corners, list_tails
     rows = positive_int("--rows", args.rows, 1, 1000)
     cols = positive_int("--cols", args.cols, 1, 1000)

@@ -8,6 +8,7 @@ from ._common import CliError, EXIT_NOT_FOUND, emit_json, positive_int
 
 
 def add_parser(sub) -> None:
+    """``knightgui solve``: one tour by a tie rule, backtracking or construction."""
     from knightgui_core.board.rules import DEFAULT_ORDER, METHODS, TIE_HELP, TIE_RULES
     p = sub.add_parser("solve", help="find one tour by Warnsdorff's rule",
                        description="Find one knight's tour. Without --closed the tour is open.")
@@ -39,6 +40,7 @@ def _start_name(rows: int, cols: int, start) -> str:
 
 
 def run(args) -> int:
+    """Solve and print the tour; exit 0 with a tour, 1 without."""
     from knightgui_core.walks.solve import SolveError, solve
     from knightgui_core.board.tour import path_pairs
     rows = positive_int("--rows", args.rows, 1, 100_000)

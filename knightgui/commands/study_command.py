@@ -11,6 +11,7 @@ STUDIES = ("phadke", "orders", "tiebreaks", "count")
 
 
 def add_parser(sub) -> None:
+    """``knightgui study``: the studies (count, phadke, orders, tiebreaks)."""
     p = sub.add_parser("study", help="batch studies: phadke, move-orders, tie-breaks, count")
     studies = p.add_subparsers(dest="study", metavar="STUDY", parser_class=type(p))
     for name in STUDIES:

@@ -22,6 +22,8 @@ from ._study_options import add_runner_options, open_store, run_study
 
 
 def add_parser(studies) -> None:
+    """``knightgui study count``: every Warnsdorff tour from each start (or every tour with ``--all-
+    tours``)."""
     p = studies.add_parser("count", help="count every Warnsdorff tour (strict rule, every tie "
                            "followed, open) from each start square: tours, closed, dead ends")
     p.add_argument("--size", metavar="N", help="an N×N board")
@@ -154,6 +156,7 @@ def _table_bytes(args) -> int | None:
 
 
 def run(args) -> int:
+    """Run the count on this machine or a Dask cluster, with a store to resume from."""
     from knightgui_core.tietree.subtrees import CountError
     from knightgui_core.studies.count_study import TASK_MOVES, run_count
     from knightgui_core.system.files import write_text

@@ -8,6 +8,7 @@ from ._study_options import add_runner_options, run_study
 
 
 def add_parser(studies) -> None:
+    """``knightgui study orders``: all 40,320 move orders from every start."""
     p = studies.add_parser(
         "move-orders", help="plain Warnsdorff over all 40,320 move orders × every start",
         description="Walk every move order (8! = 40,320, lexicographic from 12345678) from "
@@ -33,6 +34,7 @@ def add_parser(studies) -> None:
 
 
 def run(args) -> int:
+    """Run the move-order study and print its summary."""
     import time
 
     from knightgui_core.studies.orders import MAX_SIDE, OrderError

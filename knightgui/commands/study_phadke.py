@@ -11,6 +11,7 @@ from ._study_options import add_runner_options, open_store, run_study
 
 
 def add_parser(studies) -> None:
+    """``knightgui study phadke``: Phadke's algorithm families and their tour counts."""
     p = studies.add_parser("phadke", help="Phadke's exhaustive study: 53 start/end "
                            "combinations, up to 22,432 algorithms, counts beside the paper's")
     p.add_argument("--family", default="strict",
@@ -68,6 +69,7 @@ def _distinct(algos) -> dict:
 
 
 def run(args) -> int:
+    """Count the tours of the chosen families (``--distinct``: how many are different)."""
     from knightgui_core.studies import phadke as P
     from knightgui_core.studies.phadke_runner import phadke_tasks
     from knightgui_core.studies.phadke_tables import export_csv, family_totals, format_families

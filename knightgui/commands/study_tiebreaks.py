@@ -8,6 +8,7 @@ from ._study_options import add_runner_options, run_study
 
 
 def add_parser(studies) -> None:
+    """``knightgui study tiebreaks``: the greedy walk of every tie rule for n = 5 … N."""
     p = studies.add_parser(
         "tie-breaks", help="greedy Warnsdorff success on n×n boards, per tie rule",
         description="For each tie rule (and the construction when available) and every n×n "
@@ -37,6 +38,7 @@ def add_parser(studies) -> None:
 
 
 def run(args) -> int:
+    """Run the tie-break study and print its table."""
     import time
 
     from knightgui_core.studies.tiebreaks import (N_MAX_LIMIT, START_SETS, TRIALS_LIMIT,

@@ -59,12 +59,14 @@ class AnalysisWindow(QMainWindow):
         return self.pages[title]
 
     def show_page(self, title: str) -> AnalysisPage:
+        """Bring the page titled ``title`` to the front."""
         page = self.pages[title]
         self.tabs.setCurrentWidget(page)
         return page
 
     @property
     def running(self) -> bool:
+        """Whether a study of any page is running."""
         return self.runner.running
 
     def _busy(self, busy: bool) -> None:

@@ -26,6 +26,7 @@ from .analysis_plots import export_plot
 
 
 def button(text: str, slot, tip: str = "") -> QPushButton:
+    """A push button wired to ``slot``, with a tooltip."""
     b = QPushButton(text)
     b.clicked.connect(slot)
     if tip:
@@ -44,6 +45,7 @@ def rows(layout, *groups) -> None:
 
 
 def table(headers, stretch: int | None = None) -> QTableWidget:
+    """A read-only table with one selectable row at a time, sized to its contents."""
     t = QTableWidget(0, len(headers))
     t.setHorizontalHeaderLabels(headers)
     t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -207,6 +209,7 @@ class AnalysisPage(QWidget):
         self.runner.walk(self, fn)
 
     def cancel(self) -> None:
+        """Stop this page's running study (its partial result still arrives)."""
         self.runner.cancel()
 
     def export_plots(self, *_, filename: str | None = None) -> list[Path]:

@@ -172,6 +172,7 @@ class CountStudyPage(AnalysisPage):
         super().cancel()
 
     def study_done(self, res) -> None:
+        """The count ended: show its table and heat map, or say it was cancelled."""
         if res is None or res.cancelled:
             done = "" if res is None else f" ({res.tasks['total']:,} tasks finished; a store keeps them)"
             self.status.setText(f"Cancelled{done}")

@@ -63,6 +63,7 @@ class MoveOrdersPage(AnalysisPage):
         v.addWidget(split, 1)
 
     def plots(self) -> dict[str, QWidget]:
+        """The histogram of failures per order and the heat map of failures per start."""
         return {"histogram": self.histogram, "heatmap": self.heatmap}
 
     # ----------------------------------------------------------------- running
@@ -79,10 +80,12 @@ class MoveOrdersPage(AnalysisPage):
                                                                    cancel=cancel))
 
     def study_done(self, result) -> None:
+        """The study ended: show its result."""
         self.show_orders_result(result)
 
     # ------------------------------------------------------------ move orders
     def show_orders_result(self, res) -> None:
+        """Fill the summary, the plots and the table of the worst orders."""
         self.orders_result = res
         s = res.summary()
         pct = 100 * s["failed_walks"] / s["walks"] if s["walks"] else 0.0

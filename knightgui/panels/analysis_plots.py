@@ -132,6 +132,7 @@ class FailureHistogram(pg.PlotWidget):
         self.heights = np.zeros(0, dtype=np.int64)
 
     def set_distribution(self, dist) -> None:
+        """Bars for ``dist[k]`` = orders with k failed walks."""
         dist = np.asarray(dist, dtype=np.int64)
         self.heights = dist
         x = np.arange(dist.size)
@@ -141,6 +142,7 @@ class FailureHistogram(pg.PlotWidget):
         self.getPlotItem().enableAutoRange()
 
     def clear_data(self) -> None:
+        """No bars."""
         self.set_distribution(np.zeros(0, dtype=np.int64))
 
 
@@ -172,6 +174,8 @@ class StartHeatMap(pg.PlotWidget):
         self.scene().sigMouseClicked.connect(self._clicked)
 
     def set_counts(self, counts, rows: int, cols: int) -> None:
+        """One cell per start square, coloured by its figure, with the figure written in cells large
+        enough to read."""
         pi = self.getPlotItem()
         for t in self.labels:
             pi.removeItem(t)
@@ -200,6 +204,7 @@ class StartHeatMap(pg.PlotWidget):
         self._fit_labels()
 
     def cell_pixels(self) -> float:
+        """Width of one cell on screen, in pixels."""
         if not getattr(self, "cols", 0):
             return 0.0
         vb = self.getPlotItem().getViewBox()
@@ -212,10 +217,12 @@ class StartHeatMap(pg.PlotWidget):
             t.setVisible(show)
 
     def resizeEvent(self, ev):  # noqa: N802 (Qt name)
+        """Re-decide which cells are large enough for their figures."""
         super().resizeEvent(ev)
         self._fit_labels()
 
     def square_at(self, x: float, y: float) -> int:
+        """The flat square of the cell at a point of the plot, or -1."""
         c, r = int(np.floor(x)), int(np.floor(y))
         if 0 <= c < self.cols and 0 <= r < self.rows:
             return r * self.cols + c
@@ -295,6 +302,7 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
             self.legend.setColumnCount(cols)
 
     def resizeEvent(self, ev):  # noqa: N802 (Qt name)
+        """Keep the legend readable at the new size."""
         super().resizeEvent(ev)
         self._fit_legend()
 
@@ -322,6 +330,7 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
                 self.published_legend.addItem(item, f"{f.source}: {f.label}")
 
     def set_result(self, res) -> None:
+        """Draw each rule's success rate against n (with the 95 % band of the random rules)."""
         rate = res.success_rate()
         self.rates = rate
         sizes = np.asarray(res.sizes, dtype=float)

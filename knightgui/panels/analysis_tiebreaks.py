@@ -98,6 +98,7 @@ class TieBreakPage(AnalysisPage):
         self.by_n_rule: str | None = None
 
     def plots(self) -> dict[str, QWidget]:
+        """The success-rate plot."""
         return {"success": self.success_plot}
 
     # ----------------------------------------------------------------- running
@@ -118,10 +119,12 @@ class TieBreakPage(AnalysisPage):
             cancel=cancel))
 
     def study_done(self, result) -> None:
+        """The study ended: show its result."""
         self.show_tiebreak_result(result)
 
     # ------------------------------------------------------------- tie-breaks
     def show_tiebreak_result(self, res) -> None:
+        """Fill the rule table and the plot from a tie-break result."""
         self.tie_result = res
         self.success_plot.set_result(res)
         t = self.rule_table

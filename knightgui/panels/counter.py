@@ -90,6 +90,7 @@ class CounterPanel(QWidget):
 
     def set_counts(self, current=None, found=None, total=None, exhausted=False,
                    stored=None, state: str | None = None):
+        """Show the current solution, how many were found, the total when known and a state line."""
         if self.state.styleSheet() != _STATE_STYLE:
             self.state.setStyleSheet(_STATE_STYLE)
         self.values = {"current": current, "found": found, "total": total,
@@ -108,6 +109,7 @@ class CounterPanel(QWidget):
             _set(self.state, state or "")
 
     def text(self) -> str:
+        """The panel's figures on one line (for the status bar and tests)."""
         return " | ".join(w.text() for w in (self.current, self.found, self.total, self.state))
 
 
@@ -133,6 +135,7 @@ class TimingPanel(QWidget):
         self._timer.timeout.connect(self._tick)
 
     def start(self, what: str):
+        """A run began: the clock starts ticking."""
         self._t0 = time.perf_counter()
         for lab in self.labels.values():
             lab.setText("—")
@@ -148,6 +151,7 @@ class TimingPanel(QWidget):
         self.labels["status"].setText(status)
 
     def stop(self, status: str):
+        """The run ended (``status`` says how); the clock stops."""
         self._timer.stop()
         self._tick()
         self._t0 = None
@@ -155,6 +159,7 @@ class TimingPanel(QWidget):
 
     @property
     def running(self) -> bool:
+        """Whether the clock is ticking."""
         return self._timer.isActive()
 
     def _tick(self):
@@ -162,6 +167,7 @@ class TimingPanel(QWidget):
             self.labels["elapsed"].setText(f"{time.perf_counter() - self._t0:.1f} s")
 
     def set_enumeration(self, solutions: int, dead_ends: int, forward: int, seconds: float):
+        """Solutions, dead ends, forward moves and their rates so far."""
         self.labels["time"].setText(format_seconds(seconds))
         rate = solutions / seconds if seconds > 0 else 0.0
         self.labels["rate"].setText(f"{rate:,.0f}")
@@ -170,6 +176,7 @@ class TimingPanel(QWidget):
         self.labels["method"].setText("Phadke's options matrix (every tie followed)")
 
     def set_single(self, seconds: float, method: str, nodes: int):
+        """Time, method and nodes of a single solve."""
         self.labels["time"].setText(format_seconds(seconds))
         self.labels["method"].setText(method)
         self.labels["nodes"].setText(f"{nodes:,}")

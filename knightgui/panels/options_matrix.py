@@ -81,10 +81,12 @@ class OptionsMatrixModel(QAbstractTableModel):
             self.endResetModel()
 
     def matrix(self) -> np.ndarray:
+        """The options matrix shown (int8[L + 1, 8])."""
         return self._mo
 
     @property
     def branch(self) -> int:
+        """The row the shown solution branched at (0: none)."""
         return self._branch
 
     def text(self, r: int, c: int) -> str:
@@ -97,12 +99,15 @@ class OptionsMatrixModel(QAbstractTableModel):
 
     # ----------------------------------------------------------------- Qt API
     def rowCount(self, parent=_ROOT):
+        """One row per move number."""
         return 0 if parent.isValid() else self._rows
 
     def columnCount(self, parent=_ROOT):
+        """The square, then the seven option slots."""
         return 0 if parent.isValid() else SLOTS + 1
 
     def data(self, index, role=_DISPLAY):
+        """The text, tooltip or colour of a cell (the branch row is highlighted)."""
         if role == _DISPLAY:
             return self.text(index.row(), index.column())
         if role == _BACKGROUND:
@@ -125,6 +130,7 @@ class OptionsMatrixModel(QAbstractTableModel):
         return None
 
     def headerData(self, section, orientation, role=_DISPLAY):
+        """Move numbers down the side (▶ at the branch row), slot numbers across."""
         if role != _DISPLAY:
             if role == _FONT and orientation == _VERTICAL and section + 1 == self._branch:
                 return self._bold
@@ -201,6 +207,7 @@ class OptionsMatrixView(QWidget):
         lay.addWidget(self.table)
 
     def show_matrix(self, mo, branch: int = 0, squares=None, caption: str = ""):
+        """Show a solution's options matrix with its square names and a caption."""
         self._pending_scroll = -1
         self.model.set_matrix(mo, branch, squares)
         self.table.setColumnWidth(0, 46)
@@ -225,6 +232,7 @@ class OptionsMatrixView(QWidget):
             self._pending_scroll = -1
 
     def clear(self, caption: str):
+        """No matrix: the caption says why."""
         self._pending_scroll = -1
         self.model.set_matrix(None)
         self.caption.setText(caption)
