@@ -25,9 +25,9 @@ def canonical_rows_kernel(paths: np.ndarray, maps: np.ndarray, cycle: np.ndarray
     q = np.empty(n, dtype=np.int64)
     cand = np.empty(n, dtype=np.int64)
     for i in range(m):
-        have = False
+        have = np.int64(0)
         for g in range(k):
-            z = 0
+            z = np.int64(0)
             for t in range(n):
                 v = maps[g, paths[i, t]]
                 q[t] = v
@@ -40,8 +40,8 @@ def canonical_rows_kernel(paths: np.ndarray, maps: np.ndarray, cycle: np.ndarray
                         cand[t] = q[(z + t) % n] if way == 0 else q[(z - t + n) % n]
                     else:
                         cand[t] = q[t] if way == 0 else q[n - 1 - t]
-                better = not have
-                if have:
+                better = have == 0
+                if have != 0:
                     for t in range(n):
                         if cand[t] != out[i, t]:
                             better = cand[t] < out[i, t]
@@ -49,4 +49,4 @@ def canonical_rows_kernel(paths: np.ndarray, maps: np.ndarray, cycle: np.ndarray
                 if better:
                     for t in range(n):
                         out[i, t] = cand[t]
-                    have = True
+                    have = np.int64(1)
