@@ -3,6 +3,7 @@
     .venv/bin/python bench/gui.py [--runs N]
     .venv/bin/python bench/gui.py --keep     # only: window keeps solutions vs engine counts
     .venv/bin/python bench/gui.py --new-only # only: stepping through new tours only
+    .venv/bin/python bench/gui.py --watch    # only: Watch on 100×100, frames a second
 
 Prints each figure with its target and the ratio figure/target (below 1 = within target).
 Medians after a warm-up; the machine is shared, so spread is reported too.
@@ -66,12 +67,15 @@ def main() -> int:
                     help="only the exhaustive-mode line (window keeps solutions vs engine)")
     ap.add_argument("--new-only", action="store_true",
                     help="only the 'new tours only' stepping lines")
+    ap.add_argument("--watch", action="store_true", help="only the Watch lines")
     a = ap.parse_args()
     print(f"load average: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     if a.keep:
         return keep_only()
     if a.new_only:
         return keep_only(new_only_steps)
+    if a.watch:
+        return keep_only(watch_fps)
     report("process start → first painted frame", first_frame(max(a.runs // 2, 3)), 1000)
 
     from PySide6.QtWidgets import QApplication
@@ -261,6 +265,49 @@ def new_only_steps(w, app) -> None:
         steps.append((time.perf_counter() - t) * 1000)
     report("8×8 a1 open, Previous with new tours only", steps, 16)
     r.set_new_only(False)
+
+
+def watch_fps(w, app) -> None:
+    """Watch on 100×100 from a1 (open tours): frames painted a second while the search runs,
+    at 10,000 moves/s and as fast as painting allows, over 3 s each; the board repaints each
+    frame (partial path, marks, counters; the options matrix every 0.1 s)."""
+    c = w.controls
+    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
+    c.closed.setChecked(False)
+    c.rows.setValue(100)
+    c.start.setText("a1")
+    c.start.editingFinished.emit()
+    w.act.watch.setChecked(True)
+    vp = w.view.viewport()
+    painted = [0]
+
+    from PySide6.QtCore import QEvent, QObject
+
+    class Count(QObject):
+        def eventFilter(self, obj, ev):
+            if ev.type() == QEvent.Type.Paint:
+                painted[0] += 1
+            return False
+    counter = Count()
+    vp.installEventFilter(counter)
+    for speed, label in ((10_000, "10,000 moves/s"), (0, "max")):
+        w.act.watch_speed.setValue(speed)
+        w.solve()
+        t0 = time.perf_counter()
+        painted[0] = 0
+        frames0 = w.watcher.frames
+        while time.perf_counter() - t0 < 3.0:
+            app.processEvents()
+            time.sleep(0.001)
+        secs = time.perf_counter() - t0
+        moves = w.watcher.last.forward_moves if w.watcher.last else 0
+        fps = painted[0] / secs
+        print(f"{'Watch 100×100, ' + label:<46} {fps:8.1f} board repaints/s "
+              f"({(w.watcher.frames - frames0) / secs:.1f} watch frames/s, {moves / secs:,.0f} "
+              f"moves/s)  target ≥ 30 frames/s  ratio {30 / max(fps, 1e-9):.2f}")
+        w.cancel()
+    vp.removeEventFilter(counter)
+    w.act.watch.setChecked(False)
 
 
 def keep_only(measure=None) -> int:

@@ -16,6 +16,7 @@ from knightgui_core.walks.walk_result import Walk
 
 from . import settings
 from .animation import ConstructionAnimator
+from .watch_player import WatchPlayer
 from .board_view import BoardView
 from .file_actions import FileActions, guarded
 from .panels.controls import ControlsPanel
@@ -65,6 +66,7 @@ class MainWindow(QMainWindow):
         self.results = ResultsPresenter(self.worker, self.view, self.matrix, self.counter,
                                         self.timing, self)
         self.animator = ConstructionAnimator(self.view, self)
+        self.watcher = WatchPlayer(self.view, self.matrix, self.counter, self.timing, self)
         self.files = FileActions(self, self.view, lambda: self.results.tour, self.show_tour,
                                  self.statusBar().showMessage, self.show_error)
         self.hover_label = QLabel()
@@ -145,6 +147,10 @@ class MainWindow(QMainWindow):
         self.animator.set_speed(self.act.anim_speed.value())
         self.animator.finished.connect(lambda: self.act.anim.setChecked(False))
         self.animator.frame.connect(self._anim_frame)
+        self.act.watch_speed.valueChanged.connect(self.watcher.set_speed)
+        self.watcher.set_speed(self.act.watch_speed.value())
+        self.watcher.status.connect(lambda s: self.statusBar().showMessage(s))
+        self.watcher.activeChanged.connect(self._watch_active)
 
     # ---------------------------------------------------------------- slots
     @guarded
@@ -190,6 +196,7 @@ class MainWindow(QMainWindow):
         """Board, mode, start, end or closed changed: what the panels show is stale."""
         if not changed & RESULT_FIELDS:
             return
+        self.watcher.stop(quiet=True)
         words = {"rows": "board", "cols": "board", "mode": "mode", "start": "start",
                  "end": "end", "closed": "open/closed"}
         what = ", ".join(sorted({words[f] for f in changed & RESULT_FIELDS}))
@@ -203,12 +210,55 @@ class MainWindow(QMainWindow):
     @guarded
     def _solve_request(self, req):
         self.animator.stop(restore=False)
+        self.watcher.stop(quiet=True)
         self._current_changed(1)
+        if self.act.watch.isChecked() and req.mode == "exhaustive":
+            self.results.cancel()
+            self.results.forget()
+            self.watcher.start(req)
+            return
         self.results.submit(req)
+
+    @guarded
+    def toggle_watch(self, *_):
+        """Watch on: the next exhaustive Solve plays the search itself. Off while watching:
+        the same search runs to its end at full speed on the solver thread (its solutions
+        kept for stepping)."""
+        if self.act.watch.isChecked():
+            if self.controls.model.settings.mode != "exhaustive":
+                self.statusBar().showMessage("Watch plays an exhaustive search: choose "
+                                             "Exhaustive mode, then Solve (Ctrl+R)")
+            else:
+                self.statusBar().showMessage("Watch on: Solve (Ctrl+R) plays the search")
+            return
+        req = self.watcher.request if self.watcher.active else None
+        self.watcher.stop(quiet=True)
+        self.act.watch_pause.setChecked(False)
+        if req is not None:
+            self.results.submit(req)
+            self.statusBar().showMessage("Watch off: the search goes on at full speed")
+
+    @guarded
+    def pause_watch(self, *_):
+        """Pause or resume the watched search."""
+        self.watcher.set_paused(self.act.watch_pause.isChecked())
+
+    @guarded
+    def step_watch(self, *_):
+        """One forward move of the watched search (it pauses)."""
+        if self.watcher.step_once() is not None:
+            self.act.watch_pause.setChecked(True)
+
+    def _watch_active(self, active: bool):
+        self.act.cancel.setEnabled(active or self.results.running)
+        self.controls.set_busy(active or self.results.running)
 
     @guarded
     def cancel(self, *_):
         """Stop the running search (Esc); found solutions stay steppable."""
+        if self.watcher.active:
+            self.watcher.stop()
+            return
         self.results.cancel()
 
     def _current_changed(self, number: int):
@@ -326,6 +376,7 @@ class MainWindow(QMainWindow):
         """Stop every thread (application quitting without the window being closed)."""
         self.results.stop_play()
         self.animator.stop(restore=False)
+        self.watcher.stop(quiet=True)
         self.worker.stop()
         if self.analysis is not None:
             self.analysis.shutdown()
@@ -338,6 +389,7 @@ class MainWindow(QMainWindow):
             log.exception("could not save settings")
         self.results.stop_play()
         self.animator.stop(restore=False)
+        self.watcher.stop(quiet=True)
         self.timing.stop("closed")
         self.worker.stop()
         if self.analysis is not None:

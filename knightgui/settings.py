@@ -33,6 +33,7 @@ def save(window) -> None:
     s.setValue("view/colour", v.colour_mode)
     s.setValue("speed/play", window.act.play_speed.value())
     s.setValue("speed/animation", window.act.anim_speed.value())
+    s.setValue("speed/watch", window.act.watch_speed.value())
     s.setValue("dir/last", window.files.last_dir)
     s.setValue("window/geometry", window.saveGeometry())
     s.setValue("window/state", window.saveState())
@@ -71,7 +72,8 @@ def load(window) -> None:
                             ties=_bool(s.value("view/ties"), False),
                             colour=mode if mode in ("auto", "checker", "moves") else "auto")
     acts = window.act
-    for key, box in (("speed/play", acts.play_speed), ("speed/animation", acts.anim_speed)):
+    for key, box in (("speed/play", acts.play_speed), ("speed/animation", acts.anim_speed),
+                     ("speed/watch", acts.watch_speed)):
         try:
             box.setValue(int(str(s.value(key, box.value()))))
         except (TypeError, ValueError):

@@ -51,6 +51,9 @@ class WindowActions:
     last: QAction
     new_only: QAction
     play: QAction
+    watch: QAction
+    watch_pause: QAction
+    watch_step: QAction
     anim: QAction
     open: QAction
     open_solutions: QAction
@@ -70,6 +73,7 @@ class WindowActions:
     jump_box: QSpinBox
     play_speed: QSpinBox
     anim_speed: QSpinBox
+    watch_speed: QSpinBox
 
 
 def make_actions(w) -> WindowActions:
@@ -99,6 +103,10 @@ def make_actions(w) -> WindowActions:
     play_speed.setToolTip("solutions per second while playing")
     anim_speed = QSpinBox(minimum=1, maximum=100_000, value=20, suffix=" moves/s")
     anim_speed.setToolTip("speed of the construction animation")
+    watch_speed = QSpinBox(minimum=0, maximum=10_000, value=100, suffix=" moves/s")
+    watch_speed.setSpecialValueText("max")
+    watch_speed.setToolTip("speed of Watch: forward moves a second (max: as fast as the "
+                           "board can be painted)")
     acts = WindowActions(
         solve=A("Solve", w.solve, "Ctrl+R", tip="solve with the current controls"),
         cancel=A("Cancel", w.cancel, "Esc", tip="stop the running search"),
@@ -112,6 +120,12 @@ def make_actions(w) -> WindowActions:
                    "turned, mirrored, reversed or (a closed tour) started elsewhere"),
         play=A("Play", w.toggle_play, "Space", True, "play the solutions",
                icon=S.SP_MediaPlay),
+        watch=A("Watch", w.toggle_watch, "W", True,
+                "watch the exhaustive search itself: the path grows and backs up, ties and "
+                "dead ends are marked (off: finish at full speed)"),
+        watch_pause=A("Pause watch", w.pause_watch, "Shift+W", True, "pause the watched search"),
+        watch_step=A("Step search", w.step_watch, ".", tip="one forward move of the watched "
+                     "search (pauses it)"),
         anim=A("Animate", w.toggle_animation, "Ctrl+A", True,
                "play the construction of the shown tour move by move"),
         open=A("Open tour…", f.open_tour, QKeySequence.StandardKey.Open),
@@ -130,7 +144,8 @@ def make_actions(w) -> WindowActions:
                    tip="how good is Warnsdorff's rule: move orders, tie-breaks, with plots"),
         colour_group=colour_group, colour=colour,
         view_menu=w.menuBar().addMenu("&View"),
-        jump_box=jump_box, play_speed=play_speed, anim_speed=anim_speed)
+        jump_box=jump_box, play_speed=play_speed, anim_speed=anim_speed,
+        watch_speed=watch_speed)
     acts.numbers.setChecked(True)
     acts.path.setChecked(True)
     colour["auto"].setChecked(True)
@@ -145,7 +160,8 @@ def make_actions(w) -> WindowActions:
                                                             w.timing_dock, w.matrix_dock))))
     _fill(w.menuBar().addMenu("&Run"),
           (acts.solve, acts.cancel, None, acts.first, acts.prev, acts.next, acts.last,
-           acts.new_only, acts.play, None, acts.anim))
+           acts.new_only, acts.play, None, acts.watch, acts.watch_pause, acts.watch_step, None,
+           acts.anim))
     for a in (acts.solve, acts.cancel):
         tb.addAction(a)
     tb.addSeparator()
@@ -156,6 +172,11 @@ def make_actions(w) -> WindowActions:
     tb.addAction(acts.new_only)
     tb.addAction(acts.play)
     tb.addWidget(play_speed)
+    tb.addSeparator()
+    tb.addAction(acts.watch)
+    tb.addAction(acts.watch_pause)
+    tb.addAction(acts.watch_step)
+    tb.addWidget(watch_speed)
     tb.addSeparator()
     tb.addAction(acts.anim)
     tb.addWidget(anim_speed)

@@ -1,0 +1,213 @@
+"""Watch the search: Phadke's exhaustive enumeration played on the board move by move.
+
+:class:`WatchPlayer` drives a :class:`knightgui_core.tietree.watch.SearchWatch` from a timer on
+the window's thread, a bounded number of forward moves a frame (each a few µs, and never more
+than :data:`FRAME_BUDGET` of work a frame, so the window keeps painting): the partial path
+grows and shrinks on the board, the square just taken and its tied rivals (kept in the
+options matrix for later) are marked with their outlets, a dead end is said in the status
+line with the square where the search got stuck, the options matrix fills row by row, the
+counters tick. Speed: 1 to 10,000 moves a second, or 0 for as fast as painting allows. Pause
+and single step; :meth:`WatchPlayer.stop` stops at once. Turning the watch off hands the same
+request to the solver thread, which runs it from the start at full speed: the same
+solutions, kept for stepping.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from knightgui_core.board.dash import EnumerationError
+from knightgui_core.board.squares import Board
+from knightgui_core.tietree.enumerator import Enumerator
+from knightgui_core.tietree.watch import SearchWatch, WatchStep
+
+from .request import Request
+from .results import SquareNames
+
+__all__ = ["WatchPlayer", "FRAME_MS", "FRAME_BUDGET", "MAX_SPEED"]
+
+#: timer interval (about 60 frames a second)
+FRAME_MS = 16
+#: the most time one frame spends stepping the search (the rest is the window's)
+FRAME_BUDGET = 0.008
+#: the fastest chosen speed, moves a second (0 means: as fast as painting allows)
+MAX_SPEED = 10_000
+#: the options matrix is redrawn at most this often while watching (seconds)
+MATRIX_EVERY = 0.1
+
+
+class WatchPlayer(QObject):
+    """Plays one exhaustive search on the board (see the module docstring)."""
+
+    #: one line for the status bar
+    status = Signal(str)
+    #: the search ended (exhausted): solutions, dead ends, forward moves
+    finished = Signal(int, int, int)
+    #: playing or not (started, stopped, ended)
+    activeChanged = Signal(bool)
+
+    def __init__(self, view, matrix, counter, timing, parent=None):
+        super().__init__(parent)
+        self.view, self.matrix, self.counter, self.timing = view, matrix, counter, timing
+        self._timer = QTimer(self)
+        self._timer.setInterval(FRAME_MS)
+        self._timer.timeout.connect(self._tick)
+        self.speed = 100.0
+        self.request: Request | None = None
+        self._watch: SearchWatch | None = None
+        self._board: Board | None = None
+        self._credit = 0.0
+        self._t0 = 0.0
+        self._matrix_at = 0.0
+        self.paused = False
+        self.last: WatchStep | None = None
+        self.frames = 0
+
+    # ---------------------------------------------------------------- control
+    @property
+    def active(self) -> bool:
+        """Whether a search is being watched (playing or paused)."""
+        return self._watch is not None
+
+    def set_speed(self, moves_per_second: float) -> None:
+        """Moves a second (0: as fast as painting allows)."""
+        self.speed = max(0.0, min(float(moves_per_second), MAX_SPEED))
+
+    def start(self, req: Request) -> bool:
+        """Watch the search of ``req`` (an exhaustive request) from its first move; False
+        with a status line when it cannot start."""
+        self.stop(quiet=True)
+        try:
+            en = Enumerator(req.rows, req.cols, req.start, req.end if req.closed else None,
+                            req.dash_dict(), tuple(req.tail) if req.tail else None)
+        except EnumerationError as e:
+            self.status.emit(f"Cannot watch: {e}")
+            return False
+        self.request = req
+        self._board = en.board
+        self._watch = SearchWatch(en)
+        self._credit = 0.0
+        self._t0 = time.perf_counter()
+        self._matrix_at = 0.0
+        self.paused = False
+        self.last = None
+        self.frames = 0
+        self.view.set_tour(np.zeros(0, dtype=np.int32), rows=req.rows, cols=req.cols)
+        self.matrix.clear("Watching the search: the options matrix fills as ties are met")
+        self.counter.set_counts(found=0, state="Watching the search…")
+        self.timing.start("watching…")
+        self._timer.start()
+        self.activeChanged.emit(True)
+        self.status.emit("Watching the search (Run ▸ Watch off: finish at full speed)")
+        return True
+
+    def stop(self, quiet: bool = False) -> None:
+        """Stop at once (the board keeps the last frame)."""
+        was = self._watch is not None
+        self._timer.stop()
+        self._watch = None
+        self.view.set_candidates([])
+        if was:
+            self.timing.stop("stopped")
+            self.activeChanged.emit(False)
+            if not quiet:
+                self.status.emit("Watch stopped")
+
+    def set_paused(self, paused: bool) -> None:
+        """Pause or go on."""
+        self.paused = bool(paused)
+        if self._watch is not None:
+            self.status.emit("Watch paused (Step: one move)" if paused else "Watching the search")
+
+    def step_once(self) -> WatchStep | None:
+        """One forward move, shown at once (pauses the watch)."""
+        if self._watch is None:
+            return None
+        self.paused = True
+        step = self._watch.step()
+        self._show(step, force_matrix=True)
+        return step
+
+    # ------------------------------------------------------------------ frames
+    def _tick(self) -> None:
+        try:
+            if self._watch is None or self.paused:
+                return
+            if self.speed > 0:
+                self._credit = min(self._credit + self.speed * FRAME_MS / 1000.0,
+                                   max(1.0, self.speed / 10))
+                want = int(self._credit)
+            else:
+                want = 1 << 30
+            if want <= 0:
+                return
+            end = time.perf_counter() + FRAME_BUDGET
+            step: WatchStep | None = None
+            flash: WatchStep | None = None
+            done = 0
+            while done < want:
+                step = self._watch.step()
+                done += 1
+                if step.done:
+                    break
+                if step.dead_end and flash is None:
+                    flash = step
+                if done % 64 == 0 and time.perf_counter() > end:
+                    break
+            self._credit -= done
+            if step is not None:
+                self._show(step, flash=flash)
+        except Exception as e:  # noqa: BLE001 - never raise out of a timer slot
+            self.stop(quiet=True)
+            self.status.emit(f"Watch stopped: {type(e).__name__}: {e}")
+
+    def _show(self, step: WatchStep, flash: WatchStep | None = None,
+              force_matrix: bool = False) -> None:
+        """Draw the search as it stands after ``step``."""
+        w, b = self._watch, self._board
+        if w is None or b is None:
+            return
+        self.frames += 1
+        self.last = step
+        seconds = time.perf_counter() - self._t0
+        if step.done:
+            self._timer.stop()
+            self.view.set_candidates([])
+            self.counter.set_counts(found=step.solutions, total=step.solutions,
+                                    exhausted=True)
+            self.timing.set_enumeration(step.solutions, step.dead_ends, step.forward_moves,
+                                        seconds)
+            self.timing.stop("done")
+            self.status.emit(f"Watched to the end: {step.solutions:,} solutions, "
+                             f"{step.dead_ends:,} dead ends, {step.forward_moves:,} moves")
+            self._watch = None
+            self.activeChanged.emit(False)
+            self.finished.emit(step.solutions, step.dead_ends, step.forward_moves)
+            return
+        path = w.path()
+        self.view.set_tour(path, False, None)
+        visited = np.zeros(b.size, dtype=bool)
+        visited[path] = True
+        nbr = b.neighbours
+        marks = [(s, int(sum(1 for u in nbr[s] if u >= 0 and not visited[u])))
+                 for s in (step.square, *step.rivals)]
+        self.view.set_candidates(marks, chosen=step.square)
+        now = time.perf_counter()
+        if force_matrix or now - self._matrix_at >= MATRIX_EVERY:
+            self._matrix_at = now
+            mo = w.options()
+            mo[:, 0] = 0
+            self.matrix.show_matrix(mo, 0, SquareNames(b, path[: mo.shape[0] - 1]),
+                                    f"Watching: move {step.number:,}, "
+                                    f"{step.solutions:,} solutions so far")
+        state = (f"dead end — backed up to move {flash.backed_up_to:,}" if flash is not None
+                 and flash.backed_up_to is not None else
+                 f"solution {step.solution:,} found" if step.solution else "Watching…")
+        self.counter.set_counts(found=step.solutions, state=state)
+        self.timing.set_enumeration(step.solutions, step.dead_ends, step.forward_moves,
+                                    seconds)
+        if flash is not None:
+            self.status.emit(f"Dead end: no unvisited square a move away; backed up to move "
+                             f"{flash.backed_up_to:,}")

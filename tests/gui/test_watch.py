@@ -1,0 +1,87 @@
+"""Watch the search (issue 27 item 3): the exhaustive search played on the board, paused,
+stepped, stopped at once, and handed to the solver thread at full speed with the same
+results."""
+from __future__ import annotations
+
+import numpy as np
+
+from knightgui_core.tietree.enumerator import Enumerator
+
+from gui_helpers import wait_until
+
+
+def _exhaustive(window, size=6, start="a1"):
+    c = window.controls
+    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
+    c.closed.setChecked(False)
+    c.rows.setValue(size)
+    c.start.setText(start)
+    c.start.editingFinished.emit()
+
+
+def test_watch_plays_the_search_and_counts_what_the_engine_counts(window, qtbot):
+    _exhaustive(window)
+    ref = Enumerator(6, 6, start="a1")
+    ref.count()
+    window.act.watch.setChecked(True)
+    window.act.watch_speed.setValue(0)             # as fast as painting allows
+    ended = []
+    window.watcher.finished.connect(lambda *a: ended.append(a))
+    window.solve()
+    assert window.watcher.active and window.act.cancel.isEnabled()
+    assert not window.results.running              # the solver thread is not used
+    wait_until(qtbot, lambda: bool(ended), timeout=60)
+    assert ended[0] == (ref.solutions, ref.dead_ends, ref.forward_moves)
+    assert window.counter.values["total"] == ref.solutions
+    assert not window.watcher.active and window.watcher.frames >= 1
+
+
+def test_the_path_grows_backs_up_and_marks_the_ties(window, qtbot):
+    _exhaustive(window, 8, "a8")
+    window.act.watch.setChecked(True)
+    window.act.watch_speed.setValue(2000)
+    window.solve()
+    wait_until(qtbot, lambda: window.watcher.last is not None
+               and window.watcher.last.forward_moves > 300, timeout=30)
+    window.act.watch_pause.trigger()              # pause
+    assert window.watcher.paused
+    moves = window.watcher.last.forward_moves
+    qtbot.wait(100)
+    assert window.watcher.last.forward_moves == moves          # paused: nothing moves
+    for _ in range(5):
+        window.act.watch_step.trigger()
+    step = window.watcher.last
+    assert step.forward_moves == moves + 5
+    path = window.view.path
+    assert len(path) == step.number and path[-1] == step.square
+    b = window.controls.board()
+    assert all(b.is_knight_move(int(a), int(c)) for a, c in zip(path, path[1:]))
+    window.cancel()                                # stops at once
+    assert not window.watcher.active and window.act.watch.isChecked()
+
+
+def test_watch_off_finishes_at_full_speed_with_the_same_solutions(window, qtbot):
+    _exhaustive(window)
+    window.act.watch.setChecked(True)
+    window.act.watch_speed.setValue(50)
+    window.solve()
+    qtbot.wait(100)
+    assert window.watcher.active
+    window.act.watch.trigger()                     # off: the solver thread takes over
+    assert not window.watcher.active
+    wait_until(qtbot, lambda: not window.results.running, timeout=60)
+    want = [s.path for s in Enumerator(6, 6, start="a1").first(1000)]
+    r = window.results
+    assert r.exhausted and len(r.store) == len(want) == r.found
+    for i in (0, len(want) // 2, len(want) - 1):
+        np.testing.assert_array_equal(r.store.path(i), want[i])
+
+
+def test_changing_the_board_stops_the_watch(window, qtbot):
+    _exhaustive(window)
+    window.act.watch.setChecked(True)
+    window.act.watch_speed.setValue(10)
+    window.solve()
+    assert window.watcher.active
+    window.controls.rows.setValue(7)
+    assert not window.watcher.active
