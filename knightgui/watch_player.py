@@ -14,14 +14,16 @@ solutions, kept for stepping.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from knightgui_core.board.dash import EnumerationError
 from knightgui_core.board.squares import Board
-from knightgui_core.tietree.enumerator import Enumerator
-from knightgui_core.tietree.watch import SearchWatch, WatchStep
+
+if TYPE_CHECKING:
+    from knightgui_core.tietree.watch import SearchWatch, WatchStep
 
 from .request import Request
 from .results import SquareNames
@@ -79,6 +81,10 @@ class WatchPlayer(QObject):
         """Watch the search of ``req`` (an exhaustive request) from its first move; False
         with a status line when it cannot start."""
         self.stop(quiet=True)
+        # here, not at the top: the window's first frame comes before numba is loaded
+        # (tests/gui/test_app.py::test_first_frame_comes_before_numba)
+        from knightgui_core.tietree.enumerator import Enumerator
+        from knightgui_core.tietree.watch import SearchWatch
         try:
             en = Enumerator(req.rows, req.cols, req.start, req.end if req.closed else None,
                             req.dash_dict(), tuple(req.tail) if req.tail else None)
