@@ -61,7 +61,7 @@ class WatchPlayer(QObject):
         self._watch: SearchWatch | None = None
         self._board: Board | None = None
         self._credit = 0.0
-        self._t0 = 0.0
+        self._t0 = self._tick_at = 0.0
         self._matrix_at = 0.0
         self.paused = False
         self.last: WatchStep | None = None
@@ -95,7 +95,7 @@ class WatchPlayer(QObject):
         self._board = en.board
         self._watch = SearchWatch(en)
         self._credit = 0.0
-        self._t0 = time.perf_counter()
+        self._t0 = self._tick_at = time.perf_counter()
         self._matrix_at = 0.0
         self.paused = False
         self.last = None
@@ -124,6 +124,7 @@ class WatchPlayer(QObject):
     def set_paused(self, paused: bool) -> None:
         """Pause or go on."""
         self.paused = bool(paused)
+        self._tick_at = time.perf_counter()
         if self._watch is not None:
             self.status.emit("Watch paused (Step: one move)" if paused else "Watching the search")
 
@@ -141,8 +142,10 @@ class WatchPlayer(QObject):
         try:
             if self._watch is None or self.paused:
                 return
-            if self.speed > 0:
-                self._credit = min(self._credit + self.speed * FRAME_MS / 1000.0,
+            now = time.perf_counter()
+            dt, self._tick_at = now - self._tick_at, now
+            if self.speed > 0:      # the chosen speed in real time, a frame late or not
+                self._credit = min(self._credit + self.speed * min(dt, 0.1),
                                    max(1.0, self.speed / 10))
                 want = int(self._credit)
             else:
@@ -215,5 +218,9 @@ class WatchPlayer(QObject):
         self.timing.set_enumeration(step.solutions, step.dead_ends, step.forward_moves,
                                     seconds)
         if flash is not None:
-            self.status.emit(f"Dead end: no unvisited square a move away; backed up to move "
-                             f"{flash.backed_up_to:,}")
+            if flash.backed_up_to is None:
+                self.status.emit(f"Dead end at move {flash.number:,}: every square is visited "
+                                 "but the last is not a move from the end square")
+            else:
+                self.status.emit(f"Dead end: no unvisited square a move away; backed up to "
+                                 f"move {flash.backed_up_to:,}")

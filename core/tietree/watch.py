@@ -31,7 +31,9 @@ class WatchStep:
     ``rivals``: squares tied with ``square`` for this move and kept in the options matrix
     for later (ascending move type); ``backed_up_to``: the number the search went back to
     before this move (None when it went straight on); ``dead_end``: the search met a dead
-    end before this move; ``solution``: this move completed a tour (its 1-based index);
+    end in this step — before the move when it then backed up, or on the square the move
+    reached when the path is full but cannot close (``backed_up_to`` None); ``solution``:
+    this move completed a tour (its 1-based index);
     ``done``: the search is exhausted (no move was made)."""
 
     number: int

@@ -85,3 +85,23 @@ def test_changing_the_board_stops_the_watch(window, qtbot):
     assert window.watcher.active
     window.controls.rows.setValue(7)
     assert not window.watcher.active
+
+
+def test_a_closed_search_with_dead_ends_plays_on_and_says_so(window, qtbot):
+    c = window.controls
+    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
+    c.closed.setChecked(True)
+    c.start.setText("a8")
+    c.start.editingFinished.emit()                 # a8→c7: dead ends come early
+    window.act.watch.setChecked(True)
+    window.act.watch_speed.setValue(5000)
+    messages = []
+    window.watcher.status.connect(messages.append)
+    window.solve()
+    wait_until(qtbot, lambda: window.watcher.last is not None
+               and window.watcher.last.dead_ends >= 2 and window.watcher.last.solutions >= 5,
+               timeout=30)
+    assert window.watcher.active
+    assert any(m.startswith("Dead end") for m in messages)
+    assert not any(m.startswith("Watch stopped") for m in messages)
+    window.cancel()
