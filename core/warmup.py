@@ -47,9 +47,10 @@ def _enumeration() -> None:
 
 
 def _orders() -> None:
-    from .studies.orders import all_orders, replay, run_orders
+    from .studies.orders import all_orders, replay
+    from .studies.orders_runner import walk_orders
 
-    run_orders(5, "first", orders=all_orders()[:2])
+    walk_orders(5, 5, 0, all_orders()[:2])      # the window's study task (shared walks)
     replay(5, all_orders()[0], "first", 0)
 
 
@@ -105,7 +106,9 @@ def exercise_all() -> None:
     from .studies.orders import all_orders, run_orders
     run_orders(5, "last", orders=all_orders()[:3].copy())
     run_orders(5, "first", orders=all_orders()[:3].copy(), shared=False)
-    tiebreaks.run_tiebreaks(12, n_min=5, starts="corners")
+    from .studies.tiebreaks_tasks import run_task
+    for task in tiebreaks.plan_study(12, n_min=5, starts="corners").tasks:
+        run_task(task)                             # the study's kernels, without a cluster
     from .tietree.subtrees import CountBoard, count_subtrees, split
     from .tietree.table import TransTable
     count_subtrees(CountBoard(6, 6), 0, split(CountBoard(6, 6), 0, 2), 1000)

@@ -33,7 +33,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
@@ -43,8 +42,7 @@ from ..tietree.subtrees import CountBoard, count_subtrees
 from ..tietree.table import TransTable
 
 from ..board import rules as _rules
-from ..system.control import cancel_requested
-from ..system.jit import num_threads
+from ..run.runner import run_tasks
 from ..walks.walk_result import Walk
 from ..board.squares import Board, SquareSpec
 from .tiebreaks_result import TieBreakResult, wilson_interval
@@ -171,25 +169,18 @@ def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN,
                   cancel: Callable[[], bool] | threading.Event | None = None,
                   store: ResultStore | None = None,
                   scheduler: object = None) -> TieBreakResult:
-    """Run the study. Without ``store`` and ``scheduler`` it runs on a thread pool in this
-    process (``progress(done, total)`` counts squares); with either, through
-    :func:`knightgui_core.run.runner.run_tasks` (``store``: a
-    :class:`knightgui_core.run.store.ResultStore`; ``scheduler``: as there; progress counts
-    tasks). ``cancel`` (callable or ``threading.Event``) stops it between tasks, the result
-    then has ``complete=False`` and covers what was done. The counts are the same either
-    way."""
+    """Run the study through :func:`knightgui_core.run.runner.run_tasks`, the one way every
+    study runs (``store``: a :class:`knightgui_core.run.store.ResultStore`; ``scheduler``: as
+    there, by default this machine's cores; ``progress(done, total)`` counts tasks).
+    ``cancel`` (callable or ``threading.Event``) stops it between tasks, the result then has
+    ``complete=False`` and covers what was done."""
     plan = plan_study(n_max, n_min=n_min, rules=rules, starts=starts, sample=sample,
                       seed=seed, order=order, trials=trials)
     t0 = time.perf_counter()
-    if store is None and scheduler is None:
-        res = assemble(plan, _thread_pool(plan.tasks, progress, cancel),
-                       time.perf_counter() - t0)
-    else:
-        from ..run.runner import run_tasks
-        report = run_tasks(runner_tasks(plan), store=store, scheduler=scheduler,
-                           progress=progress, cancel=cancel)
-        res = assemble(plan, [report.results.get(t.key()) for t in plan.tasks],
-                       time.perf_counter() - t0, report.tasks_json())
+    report = run_tasks(runner_tasks(plan), store=store, scheduler=scheduler,
+                       progress=progress, cancel=cancel)
+    res = assemble(plan, [report.results.get(t.key()) for t in plan.tasks],
+                   time.perf_counter() - t0, report.tasks_json())
     return with_exact(res)
 
 
@@ -250,36 +241,6 @@ def _merge(rule_list, sizes, tasks, results) -> TieBreakResult:
     trials = np.array([max(1, len(s)) for s in seeds], dtype=np.int64)
     return TieBreakResult(tuple(rule_list), sizes, "corner", tried, completed, first_fail,
                           fail_len, 0.0, trials=trials, left_out=left, fail_seed=fail_seed)
-
-
-def _thread_pool(tasks, progress, cancel) -> list:
-    """Run the tasks on this machine, a few at a time (the kernels release the GIL), in
-    submission order; stops submitting when ``cancel`` is set."""
-    results: list = [None] * len(tasks)
-    total = sum(t.squares() for t in tasks)
-    weights = [t.squares() for t in tasks]
-    done = 0
-    workers = num_threads()
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tiebreaks") as pool:
-        running: dict = {}
-        nxt = 0
-        while nxt < len(tasks) or running:
-            while nxt < len(tasks) and len(running) < 2 * workers:
-                if cancel_requested(cancel):
-                    nxt = len(tasks)
-                    break
-                running[pool.submit(run_task, tasks[nxt])] = nxt
-                nxt += 1
-            if not running:
-                break
-            finished, _ = wait(running, return_when=FIRST_COMPLETED)
-            for f in finished:
-                j = running.pop(f)
-                results[j] = f.result()
-                done += weights[j]
-                if progress is not None:
-                    progress(done, total)
-    return results
 
 
 def walk(rule: str, n: int, start: SquareSpec, *, order: str = _rules.DEFAULT_ORDER,

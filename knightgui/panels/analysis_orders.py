@@ -73,11 +73,12 @@ class MoveOrdersPage(AnalysisPage):
 
     def run_orders(self) -> None:
         """Walk every move order from every square of the chosen board."""
-        from knightgui_core.studies.orders import run_orders
+        from knightgui_core.studies.orders_runner import run_study
         n, tie = self.size_spin.value(), self.tie_combo.currentText()
         self.status.setText(f"Walking 40,320 orders × {n * n} starts on {n}×{n} …")
-        self.start_study("orders", lambda progress, cancel: run_orders(n, tie, progress=progress,
-                                                                   cancel=cancel))
+        # the runner, as knightgui study orders: the same tasks, on this machine's cores
+        self.start_study("orders", lambda progress, cancel: run_study(
+            n, tie, progress=progress, cancel=cancel)[0])
 
     def study_done(self, result) -> None:
         """The study ended: show its result."""

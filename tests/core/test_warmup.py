@@ -7,13 +7,13 @@ def test_warm_up_loads_the_window_kernels():
     from knightgui_core.tietree import enumerate_kernel as k
     from knightgui_core.tietree import bitboard_kernel as k64
     from knightgui_core.walks import walk_kernel as walk
-    from knightgui_core.studies.orders_kernel import one_walk, orders_chunk
+    from knightgui_core.studies.orders_kernel import one_walk, orders_tree
     from knightgui_core.warmup import warm_up
 
     assert warm_up() >= 0.0
     for fn in (k.advance_kernel, k.collect_kernel, k.count_kernel, k64.advance_bits,
                k64.collect_bits, k64.count_bits, k64.count_batch_bits, walk.greedy_walk,
-               orders_chunk, one_walk):
+               orders_tree, one_walk):
         assert fn.signatures, fn
 
 
