@@ -39,6 +39,8 @@ from knightgui_core.board.rules import METHODS, TIE_RULES
 from knightgui_core.board.squares import MOVES, Board, BoardError, parse_coords
 
 MODES: tuple[str, ...] = ("single", "exhaustive")
+#: the largest board whose every path the window lists (the all-tours search's limit)
+ALL_TOURS_MAX = 128
 MAX_SIDE = 2000
 #: fields whose change makes the shown results (timing, counter, options matrix) stale
 RESULT_FIELDS = frozenset({"rows", "cols", "mode", "start", "end", "closed"})
@@ -62,6 +64,7 @@ class Request:
     tail: tuple | None = None       # ECD/XCD tail squares (names), or None
     keep: int = 1_000_000           # solutions kept in memory for stepping
     limit: int = 0                  # stop after this many solutions (0 = all)
+    all_tours: bool = False         # exhaustive: every knight's path, not only Warnsdorff's
 
     def dash_dict(self) -> dict[str, str]:
         """The dashes as ``{corner name: state}``, without the ``off`` ones."""
@@ -178,6 +181,7 @@ class Settings:
     tail: tuple | None = _spec(None, _tail)              # ECD/XCD tail square names
     keep: int = _spec(1_000_000, _int("keep", 100, 5_000_000))
     limit: int = _spec(0, _int("limit", 0, 2_000_000_000))
+    all_tours: bool = _spec(False, _bool("all_tours"))   # exhaustive: every path, any rule
 
 
 #: each field's validator, read from :class:`Settings`
@@ -195,6 +199,7 @@ class Enabled:
     exhaustive: bool        # keep, stop after
     end: bool               # closed exhaustive runs only
     tail: bool              # an ECD/XCD tail exists for this start and end
+    all_tours: bool         # exhaustive runs only
 
 
 Observer = Callable[[frozenset], None]
@@ -283,8 +288,10 @@ class RequestModel:
     def enabled(self) -> Enabled:
         """Which controls apply now."""
         exhaustive = self._s.mode == "exhaustive"
-        return Enabled(rules=not exhaustive, exhaustive=exhaustive, end=self.uses_end(),
-                       tail=bool(self.tail_choices()))
+        every = exhaustive and self._s.all_tours
+        return Enabled(rules=not exhaustive, exhaustive=exhaustive,
+                       end=self.uses_end() and not every,
+                       tail=bool(self.tail_choices()) and not every, all_tours=exhaustive)
 
     # -------------------------------------------------------------- writing
     def observe(self, callback: Observer) -> None:
@@ -439,10 +446,19 @@ class RequestModel:
         if s.tie not in TIE_RULES:
             raise ValueError(f"Tie rule: one of {', '.join(TIE_RULES)}, got {s.tie!r}")
         exhaustive = s.mode == "exhaustive"
-        return Request(rows=b.rows, cols=b.cols, mode=s.mode, start=start, end=end,
+        every = exhaustive and s.all_tours
+        if every:
+            if s.closed:
+                raise ValueError("Every tour: the open paths from the start (untick 'closed "
+                                 "tour'; the closed ones are among them)")
+            if b.size > ALL_TOURS_MAX:
+                raise ValueError(f"Every tour: boards of at most {ALL_TOURS_MAX} squares "
+                                 f"({b.rows}×{b.cols} has {b.size:,})")
+        return Request(all_tours=every, rows=b.rows, cols=b.cols, mode=s.mode, start=start, end=end,
                        closed=s.closed, tie=s.tie, order=s.order, seed=s.seed,
                        method=s.method, dashes=s.dashes,
-                       tail=s.tail if exhaustive else None, keep=s.keep, limit=s.limit)
+                       tail=s.tail if exhaustive and not every else None, keep=s.keep,
+                       limit=s.limit)
 
     # ------------------------------------------------------------ settings
     def to_dict(self) -> dict:

@@ -243,11 +243,12 @@ class ResultsPresenter(QObject):
         if b is None or not 0 <= i < len(self.store):
             return False
         path = self.store.path(i)
+        every = self.request is not None and self.request.all_tours
         mo = self.store.mo(i)
         branch = self.store.branch(i)
         closed = bool(self.request.closed) if self.request is not None else False
         self.current = i
-        meta: dict[str, object] = {"method": "phadke-enumeration",
+        meta: dict[str, object] = {"method": "all-tours" if every else "phadke-enumeration",
                                    "solution": self.store.index(i)}
         same = self.same_as(i)
         if same is not None:
@@ -256,10 +257,14 @@ class ResultsPresenter(QObject):
         self.ties = None
         self.view.set_tour(path, closed, None, rows=b.rows, cols=b.cols)
         names = SquareNames(b, path[: mo.shape[0] - 1])
-        self.matrix.show_matrix(mo, branch, names,
-                                f"Options matrix of solution {self.store.index(i):,}"
-                                + (f" — branched at move {branch}" if branch else
-                                   " — no backtracking"))
+        if every:
+            self.matrix.clear(f"Path {self.store.index(i):,}: every knight's path from the "
+                              "start, not only Warnsdorff's — no options matrix")
+        else:
+            self.matrix.show_matrix(mo, branch, names,
+                                    f"Options matrix of solution {self.store.index(i):,}"
+                                    + (f" — branched at move {branch}" if branch else
+                                       " — no backtracking"))
         self._update_counter()
         self.tourShown.emit(self.tour)
         self.currentChanged.emit(i + 1)

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from PySide6.QtCore import QMutex, QMutexLocker, QThread, QWaitCondition, Signal
 
 from knightgui_core.tietree import keep_policy
-from knightgui_core.tietree.keep_policy import kept_solution_chunks
+from knightgui_core.tietree.keep_policy import kept_path_chunks, kept_solution_chunks
 
 from .request import Request
 from .solutions import Packed, fewer_runs
@@ -190,6 +190,33 @@ class SolverThread(QThread):
         if not self._abort:
             self.studyDone.emit(gen, res)
 
+    def _every_path(self, gen: int, req: Request):
+        """Every knight's path from the start (not only Warnsdorff's), kept for stepping."""
+        from knightgui_core.tietree.all_tours_list import AllToursLister
+        lister = AllToursLister(req.rows, req.cols, req.start or 0)
+        t0 = last = time.perf_counter()
+        batch: list[Packed] = []
+
+        def stats(**kw) -> Stats:
+            return Stats(lister.found, 0, lister.nodes, time.perf_counter() - t0,
+                         lister.done, **kw)
+
+        for block in kept_path_chunks(lister, req.keep, req.limit, keep_policy.KEEP_BYTES):
+            if block is not None:
+                batch.append(block)
+            now = time.perf_counter()
+            if now - last >= EMIT_INTERVAL:
+                last = now
+                if batch:
+                    self.solutionsFound.emit(gen, fewer_runs(batch))
+                    batch.clear()
+                self.progress.emit(gen, stats())
+            if self._should_stop():
+                return
+        if batch:
+            self.solutionsFound.emit(gen, fewer_runs(batch))
+        self.finishedRun.emit(gen, stats(cancelled=False))
+
     def _solve(self, gen: int, req: Request):
         from knightgui_core.walks.solve import solve
         res = solve(req.rows, req.cols, start=req.start, closed=req.closed, tie=req.tie,
@@ -200,6 +227,8 @@ class SolverThread(QThread):
 
     def _enumerate(self, gen: int, req: Request):
         from knightgui_core.tietree.enumerator import Cancelled, Enumerator
+        if req.all_tours:
+            return self._every_path(gen, req)
         kwargs: dict[str, object] = dict(rows=req.rows, cols=req.cols, start=req.start,
                                          end=req.end if req.closed else None,
                                          dashes=req.dash_dict())

@@ -12,7 +12,7 @@ from knightgui.request import Enabled, RequestModel, Settings
 OTHER = {"rows": 10, "cols": 12, "square": False, "closed": True, "mode": "exhaustive",
          "start": "b3", "end": "a1", "tie": "first", "order": "87654321", "seed": 7,
          "method": "greedy", "dashes": (("l10", "full"),), "tail": None, "keep": 5000,
-         "limit": 99}
+         "limit": 99, "all_tours": True}
 
 
 def test_every_field_is_declared_once_with_a_default_and_a_validator():
@@ -103,11 +103,13 @@ def test_corner_states_say_which_corners_can_be_dashed_and_why_not():
 
 def test_tail_choices_and_enabled_boxes_follow_mode_closed_and_end():
     m = RequestModel()
-    assert m.enabled() == Enabled(rules=True, exhaustive=False, end=False, tail=False)
+    assert m.enabled() == Enabled(rules=True, exhaustive=False, end=False, tail=False,
+                                  all_tours=False)
     m.update(mode="exhaustive", closed=True, start="b8", end="a6")
     tails = m.tail_choices()
     assert tails and all(kind in ("ecd", "xcd") and names[-1] == "a6" for kind, names in tails)
-    assert m.enabled() == Enabled(rules=False, exhaustive=True, end=True, tail=True)
+    assert m.enabled() == Enabled(rules=False, exhaustive=True, end=True, tail=True,
+                                  all_tours=True)
     m.update(tail=tails[0][1])
     assert m.request().tail == tails[0][1]
     m.update(end="c6")                                        # that tail ends elsewhere
@@ -126,3 +128,19 @@ def test_old_settings_with_one_dash_state_per_corner_still_load():
                                   {"dashes": [["a1"]]}, {"tail": "a1"}, {"nonsense": 1}])
 def test_hostile_settings_keep_the_defaults(data):
     assert RequestModel.from_dict(data).settings == Settings()
+
+
+def test_every_tour_is_an_exhaustive_run_of_open_paths_on_small_boards():
+    m = RequestModel()
+    m.update(mode="exhaustive", all_tours=True, rows=6, start="a1")
+    r = m.request()
+    assert r.all_tours and r.tail is None
+    m.update(closed=True)
+    assert not m.enabled().end and not m.enabled().tail
+    with pytest.raises(ValueError, match="untick"):
+        m.request()
+    m.update(closed=False, rows=12)
+    with pytest.raises(ValueError, match="at most 128 squares"):
+        m.request()
+    m.update(mode="single", rows=8)
+    assert not m.request().all_tours and not m.enabled().all_tours

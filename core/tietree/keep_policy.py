@@ -17,13 +17,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .kept_solutions import CompactBlock
+from .kept_solutions import CompactBlock, compact_paths
 
 if TYPE_CHECKING:
+    from .all_tours_list import AllToursLister
     from .enumerator import Enumerator
 
 __all__ = ["CHUNK_STEPS", "KEEP_BYTES", "KEEP_STEPS", "SOLUTION_BLOCK", "BLOCK_BYTES",
-           "path_dtype", "keep_cap", "kept_solution_chunks"]
+           "path_dtype", "keep_cap", "kept_solution_chunks", "kept_path_chunks"]
 
 #: forward moves per counting chunk (bounds how long a stop request waits)
 CHUNK_STEPS = 200_000
@@ -73,3 +74,22 @@ def kept_solution_chunks(en: Enumerator, keep: int, limit: int = 0,
         else:
             en.count(cancel=lambda: True, chunk=CHUNK_STEPS)   # one bounded chunk
             yield None
+
+
+def kept_path_chunks(lister: AllToursLister, keep: int, limit: int = 0,
+                     budget: int | None = None) -> Iterator[CompactBlock | None]:
+    """:func:`kept_solution_chunks` for the listing of every path
+    (:class:`knightgui_core.tietree.all_tours_list.AllToursLister`): the first ``keep`` paths
+    (within the memory budget) as compact blocks, the rest only counted, each chunk bounded
+    by :data:`CHUNK_STEPS` nodes of the search."""
+    size = lister.n
+    cap = keep_cap(size, keep, KEEP_BYTES if budget is None else budget)
+    per_call = max(1, min(SOLUTION_BLOCK, BLOCK_BYTES // (size * 4 + 16)))
+    while not lister.done:
+        if limit and lister.found >= limit:
+            return
+        want = per_call if not limit else min(per_call, limit - lister.found)
+        first = lister.found + 1
+        paths = lister.block(want, CHUNK_STEPS)
+        kept = min(len(paths), max(0, cap - (first - 1)))
+        yield compact_paths(paths[:kept], first) if kept else None

@@ -63,3 +63,27 @@ def join_blocks(blocks: list[CompactBlock]) -> CompactBlock:
                         np.concatenate([b.frm for b in blocks]),
                         np.concatenate([b.branch for b in blocks]), b0.tail, b0.length,
                         b0.options)
+
+
+def compact_paths(paths: np.ndarray, first: int, key_every: int = 64) -> CompactBlock:
+    """Whole paths (int[g, N], any producer: the listing of every path) in the compact form of
+    :class:`CompactBlock`, numbered from ``first``: each path as the squares from the first
+    one that differs from the path before it (every ``key_every``-th whole), one byte a square
+    up to 256 squares. ``branch`` is that first differing position; no tail, no options
+    matrix."""
+    p = np.asarray(paths)
+    g, n = p.shape if p.ndim == 2 else (0, 0)
+    if p.ndim != 2 or g == 0:
+        raise ValueError("compact_paths needs at least one path")
+    dt = np.uint8 if n <= 256 else np.uint16 if n <= 65536 else np.int32
+    frm = np.zeros(g, dtype=np.int32)
+    if g > 1:
+        diff = p[1:] != p[:-1]
+        frm[1:] = np.where(diff.any(axis=1), np.argmax(diff, axis=1), n - 1)
+    frm[::max(1, int(key_every))] = 0
+    keep = np.arange(n)[None, :] >= frm[:, None]
+    squares = p[keep].astype(dt)
+    sptr = np.zeros(g + 1, dtype=np.int64)
+    np.cumsum(n - frm, out=sptr[1:])
+    return CompactBlock(int(first), squares, sptr, frm, frm.copy(),
+                        np.zeros(0, dtype=np.int32), n + 1, None)

@@ -132,6 +132,11 @@ class ControlsPanel(QWidget):
         self.limit = QSpinBox(minimum=0, maximum=2_000_000_000, value=0, singleStep=100)
         self.limit.setSpecialValueText("all")
         f.addRow("Stop after", self.limit)
+        self.all_tours = QCheckBox("every tour, not only Warnsdorff's")
+        self.all_tours.setToolTip("list every knight's path from the start (boards of at "
+                                  "most 128 squares), not only those Warnsdorff's rule allows;"
+                                  " no options matrix")
+        f.addRow(self.all_tours)
         lay.addWidget(g)
         # --- buttons
         b = QHBoxLayout()
@@ -150,7 +155,7 @@ class ControlsPanel(QWidget):
         self._editors: tuple[QWidget, ...] = (
             self.rows, self.cols, self.square_lock, self.closed, self.mode, self.start,
             self.end, self.tie, self.order, self.seed, self.method, *self.dash, self.tail,
-            self.keep, self.limit)
+            self.keep, self.limit, self.all_tours)
         # each widget writes its one field
         self.rows.valueChanged.connect(lambda v: self._write(rows=v))
         self.cols.valueChanged.connect(lambda v: self._write(cols=v))
@@ -170,6 +175,7 @@ class ControlsPanel(QWidget):
         self.seed.valueChanged.connect(lambda v: self._write(seed=v))
         self.keep.valueChanged.connect(lambda v: self._write(keep=v))
         self.limit.valueChanged.connect(lambda v: self._write(limit=v))
+        self.all_tours.toggled.connect(lambda v: self._write(all_tours=v))
         self.order.textChanged.connect(lambda t: self._write(order=t))
         self.solve_btn.clicked.connect(self.submit)
         self.cancel_btn.clicked.connect(self.cancelRequested.emit)
@@ -265,6 +271,8 @@ class ControlsPanel(QWidget):
             self.method.setCurrentIndex(max(self.method.findText(s.method), 0))
             self.keep.setValue(s.keep)
             self.limit.setValue(s.limit)
+            self.all_tours.setChecked(s.all_tours)
+            self.all_tours.setEnabled(en.all_tours)
             # end squares
             self.end.clear()
             if not s.closed:

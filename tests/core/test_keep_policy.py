@@ -41,3 +41,21 @@ def test_chunks_are_bounded_so_a_caller_can_stop_between_them():
         next(chunks)
     moves = en.forward_moves
     assert 0 < moves and not en.exhausted           # five bounded chunks, then we stopped
+
+
+def test_every_path_kept_in_compact_blocks_reads_back_path_by_path():
+    from knightgui.solutions import SolutionStore
+    from knightgui_core.tietree.all_tours_list import AllToursLister
+    from knightgui_core.tietree.keep_policy import kept_path_chunks
+    from knightgui_core.tietree.kept_solutions import compact_paths
+    want = AllToursLister(5, 5, "a1").first(10_000)          # 304 paths
+    store = SolutionStore()
+    lister = AllToursLister(5, 5, "a1")
+    for block in kept_path_chunks(lister, keep=150):
+        if block is not None:
+            store.extend(block)
+    assert lister.done and lister.found == len(want) and len(store) == 150
+    for i in range(150):
+        assert np.array_equal(store.path(i), want[i])
+    b = compact_paths(want[:10], first=1, key_every=4)
+    assert list(b.frm[[0, 4, 8]]) == [0, 0, 0] and b.length == 26 and b.options is None
