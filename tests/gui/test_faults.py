@@ -57,10 +57,13 @@ def test_close_during_an_enumeration(window, qtbot, qtlog):
 def test_close_during_a_study(window, qtbot, qtlog):
     view = window.open_analysis()
     page = view.page("Move orders")
-    page.size_spin.setValue(8)
+    page.size_spin.setValue(11)
     page.run_orders()
-    wait_until(qtbot, lambda: view.running, timeout=30)
+    # the study runs on the runner's in-process cluster: count threads once its tasks run
+    # (the cluster's own threads live as long as the process and are reused)
+    wait_until(qtbot, lambda: view.running and page.progress.value() > 0, timeout=60)
     qtbot.wait(100)
+    assert view.running                               # closed mid-study
     before = threading.active_count()
     window.close()
     assert not view.running and not view.runner.worker.isRunning()
