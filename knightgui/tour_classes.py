@@ -23,9 +23,11 @@ from knightgui_core.board.squares import Board
 
 __all__ = ["TourClasses", "BLOCK"]
 
-#: solutions classified at once (8×8: about 3 µs each for the canonical form, a few more to
-#: rebuild the path from the kept runs)
+#: solutions classified at once at most (8×8: about 3 µs each for the canonical form, a few
+#: more to rebuild the path from the kept runs)
 BLOCK = 4096
+#: solutions classified ahead when a step needs one more (about 1 ms on 8×8)
+STEP_AHEAD = 256
 
 
 class TourClasses:
@@ -65,7 +67,8 @@ class TourClasses:
         upto = min(int(upto), int(self._count()))
         while self._done < upto:
             lo = self._done
-            hi = min(lo + self.block, int(self._count()))
+            # a step needs a few more, a jump up to a whole block a pass
+            hi = min(lo + self.block, max(upto, lo + STEP_AHEAD), int(self._count()))
             forms = canonical_rows(self.board, self._paths(lo, hi))
             first = np.empty(hi - lo, dtype=np.int64)
             for k, row in enumerate(forms):
@@ -88,6 +91,8 @@ class TourClasses:
     def first_of(self, i: int) -> int:
         """The first solution (0-based) of the class of solution ``i``."""
         i = self._check(i)
+        if i == 0:
+            return 0                 # the first is always new: nothing to compare yet
         self._grow(i + 1)
         return int(self._first[i])
 
