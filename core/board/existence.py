@@ -1,6 +1,14 @@
-"""Which boards have knight's tours, and from which starts (docs/spec.md §8). Answers at once,
-never searches."""
+"""Which boards have knight's tours, and from which starts (docs/spec.md §8); and, for other
+boards and pieces, what is known (:func:`known_answer`). Answers at once, never searches
+(:mod:`knightgui_core.tietree.existence_search` searches where no rule decides)."""
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .squares import Board
 
 
 def closed_tour_exists(rows: int, cols: int) -> bool:
@@ -82,3 +90,55 @@ def why_no_tour_from(rows: int, cols: int, closed: bool, col: int, row: int) -> 
             return (f"no open tour of {rows}×{cols} starts on {name}: on a board 4 squares "
                     "wide open tours start and end on the outer lines")
     return None
+
+
+def known_answer(board: Board, closed: bool) -> tuple[bool | None, str]:
+    """What is known, without a search, about tours of any board and piece
+    (:class:`knightgui_core.board.squares.Board`: a topology and an (a, b)-leaper): ``(True,
+    why)``, ``(False, why)`` or ``(None, why)`` when no rule here decides. The rules, each a
+    proof:
+
+    * the knight on the plane: Schwenk (closed) and the open-tour table above;
+    * the knight on the torus: every rectangular torus has a closed knight's tour (Watkins and
+      Hoenigman 1997), so an open one too;
+    * a one-square board is its own tour;
+    * a leaper with a + b even keeps the colour of its square (the sum of the coordinates
+      changes by a ± b, an even number), so it never reaches the other colour — where the
+      wrapped sides are even (a wrap across an odd side changes the colour);
+    * a leaper with gcd(a, b) = g > 1 on the plane only reaches squares whose coordinates
+      differ from its start's by multiples of g;
+    * a square with no move (the leaps longer than the board allows) can be neither passed
+      nor left.
+    """
+    from math import gcd
+    rows, cols = board.rows, board.cols
+    a, b = board.leaper
+    kind = "closed" if closed else "open"
+    what = board.describe()
+    if board.size == 1:
+        return True, "a one-square board is its own tour"
+    if board.is_classic:
+        why = why_no_tour(rows, cols, closed)
+        return (why is None), (why or f"a {kind} tour exists on {rows}×{cols} "
+                                      "(Schwenk 1991; Conrad et al. for open tours)")
+    if board.topology == "torus" and (a, b) == (1, 2):
+        return True, (f"every rectangular torus has a closed knight's tour (Watkins and "
+                      f"Hoenigman 1997), so {what} has {'one' if closed else 'open ones too'}")
+    wraps_keep_colour = ((board.topology == "plane")
+                         or (board.topology == "cylinder" and cols % 2 == 0)
+                         or (board.topology == "torus" and cols % 2 == 0 and rows % 2 == 0))
+    if (a + b) % 2 == 0 and wraps_keep_colour:
+        return False, (f"no tour on {what}: a ({a},{b})-leaper moves a + b = {a + b} squares in "
+                       "all, an even number, so it never leaves the colour of its square")
+    if gcd(a, b) > 1 and board.topology == "plane":
+        g = gcd(a, b)
+        return False, (f"no tour on {what}: every leap of a ({a},{b})-leaper is a multiple of "
+                       f"{g}, so it never reaches a square whose coordinates differ from its "
+                       f"start's by anything else")
+    deg = board.degree
+    if (deg == 0).any():
+        s = int(np.flatnonzero(deg == 0)[0])
+        return False, (f"no tour on {what}: {board.name(s)} has no move (the leaps are too "
+                       "long for the board)")
+    return None, (f"no rule here decides whether {what} has a {kind} tour: a bounded search "
+                  "answers")

@@ -10,6 +10,14 @@ Conventions (docs/spec.md §1)
   ``MOVES[t - 1] == (dcol, drow)``.
 * The neighbour table ``nbr`` has shape ``[rows * cols, 8]``, dtype int32: ``nbr[sq, t - 1]``
   is the square reached from ``sq`` by move type ``t``, or -1 when that move leaves the board.
+
+Other boards and pieces (:class:`Board` ``topology`` and ``leaper``): on a *cylinder* the
+columns wrap (a move off the right edge comes back on the left), on a *torus* the rows wrap
+too. An (a, b)-leaper (0 < a < b) jumps a squares one way and b the other; the knight is
+(1, 2), the camel (1, 3), the zebra (2, 3), the giraffe (1, 4). Its eight move types are the
+knight's with 1 read as a and 2 as b, in the same order. Where wrapping makes a move land on
+its own square, it is no move; where two move types land on the same square, the first one
+counts (one edge), so the table never lists a square twice.
 """
 from __future__ import annotations
 
@@ -28,6 +36,62 @@ MOVES: tuple[tuple[int, int], ...] = (
 )
 DCOL = np.array([m[0] for m in MOVES], dtype=np.int32)
 DROW = np.array([m[1] for m in MOVES], dtype=np.int32)
+
+#: the board's edges: none wrap, the columns wrap, or the columns and the rows wrap
+TOPOLOGIES: tuple[str, ...] = ("plane", "cylinder", "torus")
+#: the usual names of (a, b)-leapers
+LEAPER_NAMES: dict[tuple[int, int], str] = {(1, 2): "knight", (1, 3): "camel", (2, 3): "zebra",
+                                            (1, 4): "giraffe", (2, 4): "stag"}
+KNIGHT: tuple[int, int] = (1, 2)
+
+
+def leaper_moves(leaper: tuple[int, int]) -> tuple[tuple[int, int], ...]:
+    """The (dcol, drow) of move types 1..8 of an (a, b)-leaper: the knight's with 1 → a and
+    2 → b (sign kept)."""
+    a, b = leaper
+    scale = {1: a, 2: b}
+    return tuple((scale[abs(dc)] * (1 if dc > 0 else -1), scale[abs(dr)] * (1 if dr > 0 else -1))
+                 for dc, dr in MOVES)
+
+
+def parse_leaper(value: object) -> tuple[int, int]:
+    """An (a, b)-leaper from ``"2,3"``, ``"zebra"``, ``(2, 3)`` or ``[3, 2]`` (the smaller
+    number first); :class:`BoardError` with one sentence otherwise (a = b, a = 0, negative,
+    not two whole numbers)."""
+    if isinstance(value, str):
+        text = value.strip().lower()
+        named = {v: k for k, v in LEAPER_NAMES.items()}
+        if text in named:
+            return named[text]
+        parts = [p for p in re.split(r"[,; ]+", text.strip("()[] ")) if p]
+        try:
+            if len(parts) != 2:
+                raise ValueError
+            value = tuple(int(p) for p in parts)
+        except ValueError:
+            raise BoardError(f"leaper {text[:20]!r}: two whole numbers A,B (a knight is 1,2) or "
+                             f"a name ({', '.join(LEAPER_NAMES.values())})") from None
+    if (not isinstance(value, (tuple, list)) or len(value) != 2
+            or not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+                       for v in value)):
+        raise BoardError(f"leaper {value!r:.30}: two whole numbers A,B (a knight is 1,2)")
+    a, b = sorted(int(v) for v in value)
+    if a <= 0:
+        raise BoardError(f"leaper ({a},{b}): both leaps must be at least 1 (a knight is 1,2)")
+    if a == b:
+        raise BoardError(f"leaper ({a},{b}): the two leaps must differ (a knight is 1,2)")
+    if b > 100:
+        raise BoardError(f"leaper ({a},{b}): leaps of at most 100 squares")
+    return a, b
+
+
+def parse_topology(value: object) -> str:
+    """``plane``, ``cylinder`` or ``torus``; :class:`BoardError` otherwise."""
+    text = str(value).strip().lower() if isinstance(value, str) else value
+    if text not in TOPOLOGIES:
+        raise BoardError(f"topology {str(value)[:20]!r}: one of {', '.join(TOPOLOGIES)}")
+    return str(text)
+
 
 #: A square as the API takes it: a flat index, a name (``c7``, ``ab12``, ``3,7``, 1-based) or
 #: a 0-based ``(col, row)`` pair.
@@ -94,10 +158,14 @@ def move_type(dcol: int, drow: int) -> int:
 
 @dataclass(frozen=True)
 class Board:
-    """A ``rows`` × ``cols`` board. Cheap to create; tables are built lazily and cached."""
+    """A ``rows`` × ``cols`` board, its ``topology`` (``plane``, ``cylinder``: the columns
+    wrap, ``torus``: both wrap) and the piece that tours it (``leaper`` (a, b), the knight
+    (1, 2) by default). Cheap to create; tables are built lazily and cached."""
 
     rows: int
     cols: int
+    topology: str = "plane"
+    leaper: tuple[int, int] = KNIGHT
     _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __post_init__(self):
@@ -109,6 +177,29 @@ class Board:
                 raise BoardError(f"{name} must be at least 1, got {v}")
         object.__setattr__(self, "rows", int(self.rows))
         object.__setattr__(self, "cols", int(self.cols))
+        object.__setattr__(self, "topology", parse_topology(self.topology))
+        object.__setattr__(self, "leaper", parse_leaper(self.leaper))
+
+    @property
+    def is_classic(self) -> bool:
+        """The knight on the plane: what every part of the engine takes."""
+        return self.topology == "plane" and self.leaper == KNIGHT
+
+    @property
+    def moves(self) -> tuple[tuple[int, int], ...]:
+        """(dcol, drow) of move types 1..8 of this board's leaper."""
+        return leaper_moves(self.leaper)
+
+    def describe(self) -> str:
+        """``8×8``, or ``10×10 torus, zebra (2,3)`` for the other boards and pieces."""
+        text = f"{self.cols}×{self.rows}"
+        if self.topology != "plane":
+            text += f" {self.topology}"
+        if self.leaper != KNIGHT:
+            a, b = self.leaper
+            name = LEAPER_NAMES.get(self.leaper, "leaper")
+            text += f", {name} ({a},{b})"
+        return text
 
     # ----------------------------------------------------------------- geometry
     @property
@@ -136,10 +227,28 @@ class Board:
 
     @cached_property
     def neighbours(self) -> np.ndarray:
-        """``int32[size, 8]``: square reached by move type t+1, or -1."""
+        """``int32[size, 8]``: square reached by move type t+1, or -1 (see the module
+        docstring for wrapping boards and other leapers)."""
         from .tables_kernel import neighbour_table
         out = np.empty((self.size, 8), dtype=np.int32)
-        neighbour_table(self.rows, self.cols, DCOL, DROW, out)
+        moves = self.moves
+        if self.topology == "plane":
+            dcol = np.array([m[0] for m in moves], dtype=np.int32)
+            drow = np.array([m[1] for m in moves], dtype=np.int32)
+            neighbour_table(self.rows, self.cols, dcol, drow, out)
+            return out
+        sq = np.arange(self.size, dtype=np.int64)
+        c, r = sq % self.cols, sq // self.cols
+        for t, (dc, dr) in enumerate(moves):
+            cc = (c + dc) % self.cols
+            rr = r + dr
+            if self.topology == "torus":
+                rr %= self.rows
+            u = np.where((rr >= 0) & (rr < self.rows), rr * self.cols + cc, -1)
+            u[u == sq] = -1                                  # no move onto its own square
+            for t2 in range(t):                              # one edge per pair of squares
+                u[(u >= 0) & (u == out[:, t2])] = -1
+            out[:, t] = u
         return out
 
     @cached_property
@@ -148,10 +257,13 @@ class Board:
         return (self.neighbours >= 0).sum(axis=1).astype(np.int32)
 
     def is_knight_move(self, a: int, b: int) -> bool:
-        """Whether flat squares ``a`` and ``b`` are a knight move apart."""
+        """Whether flat squares ``a`` and ``b`` are one move of this board's leaper apart
+        (a knight move on the plane; wrapping where the board wraps)."""
         ca, ra = self.coords(a)
         cb, rb = self.coords(b)
-        return {abs(ca - cb), abs(ra - rb)} == {1, 2}
+        if self.is_classic:
+            return {abs(ca - cb), abs(ra - rb)} == {1, 2}
+        return bool((self.neighbours[a] == b).any())
 
     @property
     def corners(self) -> tuple[int, int, int, int]:

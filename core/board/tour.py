@@ -42,8 +42,9 @@ def check_path(board: Board, path: np.ndarray, closed: bool = False) -> str | No
     from .validate_kernel import path_is_tour
     path = np.asarray(path)
     n = board.size
-    if (path.ndim == 1 and path.dtype.kind in "iu" and len(path) == n and n > 0
-            and path_is_tour(_as_int32(path, n), board.rows, board.cols, bool(closed))):
+    if (board.is_classic and path.ndim == 1 and path.dtype.kind in "iu" and len(path) == n
+            and n > 0 and path_is_tour(_as_int32(path, n), board.rows, board.cols,
+                                       bool(closed))):
         return None
     if path.ndim != 1:
         return "the path must be a list of squares"
@@ -62,21 +63,35 @@ def check_path(board: Board, path: np.ndarray, closed: bool = False) -> str | No
     if dup.size:
         first = int(np.flatnonzero(path == dup[0])[1])
         return f"square {board.name(int(dup[0]))} is visited twice (again at move {first + 1})"
-    cols = board.cols
-    c = path % cols
-    r = path // cols
-    dc = np.abs(np.diff(c))
-    dr = np.abs(np.diff(r))
-    ok = ((dc == 1) & (dr == 2)) | ((dc == 2) & (dr == 1))
+    if board.is_classic:
+        cols = board.cols
+        c = path % cols
+        r = path // cols
+        dc = np.abs(np.diff(c))
+        dr = np.abs(np.diff(r))
+        ok = ((dc == 1) & (dr == 2)) | ((dc == 2) & (dr == 1))
+    else:           # any leaper, wrapping edges: the board's own moves
+        ok = (board.neighbours[path[:-1]] == path[1:, None]).any(axis=1)
     badstep = np.flatnonzero(~ok)
     if badstep.size:
         k = int(badstep[0])
+        what = "a knight move" if board.is_classic else f"a move of the {board.describe()}"
         return (f"move {k + 1} → {k + 2} ({board.name(int(path[k]))} → "
-                f"{board.name(int(path[k + 1]))}) is not a knight move")
+                f"{board.name(int(path[k + 1]))}) is not {what}")
     if closed and n > 1 and not board.is_knight_move(int(path[-1]), int(path[0])):
         return (f"the tour is marked closed but its last square {board.name(int(path[-1]))} "
                 f"is not a knight move from its first {board.name(int(path[0]))}")
     return None
+
+
+def _board_of(rows: int, cols: int, topology: object, leaper: object) -> Board:
+    """The board a tour file names (files without ``topology``/``leaper`` are the knight's
+    plane); ``TourError`` for a topology or leaper the file gets wrong."""
+    try:
+        return Board(rows, cols, topology if isinstance(topology, str) else str(topology),
+                     tuple(leaper) if isinstance(leaper, list) else leaper)  # type: ignore[arg-type]
+    except BoardError as e:
+        raise TourError(f"the file's board: {e}") from None
 
 
 @dataclass
@@ -134,8 +149,12 @@ class Tour:
     def to_json_dict(self) -> dict:
         """The tour file's JSON object (docs/spec.md §9): format, version, size, closed, path as
         ``[col, row]`` pairs, method."""
-        return {"format": FORMAT, "version": VERSION, "rows": self.rows, "cols": self.cols,
-                "closed": bool(self.closed), "path": self.pairs(), "method": self.method}
+        d = {"format": FORMAT, "version": VERSION, "rows": self.rows, "cols": self.cols,
+             "closed": bool(self.closed), "path": self.pairs(), "method": self.method}
+        if not self.board.is_classic:      # other boards say so; the knight's plane is implied
+            d["topology"] = self.board.topology
+            d["leaper"] = list(self.board.leaper)
+        return d
 
     def to_json(self) -> str:
         """The tour file as compact, strict JSON text."""
@@ -145,6 +164,9 @@ class Tour:
         """The tour as CSV text: header ``move,col,row,square``, one row per move."""
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
+        if not self.board.is_classic:      # read back by from_csv; the knight's plane is implied
+            a, b = self.board.leaper
+            buf.write(f"# topology={self.board.topology} leaper={a},{b}\n")
         w.writerow(["move", "col", "row", "square"])
         for k, s in enumerate(self.path):
             col, row = int(s % self.cols), int(s // self.cols)
@@ -185,7 +207,7 @@ class Tour:
         if len(path) != rows * cols:
             raise TourError(f"the path has {len(path)} squares, the {cols}×{rows} board has "
                             f"{rows * cols}")
-        board = Board(rows, cols)
+        board = _board_of(rows, cols, d.get("topology", "plane"), d.get("leaper", [1, 2]))
         flat = _fast_pairs(path, rows, cols)
         if flat is None:   # something is off: find the first bad move for the message
             flat = np.empty(len(path), dtype=np.int64)
@@ -214,6 +236,16 @@ class Tour:
 
     @classmethod
     def _from_csv(cls, text: str, rows: int | None, cols: int | None) -> Tour:
+        topology, leaper = "plane", "1,2"
+        first, _, rest = text.partition("\n")
+        if first.startswith("#"):              # "# topology=torus leaper=2,3"
+            for item in first[1:].split():
+                key, _, value = item.partition("=")
+                if key == "topology":
+                    topology = value
+                elif key == "leaper":
+                    leaper = value
+            text = rest
         reader = csv.reader(io.StringIO(text, newline=""))
         try:
             header = next(reader)
@@ -245,7 +277,7 @@ class Tour:
             rows = max(p[1] for p in pts) + 1
         if rows * cols != len(pts):
             raise TourError(f"{len(pts)} moves do not fill a {cols}×{rows} board")
-        board = Board(rows, cols)
+        board = _board_of(rows, cols, topology, leaper)
         flat = np.array([r * cols + c for c, r in pts], dtype=np.int64)
         if any(c >= cols or r >= rows for c, r in pts):
             raise TourError("a square lies off the board")

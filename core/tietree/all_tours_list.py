@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from .alltours_list_kernel import list_all
+from ..board.squares import Board
 from .subtrees import MAX_SQUARES, CountBoard, CountError
 
 __all__ = ["AllToursLister"]
@@ -27,11 +28,11 @@ class AllToursLister:
     ``nodes`` expanded. Raises :class:`knightgui_core.tietree.subtrees.CountError` (one
     sentence) for a board of more than 128 squares or a start off the board."""
 
-    def __init__(self, rows: int, cols: int, start: int | str):
+    def __init__(self, rows: int, cols: int, start: int | str, board: Board | None = None):
         if int(rows) * int(cols) > MAX_SQUARES:
             raise CountError(f"every tour is listed on boards of at most {MAX_SQUARES} squares "
                              f"({rows}×{cols} has {int(rows) * int(cols)})")
-        self._cb = cb = CountBoard(rows, cols)
+        self._cb = cb = CountBoard(rows, cols, board)
         self.board = cb.board
         self.start = cb.square(start)
         n = self.n = cb.n

@@ -95,12 +95,18 @@ class Enumerator:
     SOLUTION, EXHAUSTED, BUDGET = _k.SOLUTION, _k.EXHAUSTED, _k.BUDGET
 
     def __init__(self, rows: int = 8, cols: int = 8, start="a8", end=None, dashes=None,
-                 tail=None, *, bits=None, cancel: CancelLike = None):
+                 tail=None, *, bits=None, cancel: CancelLike = None, board: Board | None = None):
         """``cancel`` (optional, a callable): asked between the stages of building the
         tables of a large board; when it returns true, :class:`Cancelled` is raised (the
         window's solver thread uses it to drop a superseded request within a fraction of a
-        second at 2000×2000)."""
-        self.board = b = _board(rows, cols)
+        second at 2000×2000). ``board`` (optional): a :class:`Board` to use instead of the
+        knight on the plane of ``rows`` × ``cols`` (a cylinder, a torus, another leaper;
+        dashes and tails are the knight's on the plane only)."""
+        self.board = b = _board(rows, cols) if board is None else board
+        if not b.is_classic and (tail or any(v not in (None, "off")
+                                             for v in (dashes or {}).values())):
+            raise EnumerationError(f"corner dashes and tails are for the knight on the plane, "
+                                   f"not the {b.describe()}")
         _limits.check_memory(b.size * _guard.BYTES_PER_SQUARE,
                              f"an enumeration on {b.rows}×{b.cols}", EnumerationError)
         raise_if_cancelled(cancel)

@@ -57,9 +57,9 @@ class CountBoard:
     """The tables of one board for the count kernels: ``att`` uint64[N, 2] (attack masks,
     two words), ``mtype`` int8[N, N] (move type of each knight step, 0 elsewhere)."""
 
-    def __init__(self, rows: int, cols: int):
+    def __init__(self, rows: int, cols: int, board: Board | None = None):
         try:
-            self.board = b = Board(rows, cols)
+            self.board = b = Board(rows, cols) if board is None else board
         except BoardError as e:
             raise CountError(str(e)) from None
         n = b.size

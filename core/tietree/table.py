@@ -172,12 +172,15 @@ def _zeroed_words(n: int) -> np.ndarray:
 _local = threading.local()
 
 
-def thread_table(rows: int, cols: int, config: TableConfig) -> TransTable | None:
+def thread_table(rows: int, cols: int, config: TableConfig,
+                 board: object = None) -> TransTable | None:
     """This thread's table for the board and ``config`` (made on first use, kept for the
-    next task of the same board; None when the config asks for no table)."""
+    next task of the same board — the same size, topology and leaper: ``board`` when it is
+    not the knight's plane — None when the config asks for no table)."""
     if config.bytes <= 0:
         return None
-    key = (int(rows), int(cols), int(config.bytes), bool(config.lengths), int(config.memo_min))
+    key = (int(rows), int(cols), int(config.bytes), bool(config.lengths), int(config.memo_min),
+           board)
     have = getattr(_local, "table", None)
     if have is not None and have[0] == key:
         return have[1]

@@ -89,3 +89,25 @@ class Progress:
         if self.enabled:
             self.stream.write("\r\033[K")
             self.stream.flush()
+
+
+def add_board_options(p) -> None:
+    """``--topology`` and ``--leaper``: the board's edges and the piece (the knight on the
+    plane when left out)."""
+    p.add_argument("--topology", default="plane", metavar="plane|cylinder|torus",
+                   help="the board's edges: plane (default), cylinder (the columns wrap) or "
+                        "torus (the rows wrap too)")
+    p.add_argument("--leaper", default="1,2", metavar="A,B",
+                   help="the piece: an (A,B)-leaper, 0 < A < B (default 1,2: the knight; "
+                        "camel 1,3, zebra 2,3, giraffe 1,4; names work too)")
+
+
+def board_of(args, rows: int, cols: int):
+    """The :class:`knightgui_core.board.squares.Board` the options name, or a
+    :class:`CliError` with one sentence."""
+    from knightgui_core.board.squares import Board, BoardError
+    try:
+        return Board(rows, cols, getattr(args, "topology", "plane"),
+                     getattr(args, "leaper", "1,2"))
+    except BoardError as e:
+        raise CliError(f"--topology/--leaper: {e}") from None

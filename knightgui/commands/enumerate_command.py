@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ._common import CliError, Progress, emit_json, positive_int
+from ._common import CliError, Progress, add_board_options, board_of, emit_json, positive_int
 
 _TAIL_SPLIT = re.compile(r"[\s>/-]+")
 
@@ -45,6 +45,7 @@ def add_parser(sub) -> None:
                         "Warnsdorff's (boards of at most 128 squares; with --first K the "
                         "first K, in the search's order; with --out every one is written)")
     p.add_argument("--json", action="store_true", help="last stdout line: one JSON object")
+    add_board_options(p)
     p.set_defaults(func=run)
 
 
@@ -55,8 +56,9 @@ def _count_by_states(en) -> dict:
     from knightgui_core.tietree.subtrees import CountBoard, count_subtrees
     from knightgui_core.tietree.table import TableConfig, default_table_bytes, thread_table
     b = en.board
-    cb = CountBoard(b.rows, b.cols)
-    table = thread_table(b.rows, b.cols, TableConfig(default_table_bytes()))
+    cb = CountBoard(b.rows, b.cols, b)
+    table = thread_table(b.rows, b.cols, TableConfig(default_table_bytes()),
+                         None if b.is_classic else b)
     bar = Progress("enumerate")
     out = {"solutions": 0, "dead_ends": 0, "forward_moves": 0, "p_success": 0.0}
     todo: list = [()]
@@ -140,7 +142,7 @@ def _all_tours(args, rows: int, cols: int) -> int:
             raise CliError(f"--all-tours lists every open path from --start; {flag} is for "
                            "Warnsdorff's enumeration")
     try:
-        lister = AllToursLister(rows, cols, args.start)
+        lister = AllToursLister(rows, cols, args.start, board=board_of(args, rows, cols))
     except CountError as e:
         raise CliError(str(e)) from None
     b = lister.board
@@ -218,7 +220,8 @@ def run(args) -> int:
                 emit_json({"free_corners": fc, "ecd": ["-".join(t) for t in tails["ecd"]],
                            "xcd": ["-".join(t) for t in tails["xcd"]]})
             return 0
-        en = Enumerator(rows, cols, args.start, args.end, dashes, tail)
+        en = Enumerator(rows, cols, args.start, args.end, dashes, tail,
+                        board=board_of(args, rows, cols))
     except EnumerationError as e:
         raise CliError(str(e)) from None
     if tail_kind and en.plan.tail_kind != tail_kind:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ._common import CliError, EXIT_NOT_FOUND, emit_json, positive_int
+from ._common import CliError, EXIT_NOT_FOUND, add_board_options, board_of, emit_json, positive_int
 
 
 def add_parser(sub) -> None:
@@ -30,6 +30,7 @@ def add_parser(sub) -> None:
     p.add_argument("--png", default=None, help="render the board to FILE.png")
     p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     p.add_argument("--quiet", "-q", action="store_true", help="print no board")
+    add_board_options(p)
     p.set_defaults(func=run)
 
 
@@ -37,6 +38,38 @@ def _start_name(rows: int, cols: int, start) -> str:
     from knightgui_core.board.squares import Board
     b = Board(rows, cols)
     return b.name(0 if start is None else b.parse(start))
+
+
+def _other_board(args, board, budget) -> int:
+    """Another topology or leaper: what is known about a tour, and where no theorem decides
+    a bounded search (Warnsdorff's single walk is the knight's on the plane; ``enumerate``
+    follows every tie on any board)."""
+    from knightgui_core.board.tour import Tour, path_pairs
+    from knightgui_core.tietree.existence_search import SEARCH_BUDGET, existence_answer
+    if args.method not in ("auto", "backtrack") or args.start is not None:
+        raise CliError(f"knightgui solve on the {board.describe()}: only the search for a tour "
+                       "(--method auto or backtrack, no --start); knightgui enumerate "
+                       "--topology/--leaper follows Warnsdorff's rule there")
+    ans = existence_answer(board, bool(args.closed), budget or SEARCH_BUDGET)
+    tour = None if ans.tour is None else Tour(board, ans.tour, bool(args.closed),
+                                              {"method": "search"})
+    if tour is not None and args.out:
+        try:
+            tour.save(args.out)
+        except (OSError, ValueError) as e:
+            raise CliError(f"cannot write {args.out!r}: {getattr(e, 'strerror', None) or e}") \
+                from None
+    if args.json:
+        emit_json({"rows": board.rows, "cols": board.cols, "topology": board.topology,
+                   "leaper": list(board.leaper), "closed": bool(args.closed),
+                   "answer": ans.answer, "why": ans.why, "nodes": ans.nodes,
+                   "valid": tour is not None,
+                   "path": path_pairs(ans.tour, board.cols) if ans.tour is not None else []})
+    else:
+        if tour is not None and not args.quiet and board.size <= 26 * 26:
+            print(tour.render())
+        print(f"{board.describe()}: {ans.answer} — {ans.why}")
+    return 0 if tour is not None or ans.answer == "yes" else EXIT_NOT_FOUND
 
 
 def run(args) -> int:
@@ -51,6 +84,9 @@ def run(args) -> int:
         val = getattr(args, opt[2:])
         if val is not None and Path(val).suffix.lower() not in ext:
             raise CliError(f"{opt} must name a {' or '.join(ext)} file, got '{val}'")
+    board = board_of(args, rows, cols)
+    if not board.is_classic:
+        return _other_board(args, board, budget)
     try:
         res = solve(rows, cols, start=args.start, closed=args.closed, tie=args.tie,
                     order=args.order, seed=seed, method=args.method, node_budget=budget)

@@ -1,0 +1,44 @@
+"""The command line on other boards and pieces: --topology and --leaper (issue 27)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from knightgui.cli import run
+
+
+def _last(capsys):
+    return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+
+def test_enumerate_on_a_torus_with_a_zebra_counts_the_same_both_ways(capsys):
+    assert run(["enumerate", "--rows", "6", "--cols", "6", "--start", "a1", "--topology",
+                "torus", "--leaper", "zebra", "--json"]) == 0
+    by_states = _last(capsys)
+    assert run(["enumerate", "--rows", "6", "--cols", "6", "--start", "a1", "--topology",
+                "torus", "--leaper", "2,3", "--no-table", "--json"]) == 0
+    walked = _last(capsys)
+    assert by_states["solutions"] == walked["solutions"] > 0
+    assert run(["enumerate", "--rows", "6", "--cols", "6", "--start", "a1", "--json"]) == 0
+    assert _last(capsys)["solutions"] != walked["solutions"]      # not the knight's plane
+
+
+def test_solve_answers_what_is_known_and_finds_a_tour_by_search(tmp_path, capsys):
+    out = tmp_path / "zebra.json"
+    assert run(["solve", "--rows", "6", "--cols", "6", "--topology", "torus", "--leaper",
+                "2,3", "--closed", "--out", str(out), "--json"]) == 0
+    d = _last(capsys)
+    assert d["answer"] == "yes" and d["valid"] and d["topology"] == "torus"
+    assert run(["check", str(out), "--json"]) == 0                # the file names its board
+    assert run(["solve", "--rows", "8", "--cols", "8", "--leaper", "camel", "--json"]) == 1
+    d = _last(capsys)
+    assert d["answer"] == "no" and "colour" in d["why"]
+
+
+@pytest.mark.parametrize("extra", [["--leaper", "2,2"], ["--leaper", "0,3"],
+                                   ["--topology", "klein"], ["--leaper", "many"]])
+def test_bad_boards_get_one_line_and_exit_2(extra, capsys):
+    assert run(["enumerate", "--start", "a1", *extra]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and ("leaper" in err[0] or "topology" in err[0])

@@ -1,0 +1,192 @@
+"""Other boards and pieces (issue 27 items 1–2): the plane, the cylinder and the torus, any
+(a, b)-leaper — neighbour tables, Warnsdorff's enumeration, every path, what is known about
+tours, the files — checked against a plain validator written here."""
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from knightgui_core.board.squares import Board, BoardError, parse_leaper
+from knightgui_core.board.tour import Tour, TourError
+from knightgui_core.tietree.all_tours_list import AllToursLister
+from knightgui_core.tietree.enumerator import EnumerationError, Enumerator
+from knightgui_core.tietree.existence_search import existence_answer
+
+LEAPERS = [(1, 2), (1, 3), (2, 3), (1, 4)]
+TOPOLOGIES = ["plane", "cylinder", "torus"]
+
+
+def plain_moves(rows, cols, topology, leaper, s):
+    """The squares an (a, b)-leaper reaches from ``s``, worked out from scratch."""
+    a, b = leaper
+    c, r = s % cols, s // cols
+    out = set()
+    for dc, dr in ((a, b), (b, a)):
+        for sc in (1, -1):
+            for sr in (1, -1):
+                cc, rr = c + sc * dc, r + sr * dr
+                if topology in ("cylinder", "torus"):
+                    cc %= cols
+                if topology == "torus":
+                    rr %= rows
+                if 0 <= cc < cols and 0 <= rr < rows and rr * cols + cc != s:
+                    out.add(rr * cols + cc)
+    return out
+
+
+def plain_is_tour(rows, cols, topology, leaper, path, closed=False):
+    path = [int(s) for s in path]
+    if sorted(path) != list(range(rows * cols)):
+        return False
+    steps = list(zip(path, path[1:])) + ([(path[-1], path[0])] if closed else [])
+    return all(v in plain_moves(rows, cols, topology, leaper, u) for u, v in steps)
+
+
+@pytest.mark.parametrize("topology", TOPOLOGIES)
+@pytest.mark.parametrize("leaper", LEAPERS + [(2, 5), (3, 4)])
+@pytest.mark.parametrize("rows,cols", [(5, 5), (4, 7), (8, 8)])
+def test_the_neighbour_table_is_the_plain_moves(topology, leaper, rows, cols):
+    b = Board(rows, cols, topology, leaper)
+    for s in range(b.size):
+        got = [int(u) for u in b.neighbours[s] if u >= 0]
+        assert len(got) == len(set(got))                       # one edge per pair
+        assert set(got) == plain_moves(rows, cols, topology, leaper, s)
+        assert b.degree[s] == len(got)
+
+
+@pytest.mark.parametrize("topology", TOPOLOGIES)
+@pytest.mark.parametrize("leaper", LEAPERS)
+def test_warnsdorff_tours_on_every_topology_and_leaper_are_tours(topology, leaper):
+    found = 0
+    for rows, cols in ((6, 6), (5, 6), (7, 7)):
+        b = Board(rows, cols, topology, leaper)
+        for start in (0, b.size // 2):
+            for sol in Enumerator(rows, cols, start=start, board=b).first(20):
+                assert plain_is_tour(rows, cols, topology, leaper, sol.path)
+                found += 1
+    if (leaper[0] + leaper[1]) % 2 == 0 and topology == "plane":
+        assert found == 0                                      # colour-bound: never a tour
+    if (topology, leaper) in (("torus", (2, 3)), ("plane", (1, 2)), ("torus", (1, 2))):
+        assert found > 0
+
+
+def test_closed_warnsdorff_tours_on_the_torus_close():
+    b = Board(6, 6, "torus")
+    end = int(next(u for u in b.neighbours[0] if u >= 0))
+    sols = Enumerator(6, 6, start=0, end=end, board=b).first(30)
+    assert sols
+    for sol in sols:
+        assert plain_is_tour(6, 6, "torus", (1, 2), sol.path, closed=True)
+
+
+def test_per_start_counts_on_a_cylinder_are_equal_along_a_wrapped_row():
+    rows, cols = 5, 6
+    b = Board(rows, cols, "cylinder")
+    counts = {}
+    for s in range(b.size):
+        en = Enumerator(rows, cols, start=s, board=b)
+        en.count()
+        counts[s] = en.solutions
+    for r in range(rows):
+        row = {counts[r * cols + c] for c in range(cols)}
+        assert len(row) == 1, (r, row)                         # translation symmetry
+    assert any(counts.values())
+
+
+def test_every_path_on_a_torus_agrees_with_a_plain_search():
+    b = Board(3, 4, "torus", (1, 2))
+    want = []
+
+    def go(path, seen):
+        if len(path) == b.size:
+            want.append(tuple(path))
+            return
+        for u in sorted(plain_moves(3, 4, "torus", (1, 2), path[-1])):
+            if u not in seen:
+                go(path + [u], seen | {u})
+    go([0], {0})
+    got = [tuple(int(s) for s in p) for p in AllToursLister(3, 4, 0, board=b).first(10**6)]
+    assert got == want and want
+
+
+@pytest.mark.parametrize("rows,cols,topology,leaper,closed,answer", [
+    (8, 8, "plane", (1, 2), True, "yes"),
+    (4, 4, "plane", (1, 2), False, "no"),
+    (5, 5, "torus", (1, 2), True, "yes"),
+    (8, 8, "plane", (1, 3), False, "no"),          # a + b even
+    (8, 8, "torus", (2, 4), False, "no"),
+    (5, 6, "torus", (1, 3), False, "yes"),         # a wrap across 5 rows changes colour
+    (9, 9, "plane", (2, 6), False, "no"),          # even; also gcd 2
+    (3, 3, "plane", (1, 4), False, "no"),          # no move from a corner
+    (6, 6, "plane", (2, 3), False, "no"),          # search exhausted
+    (6, 6, "torus", (2, 3), True, "yes"),          # search finds one
+    (5, 6, "cylinder", (1, 2), True, "yes"),
+])
+def test_what_is_known_and_what_a_search_finds(rows, cols, topology, leaper, closed, answer):
+    b = Board(rows, cols, topology, leaper)
+    ans = existence_answer(b, closed, budget=5_000_000)
+    assert ans.answer == answer, ans.why
+    assert ans.why and "\n" not in ans.why
+    if ans.tour is not None:
+        assert plain_is_tour(rows, cols, topology, leaper, ans.tour, closed)
+
+
+def test_the_torus_theorem_agrees_with_the_search_on_small_tori():
+    for m in range(2, 6):
+        for n in range(m, 6):
+            b = Board(m, n, "torus")
+            assert existence_answer(b, True).answer == "yes"       # Watkins
+            lister = AllToursLister(m, n, 0, board=b)
+            closed = any(b.is_knight_move(int(p[-1]), int(p[0]))
+                         for p in lister.first(200_000))
+            assert closed, (m, n)
+
+
+def test_a_search_that_runs_out_of_nodes_says_so():
+    ans = existence_answer(Board(10, 10, "plane", (2, 3)), False, budget=50)
+    assert ans.answer == "not known" and "gave up after 50 nodes" in ans.why
+
+
+@pytest.mark.parametrize("value,match", [((1, 1), "differ"), ((0, 2), "at least 1"),
+                                         ("x", "two whole numbers"), ((1, 2, 3), "two whole"),
+                                         ((-1, 2), "at least 1"), ((1, 200), "at most 100")])
+def test_bad_leapers_get_one_line(value, match):
+    with pytest.raises(BoardError, match=match):
+        parse_leaper(value)
+
+
+def test_names_and_order_of_a_leaper():
+    assert parse_leaper("zebra") == (2, 3) == parse_leaper("3,2") == parse_leaper([3, 2])
+    with pytest.raises(BoardError, match="topology"):
+        Board(8, 8, "sphere")
+
+
+def test_files_carry_the_board_and_old_files_read_as_the_knights_plane(tmp_path):
+    b = Board(6, 6, "torus", (2, 3))
+    sol = Enumerator(6, 6, start=0, board=b).first(1)[0]
+    tour = Tour(b, sol.path)
+    for ext in (".json", ".csv"):
+        p = tour.save(tmp_path / f"t{ext}")
+        back = Tour.load(p)
+        assert back.board == b and np.array_equal(back.path, tour.path)
+    d = json.loads((tmp_path / "t.json").read_text())
+    assert d["topology"] == "torus" and d["leaper"] == [2, 3]
+    plain = Tour(Board(5, 5), Enumerator(5, 5, start="a1").first(1)[0].path)
+    d = json.loads(plain.to_json())
+    assert "topology" not in d and "leaper" not in d              # old files unchanged
+    assert Tour.from_json_dict(d).board == Board(5, 5)
+    d["topology"] = "klein"
+    with pytest.raises(TourError, match="topology"):
+        Tour.from_json_dict(d)
+    d["topology"], d["leaper"] = "torus", [2, 2]
+    with pytest.raises(TourError, match="differ"):
+        Tour.from_json_dict(d)
+
+
+def test_dashes_stay_the_knights_on_the_plane():
+    with pytest.raises(EnumerationError, match="plane"):
+        Enumerator(8, 8, start="a8", dashes={"h1": "full"}, board=Board(8, 8, "torus"))
+    assert math.isfinite(Board(8, 8, "torus").degree.mean())
