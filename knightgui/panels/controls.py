@@ -48,11 +48,26 @@ class ControlsPanel(QWidget):
     squaresChanged = Signal(int, int)  # start, end (flat, -1 = none)
     message = Signal(str)              # for the status bar ("" = all is well)
 
-    def __init__(self, parent=None, model: RequestModel | None = None):
+    def __init__(self, parent: QWidget | None = None, model: RequestModel | None = None):
+        """The controls of ``model`` (a new default one when None), built group by group."""
         super().__init__(parent)
         self.model = model if model is not None else RequestModel()
         lay = QVBoxLayout(self)
-        # --- board
+        self._build_board(lay)
+        self._build_squares(lay)
+        self._build_rules(lay)
+        self._build_dashes(lay)
+        self._build_exhaustive(lay)
+        self._build_buttons(lay)
+        self._editors: tuple[QWidget, ...] = (
+            self.rows, self.cols, self.square_lock, self.closed, self.mode, self.start,
+            self.end, self.tie, self.order, self.seed, self.method, *self.dash, self.tail,
+            self.keep, self.limit, self.all_tours)
+        self._connect()
+        self._show(frozenset(f for f in self.model.to_dict()))
+
+    def _build_board(self, lay: QVBoxLayout) -> None:
+        """The Board group: rows × cols, the square lock, closed tour, mode."""
         g = QGroupBox("Board")
         f = QFormLayout(g)
         self.rows = QSpinBox(minimum=1, maximum=MAX_SIDE, value=8)
@@ -74,7 +89,9 @@ class ControlsPanel(QWidget):
             self.mode.addItem(text, key)
         f.addRow("Mode", self.mode)
         lay.addWidget(g)
-        # --- squares
+
+    def _build_squares(self, lay: QVBoxLayout) -> None:
+        """The Squares group: start and end."""
         g = QGroupBox("Squares")
         f = QFormLayout(g)
         self.start = QLineEdit("a8")
@@ -86,7 +103,9 @@ class ControlsPanel(QWidget):
                             "right-click a square on the board")
         f.addRow("End", self.end)
         lay.addWidget(g)
-        # --- rules (single tour)
+
+    def _build_rules(self, lay: QVBoxLayout) -> None:
+        """The Warnsdorff rule group (single tours): tie-break, move order, seed, method."""
         self.rules_box = g = QGroupBox("Warnsdorff rule")
         f = QFormLayout(g)
         self.tie = QComboBox()
@@ -107,7 +126,9 @@ class ControlsPanel(QWidget):
                                "the construction; greedy: Warnsdorff's rule only")
         f.addRow("Method", self.method)
         lay.addWidget(g)
-        # --- dashes and tail
+
+    def _build_dashes(self, lay: QVBoxLayout) -> None:
+        """The Corner dashes group: one box per corner, and the ECD/XCD tail."""
         self.dash_box = g = QGroupBox("Corner dashes")
         f = QFormLayout(g)
         self.dash_labels: list[QLabel] = []
@@ -123,7 +144,9 @@ class ControlsPanel(QWidget):
                              "(XCD) tail: reserved from the start")
         f.addRow("ECD/XCD tail", self.tail)
         lay.addWidget(g)
-        # --- exhaustive
+
+    def _build_exhaustive(self, lay: QVBoxLayout) -> None:
+        """The Exhaustive run group: keep, stop after, every tour."""
         self.enum_box = g = QGroupBox("Exhaustive run")
         f = QFormLayout(g)
         self.keep = QSpinBox(minimum=100, maximum=5_000_000, value=1_000_000, singleStep=10_000)
@@ -138,7 +161,9 @@ class ControlsPanel(QWidget):
                                   " no options matrix")
         f.addRow(self.all_tours)
         lay.addWidget(g)
-        # --- buttons
+
+    def _build_buttons(self, lay: QVBoxLayout) -> None:
+        """Solve, Cancel and the note that says what is wrong."""
         b = QHBoxLayout()
         self.solve_btn = QPushButton("Solve")
         self.solve_btn.setDefault(True)
@@ -152,11 +177,8 @@ class ControlsPanel(QWidget):
         lay.addWidget(self.note)
         lay.addStretch(1)
 
-        self._editors: tuple[QWidget, ...] = (
-            self.rows, self.cols, self.square_lock, self.closed, self.mode, self.start,
-            self.end, self.tie, self.order, self.seed, self.method, *self.dash, self.tail,
-            self.keep, self.limit, self.all_tours)
-        # each widget writes its one field
+    def _connect(self) -> None:
+        """Each widget writes its one field; the model tells :meth:`_show`."""
         self.rows.valueChanged.connect(lambda v: self._write(rows=v))
         self.cols.valueChanged.connect(lambda v: self._write(cols=v))
         self.square_lock.toggled.connect(lambda v: self._write(square=v))
@@ -180,7 +202,6 @@ class ControlsPanel(QWidget):
         self.solve_btn.clicked.connect(self.submit)
         self.cancel_btn.clicked.connect(self.cancelRequested.emit)
         self.model.observe(self._show)
-        self._show(frozenset(f for f in self.model.to_dict()))
 
     # ----------------------------------------------------------- accessors
     def board(self) -> Board:
