@@ -9,7 +9,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea
 from knightgui_core.board.squares import square_name
 from knightgui_core.walks.walk_result import Walk
@@ -41,7 +42,7 @@ class MainWindow(QMainWindow):
     """The explorer window (see the module docstring): it wires the controls' model, the solver thread,
     the results presenter and the views together."""
     firstPaint = Signal()
-    def __init__(self, restore_settings: bool = True):
+    def __init__(self, restore_settings: bool = True) -> None:
         super().__init__()
         self.setWindowTitle(TITLE)
         self.resize(1280, 820)
@@ -116,7 +117,7 @@ class MainWindow(QMainWindow):
         view.activateWindow()
         return view
 
-    def eventFilter(self, obj, ev):
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
         """Report the board's first painted frame (``firstPaint``), once."""
         if obj is self.view.viewport() and ev.type() == QEvent.Type.Paint and not self._painted:
             self._painted = True
@@ -159,7 +160,7 @@ class MainWindow(QMainWindow):
         from .solution_file import open_solutions_file
         return open_solutions_file(self, filename)
 
-    def show_error(self, title: str, text: str):
+    def show_error(self, title: str, text: str) -> None:
         """A warning dialog, its text shortened to what a dialog can show."""
         from knightgui_core.system.text import shorten
         QMessageBox.warning(self, title, shorten(str(text), 600))
@@ -192,7 +193,7 @@ class MainWindow(QMainWindow):
             self.counter.set_counts(state="tour shown")
             self.timing.clear("tour from elsewhere")
 
-    def _model_changed(self, changed: frozenset):
+    def _model_changed(self, changed: frozenset) -> None:
         """Board, mode, start, end or closed changed: what the panels show is stale."""
         if not changed & RESULT_FIELDS:
             return
@@ -220,7 +221,7 @@ class MainWindow(QMainWindow):
         self.results.submit(req)
 
     @guarded
-    def toggle_watch(self, *_):
+    def toggle_watch(self, *_: object) -> None:
         """Watch on: the next exhaustive Solve plays the search itself. Off while watching:
         the same search runs to its end at full speed on the solver thread (its solutions
         kept for stepping)."""
@@ -239,55 +240,55 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Watch off: the search goes on at full speed")
 
     @guarded
-    def pause_watch(self, *_):
+    def pause_watch(self, *_: object) -> None:
         """Pause or resume the watched search."""
         self.watcher.set_paused(self.act.watch_pause.isChecked())
 
     @guarded
-    def step_watch(self, *_):
+    def step_watch(self, *_: object) -> None:
         """One forward move of the watched search (it pauses)."""
         if self.watcher.step_once() is not None:
             self.act.watch_pause.setChecked(True)
 
-    def _watch_active(self, active: bool):
+    def _watch_active(self, active: bool) -> None:
         self.act.cancel.setEnabled(active or self.results.running)
         self.controls.set_busy(active or self.results.running)
 
     @guarded
-    def cancel(self, *_):
+    def cancel(self, *_: object) -> None:
         """Stop the running search (Esc); found solutions stay steppable."""
         if self.watcher.active:
             self.watcher.stop()
             return
         self.results.cancel()
 
-    def _current_changed(self, number: int):
+    def _current_changed(self, number: int) -> None:
         self.act.jump_box.blockSignals(True)
         self.act.jump_box.setValue(number)
         self.act.jump_box.blockSignals(False)
 
-    def _busy(self, busy: bool):
+    def _busy(self, busy: bool) -> None:
         self.controls.set_busy(busy)
         self.act.cancel.setEnabled(busy)
 
     @guarded
-    def _board_changed(self, rows, cols):
+    def _board_changed(self, rows: int, cols: int) -> None:
         if (rows, cols) != (self.view.rows, self.view.cols):
             self.animator.stop(restore=False)
             self.view.set_board(rows, cols)
 
     @guarded
-    def _squares_changed(self, start, end):
+    def _squares_changed(self, start: int, end: int) -> None:
         self.view.set_markers(start, end)
 
-    def _controls_message(self, text: str):
+    def _controls_message(self, text: str) -> None:
         if text:
             self.statusBar().showMessage(text)
         else:
             self.statusBar().clearMessage()
 
     @guarded
-    def use_start(self, rows: int, cols: int, sq: int):
+    def use_start(self, rows: int, cols: int, sq: int) -> None:
         """Make ``sq`` of a ``rows`` × ``cols`` board the start (from the Analysis view's
         heat map): the board changes size when it must."""
         st = self.controls.model.settings
@@ -301,7 +302,7 @@ class MainWindow(QMainWindow):
         self.activateWindow()
 
     @guarded
-    def _square_clicked(self, sq: int, as_end: bool):
+    def _square_clicked(self, sq: int, as_end: bool) -> None:
         name = self.controls.board().name(sq)
         if as_end:
             if self.controls.set_end(sq):
@@ -310,7 +311,7 @@ class MainWindow(QMainWindow):
             self.controls.set_start(sq)
             self.statusBar().showMessage(f"Start set to {name} — press Solve (Ctrl+R)")
 
-    def _hovered(self, sq: int):
+    def _hovered(self, sq: int) -> None:
         try:
             if sq < 0:
                 self.hover_label.setText("")
@@ -325,7 +326,8 @@ class MainWindow(QMainWindow):
         except Exception:  # noqa: BLE001
             self.hover_label.setText("")
 
-    def set_view_options(self, numbers=None, path=None, ties=None, colour=None):
+    def set_view_options(self, numbers: bool | None = None, path: bool | None = None,
+                         ties: bool | None = None, colour: str | None = None) -> None:
         """Set the View menu's toggles and colouring (None: leave as is)."""
         for act, val in ((self.act.numbers, numbers), (self.act.path, path),
                          (self.act.ties, ties)):
@@ -336,19 +338,19 @@ class MainWindow(QMainWindow):
         self._view_toggled()
 
     @guarded
-    def _view_toggled(self, *_):
+    def _view_toggled(self, *_: object) -> None:
         mode = next((k for k, a in self.act.colour.items() if a.isChecked()), "auto")
         self.view.colour_mode = mode
         self.view.set_options(numbers=self.act.numbers.isChecked(),
                               path=self.act.path.isChecked(), ties=self.act.ties.isChecked())
 
     @guarded
-    def toggle_play(self, *_):
+    def toggle_play(self, *_: object) -> None:
         """Play or pause stepping through the solutions (Space)."""
         self.act.play.setChecked(self.results.toggle_play())
 
     @guarded
-    def toggle_animation(self, *_):
+    def toggle_animation(self, *_: object) -> None:
         """Start or stop the construction animation of the shown tour (Ctrl+A)."""
         if self.animator.running:
             self.animator.stop(restore=True)
@@ -368,11 +370,11 @@ class MainWindow(QMainWindow):
                             self.results.ties, reserved)
         self.act.anim.setChecked(True)
 
-    def _anim_frame(self, k: int, total: int):
+    def _anim_frame(self, k: int, total: int) -> None:
         self.statusBar().showMessage(f"Construction: move {k:,} of {total:,}")
 
     # --------------------------------------------------------------- events
-    def _shutdown(self):
+    def _shutdown(self) -> None:
         """Stop every thread (application quitting without the window being closed)."""
         self.results.stop_play()
         self.animator.stop(restore=False)
@@ -381,7 +383,7 @@ class MainWindow(QMainWindow):
         if self.analysis is not None:
             self.analysis.shutdown()
 
-    def closeEvent(self, event):
+    def closeEvent(self, event: QCloseEvent) -> None:
         """Save the settings, stop every thread, close the Analysis view."""
         try:
             settings.save(self)

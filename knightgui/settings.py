@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings
+
+if TYPE_CHECKING:
+    from .panels.analysis import AnalysisWindow
+    from .main_window import MainWindow
 
 ORG = APP = "knightgui"
 
@@ -14,7 +19,8 @@ def qsettings() -> QSettings:
     return QSettings(ORG, APP)
 
 
-def _bool(v, default: bool) -> bool:
+def _bool(v: object, default: bool) -> bool:
+    """A stored flag (QSettings may give back text), ``default`` when missing."""
     if v is None:
         return default
     if isinstance(v, bool):
@@ -22,7 +28,7 @@ def _bool(v, default: bool) -> bool:
     return str(v).lower() in ("true", "1", "yes")
 
 
-def save(window) -> None:
+def save(window: MainWindow) -> None:
     """Save the controls' model, the view options, speeds, folders and the window layout."""
     s = qsettings()
     s.setValue("controls", json.dumps(window.controls.state()))
@@ -43,7 +49,7 @@ def save(window) -> None:
     s.sync()
 
 
-def load_analysis(view) -> None:
+def load_analysis(view: AnalysisWindow) -> None:
     """Put the Analysis view where it was last time (first time: its default size)."""
     s = qsettings()
     geo = s.value("analysis/geometry")
@@ -57,7 +63,7 @@ def load_analysis(view) -> None:
         view.tabs.setCurrentIndex(page)
 
 
-def load(window) -> None:
+def load(window: MainWindow) -> None:
     """Apply saved settings; anything missing or malformed keeps its default."""
     s = qsettings()
     try:

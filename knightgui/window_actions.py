@@ -2,7 +2,7 @@
 behaviour; this module only lays out what the user can trigger and its shortcuts)."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
@@ -11,8 +11,9 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QSpinBox, QStyle, QToo
 __all__ = ["action", "make_actions", "WindowActions"]
 
 
-def action(w: QMainWindow, text: str, slot, shortcut=None, checkable: bool = False,
-        tip: str | None = None, icon=None) -> QAction:
+def action(w: QMainWindow, text: str, slot: Callable[..., object], shortcut: str | None = None,
+           checkable: bool = False, tip: str | None = None,
+           icon: QStyle.StandardPixmap | None = None) -> QAction:
     """One window action: icon, shortcut (also in its tooltip), status tip; added to ``w`` so
     its shortcut works wherever the focus is."""
     a = QAction(text, w)
