@@ -148,3 +148,14 @@ def test_what_follows_a_change():
     m.update(start="g6")                                    # h8 no longer free, d4 no end
     s = m.settings
     assert s.dashes == () and s.end in m.end_choices() and s.tail is None
+
+
+def test_old_settings_still_load():
+    """Older settings kept one dash state per corner (a1, a8, h8, h1 order) and may carry
+    keys the model no longer has: the dashes are read by corner, unknown keys are skipped."""
+    old = {"rows": 8, "cols": 8, "start": "d4", "dashes": ["off", "A", "off", "full"],
+           "speed": 3, "mode": "single"}
+    m = RequestModel.from_dict(old)
+    assert m.settings.dashes == (("a8", "A"), ("h1", "full")) and m.settings.start == "d4"
+    old["start"] = "a8"                                     # a8 is the start: not free
+    assert RequestModel.from_dict(old).settings.dashes == (("h1", "full"),)
