@@ -1,161 +1,146 @@
-"""Every field of the window's model without a widget: set, read back, saved and restored
-(through JSON, as the settings store it), refused with a sentence when bad; and the options
-the controls offer (end squares, free corners, ECD/XCD tails, enabled controls) against cases
-worked out by hand or by a plain knight-move generator written here."""
+"""Every field of the window's model round-trips without widgets, and what the controls offer
+is computed by the model (issue 24: one typed model)."""
 from __future__ import annotations
 
-import json
-from dataclasses import fields
+import dataclasses
 
 import pytest
 
 from knightgui.request import Enabled, RequestModel, Settings
-from knightgui_core.board.rules import METHODS, TIE_RULES
 
-#: (setup, field, value, value read back) — setup puts the model where the field applies
-CASES = [
-    ({}, "rows", 10, 10),
-    ({"square": False}, "cols", 12, 12),
-    ({}, "square", False, False),
-    ({}, "closed", True, True),
-    ({}, "mode", "exhaustive", "exhaustive"),
-    ({}, "start", " c3 ", "c3"),
-    ({"mode": "exhaustive", "closed": True}, "end", "b6", "b6"),
-    ({}, "tie", TIE_RULES[-1], TIE_RULES[-1]),
-    ({}, "order", "87654321", "87654321"),
-    ({}, "seed", 7, 7),
-    ({}, "method", METHODS[-1], METHODS[-1]),
-    ({}, "dashes", (("h1", "full"), ("a1", "off")), (("h1", "full"),)),
-    ({"mode": "exhaustive", "closed": True, "start": "f5"}, "end", "h6", "h6"),
-    ({"mode": "exhaustive", "closed": True, "start": "f5", "end": "d4"},
-     "tail", ["b3", "a1", "c2", "d4"], ("b3", "a1", "c2", "d4")),
-    ({}, "keep", 200, 200),
-    ({}, "limit", 5, 5),
-    ({"mode": "exhaustive"}, "all_tours", True, True),
-]
+#: a value for each field other than its default (and valid together)
+OTHER = {"rows": 10, "cols": 12, "square": False, "closed": True, "mode": "exhaustive",
+         "start": "b3", "end": "a1", "tie": "first", "order": "87654321", "seed": 7,
+         "method": "greedy", "dashes": (("l10", "full"),), "tail": None, "keep": 5000,
+         "limit": 99, "all_tours": True}
 
 
-def test_every_field_has_a_case():
-    assert {f.name for f in fields(Settings)} == {c[1] for c in CASES}
+def test_every_field_is_declared_once_with_a_default_and_a_validator():
+    names = [f.name for f in dataclasses.fields(Settings)]
+    assert sorted(names) == sorted(OTHER)
+    for f in dataclasses.fields(Settings):
+        assert callable(f.metadata["check"]), f.name
+        assert f.metadata["check"](getattr(Settings(), f.name)) == getattr(Settings(), f.name)
 
 
-@pytest.mark.parametrize("setup,name,value,back", CASES, ids=[c[1] for c in CASES])
-def test_each_field_round_trips(setup, name, value, back):
+@pytest.mark.parametrize("name", sorted(OTHER))
+def test_each_field_round_trips_through_update_and_the_settings_dict(name):
     m = RequestModel()
-    m.update(**setup)
-    assert getattr(m.settings, name) != back                # the case changes something
-    seen: list[frozenset] = []
-    m.observe(seen.append)
-    changed = m.update(**{name: value})
-    assert getattr(m.settings, name) == back and name in changed and seen == [changed]
-    again = RequestModel.from_dict(json.loads(json.dumps(m.to_dict())))
+    if name in ("end", "tail", "dashes"):
+        m.update(square=False, rows=10, cols=12, closed=True, mode="exhaustive", start="b3")
+    if name == "cols":
+        m.update(square=False)
+    m.update(**{name: OTHER[name]})
+    assert getattr(m.settings, name) == OTHER[name]
+    again = RequestModel.from_dict(m.to_dict())
     assert again.settings == m.settings
 
 
-BAD = [("rows", -3), ("cols", 2001), ("square", "perhaps"), ("closed", 2), ("mode", "quick"),
-       ("start", None), ("end", 5), ("tie", 3), ("order", "0"), ("seed", 2**31),
-       ("method", ""), ("dashes", (("a1", "B", "x"),)), ("tail", ["a1"] * 9),
-       ("keep", 99), ("limit", -1), ("all_tours", "yes please")]
-
-
-def test_every_field_has_a_bad_case():
-    assert {f.name for f in fields(Settings)} == {b[0] for b in BAD}
-
-
-@pytest.mark.parametrize("name,value", BAD, ids=[b[0] for b in BAD])
-def test_a_bad_value_is_one_sentence_naming_its_field(name, value):
+def test_the_whole_settings_dict_round_trips_and_loads_into_a_live_model():
     m = RequestModel()
-    with pytest.raises(ValueError) as e:
-        m.update(**{name: value})
-    text = str(e.value)
-    assert "\n" not in text and name.split("_")[0] in text.lower()
-    assert m.settings == Settings()
+    m.update(**{k: v for k, v in OTHER.items()})
+    assert dataclasses.asdict(m.settings) == {k: OTHER[k] for k in OTHER}
+    other = RequestModel()
+    seen: list[frozenset] = []
+    other.observe(seen.append)
+    other.load(m.to_dict())
+    assert other.settings == m.settings and len(seen) == 1     # one event for the whole
 
 
-def _knight(sq: str, rows: int = 8, cols: int = 8) -> set[str]:
-    """Plain knight moves by square name (column letters a.., rows from 1 at the bottom)."""
-    c, r = ord(sq[0]) - ord("a"), int(sq[1:]) - 1
-    out = set()
-    for dc, dr in ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)):
-        if 0 <= c + dc < cols and 0 <= r + dr < rows:
-            out.add(f"{chr(ord('a') + c + dc)}{r + dr + 1}")
-    return out
-
-
-def test_end_squares_offered():
+def test_the_square_lock_keeps_columns_with_rows_either_way():
     m = RequestModel()
-    assert m.end_choices() == ()                            # open tour: no end
-    m.update(closed=True)
-    assert m.end_choices() == ("b6", "c7")                  # a8: by column, then row
-    m.update(start="d4")
-    assert set(m.end_choices()) == _knight("d4") and len(m.end_choices()) == 8
-    m.update(start="z9")
-    assert m.end_choices() == ()
+    m.update(rows=10)
+    assert (m.settings.rows, m.settings.cols) == (10, 10)
+    m.update(cols=12)
+    assert (m.settings.rows, m.settings.cols) == (12, 12)
+    m.update(square=False, cols=9)
+    assert (m.settings.rows, m.settings.cols) == (12, 9)
+    m.update(square=True)
+    assert (m.settings.rows, m.settings.cols) == (12, 12)
 
 
-def test_free_corners():
+def test_end_choices_are_the_knight_moves_from_the_start_and_follow_it():
     m = RequestModel()
-    assert m.corner_states() == {"a1": None, "a8": "S (a8) is the corner", "h8": None, "h1": None}
-    m.update(start="g3")                                    # an approach cell of h1
-    st = m.corner_states()
-    assert [k for k, v in st.items() if v is not None] == ["h1"] and "approach" in st["h1"]
-    m.update(start="z9")
+    assert m.end_choices() == ()                              # open tour
+    m.update(closed=True, mode="exhaustive")
+    assert m.end_choices() == ("b6", "c7")                    # from a8, by column
+    assert m.settings.end == "c7" and m.end_square() == m.board().parse("c7")
+    m.update(end="b6")
+    m.update(start="d4")                                      # b6 is no longer a move away
+    assert m.end_choices() == ("b3", "b5", "c2", "c6", "e2", "e6", "f3", "f5")
+    assert m.settings.end == "b3"
+    m.update(start="a8")                                      # back: the last chosen end
+    assert m.settings.end == "b6"
+    m.update(closed=False)
+    assert m.settings.end is None and m.end_square() == -1
+
+
+def test_the_start_is_named_the_board_s_way_and_bad_text_is_kept_for_a_message():
+    m = RequestModel()
+    m.update(start="3,7")
+    assert m.settings.start == "c7" and m.start_square() == m.board().parse("c7")
+    m.update(start="zz99")
+    assert m.settings.start == "zz99" and m.start_square() == -1
+    with pytest.raises(ValueError, match="Start"):
+        m.request()
+    m.update(start="")
+    assert m.start_square() == 0
+
+
+def test_corner_states_say_which_corners_can_be_dashed_and_why_not():
+    m = RequestModel()
+    states = m.corner_states()
+    assert list(states) == ["a1", "a8", "h8", "h1"]
+    assert states["a8"] is not None and "a8" in states["a8"]
+    assert states["h1"] is None
+    m.update(dashes=(("h1", "full"), ("a8", "A")))            # a8 is not free: dropped
+    assert m.settings.dashes == (("h1", "full"),)
+    m.update(start="g3")                                      # an approach cell of h1
+    assert m.corner_states()["h1"] is not None and m.settings.dashes == ()
+    m.update(start="zz9")
     assert set(m.corner_states().values()) == {"no start square"}
-    m.update(rows=2, start="a1")
-    assert m.corner_states() == {}                          # too narrow to dash
 
 
-def _plain_tails(start: str, end: str) -> set[tuple[str, tuple[str, ...]]]:
-    """ECD: (approach, corner, approach, end); XCD: (approach, corner, approach, x, end)."""
-    approach = {"a1": ("b3", "c2"), "a8": ("b6", "c7"), "h8": ("g6", "f7"), "h1": ("g3", "f2")}
-    out = set()
-    for corner, (p, q) in approach.items():
-        for a1, a2 in ((p, q), (q, p)):
-            if end in _knight(a2):
-                out.add(("ecd", (a1, corner, a2, end)))
-            for x in _knight(a2):
-                if x not in (start, end, a1, corner) and end in _knight(x):
-                    out.add(("xcd", (a1, corner, a2, x, end)))
-    return out
-
-
-def test_tails_offered():
-    m = RequestModel()
-    m.update(mode="exhaustive", closed=True, start="f5", end="d4")
-    tails = m.tail_choices()
-    assert {t for k, t in tails if k == "ecd"} == {("b3", "a1", "c2", "d4"), ("c2", "a1", "b3", "d4")}
-    assert set(tails) == _plain_tails("f5", "d4") and len(tails) == len(set(tails))
-    m.update(mode="single")
-    assert m.tail_choices() == ()                           # only closed exhaustive runs
-
-
-def test_enabled_controls():
+def test_tail_choices_and_enabled_boxes_follow_mode_closed_and_end():
     m = RequestModel()
     assert m.enabled() == Enabled(rules=True, exhaustive=False, end=False, tail=False,
                                   all_tours=False)
-    m.update(mode="exhaustive", closed=True, start="f5", end="d4")
+    m.update(mode="exhaustive", closed=True, start="b8", end="a6")
+    tails = m.tail_choices()
+    assert tails and all(kind in ("ecd", "xcd") and names[-1] == "a6" for kind, names in tails)
     assert m.enabled() == Enabled(rules=False, exhaustive=True, end=True, tail=True,
                                   all_tours=True)
-    m.update(closed=False, all_tours=True)
-    assert m.enabled() == Enabled(rules=False, exhaustive=True, end=False, tail=False,
-                                  all_tours=True)
+    m.update(tail=tails[0][1])
+    assert m.request().tail == tails[0][1]
+    m.update(end="c6")                                        # that tail ends elsewhere
+    assert m.settings.tail is None or m.settings.tail in {t for _k, t in m.tail_choices()}
+    m.update(mode="single")
+    assert m.tail_choices() == () and m.settings.tail is None
 
 
-def test_what_follows_a_change():
+def test_old_settings_with_one_dash_state_per_corner_still_load():
+    m = RequestModel.from_dict({"rows": 8, "start": "a8", "dashes": ["off", "off", "off",
+                                                                    "full"]})
+    assert m.settings.dashes == (("h1", "full"),)
+
+
+@pytest.mark.parametrize("data", [None, [], "x", {"rows": "many"}, {"end": 3},
+                                  {"dashes": [["a1"]]}, {"tail": "a1"}, {"nonsense": 1}])
+def test_hostile_settings_keep_the_defaults(data):
+    assert RequestModel.from_dict(data).settings == Settings()
+
+
+def test_every_tour_is_an_exhaustive_run_of_open_paths_on_small_boards():
     m = RequestModel()
-    m.update(mode="exhaustive", closed=True, start="f5", end="d4", dashes=(("h8", "A"),),
-             tail=("b3", "a1", "c2", "d4"))
-    m.update(start="g6")                                    # h8 no longer free, d4 no end
-    s = m.settings
-    assert s.dashes == () and s.end in m.end_choices() and s.tail is None
-
-
-def test_old_settings_still_load():
-    """Older settings kept one dash state per corner (a1, a8, h8, h1 order) and may carry
-    keys the model no longer has: the dashes are read by corner, unknown keys are skipped."""
-    old = {"rows": 8, "cols": 8, "start": "d4", "dashes": ["off", "A", "off", "full"],
-           "speed": 3, "mode": "single"}
-    m = RequestModel.from_dict(old)
-    assert m.settings.dashes == (("a8", "A"), ("h1", "full")) and m.settings.start == "d4"
-    old["start"] = "a8"                                     # a8 is the start: not free
-    assert RequestModel.from_dict(old).settings.dashes == (("h1", "full"),)
+    m.update(mode="exhaustive", all_tours=True, rows=6, start="a1")
+    r = m.request()
+    assert r.all_tours and r.tail is None
+    m.update(closed=True)
+    assert not m.enabled().end and not m.enabled().tail
+    with pytest.raises(ValueError, match="untick"):
+        m.request()
+    m.update(closed=False, rows=12)
+    with pytest.raises(ValueError, match="at most 128 squares"):
+        m.request()
+    m.update(mode="single", rows=8)
+    assert not m.request().all_tours and not m.enabled().all_tours
