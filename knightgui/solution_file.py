@@ -79,7 +79,8 @@ def load_into(window, sf: SolutionFile, name: str = "") -> bool:
     r.stop_play()
     r.store = FileSolutionStore(sf)
     r.board = sf.board
-    r.request = SimpleNamespace(mode="exhaustive", closed=closed, rows=sf.rows, cols=sf.cols)
+    r.request = SimpleNamespace(mode="exhaustive", closed=closed, rows=sf.rows, cols=sf.cols,
+                                all_tours=False)
     r.found, r.exhausted, r.running, r.cancelled = len(sf), True, False, False
     window.controls.set_board(sf.rows, sf.cols)
     window.view.set_board(sf.rows, sf.cols)
