@@ -83,29 +83,34 @@ def assemble(n: int, tie: str, tasks: list[Task], report: RunReport, *,
              cols: int | None = None, orders: np.ndarray | None = None,
              seconds: float = 0.0) -> OrdersResult:
     """The :class:`OrdersResult` of a finished (or cancelled) run: arrays over the orders of
-    the leading tasks that finished (all of them when ``report.complete``)."""
+    the tasks that finished, in task order (all of them when the run is complete; tasks
+    finish in any order on a cluster, so a cancelled run keeps each one that did)."""
     rows, cols = n, (n if cols is None else cols)
     table, _ = _table(orders)
     board = Board(rows, cols)
-    parts_len, parts_closed = [], []
+    parts_len, parts_closed, parts_table = [], [], []
     done = 0
     for t in tasks:
         value = report.results.get(t.key)
         if value is None:
-            break
+            continue
         ln, cl = unpack_array(value["lengths"]), unpack_array(value["closed"])
         k = t.params["to"] - t.params["from"]
         if ln.shape != (k, board.size) or cl.shape != (k, board.size):
             raise OrderError(f"task {t.key}: result has the wrong shape")
         parts_len.append(ln.astype(np.int16, copy=False))
         parts_closed.append(cl.astype(np.uint8, copy=False))
-        done = t.params["to"]
+        parts_table.append(table[t.params["from"]:t.params["to"]])
+        done += k
     lengths = (np.concatenate(parts_len) if parts_len
                else np.zeros((0, board.size), dtype=np.int16))
     closed = (np.concatenate(parts_closed) if parts_closed
               else np.zeros((0, board.size), dtype=np.uint8))
-    return OrdersResult(board, tie, lengths, closed, seconds,
-                        complete=done == table.shape[0], order_table=table)
+    complete = done == table.shape[0]
+    kept = table if complete else (np.concatenate(parts_table) if parts_table
+                                   else table[:0])
+    return OrdersResult(board, tie, lengths, closed, seconds, complete=complete,
+                        order_table=kept)
 
 
 def run_study(n: int = 8, tie: str = "first", *, cols: int | None = None,
