@@ -27,7 +27,7 @@ import numpy as np
 
 from .squares import Board
 
-__all__ = ["symmetry_maps", "canonical_form", "canonical_id", "symmetry_order", "relation",
+__all__ = ["symmetry_maps", "board_maps", "canonical_form", "canonical_id", "symmetry_order", "relation",
            "is_cycle", "SYMMETRY_NAMES", "row_less", "normal_forms", "canonical_rows"]
 
 #: the names of :func:`symmetry_maps`' rows, in order (the last four on square boards only)
@@ -51,6 +51,15 @@ def symmetry_maps(rows: int, cols: int) -> np.ndarray:
     out = np.array([yy * c + xx for xx, yy in images], dtype=np.int64)
     out.setflags(write=False)
     return out
+
+
+def board_maps(board: Board) -> np.ndarray:
+    """The symmetries of ``board`` as :func:`symmetry_maps` rows: all of them on the plane and
+    the torus; on a cylinder (only the columns wrap) the four of its rectangle, square or not
+    (a diagonal would turn wrapped columns into rows that do not wrap). Every leaper's moves
+    are symmetric under all eight."""
+    maps = symmetry_maps(board.rows, board.cols)
+    return maps[:4] if board.topology == "cylinder" else maps
 
 
 def is_cycle(board: Board, path: np.ndarray) -> bool:
@@ -100,7 +109,7 @@ def canonical_form(board: Board, path: np.ndarray) -> np.ndarray:
     p = _checked(board, path)
     cycle = is_cycle(board, p)
     best: np.ndarray | None = None
-    for g in symmetry_maps(board.rows, board.cols):
+    for g in board_maps(board):
         cand = _normal(g[p], cycle)
         if best is None or _less(cand, best):
             best = cand
@@ -124,7 +133,7 @@ def symmetry_order(board: Board, path: np.ndarray) -> int:
     p = _checked(board, path)
     cycle = is_cycle(board, p)
     own = _normal(p, cycle)
-    return sum(1 for g in symmetry_maps(board.rows, board.cols)
+    return sum(1 for g in board_maps(board)
                if np.array_equal(_normal(g[p], cycle), own))
 
 
@@ -140,7 +149,7 @@ def relation(board: Board, path: np.ndarray, other: np.ndarray) -> str | None:
     if cycle != is_cycle(board, o):
         return None
     target = _normal(o, cycle)
-    for name, g in zip(SYMMETRY_NAMES, symmetry_maps(board.rows, board.cols)):
+    for name, g in zip(SYMMETRY_NAMES, board_maps(board)):
         q = g[p]
         if cycle:
             if np.array_equal(_normal(q, True), target):
@@ -205,6 +214,6 @@ def canonical_rows(board: Board, paths: np.ndarray) -> np.ndarray:
         cycle = (board.neighbours[p[:, -1]] == p[:, :1]).any(axis=1).astype(np.uint8)
     else:
         cycle = np.zeros(m, dtype=np.uint8)
-    maps = np.ascontiguousarray(symmetry_maps(board.rows, board.cols))
+    maps = np.ascontiguousarray(board_maps(board))
     canonical_rows_kernel(p, maps, cycle, out)
     return out

@@ -51,16 +51,20 @@ Runner = Callable[[Sequence[Task]], RunReport]
 
 def count_task(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]],
                budget: int, lengths: bool = False,
-               table_bytes: int | None = None) -> dict[str, Any]:
+               table_bytes: int | None = None, topology: str = "plane",
+               leaper: Sequence[int] = (1, 2)) -> dict[str, Any]:
     """Count ``prefixes`` of ``start`` (runs on a worker): ``{"tours", "closed",
     "dead_ends", "p_success", "p_closed", "forward_moves", "probes", "hits", "next":
     [[prefix, ...], ...]}`` (with ``lengths`` also ``"lengths": {"<squares>": [dead ends,
     probability]}``), ``next`` being the subtrees not reached, grouped into the next round's
     tasks. ``table_bytes``: this thread's table size (None: :func:`default_table_bytes` of
-    the worker's machine; 0: no table)."""
-    cb = CountBoard(rows, cols)       # its own run state: tasks may share a process
+    the worker's machine; 0: no table). ``topology`` and ``leaper``: the board's edges and
+    piece (the knight's plane by default)."""
+    board = Board(rows, cols, topology, (int(leaper[0]), int(leaper[1])))
+    cb = CountBoard(rows, cols, board)  # its own run state: tasks may share a process
     nbytes = default_table_bytes() if table_bytes is None else int(table_bytes)
-    table = thread_table(rows, cols, TableConfig(nbytes, bool(lengths)))
+    table = thread_table(rows, cols, TableConfig(nbytes, bool(lengths)),
+                         None if board.is_classic else board)
     r = count_subtrees(cb, start, [tuple(p) for p in prefixes], budget, table=table,
                        lengths=bool(lengths))
     rest = [list(p) for p in r.rest]
@@ -77,23 +81,33 @@ def count_task(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int
 
 
 def task_key(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]],
-             budget: int, lengths: bool = False) -> str:
-    """The task's stable key: board, start, budget, lengths or not, and subtrees (hashed
+             budget: int, lengths: bool = False, board: Board | None = None) -> str:
+    """The task's stable key: board (its topology and leaper when it is not the knight's
+    plane, so older stores stay valid), start, budget, lengths or not, and subtrees (hashed
     when long). The table's size is not in it: it changes the time, never the result."""
     enc = ";".join(".".join(str(int(t)) for t in p) or "-" for p in prefixes)
     if len(enc) > 60:
         enc = "h" + hashlib.sha256(enc.encode()).hexdigest()[:24]
-    return f"{STUDY}/v{VERSION}/{rows}x{cols}/{start}/m{budget}{'/L' if lengths else ''}/{enc}"
+    where = f"{rows}x{cols}"
+    if board is not None and not board.is_classic:
+        where += f"-{board.topology}-{board.leaper[0]}.{board.leaper[1]}"
+    return f"{STUDY}/v{VERSION}/{where}/{start}/m{budget}{'/L' if lengths else ''}/{enc}"
 
 
 def make_task(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]],
-              budget: int, lengths: bool = False, table_bytes: int | None = None) -> Task:
+              budget: int, lengths: bool = False, table_bytes: int | None = None,
+              board: Board | None = None) -> Task:
     """The task that counts ``prefixes`` of ``start`` within ``budget`` forward moves."""
     plist = [[int(t) for t in p] for p in prefixes]
-    params = {"rows": rows, "cols": cols, "start": start, "prefixes": plist,
-              "budget": budget, "lengths": bool(lengths)}
-    return Task(task_key(rows, cols, start, plist, budget, lengths), STUDY, params, count_task,
-                (rows, cols, start, plist, budget, bool(lengths), table_bytes))
+    params: dict[str, Any] = {"rows": rows, "cols": cols, "start": start, "prefixes": plist,
+                              "budget": budget, "lengths": bool(lengths)}
+    topology, leaper = "plane", [1, 2]
+    if board is not None and not board.is_classic:
+        topology, leaper = board.topology, list(board.leaper)
+        params.update(topology=topology, leaper=leaper)
+    return Task(task_key(rows, cols, start, plist, budget, lengths, board), STUDY, params,
+                count_task, (rows, cols, start, plist, budget, bool(lengths), table_bytes,
+                             topology, leaper))
 
 
 def parse_starts(rows: int, cols: int, spec: str | Sequence[str]) -> list[int]:
@@ -170,14 +184,14 @@ class CountResult:
 
 def start_tasks(rows: int, cols: int, reps: Sequence[int], split_depth: int = 0,
                 budget: int = TASK_MOVES, lengths: bool = False,
-                table_bytes: int | None = None) -> list[Task]:
+                table_bytes: int | None = None, board: Board | None = None) -> list[Task]:
     """The first round: one task per subtree ``split_depth`` ties below each start."""
-    cb = CountBoard(rows, cols)
+    cb = CountBoard(rows, cols, board)
     out = []
     for s in reps:
         name = cb.board.name(s)
         for p in split(cb, s, split_depth):
-            out.append(make_task(rows, cols, name, [p], budget, lengths, table_bytes))
+            out.append(make_task(rows, cols, name, [p], budget, lengths, table_bytes, board))
     return out
 
 
@@ -186,20 +200,21 @@ def run_count(rows: int, cols: int, starts: str | Sequence[str] = "all", *,
               scheduler: Any = None, workers: int | None = None,
               progress: Callable[[int, int, int], None] | None = None, cancel: Any = None,
               runner: Runner | None = None, lengths: bool = False,
-              table_bytes: int | None = None) -> CountResult:
+              table_bytes: int | None = None, board: Board | None = None) -> CountResult:
     """Count every start of ``starts`` (see :func:`parse_starts`) on a ``rows`` × ``cols``
     board. Rounds of tasks go to ``runner`` (default :func:`knightgui_core.run.runner.run_tasks`
     with ``store``, ``scheduler``, ``workers``, ``cancel``); ``progress(round, done, total)``
     follows each round. ``lengths``: also the dead ends by length; ``table_bytes``: each
     worker thread's table (None: a quarter of its machine's memory shared by its cores; 0:
-    no table). Raises :class:`CountError` for a board or start it cannot take."""
+    no table); ``board``: another topology or leaper (default the knight's plane). Raises
+    :class:`CountError` for a board or start it cannot take."""
     t0 = time.perf_counter()
-    CountBoard(rows, cols)                      # validates the board
+    CountBoard(rows, cols, board)               # validates the board
     if int(budget) < 1 or int(split_depth) < 0:
         raise CountError("the task budget must be positive and the split depth not negative")
     squares = parse_starts(rows, cols, starts)
-    classes = start_classes(rows, cols, squares)
-    b = Board(rows, cols)
+    b = Board(rows, cols) if board is None else board
+    classes = start_classes(rows, cols, squares, b)
     res = CountResult(rows, cols)
     res.classes = {b.name(r): [b.name(s) for s in members] for r, members in classes.items()}
     acc: dict[int, dict[str, Any]] = {
@@ -214,7 +229,8 @@ def run_count(rows: int, cols: int, starts: str | Sequence[str] = "all", *,
                          progress=prog, cancel=cancel)
 
     run = runner or default_runner
-    todo = start_tasks(rows, cols, sorted(classes), split_depth, budget, lengths, table_bytes)
+    todo = start_tasks(rows, cols, sorted(classes), split_depth, budget, lengths, table_bytes,
+                       board)
     while todo:
         res.rounds += 1
         report = run(todo)
@@ -240,7 +256,7 @@ def run_count(rows: int, cols: int, starts: str | Sequence[str] = "all", *,
             res.hits += int(r.get("hits", 0))
             for group in r["next"]:
                 nxt.append(make_task(rows, cols, t.params["start"], group, budget, lengths,
-                                     table_bytes))
+                                     table_bytes, board))
         if report.cancelled or not report.complete:
             res.cancelled = True
             break

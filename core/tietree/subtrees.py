@@ -292,23 +292,25 @@ def split(cb: CountBoard, start: int | str, depth: int) -> list[tuple]:
     return out + level
 
 
-def symmetries(rows: int, cols: int) -> list:
+def symmetries(rows: int, cols: int, topology: str = "plane") -> list:
     """The board's symmetries as functions ``(col, row) -> (col, row)``: four on a
-    rectangle, eight on a square."""
+    rectangle, eight on a square (four on a cylinder, square or not: a diagonal would turn its
+    wrapped columns into rows that do not wrap)."""
     r, c = rows - 1, cols - 1
     maps = [lambda x, y: (x, y), lambda x, y: (c - x, y), lambda x, y: (x, r - y),
             lambda x, y: (c - x, r - y)]
-    if rows == cols:
+    if rows == cols and topology != "cylinder":
         maps += [lambda x, y: (y, x), lambda x, y: (r - y, x), lambda x, y: (y, c - x),
                  lambda x, y: (r - y, c - x)]
     return maps
 
 
-def start_classes(rows: int, cols: int, starts: Iterable[int]) -> dict[int, list[int]]:
+def start_classes(rows: int, cols: int, starts: Iterable[int],
+                  board: Board | None = None) -> dict[int, list[int]]:
     """Representative square (the smallest index of its orbit) -> the given starts it
-    stands for, in the order given."""
-    b = Board(rows, cols)
-    maps = symmetries(rows, cols)
+    stands for, in the order given (the symmetries of ``board`` when given)."""
+    b = Board(rows, cols) if board is None else board
+    maps = symmetries(rows, cols, b.topology)
     out: dict[int, list[int]] = {}
     for s in starts:
         x, y = b.coords(int(s))

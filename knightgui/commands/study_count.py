@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import io
 
-from ._common import CliError, emit_json, positive_int
+from ._common import CliError, add_board_options, board_of, emit_json, positive_int
 from ._study_options import add_runner_options, open_store, run_study
 
 
@@ -56,6 +56,7 @@ def add_parser(studies) -> None:
                         "reversal and cycles up to start and direction, then up to the "
                         "board's symmetries (boards of at most 64 squares, --starts all)")
     add_runner_options(p)
+    add_board_options(p)
     p.add_argument("--json", action="store_true", help="last stdout line: one JSON object")
     p.set_defaults(func=run)
 
@@ -166,6 +167,10 @@ def run(args) -> int:
               else positive_int("--task-moves", args.task_moves, 1, 1 << 62))
     workers = None if args.workers is None else positive_int("--workers", args.workers, 1, 256)
     table_bytes = _table_bytes(args)
+    board = board_of(args, rows, cols)
+    if not board.is_classic and (args.all_tours or args.distinct):
+        raise CliError("--all-tours and --distinct count the knight on the plane; other "
+                       "boards: knightgui enumerate --all-tours --topology/--leaper")
     if args.all_tours:
         return _all_tours(args, rows, cols, workers)
     if args.distinct and (rows * cols > 64 or args.starts.strip().lower() != "all"):
@@ -177,7 +182,8 @@ def run(args) -> int:
                              workers=workers)
         try:
             res = run_count(rows, cols, args.starts, split_depth=depth, budget=budget,
-                            runner=runner, lengths=args.lengths, table_bytes=table_bytes)
+                            runner=runner, lengths=args.lengths, table_bytes=table_bytes,
+                            board=None if board.is_classic else board)
         except CountError as e:
             raise CliError(str(e)) from None
     finally:

@@ -42,3 +42,14 @@ def test_bad_boards_get_one_line_and_exit_2(extra, capsys):
     assert run(["enumerate", "--start", "a1", *extra]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and ("leaper" in err[0] or "topology" in err[0])
+
+
+def test_study_count_on_a_cylinder_is_the_same_along_each_wrapped_row(capsys):
+    assert run(["study", "count", "--rows", "5", "--cols", "6", "--topology", "cylinder",
+                "--json"]) == 0
+    d = _last(capsys)
+    per = d["per_start"]
+    for r in range(1, 6):
+        assert len({per[f"{c}{r}"]["tours"] for c in "abcdef"}) == 1
+    assert run(["study", "count", "--size", "6", "--topology", "torus", "--all-tours"]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1

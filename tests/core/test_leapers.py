@@ -190,3 +190,34 @@ def test_dashes_stay_the_knights_on_the_plane():
     with pytest.raises(EnumerationError, match="plane"):
         Enumerator(8, 8, start="a8", dashes={"h1": "full"}, board=Board(8, 8, "torus"))
     assert math.isfinite(Board(8, 8, "torus").degree.mean())
+
+
+def test_the_count_study_on_a_cylinder_and_a_torus_agrees_with_the_enumeration():
+    from knightgui_core.studies.count_study import run_count, task_key
+    for b in (Board(5, 6, "cylinder"), Board(4, 5, "torus", (2, 3)), Board(5, 5, "cylinder")):
+        res = run_count(b.rows, b.cols, "all", board=b, runner=None, scheduler="threads")
+        for s in range(b.size):
+            en = Enumerator(b.rows, b.cols, start=s, board=b)
+            en.count()
+            assert res.per_start[b.name(s)]["tours"] == en.solutions, (b, s)
+    # the keys of other boards differ from the knight's plane's; the plane's are unchanged
+    plane = task_key(5, 6, "a1", [()], 100)
+    assert plane == "count/v2/5x6/a1/m100/-"
+    assert task_key(5, 6, "a1", [()], 100, board=Board(5, 6, "cylinder")) != plane
+
+
+def test_a_square_cylinder_has_four_symmetries_not_eight():
+    from knightgui_core.board.canonical import board_maps, canonical_id
+    from knightgui_core.tietree.subtrees import start_classes
+    assert len(board_maps(Board(6, 6, "cylinder"))) == 4
+    assert len(board_maps(Board(6, 6, "torus"))) == 8
+    cyl = Board(5, 5, "cylinder")
+    classes = start_classes(5, 5, range(25), cyl)
+    # a1 and e5 are images under the half turn; b1 and a2 only under a diagonal, which is no
+    # symmetry of a cylinder
+    rep = {s: r for r, members in classes.items() for s in members}
+    assert rep[cyl.parse("b1")] != rep[cyl.parse("a2")]
+    assert rep[cyl.parse("a1")] == rep[cyl.parse("e5")]
+    sol = Enumerator(5, 5, start=0, board=cyl).first(1)[0]
+    closes = cyl.is_knight_move(int(sol.path[-1]), int(sol.path[0]))     # across the wrap
+    assert canonical_id(cyl, sol.path).startswith("C5x5-" if closes else "O5x5-")
