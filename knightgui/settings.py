@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
-if TYPE_CHECKING:
-    from .panels.analysis import AnalysisWindow
-    from .main_window import MainWindow
+# the window and the Analysis view are passed in, not imported: both import this module
+# (tests/test_architecture.py forbids the loop)
+MainWindowLike = Any
+AnalysisWindowLike = Any
 
 ORG = APP = "knightgui"
 
@@ -28,7 +29,7 @@ def _bool(v: object, default: bool) -> bool:
     return str(v).lower() in ("true", "1", "yes")
 
 
-def save(window: MainWindow) -> None:
+def save(window: MainWindowLike) -> None:
     """Save the controls' model, the view options, speeds, folders and the window layout."""
     s = qsettings()
     s.setValue("controls", json.dumps(window.controls.state()))
@@ -49,7 +50,7 @@ def save(window: MainWindow) -> None:
     s.sync()
 
 
-def load_analysis(view: AnalysisWindow) -> None:
+def load_analysis(view: AnalysisWindowLike) -> None:
     """Put the Analysis view where it was last time (first time: its default size)."""
     s = qsettings()
     geo = s.value("analysis/geometry")
@@ -63,7 +64,7 @@ def load_analysis(view: AnalysisWindow) -> None:
         view.tabs.setCurrentIndex(page)
 
 
-def load(window: MainWindow) -> None:
+def load(window: MainWindowLike) -> None:
     """Apply saved settings; anything missing or malformed keeps its default."""
     s = qsettings()
     try:
