@@ -85,30 +85,6 @@ def _dead(att: np.ndarray, deg: np.ndarray, cnt: np.ndarray, q: int, f0: np.uint
     return zero > 0 or one > 1
 
 
-@njit(inline="always")
-def _push(att: np.ndarray, deg: np.ndarray, cnt: np.ndarray, q: np.ndarray, free: np.ndarray,
-          pend: np.ndarray, k: int) -> None:
-    """Take the next untried move of level ``k`` (lowest square first) and make it: level
-    ``k + 1`` stands on it with it removed from the unvisited squares (the degrees follow).
-    Shared by the count and the listing of every path."""
-    p0 = pend[k, 0]
-    p1 = pend[k, 1]
-    if p0:
-        c = np.int64(trailing_zeros(p0))
-        pend[k, 0] = p0 & (p0 - _ONE)
-    else:
-        c = np.int64(64) + np.int64(trailing_zeros(p1))
-        pend[k, 1] = p1 & (p1 - _ONE)
-    q[k + 1] = c
-    if c < 64:
-        free[k + 1, 0] = free[k, 0] & ~(_ONE << np.uint64(c))
-        free[k + 1, 1] = free[k, 1]
-    else:
-        free[k + 1, 0] = free[k, 0]
-        free[k + 1, 1] = free[k, 1] & ~(_ONE << np.uint64(c - 64))
-    _visit(att, deg, cnt, c, free[k + 1, 0], free[k + 1, 1], -1)
-
-
 @njit
 def count_all(att: np.ndarray, n: int, start: int, q: np.ndarray, free: np.ndarray,
               pend: np.ndarray, acc: np.ndarray, tab: np.ndarray, nbuckets: int,
@@ -177,8 +153,23 @@ def count_all(att: np.ndarray, n: int, start: int, q: np.ndarray, free: np.ndarr
                 pend[k, 0] = 0
                 pend[k, 1] = 0
         # next option of level k, or close it
-        if pend[k, 0] != 0 or pend[k, 1] != 0:
-            _push(att, deg, cnt, q, free, pend, k)
+        p0 = pend[k, 0]
+        p1 = pend[k, 1]
+        if p0 != 0 or p1 != 0:
+            if p0:
+                c = np.int64(trailing_zeros(p0))
+                pend[k, 0] = p0 & (p0 - _ONE)
+            else:
+                c = np.int64(64) + np.int64(trailing_zeros(p1))
+                pend[k, 1] = p1 & (p1 - _ONE)
+            q[k + 1] = c
+            if c < 64:
+                free[k + 1, 0] = free[k, 0] & ~(_ONE << np.uint64(c))
+                free[k + 1, 1] = free[k, 1]
+            else:
+                free[k + 1, 0] = free[k, 0]
+                free[k + 1, 1] = free[k, 1] & ~(_ONE << np.uint64(c - 64))
+            _visit(att, deg, cnt, c, free[k + 1, 0], free[k + 1, 1], -1)
             k += 1
             fresh = np.int64(1)
             continue

@@ -1,6 +1,10 @@
 """Listing every knight's path from a start, a block at a time (the all-tours stepping).
 
-The search of :mod:`knightgui_core.tietree.alltours_kernel` without its table (a table adds up
+The search of :mod:`knightgui_core.tietree.alltours_kernel` without its table (its push step
+is a deliberate copy of the count's: sharing it through numba's ``inline="always"`` broke the
+bundle's ahead-of-time build, and a plain call cost the count about a quarter of its speed;
+``tests/core/test_all_tours_list.py`` keeps the copies honest against the count and a plain
+search) (a table adds up
 counts; a list needs each path): a depth-first search over the unvisited squares, cut where an
 unvisited square can no longer be reached (the same two cuts, with the same degree
 bookkeeping), that stops when it has written ``want`` paths or expanded ``budget`` nodes and
@@ -20,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit
-from .alltours_kernel import _dead, _push, _visit
+from ..system.jit import njit, trailing_zeros
+from .alltours_kernel import _dead, _visit
 from .count_kernel import popcount2
 
 _ONE = np.uint64(1)
@@ -83,8 +87,23 @@ def list_all(att: np.ndarray, n: int, start: int, q: np.ndarray, free: np.ndarra
                 pend[k, 1] = att[cur, 1] & g1
             if got >= want or nodes >= budget:
                 break
-        if pend[k, 0] != 0 or pend[k, 1] != 0:
-            _push(att, deg, cnt, q, free, pend, k)
+        p0 = pend[k, 0]
+        p1 = pend[k, 1]
+        if p0 != 0 or p1 != 0:
+            if p0:
+                c = np.int64(trailing_zeros(p0))
+                pend[k, 0] = p0 & (p0 - _ONE)
+            else:
+                c = np.int64(64) + np.int64(trailing_zeros(p1))
+                pend[k, 1] = p1 & (p1 - _ONE)
+            q[k + 1] = c
+            if c < 64:
+                free[k + 1, 0] = free[k, 0] & ~(_ONE << np.uint64(c))
+                free[k + 1, 1] = free[k, 1]
+            else:
+                free[k + 1, 0] = free[k, 0]
+                free[k + 1, 1] = free[k, 1] & ~(_ONE << np.uint64(c - 64))
+            _visit(att, deg, cnt, c, free[k + 1, 0], free[k + 1, 1], -1)
             k += 1
             fresh = np.int64(1)
             continue
