@@ -56,3 +56,14 @@ def some_tour(rows: int, cols: int) -> Tour:
         if p is not None:
             return Tour(b, p, False, {"method": "test warnsdorff"})
     raise AssertionError("no Warnsdorff tour from any start")
+
+
+def open_exhaustive(window, size: int = 6, start: str = "a1") -> None:
+    """Put the window's controls on an exhaustive run of open tours of ``size`` × ``size``
+    from ``start`` (through the widgets, as a user would)."""
+    c = window.controls
+    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
+    c.closed.setChecked(False)
+    c.rows.setValue(size)
+    c.start.setText(start)
+    c.start.editingFinished.emit()

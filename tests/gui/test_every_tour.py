@@ -5,16 +5,12 @@ import numpy as np
 
 from knightgui_core.tietree.all_tours_list import AllToursLister
 
-from gui_helpers import wait_until
+from gui_helpers import open_exhaustive, wait_until
 
 
 def test_every_path_from_a1_on_5x5_is_steppable(window, qtbot):
+    open_exhaustive(window, 5, "a1")
     c = window.controls
-    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
-    c.closed.setChecked(False)
-    c.rows.setValue(5)
-    c.start.setText("a1")
-    c.start.editingFinished.emit()
     c.all_tours.setChecked(True)
     assert window.controls.model.settings.all_tours
     window.solve()

@@ -6,17 +6,11 @@ import numpy as np
 from knightgui_core.board.canonical import canonical_id, relation
 from knightgui_core.board.squares import Board
 
-from gui_helpers import wait_until
+from gui_helpers import open_exhaustive, wait_until
 
 
 def _enumerate_open(window, qtbot, size=6, start="a1"):
-    c = window.controls
-    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
-    c.closed.setChecked(False)
-    c.rows.setValue(size)
-    c.start.setText(start)
-    c.start.editingFinished.emit()
-    c.end.setCurrentIndex(0)                  # any end
+    open_exhaustive(window, size, start)
     window.solve()
     wait_until(qtbot, lambda: not window.results.running, timeout=120)
 

@@ -7,16 +7,11 @@ import numpy as np
 
 from knightgui_core.tietree.enumerator import Enumerator
 
-from gui_helpers import wait_until
+from gui_helpers import open_exhaustive, wait_until
 
 
 def _exhaustive(window, size=6, start="a1"):
-    c = window.controls
-    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
-    c.closed.setChecked(False)
-    c.rows.setValue(size)
-    c.start.setText(start)
-    c.start.editingFinished.emit()
+    open_exhaustive(window, size, start)
 
 
 def test_watch_plays_the_search_and_counts_what_the_engine_counts(window, qtbot):
