@@ -26,17 +26,19 @@ values.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
-from knightgui_core.board.dash import DASH_STATES
 from knightgui_core.board.dash import corners as _corners
 from knightgui_core.board.dash import free_corners as _free_corners
 from knightgui_core.board.dash import list_tails as _list_tails
 from knightgui_core.board.existence import why_no_tour
 from knightgui_core.board.rules import METHODS, TIE_RULES
 from knightgui_core.board.squares import MOVES, Board, BoardError, parse_coords
+
+from .request_checks import (bool_check, choice_check, dashes_check, int_check,
+                             optional_text_check, order_check, tail_check, text_check)
 
 MODES: tuple[str, ...] = ("single", "exhaustive")
 #: the largest board whose every path the window lists (the all-tours search's limit)
@@ -71,89 +73,6 @@ class Request:
         return {k: v for k, v in self.dashes if v != "off"}
 
 
-def _int(name: str, lo: int, hi: int) -> Callable[[object], int]:
-    def check(v: object) -> int:
-        if isinstance(v, bool) or not isinstance(v, (int, str)):
-            raise ValueError(f"{name}: a whole number, got {v!r}")
-        try:
-            n = int(v)
-        except ValueError:
-            raise ValueError(f"{name}: a whole number, got {v!r}") from None
-        if not lo <= n <= hi:
-            raise ValueError(f"{name}: between {lo:,} and {hi:,}, got {n:,}")
-        return n
-    return check
-
-
-def _bool(name: str) -> Callable[[object], bool]:
-    def check(v: object) -> bool:
-        if isinstance(v, bool):
-            return v
-        if isinstance(v, str) and v.lower() in ("true", "1", "false", "0"):
-            return v.lower() in ("true", "1")
-        if isinstance(v, int) and v in (0, 1):
-            return bool(v)
-        raise ValueError(f"{name}: true or false, got {v!r}")
-    return check
-
-
-def _choice(name: str, choices: Iterable[str]) -> Callable[[object], str]:
-    allowed = tuple(choices)
-
-    def check(v: object) -> str:
-        if not isinstance(v, str) or v not in allowed:
-            raise ValueError(f"{name}: one of {', '.join(allowed)}, got {v!r}")
-        return v
-    return check
-
-
-def _text(name: str, limit: int = 64) -> Callable[[object], str]:
-    def check(v: object) -> str:
-        if not isinstance(v, str) or len(v) > limit or "\x00" in v:
-            raise ValueError(f"{name}: a short text, got {v!r:.40}")
-        return v.strip()
-    return check
-
-
-def _optional_text(name: str) -> Callable[[object], str | None]:
-    inner = _text(name)
-
-    def check(v: object) -> str | None:
-        return None if v is None or v == "" else inner(v)
-    return check
-
-
-def _dashes(v: object) -> tuple[tuple[str, str], ...]:
-    if isinstance(v, dict):
-        v = tuple(v.items())
-    if not isinstance(v, (tuple, list)):
-        raise ValueError(f"dashes: (corner, state) pairs, got {v!r:.40}")
-    out = []
-    for item in v:
-        if (not isinstance(item, (tuple, list)) or len(item) != 2
-                or not all(isinstance(x, str) for x in item) or item[1] not in DASH_STATES):
-            raise ValueError(f"dashes: (corner, state) pairs with a state in "
-                             f"{'/'.join(DASH_STATES)}, got {item!r:.40}")
-        if item[1] != "off":
-            out.append((item[0], item[1]))
-    return tuple(out)
-
-
-def _tail(v: object) -> tuple[str, ...] | None:
-    if v is None:
-        return None
-    if not isinstance(v, (tuple, list)) or not all(isinstance(x, str) for x in v) \
-            or not 2 <= len(v) <= 8:
-        raise ValueError(f"tail: a few square names, got {v!r:.40}")
-    return tuple(v)
-
-
-def _order(v: object) -> str:
-    if not isinstance(v, str) or len(v) > 8 or any(ch not in "12345678" for ch in v):
-        raise ValueError(f"Move order: digits 1..8, got {v!r:.40}")
-    return v
-
-
 def _spec(default: Any, check: Callable[[object], Any]) -> Any:
     """A :class:`Settings` field: its default and its validator (``metadata["check"]``)."""
     if isinstance(default, (list, dict, set)):
@@ -166,22 +85,22 @@ class Settings:
     """The values the controls edit (one snapshot of a :class:`RequestModel`): each field
     declared once, with its type, default and validator."""
 
-    rows: int = _spec(8, _int("rows", 1, MAX_SIDE))
-    cols: int = _spec(8, _int("cols", 1, MAX_SIDE))
-    square: bool = _spec(True, _bool("square"))          # columns follow rows
-    closed: bool = _spec(False, _bool("closed"))
-    mode: str = _spec("single", _choice("mode", MODES))
-    start: str = _spec("a8", _text("start"))
-    end: str | None = _spec(None, _optional_text("end"))
-    tie: str = _spec("phadke", _text("tie"))             # the tie rules grow: request() checks
-    order: str = _spec("12345678", _order)
-    seed: int = _spec(0, _int("seed", 0, 2**31 - 1))
-    method: str = _spec("auto", _choice("method", METHODS))
-    dashes: tuple = _spec((), _dashes)                   # ((corner name, state), ...)
-    tail: tuple | None = _spec(None, _tail)              # ECD/XCD tail square names
-    keep: int = _spec(1_000_000, _int("keep", 100, 5_000_000))
-    limit: int = _spec(0, _int("limit", 0, 2_000_000_000))
-    all_tours: bool = _spec(False, _bool("all_tours"))   # exhaustive: every path, any rule
+    rows: int = _spec(8, int_check("rows", 1, MAX_SIDE))
+    cols: int = _spec(8, int_check("cols", 1, MAX_SIDE))
+    square: bool = _spec(True, bool_check("square"))          # columns follow rows
+    closed: bool = _spec(False, bool_check("closed"))
+    mode: str = _spec("single", choice_check("mode", MODES))
+    start: str = _spec("a8", text_check("start"))
+    end: str | None = _spec(None, optional_text_check("end"))
+    tie: str = _spec("phadke", text_check("tie"))             # the tie rules grow: request() checks
+    order: str = _spec("12345678", order_check)
+    seed: int = _spec(0, int_check("seed", 0, 2**31 - 1))
+    method: str = _spec("auto", choice_check("method", METHODS))
+    dashes: tuple = _spec((), dashes_check)                   # ((corner name, state), ...)
+    tail: tuple | None = _spec(None, tail_check)              # ECD/XCD tail square names
+    keep: int = _spec(1_000_000, int_check("keep", 100, 5_000_000))
+    limit: int = _spec(0, int_check("limit", 0, 2_000_000_000))
+    all_tours: bool = _spec(False, bool_check("all_tours"))   # exhaustive: every path, any rule
 
 
 #: each field's validator, read from :class:`Settings`
@@ -406,8 +325,8 @@ class RequestModel:
 
     def _corner_names(self, data: dict) -> list[str]:
         try:
-            rows = _int("rows", 1, MAX_SIDE)(data.get("rows", self._s.rows))
-            cols = _int("cols", 1, MAX_SIDE)(data.get("cols", rows))
+            rows = int_check("rows", 1, MAX_SIDE)(data.get("rows", self._s.rows))
+            cols = int_check("cols", 1, MAX_SIDE)(data.get("cols", rows))
         except (ValueError, TypeError):
             rows, cols = self._s.rows, self._s.cols
         return [c.name for c in _corners(Board(rows, cols))]
