@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QFileDialog, QHBoxLayout, QHea
 
 from ..file_actions import attempt
 from ..worker import SolverThread, StudyRequest
-from .analysis_plots import export_plot
+from .plot_export import export_plot
 
 
 def button(text: str, slot, tip: str = "") -> QPushButton:

@@ -1,13 +1,8 @@
 """The plots of the Analysis view: failures-per-order histogram, failures-per-start heat map,
-and greedy success rate against board size; :func:`export_plot` saves any of them as PNG or
-SVG."""
+and greedy success rate against board size (:mod:`knightgui.panels.plot_export` saves any of
+them as PNG or SVG)."""
 from __future__ import annotations
 
-import importlib
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -15,7 +10,6 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont, QFontMetrics
 
 from knightgui_core.board.squares import column_letters
-from knightgui_core.system.files import write_text
 
 BACKGROUND = (250, 250, 248)
 LABEL_COLOUR = "#333333"
@@ -37,74 +31,6 @@ def _style(w: pg.PlotWidget, title: str, left: str, bottom: str) -> None:
         w.getAxis(ax).setPen((120, 120, 120))
     w.setLabel("left", left, color=LABEL_COLOUR)
     w.setLabel("bottom", bottom, color=LABEL_COLOUR)
-
-
-def _close_paths_explicitly(node) -> None:
-    """Qt 6.11's SVG generator ends closed paths with a ``Z`` token, which pyqtgraph 0.14's SVG
-    exporter cannot parse (pyqtgraph issue 3485: "not enough values to unpack"); write each
-    ``Z`` as a line back to its sub-path's first point instead (the same outline)."""
-    for el in node.getElementsByTagName("path"):
-        tokens = el.getAttribute("d").split()
-        if "Z" not in tokens and "z" not in tokens:
-            continue
-        out, start = [], None
-        for tok in tokens:
-            if tok[0] in "Mm":
-                start = tok[1:]
-            if tok in ("Z", "z"):
-                if start:
-                    out.append("L" + start)
-            else:
-                out.append(tok)
-        el.setAttribute("d", " ".join(out))
-
-
-@contextmanager
-def svg_path_shim() -> Iterator[Any]:
-    """pyqtgraph's SVG exporter module, made to read Qt 6.11's closed paths for the length of
-    one export: its ``correctCoordinates`` first rewrites each ``Z`` (see
-    :func:`_close_paths_explicitly`), and is put back afterwards, so pyqtgraph is never left
-    changed. Tracks pyqtgraph issue 3485; ``tests/gui/test_export.py`` shows the export
-    working and pyqtgraph untouched after it."""
-    mod: Any = importlib.import_module("pyqtgraph.exporters.SVGExporter")
-    original = mod.correctCoordinates
-
-    def correct(node, defs, item, options):
-        _close_paths_explicitly(node)
-        return original(node, defs, item, options)
-
-    mod.correctCoordinates = correct
-    try:
-        yield mod
-    finally:
-        mod.correctCoordinates = original
-
-
-def export_plot(widget, filename) -> Path:
-    """Save a plot widget as a PNG (at twice its size on screen) or an SVG (vector), by the
-    file's suffix, through pyqtgraph's exporters; written through a temporary file and a
-    rename. Raises ``ValueError`` for another suffix and ``OSError`` when it cannot
-    write."""
-    path = Path(filename)
-    suffix = path.suffix.lower()
-    if suffix not in (".png", ".svg"):
-        raise ValueError(f"export as .png or .svg, not {path.name!r}")
-    scene = widget.scene()
-    if suffix == ".svg":
-        with svg_path_shim() as mod:
-            svg = mod.SVGExporter(scene).export(toBytes=True)
-        write_text(path, svg.decode("utf-8"), make_parents=True)
-        return path
-    from pyqtgraph.exporters import ImageExporter
-    ex = ImageExporter(scene)
-    ex.parameters()["width"] = 2 * max(widget.width(), 1)
-    img = ex.export(toBytes=True)
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    if img is None or not img.save(str(tmp), "PNG"):
-        tmp.unlink(missing_ok=True)
-        raise OSError(f"cannot write the PNG file {path}")
-    tmp.replace(path)
-    return path
 
 
 def _compact(v: int) -> str:
