@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .kept_solutions import CompactBlock, compact_paths
+from .kept_solutions import CompactBlock, compact_paths, path_dtype
 
 if TYPE_CHECKING:
     from .all_tours_list import AllToursLister
@@ -38,11 +38,6 @@ KEEP_BYTES = 512 * 2**20
 SOLUTION_BLOCK = 65536
 KEEP_STEPS = 2_000_000
 BLOCK_BYTES = 8 * 2**20
-
-
-def path_dtype(size: int) -> type[np.integer]:
-    """How kept squares are held: uint8 up to 256 squares, uint16 up to 65,536, else int32."""
-    return np.uint8 if size <= 256 else np.uint16 if size <= 65536 else np.int32
 
 
 def keep_cap(size: int, keep: int, budget: int = KEEP_BYTES) -> int:

@@ -65,6 +65,11 @@ def join_blocks(blocks: list[CompactBlock]) -> CompactBlock:
                         b0.options)
 
 
+def path_dtype(size: int) -> type[np.integer]:
+    """How kept squares are held: uint8 up to 256 squares, uint16 up to 65,536, else int32."""
+    return np.uint8 if size <= 256 else np.uint16 if size <= 65536 else np.int32
+
+
 def compact_paths(paths: np.ndarray, first: int, key_every: int = 64) -> CompactBlock:
     """Whole paths (int[g, N], any producer: the listing of every path) in the compact form of
     :class:`CompactBlock`, numbered from ``first``: each path as the squares from the first
@@ -75,7 +80,7 @@ def compact_paths(paths: np.ndarray, first: int, key_every: int = 64) -> Compact
     g, n = p.shape if p.ndim == 2 else (0, 0)
     if p.ndim != 2 or g == 0:
         raise ValueError("compact_paths needs at least one path")
-    dt = np.uint8 if n <= 256 else np.uint16 if n <= 65536 else np.int32
+    dt = path_dtype(n)
     frm = np.zeros(g, dtype=np.int32)
     if g > 1:
         diff = p[1:] != p[:-1]
