@@ -188,7 +188,8 @@ class ResultsPresenter(QObject):
         if gen != self.gen:
             return
         self.found = st.solutions
-        self.timing.set_enumeration(st.solutions, st.dead_ends, st.forward_moves, st.seconds)
+        self.timing.set_enumeration(st.solutions, st.dead_ends, st.forward_moves, st.seconds,
+                                    self.request is not None and self.request.all_tours)
         self._update_counter()
 
     def _on_finished(self, gen, st):
@@ -199,7 +200,8 @@ class ResultsPresenter(QObject):
         self.exhausted = st.exhausted
         self._want_next = False
         self.busyChanged.emit(False)
-        self.timing.set_enumeration(st.solutions, st.dead_ends, st.forward_moves, st.seconds)
+        self.timing.set_enumeration(st.solutions, st.dead_ends, st.forward_moves, st.seconds,
+                                    self.request is not None and self.request.all_tours)
         self.timing.stop("done")
         self._update_counter()
         if st.exhausted:

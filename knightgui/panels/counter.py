@@ -166,14 +166,20 @@ class TimingPanel(QWidget):
         if self._t0 is not None:
             self.labels["elapsed"].setText(f"{time.perf_counter() - self._t0:.1f} s")
 
-    def set_enumeration(self, solutions: int, dead_ends: int, forward: int, seconds: float):
-        """Solutions, dead ends, forward moves and their rates so far."""
+    #: what the Method row says for each kind of exhaustive run
+    METHODS = {False: "Phadke's options matrix (every tie followed)",
+               True: "every knight's path (backtracking with cuts, any rule)"}
+
+    def set_enumeration(self, solutions: int, dead_ends: int, forward: int, seconds: float,
+                        all_tours: bool = False):
+        """Solutions, dead ends, forward moves (nodes, for every path) and their rates so
+        far."""
         self.labels["time"].setText(format_seconds(seconds))
         rate = solutions / seconds if seconds > 0 else 0.0
         self.labels["rate"].setText(f"{rate:,.0f}")
         self.labels["dead_ends"].setText(f"{dead_ends:,}")
         self.labels["forward"].setText(f"{forward:,}")
-        self.labels["method"].setText("Phadke's options matrix (every tie followed)")
+        self.labels["method"].setText(self.METHODS[bool(all_tours)])
 
     def set_single(self, seconds: float, method: str, nodes: int):
         """Time, method and nodes of a single solve."""

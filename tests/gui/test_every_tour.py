@@ -23,3 +23,4 @@ def test_every_path_from_a1_on_5x5_is_steppable(window, qtbot):
         np.testing.assert_array_equal(window.view.path, want[i])
     assert window.matrix.caption.text().startswith("Path 304")
     assert r.tour is not None and r.tour.method["method"] == "all-tours"
+    assert window.timing.labels["method"].text().startswith("every knight's path")
