@@ -153,6 +153,14 @@ def check_store_file(path: str | os.PathLike[str]) -> bool:
     return True
 
 
+def _is_busy(e: sqlite3.Error) -> bool:
+    """True when SQLite said another connection holds the file (SQLITE_BUSY / SQLITE_LOCKED)."""
+    code = getattr(e, "sqlite_errorcode", None)
+    if code is not None:
+        return (code & 0xFF) in (5, 6)           # SQLITE_BUSY, SQLITE_LOCKED
+    return "locked" in str(e) or "busy" in str(e)
+
+
 class ResultStore:
     """An open store (see the module docstring). Use from one thread; open one per process.
 
@@ -166,25 +174,48 @@ class ResultStore:
         if readonly and not exists:
             raise StoreError(f"{self.path}: no store there")
         self._host = socket.gethostname()
-        try:
-            if exists:
-                uri = self.path.resolve().as_uri() + ("?mode=ro" if readonly else "?mode=rw")
-                self._db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT,
-                                           isolation_level=None)
-                self._check_existing()
-            else:
-                self._db = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT,
-                                           isolation_level=None)
-            if not readonly:
+        deadline = time.monotonic() + BUSY_TIMEOUT
+        while True:
+            try:
+                self._open(exists, readonly)
+                return
+            except sqlite3.Error as e:
+                self._close_quietly()
+                if _is_busy(e) and time.monotonic() < deadline:
+                    # another process is creating the store or switching it to WAL: some of
+                    # those steps answer SQLITE_BUSY at once instead of calling the busy
+                    # handler, so wait here and open again
+                    time.sleep(0.02)
+                    exists = check_store_file(self.path)
+                    continue
+                if _is_busy(e):
+                    raise StoreError(f"{self.path}: the store stayed locked by another "
+                                     f"program for {BUSY_TIMEOUT:.0f} s ({e})") from None
+                if isinstance(e, sqlite3.DatabaseError):
+                    raise StoreError(f"{self.path}: damaged or not a knightgui store "
+                                     f"({e})") from None
+                raise StoreError(f"{self.path}: cannot open the store ({e})") from None
+            except BaseException:
+                self._close_quietly()
+                raise
+
+    def _open(self, exists: bool, readonly: bool) -> None:
+        if exists:
+            uri = self.path.resolve().as_uri() + ("?mode=ro" if readonly else "?mode=rw")
+            self._db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT,
+                                       isolation_level=None)
+            self._check_existing()
+        else:
+            self._db = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT,
+                                       isolation_level=None)
+        if not readonly:
+            # WAL is a property of the file: only the first opener switches it (the switch
+            # needs the file to itself and does not wait for it)
+            mode = self._db.execute("PRAGMA journal_mode").fetchone()
+            if not mode or str(mode[0]).lower() != "wal":
                 self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute("PRAGMA synchronous=NORMAL")
-                self._init_schema()
-        except sqlite3.DatabaseError as e:
-            self._close_quietly()
-            raise StoreError(f"{self.path}: damaged or not a knightgui store ({e})") from None
-        except sqlite3.Error as e:
-            self._close_quietly()
-            raise StoreError(f"{self.path}: cannot open the store ({e})") from None
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._init_schema()
 
     # ------------------------------------------------------------------ opening
     def _check_existing(self) -> None:

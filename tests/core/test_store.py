@@ -165,3 +165,31 @@ def test_two_processes_writing_one_store_lose_nothing(tmp_path):
         keys = {r["key"] for r in st.rows()}
     assert keys == ({f"shared/{i}" for i in range(300)} | {f"a/{i}" for i in range(300)}
                     | {f"b/{i}" for i in range(300)})
+
+
+
+OPENER = textwrap.dedent("""
+    import sys, pathlib, time
+    from knightgui_core.run.store import ResultStore
+    folder, who, other = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+    for i in range(30):          # both processes race to create each of these stores
+        (folder / f"{who}{i}").touch()
+        while not (folder / f"{other}{i}").exists():   # start each one together
+            time.sleep(0.0005)
+        with ResultStore(folder / f"s{i}.sqlite") as st:
+            st.put(who, "demo", {}, i)
+""")
+
+
+def test_two_processes_creating_the_same_stores_both_succeed(tmp_path):
+    # creating a store and switching it to WAL can meet SQLITE_BUSY without the busy handler
+    # being called (seen in CI: "database is locked" reported as a damaged store)
+    procs = [subprocess.Popen([sys.executable, "-c", OPENER, str(tmp_path), who, other],
+                              stderr=subprocess.PIPE, text=True)
+             for who, other in (("a", "b"), ("b", "a"))]
+    for pr in procs:
+        _, err = pr.communicate(timeout=120)
+        assert pr.returncode == 0, err
+    for i in range(30):
+        with ResultStore(tmp_path / f"s{i}.sqlite", readonly=True) as st:
+            assert st.get("a", {}) == i and st.get("b", {}) == i
