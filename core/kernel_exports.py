@@ -41,6 +41,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "board.validate_kernel": ("path_is_tour",),
     "board.canonical_kernel": ("canonical_rows_kernel",),
     "walks.walk_kernel": ("greedy_walk",),
+    "walks.table_walk_kernel": ("table_greedy_walk", "table_backtrack_walk"),
 }
 
 

@@ -126,6 +126,10 @@ def exercise_all() -> None:
     count_kernel.count_run(cb.att, cb.att[0].copy(), cb.path, cb.free, cb.pend, cb.ntied,
                            cb.ties, cb.st, 1 << 62)
     assert solve(9, 9, start="i9", tie="squirrel", method="greedy").ok
+    for n, closed, topology, leaper, method in ((10, True, "torus", (1, 2), "greedy"),
+                                                (8, False, "torus", (2, 3), "backtrack")):
+        res = solve(n, n, closed=closed, method=method, topology=topology, leaper=leaper)
+        assert res.ok, (topology, leaper, method, res.message)       # the table walks
     from .board.canonical import canonical_rows
     tours = Enumerator(6, 6, start="a1").first(2)
     canonical_rows(Board(6, 6), np.stack([t.path for t in tours]))    # the window's stepping

@@ -23,7 +23,6 @@ tours are rotated to start there). A start from which no tour can exist is refus
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -34,7 +33,7 @@ from . import walk_kernel as _walk
 from ..board.rules import (DEFAULT_ORDER, METHODS, SQUIRREL_RULES, TIE_CODES, TIE_RULES, MoveOrder,
                            RuleError, parse_order, parse_tie)
 from ..board.tour import Tour
-from ..system.errors import InputError
+from .solve_result import SolveError, SolveResult
 
 #: auto: boards up to this many squares try backtracking when greedy fails.
 BACKTRACK_AUTO_MAX = 64 * 64
@@ -46,29 +45,6 @@ DEFAULT_NODE_BUDGET = 2_000_000
 START_SEARCH_MAX = 1_000_000
 START_SEARCH_BUDGET = 1_000_000
 START_SEARCH_SEEDS = 4
-
-
-class SolveError(InputError):
-    """Bad input for the solver, with a message meant for the user."""
-
-
-@dataclass
-class SolveResult:
-    ok: bool
-    tour: Tour | None
-    path: np.ndarray
-    method: str
-    seconds: float
-    nodes: int = 0
-    stuck_at: int = -1
-    message: str = ""
-    ties: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))
-    info: dict = field(default_factory=dict)
-
-    @property
-    def moves(self) -> int:
-        """Squares visited (the whole board on success)."""
-        return int(len(self.path))
 
 
 def dash_scores(board: Board, dashes: dict | None, start: int, end: int | None) -> np.ndarray:
@@ -97,11 +73,16 @@ def _describe(tie: str, order: MoveOrder) -> str:
 
 def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = False,
           tie: str = "phadke", order: object = DEFAULT_ORDER, seed: int = 0, method: str = "auto",
-          node_budget: int | None = None, dashes: dict | None = None) -> SolveResult:
+          node_budget: int | None = None, dashes: dict | None = None,
+          topology: str = "plane", leaper: object = (1, 2)) -> SolveResult:
     """Find one knight's tour. Raises :class:`SolveError` for bad input (including a board
-    on which no tour of that kind exists: that is answered at once, without a search)."""
+    on which no tour of that kind exists: that is answered at once, without a search).
+
+    ``topology`` (``plane``, ``cylinder``, ``torus``) and ``leaper`` (an (a, b) pair or a
+    name) choose another board or piece: those walk over the board's neighbour table
+    (:mod:`knightgui_core.walks.other_boards`)."""
     try:
-        board = Board(rows, cols)
+        board = Board(rows, cols, topology, leaper)
         tie_code = parse_tie(tie)
         tie = TIE_RULES[tie_code]
         move_order = parse_order(order)
@@ -110,6 +91,12 @@ def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = 
         raise SolveError(str(e)) from None
     if method not in METHODS:
         raise SolveError(f"unknown method '{method}' (choose one of: {', '.join(METHODS)})")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise SolveError(f"seed must be a whole number ≥ 0, got {seed!r}")
+    if not board.is_classic:
+        return _finish(board, s, closed, tie, move_order, seed, time.perf_counter(),
+                       _solve_other(board, s, closed, tie_code, move_order, seed, method,
+                                    node_budget, bool(dashes)))
     why = why_no_tour(board.rows, board.cols, closed)
     if why:
         raise SolveError(why)
@@ -117,8 +104,6 @@ def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = 
     if why and method != "greedy":      # the rule's walk alone may still be watched failing
         raise SolveError(why)
     _check_memory(board)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise SolveError(f"seed must be a whole number ≥ 0, got {seed!r}")
     score = dash_scores(board, dashes, s, None)
     if tie in SQUIRREL_RULES and method == "backtrack":
         raise SolveError(_squirrel_refusal(board, s, score, method))
@@ -140,6 +125,12 @@ def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = 
         res = _construct(board, s, closed)
     else:
         res = _auto(*args, desc, closed, budget)
+    return _finish(board, s, closed, tie, move_order, seed, t0, res)
+
+
+def _finish(board: Board, s: int, closed: bool, tie: str, move_order: MoveOrder, seed: int,
+            t0: float, res: SolveResult) -> SolveResult:
+    """Time the result, hold it to the start asked, and make its tour."""
     res.seconds = time.perf_counter() - t0
     _check_start(board, s, res)
     if res.ok:
@@ -147,6 +138,16 @@ def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = 
                         {"method": res.method, "tie": tie, "order": move_order.digits,
                          "seed": int(seed), "start": board.name(s), **res.info})
     return res
+
+
+def _solve_other(board: Board, s: int, closed: bool, tie_code: int, move_order: MoveOrder,
+                 seed: int, method: str, node_budget: int | None, dashed: bool) -> SolveResult:
+    from ..board.tie_rule import TieRule
+    from .other_boards import solve_other
+    budget = DEFAULT_NODE_BUDGET if node_budget is None else int(node_budget)
+    return solve_other(board, s, closed, TieRule(tie_code), move_order.positions(),
+                       int(seed) & 0xFFFFFFFFFFFF, method, budget,
+                       _describe(TIE_RULES[tie_code], move_order), dashed)
 
 
 def _check_memory(board: Board) -> None:

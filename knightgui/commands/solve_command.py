@@ -40,36 +40,62 @@ def _start_name(rows: int, cols: int, start) -> str:
     return b.name(0 if start is None else b.parse(start))
 
 
-def _other_board(args, board, budget) -> int:
-    """Another topology or leaper: what is known about a tour, and where no theorem decides
-    a bounded search (Warnsdorff's single walk is the knight's on the plane; ``enumerate``
-    follows every tie on any board)."""
-    from knightgui_core.board.tour import Tour, path_pairs
+def _other_board(args, board, seed, budget) -> int:
+    """Another topology or leaper: a theorem that rules tours out answers at once; otherwise
+    the rule's walk and the searches of :mod:`knightgui_core.walks.other_boards`, and when
+    they find nothing on a small board, the exhaustive search says whether any tour exists."""
+    from knightgui_core.board.existence import known_answer
+    from knightgui_core.board.tour import path_pairs
     from knightgui_core.tietree.existence_search import SEARCH_BUDGET, existence_answer
-    if args.method not in ("auto", "backtrack") or args.start is not None:
-        raise CliError(f"knightgui solve on the {board.describe()}: only the search for a tour "
-                       "(--method auto or backtrack, no --start); knightgui enumerate "
-                       "--topology/--leaper follows Warnsdorff's rule there")
-    ans = existence_answer(board, bool(args.closed), budget or SEARCH_BUDGET)
-    tour = None if ans.tour is None else Tour(board, ans.tour, bool(args.closed),
-                                              {"method": "search"})
-    if tour is not None and args.out:
+    from knightgui_core.walks.solve import SolveError, solve
+    closed = bool(args.closed)
+    known, why = known_answer(board, closed)
+    res = None
+    if known is not False:
         try:
-            tour.save(args.out)
-        except (OSError, ValueError) as e:
-            raise CliError(f"cannot write {args.out!r}: {getattr(e, 'strerror', None) or e}") \
-                from None
+            res = solve(board.rows, board.cols, start=args.start, closed=closed, tie=args.tie,
+                        order=args.order, seed=seed, method=args.method, node_budget=budget,
+                        topology=board.topology, leaper=board.leaper)
+        except SolveError as e:
+            raise CliError(f"knightgui solve: {e}") from None
+    if res is not None and res.ok:
+        answer, why = "yes", f"{why}; {res.message}" if known is None else why
+        _save(args, res.tour)
+    elif known is None and args.method == "auto" and args.start is None:
+        ans = existence_answer(board, closed, budget or SEARCH_BUDGET)
+        answer, why = ans.answer, ans.why
+    else:
+        answer = "no" if known is False else "not known"
     if args.json:
         emit_json({"rows": board.rows, "cols": board.cols, "topology": board.topology,
-                   "leaper": list(board.leaper), "closed": bool(args.closed),
-                   "answer": ans.answer, "why": ans.why, "nodes": ans.nodes,
-                   "valid": tour is not None,
-                   "path": path_pairs(ans.tour, board.cols) if ans.tour is not None else []})
+                   "leaper": list(board.leaper), "closed": closed, "answer": answer,
+                   "why": why, "valid": bool(res is not None and res.ok),
+                   "method": res.method if res is not None else "",
+                   "message": res.message if res is not None else why,
+                   "nodes": res.nodes if res is not None else 0,
+                   "path": path_pairs(res.path, board.cols) if res is not None and res.ok
+                   else []})
     else:
-        if tour is not None and not args.quiet and board.size <= 26 * 26:
-            print(tour.render())
-        print(f"{board.describe()}: {ans.answer} — {ans.why}")
-    return 0 if tour is not None or ans.answer == "yes" else EXIT_NOT_FOUND
+        if res is not None and res.ok and not args.quiet and board.size <= 26 * 26:
+            print(res.tour.render())
+        if res is not None:
+            print(res.message, file=sys.stdout if res.ok else sys.stderr)
+        print(f"{board.describe()}: {answer} — {why}")
+    return 0 if res is not None and res.ok else EXIT_NOT_FOUND
+
+
+def _save(args, tour) -> None:
+    """``--out`` and ``--png``: one clear line when the file cannot be written."""
+    try:
+        if args.out:
+            tour.save(args.out)
+        if args.png:
+            from knightgui.export import save_png
+            save_png(tour, args.png)
+    except (OSError, ValueError) as e:
+        where = args.out if args.out else args.png
+        raise CliError(f"cannot write {where!r}: {getattr(e, 'strerror', None) or e}") \
+            from None
 
 
 def run(args) -> int:
@@ -86,23 +112,14 @@ def run(args) -> int:
             raise CliError(f"{opt} must name a {' or '.join(ext)} file, got '{val}'")
     board = board_of(args, rows, cols)
     if not board.is_classic:
-        return _other_board(args, board, budget)
+        return _other_board(args, board, seed, budget)
     try:
         res = solve(rows, cols, start=args.start, closed=args.closed, tie=args.tie,
                     order=args.order, seed=seed, method=args.method, node_budget=budget)
     except SolveError as e:
         raise CliError(f"knightgui solve: {e}") from None
     if res.ok:
-        try:
-            if args.out:
-                res.tour.save(args.out)
-            if args.png:
-                from knightgui.export import save_png
-                save_png(res.tour, args.png)
-        except (OSError, ValueError) as e:
-            where = args.out if args.out else args.png
-            raise CliError(f"cannot write {where!r}: {getattr(e, 'strerror', None) or e}") \
-                from None
+        _save(args, res.tour)
     if args.json:
         emit_json({"rows": rows, "cols": cols, "closed": bool(args.closed), "valid": res.ok,
                    "method": res.method, "seconds": round(res.seconds, 6),

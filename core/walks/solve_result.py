@@ -1,0 +1,40 @@
+"""What :func:`knightgui_core.walks.solve.solve` answers: :class:`SolveResult`, and the
+error it raises for bad input, :class:`SolveError`."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..board.tour import Tour
+from ..system.errors import InputError
+
+__all__ = ["SolveError", "SolveResult"]
+
+
+class SolveError(InputError):
+    """Bad input for the solver, with a message meant for the user."""
+
+
+@dataclass
+class SolveResult:
+    """One solve: ``ok`` when ``path`` is a tour (``tour`` the validated tour), ``method``
+    what found it, ``message`` one sentence, ``nodes`` the search's work, ``stuck_at`` where
+    a failed walk stopped, ``ties`` 1 where a move was chosen among tied candidates,
+    ``info`` the rest (the rule's own walk, what is known about the board)."""
+
+    ok: bool
+    tour: Tour | None
+    path: np.ndarray
+    method: str
+    seconds: float
+    nodes: int = 0
+    stuck_at: int = -1
+    message: str = ""
+    ties: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint8))
+    info: dict = field(default_factory=dict)
+
+    @property
+    def moves(self) -> int:
+        """Squares visited (the whole board on success)."""
+        return int(len(self.path))
