@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 
-from ..board.squares import Board, BoardError, SquareSpec
+from ..board.squares import Board, BoardError, SquareSpec, parse_leaper
 from ..board.existence import why_no_tour, why_no_tour_from
 from . import backtrack_kernel as _bt
 from . import walk_kernel as _walk
@@ -82,7 +82,7 @@ def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = 
     name) choose another board or piece: those walk over the board's neighbour table
     (:mod:`knightgui_core.walks.other_boards`)."""
     try:
-        board = Board(rows, cols, topology, leaper)
+        board = Board(rows, cols, topology, parse_leaper(leaper))
         tie_code = parse_tie(tie)
         tie = TIE_RULES[tie_code]
         move_order = parse_order(order)
