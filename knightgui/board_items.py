@@ -119,7 +119,9 @@ def _visible_rect(painter, bounds: QRectF) -> QRectF:
 
 # ---------------------------------------------------------------------- the path
 class TourPathItem(pg.GraphicsObject):
-    """The tour as one polyline through the square centres."""
+    """The tour as one polyline through the square centres; on a board whose edges wrap,
+    a move across an edge as two halves, each from its square to the edge (the leaps are
+    given to :meth:`set_path`, drawing clips at the board's edges)."""
 
     min_px = 2.0
 
@@ -134,6 +136,8 @@ class TourPathItem(pg.GraphicsObject):
         self._window_key = None
         self._window_path = None
         self._colour = QColor(*colour)
+        self._steps: np.ndarray | None = None
+        self._reach = 3
         self.setZValue(10)
 
     def set_style(self, on_colours: bool):
@@ -142,11 +146,16 @@ class TourPathItem(pg.GraphicsObject):
         self.min_px = 4.0 if on_colours else 2.0
 
     def set_path(self, path: np.ndarray | None, rows: int, cols: int, closed: bool = False,
-                 numbers: np.ndarray | None = None):
+                 numbers: np.ndarray | None = None, steps: np.ndarray | None = None):
         """Keep ``path`` (flat squares); coordinates are built when a paint needs them.
         ``numbers``: the board's move numbers (``int32[rows, cols]``, 1-based, 0 = not
-        visited), used to find the visible segments fast."""
+        visited), used to find the visible segments fast. ``steps`` (``int32[moves, 2]``,
+        the closing move included): the leap ``(dcol, drow)`` of each move on a board whose
+        edges wrap, or None on the plane."""
         self._numbers = numbers
+        self._steps = None if steps is None or path is None else np.asarray(steps, np.int64)
+        self._reach = 3 if self._steps is None or not len(self._steps) else \
+            int(np.abs(self._steps).max()) + 1
         self.prepareGeometryChange()
         self._bounds = QRectF(0, 0, cols, rows)
         self._full = self._window_path = self._window_key = self._xy_cache = None
@@ -177,6 +186,9 @@ class TourPathItem(pg.GraphicsObject):
     def full_path(self):
         """The cached path of the whole tour (boards up to FULL_PATH_LIMIT squares)."""
         if self._full is None and self._p is not None and len(self._p) <= FULL_PATH_LIMIT:
+            if self._steps is not None:
+                self._full = self._pairs_path(np.arange(len(self._p) - 1))
+                return self._full
             x, y = self._xy()
             self._full = pg.arrayToQPath(x, y, connect="all")
         return self._full
@@ -193,8 +205,9 @@ class TourPathItem(pg.GraphicsObject):
         """Indices i of the segments (i, i+1) with an end inside ``rect`` (plus a margin of
         3 squares: a knight's step spans at most 2). With the board's move numbers this
         costs O(visible squares), not O(tour length)."""
-        c0, r0 = max(int(np.floor(rect.left())) - 3, 0), max(int(np.floor(rect.top())) - 3, 0)
-        c1, r1 = int(np.ceil(rect.right())) + 3, int(np.ceil(rect.bottom())) + 3
+        m = self._reach
+        c0, r0 = max(int(np.floor(rect.left())) - m, 0), max(int(np.floor(rect.top())) - m, 0)
+        c1, r1 = int(np.ceil(rect.right())) + m, int(np.ceil(rect.bottom())) + m
         p = self._path()
         nseg = len(p) - 1
         if self._numbers is not None:
@@ -209,11 +222,27 @@ class TourPathItem(pg.GraphicsObject):
         return np.flatnonzero(inside[:-1] | inside[1:])
 
     def _segment_xy(self, seg: np.ndarray):
-        """Start and end coordinates of segments ``seg`` (square centres)."""
+        """Start and end coordinates of the lines that draw moves ``seg`` (square centres;
+        a move across a wrapping edge gives two lines, each leaving the board)."""
         p = self._path()
         a, b = p[seg], p[seg + 1]
         cols = self._cols
-        return (a % cols + 0.5, a // cols + 0.5, b % cols + 0.5, b // cols + 0.5)
+        xa, ya = a % cols + 0.5, a // cols + 0.5
+        xb, yb = b % cols + 0.5, b // cols + 0.5
+        if self._steps is None:
+            return (xa, ya, xb, yb)
+        dx, dy = self._steps[seg, 0], self._steps[seg, 1]
+        wrap = (xa + dx != xb) | (ya + dy != yb)
+        return (np.concatenate([xa, (xb - dx)[wrap]]), np.concatenate([ya, (yb - dy)[wrap]]),
+                np.concatenate([xa + dx, xb[wrap]]), np.concatenate([ya + dy, yb[wrap]]))
+
+    def _pairs_path(self, seg: np.ndarray):
+        """One ``QPainterPath`` of the lines of moves ``seg`` (a wrapping board)."""
+        xa, ya, xb, yb = self._segment_xy(seg)
+        x = np.empty(2 * len(xa), dtype=np.float64)
+        y = np.empty(2 * len(xa), dtype=np.float64)
+        x[0::2], x[1::2], y[0::2], y[1::2] = xa, xb, ya, yb
+        return pg.arrayToQPath(x, y, connect="pairs")
 
     @staticmethod
     def _key(rect: QRectF):
@@ -227,7 +256,9 @@ class TourPathItem(pg.GraphicsObject):
             return self._window_path
         seg = self._visible_segments(rect)
         path = None
-        if len(seg):
+        if len(seg) and self._steps is not None:
+            path = self._pairs_path(seg)
+        elif len(seg):
             keep = np.union1d(seg, seg + 1)
             conn = np.isin(keep, seg)
             q = self._path()[keep]
@@ -255,7 +286,14 @@ class TourPathItem(pg.GraphicsObject):
     def paint(self, p, opt, widget):
         """Draw the segments that fall in the exposed rectangle (all of them below the full-path
         limit)."""
-        self._paint(p)
+        if self._steps is None:
+            self._paint(p)
+            return
+        p.save()                            # the clip to the board stays with this item
+        try:
+            self._paint(p)
+        finally:
+            p.restore()
 
     def _paint(self, p):
         if self._p is None:
@@ -264,6 +302,8 @@ class TourPathItem(pg.GraphicsObject):
         if px < self.min_px:
             return
         rect = _visible_rect(p, self._bounds)
+        if self._steps is not None:
+            p.setClipRect(self._bounds)     # a wrapped move's halves end at the edges
         if px >= WIDE_PEN_PX:
             lines = self._visible_lines(rect)
             if lines is not None:

@@ -14,6 +14,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QGraphicsItem
 
+from knightgui_core.board.squares import Board
+
 from .board_items import (TIE_RGBA, NumbersItem, TourPathItem, checker_rgba, colour_lut,
                           moves_rgba, numbers_of)
 from .board_marks import CandidatesItem, EdgeLabelsItem, MarkersItem
@@ -48,6 +50,7 @@ class BoardView(pg.GraphicsView):
                    self.markers, self.candidates, self.labels):
             self.vb.addItem(it)
         self.rows = self.cols = 0
+        self.board = Board(8, 8)     # the board's edges and piece (set_board)
         self.path = np.zeros(0, dtype=np.int32)
         self.closed = False
         self.numbers = None
@@ -67,11 +70,17 @@ class BoardView(pg.GraphicsView):
         self.set_board(8, 8)
 
     # ------------------------------------------------------------------ state
-    def set_board(self, rows: int, cols: int, fit: bool = True):
-        """A new empty board (clears the tour, keeps the markers that still fit)."""
-        rows, cols = int(rows), int(cols)
+    def set_board(self, rows: int | None = None, cols: int | None = None, fit: bool = True,
+                  board: Board | None = None):
+        """A new empty board (clears the tour, keeps the markers that still fit): ``rows`` ×
+        ``cols`` of the knight on the plane, or ``board`` (its edges may wrap, its piece may
+        be another leaper: moves across an edge are drawn as two halves)."""
+        if board is None:
+            board = Board(int(rows or 8), int(cols or 8))
+        rows, cols = board.rows, board.cols
         changed = (rows, cols) != (self.rows, self.cols)
         self.rows, self.cols = rows, cols
+        self.board = board
         self._checker = None
         if changed:
             n = rows * cols
@@ -87,10 +96,14 @@ class BoardView(pg.GraphicsView):
             self.fit()
 
     def set_tour(self, path, closed: bool = False, ties=None, rows: int | None = None,
-                 cols: int | None = None):
-        """Show ``path`` (flat squares, may be partial). ``ties``: bool per move, or None."""
-        if rows is not None and cols is not None and (rows, cols) != (self.rows, self.cols):
-            self.set_board(rows, cols)
+                 cols: int | None = None, board: Board | None = None):
+        """Show ``path`` (flat squares, may be partial). ``ties``: bool per move, or None.
+        ``board`` (or ``rows`` and ``cols``, the knight on the plane): the board it is on
+        when that is not the board shown."""
+        if board is None and rows is not None and cols is not None:
+            board = Board(rows, cols) if (rows, cols) != (self.rows, self.cols) else None
+        if board is not None and board != self.board:
+            self.set_board(board=board)
         self.path = np.asarray(path, dtype=np.int32)
         self.closed = (bool(closed) and len(self.path) == self.rows * self.cols > 2
                        and self._knight_move(int(self.path[-1]), int(self.path[0])))
@@ -143,6 +156,8 @@ class BoardView(pg.GraphicsView):
 
     # -------------------------------------------------------------- queries
     def _knight_move(self, a: int, b: int) -> bool:
+        if not self.board.is_classic:
+            return self.board.is_knight_move(a, b)
         dc = abs(a % self.cols - b % self.cols)
         dr = abs(a // self.cols - b // self.cols)
         return {dc, dr} == {1, 2}
@@ -167,9 +182,13 @@ class BoardView(pg.GraphicsView):
             return 0
         c, r = sq % self.cols, sq // self.cols
         nb = []
-        for dc, dr in ((2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2), (2, 1)):
-            if 0 <= c + dc < self.cols and 0 <= r + dr < self.rows:
-                nb.append((r + dr) * self.cols + c + dc)
+        if not self.board.is_classic:
+            nb = [int(u) for u in self.board.neighbours[sq] if u >= 0]
+        else:
+            for dc, dr in ((2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2),
+                           (2, 1)):
+                if 0 <= c + dc < self.cols and 0 <= r + dr < self.rows:
+                    nb.append((r + dr) * self.cols + c + dc)
         k = self.move_number(sq)
         if k == 0:
             return len(nb)
@@ -213,10 +232,23 @@ class BoardView(pg.GraphicsView):
         moves = self.effective_colour_mode() == "moves"
         self.path_item.set_style(moves)
         self.path_item.set_path(self.path if self.show_path else None, rows, cols, self.closed,
-                                self.numbers)
+                                self.numbers, self._steps())
         self.numbers_item.set_numbers(self.numbers if self.show_numbers else None, dark,
                                       rows * cols)
         self._refresh_markers()
+
+    def _steps(self) -> np.ndarray | None:
+        """The leap of each move drawn when the board wraps (None on the plane: a move is
+        the line between its squares there)."""
+        if not self.board.wraps or not self.show_path or len(self.path) < 2:
+            return None
+        p = self.path
+        if self.closed:
+            p = np.append(p, p[0])
+        try:
+            return self.board.move_steps(p)
+        except ValueError:      # not a walk of this board (a bug upstream): draw it plainly
+            return None
 
     def _refresh_markers(self):
         """The shown tour's start and end; without a tour, the requested start and end. A

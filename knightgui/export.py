@@ -56,7 +56,7 @@ def render_view(tour: Tour | None, width_px: int, height_px: int | None = None,
     if height_px is None:
         height_px = max(int(round(width_px * rows / cols)), 16)
     _show_offscreen(view, width_px, height_px)
-    view.set_board(rows, cols)
+    view.set_board(rows, cols, board=tour.board if tour is not None else None)
     view.set_colour_mode(colour_mode)
     if numbers is not None:
         view.set_options(numbers=bool(numbers))

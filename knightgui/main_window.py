@@ -80,8 +80,7 @@ class MainWindow(QMainWindow):
                 settings.load(self)
             except Exception:  # noqa: BLE001 - bad settings never stop the window
                 log.exception("could not restore settings")
-        st = self.controls.model.settings
-        self.view.set_board(st.rows, st.cols)
+        self.view.set_board(board=self.controls.board())
         self.view.set_markers(self.controls.start_square(), self.controls.end_square())
         self.statusBar().showMessage("Ready — choose a board and press Solve (Ctrl+R)")
         self._painted = False
@@ -177,8 +176,8 @@ class MainWindow(QMainWindow):
         self.results.forget()
         self.results.tour = None if walk else tour
         self.results.ties = None
-        self.controls.set_board(b.rows, b.cols)
-        self.view.set_board(b.rows, b.cols)
+        self.controls.set_board(b.rows, b.cols, board=b)
+        self.view.set_board(board=b)
         if walk:
             self.view.set_tour(tour.path, False)
             self.matrix.clear("Walk from the analysis: no options matrix")
@@ -199,8 +198,9 @@ class MainWindow(QMainWindow):
             return
         self.watcher.stop(quiet=True)
         words = {"rows": "board", "cols": "board", "mode": "mode", "start": "start",
-                 "end": "end", "closed": "open/closed"}
-        what = ", ".join(sorted({words[f] for f in changed & RESULT_FIELDS}))
+                 "end": "end", "closed": "open/closed", "topology": "edges",
+                 "leaper": "piece"}
+        what = ", ".join(sorted({words.get(f, f) for f in changed & RESULT_FIELDS}))
         self.results.mark_stale(f"{what} changed — press Solve (Ctrl+R)")
 
     @guarded
@@ -273,9 +273,10 @@ class MainWindow(QMainWindow):
 
     @guarded
     def _board_changed(self, rows: int, cols: int) -> None:
-        if (rows, cols) != (self.view.rows, self.view.cols):
+        board = self.controls.board()
+        if board != self.view.board:
             self.animator.stop(restore=False)
-            self.view.set_board(rows, cols)
+            self.view.set_board(board=board)
 
     @guarded
     def _squares_changed(self, start: int, end: int) -> None:
@@ -294,7 +295,7 @@ class MainWindow(QMainWindow):
         st = self.controls.model.settings
         if (rows, cols) != (st.rows, st.cols):
             self.controls.set_board(rows, cols)
-            self.view.set_board(rows, cols)
+            self.view.set_board(board=self.controls.board())
         self.controls.set_start(sq)
         self.statusBar().showMessage(f"Start set to {self.controls.board().name(sq)} — "
                                      "press Solve (Ctrl+R)")

@@ -33,11 +33,11 @@ from typing import Any
 from knightgui_core.board.dash import corners as _corners
 from knightgui_core.board.dash import free_corners as _free_corners
 from knightgui_core.board.dash import list_tails as _list_tails
-from knightgui_core.board.existence import why_no_tour
+from knightgui_core.board.existence import known_answer, why_no_tour
 from knightgui_core.board.rules import METHODS, TIE_RULES
-from knightgui_core.board.squares import MOVES, Board, BoardError, parse_coords
+from knightgui_core.board.squares import MOVES, TOPOLOGIES, Board, BoardError, parse_coords
 
-from .request_checks import (bool_check, choice_check, dashes_check, int_check,
+from .request_checks import (bool_check, choice_check, dashes_check, int_check, leaper_check,
                              optional_text_check, order_check, tail_check, text_check)
 
 MODES: tuple[str, ...] = ("single", "exhaustive")
@@ -45,7 +45,10 @@ MODES: tuple[str, ...] = ("single", "exhaustive")
 ALL_TOURS_MAX = 128
 MAX_SIDE = 2000
 #: fields whose change makes the shown results (timing, counter, options matrix) stale
-RESULT_FIELDS = frozenset({"rows", "cols", "mode", "start", "end", "closed"})
+RESULT_FIELDS = frozenset({"rows", "cols", "mode", "start", "end", "closed", "topology",
+                           "leaper"})
+#: why the corner dashes and tails are not offered on another board or piece
+KNIGHTS_PLANE_ONLY = "the dashes are the knight's on the plane"
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,12 @@ class Request:
     keep: int = 1_000_000           # solutions kept in memory for stepping
     limit: int = 0                  # stop after this many solutions (0 = all)
     all_tours: bool = False         # exhaustive: every knight's path, not only Warnsdorff's
+    topology: str = "plane"         # plane | cylinder | torus
+    leaper: tuple[int, int] = (1, 2)   # the piece: an (a, b)-leaper, the knight (1, 2)
+
+    def board(self) -> Board:
+        """The board of the run: its size, its edges and its piece."""
+        return Board(self.rows, self.cols, self.topology, self.leaper)
 
     def dash_dict(self) -> dict[str, str]:
         """The dashes as ``{corner name: state}``, without the ``off`` ones."""
@@ -101,6 +110,8 @@ class Settings:
     keep: int = _spec(1_000_000, int_check("keep", 100, 5_000_000))
     limit: int = _spec(0, int_check("limit", 0, 2_000_000_000))
     all_tours: bool = _spec(False, bool_check("all_tours"))   # exhaustive: every path, any rule
+    topology: str = _spec("plane", choice_check("topology", TOPOLOGIES))
+    leaper: str = _spec("1,2", leaper_check)                  # "a,b": the knight is 1,2
 
 
 #: each field's validator, read from :class:`Settings`
@@ -139,8 +150,8 @@ class RequestModel:
         return self._s
 
     def board(self) -> Board:
-        """The board of ``rows`` × ``cols``."""
-        return Board(self._s.rows, self._s.cols)
+        """The board of ``rows`` × ``cols``, its edges and its piece."""
+        return Board(self._s.rows, self._s.cols, self._s.topology, self.leaper_pair())
 
     def start_square(self) -> int:
         """Flat index of the start; 0 when the start is empty (the first corner), -1 when the
@@ -165,7 +176,11 @@ class RequestModel:
             return ()
         b = self.board()
         col, row = b.coords(s)
-        ends = sorted((col + dc, row + dr) for dc, dr in MOVES if b.contains(col + dc, row + dr))
+        if not b.is_classic:        # wrapping edges, other leaps: the board's own moves
+            ends = sorted(b.coords(int(u)) for u in b.neighbours[s] if u >= 0)
+        else:
+            ends = sorted((col + dc, row + dr) for dc, dr in MOVES
+                          if b.contains(col + dc, row + dr))
         return tuple(b.name(b.index(c, r)) for c, r in ends)
 
     def end_square(self) -> int:
@@ -181,6 +196,8 @@ class RequestModel:
         b = self.board()
         names = [c.name for c in _corners(b)]
         s = self.start_square()
+        if not b.is_classic:
+            return {n: KNIGHTS_PLANE_ONLY for n in names}
         if s < 0:
             return {n: "no start square" for n in names}
         e = self.end_square() if self.uses_end() else -1
@@ -197,6 +214,8 @@ class RequestModel:
         if s < 0 or e < 0 or not self.uses_end():
             return ()
         b = self.board()
+        if not b.is_classic:
+            return ()
         try:
             tails = _list_tails(b, s, e)
         except Exception:  # noqa: BLE001 - no tail for this board
@@ -331,12 +350,21 @@ class RequestModel:
             rows, cols = self._s.rows, self._s.cols
         return [c.name for c in _corners(Board(rows, cols))]
 
+    def leaper_pair(self) -> tuple[int, int]:
+        """The piece as ``(a, b)``."""
+        a, b = (int(v) for v in self._s.leaper.split(","))
+        return a, b
+
     # ------------------------------------------------------------ requests
     def request(self) -> Request:
         """The validated :class:`Request`, or ``ValueError`` with one sentence."""
         s = self._s
         b = self.board()
-        why = why_no_tour(b.rows, b.cols, s.closed)
+        if b.is_classic:
+            why = why_no_tour(b.rows, b.cols, s.closed)
+        else:
+            known, what = known_answer(b, s.closed)
+            why = what if known is False else None
         if why:
             raise ValueError(why[0].upper() + why[1:])
         start = None
@@ -357,7 +385,7 @@ class RequestModel:
                 except BoardError as e:
                     raise ValueError(f"End: {e}") from None
                 if not b.is_knight_move(b.parse(start), e_sq):
-                    raise ValueError(f"End: {b.name(e_sq)} is not a knight move from the "
+                    raise ValueError(f"End: {b.name(e_sq)} is not a move from the "
                                      f"start {start}")
                 end = b.name(e_sq)
         if sorted(s.order) != list("12345678"):
@@ -377,7 +405,7 @@ class RequestModel:
                        closed=s.closed, tie=s.tie, order=s.order, seed=s.seed,
                        method=s.method, dashes=s.dashes,
                        tail=s.tail if exhaustive and not every else None, keep=s.keep,
-                       limit=s.limit)
+                       limit=s.limit, topology=b.topology, leaper=b.leaper)
 
     # ------------------------------------------------------------ settings
     def to_dict(self) -> dict:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from knightgui_core.board.dash import DASH_STATES
 
 __all__ = ["int_check", "bool_check", "choice_check", "text_check", "optional_text_check",
-           "dashes_check", "tail_check", "order_check"]
+           "dashes_check", "tail_check", "order_check", "leaper_check"]
 
 
 def int_check(name: str, lo: int, hi: int) -> Callable[[object], int]:
@@ -93,3 +93,15 @@ def order_check(v: object) -> str:
         raise ValueError(f"Move order: digits 1..8, got {v!r:.40}")
     return v
 
+
+
+def leaper_check(v: object) -> str:
+    """The piece as ``"a,b"`` (0 < a < b): from ``"2,3"``, ``"zebra"``, ``(2, 3)``, ``[3, 2]``."""
+    from knightgui_core.board.squares import BoardError, parse_leaper
+    if isinstance(v, str) and len(v) > 40:
+        raise ValueError("Piece: a short text, two whole numbers A,B or a name")
+    try:
+        a, b = parse_leaper(v)
+    except BoardError as e:
+        raise ValueError(f"Piece: {e}") from None
+    return f"{a},{b}"

@@ -85,7 +85,7 @@ class ResultsPresenter(QObject):
         """Start a run for ``req`` (a newer one supersedes it); returns its generation."""
         self.stop_play()
         self.request = req
-        self.board = Board(req.rows, req.cols)
+        self.board = req.board()
         self.running = True
         self.cancelled = False
         self.exhausted = False
@@ -161,7 +161,7 @@ class ResultsPresenter(QObject):
         self.current = -1
         ties = np.asarray(res.ties, dtype=bool) if len(res.ties) else None
         self.ties = ties
-        self.view.set_tour(res.path, req.closed and res.ok, ties, rows=req.rows, cols=req.cols)
+        self.view.set_tour(res.path, req.closed and res.ok, ties, board=req.board())
         self.tour = res.tour
         n_ties = int(ties.sum()) if ties is not None else 0
         self.matrix.clear(f"Single tour: {n_ties:,} ties broken by '{req.tie}' "
@@ -210,8 +210,7 @@ class ResultsPresenter(QObject):
         else:
             self.status.emit(f"Stopped after {st.solutions:,} solutions")
         if st.solutions == 0 and self.request is not None:
-            self.view.set_tour(np.zeros(0, dtype=np.int32), rows=self.request.rows,
-                               cols=self.request.cols)
+            self.view.set_tour(np.zeros(0, dtype=np.int32), board=self.request.board())
             self.matrix.clear("No solution: Warnsdorff's rule allows no tour with these "
                               "choices.")
 
@@ -257,7 +256,7 @@ class ResultsPresenter(QObject):
             meta["same_as"] = same
         self.tour = Tour(b, path, closed, meta)
         self.ties = None
-        self.view.set_tour(path, closed, None, rows=b.rows, cols=b.cols)
+        self.view.set_tour(path, closed, None, board=b)
         names = SquareNames(b, path[: mo.shape[0] - 1])
         if every:
             self.matrix.clear(f"Path {self.store.index(i):,}: every knight's path from the "

@@ -86,8 +86,10 @@ class WatchPlayer(QObject):
         from knightgui_core.tietree.enumerator import Enumerator
         from knightgui_core.tietree.watch import SearchWatch
         try:
+            board = req.board()
             en = Enumerator(req.rows, req.cols, req.start, req.end if req.closed else None,
-                            req.dash_dict(), tuple(req.tail) if req.tail else None)
+                            req.dash_dict(), tuple(req.tail) if req.tail else None,
+                            board=None if board.is_classic else board)
         except EnumerationError as e:
             self.status.emit(f"Cannot watch: {e}")
             return False
@@ -100,7 +102,7 @@ class WatchPlayer(QObject):
         self.paused = False
         self.last = None
         self.frames = 0
-        self.view.set_tour(np.zeros(0, dtype=np.int32), rows=req.rows, cols=req.cols)
+        self.view.set_tour(np.zeros(0, dtype=np.int32), board=en.board)
         self.matrix.clear("Watching the search: the options matrix fills as ties are met")
         self.counter.set_counts(found=0, state="Watching the search…")
         self.timing.start("watching…")

@@ -193,7 +193,7 @@ class SolverThread(QThread):
     def _every_path(self, gen: int, req: Request):
         """Every knight's path from the start (not only Warnsdorff's), kept for stepping."""
         from knightgui_core.tietree.all_tours_list import AllToursLister
-        lister = AllToursLister(req.rows, req.cols, req.start or 0)
+        lister = AllToursLister(req.rows, req.cols, req.start or 0, board=req.board())
         t0 = last = time.perf_counter()
         batch: list[Packed] = []
 
@@ -221,7 +221,7 @@ class SolverThread(QThread):
         from knightgui_core.walks.solve import solve
         res = solve(req.rows, req.cols, start=req.start, closed=req.closed, tie=req.tie,
                     order=req.order, seed=req.seed, method=req.method,
-                    dashes=req.dash_dict() or None)
+                    dashes=req.dash_dict() or None, topology=req.topology, leaper=req.leaper)
         if not self._should_stop():
             self.tourSolved.emit(gen, res)
 
@@ -232,6 +232,8 @@ class SolverThread(QThread):
         kwargs: dict[str, object] = dict(rows=req.rows, cols=req.cols, start=req.start,
                                          end=req.end if req.closed else None,
                                          dashes=req.dash_dict())
+        if (req.topology, req.leaper) != ("plane", (1, 2)):
+            kwargs["board"] = req.board()
         if req.tail:
             kwargs["tail"] = tuple(req.tail)
         try:   # building the tables of a large board is asked to stop between its stages

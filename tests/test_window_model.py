@@ -12,7 +12,10 @@ from knightgui.request import Enabled, RequestModel, Settings
 OTHER = {"rows": 10, "cols": 12, "square": False, "closed": True, "mode": "exhaustive",
          "start": "b3", "end": "a1", "tie": "first", "order": "87654321", "seed": 7,
          "method": "greedy", "dashes": (("l10", "full"),), "tail": None, "keep": 5000,
-         "limit": 99, "all_tours": True}
+         "limit": 99, "all_tours": True, "topology": "torus", "leaper": "2,3"}
+#: the fields that hold only for the knight on the plane (the dashes) and those that change it
+KNIGHTS_PLANE = {"dashes", "tail"}
+BOARD_FIELDS = {"topology", "leaper"}
 
 
 def test_every_field_is_declared_once_with_a_default_and_a_validator():
@@ -36,15 +39,33 @@ def test_each_field_round_trips_through_update_and_the_settings_dict(name):
     assert again.settings == m.settings
 
 
-def test_the_whole_settings_dict_round_trips_and_loads_into_a_live_model():
+@pytest.mark.parametrize("leave_out", [BOARD_FIELDS, KNIGHTS_PLANE | {"end"}])
+def test_the_whole_settings_dict_round_trips_and_loads_into_a_live_model(leave_out):
+    values = {k: v for k, v in OTHER.items() if k not in leave_out}
     m = RequestModel()
-    m.update(**{k: v for k, v in OTHER.items()})
-    assert dataclasses.asdict(m.settings) == {k: OTHER[k] for k in OTHER}
+    m.update(**values)
+    assert {k: v for k, v in dataclasses.asdict(m.settings).items() if k in values} == values
     other = RequestModel()
     seen: list[frozenset] = []
     other.observe(seen.append)
     other.load(m.to_dict())
     assert other.settings == m.settings and len(seen) == 1     # one event for the whole
+
+
+def test_another_board_drops_the_dashes_and_offers_its_own_ends():
+    m = RequestModel()
+    m.update(dashes=(("h1", "full"),), closed=True, mode="exhaustive", start="a1")
+    assert m.settings.dashes and set(m.end_choices()) == {"b3", "c2"}
+    changed = m.update(topology="torus")
+    assert m.settings.dashes == () and {"topology", "dashes"} <= changed
+    assert set(m.end_choices()) == {"b3", "c2", "h3", "g2", "b7", "c8", "h7", "g8"}
+    assert set(m.corner_states().values()) == {"the dashes are the knight's on the plane"}
+    req = m.request()
+    assert req.topology == "torus" and req.board().wraps
+    m.update(leaper="zebra", topology="plane", end=None)
+    assert m.settings.leaper == "2,3" and set(m.end_choices()) == {"c4", "d3"}
+    with pytest.raises(ValueError, match="colour"):
+        RequestModel(Settings(leaper="1,3")).request()
 
 
 def test_the_square_lock_keeps_columns_with_rows_either_way():

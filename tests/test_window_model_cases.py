@@ -33,6 +33,8 @@ CASES = [
     ({}, "keep", 200, 200),
     ({}, "limit", 5, 5),
     ({"mode": "exhaustive"}, "all_tours", True, True),
+    ({}, "topology", "cylinder", "cylinder"),
+    ({}, "leaper", "giraffe", "1,4"),
 ]
 
 
@@ -56,7 +58,8 @@ def test_each_field_round_trips(setup, name, value, back):
 BAD = [("rows", -3), ("cols", 2001), ("square", "perhaps"), ("closed", 2), ("mode", "quick"),
        ("start", None), ("end", 5), ("tie", 3), ("order", "0"), ("seed", 2**31),
        ("method", ""), ("dashes", (("a1", "B", "x"),)), ("tail", ["a1"] * 9),
-       ("keep", 99), ("limit", -1), ("all_tours", "yes please")]
+       ("keep", 99), ("limit", -1), ("all_tours", "yes please"), ("topology", "klein"),
+       ("leaper", "2,2")]
 
 
 def test_every_field_has_a_bad_case():

@@ -266,6 +266,37 @@ class Board:
         return bool((self.neighbours[a] == b).any())
 
     @property
+    def wraps(self) -> bool:
+        """Whether a move may cross an edge (a cylinder or a torus)."""
+        return self.topology != "plane"
+
+    def move_steps(self, path: np.ndarray) -> np.ndarray:
+        """``int32[len(path) - 1, 2]``: the leap ``(dcol, drow)`` of each move of ``path``
+        (flat squares), as the piece makes it — across an edge of a wrapping board the leap,
+        not the difference of the coordinates. ``BoardError`` when two consecutive squares
+        are not a move apart. The window draws a wrapped move as two halves from this."""
+        p = np.asarray(path, dtype=np.int64)
+        if p.ndim != 1 or (len(p) and (p.min() < 0 or p.max() >= self.size)):
+            raise BoardError("move_steps: a path of squares of the board")
+        if len(p) < 2:
+            return np.zeros((0, 2), dtype=np.int32)
+        a, b = p[:-1], p[1:]
+        if not self.wraps:
+            out = np.stack([b % self.cols - a % self.cols, b // self.cols - a // self.cols],
+                           axis=1).astype(np.int32)
+            leap = np.sort(np.abs(out), axis=1)
+            if not ((leap[:, 0] == self.leaper[0]) & (leap[:, 1] == self.leaper[1])).all():
+                raise BoardError(f"move_steps: two consecutive squares are not a move of the "
+                                 f"{self.describe()} apart")
+            return out
+        hit = self.neighbours[a] == b[:, None]                 # [moves, 8]
+        if not hit.any(axis=1).all():
+            i = int(np.flatnonzero(~hit.any(axis=1))[0])
+            raise BoardError(f"move_steps: {self.name(int(a[i]))} to {self.name(int(b[i]))} "
+                             f"is no move of the {self.describe()}")
+        return np.asarray(self.moves, dtype=np.int32)[hit.argmax(axis=1)]
+
+    @property
     def corners(self) -> tuple[int, int, int, int]:
         """Flat indices of a1, a<top>, <right><top>, <right>1 (bottom-left, clockwise)."""
         top, right = self.rows - 1, self.cols - 1

@@ -22,13 +22,19 @@ from PySide6.QtWidgets import (QCheckBox, QComboBox, QFormLayout, QGroupBox, QHB
 
 from knightgui_core.board.dash import DASH_STATES
 from knightgui_core.board.rules import METHODS, TIE_HELP, TIE_RULES
-from knightgui_core.board.squares import Board
+from knightgui_core.board.squares import LEAPER_NAMES, Board
 
 from ..request import MAX_SIDE, RESULT_FIELDS, Request, RequestModel
 
 MODES = (("single", "Single tour"), ("exhaustive", "Exhaustive (options matrix)"))
 #: fields whose change moves the board's size or its start/end markers
-_BOARD_FIELDS = frozenset({"rows", "cols"})
+_BOARD_FIELDS = frozenset({"rows", "cols", "topology", "leaper"})
+#: the Edges box: topology → its text
+EDGES = (("plane", "plane"), ("cylinder", "cylinder (columns wrap)"),
+         ("torus", "torus (rows and columns wrap)"))
+#: the Piece box: the leapers offered by name (any other A,B can be typed)
+PIECES = tuple((f"{a},{b}", f"{name} ({a},{b})") for (a, b), name in LEAPER_NAMES.items()
+               if (a + b) % 2 == 1 or name == "knight")
 _SQUARE_FIELDS = RESULT_FIELDS | {"square"}
 
 
@@ -60,7 +66,8 @@ class ControlsPanel(QWidget):
         self._build_exhaustive(lay)
         self._build_buttons(lay)
         self._editors: tuple[QWidget, ...] = (
-            self.rows, self.cols, self.square_lock, self.closed, self.mode, self.start,
+            self.rows, self.cols, self.square_lock, self.closed, self.topology, self.piece,
+            self.mode, self.start,
             self.end, self.tie, self.order, self.seed, self.method, *self.dash, self.tail,
             self.keep, self.limit, self.all_tours)
         self._connect()
@@ -84,6 +91,22 @@ class ControlsPanel(QWidget):
         self.closed = QCheckBox("closed tour")
         self.closed.setToolTip("a closed tour ends a knight move from its start")
         f.addRow(self.closed)
+        self.topology = QComboBox()
+        for key, text in EDGES:
+            self.topology.addItem(text, key)
+        self.topology.setToolTip("the board's edges: on a cylinder a move off the right edge "
+                                 "comes back on the left; on a torus the top and bottom "
+                                 "wrap too")
+        f.addRow("Edges", self.topology)
+        self.piece = QComboBox()
+        self.piece.setEditable(True)
+        self.piece.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        for key, text in PIECES:
+            self.piece.addItem(text, key)
+        self.piece.setToolTip("the piece: an (A,B)-leaper jumps A squares one way and B the "
+                              "other (the knight is 1,2); choose one or type A,B and press "
+                              "Enter")
+        f.addRow("Piece", self.piece)
         self.mode = QComboBox()
         for key, text in MODES:
             self.mode.addItem(text, key)
@@ -184,6 +207,12 @@ class ControlsPanel(QWidget):
         self.square_lock.toggled.connect(lambda v: self._write(square=v))
         self.closed.toggled.connect(lambda v: self._write(closed=v))
         self.mode.currentIndexChanged.connect(lambda _i: self._write(mode=self.mode_key()))
+        self.topology.currentIndexChanged.connect(
+            lambda _i: self._write(topology=self.topology.currentData()))
+        self.piece.activated.connect(lambda _i: self._write(leaper=self._piece_value()))
+        line = self.piece.lineEdit()
+        if line is not None:
+            line.editingFinished.connect(lambda: self._write(leaper=self._piece_value()))
         self.start.editingFinished.connect(lambda: self._write(start=self.start.text()))
         self.end.currentIndexChanged.connect(
             lambda _i: self._write(end=self.end.currentData()) if self.end.currentData()
@@ -208,6 +237,12 @@ class ControlsPanel(QWidget):
         """The model's board."""
         return self.model.board()
 
+    def _piece_value(self) -> str:
+        """What the Piece box holds: a listed piece's ``a,b``, or the text typed."""
+        text = self.piece.currentText().strip()
+        i = self.piece.findText(text)
+        return str(self.piece.itemData(i)) if i >= 0 else text
+
     def mode_key(self) -> str:
         """The mode chosen in the mode box (``single`` or ``exhaustive``)."""
         return str(self.mode.currentData())
@@ -225,9 +260,15 @@ class ControlsPanel(QWidget):
         self.cancel_btn.setEnabled(busy)
 
     # -------------------------------------------------------------- setters
-    def set_board(self, rows: int, cols: int) -> None:
-        """Put the controls on a ``rows`` × ``cols`` board (a tour shown from elsewhere)."""
-        self._write(square=rows == cols, rows=rows, cols=cols)
+    def set_board(self, rows: int, cols: int, board: Board | None = None) -> None:
+        """Put the controls on a ``rows`` × ``cols`` board (a tour shown from elsewhere), or
+        on ``board`` with its edges and piece."""
+        if board is None:
+            self._write(square=rows == cols, rows=rows, cols=cols)
+            return
+        a, b = board.leaper
+        self._write(square=board.rows == board.cols, rows=board.rows, cols=board.cols,
+                    topology=board.topology, leaper=f"{a},{b}")
 
     def set_start(self, sq: int) -> None:
         """Make the flat square ``sq`` the start."""
@@ -283,6 +324,12 @@ class ControlsPanel(QWidget):
             self.square_lock.setChecked(s.square)
             self.closed.setChecked(s.closed)
             self.mode.setCurrentIndex(max(self.mode.findData(s.mode), 0))
+            self.topology.setCurrentIndex(max(self.topology.findData(s.topology), 0))
+            i = self.piece.findData(s.leaper)
+            if i >= 0:
+                self.piece.setCurrentIndex(i)
+            else:
+                self.piece.setEditText(s.leaper)
             if self.start.text() != s.start:
                 self.start.setText(s.start)
             self.tie.setCurrentIndex(max(self.tie.findData(s.tie), 0))
