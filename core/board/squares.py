@@ -229,26 +229,16 @@ class Board:
     def neighbours(self) -> np.ndarray:
         """``int32[size, 8]``: square reached by move type t+1, or -1 (see the module
         docstring for wrapping boards and other leapers)."""
-        from .tables_kernel import neighbour_table
+        from .tables_kernel import neighbour_table, wrapped_neighbour_table
         out = np.empty((self.size, 8), dtype=np.int32)
         moves = self.moves
+        dcol = np.array([m[0] for m in moves], dtype=np.int32)
+        drow = np.array([m[1] for m in moves], dtype=np.int32)
         if self.topology == "plane":
-            dcol = np.array([m[0] for m in moves], dtype=np.int32)
-            drow = np.array([m[1] for m in moves], dtype=np.int32)
             neighbour_table(self.rows, self.cols, dcol, drow, out)
-            return out
-        sq = np.arange(self.size, dtype=np.int64)
-        c, r = sq % self.cols, sq // self.cols
-        for t, (dc, dr) in enumerate(moves):
-            cc = (c + dc) % self.cols
-            rr = r + dr
-            if self.topology == "torus":
-                rr %= self.rows
-            u = np.where((rr >= 0) & (rr < self.rows), rr * self.cols + cc, -1)
-            u[u == sq] = -1                                  # no move onto its own square
-            for t2 in range(t):                              # one edge per pair of squares
-                u[(u >= 0) & (u == out[:, t2])] = -1
-            out[:, t] = u
+        else:
+            wrapped_neighbour_table(self.rows, self.cols, dcol, drow, True,
+                                    self.topology == "torus", out)
         return out
 
     @cached_property

@@ -3,7 +3,8 @@ numpy versions made several temporaries of 8 × N int64 (256 MB each at 2000×20
 argsort, seconds of work that could not be interrupted.
 
 * :func:`neighbour_table` fills ``out`` int32[rows * cols, 8]: the square reached by move
-  type t+1 (``dcol[t]``, ``drow[t]``, int32[8]), or -1 off the board.
+  type t+1 (``dcol[t]``, ``drow[t]``, int32[8]), or -1 off the board;
+  :func:`wrapped_neighbour_table` the same on a cylinder or a torus.
 * :func:`compact_table` fills, for each square ``s``, ``lst[s, :count[s]]`` (int32[N, 8])
   with the on-board neighbours ``u`` of ``nbr`` (int32[N, 8]) that have ``keep[u] != 0``
   (``keep`` int8[N]), in move-type order, and ``types[s, i]`` (int8[N, 8]) with their move
@@ -33,6 +34,41 @@ def neighbour_table(rows: int, cols: int, dcol: np.ndarray, drow: np.ndarray,
                     out[s, t] = rr * cols + cc
                 else:
                     out[s, t] = -1
+
+
+@njit
+def wrapped_neighbour_table(rows: int, cols: int, dcol: np.ndarray, drow: np.ndarray,
+                            wrap_cols: bool, wrap_rows: bool, out: np.ndarray) -> None:
+    """Fill ``out`` int32[rows * cols, 8] for a board whose columns (``wrap_cols``) and rows
+    (``wrap_rows``) may wrap: the square reached by move type t+1, or -1 when the move leaves
+    a side that does not wrap, lands on its own square, or lands where an earlier move type
+    of the same square already does (one edge per pair of squares). Where every wrapped side
+    is longer than twice the longest leap, neither can happen and the checks are skipped."""
+    reach = 0
+    for t in range(8):
+        reach = max(reach, abs(dcol[t]), abs(drow[t]))
+    clash = (wrap_cols and cols <= 2 * reach) or (wrap_rows and rows <= 2 * reach)
+    for r in range(rows):
+        for c in range(cols):
+            s = r * cols + c
+            for t in range(8):
+                cc = c + dcol[t]
+                rr = r + drow[t]
+                if wrap_cols and (cc < 0 or cc >= cols):     # no modulo on most squares
+                    cc %= cols
+                if wrap_rows and (rr < 0 or rr >= rows):
+                    rr %= rows
+                u = -1
+                if 0 <= cc < cols and 0 <= rr < rows:
+                    u = rr * cols + cc
+                if clash:
+                    if u == s:
+                        u = -1
+                    if u >= 0:
+                        for t2 in range(t):
+                            if out[s, t2] == u:
+                                u = -1
+                out[s, t] = u
 
 
 @njit

@@ -39,13 +39,15 @@ def _as_int32(path: np.ndarray, n: int) -> np.ndarray:
 def check_path(board: Board, path: np.ndarray, closed: bool = False) -> str | None:
     """Return ``None`` when ``path`` (flat indices) is a valid tour of ``board``, else a
     sentence that says what is wrong. Vectorised: fine for millions of squares."""
-    from .validate_kernel import path_is_tour
+    from .validate_kernel import path_is_tour, path_is_tour_table
     path = np.asarray(path)
     n = board.size
-    if (board.is_classic and path.ndim == 1 and path.dtype.kind in "iu" and len(path) == n
-            and n > 0 and path_is_tour(_as_int32(path, n), board.rows, board.cols,
-                                       bool(closed))):
-        return None
+    if path.ndim == 1 and path.dtype.kind in "iu" and len(path) == n and n > 0:
+        if board.is_classic:
+            if path_is_tour(_as_int32(path, n), board.rows, board.cols, bool(closed)):
+                return None
+        elif path_is_tour_table(_as_int32(path, n), board.neighbours, bool(closed)):
+            return None
     if path.ndim != 1:
         return "the path must be a list of squares"
     if len(path) != n:

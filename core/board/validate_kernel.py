@@ -36,3 +36,35 @@ def path_is_tour(path: np.ndarray, rows: int, cols: int, closed: bool) -> int:
         if not ((dc == 1 and dr == 2) or (dc == 2 and dr == 1)):
             return 0
     return 1
+
+
+@njit
+def path_is_tour_table(path: np.ndarray, nbr: np.ndarray, closed: bool) -> int:
+    """:func:`path_is_tour` for any board and piece: each step must be a move of the
+    neighbour table ``nbr`` (int32[N, 8], -1 none) and ``path`` (int32[N]) must visit each
+    square once."""
+    n = nbr.shape[0]
+    if path.shape[0] != n or n == 0:
+        return 0
+    seen = np.zeros(n, dtype=np.uint8)
+    for k in range(n):
+        s = path[k]
+        if s < 0 or s >= n or seen[s]:
+            return 0
+        seen[s] = 1
+        if k > 0:
+            p = path[k - 1]
+            ok = False
+            for t in range(nbr.shape[1]):
+                if nbr[p, t] == s:
+                    ok = True
+            if not ok:
+                return 0
+    if closed and n > 1:
+        ok = False
+        for t in range(nbr.shape[1]):
+            if nbr[path[n - 1], t] == path[0]:
+                ok = True
+        if not ok:
+            return 0
+    return 1

@@ -104,6 +104,58 @@ def rule_key(s: int, nbr: np.ndarray, free: np.ndarray, outlets: np.ndarray, bas
 
 
 @njit
+def _table_ordered(nbr: np.ndarray, start: int, prio: np.ndarray, path: np.ndarray,
+                   ties: np.ndarray) -> int:
+    """The walk of the fixed-priority rules (phadke, first, last) without overrides: the
+    candidates in priority order, the first with the fewest outlets wins. One byte a square,
+    its outlets or 100 once visited, so a candidate costs two loads."""
+    n = nbr.shape[0]
+    cnt = np.empty(n, dtype=np.int8)
+    for s in range(n):
+        k = 0
+        for t in range(8):
+            if nbr[s, t] >= 0:
+                k += 1
+        cnt[s] = k
+    q = start
+    cnt[q] = 100
+    for t in range(8):
+        u = nbr[q, t]
+        if u >= 0:
+            cnt[u] -= 1
+    path[0] = start
+    ties[0] = 0
+    m = 1
+    while m < n:
+        best = -1
+        bo = 100
+        nb = 0
+        for i in range(8):
+            s = nbr[q, prio[i]]
+            if s < 0:
+                continue
+            o = cnt[s]
+            if o < bo:
+                bo = o
+                best = s
+                nb = 1
+            elif o == bo:
+                nb += 1
+        if bo >= 64:
+            break
+        ties[m] = 1 if nb > 1 else 0
+        q = best
+        cnt[q] = 100
+        for t in range(8):
+            u = nbr[q, t]
+            if u >= 0:
+                cnt[u] -= 1
+        path[m] = q
+        m += 1
+    return m
+
+
+@njit
 def table_greedy_walk(nbr: np.ndarray, cols: int, start: int, tie: int,
                       order_pos: np.ndarray, seed: int, score: np.ndarray, path: np.ndarray,
                       ties: np.ndarray) -> int:
@@ -117,12 +169,14 @@ def table_greedy_walk(nbr: np.ndarray, cols: int, start: int, tie: int,
     """
     n = nbr.shape[0]
     rows = n // cols
-    free = np.ones(n, dtype=np.uint8)
-    outlets = np.empty(n, dtype=np.int32)
-    table_outlets(nbr, free, outlets)
     have_score = score.shape[0] > 0
     base = tie & 0xFF
     sec_t = move_keys(tie, order_pos)
+    if base <= TieRule.LAST and not have_score:
+        return _table_ordered(nbr, start, np.argsort(sec_t), path, ties)
+    free = np.ones(n, dtype=np.uint8)
+    outlets = np.empty(n, dtype=np.int32)
+    table_outlets(nbr, free, outlets)
     randomised = (base == TieRule.RANDOM or base == TieRule.POHL_RANDOM
                   or base == TieRule.CENTER_FAR_RANDOM)
     cx2, cy2, metric = centre_of(tie, rows, cols)
