@@ -55,15 +55,13 @@ def main() -> int:
         tables = {t: Board(n, n, t).neighbours for t in ("plane", "cylinder", "torus")}
         for rule in a.rules.split(","):
             code = int(TieRule.parse(rule))
-            done: dict[str, int] = {}
 
-            def plane():
-                done["plane"] = greedy_walk(n, n, 0, code, pos, 1, none, path, ties)
+            def plane(code=code):
+                greedy_walk(n, n, 0, code, pos, 1, none, path, ties)
 
-            def table(topology):
+            def table(topology, code=code):
                 def run():
-                    done[topology] = table_greedy_walk(tables[topology], n, 0, code, pos, 1,
-                                                       none, path, ties)
+                    table_greedy_walk(tables[topology], n, 0, code, pos, 1, none, path, ties)
                 return run
 
             plane()
