@@ -56,10 +56,10 @@ def main() -> int:
         for rule in a.rules.split(","):
             code = int(TieRule.parse(rule))
 
-            def plane(code=code):
+            def plane(n=n, code=code, path=path, ties=ties):
                 greedy_walk(n, n, 0, code, pos, 1, none, path, ties)
 
-            def table(topology, code=code):
+            def table(topology, n=n, code=code, path=path, ties=ties, tables=tables):
                 def run():
                     table_greedy_walk(tables[topology], n, 0, code, pos, 1, none, path, ties)
                 return run
