@@ -16,6 +16,7 @@ import os
 import statistics
 import sys
 import time
+from functools import partial
 
 import numpy as np
 
@@ -70,10 +71,10 @@ def main() -> int:
             figs = {"plane": _median(plane, a.repeat)}
             for t in tables:
                 figs[f"{t}/tbl"] = _median(table(t), a.repeat)
-            s_torus = _median(lambda: solve(n, n, method="greedy", tie=rule, seed=1,
-                                            topology="torus"), max(a.repeat // 3, 1))
-            s_plane = _median(lambda: solve(n, n, method="greedy", tie=rule, seed=1),
-                              max(a.repeat // 3, 1))
+            few = max(a.repeat // 3, 1)
+            s_torus = _median(partial(solve, n, n, method="greedy", tie=rule, seed=1,
+                                      topology="torus"), few)
+            s_plane = _median(partial(solve, n, n, method="greedy", tie=rule, seed=1), few)
             ok = solve(n, n, method="greedy", tie=rule, seed=1, topology="torus")
             ratio = figs["torus/tbl"] / figs["plane"]
             print(f"{n:>4}×{n:<5} {rule:>10} {figs['plane'] * 1e3:>8.2f}ms "
