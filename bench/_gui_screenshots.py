@@ -1,9 +1,10 @@
 """Make the README screenshots under docs/ from the real window on an X server, at the default
 window size (1280×820): 8×8 with numbers and the options matrix, 100×100, 1000×1000 in colour
-mode, and the Analysis view's two pages.
+mode, the Analysis view's two pages, and (docs/leapers.md) a zebra's closed tour of 10×10
+and a knight's closed tour of the 8×8 torus.
 
     Xvfb :23 -screen 0 1600x1000x24 &
-    DISPLAY=:23 .venv/bin/python bench/_gui_screenshots.py
+    DISPLAY=:23 .venv/bin/python bench/_gui_screenshots.py [--only leapers]
 
 Each picture is taken from the X server's framebuffer (``QScreen.grabWindow``), so it is what
 the window shows there. Look at each before committing."""
@@ -41,6 +42,24 @@ def shoot(app, window, name: str) -> None:
     print(f"{name}: {img.width()}×{img.height()}")
 
 
+def leapers(app, w) -> None:
+    """docs/leapers.md: the zebra's closed tour of 10×10 and the knight's of the 8×8 torus,
+    from a1 with Phadke's tie rule (auto: the rule's walk, then the searches)."""
+    c = w.controls
+    c.mode.setCurrentIndex(c.mode.findData("single"))
+    c.method.setCurrentIndex(c.method.findText("auto"))
+    c.tie.setCurrentIndex(c.tie.findData("phadke"))
+    for topology, leaper, n, name in (("plane", "2,3", 10, "window-zebra-10x10.png"),
+                                      ("torus", "1,2", 8, "window-torus-8x8.png")):
+        c.model.update(rows=n, square=True, closed=True, start="a1", topology=topology,
+                       leaper=leaper)
+        w.solve()
+        wait(app, lambda: not w.results.running)
+        w.set_view_options(colour="checker")
+        w.view.fit()
+        shoot(app, w, name)
+
+
 def main() -> int:
     if not os.environ.get("DISPLAY"):
         print("needs an X server: Xvfb :23 -screen 0 1600x1000x24 & then DISPLAY=:23 …",
@@ -58,6 +77,10 @@ def main() -> int:
     app.processEvents()
     c = w.controls
     DOCS.mkdir(exist_ok=True)
+    if "--only" in sys.argv and sys.argv[-1] == "leapers":
+        leapers(app, w)
+        w.close()
+        return 0
 
     # 1. 8×8 exhaustive a8→c7, solution 3 (branched at 54), numbers + options matrix
     c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
@@ -115,6 +138,8 @@ def main() -> int:
     page.run_tiebreaks()
     wait(app, lambda: not a.running, timeout=600)
     shoot(app, a, "analysis-tie-breaks.png")
+    a.close()
+    leapers(app, w)
     w.close()
     print("wrote", *sorted(p.name for p in DOCS.glob("*.png")))
     return 0
