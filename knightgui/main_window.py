@@ -213,7 +213,7 @@ class MainWindow(QMainWindow):
         self.animator.stop(restore=False)
         self.watcher.stop(quiet=True)
         self._current_changed(1)
-        if self.act.watch.isChecked() and req.mode == "exhaustive":
+        if self.act.watch.isChecked() and (req.mode == "exhaustive" or req.method == "backtrack"):
             self.results.cancel()
             self.results.forget()
             self.watcher.start(req)
@@ -222,13 +222,14 @@ class MainWindow(QMainWindow):
 
     @guarded
     def toggle_watch(self, *_: object) -> None:
-        """Watch on: the next exhaustive Solve plays the search itself. Off while watching:
-        the same search runs to its end at full speed on the solver thread (its solutions
-        kept for stepping)."""
+        """Watch on: the next exhaustive or backtracking Solve plays the search itself. Off
+        while watching: the same search runs to its end at full speed on the solver thread
+        (its solutions kept for stepping)."""
         if self.act.watch.isChecked():
-            if self.controls.model.settings.mode != "exhaustive":
-                self.statusBar().showMessage("Watch plays an exhaustive search: choose "
-                                             "Exhaustive mode, then Solve (Ctrl+R)")
+            st = self.controls.model.settings
+            if st.mode != "exhaustive" and st.method != "backtrack":
+                self.statusBar().showMessage("Watch plays a search: choose Exhaustive mode or "
+                                             "the backtrack method, then Solve (Ctrl+R)")
             else:
                 self.statusBar().showMessage("Watch on: Solve (Ctrl+R) plays the search")
             return

@@ -1,4 +1,5 @@
-"""Watch the search: Phadke's exhaustive enumeration played on the board move by move.
+"""Watch the search: Phadke's exhaustive enumeration, or the backtracking walk, played on
+the board move by move.
 
 :class:`WatchPlayer` drives a :class:`knightgui_core.tietree.watch.SearchWatch` from a timer on
 the window's thread, a bounded number of forward moves a frame (each a few µs, and never more
@@ -23,7 +24,9 @@ from knightgui_core.board.dash import EnumerationError
 from knightgui_core.board.squares import Board
 
 if TYPE_CHECKING:
-    from knightgui_core.tietree.watch import SearchWatch, WatchStep
+    from knightgui_core.board.watch_step import WatchStep
+    from knightgui_core.tietree.watch import SearchWatch
+    from knightgui_core.walks.backtrack_watch import BacktrackWatch
 
 from .request import Request
 from .results import SquareNames
@@ -58,7 +61,7 @@ class WatchPlayer(QObject):
         self._timer.timeout.connect(self._tick)
         self.speed = 100.0
         self.request: Request | None = None
-        self._watch: SearchWatch | None = None
+        self._watch: SearchWatch | BacktrackWatch | None = None
         self._board: Board | None = None
         self._credit = 0.0
         self._t0 = self._tick_at = 0.0
@@ -78,13 +81,16 @@ class WatchPlayer(QObject):
         self.speed = max(0.0, min(float(moves_per_second), MAX_SPEED))
 
     def start(self, req: Request) -> bool:
-        """Watch the search of ``req`` (an exhaustive request) from its first move; False
-        with a status line when it cannot start."""
+        """Watch the search of ``req`` (an exhaustive request, or a single tour by the
+        backtracking method) from its first move; False with a status line when it cannot
+        start."""
         self.stop(quiet=True)
         # here, not at the top: the window's first frame comes before numba is loaded
         # (tests/gui/test_app.py::test_first_frame_comes_before_numba)
         from knightgui_core.tietree.enumerator import Enumerator
         from knightgui_core.tietree.watch import SearchWatch
+        if req.mode != "exhaustive":
+            return self._start_backtracking(req)
         try:
             board = req.board()
             en = Enumerator(req.rows, req.cols, req.start, req.end if req.closed else None,
@@ -109,6 +115,58 @@ class WatchPlayer(QObject):
         self._timer.start()
         self.activeChanged.emit(True)
         self.status.emit("Watching the search (Run ▸ Watch off: finish at full speed)")
+        return True
+
+    @property
+    def _backtracking(self) -> bool:
+        return self.request is not None and self.request.mode != "exhaustive"
+
+    def _end_backtracking(self, step: WatchStep, seconds: float) -> None:
+        """The watched backtracking walk found its tour, or ended without one."""
+        w, b = self._watch, self._board
+        self._timer.stop()
+        self.view.set_candidates([])
+        closed = bool(self.request is not None and self.request.closed)
+        found = bool(step.solution)
+        if w is not None and b is not None:
+            self.view.set_tour(w.path(), closed and found, None, board=b)
+        self.counter.set_counts(state="tour found" if found else "no tour")
+        self.timing.set_single(seconds, f"warnsdorff backtracking (watched), "
+                                        f"{step.dead_ends:,} dead ends", step.forward_moves)
+        self.timing.stop("done" if found else "no tour")
+        self.status.emit(f"Watched to the end: a tour after {step.forward_moves:,} nodes and "
+                         f"{step.dead_ends:,} dead ends" if found else
+                         f"Watched to the end: no tour ({step.forward_moves:,} nodes, "
+                         f"{step.dead_ends:,} dead ends)")
+        self._watch = None
+        self.activeChanged.emit(False)
+        self.finished.emit(int(found), step.dead_ends, step.forward_moves)
+
+    def _start_backtracking(self, req: Request) -> bool:
+        from knightgui_core.walks.backtrack_watch import BacktrackWatch
+        board = req.board()
+        try:
+            start = board.parse(req.start) if req.start else 0
+            watch = BacktrackWatch(board, start, req.closed, req.tie, req.order, req.seed)
+        except ValueError as e:         # SolveError, BoardError, an unknown rule
+            self.status.emit(f"Cannot watch: {e}")
+            return False
+        self.request, self._board, self._watch = req, board, watch
+        self._credit = 0.0
+        self._t0 = self._tick_at = time.perf_counter()
+        self._matrix_at = 0.0
+        self.paused = False
+        self.last = None
+        self.frames = 0
+        self.view.set_tour(np.zeros(0, dtype=np.int32), board=board)
+        self.matrix.clear("Watching the backtracking walk: it keeps no options matrix "
+                          "(Exhaustive mode fills one)")
+        self.counter.set_counts(state="Watching the backtracking walk…")
+        self.timing.start("watching…")
+        self._timer.start()
+        self.activeChanged.emit(True)
+        self.status.emit("Watching the backtracking walk (Run ▸ Watch off: finish at full "
+                         "speed)")
         return True
 
     def stop(self, quiet: bool = False) -> None:
@@ -161,7 +219,7 @@ class WatchPlayer(QObject):
             while done < want:
                 step = self._watch.step()
                 done += 1
-                if step.done:
+                if step.done or (step.solution and self._backtracking):
                     break
                 if step.dead_end and flash is None:
                     flash = step
@@ -183,6 +241,9 @@ class WatchPlayer(QObject):
         self.frames += 1
         self.last = step
         seconds = time.perf_counter() - self._t0
+        if self._backtracking and (step.done or step.solution):
+            self._end_backtracking(step, seconds)
+            return
         if step.done:
             self._timer.stop()
             self.view.set_candidates([])
@@ -206,9 +267,11 @@ class WatchPlayer(QObject):
                  for s in (step.square, *step.rivals)]
         self.view.set_candidates(marks, chosen=step.square)
         now = time.perf_counter()
+        mo = None
         if force_matrix or now - self._matrix_at >= MATRIX_EVERY:
             self._matrix_at = now
             mo = w.options()
+        if mo is not None:
             mo[:, 0] = 0
             self.matrix.show_matrix(mo, 0, SquareNames(b, path[: mo.shape[0] - 1]),
                                     f"Watching: move {step.number:,}, "
@@ -217,8 +280,12 @@ class WatchPlayer(QObject):
                  and flash.backed_up_to is not None else
                  f"solution {step.solution:,} found" if step.solution else "Watching…")
         self.counter.set_counts(found=step.solutions, state=state)
-        self.timing.set_enumeration(step.solutions, step.dead_ends, step.forward_moves,
-                                    seconds)
+        if self._backtracking:
+            self.timing.set_single(seconds, f"warnsdorff backtracking (watched), "
+                                            f"{step.dead_ends:,} dead ends", step.forward_moves)
+        else:
+            self.timing.set_enumeration(step.solutions, step.dead_ends, step.forward_moves,
+                                        seconds)
         if flash is not None:
             if flash.backed_up_to is None:
                 self.status.emit(f"Dead end at move {flash.number:,}: every square is visited "

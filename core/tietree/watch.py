@@ -13,39 +13,13 @@ board the enumeration takes.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from ..board.watch_step import WatchStep
 from . import enumerate_kernel as _k
 from .enumerator import Enumerator
 
 __all__ = ["SearchWatch", "WatchStep"]
-
-
-@dataclass(frozen=True)
-class WatchStep:
-    """What one forward move of the search did.
-
-    ``number``: the knight's move number now (1 = the start); ``square``: where it stands;
-    ``rivals``: squares tied with ``square`` for this move and kept in the options matrix
-    for later (ascending move type); ``backed_up_to``: the number the search went back to
-    before this move (None when it went straight on); ``dead_end``: the search met a dead
-    end in this step — before the move when it then backed up, or on the square the move
-    reached when the path is full but cannot close (``backed_up_to`` None); ``solution``:
-    this move completed a tour (its 1-based index);
-    ``done``: the search is exhausted (no move was made)."""
-
-    number: int
-    square: int
-    rivals: tuple[int, ...]
-    backed_up_to: int | None
-    dead_end: bool
-    solution: int | None
-    done: bool
-    solutions: int
-    dead_ends: int
-    forward_moves: int
 
 
 class SearchWatch:

@@ -264,6 +264,127 @@ def table_rank(q: int, nbr: np.ndarray, free: np.ndarray, outlets: np.ndarray,
     return n
 
 
+#: fields of the backtracking search's state ``st`` (int64[8])
+BT_DEPTH, BT_NODES, BT_BEST, BT_FOUND, BT_OVER, BT_BACKED, BT_DEAD, BT_LOW = range(8)
+
+
+@njit
+def backtrack_begin(nbr: np.ndarray, cols: int, start: int, tie: int, order_pos: np.ndarray,
+                    seed: int, score: np.ndarray, free: np.ndarray, outlets: np.ndarray,
+                    rng: np.ndarray, cand: np.ndarray, key: np.ndarray, ncand: np.ndarray,
+                    nxt: np.ndarray, path: np.ndarray, ties: np.ndarray,
+                    st: np.ndarray) -> None:
+    """Start the backtracking search from ``start``: fill the state arrays (``free`` uint8[N],
+    ``outlets`` int32[N], ``rng`` uint64[1], ``cand`` int64[N, 8], ``key`` int64[N, 8, 3],
+    ``ncand``, ``nxt`` int64[N], ``path`` int32[N], ``ties`` uint8[N], ``st`` int64[8], see
+    the ``BT_`` fields) for :func:`backtrack_run`."""
+    rows = nbr.shape[0] // cols
+    base = tie & 0xFF
+    sec_t = move_keys(tie, order_pos)
+    cx2, cy2, metric = centre_of(tie, rows, cols)
+    rng[0] = new_state(seed, SALT)[0]
+    for s in range(free.shape[0]):
+        free[s] = 1
+    table_outlets(nbr, free, outlets)
+    for s in range(ncand.shape[0]):
+        ncand[s] = 0
+        nxt[s] = 0
+    table_visit(start, nbr, free, outlets, 1)
+    path[0] = start
+    ties[0] = 0
+    ncand[0] = table_rank(start, nbr, free, outlets, score, base, sec_t, cols, cx2, cy2,
+                          metric, rng, cand[0], key[0])
+    st[BT_DEPTH] = 1
+    st[BT_NODES] = 0
+    st[BT_BEST] = 1
+    st[BT_FOUND] = 0
+    st[BT_OVER] = 0
+    st[BT_BACKED] = 0
+    st[BT_DEAD] = 0
+    st[BT_LOW] = 1
+
+
+@njit
+def backtrack_run(nbr: np.ndarray, cols: int, start: int, closed: bool, tie: int,
+                  order_pos: np.ndarray, score: np.ndarray, node_budget: int, max_moves: int,
+                  free: np.ndarray, outlets: np.ndarray, rng: np.ndarray, cand: np.ndarray,
+                  key: np.ndarray, ncand: np.ndarray, nxt: np.ndarray, path: np.ndarray,
+                  ties: np.ndarray, st: np.ndarray) -> None:
+    """Go on with the search begun by :func:`backtrack_begin` for at most ``max_moves``
+    forward moves (the watch makes one at a time), until a tour is found (``st[BT_FOUND]``
+    1), the tree is exhausted or ``node_budget`` nodes are spent (``st[BT_OVER]`` 1). In
+    ``st``, ``BT_BACKED`` counts the squares taken back in this call, ``BT_DEAD`` the dead
+    ends met in all, ``BT_LOW`` the shortest the path became in this call."""
+    size = nbr.shape[0]
+    rows = size // cols
+    base = tie & 0xFF
+    sec_t = move_keys(tie, order_pos)
+    cx2, cy2, metric = centre_of(tie, rows, cols)
+    depth = st[BT_DEPTH]
+    nodes = st[BT_NODES]
+    best = st[BT_BEST]
+    st[BT_BACKED] = 0
+    st[BT_LOW] = depth
+    moves = 0
+    if st[BT_FOUND] or st[BT_OVER]:
+        return
+    while True:
+        if depth == size:
+            if not closed:
+                st[BT_FOUND] = 1
+                break
+            last = path[depth - 1]
+            closes = False
+            for t in range(8):
+                if nbr[last, t] == start:
+                    closes = True
+            if closes:
+                st[BT_FOUND] = 1
+                break
+            st[BT_DEAD] += 1
+            depth -= 1
+            st[BT_BACKED] += 1
+            table_visit(path[depth], nbr, free, outlets, 0)
+            continue
+        if moves >= max_moves:
+            break
+        lvl = depth - 1
+        if nxt[lvl] >= ncand[lvl] or nodes >= node_budget:
+            if depth == 1 or nodes >= node_budget:
+                st[BT_OVER] = 1
+                break
+            if ncand[lvl] == 0:
+                st[BT_DEAD] += 1             # a square with no way on
+            depth -= 1
+            st[BT_BACKED] += 1
+            if depth < st[BT_LOW]:
+                st[BT_LOW] = depth
+            table_visit(path[depth], nbr, free, outlets, 0)
+            continue
+        i = nxt[lvl]
+        nxt[lvl] += 1
+        s = cand[lvl, i]
+        ties[depth] = 1 if (ncand[lvl] > 1 and key[lvl, 0, 0] == key[lvl, 1, 0]) else 0
+        table_visit(s, nbr, free, outlets, 1)
+        path[depth] = s
+        depth += 1
+        nodes += 1
+        moves += 1
+        if depth > best:
+            best = depth
+        if depth < size:
+            if closed and outlets[start] == 0:
+                ncand[depth - 1] = 0
+            else:
+                ncand[depth - 1] = table_rank(s, nbr, free, outlets, score, base, sec_t, cols,
+                                              cx2, cy2, metric, rng, cand[depth - 1],
+                                              key[depth - 1])
+            nxt[depth - 1] = 0
+    st[BT_DEPTH] = depth
+    st[BT_NODES] = nodes
+    st[BT_BEST] = best
+
+
 @njit
 def table_backtrack_walk(nbr: np.ndarray, cols: int, start: int, closed: bool, tie: int,
                          order_pos: np.ndarray, seed: int, score: np.ndarray,
@@ -276,69 +397,19 @@ def table_backtrack_walk(nbr: np.ndarray, cols: int, start: int, closed: bool, t
     :func:`table_greedy_walk` and :func:`knightgui_core.walks.backtrack_kernel.backtrack_walk`.
     """
     size = nbr.shape[0]
-    rows = size // cols
     free = np.ones(size, dtype=np.uint8)
     outlets = np.empty(size, dtype=np.int32)
-    table_outlets(nbr, free, outlets)
-    base = tie & 0xFF
-    sec_t = move_keys(tie, order_pos)
-    cx2, cy2, metric = centre_of(tie, rows, cols)
-    rng = new_state(seed, SALT)
+    rng = np.zeros(1, dtype=np.uint64)
     cand = np.empty((size, 8), dtype=np.int64)
     key = np.empty((size, 8, 3), dtype=np.int64)
     ncand = np.zeros(size, dtype=np.int64)
     nxt = np.zeros(size, dtype=np.int64)
-    table_visit(start, nbr, free, outlets, 1)
-    path[0] = start
-    ties[0] = 0
-    depth = 1
-    nodes = np.int64(0)
-    best = 1
-    ncand[0] = table_rank(start, nbr, free, outlets, score, base, sec_t, cols, cx2, cy2,
-                          metric, rng, cand[0], key[0])
-    while True:
-        if depth == size:
-            if not closed:
-                break
-            last = path[depth - 1]
-            closes = False
-            for t in range(8):
-                if nbr[last, t] == start:
-                    closes = True
-            if closes:
-                break
-            depth -= 1
-            table_visit(path[depth], nbr, free, outlets, 0)
-            continue
-        lvl = depth - 1
-        if nxt[lvl] >= ncand[lvl] or nodes >= node_budget:
-            if depth == 1 or nodes >= node_budget:
-                stats[0] = nodes
-                stats[1] = best
-                stats[2] = 0
-                return depth
-            depth -= 1
-            table_visit(path[depth], nbr, free, outlets, 0)
-            continue
-        i = nxt[lvl]
-        nxt[lvl] += 1
-        s = cand[lvl, i]
-        ties[depth] = 1 if (ncand[lvl] > 1 and key[lvl, 0, 0] == key[lvl, 1, 0]) else 0
-        table_visit(s, nbr, free, outlets, 1)
-        path[depth] = s
-        depth += 1
-        nodes += 1
-        if depth > best:
-            best = depth
-        if depth < size:
-            if closed and outlets[start] == 0:
-                ncand[depth - 1] = 0
-            else:
-                ncand[depth - 1] = table_rank(s, nbr, free, outlets, score, base, sec_t, cols,
-                                              cx2, cy2, metric, rng, cand[depth - 1],
-                                              key[depth - 1])
-            nxt[depth - 1] = 0
-    stats[0] = nodes
-    stats[1] = best
-    stats[2] = 1
-    return depth
+    st = np.zeros(8, dtype=np.int64)
+    backtrack_begin(nbr, cols, start, tie, order_pos, seed, score, free, outlets, rng, cand,
+                    key, ncand, nxt, path, ties, st)
+    backtrack_run(nbr, cols, start, closed, tie, order_pos, score, node_budget,
+                  np.int64(1) << 62, free, outlets, rng, cand, key, ncand, nxt, path, ties, st)
+    stats[0] = st[BT_NODES]
+    stats[1] = st[BT_BEST]
+    stats[2] = st[BT_FOUND]
+    return st[BT_DEPTH]

@@ -147,3 +147,39 @@ def test_what_cannot_run_on_another_board_gets_one_line(kwargs, match):
     with pytest.raises(SolveError, match=match) as e:
         solve(8, 8, **kwargs)
     assert "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("topology,leaper,rows,cols,closed,rule", [
+    ("plane", (1, 2), 6, 6, False, "phadke"), ("plane", (1, 2), 6, 6, True, "random"),
+    ("torus", (2, 3), 6, 6, True, "lookahead"), ("plane", (2, 3), 8, 8, False, "first"),
+    ("cylinder", (1, 2), 5, 6, False, "center-far")])
+def test_a_watched_backtracking_walk_is_the_same_search(topology, leaper, rows, cols, closed,
+                                                       rule):
+    from knightgui_core.walks.backtrack_watch import BacktrackWatch
+    board = Board(rows, cols, topology, leaper)
+    budget = 20_000
+    w = BacktrackWatch(board, 0, closed, rule, seed=3, budget=budget)
+    depth, backed, dead = 1, 0, 0
+    while True:
+        s = w.step()
+        if s.done or s.solution:
+            break
+        assert s.number == len(w.path()) and s.square == int(w.path()[-1])
+        if s.backed_up_to is not None:            # the path shrank before this move
+            assert s.backed_up_to < depth and s.number == s.backed_up_to + 1
+            backed += 1
+        else:
+            assert s.number == depth + 1
+        assert s.square not in s.rivals and set(s.rivals) <= set(board.neighbours[int(w.path()[-2])])
+        dead = s.dead_ends
+        depth = s.number
+    size = board.size
+    path, ties, stats = np.empty(size, np.int32), np.zeros(size, np.uint8), np.zeros(3, np.int64)
+    m = table_backtrack_walk(board.neighbours, cols, 0, closed, int(TieRule.parse(rule)),
+                             parse_order(DEFAULT_ORDER).positions(), 3, np.zeros(0, np.int8),
+                             budget, path, ties, stats)
+    assert w.path().tolist() == path[:m].tolist()
+    assert w.nodes == stats[0] and w.found == bool(stats[2])
+    assert backed > 0 or dead == 0
+    if w.found:
+        assert plain_is_tour(rows, cols, topology, leaper, w.path(), closed)

@@ -100,3 +100,46 @@ def test_a_closed_search_with_dead_ends_plays_on_and_says_so(window, qtbot):
     assert any(m.startswith("Dead end") for m in messages)
     assert not any(m.startswith("Watch stopped") for m in messages)
     window.cancel()
+
+
+def _backtracking(window, n=8, topology="plane", leaper="2,3"):
+    c = window.controls
+    c.model.update(mode="single", method="backtrack", rows=n, start="a1", topology=topology,
+                   leaper=leaper, closed=False)
+
+
+def test_watch_plays_the_backtracking_walk_to_the_tour_the_solver_finds(window, qtbot):
+    from knightgui_core.walks.solve import solve
+    _backtracking(window, 6, "torus", "2,3")
+    window.act.watch.setChecked(True)
+    window.act.watch_speed.setValue(0)
+    ended = []
+    window.watcher.finished.connect(lambda *a: ended.append(a))
+    window.solve()
+    assert window.watcher.active and not window.results.running
+    wait_until(qtbot, lambda: bool(ended), timeout=60)
+    ref = solve(6, 6, start="a1", method="backtrack", topology="torus", leaper=(2, 3))
+    assert ended[0][0] == int(ref.ok) and ended[0][2] == ref.nodes
+    assert window.view.path.tolist() == ref.path.tolist()
+    assert "Watched to the end" in window.statusBar().currentMessage()
+
+
+def test_a_watched_backtracking_walk_backs_up_and_hands_over_at_full_speed(window, qtbot):
+    _backtracking(window, 8)                      # the zebra on 8×8: many dead ends
+    window.act.watch.setChecked(True)
+    window.act.watch_speed.setValue(5000)
+    window.solve()
+    wait_until(qtbot, lambda: window.watcher.last is not None
+               and window.watcher.last.dead_ends > 3, timeout=30)
+    step = window.watcher.last
+    path = window.view.path
+    assert len(path) == step.number
+    b = window.controls.board()
+    assert all(b.is_knight_move(int(a), int(c)) for a, c in zip(path, path[1:]))
+    assert "no options matrix" in window.matrix.caption.text()
+    window.act.watch.trigger()                    # off: the same search on the solver thread
+    assert not window.watcher.active
+    wait_until(qtbot, lambda: not window.results.running, timeout=120)
+    from knightgui_core.walks.solve import solve
+    ref = solve(8, 8, start="a1", method="backtrack", leaper=(2, 3))
+    assert window.view.path.tolist() == ref.path.tolist()

@@ -1,0 +1,146 @@
+"""Watching the backtracking walk one forward move at a time (issue 27, item 3).
+
+:class:`BacktrackWatch` runs the search of :func:`knightgui_core.walks.table_walk_kernel.
+table_backtrack_walk` — Warnsdorff-ordered depth-first search over the board's neighbour
+table, any board and piece — with a budget of one forward move per :meth:`step`, and says
+what each move did (:class:`knightgui_core.board.watch_step.WatchStep`): where the walker
+stands, the squares tied with it on outlets (tried later if this one fails), whether the
+search first backed up and to which move, whether it met a dead end, whether the tour is
+complete. It is the same kernel as the unwatched search, so a watched search ends on the
+same tour after the same number of nodes; :meth:`finish` runs the rest at full speed.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..board.rules import DEFAULT_ORDER, parse_order
+from ..board.squares import Board
+from ..board.tie_rule import TieRule
+from ..board.watch_step import WatchStep
+from . import table_walk_kernel as _k
+from .solve_result import SolveError
+
+__all__ = ["BacktrackWatch"]
+
+#: the whole-run budget of a watched search (nodes), as the solver's default
+WATCH_BUDGET = 2_000_000
+
+
+class BacktrackWatch:
+    """The backtracking walk of ``board`` from ``start`` (flat square), one forward move per
+    :meth:`step`. ``tie``: a tie rule name (not Squirrel and Cull's); ``order``: the move
+    order; ``closed``: the last square must be a move from the start."""
+
+    def __init__(self, board: Board, start: int, closed: bool = False, tie: str = "phadke",
+                 order: object = DEFAULT_ORDER, seed: int = 0, budget: int = WATCH_BUDGET):
+        rule = TieRule.parse(tie)
+        if rule.switching:
+            raise SolveError("Squirrel and Cull's rules are greedy walks: nothing to watch "
+                             "backtrack")
+        if not 0 <= int(start) < board.size:
+            raise SolveError(f"start square {start} is off the board")
+        if board.size > 1_000_000:
+            raise SolveError(f"watching the backtracking walk takes boards of at most "
+                             f"1,000,000 squares, not {board.size:,}")
+        n = board.size
+        self.board, self.start, self.closed = board, int(start), bool(closed)
+        self._nbr = board.neighbours
+        self._tie, self._pos = int(rule), parse_order(order).positions()
+        self._budget = int(budget)
+        self._score = np.zeros(0, dtype=np.int8)
+        self._free = np.ones(n, dtype=np.uint8)
+        self._outlets = np.empty(n, dtype=np.int32)
+        self._rng = np.zeros(1, dtype=np.uint64)
+        self._cand = np.empty((n, 8), dtype=np.int64)
+        self._key = np.empty((n, 8, 3), dtype=np.int64)
+        self._ncand = np.zeros(n, dtype=np.int64)
+        self._nxt = np.zeros(n, dtype=np.int64)
+        self._path = np.empty(n, dtype=np.int32)
+        self._ties = np.zeros(n, dtype=np.uint8)
+        self._st = np.zeros(8, dtype=np.int64)
+        _k.backtrack_begin(self._nbr, board.cols, self.start, self._tie, self._pos,
+                           int(seed) & 0xFFFFFFFFFFFF, self._score, self._free, self._outlets,
+                           self._rng, self._cand, self._key, self._ncand, self._nxt,
+                           self._path, self._ties, self._st)
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def number(self) -> int:
+        """The move number the walker stands on (1 = the start)."""
+        return int(self._st[_k.BT_DEPTH])
+
+    @property
+    def found(self) -> bool:
+        """Whether the path is a tour."""
+        return bool(self._st[_k.BT_FOUND])
+
+    @property
+    def over(self) -> bool:
+        """Whether the search ended without a tour (tree exhausted or budget spent)."""
+        return bool(self._st[_k.BT_OVER])
+
+    @property
+    def nodes(self) -> int:
+        """Forward moves made so far."""
+        return int(self._st[_k.BT_NODES])
+
+    def path(self) -> np.ndarray:
+        """int32[number]: the partial path, start first (a copy)."""
+        return self._path[: self.number].copy()
+
+    def options(self) -> None:
+        """The backtracking walk keeps no options matrix (Phadke's enumeration does)."""
+        return None
+
+    # ------------------------------------------------------------------ moving
+    def _run(self, moves: int) -> None:
+        _k.backtrack_run(self._nbr, self.board.cols, self.start, self.closed, self._tie,
+                         self._pos, self._score, self._budget, int(moves), self._free,
+                         self._outlets, self._rng, self._cand, self._key, self._ncand,
+                         self._nxt, self._path, self._ties, self._st)
+
+    def step(self) -> WatchStep:
+        """Make one forward move (backing up first when the walker is stuck) and say what
+        it did."""
+        st = self._st
+        if self.found or self.over:
+            return self._step(done=True, backed=None, dead=False)
+        dead_before = int(st[_k.BT_DEAD])
+        self._run(1)
+        backed = int(st[_k.BT_LOW]) if st[_k.BT_BACKED] else None
+        dead = int(st[_k.BT_DEAD]) > dead_before
+        return self._step(done=self.over, backed=backed, dead=dead)
+
+    def _step(self, done: bool, backed: int | None, dead: bool) -> WatchStep:
+        k = self.number
+        lvl = k - 2                                  # the level the last move was chosen at
+        rivals: tuple[int, ...] = ()
+        if k >= 2 and not done:
+            square = int(self._path[k - 1])
+            keys = self._key[lvl]
+            n = int(self._ncand[lvl])
+            rivals = tuple(int(self._cand[lvl, i]) for i in range(n)
+                           if int(self._cand[lvl, i]) != square
+                           and keys[i, 0] == keys[int(self._nxt[lvl]) - 1, 0])
+        st = self._st
+        return WatchStep(number=k, square=int(self._path[k - 1]), rivals=rivals,
+                         backed_up_to=backed, dead_end=dead,
+                         solution=1 if self.found and not done else None,
+                         done=done,
+                         solutions=int(self.found), dead_ends=int(st[_k.BT_DEAD]),
+                         forward_moves=int(st[_k.BT_NODES]))
+
+    def steps(self, n: int) -> list[WatchStep]:
+        """Up to ``n`` steps (fewer when the search ends)."""
+        out: list[WatchStep] = []
+        for _ in range(int(n)):
+            s = self.step()
+            out.append(s)
+            if s.done or s.solution:
+                break
+        return out
+
+    def finish(self) -> None:
+        """Run the rest of the search at full speed."""
+        if not (self.found or self.over):
+            self._run(1 << 62)
