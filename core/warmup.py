@@ -130,6 +130,10 @@ def exercise_all() -> None:
                                                 (8, False, "torus", (2, 3), "backtrack")):
         res = solve(n, n, closed=closed, method=method, topology=topology, leaper=leaper)
         assert res.ok, (topology, leaper, method, res.message)       # the table walks
+    from .walks.backtrack_watch import BacktrackWatch
+    watch = BacktrackWatch(Board(6, 6, "torus", (2, 3)), 0, closed=True)    # the window's Watch
+    watch.steps(5)
+    watch.finish()
     from .board.canonical import canonical_rows
     tours = Enumerator(6, 6, start="a1").first(2)
     canonical_rows(Board(6, 6), np.stack([t.path for t in tours]))    # the window's stepping
