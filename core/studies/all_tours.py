@@ -37,10 +37,12 @@ MEMO_MIN = 20
 TABLE_BYTES = 64 << 20
 
 
-def all_tours_task(rows: int, cols: int, start: str) -> dict[str, int]:
+def all_tours_task(rows: int, cols: int, start: str, topology: str = "plane",
+                   leaper: Sequence[int] = (1, 2)) -> dict[str, int]:
     """The paths from ``start`` (runs on a worker): ``{"tours", "closed", "hits",
-    "nodes"}``."""
-    cb = CountBoard(rows, cols)
+    "nodes"}``; ``topology`` and ``leaper`` name another board or piece."""
+    board = Board(rows, cols, topology, (int(leaper[0]), int(leaper[1])))
+    cb = CountBoard(rows, cols, None if board.is_classic else board)
     n = cb.n
     s = cb.square(start)
     table = TransTable(n, TABLE_BYTES)
@@ -59,6 +61,7 @@ class AllToursResult:
 
     rows: int
     cols: int
+    board: Board | None = None
     per_start: dict[str, dict[str, int]] = field(default_factory=dict)
     classes: dict[str, list[str]] = field(default_factory=dict)
     tasks: dict[str, int] = field(default_factory=dict)
@@ -75,7 +78,9 @@ class AllToursResult:
         """The ``--json`` object of ``knightgui study count --all-tours``."""
         n = self.rows * self.cols
         t = self.totals
-        return {"study": STUDY, "rows": self.rows, "cols": self.cols, "totals": t,
+        b = self.board or Board(self.rows, self.cols)
+        return {"study": STUDY, "rows": self.rows, "cols": self.cols,
+                "topology": b.topology, "leaper": list(b.leaper), "totals": t,
                 "undirected_paths": t["tours"] // 2,
                 "undirected_closed_tours": t["closed"] // (2 * n) if n else 0,
                 "per_start": self.per_start, "tasks": dict(self.tasks),
@@ -85,26 +90,34 @@ class AllToursResult:
 def run_all_tours(rows: int, cols: int, *, store: ResultStore | None = None,
                   scheduler: Any = None, workers: int | None = None,
                   progress: Callable[[int, int], None] | None = None, cancel: Any = None,
-                  runner: Callable[[Sequence[Task]], RunReport] | None = None
-                  ) -> AllToursResult:
+                  runner: Callable[[Sequence[Task]], RunReport] | None = None,
+                  board: Board | None = None) -> AllToursResult:
     """Count every knight's path from every start of a ``rows`` × ``cols`` board (at most
-    :data:`MAX_SQUARES` squares); :class:`CountError` otherwise."""
+    :data:`MAX_SQUARES` squares; ``board``: another topology or piece); :class:`CountError`
+    otherwise."""
     t0 = time.perf_counter()
     try:
-        b = Board(rows, cols)
+        b = Board(rows, cols) if board is None else board
     except ValueError as e:
         raise CountError(str(e)) from None
     if b.size > MAX_SQUARES:
         raise CountError(f"every tour is counted on boards of at most {MAX_SQUARES} squares "
                          f"({rows}×{cols} has {b.size})")
-    classes = start_classes(rows, cols, range(b.size))
-    tasks = [Task(f"{STUDY}/v{VERSION}/{rows}x{cols}/{b.name(r)}", STUDY,
-                  {"rows": rows, "cols": cols, "start": b.name(r)}, all_tours_task,
-                  (rows, cols, b.name(r))) for r in sorted(classes)]
+    classes = start_classes(rows, cols, range(b.size), b)
+    where = f"{rows}x{cols}"
+    extra: tuple[Any, ...] = ()
+    params: dict[str, Any] = {"rows": rows, "cols": cols}
+    if not b.is_classic:       # the key names the board: a store never mixes boards
+        where += f"-{b.topology}-{b.leaper[0]}.{b.leaper[1]}"
+        extra = (b.topology, list(b.leaper))
+        params.update(topology=b.topology, leaper=list(b.leaper))
+    tasks = [Task(f"{STUDY}/v{VERSION}/{where}/{b.name(r)}", STUDY,
+                  {**params, "start": b.name(r)}, all_tours_task,
+                  (rows, cols, b.name(r), *extra)) for r in sorted(classes)]
     report = (runner(tasks) if runner is not None else
               run_tasks(tasks, store=store, scheduler=scheduler, workers=workers,
                         progress=progress, cancel=cancel))
-    res = AllToursResult(rows, cols)
+    res = AllToursResult(rows, cols, b)
     res.classes = {b.name(r): [b.name(s) for s in m] for r, m in classes.items()}
     res.tasks = {"total": int(report.total), "from_store": int(report.from_store),
                  "computed": int(report.computed)}
@@ -112,7 +125,7 @@ def run_all_tours(rows: int, cols: int, *, store: ResultStore | None = None,
         res.cancelled = True
     else:
         for r, members in classes.items():
-            got = report.results[f"{STUDY}/v{VERSION}/{rows}x{cols}/{b.name(r)}"]
+            got = report.results[f"{STUDY}/v{VERSION}/{where}/{b.name(r)}"]
             for s in members:
                 res.per_start[b.name(s)] = {"tours": int(got["tours"]),
                                             "closed": int(got["closed"])}

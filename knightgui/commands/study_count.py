@@ -109,7 +109,7 @@ def format_table(res) -> str:
     return "\n".join(lines)
 
 
-def _all_tours(args, rows: int, cols: int, workers: int | None) -> int:
+def _all_tours(args, rows: int, cols: int, workers: int | None, board) -> int:
     """``--all-tours``: every knight's path from each start (one task per start class)."""
     from knightgui_core.studies.all_tours import run_all_tours
     from knightgui_core.tietree.subtrees import CountError
@@ -119,7 +119,8 @@ def _all_tours(args, rows: int, cols: int, workers: int | None) -> int:
     store = open_store(args.store)
     try:
         res = run_all_tours(rows, cols, runner=lambda tasks: run_study(
-            args, tasks, f"all tours {rows}x{cols}", store=store, workers=workers))
+            args, tasks, f"all tours {rows}x{cols}", store=store, workers=workers),
+            board=None if board.is_classic else board)
     except CountError as e:
         raise CliError(str(e)) from None
     finally:
@@ -134,7 +135,7 @@ def _all_tours(args, rows: int, cols: int, workers: int | None) -> int:
         print(f"{rep:>6} {len(members):>6} {rec['tours']:>15,} {rec['closed']:>12,}")
     t = d["totals"]
     print(f"{'all':>6} {len(res.per_start):>6} {t['tours']:>15,} {t['closed']:>12,}")
-    print(f"{rows}×{cols}: {t['tours']:,} directed paths ({d['undirected_paths']:,} "
+    print(f"{board.describe()}: {t['tours']:,} directed paths ({d['undirected_paths']:,} "
           f"undirected), {d['undirected_closed_tours']:,} closed tours; {res.seconds:.1f} s")
     if args.json:
         emit_json(d)
@@ -168,11 +169,11 @@ def run(args) -> int:
     workers = None if args.workers is None else positive_int("--workers", args.workers, 1, 256)
     table_bytes = _table_bytes(args)
     board = board_of(args, rows, cols)
-    if not board.is_classic and (args.all_tours or args.distinct):
-        raise CliError("--all-tours and --distinct count the knight on the plane; other "
-                       "boards: knightgui enumerate --all-tours --topology/--leaper")
+    if not board.is_classic and args.distinct:
+        raise CliError("--distinct counts the knight on the plane only (other boards: "
+                       "--all-tours, or knightgui enumerate --topology/--leaper)")
     if args.all_tours:
-        return _all_tours(args, rows, cols, workers)
+        return _all_tours(args, rows, cols, workers, board)
     if args.distinct and (rows * cols > 64 or args.starts.strip().lower() != "all"):
         raise CliError("--distinct takes boards of at most 64 squares and --starts all")
     store = open_store(args.store)

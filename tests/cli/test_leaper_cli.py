@@ -51,5 +51,14 @@ def test_study_count_on_a_cylinder_is_the_same_along_each_wrapped_row(capsys):
     per = d["per_start"]
     for r in range(1, 6):
         assert len({per[f"{c}{r}"]["tours"] for c in "abcdef"}) == 1
-    assert run(["study", "count", "--size", "6", "--topology", "torus", "--all-tours"]) == 2
+    assert run(["study", "count", "--size", "6", "--topology", "torus", "--distinct"]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_study_count_all_tours_on_a_torus(capsys):
+    assert run(["study", "count", "--size", "4", "--topology", "torus", "--all-tours",
+                "--json"]) == 0
+    d = _last(capsys)
+    assert d["topology"] == "torus" and d["leaper"] == [1, 2]
+    assert d["totals"]["tours"] == sum(r["tours"] for r in d["per_start"].values())
+    assert len({r["tours"] for r in d["per_start"].values()}) == 1     # every square alike

@@ -221,3 +221,24 @@ def test_a_square_cylinder_has_four_symmetries_not_eight():
     sol = Enumerator(5, 5, start=0, board=cyl).first(1)[0]
     closes = cyl.is_knight_move(int(sol.path[-1]), int(sol.path[0]))     # across the wrap
     assert canonical_id(cyl, sol.path).startswith("C5x5-" if closes else "O5x5-")
+
+
+@pytest.mark.parametrize("rows,cols,topology,leaper", [(4, 4, "torus", (1, 2)),
+                                                       (3, 5, "cylinder", (1, 2)),
+                                                       (3, 4, "torus", (2, 3))])
+def test_the_all_tours_study_on_other_boards_agrees_with_the_listing(rows, cols, topology,
+                                                                     leaper):
+    from knightgui_core.studies.all_tours import run_all_tours
+    b = Board(rows, cols, topology, leaper)
+    res = run_all_tours(rows, cols, runner=None, workers=1, board=b)
+    assert not res.cancelled and res.to_json()["topology"] == topology
+    for s in range(b.size):
+        lister, tours, closed = AllToursLister(rows, cols, s, board=b), 0, 0
+        while not lister.done:
+            block = np.asarray(lister.block(4096, 10**9))
+            if len(block):
+                tours += len(block)
+                back = {(int(u), int(v)) for u in range(b.size)
+                        for v in plain_moves(rows, cols, topology, leaper, u)}
+                closed += sum((int(p[-1]), int(p[0])) in back for p in block)
+        assert res.per_start[b.name(s)] == {"tours": tours, "closed": closed}, b.name(s)
