@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea
-from knightgui_core.board.squares import square_name
+from knightgui_core.board.squares import Board, square_name
 from knightgui_core.walks.walk_result import Walk
 
 from . import settings
@@ -290,12 +290,11 @@ class MainWindow(QMainWindow):
             self.statusBar().clearMessage()
 
     @guarded
-    def use_start(self, rows: int, cols: int, sq: int) -> None:
-        """Make ``sq`` of a ``rows`` × ``cols`` board the start (from the Analysis view's
-        heat map): the board changes size when it must."""
-        st = self.controls.model.settings
-        if (rows, cols) != (st.rows, st.cols):
-            self.controls.set_board(rows, cols)
+    def use_start(self, board: Board, sq: int) -> None:
+        """Make ``sq`` of ``board`` the start (from the Analysis view's heat map): the board
+        (its size, edges and piece) changes when it must."""
+        if board != self.controls.board():
+            self.controls.set_board(board.rows, board.cols, board=board)
             self.view.set_board(board=self.controls.board())
         self.controls.set_start(sq)
         self.statusBar().showMessage(f"Start set to {self.controls.board().name(sq)} — "

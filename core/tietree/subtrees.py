@@ -308,12 +308,18 @@ def symmetries(rows: int, cols: int, topology: str = "plane") -> list:
 def start_classes(rows: int, cols: int, starts: Iterable[int],
                   board: Board | None = None) -> dict[int, list[int]]:
     """Representative square (the smallest index of its orbit) -> the given starts it
-    stands for, in the order given (the symmetries of ``board`` when given)."""
+    stands for, in the order given (the symmetries of ``board`` when given). On a cylinder
+    the turns of its columns, on a torus those of its rows too, move every square's moves
+    with it: they join the orbits (a start's counts are the same along a wrapped row), so
+    an n×n cylinder has about n/2 classes and a torus one or two."""
     b = Board(rows, cols) if board is None else board
     maps = symmetries(rows, cols, b.topology)
+    shifts_c = range(cols) if b.topology in ("cylinder", "torus") else range(1)
+    shifts_r = range(rows) if b.topology == "torus" else range(1)
     out: dict[int, list[int]] = {}
     for s in starts:
-        x, y = b.coords(int(s))
-        rep = min(b.index(*m(x, y)) for m in maps)
+        x0, y0 = b.coords(int(s))
+        rep = min(b.index(*m((x0 + dx) % cols, (y0 + dy) % rows))
+                  for dx in shifts_c for dy in shifts_r for m in maps)
         out.setdefault(rep, []).append(int(s))
     return out

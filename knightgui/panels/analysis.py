@@ -27,7 +27,7 @@ class AnalysisWindow(QMainWindow):
 
     show_tour = Signal(object)
     #: a page asks to use a square as the start: (rows, cols, flat square)
-    start_chosen = Signal(int, int, int)
+    start_chosen = Signal(object, int)        # (Board, flat square)
     #: default size: the main window's, so every plot gets at least 360×220 pixels
     DEFAULT_SIZE = QSize(1280, 820)
 

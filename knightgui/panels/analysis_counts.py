@@ -7,7 +7,7 @@ tasks, the table (one row per symmetry class, then the totals, with the exact pr
 a walk breaking ties at random completes a tour and a closed tour) and beside it a board heat
 map of the per-start figures (tours, closed, dead ends, P(success), P(closed), chosen in a
 combo box; hovering a square gives its numbers; clicking one emits
-``startChosen(rows, cols, square)``, which makes it the start in the main window; Export PNG
+``startChosen(board, square)``, which makes it the start in the main window; Export PNG
 and Export CSV save it). The study,
 :func:`knightgui_core.studies.count_study.run_count`, runs on the Analysis view's study thread like
 every other study (request / restart / abort); Cancel stops it between tasks, and nothing
@@ -24,11 +24,12 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QHBoxL
                                QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget)
 
-from knightgui_core.board.squares import Board
+from knightgui_core.board.squares import Board, parse_leaper
 from knightgui_core.system.files import write_bytes, write_text
 
 from ..settings import qsettings
 from .analysis_base import AnalysisPage, StudyRunner
+from .controls import EDGES, PIECES
 from .square_heat_map import SquareHeatMap, share, whole
 
 HEADERS = ("start", "starts", "tours", "closed", "dead ends", "P(success)", "P(closed)")
@@ -38,9 +39,11 @@ QUANTITIES = {"tours": ("tours", whole), "closed": ("closed", whole),
               "P(closed)": ("p_closed", share)}
 
 
-def count_study(n: int, starts: str, scheduler: str | None, store_path: str | None):
-    """The study function the runner calls: ``fn(progress=, cancel=)`` → ``CountResult``.
-    A bad board, store or scheduler raises; the study thread reports it in one line."""
+def count_study(n: int, starts: str, scheduler: str | None, store_path: str | None,
+                board: Board | None = None):
+    """The study function the runner calls: ``fn(progress=, cancel=)`` → ``CountResult``
+    (``board``: another topology or piece of side ``n``). A bad board, store or scheduler
+    raises; the study thread reports it in one line."""
     from knightgui_core.run.store import ResultStore
     from knightgui_core.studies.count_study import run_count
 
@@ -48,7 +51,8 @@ def count_study(n: int, starts: str, scheduler: str | None, store_path: str | No
         store = ResultStore(store_path) if store_path else None
         try:
             return run_count(n, n, starts, scheduler=scheduler, store=store, cancel=cancel,
-                             progress=lambda _round, done, total: progress(done, total))
+                             progress=lambda _round, done, total: progress(done, total),
+                             board=None if board is None or board.is_classic else board)
         finally:
             if store is not None:
                 store.close()
@@ -60,8 +64,8 @@ class CountStudyPage(AnalysisPage):
     :class:`~knightgui_core.studies.count_study.CountResult`."""
 
     title = "Tour counts"
-    #: a square of the heat map was clicked: (rows, cols, flat square) to use as the start
-    startChosen = Signal(int, int, int)
+    #: a square of the heat map was clicked: (the board, flat square) to use as the start
+    startChosen = Signal(object, int)
 
     unit = "tasks"
 
@@ -81,6 +85,17 @@ class CountStudyPage(AnalysisPage):
         self.starts_combo.setEditable(True)
         self.starts_combo.addItems(["all", "corners"])
         self.starts_combo.setToolTip("all, corners, or squares such as a1,c3")
+        self.edges_combo = QComboBox()
+        for key, text in EDGES:
+            self.edges_combo.addItem(text, key)
+        self.edges_combo.setToolTip("the board's edges: plane, cylinder (columns wrap) or "
+                                    "torus (both wrap)")
+        self.piece_combo = QComboBox()
+        self.piece_combo.setEditable(True)
+        for key, text in PIECES:
+            self.piece_combo.addItem(text, key)
+        self.piece_combo.setToolTip("the piece: a listed leaper, or A,B typed")
+        self._board: Board | None = None
         s = qsettings()
         self.scheduler_edit = QLineEdit(str(s.value("count/scheduler", "") or ""))
         self.scheduler_edit.setPlaceholderText("this machine (or tcp://HOST:8786)")
@@ -88,7 +103,8 @@ class CountStudyPage(AnalysisPage):
         self.store_edit = QLineEdit(str(s.value("count/store", "") or ""))
         self.store_edit.setPlaceholderText("no store (or a .sqlite file to resume from)")
         self.store_edit.setToolTip("SQLite result store: finished tasks are kept and reused")
-        for group in ((QLabel("Board"), self.size_spin, QLabel("starts"), self.starts_combo),
+        for group in ((QLabel("Board"), self.size_spin, self.edges_combo, self.piece_combo,
+                       QLabel("starts"), self.starts_combo),
                       (QLabel("Scheduler"), self.scheduler_edit),
                       (QLabel("Store"), self.store_edit),
                       (self.run_btn, self.cancel_btn)):
@@ -152,6 +168,15 @@ class CountStudyPage(AnalysisPage):
             return
         n = self.size_spin.value()
         starts = self.starts_combo.currentText().strip() or "all"
+        text = self.piece_combo.currentText().strip()
+        i = self.piece_combo.findText(text)
+        try:
+            board = Board(n, n, str(self.edges_combo.currentData()),
+                          parse_leaper(self.piece_combo.itemData(i) if i >= 0 else text))
+        except ValueError as e:
+            self.status.setText(f"Cannot count: {e}")
+            return
+        self._board = board
         sched, store = self.scheduler_edit.text().strip(), self.store_edit.text().strip()
         s = qsettings()
         s.setValue("count/scheduler", sched)
@@ -161,9 +186,9 @@ class CountStudyPage(AnalysisPage):
         for b in (self.quantity_combo, self.png_btn, self.csv_btn):
             b.setEnabled(False)
         self.progress.setValue(0)
-        self.status.setText(f"Counting {n}×{n}, starts: {starts}, on "
+        self.status.setText(f"Counting {board.describe()}, starts: {starts}, on "
                             f"{sched or 'this machine'} …")
-        self.start_study("count", count_study(n, starts, sched or None, store or None))
+        self.start_study("count", count_study(n, starts, sched or None, store or None, board))
 
     def cancel(self) -> None:
         """Stop the running count between two tasks."""
@@ -194,15 +219,22 @@ class CountStudyPage(AnalysisPage):
         self._fill_heat_map(res)
         t = res.tasks
         self.progress.setValue(1000)
-        self.status.setText(f"{res.rows}×{res.cols}: {res.totals['tours']:,} tours from "
+        self.status.setText(f"{self._result_board(res).describe()}: "
+                            f"{res.totals['tours']:,} tours from "
                             f"{len(res.per_start)} starts ({len(res.classes)} classes), "
                             f"P(success) {share(res.totals['p_success'])} for a random start, "
                             f"in {res.seconds:.1f} s; {t['total']:,} tasks, "
                             f"{t['from_store']:,} from the store")
 
     # ---------------------------------------------------------------- heat map
+    def _result_board(self, res) -> Board:
+        """The board the result counts (the one the page ran on, if it ran this result)."""
+        b = self._board
+        return b if b is not None and (b.rows, b.cols) == (res.rows, res.cols) else \
+            Board(res.rows, res.cols)
+
     def _fill_heat_map(self, res) -> None:
-        b = Board(res.rows, res.cols)
+        b = self._result_board(res)
         figures = {}
         for label, (field, _fmt) in QUANTITIES.items():
             v = [math.nan] * b.size
@@ -223,7 +255,7 @@ class CountStudyPage(AnalysisPage):
         res = self.result
         if res is None or not 0 <= square < res.rows * res.cols:
             return
-        self.startChosen.emit(res.rows, res.cols, int(square))
+        self.startChosen.emit(self._result_board(res), int(square))
 
     def _target(self, filename: str | None, title: str, ext: str, filt: str) -> str | None:
         """The file to export to: ``filename``, or one asked for (None: nothing to export,

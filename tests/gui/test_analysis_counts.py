@@ -5,6 +5,7 @@ from PySide6.QtCore import QSettings
 from knightgui.panels import analysis_counts as count_study
 from knightgui.panels.analysis_base import StudyRunner
 from knightgui.panels.analysis_counts import CountStudyPage
+from knightgui_core.board.squares import Board
 
 
 @pytest.fixture(autouse=True)
@@ -59,6 +60,27 @@ def test_run_fills_the_table(qtbot, page):
     assert "1,984 tours" in page.status.text()
     assert page.run_btn.isEnabled() and not page.cancel_btn.isEnabled()
     assert qsettings().value("count/scheduler") == "threads"
+
+
+def test_a_count_on_a_cylinder_shows_its_board_and_wraps_its_rows(qtbot, page):
+    from knightgui_core.studies.count_study import run_count
+    page.size_spin.setValue(5)
+    page.edges_combo.setCurrentIndex(page.edges_combo.findData("cylinder"))
+    page.scheduler_edit.setText("threads")
+    page.run()
+    qtbot.waitUntil(lambda: _ended(page), timeout=60000)
+    res = page.result
+    want = run_count(5, 5, "all", board=Board(5, 5, "cylinder"), workers=1)
+    assert res.per_start == want.per_start and "5×5 cylinder" in page.status.text()
+    heat = page.heat.quantities["tours"]
+    for r in range(5):                       # the cylinder's translations: rows are constant
+        assert len({float(heat[r, c]) for c in range(5)}) == 1
+    with qtbot.waitSignal(page.startChosen, timeout=2000) as got:
+        page.heat.squareClicked.emit(7)
+    assert got.args == [Board(5, 5, "cylinder"), 7]
+    page.piece_combo.setEditText("2,2")
+    page.run()
+    assert "Cannot count" in page.status.text() and not page.running
 
 
 def test_scheduler_address_comes_from_the_settings(qtbot):
@@ -143,7 +165,7 @@ def test_the_heat_map_shows_every_start_and_a_click_chooses_the_start(qtbot, pag
     assert "P(success): 76.562 %" in heat.describe(2 * 6 + 2)        # c3
     with qtbot.waitSignal(page.startChosen, timeout=2000) as got:
         heat.squareClicked.emit(2 * 6 + 2)
-    assert got.args == [6, 6, 14]
+    assert got.args == [Board(6, 6), 14]
     csv_path, png_path = tmp_path / "h.csv", tmp_path / "h.png"
     assert page.export_csv(str(csv_path)) and page.export_png(str(png_path))
     lines = csv_path.read_text().splitlines()
@@ -158,9 +180,12 @@ def test_a_chosen_start_reaches_the_main_window(qtbot):
     w = MainWindow(restore_settings=False)
     qtbot.addWidget(w)
     w.open_analysis()
-    w.analysis.start_chosen.emit(7, 7, 3 * 7 + 2)                    # c4 on 7×7
+    w.analysis.start_chosen.emit(Board(7, 7), 3 * 7 + 2)              # c4 on 7×7
     assert (w.controls.rows.value(), w.controls.cols.value()) == (7, 7)
     assert w.controls.start_square() == 23
     assert "c4" in w.statusBar().currentMessage()
+    w.analysis.start_chosen.emit(Board(6, 6, "cylinder", (2, 3)), 5)    # f1, a zebra's cylinder
+    assert w.controls.board() == Board(6, 6, "cylinder", (2, 3)) == w.view.board
+    assert w.controls.start_square() == 5
     assert w.analysis.runner.shutdown(30000)
     w.close()
