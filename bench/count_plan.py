@@ -22,12 +22,12 @@ import os
 import random
 import time
 
+import numpy as np
+
+from knightgui_core.studies.count_study import TASK_MOVES
+from knightgui_core.tietree import count_kernel as K
 from knightgui_core.tietree.subtrees import CountBoard, count_subtrees, start_classes
 from knightgui_core.tietree.table import TransTable
-from knightgui_core.tietree import count_kernel as K
-from knightgui_core.studies.count_study import TASK_MOVES
-
-import numpy as np
 
 
 def probe(cb: CountBoard, s: int, rng: random.Random) -> tuple[float, float, int]:

@@ -18,10 +18,10 @@ import os
 import resource
 import time
 
+from knightgui_core.board.squares import Board
 from knightgui_core.studies import phadke as P
 from knightgui_core.studies.all_tours import all_tours_task
 from knightgui_core.studies.distinct import distinct_counts, distinct_of_algorithms
-from knightgui_core.board.squares import Board
 from knightgui_core.tietree.subtrees import start_classes
 
 

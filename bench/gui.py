@@ -80,8 +80,8 @@ def main() -> int:
 
     from PySide6.QtWidgets import QApplication
     app = QApplication(sys.argv[:1])
-    from knightgui_core.walks.solve import solve
     from knightgui.board_view import BoardView
+    from knightgui_core.walks.solve import solve
 
     view = BoardView()
     view.resize(800, 800)
@@ -129,6 +129,7 @@ def main() -> int:
 
     # options matrix with 10,000 rows: fill, then scroll page by page (each step painted)
     import numpy as np
+
     from knightgui.panels.options_matrix import OptionsMatrixView
     mv = OptionsMatrixView()
     mv.resize(420, 700)
@@ -341,8 +342,9 @@ def keep_rate(w, app) -> None:
     then the stepping p95 over the kept run."""
     import random
 
-    from knightgui_core.tietree.enumerator import Enumerator
     from PySide6.QtCore import QEventLoop, QTimer
+
+    from knightgui_core.tietree.enumerator import Enumerator
     Enumerator(8, 8, start="d5").block_compact(3)         # compiled / loaded before timing
     c = w.controls
     c.mode.setCurrentIndex(c.mode.findData("exhaustive"))

@@ -39,8 +39,8 @@ def child(kind: str, rows: int, cols: int, repeat: int) -> None:
     import numpy as np
 
     from knightgui_core.board.squares import Board
-    from knightgui_core.construct.huge import construct_closed, construct_open
     from knightgui_core.board.tour import check_path
+    from knightgui_core.construct.huge import construct_closed, construct_open
 
     base_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -68,10 +68,10 @@ def repair_child(n: int, repeat: int) -> None:
     import numpy as np
 
     from knightgui_core.board.squares import Board
-    from knightgui_core.walks.close_kernel import repair_closed
     from knightgui_core.board.tie_rule import TieRule
-    from knightgui_core.walks.walk_kernel import greedy_walk
     from knightgui_core.board.tour import check_path
+    from knightgui_core.walks.close_kernel import repair_closed
+    from knightgui_core.walks.walk_kernel import greedy_walk
 
     board = Board(n, n)
     nb = board.neighbours

@@ -27,9 +27,9 @@ def main() -> int:
     ap.add_argument("--size", type=int, default=8)
     args = ap.parse_args()
 
-    from knightgui_core.system.jit import MODE, num_threads
     from knightgui_core.studies.orders import run_orders
     from knightgui_core.studies.tiebreaks import run_tiebreaks
+    from knightgui_core.system.jit import MODE, num_threads
 
     t = time.perf_counter()
     run_orders(5)  # compile or load the cached kernels

@@ -26,9 +26,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from knightgui_core.board.rules import parse_order
 from knightgui_core.system.jit import num_threads
 from knightgui_core.walks.walk_kernel import CENTRES, METRICS, greedy_walk, roth_code
-from knightgui_core.board.rules import parse_order
 
 NO_SCORE = np.zeros(0, dtype=np.int8)
 CORNERS = ("a1", "h1", "a8", "h8")   # names for n = 8; flat squares computed per n

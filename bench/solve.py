@@ -48,9 +48,9 @@ PROTOTYPE_WALK = {1000: 0.038, 2000: 0.125}
 def rule_walks(repeat: int) -> None:
     import numpy as np
 
+    from knightgui_core.board.rules import DEFAULT_MOVE_ORDER
     from knightgui_core.board.tie_rule import TieRule
     from knightgui_core.walks.walk_kernel import greedy_walk
-    from knightgui_core.board.rules import DEFAULT_MOVE_ORDER
     pos = DEFAULT_MOVE_ORDER.positions()
     score = np.zeros(0, dtype=np.int8)
     print(f"\n{'centre rule from a1':<22}{'walk':>10}{'solve auto':>12}{'prototype':>11}  ratio")

@@ -16,8 +16,8 @@ import time
 
 import numpy as np
 
-from knightgui_core.system.jit import num_threads
 from knightgui_core.studies.tiebreaks import make_tasks, run_task, run_tiebreaks, walk
+from knightgui_core.system.jit import num_threads
 
 
 def moves_walked(res, r: int) -> int:

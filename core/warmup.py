@@ -22,9 +22,9 @@ log = logging.getLogger("knightgui.warmup")
 
 
 def _enumeration() -> None:
+    from .studies.phadke import Algorithm, AlgorithmBatch
     from .tietree.engine import Engine
     from .tietree.enumerator import Enumerator
-    from .studies.phadke import Algorithm, AlgorithmBatch
 
     en = Enumerator(6, 6, "a1", "b3", dashes={"f6": "full"})
     en.first(2)
@@ -74,10 +74,10 @@ def exercise_all() -> None:
     second or two with warm caches). Raises if any call fails: the ahead-of-time build must
     not compile a kernel it has not seen called."""
     from .board.squares import Board
-    from .construct.huge import construct_closed, construct_open
-    from .walks.solve import solve
-    from .studies import tiebreaks
     from .board.tour import check_path
+    from .construct.huge import construct_closed, construct_open
+    from .studies import tiebreaks
+    from .walks.solve import solve
 
     for rows, cols, closed, method in (
             (8, 8, False, "greedy"), (8, 8, True, "auto"), (12, 12, True, "auto"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPen, QTransform
+
 from knightgui_core.board.squares import column_letters
 
 from .board_items import _pixels_per_unit, safe_paint

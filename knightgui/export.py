@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from knightgui_core.system import files
 from knightgui_core.board.tour import Tour
+from knightgui_core.system import files
 
 SVG_MAX_SIDE = 100
 DEFAULT_WIDTH = 800
@@ -48,8 +48,9 @@ def render_view(tour: Tour | None, width_px: int, height_px: int | None = None,
                 numbers=None, colour_mode: str = "auto", rows=None, cols=None, ties=None):
     """A sized, laid-out :class:`BoardView` showing ``tour`` (not shown on screen)."""
     ensure_app()
-    from .board_view import BoardView
     from PySide6.QtWidgets import QApplication
+
+    from .board_view import BoardView
     view = BoardView()
     rows = tour.rows if tour is not None else rows
     cols = tour.cols if tour is not None else cols

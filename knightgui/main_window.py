@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea
+
 from knightgui_core.board.squares import Board, square_name
 from knightgui_core.walks.walk_result import Walk
 
 from . import settings
 from .animation import ConstructionAnimator
-from .watch_player import WatchPlayer
 from .board_view import BoardView
 from .file_actions import FileActions, guarded
 from .panels.controls import ControlsPanel
@@ -25,6 +25,7 @@ from .panels.counter import CounterPanel, TimingPanel
 from .panels.options_matrix import OptionsMatrixView
 from .request import RESULT_FIELDS
 from .results import ResultsPresenter
+from .watch_player import WatchPlayer
 from .window_actions import make_actions
 from .worker import SolverThread
 

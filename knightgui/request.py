@@ -37,8 +37,17 @@ from knightgui_core.board.existence import known_answer, why_no_tour
 from knightgui_core.board.rules import METHODS, TIE_RULES
 from knightgui_core.board.squares import MOVES, TOPOLOGIES, Board, BoardError, parse_coords
 
-from .request_checks import (bool_check, choice_check, dashes_check, int_check, leaper_check,
-                             optional_text_check, order_check, tail_check, text_check)
+from .request_checks import (
+    bool_check,
+    choice_check,
+    dashes_check,
+    int_check,
+    leaper_check,
+    optional_text_check,
+    order_check,
+    tail_check,
+    text_check,
+)
 
 MODES: tuple[str, ...] = ("single", "exhaustive")
 #: the largest board whose every path the window lists (the all-tours search's limit)

@@ -12,9 +12,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from knightgui_core.board.tour import TourError, check_path
 from knightgui_core.tietree.enumerator import EnumerationError
 from knightgui_core.tietree.solution_reader import SolutionFile, open_solutions
-from knightgui_core.board.tour import TourError, check_path
 
 from .solutions import SolutionStore
 
@@ -95,8 +95,9 @@ def load_into(window, sf: SolutionFile, name: str = "") -> bool:
 def open_solutions_file(window, filename=None) -> bool:
     """Ask for (or take) a solutions file and step through it; a bad file is a dialog."""
     if not filename:
-        from PySide6.QtWidgets import QFileDialog
         import os
+
+        from PySide6.QtWidgets import QFileDialog
         filename, _ = QFileDialog.getOpenFileName(window, "Open solutions",
                                                   getattr(window, "last_dir", "") or os.getcwd(),
                                                   FILTER)

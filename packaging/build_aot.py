@@ -49,8 +49,8 @@ def _release_gil_in_wrappers() -> None:
 
 def signatures():
     """``[(symbol, signature, py_func)]`` for every export, after exercising them."""
-    from knightgui_core import warmup
     from knightgui_core import kernel_exports as exports
+    from knightgui_core import warmup
 
     warmup.exercise_all()
     out = []

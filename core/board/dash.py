@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .squares import Board
 from ..system.errors import InputError
+from .squares import Board
 
 DASH_STATES = ("off", "A", "B", "full")
 _STATE_ALIASES = {"off": "off", "none": "off", "0": "off", "a": "A", "b": "B",

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..system.errors import InputError
 from .squares import MOVES, Board
 from .tie_rule import TieRule, UnknownTieRule
-from ..system.errors import InputError
 
 #: Tie-break rules (docs/spec.md §3 and docs/tie-breaks.md) by name, in the order the window
 #: lists them: the labels of :class:`TieRule`, whose values are the kernels' codes.

@@ -28,6 +28,7 @@ from functools import cached_property
 from typing import TypeAlias
 
 import numpy as np
+
 from ..system.errors import InputError
 
 #: (dcol, drow) of move types 1..8 (index 0..7).

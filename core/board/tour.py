@@ -12,9 +12,9 @@ from pathlib import Path
 import numpy as np
 
 from ..system import files
-from .squares import Board, BoardError, column_letters
-from ..system.text import finite_float, reject_constant, shorten, strict_dumps
 from ..system.errors import InputError
+from ..system.text import finite_float, reject_constant, shorten, strict_dumps
+from .squares import Board, BoardError, column_letters
 
 FORMAT = "knightgui-tour"
 VERSION = 1

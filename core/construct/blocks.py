@@ -42,8 +42,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .hamsearch_kernel import ham_search, local_neighbours
 from ..system.errors import KnightguiError
+from .hamsearch_kernel import ham_search, local_neighbours
 
 
 class BaseSearchError(KnightguiError, RuntimeError):

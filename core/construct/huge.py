@@ -55,12 +55,12 @@ import os
 
 import numpy as np
 
-from . import blocks as cb
-from . import strips as cs
-from ..board.squares import Board, SquareSpec
 from ..board.existence import closed_tour_exists, open_tour_exists, why_no_tour
-from . import construct_kernel as kc
+from ..board.squares import Board, SquareSpec
 from ..system.errors import InputError
+from . import blocks as cb
+from . import construct_kernel as kc
+from . import strips as cs
 
 __all__ = ["ConstructionError", "construct_closed", "construct_open",
            "max_squares_for_memory", "BYTES_PER_SQUARE"]

@@ -10,7 +10,6 @@ import numpy as np
 from . import blocks as cb
 from . import construct_kernel as kc
 
-
 #: Strips of at most this many squares are searched whole when a start is not met otherwise.
 SMALL = 120
 #: Widest left cap searched from a start (open 3-row strips). The fixed caps stop at 11

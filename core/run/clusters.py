@@ -12,6 +12,7 @@ import os
 import threading
 from collections.abc import Mapping
 from typing import Any
+
 from ..system.errors import ResourceError
 
 #: seconds a scheduler address gets to answer before :class:`SchedulerError`

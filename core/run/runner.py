@@ -66,8 +66,19 @@ from typing import Any
 import numpy as np
 
 from ..system.control import cancel_requested
-from .clusters import (CONNECT_TIMEOUT, LOCAL_MODES, SCHEDULER_ENV, RunnerError, SchedulerError, TaskFailed,
-                       client_for, connect, local_client, resolve_scheduler, shutdown_local)
+from .clusters import (
+    CONNECT_TIMEOUT,
+    LOCAL_MODES,
+    SCHEDULER_ENV,
+    RunnerError,
+    SchedulerError,
+    TaskFailed,
+    client_for,
+    connect,
+    local_client,
+    resolve_scheduler,
+    shutdown_local,
+)
 from .store import ResultStore, canonical_json
 
 __all__ = ["CONNECT_TIMEOUT", "DEFAULT_RETRIES", "LOCAL_MODES", "SCHEDULER_ENV", "CancelArg",

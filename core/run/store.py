@@ -43,6 +43,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
+
 from ..system.errors import ResourceError
 
 FORMAT = "knightgui-store"

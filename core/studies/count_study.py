@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..board.squares import Board, BoardError
-from ..tietree.subtrees import CountBoard, CountError, count_subtrees, split, start_classes
-from ..tietree.table import TableConfig, default_table_bytes, thread_table
 from ..run.runner import RunReport, Task, run_tasks
 from ..run.store import ResultStore
+from ..tietree.subtrees import CountBoard, CountError, count_subtrees, split, start_classes
+from ..tietree.table import TableConfig, default_table_bytes, thread_table
 
 STUDY = "count"
 #: version of the tasks' definition (part of every key); 2: results carry probabilities

@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from ..board.canonical import normal_forms, row_less as _row_less, symmetry_maps
+from ..board.canonical import normal_forms, symmetry_maps
+from ..board.canonical import row_less as _row_less
 from ..board.squares import Board
 from ..system.control import CancelLike, raise_if_cancelled
 from ..system.errors import InputError

@@ -32,20 +32,20 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ..board import rules as _rules
-from ..system.jit import num_threads
-from ..system.control import cancel_requested
-from ..walks.walk_result import Walk
 from ..board.squares import Board, SquareSpec
+from ..system.control import cancel_requested
+from ..system.errors import InputError
+from ..system.files import write_text
+from ..system.jit import num_threads
+from ..walks.walk_result import Walk
 from .orders_kernel import one_walk
 from .orders_walks import padded_layout, rank_table, tree_starts, walk_slice
-from ..system.files import write_text
-from ..system.errors import InputError
 
 N_ORDERS = 40320
 TIES = ("first", "last")

@@ -36,12 +36,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..system.control import CancelLike, cancel_requested
 from ..board import dash as _dash
 from ..board.squares import Board
-from ..tietree import enumerate_kernel as _k
-from ..tietree import bitboard_kernel as _k64
+from ..system.control import CancelLike, cancel_requested
 from ..system.files import write_text
+from ..tietree import bitboard_kernel as _k64
+from ..tietree import enumerate_kernel as _k
 
 #: start -> ends (docs/spec.md §6), in the paper's order.
 COMBOS: tuple[tuple[str, tuple[str, ...]], ...] = (

@@ -9,8 +9,18 @@ import os
 from pathlib import Path
 
 from ..system.files import write_text
-from .phadke import (COMBOS, COPIES, CORNER_ORDER, FAMILIES, PAPER, PAPER_FULL_BOARD, PAPER_GRAND_TOTAL,
-                     PAPER_STRICT_FULL_BOARD, StudyResult, in_family)
+from .phadke import (
+    COMBOS,
+    COPIES,
+    CORNER_ORDER,
+    FAMILIES,
+    PAPER,
+    PAPER_FULL_BOARD,
+    PAPER_GRAND_TOTAL,
+    PAPER_STRICT_FULL_BOARD,
+    StudyResult,
+    in_family,
+)
 
 
 def algorithm_rows(result: StudyResult) -> list[dict]:

@@ -38,16 +38,25 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..board import rules as _rules
+from ..board.squares import Board, SquareSpec
+from ..run.runner import run_tasks
 from ..tietree.subtrees import CountBoard, count_subtrees
 from ..tietree.table import TransTable
-
-from ..board import rules as _rules
-from ..run.runner import run_tasks
 from ..walks.walk_result import Walk
-from ..board.squares import Board, SquareSpec
 from .tiebreaks_result import TieBreakResult, wilson_interval
-from .tiebreaks_tasks import (CONSTRUCTION, START_SETS, TieBreakError, WalkTask, construction_available,
-                              make_tasks, run_task, run_task_params, start_squares, tour_starts)
+from .tiebreaks_tasks import (
+    CONSTRUCTION,
+    START_SETS,
+    TieBreakError,
+    WalkTask,
+    construction_available,
+    make_tasks,
+    run_task,
+    run_task_params,
+    start_squares,
+    tour_starts,
+)
 
 if TYPE_CHECKING:
     from ..run.store import ResultStore

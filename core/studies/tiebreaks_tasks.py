@@ -10,10 +10,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..board import rules as _rules
-from ..board.squares import Board
 from ..board.existence import open_tour_exists
-from ..walks import walk_kernel as _walk
+from ..board.squares import Board
 from ..system.errors import InputError
+from ..walks import walk_kernel as _walk
 
 START_SETS = ("corner", "corners", "all", "sample")
 CONSTRUCTION = "construction"

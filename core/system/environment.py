@@ -22,10 +22,10 @@ without the compiled module falls back to numba with a warning outside a frozen 
 """
 from __future__ import annotations
 
-from collections.abc import MutableMapping
-
 import logging
 import os
+from collections.abc import MutableMapping
+
 from .errors import ResourceError
 
 __all__ = ["check_environment", "MAX_THREADS", "KernelsMissing"]

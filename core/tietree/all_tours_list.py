@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .alltours_list_kernel import list_all
 from ..board.squares import Board
+from .alltours_list_kernel import list_all
 from .subtrees import MAX_SQUARES, CountBoard, CountError
 
 __all__ = ["AllToursLister"]

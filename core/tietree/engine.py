@@ -5,17 +5,16 @@ what it drives, so that each stays short.
 """
 from __future__ import annotations
 
-
 import numpy as np
 
-from . import guard as _guard
-from ..board.squares import Board
 from ..board.dash import EnumerationError
+from ..board.squares import Board
 from ..system.control import CancelLike
 from ..system.control import raise_if_cancelled as _raise_if_cancelled
 from ..system.errors import Cancelled
-from . import enumerate_kernel as _k
 from . import bitboard_kernel as _k64
+from . import enumerate_kernel as _k
+from . import guard as _guard
 from . import keep_kernel as _keep
 from .replay import OptionsReplay
 

@@ -18,17 +18,17 @@ from functools import cached_property
 
 import numpy as np
 
-from ..system.control import CancelLike, cancel_requested
 from ..board import dash as _dash
-from . import guard as _guard
-from ..system import limits as _limits
-from ..board.squares import Board, BoardError, SquareSpec
 from ..board.dash import DashError, EnumerationError
-from .engine import Cancelled, Engine, raise_if_cancelled
-from . import enumerate_kernel as _k
-from .replay import OptionsReplay
-from .kept_solutions import CompactBlock
+from ..board.squares import Board, BoardError, SquareSpec
 from ..board.tour import Tour
+from ..system import limits as _limits
+from ..system.control import CancelLike, cancel_requested
+from . import enumerate_kernel as _k
+from . import guard as _guard
+from .engine import Cancelled, Engine, raise_if_cancelled
+from .kept_solutions import CompactBlock
+from .replay import OptionsReplay
 
 __all__ = ["Enumerator", "Solution", "EnumerationError", "DashError", "Cancelled", "list_tails",
            "free_corners", "count_kernel", "Engine", "CompactBlock"]

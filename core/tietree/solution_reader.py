@@ -12,9 +12,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..system import files
-from ..board.squares import Board, BoardError
 from ..board.dash import EnumerationError
+from ..board.squares import Board, BoardError
+from ..system import files
 from .solution_writer import format_of
 
 __all__ = ["SolutionFile", "open_solutions"]

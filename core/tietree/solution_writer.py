@@ -34,12 +34,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..system.control import CancelLike, cancel_requested
-from ..system import files
-from ..board.squares import Board
 from ..board.dash import EnumerationError
-from . import stream_kernel as _ks
+from ..board.squares import Board
+from ..system import files
+from ..system.control import CancelLike, cancel_requested
 from ..system.text import strict_dumps
+from . import stream_kernel as _ks
 
 if TYPE_CHECKING:
     from .enumerator import Enumerator

@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..system.jit import njit
-from .enumerate_kernel import BUDGET, SOLUTION, ST_FORWARD, ST_L, ST_SOL_BRANCH, advance_kernel
 from .bitboard_kernel import advance_bits
+from .enumerate_kernel import BUDGET, SOLUTION, ST_FORWARD, ST_L, ST_SOL_BRANCH, advance_kernel
 
 
 @njit

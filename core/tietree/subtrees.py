@@ -35,12 +35,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..system.control import CancelLike, cancel_requested
 from ..board.squares import Board, BoardError
+from ..system.control import CancelLike, cancel_requested
+from ..system.errors import InputError
 from . import count_kernel as _k
 from . import memo_kernel as _m
 from .table import TransTable
-from ..system.errors import InputError
 
 __all__ = ["CountBoard", "CountError", "SubtreeCount", "count_subtrees", "split",
            "start_classes", "symmetries", "MAX_SQUARES"]

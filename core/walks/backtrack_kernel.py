@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit
 from ..board.tie_rule import TieRule
+from ..system.jit import njit
 from ..system.rng_kernel import new_state, xorshift64
 from .walk_kernel import DC, DR, SALT, SHIFT
 

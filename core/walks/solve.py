@@ -26,13 +26,22 @@ import time
 
 import numpy as np
 
-from ..board.squares import Board, BoardError, SquareSpec, parse_leaper
 from ..board.existence import why_no_tour, why_no_tour_from
+from ..board.rules import (
+    DEFAULT_ORDER,
+    METHODS,
+    SQUIRREL_RULES,
+    TIE_CODES,
+    TIE_RULES,
+    MoveOrder,
+    RuleError,
+    parse_order,
+    parse_tie,
+)
+from ..board.squares import Board, BoardError, SquareSpec, parse_leaper
+from ..board.tour import Tour
 from . import backtrack_kernel as _bt
 from . import walk_kernel as _walk
-from ..board.rules import (DEFAULT_ORDER, METHODS, SQUIRREL_RULES, TIE_CODES, TIE_RULES, MoveOrder,
-                           RuleError, parse_order, parse_tie)
-from ..board.tour import Tour
 from .solve_result import SolveError, SolveResult
 
 #: auto: boards up to this many squares try backtracking when greedy fails.
@@ -202,8 +211,8 @@ def _greedy(board, s, tie_code, pos, seed, score, tie, desc) -> SolveResult:
             return SolveResult(False, None, np.array([s], dtype=np.int32),
                                f"warnsdorff greedy ({desc})", 0.0, stuck_at=s, message=why,
                                info={"failure": why})
-        from .squirrel import plan
         from .phased_kernel import phased_walk
+        from .squirrel import plan
         p = plan(board.rows, s, TIE_RULES[tie_code])
         m = phased_walk(board.rows, board.cols, p.start, p.prios, p.switch, path, ties)
     else:

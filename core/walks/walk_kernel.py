@@ -37,9 +37,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..board.tie_rule import TieRule
 from ..system.jit import njit
 from ..system.rng_kernel import new_state, xorshift64
-from ..board.tie_rule import TieRule
 
 #: the codes :func:`greedy_walk` knows (the low 8 bits of ``tie``): TieRule.PHADKE … CENTER_FAR_RANDOM
 N_TIE_CODES = int(TieRule.CENTER_FAR_RANDOM) + 1

@@ -28,8 +28,8 @@ import os
 import signal
 import sys
 import threading
-from contextlib import contextmanager
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from ._common import CliError

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ._common import CliError, EXIT_NOT_FOUND, add_board_options, board_of, emit_json, positive_int
+from ._common import EXIT_NOT_FOUND, CliError, add_board_options, board_of, emit_json, positive_int
 
 
 def add_parser(sub) -> None:
@@ -100,8 +100,8 @@ def _save(args, tour) -> None:
 
 def run(args) -> int:
     """Solve and print the tour; exit 0 with a tour, 1 without."""
-    from knightgui_core.walks.solve import SolveError, solve
     from knightgui_core.board.tour import path_pairs
+    from knightgui_core.walks.solve import SolveError, solve
     rows = positive_int("--rows", args.rows, 1, 100_000)
     cols = positive_int("--cols", args.cols, 1, 100_000)
     seed = positive_int("--seed", args.seed, 0, 2**48)

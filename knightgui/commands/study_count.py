@@ -159,9 +159,9 @@ def _table_bytes(args) -> int | None:
 
 def run(args) -> int:
     """Run the count on this machine or a Dask cluster, with a store to resume from."""
-    from knightgui_core.tietree.subtrees import CountError
     from knightgui_core.studies.count_study import TASK_MOVES, run_count
     from knightgui_core.system.files import write_text
+    from knightgui_core.tietree.subtrees import CountError
     rows, cols = _dims(args)
     depth = positive_int("--split-depth", args.split_depth, 0, 64)
     budget = (TASK_MOVES if args.task_moves is None

@@ -41,9 +41,16 @@ def run(args) -> int:
     """Run the tie-break study and print its table."""
     import time
 
-    from knightgui_core.studies.tiebreaks import (N_MAX_LIMIT, START_SETS, TRIALS_LIMIT,
-                                                  TieBreakError, assemble, plan_study,
-                                                  runner_tasks, with_exact)
+    from knightgui_core.studies.tiebreaks import (
+        N_MAX_LIMIT,
+        START_SETS,
+        TRIALS_LIMIT,
+        TieBreakError,
+        assemble,
+        plan_study,
+        runner_tasks,
+        with_exact,
+    )
     n_max = positive_int("--max", args.n_max, 1, N_MAX_LIMIT)
     n_min = positive_int("--min", args.n_min, 1, N_MAX_LIMIT)
     if n_min > n_max:

@@ -6,9 +6,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QListWidget, QListWidgetItem,
-                               QSpinBox, QSplitter, QTableWidgetItem, QVBoxLayout,
-                               QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QSpinBox,
+    QSplitter,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from .analysis_base import AnalysisPage, button, rows, table
 from .analysis_plots import FailureHistogram, StartHeatMap

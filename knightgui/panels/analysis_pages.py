@@ -7,9 +7,9 @@ runs its studies on the shared study thread and exports its plots.
 from __future__ import annotations
 
 from .analysis_base import AnalysisPage
+from .analysis_counts import CountStudyPage
 from .analysis_orders import MoveOrdersPage
 from .analysis_tiebreaks import TieBreakPage
-from .analysis_counts import CountStudyPage
 
 PAGES: tuple[type[AnalysisPage], ...] = (
     MoveOrdersPage,

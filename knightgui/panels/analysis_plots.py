@@ -3,7 +3,6 @@ and greedy success rate against board size (:mod:`knightgui.panels.plot_export` 
 them as PNG or SVG)."""
 from __future__ import annotations
 
-
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal

@@ -6,8 +6,16 @@ the board."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (QComboBox, QFileDialog, QLabel, QSpinBox, QSplitter,
-                               QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QLabel,
+    QSpinBox,
+    QSplitter,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from knightgui_core.board.rules import RANDOM_RULES, TIE_HELP
 from knightgui_core.studies.tiebreaks_result import wilson_interval

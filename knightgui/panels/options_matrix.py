@@ -12,8 +12,15 @@ from collections.abc import Sequence
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
-from PySide6.QtWidgets import (QHeaderView, QLabel, QSizePolicy, QStyledItemDelegate, QTableView,
-                               QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QStyledItemDelegate,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 SLOTS = 7
 ROW_HEIGHT = 18

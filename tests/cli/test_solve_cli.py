@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from knightgui_core.board.tour import Tour
 from knightgui.cli import run
+from knightgui_core.board.tour import Tour
 
 
 def call(capsys, *argv):

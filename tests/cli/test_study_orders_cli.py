@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from knightgui_core.studies.orders import run_orders
 from knightgui.cli import run
+from knightgui_core.studies.orders import run_orders
 
 MOVE_ORDER_KEYS = ("orders", "walks", "failed_walks", "orders_with_failure",
                    "max_failures_per_order", "closed_walks", "seconds")

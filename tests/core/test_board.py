@@ -2,8 +2,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knightgui_core.board.squares import (MOVES, Board, BoardError, column_index, column_letters,
-                                  move_type)
+from knightgui_core.board.squares import MOVES, Board, BoardError, column_index, column_letters, move_type
 
 
 def test_move_types_follow_phadke_numbering():

@@ -7,8 +7,15 @@ import json
 import numpy as np
 import pytest
 
-from knightgui_core.board.canonical import (SYMMETRY_NAMES, canonical_form, canonical_id,
-                                            is_cycle, relation, symmetry_maps, symmetry_order)
+from knightgui_core.board.canonical import (
+    SYMMETRY_NAMES,
+    canonical_form,
+    canonical_id,
+    is_cycle,
+    relation,
+    symmetry_maps,
+    symmetry_order,
+)
 from knightgui_core.board.squares import Board
 from knightgui_core.board.tour import check_path
 from knightgui_core.tietree.enumerator import Enumerator

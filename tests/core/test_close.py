@@ -4,11 +4,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from knightgui_core.board.squares import Board
-from knightgui_core.construct.huge import construct_closed
 from knightgui_core.board.existence import closed_tour_exists
-from knightgui_core.walks.close_kernel import _infer_cols, repair_closed
+from knightgui_core.board.squares import Board
 from knightgui_core.board.tour import check_path
+from knightgui_core.construct.huge import construct_closed
+from knightgui_core.walks.close_kernel import _infer_cols, repair_closed
 
 
 def warnsdorff(board: Board, start: int, rng: np.random.Generator) -> np.ndarray | None:

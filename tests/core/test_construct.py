@@ -9,13 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knightgui_core.construct import huge as C
-from knightgui_core.construct import blocks as cb
-from knightgui_core.board.squares import Board, BoardError
-from knightgui_core.construct.huge import (ConstructionError, construct_closed, construct_open,
-                            max_squares_for_memory)
 from knightgui_core.board.existence import closed_tour_exists, open_tour_exists
+from knightgui_core.board.squares import Board, BoardError
 from knightgui_core.board.tour import Tour, check_path
+from knightgui_core.construct import blocks as cb
+from knightgui_core.construct import huge as C
+from knightgui_core.construct.huge import (
+    ConstructionError,
+    construct_closed,
+    construct_open,
+    max_squares_for_memory,
+)
 
 
 def assert_tour(rows, cols, path, closed):

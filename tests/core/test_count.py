@@ -5,12 +5,17 @@ from __future__ import annotations
 import pytest
 
 from knightgui_core.board.squares import Board
-from knightgui_core.tietree.subtrees import (CountBoard, CountError, count_subtrees, split,
-                                  start_classes, symmetries)
-from knightgui_core.tietree.enumerator import count_kernel
 from knightgui_core.run.runner import RunReport
-from knightgui_core.studies.count_study import (count_task, make_task, parse_starts, run_count,
-                                          task_key)
+from knightgui_core.studies.count_study import count_task, make_task, parse_starts, run_count, task_key
+from knightgui_core.tietree.enumerator import count_kernel
+from knightgui_core.tietree.subtrees import (
+    CountBoard,
+    CountError,
+    count_subtrees,
+    split,
+    start_classes,
+    symmetries,
+)
 
 
 def _whole(cb, s):

@@ -1,13 +1,20 @@
 """Corners, approach cells, compulsory end dash, ECD/XCD tails (docs/spec.md §4, §5)."""
 import pytest
 
+from knightgui_core.board.dash import (
+    DashError,
+    EnumerationError,
+    compulsory_chain,
+    corners,
+    free_corners,
+    list_tails,
+    plan,
+)
 from knightgui_core.board.squares import Board
-from knightgui_core.board.dash import (DashError, EnumerationError, compulsory_chain, corners, free_corners,
-                       list_tails, plan)
+from knightgui_core.studies.phadke import combos
 from knightgui_core.tietree.enumerator import Enumerator
 from knightgui_core.tietree.enumerator import free_corners as api_free
 from knightgui_core.tietree.enumerator import list_tails as api_list_tails
-from knightgui_core.studies.phadke import combos
 
 B = Board(8, 8)
 sq = B.parse

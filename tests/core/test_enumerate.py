@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from knightgui_core.board.squares import Board
-from knightgui_core.tietree.enumerator import Enumerator, EnumerationError, Solution, count_kernel
+from knightgui_core.tietree.enumerator import EnumerationError, Enumerator, Solution, count_kernel
 
 FIRST_BOARD = """
  1 22  3 18 43 38 13 16
@@ -227,8 +227,8 @@ def test_module_functions_reject_bad_boards():
 
 
 def test_both_kernels_share_codes_and_state_slots():
-    from knightgui_core.tietree import enumerate_kernel as k
     from knightgui_core.tietree import bitboard_kernel as k64
+    from knightgui_core.tietree import enumerate_kernel as k
     names = [n for n in dir(k) if n.startswith(("ST_", "PH_"))] + ["SOLUTION", "EXHAUSTED",
                                                                    "BUDGET"]
     assert len(names) > 10

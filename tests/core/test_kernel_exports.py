@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import knightgui_core.system.jit as jit
-from knightgui_core import warmup
 from knightgui_core import kernel_exports as exports
+from knightgui_core import warmup
 
 
 @pytest.mark.jit_only

@@ -7,9 +7,18 @@ import itertools
 import numpy as np
 import pytest
 
-from knightgui_core.board.squares import Board, DCOL, DROW, move_type
-from knightgui_core.studies.orders import (N_ORDERS, OrderError, all_orders, digits, matrix_pairs,
-                                 order_index, order_types, replay, run_orders)
+from knightgui_core.board.squares import DCOL, DROW, Board, move_type
+from knightgui_core.studies.orders import (
+    N_ORDERS,
+    OrderError,
+    all_orders,
+    digits,
+    matrix_pairs,
+    order_index,
+    order_types,
+    replay,
+    run_orders,
+)
 
 MATRIX_ORDER = "⟨1,2⟩⟨2,1⟩⟨1,−2⟩⟨2,−1⟩⟨−1,2⟩⟨−2,1⟩⟨−1,−2⟩⟨−2,−1⟩"
 PRINTED_TOUR = """

@@ -5,8 +5,13 @@ import json
 import pytest
 
 from knightgui_core.studies import phadke as P
-from knightgui_core.studies.phadke_tables import (combo_table, export_csv, family_totals,
-                                        format_families, start_table)
+from knightgui_core.studies.phadke_tables import (
+    combo_table,
+    export_csv,
+    family_totals,
+    format_families,
+    start_table,
+)
 
 
 def test_algorithm_counts_per_family():

@@ -8,8 +8,15 @@ import threading
 import numpy as np
 import pytest
 
-from knightgui_core.run.runner import (SchedulerError, Task, TaskFailed, pack_array,
-                                   resolve_scheduler, run_tasks, unpack_array)
+from knightgui_core.run.runner import (
+    SchedulerError,
+    Task,
+    TaskFailed,
+    pack_array,
+    resolve_scheduler,
+    run_tasks,
+    unpack_array,
+)
 from knightgui_core.run.store import ResultStore
 
 

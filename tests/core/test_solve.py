@@ -1,12 +1,13 @@
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from knightgui_core.board.squares import Board
 from knightgui_core.board.existence import why_no_tour, why_no_tour_from
 from knightgui_core.board.rules import SQUIRREL_RULES, TIE_RULES, candidates_at, parse_order
-from knightgui_core.walks.solve import SolveError, solve
+from knightgui_core.board.squares import Board
 from knightgui_core.board.tour import check_path
+from knightgui_core.walks.solve import SolveError, solve
 
 SEED004_ORDER = "67812345"   # the blog program's offsets, mapped to Phadke's move types
 

@@ -3,14 +3,21 @@ plain-Python reading of the papers' algorithm and the figures Ganzfried reports.
 import numpy as np
 import pytest
 
-from knightgui_core.board.squares import MOVES, Board
-from knightgui_core.walks.walk_kernel import greedy_walk
 from knightgui_core.board.rules import TIE_CODES, TIE_HELP, parse_order, parse_tie
-from knightgui_core.walks.solve import solve
-from knightgui_core.walks.squirrel import (GANZFRIED_N, GANZFRIED_ORDER, PAPER_MOVES, VARIANTS,
-                                     _rows, plan, squirrel_walk)
-from knightgui_core.studies.tiebreaks import run_tiebreaks
+from knightgui_core.board.squares import MOVES, Board
 from knightgui_core.board.tour import check_path
+from knightgui_core.studies.tiebreaks import run_tiebreaks
+from knightgui_core.walks.solve import solve
+from knightgui_core.walks.squirrel import (
+    GANZFRIED_N,
+    GANZFRIED_ORDER,
+    PAPER_MOVES,
+    VARIANTS,
+    _rows,
+    plan,
+    squirrel_walk,
+)
+from knightgui_core.walks.walk_kernel import greedy_walk
 
 NO_SCORE = np.zeros(0, dtype=np.int8)
 

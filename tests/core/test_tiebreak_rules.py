@@ -5,15 +5,14 @@ import json
 import numpy as np
 import pytest
 
-from knightgui_core.board.tie_rule import TieRule
-from knightgui_core.board.squares import MOVES, Board
-from knightgui_core.walks.walk_kernel import (CENTRES, METRICS, greedy_walk,
-                                         roth_code)
 from knightgui_core.board.rules import RANDOM_RULES, SQUIRREL_RULES, TIE_HELP, TIE_RULES, parse_order
-from knightgui_core.walks.solve import SolveError, solve
-from knightgui_core.walks.squirrel import SquirrelError, plan, squirrel_walk
+from knightgui_core.board.squares import MOVES, Board
+from knightgui_core.board.tie_rule import TieRule
 from knightgui_core.studies import published
 from knightgui_core.studies.tiebreaks import run_tiebreaks, wilson_interval
+from knightgui_core.walks.solve import SolveError, solve
+from knightgui_core.walks.squirrel import SquirrelError, plan, squirrel_walk
+from knightgui_core.walks.walk_kernel import CENTRES, METRICS, greedy_walk, roth_code
 
 NO_SCORE = np.zeros(0, dtype=np.int8)
 

@@ -6,9 +6,16 @@ import numpy as np
 import pytest
 
 from knightgui_core.board.rules import SQUIRREL_RULES, TIE_RULES
+from knightgui_core.studies.tiebreaks import (
+    CONSTRUCTION,
+    TieBreakError,
+    construction_available,
+    run_tiebreaks,
+    start_squares,
+    tour_starts,
+    walk,
+)
 from knightgui_core.walks.solve import solve
-from knightgui_core.studies.tiebreaks import (CONSTRUCTION, TieBreakError, construction_available,
-                                    run_tiebreaks, start_squares, tour_starts, walk)
 
 
 def greedy_ok(n, start, rule, seed=0, order="12345678"):

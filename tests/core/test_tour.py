@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from knightgui_core.board.squares import Board
-from knightgui_core.walks.solve import solve
 from knightgui_core.board.tour import MAX_FILE_BYTES, Tour, TourError, check_path
+from knightgui_core.walks.solve import solve
 
 
 @pytest.fixture(scope="module")

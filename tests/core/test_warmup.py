@@ -4,10 +4,10 @@ import pytest
 
 @pytest.mark.jit_only
 def test_warm_up_loads_the_window_kernels():
-    from knightgui_core.tietree import enumerate_kernel as k
-    from knightgui_core.tietree import bitboard_kernel as k64
-    from knightgui_core.walks import walk_kernel as walk
     from knightgui_core.studies.orders_kernel import one_walk, orders_tree
+    from knightgui_core.tietree import bitboard_kernel as k64
+    from knightgui_core.tietree import enumerate_kernel as k
+    from knightgui_core.walks import walk_kernel as walk
     from knightgui_core.warmup import warm_up
 
     assert warm_up() >= 0.0

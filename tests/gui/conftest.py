@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QSettings
 
+
 @pytest.fixture(autouse=True)
 def _isolated_settings(tmp_path_factory, monkeypatch):
     d = tmp_path_factory.mktemp("qsettings")

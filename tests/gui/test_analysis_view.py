@@ -3,13 +3,12 @@ clicks that show walks, cancel, export, shutdown (offscreen)."""
 import numpy as np
 import pytest
 
-from knightgui_core.walks.walk_result import Walk
-
-from knightgui_core.studies.orders import run_orders
-from knightgui_core.board.tour import Tour
 from knightgui.panels.analysis import AnalysisWindow
 from knightgui.panels.analysis_base import AnalysisPage
 from knightgui.panels.analysis_pages import PAGES
+from knightgui_core.board.tour import Tour
+from knightgui_core.studies.orders import run_orders
+from knightgui_core.walks.walk_result import Walk
 
 MIN_W, MIN_H = 360, 220
 

@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 
-from gui_helpers import some_tour
 from knightgui.board_view import BoardView
+
+from gui_helpers import some_tour
 
 
 @pytest.fixture

@@ -75,8 +75,8 @@ def test_png_of_a_big_board_fills_the_image(tmp_path):
     corner of a large image)."""
     from PySide6.QtGui import QImage
 
-    from knightgui_core.walks.solve import solve
     from knightgui.export import save_png
+    from knightgui_core.walks.solve import solve
     tour = solve(300, 300, closed=True).tour
     f = save_png(tour, tmp_path / "big.png", width_px=1200)
     img = QImage(str(f))

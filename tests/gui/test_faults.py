@@ -10,8 +10,8 @@ import threading
 
 from PySide6.QtCore import QtMsgType
 
-from knightgui_core.board.tour import check_path
 from knightgui.worker import Request
+from knightgui_core.board.tour import check_path
 
 from gui_helpers import BENIGN_QT, wait_until
 

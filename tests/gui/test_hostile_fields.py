@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import os
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from knightgui.panels.controls import ControlsPanel
 

@@ -7,9 +7,9 @@ import os
 import numpy as np
 import pytest
 
+from knightgui_core.board.tour import check_path
 from knightgui_core.tietree.enumerator import Enumerator
 from knightgui_core.tietree.solution_writer import write_solutions
-from knightgui_core.board.tour import check_path
 
 
 @pytest.mark.parametrize("ext", [".npy", ".csv"])

@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from knightgui_core.tietree.enumerator import Enumerator
 from knightgui.solutions import SolutionStore
+from knightgui_core.tietree.enumerator import Enumerator
 
 
 def test_store_round_trips_paths_options_and_branches():
@@ -144,8 +144,8 @@ def test_only_runs_that_follow_each_other_join():
 
 
 def test_square_names_are_made_when_read():
-    from knightgui_core.board.squares import Board
     from knightgui.results import SquareNames
+    from knightgui_core.board.squares import Board
     b = Board(30, 30)
     path = np.array([0, 29, 31, 899], dtype=np.int32)
     names = SquareNames(b, path)

@@ -14,8 +14,8 @@ import time
 import numpy as np
 import pytest
 
-from knightgui_core.system import files
 from knightgui_core.board.tour import Tour, TourError
+from knightgui_core.system import files
 
 
 def _leftovers(folder) -> list[str]:

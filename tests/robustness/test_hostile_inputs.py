@@ -5,12 +5,13 @@ import os
 import string
 from contextlib import redirect_stderr, redirect_stdout
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from knightgui_core.board.squares import Board, BoardError
-from knightgui_core.board.rules import TIE_RULES, RuleError, parse_order, parse_tie
-from knightgui_core.board.tour import Tour, TourError
 from knightgui.cli import run
+from knightgui_core.board.rules import TIE_RULES, RuleError, parse_order, parse_tie
+from knightgui_core.board.squares import Board, BoardError
+from knightgui_core.board.tour import Tour, TourError
 
 #: hostile inputs per entry point: `make test` runs 1,000; `make stress` (KNIGHTGUI_STRESS=1) 10,000
 FUZZ_EXAMPLES = 10_000 if os.environ.get("KNIGHTGUI_STRESS") == "1" else 1_000

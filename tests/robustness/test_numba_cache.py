@@ -1,10 +1,10 @@
 """A numba cache folder that cannot be written, or holds garbage, costs a compile, never a crash."""
 import os
 import shutil
-
-import pytest
 import subprocess
 import sys
+
+import pytest
 
 import knightgui_core.system.jit as jit
 from knightgui_core.walks.solve import solve

@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from knightgui_core.walks.solve import solve
-from knightgui_core.system.text import shorten, strict_dumps
 from knightgui_core.board.tour import Tour, TourError
+from knightgui_core.system.text import shorten, strict_dumps
+from knightgui_core.walks.solve import solve
 
 CMD = [sys.executable, "-m", "knightgui"]
 
