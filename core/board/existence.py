@@ -3,9 +3,12 @@ boards and pieces, what is known (:func:`known_answer`). Answers at once, never 
 (:mod:`knightgui_core.tietree.existence_search` searches where no rule decides)."""
 from __future__ import annotations
 
+from math import gcd
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from .squares import square_name
 
 if TYPE_CHECKING:
     from .squares import Board
@@ -78,7 +81,6 @@ def why_no_tour_from(rows: int, cols: int, closed: bool, col: int, row: int) -> 
     """
     if closed or not tour_exists(rows, cols, closed):
         return None
-    from .squares import square_name
     name = square_name(col, row)
     if (rows * cols) % 2 and (col + row) % 2:
         return (f"no open tour of {rows}×{cols} starts on {name}: the board has an odd "
@@ -110,7 +112,6 @@ def known_answer(board: Board, closed: bool) -> tuple[bool | None, str]:
     * a square with no move (the leaps longer than the board allows) can be neither passed
       nor left.
     """
-    from math import gcd
     rows, cols = board.rows, board.cols
     a, b = board.leaper
     kind = "closed" if closed else "open"

@@ -230,6 +230,8 @@ class Board:
     def neighbours(self) -> np.ndarray:
         """``int32[size, 8]``: square reached by move type t+1, or -1 (see the module
         docstring for wrapping boards and other leapers)."""
+        # here, not at the top: the window imports board/ before its first frame, and a
+        # kernel loads numba (0.63 s: python -X importtime -c 'import numba')
         from .tables_kernel import neighbour_table, wrapped_neighbour_table
         out = np.empty((self.size, 8), dtype=np.int32)
         moves = self.moves

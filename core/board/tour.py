@@ -39,6 +39,8 @@ def _as_int32(path: np.ndarray, n: int) -> np.ndarray:
 def check_path(board: Board, path: np.ndarray, closed: bool = False) -> str | None:
     """Return ``None`` when ``path`` (flat indices) is a valid tour of ``board``, else a
     sentence that says what is wrong. Vectorised: fine for millions of squares."""
+    # here, not at the top: the window imports board/ before its first frame, and a
+    # kernel loads numba (0.63 s: python -X importtime -c 'import numba')
     from .validate_kernel import path_is_tour, path_is_tour_table
     path = np.asarray(path)
     n = board.size

@@ -44,6 +44,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from ..system.errors import ResourceError
 
 FORMAT = "knightgui-store"
@@ -73,7 +75,6 @@ def canonical_json(obj: Any) -> str:
 
 
 def _jsonable(o: Any) -> Any:
-    import numpy as np
     if isinstance(o, np.integer):
         return int(o)
     if isinstance(o, np.floating):

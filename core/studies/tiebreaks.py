@@ -40,9 +40,10 @@ import numpy as np
 
 from ..board import rules as _rules
 from ..board.squares import Board, SquareSpec
-from ..run.runner import run_tasks
+from ..run.runner import Task, run_tasks
 from ..tietree.subtrees import CountBoard, count_subtrees
 from ..tietree.table import TransTable
+from ..walks.solve import SolveError, solve
 from ..walks.walk_result import Walk
 from .tiebreaks_result import TieBreakResult, wilson_interval
 from .tiebreaks_tasks import (
@@ -163,7 +164,6 @@ def assemble(plan: StudyPlan, results: Iterable[dict | None], seconds: float = 0
 def runner_tasks(plan: StudyPlan) -> list:
     """The study's tasks as :class:`knightgui_core.run.runner.Task` s (stable keys; the result is
     JSON), for :func:`knightgui_core.run.runner.run_tasks`."""
-    from ..run.runner import Task
     out = []
     for t in plan.tasks:
         params = asdict(t)
@@ -256,7 +256,6 @@ def walk(rule: str, n: int, start: SquareSpec, *, order: str = _rules.DEFAULT_OR
          seed: int = 0) -> Walk:
     """One case of the study, as a :class:`~knightgui_core.walks.walk_result.Walk` (its
     ``tour`` is the validated tour when the walk completed)."""
-    from ..walks.solve import SolveError, solve
     board = Board(n, n)
     s = int(start) if isinstance(start, (int, np.integer)) else board.parse(start)
     method = "construct" if rule == CONSTRUCTION else "greedy"

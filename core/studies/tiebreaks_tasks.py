@@ -10,10 +10,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..board import rules as _rules
-from ..board.existence import open_tour_exists
+from ..board.existence import open_tour_exists, why_no_tour
 from ..board.squares import Board
 from ..system.errors import InputError
+from ..walks import squirrel as _squirrel
 from ..walks import walk_kernel as _walk
+from ..walks.phased_kernel import phased_walk
+from ..walks.solve import SolveError, solve
 
 START_SETS = ("corner", "corners", "all", "sample")
 CONSTRUCTION = "construction"
@@ -138,16 +141,12 @@ def _walk_once(n, start, code, pos, seed, rule) -> int:
     path = np.empty(n * n, dtype=np.int32)
     ties = np.empty(n * n, dtype=np.uint8)
     if rule in _rules.SQUIRREL_RULES:
-        from ..walks.phased_kernel import phased_walk
-        from ..walks.squirrel import plan
-        p = plan(n, start, rule)
+        p = _squirrel.plan(n, start, rule)
         return int(phased_walk(n, n, p.start, p.prios, p.switch, path, ties))
     return int(_walk.greedy_walk(n, n, start, int(code), pos, seed, _NO_SCORE, path, ties))
 
 
 def _construction_walk(n, s) -> tuple[bool, int]:
-    from ..board.existence import why_no_tour
-    from ..walks.solve import SolveError, solve
     if why_no_tour(n, n, False) is not None:
         return False, 0
     try:

@@ -1,8 +1,12 @@
 """Readable messages: long numbers and long lines cut to a size a person can read."""
 from __future__ import annotations
 
+import json
+import math
 import re
 from typing import Any, NoReturn
+
+import numpy as np
 
 __all__ = ["shorten", "short_number", "finite", "strict_dumps", "reject_constant", "finite_float"]
 
@@ -30,9 +34,6 @@ def shorten(text: str, limit: int = 300) -> str:
 def finite(obj: Any) -> Any:
     """``obj`` with every float that is not finite (``inf``, ``nan``) replaced by ``None`` and
     numpy scalars and arrays turned into Python values: what strict JSON can hold."""
-    import math
-
-    import numpy as np
     if isinstance(obj, bool) or obj is None or isinstance(obj, (str, int)):
         return obj
     if isinstance(obj, float):
@@ -51,7 +52,6 @@ def finite(obj: Any) -> Any:
 def strict_dumps(obj: Any, **kwargs: Any) -> str:
     """``json.dumps`` that always writes strict JSON: non-finite numbers become ``null``
     (see :func:`finite`), ``allow_nan=False`` as a last guard."""
-    import json
     kwargs.setdefault("separators", (",", ":"))
     return json.dumps(finite(obj), allow_nan=False, **kwargs)
 
@@ -65,7 +65,6 @@ def reject_constant(name: str) -> NoReturn:
 def finite_float(text: str) -> float:
     """``parse_float`` for ``json.loads``: a number too large for a float (``1e999``) is
     refused instead of becoming ``inf``."""
-    import math
     v = float(text)
     if not math.isfinite(v):
         raise ValueError(f"{shorten(text, 40)} is too large a number")

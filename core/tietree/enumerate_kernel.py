@@ -35,6 +35,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from ..board.tables_kernel import compact_table
 from ..system.jit import njit
 
 # event codes
@@ -63,7 +64,6 @@ def tables(nbr: np.ndarray, dashed: Iterable[int]) -> Arrays5:
     """``(nl, ntype, ncount, dl, dcount)`` (see the module docstring) for a neighbour table
     ``nbr`` int32[N, 8] and the flat squares of the dashed approach cells. One pass per
     table (:mod:`knightgui_core.board.tables_kernel`): boards of millions of squares."""
-    from ..board.tables_kernel import compact_table
     nbr = np.ascontiguousarray(nbr, dtype=np.int32)
     n = nbr.shape[0]
     keep = np.ones(n, dtype=np.int8)

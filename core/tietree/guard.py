@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..board.dash import EnumerationError
+from . import bitboard_kernel as _k64
 from . import enumerate_kernel as _k
 
 __all__ = ["check_state", "at_solution", "BYTES_PER_SQUARE"]
@@ -94,7 +95,6 @@ def check_state(engine: Any, arrays: dict) -> None:
     # scores / bitboards implied by the path
     if engine.bits_mode:
         bits = np.asarray(arrays["bits"])
-        from . import bitboard_kernel as _k64
         b0 = _k64.initial_bits(n, engine.chain, engine.start)
         free, avail = int(b0[0]), int(b0[1])
         if int(bits[1, 0]) != free or int(bits[1, 1]) != avail:

@@ -6,15 +6,19 @@ foreign file is one :class:`~knightgui_core.board.dash.EnumerationError`.
 """
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
+import stat
 from pathlib import Path
 
 import numpy as np
 
 from ..board.dash import EnumerationError
-from ..board.squares import Board, BoardError
+from ..board.squares import Board, BoardError, parse_coords
 from ..system import files
+from ..system.text import finite_float, reject_constant
 from .solution_writer import format_of
 
 __all__ = ["SolutionFile", "open_solutions"]
@@ -94,7 +98,6 @@ def _open_npy(p: Path) -> SolutionFile:
 
 
 def _regular(p: Path) -> None:
-    import stat
     try:
         st = os.stat(p)
     except OSError as e:
@@ -106,8 +109,6 @@ def _regular(p: Path) -> None:
 
 
 def _open_csv(p: Path) -> SolutionFile:
-    import csv
-    import io
     try:
         text = files.read_text(p)
     except OSError as e:
@@ -135,7 +136,6 @@ def _open_csv(p: Path) -> SolutionFile:
 
 
 def _board_from_names(names: set, n: int) -> Board:
-    from ..board.squares import parse_coords
     cols = rows = 0
     for s in names:
         cr = parse_coords(s)
@@ -153,7 +153,6 @@ def _board_from_names(names: set, n: int) -> Board:
 
 
 def _open_json(p: Path) -> SolutionFile:
-    from ..system.text import finite_float, reject_constant
     try:
         d = json.loads(files.read_text(p), parse_constant=reject_constant,
                        parse_float=finite_float)

@@ -27,6 +27,8 @@ fsync, rename) in blocks: the memory used does not grow with the number of solut
 from __future__ import annotations
 
 import os
+import queue
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -294,8 +296,6 @@ class _Background:
     raised again in the caller at the next call."""
 
     def __init__(self, f: Any) -> None:
-        import queue
-        import threading
         self.f = f
         self.q: queue.Queue = queue.Queue(maxsize=2)
         self.error: BaseException | None = None

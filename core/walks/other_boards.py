@@ -26,6 +26,8 @@ import numpy as np
 from ..board.existence import known_answer
 from ..board.squares import Board
 from ..board.tie_rule import TieRule
+from ..construct.hamsearch_kernel import ham_search
+from .close_kernel import repair_closed
 from .solve_result import SolveError, SolveResult
 from .table_walk_kernel import table_backtrack_walk, table_greedy_walk
 
@@ -169,7 +171,6 @@ def _auto(board: Board, nbr: np.ndarray, s: int, closed: bool, tie: TieRule, pos
 
 
 def _repair(board: Board, nbr: np.ndarray, walk: SolveResult, seed: int) -> SolveResult | None:
-    from .close_kernel import repair_closed
     ok, path = repair_closed(nbr, walk.path, max_steps=20 * board.size, seed=seed,
                              cols=board.cols)
     if not ok:
@@ -187,7 +188,6 @@ def _pruned_search(board: Board, nbr: np.ndarray, s: int, closed: bool,
     """An open tour from ``s`` by the pruned search, a few seeds (closed: one whose ends
     are a move apart, or that path reversals close). A search that covers its whole tree
     proves that no tour starts on ``s``."""
-    from ..construct.hamsearch_kernel import ham_search
     req = np.full(board.size, -1, dtype=np.int32)
     path = np.empty(board.size, dtype=np.int32)
     nodes = 0

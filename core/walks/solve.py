@@ -26,6 +26,7 @@ import time
 
 import numpy as np
 
+from ..board import dash as _dash
 from ..board.existence import why_no_tour, why_no_tour_from
 from ..board.rules import (
     DEFAULT_ORDER,
@@ -39,9 +40,16 @@ from ..board.rules import (
     parse_tie,
 )
 from ..board.squares import Board, BoardError, SquareSpec, parse_leaper
+from ..board.tie_rule import TieRule
 from ..board.tour import Tour
+from ..construct.hamsearch_kernel import ham_search
+from ..construct.huge import ConstructionError, construct_closed, construct_open, max_squares_for_memory
 from . import backtrack_kernel as _bt
+from . import squirrel as _squirrel
 from . import walk_kernel as _walk
+from .close_kernel import repair_closed
+from .other_boards import solve_other
+from .phased_kernel import phased_walk
 from .solve_result import SolveError, SolveResult
 
 #: auto: boards up to this many squares try backtracking when greedy fails.
@@ -62,9 +70,8 @@ def dash_scores(board: Board, dashes: dict | None, start: int, end: int | None) 
     :func:`knightgui_core.board.dash.plan` (docs/spec.md §5)."""
     if not dashes:
         return np.zeros(0, dtype=np.int8)
-    from ..board.dash import plan
     try:
-        dashed = plan(board, start, end, dashes).dashed
+        dashed = _dash.plan(board, start, end, dashes).dashed
     except ValueError as e:   # DashError, BoardError
         raise SolveError(f"dash: {e}") from None
     if not dashed:
@@ -151,8 +158,6 @@ def _finish(board: Board, s: int, closed: bool, tie: str, move_order: MoveOrder,
 
 def _solve_other(board: Board, s: int, closed: bool, tie_code: int, move_order: MoveOrder,
                  seed: int, method: str, node_budget: int | None, dashed: bool) -> SolveResult:
-    from ..board.tie_rule import TieRule
-    from .other_boards import solve_other
     budget = DEFAULT_NODE_BUDGET if node_budget is None else int(node_budget)
     return solve_other(board, s, closed, TieRule(tie_code), move_order.positions(),
                        int(seed) & 0xFFFFFFFFFFFF, method, budget,
@@ -162,7 +167,6 @@ def _solve_other(board: Board, s: int, closed: bool, tie_code: int, move_order: 
 def _check_memory(board: Board) -> None:
     if board.size <= 1_000_000:
         return
-    from ..construct.huge import max_squares_for_memory
     limit = max_squares_for_memory()
     if board.size > limit:
         raise SolveError(f"a {board.rows}×{board.cols} board ({board.size:,} squares) does not "
@@ -211,9 +215,7 @@ def _greedy(board, s, tie_code, pos, seed, score, tie, desc) -> SolveResult:
             return SolveResult(False, None, np.array([s], dtype=np.int32),
                                f"warnsdorff greedy ({desc})", 0.0, stuck_at=s, message=why,
                                info={"failure": why})
-        from .phased_kernel import phased_walk
-        from .squirrel import plan
-        p = plan(board.rows, s, TIE_RULES[tie_code])
+        p = _squirrel.plan(board.rows, s, TIE_RULES[tie_code])
         m = phased_walk(board.rows, board.cols, p.start, p.prios, p.switch, path, ties)
     else:
         m = _walk.greedy_walk(board.rows, board.cols, s, int(tie_code), pos, seed, score, path,
@@ -253,7 +255,6 @@ def _backtrack(board, s, tie_code, pos, seed, score, tie, desc, closed, budget) 
 
 
 def _construct(board: Board, s: int, closed: bool) -> SolveResult:
-    from ..construct.huge import ConstructionError, construct_closed, construct_open
     try:
         if closed:
             path = construct_closed(board.rows, board.cols, start=s)
@@ -275,7 +276,6 @@ def _search_from(board: Board, s: int) -> SolveResult:
     """Open tour from ``s`` by a Warnsdorff-ordered search with dead-square pruning
     (:func:`knightgui_core.construct.hamsearch_kernel.ham_search`), a few seeds with a node budget
     each. A search that exhausts its tree proves that no open tour starts on ``s``."""
-    from ..construct.hamsearch_kernel import ham_search
     nb = board.neighbours
     req = np.full(board.size, -1, dtype=np.int32)
     path = np.empty(board.size, dtype=np.int32)
@@ -304,7 +304,6 @@ def _search_from(board: Board, s: int) -> SolveResult:
 
 
 def _repair(board: Board, res: SolveResult, seed: int) -> SolveResult | None:
-    from .close_kernel import repair_closed
     ok, path = repair_closed(board.neighbours, res.path, max_steps=20 * board.size, seed=seed)
     if not ok:
         return None

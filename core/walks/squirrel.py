@@ -39,6 +39,7 @@ import numpy as np
 
 from ..board.squares import MOVES, Board, SquareSpec
 from ..system.errors import InputError
+from .phased_kernel import phased_walk
 
 #: the paper's move k (1..8) as (Δa, Δb)
 PAPER_MOVES = ((-2, 1), (-1, 2), (1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1))
@@ -168,7 +169,6 @@ def squirrel_walk(n: int, corner: SquareSpec = 0,
                   variant: str = "squirrel") -> tuple[np.ndarray, np.ndarray]:
     """The walk on an n×n board from a corner: ``(path int32[m], ties uint8[m])``; ``m ==
     n*n`` when it is a tour."""
-    from .phased_kernel import phased_walk
     p = plan(n, corner, variant)
     path = np.empty(n * n, dtype=np.int32)
     ties = np.empty(n * n, dtype=np.uint8)
