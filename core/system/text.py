@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Mapping
 from typing import Any, NoReturn
 
 import numpy as np
@@ -42,7 +43,7 @@ def finite(obj: Any) -> Any:
         return finite(obj.item())
     if isinstance(obj, np.ndarray):
         return finite(obj.tolist())
-    if isinstance(obj, dict):
+    if isinstance(obj, Mapping):
         return {k: finite(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         return [finite(v) for v in obj]

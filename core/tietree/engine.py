@@ -17,6 +17,7 @@ from . import enumerate_kernel as _k
 from . import guard as _guard
 from . import keep_kernel as _keep
 from .replay import OptionsReplay
+from .search_counts import SearchCounts
 
 __all__ = ["Cancelled", "Engine", "raise_if_cancelled"]
 
@@ -158,9 +159,10 @@ class Engine:
                                self.L, int(max_steps))
 
     @property
-    def counters(self) -> dict:
+    def counters(self) -> SearchCounts:
         """``solutions``, ``dead_ends``, ``forward_moves`` and ``exhausted`` so far."""
         st = self.st
-        return {"solutions": int(st[_k.ST_SOLUTIONS]), "dead_ends": int(st[_k.ST_DEAD_ENDS]),
-                "forward_moves": int(st[_k.ST_FORWARD]),
-                "exhausted": int(st[_k.ST_PHASE]) == _k.PH_DONE}
+        return SearchCounts(solutions=int(st[_k.ST_SOLUTIONS]),
+                            dead_ends=int(st[_k.ST_DEAD_ENDS]),
+                            forward_moves=int(st[_k.ST_FORWARD]),
+                            exhausted=int(st[_k.ST_PHASE]) == _k.PH_DONE)

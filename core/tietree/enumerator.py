@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from functools import cached_property
 
 import numpy as np
@@ -29,6 +30,7 @@ from . import guard as _guard
 from .engine import Cancelled, Engine, raise_if_cancelled
 from .kept_solutions import CompactBlock
 from .replay import OptionsReplay
+from .search_counts import SearchCounts
 
 __all__ = ["Enumerator", "Solution", "EnumerationError", "DashError", "Cancelled", "list_tails",
            "free_corners", "count_kernel", "Engine", "CompactBlock"]
@@ -273,8 +275,8 @@ class Enumerator:
                 return
             block = min(block * 2, 1024)
 
-    def count(self, progress: Callable[[dict], object] | None = None,
-              cancel: CancelLike = None, chunk: int = 5_000_000) -> dict:
+    def count(self, progress: Callable[[SearchCounts], object] | None = None,
+              cancel: CancelLike = None, chunk: int = 5_000_000) -> SearchCounts:
         """Run on to the end without building solutions. Totals since the start; stops early
         (``exhausted`` False) when ``cancel()`` is true between chunks. ``progress(counters)``
         is called after every chunk."""
@@ -286,9 +288,7 @@ class Enumerator:
                 progress(self.engine.counters)
             if cancel_requested(cancel):
                 break
-        out = self.engine.counters
-        out["seconds"] = time.perf_counter() - t0
-        return out
+        return replace(self.engine.counters, seconds=time.perf_counter() - t0)
 
     def names(self, squares: Iterable[int]) -> list[str]:
         """Names (``c7``) of flat squares on this board."""

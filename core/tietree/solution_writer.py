@@ -242,7 +242,7 @@ def write_solutions(en: Enumerator, filename: str | os.PathLike[str], limit: int
     appears only when complete (safe writer); ``OSError`` when it cannot be written."""
     return _write(filename, en.board, {"method": en.method},
                   lambda numbers: solution_blocks(en, limit, cancel, numbers=numbers),
-                  lambda: en.engine.counters, progress)
+                  lambda: dict(en.engine.counters), progress)
 
 
 def write_paths(filename: str | os.PathLike[str], board: Board, method: str,

@@ -257,3 +257,21 @@ def test_building_an_enumeration_can_be_cancelled_between_its_stages(allow):
             Enumerator(120, 120, start="a1", cancel=cancel)
         assert len(asked) == allow + 1
     assert not issubclass(Cancelled, ValueError)   # not a complaint about the input
+
+
+def test_the_counts_are_a_typed_value_that_reads_as_the_old_mapping():
+    import json
+
+    from knightgui_core.system.text import strict_dumps
+    from knightgui_core.tietree.search_counts import SearchCounts
+    c = Enumerator(6, 6, "a1").count()
+    assert isinstance(c, SearchCounts) and c.exhausted and c.seconds is not None
+    assert c.solutions == c["solutions"] > 0 and c.dead_ends == c["dead_ends"]
+    d = json.loads(strict_dumps(c))
+    assert d == dict(c) and set(d) == {"solutions", "dead_ends", "forward_moves", "exhausted",
+                                       "seconds"}
+    e = Enumerator(6, 6, "a1").engine.counters
+    assert "seconds" not in e and e == {"solutions": 0, "dead_ends": 0, "forward_moves": 0,
+                                        "exhausted": False}
+    with pytest.raises(KeyError):
+        e["seconds"]
