@@ -247,7 +247,10 @@ class ResultsPresenter(QObject):
         every = self.request is not None and self.request.all_tours
         mo = self.store.mo(i)
         branch = self.store.branch(i)
-        closed = bool(self.request.closed) if self.request is not None else False
+        # a closed run's solutions all close; a file says nothing of the run, so each of its
+        # solutions is shown closed when it closes
+        closed = (self.request is not None and bool(self.request.closed)
+                  and b.is_knight_move(int(path[-1]), int(path[0])))
         self.current = i
         meta: dict[str, object] = {"method": "all-tours" if every else "phadke-enumeration",
                                    "solution": self.store.index(i)}

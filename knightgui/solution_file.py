@@ -73,6 +73,9 @@ def load_into(window, sf: SolutionFile, name: str = "") -> bool:
     err = check_path(sf.board, first, closed)
     if err:
         raise TourError(f"solution 1: {err}")
+    # the controls first: a change of board marks the shown run stale and drops its store
+    window.controls.set_board(sf.rows, sf.cols, board=sf.board)
+    window.view.set_board(board=sf.board)
     r = window.results
     if r.running:
         r.cancel()
@@ -80,15 +83,14 @@ def load_into(window, sf: SolutionFile, name: str = "") -> bool:
     r.store = FileSolutionStore(sf)
     r.board = sf.board
     r.request = SimpleNamespace(mode="exhaustive", closed=closed, rows=sf.rows, cols=sf.cols,
-                                all_tours=False)
+                                all_tours=False, topology=sf.board.topology,
+                                leaper=sf.board.leaper, board=lambda: sf.board)
     r.found, r.exhausted, r.running, r.cancelled = len(sf), True, False, False
-    window.controls.set_board(sf.rows, sf.cols)
-    window.view.set_board(sf.rows, sf.cols)
     if not r.show_solution(0):
         return False
     window.matrix.clear(f"{name}: solutions from a file (no options matrix stored)")
     window.statusBar().showMessage(f"Opened {name}: {len(sf):,} solutions on "
-                                   f"{sf.rows}×{sf.cols}")
+                                   f"{sf.board.describe()}")
     return True
 
 

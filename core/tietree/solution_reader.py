@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from ..board.dash import EnumerationError
-from ..board.squares import Board, BoardError, parse_coords
+from ..board.squares import Board, BoardError, parse_coords, parse_leaper, parse_topology
 from ..system import files
 from ..system.text import finite_float, reject_constant
 from .solution_writer import format_of
@@ -31,8 +31,8 @@ class SolutionFile:
     on demand); CSV and JSON files are read whole (up to the safe reader's limit)."""
 
     def __init__(self, rows: int, cols: int, count: int, get_numbers=None, paths=None,
-                 indices=None, branches=None, source: str = ""):
-        self.board = Board(rows, cols)
+                 indices=None, branches=None, source: str = "", board: Board | None = None):
+        self.board = Board(rows, cols) if board is None else board
         self.rows, self.cols, self.count = rows, cols, int(count)
         self._get_numbers, self._paths = get_numbers, paths
         self._indices, self._branches = indices, branches
@@ -113,6 +113,15 @@ def _open_csv(p: Path) -> SolutionFile:
         text = files.read_text(p)
     except OSError as e:
         raise EnumerationError(str(e)) from None
+    topology, leaper = "plane", "1,2"
+    if text.startswith("#"):                # "# topology=torus leaper=2,3": another board
+        first, _, text = text.partition("\n")
+        for part in first[1:].split():
+            key, _, value = part.partition("=")
+            if key == "topology":
+                topology = value
+            elif key == "leaper":
+                leaper = value
     r = csv.reader(io.StringIO(text, newline=""))
     if next(r, None) != ["solution", "branch", "path"]:
         raise EnumerationError(f"{p.name}: a solutions CSV starts with solution,branch,path")
@@ -123,7 +132,7 @@ def _open_csv(p: Path) -> SolutionFile:
     if len(names) != len(rows_):
         raise EnumerationError(f"{p.name}: every line needs 3 fields")
     squares = {n for rec in names[:1] for n in rec}
-    board = _board_from_names(squares, len(names[0]))
+    board = _board_from_names(squares, len(names[0]), topology, leaper)
     look = {board.name(s): s for s in range(board.size)}
     try:
         paths = np.array([[look[n] for n in rec] for rec in names], dtype=np.int32)
@@ -132,10 +141,11 @@ def _open_csv(p: Path) -> SolutionFile:
     except (KeyError, ValueError) as e:
         raise EnumerationError(f"{p.name}: not a solutions file ({str(e)[:60]})") from None
     return SolutionFile(board.rows, board.cols, len(paths), paths=paths, indices=idx,
-                        branches=br, source=p.name)
+                        branches=br, source=p.name, board=board)
 
 
-def _board_from_names(names: set, n: int) -> Board:
+def _board_from_names(names: set, n: int, topology: object = "plane",
+                      leaper: object = "1,2") -> Board:
     cols = rows = 0
     for s in names:
         cr = parse_coords(s)
@@ -146,10 +156,16 @@ def _board_from_names(names: set, n: int) -> Board:
         raise EnumerationError("a solution with no squares")
     if rows * cols != n:     # a tour visits every square: the board is the names' extent
         raise EnumerationError(f"{n} squares do not fill a {cols}×{rows} board")
+    return _board(rows, cols, topology, leaper)
+
+
+def _board(rows: int, cols: int, topology: object, leaper: object) -> Board:
+    """The board a file names; :class:`EnumerationError` with one sentence when it names
+    none that exists."""
     try:
-        return Board(rows, cols)
+        return Board(rows, cols, parse_topology(topology), parse_leaper(leaper))
     except BoardError as e:
-        raise EnumerationError(str(e)) from None
+        raise EnumerationError(f"the file's board: {e}") from None
 
 
 def _open_json(p: Path) -> SolutionFile:
@@ -177,8 +193,9 @@ def _open_json(p: Path) -> SolutionFile:
     c, r = pairs[..., 0], pairs[..., 1]
     if (c < 0).any() or (c >= cols).any() or (r < 0).any() or (r >= rows).any():
         raise EnumerationError(f"{p.name}: a square lies off the board")
+    board = _board(rows, cols, d.get("topology", "plane"), d.get("leaper", "1,2"))
     return SolutionFile(rows, cols, len(lst), paths=(r * cols + c).astype(np.int32),
-                        indices=idx, branches=br, source=p.name)
+                        indices=idx, branches=br, source=p.name, board=board)
 
 
 def open_solutions(filename: str | os.PathLike[str]) -> SolutionFile:

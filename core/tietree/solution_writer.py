@@ -159,8 +159,19 @@ class _Rows:
         return flat[flat != 0].tobytes()
 
 
+def _board_fields(board: Board) -> dict[str, Any]:
+    """The fields that name another board or piece (none for the knight on the plane, so
+    the files of the plane read as before)."""
+    if board.is_classic:
+        return {}
+    return {"topology": board.topology, "leaper": list(board.leaper)}
+
+
 class _NpyWriter:
     def __init__(self, f, board: Board, meta: dict):
+        if not board.is_classic:
+            raise EnumerationError(f"a .npy solutions file holds move numbers only, not the "
+                                   f"board: for the {board.describe()} use .json or .csv")
         self.f, self.n = f, board.size
         self.shape = (board.rows, board.cols)
         self.dtype = _npy_dtype(self.n)
@@ -183,6 +194,10 @@ class _NpyWriter:
 class _CsvWriter:
     def __init__(self, f, board: Board, meta: dict):
         self.f = f
+        extra = _board_fields(board)
+        if extra:                           # the tour CSV's comment line names the board
+            a, b = board.leaper
+            f.write(f"# topology={board.topology} leaper={a},{b}\n".encode("ascii"))
         f.write(b"solution,branch,path\n")
         names = [board.name(s) for s in range(board.size)]
         # a name with a comma (numeric names, "10,3") needs quoting: quote the whole path
@@ -202,7 +217,8 @@ class _JsonWriter:
     def __init__(self, f, board: Board, meta: dict):
         self.f = f
         head = strict_dumps({"format": "knightgui-enumeration", "version": 1,
-                             "rows": board.rows, "cols": board.cols, **meta})
+                             "rows": board.rows, "cols": board.cols,
+                             **_board_fields(board), **meta})
         f.write(head[:-1].encode("utf-8") + b',"solutions_listed":[')
         cols = board.cols
         self.rag = _Rows([f",[{s % cols},{s // cols}]".encode("ascii")

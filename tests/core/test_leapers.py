@@ -242,3 +242,41 @@ def test_the_all_tours_study_on_other_boards_agrees_with_the_listing(rows, cols,
                         for v in plain_moves(rows, cols, topology, leaper, u)}
                 closed += sum((int(p[-1]), int(p[0])) in back for p in block)
         assert res.per_start[b.name(s)] == {"tours": tours, "closed": closed}, b.name(s)
+
+
+@pytest.mark.parametrize("ext", [".json", ".csv"])
+def test_solutions_files_of_another_board_name_it(tmp_path, ext):
+    from knightgui_core.tietree.solution_reader import open_solutions
+    from knightgui_core.tietree.solution_writer import write_solutions
+    b = Board(5, 6, "cylinder", (1, 2))
+    en = Enumerator(5, 6, start="a1", board=b)
+    out = write_solutions(en, tmp_path / f"s{ext}", limit=20)
+    assert out["written"] == 20
+    sf = open_solutions(tmp_path / f"s{ext}")
+    assert sf.board == b and len(sf) == 20
+    for i in range(len(sf)):
+        assert plain_is_tour(5, 6, "cylinder", (1, 2), sf.path(i))
+    plane = Enumerator(5, 6, start="a1")                    # the knight's plane: as before
+    write_solutions(plane, tmp_path / f"p{ext}", limit=3)
+    text = (tmp_path / f"p{ext}").read_text()
+    assert "topology" not in text and open_solutions(tmp_path / f"p{ext}").board == Board(5, 6)
+
+
+def test_a_npy_solutions_file_of_another_board_is_refused_in_one_line(tmp_path):
+    from knightgui_core.tietree.solution_writer import write_solutions
+    en = Enumerator(5, 6, start="a1", board=Board(5, 6, "torus"))
+    with pytest.raises(EnumerationError, match="use .json or .csv") as e:
+        write_solutions(en, tmp_path / "s.npy", limit=5)
+    assert "\n" not in str(e.value) and not (tmp_path / "s.npy").exists()
+
+
+def test_a_solutions_file_naming_an_unknown_board_is_refused(tmp_path):
+    from knightgui_core.tietree.solution_reader import open_solutions
+    from knightgui_core.tietree.solution_writer import write_solutions
+    write_solutions(Enumerator(5, 6, start="a1", board=Board(5, 6, "torus")),
+                    tmp_path / "s.json", limit=2)
+    d = json.loads((tmp_path / "s.json").read_text())
+    d["topology"] = "klein"
+    (tmp_path / "bad.json").write_text(json.dumps(d))
+    with pytest.raises(EnumerationError, match="the file's board"):
+        open_solutions(tmp_path / "bad.json")

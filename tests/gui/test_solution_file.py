@@ -57,3 +57,23 @@ def test_npy_with_a_record_that_is_no_tour(window, tmp_path, dialogs):
     np.save(tmp_path / "x.npy", a)
     assert window.open_solutions(filename=str(tmp_path / "x.npy")) is False
     assert dialogs
+
+
+def test_a_solutions_file_of_a_torus_opens_on_the_torus(window, tmp_path):
+    from knightgui_core.board.squares import Board
+    b = Board(6, 6, "torus", (2, 3))
+    f = tmp_path / "z.json"
+    write_solutions(Enumerator(6, 6, "a1", board=b), f, limit=30)
+    assert window.open_solutions(filename=str(f)) is True
+    assert window.view.board == b == window.controls.board() == window.results.board
+    r = window.results
+    assert r.next() and check_path(b, r.tour.path) is None
+    assert "torus" in window.statusBar().currentMessage()
+
+
+def test_a_solutions_file_of_another_size_opens_on_its_size(window, tmp_path):
+    f = tmp_path / "s6.csv"
+    write_solutions(Enumerator(6, 6, "a1"), f, limit=10)       # the window shows 8×8
+    assert window.open_solutions(filename=str(f)) is True
+    assert (window.view.rows, window.controls.model.settings.rows) == (6, 6)
+    assert len(window.results.store) == 10 and window.results.next()
