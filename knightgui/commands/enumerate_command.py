@@ -102,14 +102,18 @@ def _solution_record(en, s) -> dict:
             "numbers": s.numbers[::-1].tolist(), "mo": s.mo_entries()}
 
 
-def _out_kind(path) -> str:
+def _out_kind(path, board) -> str:
     from knightgui_core.tietree.solution_writer import FORMATS, format_of
     try:
-        return format_of(path)
+        kind = format_of(path)
     except ValueError:
         from pathlib import Path
         raise CliError(f"--out: unknown file type '{Path(path).suffix[:20]}' (use "
                        f"{', '.join(FORMATS)})") from None
+    if kind == ".npy" and not board.is_classic:     # said before the search, not after
+        raise CliError(f"--out: a .npy file holds move numbers only, not the board: for the "
+                       f"{board.describe()} use .json or .csv")
+    return kind
 
 
 def _write_out(path, en, limit) -> dict:
@@ -121,6 +125,8 @@ def _write_out(path, en, limit) -> dict:
             c["solutions"], None, f"solutions, {c['dead_ends']:,} dead ends"))
     except OSError as e:
         raise CliError(f"--out: cannot write {path}: {e.strerror or e}") from None
+    except ValueError as e:          # EnumerationError: a format that cannot hold this board
+        raise CliError(f"--out: {e}") from None
     finally:
         bar.close()
 
@@ -147,7 +153,7 @@ def _all_tours(args, rows: int, cols: int) -> int:
         raise CliError(str(e)) from None
     b = lister.board
     k = positive_int("--first", args.first, 1, 100_000) if args.first is not None else None
-    out_kind = _out_kind(args.out) if args.out else None
+    out_kind = _out_kind(args.out, b) if args.out else None
     t0 = time.perf_counter()
     shown = lister.first(k) if k is not None else None
     record: dict = {"all_tours": True}
@@ -228,7 +234,7 @@ def run(args) -> int:
         raise CliError(f"--{tail_kind}: {'-'.join(tail or ())} is an {en.plan.tail_kind.upper()} "
                        f"tail; use --{en.plan.tail_kind}")
     import time
-    out_kind = _out_kind(args.out) if args.out else None
+    out_kind = _out_kind(args.out, en.board) if args.out else None
     t0 = time.perf_counter()
     sols = []
     by_states: dict | None = None

@@ -62,3 +62,16 @@ def test_study_count_all_tours_on_a_torus(capsys):
     assert d["topology"] == "torus" and d["leaper"] == [1, 2]
     assert d["totals"]["tours"] == sum(r["tours"] for r in d["per_start"].values())
     assert len({r["tours"] for r in d["per_start"].values()}) == 1     # every square alike
+
+
+@pytest.mark.parametrize("extra", [[], ["--all-tours"]])
+def test_a_npy_out_on_another_board_is_one_line_before_the_search(tmp_path, capsys, extra):
+    out = tmp_path / "s.npy"
+    assert run(["enumerate", "--rows", "6", "--cols", "6", "--start", "a1", "--topology",
+                "torus", "--first", "3", "--out", str(out), *extra]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and ".json or .csv" in err[0] and not out.exists()
+    csv = tmp_path / "s.csv"
+    assert run(["enumerate", "--rows", "6", "--cols", "6", "--start", "a1", "--topology",
+                "torus", "--first", "3", "--out", str(csv), *extra]) == 0
+    assert csv.read_text().startswith("# topology=torus leaper=1,2\n")
