@@ -172,9 +172,12 @@ OPENER = textwrap.dedent("""
     import sys, pathlib, time
     from knightgui_core.run.store import ResultStore
     folder, who, other = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+    give_up = time.monotonic() + 60        # the other process may have died: never wait on
     for i in range(30):          # both processes race to create each of these stores
         (folder / f"{who}{i}").touch()
         while not (folder / f"{other}{i}").exists():   # start each one together
+            if time.monotonic() > give_up:
+                sys.exit(f"{other} never reached store {i}")
             time.sleep(0.0005)
         with ResultStore(folder / f"s{i}.sqlite") as st:
             st.put(who, "demo", {}, i)
@@ -187,9 +190,15 @@ def test_two_processes_creating_the_same_stores_both_succeed(tmp_path):
     procs = [subprocess.Popen([sys.executable, "-c", OPENER, str(tmp_path), who, other],
                               stderr=subprocess.PIPE, text=True)
              for who, other in (("a", "b"), ("b", "a"))]
-    for pr in procs:
-        _, err = pr.communicate(timeout=120)
-        assert pr.returncode == 0, err
+    try:
+        for pr in procs:
+            _, err = pr.communicate(timeout=120)
+            assert pr.returncode == 0, err
+    finally:
+        for pr in procs:            # a failed run leaves no process behind
+            if pr.poll() is None:
+                pr.kill()
+                pr.wait()
     for i in range(30):
         with ResultStore(tmp_path / f"s{i}.sqlite", readonly=True) as st:
             assert st.get("a", {}) == i and st.get("b", {}) == i
