@@ -51,6 +51,9 @@ def add_parser(studies) -> None:
     p.add_argument("--all-tours", action="store_true",
                    help="count every knight's path from each start, not only Warnsdorff's "
                         "(boards of at most 64 squares): directed paths and closed ones")
+    p.add_argument("--boards-up-to", metavar="N", default=None,
+                   help="with --all-tours and no board: every k×n board with 3 ≤ k ≤ n and "
+                        "k·n ≤ N (N ≤ 64), one after the other in one process")
     p.add_argument("--distinct", action="store_true",
                    help="also say how many tours are really different: open paths up to "
                         "reversal and cycles up to start and direction, then up to the "
@@ -142,6 +145,59 @@ def _all_tours(args, rows: int, cols: int, workers: int | None, board) -> int:
     return 0
 
 
+def _all_boards(args) -> int:
+    """``--all-tours --boards-up-to N``: every path of every k×n board (3 ≤ k ≤ n, k·n ≤ N)
+    in one process, one store and one cluster (the start-up is paid once)."""
+    import time
+
+    from knightgui_core.studies.all_tours import MAX_SQUARES, run_all_tours
+    from knightgui_core.tietree.subtrees import CountError
+    if not args.all_tours:
+        raise CliError("--boards-up-to counts every path: give --all-tours")
+    if args.size is not None or args.rows is not None or args.cols is not None:
+        raise CliError("--boards-up-to chooses the boards: give no --size, --rows or --cols")
+    if args.starts.strip().lower() != "all" or args.distinct or args.lengths:
+        raise CliError("--all-tours counts every start; it takes no --starts, --distinct "
+                       "or --lengths")
+    limit = positive_int("--boards-up-to", args.boards_up_to, 9, MAX_SQUARES)
+    workers = None if args.workers is None else positive_int("--workers", args.workers, 1, 256)
+    sizes = [(k, n) for k in range(3, limit + 1) for n in range(k, limit // k + 1)]
+    store = open_store(args.store)
+    t0 = time.perf_counter()
+    out = []
+    try:
+        for k, n in sizes:
+            board = board_of(args, k, n)
+            res = run_all_tours(k, n, runner=lambda tasks, k=k, n=n: run_study(
+                args, tasks, f"all tours {k}x{n}", store=store, workers=workers),
+                board=None if board.is_classic else board)
+            if res.cancelled:
+                raise CliError(f"the count of {k}×{n} did not finish")
+            d = res.to_json()
+            out.append({"rows": k, "cols": n, "directed_paths": d["totals"]["tours"],
+                        "undirected_paths": d["undirected_paths"],
+                        "closed_tours": d["undirected_closed_tours"],
+                        "seconds": round(res.seconds, 3)})
+    except CountError as e:
+        raise CliError(str(e)) from None
+    finally:
+        if store is not None:
+            store.close()
+    seconds = time.perf_counter() - t0
+    print(f"{'board':>7} {'directed paths':>16} {'undirected':>14} {'closed tours':>13} "
+          f"{'seconds':>8}")
+    for r in out:
+        print(f"{r['rows']:>3}×{r['cols']:<3} {r['directed_paths']:>16,} "
+              f"{r['undirected_paths']:>14,} {r['closed_tours']:>13,} {r['seconds']:>8.2f}")
+    b = board_of(args, 3, 3)
+    what = "" if b.is_classic else f" ({b.topology}, leaper {b.leaper[0]},{b.leaper[1]})"
+    print(f"{len(out)} boards up to {limit} squares{what}: {seconds:.1f} s in all")
+    if args.json:
+        emit_json({"study": "all-tours", "boards_up_to": limit, "boards": out,
+                   "seconds": round(seconds, 3)})
+    return 0
+
+
 def _table_bytes(args) -> int | None:
     """``--table-mb`` as bytes (checked), 0 for ``--no-table``, None for the default."""
     if args.no_table:
@@ -162,6 +218,8 @@ def run(args) -> int:
     from knightgui_core.studies.count_study import TASK_MOVES, run_count
     from knightgui_core.system.files import write_text
     from knightgui_core.tietree.subtrees import CountError
+    if args.boards_up_to is not None:
+        return _all_boards(args)
     rows, cols = _dims(args)
     depth = positive_int("--split-depth", args.split_depth, 0, 64)
     budget = (TASK_MOVES if args.task_moves is None

@@ -132,3 +132,22 @@ def test_count_all_tours(capsys):
     assert run(["study", "count", "--size", "9", "--all-tours"]) == 2
     assert "at most 64 squares" in capsys.readouterr().err
     assert run(["study", "count", "--size", "5", "--all-tours", "--starts", "a1"]) == 2
+
+
+def test_count_all_tours_of_every_board_up_to_a_size(capsys):
+    # undirected open paths (OEIS A390833) and closed tours as published: 3×4 has
+    # 8 paths, 4×5 82, 5×5 864, 3×10 16 closed tours, 5×6 8
+    assert run(["study", "count", "--all-tours", "--boards-up-to", "30", "--json",
+                "--scheduler", "threads"]) == 0
+    d = _last_json(capsys)
+    got = {(b["rows"], b["cols"]): (b["undirected_paths"], b["closed_tours"])
+           for b in d["boards"]}
+    assert set(got) == {(k, n) for k in range(3, 31) for n in range(k, 31) if k * n <= 30}
+    assert got[(3, 4)] == (8, 0) and got[(4, 5)] == (82, 0) and got[(5, 5)] == (864, 0)
+    assert got[(3, 10)][1] == 16 and got[(5, 6)] == (18_784, 8)
+    for b in d["boards"]:
+        assert b["directed_paths"] == 2 * b["undirected_paths"]
+    for bad in (["--boards-up-to", "30"], ["--all-tours", "--boards-up-to", "65"],
+                ["--all-tours", "--boards-up-to", "20", "--size", "5"]):
+        assert run(["study", "count", *bad]) == 2
+        assert len(capsys.readouterr().err.strip().splitlines()) == 1
