@@ -41,8 +41,8 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "board.validate_kernel": ("path_is_tour", "path_is_tour_table"),
     "board.canonical_kernel": ("canonical_rows_kernel",),
     "walks.walk_kernel": ("greedy_walk",),
-    "walks.table_walk_kernel": ("table_greedy_walk", "table_backtrack_walk", "backtrack_begin",
-                                "backtrack_run"),
+    "walks.table_walk_kernel": ("table_greedy_walk",),
+    "walks.table_backtrack_kernel": ("table_backtrack_walk", "backtrack_begin", "backtrack_run"),
 }
 
 

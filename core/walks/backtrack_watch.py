@@ -1,6 +1,6 @@
 """Watching the backtracking walk one forward move at a time (issue 27, item 3).
 
-:class:`BacktrackWatch` runs the search of :func:`knightgui_core.walks.table_walk_kernel.
+:class:`BacktrackWatch` runs the search of :func:`knightgui_core.walks.table_backtrack_kernel.
 table_backtrack_walk` — Warnsdorff-ordered depth-first search over the board's neighbour
 table, any board and piece — with a budget of one forward move per :meth:`step`, and says
 what each move did (:class:`knightgui_core.board.watch_step.WatchStep`): where the walker
@@ -17,7 +17,7 @@ from ..board.rules import DEFAULT_ORDER, parse_order
 from ..board.squares import Board
 from ..board.tie_rule import TieRule
 from ..board.watch_step import WatchStep
-from . import table_walk_kernel as _k
+from . import table_backtrack_kernel as _k
 from .solve_result import SolveError
 
 __all__ = ["BacktrackWatch"]

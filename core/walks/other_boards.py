@@ -29,7 +29,8 @@ from ..board.tie_rule import TieRule
 from ..construct.hamsearch_kernel import ham_search
 from .close_kernel import repair_closed
 from .solve_result import SolveError, SolveResult
-from .table_walk_kernel import table_backtrack_walk, table_greedy_walk
+from .table_backtrack_kernel import table_backtrack_walk
+from .table_walk_kernel import table_greedy_walk
 
 __all__ = ["solve_other", "BACKTRACK_MAX", "WALK_MAX"]
 

@@ -12,7 +12,8 @@ from knightgui_core.board.squares import Board
 from knightgui_core.board.tie_rule import TieRule
 from knightgui_core.walks import backtrack_kernel, walk_kernel
 from knightgui_core.walks.solve import SolveError, solve
-from knightgui_core.walks.table_walk_kernel import table_backtrack_walk, table_greedy_walk
+from knightgui_core.walks.table_backtrack_kernel import table_backtrack_walk
+from knightgui_core.walks.table_walk_kernel import table_greedy_walk
 
 from test_leapers import plain_is_tour, plain_moves  # the plain validator, written once
 

@@ -1,0 +1,208 @@
+"""The backtracking Warnsdorff search over a neighbour table: every board and piece, every
+tie rule, candidates ranked with the keys of :mod:`knightgui_core.walks.table_walk_kernel`
+(:func:`table_rank`), tried best first and taken back at a dead end, within a node budget.
+The search is resumable (:func:`backtrack_begin`, then :func:`backtrack_run` for as many
+forward moves as wanted), so the window can watch it one move at a time
+(:mod:`knightgui_core.walks.backtrack_watch`); :func:`table_backtrack_walk` runs it whole.
+
+numba only; arrays and ints in, arrays and ints out.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..board.tie_rule import TieRule
+from ..system.jit import njit
+from ..system.rng_kernel import new_state, xorshift64
+from .table_walk_kernel import centre_of, move_keys, rule_key, table_outlets, table_visit
+from .walk_kernel import SALT
+
+
+@njit
+def table_rank(q: int, nbr: np.ndarray, free: np.ndarray, outlets: np.ndarray,
+               score: np.ndarray, base: int, sec_t: np.ndarray, cols: int, cx2: int, cy2: int,
+               metric: int, rng: np.ndarray, out_sq: np.ndarray, out_key: np.ndarray) -> int:
+    """The free neighbours of ``q`` sorted best first by (outlets, rule key, residual key);
+    returns their number. ``out_sq`` int64[8] receives them, ``out_key`` int64[8, 3] their
+    keys. Every candidate draws its random bits (the random rules), as the knight's
+    backtracking kernel does."""
+    randomised = (base == TieRule.RANDOM or base == TieRule.POHL_RANDOM
+                  or base == TieRule.CENTER_FAR_RANDOM)
+    have_score = score.shape[0] > 0
+    n = 0
+    for t in range(8):
+        s = nbr[q, t]
+        if s < 0 or free[s] == 0:
+            continue
+        o = np.int64(outlets[s])
+        if have_score and score[s] >= 0:
+            o = np.int64(score[s])
+        k2 = sec_t[t]
+        if randomised:
+            k2 += np.int64(xorshift64(rng) >> np.uint64(40)) * 8
+        k1 = rule_key(s, nbr, free, outlets, base, cols, cx2, cy2, metric)
+        j = n
+        while j > 0 and (out_key[j - 1, 0] > o or (out_key[j - 1, 0] == o and (
+                out_key[j - 1, 1] > k1 or (out_key[j - 1, 1] == k1 and out_key[j - 1, 2] > k2)))):
+            out_key[j, 0] = out_key[j - 1, 0]
+            out_key[j, 1] = out_key[j - 1, 1]
+            out_key[j, 2] = out_key[j - 1, 2]
+            out_sq[j] = out_sq[j - 1]
+            j -= 1
+        out_key[j, 0] = o
+        out_key[j, 1] = k1
+        out_key[j, 2] = k2
+        out_sq[j] = s
+        n += 1
+    return n
+
+
+#: fields of the backtracking search's state ``st`` (int64[8])
+BT_DEPTH, BT_NODES, BT_BEST, BT_FOUND, BT_OVER, BT_BACKED, BT_DEAD, BT_LOW = range(8)
+
+
+@njit
+def backtrack_begin(nbr: np.ndarray, cols: int, start: int, tie: int, order_pos: np.ndarray,
+                    seed: int, score: np.ndarray, free: np.ndarray, outlets: np.ndarray,
+                    rng: np.ndarray, cand: np.ndarray, key: np.ndarray, ncand: np.ndarray,
+                    nxt: np.ndarray, path: np.ndarray, ties: np.ndarray,
+                    st: np.ndarray) -> None:
+    """Start the backtracking search from ``start``: fill the state arrays (``free`` uint8[N],
+    ``outlets`` int32[N], ``rng`` uint64[1], ``cand`` int64[N, 8], ``key`` int64[N, 8, 3],
+    ``ncand``, ``nxt`` int64[N], ``path`` int32[N], ``ties`` uint8[N], ``st`` int64[8], see
+    the ``BT_`` fields) for :func:`backtrack_run`."""
+    rows = nbr.shape[0] // cols
+    base = tie & 0xFF
+    sec_t = move_keys(tie, order_pos)
+    cx2, cy2, metric = centre_of(tie, rows, cols)
+    rng[0] = new_state(seed, SALT)[0]
+    for s in range(free.shape[0]):
+        free[s] = 1
+    table_outlets(nbr, free, outlets)
+    for s in range(ncand.shape[0]):
+        ncand[s] = 0
+        nxt[s] = 0
+    table_visit(start, nbr, free, outlets, 1)
+    path[0] = start
+    ties[0] = 0
+    ncand[0] = table_rank(start, nbr, free, outlets, score, base, sec_t, cols, cx2, cy2,
+                          metric, rng, cand[0], key[0])
+    st[BT_DEPTH] = 1
+    st[BT_NODES] = 0
+    st[BT_BEST] = 1
+    st[BT_FOUND] = 0
+    st[BT_OVER] = 0
+    st[BT_BACKED] = 0
+    st[BT_DEAD] = 0
+    st[BT_LOW] = 1
+
+
+@njit
+def backtrack_run(nbr: np.ndarray, cols: int, start: int, closed: bool, tie: int,
+                  order_pos: np.ndarray, score: np.ndarray, node_budget: int, max_moves: int,
+                  free: np.ndarray, outlets: np.ndarray, rng: np.ndarray, cand: np.ndarray,
+                  key: np.ndarray, ncand: np.ndarray, nxt: np.ndarray, path: np.ndarray,
+                  ties: np.ndarray, st: np.ndarray) -> None:
+    """Go on with the search begun by :func:`backtrack_begin` for at most ``max_moves``
+    forward moves (the watch makes one at a time), until a tour is found (``st[BT_FOUND]``
+    1), the tree is exhausted or ``node_budget`` nodes are spent (``st[BT_OVER]`` 1). In
+    ``st``, ``BT_BACKED`` counts the squares taken back in this call, ``BT_DEAD`` the dead
+    ends met in all, ``BT_LOW`` the shortest the path became in this call."""
+    size = nbr.shape[0]
+    rows = size // cols
+    base = tie & 0xFF
+    sec_t = move_keys(tie, order_pos)
+    cx2, cy2, metric = centre_of(tie, rows, cols)
+    depth = st[BT_DEPTH]
+    nodes = st[BT_NODES]
+    best = st[BT_BEST]
+    st[BT_BACKED] = 0
+    st[BT_LOW] = depth
+    moves = 0
+    if st[BT_FOUND] or st[BT_OVER]:
+        return
+    while True:
+        if depth == size:
+            if not closed:
+                st[BT_FOUND] = 1
+                break
+            last = path[depth - 1]
+            closes = False
+            for t in range(8):
+                if nbr[last, t] == start:
+                    closes = True
+            if closes:
+                st[BT_FOUND] = 1
+                break
+            st[BT_DEAD] += 1
+            depth -= 1
+            st[BT_BACKED] += 1
+            table_visit(path[depth], nbr, free, outlets, 0)
+            continue
+        if moves >= max_moves:
+            break
+        lvl = depth - 1
+        if nxt[lvl] >= ncand[lvl] or nodes >= node_budget:
+            if depth == 1 or nodes >= node_budget:
+                st[BT_OVER] = 1
+                break
+            if ncand[lvl] == 0:
+                st[BT_DEAD] += 1             # a square with no way on
+            depth -= 1
+            st[BT_BACKED] += 1
+            if depth < st[BT_LOW]:
+                st[BT_LOW] = depth
+            table_visit(path[depth], nbr, free, outlets, 0)
+            continue
+        i = nxt[lvl]
+        nxt[lvl] += 1
+        s = cand[lvl, i]
+        ties[depth] = 1 if (ncand[lvl] > 1 and key[lvl, 0, 0] == key[lvl, 1, 0]) else 0
+        table_visit(s, nbr, free, outlets, 1)
+        path[depth] = s
+        depth += 1
+        nodes += 1
+        moves += 1
+        if depth > best:
+            best = depth
+        if depth < size:
+            if closed and outlets[start] == 0:
+                ncand[depth - 1] = 0
+            else:
+                ncand[depth - 1] = table_rank(s, nbr, free, outlets, score, base, sec_t, cols,
+                                              cx2, cy2, metric, rng, cand[depth - 1],
+                                              key[depth - 1])
+            nxt[depth - 1] = 0
+    st[BT_DEPTH] = depth
+    st[BT_NODES] = nodes
+    st[BT_BEST] = best
+
+
+@njit
+def table_backtrack_walk(nbr: np.ndarray, cols: int, start: int, closed: bool, tie: int,
+                         order_pos: np.ndarray, seed: int, score: np.ndarray,
+                         node_budget: int, path: np.ndarray, ties: np.ndarray,
+                         stats: np.ndarray) -> int:
+    """Depth-first search over Warnsdorff-ordered candidates (:func:`table_rank`) on the
+    board of ``nbr``, with an explicit stack and a node budget; returns the squares on the
+    path. ``stats`` int64[3]: nodes expanded, deepest depth, 1 when ``path`` holds a tour
+    (closed: its last square is a move from ``start``). Arguments as in
+    :func:`table_greedy_walk` and :func:`knightgui_core.walks.backtrack_kernel.backtrack_walk`.
+    """
+    size = nbr.shape[0]
+    free = np.ones(size, dtype=np.uint8)
+    outlets = np.empty(size, dtype=np.int32)
+    rng = np.zeros(1, dtype=np.uint64)
+    cand = np.empty((size, 8), dtype=np.int64)
+    key = np.empty((size, 8, 3), dtype=np.int64)
+    ncand = np.zeros(size, dtype=np.int64)
+    nxt = np.zeros(size, dtype=np.int64)
+    st = np.zeros(8, dtype=np.int64)
+    backtrack_begin(nbr, cols, start, tie, order_pos, seed, score, free, outlets, rng, cand,
+                    key, ncand, nxt, path, ties, st)
+    backtrack_run(nbr, cols, start, closed, tie, order_pos, score, node_budget,
+                  np.int64(1) << 62, free, outlets, rng, cand, key, ncand, nxt, path, ties, st)
+    stats[0] = st[BT_NODES]
+    stats[1] = st[BT_BEST]
+    stats[2] = st[BT_FOUND]
+    return st[BT_DEPTH]
