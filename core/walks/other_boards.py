@@ -32,7 +32,7 @@ from .solve_result import SolveError, SolveResult
 from .table_backtrack_kernel import table_backtrack_walk
 from .table_walk_kernel import table_greedy_walk
 
-__all__ = ["solve_other", "BACKTRACK_MAX", "WALK_MAX"]
+__all__ = ["solve_other", "close_by_reversals", "BACKTRACK_MAX", "WALK_MAX"]
 
 #: auto: boards up to this many squares search by backtracking when the rule's walk fails;
 #: an explicit backtracking search takes boards up to :data:`WALK_MAX` squares
@@ -148,7 +148,7 @@ def _auto(board: Board, nbr: np.ndarray, s: int, closed: bool, tie: TieRule, pos
     res: SolveResult | None = None
     how = ""
     if closed and walk.ok and board.size <= REPAIR_MAX:
-        res = _repair(board, nbr, walk, seed)
+        res = close_by_reversals(board, walk, seed)
         how = "closed by path reversals"
     if res is None and board.size <= BACKTRACK_MAX:
         res = _pruned_search(board, nbr, s, closed, seed)
@@ -171,16 +171,20 @@ def _auto(board: Board, nbr: np.ndarray, s: int, closed: bool, tie: TieRule, pos
     return res
 
 
-def _repair(board: Board, nbr: np.ndarray, walk: SolveResult, seed: int) -> SolveResult | None:
-    ok, path = repair_closed(nbr, walk.path, max_steps=20 * board.size, seed=seed,
-                             cols=board.cols)
+def close_by_reversals(board: Board, walk: SolveResult, seed: int) -> SolveResult | None:
+    """The complete walk ``walk`` closed by path reversals
+    (:func:`knightgui_core.walks.close_kernel.repair_closed`) and rotated to start where it
+    did, or None when they do not close it; any board (the knight's plane too)."""
+    ok, path = repair_closed(board.neighbours, walk.path, max_steps=20 * board.size,
+                             seed=seed, cols=board.cols)
     if not ok:
         return None
     path = np.asarray(path, dtype=np.int32)
-    k = int(np.flatnonzero(path == walk.path[0])[0])
+    k = int(np.flatnonzero(path == walk.path[0])[0])      # keep the start asked first
     res = SolveResult(True, None, np.roll(path, -k),
                       walk.method.replace("greedy", "greedy + rotations"), 0.0,
                       nodes=walk.nodes, ties=np.zeros(board.size, dtype=np.uint8))
+    res.message = f"closed tour found by {res.method}"
     return res
 
 
@@ -208,7 +212,7 @@ def _pruned_search(board: Board, nbr: np.ndarray, s: int, closed: bool,
                             ties=np.zeros(board.size, dtype=np.uint8))
         if not closed or board.is_knight_move(int(path[-1]), s):
             return found
-        repaired = _repair(board, nbr, found, seed)
+        repaired = close_by_reversals(board, found, seed)
         if repaired is not None:
             repaired.method = "pruned search + rotations"
             return repaired

@@ -47,8 +47,7 @@ from ..construct.huge import ConstructionError, construct_closed, construct_open
 from . import backtrack_kernel as _bt
 from . import squirrel as _squirrel
 from . import walk_kernel as _walk
-from .close_kernel import repair_closed
-from .other_boards import solve_other
+from .other_boards import close_by_reversals, solve_other
 from .phased_kernel import phased_walk
 from .solve_result import SolveError, SolveResult
 
@@ -303,20 +302,6 @@ def _search_from(board: Board, s: int) -> SolveResult:
     return res
 
 
-def _repair(board: Board, res: SolveResult, seed: int) -> SolveResult | None:
-    ok, path = repair_closed(board.neighbours, res.path, max_steps=20 * board.size, seed=seed)
-    if not ok:
-        return None
-    path = np.asarray(path, dtype=np.int32)
-    # keep the user's start first: rotate the cycle
-    k = int(np.flatnonzero(path == res.path[0])[0])
-    path = np.roll(path, -k)
-    out = SolveResult(True, None, path, res.method.replace("greedy", "greedy + rotations"),
-                      0.0, nodes=res.nodes, ties=np.zeros(board.size, dtype=np.uint8))
-    out.message = f"closed tour found by {out.method}"
-    return out
-
-
 def _auto(board, s, tie_code, pos, seed, score, tie, desc, closed, budget) -> SolveResult:
     """The rule's own walk first; when it fails, say where, and say which method took over."""
     walk = _greedy(board, s, tie_code, pos, seed, score, tie, desc)
@@ -331,7 +316,7 @@ def _auto(board, s, tie_code, pos, seed, score, tie, desc, closed, budget) -> So
     res = None
     if closed:
         if walk.ok and board.size <= REPAIR_AUTO_MAX:
-            res = _repair(board, walk, seed)
+            res = close_by_reversals(board, walk, seed)
             how = "closed by path reversals" if res is not None else ""
         if res is None:
             res, how = _construct(board, s, True), "tour by construction"
