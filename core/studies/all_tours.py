@@ -25,16 +25,22 @@ from ..tietree.alltours_kernel import count_all
 from ..tietree.subtrees import CountBoard, CountError, start_classes
 from ..tietree.table import TransTable
 
-__all__ = ["STUDY", "MAX_SQUARES", "AllToursResult", "all_tours_task", "run_all_tours"]
+__all__ = ["STUDY", "MAX_SQUARES", "AllToursResult", "all_tours_task", "memo_min", "run_all_tours"]
 
 STUDY = "all-tours"
 VERSION = 1
 #: the largest board the study takes (6×6 takes seconds, 5×8 half a minute on one core)
 MAX_SQUARES = 64
-#: states with fewer squares left are walked, not looked up (measured on 6×6: 20 is best)
-MEMO_MIN = 20
+#: states with fewer than this share of the squares left are walked, not looked up (on 5×8
+#: the table's lookups cost about what they save below 24 of 40 squares; bench/all_tours.py)
+MEMO_SHARE = 0.6
 #: the table of one task
 TABLE_BYTES = 64 << 20
+
+
+def memo_min(n: int) -> int:
+    """Fewest squares left for which a state of an ``n``-square board is looked up."""
+    return max(2, round(MEMO_SHARE * n))
 
 
 def all_tours_task(rows: int, cols: int, start: str, topology: str = "plane",
@@ -45,12 +51,16 @@ def all_tours_task(rows: int, cols: int, start: str, topology: str = "plane",
     cb = CountBoard(rows, cols, None if board.is_classic else board)
     n = cb.n
     s = cb.square(start)
+    if n > MAX_SQUARES:
+        raise CountError(f"every tour is counted on boards of at most {MAX_SQUARES} squares "
+                         f"({rows}×{cols} has {n})")
     table = TransTable(n, TABLE_BYTES)
     table.grow_to_limit()
     out = np.zeros(4, dtype=np.int64)
-    count_all(cb.att, n, s, np.zeros(n + 1, np.int32), np.zeros((n + 1, 2), np.uint64),
-              np.zeros((n + 1, 2), np.uint64), np.zeros((n + 1, 2), np.int64), table.tab,
-              table.buckets, MEMO_MIN, out)
+    att = np.ascontiguousarray(cb.att[:, 0])            # one word: at most 64 squares
+    count_all(att, n, s, np.zeros(n + 1, np.int64), np.zeros(n + 1, np.uint64),
+              np.zeros(n + 1, np.uint64), np.zeros((n + 1, 2), np.int64), table.tab,
+              table.buckets, memo_min(n), out)
     return {"tours": int(out[0]), "closed": int(out[1]), "hits": int(out[2]),
             "nodes": int(out[3])}
 

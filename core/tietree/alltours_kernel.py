@@ -4,22 +4,30 @@ The number of ways to finish a path depends only on the knight's square and the 
 unvisited squares, so the count is a dynamic program over those states: a depth-first search
 whose finished nodes are kept in a table (the layout of
 :mod:`knightgui_core.tietree.memo_kernel`: the whole key in each entry, so a collision can only
-miss) and added at once when met again. Two cuts keep the search among states that can still
-finish:
+miss) and added at once when met again. Cuts keep the search among states that can still
+finish (``d(u)``: the unvisited neighbours of an unvisited square ``u``; the knight's square is
+visited):
 
-* an unvisited square that is not next to the knight and has no unvisited neighbour can never
-  be reached: the state is dead;
-* an unvisited square that is not next to the knight and has one unvisited neighbour can only
-  be the last square of the path: two of them and the state is dead.
+* one square left: the path ends there if the knight reaches it, else nowhere;
+* with two or more left, a square of degree 0 is dead: the knight could only step onto it and
+  stop with squares still unvisited;
+* a square of degree 1 is the path's last square unless it is the very next one, so three of
+  them, or two that the knight cannot step onto now, and the state is dead;
+* a knight with no unvisited neighbour is stuck.
 
-The degrees of the unvisited squares, and how many have 0 and 1, are kept up to date move by
-move (eight squares a move), so the cuts cost a look at the knight's neighbours, not a pass
-over the board.
+(A test of whether the unvisited squares still form one piece was measured too: on 5×8 it
+removed 3 % of the nodes and cost more than it saved.) The degrees of the unvisited squares,
+and how many have 0 and 1, are kept up to date move by move (eight squares a move), so the
+cuts cost a look at the knight's neighbours, not a pass over the board.
 
-Arrays (``N`` squares, at most 128):
+The count works on boards of at most 64 squares, one machine word of unvisited squares (the
+two-word search of the lister, :mod:`knightgui_core.tietree.alltours_list_kernel`, reaches
+128 squares and uses :func:`_visit` and :func:`_dead` below).
 
-* ``att``   uint64[N, 2]  knight attack masks (two words).
-* ``q``     int32[N + 1], ``free`` uint64[N + 1, 2], ``pend`` uint64[N + 1, 2], ``acc``
+Arrays of :func:`count_all` (``N`` squares, at most 64):
+
+* ``att``   uint64[N]  the piece's moves from each square, one bit a square.
+* ``q``     int64[N + 1], ``free`` uint64[N + 1], ``pend`` uint64[N + 1], ``acc``
   int64[N + 1, 2] (paths, closed paths found below each open node): the search's stack.
 * ``tab``   uint64[C, 8]  the table (C = 2 × ``nbuckets``; ``nbuckets`` 0: no table);
   word 3 holds the paths below a state, word 4 the closed ones.
@@ -30,10 +38,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..system.jit import njit, trailing_zeros
-from .count_kernel import popcount2
 from .memo_kernel import KEY_BITS, _bucket, _find, _slot_for
 
 _ONE = np.uint64(1)
+_ZERO = np.uint64(0)
 
 
 @njit
@@ -86,21 +94,54 @@ def _dead(att: np.ndarray, deg: np.ndarray, cnt: np.ndarray, q: int, f0: np.uint
 
 
 @njit
+def _leave(att: np.ndarray, deg: np.ndarray, cnt: np.ndarray, c: int, f: np.uint64) -> None:
+    """Square ``c`` leaves the unvisited squares (``f`` no longer holds it): the degrees of
+    its unvisited neighbours and the numbers of squares of degree 0 and 1 (``cnt``) follow."""
+    d = deg[c]
+    if d <= 1:
+        cnt[d] -= 1
+    m = att[c] & f
+    while m:
+        u = trailing_zeros(m)
+        m &= m - _ONE
+        old = deg[u]
+        deg[u] = old - 1
+        if old <= 2:
+            cnt[old - 1] += 1
+            if old == 1:
+                cnt[1] -= 1
+
+
+@njit
+def _rejoin(att: np.ndarray, deg: np.ndarray, cnt: np.ndarray, c: int, f: np.uint64) -> None:
+    """The undo of :func:`_leave`: ``c`` is unvisited again (``f`` does not hold it)."""
+    m = att[c] & f
+    while m:
+        u = trailing_zeros(m)
+        m &= m - _ONE
+        old = deg[u]
+        deg[u] = old + 1
+        if old <= 1:
+            cnt[old] -= 1
+            if old == 0:
+                cnt[1] += 1
+    d = deg[c]
+    if d <= 1:
+        cnt[d] += 1
+
+
+@njit
 def count_all(att: np.ndarray, n: int, start: int, q: np.ndarray, free: np.ndarray,
               pend: np.ndarray, acc: np.ndarray, tab: np.ndarray, nbuckets: int,
               memo_min: int, out: np.ndarray) -> None:
-    """Every path of the knight from ``start`` through all ``n`` squares: ``out[0]`` paths,
-    ``out[1]`` of them closed (last square a knight move from the start), ``out[2]`` table
-    hits, ``out[3]`` nodes expanded. States with at least ``memo_min`` squares left are kept
-    in and read from the table."""
-    f0 = np.uint64(0)
-    f1 = np.uint64(0)
+    """Every path of the piece from ``start`` through all ``n`` squares (``n`` ≤ 64):
+    ``out[0]`` paths, ``out[1]`` of them closed (last square a move from the start),
+    ``out[2]`` table hits, ``out[3]`` nodes expanded. States with at least ``memo_min``
+    squares left are kept in and read from the table."""
+    f = _ZERO
     for s in range(n):
         if s != start:
-            if s < 64:
-                f0 |= _ONE << np.uint64(s)
-            else:
-                f1 |= _ONE << np.uint64(s - 64)
+            f |= _ONE << np.uint64(s)
     tag = np.uint64((start << 8) | (1 << 16) | (1 << 17))
     for i in range(4):
         out[i] = 0
@@ -109,78 +150,79 @@ def count_all(att: np.ndarray, n: int, start: int, q: np.ndarray, free: np.ndarr
     cnt = np.zeros(2, dtype=np.int64)
     for u in range(n):
         if u != start:
-            deg[u] = popcount2(att[u, 0] & f0, att[u, 1] & f1)
-            if deg[u] <= 1:
-                cnt[deg[u]] += 1
-    # level k: the knight on q[k] with free[k] unvisited; pend[k]: moves not tried yet
+            m = att[u] & f
+            d = 0
+            while m:
+                m &= m - _ONE
+                d += 1
+            deg[u] = d
+            if d <= 1:
+                cnt[d] += 1
+    home = att[start]
+    # level k: the piece on q[k] with free[k] unvisited; pend[k]: moves not tried yet
     k = 0
     q[0] = start
-    free[0, 0] = f0
-    free[0, 1] = f1
-    fresh = np.int64(1)
+    free[0] = f
+    fresh = True
     while True:
         if fresh:
-            fresh = np.int64(0)
-            g0 = free[k, 0]
-            g1 = free[k, 1]
+            fresh = False
+            g = free[k]
             cur = q[k]
             acc[k, 0] = 0
             acc[k, 1] = 0
-            done = np.int64(0)
-            if g0 == 0 and g1 == 0:
+            pend[k] = _ZERO
+            if g == 0:                                   # only the start square: n == 1
                 acc[k, 0] = 1
-                if cur < 64:
-                    if (att[start, 0] >> np.uint64(cur)) & _ONE:
+            elif (g & (g - _ONE)) == 0:                  # one square left
+                if att[cur] & g:
+                    acc[k, 0] = 1
+                    if home & g:
                         acc[k, 1] = 1
-                elif (att[start, 1] >> np.uint64(cur - 64)) & _ONE:
-                    acc[k, 1] = 1
-                done = np.int64(1)
-            elif _dead(att, deg, cnt, cur, g0, g1):
-                done = np.int64(1)
-            elif nbuckets > 0 and n - 1 - k >= memo_min:
-                w2 = np.uint64(cur) | tag
-                s = _find(tab, _bucket(g0, g1, w2, nbuckets), g0, g1, w2)
-                if s >= 0:
-                    acc[k, 0] = np.int64(tab[s, 3])
-                    acc[k, 1] = np.int64(tab[s, 4])
-                    out[2] += 1
-                    done = np.int64(1)
-            if not done:
-                out[3] += 1
-                pend[k, 0] = att[cur, 0] & g0
-                pend[k, 1] = att[cur, 1] & g1
             else:
-                pend[k, 0] = 0
-                pend[k, 1] = 0
+                nb = att[cur] & g
+                dead = cnt[0] > 0 or cnt[1] > 2 or nb == 0
+                if not dead and cnt[1] > 1:
+                    one = cnt[1]
+                    m = nb
+                    while m:
+                        u = trailing_zeros(m)
+                        m &= m - _ONE
+                        if deg[u] == 1:
+                            one -= 1
+                    dead = one > 1
+                if not dead:
+                    hit = False
+                    if nbuckets > 0 and n - 1 - k >= memo_min:
+                        w2 = np.uint64(cur) | tag
+                        s = _find(tab, _bucket(g, _ZERO, w2, nbuckets), g, _ZERO, w2)
+                        if s >= 0:
+                            acc[k, 0] = np.int64(tab[s, 3])
+                            acc[k, 1] = np.int64(tab[s, 4])
+                            out[2] += 1
+                            hit = True
+                    if not hit:
+                        out[3] += 1
+                        pend[k] = nb
         # next option of level k, or close it
-        p0 = pend[k, 0]
-        p1 = pend[k, 1]
-        if p0 != 0 or p1 != 0:
-            if p0:
-                c = np.int64(trailing_zeros(p0))
-                pend[k, 0] = p0 & (p0 - _ONE)
-            else:
-                c = np.int64(64) + np.int64(trailing_zeros(p1))
-                pend[k, 1] = p1 & (p1 - _ONE)
+        p = pend[k]
+        if p:
+            c = trailing_zeros(p)
+            pend[k] = p & (p - _ONE)
             q[k + 1] = c
-            if c < 64:
-                free[k + 1, 0] = free[k, 0] & ~(_ONE << np.uint64(c))
-                free[k + 1, 1] = free[k, 1]
-            else:
-                free[k + 1, 0] = free[k, 0]
-                free[k + 1, 1] = free[k, 1] & ~(_ONE << np.uint64(c - 64))
-            _visit(att, deg, cnt, c, free[k + 1, 0], free[k + 1, 1], -1)
+            nf = free[k] & ~(_ONE << np.uint64(c))
+            free[k + 1] = nf
+            _leave(att, deg, cnt, c, nf)
             k += 1
-            fresh = np.int64(1)
+            fresh = True
             continue
         # level k is finished: keep it, add it to its parent
-        if nbuckets > 0 and n - 1 - k >= memo_min and (free[k, 0] != 0 or free[k, 1] != 0):
-            g0 = free[k, 0]
-            g1 = free[k, 1]
+        if nbuckets > 0 and n - 1 - k >= memo_min and free[k] != 0:
+            g = free[k]
             w2 = np.uint64(q[k]) | tag
-            s, _ev = _slot_for(tab, _bucket(g0, g1, w2, nbuckets), g0, g1, w2)
-            tab[s, 0] = g0
-            tab[s, 1] = g1
+            s, _ev = _slot_for(tab, _bucket(g, _ZERO, w2, nbuckets), g, _ZERO, w2)
+            tab[s, 0] = g
+            tab[s, 1] = _ZERO
             tab[s, 2] = w2 | (np.uint64(min(acc[k, 0], (1 << 40) - 1)) << np.uint64(KEY_BITS))
             tab[s, 3] = np.uint64(acc[k, 0])
             tab[s, 4] = np.uint64(acc[k, 1])
@@ -190,5 +232,5 @@ def count_all(att: np.ndarray, n: int, start: int, q: np.ndarray, free: np.ndarr
             return
         acc[k - 1, 0] += acc[k, 0]
         acc[k - 1, 1] += acc[k, 1]
-        _visit(att, deg, cnt, q[k], free[k, 0], free[k, 1], 1)
+        _rejoin(att, deg, cnt, q[k], free[k])
         k -= 1

@@ -9,9 +9,9 @@ from knightgui_core.studies.all_tours import all_tours_task, run_all_tours
 from knightgui_core.tietree.subtrees import CountError
 
 
-def brute(rows, cols, start):
+def brute(rows, cols, start, board=None):
     """Paths and closed paths from ``start`` by plain depth-first search."""
-    b = Board(rows, cols)
+    b = Board(rows, cols) if board is None else board
     nbr = [[int(u) for u in b.neighbours[s] if u >= 0] for s in range(b.size)]
     found = [0, 0]
 
@@ -39,6 +39,20 @@ def test_every_start_agrees_with_brute_force(rows, cols):
     for s in range(b.size):
         got = all_tours_task(rows, cols, b.name(s))
         assert [got["tours"], got["closed"]] == brute(rows, cols, s), b.name(s)
+
+
+@pytest.mark.parametrize("board", [Board(3, 4, "torus"), Board(3, 5, "cylinder"),
+                                   Board(3, 4, "cylinder"), Board(4, 4, "plane", (1, 3)),
+                                   Board(3, 5, "torus", (1, 3))])
+def test_other_boards_and_closed_paths_agree_with_brute_force(board):
+    closed = 0
+    for s in range(board.size):
+        got = all_tours_task(board.rows, board.cols, board.name(s), board.topology,
+                             board.leaper)
+        want = brute(board.rows, board.cols, s, board)
+        assert [got["tours"], got["closed"]] == want, (board.describe(), board.name(s))
+        closed += want[1]
+    assert closed > 0 or board.topology != "torus"          # the cuts meet closed paths too
 
 
 def test_oeis_5x5_and_6x6():

@@ -1,0 +1,91 @@
+"""Every knight's path against a peer's counter, side by side in one run.
+
+    .venv/bin/python bench/all_tours_peer.py --peer /path/to/knightspaths [--up-to 40]
+
+The peer is P. Luschny's public C++ counter of undirected knight's paths (OEIS A390833:
+depth-first search in Warnsdorff's order, a degree cut and a connectivity test at every node,
+start squares up to symmetry, OpenMP over the starts). Its benchmark counts every k×n board
+with 3 ≤ k, n ≤ 12 and k·n ≤ 40 — both orientations, 40 boards, 5×8 and 8×5 each — and prints
+each board's time. The project carries none of its code: build it outside the repository
+from the author's public repository of Hamiltonian paths on knight graphs, e.g.::
+
+    g++ -O3 -march=native -fopenmp -std=c++20 knightspaths.cpp -o /tmp/knightspaths
+
+This script runs the peer's binary (all cores), then counts the same boards in the same
+order with :func:`knightgui_core.studies.all_tours.run_all_tours` on this machine's cores
+(one task per start square up to symmetry; one local Dask cluster for all boards, started
+and warmed before the clock starts, as the peer's process start is not in its figures
+either), checks that every count agrees, and prints both times per board, the ratio, and
+the totals. Each orientation is counted from scratch (nothing is carried from 5×8 to 8×5).
+The load average is printed with the figures: the machine may be shared.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+# bench/distributed.py would shadow the Dask package the runner imports
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(
+    os.path.abspath(__file__))]
+
+from knightgui_core.run.runner import run_tasks  # noqa: E402
+from knightgui_core.studies.all_tours import run_all_tours  # noqa: E402
+
+LINE = re.compile(r"A\((\d+),(\d+)\)\s*=\s*(\d+)\s+Time:\s*([0-9.eE+-]+)s")
+TOTAL = re.compile(r"Total Time:\s*([0-9.eE+-]+)s")
+
+
+def run_peer(path: str) -> tuple[list[tuple[int, int, int, float]], float, float]:
+    """The peer's boards (k, n, undirected paths, seconds), its own total and our wall time
+    of its process."""
+    t0 = time.perf_counter()
+    done = subprocess.run([path], capture_output=True, text=True, check=True)
+    wall = time.perf_counter() - t0
+    rows = [(int(k), int(n), int(c), float(s)) for k, n, c, s in LINE.findall(done.stdout)]
+    m = TOTAL.search(done.stdout)
+    if not rows or m is None:
+        sys.exit(f"{path}: no board lines in its output")
+    return rows, float(m.group(1)), wall
+
+
+def ours(k: int, n: int, workers: int) -> tuple[int, int, float]:
+    """Undirected paths, closed tours and seconds for a k×n board on the local cluster."""
+    res = run_all_tours(k, n, runner=lambda tasks: run_tasks(tasks, workers=workers))
+    d = res.to_json()
+    return int(d["undirected_paths"]), int(d["undirected_closed_tours"]), res.seconds
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--peer", required=True, help="the peer's compiled benchmark binary")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    a = ap.parse_args(argv)
+    print(f"load before: {os.getloadavg()[0]:.2f}; {a.workers} workers; "
+          f"{os.cpu_count()} cores")
+    peer, peer_total, peer_wall = run_peer(a.peer)
+    print(f"peer: {len(peer)} boards, {peer_total:.2f} s by its own clock "
+          f"({peer_wall:.2f} s with its process); load {os.getloadavg()[0]:.2f}")
+    ours(3, 4, a.workers)                       # start the cluster, load the kernels
+    print(f"{'board':>7} {'undirected paths':>17} {'peer s':>8} {'ours s':>8} {'ratio':>6}")
+    t0 = time.perf_counter()
+    mine_total = 0.0
+    for k, n, count, secs in peer:
+        got, _closed, mine = ours(k, n, a.workers)
+        if got != count:
+            sys.exit(f"{k}×{n}: we count {got:,} undirected paths, the peer {count:,}")
+        mine_total += mine
+        ratio = f"{secs / mine:6.2f}" if mine > 0 else "     -"
+        print(f"{k:>3}×{n:<3} {count:>17,} {secs:>8.3f} {mine:>8.3f} {ratio}")
+    wall = time.perf_counter() - t0
+    print(f"all {len(peer)} boards agree. peer {peer_total:.2f} s, ours {mine_total:.2f} s "
+          f"({wall:.2f} s with the loop): ours takes {mine_total / peer_total:.2f}× the peer's "
+          f"time; load after {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
