@@ -66,8 +66,9 @@ def phadke_tasks(algos: Iterable[Algorithm], chunk: int = CHUNK) -> list[Task]:
     that start, so a subset of algorithms gets the same keys as the full run."""
     chunk = max(1, int(chunk))
     wanted = {a.id for a in algos}
-    tasks: list[Task] = []
+    rows: dict[str, list[list[Task]]] = {}
     for (family, start), members in _groups():
+        mine: list[Task] = []
         for j in range(0, len(members), chunk):
             part = members[j:j + chunk]
             if not any(a.id in wanted for a in part):
@@ -75,8 +76,16 @@ def phadke_tasks(algos: Iterable[Algorithm], chunk: int = CHUNK) -> list[Task]:
             ids = [a.id for a in part]
             params = {"family": family, "start": start, "ids": ids,
                       "algorithms": [a.key for a in part]}
-            tasks.append(Task(task_key(family, start, ids), STUDY, params,
-                              count_algorithms, (part,)))
+            mine.append(Task(task_key(family, start, ids), STUDY, params,
+                             count_algorithms, (part,)))
+        rows.setdefault(family, []).append(mine)
+    # family by family (strict and cd before the semi dashes that meet their states), and
+    # within a family the starts in turn: tasks that run at the same time have different
+    # starts, so each finds its start's table free (the pool of bits_table)
+    tasks: list[Task] = []
+    for per_start in rows.values():
+        for j in range(max((len(m) for m in per_start), default=0)):
+            tasks.extend(m[j] for m in per_start if j < len(m))
     return tasks
 
 
