@@ -20,8 +20,8 @@ import pytest
 from knightgui_core.board import dash as D
 from knightgui_core.board.squares import Board
 from knightgui_core.studies import phadke as P
-from knightgui_core.tietree import bits_table as BT
 from knightgui_core.tietree import bitboard_kernel as K64
+from knightgui_core.tietree import bits_table as BT
 
 
 def plain(b: Board, start: int, dashed: set[int], chain: tuple[int, ...]):
