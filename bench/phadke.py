@@ -49,8 +49,9 @@ def timed(fn):
     return time.perf_counter() - w0, time.process_time() - c0, out
 
 
-def leaf_by_leaf_task(part):
+def leaf_by_leaf_task(ids):
     """The runner's task with the kernel before the table."""
+    part = [PR._by_id()[i] for i in ids]                 # noqa: SLF001 - the same list
     out = P.AlgorithmBatch(part).run(np.arange(len(part)), by_states=False)
     return [[int(a.id), int(r[0]), int(r[1]), int(r[2])] for a, r in zip(part, out)]
 

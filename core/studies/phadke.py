@@ -97,6 +97,11 @@ def combos() -> list[tuple[str, str]]:
 
 def _dash_sets(corner_names):
     """(full-dash state tuples, semi state tuples) over the given corners."""
+    return _dash_sets_of(tuple(corner_names))
+
+
+@lru_cache(maxsize=64)
+def _dash_sets_of(corner_names: tuple[str, ...]):
     full = [tuple(zip(corner_names, st)) for st in product(("off", "full"), repeat=len(corner_names))]
     semi = [tuple(zip(corner_names, st))
             for st in product(("off", "A", "B", "full"), repeat=len(corner_names))
