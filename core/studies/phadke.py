@@ -7,10 +7,16 @@ algorithms (strict, full corner dash, semi corner dash, ECD, XCD), run on all co
 >>> family_totals(res)[0]["solutions"]
 989931
 
-Each algorithm is counted by a nogil numba kernel (:func:`knightgui_core.tietree.bitboard_kernel.
-count_batch_bits`); a thread pool (one thread per core) takes small batches, so progress is
-reported and ``cancel()`` honoured between batches. With ``checkpoint=path`` finished
-algorithms are saved (atomically) and skipped when the run is started again.
+Each algorithm is counted by a nogil numba kernel that keeps the subtrees of its tie tree by
+their states (:func:`knightgui_core.tietree.bits_table.count_by_states`): what follows a node
+depends only on the knight's square, the unvisited squares, the dashed cells still unvisited
+and the reserved end, so the algorithms of one start, end and tail (they differ only in their
+dashes) walk each subtree they share once. A thread pool (one thread per core) takes those
+groups (:func:`sharing_groups`), so progress is reported and ``cancel()`` honoured between
+groups. ``by_states=False`` counts leaf by leaf as before (:func:`knightgui_core.tietree.
+bitboard_kernel.count_batch_bits`): the same counts, about 7x the time (bench/phadke.py).
+With ``checkpoint=path`` finished algorithms are saved (atomically) and skipped when the run
+is started again.
 
 Readings (docs/spec.md §5). The default is the one docs/spec.md §5 describes: the whole ECD/XCD tail is
 reserved from the start (its squares count as outlets, like E) and number L must be a
@@ -28,7 +34,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -229,16 +235,19 @@ class AlgorithmBatch:
         self.free0 = np.array(cols[4], dtype=np.uint64)
         self.avail0 = np.array(cols[5], dtype=np.uint64)
 
-    def run(self, idx: np.ndarray, by_states: bool = True) -> np.ndarray:
+    def run(self, idx: np.ndarray, by_states: bool = True,
+            share: Hashable = None) -> np.ndarray:
         """Count the algorithms at positions ``idx`` (int64[k]) of the batch to exhaustion:
         int64[k, 4] = (solutions, dead ends, forward moves, 1). ``by_states`` (default): by
         the states of the tie trees, through a table kept for their start square
         (:func:`knightgui_core.tietree.bits_table.count_by_states`); False: leaf by leaf
-        (the kernel before the table; the same counts, several times the time)."""
+        (the kernel before the table; the same counts, several times the time). ``share``:
+        the key of the table (default: the start square, when all have the same: the
+        runner's tasks of one start, one per family, share it)."""
         if by_states:
             starts = self.starts[idx]
-            # a table per start square: the tasks of one start (one per family) share it
-            share = ("phadke", int(starts[0]) if len(set(starts.tolist())) == 1 else -1)
+            if share is None:
+                share = ("phadke", int(starts[0]) if len(set(starts.tolist())) == 1 else -1)
             return _bt.count_by_states(self.att, starts, self.dash[idx], self.endm[idx],
                                        self.free0[idx], self.avail0[idx], share=share)
         out = np.zeros((len(idx), 4), dtype=np.int64)
@@ -304,7 +313,9 @@ def sharing_groups(algos: Sequence[Algorithm], batch: int | None = None) -> list
 def _count_chunk(algos: Sequence[Algorithm], by_states: bool) -> np.ndarray:
     """Kernel inputs made and counted on a worker thread (the making holds the GIL, the
     counting releases it: one thread prepares while the other counts)."""
-    return AlgorithmBatch(algos).run(np.arange(len(algos)), by_states)
+    a = algos[0]
+    return AlgorithmBatch(algos).run(np.arange(len(algos)), by_states,
+                                     share=("phadke-group", a.start, a.end, a.tail))
 
 
 def run(algos: Iterable[Algorithm] | None = None, workers: int | None = None,

@@ -114,7 +114,11 @@ class TablePool:
             yield table
         finally:
             with self._lock:
-                self._free.pop(key, None)                 # a twin lent meanwhile: drop it
+                twin = self._free.pop(key, None)
+                if twin is not None:            # lent meanwhile for the same key: first in
+                    spare = object()            # line for another key (making a new table
+                    self._free[spare] = twin    # costs more than reusing one)
+                    self._free.move_to_end(spare, last=False)
                 self._free[key] = table
                 while len(self._free) > self.keep:
                     self._free.popitem(last=False)
