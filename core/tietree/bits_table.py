@@ -34,7 +34,7 @@ __all__ = ["BitsTable", "BitsTableError", "DEFAULT_BYTES", "MEMO_MIN", "TablePoo
 #: default size of one table: one start's share of Phadke's study fits in it
 DEFAULT_BYTES = 16 << 20
 #: tie nodes with fewer squares left are walked, not looked up (bench/phadke.py --window)
-MEMO_MIN = 14
+MEMO_MIN = 16
 _MIN_BYTES = 1 << 20
 _ENTRY = 64
 
