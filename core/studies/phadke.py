@@ -222,7 +222,7 @@ class AlgorithmBatch:
         for a in algos:
             S, E = sq(a.start), sq(a.end)
             tail = None if a.tail is None else tuple(sq(x) for x in a.tail)
-            dashed, chain = _dashed_cells(b, S, E, tuple(a.dashes), tail)
+            dashed, chain = _dashed_cells(b, S, E, tuple(dict(a.dashes).items()), tail)
             res = sum(1 << q for q in chain)
             free = full & ~(1 << S)
             rows.append((S, b.size - len(chain), sum(1 << q for q in set(dashed)),
@@ -313,9 +313,7 @@ def sharing_groups(algos: Sequence[Algorithm], batch: int | None = None) -> list
 def _count_chunk(algos: Sequence[Algorithm], by_states: bool) -> np.ndarray:
     """Kernel inputs made and counted on a worker thread (the making holds the GIL, the
     counting releases it: one thread prepares while the other counts)."""
-    a = algos[0]
-    return AlgorithmBatch(algos).run(np.arange(len(algos)), by_states,
-                                     share=("phadke-group", a.start, a.end, a.tail))
+    return AlgorithmBatch(algos).run(np.arange(len(algos)), by_states)
 
 
 def run(algos: Iterable[Algorithm] | None = None, workers: int | None = None,

@@ -241,3 +241,11 @@ def test_the_pool_lends_a_table_to_one_thread_at_a_time_and_keeps_it_by_key():
     assert pool.kept() <= 2                      # and no more than ``keep`` kept after
     pool.release()
     assert pool.kept() == 0
+
+
+def test_dashes_given_as_a_mapping_or_as_pairs_make_the_same_inputs():
+    pairs = P.Algorithm(0, "cd", "c8", "b6", (("a1", "full"), ("h1", "A")))
+    mapping = P.Algorithm(0, "cd", "c8", "b6", {"a1": "full", "h1": "A"})  # type: ignore[arg-type]
+    x, y = P.AlgorithmBatch([pairs]), P.AlgorithmBatch([mapping])
+    assert x.dash[0] == y.dash[0] != 0
+    assert np.array_equal(x.run(np.arange(1)), y.run(np.arange(1), by_states=False))
