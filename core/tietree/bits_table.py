@@ -11,8 +11,8 @@ difference no longer matters there, is added at once) about a tenth of them are 
 (65536, 4194304)
 
 The table is exact (each entry holds its whole key) and bounded (``nbytes`` fixed when it is
-made; a full bucket replaces its cheapest subtree). Each thread keeps its own
-(:func:`thread_bits_table`): two threads writing one entry at once could tear it.
+made; a new entry replaces the one in its place). A table is lent to one thread at a time
+(:class:`TablePool`): two threads writing one entry at once could tear it.
 """
 from __future__ import annotations
 
