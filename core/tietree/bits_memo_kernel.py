@@ -182,17 +182,17 @@ def count_batch_memo(att: np.ndarray, starts: np.ndarray, dash_masks: np.ndarray
                         kept = 0
                         rem = popcount(avail)
                         if use and lo <= rem and rem <= hi:
-                            stats[0] += 1
+                            stats[SS_PROBES] += 1
                             w2 = dash & avail
                             w4 = np.uint64(q) | (one << np.uint64(8))
                             s = _bits_find(tab, _bits_bucket(free, avail, w2, endm, w4, nb),
                                            free, avail, w2, endm, w4)
                             if s >= 0:
-                                stats[1] += 1
+                                stats[SS_HITS] += 1
                                 sols += np.int64(tab[s, 5])
                                 dead += np.int64(tab[s, 6])
                                 fwd += np.int64(tab[s, 7])
-                                stats[5] += np.int64(tab[s, 7])
+                                stats[SS_FROM_TABLE] += np.int64(tab[s, 7])
                                 hit = True
                             else:
                                 kept = 1
@@ -221,11 +221,11 @@ def count_batch_memo(att: np.ndarray, starts: np.ndarray, dash_masks: np.ndarray
                         w4 = np.uint64(tq[t]) | (one << np.uint64(8))
                         s, ev = _bits_slot(tab, _bits_bucket(w0, w1, w2, endm, w4, nb),
                                            w0, w1, w2, endm, w4)
-                        stats[2] += 1
+                        stats[SS_STORES] += 1
                         if ev == 2:
-                            stats[3] += 1
+                            stats[SS_NEW] += 1
                         elif ev == 1:
-                            stats[4] += 1
+                            stats[SS_EVICTED] += 1
                         cost = min(fwd - at0[t, 2], _COST_MAX)
                         tab[s, 0] = w0
                         tab[s, 1] = w1
