@@ -25,6 +25,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "walks.close_kernel": ("repair_closed_kernel",),
     "tietree.count_kernel": ("count_begin", "next_tie", "count_run"),
     "tietree.memo_kernel": ("memo_run", "memo_fold", "memo_rehash"),
+    "tietree.bits_memo_kernel": ("count_batch_memo",),
     "tietree.alltours_kernel": ("count_all",),
     "tietree.alltours_list_kernel": ("list_all",),
     "construct.construct_kernel": ("grid_path", "strip_path", "rotate_to", "remap", "place", "place_blocks"),

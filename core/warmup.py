@@ -43,7 +43,7 @@ def _enumeration() -> None:
     for bits in (True, False):
         for _ in solution_blocks(Enumerator(6, 6, "a1", "b3", bits=bits), 2, numbers=bits):
             pass
-    AlgorithmBatch([Algorithm(0, "strict", "c8", "b6", ())]).run(np.arange(1))
+    AlgorithmBatch([Algorithm(0, "strict", "c8", "b6", ())]).run(np.arange(1))   # by states
 
 
 def _orders() -> None:
@@ -100,6 +100,9 @@ def exercise_all() -> None:
     board = Board(5, 5)
     assert check_path(board, np.arange(25, dtype=np.int64)) is not None
     _enumeration()
+    from .studies.phadke import Algorithm, AlgorithmBatch
+    # the Phadke kernel before the table (bench/phadke.py, tests)
+    AlgorithmBatch([Algorithm(0, "strict", "c8", "b6", ())]).run(np.arange(1), by_states=False)
     from .tietree.enumerator import Enumerator
     Enumerator(9, 9, start="a1").block_compact(2)   # the general keep kernel
     _orders()

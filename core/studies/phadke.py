@@ -7,10 +7,16 @@ algorithms (strict, full corner dash, semi corner dash, ECD, XCD), run on all co
 >>> family_totals(res)[0]["solutions"]
 989931
 
-Each algorithm is counted by a nogil numba kernel (:func:`knightgui_core.tietree.bitboard_kernel.
-count_batch_bits`); a thread pool (one thread per core) takes small batches, so progress is
-reported and ``cancel()`` honoured between batches. With ``checkpoint=path`` finished
-algorithms are saved (atomically) and skipped when the run is started again.
+Each algorithm is counted by a nogil numba kernel that keeps the subtrees of its tie tree by
+their states (:func:`knightgui_core.tietree.bits_table.count_by_states`): what follows a node
+depends only on the knight's square, the unvisited squares, the dashed cells still unvisited
+and the reserved end, so the algorithms of one start, end and tail (they differ only in their
+dashes) walk each subtree they share once. A thread pool (one thread per core) takes those
+groups (:func:`sharing_groups`), so progress is reported and ``cancel()`` honoured between
+groups. ``by_states=False`` counts leaf by leaf as before (:func:`knightgui_core.tietree.
+bitboard_kernel.count_batch_bits`): the same counts, about 7x the time (bench/phadke.py).
+With ``checkpoint=path`` finished algorithms are saved (atomically) and skipped when the run
+is started again.
 
 Readings (docs/spec.md §5). The default is the one docs/spec.md §5 describes: the whole ECD/XCD tail is
 reserved from the start (its squares count as outlets, like E) and number L must be a
@@ -28,9 +34,10 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
+from functools import lru_cache
 from itertools import product
 from pathlib import Path
 
@@ -41,6 +48,7 @@ from ..board.squares import Board
 from ..system.control import CancelLike, cancel_requested
 from ..system.files import write_text
 from ..tietree import bitboard_kernel as _k64
+from ..tietree import bits_table as _bt
 from ..tietree import enumerate_kernel as _k
 
 #: start -> ends (docs/spec.md §6), in the paper's order.
@@ -95,6 +103,11 @@ def combos() -> list[tuple[str, str]]:
 
 def _dash_sets(corner_names):
     """(full-dash state tuples, semi state tuples) over the given corners."""
+    return _dash_sets_of(tuple(corner_names))
+
+
+@lru_cache(maxsize=64)
+def _dash_sets_of(corner_names: tuple[str, ...]):
     full = [tuple(zip(corner_names, st)) for st in product(("off", "full"), repeat=len(corner_names))]
     semi = [tuple(zip(corner_names, st))
             for st in product(("off", "A", "B", "full"), repeat=len(corner_names))
@@ -154,41 +167,89 @@ def in_family(a: Algorithm, family: str) -> bool:
 
 
 # ------------------------------------------------------------------------------ running
+@lru_cache(maxsize=1)
+def _board_tables() -> tuple[np.ndarray, ...]:
+    """The 8×8 tables the kernels read (neighbours, lists, types, counts, attack masks,
+    slots), made once: every chunk of a run makes a batch (the kernels never write them)."""
+    nbr = Board(8, 8).neighbours
+    nl, ntype, ncount, _, _ = _k.tables(nbr, ())
+    return nbr, nl, ntype, ncount, _k64.attack_masks(nbr), _k64.slot_table(nl, ncount)
+
+
+@lru_cache(maxsize=1024)
+def _base_plan(start: int, end: int, tail: tuple[int, ...] | None) -> _dash.DashPlan:
+    """The plan of a start, end and tail without dashes (checked once per combination)."""
+    return _dash.plan(Board(8, 8), start, end, {}, tail)
+
+
+def _dashed_cells(b: Board, start: int, end: int, dashes: tuple,
+                  tail: tuple[int, ...] | None) -> tuple[list[int], tuple[int, ...]]:
+    """(dashed cells, reserved chain) of an algorithm: :func:`knightgui_core.board.dash.plan`'s
+    answer, with the start, end and tail checked once per combination; any dash that is not
+    plainly allowed goes through ``plan`` itself, which raises the precise error."""
+    base = _base_plan(start, end, tail)
+    states: dict[str, str] = {}
+    for key, value in dashes:
+        c = _dash.corner_by_name(b, key)
+        state = _dash.parse_state(value)
+        if state != "off" and c.name not in base.states:
+            _dash.plan(b, start, end, dict(dashes), tail)        # raises DashError
+        states[c.name] = state
+    cells = []
+    for c in _dash.corners(b):
+        state = states.get(c.name, "off")
+        if c.name in base.states and state in ("A", "full"):
+            cells.append(c.a)
+        if c.name in base.states and state in ("B", "full"):
+            cells.append(c.b)
+    return cells, base.chain
+
+
 class AlgorithmBatch:
     """Kernel inputs for a list of algorithms (8×8 bitboard kernel)."""
 
     def __init__(self, algos):
         b = Board(8, 8)
         self.board = b
-        self.nbr = b.neighbours
-        self.nl, self.ntype, self.ncount, _, _ = _k.tables(self.nbr, ())
-        self.att = _k64.attack_masks(self.nbr)
-        self.tslot = _k64.slot_table(self.nl, self.ncount)
-        n = len(algos)
-        self.starts = np.zeros(n, dtype=np.int64)
-        self.lens = np.zeros(n, dtype=np.int64)
-        self.dash = np.zeros(n, dtype=np.uint64)
-        self.endm = np.zeros(n, dtype=np.uint64)
-        self.free0 = np.zeros(n, dtype=np.uint64)
-        self.avail0 = np.zeros(n, dtype=np.uint64)
+        self.nbr, self.nl, self.ntype, self.ncount, self.att, self.tslot = _board_tables()
         full = (1 << b.size) - 1
-        for i, a in enumerate(algos):
-            S, E = b.parse(a.start), b.parse(a.end)
-            tail = None if a.tail is None else tuple(b.parse(x) for x in a.tail)
-            plan = _dash.plan(b, S, E, dict(a.dashes), tail)
-            chain = plan.chain
-            res = sum(1 << q for q in chain)
-            self.starts[i] = S
-            self.lens[i] = b.size - len(chain)
-            self.dash[i] = np.uint64(sum(1 << q for q in plan.dashed))
-            self.endm[i] = self.att[chain[0]]
-            free = full & ~(1 << S)
-            self.free0[i] = np.uint64(free)
-            self.avail0[i] = np.uint64(free & ~res)
+        names = {b.name(q): q for q in range(b.size)}
 
-    def run(self, idx: np.ndarray) -> np.ndarray:
+        def sq(text):
+            return names[text] if text in names else b.parse(text)
+
+        rows = []
+        for a in algos:
+            S, E = sq(a.start), sq(a.end)
+            tail = None if a.tail is None else tuple(sq(x) for x in a.tail)
+            dashed, chain = _dashed_cells(b, S, E, tuple(dict(a.dashes).items()), tail)
+            res = sum(1 << q for q in chain)
+            free = full & ~(1 << S)
+            rows.append((S, b.size - len(chain), sum(1 << q for q in set(dashed)),
+                         int(self.att[chain[0]]), free, free & ~res))
+        cols = list(zip(*rows)) if rows else [()] * 6
+        self.starts = np.array(cols[0], dtype=np.int64)
+        self.lens = np.array(cols[1], dtype=np.int64)
+        self.dash = np.array(cols[2], dtype=np.uint64)
+        self.endm = np.array(cols[3], dtype=np.uint64)
+        self.free0 = np.array(cols[4], dtype=np.uint64)
+        self.avail0 = np.array(cols[5], dtype=np.uint64)
+
+    def run(self, idx: np.ndarray, by_states: bool = True,
+            share: Hashable = None) -> np.ndarray:
         """Count the algorithms at positions ``idx`` (int64[k]) of the batch to exhaustion:
-        int64[k, 4] = (solutions, dead ends, forward moves, 1)."""
+        int64[k, 4] = (solutions, dead ends, forward moves, 1). ``by_states`` (default): by
+        the states of the tie trees, through a table kept for their start square
+        (:func:`knightgui_core.tietree.bits_table.count_by_states`); False: leaf by leaf
+        (the kernel before the table; the same counts, several times the time). ``share``:
+        the key of the table (default: the start square, when all have the same: the
+        runner's tasks of one start, one per family, share it)."""
+        if by_states:
+            starts = self.starts[idx]
+            if share is None:
+                share = ("phadke", int(starts[0]) if len(set(starts.tolist())) == 1 else -1)
+            return _bt.count_by_states(self.att, starts, self.dash[idx], self.endm[idx],
+                                       self.free0[idx], self.avail0[idx], share=share)
         out = np.zeros((len(idx), 4), dtype=np.int64)
         _k64.count_batch_bits(self.tslot, self.nbr, self.nl, self.ntype, self.ncount, self.att,
                               self.starts[idx], self.lens[idx], self.dash[idx], self.endm[idx],
@@ -231,17 +292,44 @@ def _save_checkpoint(path: Path, algos, counts: dict) -> None:
                                         "done": done}, separators=(",", ":")), make_parents=True)
 
 
+def sharing_groups(algos: Sequence[Algorithm], batch: int | None = None) -> list[list[int]]:
+    """Positions in ``algos`` cut into chunks of algorithms that share their tie trees' states:
+    the same start, end and tail (the reserved squares), in order of first appearance, each
+    group cut into pieces of at most ``batch`` (None: whole groups; the largest has 256). A
+    thread that counts a whole group through one table walks each shared subtree once."""
+    by: dict[tuple, list[int]] = {}
+    for i, a in enumerate(algos):
+        by.setdefault((a.start, a.end, a.tail), []).append(i)
+    step = max(1, int(batch)) if batch else None
+    out = []
+    for members in by.values():
+        if step is None:
+            out.append(members)
+        else:
+            out.extend(members[j:j + step] for j in range(0, len(members), step))
+    return out
+
+
+def _count_chunk(algos: Sequence[Algorithm], by_states: bool) -> np.ndarray:
+    """Kernel inputs made and counted on a worker thread (the making holds the GIL, the
+    counting releases it: one thread prepares while the other counts)."""
+    return AlgorithmBatch(algos).run(np.arange(len(algos)), by_states)
+
+
 def run(algos: Iterable[Algorithm] | None = None, workers: int | None = None,
         progress: Callable[[int, int, int], object] | None = None,
         cancel: CancelLike = None,
-        checkpoint: str | os.PathLike[str] | None = None, batch: int = 8,
-        checkpoint_every: float = 2.0) -> StudyResult:
+        checkpoint: str | os.PathLike[str] | None = None, batch: int | None = None,
+        checkpoint_every: float = 2.0, by_states: bool = True) -> StudyResult:
     """Count every algorithm in ``algos`` (default: all 22,432).
 
-    ``workers`` threads (default: CPU count) run nogil kernels on batches of ``batch``
-    algorithms; ``progress(done, total, solutions)`` after every batch; ``cancel()`` true stops
-    between batches (``result.cancelled``). ``checkpoint``: a JSON file of finished
-    algorithms, loaded first (those are skipped) and rewritten atomically as work finishes."""
+    ``workers`` threads (default: CPU count) run nogil kernels on chunks of algorithms that
+    share their states (:func:`sharing_groups`, cut at ``batch`` algorithms when given);
+    ``progress(done, total, solutions)`` after every chunk; ``cancel()`` true stops between
+    chunks (``result.cancelled``). ``checkpoint``: a JSON file of finished algorithms,
+    loaded first (those are skipped) and rewritten atomically as work finishes.
+    ``by_states`` (default): count through a table per thread
+    (:meth:`AlgorithmBatch.run`); False: leaf by leaf, as before the table."""
     algos = list(all_algorithms() if algos is None else algos)
     t0 = time.perf_counter()
     result = StudyResult(algos)
@@ -251,9 +339,7 @@ def run(algos: Iterable[Algorithm] | None = None, workers: int | None = None,
     todo = [i for i, a in enumerate(algos) if a.id not in result.counts]
     total = len(algos)
     if todo:
-        bat = AlgorithmBatch([algos[i] for i in todo])
-        order = np.arange(len(todo))
-        chunks = [order[j:j + batch] for j in range(0, len(order), batch)]
+        chunks = [[todo[j] for j in g] for g in sharing_groups([algos[i] for i in todo], batch)]
         workers = max(1, int(workers or os.cpu_count() or 1))
         lock = threading.Lock()
         last_save = time.perf_counter()
@@ -267,7 +353,8 @@ def run(algos: Iterable[Algorithm] | None = None, workers: int | None = None,
                 def submit():
                     c = next(it, None)
                     if c is not None:
-                        pending[pool.submit(bat.run, c)] = c
+                        pending[pool.submit(_count_chunk, [algos[i] for i in c],
+                                            by_states)] = c
 
                 for _ in range(workers * 2):
                     submit()
@@ -278,8 +365,8 @@ def run(algos: Iterable[Algorithm] | None = None, workers: int | None = None,
                         out = fut.result()
                         with lock:
                             for j, row in zip(c, out):
-                                result.counts[algos[todo[j]].id] = (int(row[0]), int(row[1]),
-                                                                    int(row[2]))
+                                result.counts[algos[j].id] = (int(row[0]), int(row[1]),
+                                                              int(row[2]))
                                 sol_total += int(row[0])
                         if not stop:
                             if cancel_requested(cancel):

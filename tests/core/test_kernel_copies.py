@@ -6,7 +6,8 @@ count_bits``); stepping to each solution (``advance_kernel`` / ``advance_bits``)
 whole solutions with their options matrices (``collect_kernel`` / ``collect_bits``); keeping
 them as changes (``keep_kernel``); streaming paths to a file (``stream_kernel``); counting
 the strict open case subtree by subtree (``count_kernel``) and by states
-(``memo_kernel``, with and without a table); and rebuilding an options matrix from a path
+(``memo_kernel``, with and without a table); counting by states with dashes and a reserved
+end on a bitboard (``bits_memo_kernel``, Phadke's study); and rebuilding an options matrix from a path
 (``options_kernel``). Every copy must find the same solutions, in the same order where it
 lists them, for every case below; a change to one copy that the others do not share fails
 here.
@@ -16,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from knightgui_core.tietree import bitboard_kernel as _k64
+from knightgui_core.tietree.bits_table import BitsTable, count_by_states
 from knightgui_core.tietree.enumerator import Enumerator
 from knightgui_core.tietree.solution_writer import solution_blocks
 from knightgui_core.tietree.subtrees import CountBoard, count_subtrees
@@ -57,6 +60,14 @@ def test_every_copy_finds_the_same_solutions(rows, cols, start, end, dashes):
         if ref is None:
             ref = (solutions, dead)
         assert (solutions, dead) == ref, ("count", bits)
+        if bits:
+            # by states (bits_memo_kernel, Phadke's study): the same three counts
+            e = en.engine
+            b0 = _k64.initial_bits(e.board.size, e.chain, e.start)
+            by = count_by_states(e.att, np.array([e.start]), e.masks[:1].copy(),
+                                 e.masks[1:].copy(), b0[:1].copy(), b0[1:].copy(),
+                                 BitsTable(1 << 20, memo_min=2))
+            assert tuple(by[0, :3]) == tuple(int(x) for x in counted[:3]), "by states"
         # stepping kernel
         step = Enumerator(rows, cols, start, end, dashes, bits=bits).count()
         assert (step["solutions"], step["dead_ends"]) == ref, ("advance", bits)

@@ -1,0 +1,256 @@
+"""Counting the tie tree of many algorithms on one board of at most 64 squares by its states
+(a transposition table shared across algorithms): Phadke's study (dashes, a reserved end).
+
+The same rule as :func:`knightgui_core.tietree.bitboard_kernel.count_batch_bits` (every tie
+followed; a candidate's score is its unvisited neighbours, reserved ones included, or 1 when
+it is a dashed approach cell; a reserved end; a solution when the last free number stands a
+knight move from the reserved chain's first square), and the same three counts per algorithm:
+solutions, dead ends, forward moves. But what happens below a node depends only on
+
+* the knight's square ``q``,
+* the unvisited squares ``free`` and among them the candidates ``avail`` (``free`` without
+  the reserved squares; the squares left to number are ``popcount(avail)``, so the depth of
+  the leaves follows from the state),
+* the dashed cells still among the candidates (``dash & avail``: a dash on a visited cell
+  is never read again),
+* the squares where the last free number may stand (``endm``),
+
+and nothing else: not the start, not the path so far, not the algorithm's dashes on visited
+cells. So a tie node met again — by another path of the same algorithm, or by another
+algorithm of the batch (another dash state whose cells are visited by then, ...) — adds the
+counts of its subtree at once.
+
+**Where it looks.** Only at tie nodes (a forced move leads to a single state) with a number
+of squares left in ``cfg[CF_MIN] ..= cfg[CF_MAX]``.
+
+**Exact.** An entry holds its whole key (``free``, ``avail``, ``dash & avail``, ``endm``,
+``q``), so a hash collision can only miss, never add a wrong count.
+
+**Bounded.** ``tab`` is a fixed number of buckets of :data:`WAYS` entries; when a bucket is
+full the entry whose subtree cost the fewest forward moves goes. One way (direct-mapped: the
+new entry replaces the old) measured fastest: most lookups miss, and a miss reads every line
+of its bucket (whole study, one thread, load 4: 2.35–2.48 s with one way, 2.63–2.77 s with
+two, 2.8 s and more with four).
+
+``tab`` uint64[C, 8], one 64-byte entry a row: ``free``, ``avail``, ``dash & avail``,
+``endm``, ``q | 1 << 8 | cost << 16`` (0: empty; cost: forward moves of the subtree, capped),
+solutions, dead ends, forward moves of the subtree.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..system.jit import njit, trailing_zeros
+from .bitboard_kernel import popcount
+
+# configuration slots
+CF_MIN, CF_MAX, CF_BUCKETS = 0, 1, 2
+CF_SIZE = 3
+# statistics slots
+SS_PROBES, SS_HITS, SS_STORES, SS_NEW, SS_EVICTED, SS_FROM_TABLE = 0, 1, 2, 3, 4, 5
+SS_SIZE = 6
+#: entries per bucket (one: see "Bounded" above)
+WAYS = 1
+#: the key's bits in word 4 of an entry; the subtree's cost sits above them
+KEY_BITS = 16
+_KEY_MASK = np.uint64((1 << KEY_BITS) - 1)
+_COST_MAX = np.int64((1 << (64 - KEY_BITS)) - 1)
+
+_M1 = np.uint64(0x9E3779B97F4A7C15)
+_M2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_M3 = np.uint64(0x165667B19E3779F9)
+_M4 = np.uint64(0x27D4EB2F165667C5)
+
+
+@njit
+def _bits_bucket(w0: np.uint64, w1: np.uint64, w2: np.uint64, w3: np.uint64, w4: np.uint64,
+                 nbuckets: int) -> int:
+    """First entry of the bucket of a key (``nbuckets`` a power of two)."""
+    h = (w0 * _M1) ^ (w1 * _M2) ^ ((w2 ^ w4) * _M3) ^ (w3 * _M4)
+    h ^= h >> np.uint64(31)
+    h *= _M1
+    h ^= h >> np.uint64(29)
+    return np.int64(h & np.uint64(nbuckets - 1)) * WAYS
+
+
+@njit
+def _bits_find(tab: np.ndarray, base: int, w0: np.uint64, w1: np.uint64, w2: np.uint64,
+               w3: np.uint64, w4: np.uint64) -> int:
+    """The entry holding the key in the bucket at ``base``, or -1."""
+    for i in range(WAYS):
+        s = base + i
+        if ((tab[s, 4] & _KEY_MASK) == w4 and tab[s, 0] == w0 and tab[s, 1] == w1
+                and tab[s, 2] == w2 and tab[s, 3] == w3):
+            return s
+    return -1
+
+
+@njit
+def _bits_slot(tab: np.ndarray, base: int, w0: np.uint64, w1: np.uint64, w2: np.uint64,
+               w3: np.uint64, w4: np.uint64) -> tuple:
+    """Where to store a key: its own entry, an empty one, else the cheapest subtree's.
+    Returns (entry, 1 when an entry of another key is replaced, 2 when it was empty, 0 when
+    it held this key)."""
+    cheapest = base
+    for i in range(WAYS):
+        s = base + i
+        if tab[s, 4] == 0:
+            return s, 2
+        if ((tab[s, 4] & _KEY_MASK) == w4 and tab[s, 0] == w0 and tab[s, 1] == w1
+                and tab[s, 2] == w2 and tab[s, 3] == w3):
+            return s, 0
+        if (tab[s, 4] >> np.uint64(KEY_BITS)) < (tab[cheapest, 4] >> np.uint64(KEY_BITS)):
+            cheapest = s
+    return cheapest, 1
+
+
+@njit
+def count_batch_memo(att: np.ndarray, starts: np.ndarray, dash_masks: np.ndarray,
+                     end_masks: np.ndarray, free0: np.ndarray, avail0: np.ndarray,
+                     cfg: np.ndarray, tab: np.ndarray, stats: np.ndarray,
+                     out: np.ndarray) -> None:
+    """Count many algorithms on one board (at most 64 squares) to exhaustion, one after
+    another, through the table ``tab`` (kept from call to call). Per algorithm i:
+    ``starts[i]``, ``dash_masks[i]`` (dashed approach cells), ``end_masks[i]`` (squares where
+    the last free number may stand), ``free0[i]`` / ``avail0[i]`` (unvisited squares with
+    the start numbered 1, and those of them not reserved). Writes ``out[i] = (solutions,
+    dead ends, forward moves, 1)``, the same as ``count_batch_bits``.
+
+    ``att`` uint64[N] attack masks; ``starts`` int64[A]; ``dash_masks``, ``end_masks``,
+    ``free0``, ``avail0`` uint64[A]; ``cfg`` int64[CF_SIZE]; ``tab`` uint64[buckets * WAYS,
+    8]; ``stats`` int64[SS_SIZE] (added to); ``out`` int64[A, 4]."""
+    n = att.shape[0]
+    one = np.uint64(1)
+    zero = np.uint64(0)
+    lo = cfg[CF_MIN]
+    hi = cfg[CF_MAX]
+    nb = cfg[CF_BUCKETS]
+    use = nb > 0
+    # the open ties, innermost last: the knight's square, the unvisited squares, the
+    # candidates, the tied squares not yet followed, whether the tie goes into the table,
+    # and the counts when it was opened
+    tq = np.zeros(n + 1, dtype=np.int64)
+    tfree = np.zeros(n + 1, dtype=np.uint64)
+    tavail = np.zeros(n + 1, dtype=np.uint64)
+    tpend = np.zeros(n + 1, dtype=np.uint64)
+    tkeep = np.zeros(n + 1, dtype=np.int64)
+    at0 = np.zeros((n + 1, 3), dtype=np.int64)
+    for a in range(starts.shape[0]):
+        dash = dash_masks[a]
+        endm = end_masks[a]
+        sols = np.int64(0)
+        dead = np.int64(0)
+        fwd = np.int64(0)
+        q = starts[a]
+        free = free0[a]
+        avail = avail0[a]
+        ntie = 0
+        while True:
+            # ---- at a node: a leaf, a forced move, or a tie
+            c = -1
+            if avail == zero:
+                if (endm >> np.uint64(q)) & one:
+                    sols += 1
+                else:
+                    dead += 1
+            else:
+                cand = att[q] & avail
+                if cand & (cand - one) == zero:
+                    if cand == zero:
+                        dead += 1
+                    else:
+                        c = np.int64(trailing_zeros(cand))      # one candidate: no scores
+                else:
+                    best = 99
+                    tied = zero
+                    while cand:
+                        x = np.int64(trailing_zeros(cand))
+                        bx = one << np.uint64(x)
+                        cand ^= bx
+                        sc = popcount(att[x] & free)
+                        if dash & bx:
+                            sc = 1
+                        if sc < best:
+                            best = sc
+                            tied = bx
+                        elif sc == best:
+                            tied |= bx
+                    if tied & (tied - one) == zero:
+                        c = np.int64(trailing_zeros(tied))
+                    else:
+                        hit = False
+                        kept = 0
+                        rem = popcount(avail)
+                        if use and lo <= rem and rem <= hi:
+                            stats[SS_PROBES] += 1
+                            w2 = dash & avail
+                            w4 = np.uint64(q) | (one << np.uint64(8))
+                            s = _bits_find(tab, _bits_bucket(free, avail, w2, endm, w4, nb),
+                                           free, avail, w2, endm, w4)
+                            if s >= 0:
+                                stats[SS_HITS] += 1
+                                sols += np.int64(tab[s, 5])
+                                dead += np.int64(tab[s, 6])
+                                fwd += np.int64(tab[s, 7])
+                                stats[SS_FROM_TABLE] += np.int64(tab[s, 7])
+                                hit = True
+                            else:
+                                kept = 1
+                        if not hit:
+                            tq[ntie] = q
+                            tfree[ntie] = free
+                            tavail[ntie] = avail
+                            tkeep[ntie] = kept
+                            at0[ntie, 0] = sols
+                            at0[ntie, 1] = dead
+                            at0[ntie, 2] = fwd
+                            c = np.int64(trailing_zeros(tied))
+                            tpend[ntie] = tied ^ (one << np.uint64(c))
+                            ntie += 1
+            if c < 0:
+                # ---- back to the innermost tie with a square left, closing the finished ones
+                while ntie > 0:
+                    t = ntie - 1
+                    if tpend[t] != zero:
+                        break
+                    ntie -= 1
+                    if tkeep[t]:
+                        w0 = tfree[t]
+                        w1 = tavail[t]
+                        w2 = dash & w1
+                        w4 = np.uint64(tq[t]) | (one << np.uint64(8))
+                        s, ev = _bits_slot(tab, _bits_bucket(w0, w1, w2, endm, w4, nb),
+                                           w0, w1, w2, endm, w4)
+                        stats[SS_STORES] += 1
+                        if ev == 2:
+                            stats[SS_NEW] += 1
+                        elif ev == 1:
+                            stats[SS_EVICTED] += 1
+                        cost = min(fwd - at0[t, 2], _COST_MAX)
+                        tab[s, 0] = w0
+                        tab[s, 1] = w1
+                        tab[s, 2] = w2
+                        tab[s, 3] = endm
+                        tab[s, 4] = w4 | (np.uint64(cost) << np.uint64(KEY_BITS))
+                        tab[s, 5] = np.uint64(sols - at0[t, 0])
+                        tab[s, 6] = np.uint64(dead - at0[t, 1])
+                        tab[s, 7] = np.uint64(fwd - at0[t, 2])
+                if ntie == 0:
+                    break
+                t = ntie - 1
+                p = tpend[t]
+                c = np.int64(trailing_zeros(p))
+                tpend[t] = p ^ (one << np.uint64(c))
+                q = tq[t]
+                free = tfree[t]
+                avail = tavail[t]
+            # ---- the move to c
+            b = ~(one << np.uint64(c))
+            free &= b
+            avail &= b
+            q = c
+            fwd += 1
+        out[a, 0] = sols
+        out[a, 1] = dead
+        out[a, 2] = fwd
+        out[a, 3] = 1
