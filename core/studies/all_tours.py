@@ -43,6 +43,34 @@ def memo_min(n: int) -> int:
     return max(2, round(MEMO_SHARE * n))
 
 
+def colours_allow(att: np.ndarray, n: int, start: int) -> bool:
+    """False when no path from ``start`` can cover the board for a reason of colours: the
+    piece's moves split the squares in two classes and every move changes class (the
+    knight's light and dark squares), so a path through all ``n`` squares alternates; it
+    needs classes of equal size, or a start on the larger one. ``att``: uint64[n], the moves
+    of each square as bits. True when the moves do not split the squares in two so, or the
+    start is allowed."""
+    side = [-1] * n
+    for root in range(n):
+        if side[root] >= 0:
+            continue
+        side[root] = 0
+        todo = [root]
+        while todo:
+            u = todo.pop()
+            m = int(att[u])
+            while m:
+                v = (m & -m).bit_length() - 1
+                m &= m - 1
+                if side[v] < 0:
+                    side[v] = 1 - side[u]
+                    todo.append(v)
+                elif side[v] == side[u]:
+                    return True                 # a move within a class: no two colours
+    mine = sum(1 for x in side if x == side[start])
+    return mine - (n - mine) in (0, 1)
+
+
 def all_tours_task(rows: int, cols: int, start: str, topology: str = "plane",
                    leaper: Sequence[int] = (1, 2)) -> dict[str, int]:
     """The paths from ``start`` (runs on a worker): ``{"tours", "closed", "hits",
@@ -54,10 +82,12 @@ def all_tours_task(rows: int, cols: int, start: str, topology: str = "plane",
     if n > MAX_SQUARES:
         raise CountError(f"every tour is counted on boards of at most {MAX_SQUARES} squares "
                          f"({rows}×{cols} has {n})")
+    att = np.ascontiguousarray(cb.att[:, 0])            # one word: at most 64 squares
+    if not colours_allow(att, n, s):
+        return {"tours": 0, "closed": 0, "hits": 0, "nodes": 0}
     table = TransTable(n, TABLE_BYTES)
     table.grow_to_limit()
     out = np.zeros(4, dtype=np.int64)
-    att = np.ascontiguousarray(cb.att[:, 0])            # one word: at most 64 squares
     count_all(att, n, s, np.zeros(n + 1, np.int64), np.zeros(n + 1, np.uint64),
               np.zeros(n + 1, np.uint64), np.zeros((n + 1, 2), np.int64), table.tab,
               table.buckets, memo_min(n), out)

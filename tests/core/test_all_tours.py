@@ -1,12 +1,13 @@
 """Every knight's path, not only Warnsdorff's: against brute force and OEIS."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from knightgui_core.board.squares import Board
 from knightgui_core.run.runner import run_tasks
-from knightgui_core.studies.all_tours import all_tours_task, run_all_tours
-from knightgui_core.tietree.subtrees import CountError
+from knightgui_core.studies.all_tours import all_tours_task, colours_allow, run_all_tours
+from knightgui_core.tietree.subtrees import CountBoard, CountError
 
 
 def brute(rows, cols, start, board=None):
@@ -69,3 +70,20 @@ def test_oeis_5x5_and_6x6():
 def test_a_board_too_big_is_one_line():
     with pytest.raises(CountError, match="at most 64 squares"):
         run_all_tours(9, 9, runner=_serial)
+
+
+def _one_word(board):
+    return np.ascontiguousarray(CountBoard(board.rows, board.cols,
+                                           None if board.is_classic else board).att[:, 0])
+
+
+def test_colours_stop_starts_on_the_smaller_class_and_nothing_else():
+    five = Board(5, 5)
+    att = _one_word(five)
+    assert colours_allow(att, 25, five.parse("a1")) and colours_allow(att, 25, five.parse("c3"))
+    assert not colours_allow(att, 25, five.parse("b1"))               # 12 dark, 13 light
+    assert brute(5, 5, five.parse("b1")) == [0, 0]
+    six = Board(6, 6)
+    assert all(colours_allow(_one_word(six), 36, s) for s in range(36))
+    odd_torus = Board(3, 5, "torus")          # wraps an odd side: moves within a colour
+    assert all(colours_allow(_one_word(odd_torus), 15, s) for s in range(15))
