@@ -111,10 +111,7 @@ def _check_size(rows: int, cols: int) -> None:
 def _start_index(board: Board, start) -> int | None:
     if start is None:
         return None
-    if isinstance(start, (int, np.integer)) and not isinstance(start, bool):
-        board.coords(int(start))     # raises BoardError when off the board
-        return int(start)
-    return board.parse(start)
+    return board.square(start)
 
 
 # --------------------------------------------------------------------- grid plan

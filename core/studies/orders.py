@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from ..board import rules as _rules
-from ..board.squares import Board, SquareSpec
+from ..board.squares import Board, BoardError, SquareSpec
 from ..system.control import cancel_requested
 from ..system.errors import InputError
 from ..system.files import write_text
@@ -333,12 +333,10 @@ def replay(n: int, order: object, tie: str, start: SquareSpec, *,
     last = _check_tie(tie)
     o = order_types(order)
     board = Board(rows, cols)
-    if isinstance(start, (int, np.integer)) and not isinstance(start, bool):
-        if not 0 <= int(start) < board.size:
-            raise OrderError(f"start square index {start} is off the board")
-        s = int(start)
-    else:
-        s = board.parse(start)
+    try:
+        s = board.square(start)
+    except BoardError as e:
+        raise OrderError(f"start: {e}") from None
     w, offsets, outlets0, to_padded = padded_layout(rows, cols)
     buf = np.empty(board.size, dtype=np.int32)
     k = int(one_walk(o, last, outlets0, offsets, int(to_padded[s]), board.size, buf))

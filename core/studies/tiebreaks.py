@@ -257,7 +257,7 @@ def walk(rule: str, n: int, start: SquareSpec, *, order: str = _rules.DEFAULT_OR
     """One case of the study, as a :class:`~knightgui_core.walks.walk_result.Walk` (its
     ``tour`` is the validated tour when the walk completed)."""
     board = Board(n, n)
-    s = int(start) if isinstance(start, (int, np.integer)) else board.parse(start)
+    s = board.square(start)
     method = "construct" if rule == CONSTRUCTION else "greedy"
     tie = "phadke" if rule == CONSTRUCTION else rule
     try:

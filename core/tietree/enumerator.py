@@ -81,11 +81,7 @@ class Solution:
 
 def _square(board: Board, value, what: str) -> int:
     try:
-        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-            if not 0 <= int(value) < board.size:
-                raise BoardError(f"square index {value} is off the board")
-            return int(value)
-        return board.parse(value)
+        return board.square(value)
     except BoardError as e:
         raise EnumerationError(f"{what}: {e}") from None
 

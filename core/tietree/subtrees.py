@@ -109,11 +109,7 @@ class CountBoard:
     def square(self, value: int | str) -> int:
         """Flat index of a square given as a name (``a1``, ``3,7``) or an index."""
         try:
-            if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
-                if not 0 <= int(value) < self.n:
-                    raise BoardError(f"square index {value} is off the board")
-                return int(value)
-            return self.board.parse(value)
+            return self.board.square(value)
         except BoardError as e:
             raise CountError(f"start: {e}") from None
 

@@ -101,7 +101,7 @@ def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = 
         tie_code = parse_tie(tie)
         tie = TIE_RULES[tie_code]
         move_order = parse_order(order)
-        s = 0 if start is None else board.parse(start)
+        s = 0 if start is None else board.square(start)
     except (BoardError, RuleError) as e:
         raise SolveError(str(e)) from None
     if method not in METHODS:

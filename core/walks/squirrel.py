@@ -136,7 +136,7 @@ def plan(n: int, corner: SquareSpec = 0, variant: str = "squirrel") -> SquirrelP
         raise SquirrelError(f"unknown variant '{variant}' (choose {', '.join(VARIANTS)})")
     n = int(n)
     board = Board(n, n)
-    corner = board.parse(corner) if not isinstance(corner, (int, np.integer)) else int(corner)
+    corner = board.square(corner)
     if corner not in board.corners:
         raise SquirrelError(f"Squirrel and Cull's algorithm starts in a corner, not on "
                             f"{board.name(corner) if 0 <= corner < board.size else corner}")

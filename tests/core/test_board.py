@@ -1,3 +1,4 @@
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -108,3 +109,14 @@ def test_one_move_order_type_reads_every_notation():
         MoveOrder((1, 1, 2, 3, 4, 5, 6, 7))
     with pytest.raises(RuleError):
         parse_order([1, 2, 3])
+
+
+def test_square_is_the_one_conversion_of_a_square():
+    b = Board(8, 8)
+    assert b.square(0) == 0 and b.square(np.int32(63)) == 63
+    assert b.square("c7") == b.parse("c7") == b.square((2, 6)) == b.square("3,7")
+    for bad in (64, -1, True, "z9", 2.5, None):
+        with pytest.raises(BoardError):
+            b.square(bad)
+    with pytest.raises(BoardError, match="off the 8×8 board"):
+        b.square(64)
