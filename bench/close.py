@@ -26,12 +26,12 @@ from knightgui.worker import Request
 n, mode, after, what = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
 w = MainWindow(restore_settings=False)
 w.show()
-w.results.submit(Request(rows=8, cols=8, start="b1"))          # kernels loaded
+w.results.submit(Request(rows=8, cols=8, start=1))          # b1: kernels loaded
 while w.results.running:
     app.processEvents()
-req = (Request(rows=n, cols=n, mode="exhaustive", start="1,1", keep=10) if mode == "open"
-       else Request(rows=n, cols=n, mode="exhaustive", start="1,1", end="2,3", keep=10)
-       if mode == "closed" else Request(rows=n, cols=n, closed=True, start="1,1"))
+req = (Request(rows=n, cols=n, mode="exhaustive", start=0, keep=10) if mode == "open"
+       else Request(rows=n, cols=n, mode="exhaustive", start=0, end=2 * n + 1, keep=10)
+       if mode == "closed" else Request(rows=n, cols=n, closed=True, start=0))
 w.results.submit(req)
 t_end = time.perf_counter() + after / 1000
 while time.perf_counter() < t_end:
@@ -40,7 +40,7 @@ t = time.perf_counter()
 if what == "close":
     w.close()
 else:
-    w.results.submit(Request(rows=8, cols=8, start="b1"))
+    w.results.submit(Request(rows=8, cols=8, start=1))
     while w.results.running:
         app.processEvents()
     w.close()

@@ -34,8 +34,16 @@ from knightgui_core.board.dash import corners as _corners
 from knightgui_core.board.dash import free_corners as _free_corners
 from knightgui_core.board.dash import list_tails as _list_tails
 from knightgui_core.board.existence import known_answer, why_no_tour
-from knightgui_core.board.rules import METHODS, TIE_RULES
+from knightgui_core.board.rules import (
+    DEFAULT_ORDER,
+    METHODS,
+    TIE_RULES,
+    MoveOrder,
+    RuleError,
+    parse_order,
+)
 from knightgui_core.board.squares import MOVES, TOPOLOGIES, Board, BoardError, parse_coords
+from knightgui_core.board.tie_rule import TieRule, UnknownTieRule
 
 from .request_checks import (
     bool_check,
@@ -62,20 +70,22 @@ KNIGHTS_PLANE_ONLY = "the dashes are the knight's on the plane"
 
 @dataclass(frozen=True)
 class Request:
-    """Everything the solver needs for one run; built by :meth:`RequestModel.request`."""
+    """Everything the solver needs for one run; built by :meth:`RequestModel.request`, the
+    window's one parser: squares are flat indices, the tie rule a :class:`TieRule`, the move
+    order a :class:`MoveOrder` — nothing below it reads text again."""
 
     rows: int
     cols: int
     mode: str = "single"            # "single" | "exhaustive"
-    start: str | None = None
-    end: str | None = None
+    start: int | None = None        # flat index (Board.square); None: the first corner
+    end: int | None = None          # flat index of a closed run's end square
     closed: bool = False
-    tie: str = "phadke"
-    order: str = "12345678"
+    tie: TieRule = TieRule.PHADKE
+    order: MoveOrder = parse_order(DEFAULT_ORDER)
     seed: int = 0
     method: str = "auto"            # knightgui_core.walks.solve methods: auto, greedy, backtrack, construct
     dashes: tuple = ()              # ((corner name, state), ...) with state in A/B/full
-    tail: tuple | None = None       # ECD/XCD tail squares (names), or None
+    tail: tuple[int, ...] | None = None   # ECD/XCD tail squares (flat indices), or None
     keep: int = 1_000_000           # solutions kept in memory for stepping
     limit: int = 0                  # stop after this many solutions (0 = all)
     all_tours: bool = False         # exhaustive: every knight's path, not only Warnsdorff's
@@ -379,28 +389,31 @@ class RequestModel:
         start = None
         if s.start:
             try:
-                start = b.name(b.parse(s.start))
+                start = b.parse(s.start)
             except BoardError as e:
                 raise ValueError(f"Start: {e}") from None
         end = None
         if s.mode == "exhaustive":
             if start is None:
-                start = b.name(0)
+                start = 0
             if s.closed:
                 if not s.end:
                     raise ValueError("Choose an end square: a knight move from the start")
                 try:
-                    e_sq = b.parse(s.end)
+                    end = b.parse(s.end)
                 except BoardError as e:
                     raise ValueError(f"End: {e}") from None
-                if not b.is_knight_move(b.parse(start), e_sq):
-                    raise ValueError(f"End: {b.name(e_sq)} is not a move from the "
-                                     f"start {start}")
-                end = b.name(e_sq)
-        if sorted(s.order) != list("12345678"):
-            raise ValueError("Move order: the 8 digits 1..8, each once (e.g. 12345678)")
-        if s.tie not in TIE_RULES:
-            raise ValueError(f"Tie rule: one of {', '.join(TIE_RULES)}, got {s.tie!r}")
+                if not b.is_knight_move(start, end):
+                    raise ValueError(f"End: {b.name(end)} is not a move from the "
+                                     f"start {b.name(start)}")
+        try:
+            order = parse_order(s.order)
+        except RuleError:
+            raise ValueError("Move order: the 8 digits 1..8, each once (e.g. 12345678)") from None
+        try:
+            tie = TieRule.parse(s.tie)
+        except UnknownTieRule:
+            raise ValueError(f"Tie rule: one of {', '.join(TIE_RULES)}, got {s.tie!r}") from None
         exhaustive = s.mode == "exhaustive"
         every = exhaustive and s.all_tours
         if every:
@@ -410,10 +423,15 @@ class RequestModel:
             if b.size > ALL_TOURS_MAX:
                 raise ValueError(f"Every tour: boards of at most {ALL_TOURS_MAX} squares "
                                  f"({b.rows}×{b.cols} has {b.size:,})")
+        tail = None
+        if exhaustive and not every and s.tail is not None:
+            try:
+                tail = tuple(b.parse(q) for q in s.tail)
+            except BoardError as e:
+                raise ValueError(f"Tail: {e}") from None
         return Request(all_tours=every, rows=b.rows, cols=b.cols, mode=s.mode, start=start, end=end,
-                       closed=s.closed, tie=s.tie, order=s.order, seed=s.seed,
-                       method=s.method, dashes=s.dashes,
-                       tail=s.tail if exhaustive and not every else None, keep=s.keep,
+                       closed=s.closed, tie=tie, order=order, seed=s.seed,
+                       method=s.method, dashes=s.dashes, tail=tail, keep=s.keep,
                        limit=s.limit, topology=b.topology, leaper=b.leaper)
 
     # ------------------------------------------------------------ settings

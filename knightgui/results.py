@@ -164,7 +164,7 @@ class ResultsPresenter(QObject):
         self.view.set_tour(res.path, req.closed and res.ok, ties, board=req.board())
         self.tour = res.tour
         n_ties = int(ties.sum()) if ties is not None else 0
-        self.matrix.clear(f"Single tour: {n_ties:,} ties broken by '{req.tie}' "
+        self.matrix.clear(f"Single tour: {n_ties:,} ties broken by '{req.tie.label}' "
                           "(View ▸ Highlight ties). Exhaustive mode fills this matrix.")
         self.counter.set_counts(state="single tour" if res.ok else "no tour")
         self.tourShown.emit(res.tour)

@@ -94,7 +94,7 @@ class WatchPlayer(QObject):
         try:
             board = req.board()
             en = Enumerator(req.rows, req.cols, req.start, req.end if req.closed else None,
-                            req.dash_dict(), tuple(req.tail) if req.tail else None,
+                            req.dash_dict(), req.tail or None,
                             board=None if board.is_classic else board)
         except EnumerationError as e:
             self.status.emit(f"Cannot watch: {e}")
@@ -146,7 +146,7 @@ class WatchPlayer(QObject):
         from knightgui_core.walks.backtrack_watch import BacktrackWatch
         board = req.board()
         try:
-            start = board.parse(req.start) if req.start else 0
+            start = 0 if req.start is None else req.start
             watch = BacktrackWatch(board, start, req.closed, req.tie, req.order, req.seed)
         except ValueError as e:         # SolveError, BoardError, an unknown rule
             self.status.emit(f"Cannot watch: {e}")

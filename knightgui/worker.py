@@ -193,7 +193,7 @@ class SolverThread(QThread):
     def _every_path(self, gen: int, req: Request):
         """Every knight's path from the start (not only Warnsdorff's), kept for stepping."""
         from knightgui_core.tietree.all_tours_list import AllToursLister
-        lister = AllToursLister(req.rows, req.cols, req.start or 0, board=req.board())
+        lister = AllToursLister(req.rows, req.cols, 0 if req.start is None else req.start, board=req.board())
         t0 = last = time.perf_counter()
         batch: list[Packed] = []
 
@@ -235,7 +235,7 @@ class SolverThread(QThread):
         if (req.topology, req.leaper) != ("plane", (1, 2)):
             kwargs["board"] = req.board()
         if req.tail:
-            kwargs["tail"] = tuple(req.tail)
+            kwargs["tail"] = req.tail
         try:   # building the tables of a large board is asked to stop between its stages
             en = Enumerator(**kwargs, cancel=self._should_stop)
         except Cancelled:

@@ -8,6 +8,8 @@ import sys
 import pytest
 
 from knightgui.request import RESULT_FIELDS, Request, RequestModel, Settings
+from knightgui_core.board.rules import MoveOrder
+from knightgui_core.board.tie_rule import TieRule
 
 
 def test_importing_the_model_does_not_import_qt():
@@ -51,7 +53,8 @@ def test_a_bad_value_is_refused_with_a_sentence_and_changes_nothing(field, value
 def test_request_validates_the_whole():
     m = RequestModel()
     r = m.request()
-    assert isinstance(r, Request) and (r.rows, r.cols, r.start, r.mode) == (8, 8, "a8", "single")
+    assert isinstance(r, Request) and (r.rows, r.cols, r.start, r.mode) == (8, 8, 56, "single")
+    assert r.tie is TieRule.PHADKE and r.order.digits == "12345678"   # typed, parsed once
     m.update(rows=3)
     with pytest.raises(ValueError, match="(?i)no .*tour|tour"):
         m.request()
@@ -68,7 +71,10 @@ def test_request_validates_the_whole():
         m.request()
     m.update(order="87654321", dashes=(("h1", "full"), ("a1", "off")))
     r = m.request()
-    assert (r.end, r.order, r.dash_dict()) == ("c7", "87654321", {"h1": "full"})
+    assert (r.end, r.order, r.dash_dict()) == (50, MoveOrder((8, 7, 6, 5, 4, 3, 2, 1)),
+                                           {"h1": "full"})
+    m.update(tie="Roth")
+    assert m.request().tie is TieRule.CENTER_FAR
     m.update(tie="no-such-rule")
     with pytest.raises(ValueError, match="Tie rule"):
         m.request()
@@ -86,3 +92,23 @@ def test_settings_round_trip_and_hostile_dicts_keep_defaults():
                "keep": 10**12, "tail": "a1", "tie": 5}
     assert RequestModel.from_dict(hostile).settings == Settings()
     assert RequestModel.from_dict(None).settings == Settings()
+
+
+def test_below_the_edge_nothing_reads_text_again(monkeypatch):
+    """The request is the window's one parser: the solver's calls get indices, a TieRule and a
+    MoveOrder, so a square name read again below it would fail here."""
+    from knightgui_core.board.squares import Board
+    from knightgui_core.tietree.enumerator import Enumerator
+    from knightgui_core.walks.solve import solve
+    req = RequestModel(Settings(mode="exhaustive", closed=True, start="a8", end="c7",
+                                tie="roth")).request()
+    assert (req.start, req.end, req.tie) == (56, 50, TieRule.CENTER_FAR)
+
+    def no_text(self, text):
+        raise AssertionError(f"square {text!r} parsed again below the edge")
+
+    monkeypatch.setattr(Board, "parse", no_text)
+    res = solve(req.rows, req.cols, start=req.start, closed=True, tie=req.tie, order=req.order)
+    assert res.ok and int(res.path[0]) == 56
+    en = Enumerator(req.rows, req.cols, req.start, req.end, req.dash_dict(), req.tail)
+    assert (en.start, en.end) == (56, 50)

@@ -132,7 +132,7 @@ def test_tail_choices_and_enabled_boxes_follow_mode_closed_and_end():
     assert m.enabled() == Enabled(rules=False, exhaustive=True, end=True, tail=True,
                                   all_tours=True)
     m.update(tail=tails[0][1])
-    assert m.request().tail == tails[0][1]
+    assert m.request().tail == tuple(m.board().parse(q) for q in tails[0][1])
     m.update(end="c6")                                        # that tail ends elsewhere
     assert m.settings.tail is None or m.settings.tail in {t for _k, t in m.tail_choices()}
     m.update(mode="single")

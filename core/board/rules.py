@@ -53,7 +53,7 @@ class RuleError(InputError):
     """A tie rule, move order or dash state that is not understood."""
 
 
-def parse_tie(name: str) -> TieRule:
+def parse_tie(name: TieRule | str) -> TieRule:
     """The :class:`TieRule` named ``name`` (case-insensitive; ``center_far``/``roth``
     accepted); an unknown name is a :class:`RuleError` that lists the rules."""
     try:

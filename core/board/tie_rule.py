@@ -64,7 +64,7 @@ class TieRule(IntEnum):
         return self >= TieRule.SQUIRREL
 
     @classmethod
-    def parse(cls, name: str) -> TieRule:
+    def parse(cls, name: TieRule | str) -> TieRule:
         """The rule named ``name`` (case-insensitive; ``_`` for ``-``; the aliases ``roth``,
         ``centre-far``, ``ganzfried``, ``look-ahead``…). Raises :class:`UnknownTieRule`."""
         if isinstance(name, TieRule):

@@ -31,7 +31,7 @@ class BacktrackWatch:
     :meth:`step`. ``tie``: a tie rule name (not Squirrel and Cull's); ``order``: the move
     order; ``closed``: the last square must be a move from the start."""
 
-    def __init__(self, board: Board, start: int, closed: bool = False, tie: str = "phadke",
+    def __init__(self, board: Board, start: int, closed: bool = False, tie: TieRule | str = "phadke",
                  order: object = DEFAULT_ORDER, seed: int = 0, budget: int = WATCH_BUDGET):
         rule = TieRule.parse(tie)
         if rule.switching:

@@ -87,7 +87,7 @@ def _describe(tie: str, order: MoveOrder) -> str:
 
 
 def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = False,
-          tie: str = "phadke", order: object = DEFAULT_ORDER, seed: int = 0, method: str = "auto",
+          tie: TieRule | str = "phadke", order: object = DEFAULT_ORDER, seed: int = 0, method: str = "auto",
           node_budget: int | None = None, dashes: dict | None = None,
           topology: str = "plane", leaper: object = (1, 2)) -> SolveResult:
     """Find one knight's tour. Raises :class:`SolveError` for bad input (including a board

@@ -57,6 +57,26 @@ def parse_square(board, text, what: str = "square") -> int:
         raise CliError(f"{what}: {e}") from None
 
 
+def parse_tie_rule(text, what: str = "--tie"):
+    """The :class:`~knightgui_core.board.tie_rule.TieRule` an option names, or a
+    :class:`CliError`: the CLI's one reader of tie rules."""
+    from knightgui_core.board.rules import RuleError, parse_tie
+    try:
+        return parse_tie(text)
+    except RuleError as e:
+        raise CliError(f"{what}: {e}") from None
+
+
+def parse_move_order(text, what: str = "--order"):
+    """The :class:`~knightgui_core.board.rules.MoveOrder` an option names (8 digits or
+    ⟨dx,dy⟩ pairs), or a :class:`CliError`: the CLI's one reader of move orders."""
+    from knightgui_core.board.rules import RuleError, parse_order
+    try:
+        return parse_order(text)
+    except RuleError as e:
+        raise CliError(f"{what}: {e}") from None
+
+
 class Progress:
     """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
 

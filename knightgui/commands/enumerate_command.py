@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import re
 
-from ._common import CliError, Progress, add_board_options, board_of, emit_json, positive_int
+from ._common import (
+    CliError,
+    Progress,
+    add_board_options,
+    board_of,
+    emit_json,
+    parse_square,
+    positive_int,
+)
 
 _TAIL_SPLIT = re.compile(r"[\s>/-]+")
 
@@ -147,8 +155,10 @@ def _all_tours(args, rows: int, cols: int) -> int:
         if given:
             raise CliError(f"--all-tours lists every open path from --start; {flag} is for "
                            "Warnsdorff's enumeration")
+    board = board_of(args, rows, cols)
+    start = parse_square(board, args.start, "--start")
     try:
-        lister = AllToursLister(rows, cols, args.start, board=board_of(args, rows, cols))
+        lister = AllToursLister(rows, cols, start, board=board)
     except CountError as e:
         raise CliError(str(e)) from None
     b = lister.board
@@ -208,15 +218,21 @@ def run(args) -> int:
         raise CliError("--rows × --cols must be at most 1,000,000 squares")
     if args.all_tours:
         return _all_tours(args, rows, cols)
+    # the edge: squares become flat indices here, once
+    board = board_of(args, rows, cols)
+    start = parse_square(board, args.start, "--start")
+    end = None if args.end is None else parse_square(board, args.end, "--end")
     dashes = _dashes(args.dash)
     tail_kind = "ecd" if args.ecd else "xcd" if args.xcd else None
     tail = _tail(args.ecd or args.xcd) if tail_kind else None
+    tail_squares = (None if tail is None else
+                    tuple(parse_square(board, q, f"--{tail_kind}") for q in tail))
     try:
         if args.list_tails:
-            if args.end is None:
+            if end is None:
                 raise CliError("--list-tails needs --end")
-            fc = free_corners(rows, cols, args.start, args.end)
-            tails = list_tails(rows, cols, args.start, args.end)
+            fc = free_corners(rows, cols, start, end)
+            tails = list_tails(rows, cols, start, end)
             for c, why in fc.items():
                 print(f"corner {c}: {'free' if why is None else 'not free: ' + why}")
             for kind in ("ecd", "xcd"):
@@ -226,8 +242,7 @@ def run(args) -> int:
                 emit_json({"free_corners": fc, "ecd": ["-".join(t) for t in tails["ecd"]],
                            "xcd": ["-".join(t) for t in tails["xcd"]]})
             return 0
-        en = Enumerator(rows, cols, args.start, args.end, dashes, tail,
-                        board=board_of(args, rows, cols))
+        en = Enumerator(rows, cols, start, end, dashes, tail_squares, board=board)
     except EnumerationError as e:
         raise CliError(str(e)) from None
     if tail_kind and en.plan.tail_kind != tail_kind:
@@ -272,8 +287,8 @@ def run(args) -> int:
             mo = " ".join(f"({k},{j})={t}" for k, j, t in s.mo_entries())
             print(f"options matrix: {mo or 'empty'}")
             print()
-    end = "" if en.end is None else f"→{en.board.name(en.end)}"
-    print(f"{en.board.name(en.start)}{end}: {counters['solutions']:,} solutions, "
+    arrow = "" if en.end is None else f"→{en.board.name(en.end)}"
+    print(f"{en.board.name(en.start)}{arrow}: {counters['solutions']:,} solutions, "
           f"{counters['dead_ends']:,} dead ends, {counters['forward_moves']:,} forward moves"
           f"{'' if counters['exhausted'] else ' (not exhausted)'} in {counters['seconds']:.3f} s")
     if args.json:

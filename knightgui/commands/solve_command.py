@@ -4,7 +4,17 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ._common import EXIT_NOT_FOUND, CliError, add_board_options, board_of, emit_json, positive_int
+from ._common import (
+    EXIT_NOT_FOUND,
+    CliError,
+    add_board_options,
+    board_of,
+    emit_json,
+    parse_move_order,
+    parse_square,
+    parse_tie_rule,
+    positive_int,
+)
 
 
 def add_parser(sub) -> None:
@@ -34,13 +44,7 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _start_name(rows: int, cols: int, start) -> str:
-    from knightgui_core.board.squares import Board
-    b = Board(rows, cols)
-    return b.name(0 if start is None else b.parse(start))
-
-
-def _other_board(args, board, seed, budget) -> int:
+def _other_board(args, board, start, tie, order, seed, budget) -> int:
     """Another topology or leaper: a theorem that rules tours out answers at once; otherwise
     the rule's walk and the searches of :mod:`knightgui_core.walks.other_boards`, and when
     they find nothing on a small board, the exhaustive search says whether any tour exists."""
@@ -53,15 +57,15 @@ def _other_board(args, board, seed, budget) -> int:
     res = None
     if known is not False:
         try:
-            res = solve(board.rows, board.cols, start=args.start, closed=closed, tie=args.tie,
-                        order=args.order, seed=seed, method=args.method, node_budget=budget,
+            res = solve(board.rows, board.cols, start=start, closed=closed, tie=tie,
+                        order=order, seed=seed, method=args.method, node_budget=budget,
                         topology=board.topology, leaper=board.leaper)
         except SolveError as e:
             raise CliError(f"knightgui solve: {e}") from None
     if res is not None and res.ok:
         answer, why = "yes", f"{why}; {res.message}" if known is None else why
         _save(args, res.tour)
-    elif known is None and args.method == "auto" and args.start is None:
+    elif known is None and args.method == "auto" and start is None:
         ans = existence_answer(board, closed, budget or SEARCH_BUDGET)
         answer, why = ans.answer, ans.why
     else:
@@ -111,11 +115,14 @@ def run(args) -> int:
         if val is not None and Path(val).suffix.lower() not in ext:
             raise CliError(f"{opt} must name a {' or '.join(ext)} file, got '{val}'")
     board = board_of(args, rows, cols)
+    # the edge: every text option becomes its typed value here, once
+    start = None if args.start is None else parse_square(board, args.start, "--start")
+    tie, order = parse_tie_rule(args.tie), parse_move_order(args.order)
     if not board.is_classic:
-        return _other_board(args, board, seed, budget)
+        return _other_board(args, board, start, tie, order, seed, budget)
     try:
-        res = solve(rows, cols, start=args.start, closed=args.closed, tie=args.tie,
-                    order=args.order, seed=seed, method=args.method, node_budget=budget)
+        res = solve(rows, cols, start=start, closed=args.closed, tie=tie,
+                    order=order, seed=seed, method=args.method, node_budget=budget)
     except SolveError as e:
         raise CliError(f"knightgui solve: {e}") from None
     if res.ok:
@@ -126,7 +133,7 @@ def run(args) -> int:
                    "path": path_pairs(res.path, cols) if res.ok else [],
                    "message": res.message, "nodes": res.nodes,
                    "stuck_at": res.stuck_at, "moves": res.moves,
-                   "start": _start_name(rows, cols, args.start),
+                   "start": board.name(0 if start is None else start),
                    "rule_walk": res.info.get("rule_walk")})
     else:
         if res.ok and not args.quiet and rows * cols <= 26 * 26:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from ._common import CliError, emit_json, positive_int
+from ._common import CliError, emit_json, parse_move_order, parse_square, positive_int
 from ._study_options import add_runner_options, run_study
 
 
@@ -78,17 +78,19 @@ def run(args) -> int:
 def _show_walk(n, cols, tie, order, start, as_json) -> int:
     import numpy as np
 
-    from knightgui_core.board.squares import BoardError
-    from knightgui_core.studies.orders import OrderError, digits, matrix_pairs, order_types, replay
+    from knightgui_core.board.squares import Board
+    from knightgui_core.studies.orders import OrderError, replay
+    # the edge: the order and the start become typed values here, once
+    o = parse_move_order(order, "--walk")
+    s = parse_square(Board(n, cols), start, "--from")
     try:
-        o = order_types(order)
-        w = replay(n, o, tie, start, cols=cols)
-    except (OrderError, BoardError) as e:
+        w = replay(n, o, tie, s, cols=cols)
+    except OrderError as e:
         raise CliError(f"knightgui study move-orders --walk: {e}") from None
     board, path = w.board, w.path
     if as_json:
-        emit_json({"rows": board.rows, "cols": board.cols, "order": digits(o),
-                   "matrix": matrix_pairs(o), "tie": tie, "complete": w.complete,
+        emit_json({"rows": board.rows, "cols": board.cols, "order": o.digits,
+                   "matrix": o.pairs, "tie": tie, "complete": w.complete,
                    "closed": w.closed, "squares": int(len(path)), "end": w.end,
                    "path": [[int(s % cols), int(s // cols)] for s in path],
                    "message": w.message})

@@ -11,6 +11,8 @@ import threading
 from PySide6.QtCore import QtMsgType
 
 from knightgui.worker import Request
+from knightgui_core.board.squares import Board
+from knightgui_core.board.tie_rule import TieRule
 from knightgui_core.board.tour import check_path
 
 from gui_helpers import BENIGN_QT, wait_until
@@ -27,7 +29,7 @@ def qt_problems(qtlog):
 
 def still_works(window, qtbot):
     """A fresh 8×8 solve after the fault shows a valid tour."""
-    window.results.submit(Request(rows=8, cols=8, start="b1"))
+    window.results.submit(Request(rows=8, cols=8, start=1))
     wait_until(qtbot, lambda: not window.results.running, timeout=60)
     assert (window.view.rows, window.view.cols) == (8, 8)
     assert window.view.path[0] == 1                    # b1
@@ -35,11 +37,11 @@ def still_works(window, qtbot):
 
 
 def enumeration(rows=10):
-    return Request(rows=rows, cols=rows, mode="exhaustive", start="a1", keep=500)
+    return Request(rows=rows, cols=rows, mode="exhaustive", start=0, keep=500)
 
 
 def test_close_during_a_huge_single_solve(window, qtbot, qtlog):
-    window.results.submit(Request(rows=2000, cols=2000, closed=True, start="a1"))
+    window.results.submit(Request(rows=2000, cols=2000, closed=True, start=0))
     qtbot.wait(30)
     window.close()
     assert not window.worker.isRunning()
@@ -84,8 +86,8 @@ def test_200_superseding_requests_in_a_row(window, qtbot, qtlog):
             req = enumeration(rng.choice([8, 9, 10]))
         else:
             n = rng.randint(5, 60)
-            req = Request(rows=n, cols=n + rng.randint(0, 3), start="a1",
-                          tie=rng.choice(["phadke", "first", "center-far", "random"]),
+            req = Request(rows=n, cols=n + rng.randint(0, 3), start=0,
+                          tie=TieRule.parse(rng.choice(["phadke", "first", "center-far", "random"])),
                           seed=i, closed=bool(rng.getrandbits(1)) and n % 2 == 0)
         last = req
         window.results.submit(req)
@@ -103,7 +105,7 @@ def test_cancel_at_random_moments(window, qtbot, qtlog):
     rng = random.Random(3)
     for _ in range(RANDOM_CANCELS):
         req = enumeration(rng.choice([8, 10])) if rng.random() < 0.7 else \
-            Request(rows=300, cols=300, closed=True, start="c3")
+            Request(rows=300, cols=300, closed=True, start=Board(300, 300).parse("c3"))
         window.results.submit(req)
         qtbot.wait(rng.randint(0, 60))
         window.results.cancel()
