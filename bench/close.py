@@ -22,6 +22,7 @@ import json, sys, time
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from knightgui.main_window import MainWindow
+from knightgui.request import Mode
 from knightgui.worker import Request
 n, mode, after, what = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
 w = MainWindow(restore_settings=False)
@@ -29,8 +30,8 @@ w.show()
 w.results.submit(Request(rows=8, cols=8, start=1))          # b1: kernels loaded
 while w.results.running:
     app.processEvents()
-req = (Request(rows=n, cols=n, mode="exhaustive", start=0, keep=10) if mode == "open"
-       else Request(rows=n, cols=n, mode="exhaustive", start=0, end=2 * n + 1, keep=10)
+req = (Request(rows=n, cols=n, mode=Mode.EXHAUSTIVE, start=0, keep=10) if mode == "open"
+       else Request(rows=n, cols=n, mode=Mode.EXHAUSTIVE, start=0, end=2 * n + 1, keep=10)
        if mode == "closed" else Request(rows=n, cols=n, closed=True, start=0))
 w.results.submit(req)
 t_end = time.perf_counter() + after / 1000

@@ -23,7 +23,7 @@ from .file_actions import FileActions, guarded
 from .panels.controls import ControlsPanel
 from .panels.counter import CounterPanel, TimingPanel
 from .panels.options_matrix import OptionsMatrixView
-from .request import RESULT_FIELDS
+from .request import RESULT_FIELDS, Mode
 from .results import ResultsPresenter
 from .watch_player import WatchPlayer
 from .window_actions import make_actions
@@ -214,7 +214,7 @@ class MainWindow(QMainWindow):
         self.animator.stop(restore=False)
         self.watcher.stop(quiet=True)
         self._current_changed(1)
-        if self.act.watch.isChecked() and (req.mode == "exhaustive" or req.method == "backtrack"):
+        if self.act.watch.isChecked() and (req.mode == Mode.EXHAUSTIVE or req.method == "backtrack"):
             self.results.cancel()
             self.results.forget()
             self.watcher.start(req)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields, replace
+from enum import Enum
 from typing import Any
 
 from knightgui_core.board.dash import corners as _corners
@@ -57,7 +58,15 @@ from .request_checks import (
     text_check,
 )
 
-MODES: tuple[str, ...] = ("single", "exhaustive")
+
+class Mode(str, Enum):
+    """What a run computes: one tour, or every tour the rule allows (the options matrix)."""
+
+    SINGLE = "single"
+    EXHAUSTIVE = "exhaustive"
+
+
+MODES: tuple[str, ...] = tuple(m.value for m in Mode)
 #: the largest board whose every path the window lists (the all-tours search's limit)
 ALL_TOURS_MAX = 128
 MAX_SIDE = 2000
@@ -76,7 +85,7 @@ class Request:
 
     rows: int
     cols: int
-    mode: str = "single"            # "single" | "exhaustive"
+    mode: Mode = Mode.SINGLE
     start: int | None = None        # flat index (Board.square); None: the first corner
     end: int | None = None          # flat index of a closed run's end square
     closed: bool = False
@@ -429,7 +438,8 @@ class RequestModel:
                 tail = tuple(b.parse(q) for q in s.tail)
             except BoardError as e:
                 raise ValueError(f"Tail: {e}") from None
-        return Request(all_tours=every, rows=b.rows, cols=b.cols, mode=s.mode, start=start, end=end,
+        return Request(all_tours=every, rows=b.rows, cols=b.cols, mode=Mode(s.mode), start=start,
+                       end=end,
                        closed=s.closed, tie=tie, order=order, seed=s.seed,
                        method=s.method, dashes=s.dashes, tail=tail, keep=s.keep,
                        limit=s.limit, topology=b.topology, leaper=b.leaper)

@@ -16,6 +16,7 @@ from knightgui_core.board.squares import Board
 from knightgui_core.board.tour import Tour
 
 from .panels.counter import EXHAUSTED_TEXT, format_seconds
+from .request import Mode
 from .solutions import SolutionStore
 from .tour_classes import TourClasses
 
@@ -91,7 +92,7 @@ class ResultsPresenter(QObject):
         self.exhausted = False
         self.found = 0
         self._want_next = False
-        if req.mode == "exhaustive":
+        if req.mode == Mode.EXHAUSTIVE:
             self.store.clear(req.rows * req.cols)
             self.classes = self._new_classes(self.board)
             self.current = -1
@@ -116,7 +117,7 @@ class ResultsPresenter(QObject):
         self._want_next = False
         self.timing.stop("cancelled")
         self.busyChanged.emit(False)
-        if self.request is not None and self.request.mode == "exhaustive":
+        if self.request is not None and self.request.mode == Mode.EXHAUSTIVE:
             self.counter.set_counts(self.current + 1 if self.current >= 0 else None,
                                     self.found, None, False, len(self.store),
                                     state=f"Cancelled after {self.found:,} solutions")
@@ -224,7 +225,7 @@ class ResultsPresenter(QObject):
         self.errorDialog.emit("Cannot solve" if bad_input else "Solver error", message)
 
     def _update_counter(self):
-        if self.request is None or self.request.mode != "exhaustive":
+        if self.request is None or self.request.mode != Mode.EXHAUSTIVE:
             return
         state = None
         if not self.running and not self.exhausted:

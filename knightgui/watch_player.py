@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from knightgui_core.tietree.watch import SearchWatch
     from knightgui_core.walks.backtrack_watch import BacktrackWatch
 
-from .request import Request
+from .request import Mode, Request
 from .results import SquareNames
 
 __all__ = ["WatchPlayer", "FRAME_MS", "FRAME_BUDGET", "MAX_SPEED"]
@@ -89,7 +89,7 @@ class WatchPlayer(QObject):
         # (tests/gui/test_app.py::test_first_frame_comes_before_numba)
         from knightgui_core.tietree.enumerator import Enumerator
         from knightgui_core.tietree.watch import SearchWatch
-        if req.mode != "exhaustive":
+        if req.mode != Mode.EXHAUSTIVE:
             return self._start_backtracking(req)
         try:
             board = req.board()
@@ -119,7 +119,7 @@ class WatchPlayer(QObject):
 
     @property
     def _backtracking(self) -> bool:
-        return self.request is not None and self.request.mode != "exhaustive"
+        return self.request is not None and self.request.mode != Mode.EXHAUSTIVE
 
     def _end_backtracking(self, step: WatchStep, seconds: float) -> None:
         """The watched backtracking walk found its tour, or ended without one."""

@@ -34,7 +34,7 @@ from PySide6.QtCore import QMutex, QMutexLocker, QThread, QWaitCondition, Signal
 from knightgui_core.tietree import keep_policy
 from knightgui_core.tietree.keep_policy import kept_path_chunks, kept_solution_chunks
 
-from .request import Request
+from .request import Mode, Request
 from .solutions import Packed, fewer_runs
 
 __all__ = ["Request", "SolverThread", "Stats", "StudyRequest"]
@@ -165,7 +165,7 @@ class SolverThread(QThread):
             try:
                 if isinstance(req, StudyRequest):
                     self._study(gen, req)
-                elif req.mode == "exhaustive":
+                elif req.mode == Mode.EXHAUSTIVE:
                     self._enumerate(gen, req)
                 else:
                     self._solve(gen, req)

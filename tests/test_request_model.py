@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from knightgui.request import RESULT_FIELDS, Request, RequestModel, Settings
+from knightgui.request import RESULT_FIELDS, Mode, Request, RequestModel, Settings
 from knightgui_core.board.rules import MoveOrder
 from knightgui_core.board.tie_rule import TieRule
 
@@ -53,7 +53,7 @@ def test_a_bad_value_is_refused_with_a_sentence_and_changes_nothing(field, value
 def test_request_validates_the_whole():
     m = RequestModel()
     r = m.request()
-    assert isinstance(r, Request) and (r.rows, r.cols, r.start, r.mode) == (8, 8, 56, "single")
+    assert isinstance(r, Request) and (r.rows, r.cols, r.start, r.mode) == (8, 8, 56, Mode.SINGLE)
     assert r.tie is TieRule.PHADKE and r.order.digits == "12345678"   # typed, parsed once
     m.update(rows=3)
     with pytest.raises(ValueError, match="(?i)no .*tour|tour"):

@@ -10,6 +10,7 @@ import threading
 
 from PySide6.QtCore import QtMsgType
 
+from knightgui.request import Mode
 from knightgui.worker import Request
 from knightgui_core.board.squares import Board
 from knightgui_core.board.tie_rule import TieRule
@@ -37,7 +38,7 @@ def still_works(window, qtbot):
 
 
 def enumeration(rows=10):
-    return Request(rows=rows, cols=rows, mode="exhaustive", start=0, keep=500)
+    return Request(rows=rows, cols=rows, mode=Mode.EXHAUSTIVE, start=0, keep=500)
 
 
 def test_close_during_a_huge_single_solve(window, qtbot, qtlog):

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QTimer
 
+from knightgui.request import Mode
 from knightgui.worker import Request
 
 from gui_helpers import wait_until
@@ -28,7 +29,7 @@ def rss_bytes() -> int:
 def test_long_enumeration_keeps_the_window_responsive_and_memory_flat(window, qtbot):
     # a 16×16 open enumeration has far more solutions than any run here reaches (10×10
     # exhausts in a few minutes)
-    window.results.submit(Request(rows=16, cols=16, mode="exhaustive", start=0, keep=2000))
+    window.results.submit(Request(rows=16, cols=16, mode=Mode.EXHAUSTIVE, start=0, keep=2000))
     wait_until(qtbot, lambda: window.results.found > 2000, timeout=60)   # store is full
     qtbot.wait(300)
     gc.collect()

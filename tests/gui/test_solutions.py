@@ -59,7 +59,7 @@ def test_memory_budget_bounds_what_is_kept_while_counting_goes_on(qtbot, monkeyp
     got, done = [], []
     w.solutionsFound.connect(lambda g, batch: got.extend(batch))
     w.finishedRun.connect(lambda g, st: done.append(st))
-    w.submit(wk.Request(rows=8, cols=8, mode="exhaustive", start=Board(8, 8).parse("a8"),
+    w.submit(wk.Request(rows=8, cols=8, mode=wk.Mode.EXHAUSTIVE, start=Board(8, 8).parse("a8"),
                         end=Board(8, 8).parse("c7"), closed=True))
     qtbot.waitUntil(lambda: bool(done), timeout=60_000)
     assert sum(len(b) for b in got) == 50 and done[0].solutions == 14_258 and done[0].exhausted

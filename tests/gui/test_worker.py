@@ -7,13 +7,14 @@ import time
 
 from PySide6.QtCore import QtMsgType
 
+from knightgui.request import Mode
 from knightgui.worker import Request, SolverThread
 from knightgui_core.board.squares import Board
 
 from gui_helpers import BENIGN_QT, wait_until
 
 A8 = Board(8, 8)          # requests carry flat indices: a1 is 0 on every board
-LONG = Request(rows=10, cols=10, mode="exhaustive", start=0, keep=500)  # ~10^8+ tours
+LONG = Request(rows=10, cols=10, mode=Mode.EXHAUSTIVE, start=0, keep=500)  # ~10^8+ tours
 
 
 def _qt_problems(qtlog):
@@ -97,8 +98,8 @@ def test_cancel_button_in_the_window(window, qtbot, qtlog):
 
 def test_engine_refusal_becomes_a_dialog(window, qtbot, dialogs):
     from knightgui.worker import Request
-    window.results.submit(Request(rows=8, cols=8, mode="exhaustive", start=A8.parse("a8"), end=A8.parse("e4"),
-                                  closed=True))
+    window.results.submit(Request(rows=8, cols=8, mode=Mode.EXHAUSTIVE, start=A8.parse("a8"),
+                                  end=A8.parse("e4"), closed=True))
     wait_until(qtbot, lambda: not window.results.running, timeout=30)
     assert dialogs and dialogs[-1][0] == "Cannot solve"
     assert "knight move" in dialogs[-1][1]
@@ -148,7 +149,7 @@ def test_a_request_superseding_a_huge_exhaustive_build_is_served_and_the_build_d
     w.finishedRun.connect(lambda g, st: seen.append((g, st)))
     w.progress.connect(lambda g, st: seen.append((g, st)))
     w.failed.connect(lambda g, msg, bad: seen.append((g, msg)))
-    w.submit(Request(rows=1500, cols=1500, mode="exhaustive", start=0, keep=10))
+    w.submit(Request(rows=1500, cols=1500, mode=Mode.EXHAUSTIVE, start=0, keep=10))
     wait_until(qtbot, lambda: w.busy_gen != 0, timeout=10)
     gen = w.submit(Request(rows=8, cols=8, start=0))
     wait_until(qtbot, lambda: any(g == gen for g, _ in seen), timeout=60)
