@@ -149,10 +149,22 @@ def check_store_file(path: str | os.PathLike[str]) -> bool:
         raise StoreError(f"{p}: damaged SQLite database (page size {page})")
     pages = int.from_bytes(head[28:32], "big")
     valid = head[24:28] == head[92:96]          # the in-header size is current
+    if _in_use(p):
+        # another connection is writing: a checkpoint copies the pages in order, page 1 (the
+        # header, with the new size) first, so the file is briefly shorter than its header
+        # says. The size cannot be judged from outside then; SQLite's quick_check does it.
+        return True
     if st.st_size % page or (valid and pages and st.st_size < pages * page):
         raise StoreError(f"{p}: truncated SQLite database ({st.st_size:,} bytes, "
                          f"{pages:,} pages of {page} expected)")
     return True
+
+
+def _in_use(p: Path) -> bool:
+    """Whether SQLite's side files of ``p`` exist: a write-ahead log (``-wal``) or a
+    rollback journal (``-journal``) — another connection has the database open for writing
+    (or left a log that the next opener replays)."""
+    return any(os.path.lexists(f"{p}{suffix}") for suffix in ("-wal", "-journal"))
 
 
 def _is_busy(e: sqlite3.Error) -> bool:

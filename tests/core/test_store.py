@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from knightgui_core.run.store import ResultStore, StoreError, row_checksum
+from knightgui_core.run.store import ResultStore, StoreError, check_store_file, row_checksum
 
 
 def _fill(path, n=50, study="demo", prefix="k"):
@@ -123,6 +123,53 @@ def test_hostile_files_are_refused_in_one_line_and_left_untouched(tmp_path, kind
     assert str(p) in msg and KINDS[kind] in msg and "\n" not in msg
     assert _snapshot(p) == before
     assert sorted(x.name for x in tmp_path.iterdir() if x.name.startswith(p.name)) == [p.name]
+
+
+@pytest.mark.timeout(20)
+def test_a_store_being_written_is_not_judged_by_its_size(tmp_path):
+    """While another connection checkpoints, the file is briefly shorter than its header says
+    (page 1 is copied first): with SQLite's log beside it, the size check steps aside and
+    SQLite itself judges the file — a truly damaged one is still one clear line."""
+    p = _hostile(tmp_path, "truncated")
+    with pytest.raises(StoreError, match="truncated"):          # alone, it is refused
+        check_store_file(p)
+    wal = tmp_path / f"{p.name}-wal"
+    wal.write_bytes(b"")
+    assert check_store_file(p) is True
+    with pytest.raises(StoreError) as e:
+        ResultStore(p, readonly=True)
+    assert str(p) in str(e.value) and "\n" not in str(e.value)
+
+
+CHECKPOINTER = textwrap.dedent("""
+    import sys
+    from knightgui_core.run.store import ResultStore
+    with ResultStore(sys.argv[1]) as st:
+        st._db.execute("PRAGMA wal_autocheckpoint=1")     # a checkpoint after every commit
+        for i in range(1500):
+            st.put(f"k/{i}", "demo", {"i": i}, {"v": "x" * 500})
+""")
+
+
+@pytest.mark.timeout(120)
+def test_a_store_is_never_refused_while_another_process_checkpoints_it(tmp_path):
+    """The race that failed a CI run: a second opener looked at the file while the first
+    checkpointed and called it truncated (before the fix, about 1 look in 120 was refused)."""
+    p = tmp_path / "s.sqlite"
+    ResultStore(p).close()
+    writer = subprocess.Popen([sys.executable, "-c", CHECKPOINTER, str(p)],
+                              stderr=subprocess.PIPE, text=True)
+    looks, refused = 0, []
+    while writer.poll() is None:
+        looks += 1
+        try:
+            check_store_file(p)
+        except StoreError as e:
+            refused.append(str(e))
+    assert writer.returncode == 0, writer.stderr.read() if writer.stderr else ""
+    assert looks > 100 and refused == []
+    with ResultStore(p, readonly=True) as st:
+        assert st.count() == 1500 and st.verify() == 1500
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/null"), reason="no /dev/null")
