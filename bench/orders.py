@@ -55,9 +55,9 @@ def main() -> int:
               f"target {TARGET_S:.1f} s → ratio {med / TARGET_S:.2f}; "
               f"CPU {statistics.median(cpu):.3f} s (all threads)")
         s = res.summary()
-        print(f"    failed_walks {s['failed_walks']:,}, orders_with_failure "
-              f"{s['orders_with_failure']:,}, max_failures_per_order "
-              f"{s['max_failures_per_order']}, closed_walks {s['closed_walks']:,}")
+        print(f"    failed_walks {s.failed_walks:,}, orders_with_failure "
+              f"{s.orders_with_failure:,}, max_failures_per_order "
+              f"{s.max_failures_per_order}, closed_walks {s.closed_walks:,}")
 
     times = []
     for _ in range(3):

@@ -17,7 +17,8 @@ An order is written either as Phadke digits (``12438756``) or as matrix-conventi
 
 Results
 -------
-:func:`run_orders` returns an :class:`OrdersResult`; :func:`replay` gives one walk as a path.
+:func:`run_orders` returns an :class:`OrdersResult` (its figures: an :class:`OrdersSummary`);
+:func:`replay` gives one walk as a path.
 Start squares are flat board indices (``row * cols + col``, row 0 at the bottom).
 """
 from __future__ import annotations
@@ -30,7 +31,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -107,6 +108,29 @@ def _check_tie(tie: str) -> int:
     if tie not in TIES:
         raise OrderError(f"tie must be 'first' or 'last', got {tie!r}")
     return 1 if tie == "last" else 0
+
+
+@dataclass(frozen=True)
+class OrdersSummary:
+    """The docs/spec.md §10 figures of a run (``orders`` … ``seconds``, rounded as the JSON
+    gives them) and the board, the tie rule and whether every order ran."""
+
+    orders: int
+    walks: int
+    failed_walks: int
+    orders_with_failure: int
+    max_failures_per_order: int
+    closed_walks: int
+    closed_share_of_complete: float
+    seconds: float
+    rows: int
+    cols: int
+    tie: str
+    complete: bool
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as the JSON object of ``study move-orders --json`` begins."""
+        return asdict(self)
 
 
 @dataclass
@@ -206,23 +230,21 @@ class OrdersResult:
                         "failed_starts": [self.board.name(int(s)) for s in self.failed_starts(i)]})
         return out
 
-    def summary(self) -> dict:
+    def summary(self) -> OrdersSummary:
         """The docs/spec.md §10 figures (``orders`` … ``seconds``) and a few more."""
         complete = self.walks - self.failed_walks
-        return {"orders": self.orders, "walks": self.walks, "failed_walks": self.failed_walks,
-                "orders_with_failure": self.orders_with_failure,
-                "max_failures_per_order": self.max_failures_per_order,
-                "closed_walks": self.closed_walks,
-                "closed_share_of_complete": round(self.closed_walks / complete, 6)
-                if complete else 0.0,
-                "seconds": round(self.seconds, 4),
-                "rows": self.board.rows, "cols": self.board.cols, "tie": self.tie,
-                "complete": self.complete}
+        return OrdersSummary(
+            orders=self.orders, walks=self.walks, failed_walks=self.failed_walks,
+            orders_with_failure=self.orders_with_failure,
+            max_failures_per_order=self.max_failures_per_order, closed_walks=self.closed_walks,
+            closed_share_of_complete=round(self.closed_walks / complete, 6) if complete else 0.0,
+            seconds=round(self.seconds, 4), rows=self.board.rows, cols=self.board.cols,
+            tie=self.tie, complete=self.complete)
 
     def to_json_dict(self, worst: int = 10) -> dict:
         """The summary plus the failure distribution, failures per start square and the
         ``worst`` worst orders, for a JSON file."""
-        d = self.summary()
+        d = self.summary().to_json()
         d["distribution"] = self.distribution().tolist()
         d["failures_per_start"] = {self.board.name(s): int(v)
                                    for s, v in enumerate(self.failures_per_start)}

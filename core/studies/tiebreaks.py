@@ -45,7 +45,7 @@ from ..tietree.subtrees import CountBoard, count_subtrees
 from ..tietree.table import TransTable
 from ..walks.solve import SolveError, solve
 from ..walks.walk_result import Walk
-from .tiebreaks_result import TieBreakResult, wilson_interval
+from .tiebreaks_result import FirstFailure, RuleSummary, SideRate, TieBreakResult, wilson_interval
 from .tiebreaks_tasks import (
     CONSTRUCTION,
     START_SETS,
@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from ..run.store import ResultStore
 
 __all__ = ["START_SETS", "CONSTRUCTION", "TieBreakError", "TieBreakResult", "WalkTask",
+           "FirstFailure", "RuleSummary", "SideRate",
            "construction_available", "default_rules", "start_squares", "tour_starts",
            "make_tasks", "run_task", "run_task_params", "runner_tasks", "plan_study",
            "assemble", "StudyPlan", "run_tiebreaks", "walk", "wilson_interval"]

@@ -1,12 +1,17 @@
 """The result of the tie-break study (:mod:`knightgui_core.studies.tiebreaks`): counts per
-rule and board size, success rates with 95 % Wilson intervals, JSON and CSV."""
+rule and board size, success rates with 95 % Wilson intervals, JSON and CSV.
+
+The per-rule figures are small frozen values: :class:`FirstFailure` (where a rule first
+failed), :class:`RuleSummary` (a rule over every size) and :class:`SideRate` (a rule on one
+side); each has ``to_json()`` giving the object the study's JSON holds."""
 from __future__ import annotations
 
 import csv
 import io
 import os
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -33,6 +38,72 @@ def wilson_interval(completed: np.ndarray, walks: np.ndarray,
         low = np.where(t > 0, np.clip(centre - half, 0.0, 1.0), np.nan)
         high = np.where(t > 0, np.clip(centre + half, 0.0, 1.0), np.nan)
     return low, high
+
+
+@dataclass(frozen=True)
+class FirstFailure:
+    """Where a rule first failed: on side ``n``, the walk from ``square`` (flat; ``start`` is
+    its name, None when unknown) visited ``visited`` of the ``squares`` squares; ``seed`` is
+    the seed of that walk."""
+
+    n: int
+    start: str | None
+    square: int
+    visited: int
+    squares: int
+    seed: int
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"n", "start", "square", "visited", "squares", "seed"}``."""
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class RuleSummary:
+    """One rule over every side that ran: walks made and completed, their success rate
+    (None when no walk was made), seeds walked (``trials``), start squares left out, the
+    first failing side and its failure, and every failing side."""
+
+    walks: int
+    completed: int
+    success_rate: float | None
+    trials: int
+    left_out: int
+    first_failing_n: int | None
+    first_failure: FirstFailure | None
+    failing_n: tuple[int, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The rule's object in the JSON's ``per_rule`` (without ``by_n``)."""
+        ff = self.first_failure
+        return {"walks": self.walks, "completed": self.completed,
+                "success_rate": self.success_rate, "trials": self.trials,
+                "left_out": self.left_out, "first_failing_n": self.first_failing_n,
+                "first_failure": ff.to_json() if ff is not None else None,
+                "failing_n": list(self.failing_n)}
+
+
+@dataclass(frozen=True)
+class SideRate:
+    """One rule on one side: success rate, seeds walked, walks made and completed, the rate's
+    95 % Wilson interval (rounded to 6 places) and, for the ``random`` rule where the count
+    study knows it, the ``exact`` probability it estimates (None otherwise)."""
+
+    success_rate: float
+    trials: int
+    walks: int
+    completed: int
+    ci95: tuple[float, float]
+    exact: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The side's object in the JSON's ``by_n`` (``exact`` only when known)."""
+        d: dict[str, Any] = {"success_rate": self.success_rate, "trials": self.trials,
+                             "walks": self.walks, "completed": self.completed,
+                             "ci95": list(self.ci95)}
+        if self.exact is not None:
+            d["exact"] = self.exact
+        return d
 
 
 @dataclass
@@ -97,34 +168,33 @@ class TieBreakResult:
         bad = self.failing_n(rule)
         return bad[0] if bad else None
 
-    def first_failure(self, rule: str) -> dict | None:
+    def first_failure(self, rule: str) -> FirstFailure | None:
         """Where the rule first failed: side, start square, squares visited, seed."""
         n = self.first_failing_n(rule)
         if n is None:
             return None
         r, i = self.rules.index(rule), int(np.flatnonzero(self.sizes == n)[0])
         s = int(self.first_fail[r, i])
-        return {"n": n, "start": Board(n, n).name(s) if s >= 0 else None, "square": s,
-                "visited": int(self.fail_len[r, i]), "squares": n * n,
-                "seed": int(self.fail_seed[r, i])}
+        return FirstFailure(n=n, start=Board(n, n).name(s) if s >= 0 else None, square=s,
+                            visited=int(self.fail_len[r, i]), squares=n * n,
+                            seed=int(self.fail_seed[r, i]))
 
-    def summary(self) -> dict:
-        """Per rule: walks, completed, success rate, trials, starts left out, first failing
-        side, first failure and every failing side."""
+    def summary(self) -> dict[str, RuleSummary]:
+        """Per rule (in the order of ``rules``): walks, completed, success rate, trials,
+        starts left out, first failing side, first failure and every failing side."""
         out = {}
         for r, rule in enumerate(self.rules):
             t, c = int(self.tried[r].sum()), int(self.completed[r].sum())
-            out[rule] = {"walks": t, "completed": c, "success_rate": (c / t) if t else None,
-                         "trials": int(self.trials[r]),
-                         "left_out": int(self.left_out[r].sum()),
-                         "first_failing_n": self.first_failing_n(rule),
-                         "first_failure": self.first_failure(rule),
-                         "failing_n": self.failing_n(rule)}
+            out[rule] = RuleSummary(walks=t, completed=c, success_rate=(c / t) if t else None,
+                                    trials=int(self.trials[r]),
+                                    left_out=int(self.left_out[r].sum()),
+                                    first_failing_n=self.first_failing_n(rule),
+                                    first_failure=self.first_failure(rule),
+                                    failing_n=tuple(self.failing_n(rule)))
         return out
 
-    def by_n(self, rule: str) -> dict:
-        """``{"50": {"success_rate", "trials", "walks", "completed", "ci95"}}`` for every
-        side tried."""
+    def by_n(self, rule: str) -> dict[int, SideRate]:
+        """Side -> :class:`SideRate` of ``rule`` for every side tried, smallest first."""
         r = self.rules.index(rule)
         low, high = self.interval()
         out = {}
@@ -132,21 +202,20 @@ class TieBreakResult:
             t = int(self.tried[r, i])
             if t == 0:
                 continue
-            c = int(self.completed[r, i])
-            out[str(int(n))] = {"success_rate": c / t, "trials": int(self.trials[r]),
-                                "walks": t, "completed": c,
-                                "ci95": [round(float(low[r, i]), 6),
-                                         round(float(high[r, i]), 6)]}
-            if rule == "random" and int(n) in self.exact_random:
-                out[str(int(n))]["exact"] = float(self.exact_random[int(n)])
+            c, side = int(self.completed[r, i]), int(n)
+            exact = self.exact_random.get(side) if rule == "random" else None
+            out[side] = SideRate(success_rate=c / t, trials=int(self.trials[r]), walks=t,
+                                 completed=c,
+                                 ci95=(round(float(low[r, i]), 6), round(float(high[r, i]), 6)),
+                                 exact=float(exact) if exact is not None else None)
         return out
 
     def to_json_dict(self, table: bool = False) -> dict:
         """Parameters, per-rule summary with ``by_n`` and ``failing_n``, for a JSON file (with
         the per-size table when ``table``)."""
-        per_rule = self.summary()
-        for rule in self.rules:
-            per_rule[rule]["by_n"] = self.by_n(rule)
+        per_rule = {rule: s.to_json() | {"by_n": {str(n): v.to_json()
+                                                  for n, v in self.by_n(rule).items()}}
+                    for rule, s in self.summary().items()}
         d = {"study": "tie-breaks", "rules": list(self.rules), "n_min": int(self.sizes[0]),
              "n_max": int(self.sizes[-1]), "starts": self.starts, "order": self.order,
              "seed": self.seed, "seconds": round(self.seconds, 4), "complete": self.complete,

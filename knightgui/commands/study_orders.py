@@ -112,21 +112,21 @@ def _print_report(res, worst: int) -> None:
     s = res.summary()
     b = res.board
     out.write(f"Move-order analysis, {b.cols}×{b.rows} board, ties to the {res.tie} tied move\n")
-    out.write(f"  orders                  {s['orders']:>12,}\n")
-    out.write(f"  walks                   {s['walks']:>12,}\n")
-    pct = 100 * s["failed_walks"] / s["walks"] if s["walks"] else 0.0
-    out.write(f"  failed walks            {s['failed_walks']:>12,}  ({pct:.3f}%)\n")
-    out.write(f"  orders with a failure   {s['orders_with_failure']:>12,}\n")
-    out.write(f"  most failures per order {s['max_failures_per_order']:>12,}\n")
-    done = s["walks"] - s["failed_walks"]
-    cpct = 100 * s["closed_walks"] / done if done else 0.0
-    out.write(f"  closed walks            {s['closed_walks']:>12,}  ({cpct:.2f}% of the "
+    out.write(f"  orders                  {s.orders:>12,}\n")
+    out.write(f"  walks                   {s.walks:>12,}\n")
+    pct = 100 * s.failed_walks / s.walks if s.walks else 0.0
+    out.write(f"  failed walks            {s.failed_walks:>12,}  ({pct:.3f}%)\n")
+    out.write(f"  orders with a failure   {s.orders_with_failure:>12,}\n")
+    out.write(f"  most failures per order {s.max_failures_per_order:>12,}\n")
+    done = s.walks - s.failed_walks
+    cpct = 100 * s.closed_walks / done if done else 0.0
+    out.write(f"  closed walks            {s.closed_walks:>12,}  ({cpct:.2f}% of the "
               f"complete walks)\n")
-    out.write(f"  seconds                 {s['seconds']:>12.3f}  "
-              f"({s['walks'] / max(s['seconds'], 1e-9) / 1e6:.2f} M walks/s)\n")
+    out.write(f"  seconds                 {s.seconds:>12.3f}  "
+              f"({s.walks / max(s.seconds, 1e-9) / 1e6:.2f} M walks/s)\n")
     out.write("Failed walks per order: " + ", ".join(
         f"{k}: {int(v):,}" for k, v in enumerate(res.distribution()) if v) + " orders\n")
-    if worst and s["failed_walks"]:
+    if worst and s.failed_walks:
         out.write("Worst orders (index, digits, matrix ⟨dx,dy⟩, failures, failed starts):\n")
         for w in res.worst(worst):
             out.write(f"  {w['index']:>5} {w['order']} {w['matrix']} {w['failed_walks']:>3}  "

@@ -105,12 +105,12 @@ def _print_report(res) -> None:
               f"{res.order}, seed {res.seed}\n")
     out.write(f"  {'rule':<18}{'walks':>10}{'complete':>10}{'rate':>9}  first failing n\n")
     for rule, s in res.summary().items():
-        rate = f"{100 * s['success_rate']:.2f}%" if s["success_rate"] is not None else "-"
-        ff = s["first_failure"]
-        where = (f"{ff['n']} (from {ff['start']}: {ff['visited']:,} of {ff['squares']:,} "
+        rate = f"{100 * s.success_rate:.2f}%" if s.success_rate is not None else "-"
+        ff = s.first_failure
+        where = (f"{ff.n} (from {ff.start}: {ff.visited:,} of {ff.squares:,} "
                  "squares)") if ff else "none"
-        out.write(f"  {rule:<18}{s['walks']:>10,}{s['completed']:>10,}{rate:>9}  {where}\n")
-        bad = s["failing_n"]
+        out.write(f"  {rule:<18}{s.walks:>10,}{s.completed:>10,}{rate:>9}  {where}\n")
+        bad = s.failing_n
         if len(bad) > 1:
             more = f" ... ({len(bad)} sizes)" if len(bad) > 12 else ""
             out.write(f"  {'':<18}failing n: {', '.join(map(str, bad[:12]))}{more}\n")
@@ -118,10 +118,10 @@ def _print_report(res) -> None:
         by_n = res.by_n("random")
         cells = []
         for n, p in sorted(res.exact_random.items()):
-            got = by_n.get(str(n))
-            if got:
-                lo, hi = got["ci95"]
-                cells.append(f"{n}: {100 * got['success_rate']:.1f}% "
+            got = by_n.get(n)
+            if got is not None:
+                lo, hi = got.ci95
+                cells.append(f"{n}: {100 * got.success_rate:.1f}% "
                              f"[{100 * lo:.1f}, {100 * hi:.1f}] vs exact {100 * p:.2f}%")
         if cells:
             out.write(f"  {'random':<18}measured vs exact (count study): " + "; ".join(cells)

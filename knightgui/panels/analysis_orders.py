@@ -98,15 +98,15 @@ class MoveOrdersPage(AnalysisPage):
         """Fill the summary, the plots and the table of the worst orders."""
         self.orders_result = res
         s = res.summary()
-        pct = 100 * s["failed_walks"] / s["walks"] if s["walks"] else 0.0
-        state = "" if res.complete else f" — cancelled after {s['orders']:,} of 40,320 orders"
+        pct = 100 * s.failed_walks / s.walks if s.walks else 0.0
+        state = "" if res.complete else f" — cancelled after {s.orders:,} of 40,320 orders"
         self.status.setText(
-            f"{res.board.cols}×{res.board.rows}, ties {res.tie}: {s['walks']:,} walks, "
-            f"{s['failed_walks']:,} failed ({pct:.2f}%); {s['orders_with_failure']:,} orders "
-            f"with a failure, at most {s['max_failures_per_order']} per order; "
-            f"{s['closed_walks']:,} closed walks "
-            f"({100 * s['closed_share_of_complete']:.1f}% of the complete ones); "
-            f"{s['seconds']:.2f} s{state}")
+            f"{res.board.cols}×{res.board.rows}, ties {res.tie}: {s.walks:,} walks, "
+            f"{s.failed_walks:,} failed ({pct:.2f}%); {s.orders_with_failure:,} orders "
+            f"with a failure, at most {s.max_failures_per_order} per order; "
+            f"{s.closed_walks:,} closed walks "
+            f"({100 * s.closed_share_of_complete:.1f}% of the complete ones); "
+            f"{s.seconds:.2f} s{state}")
         self.progress.setValue(1000 if res.complete else self.progress.value())
         self.histogram.set_distribution(res.distribution())
         self.heatmap.set_counts(res.failures_per_start, res.board.rows, res.board.cols)

@@ -140,13 +140,11 @@ class TieBreakPage(AnalysisPage):
         for rule, s in res.summary().items():
             r = t.rowCount()
             t.insertRow(r)
-            rate = _rate(s["success_rate"], s["completed"], s["walks"],
-                         self._sampled(s["trials"]))
-            ff = s["first_failure"]
-            first = f"{ff['n']} (from {ff['start']}, {ff['visited']:,} squares)" if ff else \
-                "none"
-            for c, val in enumerate((rule, str(s["trials"]), f"{s['walks']:,}",
-                                     f"{s['completed']:,}", rate, first)):
+            rate = _rate(s.success_rate, s.completed, s.walks, self._sampled(s.trials))
+            ff = s.first_failure
+            first = f"{ff.n} (from {ff.start}, {ff.visited:,} squares)" if ff else "none"
+            for c, val in enumerate((rule, str(s.trials), f"{s.walks:,}", f"{s.completed:,}",
+                                     rate, first)):
                 it = QTableWidgetItem(val)
                 it.setData(Qt.ItemDataRole.UserRole, rule)
                 it.setToolTip(val if c else TIE_HELP.get(rule, rule))
@@ -182,10 +180,10 @@ class TieBreakPage(AnalysisPage):
         t.setRowCount(len(rows_))
         sampled = self._sampled(trials)
         for i, (n, d) in enumerate(rows_.items()):
-            low, high = d["ci95"]
+            low, high = d.ci95
             ci = f"{100 * low:.1f} – {100 * high:.1f}%" if sampled else "—"
-            for c, val in enumerate((n, f"{d['walks']:,}", f"{d['completed']:,}",
-                                     f"{100 * d['success_rate']:.1f}%", ci)):
+            for c, val in enumerate((str(n), f"{d.walks:,}", f"{d.completed:,}",
+                                     f"{100 * d.success_rate:.1f}%", ci)):
                 it = QTableWidgetItem(val)
                 it.setTextAlignment(Qt.AlignmentFlag.AlignCenter if c == 4 else
                                     Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -201,10 +199,10 @@ class TieBreakPage(AnalysisPage):
             return
         from knightgui_core.studies.tiebreaks import walk
         rule = str(it.data(Qt.ItemDataRole.UserRole))
-        order, seed = self.tie_result.order, ff.get("seed", self.tie_result.seed)
+        order, seed = self.tie_result.order, ff.seed
 
         def one():
-            w = walk(rule, ff["n"], ff["square"], order=order, seed=seed)
+            w = walk(rule, ff.n, ff.square, order=order, seed=seed)
             return w.tour if w.complete else w
         self.show_walk(one)
 

@@ -197,4 +197,4 @@ def test_study_json_has_failing_n_by_n_and_trials():
     assert (sum(x.tried[0] for x in singles) == res.tried[r]).all()
     ff = res.first_failure("random")
     if ff is not None:
-        assert 2 <= ff["seed"] <= 6
+        assert 2 <= ff.seed <= 6

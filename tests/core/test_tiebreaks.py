@@ -51,8 +51,8 @@ def test_first_failing_n_is_the_smallest_failing_size():
         assert res.first_failing_n(rule) == expected
         ff = res.first_failure(rule)
         if expected is not None:
-            assert ff["n"] == expected and ff["start"] == "a1"
-            assert ff["visited"] == greedy_ok(expected, 0, rule)[1] < expected ** 2
+            assert ff is not None and ff.n == expected and ff.start == "a1"
+            assert ff.visited == greedy_ok(expected, 0, rule)[1] < expected ** 2
     # the plain corner walk is known to fail somewhere below 40 with the lookahead rule
     assert res.first_failing_n("lookahead") is not None
 
@@ -66,9 +66,9 @@ def test_success_rates_and_summary():
     assert (res.tried[:, 0] == 13).all() and (res.left_out[:, 0] == 12).all()
     assert (res.tried[:, -1] == 144).all() and (res.left_out[:, -1] == 0).all()
     s = res.summary()
-    assert s["phadke"]["walks"] == int(res.tried[0].sum())
-    assert s["phadke"]["completed"] == int(res.completed[0].sum())
-    assert s["phadke"]["left_out"] == int(res.left_out[0].sum()) > 0
+    assert s["phadke"].walks == int(res.tried[0].sum())
+    assert s["phadke"].completed == int(res.completed[0].sum())
+    assert s["phadke"].left_out == int(res.left_out[0].sum()) > 0
     assert "left_out" in res.to_json_dict()["notes"]
 
 
@@ -127,8 +127,9 @@ def test_csv(tmp_path):
 def test_walk_replays_a_failure_and_a_success():
     res = run_tiebreaks(20, rules=["lookahead"])
     ff = res.first_failure("lookahead")
-    w = walk("lookahead", ff["n"], ff["start"])
-    assert not w.complete and len(w.path) == ff["visited"] and w.tour is None
+    assert ff is not None and ff.start is not None
+    w = walk("lookahead", ff.n, ff.start)
+    assert not w.complete and len(w.path) == ff.visited and w.tour is None
     w = walk("first", 8, "a1")
     assert w.complete and w.tour is not None and len(w.path) == 64
 
@@ -152,8 +153,9 @@ def test_the_random_rule_is_shown_against_its_exact_success():
     assert res.exact_random == exact_corner_success([5, 6, 7, 8, 9])
     by_n = res.by_n("random")
     for n, p in res.exact_random.items():
-        lo, hi = by_n[str(n)]["ci95"]
-        assert by_n[str(n)]["exact"] == p and lo - 1e-9 <= p <= hi + 1e-9, (n, p, lo, hi)
-    assert "exact" not in by_n["10"]
+        lo, hi = by_n[n].ci95
+        assert by_n[n].exact == p and lo - 1e-9 <= p <= hi + 1e-9, (n, p, lo, hi)
+        assert by_n[n].to_json()["exact"] == p
+    assert by_n[10].exact is None and "exact" not in by_n[10].to_json()
     assert all(r["exact_success"] == "" for r in res.table() if r["rule"] == "phadke")
     assert run_tiebreaks(8, rules=["random"], starts="all").exact_random == {}

@@ -219,8 +219,8 @@ def test_tie_break_run_plot_and_rule_click(qtbot, view):
     qtbot.waitUntil(lambda: len(shown) == 1, timeout=30000)
     d = shown[-1]
     ff = res.first_failure("lookahead")
-    assert isinstance(d, Walk) and len(d.path) == ff["visited"]
-    assert d.board.rows == ff["n"]
+    assert isinstance(d, Walk) and ff is not None and len(d.path) == ff.visited
+    assert d.board.rows == ff.n
 
 
 def test_a_walk_from_the_view_reaches_the_board(window, qtbot):
@@ -232,7 +232,8 @@ def test_a_walk_from_the_view_reaches_the_board(window, qtbot):
     row = list(page.tie_result.rules).index("lookahead")
     page._rule_clicked(row, 0)
     ff = page.tie_result.first_failure("lookahead")
-    qtbot.waitUntil(lambda: (window.view.rows, len(window.view.path)) == (ff["n"], ff["visited"]),
+    assert ff is not None
+    qtbot.waitUntil(lambda: (window.view.rows, len(window.view.path)) == (ff.n, ff.visited),
                     timeout=30000)
 
 

@@ -59,9 +59,10 @@ def test_trials_reach_the_study_tables_and_plot(qtbot, page):
     i = rows["random"]
     assert cell(p.rule_table, i, 1) == "7" and cell(p.rule_table, i, 2) == f"{7 * 21:,}"
     d = res.summary()["random"]
-    lo, hi = (float(v) for v in wilson_interval(d["completed"], d["walks"]))
+    lo, hi = (float(v) for v in wilson_interval(d.completed, d.walks))
+    assert d.success_rate is not None
     assert cell(p.rule_table, i, 4) == \
-        f"{100 * d['success_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+        f"{100 * d.success_rate:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
     assert cell(p.rule_table, rows["first"], 1) == "1" and "[" not in cell(p.rule_table,
                                                                           rows["first"], 4)
     # the per-size table shows a random rule first, one row per n, as the JSON's by_n
@@ -70,11 +71,11 @@ def test_trials_reach_the_study_tables_and_plot(qtbot, page):
     by_n = res.by_n("random")
     assert t.rowCount() == len(by_n) == 21
     for row, n in enumerate(sizes):
-        d = by_n[str(n)]
+        rate = by_n[n]
         assert cell(t, row, 0) == str(n) and cell(t, row, 1) == "7"
-        assert cell(t, row, 2) == str(d["completed"])
-        assert cell(t, row, 3) == f"{100 * d['success_rate']:.1f}%"
-        lo, hi = d["ci95"]
+        assert cell(t, row, 2) == str(rate.completed)
+        assert cell(t, row, 3) == f"{100 * rate.success_rate:.1f}%"
+        lo, hi = rate.ci95
         assert cell(t, row, 4) == f"{100 * lo:.1f} – {100 * hi:.1f}%"
     # the plot: a band per random rule, the study's intervals size by size (window 1)
     plot = p.success_plot
