@@ -28,12 +28,8 @@ import subprocess
 import sys
 import time
 
-# bench/distributed.py would shadow the Dask package the runner imports
-sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(
-    os.path.abspath(__file__))]
-
-from knightgui_core.run.runner import run_tasks  # noqa: E402
-from knightgui_core.studies.all_tours import run_all_tours  # noqa: E402
+from knightgui_core.run.runner import run_tasks
+from knightgui_core.studies.all_tours import run_all_tours
 
 LINE = re.compile(r"A\((\d+),(\d+)\)\s*=\s*(\d+)\s+Time:\s*([0-9.eE+-]+)s")
 TOTAL = re.compile(r"Total Time:\s*([0-9.eE+-]+)s")

@@ -31,8 +31,7 @@ def _rss_mib() -> float:
 
 def _all_tours(rows: int, cols: int) -> tuple[int, int]:
     """Directed paths and closed ones, one start per class on this thread (the tasks of
-    ``study count --all-tours`` without the runner: this folder's ``distributed.py`` would
-    shadow Dask's package here)."""
+    ``study count --all-tours``, without the runner)."""
     b = Board(rows, cols)
     paths = closed = 0
     for rep, members in start_classes(rows, cols, range(b.size)).items():

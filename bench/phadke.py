@@ -25,9 +25,7 @@ import argparse
 import dataclasses
 import os
 import resource
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -66,9 +64,6 @@ def compare(label: str, old: dict, new: dict, t_old, t_new) -> None:
 
 
 def main() -> None:
-    # bench/distributed.py would shadow the package the runner imports (lazily, at its start)
-    here = Path(__file__).resolve().parent
-    sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != here]
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--family", default="all", choices=sorted(P.FAMILY_GROUPS))

@@ -38,7 +38,7 @@ Schedulers (``scheduler=``)
   * a ``distributed.Client``: used as it is (the caller closes it).
 
 Default: ``"local"`` means ``"threads"``. Measured side by side on this project's 2-core
-machine, shared with other work (``python bench/distributed.py --only 12``, load average
+machine, shared with other work (``python bench/dask_runner.py --only 12``, load average
 10–15): the in-process cluster starts in 1.8–2.7 s against 5.1–6.6 s for two worker
 processes (each imports numpy, numba, the kernels), runs ``phadke --family cd`` in 4.4–5.8 s
 against 5.3–11.6 s and schedules a no-op task in 5.8–15 ms against 17–28 ms; with nogil

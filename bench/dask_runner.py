@@ -1,6 +1,6 @@
 """Benchmark: the Dask study runner (knightgui_core.run.runner), figures as ratios in one run.
 
-    .venv/bin/python bench/distributed.py [--job 60] [--tasks 400] [--skip-phadke]
+    .venv/bin/python bench/dask_runner.py [--job 60] [--tasks 400] [--skip-phadke]
 
 1. Local scheduler choice: start-up and the full-corner-dash Phadke family (106 tasks) on the
    in-process threaded cluster ("threads") and on a LocalCluster of worker processes
@@ -24,12 +24,6 @@ import argparse
 import os
 import sys
 import time
-from pathlib import Path
-
-# this file's folder would shadow the `distributed` package: take it off the path
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
-sys.path.insert(0, str(_HERE.parent))
 
 
 def load() -> str:
