@@ -1,6 +1,7 @@
 """Every knight's path against a peer's counter, side by side in one run.
 
-    .venv/bin/python bench/all_tours_peer.py --peer /path/to/knightspaths [--up-to 40]
+    .venv/bin/python bench/all_tours_peer.py --peer /path/to/knightspaths
+    .venv/bin/python bench/all_tours_peer.py        # no peer at hand: our side alone
 
 The peer is P. Luschny's public C++ counter of undirected knight's paths (OEIS A390833:
 depth-first search in Warnsdorff's order, a degree cut and a connectivity test at every node,
@@ -18,6 +19,10 @@ and warmed before the clock starts, as the peer's process start is not in its fi
 either), checks that every count agrees, and prints both times per board, the ratio, and
 the totals. Each orientation is counted from scratch (nothing is carried from 5×8 to 8×5).
 The load average is printed with the figures: the machine may be shared.
+
+Without ``--peer`` (``make bench`` runs every script with no arguments) it counts the same 40
+boards on our side alone, checks the two boards whose counts OEIS gives (5×5: 864 undirected
+paths, 6×6: 3,318,960; A390833) and says that the peer's side was not run.
 """
 from __future__ import annotations
 
@@ -55,11 +60,38 @@ def ours(k: int, n: int, workers: int) -> tuple[int, int, float]:
     return int(d["undirected_paths"]), int(d["undirected_closed_tours"]), res.seconds
 
 
+#: undirected paths OEIS gives (A390833), checked when no peer is at hand
+OEIS = {(5, 5): 864, (6, 6): 3_318_960}
+
+
+def ours_alone(workers: int) -> int:
+    """The peer's 40 boards (3 ≤ k, n ≤ 12, k·n ≤ 40, both orientations) on our side only."""
+    ours(3, 4, workers)                         # start the cluster, load the kernels
+    boards = [(k, n) for k in range(3, 13) for n in range(3, 13) if k * n <= 40]
+    total = 0.0
+    print(f"{'board':>7} {'undirected paths':>17} {'ours s':>8}")
+    for k, n in boards:
+        got, _closed, secs = ours(k, n, workers)
+        want = OEIS.get((k, n))
+        if want is not None and got != want:
+            sys.exit(f"{k}×{n}: we count {got:,} undirected paths, OEIS A390833 says {want:,}")
+        total += secs
+        print(f"{k:>3}×{n:<3} {got:>17,} {secs:>8.3f}")
+    print(f"{len(boards)} boards in {total:.2f} s (5×5 and 6×6 as OEIS gives them); the peer's "
+          f"side was not run (no --peer binary); load after {os.getloadavg()[0]:.2f}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--peer", required=True, help="the peer's compiled benchmark binary")
+    ap.add_argument("--peer", default=None, help="the peer's compiled benchmark binary "
+                    "(without it: our side alone)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     a = ap.parse_args(argv)
+    if a.peer is None:
+        print(f"load before: {os.getloadavg()[0]:.2f}; {a.workers} workers; "
+              f"{os.cpu_count()} cores")
+        return ours_alone(a.workers)
     print(f"load before: {os.getloadavg()[0]:.2f}; {a.workers} workers; "
           f"{os.cpu_count()} cores")
     peer, peer_total, peer_wall = run_peer(a.peer)
