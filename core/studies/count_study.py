@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..board.squares import Board, BoardError
+from ..board.squares import Board, BoardError, SquareSpec
 from ..run.runner import RunReport, Task, run_tasks
 from ..run.store import ResultStore
 from ..tietree.subtrees import CountBoard, CountError, count_subtrees, split, start_classes
@@ -110,23 +110,26 @@ def make_task(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]
                              topology, leaper))
 
 
-def parse_starts(rows: int, cols: int, spec: str | Sequence[str]) -> list[int]:
-    """``all``, ``corners`` or square names (comma-separated or a list) as square indices
-    in board order, each once. Raises :class:`CountError` naming a bad square."""
+def parse_starts(rows: int, cols: int, spec: str | Sequence[SquareSpec]) -> list[int]:
+    """``all``, ``corners`` or squares (names, comma-separated or a list, or indices, kept as
+    they are) as square indices in board order, each once. Raises :class:`CountError` naming
+    a bad square."""
     try:
         b = Board(rows, cols)
     except BoardError as e:
         raise CountError(str(e)) from None
+    names: list[SquareSpec]
     if isinstance(spec, str):
         word = spec.strip().lower()
         if word == "all":
             return list(range(b.size))
         if word == "corners":
             return sorted(set(b.corners))
-        names = [s for s in spec.replace(";", " ").replace(",", " ").split() if s]
+        words = [w for w in spec.replace(";", " ").replace(",", " ").split() if w]
         # "3,7"-style names contain a comma: accept them when the text is one pair
-        if len(names) == 2 and all(s.isascii() and s.isdigit() for s in names):
-            names = [spec]
+        if len(words) == 2 and all(w.isascii() and w.isdigit() for w in words):
+            words = [spec]
+        names = list(words)
     else:
         names = list(spec)
     if not names:
@@ -134,7 +137,7 @@ def parse_starts(rows: int, cols: int, spec: str | Sequence[str]) -> list[int]:
     out = set()
     for nm in names:
         try:
-            out.add(b.parse(nm))
+            out.add(b.square(nm))
         except BoardError as e:
             raise CountError(f"start {nm!r}: {e}") from None
     return sorted(out)
@@ -195,7 +198,7 @@ def start_tasks(rows: int, cols: int, reps: Sequence[int], split_depth: int = 0,
     return out
 
 
-def run_count(rows: int, cols: int, starts: str | Sequence[str] = "all", *,
+def run_count(rows: int, cols: int, starts: str | Sequence[SquareSpec] = "all", *,
               split_depth: int = 0, budget: int = TASK_MOVES, store: ResultStore | None = None,
               scheduler: Any = None, workers: int | None = None,
               progress: Callable[[int, int, int], None] | None = None, cancel: Any = None,

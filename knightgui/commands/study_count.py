@@ -215,7 +215,7 @@ def _table_bytes(args) -> int | None:
 
 def run(args) -> int:
     """Run the count on this machine or a Dask cluster, with a store to resume from."""
-    from knightgui_core.studies.count_study import TASK_MOVES, run_count
+    from knightgui_core.studies.count_study import TASK_MOVES, parse_starts, run_count
     from knightgui_core.system.files import write_text
     from knightgui_core.tietree.subtrees import CountError
     if args.boards_up_to is not None:
@@ -232,7 +232,11 @@ def run(args) -> int:
                        "--all-tours, or knightgui enumerate --topology/--leaper)")
     if args.all_tours:
         return _all_tours(args, rows, cols, workers, board)
-    if args.distinct and (rows * cols > 64 or args.starts.strip().lower() != "all"):
+    try:                        # the edge: the start squares become indices here, once
+        squares = parse_starts(rows, cols, args.starts)
+    except CountError as e:
+        raise CliError(f"--starts: {e}") from None
+    if args.distinct and (rows * cols > 64 or len(squares) != rows * cols):
         raise CliError("--distinct takes boards of at most 64 squares and --starts all")
     store = open_store(args.store)
     try:
@@ -240,7 +244,7 @@ def run(args) -> int:
             return run_study(args, tasks, f"count {rows}x{cols}", store=store,
                              workers=workers)
         try:
-            res = run_count(rows, cols, args.starts, split_depth=depth, budget=budget,
+            res = run_count(rows, cols, squares, split_depth=depth, budget=budget,
                             runner=runner, lengths=args.lengths, table_bytes=table_bytes,
                             board=None if board.is_classic else board)
         except CountError as e:

@@ -51,10 +51,11 @@ QUANTITIES = {"tours": ("tours", whole), "closed": ("closed", whole),
               "P(closed)": ("p_closed", share)}
 
 
-def count_study(n: int, starts: str, scheduler: str | None, store_path: str | None,
+def count_study(n: int, starts: list[int], scheduler: str | None, store_path: str | None,
                 board: Board | None = None):
     """The study function the runner calls: ``fn(progress=, cancel=)`` → ``CountResult``
-    (``board``: another topology or piece of side ``n``). A bad board, store or scheduler
+    (``starts``: square indices, parsed by the page; ``board``: another topology or piece of
+    side ``n``). A bad board, store or scheduler
     raises; the study thread reports it in one line."""
     from knightgui_core.run.store import ResultStore
     from knightgui_core.studies.count_study import run_count
@@ -182,9 +183,13 @@ class CountStudyPage(AnalysisPage):
         starts = self.starts_combo.currentText().strip() or "all"
         text = self.piece_combo.currentText().strip()
         i = self.piece_combo.findText(text)
+        # the page's edge: the board and the start squares become typed values here, once
+        # (the study module is loaded on the first run: numba comes after the first frame)
+        from knightgui_core.studies.count_study import parse_starts
         try:
             board = Board(n, n, str(self.edges_combo.currentData()),
                           parse_leaper(self.piece_combo.itemData(i) if i >= 0 else text))
+            squares = parse_starts(n, n, starts)
         except ValueError as e:
             self.status.setText(f"Cannot count: {e}")
             return
@@ -200,7 +205,7 @@ class CountStudyPage(AnalysisPage):
         self.progress.setValue(0)
         self.status.setText(f"Counting {board.describe()}, starts: {starts}, on "
                             f"{sched or 'this machine'} …")
-        self.start_study("count", count_study(n, starts, sched or None, store or None, board))
+        self.start_study("count", count_study(n, squares, sched or None, store or None, board))
 
     def cancel(self) -> None:
         """Stop the running count between two tasks."""

@@ -81,6 +81,11 @@ def test_a_count_on_a_cylinder_shows_its_board_and_wraps_its_rows(qtbot, page):
     page.piece_combo.setEditText("2,2")
     page.run()
     assert "Cannot count" in page.status.text() and not page.running
+    page.piece_combo.setEditText("1,2")
+    page.starts_combo.setEditText("a1,z9")                 # refused at the page, not the study
+    page.run()
+    assert "Cannot count" in page.status.text() and "z9" in page.status.text()
+    assert not page.running
 
 
 def test_scheduler_address_comes_from_the_settings(qtbot):
