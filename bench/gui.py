@@ -21,6 +21,18 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parent.parent
+#: what the offscreen platform says on every resize or raise: not the window's fault
+BENIGN_QT = ("propagateSizeHints", "does not support raise()")
+
+
+def quiet_offscreen_notices() -> None:
+    """Drop the offscreen platform's notices (thousands of lines over a run); keep the rest."""
+    from PySide6.QtCore import qInstallMessageHandler
+
+    def handler(_mode, _ctx, msg: str) -> None:
+        if not any(b in msg for b in BENIGN_QT):
+            sys.stderr.write(msg + "\n")
+    qInstallMessageHandler(handler)
 
 
 def report(name, values_ms, target_ms):
@@ -80,6 +92,7 @@ def main() -> int:
 
     from PySide6.QtWidgets import QApplication
     app = QApplication(sys.argv[:1])
+    quiet_offscreen_notices()
     from knightgui.board_view import BoardView
     from knightgui_core.walks.solve import solve
 
@@ -322,6 +335,7 @@ def keep_only(measure=None) -> int:
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
     app = QApplication(sys.argv[:1])
+    quiet_offscreen_notices()
     QSettings.setDefaultFormat(QSettings.IniFormat)
     QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, tempfile.mkdtemp())
     from knightgui.main_window import MainWindow
