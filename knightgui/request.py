@@ -438,11 +438,10 @@ class RequestModel:
                 tail = tuple(b.parse(q) for q in s.tail)
             except BoardError as e:
                 raise ValueError(f"Tail: {e}") from None
-        return Request(all_tours=every, rows=b.rows, cols=b.cols, mode=Mode(s.mode), start=start,
-                       end=end,
-                       closed=s.closed, tie=tie, order=order, seed=s.seed,
-                       method=s.method, dashes=s.dashes, tail=tail, keep=s.keep,
-                       limit=s.limit, topology=b.topology, leaper=b.leaper)
+        return Request(rows=b.rows, cols=b.cols, mode=Mode(s.mode), start=start, end=end,
+                       closed=s.closed, tie=tie, order=order, seed=s.seed, method=s.method,
+                       dashes=s.dashes, tail=tail, keep=s.keep, limit=s.limit,
+                       all_tours=every, topology=b.topology, leaper=b.leaper)
 
     # ------------------------------------------------------------ settings
     def to_dict(self) -> dict:
