@@ -3,8 +3,13 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from knightgui_core.system.errors import InputError
+
+if TYPE_CHECKING:      # the engine is imported inside each command (start-up: docs/architecture.md)
+    from knightgui_core.board.rules import MoveOrder
+    from knightgui_core.board.tie_rule import TieRule
 
 EXIT_OK, EXIT_NOT_FOUND, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -57,7 +62,7 @@ def parse_square(board, text, what: str = "square") -> int:
         raise CliError(f"{what}: {e}") from None
 
 
-def parse_tie_rule(text, what: str = "--tie"):
+def parse_tie_rule(text: str, what: str = "--tie") -> TieRule:
     """The :class:`~knightgui_core.board.tie_rule.TieRule` an option names, or a
     :class:`CliError`: the CLI's one reader of tie rules."""
     from knightgui_core.board.rules import RuleError, parse_tie
@@ -67,7 +72,7 @@ def parse_tie_rule(text, what: str = "--tie"):
         raise CliError(f"{what}: {e}") from None
 
 
-def parse_move_order(text, what: str = "--order"):
+def parse_move_order(text: object, what: str = "--order") -> MoveOrder:
     """The :class:`~knightgui_core.board.rules.MoveOrder` an option names (8 digits or
     ⟨dx,dy⟩ pairs), or a :class:`CliError`: the CLI's one reader of move orders."""
     from knightgui_core.board.rules import RuleError, parse_order
