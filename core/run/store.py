@@ -112,11 +112,34 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+#: how long a file that looks truncated is watched before it is called so: another process
+#: may be writing it (a checkpoint copies page 1, with the new size, before the pages it counts)
+SETTLE_SECONDS = 0.5
+
+
+class _LooksTruncated(StoreError):
+    """Shorter than its header says: truncated, or being written by another connection."""
+
+
 def check_store_file(path: str | os.PathLike[str]) -> bool:
     """Look at ``path`` without changing it. True: a file to open as an existing store;
     False: no file (or an empty one) — a new store will be made there.
-    :class:`StoreError` for anything else."""
+    :class:`StoreError` for anything else. A file that looks truncated is looked at again for
+    up to :data:`SETTLE_SECONDS` (another process may be in the middle of writing it)."""
     p = Path(path)
+    deadline = time.monotonic() + SETTLE_SECONDS
+    while True:
+        try:
+            return _look(p)
+        except _LooksTruncated as e:
+            if time.monotonic() >= deadline:
+                raise StoreError(str(e)) from None
+            time.sleep(0.01)
+
+
+def _look(p: Path) -> bool:
+    """One look at ``p`` for :func:`check_store_file`."""
+    busy = _in_use(p)               # before the size is read: a writer may finish meanwhile
     try:
         st = os.stat(p)
     except FileNotFoundError:
@@ -142,21 +165,21 @@ def check_store_file(path: str | os.PathLike[str]) -> bool:
             raise StoreError(f"{p}: is a JSON file, not a knightgui store")
         raise StoreError(f"{p}: is not a knightgui store (not an SQLite database)")
     if len(head) < 100:
-        raise StoreError(f"{p}: truncated SQLite database ({st.st_size} bytes)")
+        raise _LooksTruncated(f"{p}: truncated SQLite database ({st.st_size} bytes)")
     page = int.from_bytes(head[16:18], "big")
     page = 65536 if page == 1 else page
     if page < 512 or page & (page - 1):
         raise StoreError(f"{p}: damaged SQLite database (page size {page})")
     pages = int.from_bytes(head[28:32], "big")
     valid = head[24:28] == head[92:96]          # the in-header size is current
-    if _in_use(p):
+    if busy or _in_use(p):
         # another connection is writing: a checkpoint copies the pages in order, page 1 (the
         # header, with the new size) first, so the file is briefly shorter than its header
         # says. The size cannot be judged from outside then; SQLite's quick_check does it.
         return True
     if st.st_size % page or (valid and pages and st.st_size < pages * page):
-        raise StoreError(f"{p}: truncated SQLite database ({st.st_size:,} bytes, "
-                         f"{pages:,} pages of {page} expected)")
+        raise _LooksTruncated(f"{p}: truncated SQLite database ({st.st_size:,} bytes, "
+                              f"{pages:,} pages of {page} expected)")
     return True
 
 

@@ -7,6 +7,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
+import threading
 
 import pytest
 
@@ -139,6 +140,23 @@ def test_a_store_being_written_is_not_judged_by_its_size(tmp_path):
     with pytest.raises(StoreError) as e:
         ResultStore(p, readonly=True)
     assert str(p) in str(e.value) and "\n" not in str(e.value)
+
+
+@pytest.mark.timeout(20)
+def test_a_file_that_settles_is_not_called_truncated(tmp_path):
+    """The other half of that race: the writer finishes between our reading the size and
+    looking for its log. A file that looks truncated is watched for a moment; one that
+    becomes whole is a store, one that stays short is refused."""
+    full = _hostile(tmp_path, "truncated").parent / "full.sqlite"
+    p, whole = tmp_path / "settles.sqlite", full.read_bytes()
+    p.write_bytes(whole[:len(whole) // 2])
+    (tmp_path / "whole.tmp").write_bytes(whole)
+    swap = threading.Timer(0.1, os.replace, (tmp_path / "whole.tmp", p))
+    swap.start()
+    try:
+        assert check_store_file(p) is True
+    finally:
+        swap.join()
 
 
 CHECKPOINTER = textwrap.dedent("""
