@@ -127,9 +127,8 @@ def parse_starts(rows: int, cols: int, spec: str | Sequence[SquareSpec]) -> list
             return sorted(set(b.corners))
         words = [w for w in spec.replace(";", " ").replace(",", " ").split() if w]
         # "3,7"-style names contain a comma: accept them when the text is one pair
-        if len(words) == 2 and all(w.isascii() and w.isdigit() for w in words):
-            words = [spec]
-        names = list(words)
+        one_pair = len(words) == 2 and all(w.isascii() and w.isdigit() for w in words)
+        names = [spec] if one_pair else list(words)
     else:
         names = list(spec)
     if not names:

@@ -82,9 +82,9 @@ def _show_walk(n, cols, tie, order, start, as_json) -> int:
     from knightgui_core.studies.orders import OrderError, replay
     # the edge: the order and the start become typed values here, once
     o = parse_move_order(order, "--walk")
-    s = parse_square(Board(n, cols), start, "--from")
+    first = parse_square(Board(n, cols), start, "--from")
     try:
-        w = replay(n, o, tie, s, cols=cols)
+        w = replay(n, o, tie, first, cols=cols)
     except OrderError as e:
         raise CliError(f"knightgui study move-orders --walk: {e}") from None
     board, path = w.board, w.path
