@@ -8,7 +8,9 @@ dead ends by squares visited when stuck. Each worker thread keeps a transpositio
 (:mod:`knightgui_core.tietree.table`) across its tasks: a tie node met again adds its kept
 results instead of being walked again. Starts that a symmetry of the board maps onto each
 other have the same counts, so only one start of each class (the smallest square index) is
-counted.
+counted; and the subtrees of a start that a symmetry keeping it in place maps onto each other
+(the centre's eight, a diagonal square's two) are counted once, weighted
+(:mod:`knightgui_core.tietree.fold`).
 
 Tasks (:class:`knightgui_core.run.runner.Task`) count a few subtrees of one start within a budget
 of forward moves (:data:`TASK_MOVES`, about 1–5 s on one core). A task that does not finish
@@ -32,6 +34,7 @@ from typing import Any
 from ..board.squares import Board, BoardError, SquareSpec
 from ..run.runner import RunReport, Task, run_tasks
 from ..run.store import ResultStore
+from ..tietree.fold import fold_roots
 from ..tietree.subtrees import CountBoard, CountError, count_subtrees, split, start_classes
 from ..tietree.table import TableConfig, default_table_bytes, thread_table
 
@@ -186,14 +189,21 @@ class CountResult:
 
 def start_tasks(rows: int, cols: int, reps: Sequence[int], split_depth: int = 0,
                 budget: int = TASK_MOVES, lengths: bool = False,
-                table_bytes: int | None = None, board: Board | None = None) -> list[Task]:
-    """The first round: one task per subtree ``split_depth`` ties below each start."""
+                table_bytes: int | None = None, board: Board | None = None,
+                fold: bool = True) -> list[tuple[Task, int]]:
+    """The first round: one task per subtree ``split_depth`` ties below each start, with
+    the number of subtrees it stands for. With ``fold``, subtrees that a symmetry keeping the
+    start in place maps onto each other are one task weighing their number
+    (:mod:`knightgui_core.tietree.fold`); without, every weight is 1."""
     cb = CountBoard(rows, cols, board)
     out = []
     for s in reps:
         name = cb.board.name(s)
-        for p in split(cb, s, split_depth):
-            out.append(make_task(rows, cols, name, [p], budget, lengths, table_bytes, board))
+        roots = (fold_roots(cb, s, split_depth) if fold
+                 else [(p, 1) for p in split(cb, s, split_depth)])
+        for p, weight in roots:
+            out.append((make_task(rows, cols, name, [p], budget, lengths, table_bytes, board),
+                        weight))
     return out
 
 
@@ -202,13 +212,16 @@ def run_count(rows: int, cols: int, starts: str | Sequence[SquareSpec] = "all", 
               scheduler: Any = None, workers: int | None = None,
               progress: Callable[[int, int, int], None] | None = None, cancel: Any = None,
               runner: Runner | None = None, lengths: bool = False,
-              table_bytes: int | None = None, board: Board | None = None) -> CountResult:
+              table_bytes: int | None = None, board: Board | None = None,
+              fold: bool = True) -> CountResult:
     """Count every start of ``starts`` (see :func:`parse_starts`) on a ``rows`` × ``cols``
     board. Rounds of tasks go to ``runner`` (default :func:`knightgui_core.run.runner.run_tasks`
     with ``store``, ``scheduler``, ``workers``, ``cancel``); ``progress(round, done, total)``
     follows each round. ``lengths``: also the dead ends by length; ``table_bytes``: each
     worker thread's table (None: a quarter of its machine's memory shared by its cores; 0:
-    no table); ``board``: another topology or leaper (default the knight's plane). Raises
+    no table); ``board``: another topology or leaper (default the knight's plane);
+    ``fold``: count once the subtrees of a start that its symmetries map onto each other
+    (:func:`start_tasks`; the counts are the same either way). Raises
     :class:`CountError` for a board or start it cannot take."""
     t0 = time.perf_counter()
     CountBoard(rows, cols, board)               # validates the board
@@ -231,8 +244,10 @@ def run_count(rows: int, cols: int, starts: str | Sequence[SquareSpec] = "all", 
                          progress=prog, cancel=cancel)
 
     run = runner or default_runner
-    todo = start_tasks(rows, cols, sorted(classes), split_depth, budget, lengths, table_bytes,
-                       board)
+    first = start_tasks(rows, cols, sorted(classes), split_depth, budget, lengths, table_bytes,
+                        board, fold)
+    todo = [t for t, _ in first]
+    weights = {t.key: w for t, w in first}      # a task's subtrees stand for this many each
     while todo:
         res.rounds += 1
         report = run(todo)
@@ -245,20 +260,23 @@ def run_count(rows: int, cols: int, starts: str | Sequence[SquareSpec] = "all", 
                 continue
             rep = by_name[t.params["start"]]
             rec = acc[rep]
+            w = weights[t.key]
             for k in ("tours", "closed", "dead_ends"):
-                rec[k] += int(r[k])
+                rec[k] += w * int(r[k])
             for k in ("p_success", "p_closed"):
-                rec[k] += float(r[k])
+                rec[k] += w * float(r[k])
             for sq, (paths, prob) in (r.get("lengths") or {}).items():
                 cell = lens[rep].setdefault(int(sq), [0, 0.0])
-                cell[0] += int(paths)
-                cell[1] += float(prob)
+                cell[0] += w * int(paths)
+                cell[1] += w * float(prob)
             res.forward_moves += int(r["forward_moves"])
             res.probes += int(r.get("probes", 0))
             res.hits += int(r.get("hits", 0))
             for group in r["next"]:
-                nxt.append(make_task(rows, cols, t.params["start"], group, budget, lengths,
-                                     table_bytes, board))
+                nt = make_task(rows, cols, t.params["start"], group, budget, lengths,
+                               table_bytes, board)
+                nxt.append(nt)
+                weights[nt.key] = w
         if report.cancelled or not report.complete:
             res.cancelled = True
             break

@@ -30,8 +30,9 @@ each tie it passes), and, asked for, the dead ends by squares visited when stuck
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -43,7 +44,7 @@ from . import memo_kernel as _m
 from .table import TransTable
 
 __all__ = ["CountBoard", "CountError", "SubtreeCount", "count_subtrees", "split",
-           "start_classes", "symmetries", "MAX_SQUARES"]
+           "start_classes", "symmetries", "board_symmetries", "MAX_SQUARES"]
 
 #: The count kernel keeps a set of squares in two 64-bit words.
 MAX_SQUARES = 128
@@ -301,21 +302,37 @@ def symmetries(rows: int, cols: int, topology: str = "plane") -> list:
     return maps
 
 
+def board_symmetries(board: Board) -> list[Callable[[int, int], tuple[int, int]]]:
+    """Every symmetry of ``board``'s counts as a map ``(col, row) -> (col, row)``: those of
+    :func:`symmetries`, after a turn of the wrapped columns on a cylinder (and of the rows on
+    a torus), which moves every square's moves with it."""
+    rows, cols = board.rows, board.cols
+    shifts_c = range(cols) if board.topology in ("cylinder", "torus") else range(1)
+    shifts_r = range(rows) if board.topology == "torus" else range(1)
+    out: list[Callable[[int, int], tuple[int, int]]] = []
+    for m in symmetries(rows, cols, board.topology):
+        for dx in shifts_c:
+            for dy in shifts_r:
+                out.append(partial(_shifted, m, dx, dy, cols, rows))
+    return out
+
+
+def _shifted(m: Callable[[int, int], tuple[int, int]], dx: int, dy: int, cols: int, rows: int,
+             x: int, y: int) -> tuple[int, int]:
+    return m((x + dx) % cols, (y + dy) % rows)
+
+
 def start_classes(rows: int, cols: int, starts: Iterable[int],
                   board: Board | None = None) -> dict[int, list[int]]:
     """Representative square (the smallest index of its orbit) -> the given starts it
-    stands for, in the order given (the symmetries of ``board`` when given). On a cylinder
-    the turns of its columns, on a torus those of its rows too, move every square's moves
-    with it: they join the orbits (a start's counts are the same along a wrapped row), so
-    an n×n cylinder has about n/2 classes and a torus one or two."""
+    stands for, in the order given (the symmetries of ``board`` when given, see
+    :func:`board_symmetries`): an n×n cylinder has about n/2 classes and a torus one or
+    two."""
     b = Board(rows, cols) if board is None else board
-    maps = symmetries(rows, cols, b.topology)
-    shifts_c = range(cols) if b.topology in ("cylinder", "torus") else range(1)
-    shifts_r = range(rows) if b.topology == "torus" else range(1)
+    group = board_symmetries(b)
     out: dict[int, list[int]] = {}
     for s in starts:
         x0, y0 = b.coords(int(s))
-        rep = min(b.index(*m((x0 + dx) % cols, (y0 + dy) % rows))
-                  for dx in shifts_c for dy in shifts_r for m in maps)
+        rep = min(b.index(*g(x0, y0)) for g in group)
         out.setdefault(rep, []).append(int(s))
     return out

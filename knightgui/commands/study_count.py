@@ -48,6 +48,10 @@ def add_parser(studies) -> None:
                         "table replaces its cheapest entries, counts stay exact")
     p.add_argument("--no-table", action="store_true",
                    help="walk every node of the tie tree (no transposition table)")
+    p.add_argument("--no-fold", action="store_true",
+                   help="count every subtree of a start that a symmetry keeps in place (by "
+                        "default the subtrees such a symmetry maps onto each other are "
+                        "counted once: the centre of an odd board 8× less work; same counts)")
     p.add_argument("--all-tours", action="store_true",
                    help="count every knight's path from each start, not only Warnsdorff's "
                         "(boards of at most 64 squares): directed paths and closed ones")
@@ -246,7 +250,7 @@ def run(args) -> int:
         try:
             res = run_count(rows, cols, squares, split_depth=depth, budget=budget,
                             runner=runner, lengths=args.lengths, table_bytes=table_bytes,
-                            board=None if board.is_classic else board)
+                            board=None if board.is_classic else board, fold=not args.no_fold)
         except CountError as e:
             raise CliError(str(e)) from None
     finally:

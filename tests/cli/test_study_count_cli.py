@@ -26,8 +26,23 @@ def test_count_8x8_json_is_the_documented_object(capsys):
     assert (a8["tours"], a8["closed"], a8["dead_ends"]) == (137_300, 2_662, 6_804)
     assert abs(a8["p_success"] - 0.979578494) < 1e-9 and set(a8) == {
         "tours", "closed", "dead_ends", "p_success", "p_closed"}
-    assert d["tasks"] == {"total": 10, "from_store": 0, "computed": 10}
+    # ten classes; b2 (a diagonal) folds its first tie into two tasks of two subtrees each
+    assert d["tasks"] == {"total": 11, "from_store": 0, "computed": 11}
     assert d["seconds"] >= 0
+
+
+def test_no_fold_counts_every_subtree_and_finds_the_same_numbers(capsys):
+    assert run(["study", "count", "--size", "7", "--json", "--task-moves", "20000"]) == 0
+    folded = _last_json(capsys)
+    assert run(["study", "count", "--size", "7", "--json", "--task-moves", "20000",
+                "--no-fold"]) == 0
+    plain = _last_json(capsys)
+    assert plain["tasks"]["total"] != folded["tasks"]["total"]     # other tasks, same numbers
+    for sq, rec in plain["per_start"].items():
+        got = folded["per_start"][sq]
+        assert [got[k] for k in ("tours", "closed", "dead_ends")] == \
+               [rec[k] for k in ("tours", "closed", "dead_ends")]
+        assert got["p_success"] == pytest.approx(rec["p_success"], abs=1e-12)
 
 
 def test_count_rectangle_starts_csv_and_store(tmp_path, capsys):
