@@ -16,7 +16,8 @@ from PySide6.QtWidgets import QGraphicsItem
 
 from knightgui_core.board.squares import Board
 
-from .board_items import TIE_RGBA, NumbersItem, TourPathItem, checker_rgba, colour_lut, moves_rgba, numbers_of
+from .board_images import TIE_RGBA, checker_rgba, colour_lut, moves_rgba, numbers_of
+from .board_items import NumbersItem, TourPathItem
 from .board_marks import CandidatesItem, EdgeLabelsItem, MarkersItem
 
 #: In ``auto`` colour mode, boards with at least this many squares are coloured by move.
