@@ -93,7 +93,7 @@ class CountStudyPage(AnalysisPage):
         self.size_spin.setRange(1, 11)
         self.size_spin.setValue(8)
         self.size_spin.setPrefix("n = ")
-        self.size_spin.setToolTip("board side: n×n (10×10 is hours of work on one machine)")
+        self.size_spin.setToolTip("board side: n×n (10×10: minutes on two cores; 11×11: many hours)")
         self.starts_combo = QComboBox()
         self.starts_combo.setEditable(True)
         self.starts_combo.addItems(["all", "corners"])
