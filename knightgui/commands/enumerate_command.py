@@ -60,7 +60,9 @@ def add_parser(sub) -> None:
 def _count_by_states(en) -> dict:
     """Count-only for an open tour without dashes or tail on at most 128 squares: the count
     engine with a transposition table (the same tours and dead ends as the options matrix,
-    fewer forward moves; also the probability that random ties complete a tour)."""
+    fewer forward moves; also the probability that random ties complete a tour), folded by
+    the symmetries that keep the start in place (:mod:`knightgui_core.tietree.fold`)."""
+    from knightgui_core.tietree.fold import fold_roots
     from knightgui_core.tietree.subtrees import CountBoard, count_subtrees
     from knightgui_core.tietree.table import TableConfig, default_table_bytes, thread_table
     b = en.board
@@ -69,15 +71,16 @@ def _count_by_states(en) -> dict:
                          None if b.is_classic else b)
     bar = Progress("enumerate")
     out = {"solutions": 0, "dead_ends": 0, "forward_moves": 0, "p_success": 0.0}
-    todo: list = [()]
+    todo: list = fold_roots(cb, en.start, 0)        # (subtree, how many it stands for)
     try:
         while todo:
-            r = count_subtrees(cb, en.start, todo[:1], 1 << 24, table=table)
-            todo = r.rest + todo[1:]
-            out["solutions"] += r.tours
-            out["dead_ends"] += r.dead_ends
+            (prefix, weight), todo = todo[0], todo[1:]
+            r = count_subtrees(cb, en.start, [prefix], 1 << 24, table=table)
+            todo = [(q, weight) for q in r.rest] + todo
+            out["solutions"] += weight * r.tours
+            out["dead_ends"] += weight * r.dead_ends
             out["forward_moves"] += r.forward_moves
-            out["p_success"] += r.p_success
+            out["p_success"] += weight * r.p_success
             bar(out["solutions"], None, f"solutions, {out['dead_ends']:,} dead ends")
     finally:
         bar.close()

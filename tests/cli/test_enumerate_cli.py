@@ -129,6 +129,21 @@ def test_open_count_uses_the_table_and_agrees_with_the_options_matrix(capsys):
     assert fast["forward_moves"] < plain["forward_moves"] and 0 < fast["p_success"] <= 1
 
 
+@pytest.mark.parametrize("rows,cols,start", [(7, 7, "d4"), (5, 7, "c3"), (6, 6, "a1")])
+def test_open_count_folded_by_the_starts_symmetries_agrees_with_the_options_matrix(
+        capsys, rows, cols, start):
+    """The centre (8 symmetries), a middle-line square, a corner on the diagonal: counted by
+    states, one subtree per orbit, they give the options matrix's figures."""
+    base = ["enumerate", "--rows", str(rows), "--cols", str(cols), "--start", start, "--json"]
+    assert run(base) == 0
+    fast = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert run(base + ["--no-table"]) == 0
+    plain = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert fast["method"] == "transposition table"
+    assert (fast["solutions"], fast["dead_ends"]) == (plain["solutions"], plain["dead_ends"])
+    assert fast["solutions"] + fast["dead_ends"] > 0
+
+
 def test_all_tours_lists_counts_and_writes_every_path(tmp_path, capsys):
     import numpy as np
     assert run(["enumerate", "--all-tours", "--rows", "5", "--cols", "5", "--start", "a1",
