@@ -95,3 +95,12 @@ def test_start_tasks_weigh_and_unfolded_tasks_weigh_one():
     assert [(t.params["prefixes"], w) for t, w in folded] == [([[1]], 8), ([[]], 1)]
     plain = start_tasks(9, 9, [40], fold=False)
     assert [(t.params["prefixes"], w) for t, w in plain] == [([[]], 1)]
+
+
+def test_the_tie_break_studys_exact_corner_value_is_the_whole_corners():
+    from knightgui_core.studies.tiebreaks import exact_corner_success
+    from knightgui_core.tietree.subtrees import count_subtrees
+    got = exact_corner_success([5, 6, 7, 8])
+    for n, p in got.items():
+        whole = count_subtrees(CountBoard(n, n), 0, [()]).p_success     # unfolded, no table
+        assert p == pytest.approx(whole, abs=1e-12), n
