@@ -13,7 +13,10 @@ For each symmetry class of starts of an n×n board:
   start (forward moves and leaves per second);
 
 and from these: core-hours, and tasks of :data:`knightgui_core.studies.count_study.TASK_MOVES`
-forward moves. The machine is shared: the load average is printed.
+forward moves. A start that a symmetry keeps in place is counted folded
+(:mod:`knightgui_core.tietree.fold`): its leaves to count are shown beside the whole start's
+(the leaves divided by the orbit size of its first subtrees, exact when all orbits are alike,
+as for the knight). The machine is shared: the load average is printed.
 """
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ import numpy as np
 
 from knightgui_core.studies.count_study import TASK_MOVES
 from knightgui_core.tietree import count_kernel as K
+from knightgui_core.tietree.fold import fold_roots
 from knightgui_core.tietree.subtrees import CountBoard, count_subtrees, start_classes
 from knightgui_core.tietree.table import TransTable
 
@@ -48,8 +52,9 @@ def probe(cb: CountBoard, s: int, rng: random.Random) -> tuple[float, float, int
     return weight, weight * r.tours, ties
 
 
-def estimate(n: int, probes: int, seed: int) -> list[tuple[str, int, float, float, float]]:
-    """(class, members, tours estimate, its standard error, leaves estimate) per class."""
+def estimate(n: int, probes: int, seed: int) -> list[tuple[str, int, float, float, float, float]]:
+    """(class, members, tours estimate, its standard error, leaves estimate, leaves to count
+    folded) per class."""
     cb = CountBoard(n, n)
     rng = random.Random(seed)
     out = []
@@ -60,8 +65,11 @@ def estimate(n: int, probes: int, seed: int) -> list[tuple[str, int, float, floa
             leaves.append(lv)
             tours.append(tv)
         t = np.asarray(tours)
+        roots = fold_roots(cb, rep, 0)
+        share = len(roots) / sum(w for _, w in roots)
         out.append((cb.board.name(rep), len(members), float(t.mean()),
-                    float(t.std(ddof=1) / np.sqrt(len(t))), float(np.mean(leaves))))
+                    float(t.std(ddof=1) / np.sqrt(len(t))), float(np.mean(leaves)),
+                    float(np.mean(leaves)) * share))
     return out
 
 
@@ -97,31 +105,34 @@ def main() -> None:
     for n in (9, a.size):
         t = time.perf_counter()
         est = estimate(n, a.probes, a.seed)
-        tot = sum(m * e for _, m, e, _, _ in est)
-        err = float(np.sqrt(sum((m * s) ** 2 for _, m, _, s, _ in est)))
-        leaves = sum(m * lv for _, m, _, _, lv in est)
-        cls_leaves = sum(lv for *_, lv in est)
+        tot = sum(m * e for _, m, e, _, _, _ in est)
+        err = float(np.sqrt(sum((m * s) ** 2 for _, m, _, s, _, _ in est)))
+        leaves = sum(m * lv for _, m, _, _, lv, _ in est)
+        cls_leaves = sum(lv for *_, lv, _ in est)
+        folded = sum(f for *_, f in est)
         print(f"{n}×{n}: estimated tours {tot:.3e} ± {err:.1e} (one standard error), leaves "
-              f"{leaves:.3e}, leaves of one start per class {cls_leaves:.3e} "
+              f"{leaves:.3e}, leaves of one start per class {cls_leaves:.3e}, "
+              f"{folded:.3e} to count folded "
               f"({a.probes} probes per class, {time.perf_counter() - t:.0f} s)")
-        for name, m, e, s, lv in est:
-            print(f"   {name:>4} ×{m}: tours {e:.3e} ± {s:.1e}, leaves {lv:.3e}")
+        for name, m, e, s, lv, f in est:
+            print(f"   {name:>4} ×{m}: tours {e:.3e} ± {s:.1e}, leaves {lv:.3e}"
+                  + (f", {f:.3e} to count folded" if f < lv else ""))
         if n != a.size:
             continue
         fwd_s, leaf_s = rate(n, a.seconds)
         moves_per_leaf = fwd_s / leaf_s
-        core_s = cls_leaves / leaf_s
+        core_s = folded / leaf_s
         print(f"{n}×{n} kernel on one core: {fwd_s / 1e6:.1f} M forward moves/s, "
               f"{leaf_s / 1e6:.2f} M leaves/s ({moves_per_leaf:.1f} moves a leaf; "
               f"load {os.getloadavg()[0]:.1f})")
-        print(f"{n}×{n} plan: {core_s / 3600:,.0f} core-hours for one start per class; "
-              f"about {cls_leaves * moves_per_leaf / TASK_MOVES:,.0f} tasks of "
+        print(f"{n}×{n} plan: {core_s / 3600:,.0f} core-hours for one start per class, "
+              f"folded; about {folded * moves_per_leaf / TASK_MOVES:,.0f} tasks of "
               f"{TASK_MOVES:,} forward moves")
         tfwd_s, tleaf_s = rate(n, a.seconds, a.table_mb)
         print(f"{n}×{n} with a {a.table_mb} MiB table, same start and time: "
               f"{tfwd_s / 1e6:.1f} M forward moves/s, {tleaf_s / 1e6:.2f} M leaves/s counted "
               f"({tleaf_s / leaf_s:.1f}× the plain walk); plan with the table: "
-              f"{cls_leaves / tleaf_s / 3600:,.0f} core-hours (the table's share grows with "
+              f"{folded / tleaf_s / 3600:,.0f} core-hours folded (the table's share grows with "
               f"the subtree, so a longer measurement gives a lower figure)")
 
 
