@@ -41,7 +41,7 @@ from knightgui_core.system.files import write_bytes, write_text
 
 from ..settings import qsettings
 from .analysis_base import AnalysisPage, StudyRunner
-from .controls import EDGES, PIECES
+from .controls_layout import EDGES, PIECES
 from .square_heat_map import SquareHeatMap, share, whole
 
 HEADERS = ("start", "starts", "tours", "closed", "dead ends", "P(success)", "P(closed)")

@@ -8,44 +8,25 @@ window (a tour from a file, a start chosen in the Analysis view) or the settings
 controls offer (end squares, free corners, tails, enabled boxes) comes from the model. The
 panel says at once what is wrong (an impossible board, a bad square) through
 :attr:`ControlsPanel.message`; :meth:`request` returns the model's validated
-:class:`knightgui.request.Request` or raises ``ValueError`` with a sentence.
+:class:`knightgui.request.Request` or raises ``ValueError`` with a sentence. The widgets
+themselves are built in :mod:`knightgui.panels.controls_layout`.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QRegularExpressionValidator
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QFormLayout,
-    QGroupBox,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QSpinBox,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QVBoxLayout, QWidget
 
 from knightgui_core.board.dash import DASH_STATES
-from knightgui_core.board.rules import METHODS, TIE_HELP, TIE_RULES
-from knightgui_core.board.squares import LEAPER_NAMES, Board
+from knightgui_core.board.squares import Board
 
-from ..request import MAX_SIDE, RESULT_FIELDS, Request, RequestModel
+from ..request import RESULT_FIELDS, Request, RequestModel
+from .controls_layout import ControlsLayout
 
-MODES = (("single", "Single tour"), ("exhaustive", "Exhaustive (options matrix)"))
 #: fields whose change moves the board's size or its start/end markers
 _BOARD_FIELDS = frozenset({"rows", "cols", "topology", "leaper"})
-#: the Edges box: topology → its text
-EDGES = (("plane", "plane"), ("cylinder", "cylinder (columns wrap)"),
-         ("torus", "torus (rows and columns wrap)"))
-#: the Piece box: the leapers offered by name (any other A,B can be typed)
-PIECES = tuple((f"{a},{b}", f"{name} ({a},{b})") for (a, b), name in LEAPER_NAMES.items()
-               if (a + b) % 2 == 1 or name == "knight")
 _SQUARE_FIELDS = RESULT_FIELDS | {"square"}
 
 
@@ -55,7 +36,7 @@ def _index_of(box: QComboBox, value: object) -> int:
     return next((i for i in range(box.count()) if box.itemData(i) == value), 0)
 
 
-class ControlsPanel(QWidget):
+class ControlsPanel(ControlsLayout, QWidget):
     """The controls of one :class:`~knightgui.request.RequestModel` (see the module
     docstring)."""
 
@@ -70,12 +51,7 @@ class ControlsPanel(QWidget):
         super().__init__(parent)
         self.model = model if model is not None else RequestModel()
         lay = QVBoxLayout(self)
-        self._build_board(lay)
-        self._build_squares(lay)
-        self._build_rules(lay)
-        self._build_dashes(lay)
-        self._build_exhaustive(lay)
-        self._build_buttons(lay)
+        self.build(lay)
         self._editors: tuple[QWidget, ...] = (
             self.rows, self.cols, self.square_lock, self.closed, self.topology, self.piece,
             self.mode, self.start,
@@ -83,133 +59,6 @@ class ControlsPanel(QWidget):
             self.keep, self.limit, self.all_tours)
         self._connect()
         self._show(frozenset(f for f in self.model.to_dict()))
-
-    def _build_board(self, lay: QVBoxLayout) -> None:
-        """The Board group: rows × cols, the square lock, closed tour, mode."""
-        g = QGroupBox("Board")
-        f = QFormLayout(g)
-        self.rows = QSpinBox(minimum=1, maximum=MAX_SIDE, value=8)
-        self.cols = QSpinBox(minimum=1, maximum=MAX_SIDE, value=8)
-        self.square_lock = QCheckBox("square")
-        self.square_lock.setChecked(True)
-        self.square_lock.setToolTip("keep columns equal to rows")
-        rc = QHBoxLayout()
-        rc.addWidget(self.rows)
-        rc.addWidget(QLabel("×"))
-        rc.addWidget(self.cols)
-        rc.addWidget(self.square_lock)
-        f.addRow("Rows × cols", rc)
-        self.closed = QCheckBox("closed tour")
-        self.closed.setToolTip("a closed tour ends a knight move from its start")
-        f.addRow(self.closed)
-        self.topology = QComboBox()
-        for key, text in EDGES:
-            self.topology.addItem(text, key)
-        self.topology.setToolTip("the board's edges: on a cylinder a move off the right edge "
-                                 "comes back on the left; on a torus the top and bottom "
-                                 "wrap too")
-        f.addRow("Edges", self.topology)
-        self.piece = QComboBox()
-        self.piece.setEditable(True)
-        self.piece.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        for key, text in PIECES:
-            self.piece.addItem(text, key)
-        self.piece.setToolTip("the piece: an (A,B)-leaper jumps A squares one way and B the "
-                              "other (the knight is 1,2); choose one or type A,B and press "
-                              "Enter")
-        f.addRow("Piece", self.piece)
-        self.mode = QComboBox()
-        for key, text in MODES:
-            self.mode.addItem(text, key)
-        f.addRow("Mode", self.mode)
-        lay.addWidget(g)
-
-    def _build_squares(self, lay: QVBoxLayout) -> None:
-        """The Squares group: start and end."""
-        g = QGroupBox("Squares")
-        f = QFormLayout(g)
-        self.start = QLineEdit("a8")
-        self.start.setPlaceholderText("e.g. a8 or 1,8 (empty: first corner)")
-        self.start.setToolTip("click a square on the board to set the start")
-        f.addRow("Start", self.start)
-        self.end = QComboBox()
-        self.end.setToolTip("only squares a knight move from the start; shift-click or "
-                            "right-click a square on the board")
-        f.addRow("End", self.end)
-        lay.addWidget(g)
-
-    def _build_rules(self, lay: QVBoxLayout) -> None:
-        """The Warnsdorff rule group (single tours): tie-break, move order, seed, method."""
-        self.rules_box = g = QGroupBox("Warnsdorff rule")
-        f = QFormLayout(g)
-        self.tie = QComboBox()
-        for t in TIE_RULES:
-            self.tie.addItem(t, t)
-            if t in TIE_HELP:
-                self.tie.setItemData(self.tie.count() - 1, TIE_HELP[t], Qt.ItemDataRole.ToolTipRole)
-        f.addRow("Tie-break", self.tie)
-        self.order = QLineEdit("12345678")
-        self.order.setValidator(QRegularExpressionValidator(r"[1-8]{0,8}"))
-        self.order.setToolTip("move order: the 8 move types 1..8 in priority order")
-        f.addRow("Move order", self.order)
-        self.seed = QSpinBox(minimum=0, maximum=2**31 - 1, value=0)
-        f.addRow("Seed", self.seed)
-        self.method = QComboBox()
-        self.method.addItems(list(METHODS))
-        self.method.setToolTip("auto: Warnsdorff first, then backtracking (small boards) or "
-                               "the construction; greedy: Warnsdorff's rule only")
-        f.addRow("Method", self.method)
-        lay.addWidget(g)
-
-    def _build_dashes(self, lay: QVBoxLayout) -> None:
-        """The Corner dashes group: one box per corner, and the ECD/XCD tail."""
-        self.dash_box = g = QGroupBox("Corner dashes")
-        f = QFormLayout(g)
-        self.dash_labels: list[QLabel] = []
-        self.dash: list[QComboBox] = []
-        for _ in range(4):
-            lab, cb = QLabel(), QComboBox()
-            cb.addItems(DASH_STATES)
-            self.dash_labels.append(lab)
-            self.dash.append(cb)
-            f.addRow(lab, cb)
-        self.tail = QComboBox()
-        self.tail.setToolTip("optional end corner dash (ECD) or extended end corner dash "
-                             "(XCD) tail: reserved from the start")
-        f.addRow("ECD/XCD tail", self.tail)
-        lay.addWidget(g)
-
-    def _build_exhaustive(self, lay: QVBoxLayout) -> None:
-        """The Exhaustive run group: keep, stop after, every tour."""
-        self.enum_box = g = QGroupBox("Exhaustive run")
-        f = QFormLayout(g)
-        self.keep = QSpinBox(minimum=100, maximum=5_000_000, value=1_000_000, singleStep=10_000)
-        self.keep.setToolTip("solutions kept in memory for stepping (counting goes on)")
-        f.addRow("Keep", self.keep)
-        self.limit = QSpinBox(minimum=0, maximum=2_000_000_000, value=0, singleStep=100)
-        self.limit.setSpecialValueText("all")
-        f.addRow("Stop after", self.limit)
-        self.all_tours = QCheckBox("every tour, not only Warnsdorff's")
-        self.all_tours.setToolTip("list every knight's path from the start (boards of at "
-                                  "most 128 squares), not only those Warnsdorff's rule allows;"
-                                  " no options matrix")
-        f.addRow(self.all_tours)
-        lay.addWidget(g)
-
-    def _build_buttons(self, lay: QVBoxLayout) -> None:
-        """Solve, Cancel and the note that says what is wrong."""
-        b = QHBoxLayout()
-        self.solve_btn = QPushButton("Solve")
-        self.solve_btn.setDefault(True)
-        self.cancel_btn = QPushButton("Cancel")
-        self.cancel_btn.setEnabled(False)
-        b.addWidget(self.solve_btn)
-        b.addWidget(self.cancel_btn)
-        lay.addLayout(b)
-        self.note = QLabel(wordWrap=True)
-        self.note.setStyleSheet("color: #a03030;")
-        lay.addWidget(self.note)
-        lay.addStretch(1)
 
     def _connect(self) -> None:
         """Each widget writes its one field; the model tells :meth:`_show`."""
