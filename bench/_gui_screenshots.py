@@ -16,7 +16,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from PySide6.QtCore import QSettings  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -66,8 +65,8 @@ def main() -> int:
               file=sys.stderr)
         return 2
     os.environ["QT_QPA_PLATFORM"] = "xcb"
-    QSettings.setDefaultFormat(QSettings.IniFormat)
-    QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, tempfile.mkdtemp())
+    from knightgui.settings import use_folder
+    use_folder(tempfile.mkdtemp())
     app = QApplication(sys.argv[:1])
     app.setApplicationDisplayName("knightgui")
     from knightgui.main_window import MainWindow

@@ -18,9 +18,11 @@ import sys
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 CHILD = r"""
-import json, sys, time
+import json, sys, tempfile, time
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
+from knightgui.settings import use_folder
+use_folder(tempfile.mkdtemp())      # closing saves the settings: never into the user's own
 from knightgui.main_window import MainWindow
 from knightgui.request import Mode
 from knightgui.worker import Request

@@ -177,9 +177,8 @@ def main() -> int:
     mv.close()
 
     # stepping: hold Right through the first 1,981 solutions of a8→c7
-    from PySide6.QtCore import QSettings
-    QSettings.setDefaultFormat(QSettings.IniFormat)
-    QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, tempfile.mkdtemp())
+    from knightgui.settings import use_folder
+    use_folder(tempfile.mkdtemp())
     from knightgui.main_window import MainWindow
     w = MainWindow(restore_settings=False)
     w.resize(1400, 900)
@@ -332,12 +331,11 @@ def watch_fps(w, app) -> None:
 
 
 def keep_only(measure=None) -> int:
-    from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
     app = QApplication(sys.argv[:1])
     quiet_offscreen_notices()
-    QSettings.setDefaultFormat(QSettings.IniFormat)
-    QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, tempfile.mkdtemp())
+    from knightgui.settings import use_folder
+    use_folder(tempfile.mkdtemp())
     from knightgui.main_window import MainWindow
     w = MainWindow(restore_settings=False)
     w.resize(1400, 900)

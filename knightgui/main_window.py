@@ -389,6 +389,8 @@ class MainWindow(QMainWindow):
         """Save the settings, stop every thread, close the Analysis view."""
         try:
             settings.save(self)
+        except settings.SettingsError as e:
+            log.warning("%s", e)
         except Exception:  # noqa: BLE001
             log.exception("could not save settings")
         self.results.stop_play()

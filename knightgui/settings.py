@@ -15,6 +15,14 @@ AnalysisWindowLike = Any
 ORG = APP = "knightgui"
 
 
+def use_folder(folder: str) -> None:
+    """Keep this process's settings in ``folder`` (tests, benchmarks, screenshots: never the
+    user's own). ``QSettings(org, app)`` uses the native format whatever the default format
+    is (Qt 6), so its path is the one that counts; the INI path is set too."""
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, folder)
+
+
 def qsettings() -> QSettings:
     """The application's settings store (organisation and application ``knightgui``)."""
     return QSettings(ORG, APP)
@@ -29,8 +37,13 @@ def _bool(v: object, default: bool) -> bool:
     return str(v).lower() in ("true", "1", "yes")
 
 
+class SettingsError(OSError):
+    """The settings file could not be written (one line: where, and Qt's status)."""
+
+
 def save(window: MainWindowLike) -> None:
-    """Save the controls' model, the view options, speeds, folders and the window layout."""
+    """Save the controls' model, the view options, speeds, folders and the window layout;
+    :class:`SettingsError` when the file could not be written."""
     s = qsettings()
     s.setValue("controls", json.dumps(window.controls.state()))
     v = window.view
@@ -48,6 +61,9 @@ def save(window: MainWindowLike) -> None:
         s.setValue("analysis/geometry", window.analysis.saveGeometry())
         s.setValue("analysis/page", window.analysis.tabs.currentIndex())
     s.sync()
+    if s.status() != QSettings.Status.NoError:
+        raise SettingsError(f"could not write the settings to {s.fileName()} "
+                            f"({s.status().name})")
 
 
 def load_analysis(view: AnalysisWindowLike) -> None:

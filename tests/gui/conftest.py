@@ -4,14 +4,17 @@ engine."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QSettings
+
+from knightgui.settings import use_folder as use_settings_folder
 
 
 @pytest.fixture(autouse=True)
-def _isolated_settings(tmp_path_factory, monkeypatch):
+def _isolated_settings(tmp_path_factory):
+    """Each window test gets its own empty settings folder (never the user's own)."""
     d = tmp_path_factory.mktemp("qsettings")
-    QSettings.setDefaultFormat(QSettings.IniFormat)
-    QSettings.setPath(QSettings.IniFormat, QSettings.UserScope, str(d))
+    use_settings_folder(str(d))
+    from knightgui import settings
+    assert settings.qsettings().fileName().startswith(str(d)), "settings not isolated"
     yield
 
 

@@ -6,6 +6,7 @@ import json
 import numpy as np
 import pytest
 
+from knightgui.settings import use_folder as use_settings_folder
 from knightgui_core.board.squares import Board
 from knightgui_core.board.tour import Tour, check_path
 from knightgui_core.walks.walk_result import Walk
@@ -168,7 +169,13 @@ def test_settings_are_remembered(qtbot, dialogs):
     w.controls.rows.setValue(12)
     w.controls.tie.setCurrentIndex(w.controls.tie.findData("random"))
     w.set_view_options(numbers=False, colour="moves")
+    assert w.controls.state()["rows"] == 12, "the model did not take the new size"
     w.close()
+    from knightgui import settings
+    stored = settings.qsettings()
+    assert stored.status() == stored.Status.NoError, stored.fileName()
+    assert '"rows": 12' in str(stored.value("controls")), (stored.fileName(),
+                                                         stored.value("controls"))
     w2 = MainWindow()
     qtbot.addWidget(w2)
     assert w2.controls.rows.value() == 12
@@ -253,3 +260,22 @@ def test_the_counter_names_the_shown_tour(window):
     assert window.counter.identity.text() == text          # the same tour, turned 90°
     window.show_tour(Walk(board=Board(7, 7), path=t.path[:5] % 49, message="stuck"))
     assert window.counter.identity.text() == "—"
+
+
+def test_settings_that_cannot_be_written_say_so_in_one_line(qtbot, dialogs, tmp_path, caplog):
+    from knightgui import settings
+    from knightgui.main_window import MainWindow
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the settings folder should be")
+    use_settings_folder(str(blocker / "deeper"))
+    w = MainWindow(restore_settings=False)
+    qtbot.addWidget(w)
+    with pytest.raises(settings.SettingsError, match="could not write the settings to .*"
+                       "not-a-folder"):
+        settings.save(w)
+    with caplog.at_level("WARNING", logger="knightgui.window"):
+        w.close()                       # logs one line, closes all the same
+    lines = [r for r in caplog.records if "could not write the settings" in r.getMessage()]
+    assert len(lines) == 1 and lines[0].exc_info is None
+    assert not w.isVisible() and not w.worker.isRunning()
+    assert not [d for d in dialogs if d[0] == "Unexpected error"]
