@@ -7,6 +7,8 @@ from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
+from knightgui_core.system.errors import ResourceError
+
 # the window and the Analysis view are passed in, not imported: both import this module
 # (tests/test_architecture.py forbids the loop)
 MainWindowLike = Any
@@ -37,7 +39,7 @@ def _bool(v: object, default: bool) -> bool:
     return str(v).lower() in ("true", "1", "yes")
 
 
-class SettingsError(OSError):
+class SettingsError(ResourceError):
     """The settings file could not be written (one line: where, and Qt's status)."""
 
 
