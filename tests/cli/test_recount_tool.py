@@ -1,0 +1,57 @@
+"""bench/recount.py, the check on a long count's store: finished tasks recounted, directly,
+without the table and in every image under the start's symmetries, must equal the stored
+figures; a tampered figure is caught."""
+import json
+import runpy
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from knightgui.cli import run
+
+RECOUNT = runpy.run_path(str(Path(__file__).parents[2] / "bench" / "recount.py"))["main"]
+
+
+@pytest.fixture
+def store(tmp_path, capsys):
+    path = tmp_path / "s.sqlite"
+    assert run(["study", "count", "--size", "7", "--starts", "d4,c3", "--store", str(path),
+                "--task-moves", "3000", "--json"]) == 0
+    capsys.readouterr()
+    return path
+
+
+def test_stored_tasks_recount_the_same_in_every_image(store, capsys):
+    args = ["--store", str(store), "--size", "7", "--seconds", "0,100", "--tasks", "3"]
+    assert RECOUNT(args + ["--start", "d4", "--plain"]) == 0
+    out = capsys.readouterr().out
+    assert "7 symmetries keep the start" in out and out.count("ok ") == 3
+    assert "image 7" in out and "plain" in out and "all equal" in out
+    assert RECOUNT(args + ["--start", "c3"]) == 0             # a diagonal square: one mirror
+    out = capsys.readouterr().out
+    assert "1 symmetries keep the start" in out and "image 1" in out and "BAD" not in out
+
+
+def test_a_tampered_figure_is_caught(store, capsys):
+    con = sqlite3.connect(store)
+    key, res = con.execute("SELECT key, result FROM tasks WHERE key LIKE 'count/v2/7x7/d4/%' "
+                           "AND json_array_length(json_extract(result, '$.next')) = 0 "
+                           "ORDER BY seconds DESC LIMIT 1").fetchone()
+    r = json.loads(res)
+    r["dead_ends"] += 1
+    con.execute("UPDATE tasks SET result = ? WHERE key = ?", (json.dumps(r), key))
+    con.commit()
+    con.close()
+    assert RECOUNT(["--store", str(store), "--size", "7", "--start", "d4", "--seconds",
+                    "0,100", "--tasks", "1"]) == 1
+    assert "BAD" in capsys.readouterr().out
+
+
+def test_bad_input_is_one_line_and_exit_2(tmp_path, store, capsys):
+    assert RECOUNT(["--store", str(tmp_path / "none"), "--size", "7", "--start", "d4"]) == 2
+    assert RECOUNT(["--store", str(store), "--size", "7", "--start", "d4",
+                    "--seconds", "soon"]) == 2
+    assert RECOUNT(["--store", str(store), "--size", "7", "--start", "a1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 3 and all(e.startswith("recount: ") for e in err)
