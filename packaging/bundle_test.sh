@@ -26,6 +26,7 @@ cleanup() {
 }
 trap cleanup EXIT
 export QT_QPA_PLATFORM=offscreen
+export XDG_CONFIG_HOME="$tmp/config"  # the window saves its settings on close: not into the user's
 cd "$tmp"  # nothing may depend on the source tree being the working directory
 fail() { echo "bundle-test: FAIL: $*" >&2; exit 1; }
 now() { date +%s.%N; }

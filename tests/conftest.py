@@ -5,6 +5,20 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 import pytest  # noqa: E402
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _own_config_folder(tmp_path_factory):
+    """Every window a test starts in a subprocess (the app, the smoke exit, the bundle) saves
+    its settings under XDG_CONFIG_HOME when it closes: a folder of the test run's own, never
+    the user's. (In-process windows: tests/gui/conftest.py points QSettings there too.)"""
+    old = os.environ.get("XDG_CONFIG_HOME")
+    os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("config"))
+    yield
+    if old is None:
+        os.environ.pop("XDG_CONFIG_HOME", None)
+    else:
+        os.environ["XDG_CONFIG_HOME"] = old
+
+
 def pytest_configure(config):
     config.addinivalue_line(
         "markers", "jit_only: inspects numba's JIT (dispatchers, its cache); skipped when the "
