@@ -63,6 +63,26 @@ def count(cb: CountBoard, start: int, prefix: tuple[int, ...], plain: bool) -> t
     return c.tours, c.dead_ends
 
 
+def recounts(cb: CountBoard, s: int, prefix: tuple[int, ...], perms: list,
+             plain: bool) -> dict[str, tuple[int, int]]:
+    """One subtree recounted: directly, without the table when ``plain``, and as its image
+    under each symmetry in ``perms``."""
+    walk = walk_of(cb, s, prefix)
+    ties = tie_steps(cb, s, walk)
+    if len(ties) != len(prefix):
+        raise SystemExit(f"{prefix}: {len(ties)} ties on its path, not {len(prefix)}")
+    got = {"recount": count(cb, s, prefix, False)}
+    if plain:
+        got["plain"] = count(cb, s, prefix, True)
+    for j, g in enumerate(perms, 1):
+        chain = [s] + [int(g[q]) for q in walk]
+        image = tuple(int(cb.mtype[chain[i], chain[i + 1]]) for i in ties)
+        if walk_of(cb, s, image) != chain[1:]:
+            raise SystemExit(f"{prefix}: the image prefix does not give the image walk")
+        got[f"image {j}"] = count(cb, s, image, False)
+    return got
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--store", required=True)
@@ -97,23 +117,17 @@ def main(argv: list[str] | None = None) -> int:
     for key, res, sec in rows:
         stored = json.loads(res)
         want = (int(stored["tours"]), int(stored["dead_ends"]))
-        prefix = tuple(int(x) for x in key.rsplit("/", 1)[1].split("."))
-        walk = walk_of(cb, s, prefix)
-        ties = tie_steps(cb, s, walk)
-        if len(ties) != len(prefix):
-            raise SystemExit(f"{prefix}: {len(ties)} ties on its path, not {len(prefix)}")
-        got = {"recount": count(cb, s, prefix, False)}
-        if a.plain:
-            got["plain"] = count(cb, s, prefix, True)
-        for j, g in enumerate(perms, 1):
-            chain = [s] + [int(g[q]) for q in walk]
-            image = tuple(int(cb.mtype[chain[i], chain[i + 1]]) for i in ties)
-            if walk_of(cb, s, image) != chain[1:]:
-                raise SystemExit(f"{prefix}: the image prefix does not give the image walk")
-            got[f"image {j}"] = count(cb, s, image, False)
+        prefixes = [tuple(int(x) for x in p.split(".")) if p != "-" else ()
+                    for p in key.rsplit("/", 1)[1].split(";")]      # a task may batch several
+        got: dict[str, tuple[int, int]] = {}
+        for prefix in prefixes:
+            for name_, c in recounts(cb, s, prefix, perms, a.plain).items():
+                t, d = got.get(name_, (0, 0))
+                got[name_] = (t + c[0], d + c[1])
         ok = all(v == want for v in got.values())
         bad += not ok
-        print(f"{'ok ' if ok else 'BAD'} {'.'.join(map(str, prefix))[:36]:36s} stored "
+        label = ";".join(".".join(map(str, p)) or "-" for p in prefixes)
+        print(f"{'ok ' if ok else 'BAD'} {label[:36]:36s} stored "
               f"{want[0]:,} tours {want[1]:,} dead ends ({sec:.1f} s); "
               + ", ".join(f"{k} {v[0]:,}/{v[1]:,}" for k, v in got.items()))
     print("all equal" if not bad else f"{bad} of {len(rows)} differ")

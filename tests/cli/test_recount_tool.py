@@ -33,6 +33,20 @@ def test_stored_tasks_recount_the_same_in_every_image(store, capsys):
     assert "1 symmetries keep the start" in out and "image 1" in out and "BAD" not in out
 
 
+def test_a_task_batching_several_subtrees_is_their_sum(store, capsys):
+    con = sqlite3.connect(store)              # only batched tasks in the --seconds range
+    con.execute("UPDATE tasks SET seconds = CASE WHEN key LIKE '%;%' THEN 50 ELSE 0 END")
+    con.commit()
+    n = con.execute("SELECT count(*) FROM tasks WHERE key LIKE 'count/v2/7x7/d4/%;%'"
+                    ).fetchone()[0]
+    con.close()
+    assert n >= 1
+    assert RECOUNT(["--store", str(store), "--size", "7", "--start", "d4", "--seconds",
+                    "10,100", "--tasks", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("ok ") == min(n, 2) and ";" in out and "all equal" in out
+
+
 def test_a_tampered_figure_is_caught(store, capsys):
     con = sqlite3.connect(store)
     rows = con.execute("SELECT key, result FROM tasks WHERE key LIKE 'count/v2/7x7/d4/%'")
