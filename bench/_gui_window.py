@@ -11,19 +11,26 @@ import time
 from _gui_common import quiet_offscreen_notices, report
 
 
+def exhaustive(c, size: int, start: str, keep: int = 0) -> None:
+    """Set the controls ``c`` to every open tour from ``start`` on a size×size board,
+    keeping at least ``keep`` solutions."""
+    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
+    c.closed.setChecked(False)
+    c.rows.setValue(size)
+    c.cols.setValue(size)
+    if keep:
+        c.keep.setValue(max(c.keep.value(), keep))
+    c.start.setText(start)
+    c.start.editingFinished.emit()
+
+
 def new_only_steps(w, app) -> None:
     """Open tours from a1 on 8×8 (137,300 solutions; a1 lies on a diagonal, so mirror
     images repeat): 2,000 presses of Next with "new tours only" on, each a step to the next
     solution that is no earlier tour turned, mirrored or reversed (canonical forms worked
     out as the steps need them), against 2,000 plain steps."""
     c = w.controls
-    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
-    c.closed.setChecked(False)
-    c.rows.setValue(8)
-    c.cols.setValue(8)
-    c.keep.setValue(max(c.keep.value(), 137_300))
-    c.start.setText("a1")
-    c.start.editingFinished.emit()
+    exhaustive(c, 8, "a1", keep=137_300)
     c.end.setCurrentIndex(0)
     w.solve()
     t0 = time.monotonic()
@@ -75,11 +82,7 @@ def watch_fps(w, app) -> None:
     at 10,000 moves/s and as fast as painting allows, over 3 s each; the board repaints each
     frame (partial path, marks, counters; the options matrix every 0.1 s)."""
     c = w.controls
-    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
-    c.closed.setChecked(False)
-    c.rows.setValue(100)
-    c.start.setText("a1")
-    c.start.editingFinished.emit()
+    exhaustive(c, 100, "a1")
     w.act.watch.setChecked(True)
     vp = w.view.viewport()
     painted = [0]
@@ -149,13 +152,7 @@ def keep_rate(w, app) -> None:
     from knightgui_core.tietree.enumerator import Enumerator
     Enumerator(8, 8, start="d5").block_compact(3)         # compiled / loaded before timing
     c = w.controls
-    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
-    c.closed.setChecked(False)
-    c.rows.setValue(8)
-    c.cols.setValue(8)
-    c.keep.setValue(max(c.keep.value(), 510_410))
-    c.start.setText("d5")
-    c.start.editingFinished.emit()
+    exhaustive(c, 8, "d5", keep=510_410)
 
     def count() -> tuple[int, float]:
         en = Enumerator(8, 8, start="d5")
