@@ -15,6 +15,7 @@ MAIN = TOOL["main"]
     (8, "### 8×8", (7_894_584, 1_188_384, 761_520)),        # the known 8×8 figure
     (9, "### 9×9", (458_887_800, 0, 588_888_648)),
     (10, "## 10×10", (117_143_031_736, 13_598_942_920, 6_719_283_960)),
+    (11, "## 11×11", (18_771_434_659_016, 0, 26_409_402_373_608)),
 ])
 def test_the_published_totals_follow_from_the_class_tables(n, heading, totals, capsys):
     assert MAIN(["--size", str(n), "--heading", heading, "--json"]) == 0
