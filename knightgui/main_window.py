@@ -393,12 +393,8 @@ class MainWindow(QMainWindow):
             log.warning("%s", e)
         except Exception:  # noqa: BLE001
             log.exception("could not save settings")
-        self.results.stop_play()
-        self.animator.stop(restore=False)
-        self.watcher.stop(quiet=True)
+        self._shutdown()
         self.timing.stop("closed")
-        self.worker.stop()
         if self.analysis is not None:
-            self.analysis.shutdown()
             self.analysis.close()
         super().closeEvent(event)
