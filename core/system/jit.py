@@ -5,17 +5,19 @@ Two modes, chosen once at import (``$KNIGHTGUI_KERNELS``: ``jit``, ``aot``; unse
 
 **jit** (development, wheels): numba compiles each kernel on first use.
 
-* The on-disk cache goes to a writable folder: ``$KNIGHTGUI_CACHE_DIR`` or
+* The on-disk cache goes to a writable, private folder: ``$KNIGHTGUI_CACHE_DIR`` or
   ``$NUMBA_CACHE_DIR`` when set, else the user's cache directory
-  (``~/.cache/knightgui/numba`` on Linux).
+  (``~/.cache/knightgui/numba`` on Linux). What "private" means, and how each cache file is
+  sealed so that numba never unpickles a file knightgui did not write, is in
+  :mod:`knightgui_core.system.kernel_cache`.
 * Inside it, each way of importing the engine has a folder of its own, named by the package
   name it was imported under and the versions of knightgui, Python and numba
   (``knightgui_core-0.1.0-py3.11-numba0.68.1``): numba pickles a compiled kernel with its
   module's name, so entries written by ``import core`` in a checkout must never be offered
   to the installed ``knightgui_core`` (they would fail to load), nor entries of another
   release.
-* If that folder cannot be written (read-only, full), a temporary one is used and a note
-  is logged: the app compiles instead of crashing.
+* If that folder cannot be written (read-only, full) or is not private, a private temporary
+  one is used and a note is logged: the app compiles instead of crashing.
 * Whatever else is wrong with an entry (truncated, garbled, from another build, unreadable,
   a file where a folder should be, a disk that fills while saving), numba's load and save
   are wrapped so that the kernel is compiled again instead: one warning line for the whole
@@ -38,35 +40,16 @@ import hashlib
 import logging
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
 
+from . import kernel_cache
 from .environment import KernelsMissing, check_environment
 
 log = logging.getLogger("knightgui.jit")
-
-
-def _user_cache_root() -> Path:
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
-        return Path(base) / "knightgui" / "cache"
-    if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches" / "knightgui"
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "knightgui"
-
-
-def _writable(d: Path) -> bool:
-    try:
-        d.mkdir(parents=True, exist_ok=True)
-        probe = tempfile.NamedTemporaryFile(dir=d, prefix=".probe", delete=True)
-        probe.close()
-        return True
-    except OSError:
-        return False
 
 
 def cache_key() -> str:
@@ -88,20 +71,10 @@ def cache_key() -> str:
 
 
 def choose_cache_dir() -> Path:
-    """The folder numba's on-disk cache goes to: the one asked for by the environment or the
-    user's cache folder when it can be written, else a temporary one (with a warning); in
-    each, the subfolder :func:`cache_key` of this installation."""
-    wanted = os.environ.get("KNIGHTGUI_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
-    d = (Path(wanted) if wanted else _user_cache_root() / "numba") / cache_key()
-    if _writable(d):
-        return d
-    user = os.getuid() if hasattr(os, "getuid") else "user"
-    fallback = Path(tempfile.gettempdir()) / f"knightgui-numba-{user}" / cache_key()
-    log.warning("knightgui: warning: the numba cache folder %s is not writable; "
-                "compiling into %s instead", str(d)[:120], fallback)
-    if not _writable(fallback):
-        fallback = Path(tempfile.mkdtemp(prefix="knightgui-numba-"))
-    return fallback
+    """The folder numba's on-disk cache goes to (:func:`kernel_cache.choose_cache_dir`: the
+    asked-for or the user's folder when it is writable and private, else a private temporary
+    one), in the subfolder :func:`cache_key` of this installation."""
+    return kernel_cache.choose_cache_dir(cache_key())
 
 
 def _looks_like_pickle(path: Path) -> bool:
@@ -236,17 +209,7 @@ if MODE == "aot":
                     "(%s) are missing; compiling with numba instead", AOT_MODULE)
         MODE = "jit"
 
-_cache_warned = False
-
-
-def _cache_warning(what: str, e: BaseException) -> None:
-    """One line on stderr (through logging) the first time the cache fails; silence after."""
-    global _cache_warned
-    if _cache_warned:
-        return
-    _cache_warned = True
-    log.warning("knightgui: warning: the kernel cache could not be %s (%s: %s); compiling "
-                "instead", what, type(e).__name__, str(e)[:160])
+_cache_warning = kernel_cache.cache_warning
 
 
 def _tolerate_cache_failures() -> None:
@@ -304,6 +267,7 @@ if MODE == "jit":
     # numba.config creates its settings at run time, so the stubs do not know CACHE_DIR
     numba.config.CACHE_DIR = str(_cache_dir)  # type: ignore[attr-defined]
     scrub_cache(_cache_dir)
+    kernel_cache.seal_numba_cache_files()
     _tolerate_cache_failures()
 
     def _jit(func: Callable[..., Any], kwargs: dict[str, Any]) -> Any:

@@ -1,0 +1,233 @@
+"""The kernel cache never unpickles a file another user could have written, nor a file whose
+seal does not vouch for it (issue 34, items 1 and 2).
+
+The planted entries below are real pickles that, once unpickled, create a marker file: the
+attack the probe reproduced. Each test runs the installed command in a fresh process and
+checks that the marker never appears and the answer is right.
+"""
+import os
+import pickle
+import shutil
+import stat
+import subprocess
+import sys
+
+import pytest
+
+import knightgui_core.system.jit as jit
+from knightgui_core.system import kernel_cache
+
+ANSWER = "a8→c7: 14,258 solutions, 18,280 dead ends"
+KEY = jit.cache_key()
+ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+NOBODY = 65534
+
+
+class _Planted:
+    """Unpickling this runs ``touch <marker>``: what an attacker's cache file would do."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (os.system, (f"touch {self.marker}",))
+
+
+def _installed() -> str:
+    exe = shutil.which("knightgui", path=os.path.dirname(sys.executable))
+    assert exe, "the knightgui entry point is not installed beside this Python"
+    return exe
+
+
+def _run(home, **env):
+    """The installed ``knightgui enumerate`` (8×8 a8→c7) in a clean environment."""
+    base = {"PATH": "/usr/bin:/bin", "HOME": str(home), "TMPDIR": str(home / "tmp")}
+    (home / "tmp").mkdir(exist_ok=True)
+    return subprocess.run([_installed(), "enumerate", "--rows", "8", "--cols", "8",
+                           "--start", "a8", "--end", "c7"], capture_output=True, text=True,
+                          timeout=600, env={**base, **env}, cwd=str(home))
+
+
+def _assert_right(r, max_lines=1):
+    assert r.returncode == 0 and ANSWER in r.stdout, (r.returncode, r.stdout, r.stderr[-2000:])
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) <= max_lines, r.stderr[-2000:]
+    return lines
+
+
+@pytest.fixture(scope="module")
+def good_cache(tmp_path_factory):
+    """A cache root filled (and sealed) by one run of the installed command."""
+    home = tmp_path_factory.mktemp("good")
+    root = home / "cache"
+    _assert_right(_run(home, KNIGHTGUI_CACHE_DIR=str(root)), max_lines=0)
+    assert any((root / KEY).rglob("*.nbc.seal"))
+    return root
+
+
+def _plant(good_cache, where, marker):
+    """A copy of a real cache at ``where`` whose every entry, index and data, is a planted
+    pickle (the index keeps numba's version header, so numba reads on into the payload)."""
+    import numba
+    shutil.copytree(good_cache / KEY, where / KEY)
+    payload = pickle.dumps(_Planted(marker), protocol=2)
+    n = 0
+    for p in (where / KEY).rglob("*"):
+        if p.name.endswith(".nbi"):
+            p.write_bytes(pickle.dumps(numba.__version__, protocol=-1) + payload)
+            n += 1
+        elif p.name.endswith(".nbc"):
+            p.write_bytes(payload)
+    assert n
+    return where
+
+
+def _chown_tree(top, uid):
+    for dirpath, dirs, files in os.walk(top):
+        for name in [dirpath, *(os.path.join(dirpath, f) for f in dirs + files)]:
+            os.chown(name, uid, uid)
+
+
+def _loosen_tree(top):
+    for dirpath, _dirs, files in os.walk(top):
+        os.chmod(dirpath, 0o777)
+        for f in files:
+            os.chmod(os.path.join(dirpath, f), 0o666)
+
+
+def _blocked(home):
+    """A KNIGHTGUI_CACHE_DIR that cannot be a folder (a file is in the way), even for root."""
+    blocker = home / "a-file"
+    blocker.write_text("not a folder")
+    return str(blocker / "numba")
+
+
+@pytest.mark.jit_only
+@pytest.mark.skipif(not ROOT, reason="planting as another user needs root")
+def test_a_fallback_folder_planted_by_another_user_is_never_loaded(good_cache, tmp_path):
+    """The reported hole: the cache folder cannot be written, knightgui falls back to the
+    temporary folder, which another user created first and filled."""
+    marker = tmp_path / "pwned"
+    fallback = tmp_path / "tmp" / f"knightgui-numba-{os.geteuid()}"
+    _plant(good_cache, fallback, marker)
+    _chown_tree(fallback, NOBODY)
+    fallback.chmod(0o755)
+    r = _run(tmp_path, KNIGHTGUI_CACHE_DIR=_blocked(tmp_path))
+    assert not marker.exists(), "a planted cache entry was unpickled"
+    _assert_right(r)
+    assert "not used" in r.stderr
+
+
+@pytest.mark.jit_only
+def test_a_fallback_folder_others_can_write_is_never_loaded(good_cache, tmp_path):
+    """Owned by this user but writable by everyone: anyone may have planted the files."""
+    marker = tmp_path / "pwned"
+    fallback = tmp_path / "tmp" / f"knightgui-numba-{os.geteuid()}"
+    _plant(good_cache, fallback, marker)
+    _loosen_tree(fallback)
+    r = _run(tmp_path, KNIGHTGUI_CACHE_DIR=_blocked(tmp_path))
+    assert not marker.exists(), "a planted cache entry was unpickled"
+    _assert_right(r)
+
+
+@pytest.mark.jit_only
+@pytest.mark.parametrize("how", ["another-user", "world-writable"])
+def test_a_shared_cache_dir_is_not_trusted(good_cache, tmp_path, how):
+    """KNIGHTGUI_CACHE_DIR itself pointing at a folder others control: not used."""
+    if how == "another-user" and not ROOT:
+        pytest.skip("planting as another user needs root")
+    marker = tmp_path / "pwned"
+    shared = _plant(good_cache, tmp_path / "shared", marker)
+    if how == "another-user":
+        _chown_tree(shared, NOBODY)
+    else:
+        _loosen_tree(shared)
+    r = _run(tmp_path, KNIGHTGUI_CACHE_DIR=str(shared))
+    assert not marker.exists(), "a planted cache entry was unpickled"
+    _assert_right(r)
+    assert "not used" in r.stderr
+
+
+@pytest.mark.jit_only
+def test_entries_whose_seal_does_not_match_are_never_unpickled(good_cache, tmp_path):
+    """In the user's own private folder, a file replaced behind knightgui's back (seal left
+    as it was) is a miss: compiled again, one warning, no code run."""
+    marker = tmp_path / "pwned"
+    root = tmp_path / "cache"
+    root.mkdir(mode=0o700)
+    _plant(good_cache, root, marker)
+    r = _run(tmp_path, KNIGHTGUI_CACHE_DIR=str(root))
+    assert not marker.exists(), "a planted cache entry was unpickled"
+    _assert_right(r)
+    # the entries were rewritten, sealed: the next run is quiet and loads them
+    _assert_right(_run(tmp_path, KNIGHTGUI_CACHE_DIR=str(root)), max_lines=0)
+
+
+@pytest.mark.jit_only
+@pytest.mark.parametrize("with_seals", [False, True])
+def test_entries_holding_other_kernels_code_cost_one_compile(good_cache, tmp_path, with_seals):
+    """Every data file holding the next kernel's (its seal too, or not): never unpickled as
+    this kernel's, so loading cannot hang in numba; compiled again within the normal time."""
+    root = tmp_path / "cache"
+    shutil.copytree(good_cache, root)
+    datas = sorted((root / KEY).rglob("*.nbc"))
+    assert len(datas) > 1
+    blobs = [(p.read_bytes(), (p.parent / (p.name + ".seal")).read_bytes()) for p in datas]
+    for p, (blob, seal) in zip(datas, blobs[1:] + blobs[:1]):
+        p.write_bytes(blob)
+        if with_seals:
+            (p.parent / (p.name + ".seal")).write_bytes(seal)
+    _assert_right(_run(tmp_path, KNIGHTGUI_CACHE_DIR=str(root)))
+
+
+# --- the rules themselves, in this process ------------------------------------------------
+
+def test_a_world_writable_cache_dir_is_refused_with_its_reason(tmp_path, monkeypatch, caplog):
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)
+    monkeypatch.setenv("KNIGHTGUI_CACHE_DIR", str(shared))
+    monkeypatch.setattr(kernel_cache.tempfile, "tempdir", str(tmp_path))
+    with caplog.at_level("WARNING", logger="knightgui.jit"):
+        chosen = jit.choose_cache_dir()
+    assert shared not in chosen.parents
+    assert "can be written by others" in caplog.text
+
+
+def test_the_private_fallback_is_created_0700_and_reused(tmp_path, monkeypatch):
+    monkeypatch.setenv("KNIGHTGUI_CACHE_DIR", _blocked(tmp_path))
+    monkeypatch.setattr(kernel_cache.tempfile, "tempdir", str(tmp_path))
+    first, again = jit.choose_cache_dir(), jit.choose_cache_dir()
+    base = tmp_path / f"knightgui-numba-{os.geteuid()}"
+    assert first == again == base / KEY
+    assert stat.S_IMODE(base.stat().st_mode) == 0o700
+
+
+def test_a_fallback_name_taken_by_a_link_gives_a_fresh_private_folder(tmp_path, monkeypatch):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    (tmp_path / f"knightgui-numba-{os.geteuid()}").symlink_to(elsewhere)
+    monkeypatch.setenv("KNIGHTGUI_CACHE_DIR", _blocked(tmp_path))
+    monkeypatch.setattr(kernel_cache.tempfile, "tempdir", str(tmp_path))
+    chosen = jit.choose_cache_dir()
+    assert elsewhere not in chosen.parents and chosen != elsewhere / KEY
+    assert chosen.name.startswith("knightgui-numba-")
+    assert stat.S_IMODE(chosen.stat().st_mode) == 0o700
+
+
+def test_a_seal_vouches_for_its_own_file_only(tmp_path):
+    a, b = str(tmp_path / "a.1.nbc"), str(tmp_path / "b.1.nbc")
+    kernel_cache.write_sealed(a, b"\x80\x04alpha.")
+    kernel_cache.write_sealed(b, b"\x80\x04beta.")
+    assert kernel_cache.read_sealed(a) == b"\x80\x04alpha."
+    shutil.copy(b + kernel_cache.SEAL, a + kernel_cache.SEAL)        # another file's seal
+    with pytest.raises(kernel_cache.UnsealedEntry):
+        kernel_cache.read_sealed(a)
+    kernel_cache.write_sealed(a, b"\x80\x04alpha.")
+    with open(a, "ab") as f:
+        f.write(b"more")                                               # other bytes
+    with pytest.raises(kernel_cache.UnsealedEntry):
+        kernel_cache.read_sealed(a)
+    os.unlink(b + kernel_cache.SEAL)                                   # no seal: a quiet miss
+    with pytest.raises(kernel_cache.NoSeal):
+        kernel_cache.read_sealed(b)
