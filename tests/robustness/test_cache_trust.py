@@ -231,3 +231,23 @@ def test_a_seal_vouches_for_its_own_file_only(tmp_path):
     os.unlink(b + kernel_cache.SEAL)                                   # no seal: a quiet miss
     with pytest.raises(kernel_cache.NoSeal):
         kernel_cache.read_sealed(b)
+
+
+@pytest.mark.jit_only
+@pytest.mark.stress
+def test_a_rotated_cache_under_a_huge_closed_tour(tmp_path):
+    """The probe's case on the construction's kernels: every data file holding the next
+    one's. Before seals this ended in a numba typing traceback; now one warning, the tour."""
+    root = tmp_path / "cache"
+    cmd = [_installed(), "solve", "--rows", "100", "--cols", "100", "--closed"]
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "KNIGHTGUI_CACHE_DIR": str(root)}
+    first = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+    assert first.returncode == 0, first.stderr[-2000:]
+    datas = sorted(root.rglob("*.nbc"))
+    blobs = [p.read_bytes() for p in datas]
+    for p, blob in zip(datas, blobs[1:] + blobs[:1]):
+        p.write_bytes(blob)
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr[-2000:]
+    assert first.stdout.split(";")[0] == r.stdout.split(";")[0]
+    assert len([ln for ln in r.stderr.splitlines() if ln.strip()]) <= 1, r.stderr[-2000:]
