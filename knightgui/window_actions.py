@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QSpinBox, QStyle, QToolBar
 
+from .help_menu import add_help_menu
+
 __all__ = ["action", "make_actions", "WindowActions"]
 
 
@@ -108,8 +110,14 @@ def make_actions(w) -> WindowActions:
     watch_speed.setSpecialValueText("max")
     watch_speed.setToolTip("speed of Watch: forward moves a second (max: as fast as the "
                            "board can be painted)")
+    def solve(*_: object) -> None:
+        """Solve, then give the board the keyboard: the stepping keys (Left, Right, Home,
+        End) work at once, not only after a click on the board."""
+        w.solve()
+        w.view.setFocus()
+
     acts = WindowActions(
-        solve=A("Solve", w.solve, "Ctrl+R", tip="solve with the current controls"),
+        solve=A("Solve", solve, "Ctrl+R", tip="solve with the current controls"),
         cancel=A("Cancel", w.cancel, "Esc", tip="stop the running search"),
         first=A("First", r.first, "Home", tip="first solution", icon=S.SP_MediaSkipBackward),
         prev=A("Previous", r.previous, "Left", tip="previous solution",
@@ -182,4 +190,6 @@ def make_actions(w) -> WindowActions:
     tb.addAction(acts.anim)
     tb.addWidget(anim_speed)
     acts.cancel.setEnabled(False)
+    add_help_menu(w)
+    w.view.setFocus()          # the board has the keyboard from the start (stepping keys)
     return acts

@@ -1,0 +1,194 @@
+"""The Help menu: Getting started, Keyboard shortcuts, the documentation, About.
+
+The shortcuts page is built from the window's own actions when it opens, so it lists what
+the keys really do (a renamed action or a new shortcut shows up by itself); the mouse and the
+keys that are not actions are added from :data:`MOUSE_AND_KEYS`.
+"""
+from __future__ import annotations
+
+import platform
+from pathlib import Path
+
+from PySide6 import __version__ as pyside_version
+from PySide6.QtCore import Qt, QUrl
+from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from . import __version__
+
+__all__ = ["add_help_menu", "shortcut_rows", "docs_folder", "about_text", "GETTING_STARTED"]
+
+#: what the mouse and the keys that are no menu action do on the board
+MOUSE_AND_KEYS = (
+    ("Board", "Click a square", "set the start"),
+    ("Board", "Shift-click or right-click", "set the end (exhaustive mode)"),
+    ("Board", "Wheel / drag", "zoom / pan"),
+    ("Board", "Hover a square", "its name, move number and onward moves in the status bar"),
+    ("Controls", "Tab / Shift+Tab", "move between the controls; the wheel changes a box only "
+                                    "when it has the focus"),
+)
+
+GETTING_STARTED = """\
+<h2>Getting started</h2>
+<p><b>A tour.</b> Click a square to start there and press <b>Solve</b> (Ctrl+R). Warnsdorff's
+rule moves the knight to the square with the fewest onward moves; the tie rule in the
+Controls panel decides between equals. Any board from 5&times;5 to 2000&times;2000: type its
+size in the Controls panel. Where the rule gets stuck, the status bar says what finished the
+tour.</p>
+<p><b>Every tour the rule allows.</b> Choose <i>Exhaustive (options matrix)</i>, pick a start
+(and, shift-click, an end) and Solve: every tie is followed, the tours stream in, and you
+step through them with &#9664; &#9654; (Left, Right, Home, End). The options matrix beside
+the board shows how each tour chose at its ties. <i>New tours only</i> (U) skips a tour that
+is an earlier one turned, mirrored or reversed. <i>Watch</i> (W) plays the search itself.</p>
+<p><b>Studies.</b> View &#9656; Analysis (Ctrl+Shift+A): the 40,320 move orders on 8&times;8,
+how each tie rule fares on growing boards, and how many Warnsdorff tours each board has.
+The same studies run from the command line (<code>knightgui study --help</code>).</p>
+<p><b>The first run</b> prepares the engine (its kernels are compiled once and kept); the
+status bar shows how far it is.</p>
+<p>Help &#9656; Keyboard shortcuts lists every key. The documentation (the window, every
+command, the figures and where they come from) is in the <code>docs</code> folder of the
+source.</p>
+"""
+
+
+def about_text() -> str:
+    """The About box: version, licence, and where the figures come from."""
+    return (
+        f"<h3>knightgui {__version__}</h3>"
+        "<p>A Knight's Tour Explorer: tours by Warnsdorff's rule, every tour the rule "
+        "allows, and studies of its tie-break rules.</p>"
+        "<p><b>Figures.</b> Phadke's 1981 counts (989,931 strict closed tours from the 53 "
+        "start/end pairs of 8&times;8) and Marateck's analysis are reproduced exactly; "
+        "Knuth's random-tie odds (97.2 % on 6&times;6, 97.9 % on 8&times;8) are computed "
+        "exactly; the numbers of Warnsdorff tours on 10&times;10 and 11&times;11 were first "
+        "published by this project. Every figure comes from a command anyone can re-run "
+        "(docs/counts.md and docs/figures.md say which) and is checked against a second "
+        "implementation in the tests.</p>"
+        "<p>MIT licence. Built with PySide6 (Qt), pyqtgraph, NumPy, numba and Dask.</p>"
+        f"<p><small>Python {platform.python_version()}, PySide6 {pyside_version}</small></p>")
+
+
+def _menu_of(window: QMainWindow) -> dict[QAction, str]:
+    """Each action of the menu bar's menus → the menu's title (without its &)."""
+    where: dict[QAction, str] = {}
+    for top in window.menuBar().actions():
+        menu = top.menu()
+        if isinstance(menu, QMenu):
+            for a in menu.actions():
+                where.setdefault(a, top.text().replace("&", ""))
+    return where
+
+
+def shortcut_rows(window: QMainWindow) -> list[tuple[str, str, str]]:
+    """(where, keys, what) for every action of ``window`` that has a shortcut, then the mouse
+    and the other keys: what the Keyboard shortcuts page shows."""
+    where = _menu_of(window)
+    rows = []
+    for a in window.actions():
+        keys = a.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+        if not keys:
+            continue
+        what = a.text().replace("&", "")
+        tip = a.statusTip()
+        rows.append((where.get(a, "Window"), keys, f"{what}: {tip}" if tip else what))
+    rows.sort(key=lambda r: (r[0], r[2]))
+    return rows + list(MOUSE_AND_KEYS)
+
+
+def docs_folder() -> Path | None:
+    """The ``docs`` folder of a source checkout, when knightgui runs from one."""
+    here = Path(__file__).resolve().parent.parent / "docs"
+    return here if (here / "usage.md").is_file() else None
+
+
+def _dialog(parent: QWidget, title: str, body: QWidget, size: tuple[int, int]) -> QDialog:
+    d = QDialog(parent)
+    d.setWindowTitle(title)
+    lay = QVBoxLayout(d)
+    lay.addWidget(body)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    buttons.rejected.connect(d.reject)
+    lay.addWidget(buttons)
+    d.resize(*size)
+    return d
+
+
+def shortcuts_dialog(window: QMainWindow) -> QDialog:
+    rows = shortcut_rows(window)
+    table = QTableWidget(len(rows), 3)
+    table.setHorizontalHeaderLabels(["Where", "Keys", "What it does"])
+    for i, row in enumerate(rows):
+        for j, text in enumerate(row):
+            table.setItem(i, j, QTableWidgetItem(text))
+    table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    table.verticalHeader().setVisible(False)
+    table.setWordWrap(True)
+    head = table.horizontalHeader()
+    head.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+    head.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+    head.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+    table.resizeRowsToContents()
+    d = _dialog(window, "Keyboard shortcuts", table, (760, 560))
+    d.setObjectName("shortcuts")
+    return d
+
+
+def getting_started_dialog(window: QMainWindow) -> QDialog:
+    text = QTextBrowser()
+    text.setHtml(GETTING_STARTED)
+    text.setOpenExternalLinks(True)
+    d = _dialog(window, "Getting started", text, (620, 520))
+    d.setObjectName("getting-started")
+    return d
+
+
+def add_help_menu(window: QMainWindow) -> QMenu:
+    """The Help menu at the end of ``window``'s menu bar."""
+    menu = window.menuBar().addMenu("&Help")
+
+    def show(make):
+        def slot(*_: object) -> None:
+            d = make(window)                 # owned by the window, deleted on close
+            d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            d.setModal(False)
+            d.show()
+        return slot
+
+    def about(*_: object) -> None:
+        QMessageBox.about(window, "About knightgui", about_text())
+
+    def open_docs(*_: object) -> None:
+        folder = docs_folder()
+        if folder is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder / "usage.md")))
+
+    for text, slot, keys, tip in (
+            ("Getting started", show(getting_started_dialog), "F1",
+             "what the window does, in one page"),
+            ("Keyboard shortcuts", show(shortcuts_dialog), "Ctrl+/",
+             "every key and mouse action of the window"),
+            ("Documentation", open_docs, None,
+             "open docs/usage.md (in a source checkout)"),
+            ("About knightgui", about, None, "version, licence, where the figures come from")):
+        a = QAction(text, window)
+        if keys:
+            a.setShortcut(QKeySequence(keys))
+        a.setStatusTip(tip)
+        a.triggered.connect(slot)
+        window.addAction(a)
+        menu.addAction(a)
+        if text == "Documentation":
+            a.setEnabled(docs_folder() is not None)
+    return menu
