@@ -61,7 +61,8 @@ def add_parser(studies) -> None:
     p.add_argument("--distinct", action="store_true",
                    help="also say how many tours are really different: open paths up to "
                         "reversal and cycles up to start and direction, then up to the "
-                        "board's symmetries (boards of at most 64 squares, --starts all)")
+                        "board's symmetries (boards of at most 64 squares, --starts all; it "
+                        "keeps every tour: 8×8 takes about a minute and 3 GB of memory)")
     add_runner_options(p)
     add_board_options(p)
     p.add_argument("--json", action="store_true", help="last stdout line: one JSON object")
