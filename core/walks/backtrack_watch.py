@@ -57,7 +57,7 @@ class BacktrackWatch:
         self._nxt = np.zeros(n, dtype=np.int64)
         self._path = np.empty(n, dtype=np.int32)
         self._ties = np.zeros(n, dtype=np.uint8)
-        self._st = np.zeros(8, dtype=np.int64)
+        self._st = np.zeros(_k.BT_FIELDS, dtype=np.int64)
         _k.backtrack_begin(self._nbr, board.cols, self.start, self._tie, self._pos,
                            int(seed) & 0xFFFFFFFFFFFF, self._score, self._free, self._outlets,
                            self._rng, self._cand, self._key, self._ncand, self._nxt,

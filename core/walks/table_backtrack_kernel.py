@@ -4,6 +4,8 @@ tie rule, candidates ranked with the keys of :mod:`knightgui_core.walks.table_wa
 The search is resumable (:func:`backtrack_begin`, then :func:`backtrack_run` for as many
 forward moves as wanted), so the window can watch it one move at a time
 (:mod:`knightgui_core.walks.backtrack_watch`); :func:`table_backtrack_walk` runs it whole.
+:func:`backtrack_begin_from` starts it from a path already played (a tour by hand,
+:mod:`knightgui_core.walks.rule_finish`): the search never takes back a square of that path.
 
 numba only; arrays and ints in, arrays and ints out.
 """
@@ -57,8 +59,10 @@ def table_rank(q: int, nbr: np.ndarray, free: np.ndarray, outlets: np.ndarray,
     return n
 
 
-#: fields of the backtracking search's state ``st`` (int64[8])
-BT_DEPTH, BT_NODES, BT_BEST, BT_FOUND, BT_OVER, BT_BACKED, BT_DEAD, BT_LOW = range(8)
+#: fields of the backtracking search's state ``st`` (int64[BT_FIELDS]); ``BT_FLOOR`` is the
+#: length of the path the search began from, which it never takes back
+BT_DEPTH, BT_NODES, BT_BEST, BT_FOUND, BT_OVER, BT_BACKED, BT_DEAD, BT_LOW, BT_FLOOR = range(9)
+BT_FIELDS = 9
 
 
 @njit
@@ -69,8 +73,24 @@ def backtrack_begin(nbr: np.ndarray, cols: int, start: int, tie: int, order_pos:
                     st: np.ndarray) -> None:
     """Start the backtracking search from ``start``: fill the state arrays (``free`` uint8[N],
     ``outlets`` int32[N], ``rng`` uint64[1], ``cand`` int64[N, 8], ``key`` int64[N, 8, 3],
-    ``ncand``, ``nxt`` int64[N], ``path`` int32[N], ``ties`` uint8[N], ``st`` int64[8], see
-    the ``BT_`` fields) for :func:`backtrack_run`."""
+    ``ncand``, ``nxt`` int64[N], ``path`` int32[N], ``ties`` uint8[N], ``st``
+    int64[BT_FIELDS], see the ``BT_`` fields) for :func:`backtrack_run`."""
+    prefix = np.empty(1, dtype=np.int32)
+    prefix[0] = start
+    backtrack_begin_from(nbr, cols, prefix, tie, order_pos, seed, score, free, outlets, rng,
+                         cand, key, ncand, nxt, path, ties, st)
+
+
+@njit
+def backtrack_begin_from(nbr: np.ndarray, cols: int, prefix: np.ndarray, tie: int,
+                         order_pos: np.ndarray, seed: int, score: np.ndarray, free: np.ndarray,
+                         outlets: np.ndarray, rng: np.ndarray, cand: np.ndarray, key: np.ndarray,
+                         ncand: np.ndarray, nxt: np.ndarray, path: np.ndarray, ties: np.ndarray,
+                         st: np.ndarray) -> None:
+    """Start the backtracking search from the path ``prefix`` (int32[k], 1 ≤ k ≤ N: distinct
+    squares, each a move from the one before; the wrapper checks it): its squares are
+    visited, the search goes on from its last square and never takes one of them back
+    (``st[BT_FLOOR]`` = k). State arrays as in :func:`backtrack_begin`."""
     rows = nbr.shape[0] // cols
     base = tie & 0xFF
     sec_t = move_keys(tie, order_pos)
@@ -82,19 +102,24 @@ def backtrack_begin(nbr: np.ndarray, cols: int, start: int, tie: int, order_pos:
     for s in range(ncand.shape[0]):
         ncand[s] = 0
         nxt[s] = 0
-    table_visit(start, nbr, free, outlets, 1)
-    path[0] = start
-    ties[0] = 0
-    ncand[0] = table_rank(start, nbr, free, outlets, score, base, sec_t, cols, cx2, cy2,
-                          metric, rng, cand[0], key[0])
-    st[BT_DEPTH] = 1
+    k = prefix.shape[0]
+    for i in range(k):
+        table_visit(prefix[i], nbr, free, outlets, 1)
+        path[i] = prefix[i]
+        ties[i] = 0
+    last = prefix[k - 1]
+    if k < free.shape[0]:
+        ncand[k - 1] = table_rank(last, nbr, free, outlets, score, base, sec_t, cols, cx2,
+                                  cy2, metric, rng, cand[k - 1], key[k - 1])
+    st[BT_DEPTH] = k
     st[BT_NODES] = 0
-    st[BT_BEST] = 1
+    st[BT_BEST] = k
     st[BT_FOUND] = 0
     st[BT_OVER] = 0
     st[BT_BACKED] = 0
     st[BT_DEAD] = 0
-    st[BT_LOW] = 1
+    st[BT_LOW] = k
+    st[BT_FLOOR] = k
 
 
 @njit
@@ -135,6 +160,9 @@ def backtrack_run(nbr: np.ndarray, cols: int, start: int, closed: bool, tie: int
                 st[BT_FOUND] = 1
                 break
             st[BT_DEAD] += 1
+            if depth <= st[BT_FLOOR]:        # the path began full and does not close
+                st[BT_OVER] = 1
+                break
             depth -= 1
             st[BT_BACKED] += 1
             table_visit(path[depth], nbr, free, outlets, 0)
@@ -143,7 +171,7 @@ def backtrack_run(nbr: np.ndarray, cols: int, start: int, closed: bool, tie: int
             break
         lvl = depth - 1
         if nxt[lvl] >= ncand[lvl] or nodes >= node_budget:
-            if depth == 1 or nodes >= node_budget:
+            if depth <= st[BT_FLOOR] or nodes >= node_budget:
                 st[BT_OVER] = 1
                 break
             if ncand[lvl] == 0:
@@ -197,7 +225,7 @@ def table_backtrack_walk(nbr: np.ndarray, cols: int, start: int, closed: bool, t
     key = np.empty((size, 8, 3), dtype=np.int64)
     ncand = np.zeros(size, dtype=np.int64)
     nxt = np.zeros(size, dtype=np.int64)
-    st = np.zeros(8, dtype=np.int64)
+    st = np.zeros(BT_FIELDS, dtype=np.int64)
     backtrack_begin(nbr, cols, start, tie, order_pos, seed, score, free, outlets, rng, cand,
                     key, ncand, nxt, path, ties, st)
     backtrack_run(nbr, cols, start, closed, tie, order_pos, score, node_budget,
