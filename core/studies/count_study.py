@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,10 +47,12 @@ TASK_MOVES = 1 << 27
 FANOUT = 4
 
 __all__ = ["STUDY", "TASK_MOVES", "FANOUT", "CountResult", "parse_starts", "count_task",
-           "start_tasks", "run_count", "Runner"]
+           "start_tasks", "run_count", "Runner", "StartFn"]
 
 #: ``runner(tasks) -> RunReport``: how one round of tasks is run
 Runner = Callable[[Sequence[Task]], RunReport]
+#: ``on_start(start, members, record)``: a class of starts is counted (see :func:`run_count`)
+StartFn = Callable[[str, list[str], dict[str, Any]], None]
 
 def count_task(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]],
                budget: int, lengths: bool = False,
@@ -213,7 +215,8 @@ def run_count(rows: int, cols: int, starts: str | Sequence[SquareSpec] = "all", 
               progress: Callable[[int, int, int], None] | None = None, cancel: Any = None,
               runner: Runner | None = None, lengths: bool = False,
               table_bytes: int | None = None, board: Board | None = None,
-              fold: bool = True) -> CountResult:
+              fold: bool = True, on_start: StartFn | None = None,
+              on_tasks: Callable[[int, int], None] | None = None) -> CountResult:
     """Count every start of ``starts`` (see :func:`parse_starts`) on a ``rows`` × ``cols``
     board. Rounds of tasks go to ``runner`` (default :func:`knightgui_core.run.runner.run_tasks`
     with ``store``, ``scheduler``, ``workers``, ``cancel``); ``progress(round, done, total)``
@@ -221,7 +224,12 @@ def run_count(rows: int, cols: int, starts: str | Sequence[SquareSpec] = "all", 
     worker thread's table (None: a quarter of its machine's memory shared by its cores; 0:
     no table); ``board``: another topology or leaper (default the knight's plane);
     ``fold``: count once the subtrees of a start that its symmetries map onto each other
-    (:func:`start_tasks`; the counts are the same either way). Raises
+    (:func:`start_tasks`; the counts are the same either way). As results come in (each
+    task with the default runner, each round with another): ``on_tasks(done, queued)`` —
+    tasks finished so far over every round, and tasks known but not finished (a task that
+    hands subtrees back adds to the queue) — and ``on_start(start, members, record)`` once
+    per class of starts, as soon as its last task is in (its representative's name, the
+    given starts it stands for, and their figures as in ``per_start``). Raises
     :class:`CountError` for a board or start it cannot take."""
     t0 = time.perf_counter()
     CountBoard(rows, cols, board)               # validates the board
@@ -238,19 +246,26 @@ def run_count(rows: int, cols: int, starts: str | Sequence[SquareSpec] = "all", 
     lens: dict[int, dict[int, list]] = {r: {} for r in classes}
     by_name = {b.name(r): r for r in classes}
 
-    def default_runner(tasks: Sequence[Task]) -> RunReport:
-        prog = None if progress is None else (lambda d, t: progress(res.rounds, d, t))
-        return run_tasks(tasks, store=store, scheduler=scheduler, workers=workers,
-                         progress=prog, cancel=cancel)
-
-    run = runner or default_runner
     first = start_tasks(rows, cols, sorted(classes), split_depth, budget, lengths, table_bytes,
                         board, fold)
     todo = [t for t, _ in first]
     weights = {t.key: w for t, w in first}      # a task's subtrees stand for this many each
+    watch = _Watch(acc, weights, by_name, on_start, on_tasks,
+                   {b.name(r): [b.name(s) for s in m] for r, m in classes.items()})
+
+    def default_runner(tasks: Sequence[Task]) -> RunReport:
+        prog = None if progress is None else (lambda d, t: progress(res.rounds, d, t))
+        return run_tasks(tasks, store=store, scheduler=scheduler, workers=workers,
+                         progress=prog, cancel=cancel, on_result=watch.result)
+
+    run = runner or default_runner
     while todo:
         res.rounds += 1
+        watch.begin(todo)
         report = run(todo)
+        for t in todo:                          # another runner: its results, now
+            if t.key in report.results:
+                watch.result(t.key, report.results[t.key])
         for k in ("total", "from_store", "computed"):
             res.tasks[k] += int(getattr(report, k))
         nxt: list[Task] = []
@@ -259,12 +274,8 @@ def run_count(rows: int, cols: int, starts: str | Sequence[SquareSpec] = "all", 
             if r is None:
                 continue
             rep = by_name[t.params["start"]]
-            rec = acc[rep]
             w = weights[t.key]
-            for k in ("tours", "closed", "dead_ends"):
-                rec[k] += w * int(r[k])
-            for k in ("p_success", "p_closed"):
-                rec[k] += w * float(r[k])
+            _add(acc[rep], w, r)
             for sq, (paths, prob) in (r.get("lengths") or {}).items():
                 cell = lens[rep].setdefault(int(sq), [0, 0.0])
                 cell[0] += w * int(paths)
@@ -290,6 +301,62 @@ def run_count(rows: int, cols: int, starts: str | Sequence[SquareSpec] = "all", 
             res.dead_end_lengths = _lengths_over_starts(classes, lens, len(squares))
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def _add(rec: dict[str, Any], w: int, r: Mapping[str, Any]) -> None:
+    """Add a task's result, standing for ``w`` subtrees, to a start's figures."""
+    for k in ("tours", "closed", "dead_ends"):
+        rec[k] += w * int(r[k])
+    for k in ("p_success", "p_closed"):
+        rec[k] += w * float(r[k])
+
+
+class _Watch:
+    """Follows a count's results as they come in, for :func:`run_count`'s ``on_tasks`` and
+    ``on_start``. A class of starts is counted when none of its tasks is left: each result
+    takes its task off the queue and puts on the subtrees it hands back. Its figures are
+    its earlier rounds' sum plus this round's results in task order: the same additions in
+    the same order as the final table, so the two agree to the last bit."""
+
+    def __init__(self, acc: dict[int, dict[str, Any]], weights: dict[str, int],
+                 by_name: dict[str, int], on_start: StartFn | None,
+                 on_tasks: Callable[[int, int], None] | None,
+                 members: dict[str, list[str]]):
+        self.acc, self.weights, self.by_name = acc, weights, by_name
+        self.on_start, self.on_tasks, self.members = on_start, on_tasks, members
+        self.queued = {rep: 0 for rep in acc}
+        self.done = 0
+        self.tasks: dict[str, Task] = {}
+        self.got: dict[str, Any] = {}
+
+    def begin(self, todo: Sequence[Task]) -> None:
+        """A round starts (the first one puts its tasks on the queue)."""
+        if not self.tasks:
+            for t in todo:
+                self.queued[self.by_name[t.params["start"]]] += 1
+        self.tasks = {t.key: t for t in todo}
+        self.got = {}
+        if self.on_tasks is not None:
+            self.on_tasks(self.done, sum(self.queued.values()))
+
+    def result(self, key: str, value: Any) -> None:
+        """A task of this round is in (a second call for it does nothing)."""
+        t = self.tasks.get(key)
+        if t is None or key in self.got:
+            return
+        self.got[key] = value
+        self.done += 1
+        name = t.params["start"]
+        rep = self.by_name[name]
+        self.queued[rep] += len(value["next"]) - 1
+        if self.on_tasks is not None:
+            self.on_tasks(self.done, sum(self.queued.values()))
+        if self.queued[rep] == 0 and self.on_start is not None:
+            rec = dict(self.acc[rep])
+            for k, task in self.tasks.items():
+                if k in self.got and task.params["start"] == name:
+                    _add(rec, self.weights[k], self.got[k])
+            self.on_start(name, list(self.members[name]), rec)
 
 
 def _lengths_over_starts(classes: dict[int, list[int]], lens: dict[int, dict[int, list]],

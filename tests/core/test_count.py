@@ -253,3 +253,30 @@ def _same(a: dict, b: dict, tol: float = 1e-12) -> bool:
             elif ra[f] != rb[f]:
                 return False
     return True
+
+
+@pytest.mark.parametrize("runner", ["dask", "serial"])
+def test_each_class_is_reported_once_as_soon_as_it_is_counted(runner):
+    """on_start gives every class once, with the figures of the final table to the last
+    bit, before the count ends; on_tasks only moves forward, ends at the tasks' total with
+    nothing queued, and states the queue growing when a task hands subtrees back."""
+    events: list[tuple] = []
+    res = run_count(7, 7, "all", budget=20_000, table_bytes=0,
+                    runner=_serial_runner if runner == "serial" else None,
+                    scheduler="threads", workers=2,
+                    on_start=lambda name, members, rec: events.append(("start", name,
+                                                                       members, rec)),
+                    on_tasks=lambda done, queued: events.append(("tasks", done, queued)))
+    starts = [e for e in events if e[0] == "start"]
+    assert [e[1] for e in starts] != [] and sorted(e[1] for e in starts) == sorted(res.classes)
+    for _, name, members, rec in starts:
+        assert members == res.classes[name]
+        assert all(rec == res.per_start[m] for m in members)
+    tasks = [e[1:] for e in events if e[0] == "tasks"]
+    done = [d for d, _ in tasks]
+    assert done == sorted(done) and tasks[-1] == (res.tasks["total"], 0)
+    assert res.rounds > 1 and max(d + q for d, q in tasks) == res.tasks["total"]
+    assert any(q2 > q1 for (_, q1), (_, q2) in zip(tasks, tasks[1:]))   # the queue grew
+    # the first class is reported before the last task is in
+    last = next(i for i, e in enumerate(events) if e[:2] == ("tasks", res.tasks["total"]))
+    assert events.index(starts[0]) < last
