@@ -2,7 +2,11 @@
 is rendered. Each command lives in ``knightgui.commands.<name>_command`` with ``add_parser(sub)`` and
 ``run(args) -> int``.
 
-Exit status: 0 success, 2 bad input (one line on stderr), 1 no tour found.
+Exit status, one per outcome, the same for every command: 0 done (a tour found or
+checked, an enumeration or study finished); 1 no tour (none exists on the board or from the
+start, the search found none, ``check``'s file holds a path that is not a tour); 2 bad input
+(an argument, a file or a store that cannot be used; one line on stderr). An output stream
+that cannot be written is 1 with one line; Ctrl-C 130, SIGTERM during a study 143.
 """
 from __future__ import annotations
 
@@ -24,7 +28,9 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The ``knightgui`` argument parser with every sub-command."""
     p = _Parser(prog="knightgui", description="Knight's tour explorer (Warnsdorff's rule, "
-                "Phadke's exhaustive method). With no arguments, opens the window.")
+                "Phadke's exhaustive method). With no arguments, opens the window.",
+                epilog="exit status: 0 done, 1 no tour (none exists, none found, or check's "
+                       "file is not a tour), 2 bad input (one line on stderr)")
     p.add_argument("--version", action="version", version=f"knightgui {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
@@ -70,11 +76,11 @@ def _run(argv) -> int:
 def _one_line(text: str, limit: int = 300) -> str:
     """The first line of ``text``, cut to ``limit`` characters (a 5,000-digit number in a
     message is shortened, not echoed whole)."""
-    from knightgui_core.system.text import shorten
-    return shorten(text.splitlines()[0], limit)
+    from .commands._common import one_line
+    return one_line(text, limit)
 
 
 def main() -> int:
-    """Run the command line; returns the exit code (0 done, 1 nothing found or output failed, 2 bad
+    """Run the command line; returns the exit code (0 done, 1 no tour or output failed, 2 bad
     input)."""
     return run(sys.argv[1:])

@@ -26,6 +26,15 @@ class TourError(InputError):
     """A path that is not a valid knight's tour, or a file that holds none."""
 
 
+class NotATourError(TourError):
+    """A path that was read (a list of squares: given, or a tour file's well-formed
+    ``path``) but is not a knight's tour: too few or too many squares, a square off the
+    board or visited twice, a step that is not a move of the piece, a closed tour that does
+    not close. Any other :class:`TourError` is a file that cannot be read as a tour file at
+    all. ``knightgui check`` answers the first "not a tour" (exit 1), the second bad input
+    (exit 2)."""
+
+
 def _as_int32(path: np.ndarray, n: int) -> np.ndarray:
     """The path as contiguous int32 for the validation kernel (it has one signature, see
     :mod:`knightgui_core.kernel_exports`); values that int32 cannot hold become -1 (off the board)."""
@@ -111,7 +120,7 @@ class Tour:
         self.path = np.ascontiguousarray(self.path, dtype=np.int32)
         err = check_path(self.board, self.path, self.closed)
         if err:
-            raise TourError(err)
+            raise NotATourError(err)
 
     @property
     def rows(self) -> int:
@@ -208,9 +217,9 @@ class Tour:
         path = d.get("path")
         if not isinstance(path, list):
             raise TourError("'path' must be a list of [col, row] pairs")
-        if len(path) != rows * cols:
-            raise TourError(f"the path has {len(path)} squares, the {cols}×{rows} board has "
-                            f"{rows * cols}")
+        method = d.get("method", {})
+        if not isinstance(method, dict):
+            raise TourError("'method' must be an object")
         board = _board_of(rows, cols, d.get("topology", "plane"), d.get("leaper", [1, 2]))
         flat = _fast_pairs(path, rows, cols)
         if flat is None:   # something is off: find the first bad move for the message
@@ -222,11 +231,12 @@ class Tour:
                                     "numbers")
                 c, r = p
                 if not board.contains(c, r):
-                    raise TourError(f"move {k + 1}: [{c}, {r}] is off the {cols}×{rows} board")
+                    raise NotATourError(f"move {k + 1}: [{c}, {r}] is off the {cols}×{rows} "
+                                        "board")
                 flat[k] = r * cols + c
-        method = d.get("method", {})
-        if not isinstance(method, dict):
-            raise TourError("'method' must be an object")
+        if len(path) != rows * cols:        # well-formed squares, but not a tour's number
+            raise NotATourError(f"the path has {len(path)} squares, the {cols}×{rows} board "
+                                f"has {rows * cols}")
         return cls(board, flat, closed, method)
 
     @classmethod
@@ -271,7 +281,7 @@ class Tour:
             if move != len(pts) + 1:
                 raise TourError(f"line {line_no}: expected move {len(pts) + 1}, found {move}")
             if c < 0 or r < 0:
-                raise TourError(f"line {line_no}: negative col or row")
+                raise NotATourError(f"line {line_no}: negative col or row (off the board)")
             pts.append((c, r))
             names.append((line_no, rec[3].strip()))
         if not pts:
@@ -280,11 +290,11 @@ class Tour:
             cols = max(p[0] for p in pts) + 1
             rows = max(p[1] for p in pts) + 1
         if rows * cols != len(pts):
-            raise TourError(f"{len(pts)} moves do not fill a {cols}×{rows} board")
+            raise NotATourError(f"{len(pts)} moves do not fill a {cols}×{rows} board")
         board = _board_of(rows, cols, topology, leaper)
         flat = np.array([r * cols + c for c, r in pts], dtype=np.int64)
         if any(c >= cols or r >= rows for c, r in pts):
-            raise TourError("a square lies off the board")
+            raise NotATourError("a square lies off the board")
         for (c, r), (line_no, name) in zip(pts, names):   # the square column must agree
             if not name:
                 continue

@@ -28,7 +28,7 @@ from ..board.squares import Board
 from ..board.tie_rule import TieRule
 from ..construct.hamsearch_kernel import ham_search
 from .close_kernel import repair_closed
-from .solve_result import SolveError, SolveResult
+from .solve_result import NoTourError, SolveError, SolveResult
 from .table_backtrack_kernel import table_backtrack_walk
 from .table_walk_kernel import table_greedy_walk
 
@@ -67,7 +67,7 @@ def solve_other(board: Board, s: int, closed: bool, tie: TieRule, pos: np.ndarra
                          "use --method auto, greedy or backtrack")
     known, why = known_answer(board, closed)
     if known is False:
-        raise SolveError(why)
+        raise NoTourError(why)
     if board.size > WALK_MAX:
         raise SolveError(f"the {where} has {board.size:,} squares: walks on other boards and "
                          f"pieces take at most {WALK_MAX:,}")

@@ -49,7 +49,7 @@ from . import squirrel as _squirrel
 from . import walk_kernel as _walk
 from .other_boards import close_by_reversals, solve_other
 from .phased_kernel import phased_walk
-from .solve_result import SolveError, SolveResult
+from .solve_result import NoTourError, SolveError, SolveResult
 
 #: auto: boards up to this many squares try backtracking when greedy fails.
 BACKTRACK_AUTO_MAX = 64 * 64
@@ -90,8 +90,9 @@ def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = 
           tie: TieRule | str = "phadke", order: object = DEFAULT_ORDER, seed: int = 0, method: str = "auto",
           node_budget: int | None = None, dashes: dict | None = None,
           topology: str = "plane", leaper: object = (1, 2)) -> SolveResult:
-    """Find one knight's tour. Raises :class:`SolveError` for bad input (including a board
-    on which no tour of that kind exists: that is answered at once, without a search).
+    """Find one knight's tour. Raises :class:`SolveError` for bad input, and its kind
+    :class:`NoTourError` for a board on which no tour of that kind exists or a start no
+    tour can begin on: that is answered at once, without a search.
 
     ``topology`` (``plane``, ``cylinder``, ``torus``) and ``leaper`` (an (a, b) pair or a
     name) choose another board or piece: those walk over the board's neighbour table
@@ -114,10 +115,10 @@ def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = 
                                     node_budget, bool(dashes)))
     why = why_no_tour(board.rows, board.cols, closed)
     if why:
-        raise SolveError(why)
+        raise NoTourError(why)
     why = why_no_tour_from(board.rows, board.cols, closed, *board.coords(s))
     if why and method != "greedy":      # the rule's walk alone may still be watched failing
-        raise SolveError(why)
+        raise NoTourError(why)
     _check_memory(board)
     score = dash_scores(board, dashes, s, None)
     if tie in SQUIRREL_RULES and method == "backtrack":

@@ -1,5 +1,6 @@
-"""What :func:`knightgui_core.walks.solve.solve` answers: :class:`SolveResult`, and the
-error it raises for bad input, :class:`SolveError`."""
+"""What :func:`knightgui_core.walks.solve.solve` answers: :class:`SolveResult`, the error
+it raises for bad input, :class:`SolveError`, and :class:`NoTourError`, the one it raises
+when a theorem says no tour of the kind asked exists (the CLI's exit 1, not 2)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -9,11 +10,18 @@ import numpy as np
 from ..board.tour import Tour
 from ..system.errors import InputError
 
-__all__ = ["SolveError", "SolveResult"]
+__all__ = ["NoTourError", "SolveError", "SolveResult"]
 
 
 class SolveError(InputError):
     """Bad input for the solver, with a message meant for the user."""
+
+
+class NoTourError(SolveError):
+    """No tour of the kind asked exists on the board, or none starts on the square asked:
+    a proof (:mod:`knightgui_core.board.existence`), answered without a search. A
+    :class:`SolveError` still, so a caller that catches that keeps working; the command
+    line answers it "no tour" (exit 1), as it does a search that found none."""
 
 
 @dataclass

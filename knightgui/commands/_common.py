@@ -22,6 +22,20 @@ class CliError(InputError):
         self.code = code
 
 
+def one_line(text: str, limit: int = 300) -> str:
+    """The first line of ``text``, cut to ``limit`` characters (a 5,000-digit number in a
+    message is shortened, not echoed whole): what goes to stderr."""
+    from knightgui_core.system.text import shorten
+    lines = str(text).splitlines()
+    return shorten(lines[0], limit) if lines else ""
+
+
+def say_not_found(text: str) -> int:
+    """The "no tour" outcome: ``text`` as one line on stderr; returns exit status 1."""
+    print(one_line(text), file=sys.stderr)
+    return EXIT_NOT_FOUND
+
+
 def emit_json(obj) -> None:
     """Print one JSON object as the last line of stdout: strict JSON (a number that is not
     finite is written as null, never as Infinity or NaN)."""

@@ -1,22 +1,32 @@
 """``knightgui check FILE``: validate a tour file (docs/spec.md §9)."""
 from __future__ import annotations
 
-from ._common import CliError, emit_json
+from ._common import EXIT_NOT_FOUND, CliError, emit_json, say_not_found
 
 
 def add_parser(sub) -> None:
     """``knightgui check FILE``: validate a saved tour."""
-    p = sub.add_parser("check", help="validate a tour file (JSON or CSV)")
+    p = sub.add_parser("check", help="validate a tour file (JSON or CSV)",
+                       description="Say whether FILE holds a knight's tour. Exit status 0: a "
+                                   "tour; 1: the file is read but its path is not a tour; "
+                                   "2: the file cannot be read as a tour file.")
     p.add_argument("file", help="a .json or .csv tour file")
     p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    """Check the file; exit 0 for a valid tour, 1 for an invalid one, 2 for a file that cannot be read."""
-    from knightgui_core.board.tour import Tour, TourError
+    """Check the file; exit 0 for a valid tour, 1 for a file that is read but whose path is
+    not a tour (one line on stderr, or ``{"valid": false, ...}`` with ``--json``), 2 for a
+    file that cannot be read as a tour file."""
+    from knightgui_core.board.tour import NotATourError, Tour, TourError
     try:
         tour = Tour.load(args.file)
+    except NotATourError as e:
+        if not args.json:
+            return say_not_found(f"knightgui check: {args.file}: not a tour: {e}")
+        emit_json({"valid": False, "file": str(args.file), "why": str(e)})
+        return EXIT_NOT_FOUND
     except TourError as e:
         raise CliError(f"knightgui check: {args.file}: {e}") from None
     from knightgui_core.board.canonical import canonical_id, symmetry_order

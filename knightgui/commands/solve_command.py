@@ -14,6 +14,7 @@ from ._common import (
     parse_square,
     parse_tie_rule,
     positive_int,
+    say_not_found,
 )
 
 
@@ -21,7 +22,10 @@ def add_parser(sub) -> None:
     """``knightgui solve``: one tour by a tie rule, backtracking or construction."""
     from knightgui_core.board.rules import DEFAULT_ORDER, METHODS, TIE_HELP, TIE_RULES
     p = sub.add_parser("solve", help="find one tour by Warnsdorff's rule",
-                       description="Find one knight's tour. Without --closed the tour is open.")
+                       description="Find one knight's tour. Without --closed the tour is open. "
+                                   "Exit status 0: a tour; 1: no tour (none exists on the "
+                                   "board or from the start, or none was found); 2: bad "
+                                   "input.")
     p.add_argument("--rows", required=True, help="board rows (ranks)")
     p.add_argument("--cols", required=True, help="board columns (files)")
     p.add_argument("--start", default=None, help="start square, e.g. a1 or 1,1 (default a1)")
@@ -102,10 +106,25 @@ def _save(args, tour) -> None:
             from None
 
 
+def _no_tour(args, board, start: int | None, why: str) -> int:
+    """No tour of the kind asked exists on the board or from the start (a proof, no search):
+    the "no tour" outcome, exit 1 — one line on stderr, or with ``--json`` the object a
+    failed search gives, ``valid`` false and ``message`` the reason."""
+    if not args.json:
+        return say_not_found(f"knightgui solve: {why}")
+    emit_json({"rows": board.rows, "cols": board.cols, "closed": bool(args.closed),
+               "valid": False, "method": "", "seconds": 0.0, "path": [], "message": why,
+               "nodes": 0, "stuck_at": -1, "moves": 0,
+               "start": board.name(0 if start is None else start), "rule_walk": None})
+    return EXIT_NOT_FOUND
+
+
 def run(args) -> int:
-    """Solve and print the tour; exit 0 with a tour, 1 without."""
+    """Solve and print the tour; exit 0 with a tour, 1 without (none exists on the board or
+    from the start — a proof, answered at once —, or the methods found none), 2 for bad
+    input."""
     from knightgui_core.board.tour import path_pairs
-    from knightgui_core.walks.solve import SolveError, solve
+    from knightgui_core.walks.solve import NoTourError, SolveError, solve
     rows = positive_int("--rows", args.rows, 1, 100_000)
     cols = positive_int("--cols", args.cols, 1, 100_000)
     seed = positive_int("--seed", args.seed, 0, 2**48)
@@ -123,6 +142,8 @@ def run(args) -> int:
     try:
         res = solve(rows, cols, start=start, closed=args.closed, tie=tie,
                     order=order, seed=seed, method=args.method, node_budget=budget)
+    except NoTourError as e:
+        return _no_tour(args, board, start, str(e))
     except SolveError as e:
         raise CliError(f"knightgui solve: {e}") from None
     if res.ok:
