@@ -43,7 +43,10 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "board.canonical_kernel": ("canonical_rows_kernel",),
     "walks.walk_kernel": ("greedy_walk",),
     "walks.table_walk_kernel": ("table_greedy_walk",),
-    "walks.table_backtrack_kernel": ("table_backtrack_walk", "backtrack_begin", "backtrack_run"),
+    "walks.table_backtrack_kernel": ("table_backtrack_walk", "backtrack_begin", "backtrack_run",
+                                     "backtrack_begin_from"),
+    "walks.completions_kernel": ("completions_begin", "completions_run"),
+    "walks.flood_kernel": ("two_colouring", "free_groups"),
 }
 
 

@@ -140,3 +140,10 @@ def exercise_all() -> None:
     from .board.canonical import canonical_rows
     tours = Enumerator(6, 6, start="a1").first(2)
     canonical_rows(Board(6, 6), np.stack([t.path for t in tours]))    # the window's stepping
+    from .walks.completions import completions           # a tour by hand (issue 36)
+    from .walks.rule_finish import finish_by_rule
+    from .walks.verdict import quick_verdict
+    quick_verdict(Board(6, 6), [0, 13])
+    assert completions(Board(6, 6), [0, 13, 2]).counted                  # with the table
+    assert completions(Board(9, 9), [0], 30.0, count=False).extendable   # without
+    assert finish_by_rule(Board(6, 6), [0, 13], "first").found
