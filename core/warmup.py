@@ -140,7 +140,8 @@ def exercise_all() -> None:
     from .board.canonical import canonical_rows
     tours = Enumerator(6, 6, start="a1").first(2)
     canonical_rows(Board(6, 6), np.stack([t.path for t in tours]))    # the window's stepping
-    from .walks.completions import completions           # a tour by hand (issue 36)
+    # a tour by hand (issue 36)
+    from .walks.completions import completions
     from .walks.rule_finish import finish_by_rule
     from .walks.verdict import quick_verdict
     quick_verdict(Board(6, 6), [0, 13])
