@@ -106,14 +106,16 @@ def local_client(mode: str = "threads", workers: int | None = None) -> Any:
         # the embedded cluster's own log lines stay out of the user's terminal: a task's
         # failure reaches the runner through its future, and a study stopped by Ctrl-C or
         # SIGTERM would otherwise end with the workers' "failed to communicate with the
-        # scheduler during heartbeat" tracebacks instead of its one line (seen in CI)
+        # scheduler during heartbeat" tracebacks instead of its one line (seen in CI). Set
+        # before the cluster starts: silence_logs quiets only distributed's own handlers, and
+        # its start-up lines ("dashboard at: http://…") reached the window's root handler.
+        logging.getLogger("distributed").setLevel(logging.CRITICAL)
         if mode == "threads":
             cluster = LocalCluster(n_workers=1, threads_per_worker=n, processes=False,
                                    dashboard_address=":0", silence_logs=logging.CRITICAL)
         else:
             cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                    dashboard_address=":0", silence_logs=logging.CRITICAL)
-        logging.getLogger("distributed").setLevel(logging.CRITICAL)
         client = Client(cluster, set_as_default=False)
         _local_clients[(mode, n)] = client
         return client
