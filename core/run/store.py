@@ -23,8 +23,16 @@ board sizes share one file: rows are addressed only by their keys.
 Opening a file checks it first (:mod:`.store_file`) and never changes a file that is not a
 knightgui store: a directory, FIFO, socket or device node (looked at with ``os.stat``, never
 opened), garbage, a JSON file, a truncated or damaged database or an SQLite database of some
-other program raise :class:`StoreError` whose message names the file and what is wrong. A row whose
-checksum does not match raises :class:`StoreError` when it is read.
+other program raise :class:`StoreError` whose message names the file and what is wrong.
+
+A row is checked when it is read, and any damage raises :class:`StoreError` naming the file
+and the row: columns of the wrong type, a checksum that does not match, JSON that does not
+parse, another study's or other parameters' row, and a result whose shape is not what its
+study's reader takes (:mod:`.store_shapes`: types, lengths and ranges of every field read).
+
+A store that cannot be written (a read-only file, folder or medium) is opened read-only
+(:func:`~.store_file.read_only_uri`): its rows are read as from any store, and a write
+raises :class:`StoreError` saying "read-only" (:attr:`ResultStore.read_only` says why).
 
 >>> with ResultStore("results.sqlite") as st:                    # doctest: +SKIP
 ...     st.put("demo/1", "demo", {"n": 1}, {"answer": 42}, seconds=0.1)
@@ -45,7 +53,8 @@ from typing import Any
 
 import numpy as np
 
-from .store_file import StoreError, check_store_file
+from .store_file import StoreError, check_store_file, read_only_reason, read_only_uri
+from .store_shapes import RowShapeError, check_row_shape
 
 FORMAT = "knightgui-store"
 VERSION = 1
@@ -92,6 +101,14 @@ def row_checksum(key: str, study: str, params_json: str, result_json: str) -> st
     return h.hexdigest()
 
 
+def _is_read_only(e: sqlite3.Error) -> bool:
+    """True when SQLite refused a write because the file cannot be written (SQLITE_READONLY)."""
+    code = getattr(e, "sqlite_errorcode", None)
+    if code is not None:
+        return (code & 0xFF) == 8
+    return "readonly" in str(e)
+
+
 def _is_busy(e: sqlite3.Error) -> bool:
     """True when SQLite said another connection holds the file (SQLITE_BUSY / SQLITE_LOCKED)."""
     code = getattr(e, "sqlite_errorcode", None)
@@ -104,22 +121,36 @@ class ResultStore:
     """An open store (see the module docstring). Use from one thread; open one per process.
 
     ``ResultStore(path)`` creates the file when there is none (an empty file counts as
-    none); ``readonly=True`` never creates or changes it.
+    none); ``readonly=True`` never creates or changes it, and neither does a store that
+    cannot be written (see :attr:`read_only`).
     """
+
+    #: why the store is open read-only ("a read-only file", "on a read-only file system",
+    #: "opened read-only", ...), or None when it can be written
+    read_only: str | None
 
     def __init__(self, path: str | os.PathLike[str], *, readonly: bool = False):
         self.path = Path(path)
         exists = check_store_file(self.path)
         if readonly and not exists:
             raise StoreError(f"{self.path}: no store there")
+        why = read_only_reason(self.path, exists)
+        if why and not exists:
+            raise StoreError(f"{self.path}: cannot create a store there: read-only ({why})")
+        self.read_only = why or ("opened read-only" if readonly else None)
         self._host = socket.gethostname()
         deadline = time.monotonic() + BUSY_TIMEOUT
         while True:
             try:
-                self._open(exists, readonly)
+                self._open(exists, self.read_only is not None)
                 return
             except sqlite3.Error as e:
                 self._close_quietly()
+                if _is_read_only(e) and exists and self.read_only is None:
+                    # the system refused a write that access() allowed (ACLs, a network
+                    # file system's rules): read what is there
+                    self.read_only = "the system refuses to write it"
+                    continue
                 if _is_busy(e) and time.monotonic() < deadline:
                     # another process is creating the store or switching it to WAL: some of
                     # those steps answer SQLITE_BUSY at once instead of calling the busy
@@ -140,7 +171,10 @@ class ResultStore:
 
     def _open(self, exists: bool, readonly: bool) -> None:
         if exists:
-            uri = self.path.resolve().as_uri() + ("?mode=ro" if readonly else "?mode=rw")
+            uri, note = (read_only_uri(self.path) if readonly
+                         else (self.path.resolve().as_uri() + "?mode=rw", None))
+            if note and self.read_only and note not in self.read_only:
+                self.read_only += f"; {note}"
             self._db = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT,
                                        isolation_level=None)
             self._check_existing()
@@ -163,6 +197,9 @@ class ResultStore:
         if not ok or ok[0] != "ok":
             raise StoreError(f"{self.path}: damaged SQLite database ({ok[0] if ok else '?'})")
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables and self.read_only:
+            raise StoreError(f"{self.path}: read-only ({self.read_only}) and not a store yet "
+                             "(an empty SQLite database)")
         if not tables:
             return                                   # an empty database: becomes a store
         if not {"meta", "tasks"} <= tables:
@@ -219,21 +256,47 @@ class ResultStore:
         self.close()
 
     # ------------------------------------------------------------------ rows
-    def _row_result(self, key: str, study: str, params: str, result: str, checksum: str) -> Any:
+    def _damaged(self, key: Any, what: str) -> StoreError:
+        """The one report of a damaged row: the file, the row, what is wrong."""
+        name = repr(key)
+        return StoreError(f"{self.path}: row {name if len(name) <= 120 else name[:119] + '…'} "
+                          f"{what}")
+
+    def _checked(self, row: tuple[Any, ...], want: tuple[str, Any] | None = None
+                 ) -> tuple[Any, Any]:
+        """``(params, result)`` of a row ``(key, study, params, result, checksum)``, checked
+        in order: column types, checksum, JSON, the task it answers (``want``: study and
+        parameters), and the result's shape for its study (:mod:`.store_shapes`)."""
+        key = row[0]
+        for name, v in zip(("key", "study", "params", "result", "checksum"), row):
+            if not isinstance(v, str):
+                raise self._damaged(key, f"holds a {name} of the wrong type "
+                                         f"({type(v).__name__})")
+        _, study, params, result, checksum = row
         if row_checksum(key, study, params, result) != checksum:
-            raise StoreError(f"{self.path}: row {key!r} does not match its checksum "
-                             "(edited or damaged)")
+            raise self._damaged(key, "does not match its checksum (edited or damaged)")
+        if want is not None and (study != want[0] or params != canonical_json(want[1])):
+            raise self._damaged(key, "holds another study's or other parameters' result")
         try:
-            return json.loads(result)
-        except ValueError:
-            raise StoreError(f"{self.path}: row {key!r} holds a result that is not JSON") \
-                from None
+            value = json.loads(result)
+        except (ValueError, RecursionError):
+            raise self._damaged(key, "holds a result that is not JSON") from None
+        try:
+            args = json.loads(params)
+        except (ValueError, RecursionError):
+            raise self._damaged(key, "holds parameters that are not JSON") from None
+        try:
+            check_row_shape(study, args, value)
+        except RowShapeError as e:
+            raise self._damaged(key, f"holds a result of the wrong shape ({e})") from None
+        return args, value
 
     def get_many(self, wanted: Mapping[str, tuple[str, Any]]) -> dict[str, Any]:
         """Results of the finished tasks among ``wanted`` (key -> (study, params)).
 
-        Each row read is checked against its checksum, its study and its parameters;
-        :class:`StoreError` if any does not match."""
+        Each row read is checked (see the module docstring): its columns' types, its
+        checksum, its study and parameters, its result's shape; :class:`StoreError` if any
+        does not match."""
         out: dict[str, Any] = {}
         keys = list(wanted)
         try:
@@ -241,16 +304,26 @@ class ResultStore:
                 part = keys[i:i + 500]
                 q = ("SELECT key, study, params, result, checksum FROM tasks WHERE key IN ("
                      + ",".join("?" * len(part)) + ")")
-                for key, study, params, result, checksum in self._db.execute(q, part):
-                    value = self._row_result(key, study, params, result, checksum)
-                    want_study, want_params = wanted[key]
-                    if study != want_study or params != canonical_json(want_params):
-                        raise StoreError(f"{self.path}: row {key!r} holds another study's or "
-                                         "other parameters' result")
-                    out[key] = value
+                for row in self._db.execute(q, part):
+                    out[row[0]] = self._checked(row, wanted[row[0]])[1]
         except sqlite3.Error as e:
             raise StoreError(f"{self.path}: cannot read the store ({e})") from None
         return out
+
+    def missing(self, keys: Iterable[str]) -> list[str]:
+        """The keys among ``keys`` without a row, in their order (the rows there are not
+        read: :meth:`get_many` reads and checks them)."""
+        keys = list(keys)
+        there: set[str] = set()
+        try:
+            for i in range(0, len(keys), 500):
+                part = keys[i:i + 500]
+                there.update(r[0] for r in self._db.execute(
+                    "SELECT key FROM tasks WHERE key IN (" + ",".join("?" * len(part)) + ")",
+                    part))
+        except sqlite3.Error as e:
+            raise StoreError(f"{self.path}: cannot read the store ({e})") from None
+        return [k for k in keys if k not in there]
 
     def get(self, key: str, params: Any, study: str | None = None) -> Any | None:
         """The result of ``key`` (checked as in :meth:`get_many`), or None if not finished.
@@ -265,7 +338,11 @@ class ResultStore:
     def put(self, key: str, study: str, params: Any, result: Any,
             seconds: float | None = None) -> bool:
         """Write one finished task in its own transaction. A row already there with the same
-        key is kept (the tasks are deterministic); returns True if this call wrote the row."""
+        key is kept (the tasks are deterministic); returns True if this call wrote the row.
+        :class:`StoreError` saying "read-only" when the store cannot be written."""
+        if self.read_only:
+            raise StoreError(f"{self.path}: read-only ({self.read_only}): task {key!r} cannot "
+                             "be written")
         pj, rj = canonical_json(params), canonical_json(result)
         when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         try:
@@ -275,6 +352,9 @@ class ResultStore:
                 (key, study, pj, rj, row_checksum(key, study, pj, rj), seconds, when,
                  self._host))
         except sqlite3.Error as e:
+            if _is_read_only(e):
+                raise StoreError(f"{self.path}: read-only ({e}): task {key!r} cannot be "
+                                 "written") from None
             raise StoreError(f"{self.path}: cannot write task {key!r} ({e})") from None
         return cur.rowcount == 1
 
@@ -286,18 +366,19 @@ class ResultStore:
                                     (study,)).fetchone()[0])
 
     def rows(self, study: str | None = None) -> Iterator[dict[str, Any]]:
-        """Every row (of one study), checked, as dicts key/study/params/result/seconds."""
+        """Every row (of one study), checked as in :meth:`get_many`, as dicts
+        key/study/params/result/seconds."""
         q = "SELECT key, study, params, result, checksum, seconds FROM tasks"
         args: Iterable[Any] = ()
         if study is not None:
             q += " WHERE study = ?"
             args = (study,)
-        for key, st, params, result, checksum, seconds in self._db.execute(q + " ORDER BY key",
-                                                                           tuple(args)):
-            value = self._row_result(key, st, params, result, checksum)
-            yield {"key": key, "study": st, "params": json.loads(params), "result": value,
-                   "seconds": seconds}
+        for row in self._db.execute(q + " ORDER BY key", tuple(args)):
+            params, value = self._checked(row[:5])
+            yield {"key": row[0], "study": row[1], "params": params, "result": value,
+                   "seconds": row[5]}
 
     def verify(self) -> int:
-        """Check every row's checksum; the number of rows (StoreError on the first bad one)."""
+        """Check every row (as :meth:`get_many` does); the number of rows (StoreError on
+        the first damaged one)."""
         return sum(1 for _ in self.rows())

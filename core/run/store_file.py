@@ -6,6 +6,10 @@ device node (looked at with ``os.stat``, never opened), garbage, a JSON file, a 
 damaged database. A database another process is writing is never judged by its size (its
 ``-wal`` or ``-journal`` is beside it), and one that looks truncated is looked at again for a
 moment before it is called so.
+
+A store that cannot be written — a read-only file, a file in a folder that cannot be
+written, a file on a read-only medium (:func:`read_only_reason`) — is opened read-only
+(:func:`read_only_uri`), so that finished tasks can still be read from it.
 """
 from __future__ import annotations
 
@@ -16,7 +20,8 @@ from pathlib import Path
 
 from ..system.errors import ResourceError
 
-__all__ = ["SQLITE_MAGIC", "SETTLE_SECONDS", "StoreError", "check_store_file"]
+__all__ = ["SQLITE_MAGIC", "SETTLE_SECONDS", "StoreError", "check_store_file",
+           "read_only_reason", "read_only_uri"]
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -115,3 +120,59 @@ def _in_use(p: Path) -> bool:
     rollback journal (``-journal``) — another connection has the database open for writing
     (or left a log that the next opener replays)."""
     return any(os.path.lexists(f"{p}{suffix}") for suffix in ("-wal", "-journal"))
+
+
+def _folder(p: Path) -> Path:
+    return p.parent if str(p.parent) else Path(".")
+
+
+def read_only_reason(path: str | os.PathLike[str], exists: bool) -> str | None:
+    """Why the store at ``path`` cannot be written (a few words), or None when it can.
+    ``exists``: :func:`check_store_file`'s answer (an empty file is no store, but a
+    read-only one cannot become one). A WAL database is written through two
+    files SQLite makes beside it (``-wal``, ``-shm``), so a writable file in a folder that
+    cannot be written is read-only too. Asked of the system (``statvfs``, ``access``), so
+    root is refused only where the system refuses root: a read-only medium, an immutable
+    file or folder (``chattr +i``)."""
+    p = Path(path)
+    folder = _folder(p)
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return "on a read-only file system"
+    except OSError:
+        pass                        # the folder's own checks below say what is wrong
+    if (exists or os.path.exists(p)) and not os.access(p, os.W_OK):
+        return "a read-only file"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"its folder {folder} cannot be written"
+    return None
+
+
+def read_only_uri(path: str | os.PathLike[str]) -> tuple[str, str | None]:
+    """The ``file:`` URI that opens the store at ``path`` read-only without making or
+    changing anything beside it (SQLite: wal.html, "Read-Only Databases"; uri.html), and a
+    note when part of the store cannot be read that way (else None).
+
+    A WAL database is read through its ``-shm`` index, which SQLite creates when it is
+    missing (and leaves behind, with the read-only file's mode, so that the owner's next
+    write is refused). So: a database with its ``-wal`` and ``-shm`` beside it (a writer is
+    at work, or was killed), or with a log that holds pages where a ``-shm`` can be made, is
+    opened ``mode=ro`` — SQLite reads the log, through the ``-shm`` or, without write
+    permission on it, a private copy in memory, and takes its locks; a database without a
+    log is all in its own file, and is opened ``immutable=1``: no lock, no ``-shm``,
+    nothing made. A log without its ``-shm`` in a folder that cannot be written cannot be
+    read at all (SQLite needs one or the other): the database file is read alone, and the
+    note says so."""
+    p = Path(path)
+    try:
+        log = os.stat(f"{p}-wal").st_size > 0
+        wal = True
+    except OSError:
+        log = wal = False
+    shm = os.path.lexists(f"{p}-shm")
+    uri = p.resolve().as_uri()
+    if (wal and shm) or (log and os.access(_folder(p), os.W_OK | os.X_OK)):
+        return uri + "?mode=ro", None
+    note = (f"the tasks in {p.name}-wal cannot be read without {p.name}-shm" if log
+            else None)
+    return uri + "?mode=ro&immutable=1", note

@@ -15,7 +15,9 @@ A study command does::
         ...                                      # build the answer from report.results
         out["tasks"] = report.tasks_json()       # in --json
 
-``run_study`` opens the store (a bad file: exit 2, one line, the file untouched), picks the
+``run_study`` opens the store (a bad file: exit 2, one line, the file untouched; a read-only
+one is read, and a study that would have to add tasks to it stops before computing any, exit
+2 with one line saying "read-only"), picks the
 scheduler (``--scheduler``, else ``$KNIGHTGUI_SCHEDULER``, else this machine), draws a tqdm bar
 on stderr when stderr is a terminal and ``--json`` is not given, and on Ctrl-C stops at once
 (exit 130) with every finished task committed. SIGTERM (``kill``, a batch system's time limit)
@@ -56,6 +58,23 @@ def open_store(path: str | None):
         return ResultStore(path)
     except StoreError as e:
         raise CliError(f"--store: {e}") from None
+
+
+def refuse_read_only(store, tasks: Sequence[Any]) -> None:
+    """A read-only store cannot keep what a study computes: when some of ``tasks`` are not
+    in it, :class:`CliError` (one line, exit 2) before anything is computed."""
+    why = getattr(store, "read_only", None)
+    if store is None or not why or not tasks:
+        return
+    from knightgui_core.run.store import StoreError
+    try:
+        missing = store.missing([t.key for t in tasks])
+    except StoreError as e:
+        raise CliError(f"--store: {e}") from None
+    if missing:
+        raise CliError(f"--store: {store.path}: read-only ({why}), and {len(missing):,} of "
+                       f"{len(tasks):,} tasks are not in it: make it writable or give "
+                       "another --store")
 
 
 def scheduler_of(args) -> str:
@@ -182,6 +201,7 @@ def run_study(args, tasks: Sequence[Any], label: str, *, store=None,
     bar = TaskBar(label, enabled=not getattr(args, "json", False))
     study = tasks[0].study if tasks else None
     try:
+        refuse_read_only(store, tasks)
         with sigterm_raises():
             return run_tasks(tasks, store=store, scheduler=sched, progress=bar,
                              on_result=on_result, workers=workers)
