@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ._common import EXIT_NOT_FOUND, CliError, emit_json, say_not_found
+from .check_completions import add_path_arguments, path_requested, run_path
 
 
 def add_parser(sub) -> None:
@@ -10,15 +11,18 @@ def add_parser(sub) -> None:
                        description="Say whether FILE holds a knight's tour. Exit status 0: a "
                                    "tour; 1: the file is read but its path is not a tour; "
                                    "2: the file cannot be read as a tour file.")
-    p.add_argument("file", help="a .json or .csv tour file")
+    p.add_argument("file", nargs="?", help="a .json or .csv tour file")
     p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
+    add_path_arguments(p)           # a path played by hand instead (check_completions.py)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     """Check the file; exit 0 for a valid tour, 1 for a file that is read but whose path is
     not a tour (one line on stderr, or ``{"valid": false, ...}`` with ``--json``), 2 for a
-    file that cannot be read as a tour file."""
+    file that cannot be read as a tour file. With ``--path``: :func:`run_path`."""
+    if path_requested(args):
+        return run_path(args)
     from knightgui_core.board.tour import NotATourError, Tour, TourError
     try:
         tour = Tour.load(args.file)
