@@ -10,6 +10,8 @@ from PySide6.QtGui import QFont, QFontMetrics
 
 from knightgui_core.board.squares import column_letters
 
+from .colour_scale import label_colour_bar
+
 BACKGROUND = (250, 250, 248)
 LABEL_COLOUR = "#333333"
 RULE_COLOURS = {
@@ -30,6 +32,36 @@ def _style(w: pg.PlotWidget, title: str, left: str, bottom: str) -> None:
         w.getAxis(ax).setPen((120, 120, 120))
     w.setLabel("left", left, color=LABEL_COLOUR)
     w.setLabel("bottom", bottom, color=LABEL_COLOUR)
+
+
+#: what an empty plot says
+EMPTY_TEXT = "No data yet: press Run"
+
+
+def show_empty(w: pg.PlotWidget, text: str | None) -> None:
+    """A plot's "no data yet" state: ``text`` in the middle of an empty frame, no axis
+    values (pyqtgraph's default ±0.5 range reads as "rank (x0.001)" from −500 to 500, a
+    scale of nothing); ``None`` goes back to showing data (automatic ticks, until the
+    caller sets its own)."""
+    pi = w.getPlotItem()
+    note = getattr(w, "empty_note", None)
+    if note is None:
+        note = pg.TextItem("", color=(110, 110, 110), anchor=(0.5, 0.5))
+        font = QFont()
+        font.setPointSize(11)
+        note.setFont(font)
+        pi.addItem(note, ignoreBounds=True)
+        w.empty_note = note
+    note.setText(text or "")
+    note.setVisible(text is not None)
+    for side in ("left", "bottom"):
+        ax = pi.getAxis(side)
+        ax.enableAutoSIPrefix(False)
+        ax.setStyle(showValues=text is None)
+        ax.setTicks([[], []] if text is not None else None)
+    if text is not None:
+        note.setPos(0.5, 0.5)
+        pi.setRange(xRange=(0, 1), yRange=(0, 1), padding=0)
 
 
 def _compact(v: int) -> str:
@@ -55,11 +87,16 @@ class FailureHistogram(pg.PlotWidget):
         self.legend = pi.addLegend(offset=(-10, 10), labelTextColor=(30, 30, 30))
         pi.addItem(self.bars)
         self.heights = np.zeros(0, dtype=np.int64)
+        show_empty(self, EMPTY_TEXT)
 
     def set_distribution(self, dist) -> None:
         """Bars for ``dist[k]`` = orders with k failed walks."""
         dist = np.asarray(dist, dtype=np.int64)
         self.heights = dist
+        show_empty(self, None if dist.size else EMPTY_TEXT)
+        if not dist.size:
+            self.bars.setOpts(x=[], height=[], width=0.8)
+            return
         x = np.arange(dist.size)
         self.bars.setOpts(x=x, height=dist.astype(float), width=0.8)
         ax = self.getPlotItem().getAxis("bottom")
@@ -84,11 +121,12 @@ class StartHeatMap(pg.PlotWidget):
         self.image.setColorMap(cmap)
         pi = self.getPlotItem()
         pi.addItem(self.image)
-        # the colour bar is the heat map's legend: failed walks per colour
+        # the colour bar is the heat map's legend: failed walks per colour (shown with the
+        # first figures)
         self.colorbar = pg.ColorBarItem(values=(0, 1), colorMap=cmap, interactive=False,
                                         width=14)
-        self.colorbar.axis.setLabel("failed walks", color=LABEL_COLOUR)
         self.colorbar.setImageItem(self.image, insert_in=pi)
+        self.colorbar.setVisible(False)
         pi.setAspectLocked(True)
         pi.hideButtons()
         self.labels: list[pg.TextItem] = []
@@ -97,6 +135,7 @@ class StartHeatMap(pg.PlotWidget):
         self.values = np.zeros((0, 0), dtype=np.int64)
         self.rows = self.cols = 0
         self.scene().sigMouseClicked.connect(self._clicked)
+        show_empty(self, EMPTY_TEXT)
 
     def set_counts(self, counts, rows: int, cols: int) -> None:
         """One cell per start square, coloured by its figure, with the figure written in cells large
@@ -108,8 +147,11 @@ class StartHeatMap(pg.PlotWidget):
         v = np.asarray(counts, dtype=np.int64).reshape(rows, cols)
         self.values, self.rows, self.cols = v, rows, cols
         top = max(int(v.max()) if v.size else 0, 1)
+        show_empty(self, None)
         self.image.setImage(v.astype(float), levels=(0, top))
         self.colorbar.setLevels((0, top))
+        self.colorbar.setVisible(True)
+        label_colour_bar(self.colorbar, 0, top, percent=False, label="failed walks")
         self.image.setRect(0, 0, cols, rows)
         if rows * cols <= 16 * 16:
             for r in range(rows):

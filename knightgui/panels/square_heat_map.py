@@ -5,7 +5,10 @@
 Rank 1 is at the bottom and file a on the left, as on the board. Hovering a square shows all
 its figures in the tooltip; clicking it emits ``squareClicked(square)`` (flat index
 ``row * cols + col``). Squares without a figure (NaN) are drawn blank. :meth:`to_csv_text`
-gives the figures as CSV, one row per square.
+gives the figures as CSV, one row per square. Before any figure (and after
+:meth:`SquareHeatMap.clear_figures`) it says so in an empty frame; the colour bar's ticks are
+round values in the cells' unit (percent for a probability), the quantity's name in the
+title (:mod:`knightgui.panels.colour_scale`).
 """
 from __future__ import annotations
 
@@ -20,7 +23,8 @@ from PySide6.QtWidgets import QWidget
 
 from knightgui_core.board.squares import column_letters
 
-from .analysis_plots import LABEL_COLOUR, _style
+from .analysis_plots import _style, show_empty
+from .colour_scale import label_colour_bar
 
 #: how a figure is written in a cell, the tooltip and the CSV
 Formatter = Callable[[float], str]
@@ -53,9 +57,12 @@ class SquareHeatMap(pg.PlotWidget):
     #: cells at least this many pixels wide show their figure
     LABEL_PIXELS = 34
 
-    def __init__(self, title: str = "", parent: QWidget | None = None):
+    def __init__(self, title: str = "", parent: QWidget | None = None,
+                 empty_text: str = "No data yet"):
         super().__init__(parent)
         _style(self, title, "rank", "file")
+        self.base_title = title
+        self.empty_text = empty_text
         self.image = pg.ImageItem(axisOrder="row-major")
         cmap = pg.colormap.get("viridis")
         self.image.setColorMap(cmap)
@@ -64,7 +71,8 @@ class SquareHeatMap(pg.PlotWidget):
         self.colorbar = pg.ColorBarItem(values=(0, 1), colorMap=cmap, interactive=False,
                                         width=14)
         self.colorbar.setImageItem(self.image, insert_in=pi)
-        self.colorbar.axis.enableAutoSIPrefix(False)   # 0.97, not "970 (x0.001)"
+        self.colorbar.axis.enableAutoSIPrefix(False)
+        self.colorbar.setVisible(False)
         pi.setAspectLocked(True)
         pi.hideButtons()
         self.label_font = QFont()
@@ -77,8 +85,22 @@ class SquareHeatMap(pg.PlotWidget):
         self.setMouseTracking(True)
         self.scene().sigMouseClicked.connect(self._clicked)
         self.scene().sigMouseMoved.connect(self._hovered)
+        show_empty(self, empty_text)
 
     # ------------------------------------------------------------------ data
+    def clear_figures(self, text: str | None = None) -> None:
+        """No figures: the empty frame saying ``text`` (default: the one given at
+        construction)."""
+        pi = self.getPlotItem()
+        for t in self.labels:
+            pi.removeItem(t)
+        self.labels = []
+        self.quantities, self.shown = {}, ""
+        self.image.clear()
+        self.colorbar.setVisible(False)
+        self.setTitle(self.base_title, color=(40, 40, 40), size="10pt")
+        show_empty(self, self.empty_text if text is None else text)
+
     def set_figures(self, rows: int, cols: int, quantities: Mapping[str, object],
                     formats: Mapping[str, Formatter] | None = None) -> None:
         """The board's size and its figures: ``quantities[name]`` is anything of ``rows *
@@ -107,17 +129,22 @@ class SquareHeatMap(pg.PlotWidget):
         finite = v[np.isfinite(v)]
         lo = float(finite.min()) if finite.size else 0.0
         hi = float(finite.max()) if finite.size else 1.0
-        if hi <= lo:
-            hi = lo + (abs(lo) * 1e-9 or 1.0)
-        self.image.setImage(v, levels=(lo, hi))
-        self.colorbar.setLevels((lo, hi))
-        self.colorbar.axis.setLabel(name, color=LABEL_COLOUR)
+        top = hi if hi > lo else lo + (abs(lo) * 1e-9 or 1.0)
+        show_empty(self, None)
+        self.image.setImage(v, levels=(lo, top))
+        self.colorbar.setLevels((lo, top))
+        self.colorbar.setVisible(True)
+        percent = self.formats.get(name) is share
+        label_colour_bar(self.colorbar, lo, hi, percent)
+        # the quantity names the plot (on the bar its name sat on the tick labels)
+        self.setTitle(f"{name} {self.base_title}{' (%)' if percent else ''}".strip(),
+                      color=(40, 40, 40), size="10pt")
         self.image.setRect(0, 0, self.cols, self.rows)
         pi = self.getPlotItem()
         pi.getAxis("bottom").setTicks([[(c + 0.5, column_letters(c)) for c in range(self.cols)]])
         pi.getAxis("left").setTicks([[(r + 0.5, str(r + 1)) for r in range(self.rows)]])
         pi.setRange(xRange=(0, self.cols), yRange=(0, self.rows), padding=0.02)
-        self._label_cells(v, lo, hi)
+        self._label_cells(v, lo, top)
 
     def _label_cells(self, v: np.ndarray, lo: float, hi: float) -> None:
         pi = self.getPlotItem()

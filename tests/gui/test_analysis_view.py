@@ -261,3 +261,27 @@ def test_the_view_reopens_where_it_was(qtbot, dialogs):
     assert (v2.width(), v2.height()) == (780, 520)
     assert v2.tabs.currentWidget() is v2.page("Tie-breaks")
     w2.close()
+
+
+def test_empty_plots_say_no_data_yet_and_show_no_scale(view, qtbot):
+    """Before a run: "No data yet" and no axis values, not pyqtgraph's −0.5…0.5 read as
+    "rank (x0.001)" from −500 to 500; a run brings the scales back."""
+    from knightgui.panels.analysis_plots import EMPTY_TEXT
+    page = orders(view)
+    counts = view.pages["Tour counts"]
+    plots = [page.histogram, page.heatmap, counts.heat]
+    for plot in plots:
+        note = getattr(plot, "empty_note", None)
+        assert note is not None and note.isVisible(), plot
+        assert note.toPlainText().startswith(("No data yet", "No counts yet"))
+        for side in ("left", "bottom"):
+            ax = plot.getPlotItem().getAxis(side)
+            assert not ax.style["showValues"] and "(x0." not in ax.labelString(), (plot, side)
+    assert page.histogram.empty_note.toPlainText() == EMPTY_TEXT
+    page.size_spin.setValue(5)
+    page.run_orders()
+    finish(qtbot, view, page, "orders_result")
+    for plot in plots[:2]:
+        assert not plot.empty_note.isVisible()
+        assert plot.getPlotItem().getAxis("bottom").style["showValues"]
+    assert page.heatmap.colorbar.isVisible()

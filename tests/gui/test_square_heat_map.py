@@ -4,6 +4,7 @@ import math
 import numpy as np
 import pytest
 from PySide6.QtCore import QPointF
+from PySide6.QtGui import QImage, QPainter
 
 from knightgui.panels.square_heat_map import SquareHeatMap, compact, share, whole
 
@@ -28,7 +29,7 @@ def test_figures_colour_the_board_and_the_bar_follows_the_quantity(heat):
     assert heat.colorbar.levels() == (0.0, 24.0)
     heat.show_quantity("P(success)")
     assert heat.colorbar.levels() == pytest.approx((0.5, 1.0))
-    assert heat.colorbar.axis.labelText == "P(success)"
+    assert "P(success)" in heat.getPlotItem().titleLabel.text
     with pytest.raises(KeyError):
         heat.show_quantity("nothing")
 
@@ -80,3 +81,67 @@ def test_cell_labels_are_short():
     assert compact(1_234_567) == "1.2M" and compact(117_143_031_736) == "117G"
     assert share(0.979183) == "97.918 %" and whole(1234.0) == "1,234"
     assert not math.isnan(float(compact(0.5)))
+
+
+def _drawn_labels(axis):
+    """The tick labels pyqtgraph would draw on ``axis`` (it leaves out any that do not fit),
+    with their rectangles."""
+    img = QImage(10, 10, QImage.Format.Format_ARGB32)
+    p = QPainter(img)
+    try:
+        _axis, _ticks, texts = axis.generateDrawSpecs(p)
+    finally:
+        p.end()
+    return [(rect, text) for rect, _flags, text in texts]
+
+
+def _number(text):
+    return float(text.replace("%", "").replace(",", "").strip())
+
+
+def test_the_colour_bar_has_several_labels_that_fit_in_the_cells_unit(heat, qtbot):
+    """8×8's figures: tours from 14,570 to 510,410 and P(success) from 96.9 % to 98.9 %.
+    The bar drew one label (pyqtgraph drops any wider than its 45-pixel axis), its title
+    sat on the labels, and it read 0.975 beside cells written as 97.5."""
+    tours = np.linspace(14_570, 510_410, 64)
+    p = np.linspace(0.96935, 0.98906, 64)
+    heat.set_figures(8, 8, {"tours": tours, "P(success)": p},
+                     {"tours": whole, "P(success)": share})
+    qtbot.wait(20)
+    drawn = _drawn_labels(heat.colorbar.axis)
+    assert len(drawn) >= 3, [t for _, t in drawn]
+    assert [t for _, t in drawn][-1] == "500k"
+    rects = [r for r, _ in drawn]                  # no two labels on each other
+    assert not any(a.intersects(b) for i, a in enumerate(rects) for b in rects[i + 1:])
+    assert not heat.colorbar.axis.label.isVisible()           # the name is in the title
+    assert heat.getPlotItem().titleLabel.text.startswith("tours")
+    heat.show_quantity("P(success)")
+    qtbot.wait(20)
+    drawn = _drawn_labels(heat.colorbar.axis)
+    assert len(drawn) >= 3 and all(t.endswith("%") for _, t in drawn)
+    bar = [_number(t) for _, t in drawn]
+    cells = [_number(t.toPlainText()) for t in heat.labels]
+    assert all(96.9 <= x <= 98.95 for x in bar + cells), (bar, cells[:4])
+    assert "(%)" in heat.getPlotItem().titleLabel.text
+
+
+def test_an_empty_heat_map_says_so_and_shows_no_scale(qtbot):
+    h = SquareHeatMap("per start square", empty_text="No counts yet")
+    qtbot.addWidget(h)
+    h.resize(500, 460)
+    h.show()
+    qtbot.waitExposed(h)
+    pi = h.getPlotItem()
+
+    def empty():
+        return (h.empty_note.isVisible() and not h.colorbar.isVisible()
+                and not any(pi.getAxis(s).style["showValues"] for s in ("left", "bottom")))
+    assert empty() and h.empty_note.toPlainText() == "No counts yet"
+    for side in ("left", "bottom"):                     # not "rank (x0.001)" from -500
+        assert "x0.001" not in pi.getAxis(side).labelString()
+        assert _drawn_labels(pi.getAxis(side)) == []
+    h.set_figures(5, 5, {"tours": np.arange(25.0)})
+    assert not h.empty_note.isVisible() and h.colorbar.isVisible()
+    assert [t for _, t in _drawn_labels(pi.getAxis("bottom"))] == list("abcde")
+    h.clear_figures()
+    assert empty() and h.quantities == {} and h.labels == []
