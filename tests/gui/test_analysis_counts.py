@@ -1,4 +1,9 @@
 """The count study page of the Analysis view: runs, fills the table, cancels, closes cleanly."""
+import os
+import re
+import subprocess
+import sys
+
 import pytest
 from PySide6.QtCore import QSettings
 
@@ -101,6 +106,7 @@ def test_unreachable_scheduler_fails_in_one_line(qtbot, page):
     qtbot.waitUntil(lambda: not page.runner.running, timeout=30000)
     assert page.status.text().startswith("Failed")
     assert "\n" not in page.status.text() and page.result is None
+    assert page.heat.empty_note.isVisible() and "No counts yet" in page.heat.empty_note.toPlainText()
 
 
 def test_cancel_stops_a_long_count(qtbot, page):
@@ -194,3 +200,100 @@ def test_a_chosen_start_reaches_the_main_window(qtbot):
     assert w.controls.start_square() == 5
     assert w.analysis.runner.shutdown(30000)
     w.close()
+
+
+def test_progress_only_moves_forward_and_each_start_shows_as_soon_as_it_is_counted(qtbot,
+                                                                                    page):
+    """A small task budget splits 7×7's starts over many rounds. The bar used to restart
+    with each round's tasks (0/19, 9/19, then 23/64 …, ending "8/8 tasks" beside "135
+    tasks"), and no row appeared before the end."""
+    page.size_spin.setValue(7)
+    page.scheduler_edit.setText("threads")
+    page.task_moves = 20_000
+    values: list[int] = []
+    page.progress.valueChanged.connect(values.append)
+    texts: list[str] = []
+    rows_while_running: list[int] = []
+    page.table.model().rowsInserted.connect(
+        lambda *_: rows_while_running.append(page.table.rowCount()) if page.running else None)
+    page.run()
+
+    def sample():
+        texts.append(page.progress.text())
+        return _ended(page)
+    qtbot.waitUntil(sample, timeout=120000)
+    texts.append(page.progress.text())
+    res = page.result
+    assert res is not None and res.rounds > 1 and res.totals["tours"] == 388_312
+    assert values == sorted(values) and values[-1] == 1000
+    while texts[0] == "0 / 49 starts counted · starting …":   # the cluster is starting
+        texts.pop(0)
+    counted = [re.match(r"([\d,]+) / 49 starts counted · ([\d,]+) tasks done", t)
+               for t in texts]
+    assert all(counted), [t for t, m in zip(texts, counted, strict=True) if not m][:3]
+    starts = [int(m.group(1)) for m in counted]
+    tasks = [int(m.group(2).replace(",", "")) for m in counted]
+    assert starts == sorted(starts) and tasks == sorted(tasks)
+    total = res.tasks["total"]
+    assert texts[-1] == f"49 / 49 starts counted · {total:,} tasks done"
+    assert f"{total:,} tasks" in page.status.text()
+    assert rows_while_running and min(rows_while_running) < len(res.classes)
+    assert page.table.rowCount() == len(res.classes) + 1
+
+
+def _big_result():
+    """An 11×11 count's figures (18,771,434,659,016 tours): the widest the table shows."""
+    from knightgui_core.studies.count_study import CountResult
+    from knightgui_core.tietree.subtrees import start_classes
+    b = Board(11, 11)
+    res = CountResult(11, 11)
+    res.classes = {b.name(r): [b.name(s) for s in m]
+                   for r, m in start_classes(11, 11, range(121)).items()}
+    for i, name in enumerate(b.name(s) for s in range(121)):
+        res.per_start[name] = {"tours": 155_135_823_628 + i, "closed": 15_413_582_960 + i,
+                               "dead_ends": 9_876_543_210 + i, "p_success": 0.98765,
+                               "p_closed": 0.123456}
+    res.tasks = {"total": 12_345, "from_store": 0, "computed": 12_345}
+    return res
+
+
+def test_no_column_is_cut_at_the_default_size(qtbot):
+    from knightgui.panels.analysis import AnalysisWindow
+    view = AnalysisWindow()
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    assert (view.width(), view.height()) == (1280, 820)
+    page = view.show_page(CountStudyPage.title)
+    t = page.table
+    h = t.horizontalHeader()
+
+    def whole():
+        return all(h.sectionSize(j) >= max(h.sectionSizeHint(j), t.sizeHintForColumn(j))
+                   for j in range(t.columnCount())) and h.length() <= t.viewport().width()
+    qtbot.waitUntil(whole, timeout=2000)                 # the headers alone
+    page.show_result(_big_result())
+    qtbot.waitUntil(whole, timeout=2000)
+    assert t.item(t.rowCount() - 1, 2).text() == "18,771,434,666,248"
+    assert not t.horizontalScrollBar().isVisible()
+    assert page.heat.width() >= 360
+    assert view.shutdown(1000)
+
+
+def test_the_embedded_cluster_keeps_its_log_lines_out_of_the_terminal(tmp_path):
+    """The window configures logging (app.main: logging.basicConfig), so distributed's
+    start-up lines ("dashboard at: http://…", "Start worker at: …") reached the terminal
+    through the root handler when a count started the cluster on this machine."""
+    script = tmp_path / "count.py"
+    script.write_text(
+        "import logging, sys\n"
+        "logging.basicConfig(level=logging.WARNING, format='%(name)s: %(message)s')\n"
+        "from knightgui.panels.analysis_counts import count_study\n"
+        "res = count_study(5, list(range(25)), None, None)(progress=lambda d, t: None, cancel=None)\n"
+        "print('tours', res.totals['tours'])\n", encoding="utf-8")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         timeout=240, env=env, cwd=str(tmp_path))
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "tours 320"
+    assert "distributed" not in run.stderr and "dashboard" not in run.stderr, run.stderr
