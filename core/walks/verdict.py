@@ -30,8 +30,12 @@ from ..board.squares import LEAPER_NAMES, Board, BoardError, SquareSpec
 from ..system.errors import InputError
 from .flood_kernel import free_groups, two_colouring
 
-__all__ = ["PlayError", "ReasonKind", "Reason", "Verdict", "play_path", "quick_verdict",
+__all__ = ["PLAY_MAX", "PlayError", "ReasonKind", "Reason", "Verdict", "play_path", "quick_verdict",
            "piece_name", "board_colours"]
+
+
+#: the largest board a path is played on (the neighbour table alone takes 32 bytes a square)
+PLAY_MAX = 4_000_000
 
 
 class PlayError(InputError):
@@ -98,7 +102,11 @@ def piece_name(board: Board) -> str:
 def play_path(board: Board, path: Sequence[SquareSpec] | np.ndarray) -> np.ndarray:
     """The squares played (flat indices, names or ``(col, row)`` pairs, in order) as an
     int32 array, checked: at least one square, each on the board, none twice, each a move of
-    the board's piece from the one before. :class:`PlayError` (one sentence) otherwise."""
+    the board's piece from the one before, on a board of at most :data:`PLAY_MAX` squares.
+    :class:`PlayError` (one sentence) otherwise."""
+    if board.size > PLAY_MAX:
+        raise PlayError(f"paths by hand are played on boards of at most {PLAY_MAX:,} squares, "
+                        f"not {board.size:,}")
     if isinstance(path, np.ndarray) and path.dtype.kind in "iu" and path.ndim == 1:
         p = path.astype(np.int64)
         bad = np.flatnonzero((p < 0) | (p >= board.size))

@@ -105,6 +105,7 @@ def test_the_summary_reads_as_text(capsys):
     (["--completions"], "--path"),
     (["tour.json", "--path", "a1"], "not both"),
     (["--path", "a1", "--rows", "101", "--cols", "101", "--completions"], "at most"),
+    (["--path", "a1", "--rows", "10000", "--cols", "10000"], "at most 4,000,000"),
 ])
 def test_refusals_are_one_line_and_exit_2(argv, what, capsys):
     assert run(["check", *argv, "--json"]) == 2
