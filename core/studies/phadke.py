@@ -30,7 +30,6 @@ found reproduces the paper's ECD/XCD figures, so the most faithful one stays.
 """
 from __future__ import annotations
 
-import json
 import os
 import threading
 import time
@@ -46,10 +45,10 @@ import numpy as np
 from ..board import dash as _dash
 from ..board.squares import Board
 from ..system.control import CancelLike, cancel_requested
-from ..system.files import write_text
 from ..tietree import bitboard_kernel as _k64
 from ..tietree import bits_table as _bt
 from ..tietree import enumerate_kernel as _k
+from .phadke_checkpoint import load_checkpoint, save_checkpoint
 
 #: start -> ends (docs/spec.md §6), in the paper's order.
 COMBOS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -266,32 +265,6 @@ class StudyResult:
 
 
 
-def _load_checkpoint(path: Path, algos) -> dict:
-    try:
-        d = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(d, dict) or d.get("format") != "knightgui-phadke-checkpoint":
-        return {}
-    keys = {a.id: a.key for a in algos}
-    out = {}
-    for rec in d.get("done", []):
-        try:
-            i, key, sol, dead, fwd = rec
-        except (TypeError, ValueError):
-            continue
-        if keys.get(i) == key:
-            out[int(i)] = (int(sol), int(dead), int(fwd))
-    return out
-
-
-def _save_checkpoint(path: Path, algos, counts: dict) -> None:
-    keys = {a.id: a.key for a in algos}
-    done = [[i, keys[i], *counts[i]] for i in sorted(counts) if i in keys]
-    write_text(path, json.dumps({"format": "knightgui-phadke-checkpoint", "version": 1,
-                                        "done": done}, separators=(",", ":")), make_parents=True)
-
-
 def sharing_groups(algos: Sequence[Algorithm], batch: int | None = None) -> list[list[int]]:
     """Positions in ``algos`` cut into chunks of algorithms that share their tie trees' states:
     the same start, end and tail (the reserved squares), in order of first appearance, each
@@ -335,7 +308,7 @@ def run(algos: Iterable[Algorithm] | None = None, workers: int | None = None,
     result = StudyResult(algos)
     ckpt = Path(checkpoint) if checkpoint else None
     if ckpt is not None and ckpt.exists():
-        result.counts.update(_load_checkpoint(ckpt, algos))
+        result.counts.update(load_checkpoint(ckpt, algos))
     todo = [i for i, a in enumerate(algos) if a.id not in result.counts]
     total = len(algos)
     if todo:
@@ -376,14 +349,14 @@ def run(algos: Iterable[Algorithm] | None = None, workers: int | None = None,
                     if progress is not None:
                         progress(len(result.counts), total, sol_total)
                     if ckpt is not None and time.perf_counter() - last_save > checkpoint_every:
-                        _save_checkpoint(ckpt, algos, result.counts)
+                        save_checkpoint(ckpt, algos, result.counts)
                         last_save = time.perf_counter()
         except BaseException:
             if ckpt is not None:   # keep what finished, then re-raise (Ctrl-C included)
-                _save_checkpoint(ckpt, algos, result.counts)
+                save_checkpoint(ckpt, algos, result.counts)
             raise
         result.cancelled = stop and len(result.counts) < total
     if ckpt is not None:
-        _save_checkpoint(ckpt, algos, result.counts)
+        save_checkpoint(ckpt, algos, result.counts)
     result.seconds = time.perf_counter() - t0
     return result

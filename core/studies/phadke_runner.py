@@ -23,7 +23,6 @@ finding its start's table free.
 """
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -35,6 +34,7 @@ import numpy as np
 from ..run.runner import CancelArg, ProgressFn, ResultFn, RunReport, Task, run_tasks
 from ..run.store import ResultStore
 from .phadke import Algorithm, AlgorithmBatch, StudyResult, all_algorithms
+from .phadke_checkpoint import read_checkpoint
 
 STUDY = "phadke"
 #: version of the tasks' definition (part of every key)
@@ -144,27 +144,12 @@ def import_checkpoint(path: str | Path, store: ResultStore, chunk: int = CHUNK) 
     """Read an old JSON checkpoint (``knightgui-phadke-checkpoint``, written by earlier
     versions' ``--checkpoint``) into ``store``: every task whose algorithms are all in it
     becomes a row (tasks already in the store are kept). Returns the algorithms imported.
-    ValueError if the file is not such a checkpoint; OSError if it cannot be read."""
-    p = Path(path)
-    try:
-        d = json.loads(p.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise ValueError("not a knightgui checkpoint (not text)") from None
-    except json.JSONDecodeError:
-        raise ValueError("not a knightgui checkpoint (not JSON)") from None
-    if not isinstance(d, dict) or d.get("format") != "knightgui-phadke-checkpoint":
-        raise ValueError("not a knightgui phadke checkpoint")
+    ValueError (one sentence) if the file is not such a checkpoint; OSError if it cannot be
+    read (:func:`~knightgui_core.studies.phadke_checkpoint.read_checkpoint`: the safe reader,
+    bounded JSON, counts checked)."""
     algos = [a for _, members in _groups() for a in members]
-    keys = {a.id: a.key for a in algos}
-    done: dict[int, list[int]] = {}
-    for rec in d.get("done", []) if isinstance(d.get("done"), list) else []:
-        try:
-            i, key, sol, dead, fwd = rec
-            i, sol, dead, fwd = int(i), int(sol), int(dead), int(fwd)
-        except (TypeError, ValueError):
-            continue
-        if keys.get(i) == key and min(sol, dead, fwd) >= 0:
-            done[i] = [i, sol, dead, fwd]
+    counts = read_checkpoint(path, algos)
+    done = {i: [i, *c] for i, c in counts.items()}
     imported = 0
     for t in phadke_tasks([a for a in algos if a.id in done], chunk):
         ids = t.params["ids"]

@@ -35,8 +35,11 @@ def add_parser(studies) -> None:
 def _import_checkpoint(path: str, store) -> None:
     from knightgui_core.run.store import StoreError
     from knightgui_core.studies.phadke_runner import import_checkpoint
+    from knightgui_core.system.files import FileRefused
     try:
         n = import_checkpoint(path, store)
+    except FileRefused as e:           # its sentence names the file
+        raise CliError(f"--checkpoint: {e}") from None
     except OSError as e:
         raise CliError(f"--checkpoint: cannot read {path}: {e.strerror or e}") from None
     except ValueError as e:
