@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -13,7 +12,7 @@ import numpy as np
 
 from ..system import files
 from ..system.errors import InputError
-from ..system.text import finite_float, reject_constant, shorten, strict_dumps
+from ..system.text import JsonRefused, shorten, strict_dumps, strict_loads
 from .squares import Board, BoardError, column_letters
 
 FORMAT = "knightgui-tour"
@@ -313,18 +312,17 @@ class Tour:
     def load(cls, filename: str | os.PathLike[str]) -> Tour:
         """Read a JSON or CSV tour file; any problem raises ``TourError`` with a clear message."""
         p = Path(filename)
-        try:   # a regular file only (no FIFO, device, socket, folder), size checked first
-            text = files.read_text(p, MAX_FILE_BYTES)
+        try:   # a regular file only (no FIFO, device, socket, folder), size and memory first
+            text = files.read_text(p, MAX_FILE_BYTES, memory_factor=files.PARSE_MEMORY_FACTOR)
         except OSError as e:
             raise TourError(str(e)) from None
         stripped = text.lstrip("\ufeff \t\r\n")
         try:
             if stripped.startswith("{") or p.suffix.lower() == ".json":
-                try:
-                    d = json.loads(stripped, parse_constant=reject_constant,
-                                   parse_float=finite_float)
-                except (ValueError, RecursionError) as e:
-                    raise TourError(f"{p.name} is not valid JSON: {e}") from None
+                try:   # nesting, NaN/Infinity, numbers beyond float or int64: refused
+                    d = strict_loads(stripped)
+                except JsonRefused as e:
+                    raise TourError(str(e)) from None
                 return cls.from_json_dict(d)
             return cls.from_csv(stripped)
         except BoardError as e:
