@@ -109,10 +109,18 @@ def open_solutions_file(window, filename=None) -> bool:
     try:
         sf = open_solutions(filename)
     except (EnumerationError, OSError) as e:
-        window.show_error("Cannot open the solutions", f"{name}: {e}")
+        window.show_error("Cannot open the solutions", _line(filename, e))
         return False
     try:
         return load_into(window, sf, name)
     except (EnumerationError, IndexError, TourError) as e:
-        window.show_error("Cannot open the solutions", f"{name}: {e}")
+        window.show_error("Cannot open the solutions", _line(filename, e))
         return False
+
+
+def _line(filename, e: BaseException) -> str:
+    """The reader's one line, naming the file once (the reader's sentences mostly start with
+    its name, the safe reader's with its path)."""
+    name = Path(filename).name
+    text = (str(e).splitlines() or [type(e).__name__])[0]
+    return text if text.startswith((name, str(filename))) else f"{name}: {text}"
