@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings
 
 from knightgui_core.system.errors import ResourceError
+from knightgui_core.system.text import strict_loads
 
 # the window and the Analysis view are passed in, not imported: both import this module
 # (tests/test_architecture.py forbids the loop)
@@ -15,6 +16,10 @@ MainWindowLike = Any
 AnalysisWindowLike = Any
 
 ORG = APP = "knightgui"
+#: The saved controls are a flat object of about 300 bytes; a larger or deeper value (a
+#: settings file edited by hand, or damaged) is ignored and the defaults serve.
+CONTROLS_BYTES = 64 * 1024
+CONTROLS_DEPTH = 4
 
 
 def use_folder(folder: str) -> None:
@@ -85,8 +90,9 @@ def load_analysis(view: AnalysisWindowLike) -> None:
 def load(window: MainWindowLike) -> None:
     """Apply saved settings; anything missing or malformed keeps its default."""
     s = qsettings()
-    try:
-        st = json.loads(str(s.value("controls", "{}") or "{}"))
+    try:   # bounded: a settings file edited by hand cannot nest or grow without limit
+        text = str(s.value("controls", "{}") or "{}")
+        st = strict_loads(text, CONTROLS_DEPTH) if len(text) <= CONTROLS_BYTES else None
         if isinstance(st, dict) and st:
             window.controls.set_state(st)
     except (TypeError, ValueError):
