@@ -7,8 +7,8 @@ free square (``extendable``), the number of finishes (``open``: every order of t
 squares that the piece can walk from the last square) and of those ending a move from the
 first square (``closed``: each closes the tour), and one finish as an example. The search
 is the kernel of :mod:`knightgui_core.walks.completions_kernel`: Warnsdorff's order first,
-the conditions of :func:`knightgui_core.walks.verdict.quick_verdict` at every node, and on
-boards of at most 64 squares a table of the positions already counted.
+the conditions of :func:`knightgui_core.walks.verdict.quick_verdict` at every node, and when
+at most 64 squares are free (on any board) a table of the positions already counted.
 
 The search runs in chunks of a few milliseconds; between chunks it asks ``cancel`` (the
 engine's one protocol, :mod:`knightgui_core.system.control`: a callable or a
@@ -40,7 +40,7 @@ __all__ = ["Completions", "completions", "COMPLETIONS_MAX", "MEMO_ENTRIES"]
 
 #: the largest board the exact search takes (its work per node grows with the free squares)
 COMPLETIONS_MAX = 10_000
-#: slots of the table of positions (boards of at most 64 squares): 28 bytes each
+#: slots of the table of positions (at most 64 free squares): 28 bytes each
 MEMO_ENTRIES = 1 << 20
 #: a chunk of the search lasts about this long (seconds) between two looks at cancel
 CHUNK_SECONDS = 0.01
@@ -79,7 +79,7 @@ def completions(board: Board, path: Sequence[SquareSpec] | np.ndarray,
     of wall time; ``cancel`` stops it between chunks (raises
     :class:`~knightgui_core.system.errors.Cancelled`). ``count=False`` stops at the first
     finish (the answer to "can I still finish?" without the numbers). ``memo_entries``: the
-    slots of the table of positions, a power of two (boards of at most 64 squares).
+    slots of the table of positions, a power of two (used when at most 64 squares are free).
     :class:`PlayError` for a path that is not one, a board above :data:`COMPLETIONS_MAX`
     squares, a budget that is not a positive number."""
     t0 = time.perf_counter()
@@ -99,7 +99,7 @@ def completions(board: Board, path: Sequence[SquareSpec] | np.ndarray,
     if verdict.lost:
         return Completions(False, 0, 0, None, "", verdict, 0, time.perf_counter() - t0)
     raise_if_cancelled(cancel, "counting the finishes")
-    search = _Search(board, p, count, memo_entries if board.size <= 64 else 1)
+    search = _Search(board, p, count, memo_entries if verdict.free <= 64 else 1)
     chunk = 256
     while not search.done:
         raise_if_cancelled(cancel, "counting the finishes")
@@ -128,6 +128,7 @@ class _Search:
         self.outlets = np.empty(n, dtype=np.int32)
         self.flist = np.empty(n, dtype=np.int32)
         self.fpos = np.empty(n, dtype=np.int32)
+        self.lidx = np.zeros(n, dtype=np.int32)
         self.path = np.empty(n, dtype=np.int32)
         self.cand = np.empty((n, 8), dtype=np.int32)
         self.frame = np.zeros((n, 4), dtype=np.int64)
@@ -142,7 +143,7 @@ class _Search:
         self.st = np.zeros(_k.CS_FIELDS, dtype=np.int64)
         _k.completions_begin(self.nbr, np.ascontiguousarray(p, dtype=np.int32), self.colour,
                              two, cap > 1, bool(count), self.free, self.outlets, self.flist,
-                             self.fpos, self.path, self.cand, self.frame, self.seen, self.near,
+                             self.fpos, self.lidx, self.path, self.cand, self.frame, self.seen, self.near,
                              self.stack, self.bits, self.tsq, self.st)
 
     @property
@@ -151,7 +152,7 @@ class _Search:
 
     def run(self, max_nodes: int) -> None:
         _k.completions_run(self.nbr, self.colour, int(max_nodes), self.free, self.outlets,
-                           self.flist, self.fpos, self.path, self.cand, self.frame, self.seen,
+                           self.flist, self.fpos, self.lidx, self.path, self.cand, self.frame, self.seen,
                            self.near, self.stack, self.bits, self.tkey, self.tsq, self.tval,
                            self.example, self.st)
 

@@ -17,8 +17,9 @@ exact:
   square has the colour the last square must have.
 
 Candidates are tried in Warnsdorff's order (fewest onward free neighbours first), so the
-first finish comes early. Counting, the states (v, F) of a board of at most 64 squares are
-kept in a transposition table (linear probing; ``tsq`` -1 marks an empty slot; inserts stop
+first finish comes early. When at most 64 squares are free at the start (any board: a free
+square's bit is its rank among them, ``lidx``), the states (v, F) are kept in a
+transposition table (linear probing; ``tsq`` -1 marks an empty slot; inserts stop
 at three quarters full) with their two counts: finishes, and finishes that end a move from
 the path's first square.
 
@@ -45,7 +46,8 @@ _MAXI = np.int64(0x7FFFFFFFFFFFFFFF)
 
 @njit
 def _take(u: int, nbr: np.ndarray, colour: np.ndarray, free: np.ndarray, outlets: np.ndarray,
-          flist: np.ndarray, fpos: np.ndarray, bits: np.ndarray, st: np.ndarray) -> None:
+          flist: np.ndarray, fpos: np.ndarray, lidx: np.ndarray, bits: np.ndarray,
+          st: np.ndarray) -> None:
     """Visit ``u``: its neighbours lose an outlet, it leaves the free list (swapped to the
     end, so :func:`_give` in reverse order only has to lengthen the list again)."""
     free[u] = 0
@@ -63,12 +65,12 @@ def _take(u: int, nbr: np.ndarray, colour: np.ndarray, free: np.ndarray, outlets
     st[CS_NFREE] = m - 1
     st[CS_COL0 + (colour[u] & 1)] -= 1
     if st[CS_MEMO]:
-        bits[0] &= ~(np.uint64(1) << np.uint64(u))
+        bits[0] &= ~(np.uint64(1) << np.uint64(lidx[u]))
 
 
 @njit
 def _give(u: int, nbr: np.ndarray, colour: np.ndarray, free: np.ndarray, outlets: np.ndarray,
-          bits: np.ndarray, st: np.ndarray) -> None:
+          lidx: np.ndarray, bits: np.ndarray, st: np.ndarray) -> None:
     """Undo :func:`_take` of ``u`` (the last square taken and not given back)."""
     free[u] = 1
     for t in range(8):
@@ -78,7 +80,7 @@ def _give(u: int, nbr: np.ndarray, colour: np.ndarray, free: np.ndarray, outlets
     st[CS_NFREE] += 1
     st[CS_COL0 + (colour[u] & 1)] += 1
     if st[CS_MEMO]:
-        bits[0] |= np.uint64(1) << np.uint64(u)
+        bits[0] |= np.uint64(1) << np.uint64(lidx[u])
 
 
 @njit
@@ -209,24 +211,23 @@ def _is_move(a: int, b: int, nbr: np.ndarray) -> bool:
 def completions_begin(nbr: np.ndarray, prefix: np.ndarray, colour: np.ndarray,
                       two_colours: bool, memo: bool, count: bool, free: np.ndarray,
                       outlets: np.ndarray, flist: np.ndarray, fpos: np.ndarray,
-                      path: np.ndarray, cand: np.ndarray, frame: np.ndarray, seen: np.ndarray,
-                      near: np.ndarray, stack: np.ndarray, bits: np.ndarray,
+                      lidx: np.ndarray, path: np.ndarray, cand: np.ndarray, frame: np.ndarray,
+                      seen: np.ndarray, near: np.ndarray, stack: np.ndarray, bits: np.ndarray,
                       tsq: np.ndarray, st: np.ndarray) -> None:
     """Fill the search's state for the path ``prefix`` (int32[k], 1 ≤ k ≤ N, distinct
     squares each a move from the one before). ``colour`` int8[N] 0/1
-    (:func:`knightgui_core.walks.flood_kernel.two_colouring`,
-    read only when ``two_colours``); ``memo``: keep states in the table (N ≤ 64, ``tsq``
-    int32[2^j] is cleared to -1); ``count``: count every finish (else stop at the first).
-    State arrays: ``free`` uint8[N], ``outlets``, ``flist``, ``fpos``, ``path`` int32[N],
-    ``cand`` int32[N, 8], ``frame`` int64[N, 4] (candidates, next, finishes, closed
-    finishes), ``seen``, ``near`` int64[N], ``stack`` int32[N], ``bits`` uint64[1], ``st``
-    int64[CS_FIELDS]. A position already full or failing the conditions is done at once."""
+    (:func:`knightgui_core.walks.flood_kernel.two_colouring`, read only when
+    ``two_colours``); ``memo``: keep states in the table when at most 64 squares are free
+    (``tsq`` int32[2^j] is cleared to -1); ``count``: count every finish (else stop at the
+    first). State arrays: ``free`` uint8[N], ``outlets``, ``flist``, ``fpos``, ``lidx``,
+    ``path`` int32[N], ``cand`` int32[N, 8], ``frame`` int64[N, 4] (candidates, next,
+    finishes, closed finishes), ``seen``, ``near`` int64[N], ``stack`` int32[N], ``bits``
+    uint64[1], ``st`` int64[CS_FIELDS]. A position already full or failing the conditions
+    is done at once."""
     n = nbr.shape[0]
-    memo = memo and n <= 64
     for i in range(st.shape[0]):
         st[i] = 0
     st[CS_TWO_COLOURS] = 1 if two_colours else 0
-    st[CS_MEMO] = 1 if memo else 0
     st[CS_COUNT] = 1 if count else 0
     for i in range(tsq.shape[0]):
         tsq[i] = -1
@@ -242,14 +243,18 @@ def completions_begin(nbr: np.ndarray, prefix: np.ndarray, colour: np.ndarray,
             if nbr[s, t] >= 0:
                 n_out += 1
         outlets[s] = n_out
-        if memo:
-            bits[0] |= np.uint64(1) << np.uint64(s)
         st[CS_COL0 + (colour[s] & 1)] += 1
     st[CS_NFREE] = n
     k = prefix.shape[0]
     for i in range(k):
-        _take(prefix[i], nbr, colour, free, outlets, flist, fpos, bits, st)
+        _take(prefix[i], nbr, colour, free, outlets, flist, fpos, lidx, bits, st)
         path[i] = prefix[i]
+    nf = st[CS_NFREE]
+    if memo and nf <= 64:           # a free square's bit in the key: its rank among the free
+        st[CS_MEMO] = 1
+        for i in range(nf):
+            lidx[flist[i]] = i
+            bits[0] |= np.uint64(1) << np.uint64(i)
     root = k - 1
     st[CS_ROOT] = root
     st[CS_DEPTH] = root
@@ -272,9 +277,9 @@ def completions_begin(nbr: np.ndarray, prefix: np.ndarray, colour: np.ndarray,
 @njit
 def completions_run(nbr: np.ndarray, colour: np.ndarray, max_nodes: int, free: np.ndarray,
                     outlets: np.ndarray, flist: np.ndarray, fpos: np.ndarray,
-                    path: np.ndarray, cand: np.ndarray, frame: np.ndarray, seen: np.ndarray,
-                    near: np.ndarray, stack: np.ndarray, bits: np.ndarray, tkey: np.ndarray,
-                    tsq: np.ndarray, tval: np.ndarray, example: np.ndarray,
+                    lidx: np.ndarray, path: np.ndarray, cand: np.ndarray, frame: np.ndarray,
+                    seen: np.ndarray, near: np.ndarray, stack: np.ndarray, bits: np.ndarray,
+                    tkey: np.ndarray, tsq: np.ndarray, tval: np.ndarray, example: np.ndarray,
                     st: np.ndarray) -> None:
     """Go on with the search of :func:`completions_begin` for at most ``max_nodes`` forward
     moves. ``st[CS_DONE]`` 1 when it is over: counted (``CS_OPEN``, ``CS_CLOSED``), the
@@ -295,7 +300,7 @@ def completions_run(nbr: np.ndarray, colour: np.ndarray, max_nodes: int, free: n
             frame[depth, 1] = i + 1
             u = cand[depth, i]
             nodes += 1
-            _take(u, nbr, colour, free, outlets, flist, fpos, bits, st)
+            _take(u, nbr, colour, free, outlets, flist, fpos, lidx, bits, st)
             path[depth + 1] = u
             nf = st[CS_NFREE]
             o = np.int64(0)
@@ -311,7 +316,7 @@ def completions_run(nbr: np.ndarray, colour: np.ndarray, max_nodes: int, free: n
                     for j in range(root + 1, depth + 2):
                         example[j - root - 1] = path[j]
                     if st[CS_COUNT] == 0:
-                        _give(u, nbr, colour, free, outlets, bits, st)
+                        _give(u, nbr, colour, free, outlets, lidx, bits, st)
                         st[CS_DONE] = 1
                         break
             elif memo and nf >= MEMO_MIN:
@@ -327,7 +332,7 @@ def completions_run(nbr: np.ndarray, colour: np.ndarray, max_nodes: int, free: n
                     _store(bits[0], u, 0, 0, tkey, tsq, tval, st)
                 known = True
             if known:
-                _give(u, nbr, colour, free, outlets, bits, st)
+                _give(u, nbr, colour, free, outlets, lidx, bits, st)
                 if o > _MAXI - frame[depth, 2]:
                     st[CS_OVERFLOW] = 1
                     st[CS_DONE] = 1
@@ -351,7 +356,7 @@ def completions_run(nbr: np.ndarray, colour: np.ndarray, max_nodes: int, free: n
             c = frame[depth, 3]
             if memo and st[CS_NFREE] >= MEMO_MIN:
                 _store(bits[0], v, o, c, tkey, tsq, tval, st)
-            _give(v, nbr, colour, free, outlets, bits, st)
+            _give(v, nbr, colour, free, outlets, lidx, bits, st)
             depth -= 1
             if o > _MAXI - frame[depth, 2]:
                 st[CS_OVERFLOW] = 1

@@ -89,7 +89,7 @@ CASES = [  # rows, cols, topology, leaper, free squares, positions
     (8, 8, "plane", (1, 2), 20, 6),
     (8, 8, "cylinder", (1, 2), 14, 4),
     (6, 6, "torus", (1, 2), 13, 4),
-    (10, 10, "torus", (2, 3), 14, 4),      # a zebra, 100 squares: no table of positions
+    (10, 10, "torus", (2, 3), 14, 4),      # a zebra on 100 squares
 ]
 TOTALS: dict[str, int] = {"extendable": 0, "lost": 0, "closed": 0}
 
@@ -127,14 +127,22 @@ def test_the_cases_meet_finishes_closed_ones_and_dead_positions():
     assert TOTALS["extendable"] >= 10 and TOTALS["closed"] >= 5 and TOTALS["lost"] >= 1
 
 
+@pytest.mark.parametrize("board", [Board(8, 8), Board(10, 10, "torus", (2, 3))])
 @pytest.mark.parametrize("entries", [2, 64])
-def test_a_small_or_full_table_of_positions_counts_the_same(entries):
-    board = Board(8, 8)
-    for p in positions(board, 20, 3, seed=88):
+def test_a_small_or_full_table_of_positions_counts_the_same(board, entries):
+    for p in positions(board, 16, 3, seed=88):
         full = completions(board, p)
         small = completions(board, p, memo_entries=entries)
         assert (small.open, small.closed) == (full.open, full.closed)
         assert small.nodes >= full.nodes
+
+
+@pytest.mark.parametrize("board", [Board(10, 10), Board(9, 12, "cylinder"),
+                                   Board(10, 10, "torus", (2, 3))])
+def test_with_more_than_64_free_squares_a_first_finish_is_found(board):
+    got = completions(board, [0], 30.0, count=False)       # no table of positions
+    assert got.extendable is True and is_finish(board, [0], got.example)
+    assert got.open is None and got.reason
 
 
 def test_a_path_that_covers_the_board():
