@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QCloseEvent
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox, QScrollArea
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox
 
 from knightgui_core.board.squares import Board, square_name
 from knightgui_core.walks.walk_result import Walk
@@ -54,11 +54,8 @@ class MainWindow(QMainWindow):
         self.matrix = OptionsMatrixView()
         self.counter = CounterPanel()
         self.timing = TimingPanel()
-        scroll = QScrollArea()
-        scroll.setWidget(self.controls)
-        scroll.setWidgetResizable(True)
-        scroll.setMinimumWidth(270)
-        self.controls_dock = self._dock("Controls", scroll, Qt.DockWidgetArea.LeftDockWidgetArea)
+        # the panel scrolls its own fields (up and down only); Solve and Cancel stay in sight
+        self.controls_dock = self._dock("Controls", self.controls, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.counter_dock = self._dock("Solutions", self.counter, Qt.DockWidgetArea.RightDockWidgetArea)
         self.timing_dock = self._dock("Timing", self.timing, Qt.DockWidgetArea.RightDockWidgetArea)
         self.matrix_dock = self._dock("Options matrix", self.matrix, Qt.DockWidgetArea.RightDockWidgetArea)

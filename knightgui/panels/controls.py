@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QComboBox, QVBoxLayout, QWidget
 from knightgui_core.board.dash import DASH_STATES
 from knightgui_core.board.squares import Board
 
-from ..request import RESULT_FIELDS, Request, RequestModel
+from ..request import RESULT_FIELDS, Enabled, Request, RequestModel
 from .controls_layout import ControlsLayout
 
 #: fields whose change moves the board's size or its start/end markers
@@ -232,13 +232,35 @@ class ControlsPanel(ControlsLayout, QWidget):
                 self.tail.addItem(f"{kind.upper()}  {' '.join(names_)}", names_)
             self.tail.setCurrentIndex(_index_of(self.tail, s.tail))
             self.tail.setEnabled(en.tail)
-            self.rules_box.setEnabled(en.rules)
-            self.enum_box.setEnabled(en.exhaustive)
+            self._show_groups(en, every=en.exhaustive and s.all_tours)
         if changed & _BOARD_FIELDS:
             self.boardChanged.emit(s.rows, s.cols)
         if changed & _SQUARE_FIELDS:
             self.squaresChanged.emit(self.start_square(), self.end_square())
         self._check()
+
+    def _show_groups(self, en: Enabled, every: bool) -> None:
+        """Show what the run as set uses, hide the rest: each mode's group, the every-tour
+        box (exhaustive runs), the end and tail (closed exhaustive runs), the dashes (not for
+        every path); the dashes' header says which are set."""
+        for flag, group in self.mode_groups.items():
+            on = bool(getattr(en, flag))
+            group.setEnabled(on)
+            group.setVisible(on)
+        self.mode_form.setRowVisible(self.all_tours, en.all_tours)
+        self.squares_form.setRowVisible(self.end, en.end)
+        self.dash_box.form.setRowVisible(self.tail, en.end)
+        self.dash_box.setVisible(not every)
+        summary = self._dash_summary(en)
+        self.dash_box.set_summary(summary, marked=summary != "none")
+        self.fields_scroll.fit_width()
+
+    def _dash_summary(self, en: Enabled) -> str:
+        """What the Corner dashes header says: the dashes set and the tail, or "none"."""
+        parts = [f"{c} {st}" for c, st in self.model.settings.dashes if st != "off"]
+        if en.tail and self.tail.currentData() is not None:
+            parts.append(f"tail {self.tail.currentText().split()[0]}")
+        return ", ".join(parts) if parts else "none"
 
     def _say(self, text: str) -> None:
         self.note.setText(text)

@@ -1,0 +1,138 @@
+"""Helpers of the controls panel: a group that opens and closes, a scroll area as tall as
+what it holds, and the wheel guard.
+
+* :class:`Section` — a group of form rows under a header button (▸ closed, ▾ open). While it
+  is closed its header shows a one-line summary of what the group holds, so a remembered
+  value that changes what Solve does is never out of sight (issue 35).
+* :class:`FieldsScroll` — a scroll area that asks for the height of its contents (Qt's own
+  asks for at most 24 lines), so the buttons below it sit right under the last group and the
+  area scrolls, up and down only, when the window is too short.
+* :class:`WheelGuard` — an event filter for spin boxes and combo boxes: the mouse wheel
+  changes one only when it has the keyboard focus; otherwise the wheel event goes on to the
+  scroll area around it, which scrolls. :func:`guard_wheel` installs it (and gives each box
+  ``Qt.StrongFocus``, so the wheel no longer takes the focus either).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QComboBox,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+class Section(QWidget):
+    """A titled group of form rows that opens and closes (see the module docstring); rows
+    go into :attr:`form`."""
+
+    def __init__(self, title: str, tip: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._open = False
+        self.button = QToolButton()
+        self.button.setText(title)
+        self.button.setAutoRaise(True)
+        self.button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.button.setArrowType(Qt.ArrowType.RightArrow)
+        self.button.setToolTip(tip)
+        self.summary = QLabel(wordWrap=True)
+        self.summary.setToolTip("what this group holds (click the title to open it)")
+        self.summary.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.summary.setMinimumWidth(60)
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(self.button, 0, Qt.AlignmentFlag.AlignLeft)
+        head.addWidget(self.summary, 1)
+        self.body = QWidget()
+        self.form = QFormLayout(self.body)
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.form.setContentsMargins(18, 0, 0, 0)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 2, 0, 2)
+        lay.setSpacing(2)
+        lay.addLayout(head)
+        lay.addWidget(self.body)
+        self.button.clicked.connect(lambda: self.set_open(not self._open))
+        self.set_open(False)
+
+    def is_open(self) -> bool:
+        """Whether the rows are shown."""
+        return self._open
+
+    def set_open(self, on: bool) -> None:
+        """Show (``on``) or hide the rows; the summary shows while they are hidden."""
+        self._open = on
+        self.button.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        self.body.setVisible(on)
+        self.summary.setVisible(not on)
+
+    def set_summary(self, text: str, marked: bool = False) -> None:
+        """What the header says while the group is closed; in bold when ``marked`` (a value
+        set that changes what Solve does)."""
+        self.summary.setText(text)
+        self.summary.setStyleSheet("font-weight: bold;" if marked else "")
+
+
+class FieldsScroll(QScrollArea):
+    """The scroll area of the controls (see the module docstring): ``widget`` inside,
+    resized to the area's width, never scrolled sideways."""
+
+    def __init__(self, widget: QWidget) -> None:
+        super().__init__()
+        self.setWidget(widget)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def sizeHint(self) -> QSize:
+        """As tall as the contents want (and as wide, with room for the scroll bar)."""
+        w = self.widget()
+        if w is None:
+            return super().sizeHint()
+        hint = w.sizeHint()
+        bar = self.verticalScrollBar().sizeHint().width()
+        return QSize(hint.width() + bar, hint.height() + 2 * self.frameWidth())
+
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
+        """The contents changed their layout (a group shown, hidden, opened): ask the panel
+        for the new height."""
+        if obj is self.widget() and ev.type() == QEvent.Type.LayoutRequest:
+            self.updateGeometry()
+        return super().eventFilter(obj, ev)
+
+    def fit_width(self) -> None:
+        """As wide as the widest row needs, plus the vertical scroll bar: never sideways."""
+        w = self.widget()
+        if w is not None:
+            bar = self.verticalScrollBar().sizeHint().width()
+            self.setMinimumWidth(w.minimumSizeHint().width() + bar + 2 * self.frameWidth())
+
+
+class WheelGuard(QObject):
+    """Wheel events reach a spin box or combo box only when it has the keyboard focus (see
+    the module docstring)."""
+
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
+        """An unfocused box lets the wheel go to its parents (the scroll area scrolls)."""
+        if ev.type() == QEvent.Type.Wheel and isinstance(obj, QWidget) and not obj.hasFocus():
+            ev.ignore()      # filtered but not accepted: Qt offers it to the parents
+            return True
+        return False
+
+
+def guard_wheel(widgets: Iterable[QWidget], guard: WheelGuard) -> None:
+    """Give every spin box and combo box among ``widgets`` ``Qt.StrongFocus`` and ``guard``."""
+    for w in widgets:
+        if isinstance(w, (QAbstractSpinBox, QComboBox)):
+            w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+            w.installEventFilter(guard)
