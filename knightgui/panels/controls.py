@@ -9,7 +9,9 @@ controls offer (end squares, free corners, tails, enabled boxes) comes from the 
 panel says at once what is wrong (an impossible board, a bad square) through
 :attr:`ControlsPanel.message`; :meth:`request` returns the model's validated
 :class:`knightgui.request.Request` or raises ``ValueError`` with a sentence. The widgets
-themselves are built in :mod:`knightgui.panels.controls_layout`.
+themselves are built in :mod:`knightgui.panels.controls_layout`; the panel shows only what
+the run as set uses (:meth:`ControlsPanel._show_groups`), and a closed group's header names
+the values it holds.
 """
 from __future__ import annotations
 

@@ -56,7 +56,7 @@ class Section(QWidget):
         self.body = QWidget()
         self.form = QFormLayout(self.body)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        self.form.setContentsMargins(18, 0, 0, 0)
+        self.form.setContentsMargins(18, 0, 12, 0)     # the fields end where the groups' do
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 2, 0, 2)
         lay.setSpacing(2)
