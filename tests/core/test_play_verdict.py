@@ -147,3 +147,31 @@ def test_the_examples_in_the_docstrings_hold():
     for module in (c, r, v):
         result = doctest.testmod(module)
         assert result.attempted >= 3 and result.failed == 0, module.__name__
+
+
+def test_tiny_boards_of_every_shape_edge_and_piece():
+    """Random paths on boards of 1×1 to 5×5, every topology, four leapers (some with no move
+    at all): the count, the verdict and the rule's finish agree with the plain search."""
+    rng = random.Random(36)
+    for _ in range(300):
+        board = Board(rng.randint(1, 5), rng.randint(1, 5),
+                      rng.choice(["plane", "cylinder", "torus"]),
+                      rng.choice([(1, 2), (1, 3), (2, 3), (1, 4)]))
+        nbr = [[int(u) for u in row if u >= 0] for row in board.neighbours]
+        p = [rng.randrange(board.size)]
+        length = rng.randint(max(1, board.size - 11), board.size)
+        while len(p) < length:
+            step = [u for u in nbr[p[-1]] if u not in p]
+            if not step:
+                break
+            p.append(rng.choice(step))
+        want = plain_count(board, p)
+        got = completions(board, p, memo_entries=rng.choice([2, 4, 1 << 10]))
+        assert (got.open, got.closed) == want, (board, p)
+        assert want[0] == 0 or is_finish(board, p, got.example)
+        v = quick_verdict(board, p)
+        assert not (v.lost and want[0]) and not (v.closed_lost and want[1]), (board, p)
+        for closed in (False, True):
+            rule = finish_by_rule(board, p, "first", closed=closed)
+            n = want[1] if closed else want[0]
+            assert rule.found == (n > 0) and rule.exhausted == (n == 0), (board, p, closed)
