@@ -32,7 +32,7 @@ from .solve_result import NoTourError, SolveError, SolveResult
 from .table_backtrack_kernel import table_backtrack_walk
 from .table_walk_kernel import table_greedy_walk
 
-__all__ = ["solve_other", "close_by_reversals", "BACKTRACK_MAX", "WALK_MAX"]
+__all__ = ["solve_other", "close_by_reversals", "closed_by", "BACKTRACK_MAX", "WALK_MAX"]
 
 #: auto: boards up to this many squares search by backtracking when the rule's walk fails;
 #: an explicit backtracking search takes boards up to :data:`WALK_MAX` squares
@@ -149,7 +149,7 @@ def _auto(board: Board, nbr: np.ndarray, s: int, closed: bool, tie: TieRule, pos
     how = ""
     if closed and walk.ok and board.size <= REPAIR_MAX:
         res = close_by_reversals(board, walk, seed)
-        how = "closed by path reversals"
+        how = closed_by(res)
     if res is None and board.size <= BACKTRACK_MAX:
         res = _pruned_search(board, nbr, s, closed, seed)
         how = f"tour by a pruned search from {board.long_name(s)}"
@@ -171,12 +171,22 @@ def _auto(board: Board, nbr: np.ndarray, s: int, closed: bool, tie: TieRule, pos
     return res
 
 
+def closed_by(res: SolveResult | None) -> str:
+    """How :func:`close_by_reversals` finished a tour ("closed by 12 path reversals"), or
+    "" when it did not."""
+    if res is None:
+        return ""
+    n = int(res.info.get("reversals", 0))
+    return f"closed by {n:,} path reversal{'' if n == 1 else 's'}"
+
+
 def close_by_reversals(board: Board, walk: SolveResult, seed: int) -> SolveResult | None:
     """The complete walk ``walk`` closed by path reversals
     (:func:`knightgui_core.walks.close_kernel.repair_closed`) and rotated to start where it
     did, or None when they do not close it; any board (the knight's plane too)."""
+    stats = np.zeros(2, dtype=np.int64)
     ok, path = repair_closed(board.neighbours, walk.path, max_steps=20 * board.size,
-                             seed=seed, cols=board.cols)
+                             seed=seed, cols=board.cols, stats=stats)
     if not ok:
         return None
     path = np.asarray(path, dtype=np.int32)
@@ -184,6 +194,10 @@ def close_by_reversals(board: Board, walk: SolveResult, seed: int) -> SolveResul
     res = SolveResult(True, None, np.roll(path, -k),
                       walk.method.replace("greedy", "greedy + rotations"), 0.0,
                       nodes=walk.nodes, ties=np.zeros(board.size, dtype=np.uint8))
+    # each rotation reverses one stretch of the path: what finished the tour, whose moves
+    # are no longer the rule's (its ties are the walk's, kept apart)
+    res.info["reversals"] = int(stats[0])
+    res.info["rule_ties"] = int(np.count_nonzero(walk.ties))
     res.message = f"closed tour found by {res.method}"
     return res
 

@@ -47,7 +47,7 @@ from ..construct.huge import ConstructionError, construct_closed, construct_open
 from . import backtrack_kernel as _bt
 from . import squirrel as _squirrel
 from . import walk_kernel as _walk
-from .other_boards import close_by_reversals, solve_other
+from .other_boards import close_by_reversals, closed_by, solve_other
 from .phased_kernel import phased_walk
 from .solve_result import NoTourError, SolveError, SolveResult
 
@@ -318,7 +318,7 @@ def _auto(board, s, tie_code, pos, seed, score, tie, desc, closed, budget) -> So
     if closed:
         if walk.ok and board.size <= REPAIR_AUTO_MAX:
             res = close_by_reversals(board, walk, seed)
-            how = "closed by path reversals" if res is not None else ""
+            how = closed_by(res)
         if res is None:
             res, how = _construct(board, s, True), "tour by construction"
     else:
