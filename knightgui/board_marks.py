@@ -10,21 +10,45 @@ from knightgui_core.board.squares import column_letters
 
 from .board_items import _pixels_per_unit, safe_paint
 
+# --------------------------------------------------------- candidates (animation, Watch)
+#: the outlets badge of a numbered square: its radius in squares (centred on the square's
+#: top-right corner, it stays clear of every move number, which fills at most the middle
+#: half of a square's height) and at most this many pixels
+BADGE_SQUARES = 0.24
+BADGE_MAX_PX = 20.0
 
-# --------------------------------------------------------- candidates (animation)
+
+def candidate_layout(px: float, numbered: bool) -> tuple[float, float, float, float]:
+    """Where a candidate's marks go in a square of ``px`` pixels, relative to its centre in
+    device pixels (y down): ``(ring radius, badge dx, badge dy, badge radius)``. A square
+    without a move number (a rival not yet visited) has its outlets inside the ring, in the
+    middle; a numbered one (the square just taken) keeps its number in the middle, an
+    unfilled ring around it and its outlets in a badge on its top-right corner."""
+    if not numbered:
+        rad = max(min(px * 0.42, 40.0), 6.0)
+        return rad, 0.0, 0.0, rad
+    badge = max(min(px * BADGE_SQUARES, BADGE_MAX_PX), 1.0)
+    return px * 0.47, px / 2, -px / 2, badge
+
+
 class CandidatesItem(pg.GraphicsObject):
-    """The candidates of the move being animated: a ring on each square and its outlets."""
+    """The candidates of the move being animated or watched: a ring on each square and its
+    outlets (:func:`candidate_layout`: never over the square's move number)."""
 
     def __init__(self):
         super().__init__()
-        self._items: list[tuple[int, int, int, bool]] = []  # col, row, outlets, chosen
+        # col, row, outlets, chosen, numbered (the square has a move number drawn)
+        self._items: list[tuple[int, int, int, bool, bool]] = []
         self._bounds = QRectF()
         self.setZValue(30)
 
-    def set_candidates(self, items, rows: int, cols: int, chosen: int = -1):
-        """Mark the squares an animation frame is choosing between, with their outlets."""
+    def set_candidates(self, items, rows: int, cols: int, chosen: int = -1,
+                       numbered=frozenset()):
+        """Mark the squares a frame is choosing between, with their outlets; ``numbered``:
+        the squares among them that show a move number."""
         bounds = QRectF(0, 0, cols, rows)
-        new = [(int(s) % cols, int(s) // cols, int(o), int(s) == chosen) for s, o in items]
+        new = [(int(s) % cols, int(s) // cols, int(o), int(s) == chosen, int(s) in numbered)
+               for s, o in items]
         if new == self._items and bounds == self._bounds:
             return          # nothing to redraw (every new search clears the empty list again)
         self.prepareGeometryChange()
@@ -33,8 +57,8 @@ class CandidatesItem(pg.GraphicsObject):
         self.update()
 
     def boundingRect(self):
-        """The board's rectangle, in square units."""
-        return QRectF(self._bounds)
+        """The board's rectangle and half a square around it (a corner badge)."""
+        return QRectF(self._bounds).adjusted(-0.5, -0.5, 0.5, 0.5)
 
     @safe_paint
     def paint(self, p, opt, widget):
@@ -46,20 +70,25 @@ class CandidatesItem(pg.GraphicsObject):
         p.save()
         p.setTransform(QTransform())
         p.setRenderHint(p.RenderHint.Antialiasing, True)
-        rad = max(min(px * 0.42, 40.0), 6.0)
         font = QFont()
         font.setBold(True)
-        font.setPixelSize(max(int(rad * 0.9), 7))
-        p.setFont(font)
-        for col, row, outlets, chosen in self._items:
+        for col, row, outlets, chosen, numbered in self._items:
+            ring, dx, dy, badge = candidate_layout(px, numbered)
             c = t.map(QPointF(col + 0.5, row + 0.5))
             colour = QColor(0, 150, 60) if chosen else QColor(30, 90, 200)
             p.setPen(QPen(colour, 2.5 if chosen else 1.5))
-            p.setBrush(QColor(255, 255, 255, 215))
-            p.drawEllipse(c, rad, rad)
+            p.setBrush(Qt.BrushStyle.NoBrush if numbered else QColor(255, 255, 255, 215))
+            p.drawEllipse(c, ring, ring)
+            b = QPointF(c.x() + dx, c.y() + dy)
+            if numbered:
+                p.setPen(QPen(colour, 1.5))
+                p.setBrush(QColor(255, 255, 255, 235))
+                p.drawEllipse(b, badge, badge)
+            font.setPixelSize(max(int(badge * 1.15), 1) if numbered else max(int(badge * 0.9), 7))
+            p.setFont(font)
             p.setPen(colour)
-            p.drawText(QRectF(c.x() - rad, c.y() - rad, 2 * rad, 2 * rad), Qt.AlignmentFlag.AlignCenter,
-                       str(outlets))
+            p.drawText(QRectF(b.x() - badge, b.y() - badge, 2 * badge, 2 * badge),
+                       Qt.AlignmentFlag.AlignCenter, str(outlets))
         p.restore()
 
 

@@ -121,8 +121,12 @@ class BoardView(pg.GraphicsView):
         self._refresh_markers()
 
     def set_candidates(self, items, chosen: int = -1):
-        """Label ``items`` = [(square, outlets), ...] (the animation's candidates)."""
-        self.candidates.set_candidates(items, self.rows, self.cols, chosen)
+        """Label ``items`` = [(square, outlets), ...] (the candidates of the animation and of
+        Watch); a square with a move number keeps it, its outlets go to a corner."""
+        nums = self.numbers
+        numbered = frozenset() if nums is None else frozenset(
+            int(s) for s, _ in items if 0 <= int(s) < nums.size and nums.flat[int(s)] > 0)
+        self.candidates.set_candidates(items, self.rows, self.cols, chosen, numbered)
 
     def set_colour_mode(self, mode: str):
         """Colour the squares: ``auto``, ``checker`` or ``moves`` (by move number)."""

@@ -65,6 +65,7 @@ class WatchPlayer(QObject):
         self._board: Board | None = None
         self._credit = 0.0
         self._t0 = self._tick_at = 0.0
+        self._paused_at: float | None = None
         self._matrix_at = 0.0
         self.paused = False
         self.last: WatchStep | None = None
@@ -99,16 +100,7 @@ class WatchPlayer(QObject):
         except EnumerationError as e:
             self.status.emit(f"Cannot watch: {e}")
             return False
-        self.request = req
-        self._board = en.board
-        self._watch = SearchWatch(en)
-        self._credit = 0.0
-        self._t0 = self._tick_at = time.perf_counter()
-        self._matrix_at = 0.0
-        self.paused = False
-        self.last = None
-        self.frames = 0
-        self.view.set_tour(np.zeros(0, dtype=np.int32), board=en.board)
+        self._begin(req, en.board, SearchWatch(en))
         self.matrix.clear("Watching the search: the options matrix fills as ties are met")
         self.counter.set_counts(found=0, state="Watching the search…")
         self.timing.start("watching…")
@@ -116,6 +108,25 @@ class WatchPlayer(QObject):
         self.activeChanged.emit(True)
         self.status.emit("Watching the search (Run ▸ Watch off: finish at full speed)")
         return True
+
+    def _begin(self, req: Request, board: Board, watch: SearchWatch | BacktrackWatch) -> None:
+        """Start watching ``watch``: the clock, the empty board, no tour id (the path on the
+        board is the search's, not a tour)."""
+        self.request, self._board, self._watch = req, board, watch
+        self._credit = 0.0
+        self._t0 = self._tick_at = time.perf_counter()
+        self._paused_at = None
+        self._matrix_at = 0.0
+        self.paused = False
+        self.last = None
+        self.frames = 0
+        self.view.set_tour(np.zeros(0, dtype=np.int32), board=board)
+        self.counter.show_identity(None)
+
+    def _seconds(self) -> float:
+        """Time spent watching, the pauses left out."""
+        now = time.perf_counter() if self._paused_at is None else self._paused_at
+        return now - self._t0
 
     @property
     def _backtracking(self) -> bool:
@@ -130,7 +141,7 @@ class WatchPlayer(QObject):
         found = bool(step.solution)
         if w is not None and b is not None:
             self.view.set_tour(w.path(), closed and found, None, board=b)
-        self.counter.set_counts(state="tour found" if found else "no tour")
+        self.counter.set_counts(state="tour found" if found else "no tour", warning=not found)
         self.timing.set_single(seconds, f"warnsdorff backtracking (watched), "
                                         f"{step.dead_ends:,} dead ends", step.forward_moves)
         self.timing.stop("done" if found else "no tour")
@@ -151,14 +162,7 @@ class WatchPlayer(QObject):
         except ValueError as e:         # SolveError, BoardError, an unknown rule
             self.status.emit(f"Cannot watch: {e}")
             return False
-        self.request, self._board, self._watch = req, board, watch
-        self._credit = 0.0
-        self._t0 = self._tick_at = time.perf_counter()
-        self._matrix_at = 0.0
-        self.paused = False
-        self.last = None
-        self.frames = 0
-        self.view.set_tour(np.zeros(0, dtype=np.int32), board=board)
+        self._begin(req, board, watch)
         self.matrix.clear("Watching the backtracking walk: it keeps no options matrix "
                           "(Exhaustive mode fills one)")
         self.counter.set_counts(state="Watching the backtracking walk…")
@@ -182,17 +186,34 @@ class WatchPlayer(QObject):
                 self.status.emit("Watch stopped")
 
     def set_paused(self, paused: bool) -> None:
-        """Pause or go on."""
-        self.paused = bool(paused)
-        self._tick_at = time.perf_counter()
-        if self._watch is not None:
-            self.status.emit("Watch paused (Step: one move)" if paused else "Watching the search")
+        """Pause or go on. Paused, the clocks stop and the counter, the options matrix and
+        its caption show the move on the board."""
+        paused = bool(paused)
+        now = time.perf_counter()
+        self._tick_at = now
+        if self._watch is None:
+            self.paused = paused
+            return
+        if paused and self._paused_at is None:
+            self._paused_at = now
+            self.timing.pause("paused")
+        elif not paused and self._paused_at is not None:
+            self._t0 += now - self._paused_at
+            self._paused_at = None
+            self.timing.resume("watching…")
+        self.paused = paused
+        if self.last is not None:
+            self._show(self.last, force_matrix=True)
+        self.status.emit("Watch paused (Step: one move)" if paused else
+                         "Watching the backtracking walk" if self._backtracking else
+                         "Watching the search")
 
     def step_once(self) -> WatchStep | None:
         """One forward move, shown at once (pauses the watch)."""
         if self._watch is None:
             return None
-        self.paused = True
+        if not self.paused:
+            self.set_paused(True)
         step = self._watch.step()
         self._show(step, force_matrix=True)
         return step
@@ -240,7 +261,7 @@ class WatchPlayer(QObject):
             return
         self.frames += 1
         self.last = step
-        seconds = time.perf_counter() - self._t0
+        seconds = self._seconds()
         if self._backtracking and (step.done or step.solution):
             self._end_backtracking(step, seconds)
             return
@@ -278,8 +299,11 @@ class WatchPlayer(QObject):
                                     f"{step.solutions:,} solutions so far")
         state = (f"dead end — backed up to move {flash.backed_up_to:,}" if flash is not None
                  and flash.backed_up_to is not None else
-                 f"solution {step.solution:,} found" if step.solution else "Watching…")
-        self.counter.set_counts(found=step.solutions, state=state)
+                 f"solution {step.solution:,} found" if step.solution else "")
+        if self.paused:
+            state = f"Paused at move {step.number:,}" + (f": {state}" if state else
+                                                         " (Step: one move)")
+        self.counter.set_counts(found=step.solutions, state=state or "Watching…")
         if self._backtracking:
             self.timing.set_single(seconds, f"warnsdorff backtracking (watched), "
                                             f"{step.dead_ends:,} dead ends", step.forward_moves)

@@ -11,7 +11,12 @@ from knightgui_core.board.canonical import canonical_id, symmetry_order
 
 EXHAUSTED_TEXT = "All Solutions Exhausted"
 _STATE_STYLE = "color: #1f6f2f; font-weight: bold;"
-_STALE_STYLE = "color: #9a5b00; font-weight: bold;"
+#: amber: figures that no longer match the controls, a walk that did not finish, no tour
+_WARN_STYLE = "color: #9a5b00; font-weight: bold;"
+#: lines the Tour id keeps room for (id, symmetry, what the tour repeats: that one may wrap
+#: once) and the state line
+IDENTITY_LINES = 4
+STATE_LINES = 2
 
 
 def format_seconds(seconds: float) -> str:
@@ -51,6 +56,7 @@ class CounterPanel(QWidget):
         self.state.setStyleSheet(_STATE_STYLE)
         self.identity = QLabel("—")
         self.identity.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.identity.setWordWrap(True)    # its lines never widen the dock (the board would shrink)
         self.identity.setToolTip("The tour's canonical id: equal for tours that are the same "
                                  "up to the board's turns and mirrors and reversal (a closed "
                                  "tour: the same cycle from any start, either way round); "
@@ -60,6 +66,13 @@ class CounterPanel(QWidget):
         f.addRow("Total", self.total)
         f.addRow("Tour id", self.identity)
         f.addRow(self.state)
+        # room for every line the id and the state may take, so the dock is never given a
+        # height that clips them (the state wraps; the dock's height does not follow a wrap)
+        line = self.fontMetrics().lineSpacing()
+        self.identity.setMinimumHeight(IDENTITY_LINES * line)
+        self.identity.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.state.setMinimumHeight(STATE_LINES * line)
+        self.state.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.values = {"current": None, "found": None, "total": None, "exhausted": False}
 
     #: tours of more squares than this are not given an id (it would hold up the window)
@@ -84,15 +97,18 @@ class CounterPanel(QWidget):
         _set(self.identity, text)
 
     def mark_stale(self, why: str):
-        """No counts: the controls no longer match the last run (shown in amber)."""
-        self.set_counts(state=why)
-        self.state.setStyleSheet(_STALE_STYLE)
+        """No counts and no tour id: the controls no longer match the last run (shown in
+        amber)."""
+        self.set_counts(state=why, warning=True)
+        self.show_identity(None)
 
     def set_counts(self, current=None, found=None, total=None, exhausted=False,
-                   stored=None, state: str | None = None):
-        """Show the current solution, how many were found, the total when known and a state line."""
-        if self.state.styleSheet() != _STATE_STYLE:
-            self.state.setStyleSheet(_STATE_STYLE)
+                   stored=None, state: str | None = None, warning: bool = False):
+        """Show the current solution, how many were found, the total when known and a state
+        line (``warning``: in amber, for what did not succeed; green otherwise)."""
+        style = _WARN_STYLE if warning else _STATE_STYLE
+        if self.state.styleSheet() != style:
+            self.state.setStyleSheet(style)
         self.values = {"current": current, "found": found, "total": total,
                        "exhausted": bool(exhausted)}
         _set(self.current, _fmt(current))
@@ -107,6 +123,16 @@ class CounterPanel(QWidget):
             _set(self.state, f"{EXHAUSTED_TEXT} — last solution {_fmt(total)}")
         else:
             _set(self.state, state or "")
+        self._fit_state()
+
+    def _fit_state(self) -> None:
+        """A state longer than its two lines gets the room it needs (the dock follows the
+        panel's minimum height, not a wrapped label's)."""
+        lab = self.state
+        need = max(STATE_LINES * lab.fontMetrics().lineSpacing(),
+                   lab.heightForWidth(lab.width()) if lab.isVisible() else 0)
+        if lab.minimumHeight() != need:
+            lab.setMinimumHeight(need)
 
     def text(self) -> str:
         """The panel's figures on one line (for the status bar and tests)."""
@@ -129,7 +155,8 @@ class TimingPanel(QWidget):
             lab.setWordWrap(True)
             self.labels[key] = lab
             f.addRow(text, lab)
-        self._t0 = None
+        self._t0: float | None = None
+        self._paused_at: float | None = None
         self._timer = QTimer(self)
         self._timer.setInterval(100)
         self._timer.timeout.connect(self._tick)
@@ -137,6 +164,7 @@ class TimingPanel(QWidget):
     def start(self, what: str):
         """A run began: the clock starts ticking."""
         self._t0 = time.perf_counter()
+        self._paused_at = None
         for lab in self.labels.values():
             lab.setText("—")
         self.labels["status"].setText(what)
@@ -145,7 +173,7 @@ class TimingPanel(QWidget):
     def clear(self, status: str):
         """Forget the last run (its figures no longer match the controls)."""
         self._timer.stop()
-        self._t0 = None
+        self._t0 = self._paused_at = None
         for lab in self.labels.values():
             lab.setText("—")
         self.labels["status"].setText(status)
@@ -154,8 +182,26 @@ class TimingPanel(QWidget):
         """The run ended (``status`` says how); the clock stops."""
         self._timer.stop()
         self._tick()
-        self._t0 = None
+        self._t0 = self._paused_at = None
         self.labels["status"].setText(status)
+
+    def pause(self, status: str = "paused") -> None:
+        """The run is paused: the clock stops where it is (:meth:`resume` goes on)."""
+        if self._t0 is None or self._paused_at is not None:
+            return
+        self._timer.stop()
+        self._tick()
+        self._paused_at = time.perf_counter()
+        self.labels["status"].setText(status)
+
+    def resume(self, status: str) -> None:
+        """Go on after :meth:`pause`: the paused time is not counted."""
+        if self._t0 is None or self._paused_at is None:
+            return
+        self._t0 += time.perf_counter() - self._paused_at
+        self._paused_at = None
+        self.labels["status"].setText(status)
+        self._timer.start()
 
     @property
     def running(self) -> bool:
@@ -164,20 +210,25 @@ class TimingPanel(QWidget):
 
     def _tick(self):
         if self._t0 is not None:
-            self.labels["elapsed"].setText(f"{time.perf_counter() - self._t0:.1f} s")
+            now = time.perf_counter() if self._paused_at is None else self._paused_at
+            self.labels["elapsed"].setText(f"{now - self._t0:.1f} s")
 
     #: what the Method row says for each kind of exhaustive run
     METHODS = {False: "Phadke's options matrix (every tie followed)",
                True: "every knight's path (backtracking with cuts, any rule)"}
 
-    def set_enumeration(self, solutions: int, dead_ends: int, forward: int, seconds: float,
-                        all_tours: bool = False):
-        """Solutions, dead ends, forward moves (nodes, for every path) and their rates so
-        far."""
+    #: what the Dead ends row says when the search does not count them
+    NOT_COUNTED = "not counted (every-path search)"
+
+    def set_enumeration(self, solutions: int, dead_ends: int | None, forward: int,
+                        seconds: float, all_tours: bool = False):
+        """Solutions, dead ends (None: the search does not count them), forward moves
+        (nodes, for every path) and their rates so far."""
         self.labels["time"].setText(format_seconds(seconds))
         rate = solutions / seconds if seconds > 0 else 0.0
         self.labels["rate"].setText(f"{rate:,.0f}")
-        self.labels["dead_ends"].setText(f"{dead_ends:,}")
+        self.labels["dead_ends"].setText(self.NOT_COUNTED if dead_ends is None
+                                         else f"{dead_ends:,}")
         self.labels["forward"].setText(f"{forward:,}")
         self.labels["method"].setText(self.METHODS[bool(all_tours)])
 

@@ -188,4 +188,29 @@ def test_clearing_no_candidates_does_not_redraw(view, monkeypatch):
     assert calls == []
     view.set_candidates([(3, 2)])
     assert len(calls) == 1
-    assert view.candidates._items == [(3, 0, 2, False)]
+    assert view.candidates._items == [(3, 0, 2, False, False)]
+
+
+def test_the_outlets_of_a_numbered_square_never_cover_its_move_number(view):
+    """Watch marks the square just taken, which shows its move number, with its outlets:
+    the count goes to a badge on the square's corner and the number's pixels stay as they
+    are (issue 35: the outlet count was drawn over the move number)."""
+    t = some_tour(8, 8)
+    path = t.path[:30]
+    view.set_tour(path, False, rows=8, cols=8)
+    taken, rival = int(path[-1]), int(t.path[30])
+    view.set_options(numbers=False)
+    bare = _pixels(view)
+    view.set_options(numbers=True)
+    numbered = _pixels(view)
+    ink = np.any(bare != numbered, axis=2)            # the pixels the move numbers drew
+    view.set_candidates([(taken, 3), (rival, 2)], chosen=taken)
+    marked = _pixels(view)
+    near = np.zeros_like(ink)                          # the taken square and its rim
+    c = view.mapFromScene(view.vb.mapViewToScene(QPointF(taken % 8 + 0.5, taken // 8 + 0.5)))
+    x, y = c.x(), c.y()
+    near[max(y - 60, 0):y + 60, max(x - 60, 0):x + 60] = True
+    assert (ink & near).sum() > 30                     # "30" is there to be covered
+    changed = np.any(marked != numbered, axis=2)
+    assert (changed & near).sum() > 30                 # the ring and its badge are drawn
+    assert not (changed & ink).any()                   # and no number pixel changed

@@ -139,7 +139,7 @@ def test_animation_shows_candidates_with_outlets(window, qtbot):
     items = window.view.candidates._items
     assert items, "candidates of move 2 are shown"
     # move 2 from a8: the candidates are c7 (reserved end, excluded) and b6
-    assert {(c, r) for c, r, _, _ in items} == {(1, 5)}
+    assert {(c, r) for c, r, *_ in items} == {(1, 5)}
     assert len(window.view.path) == 1
     window.toggle_animation()                        # stop: the whole tour is back
     assert not window.animator.running

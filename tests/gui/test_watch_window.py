@@ -143,3 +143,50 @@ def test_a_watched_backtracking_walk_backs_up_and_hands_over_at_full_speed(windo
     from knightgui_core.walks.solve import solve
     ref = solve(8, 8, start="a1", method="backtrack", leaper=(2, 3))
     assert window.view.path.tolist() == ref.path.tolist()
+
+
+def test_a_paused_watch_says_so_stops_its_clocks_and_captions_the_shown_move(
+        window, qtbot, monkeypatch):
+    """Issue 35: paused at move 45, the options matrix's caption said move 64 (the matrix is
+    redrawn ten times a second, the board every frame); "Watching…" and Elapsed ran on."""
+    from knightgui import watch_player
+    monkeypatch.setattr(watch_player, "MATRIX_EVERY", 5.0)    # one redraw, then when it must
+    _exhaustive(window, 8, "a8")
+    window.act.watch.setChecked(True)
+    window.act.watch_speed.setValue(2000)
+    window.solve()
+    wait_until(qtbot, lambda: window.watcher.last is not None
+               and window.watcher.last.forward_moves > 300, timeout=30)
+    window.act.watch_pause.trigger()
+    caption = window.matrix.caption.text
+    assert window.watcher.paused
+    assert caption().startswith(f"Watching: move {len(window.view.path):,},")
+    state = window.counter.state.text()
+    assert state.startswith(f"Paused at move {len(window.view.path):,}")
+    assert window.timing.labels["status"].text() == "paused"
+    elapsed = window.timing.labels["elapsed"].text()
+    qtbot.wait(400)
+    assert window.timing.labels["elapsed"].text() == elapsed        # the clock stopped
+    for _ in range(3):
+        window.act.watch_step.trigger()
+        n = len(window.view.path)
+        assert caption().startswith(f"Watching: move {n:,},")
+        assert window.counter.state.text().startswith(f"Paused at move {n:,}")
+    window.act.watch_pause.trigger()                                 # go on
+    assert not window.watcher.paused and window.timing.running
+    wait_until(qtbot, lambda: window.timing.labels["elapsed"].text() != elapsed, timeout=5)
+    assert not window.counter.state.text().startswith("Paused")
+    window.cancel()
+
+
+def test_watching_shows_no_tour_id(window, qtbot):
+    from gui_helpers import some_tour
+    window.show_tour(some_tour(6, 6))
+    assert window.counter.identity.text().startswith("O6x6-")
+    _exhaustive(window)
+    window.act.watch.setChecked(True)
+    window.act.watch_speed.setValue(10)
+    window.solve()
+    assert window.watcher.active
+    assert window.counter.identity.text() == "—"    # the board shows the search, no tour
+    window.cancel()
