@@ -17,6 +17,7 @@ from knightgui_core.board.tour import Tour
 
 from .panels.counter import EXHAUSTED_TEXT, format_seconds
 from .request import Mode
+from .single_caption import single_tour_caption
 from .solutions import SolutionStore
 from .tour_classes import TourClasses
 
@@ -92,6 +93,7 @@ class ResultsPresenter(QObject):
         self.exhausted = False
         self.found = 0
         self._want_next = False
+        self.tourShown.emit(None)       # the shown tour's id goes with it
         if req.mode == Mode.EXHAUSTIVE:
             self.store.clear(req.rows * req.cols)
             self.classes = self._new_classes(self.board)
@@ -164,10 +166,9 @@ class ResultsPresenter(QObject):
         self.ties = ties
         self.view.set_tour(res.path, req.closed and res.ok, ties, board=req.board())
         self.tour = res.tour
-        n_ties = int(ties.sum()) if ties is not None else 0
-        self.matrix.clear(f"Single tour: {n_ties:,} ties broken by '{req.tie.label}' "
-                          "(View ▸ Highlight ties). Exhaustive mode fills this matrix.")
-        self.counter.set_counts(state="single tour" if res.ok else "no tour")
+        self.matrix.clear(single_tour_caption(res, req.tie.label))
+        self.counter.set_counts(state="single tour" if res.ok else "no tour",
+                                warning=not res.ok)
         self.tourShown.emit(res.tour)
         self.status.emit(f"{res.message} ({format_seconds(res.seconds)})")
         if not res.ok:
@@ -206,8 +207,9 @@ class ResultsPresenter(QObject):
         self.timing.stop("done")
         self._update_counter()
         if st.exhausted:
-            self.status.emit(f"{EXHAUSTED_TEXT}: {st.solutions:,} solutions, "
-                             f"{st.dead_ends:,} dead ends, {format_seconds(st.seconds)}")
+            dead = "" if st.dead_ends is None else f"{st.dead_ends:,} dead ends, "
+            self.status.emit(f"{EXHAUSTED_TEXT}: {st.solutions:,} solutions, {dead}"
+                             f"{format_seconds(st.seconds)}")
         else:
             self.status.emit(f"Stopped after {st.solutions:,} solutions")
         if st.solutions == 0 and self.request is not None:
@@ -345,7 +347,10 @@ class ResultsPresenter(QObject):
         return self.show_solution(0)
 
     def last(self) -> bool:
-        """Show the last solution kept."""
+        """Show the last solution kept (with new tours only, the last new tour kept)."""
+        if self.new_only and self.classes is not None and len(self.store):
+            j = self.classes.last_new()
+            return self.show_solution(j) if j is not None else False
         return self.show_solution(len(self.store) - 1)
 
     def jump(self, number: int) -> bool:

@@ -119,6 +119,11 @@ class TourClasses:
         hits = np.flatnonzero(self._first[:i] == np.arange(i))
         return int(hits[-1]) if hits.size else None
 
+    def last_new(self) -> int | None:
+        """The last new tour among the solutions kept (every one is classified), or None
+        when none is kept."""
+        return self.previous_new(int(self._count()))
+
     def describe(self, i: int) -> str | None:
         """What solution ``i`` is when it repeats an earlier tour ("solution 17 rotated 90°
         clockwise", "solution 3 reversed", "the same cycle as solution 5"), or None when it

@@ -56,9 +56,10 @@ class StudyRequest:
 
 @dataclass
 class Stats:
-    """Counters of an enumeration so far (what the progress and finished signals carry)."""
+    """Counters of an enumeration so far (what the progress and finished signals carry);
+    ``dead_ends`` None when the search does not count them (every knight's path)."""
     solutions: int = 0
-    dead_ends: int = 0
+    dead_ends: int | None = 0
     forward_moves: int = 0
     seconds: float = 0.0
     exhausted: bool = False
@@ -197,8 +198,8 @@ class SolverThread(QThread):
         t0 = last = time.perf_counter()
         batch: list[Packed] = []
 
-        def stats(**kw) -> Stats:
-            return Stats(lister.found, 0, lister.nodes, time.perf_counter() - t0,
+        def stats(**kw) -> Stats:       # its pruned search counts no dead ends
+            return Stats(lister.found, None, lister.nodes, time.perf_counter() - t0,
                          lister.done, **kw)
 
         for block in kept_path_chunks(lister, req.keep, req.limit, keep_policy.KEEP_BYTES):

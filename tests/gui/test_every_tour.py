@@ -24,3 +24,22 @@ def test_every_path_from_a1_on_5x5_is_steppable(window, qtbot):
     assert window.matrix.caption.text().startswith("Path 304")
     assert r.tour is not None and r.tour.method["method"] == "all-tours"
     assert window.timing.labels["method"].text().startswith("every knight's path")
+
+
+def test_every_path_shows_no_dead_end_count_it_does_not_have(window, qtbot):
+    """Issue 35: "Dead ends 0" after 15.4 M forward moves. The every-path search prunes
+    instead of counting dead ends, so no figure is shown for them, while running or done."""
+    open_exhaustive(window, 6, "a1")
+    window.controls.all_tours.setChecked(True)
+    seen = []
+    window.worker.progress.connect(
+        lambda *_: seen.append(window.timing.labels["dead_ends"].text()))
+    window.solve()
+    wait_until(qtbot, lambda: not window.results.running, timeout=120)
+    r = window.results
+    assert r.exhausted and r.found == 524_486
+    assert window.timing.labels["forward"].text() != "0"
+    shown = {*seen, window.timing.labels["dead_ends"].text()}
+    assert shown == {"not counted (every-path search)"}
+    status = window.statusBar().currentMessage()
+    assert "524,486 solutions" in status and "dead end" not in status

@@ -64,3 +64,21 @@ def test_a_new_run_forgets_the_classes_of_the_last(window, qtbot):
     assert window.results.classes is not first_run
     assert window.results.tour.method.get("same_as") == "a new tour"
     np.testing.assert_array_equal(window.view.path, window.results.store.path(0))
+
+
+def test_last_with_new_tours_only_lands_on_the_last_new_tour(window, qtbot):
+    """Issue 35: with new tours only, Last showed solution 137,300 of the a8 open tours,
+    which its own Tour id calls a repeat of solution 10,428."""
+    _enumerate_open(window, qtbot, 8, "a8")
+    r = window.results
+    assert r.exhausted and len(r.store) == r.found == 137_300
+    r.set_new_only(True)
+    assert r.last()
+    last_new = r.current
+    assert r.tour.method.get("same_as") == "a new tour"
+    assert "a new tour" in window.counter.identity.text()
+    assert last_new < 137_299 and r.classes.next_new(last_new) is None
+    assert r.same_as(137_299) == "solution 10,428 reflected in the other diagonal"
+    assert not r.next() and r.current == last_new             # nothing new after it
+    r.set_new_only(False)
+    assert r.last() and r.current == 137_299                  # every solution: the last one
