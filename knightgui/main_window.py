@@ -14,7 +14,6 @@ from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox
 
 from knightgui_core.board.squares import Board, square_name
-from knightgui_core.walks.walk_result import Walk
 
 from . import settings
 from .animation import ConstructionAnimator
@@ -25,6 +24,7 @@ from .panels.counter import CounterPanel, TimingPanel
 from .panels.options_matrix import OptionsMatrixView
 from .request import RESULT_FIELDS, Mode
 from .results import ResultsPresenter
+from .shown_tour import show_from_elsewhere
 from .watch_player import WatchPlayer
 from .window_actions import make_actions
 from .worker import SolverThread
@@ -165,30 +165,10 @@ class MainWindow(QMainWindow):
     @guarded
     def show_tour(self, tour):
         """Show a tour from elsewhere: a file, or the analysis view (a ``Tour``, or for a walk
-        that got stuck a :class:`~knightgui_core.walks.walk_result.Walk`)."""
-        if tour is None:
-            return
-        walk = isinstance(tour, Walk)
-        b = tour.board
-        self.animator.stop(restore=False)
-        self.results.forget()
-        self.results.tour = None if walk else tour
-        self.results.ties = None
-        self.controls.set_board(b.rows, b.cols, board=b)
-        self.view.set_board(board=b)
-        if walk:
-            self.view.set_tour(tour.path, False)
-            self.matrix.clear("Walk from the analysis: no options matrix")
-            self.counter.set_counts(state="incomplete walk")
-            self.counter.show_identity(None)
-            self.timing.clear("walk from the analysis")
-            self.statusBar().showMessage(tour.message or "incomplete walk")
-        else:
-            self.view.set_tour(tour.path, tour.closed)
-            self.counter.show_identity(tour)
-            self.matrix.clear("Tour from elsewhere: no options matrix")
-            self.counter.set_counts(state="tour shown")
-            self.timing.clear("tour from elsewhere")
+        that got stuck a :class:`~knightgui_core.walks.walk_result.Walk`); the controls take
+        its start (:func:`knightgui.shown_tour.show_from_elsewhere`)."""
+        if tour is not None:
+            show_from_elsewhere(self, tour)
 
     def _model_changed(self, changed: frozenset) -> None:
         """Board, mode, start, end or closed changed: what the panels show is stale."""
