@@ -1,22 +1,35 @@
 """Where the runner's tasks run: Dask clients for this machine's local clusters and for a
 cluster's scheduler (:mod:`knightgui_core.run.runner` uses these; see its docstring for the
 scheduler names). Local clusters are made once per process and closed at exit; a scheduler
-address is checked (a TCP probe, then Dask's identity call in a daemon thread) before any
-``Client`` exists, so an address that does not answer fails in one line within the timeout.
+address is checked — its form first (host name labels, IP literals, port), then a TCP probe,
+then Dask's identity call in a daemon thread — before any ``Client`` exists, so an address that
+is malformed or does not answer fails in one line within the timeout. While tasks run, a
+:class:`WorkerWatch` asks the scheduler how many workers it has (``Client.scheduler_info``),
+so a cluster that has lost every worker, or whose scheduler no longer answers, ends the run
+with :class:`ClusterLost` after :data:`WORKER_TIMEOUT` seconds instead of waiting for ever.
 """
 from __future__ import annotations
 
 import atexit
+import ipaddress
 import logging
 import os
+import re
 import threading
+import time
 from collections.abc import Mapping
 from typing import Any
 
 from ..system.errors import ResourceError
+from ..system.text import shorten
 
 #: seconds a scheduler address gets to answer before :class:`SchedulerError`
 CONNECT_TIMEOUT = 6.0
+#: seconds a run waits with no worker in its cluster, or no answer from its scheduler, before
+#: :class:`ClusterLost` (the CLI's ``--worker-timeout``)
+WORKER_TIMEOUT = 60.0
+#: seconds between two questions of the :class:`WorkerWatch` to the scheduler
+WATCH_INTERVAL = 1.0
 #: environment variable naming a scheduler (what the CLI's --scheduler overrides)
 SCHEDULER_ENV = "KNIGHTGUI_SCHEDULER"
 LOCAL_MODES = ("local", "threads", "processes")
@@ -34,6 +47,15 @@ class TaskFailed(RunnerError):
     """A task raised (after its retries) or its workers kept dying."""
 
 
+class ClusterLost(RunnerError):
+    """The cluster lost its scheduler, or had no worker (or no answer) for the worker timeout.
+    ``done`` of ``total`` tasks had finished (with a store, they are in it)."""
+
+    def __init__(self, reason: str, done: int = 0, total: int = 0):
+        super().__init__(f"{reason} ({done:,} of {total:,} tasks done)")
+        self.reason, self.done, self.total = reason, done, total
+
+
 def resolve_scheduler(option: str | None, environ: Mapping[str, str] | None = None) -> str:
     """The scheduler a command uses: ``option`` (``--scheduler``) if given, else
     ``$KNIGHTGUI_SCHEDULER``, else ``"local"``. :class:`SchedulerError` if malformed."""
@@ -44,23 +66,85 @@ def resolve_scheduler(option: str | None, environ: Mapping[str, str] | None = No
         return "local"
     if value in LOCAL_MODES:
         return value
+    shown = shorten(repr(value), 80)
     if "://" not in value:
-        raise SchedulerError(f"scheduler {value!r}: give tcp://HOST:PORT (or local, threads, "
+        raise SchedulerError(f"scheduler {shown}: give tcp://HOST:PORT (or local, threads, "
                              "processes)")
     proto, _, rest = value.partition("://")
     if proto not in ("tcp", "tls", "inproc") or not rest:
-        raise SchedulerError(f"scheduler {value!r}: give tcp://HOST:PORT")
+        raise SchedulerError(f"scheduler {shown}: give tcp://HOST:PORT")
     if proto != "inproc":
         host, sep, port = rest.rpartition(":")
-        if (not sep or not host or not (port.isascii() and port.isdigit())
+        if (not sep or not host or not (port.isascii() and port.isdigit()) or len(port) > 5
                 or not 0 < int(port) < 65536):
-            raise SchedulerError(f"scheduler {value!r}: give tcp://HOST:PORT with a port "
+            raise SchedulerError(f"scheduler {shown}: give tcp://HOST:PORT with a port "
                                  "between 1 and 65535")
+        why = host_problem(host)
+        if why:
+            raise SchedulerError(f"scheduler {shown}: {why}")
     return value
+
+
+#: one label of a host name (RFC 1123): ASCII letters, digits and '-', not at either end
+_LABEL = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\Z")
+
+
+def host_problem(host: str) -> str:
+    """What is wrong with ``host`` as the host of a scheduler address ("" when nothing): a
+    host name of labels of 1 to 63 ASCII letters, digits and '-' (253 characters at most, a
+    final '.' allowed), an IPv4 address, or an IPv6 address in brackets."""
+    if host.startswith("[") or host.endswith("]"):
+        inside = host[1:-1] if host.startswith("[") and host.endswith("]") else ""
+        try:
+            ipaddress.IPv6Address(inside)
+        except ValueError:
+            return "between the brackets there must be an IPv6 address, as in tcp://[::1]:8786"
+        return ""
+    if ":" in host:
+        return "an IPv6 address goes in brackets, as in tcp://[::1]:8786"
+    if not host.isascii():
+        return ("a host name is ASCII letters, digits, '-' and '.' (an international name in "
+                "its xn-- form)")
+    name = host[:-1] if host.endswith(".") else host
+    if len(name) > 253:
+        return f"a host name has at most 253 characters, this one {len(name):,}"
+    labels = name.split(".")
+    for label in labels:
+        if not label:
+            return "a host name has an empty label (two dots in a row, or a dot first)"
+        if len(label) > 63:
+            return f"a label of a host name has at most 63 characters, one here has {len(label):,}"
+        if not _LABEL.match(label):
+            return (f"the label {label!r} is not a host name's: ASCII letters, digits and '-' "
+                    "(not first or last)")
+    if all(label.isdigit() for label in labels):
+        try:
+            ipaddress.IPv4Address(name)
+        except ValueError:
+            return f"{name} is not an IPv4 address"
+    return ""
+
+
+def quiet_dask_logs() -> None:
+    """Keep distributed's log lines out of the user's terminal: a task's failure, a lost
+    worker or a lost scheduler reaches the runner through its futures and the
+    :class:`WorkerWatch`, and becomes one line; a study stopped by Ctrl-C or SIGTERM, or whose
+    scheduler died, would otherwise end with the client's and workers' tracebacks ("failed to
+    communicate with the scheduler during heartbeat", "Failed to reconnect to scheduler",
+    a CancelledError at exit) instead of its one line (seen in CI and by killing a scheduler).
+    distributed gives some of its loggers a level of their own (``distributed.client``:
+    warning), so each is quieted, not only the parent; and tornado's, whose loop logs the
+    ``CommClosedError`` of ``as_completed``'s result fetch cut by a lost scheduler."""
+    names = ["distributed", "tornado", "tornado.application"] + [
+        n for n in list(logging.root.manager.loggerDict) if n.startswith("distributed.")]
+    for name in names:
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 _local_lock = threading.Lock()
 _local_clients: dict[tuple[str, int], Any] = {}
+_remote_lock = threading.Lock()
+_remote_clients: dict[str, Any] = {}
 
 
 def shutdown_local() -> None:
@@ -103,13 +187,10 @@ def local_client(mode: str = "threads", workers: int | None = None) -> Any:
         dask.config.set({"distributed.worker.profile.enabled": False,
                          "distributed.admin.system-monitor.interval": "2s",
                          "distributed.admin.tick.interval": "200ms"})
-        # the embedded cluster's own log lines stay out of the user's terminal: a task's
-        # failure reaches the runner through its future, and a study stopped by Ctrl-C or
-        # SIGTERM would otherwise end with the workers' "failed to communicate with the
-        # scheduler during heartbeat" tracebacks instead of its one line (seen in CI). Set
-        # before the cluster starts: silence_logs quiets only distributed's own handlers, and
-        # its start-up lines ("dashboard at: http://…") reached the window's root handler.
-        logging.getLogger("distributed").setLevel(logging.CRITICAL)
+        # set before the cluster starts: silence_logs quiets only distributed's own
+        # handlers, and its start-up lines ("dashboard at: http://…") reached the window's
+        # root handler
+        quiet_dask_logs()
         if mode == "threads":
             cluster = LocalCluster(n_workers=1, threads_per_worker=n, processes=False,
                                    dashboard_address=":0", silence_logs=logging.CRITICAL)
@@ -135,6 +216,9 @@ def _probe(address: str, timeout: float) -> None:
     except OSError as e:
         raise SchedulerError(f"cannot reach the Dask scheduler at {address} "
                              f"({e.strerror or type(e).__name__})") from None
+    except (UnicodeError, ValueError) as e:   # resolve_scheduler refuses these names first
+        raise SchedulerError(f"cannot reach the Dask scheduler at {address} "
+                             f"({type(e).__name__})") from None
 
 
 def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
@@ -170,6 +254,7 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
         raise SchedulerError(f"cannot reach the Dask scheduler at {address} within "
                              f"{timeout:g} s ({why})")
     from distributed import Client
+    quiet_dask_logs()
     try:
         return Client(address, timeout=timeout, set_as_default=False)
     except Exception as e:  # noqa: BLE001 - one line
@@ -187,8 +272,6 @@ def client_for(scheduler: Any, workers: int | None = None) -> tuple[Any, str]:
     return scheduler, "client"
 
 
-_remote_lock = threading.Lock()
-_remote_clients: dict[str, Any] = {}
 
 
 def _remote_client(address: str):
@@ -199,6 +282,34 @@ def _remote_client(address: str):
         client = connect(address)
         _remote_clients[address] = client
         return client
+
+
+def discard_client(client: Any) -> None:
+    """Forget ``client`` if it is one of this module's (the next run makes a new one) and
+    close it in a daemon thread, waiting a moment at most: after :class:`ClusterLost`. A
+    client the caller made is left alone."""
+    ours = False
+    caches: tuple[tuple[threading.Lock, dict[Any, Any]], ...] = (
+        (_remote_lock, _remote_clients), (_local_lock, _local_clients))
+    for lock, clients in caches:
+        with lock:
+            for k in [k for k, c in clients.items() if c is client]:
+                del clients[k]
+                ours = True
+    if not ours:
+        return
+
+    def close() -> None:
+        try:
+            cluster = getattr(client, "cluster", None)
+            client.close(timeout=2)
+            if cluster is not None:
+                cluster.close(timeout=2)
+        except Exception:  # noqa: BLE001 - the cluster is gone already
+            pass
+    th = threading.Thread(target=close, name="knightgui-close", daemon=True)
+    th.start()
+    th.join(0.5)
 
 
 def _close_remote_clients() -> None:
@@ -213,3 +324,67 @@ def _close_remote_clients() -> None:
 
 
 atexit.register(_close_remote_clients)
+
+
+class WorkerWatch:
+    """Is the cluster still there? A daemon thread asks the scheduler how many workers it has
+    (``Client.scheduler_info``) every :data:`WATCH_INTERVAL` seconds — a scheduler that does
+    not answer holds up only that thread — and :meth:`check`, called by the runner while it
+    waits for results, raises :class:`ClusterLost` when no answer naming a worker has come
+    for ``timeout`` seconds, or when the client has lost its scheduler for good. A worker that
+    dies and comes back (a nanny restarts it) within ``timeout`` is not noticed. Use as a
+    context manager (the thread stops at the end)."""
+
+    def __init__(self, client: Any, where: str, timeout: float = WORKER_TIMEOUT,
+                 interval: float = WATCH_INTERVAL):
+        self.client, self.where = client, where
+        self.timeout, self.interval = float(timeout), float(interval)
+        self._answered = self._seen = time.monotonic()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="knightgui-watch", daemon=True)
+
+    def __enter__(self) -> WorkerWatch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            self._ask()
+            self._stop.wait(self.interval)
+
+    def _ask(self) -> None:
+        try:
+            try:
+                info = self.client.scheduler_info(n_workers=0)   # totals only: a small answer
+            except TypeError:                  # distributed before 2025 has no n_workers
+                info = self.client.scheduler_info()
+        except Exception:  # noqa: BLE001 - no answer is what check() measures
+            return
+        if self.client.status != "running":    # the client's last answer, not a fresh one
+            return
+        now = time.monotonic()
+        self._answered = now
+        n = info.get("n_workers", len(info.get("workers") or ()))
+        if isinstance(n, int) and n > 0:
+            self._seen = now
+
+    def lost(self, done: int, total: int) -> ClusterLost:
+        """The error of a client that lost its scheduler."""
+        return ClusterLost(f"lost the connection to {self.where}", done, total)
+
+    def check(self, done: int, total: int) -> None:
+        """:class:`ClusterLost` when the scheduler is gone for good, or has named no worker
+        (or not answered) for ``timeout`` seconds; ``done`` of ``total`` tasks finished."""
+        if getattr(self.client, "status", "running") in ("closing", "closed"):
+            raise self.lost(done, total)
+        now = time.monotonic()
+        if now - self._seen < self.timeout:
+            return
+        if now - self._answered >= self.timeout:
+            raise ClusterLost(f"{self.where} has not answered for {self.timeout:g} s", done,
+                              total)
+        raise ClusterLost(f"{self.where} has had no worker for {self.timeout:g} s", done,
+                          total)

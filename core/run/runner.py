@@ -33,8 +33,9 @@ Schedulers (``scheduler=``)
   * ``"threads"``: an in-process Dask cluster, one worker with a thread per core (the kernels
     release the GIL, so the threads run in parallel).
   * ``"processes"``: a Dask ``LocalCluster`` of one single-threaded worker process per core.
-  * ``"tcp://HOST:PORT"`` (or ``tls://``): an existing cluster's scheduler. It must answer
-    within :data:`CONNECT_TIMEOUT` seconds, else :class:`SchedulerError`.
+  * ``"tcp://HOST:PORT"`` (or ``tls://``): an existing cluster's scheduler. A malformed
+    address (host name labels, IP literal, port) is refused before connecting, and it must
+    answer within :data:`CONNECT_TIMEOUT` seconds, else :class:`SchedulerError`.
   * a ``distributed.Client``: used as it is (the caller closes it).
 
 Default: ``"local"`` means ``"threads"``. Measured side by side on this project's 2-core
@@ -45,11 +46,14 @@ against 5.3–11.6 s and schedules a no-op task in 5.8–15 ms against 17–28 m
 kernels the threads use both cores.
 
 Faults: a task that raises is retried (``retries``, Dask's own retry); a worker that dies
-mid-task has its tasks re-run elsewhere by the scheduler (Dask's resilience); a client that
-dies loses nothing already in the store, and the same call with the same store computes only
-what is missing. ``cancel`` (a callable or ``threading.Event``) stops the run between task
-completions: the report holds what finished (``cancelled=True``); Ctrl-C (KeyboardInterrupt)
-releases the cluster's work and propagates — every finished task is already committed.
+mid-task has its tasks re-run elsewhere by the scheduler (Dask's resilience); a cluster left
+with no worker, or whose scheduler stops answering, for ``worker_timeout`` seconds (default
+:data:`WORKER_TIMEOUT`), or whose scheduler is lost, ends the run with :class:`ClusterLost`;
+a client that dies loses nothing already in the store, and the same call with the same store
+computes only what is missing. ``cancel`` (a callable or ``threading.Event``) stops the run
+between task completions: the report holds what finished (``cancelled=True``); Ctrl-C
+(KeyboardInterrupt) releases the cluster's work and propagates — every finished task is
+already committed.
 """
 from __future__ import annotations
 
@@ -70,19 +74,23 @@ from .clusters import (
     CONNECT_TIMEOUT,
     LOCAL_MODES,
     SCHEDULER_ENV,
+    WORKER_TIMEOUT,
+    ClusterLost,
     RunnerError,
     SchedulerError,
     TaskFailed,
+    WorkerWatch,
     client_for,
     connect,
+    discard_client,
     local_client,
     resolve_scheduler,
     shutdown_local,
 )
 from .store import ResultStore, canonical_json
 
-__all__ = ["CONNECT_TIMEOUT", "DEFAULT_RETRIES", "LOCAL_MODES", "SCHEDULER_ENV", "CancelArg",
-           "ProgressFn", "ResultFn", "RunReport",
+__all__ = ["CONNECT_TIMEOUT", "DEFAULT_RETRIES", "LOCAL_MODES", "SCHEDULER_ENV",
+           "WORKER_TIMEOUT", "CancelArg", "ClusterLost", "ProgressFn", "ResultFn", "RunReport",
            "RunnerError", "SchedulerError", "Task", "TaskFailed", "client_for", "code_version",
            "connect", "local_client", "pack_array", "resolve_scheduler", "run_tasks",
            "shutdown_local", "unpack_array"]
@@ -185,7 +193,8 @@ def _dask_key(task: Task) -> str:
 def run_tasks(tasks: Iterable[Task], *, store: ResultStore | None = None,
               scheduler: Any = None, progress: ProgressFn | None = None,
               cancel: Any = None, on_result: ResultFn | None = None,
-              workers: int | None = None, retries: int = DEFAULT_RETRIES) -> RunReport:
+              workers: int | None = None, retries: int = DEFAULT_RETRIES,
+              worker_timeout: float = WORKER_TIMEOUT) -> RunReport:
     """Run ``tasks`` and return a :class:`RunReport`.
 
     ``store``: finished tasks are read from it first (checked) and each newly finished task
@@ -193,9 +202,14 @@ def run_tasks(tasks: Iterable[Task], *, store: ResultStore | None = None,
     ``progress(done, total)`` after the store is read and after each finished task;
     ``on_result(key, result)`` for every result (stored ones first, then as tasks finish);
     ``cancel``: a callable or Event, polled about every 20 ms. ``workers``: cores of a local
-    scheduler (default all). Raises :class:`SchedulerError`, :class:`TaskFailed`,
-    :class:`~knightgui_core.run.store.StoreError`.
+    scheduler (default all). ``worker_timeout``: seconds without any worker in the cluster,
+    or without an answer from its scheduler, before :class:`ClusterLost`. Raises
+    :class:`SchedulerError`, :class:`TaskFailed`, :class:`ClusterLost`,
+    :class:`~knightgui_core.run.store.StoreError`; every task finished before is in the store.
     """
+    if not 0 < worker_timeout < float("inf"):
+        raise ValueError(f"worker_timeout must be a positive number of seconds, got "
+                         f"{worker_timeout!r}")
     t0 = time.perf_counter()
     todo_all: list[Task] = list(tasks)
     by_key: dict[str, Task] = {}
@@ -224,20 +238,39 @@ def run_tasks(tasks: Iterable[Task], *, store: ResultStore | None = None,
         return report
 
     client, report.scheduler = client_for(scheduler, workers)
-    _submit_and_collect(client, todo, report, store, progress, cancel, on_result, retries)
+    try:
+        with WorkerWatch(client, _where(client, report.scheduler), worker_timeout) as watch:
+            _submit_and_collect(client, todo, report, store, progress, cancel, on_result,
+                                retries, watch)
+    except ClusterLost:
+        discard_client(client)              # the next run connects afresh
+        raise
     report.seconds = time.perf_counter() - t0
     return report
 
 
+def _where(client: Any, name: str) -> str:
+    """The cluster in a message: its scheduler's address, or this machine's cluster."""
+    if name in LOCAL_MODES:
+        return f"this machine's Dask cluster ({name})"
+    address = getattr(getattr(client, "scheduler", None), "address", None) or name
+    return f"the Dask scheduler at {address}"
+
+
 def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
                         store: ResultStore | None, progress: ProgressFn | None, cancel: Any,
-                        on_result: ResultFn | None, retries: int) -> None:
+                        on_result: ResultFn | None, retries: int, watch: WorkerWatch) -> None:
     # distributed only when a study runs on Dask (0.77 s to import: python -X
     # importtime -c 'import distributed'); the embedded default on one core does without it
     from distributed import as_completed
-    # one message to the scheduler for the whole graph, not one per task
-    submitted = client.map(_execute, [t.fn for t in todo], [t.args for t in todo],
-                           key=[_dask_key(t) for t in todo], retries=retries, pure=False)
+    try:
+        # one message to the scheduler for the whole graph, not one per task
+        submitted = client.map(_execute, [t.fn for t in todo], [t.args for t in todo],
+                               key=[_dask_key(t) for t in todo], retries=retries, pure=False)
+    except Exception:
+        if client.status == "running":
+            raise
+        raise watch.lost(len(report.results), report.total) from None
     futures: dict[Any, Task] = dict(zip(submitted, todo, strict=True))
     mine = code_version()
     # results travel with the completion events (no round trip per future to fetch them)
@@ -250,6 +283,7 @@ def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
                 if cancel_requested(cancel):
                     report.cancelled = True
                     break
+                watch.check(len(report.results), report.total)
                 time.sleep(0.02)
                 continue
             for fut, outcome in batch:
@@ -262,6 +296,8 @@ def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
                     raise TaskFailed(f"task {t.key} failed: {type(exc).__name__}: "
                                      f"{str(exc).splitlines()[0] if str(exc) else ''}{hint}")
                 if fut.status != "finished":
+                    if client.status != "running":      # Dask cancels them all when the
+                        raise watch.lost(len(report.results), report.total)  # scheduler goes
                     raise RunnerError(f"task {t.key} was {fut.status} (lost the scheduler?)")
                 text, seconds, worker_version = outcome
                 if worker_version != mine:

@@ -1,4 +1,5 @@
-"""What every study command shares: ``--store``, ``--scheduler``, the progress bar, Ctrl-C.
+"""What every study command shares: ``--store``, ``--scheduler``, ``--worker-timeout``, the
+progress bar, Ctrl-C.
 
 A study command does::
 
@@ -6,7 +7,7 @@ A study command does::
 
     def add_parser(studies):
         p = studies.add_parser("my-study", ...)
-        add_runner_options(p)                    # --store FILE, --scheduler ADDR
+        add_runner_options(p)            # --store FILE, --scheduler ADDR, --worker-timeout S
         ...
 
     def run(args):
@@ -18,11 +19,14 @@ A study command does::
 ``run_study`` opens the store (a bad file: exit 2, one line, the file untouched; a read-only
 one is read, and a study that would have to add tasks to it stops before computing any, exit
 2 with one line saying "read-only"), picks the
-scheduler (``--scheduler``, else ``$KNIGHTGUI_SCHEDULER``, else this machine), draws a tqdm bar
+scheduler (``--scheduler``, else ``$KNIGHTGUI_SCHEDULER``, else this machine; a malformed
+address is refused before connecting), draws a tqdm bar
 on stderr when stderr is a terminal and ``--json`` is not given, and on Ctrl-C stops at once
 (exit 130) with every finished task committed. SIGTERM (``kill``, a batch system's time limit)
 is handled the same way, with one line saying how many of the study's tasks the store keeps
-(``terminated; 12 tasks kept in the store``) and exit 143, the shell's code for it.
+(``terminated; 12 tasks kept in the store``) and exit 143, the shell's code for it. A cluster
+that loses its scheduler, or has no worker for ``--worker-timeout`` seconds (60 by default),
+ends the study with one line saying what the store keeps, exit 2.
 """
 from __future__ import annotations
 
@@ -34,11 +38,12 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from ._common import CliError
+from ._common import CliError, positive_int
 
 
 def add_runner_options(p) -> None:
-    """Add ``--store FILE`` and ``--scheduler ADDR`` to a study's parser."""
+    """Add ``--store FILE``, ``--scheduler ADDR`` and ``--worker-timeout SECONDS`` to a
+    study's parser."""
     p.add_argument("--store", metavar="FILE", default=None,
                    help="SQLite result store: finished tasks are kept there and not "
                         "computed again (many studies can share one file)")
@@ -46,6 +51,19 @@ def add_runner_options(p) -> None:
                    help="Dask scheduler, tcp://HOST:PORT (default: $KNIGHTGUI_SCHEDULER, "
                         "else this machine's cores: 'local', the same as 'threads'; "
                         "'processes' for a local cluster of worker processes)")
+    p.add_argument("--worker-timeout", metavar="SECONDS", default=None,
+                   help="end the study (exit 2; finished tasks stay in the store) when the "
+                        "cluster has had no worker, or its scheduler has not answered, for "
+                        "this many seconds (default 60)")
+
+
+def worker_timeout_of(args) -> float:
+    """``--worker-timeout`` in seconds (1 to 86,400; default 60); CliError if not."""
+    from knightgui_core.run.runner import WORKER_TIMEOUT
+    value = getattr(args, "worker_timeout", None)
+    if value is None:
+        return WORKER_TIMEOUT
+    return float(positive_int("--worker-timeout", value, 1, 86_400))
 
 
 def open_store(path: str | None):
@@ -58,6 +76,14 @@ def open_store(path: str | None):
         return ResultStore(path)
     except StoreError as e:
         raise CliError(f"--store: {e}") from None
+
+
+def open_study_store(args):
+    """The study's store (``--store``; None without one), opened once ``--scheduler`` and
+    ``--worker-timeout`` are checked: a malformed address leaves no new file behind."""
+    scheduler_of(args)
+    worker_timeout_of(args)
+    return open_store(getattr(args, "store", None))
 
 
 def refuse_read_only(store, tasks: Sequence[Any]) -> None:
@@ -186,15 +212,24 @@ def _quick_exit(store, *, terminated: bool = False, study: str | None = None) ->
     os._exit(143 if terminated else 130)
 
 
+def _lost_tasks(store, e) -> str:
+    """What a study that lost its cluster keeps, for its one line."""
+    if store is None:
+        return f"{e.done:,} of {e.total:,} tasks were done, and without --store none is kept"
+    return (f"{e.done:,} of {e.total:,} tasks are kept in the store: run the same command "
+            "again to finish")
+
+
 def run_study(args, tasks: Sequence[Any], label: str, *, store=None,
               on_result: Callable[[str, Any], None] | None = None,
               workers: int | None = None):
     """Run ``tasks`` for a study command and return the
     :class:`~knightgui_core.run.runner.RunReport`. Opens ``args.store`` unless ``store`` is
     given (then the caller closes it). Errors become :class:`CliError` (exit 2)."""
-    from knightgui_core.run.runner import RunnerError, SchedulerError, run_tasks
+    from knightgui_core.run.runner import ClusterLost, RunnerError, SchedulerError, run_tasks
     from knightgui_core.run.store import StoreError
     sched = scheduler_of(args)
+    timeout = worker_timeout_of(args)
     own = store is None
     if own:
         store = open_store(getattr(args, "store", None))
@@ -204,13 +239,16 @@ def run_study(args, tasks: Sequence[Any], label: str, *, store=None,
         refuse_read_only(store, tasks)
         with sigterm_raises():
             return run_tasks(tasks, store=store, scheduler=sched, progress=bar,
-                             on_result=on_result, workers=workers)
+                             on_result=on_result, workers=workers, worker_timeout=timeout)
     except KeyboardInterrupt:
         bar.close()
         _quick_exit(store, terminated=_terminated.is_set(), study=study)
         raise                                  # not reached
     except SchedulerError as e:
         raise CliError(f"--scheduler: {e}") from None
+    except ClusterLost as e:
+        bar.close()
+        raise CliError(f"{label}: {e.reason}; {_lost_tasks(store, e)}") from None
     except StoreError as e:
         raise CliError(f"--store: {e}") from None
     except RunnerError as e:

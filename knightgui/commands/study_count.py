@@ -18,7 +18,7 @@ import csv
 import io
 
 from ._common import CliError, add_board_options, board_of, emit_json, positive_int
-from ._study_options import add_runner_options, open_store, run_study
+from ._study_options import add_runner_options, open_study_store, run_study
 
 
 def add_parser(studies) -> None:
@@ -124,7 +124,7 @@ def _all_tours(args, rows: int, cols: int, workers: int | None, board) -> int:
     if args.starts.strip().lower() != "all" or args.distinct or args.lengths:
         raise CliError("--all-tours counts every start; it takes no --starts, --distinct "
                        "or --lengths")
-    store = open_store(args.store)
+    store = open_study_store(args)
     try:
         res = run_all_tours(rows, cols, runner=lambda tasks: run_study(
             args, tasks, f"all tours {rows}x{cols}", store=store, workers=workers),
@@ -167,7 +167,7 @@ def _all_boards(args) -> int:
     limit = positive_int("--boards-up-to", args.boards_up_to, 9, MAX_SQUARES)
     workers = None if args.workers is None else positive_int("--workers", args.workers, 1, 256)
     sizes = [(k, n) for k in range(3, limit + 1) for n in range(k, limit // k + 1)]
-    store = open_store(args.store)
+    store = open_study_store(args)
     t0 = time.perf_counter()
     out = []
     try:
@@ -243,7 +243,7 @@ def run(args) -> int:
         raise CliError(f"--starts: {e}") from None
     if args.distinct and (rows * cols > 64 or len(squares) != rows * cols):
         raise CliError("--distinct takes boards of at most 64 squares and --starts all")
-    store = open_store(args.store)
+    store = open_study_store(args)
     try:
         def runner(tasks):
             return run_study(args, tasks, f"count {rows}x{cols}", store=store,

@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from ._common import CliError, emit_json, positive_int
-from ._study_options import add_runner_options, open_store, run_study
+from ._study_options import add_runner_options, open_study_store, run_study
 
 
 def add_parser(studies) -> None:
@@ -81,7 +81,7 @@ def run(args) -> int:
         raise CliError("--checkpoint is replaced by --store FILE (SQLite); give both once to "
                        "read the old checkpoint into the store")
     algos = P.algorithms(args.family)
-    store = open_store(args.store)
+    store = open_study_store(args)
     try:
         if args.checkpoint is not None:
             _import_checkpoint(args.checkpoint, store)
