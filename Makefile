@@ -42,7 +42,8 @@ slow: install-test
 ## make stress: the fast suite once with numba's bounds checking on (kernels compiled afresh
 ## into build/numba-boundscheck: an index outside an array raises IndexError instead of
 ## reading stray memory), then the long versions of the robustness tests (10,000 hostile
-## inputs per entry point, 1,000 solves, 100 random cancels, a 10-minute enumeration)
+## inputs per entry point, 1,000 solves, 100 random cancels, a 10-minute enumeration, a Dask
+## worker killed at three moments of a study)
 stress: install-test
 	NUMBA_BOUNDSCHECK=1 KNIGHTGUI_CACHE_DIR=$(CURDIR)/build/numba-boundscheck \
 		$(BIN)/python -m pytest -q -m "not slow" -p no:cacheprovider --timeout=3600
