@@ -1,30 +1,79 @@
 """The one warm-up of the engine: load the kernels from numba's cache (or compile them, the
-first time) before the first real request needs them.
+first time) before a real request needs them.
 
-Two depths, one module (it sits at the top of ``core`` and imports the API below it; nothing
-imports it back):
+The warm-up is a list of named stages, :data:`STAGES`, one per feature of the window, in the
+order a newcomer meets them (a tour, a closed tour, every tie followed, Watch, …, the
+studies). Each stage calls the public API the way its feature does, small, so every kernel
+that feature reaches is compiled (or loaded) when the stage ends; together they call every
+kernel of :mod:`knightgui_core.kernel_exports` (``tests/core/test_warmup.py`` checks both).
 
-* :func:`warm_up` — what the window uses first (a greedy tour, the bitboard and the general
-  enumeration kernels, the Phadke batch kernel, the move-order kernels). The app calls it
-  from a background thread once its first frame is painted; it never raises.
-* :func:`exercise_all` — every kernel listed in :mod:`knightgui_core.kernel_exports`, each
-  through the public API, so ``packaging/build_aot.py`` can read the one signature each has
-  and compile it ahead of time.
+* :func:`warm_up` runs the stages one at a time and reports after each one through a
+  ``progress(done, total, name)`` callback: called before each stage with the stages done so
+  far and the name of the stage starting, and once at the end with ``(total, total, "")``.
+  ``first()``, read between stages, names the stages wanted soonest (a feature someone asked
+  for). Best effort: a failing stage is logged and counted; its kernels compile on first
+  real use instead. The window runs it in a thread of its own after the first frame
+  (``knightgui/engine_warmup.py``), ``knightgui warmup`` at install (``make install``).
+* :func:`exercise_all` runs every stage and raises on a failure, so
+  ``packaging/build_aot.py`` can read the one signature each kernel has and compile it ahead
+  of time.
+
+In the bundle (``KNIGHTGUI_KERNELS=aot``) the kernels are compiled already: :func:`warm_up`
+reports every stage done at once and runs nothing.
 """
 from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 log = logging.getLogger("knightgui.warmup")
 
+#: ``progress(done, total, name)``: ``done`` stages of ``total`` are ready, ``name`` starts
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One named step of the warm-up: ``run()`` calls the public API as the feature ``name``
+    does; ``kernels`` are the exported kernels (``"walks.walk_kernel.greedy_walk"``, the
+    module as in :data:`knightgui_core.kernel_exports.EXPORTS`) ready when it ends."""
+
+    name: str
+    run: Callable[[], object]
+    kernels: tuple[str, ...]
+
+
+def _single() -> None:
+    from .board.squares import Board
+    from .board.tour import check_path
+    from .walks.solve import solve
+
+    res = solve(8, 8, start="a8")                       # the window's first Solve
+    assert res.ok, res.message
+    assert solve(8, 8, start="a1", method="greedy").ok
+    board = Board(5, 5)                                 # a tour file, a path that is not one
+    assert check_path(board, np.arange(25, dtype=np.int64)) is not None
+
+
+def _closed() -> None:
+    from .walks.solve import solve
+
+    for n, start in ((8, "a8"), (12, "a1"), (100, "a8"), (100, "a1")):  # reversals, construction
+        res = solve(n, n, start=start, closed=True)
+        assert res.ok, (n, res.message)
+
 
 def _enumeration() -> None:
-    from .studies.phadke import Algorithm, AlgorithmBatch
+    from .board.canonical import canonical_rows
+    from .board.squares import Board
+    from .board.tour import Tour
     from .tietree.engine import Engine
     from .tietree.enumerator import Enumerator
+    from .tietree.solution_writer import solution_blocks
 
     en = Enumerator(6, 6, "a1", "b3", dashes={"f6": "full"})
     en.first(2)
@@ -38,56 +87,63 @@ def _enumeration() -> None:
     g = Enumerator(6, 6, "a1", "b3", bits=False)
     g.options_replay().matrix(g.first(2)[0].path)
     g.count()
-    Enumerator(9, 9, start="a1").first(1)      # the general kernel (above 64 squares)
-    from .tietree.solution_writer import solution_blocks
-    for bits in (True, False):
+    Enumerator(9, 9, start="a1").first(1)        # the general kernel (above 64 squares)
+    Enumerator(9, 9, start="a1").block_compact(2)
+    for bits in (True, False):                   # solutions files (enumerate --out)
         for _ in solution_blocks(Enumerator(6, 6, "a1", "b3", bits=bits), 2, numbers=bits):
             pass
-    AlgorithmBatch([Algorithm(0, "strict", "c8", "b6", ())]).run(np.arange(1))   # by states
+    tours = Enumerator(6, 6, start="a1").first(2)
+    canonical_rows(Board(6, 6), np.stack([t.path for t in tours]))    # new tours only
+    Tour(Board(6, 6), tours[0].path, False)                           # a solution shown
+    torus = Board(6, 6, "torus", (1, 2))                              # other boards
+    Enumerator(6, 6, start="a1", board=torus).block_compact(2)
+    Tour(torus, Enumerator(6, 6, start="a1", board=torus).first(1)[0].path, False)
 
 
-def _orders() -> None:
-    from .studies.orders import all_orders, replay
-    from .studies.orders_runner import walk_orders
+def _watch() -> None:
+    from .board.squares import Board
+    from .tietree.enumerator import Enumerator
+    from .tietree.watch import SearchWatch
+    from .walks.backtrack_watch import BacktrackWatch
 
-    walk_orders(5, 5, 0, all_orders()[:2])      # the window's study task (shared walks)
-    replay(5, all_orders()[0], "first", 0)
+    SearchWatch(Enumerator(6, 6, start="a1")).steps(5)
+    for board, closed in ((Board(6, 6, "torus", (2, 3)), True), (Board(8, 8), False)):
+        watch = BacktrackWatch(board, 0, closed=closed)
+        watch.steps(5)
+        watch.finish()
 
 
-def warm_up() -> float:
-    """Load (or compile) the kernels the window reaches first; returns the seconds it took.
-    Best effort: a failure is logged and the kernel compiles on first real use instead."""
-    t0 = time.perf_counter()
+def _backtracking() -> None:
     from .walks.solve import solve
 
-    for name, step in (("solve", lambda: solve(8, 8, start="a1")),
-                       ("enumeration", _enumeration), ("move orders", _orders)):
-        try:
-            step()
-        except Exception:  # noqa: BLE001 - warm-up is best effort; the real call reports
-            log.debug("warm-up of %s failed", name, exc_info=True)
-    return time.perf_counter() - t0
+    for n, closed in ((5, False), (6, True), (8, False)):
+        res = solve(n, n, start="a1", closed=closed, method="backtrack")
+        assert res.ok, (n, closed, res.message)
+    assert solve(9, 9, start="i9", tie="squirrel", method="greedy").ok    # switching orders
+    assert solve(8, 8, start="a1", tie="squirrel").ok
 
 
-def exercise_all() -> None:
-    """Call every exported kernel at least once through the public API (small boards, a
-    second or two with warm caches). Raises if any call fails: the ahead-of-time build must
-    not compile a kernel it has not seen called."""
+def _other_boards() -> None:
+    from .walks.solve import solve
+
+    for n, closed, topology, leaper, method in (
+            (10, True, "torus", (1, 2), "greedy"), (8, False, "torus", (2, 3), "backtrack"),
+            (10, False, "torus", (2, 3), "auto"), (10, True, "cylinder", (1, 2), "auto"),
+            (8, False, "plane", (1, 4), "auto")):
+        solve(n, n, start="a1", closed=closed, method=method, topology=topology,
+              leaper=leaper)                    # the table walks (a refusal is fine too)
+
+
+def _huge() -> None:
     from .board.squares import Board
     from .board.tour import check_path
     from .construct.huge import construct_closed, construct_open
-    from .studies import tiebreaks
     from .walks.solve import solve
 
-    for rows, cols, closed, method in (
-            (8, 8, False, "greedy"), (8, 8, True, "auto"), (12, 12, True, "auto"),
-            (5, 5, False, "backtrack"), (6, 6, True, "backtrack"),
-            (30, 30, False, "construct"), (31, 33, False, "construct"),
-            (32, 30, True, "construct"), (3, 40, False, "construct"),
-            (4, 41, False, "construct"), (5, 60, True, "construct"),
-            (6, 61, False, "construct")):
-        res = solve(rows, cols, closed=closed, method=method)
-        assert res.ok, (rows, cols, closed, method, res.message)
+    for rows, cols, closed in ((30, 30, False), (31, 33, False), (32, 30, True),
+                               (3, 40, False), (4, 41, False), (5, 60, True), (6, 61, False)):
+        res = solve(rows, cols, closed=closed, method="construct")
+        assert res.ok, (rows, cols, closed, res.message)
         assert check_path(Board(rows, cols), res.path, closed) is None
     construct_closed(10, 12, start=5)
     construct_closed(40, 3)
@@ -96,55 +152,216 @@ def exercise_all() -> None:
     for rows, cols, start in ((3, 40, 3 * 40 - 1), (3, 40, 40 + 20), (4, 41, 20),
                               (4, 41, 41 * 3 + 37), (41, 4, 4 * 20), (40, 3, 3 * 20 + 1)):
         construct_open(rows, cols, start=start)
-    # a path that is not a tour, and one held in a wider integer type
-    board = Board(5, 5)
-    assert check_path(board, np.arange(25, dtype=np.int64)) is not None
-    _enumeration()
-    from .studies.phadke import Algorithm, AlgorithmBatch
-    # the Phadke kernel before the table (bench/phadke.py, tests)
-    AlgorithmBatch([Algorithm(0, "strict", "c8", "b6", ())]).run(np.arange(1), by_states=False)
-    from .tietree.enumerator import Enumerator
-    Enumerator(9, 9, start="a1").block_compact(2)   # the general keep kernel
-    _orders()
-    from .studies.orders import all_orders, run_orders
+    assert solve(300, 300, start="a1").ok               # the rule's walk, then construction
+
+
+def _orders() -> None:
+    from .studies.orders import all_orders, replay, run_orders
+    from .studies.orders_runner import walk_orders
+
+    walk_orders(5, 5, 0, all_orders()[:2])      # the window's study task (shared walks)
+    replay(5, all_orders()[0], "first", 0)      # a failed order shown on the board
     run_orders(5, "last", orders=all_orders()[:3].copy())
     run_orders(5, "first", orders=all_orders()[:3].copy(), shared=False)
+
+
+def _tiebreaks() -> None:
+    from .studies import tiebreaks
     from .studies.tiebreaks_tasks import run_task
+
     for task in tiebreaks.plan_study(12, n_min=5, starts="corners").tasks:
-        run_task(task)                             # the study's kernels, without a cluster
+        run_task(task)                           # the study's kernels, without a cluster
+    tiebreaks.walk("phadke", 8, "a1")            # a walk shown on the board
+    tiebreaks.exact_corner_success([5])          # the random rule's exact figure beside it
+
+
+def _counts() -> None:
+    from .studies.count_study import count_task
+    from .studies.phadke import Algorithm, AlgorithmBatch
+    from .tietree import count_kernel
     from .tietree.subtrees import CountBoard, count_subtrees, split
     from .tietree.table import TransTable
+
+    count_task(5, 5, "a1", [()], 1 << 20, table_bytes=1 << 22)        # the study's task
+    count_task(6, 6, "a1", [()], 1 << 20, table_bytes=1 << 22, topology="torus")
     count_subtrees(CountBoard(6, 6), 0, split(CountBoard(6, 6), 0, 2), 1000)
     table = TransTable(36, 1 << 28, lengths=True)
     count_subtrees(CountBoard(6, 6), 0, [()], table=table, lengths=True)
     table.filled = table.entries               # the table doubles (memo_rehash)
     assert table.grow_if_full()
-    from .studies.all_tours import all_tours_task
-    assert all_tours_task(5, 5, "a1")["tours"] == 304
-    from .tietree.all_tours_list import AllToursLister
-    assert len(AllToursLister(5, 5, "a1").first(400)) == 304
-    from .tietree import count_kernel
     cb = CountBoard(6, 6)                       # the count kernel before the table (bench)
     cb._begin(0, ())
     count_kernel.count_run(cb.att, cb.att[0].copy(), cb.path, cb.free, cb.pend, cb.ntied,
                            cb.ties, cb.st, 1 << 62)
-    assert solve(9, 9, start="i9", tie="squirrel", method="greedy").ok
-    for n, closed, topology, leaper, method in ((10, True, "torus", (1, 2), "greedy"),
-                                                (8, False, "torus", (2, 3), "backtrack")):
-        res = solve(n, n, closed=closed, method=method, topology=topology, leaper=leaper)
-        assert res.ok, (topology, leaper, method, res.message)       # the table walks
-    from .walks.backtrack_watch import BacktrackWatch
-    watch = BacktrackWatch(Board(6, 6, "torus", (2, 3)), 0, closed=True)    # the window's Watch
-    watch.steps(5)
-    watch.finish()
-    from .board.canonical import canonical_rows
-    tours = Enumerator(6, 6, start="a1").first(2)
-    canonical_rows(Board(6, 6), np.stack([t.path for t in tours]))    # the window's stepping
-    # a tour by hand (issue 36)
+    batch = AlgorithmBatch([Algorithm(0, "strict", "c8", "b6", ())])  # Phadke's study
+    batch.run(np.arange(1))                                           # by states
+    batch.run(np.arange(1), by_states=False)                          # leaf by leaf
+
+
+def _every_tour() -> None:
+    from .board.squares import Board
+    from .board.tour import Tour
+    from .studies.all_tours import all_tours_task
+    from .tietree.all_tours_list import AllToursLister
+
+    assert all_tours_task(5, 5, "a1")["tours"] == 304
+    tours = AllToursLister(5, 5, "a1").first(400)
+    assert len(tours) == 304
+    Tour(Board(5, 5), np.asarray(tours[0], dtype=np.int32), False)  # one shown
+
+
+def _by_hand() -> None:
+    from .board.squares import Board
     from .walks.completions import completions
     from .walks.rule_finish import finish_by_rule
     from .walks.verdict import quick_verdict
+
     quick_verdict(Board(6, 6), [0, 13])
     assert completions(Board(6, 6), [0, 13, 2]).counted                  # with the table
     assert completions(Board(9, 9), [0], 30.0, count=False).extendable   # without
     assert finish_by_rule(Board(6, 6), [0, 13], "first").found
+
+
+def _k(module: str, *names: str) -> tuple[str, ...]:
+    return tuple(f"{module}.{n}" for n in names)
+
+
+_WALK = _k("walks.walk_kernel", "greedy_walk")
+_CONSTRUCT = (_k("construct.construct_kernel", "grid_path", "rotate_to")
+              + _k("construct.hamsearch_kernel", "local_neighbours", "ham_search"))
+_TABLES = _k("board.tables_kernel", "neighbour_table", "compact_table",
+             "wrapped_neighbour_table")
+
+
+#: the warm-up, in the order a newcomer meets the features (see the module docstring); each
+#: stage's kernels are all those it reaches, run alone in a fresh process
+STAGES: tuple[Stage, ...] = (
+    Stage("tours", _single, _WALK + _k("board.validate_kernel", "path_is_tour")),
+    Stage("closed tours", _closed, _WALK + _CONSTRUCT + _k("board.validate_kernel", "path_is_tour")
+          + _k("walks.close_kernel", "repair_closed_kernel")
+          + _k("board.tables_kernel", "neighbour_table")),
+    Stage("every tie followed", _enumeration,
+          _k("tietree.enumerate_kernel", "new_state", "advance_kernel", "count_kernel",
+             "collect_kernel")
+          + _k("tietree.bitboard_kernel", "fresh_bits_state", "advance_bits", "count_bits",
+               "collect_bits")
+          + _k("tietree.keep_kernel", "collect_delta", "collect_delta_bits")
+          + _k("tietree.options_kernel", "options_rows", "options_rows_bits")
+          + _k("tietree.stream_kernel", "collect_paths", "collect_paths_bits")
+          + _TABLES + _k("board.canonical_kernel", "canonical_rows_kernel")
+          + _k("board.validate_kernel", "path_is_tour", "path_is_tour_table")),
+    Stage("watch", _watch, _TABLES + _k("tietree.bitboard_kernel", "fresh_bits_state",
+                                        "advance_bits")
+          + _k("walks.table_backtrack_kernel", "backtrack_begin", "backtrack_run")),
+    Stage("backtracking", _backtracking, _k("walks.backtrack_kernel", "backtrack_walk")
+          + _k("walks.phased_kernel", "phased_walk")
+          + _k("board.validate_kernel", "path_is_tour")),
+    Stage("other boards and pieces", _other_boards,
+          _k("walks.table_walk_kernel", "table_greedy_walk")
+          + _k("walks.table_backtrack_kernel", "table_backtrack_walk")
+          + _k("board.validate_kernel", "path_is_tour_table")
+          + _k("board.tables_kernel", "neighbour_table", "wrapped_neighbour_table")
+          + _k("construct.hamsearch_kernel", "ham_search")
+          + _k("walks.close_kernel", "repair_closed_kernel")),
+    Stage("huge boards", _huge, _WALK + _CONSTRUCT
+          + _k("construct.construct_kernel", "strip_path", "remap", "place", "place_blocks")
+          + _k("board.validate_kernel", "path_is_tour")),
+    Stage("move orders", _orders, _k("studies.orders_kernel", "orders_chunk", "one_walk",
+                                     "orders_tree")),
+    Stage("tie-break studies", _tiebreaks, _WALK + _CONSTRUCT
+          + _k("walks.phased_kernel", "phased_walk")
+          + _k("board.validate_kernel", "path_is_tour")
+          + _k("board.tables_kernel", "neighbour_table")
+          + _k("tietree.count_kernel", "count_begin", "next_tie")
+          + _k("tietree.memo_kernel", "memo_run", "memo_fold")),
+    Stage("tour counts", _counts, _TABLES + _k("tietree.count_kernel", "count_begin",
+                                               "next_tie", "count_run")
+          + _k("tietree.memo_kernel", "memo_run", "memo_fold", "memo_rehash")
+          + _k("tietree.bits_memo_kernel", "count_batch_memo")
+          + _k("tietree.bitboard_kernel", "count_batch_bits")),
+    Stage("every tour", _every_tour, _k("tietree.alltours_kernel", "count_all")
+          + _k("tietree.alltours_list_kernel", "list_all")
+          + _k("board.tables_kernel", "neighbour_table")
+          + _k("board.validate_kernel", "path_is_tour")),
+    Stage("a tour by hand", _by_hand, _k("walks.completions_kernel", "completions_begin",
+                                         "completions_run")
+          + _k("walks.flood_kernel", "two_colouring", "free_groups")
+          + _k("walks.table_backtrack_kernel", "backtrack_begin_from", "backtrack_run")
+          + _k("board.tables_kernel", "neighbour_table")),
+)
+
+
+def stage_names() -> tuple[str, ...]:
+    """The names of :data:`STAGES`, in order."""
+    return tuple(s.name for s in STAGES)
+
+
+def compiled_ahead() -> bool:
+    """Whether the kernels come compiled ahead of time (the bundle): nothing to warm up."""
+    from .system import jit
+    return jit.MODE == "aot"
+
+
+def warm_up(progress: Progress | None = None, stages: Sequence[Stage] | None = None,
+            first: Callable[[], Iterable[str]] | None = None, strict: bool = False) -> float:
+    """Run ``stages`` (default :data:`STAGES`) one at a time, the stages named by ``first()``
+    before the others, reporting through ``progress`` (see the module docstring); returns
+    the seconds it took. A failing stage is logged and counted as done, unless ``strict``:
+    then it raises. A failing ``progress`` callback is logged and otherwise ignored."""
+    t0 = time.perf_counter()
+    todo = list(STAGES if stages is None else stages)
+    total = len(todo)
+
+    def report(done: int, name: str) -> None:
+        if progress is None:
+            return
+        try:
+            progress(done, total, name)
+        except Exception:  # noqa: BLE001 - a display must never stop the warm-up
+            log.debug("warm-up progress callback failed", exc_info=True)
+
+    def pick() -> Stage:
+        wanted = set(first() if first is not None else ())
+        return next((s for s in todo if s.name in wanted), todo[0])
+
+    if not todo:
+        report(0, "")
+        return 0.0
+    stage = pick()
+    report(0, stage.name)                # before numba is loaded: that takes a second too
+    if stages is None and compiled_ahead():
+        report(total, "")
+        return time.perf_counter() - t0
+    done = 0
+    while True:
+        todo.remove(stage)
+        try:
+            stage.run()
+        except Exception:
+            if strict:
+                raise
+            log.debug("warm-up of %s failed", stage.name, exc_info=True)
+        done += 1
+        if not todo:
+            break
+        stage = pick()
+        report(done, stage.name)
+    report(done, "")
+    return time.perf_counter() - t0
+
+
+def exercise_all() -> None:
+    """Call every exported kernel at least once through the public API: every stage of
+    :data:`STAGES` (small boards, a few seconds with warm caches). Raises if any call fails:
+    the ahead-of-time build must not compile a kernel it has not seen called."""
+    warm_up(stages=STAGES, strict=True)
+
+
+if __name__ == "__main__":      # python -m knightgui_core.warmup: the stages, one line each
+    import sys
+
+    def _say(done: int, total: int, name: str) -> None:
+        print(f"preparing the engine — {done} of {total}" + (f": {name}" if name else ""),
+              file=sys.stderr, flush=True)
+
+    warm_up(_say)
