@@ -24,13 +24,13 @@ log = logging.getLogger("knightgui")
 
 
 def start_warm_up() -> threading.Thread:
-    """Run the engine's one warm-up (:func:`knightgui_core.warmup.warm_up`) in a daemon
-    thread, so the first frame never waits for numba."""
-    from knightgui_core.warmup import warm_up
+    """Run the engine's one warm-up (:func:`knightgui_core.warmup.warm_up`, its named stages)
+    in a daemon thread, so the first frame never waits for numba; the window's status bar
+    shows its progress and a feature asked for meanwhile waits for its own stages
+    (:mod:`knightgui.engine_warmup`)."""
+    from .engine_warmup import engine
 
-    t = threading.Thread(target=warm_up, name="knightgui-warm-up", daemon=True)
-    t.start()
-    return t
+    return engine().start()
 
 
 def _excepthook(exc_type, exc, tb):

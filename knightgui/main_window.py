@@ -18,6 +18,7 @@ from knightgui_core.board.squares import Board, square_name
 from . import settings
 from .animation import ConstructionAnimator
 from .board_view import BoardView
+from .engine_warmup import show_in, stages_for
 from .file_actions import FileActions, guarded
 from .panels.controls import ControlsPanel
 from .panels.counter import CounterPanel, TimingPanel
@@ -68,6 +69,7 @@ class MainWindow(QMainWindow):
         self.watcher = WatchPlayer(self.view, self.matrix, self.counter, self.timing, self)
         self.files = FileActions(self, self.view, lambda: self.results.tour, self.show_tour,
                                  self.statusBar().showMessage, self.show_error)
+        self.engine, self.engine_status = show_in(self.statusBar())   # the warm-up's progress
         self.hover_label = QLabel()
         self.statusBar().addPermanentWidget(self.hover_label)
         self.act = make_actions(self)
@@ -191,7 +193,18 @@ class MainWindow(QMainWindow):
         self.animator.stop(restore=False)
         self.watcher.stop(quiet=True)
         self._current_changed(1)
-        if self.act.watch.isChecked() and (req.mode == Mode.EXHAUSTIVE or req.method == "backtrack"):
+        watch = self.act.watch.isChecked() and (req.mode == Mode.EXHAUSTIVE or req.method == "backtrack")
+        # runs once the kernels it needs are ready (an empty cache: the warm-up's stages)
+        if not self.engine.when_ready(stages_for(req, watch), lambda: self._run_request(req, watch),
+                                      "board"):
+            self.results.cancel()
+            self._busy(True)
+            self.statusBar().showMessage(self.engine.wait_text())
+
+    @guarded
+    def _run_request(self, req, watch: bool) -> None:
+        self._busy(False)
+        if watch:
             self.results.cancel()
             self.results.forget()
             self.watcher.start(req)
@@ -236,6 +249,9 @@ class MainWindow(QMainWindow):
     @guarded
     def cancel(self, *_: object) -> None:
         """Stop the running search (Esc); found solutions stay steppable."""
+        if self.engine.forget("board"):
+            self._busy(self.results.running)
+            self.statusBar().showMessage("Cancelled")
         if self.watcher.active:
             self.watcher.stop()
             return

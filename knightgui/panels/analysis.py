@@ -18,6 +18,7 @@ from __future__ import annotations
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QApplication, QMainWindow, QTabWidget
 
+from ..engine_warmup import show_in
 from .analysis_base import AnalysisPage, StudyRunner
 from .analysis_pages import PAGES
 
@@ -49,6 +50,7 @@ class AnalysisWindow(QMainWindow):
             self.tabs.addTab(page, cls.title)
         self.runner.busyChanged.connect(self._busy)
         self.setCentralWidget(self.tabs)
+        show_in(self.statusBar())          # the engine's warm-up, while a study waits for it
         self.resize(self.DEFAULT_SIZE)
         app = QApplication.instance()
         if app is not None:

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..engine_warmup import STUDY_STAGES, engine
 from ..file_actions import attempt
 from ..worker import SolverThread, StudyRequest
 from .plot_export import export_plot
@@ -210,9 +211,17 @@ class AnalysisPage(QWidget):
 
     # ---------------------------------------------------------------- helpers
     def start_study(self, kind: str, fn) -> None:
-        """Run ``fn(progress=, cancel=)`` as this page's study (unless one is running)."""
-        if not self.runner.running:
-            self.runner.run(self, kind, fn)
+        """Run ``fn(progress=, cancel=)`` as this page's study (unless one is running), once
+        the engine's kernels it needs are ready: the first run after an empty cache waits for
+        the warm-up's stage, and the status line says so."""
+        def go() -> None:
+            if not self.runner.running:
+                self.runner.run(self, kind, fn)
+        if self.runner.running:
+            return
+        warm = engine()
+        if not warm.when_ready(STUDY_STAGES.get(kind, ()), go, "analysis"):
+            self.status.setText(warm.wait_text())
 
     def show_walk(self, fn: Callable[[], object]) -> None:
         """Compute one walk with ``fn()`` on the walk thread; it is shown on the board."""
