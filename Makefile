@@ -13,6 +13,7 @@ $(BIN)/python:
 
 $(VENV)/.stamp-run: pyproject.toml | $(BIN)/python
 	$(PIP) install -q -e .
+	$(BIN)/knightgui warmup
 	@touch $@
 
 $(VENV)/.stamp-test: pyproject.toml | $(BIN)/python

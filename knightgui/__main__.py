@@ -10,7 +10,7 @@ def main(argv=None) -> int:
     if not argv:
         return gui_main()
     from .cli import run
-    return run(argv)
+    return run(argv, notice=True)
 
 
 def gui_main() -> int:

@@ -17,7 +17,7 @@ import sys
 from . import __version__
 from .commands._common import CliError
 
-COMMANDS = ("solve", "enumerate", "study", "check")
+COMMANDS = ("solve", "enumerate", "study", "check", "warmup")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -39,26 +39,32 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def run(argv) -> int:
+def run(argv, notice: bool = False) -> int:
     """Run one command; the exit status. stdout and stderr are guarded
-    (:mod:`knightgui.streams`): a full, closed or broken stream is exit 1 and one line."""
+    (:mod:`knightgui.streams`): a full, closed or broken stream is exit 1 and one line.
+    ``notice`` (the ``knightgui`` process, not a call from Python): a compile of the engine
+    that takes over a second says so on stderr (:mod:`knightgui.compile_notice`)."""
     from .streams import OutputError, guarded_streams, say_on_stderr
     try:
         with guarded_streams():
-            return _run(argv)
+            return _run(argv, notice)
     except OutputError as e:
         say_on_stderr(str(e))
         return 1
 
 
-def _run(argv) -> int:
+def _run(argv, notice: bool = False) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
         if not getattr(args, "command", None):
             parser.print_help()
             return 0
-        return int(args.func(args) or 0)
+        if not notice or args.command == "warmup":     # warmup shows its own progress
+            return int(args.func(args) or 0)
+        from .compile_notice import compile_notice
+        with compile_notice():                  # a long first compile is said on stderr
+            return int(args.func(args) or 0)
     except CliError as e:
         print(_one_line(str(e)) if str(e) else "bad input", file=sys.stderr)
         return e.code
@@ -83,4 +89,4 @@ def _one_line(text: str, limit: int = 300) -> str:
 def main() -> int:
     """Run the command line; returns the exit code (0 done, 1 no tour or output failed, 2 bad
     input)."""
-    return run(sys.argv[1:])
+    return run(sys.argv[1:], notice=True)
