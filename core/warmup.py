@@ -2,10 +2,11 @@
 first time) before a real request needs them.
 
 The warm-up is a list of named stages, :data:`STAGES`, one per feature of the window, in the
-order a newcomer meets them (a tour, a closed tour, every tie followed, Watch, …, the
-studies). Each stage calls the public API the way its feature does, small, so every kernel
-that feature reaches is compiled (or loaded) when the stage ends; together they call every
-kernel of :mod:`knightgui_core.kernel_exports` (``tests/core/test_warmup.py`` checks both).
+order a newcomer meets them (a tour and the backtracking its rule may fall back on, a
+closed tour, every tie followed, Watch, …, the studies). Each stage calls the public API
+the way its feature does, small, so every kernel that feature reaches is compiled (or
+loaded) when the stage ends; together they call every kernel of
+:mod:`knightgui_core.kernel_exports` (``tests/core/test_warmup.py`` checks both).
 
 * :func:`warm_up` runs the stages one at a time and reports after each one through a
   ``progress(done, total, name)`` callback: called before each stage with the stages done so
@@ -237,6 +238,9 @@ _TABLES = _k("board.tables_kernel", "neighbour_table", "compact_table",
 #: stage's kernels are all those it reaches, run alone in a fresh process
 STAGES: tuple[Stage, ...] = (
     Stage("tours", _single, _WALK + _k("board.validate_kernel", "path_is_tour")),
+    Stage("backtracking", _backtracking, _k("walks.backtrack_kernel", "backtrack_walk")
+          + _k("walks.phased_kernel", "phased_walk")
+          + _k("board.validate_kernel", "path_is_tour")),
     Stage("closed tours", _closed, _WALK + _CONSTRUCT + _k("board.validate_kernel", "path_is_tour")
           + _k("walks.close_kernel", "repair_closed_kernel")
           + _k("board.tables_kernel", "neighbour_table")),
@@ -253,9 +257,6 @@ STAGES: tuple[Stage, ...] = (
     Stage("watch", _watch, _TABLES + _k("tietree.bitboard_kernel", "fresh_bits_state",
                                         "advance_bits")
           + _k("walks.table_backtrack_kernel", "backtrack_begin", "backtrack_run")),
-    Stage("backtracking", _backtracking, _k("walks.backtrack_kernel", "backtrack_walk")
-          + _k("walks.phased_kernel", "phased_walk")
-          + _k("board.validate_kernel", "path_is_tour")),
     Stage("other boards and pieces", _other_boards,
           _k("walks.table_walk_kernel", "table_greedy_walk")
           + _k("walks.table_backtrack_kernel", "table_backtrack_walk")

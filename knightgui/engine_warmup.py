@@ -206,7 +206,9 @@ def stages_for(req: Request, watch: bool = False) -> tuple[str, ...]:
     if req.method == "backtrack" or getattr(req.tie, "switching", False) or (
             req.method == "auto" and small and not req.closed):
         names.append("backtracking")
-    if req.method == "construct" or not small or min(req.rows, req.cols) <= 4:
+    # closed boards are built from the pieces "closed tours" compiles; open ones and strips
+    # of 3 or 4 rows from those of "huge boards"
+    if req.method == "construct" or min(req.rows, req.cols) <= 4 or (not small and not req.closed):
         names.append("huge boards")
     return tuple(names)
 
