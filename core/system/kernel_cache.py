@@ -51,6 +51,7 @@ def cache_warning(what: str, e: BaseException) -> None:
 
 
 def user_cache_root() -> Path:
+    """The user's cache folder for knightgui, by the platform's convention."""
     if sys.platform == "win32":
         base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
         return Path(base) / "knightgui" / "cache"
