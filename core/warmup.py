@@ -74,15 +74,27 @@ def _enumeration() -> None:
     from .board.canonical import canonical_rows
     from .board.squares import Board
     from .board.tour import Tour
+    from .tietree.enumerator import Enumerator
+
+    en = Enumerator(6, 6, "a1", "b3", dashes={"f6": "full"})
+    en.block_compact(3)                          # what the window keeps (bitboard kernel)
+    sol = en.first(1)[0]
+    en.options_replay().matrix(sol.path)         # and the matrix of a solution it shows
+    tours = Enumerator(6, 6, start="a1").first(2)
+    canonical_rows(Board(6, 6), np.stack([t.path for t in tours]))    # new tours only
+    Tour(Board(6, 6), tours[0].path, False)                           # a solution shown
+    torus = Board(6, 6, "torus", (1, 2))                              # other boards
+    Enumerator(6, 6, start="a1", board=torus).block_compact(2)
+    Tour(torus, Enumerator(6, 6, start="a1", board=torus).first(1)[0].path, False)
+
+
+def _enumeration_more() -> None:
     from .tietree.engine import Engine
     from .tietree.enumerator import Enumerator
     from .tietree.solution_writer import solution_blocks
 
     en = Enumerator(6, 6, "a1", "b3", dashes={"f6": "full"})
     en.first(2)
-    en.block_compact(3)                          # what the window keeps (bitboard kernel)
-    sol = en.first(1)[0]
-    en.options_replay().matrix(sol.path)         # and the matrix of a solution it shows
     en.next_solution()
     en.count()
     en.engine.count()
@@ -95,12 +107,6 @@ def _enumeration() -> None:
     for bits in (True, False):                   # solutions files (enumerate --out)
         for _ in solution_blocks(Enumerator(6, 6, "a1", "b3", bits=bits), 2, numbers=bits):
             pass
-    tours = Enumerator(6, 6, start="a1").first(2)
-    canonical_rows(Board(6, 6), np.stack([t.path for t in tours]))    # new tours only
-    Tour(Board(6, 6), tours[0].path, False)                           # a solution shown
-    torus = Board(6, 6, "torus", (1, 2))                              # other boards
-    Enumerator(6, 6, start="a1", board=torus).block_compact(2)
-    Tour(torus, Enumerator(6, 6, start="a1", board=torus).first(1)[0].path, False)
 
 
 def _watch() -> None:
@@ -248,13 +254,9 @@ STAGES: tuple[Stage, ...] = (
           + _k("walks.close_kernel", "repair_closed_kernel")
           + _k("board.tables_kernel", "neighbour_table")),
     Stage("every tie followed", _enumeration,
-          _k("tietree.enumerate_kernel", "new_state", "advance_kernel", "count_kernel",
-             "collect_kernel")
-          + _k("tietree.bitboard_kernel", "fresh_bits_state", "advance_bits", "count_bits",
-               "collect_bits")
-          + _k("tietree.keep_kernel", "collect_delta", "collect_delta_bits")
-          + _k("tietree.options_kernel", "options_rows", "options_rows_bits")
-          + _k("tietree.stream_kernel", "collect_paths", "collect_paths_bits")
+          _k("tietree.bitboard_kernel", "fresh_bits_state", "collect_bits")
+          + _k("tietree.keep_kernel", "collect_delta_bits")
+          + _k("tietree.options_kernel", "options_rows_bits")
           + _TABLES + _k("board.canonical_kernel", "canonical_rows_kernel")
           + _k("board.validate_kernel", "path_is_tour", "path_is_tour_table")),
     Stage("watch", _watch, _TABLES + _k("tietree.bitboard_kernel", "fresh_bits_state",
@@ -270,6 +272,15 @@ STAGES: tuple[Stage, ...] = (
     Stage("huge boards", _huge, _WALK + _CONSTRUCT
           + _k("construct.construct_kernel", "strip_path", "remap", "place", "place_blocks")
           + _k("board.validate_kernel", "path_is_tour")),
+    Stage("every tie followed, over 64 squares", _enumeration_more,
+          _k("tietree.enumerate_kernel", "new_state", "advance_kernel", "count_kernel",
+             "collect_kernel")
+          + _k("tietree.bitboard_kernel", "fresh_bits_state", "advance_bits", "count_bits",
+               "collect_bits")
+          + _k("tietree.keep_kernel", "collect_delta")
+          + _k("tietree.options_kernel", "options_rows")
+          + _k("tietree.stream_kernel", "collect_paths", "collect_paths_bits")
+          + _k("board.tables_kernel", "neighbour_table", "compact_table")),
     Stage("move orders", _orders, _k("studies.orders_kernel", "orders_chunk", "one_walk",
                                      "orders_tree")),
     Stage("tie-break studies", _tiebreaks, _WALK + _CONSTRUCT

@@ -194,7 +194,10 @@ def stages_for(req: Request, watch: bool = False) -> tuple[str, ...]:
     if req.mode == "exhaustive":
         if req.all_tours:
             return ("every tour",)
-        return ("every tie followed", "watch") if watch else ("every tie followed",)
+        names = ["every tie followed"]
+        if req.rows * req.cols > 64:           # the general kernels (bitboards hold 64)
+            names.append("every tie followed, over 64 squares")
+        return (*names, "watch") if watch else tuple(names)
     if watch:
         return ("watch",)
     if not classic:
