@@ -35,6 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from ..system.errors import InputError
+
 __all__ = ["MAX_COUNT", "RowShapeError", "SHAPES", "check_row_shape"]
 
 #: the largest count a row may hold (what an int64 holds)
@@ -43,7 +45,7 @@ MAX_COUNT = (1 << 63) - 1
 _MAX_SIDE = 100_000
 
 
-class RowShapeError(ValueError):
+class RowShapeError(InputError):
     """A stored result (or its parameters) not of its study's shape; the message says
     which field and what is wrong, in a few words."""
 

@@ -34,6 +34,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from .errors import ResourceError
+
 log = logging.getLogger("knightgui.jit")
 
 SEAL = ".seal"
@@ -191,7 +193,7 @@ def write_sealed(path: str, data: bytes) -> None:
             raise
 
 
-class UnsealedEntry(OSError):
+class UnsealedEntry(ResourceError, OSError):
     """A cache file whose seal is missing or does not match its bytes."""
 
 
