@@ -141,5 +141,6 @@ def known_answer(board: Board, closed: bool) -> tuple[bool | None, str]:
         s = int(np.flatnonzero(deg == 0)[0])
         return False, (f"no tour on {what}: {board.name(s)} has no move (the leaps are too "
                        "long for the board)")
-    return None, (f"no rule here decides whether {what} has a {kind} tour: a bounded search "
+    return None, (f"no rule here decides whether {what} has {'an' if kind == 'open' else 'a'} "
+                  f"{kind} tour: a bounded search "
                   "answers")

@@ -75,3 +75,12 @@ def test_a_npy_out_on_another_board_is_one_line_before_the_search(tmp_path, caps
     assert run(["enumerate", "--rows", "6", "--cols", "6", "--start", "a1", "--topology",
                 "torus", "--first", "3", "--out", str(csv), *extra]) == 0
     assert csv.read_text().startswith("# topology=torus leaper=1,2\n")
+
+
+def test_a_tour_found_where_no_rule_decides_is_said_without_contradiction(capsys):
+    """'yes' beside 'no rule here decides whether …' read as a contradiction (issue 35)."""
+    assert run(["solve", "--rows", "10", "--cols", "10", "--leaper", "zebra", "--topology",
+                "cylinder", "--json"]) == 0
+    out = _last(capsys)
+    assert out["answer"] == "yes" and out["valid"]
+    assert "no rule" not in out["why"] and "proves one exists" in out["why"]
