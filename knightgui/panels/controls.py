@@ -66,6 +66,8 @@ class ControlsPanel(ControlsLayout, QWidget):
         """Each widget writes its one field; the model tells :meth:`_show`."""
         self.rows.valueChanged.connect(lambda v: self._write(rows=v))
         self.cols.valueChanged.connect(lambda v: self._write(cols=v))
+        for side in (self.rows, self.cols):
+            side.refused.connect(self.message.emit)
         self.square_lock.toggled.connect(lambda v: self._write(square=v))
         self.closed.toggled.connect(lambda v: self._write(closed=v))
         self.mode.currentIndexChanged.connect(lambda _i: self._write(mode=self.mode_key()))

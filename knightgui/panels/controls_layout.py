@@ -39,15 +39,18 @@ from knightgui_core.board.rules import METHODS, TIE_HELP, TIE_RULES
 from knightgui_core.board.squares import LEAPER_NAMES
 
 from ..request import MAX_SIDE
-from .controls_section import FieldsScroll, Section, WheelGuard, guard_wheel
+from .controls_section import FieldsScroll, Section, SideSpinBox, WheelGuard, guard_wheel
 
 MODES = (("single", "Single tour"), ("exhaustive", "Exhaustive (options matrix)"))
 #: the Edges box: topology → its text
 EDGES = (("plane", "plane"), ("cylinder", "cylinder (columns wrap)"),
          ("torus", "torus (rows and columns wrap)"))
-#: the Piece box: the leapers offered by name (any other A,B can be typed)
-PIECES = tuple((f"{a},{b}", f"{name} ({a},{b})") for (a, b), name in LEAPER_NAMES.items()
-               if (a + b) % 2 == 1 or name == "knight")
+#: the Piece box: every leaper known by name (any other A,B can be typed); one that keeps
+#: the colour of its square (a + b even: the camel, the stag) says so, since it has no tour
+#: of a plane board
+PIECES = tuple((f"{a},{b}", f"{name} ({a},{b})" + (" — one colour only" if (a + b) % 2 == 0
+                                                   else ""))
+               for (a, b), name in LEAPER_NAMES.items())
 
 
 def _form(g: QWidget) -> QFormLayout:
@@ -114,9 +117,9 @@ class ControlsLayout:
         """The Board group: rows × cols, the square lock, edges, piece."""
         g = QGroupBox("Board")
         f = _form(g)
-        self.rows = QSpinBox(minimum=1, maximum=MAX_SIDE, value=8)
+        self.rows = SideSpinBox(MAX_SIDE, 8)
         self.rows.setToolTip("rows of the board")
-        self.cols = QSpinBox(minimum=1, maximum=MAX_SIDE, value=8)
+        self.cols = SideSpinBox(MAX_SIDE, 8)
         self.cols.setToolTip("columns of the board")
         self.square_lock = QCheckBox("square")
         self.square_lock.setChecked(True)

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
+from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QComboBox,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QScrollArea,
     QSizePolicy,
+    QSpinBox,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -136,3 +138,33 @@ def guard_wheel(widgets: Iterable[QWidget], guard: WheelGuard) -> None:
         if isinstance(w, (QAbstractSpinBox, QComboBox)):
             w.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
             w.installEventFilter(guard)
+
+
+class SideSpinBox(QSpinBox):
+    """A board side: typing a number over the limit (or 0) is not cut to fewer digits as
+    Qt's spin box does (100000 became 1000); the box keeps what was typed until Enter or
+    focus-out, then takes the nearest allowed side and says so through :attr:`refused`.
+    Keyboard tracking is off, so the board is rebuilt once, not at every digit."""
+
+    refused = Signal(str)
+
+    def __init__(self, maximum: int, value: int) -> None:
+        super().__init__(minimum=1, maximum=maximum, value=value)
+        self.setKeyboardTracking(False)
+
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
+        t = text.strip()
+        if t.isascii() and t.isdigit() and len(t) <= 12 and not 1 <= int(t) <= self.maximum():
+            return QValidator.State.Intermediate, text, pos
+        return super().validate(text, pos)
+
+    def fixup(self, text: str) -> str:
+        t = text.strip()
+        if t.isascii() and t.isdigit() and len(t) <= 12:
+            n = int(t)
+            side = min(max(n, 1), self.maximum())
+            why = (f"at most {self.maximum():,} squares a side" if n > self.maximum()
+                   else "at least 1 square a side")
+            self.refused.emit(f"a board has {why}: {n:,} was typed, {side:,} is used")
+            return str(side)
+        return super().fixup(text)
