@@ -177,6 +177,8 @@ class MainWindow(QMainWindow):
         if not changed & RESULT_FIELDS:
             return
         self.watcher.stop(quiet=True)
+        if self.engine.forget("board"):          # a run waiting for the engine is stale too
+            self._busy(False)
         words = {"rows": "board", "cols": "board", "mode": "mode", "start": "start",
                  "end": "end", "closed": "open/closed", "topology": "edges",
                  "leaper": "piece"}

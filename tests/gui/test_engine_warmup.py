@@ -117,6 +117,21 @@ def test_cancel_drops_a_waiting_solve(gates, window, qtbot):
     assert solved == [] and not window.results.running
 
 
+def test_changing_the_board_drops_a_waiting_solve(gates, window, qtbot):
+    warm = window.engine
+    solved = []
+    window.worker.tourSolved.connect(lambda gen, res: solved.append(res))
+    warm.start()
+    window.solve()
+    assert warm.waiting("board")
+    window.controls.model.update(rows=10, cols=10)
+    assert not warm.waiting("board") and not window.act.cancel.isEnabled()
+    gates.open_all()
+    wait_until(qtbot, lambda: warm.over, 10)
+    qtbot.wait(200)
+    assert solved == []
+
+
 def test_a_study_asked_for_meanwhile_waits_for_its_stage(gates, window, qtbot):
     warm = window.engine
     warm.start()
