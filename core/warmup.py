@@ -58,6 +58,11 @@ def _single() -> None:
     assert solve(8, 8, start="a1", method="greedy").ok
     board = Board(5, 5)                                 # a tour file, a path that is not one
     assert check_path(board, np.arange(25, dtype=np.int64)) is not None
+
+
+def _tables() -> None:
+    from .board.squares import Board
+
     for topology in ("plane", "torus"):      # the tables the controls read on the GUI thread
         assert Board(6, 6, topology, (2, 3)).neighbours.shape == (36, 8)   # (a start's ends)
 
@@ -245,11 +250,12 @@ _TABLES = _k("board.tables_kernel", "neighbour_table", "compact_table",
 #: the warm-up, in the order a newcomer meets the features (see the module docstring); each
 #: stage's kernels are all those it reaches, run alone in a fresh process
 STAGES: tuple[Stage, ...] = (
-    Stage("tours", _single, _WALK + _k("board.validate_kernel", "path_is_tour")
-          + _k("board.tables_kernel", "neighbour_table", "wrapped_neighbour_table")),
+    Stage("tours", _single, _WALK + _k("board.validate_kernel", "path_is_tour")),
     Stage("backtracking", _backtracking, _k("walks.backtrack_kernel", "backtrack_walk")
           + _k("walks.phased_kernel", "phased_walk")
           + _k("board.validate_kernel", "path_is_tour")),
+    Stage("neighbour tables", _tables, _k("board.tables_kernel", "neighbour_table",
+                                          "wrapped_neighbour_table")),
     Stage("closed tours", _closed, _WALK + _CONSTRUCT + _k("board.validate_kernel", "path_is_tour")
           + _k("walks.close_kernel", "repair_closed_kernel")
           + _k("board.tables_kernel", "neighbour_table")),
