@@ -34,7 +34,10 @@ def test_bad_value_is_one_warning_and_the_default(env):
     r = _solve(env)
     assert "Traceback" not in r.stderr, r.stderr
     assert r.returncode == 0, r.stderr
-    warnings = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    # a value that sends the kernels to another cache may compile them: that notice is no
+    # warning (it shows in a fresh checkout, whose fallback cache is still empty)
+    warnings = [ln for ln in r.stderr.splitlines()
+                if ln.strip() and "compiling the engine (once)" not in ln]
     assert len(warnings) <= 1 and all(ln.startswith("knightgui: warning:") for ln in warnings)
     if env != {"KNIGHTGUI_CACHE_DIR": ""}:
         assert len(warnings) == 1, r.stderr
