@@ -6,7 +6,13 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from knightgui.compile_notice import NOTICE
+
+# numba compiles only in the jit mode: the bundle's kernels (KNIGHTGUI_KERNELS=aot) are built
+# ahead of time, so there is nothing to announce there
+pytestmark = pytest.mark.jit_only
 
 _CLI = [sys.executable, "-m", "knightgui"]
 
