@@ -44,3 +44,26 @@ def _close_local_dask_clusters():
     runner = sys.modules.get("knightgui_core.run.runner")
     if runner is not None:
         runner.shutdown_local()
+
+
+@pytest.fixture
+def address_space():
+    """A context manager factory: inside ``address_space(extra)`` this process may map at most
+    ``extra`` more bytes (RLIMIT_AS), so a reader that swallows /dev/zero or allocates what a
+    hostile header claims gets a MemoryError instead of the machine's memory."""
+    import contextlib
+    import resource
+
+    @contextlib.contextmanager
+    def limit(extra: int = 1 << 30):
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        with open("/proc/self/statm") as f:
+            size = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        cap = size + extra if hard == resource.RLIM_INFINITY else min(size + extra, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
+        try:
+            yield
+        finally:
+            resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+
+    return limit

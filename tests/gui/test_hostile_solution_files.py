@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import resource
 import threading
 import time
 
@@ -23,20 +22,6 @@ from numpy.lib import format as npf
 SQUARES_8x8 = " ".join(f"{'abcdefgh'[c]}{r + 1}" for r in range(8) for c in range(8))
 PAIRS_8x8 = ",".join(f"[{c},{r}]" for r in range(8) for c in range(8))
 TITLE = "Cannot open the solutions"
-
-
-@contextlib.contextmanager
-def _address_space(extra=2 << 30):
-    """At most ``extra`` more bytes may be mapped inside the block."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    with open("/proc/self/statm") as f:
-        size = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    cap = size + extra if hard == resource.RLIM_INFINITY else min(size + extra, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
 def _big_index_csv(p):
@@ -90,12 +75,12 @@ def _one_dialog(dialogs, expected):
 
 
 @pytest.mark.parametrize("name", list(CASES))
-def test_hostile_solutions_file_is_one_line(window, dialogs, tmp_path, name):
+def test_hostile_solutions_file_is_one_line(window, dialogs, tmp_path, name, address_space):
     make, says = CASES[name]
     f = tmp_path / name
     make(f)
     before = window.view.path
-    with _address_space():
+    with address_space(2 << 30):
         assert window.open_solutions(filename=str(f)) is False
     _one_dialog(dialogs, says)
     assert (window.view.rows, window.view.cols) == (8, 8)      # the board is as it was
@@ -103,7 +88,7 @@ def test_hostile_solutions_file_is_one_line(window, dialogs, tmp_path, name):
 
 
 @pytest.mark.parametrize("suffix", [".npy", ".csv", ".json"])
-def test_fifo_and_device_are_one_line_at_once(window, dialogs, tmp_path, suffix):
+def test_fifo_and_device_are_one_line_at_once(window, dialogs, tmp_path, suffix, address_space):
     fifo = tmp_path / f"fifo{suffix}"
     os.mkfifo(fifo)
 
@@ -122,17 +107,17 @@ def test_fifo_and_device_are_one_line_at_once(window, dialogs, tmp_path, suffix)
     dialogs.clear()
     zero = tmp_path / f"zero{suffix}"
     zero.symlink_to("/dev/zero")
-    with _address_space():
+    with address_space(2 << 30):
         assert window.open_solutions(filename=str(zero)) is False
     _one_dialog(dialogs, f"{zero} is a character device, not a regular file; refused")
 
 
-def test_a_good_file_still_opens_after_a_refused_one(window, dialogs, tmp_path):
+def test_a_good_file_still_opens_after_a_refused_one(window, dialogs, tmp_path, address_space):
     from knightgui_core.tietree.enumerator import Enumerator
     from knightgui_core.tietree.solution_writer import write_solutions
     bad = tmp_path / "huge.npy"
     _huge_npy(bad)
-    with _address_space():
+    with address_space(2 << 30):
         assert window.open_solutions(filename=str(bad)) is False
     good = tmp_path / "s.npy"
     write_solutions(Enumerator(6, 6, "a1"), good, limit=5)

@@ -78,21 +78,6 @@ def _rchar() -> int:
         return next(int(line.split()[1]) for line in f if line.startswith("rchar:"))
 
 
-@contextlib.contextmanager
-def _address_space(extra=1 << 30):
-    """This process may map at most ``extra`` more bytes inside the block: a reader that
-    reads /dev/zero whole gets a MemoryError instead of the machine's memory."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-    with open("/proc/self/statm") as f:
-        size = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    cap = size + extra if hard == resource.RLIM_INFINITY else min(size + extra, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-
-
 def _in_thread(fn, fifo=None, seconds=20.0):
     """``fn()`` in a thread with a deadline; a reader stuck on ``fifo`` is let go (its
     other end opened and closed) and the test fails instead of hanging."""
@@ -214,9 +199,9 @@ def test_fifo_checkpoint_is_refused_at_once(tmp_path):
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="no /dev/zero")
-def test_dev_zero_checkpoint_is_refused_without_reading(tmp_path):
+def test_dev_zero_checkpoint_is_refused_without_reading(tmp_path, address_space):
     before = _rchar()
-    with _address_space(), pytest.raises(OSError, match="character device"):
+    with address_space(), pytest.raises(OSError, match="character device"):
         _in_thread(lambda: import_checkpoint("/dev/zero", store=None))
     assert _rchar() - before < 1 << 20          # not a megabyte read, let alone gigabytes
 
@@ -361,14 +346,14 @@ def test_a_written_npy_still_opens_memory_mapped(tmp_path):
 
 
 @pytest.mark.parametrize("suffix", [".npy", ".csv", ".json"])
-def test_fifo_and_device_solutions_files_are_refused_at_once(tmp_path, suffix):
+def test_fifo_and_device_solutions_files_are_refused_at_once(tmp_path, suffix, address_space):
     p = _fifo(tmp_path / f"fifo{suffix}")
     with pytest.raises(EnumerationError, match="FIFO"):
         _in_thread(lambda: open_solutions(p), fifo=p)
     link = tmp_path / f"zero{suffix}"
     link.symlink_to("/dev/zero")
     before = _rchar()
-    with _address_space(), pytest.raises(EnumerationError, match="character device"):
+    with address_space(), pytest.raises(EnumerationError, match="character device"):
         _in_thread(lambda: open_solutions(link))
     assert _rchar() - before < 1 << 20
 
