@@ -37,13 +37,28 @@ def run(args) -> int:
     kind = "closed" if tour.is_closed_path else "open"
     ident = canonical_id(tour.board, tour.path)
     sym = symmetry_order(tour.board, tour.path)
+    from knightgui_core.board.magic import line_sums
+    sums = line_sums(tour.numbers())
     if args.json:
         emit_json({"valid": True, "rows": tour.rows, "cols": tour.cols,
                    "closed": bool(tour.closed), "closed_path": tour.is_closed_path,
                    "squares": tour.board.size, "method": tour.method,
-                   "canonical": ident, "symmetry": sym})
+                   "canonical": ident, "symmetry": sym, **sums.to_json_dict()})
     else:
         print(f"{args.file}: valid {kind} tour on {tour.cols}×{tour.rows}; canonical id "
               f"{ident}, mapped onto itself by {sym} of the board's "
               f"{8 if tour.rows == tour.cols else 4} symmetries")
+        print(f"magic: {sums.kind} (row sums {_sums(sums.rows)}; column sums "
+              f"{_sums(sums.cols)}" + (f"; diagonals {_sums(sums.diagonals)})"
+                                       if sums.diagonals else ")"))
     return 0
+
+
+def _sums(values: tuple[int, ...]) -> str:
+    """``all 260`` when the sums agree, else the sums in order (their range on a wide
+    board)."""
+    if len(set(values)) == 1:
+        return f"all {values[0]}"
+    if len(values) > 16:
+        return f"from {min(values)} to {max(values)}"
+    return " ".join(str(v) for v in values)
