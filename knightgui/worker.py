@@ -19,6 +19,10 @@ study function, which gets a ``progress(done, total)`` callback and a ``cancel()
 that reads the restart and abort flags; the window's Analysis view owns its own
 ``SolverThread``, so a long study never holds up a solve on the board. A cancelled study's
 partial result is still sent (``studyDone``, with the generation it ran under).
+
+A tour by hand (play mode) asks its questions — "can it be finished?", "finish it" — as a
+:class:`PlayRequest` on the board's thread: ``run(cancel)`` gets the same ``cancel()``, a
+newer request (the next move) supersedes it, and the answer comes back as ``playDone``.
 """
 from __future__ import annotations
 
@@ -37,7 +41,7 @@ from knightgui_core.tietree.keep_policy import kept_path_chunks, kept_solution_c
 from .request import Mode, Request
 from .solutions import Packed, fewer_runs
 
-__all__ = ["Request", "SolverThread", "Stats", "StudyRequest"]
+__all__ = ["PlayRequest", "Request", "SolverThread", "Stats", "StudyRequest"]
 
 #: seconds between two progress signals / solution batches
 EMIT_INTERVAL = 0.05
@@ -51,6 +55,18 @@ class StudyRequest:
     has."""
 
     kind: str
+    run: Callable[..., object]
+
+
+@dataclass(frozen=True)
+class PlayRequest:
+    """A question about a position played by hand (:mod:`knightgui.play_controller`):
+    ``kind`` (``completions`` or ``finish``), ``path`` (the squares it is about) and
+    ``run(cancel=...)``, which returns the engine's answer or raises ``Cancelled`` when
+    ``cancel()`` turns true."""
+
+    kind: str
+    path: tuple[int, ...]
     run: Callable[..., object]
 
 
@@ -91,12 +107,13 @@ class SolverThread(QThread):
     started_gen = Signal(int, object)      # gen, Request (the thread began working on it)
     studyProgress = Signal(int, float, float)  # gen, done, total (floats: totals pass 2**31)
     studyDone = Signal(int, object)        # gen, study result (partial when cancelled)
+    playDone = Signal(int, object, object)  # gen, PlayRequest, its answer
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self._mutex = QMutex()
         self._cond = QWaitCondition()
-        self._pending: tuple[int, Request | StudyRequest] | None = None
+        self._pending: tuple[int, Request | StudyRequest | PlayRequest] | None = None
         self._gen = 0
         self._restart = False
         self._abort = False
@@ -105,7 +122,7 @@ class SolverThread(QThread):
         _LIVE.add(self)
 
     # ------------------------------------------------------------ GUI side
-    def submit(self, request: Request | StudyRequest) -> int:
+    def submit(self, request: Request | StudyRequest | PlayRequest) -> int:
         """Queue ``request`` (superseding any running one); returns its generation."""
         with QMutexLocker(self._mutex):
             self._gen += 1
@@ -166,6 +183,8 @@ class SolverThread(QThread):
             try:
                 if isinstance(req, StudyRequest):
                     self._study(gen, req)
+                elif isinstance(req, PlayRequest):
+                    self._play(gen, req)
                 elif req.mode == Mode.EXHAUSTIVE:
                     self._enumerate(gen, req)
                 else:
@@ -190,6 +209,15 @@ class SolverThread(QThread):
         res = req.run(progress=progress, cancel=self._should_stop)
         if not self._abort:
             self.studyDone.emit(gen, res)
+
+    def _play(self, gen: int, req: PlayRequest) -> None:
+        from knightgui_core.system.errors import Cancelled
+        try:
+            answer = req.run(cancel=self._should_stop)
+        except Cancelled:
+            return
+        if not self._should_stop():
+            self.playDone.emit(gen, req, answer)
 
     def _every_path(self, gen: int, req: Request):
         """Every knight's path from the start (not only Warnsdorff's), kept for stepping."""
