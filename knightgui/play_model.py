@@ -182,6 +182,15 @@ class PlayModel:
         self._clear()
         self._tell(*changed)
 
+    def take(self, other: PlayModel) -> None:
+        """Become ``other``'s position (an opened file, the settings); observers are told."""
+        self._board = other._board
+        self._clear()
+        self._path, self._redo = list(other._path), list(other._redo)
+        self.undone, self._earlier = other.undone, other._earlier
+        self._t0, self._took = other._t0, other._took
+        self._tell("board", "path", "hint", "answer")
+
     def _moved(self) -> None:
         self._verdict = None
         self._hint = None

@@ -31,10 +31,12 @@ __all__ = ["Mode", "MODES", "ALL_TOURS_MAX", "MAX_SIDE", "RESULT_FIELDS", "KNIGH
 
 
 class Mode(str, Enum):
-    """What a run computes: one tour, or every tour the rule allows (the options matrix)."""
+    """What a run computes: one tour, or every tour the rule allows (the options matrix);
+    or a tour made by hand (play: clicks play squares, Solve finishes it by the rule)."""
 
     SINGLE = "single"
     EXHAUSTIVE = "exhaustive"
+    PLAY = "play"
 
 
 MODES: tuple[str, ...] = tuple(m.value for m in Mode)
@@ -129,3 +131,4 @@ class Enabled:
     end: bool               # closed exhaustive runs only
     tail: bool              # an ECD/XCD tail exists for this start and end
     all_tours: bool         # exhaustive runs only
+    play: bool = False      # a tour by hand (knightgui.play_controller)

@@ -40,8 +40,10 @@ from knightgui_core.board.squares import LEAPER_NAMES
 
 from ..request import MAX_SIDE
 from .controls_section import FieldsScroll, Section, SideSpinBox, WheelGuard, guard_wheel
+from .play_group import PlayGroup
 
-MODES = (("single", "Single tour"), ("exhaustive", "Exhaustive (options matrix)"))
+MODES = (("single", "Single tour"), ("exhaustive", "Exhaustive (options matrix)"),
+         ("play", "Play (a tour by hand)"))
 #: the Edges box: topology → its text
 EDGES = (("plane", "plane"), ("cylinder", "cylinder (columns wrap)"),
          ("torus", "torus (rows and columns wrap)"))
@@ -84,10 +86,13 @@ class ControlsLayout:
         self._build_squares(col)
         self._build_rules(col)
         self._build_exhaustive(col)
+        self.play_box = PlayGroup()           # a tour by hand: shown in play mode only
+        col.addWidget(self.play_box)
         self._build_dashes(col)
         #: the groups one mode uses, under the flag of ``Enabled`` that says it is on
         self.mode_groups: dict[str, QWidget] = {"rules": self.rules_box,
-                                                "exhaustive": self.enum_box}
+                                                "exhaustive": self.enum_box,
+                                                "play": self.play_box}
         self.fields_scroll = FieldsScroll(self.fields)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.fields_scroll)
