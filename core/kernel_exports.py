@@ -21,13 +21,13 @@ if TYPE_CHECKING:
 
 #: kernel module (relative to the package) → the kernels Python calls in it
 EXPORTS: dict[str, tuple[str, ...]] = {
-    "walks.backtrack_kernel": ("backtrack_walk",),
     "walks.close_kernel": ("repair_closed_kernel",),
     "tietree.count_kernel": ("count_begin", "next_tie", "count_run"),
     "tietree.memo_kernel": ("memo_run", "memo_fold", "memo_rehash"),
     "tietree.bits_memo_kernel": ("count_batch_memo",),
     "tietree.alltours_kernel": ("count_all",),
     "tietree.alltours_list_kernel": ("list_all",),
+    "tietree.symtours_kernel": ("count_orbit_paths",),
     "construct.construct_kernel": ("grid_path", "strip_path", "rotate_to", "remap", "place", "place_blocks"),
     "tietree.enumerate_kernel": ("new_state", "advance_kernel", "count_kernel", "collect_kernel"),
     "tietree.bitboard_kernel": ("fresh_bits_state", "advance_bits", "count_bits", "collect_bits",

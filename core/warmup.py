@@ -217,8 +217,10 @@ def _every_tour() -> None:
     from .board.tour import Tour
     from .studies.all_tours import all_tours_task
     from .tietree.all_tours_list import AllToursLister
+    from .tietree.symmetric_tours import count_plan, plan
 
     assert all_tours_task(5, 5, "a1")["tours"] == 304
+    assert count_plan(plan(Board(6, 6), "half-turn", True)) == 78   # symmetric tours
     tours = AllToursLister(5, 5, "a1").first(400)
     assert len(tours) == 304
     Tour(Board(5, 5), np.asarray(tours[0], dtype=np.int32), False)  # one shown
@@ -251,7 +253,8 @@ _TABLES = _k("board.tables_kernel", "neighbour_table", "compact_table",
 #: stage's kernels are all those it reaches, run alone in a fresh process
 STAGES: tuple[Stage, ...] = (
     Stage("tours", _single, _WALK + _k("board.validate_kernel", "path_is_tour")),
-    Stage("backtracking", _backtracking, _k("walks.backtrack_kernel", "backtrack_walk")
+    Stage("backtracking", _backtracking, _k("walks.table_backtrack_kernel", "table_backtrack_walk")
+          + _k("board.tables_kernel", "neighbour_table")
           + _k("walks.phased_kernel", "phased_walk")
           + _k("board.validate_kernel", "path_is_tour")),
     Stage("neighbour tables", _tables, _k("board.tables_kernel", "neighbour_table",
@@ -302,6 +305,7 @@ STAGES: tuple[Stage, ...] = (
           + _k("tietree.bitboard_kernel", "count_batch_bits")),
     Stage("every tour", _every_tour, _k("tietree.alltours_kernel", "count_all")
           + _k("tietree.alltours_list_kernel", "list_all")
+          + _k("tietree.symtours_kernel", "count_orbit_paths")
           + _k("board.tables_kernel", "neighbour_table")
           + _k("board.validate_kernel", "path_is_tour")),
     Stage("a tour by hand", _by_hand, _k("walks.completions_kernel", "completions_begin",
