@@ -67,6 +67,10 @@ SYMMETRIES = ("half-turn", "quarter-turn", "mirror-rows", "mirror-cols", "diagon
 MAX_ORBITS = 64
 #: the board's squares the kernel takes (its neighbour table)
 MAX_SQUARES = 128
+#: how the reasons name each symmetry
+PHRASES = {"half-turn": "half turn", "quarter-turn": "quarter turn",
+           "mirror-rows": "mirror of the rows", "mirror-cols": "mirror of the columns",
+           "diagonal": "diagonal mirror"}
 #: states with fewer orbits left are walked, not looked up
 MEMO_MIN = 4
 
@@ -161,8 +165,9 @@ def plan(board: Board, symmetry: str, closed: bool) -> Plan:
     orbit, members = _orbits(perm)
     n, norb = board.size, len(members)
     p = Plan(board, symmetry, closed, perm, orbit, norb)
+    said = PHRASES[symmetry]
     if norb > MAX_ORBITS:
-        raise CountError(f"the quotient of {board.describe()} by the {symmetry} has {norb} "
+        raise CountError(f"the quotient of {board.describe()} by the {PHRASES[symmetry]} has {norb} "
                          f"orbits; the count takes at most {MAX_ORBITS}")
     nbr = board.neighbours
     adj = [{int(t) for t in nbr[s] if t >= 0} for s in range(n)]
@@ -184,7 +189,7 @@ def plan(board: Board, symmetry: str, closed: bool) -> Plan:
                         "number of squares")
             return p
         if len(fixed) > 2:
-            p.reason = (f"the {symmetry} fixes {len(fixed)} squares; a closed tour it maps "
+            p.reason = (f"the {said} fixes {len(fixed)} squares; a closed tour it maps "
                         "onto itself turns about two of them at most")
             return p
         why = []
@@ -193,7 +198,7 @@ def plan(board: Board, symmetry: str, closed: bool) -> Plan:
             flips = (board.coords(v0)[0] + board.coords(v0)[1]
                      + board.coords(int(perm[v0]))[0] + board.coords(int(perm[v0]))[1]) % 2
             if bool(flips) != bool((n // order) % 2):
-                why.append(f"the {symmetry} {'swaps' if flips else 'keeps'} the colours, so a "
+                why.append(f"the {said} {'swaps' if flips else 'keeps'} the colours, so a "
                            f"tour it turns along itself needs {n // order} (the squares over "
                            f"{order}) to be {'odd' if flips else 'even'}")
             else:
@@ -213,7 +218,7 @@ def plan(board: Board, symmetry: str, closed: bool) -> Plan:
                                         f"{board.name(b0)}-{board.name(b1)}", "moves"))
                     p.divisors.append(1)
             if len(fixed_moves) < 2:
-                why.append(f"the {symmetry} fixes {len(fixed_moves)} move"
+                why.append(f"the {said} fixes {len(fixed_moves)} move"
                            f"{'' if len(fixed_moves) == 1 else 's'}, and a tour it reflects "
                            "uses two")
         if order == 2 and len(fixed) == 2:      # reflection about two fixed squares
@@ -223,7 +228,7 @@ def plan(board: Board, symmetry: str, closed: bool) -> Plan:
                                 endw, f"reflected about {board.name(f)} and {board.name(g)}", "squares"))
             p.divisors.append(2)
         if not p.parts:
-            p.reason = "; ".join(why) if why else f"the {symmetry} admits no closed tour here"
+            p.reason = "; ".join(why) if why else f"the {said} admits no closed tour here"
         return p
     if order == 4:
         p.reason = ("a path's only symmetries are itself and its reversal, and twice a "
@@ -231,7 +236,7 @@ def plan(board: Board, symmetry: str, closed: bool) -> Plan:
                     "itself by a quarter turn")
         return p
     if len(fixed) >= 2:
-        p.reason = (f"the {symmetry} fixes {len(fixed)} squares; a path it maps onto itself is "
+        p.reason = (f"the {said} fixes {len(fixed)} squares; a path it maps onto itself is "
                     "reversed and keeps one square (its middle) at most")
     elif len(fixed) == 1:
         f = fixed[0]
@@ -239,7 +244,7 @@ def plan(board: Board, symmetry: str, closed: bool) -> Plan:
                             f"reversed about {board.name(f)}", "open-square"))
         p.divisors.append(2)
     elif not fixed_moves:
-        p.reason = (f"a path the {symmetry} reverses has its middle move from a square to its "
+        p.reason = (f"a path the {said} reverses has its middle move from a square to its "
                     "image, and no move joins a square to its image here")
     else:
         for (w, w1) in fixed_moves:

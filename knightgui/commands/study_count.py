@@ -19,6 +19,7 @@ import io
 
 from ._common import CliError, add_board_options, board_of, emit_json, positive_int
 from ._study_options import add_runner_options, open_study_store, run_study
+from .count_symmetric import add_symmetry_options, run_symmetric_count
 
 
 def add_parser(studies) -> None:
@@ -63,6 +64,7 @@ def add_parser(studies) -> None:
                         "reversal and cycles up to start and direction, then up to the "
                         "board's symmetries (boards of at most 64 squares, --starts all; it "
                         "keeps every tour: 8×8 takes about a minute and 3 GB of memory)")
+    add_symmetry_options(p)
     add_runner_options(p)
     add_board_options(p)
     p.add_argument("--json", action="store_true", help="last stdout line: one JSON object")
@@ -224,6 +226,9 @@ def run(args) -> int:
     from knightgui_core.system.files import write_text
     from knightgui_core.tietree.subtrees import CountError
     if args.boards_up_to is not None:
+        if args.symmetry is not None:
+            raise CliError("--symmetry counts one board: give --rows and --cols, not "
+                           "--boards-up-to")
         return _all_boards(args)
     rows, cols = _dims(args)
     depth = positive_int("--split-depth", args.split_depth, 0, 64)
@@ -235,6 +240,11 @@ def run(args) -> int:
     if not board.is_classic and args.distinct:
         raise CliError("--distinct counts the knight on the plane only (other boards: "
                        "--all-tours, or knightgui enumerate --topology/--leaper)")
+    if args.symmetry is not None or args.closed_only:
+        if not args.all_tours or args.symmetry is None:
+            raise CliError("--symmetry and --closed-only go with --all-tours (and "
+                           "--closed-only with --symmetry)")
+        return run_symmetric_count(args, rows, cols, workers, board)
     if args.all_tours:
         return _all_tours(args, rows, cols, workers, board)
     try:                        # the edge: the start squares become indices here, once
