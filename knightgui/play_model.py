@@ -1,4 +1,4 @@
-"""A tour by hand (issue 36): the play model, free of Qt (tested without a display).
+"""A tour by hand: the play model, free of Qt (tested without a display).
 
 :class:`PlayModel` sits beside :class:`knightgui.request.RequestModel` and is written in its
 manner: typed state, every change checked, observers told which parts changed. It holds
@@ -139,11 +139,11 @@ class PlayModel:
         """One line for a tour completed ("" while it is not)."""
         if not self.finished:
             return ""
-        kind = "closed" if self.closed else "open"
+        kind = "A closed" if self.closed else "An open"
         s = int(round(self.seconds()))
         took = f"{s // 60} min {s % 60} s" if s >= 60 else f"{s} s"
         undone = f"{self.undone} move{'s' if self.undone != 1 else ''} undone"
-        return (f"A {kind} tour of the {self._board.rows}×{self._board.cols} board — "
+        return (f"{kind} tour of the {self._board.rows}×{self._board.cols} board — "
                 f"{len(self._path)} squares in {took}, {undone}")
 
     def name(self, sq: int) -> str:

@@ -1,4 +1,4 @@
-"""A tour by hand (issue 36): what play mode draws on the board, over the board view's own
+"""A tour by hand: what play mode draws on the board, over the board view's own
 layers (:class:`knightgui.board_view.BoardView` keeps the path, its numbers and the
 candidates' rings; this module adds the rest).
 

@@ -1,4 +1,4 @@
-"""The play model (issue 36), without a display: moves, refusals, undo/redo, click-back,
+"""The play model, without a display: moves, refusals, undo/redo, click-back,
 hint, verdict, answers, finish, saving."""
 from __future__ import annotations
 

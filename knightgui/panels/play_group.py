@@ -1,4 +1,4 @@
-"""The Play group of the controls panel (a tour by hand, issue 36): shown in play mode only
+"""The Play group of the controls panel (a tour by hand): shown in play mode only
 (:attr:`knightgui.panels.controls_layout.ControlsLayout.mode_groups`). Its buttons are wired
 by :class:`knightgui.play_controller.PlayController`; this module only lays them out, two to
 a row so the panel keeps its width, and says what each does in its tooltip.

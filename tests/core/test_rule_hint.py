@@ -1,4 +1,4 @@
-"""A tour by hand (issue 36): the hint is the rule's own next move and its ties."""
+"""A tour by hand: the hint is the rule's own next move and its ties."""
 from __future__ import annotations
 
 import pytest
