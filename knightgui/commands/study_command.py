@@ -7,12 +7,13 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
-STUDIES = ("phadke", "orders", "tiebreaks", "count")
+STUDIES = ("phadke", "orders", "tiebreaks", "count", "uncrossed")
 
 
 def add_parser(sub) -> None:
-    """``knightgui study``: the studies (count, phadke, orders, tiebreaks)."""
-    p = sub.add_parser("study", help="batch studies: phadke, move-orders, tie-breaks, count")
+    """``knightgui study``: the studies (count, phadke, orders, tiebreaks, uncrossed)."""
+    p = sub.add_parser("study", help="batch studies: phadke, move-orders, tie-breaks, count, "
+                       "uncrossed")
     studies = p.add_subparsers(dest="study", metavar="STUDY", parser_class=type(p))
     for name in STUDIES:
         modname = f"{__package__}.study_{name}"
