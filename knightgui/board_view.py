@@ -19,6 +19,7 @@ from knightgui_core.board.squares import Board
 from .board_images import TIE_RGBA, checker_rgba, colour_lut, moves_rgba, numbers_of
 from .board_items import NumbersItem, TourPathItem
 from .board_marks import CandidatesItem, EdgeLabelsItem, MarkersItem
+from .board_symmetry import SymmetryItem
 
 #: In ``auto`` colour mode, boards with at least this many squares are coloured by move.
 AUTO_COLOUR_SQUARES = 48 * 48
@@ -49,6 +50,8 @@ class BoardView(pg.GraphicsView):
         for it in (self.image, self.ties_image, self.path_item, self.numbers_item,
                    self.markers, self.candidates, self.labels):
             self.vb.addItem(it)
+        self.symmetry_item = SymmetryItem()      # every-tour mode's centre or axis
+        self.vb.addItem(self.symmetry_item)
         self.rows = self.cols = 0
         self.board = Board(8, 8)     # the board's edges and piece (set_board)
         self.path = np.zeros(0, dtype=np.int32)
@@ -91,6 +94,7 @@ class BoardView(pg.GraphicsView):
         self.ties = None
         self.candidates.set_candidates([], rows, cols)
         self.labels.set_board(rows, cols)
+        self.symmetry_item.set_symmetry(self.symmetry_item.name, rows, cols)
         self._refresh()
         if fit or changed:
             self.fit()
@@ -114,6 +118,10 @@ class BoardView(pg.GraphicsView):
     def clear_tour(self):
         """Show the empty board."""
         self.set_tour(np.zeros(0, dtype=np.int32))
+
+    def set_symmetry(self, name: str) -> None:
+        """Draw the centre or axis of a board symmetry (``""``: none)."""
+        self.symmetry_item.set_symmetry(name, self.rows, self.cols)
 
     def set_markers(self, start: int = -1, end: int = -1):
         """Mark the start and end squares (flat, -1: none)."""

@@ -174,6 +174,8 @@ class MainWindow(QMainWindow):
 
     def _model_changed(self, changed: frozenset) -> None:
         """Board, mode, start, end or closed changed: what the panels show is stale."""
+        s = self.controls.model.settings                 # every-tour mode's symmetry, drawn
+        self.view.set_symmetry(s.symmetry if s.mode == "exhaustive" and s.all_tours else "")
         if not changed & RESULT_FIELDS:
             return
         self.watcher.stop(quiet=True)

@@ -323,10 +323,15 @@ class RequestModel:
             raise ValueError(f"Tie rule: one of {', '.join(TIE_RULES)}, got {s.tie!r}") from None
         exhaustive = s.mode == "exhaustive"
         every = exhaustive and s.all_tours
+        sym = s.symmetry if every else "none"
         if every:
-            if s.closed:
+            if s.closed and sym == "none":
                 raise ValueError("Every tour: the open paths from the start (untick 'closed "
                                  "tour'; the closed ones are among them)")
+            if sym in ("quarter-turn", "diagonal") and b.rows != b.cols:
+                raise ValueError(f"Symmetry: the {sym} maps only a square board onto itself")
+            if sym != "none" and b.topology != "plane":
+                raise ValueError("Symmetry: symmetric tours are counted on the plane board only")
             if b.size > ALL_TOURS_MAX:
                 raise ValueError(f"Every tour: boards of at most {ALL_TOURS_MAX} squares "
                                  f"({b.rows}×{b.cols} has {b.size:,})")
@@ -339,7 +344,8 @@ class RequestModel:
         return Request(rows=b.rows, cols=b.cols, mode=Mode(s.mode), start=start, end=end,
                        closed=s.closed, tie=tie, order=order, seed=s.seed, method=s.method,
                        dashes=s.dashes, tail=tail, keep=s.keep, limit=s.limit,
-                       all_tours=every, topology=b.topology, leaper=b.leaper)
+                       all_tours=every, topology=b.topology, leaper=b.leaper,
+                       symmetry="" if sym == "none" else sym)
 
     # ------------------------------------------------------------ settings
     def to_dict(self) -> dict:

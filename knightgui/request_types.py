@@ -40,12 +40,15 @@ class Mode(str, Enum):
 
 
 MODES: tuple[str, ...] = tuple(m.value for m in Mode)
+#: every-tour mode's symmetries (knightgui_core.tietree.symmetric_tours.SYMMETRIES), or none
+SYMMETRY_CHOICES: tuple[str, ...] = ("none", "half-turn", "quarter-turn", "mirror-rows",
+                                     "mirror-cols", "diagonal")
 #: the largest board whose every path the window lists (the all-tours search's limit)
 ALL_TOURS_MAX = 128
 MAX_SIDE = 2000
 #: fields whose change makes the shown results (timing, counter, options matrix) stale
 RESULT_FIELDS = frozenset({"rows", "cols", "mode", "start", "end", "closed", "topology",
-                           "leaper"})
+                           "leaper", "symmetry"})
 #: why the corner dashes and tails are not offered on another board or piece
 KNIGHTS_PLANE_ONLY = "the dashes are the knight's on the plane"
 
@@ -73,6 +76,7 @@ class Request:
     all_tours: bool = False         # exhaustive: every knight's path, not only Warnsdorff's
     topology: str = "plane"         # plane | cylinder | torus
     leaper: tuple[int, int] = (1, 2)   # the piece: an (a, b)-leaper, the knight (1, 2)
+    symmetry: str = ""              # every tour: only those this board symmetry keeps ("" all)
 
     def board(self) -> Board:
         """The board of the run: its size, its edges and its piece."""
@@ -113,6 +117,7 @@ class Settings:
     all_tours: bool = _spec(False, bool_check("all_tours"))   # exhaustive: every path, any rule
     topology: str = _spec("plane", choice_check("topology", TOPOLOGIES))
     leaper: str = _spec("1,2", leaper_check)                  # "a,b": the knight is 1,2
+    symmetry: str = _spec("none", choice_check("symmetry", SYMMETRY_CHOICES))  # every tour
 
 
 #: each field's validator, read from :class:`Settings`

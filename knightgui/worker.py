@@ -32,6 +32,7 @@ import traceback
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from PySide6.QtCore import QMutex, QMutexLocker, QThread, QWaitCondition, Signal
 
@@ -222,7 +223,16 @@ class SolverThread(QThread):
     def _every_path(self, gen: int, req: Request):
         """Every knight's path from the start (not only Warnsdorff's), kept for stepping."""
         from knightgui_core.tietree.all_tours_list import AllToursLister
-        lister = AllToursLister(req.rows, req.cols, 0 if req.start is None else req.start, board=req.board())
+        lister: Any
+        if req.symmetry:           # the tours a symmetry keeps, from no particular start
+            from knightgui_core.tietree.symmetric_listing import SymmetricLister
+            lister = SymmetricLister(req.board(), req.symmetry, req.closed)
+            if lister.reason:
+                self.failed.emit(gen, f"No tour the {req.symmetry} keeps: {lister.reason}", True)
+                return
+        else:
+            lister = AllToursLister(req.rows, req.cols, 0 if req.start is None else req.start,
+                                    board=req.board())
         t0 = last = time.perf_counter()
         batch: list[Packed] = []
 

@@ -58,7 +58,7 @@ class ControlsPanel(ControlsLayout, QWidget):
             self.rows, self.cols, self.square_lock, self.closed, self.topology, self.piece,
             self.mode, self.start,
             self.end, self.tie, self.order, self.seed, self.method, *self.dash, self.tail,
-            self.keep, self.limit, self.all_tours)
+            self.keep, self.limit, self.all_tours, self.symmetry)
         self._connect()
         self._show(frozenset(f for f in self.model.to_dict()))
 
@@ -91,6 +91,8 @@ class ControlsPanel(ControlsLayout, QWidget):
         self.keep.valueChanged.connect(lambda v: self._write(keep=v))
         self.limit.valueChanged.connect(lambda v: self._write(limit=v))
         self.all_tours.toggled.connect(lambda v: self._write(all_tours=v))
+        self.symmetry.currentIndexChanged.connect(
+            lambda _i: self._write(symmetry=self.symmetry.currentData() or "none"))
         self.order.textChanged.connect(lambda t: self._write(order=t))
         self.solve_btn.clicked.connect(self.submit)
         self.cancel_btn.clicked.connect(self.cancelRequested.emit)
@@ -205,6 +207,7 @@ class ControlsPanel(ControlsLayout, QWidget):
             self.limit.setValue(s.limit)
             self.all_tours.setChecked(s.all_tours)
             self.all_tours.setEnabled(en.all_tours)
+            self.symmetry.setCurrentIndex(max(self.symmetry.findData(s.symmetry), 0))
             # end squares
             self.end.clear()
             if not s.closed:
@@ -252,6 +255,7 @@ class ControlsPanel(ControlsLayout, QWidget):
             group.setEnabled(on)
             group.setVisible(on)
         self.mode_form.setRowVisible(self.all_tours, en.all_tours)
+        self.mode_form.setRowVisible(self.symmetry, every)
         self.squares_form.setRowVisible(self.end, en.end)
         self.dash_box.form.setRowVisible(self.tail, en.end)
         self.dash_box.setVisible(not every)

@@ -39,6 +39,7 @@ from knightgui_core.board.rules import METHODS, TIE_HELP, TIE_RULES
 from knightgui_core.board.squares import LEAPER_NAMES
 
 from ..request import MAX_SIDE
+from ..request_types import SYMMETRY_CHOICES
 from .controls_section import FieldsScroll, Section, SideSpinBox, WheelGuard, guard_wheel
 from .play_group import PlayGroup
 
@@ -115,6 +116,13 @@ class ControlsLayout:
                                   "most 128 squares), not only those Warnsdorff's rule allows;"
                                   " no options matrix")
         f.addRow(self.all_tours)
+        self.symmetry = _combo("every tour: only the tours this board symmetry maps onto "
+                               "themselves (closed ones with 'closed' ticked), counted on the "
+                               "quotient; listed up to 36 squares, counted only beyond; the "
+                               "board draws its centre or axis")
+        for key in SYMMETRY_CHOICES:
+            self.symmetry.addItem("any symmetry" if key == "none" else key, key)
+        f.addRow("Symmetry", self.symmetry)
         self.mode_form = f
         lay.addWidget(g)
 
