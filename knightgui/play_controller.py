@@ -56,6 +56,7 @@ class PlayController(QObject):
         self._asking: PlayRequest | None = None
         self._finish: tuple[int, ...] = ()     # the example finish drawn dimmed
         self._other_mode = "single"
+        self._budget = 10.0                   # seconds the last count was given
         self._make_actions()
         g = self.group
         for btn, slot in ((g.undo_btn, self.undo), (g.redo_btn, self.redo),
@@ -92,7 +93,11 @@ class PlayController(QObject):
                          "count the ways to finish the path (on the solver thread)")
         self.act_finish = A("Finish it", self.finish, "", "the rule finishes the tour "
                             "(Solve, Ctrl+R, does the same in play mode)")
-        menu = w.menuBar().addMenu("&Play")
+        bar = w.menuBar()
+        menu = bar.addMenu("&Play")
+        help_menu = next((a for a in bar.actions() if a.text() == "&Help"), None)
+        if help_menu is not None:               # Play before Help
+            bar.insertMenu(help_menu, menu)
         menu.addAction(self.act_mode)
         menu.addSeparator()
         for a in (self.act_undo, self.act_redo, self.act_hint, self.act_ask, self.act_finish):
@@ -218,6 +223,7 @@ class PlayController(QObject):
             self.say("Can it be finished? Click a start square first")
             return
         board, path, budget = m.board, m.path, float(self.group.budget.value())
+        self._budget = budget
         self._submit(PlayRequest("completions", path, lambda cancel: completions(
             board, list(path), budget, cancel)),
             f"Counting the ways to finish (at most {budget:.0f} s)…")
@@ -284,8 +290,8 @@ class PlayController(QObject):
         elif isinstance(answer, RuleFinish):
             if answer.found and answer.finish is not None:
                 self.model.extend(answer.finish)
-                self.say(f"{answer.message[0].upper()}{answer.message[1:]} — "
-                          f"{self.model.finish_message()}; undo (Ctrl+Z) walks back into it")
+                self.say(f"{answer.message[0].upper()}{answer.message[1:]}; undo (Ctrl+Z) "
+                         "walks back into it")
             else:
                 self.say(answer.message[0].upper() + answer.message[1:])
 
@@ -297,10 +303,12 @@ class PlayController(QObject):
             counts = (f"{_plural(a.open, 'way')} to finish, "
                       f"{a.closed:,} of them closed")
         else:
-            counts = f"the count is unknown within the budget ({a.reason})"
+            counts = (f"how many ways is unknown within the {self._budget:g} s budget "
+                      f"({a.nodes:,} moves searched)")
         if a.extendable:
             return f"Can still be finished: {counts}; one finish is drawn dimmed"
-        return f"Unknown within the budget: {a.reason}"
+        return (f"Unknown within the {self._budget:g} s budget: no finish found and none "
+                f"ruled out ({a.nodes:,} moves searched)")
 
     # ------------------------------------------------------------ drawing
     def _model_changed(self, changed: frozenset) -> None:

@@ -110,9 +110,9 @@ class PlayMarksItem(pg.GraphicsObject):
             elif kind == CLOSED:
                 p.setPen(QPen(colour, max(px * 0.06, 2.0), Qt.PenStyle.DotLine))
                 p.drawRect(QRectF(c.x() - h, c.y() - h, 2 * h, 2 * h))
-            else:
-                p.setPen(QPen(colour, max(px * 0.07, 2.0)))
-                p.drawEllipse(c, h * 1.1, h * 1.1)
+            else:                       # a tie: a thick ring around the candidate's own
+                p.setPen(QPen(colour, max(px * 0.1, 3.0)))
+                p.drawEllipse(c, h * 1.18, h * 1.18)
         p.restore()
 
 
@@ -142,7 +142,8 @@ class PlayOverlay:
         hint = model.hint() if model.hint_shown else None
         choice = hint.choice if hint is not None else -1
         v.set_candidates(list(model.legal()), choice)
-        self.marks.set_marks(marks_of(model.verdict, hint.ties if hint else (), choice),
+        verdict = None if model.finished else model.verdict   # a tour: nothing to warn of
+        self.marks.set_marks(marks_of(verdict, hint.ties if hint else (), choice),
                              b.rows, b.cols)
         self.show_finish(model, finish)
 
