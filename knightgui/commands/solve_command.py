@@ -16,6 +16,10 @@ from ._common import (
     positive_int,
     say_not_found,
 )
+from .solve_animate import add_options as add_animate_options
+from .solve_animate import check as check_animate
+from .solve_animate import say as say_animation
+from .solve_animate import write as write_animation
 
 
 def add_parser(sub) -> None:
@@ -44,11 +48,12 @@ def add_parser(sub) -> None:
     p.add_argument("--png", default=None, help="render the board to FILE.png")
     p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
     p.add_argument("--quiet", "-q", action="store_true", help="print no board")
+    add_animate_options(p)
     add_board_options(p)
     p.set_defaults(func=run)
 
 
-def _other_board(args, board, start, tie, order, seed, budget) -> int:
+def _other_board(args, board, start, tie, order, seed, budget, animate=None) -> int:
     """Another topology or leaper: a theorem that rules tours out answers at once; otherwise
     the rule's walk and the searches of :mod:`knightgui_core.walks.other_boards`, and when
     they find nothing on a small board, the exhaustive search says whether any tour exists."""
@@ -58,7 +63,7 @@ def _other_board(args, board, start, tie, order, seed, budget) -> int:
     from knightgui_core.walks.solve import SolveError, solve
     closed = bool(args.closed)
     known, why = known_answer(board, closed)
-    res = None
+    res, animation = None, None
     if known is not False:
         try:
             res = solve(board.rows, board.cols, start=start, closed=closed, tie=tie,
@@ -71,6 +76,7 @@ def _other_board(args, board, start, tie, order, seed, budget) -> int:
         if known is None:            # no rule decides in advance: the tour itself is the proof
             why = f"this tour proves one exists ({res.message})"
         _save(args, res.tour)
+        animation = write_animation(args, res.tour, animate) if animate else None
     elif known is None and args.method == "auto" and start is None:
         ans = existence_answer(board, closed, budget or SEARCH_BUDGET)
         answer, why = ans.answer, ans.why
@@ -84,13 +90,15 @@ def _other_board(args, board, start, tie, order, seed, budget) -> int:
                    "message": res.message if res is not None else why,
                    "nodes": res.nodes if res is not None else 0,
                    "path": path_pairs(res.path, board.cols) if res is not None and res.ok
-                   else []})
+                   else [], **({"animation": animation} if animation else {})})
     else:
         if res is not None and res.ok and not args.quiet and board.size <= 26 * 26:
             print(res.tour.render())
         if res is not None:
             print(res.message, file=sys.stdout if res.ok else sys.stderr)
         print(f"{board.describe()}: {answer} — {why}")
+        if animation:
+            say_animation(animation)
     return 0 if res is not None and res.ok else EXIT_NOT_FOUND
 
 
@@ -136,11 +144,12 @@ def run(args) -> int:
         if val is not None and Path(val).suffix.lower() not in ext:
             raise CliError(f"{opt} must name a {' or '.join(ext)} file, got '{val}'")
     board = board_of(args, rows, cols)
+    animate = check_animate(args, rows, cols)
     # the edge: every text option becomes its typed value here, once
     start = None if args.start is None else parse_square(board, args.start, "--start")
     tie, order = parse_tie_rule(args.tie), parse_move_order(args.order)
     if not board.is_classic:
-        return _other_board(args, board, start, tie, order, seed, budget)
+        return _other_board(args, board, start, tie, order, seed, budget, animate)
     try:
         res = solve(rows, cols, start=start, closed=args.closed, tie=tie,
                     order=order, seed=seed, method=args.method, node_budget=budget)
@@ -148,8 +157,10 @@ def run(args) -> int:
         return _no_tour(args, board, start, str(e))
     except SolveError as e:
         raise CliError(f"knightgui solve: {e}") from None
+    animation = None
     if res.ok:
         _save(args, res.tour)
+        animation = write_animation(args, res.tour, animate) if animate else None
     if args.json:
         emit_json({"rows": rows, "cols": cols, "closed": bool(args.closed), "valid": res.ok,
                    "method": res.method, "seconds": round(res.seconds, 6),
@@ -157,10 +168,13 @@ def run(args) -> int:
                    "message": res.message, "nodes": res.nodes,
                    "stuck_at": res.stuck_at, "moves": res.moves,
                    "start": board.name(0 if start is None else start),
-                   "rule_walk": res.info.get("rule_walk")})
+                   "rule_walk": res.info.get("rule_walk"),
+                   **({"animation": animation} if animation else {})})
     else:
         if res.ok and not args.quiet and rows * cols <= 26 * 26:
             print(res.tour.render())
         print(f"{res.message} in {res.seconds * 1000:.2f} ms", file=sys.stdout if res.ok
               else sys.stderr)
+        if animation:
+            say_animation(animation)
     return 0 if res.ok else EXIT_NOT_FOUND
