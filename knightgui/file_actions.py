@@ -1,5 +1,5 @@
-"""File and image actions of the window: open and save tours (JSON, CSV), export PNG and SVG,
-copy the image. Every failure is a dialog.
+"""File and image actions of the window: open and save tours (JSON, CSV), export PNG, SVG and
+the construction as an animation, copy the image. Every failure is a dialog.
 
 :class:`FileActions` is composed into the window with explicit collaborators (the board view,
 a function giving the tour on the board, one showing a tour, the status line and the error
@@ -10,12 +10,16 @@ import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from knightgui_core.board.tour import Tour
 
 from . import export
+
+if TYPE_CHECKING:       # its module is imported when the first animation is exported
+    from .animation_dialog import AnimationExporter
 
 log = logging.getLogger("knightgui.window")
 
@@ -78,6 +82,7 @@ class FileActions:
         self.status = status
         self.show_error = show_error
         self.last_dir = ""
+        self._animations: AnimationExporter | None = None     # made on first use
 
     def _ask(self, save: bool, caption: str, filters: str, suffix: str = ""):
         directory = self.last_dir or os.getcwd()
@@ -156,6 +161,21 @@ class FileActions:
         return self._attempt("Cannot export", name,
                              lambda: export.save_svg(t, name, numbers=self.view.show_numbers),
                              f"Exported {name}")
+
+    @guarded
+    def export_animation(self, *_, filename=None, settings=None):
+        """Export the tour's construction as a GIF or MP4 (knightgui/animation_dialog.py):
+        settings dialog, file, export on a thread with a progress dialog and Cancel."""
+        t = self._need_tour()
+        if t is None:
+            return False
+        if self._animations is None:
+            from .animation_dialog import AnimationExporter
+            self._animations = AnimationExporter(
+                self.parent, lambda fmt: self._ask(True, "Export animation",
+                                                   f"{fmt.upper()} (*.{fmt})", f".{fmt}"),
+                self.status, self.show_error)
+        return self._animations.start(t, filename, settings)
 
     @guarded
     def copy_image(self, *_):

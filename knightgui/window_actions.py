@@ -63,6 +63,7 @@ class WindowActions:
     save: QAction
     png: QAction
     svg: QAction
+    export_anim: QAction
     copy: QAction
     quit: QAction
     numbers: QAction
@@ -143,6 +144,8 @@ def make_actions(w) -> WindowActions:
         save=A("Save tour…", f.save_tour, QKeySequence.StandardKey.Save),
         png=A("Export PNG…", f.export_png, "Ctrl+E"),
         svg=A("Export SVG…", f.export_svg),
+        export_anim=A("Export animation…", f.export_animation,
+                      tip="the construction of the tour as an animated GIF or an MP4 film"),
         copy=A("Copy image", f.copy_image, "Ctrl+Shift+C"),
         quit=A("Quit", w.close, QKeySequence.StandardKey.Quit),
         numbers=A("Move numbers", w._view_toggled, "N", True),
@@ -162,7 +165,7 @@ def make_actions(w) -> WindowActions:
     file_menu = w.menuBar().addMenu("&File")
     w.menuBar().insertMenu(acts.view_menu.menuAction(), file_menu)
     _fill(file_menu, (acts.open, acts.open_solutions, acts.save, None, acts.png, acts.svg,
-                      acts.copy, None, acts.quit))
+                      acts.export_anim, acts.copy, None, acts.quit))
     _fill(acts.view_menu, (acts.numbers, acts.path, acts.ties, None, *colour.values(), None,
                            acts.fit, None, acts.analysis, None,
                            *(d.toggleViewAction() for d in (w.controls_dock, w.counter_dock,
