@@ -135,3 +135,32 @@ def test_closing_the_window_cancels_the_export(qtbot, dialogs, tmp_path, slow_fr
     w.close()
     assert job.isFinished() and job.cancelled
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_whole_path_a_user_takes(window, qtbot, tmp_path, monkeypatch):
+    """File ▸ Export animation…: the dialog (accepted with a smaller size), the file dialog
+    (a name without a suffix gets the format's), then the export."""
+    from PySide6.QtWidgets import QDialog, QFileDialog
+    window.show_tour(some_tour(8, 8))
+    asked: list[str] = []
+
+    def accept(dlg):
+        dlg.side.setValue(160)
+        dlg.fmt.setCurrentIndex(dlg.fmt.findData("gif"))
+        return QDialog.DialogCode.Accepted
+
+    def save_name(parent, caption, directory, filters):
+        asked.append(filters)
+        return str(tmp_path / "film"), filters
+    monkeypatch.setattr(AnimationDialog, "exec", accept)
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", staticmethod(save_name))
+    action = next(a for a in window.menuBar().actions()[0].menu().actions()
+                  if a.text() == "Export animation…")
+    action.trigger()
+    ex = _exporter(window)
+    assert asked == ["GIF (*.gif)"] and ex.job is not None
+    with qtbot.waitSignal(ex.finished, timeout=60_000) as blocker:
+        pass
+    assert blocker.args[0], blocker.args[1]
+    assert iio.improps(tmp_path / "film.gif").shape == (64, 160, 160, 3)
+    assert ex.last.size == 160                  # the next export starts from these settings
