@@ -23,6 +23,7 @@ from .file_actions import FileActions, guarded
 from .panels.controls import ControlsPanel
 from .panels.counter import CounterPanel, TimingPanel
 from .panels.options_matrix import OptionsMatrixView
+from .play_controller import PlayController
 from .request import RESULT_FIELDS, Mode
 from .results import ResultsPresenter
 from .shown_tour import show_from_elsewhere
@@ -74,6 +75,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.hover_label)
         self.act = make_actions(self)
         self._connect()
+        self.play = PlayController(self)        # a tour by hand: the Mode box's play mode
         self._restore_settings = restore_settings
         if restore_settings:
             try:
@@ -194,6 +196,8 @@ class MainWindow(QMainWindow):
 
     @guarded
     def _solve_request(self, req):
+        if self.play.active:                    # Solve in play mode: the rule finishes it
+            return self.play.finish()
         self.animator.stop(restore=False)
         self.watcher.stop(quiet=True)
         self._current_changed(1)

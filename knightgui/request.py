@@ -155,7 +155,8 @@ class RequestModel:
         every = exhaustive and self._s.all_tours
         return Enabled(rules=not exhaustive, exhaustive=exhaustive,
                        end=self.uses_end() and not every,
-                       tail=bool(self.tail_choices()) and not every, all_tours=exhaustive)
+                       tail=bool(self.tail_choices()) and not every, all_tours=exhaustive,
+                       play=self._s.mode == "play")
 
     # -------------------------------------------------------------- writing
     def observe(self, callback: Observer) -> None:

@@ -62,6 +62,7 @@ def save(window: MainWindowLike) -> None:
     s.setValue("speed/animation", window.act.anim_speed.value())
     s.setValue("speed/watch", window.act.watch_speed.value())
     s.setValue("dir/last", window.files.last_dir)
+    s.setValue("play/position", window.play.files.state())     # a tour by hand, partly played
     s.setValue("window/geometry", window.saveGeometry())
     s.setValue("window/state", window.saveState())
     if window.analysis is not None:
@@ -97,6 +98,7 @@ def load(window: MainWindowLike) -> None:
             window.controls.set_state(st)
     except (TypeError, ValueError):
         pass
+    window.play.files.set_state(s.value("play/position", ""))  # bounded and checked there
     mode = s.value("view/colour", "auto")
     window.set_view_options(numbers=_bool(s.value("view/numbers"), True),
                             path=_bool(s.value("view/path"), True),
