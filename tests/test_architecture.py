@@ -5,7 +5,8 @@ imports inside functions included):
 * No import loops anywhere in ``core`` or ``knightgui``.
 * ``core`` is cut into layer folders, bottom to top: ``system`` (compiling kernels, files,
   environment), ``board`` (squares, rules, tours), ``construct`` (guaranteed tours),
-  ``walks`` (one tour) and ``tietree`` (every tie followed), ``run`` (tasks, store, Dask),
+  ``walks`` (one tour), ``tietree`` (every tie followed) and ``frontier`` (every tour of a
+  long board, column by column), ``run`` (tasks, store, Dask),
   ``studies``; ``warmup`` and ``kernel_exports`` on top. A module imports only its own
   layer and the ones below; ``walks`` and ``tietree`` stand side by side and do not import
   each other.
@@ -109,8 +110,8 @@ def test_no_import_loops():
     assert not loops, "import loops: " + "; ".join(" -> ".join(c) for c in loops)
 
 
-LAYERS = {"system": 0, "board": 1, "construct": 2, "walks": 3, "tietree": 3, "run": 4,
-          "studies": 5}
+LAYERS = {"system": 0, "board": 1, "construct": 2, "walks": 3, "tietree": 3, "frontier": 3,
+          "run": 4, "studies": 5}
 TOP = 6
 
 

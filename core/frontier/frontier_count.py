@@ -1,0 +1,256 @@
+"""Every knight's tour of a ``k`` × ``n`` board counted column by column (the frontier count).
+
+The cells are read column by column, each column top to bottom; a state is what the cells
+still in touch with unread ones look like: which have no move yet, which are loose ends of
+pieces of path and which ends belong together (the idea of Knuth's DYNAHAM and DYNAHAMP,
+TAOCP Pre-Fascicle 8A, written anew here; the cell-by-cell step is
+:func:`knightgui_core.frontier.frontier_kernel.frontier_step`). The number of states depends
+on ``k``, not on ``n``, so long boards cost time in proportion to their length, and one run
+over ``n`` columns counts every shorter board on its way.
+
+Counts are exact: each state carries residues modulo 2^64 and primes below 2^62, as many
+as the bound ``N · Π deg(v)`` on the directed paths of the ``N``-cell board needs, and the
+Chinese remainder theorem joins them into a Python ``int``.
+
+>>> res = count_frontier(6, [6])                      # doctest: +SKIP
+>>> res.boards[0].cycles                              # 9,862 closed tours (A175881)
+"""
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..system.control import CancelLike, raise_if_cancelled
+from ..system.errors import InputError
+from ..system.limits import available_memory
+from .frontier_kernel import MAX_WINDOW, frontier_step
+
+__all__ = ["MAX_ROWS", "MAX_COLS", "FrontierError", "FrontierBoard", "FrontierResult",
+           "count_frontier", "moduli_for", "crt", "state_estimate", "BYTES_PER_STATE"]
+
+#: the window (2k + 1 cells) must fit the kernel's two words
+MAX_ROWS = (MAX_WINDOW - 1) // 2
+#: the longest board a run reads
+MAX_COLS = 10_000
+#: the most states met at once on a long board, measured (bench/frontier.py) per height
+#: and kind; a board not listed is estimated from the growth between the last two heights
+PEAK_STATES: dict[tuple[int, bool], int] = {}
+#: bytes a table entry takes per residue, besides its key (16) and used flag (1)
+BYTES_PER_STATE = 17
+
+
+class FrontierError(InputError):
+    """A board the frontier count cannot take (too high, too long, or too big for memory)."""
+
+
+@dataclass
+class FrontierBoard:
+    """The counts of one board: ``cycles`` (undirected closed tours) and ``paths``
+    (undirected open paths, closed ones included; ``None`` when only cycles were asked)."""
+
+    rows: int
+    cols: int
+    cycles: int
+    paths: int | None
+
+
+@dataclass
+class FrontierResult:
+    """Every board asked for, the largest table (states and bytes) and the time."""
+
+    rows: int
+    closed_only: bool
+    boards: list[FrontierBoard] = field(default_factory=list)
+    peak_states: int = 0
+    peak_table_bytes: int = 0
+    moduli: int = 0
+    seconds: float = 0.0
+
+
+def _is_prime(n: int) -> bool:
+    if n < 2:
+        return False
+    small = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
+    for p in small:
+        if n % p == 0:
+            return n == p
+    d, s = n - 1, 0
+    while d % 2 == 0:
+        d //= 2
+        s += 1
+    for a in small:                      # deterministic below 3.3e24
+        x = pow(a, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(s - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+def _degrees(rows: int, cols: int) -> list[int]:
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            out.append(sum(1 for dr, dc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2),
+                                            (2, -1), (-1, -2), (-2, -1))
+                           if 0 <= r + dr < rows and 0 <= c + dc < cols))
+    return out
+
+
+def moduli_for(rows: int, cols: int) -> list[int]:
+    """The moduli whose product exceeds every count of the board: 2^64 (written 0, the
+    word's wrap-around) and primes below 2^62. The bound: a directed path is its first cell
+    and, for every other cell it leaves, the neighbour it goes to, so there are at most
+    ``N · Π deg(v)`` of them, and at most that many cycles or undirected paths."""
+    n = rows * cols
+    bound = n * math.prod(max(1, d) for d in _degrees(rows, cols))
+    mods = [0]
+    product = 1 << 64
+    p = (1 << 62) - 1
+    while product <= bound:
+        while not _is_prime(p):
+            p -= 2
+        mods.append(p)
+        product *= p
+        p -= 2
+    return mods
+
+
+def crt(residues: Sequence[int], mods: Sequence[int]) -> int:
+    """The least non-negative integer with these residues (modulus 0 meaning 2^64)."""
+    x, m = 0, 1
+    for r, q in zip(residues, mods):
+        q = q or (1 << 64)
+        # x + m·t ≡ r (mod q)
+        t = ((int(r) - x) * pow(m, -1, q)) % q
+        x += m * t
+        m *= q
+    return x
+
+
+def _later(rows: int, r: int) -> list[tuple[int, int]]:
+    return [(r + dr, dc) for dr, dc in ((1, 2), (-1, 2), (2, 1), (-2, 1)) if 0 <= r + dr < rows]
+
+
+def _step_tables(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell ``i``: the window positions of its neighbours read before it (int64[N, 4])
+    and how many knight neighbours each position has still unread after it (uint8[N, W + 1]),
+    on a board read as if it went on forever (a board's last cells retire when it is
+    finished)."""
+    k, w = rows, 2 * rows + 1
+    n = rows * cols
+    nb = np.full((n, 4), -1, np.int64)
+    rem = np.zeros((n, w + 1), np.uint8)
+    later = [[(c + dc) * k + rr for rr, dc in _later(k, r)]
+             for c, r in (divmod(i, k) for i in range(n))]
+    for i in range(n):
+        c, r = divmod(i, k)
+        q = 0
+        for dr, dc, pos in ((-1, 2, 0), (1, 2, 2), (-2, 1, k - 1), (2, 1, k + 3)):
+            if 0 <= r + dr < k and c - dc >= 0:
+                nb[i, q] = pos
+                q += 1
+        for t in range(1, w + 1):
+            j = i - w + t
+            if j >= 0:
+                rem[i, t] = sum(1 for x in later[j] if x > i)
+    return nb, rem
+
+
+def state_estimate(rows: int, closed_only: bool) -> int | None:
+    """The most states a long board of this height holds at once, measured or extrapolated
+    from the two highest measured heights; ``None`` when nothing is measured."""
+    got = PEAK_STATES.get((rows, closed_only))
+    if got is not None:
+        return got
+    known = sorted(k for k, c in PEAK_STATES if c == closed_only)
+    if len(known) < 2 or rows < known[-1]:
+        return None
+    a, b = PEAK_STATES[(known[-2], closed_only)], PEAK_STATES[(known[-1], closed_only)]
+    ratio = max(1.0, b / a)
+    return int(b * ratio ** (rows - known[-1]))
+
+
+def _pow2(x: int) -> int:
+    return 1 << max(4, int(x - 1).bit_length())
+
+
+def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = False,
+                   memory_limit: int | None = None,
+                   progress: Callable[[int, int], None] | None = None,
+                   cancel: CancelLike = None) -> FrontierResult:
+    """Count the closed tours (and, unless ``closed_only``, the open paths) of every
+    ``rows`` × ``n`` board for ``n`` in ``cols``, in one pass over ``max(cols)`` columns.
+    ``memory_limit``: bytes the tables may take (default: what the machine has free);
+    :class:`FrontierError` for a board the count cannot take or a table that outgrows it."""
+    lengths = sorted({int(cols)} if isinstance(cols, (int, np.integer)) else
+                     {int(c) for c in cols})
+    if not isinstance(rows, (int, np.integer)) or not 1 <= int(rows) <= MAX_ROWS:
+        raise FrontierError(f"the frontier count takes boards 1 to {MAX_ROWS} rows high "
+                            f"(the short side), not {rows}")
+    k = int(rows)
+    if not lengths or lengths[0] < 1 or lengths[-1] > MAX_COLS:
+        raise FrontierError(f"board lengths run from 1 to {MAX_COLS} columns")
+    budget = available_memory() if memory_limit is None else int(memory_limit)
+    t0 = time.perf_counter()
+    ncols = lengths[-1]
+    mods_list = moduli_for(k, ncols)
+    mods = np.array(mods_list, np.uint64)
+    m = len(mods_list)
+    entry = BYTES_PER_STATE + 8 * m
+    open_mode = 0 if closed_only else 1
+    w = 2 * k + 1
+    nb, rem = _step_tables(k, ncols)
+    res = FrontierResult(k, closed_only, moduli=m)
+    keys = np.zeros((16, 2), np.uint64)
+    used = np.zeros(16, np.uint8)
+    cnt = np.zeros((16, m), np.uint64)
+    used[0] = 1
+    cnt[0, :] = 1
+    states = 1
+    wanted = set(lengths)
+    total_cells = k * ncols
+    for i in range(total_cells):
+        raise_if_cancelled(cancel, "the frontier count")
+        c, r = divmod(i, k)
+        finish = int(r == k - 1 and c + 1 in wanted)
+        carry = int(i < total_cells - 1)
+        cap = _pow2(3 * states) if carry else 16
+        while True:
+            need = keys.nbytes + used.nbytes + cnt.nbytes + cap * entry
+            if need > budget:
+                raise FrontierError(
+                    f"the frontier count of {k}×{ncols} needs a table of more than "
+                    f"{need / 2**30:.1f} GiB at column {c + 1} ({states:,} states, "
+                    f"{m} residues each) and {budget / 2**30:.1f} GiB may be used")
+            tkeys = np.zeros((cap, 2), np.uint64)
+            tused = np.zeros(cap, np.uint8)
+            tcnt = np.zeros((cap, m), np.uint64)
+            total = np.zeros((2, m), np.uint64)
+            got = frontier_step(keys, used, cnt, mods, nb[i], rem[i], w, open_mode,
+                                finish, carry, tkeys, tused, tcnt, total)
+            if got == -2:
+                raise FrontierError(f"the frontier step refused its arrays at cell {i}")
+            if got >= 0:
+                break
+            cap *= 2
+        res.peak_table_bytes = max(res.peak_table_bytes, need)
+        keys, used, cnt = tkeys, tused, tcnt
+        states = int(got)
+        res.peak_states = max(res.peak_states, states)
+        if finish:
+            cycles = crt([int(x) for x in total[0]], mods_list)
+            paths = None if closed_only else crt([int(x) for x in total[1]], mods_list)
+            res.boards.append(FrontierBoard(k, c + 1, cycles, paths))
+        if progress is not None:
+            progress(i + 1, total_cells)
+    res.seconds = time.perf_counter() - t0
+    return res

@@ -1,0 +1,150 @@
+"""The frontier count (column by column) against the OEIS and against the visited-set counter.
+
+Reference numbers are copied from the OEIS entries named beside them; the long runs are
+``slow``.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from knightgui_core.frontier.frontier_count import FrontierError, count_frontier, crt, moduli_for
+from knightgui_core.frontier.frontier_kernel import frontier_step
+from knightgui_core.run.runner import run_tasks
+from knightgui_core.studies.all_tours import run_all_tours
+
+# A175881: closed tours of 6 × n, n = 1, 2, …
+A175881 = [0, 0, 0, 0, 8, 9862, 1067638, 55488142, 3374967940, 239187240144,
+           15360134570696, 964730606632516, 61989683445413228, 4005716717182224826,
+           255967892553030600920, 16378998506224697063588, 1050504687249683771795632,
+           67351449674771471216148786, 4314151246752166099728445868,
+           276453522147273309254029785276]
+# A175855 (5 × 2n closed), read off A383661 (closed tours on the first 2m cells of a 5-row
+# board; 5 × 2n is m = 5n): 5×6, 5×8, 5×10, 5×12, 5×14
+A175855_FROM_6 = [8, 44202, 13311268, 4557702762, 1495135512514]
+# A169696 (3 × n undirected paths), read off A389759 at 3n cells: 3×4, 3×6, …, 3×12
+A169696_FROM_4 = [8, 0, 396, 3048, 57248]
+# A079137: undirected paths of 4 × n, n = 1, 2, …
+A079137 = [0, 0, 8, 0, 82, 744, 6378, 31088, 189688, 1213112, 6683852, 36486328]
+# A083386 (5 × n undirected paths), read off A389755 at 5n cells: 5×5, 5×6, 5×7, 5×8
+A083386_FROM_5 = [864, 18784, 622868, 18061054]
+# A165134: directed paths of 7 × 7; A001230: undirected closed tours of 8 × 8
+A165134_7 = 165575218320
+A001230_8 = 13267364410532
+
+
+def _serial(tasks):
+    return run_tasks(tasks, scheduler="threads", workers=1)
+
+
+def test_six_by_n_closed_tours_to_six_columns():
+    res = count_frontier(6, range(1, 7), closed_only=True)
+    assert [b.cols for b in res.boards] == list(range(1, 7))
+    assert [b.cycles for b in res.boards] == A175881[:6]
+    assert all(b.paths is None for b in res.boards)
+
+
+def test_five_rows_closed_and_open_at_once():
+    res = count_frontier(5, [5, 6, 8])
+    got = {b.cols: (b.cycles, b.paths) for b in res.boards}
+    assert got[6][0] == A175855_FROM_6[0] and got[8][0] == A175855_FROM_6[1]
+    assert got[5] == (0, A083386_FROM_5[0])
+    assert got[6][1] == A083386_FROM_5[1] and got[8][1] == A083386_FROM_5[3]
+
+
+def test_three_and_four_rows_match_the_oeis_paths():
+    three = count_frontier(3, [4, 6, 8, 10, 12])
+    assert [b.paths for b in three.boards] == A169696_FROM_4
+    assert [b.cycles for b in three.boards][-2:] == [16, 176]      # A070030: 3×10, 3×12
+    four = count_frontier(4, range(1, 13))
+    assert [b.paths for b in four.boards] == A079137
+    assert all(b.cycles == 0 for b in four.boards)                 # 4 × n has none
+
+
+@pytest.mark.parametrize("rows,cols", [(3, 4), (3, 7), (4, 5), (4, 6), (5, 5)])
+def test_frontier_agrees_with_the_visited_set_counter(rows, cols):
+    visited = run_all_tours(rows, cols, runner=_serial).to_json()
+    res = count_frontier(min(rows, cols), max(rows, cols))
+    b = res.boards[0]
+    assert 2 * b.paths == visited["totals"]["tours"]
+    assert b.paths == visited["undirected_paths"]
+    assert b.cycles == visited["undirected_closed_tours"]
+
+
+def test_a_board_read_the_other_way_gives_the_same_counts():
+    tall = count_frontier(6, [5]).boards[0]
+    wide = count_frontier(5, [6]).boards[0]
+    assert (tall.cycles, tall.paths) == (wide.cycles, wide.paths) == (8, 18784)
+
+
+def test_counts_beyond_64_bits_are_exact():
+    # 6 × 15 and longer exceed 2^64 (A175881); the residues join through the CRT
+    assert A175881[14] > 2**64
+    mods = moduli_for(6, 20)
+    assert len(mods) >= 3 and mods[0] == 0
+    big = A175881[19]
+    assert crt([big % (m or 2**64) for m in mods], mods) == big
+
+
+def test_refusals_are_one_line():
+    with pytest.raises(FrontierError, match="rows high"):
+        count_frontier(0, 5)
+    with pytest.raises(FrontierError, match="rows high"):
+        count_frontier(20, 5)
+    with pytest.raises(FrontierError, match="columns"):
+        count_frontier(5, [0])
+    with pytest.raises(FrontierError, match="GiB"):
+        count_frontier(6, 8, memory_limit=1 << 20)
+
+
+def test_the_kernel_refuses_arrays_that_do_not_fit():
+    m = 2
+    keys = np.zeros((16, 2), np.uint64)
+    used = np.zeros(16, np.uint8)
+    cnt = np.zeros((16, m), np.uint64)
+    mods = np.zeros(m, np.uint64)
+    out = (np.zeros((16, 2), np.uint64), np.zeros(16, np.uint8), np.zeros((16, m), np.uint64),
+           np.zeros((2, m), np.uint64))
+    bad_nb = np.array([0, 99, -1, -1], np.int64)
+    assert frontier_step(keys, used, cnt, mods, bad_nb, np.zeros(8, np.uint8), 7, 1, 0, 1,
+                         *out) == -2
+    nb = np.full(4, -1, np.int64)
+    assert frontier_step(keys, used, cnt, mods, nb, np.zeros(5, np.uint8), 7, 1, 0, 1,
+                         *out) == -2                                # rem too short
+    odd = (np.zeros((12, 2), np.uint64), np.zeros(12, np.uint8), np.zeros((12, m), np.uint64),
+           np.zeros((2, m), np.uint64))
+    assert frontier_step(keys, used, cnt, mods, nb, np.zeros(8, np.uint8), 7, 1, 0, 1,
+                         *odd) == -2                                # not a power of two
+
+
+@pytest.mark.slow
+def test_six_by_n_closed_tours_to_twenty_columns():
+    res = count_frontier(6, range(1, 21), closed_only=True)
+    assert [b.cycles for b in res.boards] == A175881
+
+
+@pytest.mark.slow
+def test_five_by_2n_closed_tours_to_fourteen_columns():
+    res = count_frontier(5, [6, 8, 10, 12, 14], closed_only=True)
+    assert [b.cycles for b in res.boards] == A175855_FROM_6
+
+
+@pytest.mark.slow
+def test_eight_rows_read_the_five_and_six_row_boards_the_other_way():
+    res = count_frontier(8, [5, 6], closed_only=True)
+    assert [b.cycles for b in res.boards] == [A175855_FROM_6[1], A175881[7]]
+
+
+@pytest.mark.slow
+def test_seven_by_seven_open_tours():
+    res = count_frontier(7, [7])
+    assert 2 * res.boards[0].paths == A165134_7
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rows,cols", [(5, 8), (6, 6), (6, 7)])
+def test_frontier_agrees_with_the_visited_set_counter_on_bigger_boards(rows, cols):
+    visited = run_all_tours(rows, cols, runner=_serial).to_json()
+    b = count_frontier(rows, [cols]).boards[0]
+    assert 2 * b.paths == visited["totals"]["tours"]
+    assert b.cycles == visited["undirected_closed_tours"]
