@@ -62,7 +62,9 @@ class AnimationDialog(QDialog):
         self.step.setSpecialValueText("auto")
         self.step.setToolTip("moves added in each frame (auto: about "
                              f"{ax.TARGET_FRAMES} frames in all)")
-        self.side = QSpinBox(minimum=ax.SIZE_MIN, maximum=ax.SIZE_MAX, value=initial.size,
+        # a board bigger than the last size: one pixel a square at least
+        side = max(initial.size, min(max(tour.rows, tour.cols), ax.SIZE_MAX))
+        self.side = QSpinBox(minimum=ax.SIZE_MIN, maximum=ax.SIZE_MAX, value=side,
                              suffix=" px")
         self.side.setToolTip("the longer side of the picture, rounded down to whole squares")
         self.summary = QLabel()

@@ -104,6 +104,12 @@ class AnimationPlan:
         return (self.frames - 1) / self.fps + HOLD_SECONDS
 
 
+def default_size(rows: int, cols: int) -> int:
+    """The size an export takes when none is given: :data:`SIZE_DEFAULT`, or one pixel a
+    square on a board whose longer side is more than that (at most :data:`SIZE_MAX`)."""
+    return min(max(SIZE_DEFAULT, rows, cols), SIZE_MAX)
+
+
 def _whole(name: str, value: object, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise AnimationError(f"{name} must be a whole number, got {value!r}")

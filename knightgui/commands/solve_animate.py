@@ -25,8 +25,8 @@ def add_options(p) -> None:
                    help="moves added in each frame of --animate (default: about 300 frames "
                         "in all)")
     p.add_argument("--size", default=None, metavar="PX",
-                   help="longer side of --animate in pixels (16..4096, default 480; "
-                        "rounded down to whole squares)")
+                   help="longer side of --animate in pixels (16..4096, default 480, or one "
+                        "pixel a square on bigger boards; rounded down to whole squares)")
 
 
 def check(args, rows: int, cols: int) -> dict[str, Any] | None:
@@ -48,8 +48,8 @@ def check(args, rows: int, cols: int) -> dict[str, Any] | None:
                             ax.FPS_MIN, ax.FPS_MAX),
         "moves_per_frame": 0 if args.moves_per_frame is None else
         positive_int("--moves-per-frame", args.moves_per_frame, 1, 10**9),
-        "size": positive_int("--size", ax.SIZE_DEFAULT if args.size is None else args.size,
-                             ax.SIZE_MIN, ax.SIZE_MAX),
+        "size": ax.default_size(rows, cols) if args.size is None else
+        positive_int("--size", args.size, ax.SIZE_MIN, ax.SIZE_MAX),
     }
     if settings["size"] < max(rows, cols):
         raise CliError(f"--size {settings['size']} is smaller than the board's longer side "

@@ -268,3 +268,15 @@ def test_a_100x100_mp4_streams_its_frames(tmp_path):
                         tmp_path)
     assert many < few + (32 << 20), (few, many)
     assert iio.improps(tmp_path / "many.mp4", plugin="pyav").shape[0] == 2001 + 29
+
+
+def test_a_board_bigger_than_the_default_size_gets_one_pixel_a_square(tmp_path, capsys):
+    out = tmp_path / "big.gif"
+    code, stdout, err = call(capsys, "solve", "--rows", "500", "--cols", "500", "--closed",
+                             "-q", "--json", "--animate", str(out))
+    assert code == 0, err
+    info = json.loads(stdout.strip().splitlines()[-1])["animation"]
+    assert (info["width"], info["height"]) == (500, 500)
+    props = iio.improps(out)
+    assert props.shape == (info["frames"], 500, 500, 3)
+    assert info["frames"] * 500 * 500 <= ax.GIF_PIXEL_BUDGET

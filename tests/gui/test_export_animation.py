@@ -164,3 +164,11 @@ def test_the_whole_path_a_user_takes(window, qtbot, tmp_path, monkeypatch):
     assert blocker.args[0], blocker.args[1]
     assert iio.improps(tmp_path / "film.gif").shape == (64, 160, 160, 3)
     assert ex.last.size == 160                  # the next export starts from these settings
+
+
+def test_dialog_starts_at_one_pixel_a_square_on_a_big_board(qtbot):
+    from knightgui_core.walks.solve import solve
+    dlg = AnimationDialog(solve(600, 600).tour)
+    qtbot.addWidget(dlg)
+    assert dlg.side.value() == 600 and ok_enabled(dlg)
+    assert dlg.summary.text().startswith("111 frames of 600×600")
