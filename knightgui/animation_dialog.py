@@ -51,6 +51,7 @@ class AnimationDialog(QDialog):
                  initial: AnimationSettings = AnimationSettings()):
         super().__init__(parent)
         self.setWindowTitle("Export animation")
+        self.setMinimumWidth(360)         # the summary on one line for the usual boards
         self.tour = tour
         self.fmt = QComboBox()
         for fmt in ax.FORMATS:
