@@ -24,6 +24,7 @@ from PySide6.QtGui import QAction
 
 from knightgui_core.walks.completions import Completions, completions
 from knightgui_core.walks.rule_finish import FINISH_MAX, RuleFinish, finish_by_rule
+from knightgui_core.walks.verdict import Verdict, quick_verdict
 
 from .play_files import PlayFiles
 from .play_model import PlayModel, PlayRefused
@@ -198,7 +199,11 @@ class PlayController(QObject):
         if not self.model.path:
             self.say("Hint: click a start square first")
             return
-        h = self.model.show_hint(not self.model.hint_shown)
+        try:
+            h = self.model.show_hint(not self.model.hint_shown)
+        except ValueError as e:                  # PlayError: a board too big for hints
+            self.say(f"Refused: {e}")
+            return
         if h is None:
             self.say("Hint hidden")
             return
@@ -250,8 +255,9 @@ class PlayController(QObject):
     def _submit(self, req: PlayRequest, text: str) -> None:
         self._asking = req
         self._gen = self.w.worker.submit(req)
-        self._busy(True)
-        self.say(text)
+        if req.kind != "verdict":
+            self._busy(True)
+            self.say(text)
 
     def cancel(self, *_: object) -> None:
         """Stop the question being answered (Esc, Cancel)."""
@@ -287,6 +293,10 @@ class PlayController(QObject):
         if isinstance(answer, Completions):
             self.model.set_answer(req.path, answer)
             self.say(self._answer_text(answer))
+        elif isinstance(answer, Verdict):
+            self.model.set_verdict(req.path, answer)
+            if answer.reasons:
+                self.say(self.position_text())
         elif isinstance(answer, RuleFinish):
             if answer.found and answer.finish is not None:
                 self.model.extend(answer.finish)
@@ -314,6 +324,11 @@ class PlayController(QObject):
     def _model_changed(self, changed: frozenset) -> None:
         if "path" in changed and self._asking is not None:
             self._stop_asking()            # a new move cancels the question
+        m = self.model
+        if "path" in changed and self.active and m.path and m.verdict_elsewhere:
+            board, path = m.board, m.path  # a big board: the verdict on the solver thread
+            self._submit(PlayRequest("verdict", path, lambda cancel: quick_verdict(
+                board, list(path))), "")
         if "board" in changed and self.active and self.w.view.board != self.model.board:
             self.w.view.set_board(board=self.model.board)
         if self.active:
@@ -338,6 +353,8 @@ class PlayController(QObject):
         v = m.verdict
         free = m.board.size - len(m.path)
         text = f"move {len(m.path)}, {free:,} free"
+        if v is None:
+            return text + " — checking the position…"
         if v is not None and v.lost:
             why = next(r.sentence for r in v.reasons if not r.closed_only)
             return f"{text} — lost: {why}"

@@ -35,11 +35,15 @@ from knightgui_core.walks.completions import Completions
 from knightgui_core.walks.rule_hint import RuleHint, rule_hint
 from knightgui_core.walks.verdict import PlayError, Verdict, piece_name, play_path, quick_verdict
 
-__all__ = ["PlayModel", "PlayRefused", "PlayObserver", "PLAY_KEY"]
+__all__ = ["PlayModel", "PlayRefused", "PlayObserver", "PLAY_KEY", "LIVE_VERDICT_MAX"]
 
 PlayObserver = Callable[[frozenset], None]
 #: the key that marks a tour file as a position being played (a partial path)
 PLAY_KEY = "partial"
+#: the largest board whose quick verdict is computed after every move where it is asked for
+#: (it takes a few numpy passes over the board: about 0.8 s a move on 2000×2000 on a loaded
+#: machine); above it the window computes it on its solver thread
+LIVE_VERDICT_MAX = 250_000
 
 
 class PlayRefused(ValueError):
@@ -88,10 +92,24 @@ class PlayModel:
 
     @property
     def verdict(self) -> Verdict | None:
-        """The quick verdict of the path (None before the first move)."""
-        if self._verdict is None and self._path:
+        """The quick verdict of the path (None before the first move; on a board of more
+        than :data:`LIVE_VERDICT_MAX` squares, None until :meth:`set_verdict` gives it)."""
+        if self._verdict is None and self._path and self._board.size <= LIVE_VERDICT_MAX:
             self._verdict = quick_verdict(self._board, self._path)
         return self._verdict
+
+    @property
+    def verdict_elsewhere(self) -> bool:
+        """Whether the verdict is too slow to compute here (the window's thread does it)."""
+        return self._board.size > LIVE_VERDICT_MAX
+
+    def set_verdict(self, path: tuple[int, ...], verdict: Verdict) -> bool:
+        """Keep a verdict computed elsewhere when it is about this path (False: dropped)."""
+        if tuple(path) != tuple(self._path):
+            return False
+        self._verdict = verdict
+        self._tell("answer")
+        return True
 
     def legal(self) -> tuple[tuple[int, int], ...]:
         """The squares the piece may go to next, each with its onward count (the free
@@ -296,9 +314,10 @@ class PlayModel:
 
     def show_hint(self, shown: bool = True) -> RuleHint | None:
         """Show (or hide) the hint; returns it."""
-        self.hint_shown = bool(shown) and bool(self._path)
+        hint = self.hint() if shown else None      # PlayError (one line) on too big a board
+        self.hint_shown = hint is not None
         self._tell("hint")
-        return self.hint() if self.hint_shown else None
+        return hint
 
     def set_answer(self, path: tuple[int, ...], answer: Completions | None) -> bool:
         """Keep ``answer`` when it is about this path (a late answer about an earlier path

@@ -246,3 +246,18 @@ def test_a_count_past_its_budget_says_so_honestly(window, qtbot):
     assert a.extendable and not a.counted and a.example
     assert _status(window).startswith("Can still be finished: how many ways is unknown "
                                       "within the 1 s budget (")
+
+
+def test_on_a_big_board_the_verdict_comes_from_the_solver_thread(window, qtbot):
+    from knightgui.play_model import LIVE_VERDICT_MAX
+    p = _play(window, 600, 600)
+    assert p.model.board.size > LIVE_VERDICT_MAX and p.model.verdict_elsewhere
+    _click(window, "c2", "a3", "b1", "d2", "b3", "d4")
+    assert "checking the position" in window.controls.play_box.info.text()
+    wait_until(qtbot, lambda: p.model.verdict is not None, timeout=60)
+    assert p.model.verdict.lost and (0, 0, LOST) in p.overlay.marks.marks()
+    p.act_hint.trigger()                                 # hints work up to 1,000,000 squares
+    assert _status(window).startswith("Hint: ")
+    p.act_ask.trigger()                                  # counts: 10,000 squares at most
+    wait_until(qtbot, lambda: "Refused: counting finishes takes boards of at most 10,000"
+               in _status(window), timeout=30)
