@@ -41,8 +41,8 @@ PlayObserver = Callable[[frozenset], None]
 #: the key that marks a tour file as a position being played (a partial path)
 PLAY_KEY = "partial"
 #: the largest board whose quick verdict is computed after every move where it is asked for
-#: (it takes a few numpy passes over the board: about 0.8 s a move on 2000×2000 on a loaded
-#: machine); above it the window computes it on its solver thread
+#: (it takes a few numpy passes over the board: seconds on 2000×2000 on a loaded machine);
+#: above it the window computes it on its solver thread
 LIVE_VERDICT_MAX = 250_000
 
 
