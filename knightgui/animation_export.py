@@ -285,6 +285,8 @@ def export_animation(tour: Tour, filename: str | os.PathLike[str], *, fps: int =
             _write_gif(iio, fh, renderer, progress, cancel)
         else:
             _write_mp4(iio, fh, renderer, progress, cancel)
+        # a cancel while the encoder finished the file: it is not kept either
+        raise_if_cancelled(cancel, "the export")
     return ExportResult(Path(filename), p, os.stat(filename).st_size)
 
 

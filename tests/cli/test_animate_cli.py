@@ -181,6 +181,15 @@ def test_cancel_stops_between_frames_and_leaves_no_file(tmp_path):
     with pytest.raises(Cancelled):
         ax.export_animation(tour, out, cancel=lambda: True)
     assert out.read_bytes() == b"old" and not leftovers(tmp_path)
+    # a cancel that comes while the encoder writes the file out (asked once more after the
+    # last frame): no file either
+    done: list[int] = []
+    frames = ax.plan(tour).frames
+    with pytest.raises(Cancelled):
+        ax.export_animation(tour, tmp_path / "late.gif", progress=lambda d, t: done.append(d),
+                            cancel=lambda: bool(done) and done[-1] == frames)
+    assert done[-1] == frames
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.gif"]
 
 
 def test_progress_bar_only_on_a_terminal():
