@@ -31,6 +31,10 @@ extension module ``knightgui_aot`` that ``packaging/build_aot.py`` compiles with
 types blindly (a wrong dtype reads the wrong memory), so each call is checked against the
 signature the build recorded in ``knightgui_aot_sig`` and a mismatch raises ``TypeError``.
 
+One loop, several uses: :func:`specialise` copies a kernel with some of the kernels it calls
+replaced (a board layout, a visitor), so a search is written once and numba compiles one copy
+per use; each copy is cached and compiled into the bundle as any other kernel.
+
 Import this module before numba anywhere in ``core``.
 """
 from __future__ import annotations
@@ -40,6 +44,7 @@ import hashlib
 import logging
 import os
 import sys
+import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -316,3 +321,33 @@ else:
         if args and callable(args[0]) and len(args) == 1 and not kwargs:
             return wrap(args[0])
         return wrap
+
+
+def specialise(kernel: Any, name: str, **bindings: Any) -> Any:
+    """A copy of ``kernel`` (an ``njit`` function, or its plain function in the bundle) in
+    which each global name of ``bindings`` calls the kernel given for it instead: the
+    generic loop is written once and numba compiles one copy per set of bindings, with the
+    bound kernels inlined as if written in place.
+
+    Closures or kernels passed as arguments would do the same, but numba cannot cache
+    either (a kernel passed as a value is a "dynamic global", a closure's cache key holds
+    its cells' pickles, which change every process); this copy is an ordinary function of
+    the template's module, whose cache entries sit beside the template's, named ``name``
+    with a digest of the bound kernels' code (so a changed binding is a new entry). Call it
+    at import time, once per use, and keep the result in a module global."""
+    py = getattr(kernel, "py_func", kernel)
+    digest = hashlib.sha1()
+    glob = dict(py.__globals__)
+    for key in sorted(bindings):
+        bound = bindings[key]
+        if key not in py.__code__.co_names and not any(
+                key in getattr(c, "co_names", ()) for c in py.__code__.co_consts):
+            raise NameError(f"specialise: {py.__qualname__} does not call {key!r}")
+        bpy = getattr(bound, "py_func", bound)
+        digest.update(f"{key}={bpy.__qualname__}:".encode() + bpy.__code__.co_code)
+        glob[key] = bound
+    fn = types.FunctionType(py.__code__, glob, name, py.__defaults__, py.__closure__)
+    fn.__qualname__ = f"{name}_{digest.hexdigest()[:10]}"
+    fn.__doc__ = py.__doc__
+    fn.__kwdefaults__ = py.__kwdefaults__
+    return njit(fn)

@@ -82,7 +82,7 @@ def solve_other(board: Board, s: int, closed: bool, tie: TieRule, pos: np.ndarra
             res.message = (f"the walk completed but does not close ({board.name(int(res.path[-1]))}"
                            f" is not a move from {board.name(s)})")
     elif method == "backtrack":
-        res = _backtrack(board, nbr, s, closed, tie, pos, seed, budget, desc)
+        res = backtrack_search(board, nbr, s, closed, tie, pos, seed, budget, desc)
     else:
         res = _auto(board, nbr, s, closed, tie, pos, seed, budget, desc)
     res.info["known"] = why
@@ -108,13 +108,19 @@ def _greedy(board: Board, nbr: np.ndarray, s: int, tie: TieRule, pos: np.ndarray
     return res
 
 
-def _backtrack(board: Board, nbr: np.ndarray, s: int, closed: bool, tie: TieRule,
-               pos: np.ndarray, seed: int, budget: int, desc: str) -> SolveResult:
+def backtrack_search(board: Board, nbr: np.ndarray, s: int, closed: bool, tie: TieRule | int,
+                     pos: np.ndarray, seed: int, budget: int, desc: str,
+                     score: np.ndarray | None = None) -> SolveResult:
+    """The backtracking search of every board (the knight's plane too) from ``s`` over the
+    neighbour table ``nbr``, within ``budget`` nodes; ``score`` the dash overrides (int8[N])
+    or none. The result says whether the search went through every path (``info["proven"]``)
+    when it finds no tour."""
     path = np.empty(board.size, dtype=np.int32)
     ties = np.zeros(board.size, dtype=np.uint8)
     stats = np.zeros(3, dtype=np.int64)
-    m = int(table_backtrack_walk(nbr, board.cols, s, bool(closed), int(tie), pos, seed,
-                                 np.zeros(0, dtype=np.int8), int(budget), path, ties, stats))
+    over = np.zeros(0, dtype=np.int8) if score is None else score
+    m = int(table_backtrack_walk(nbr, board.cols, s, bool(closed), int(tie), pos, seed, over,
+                                 int(budget), path, ties, stats))
     ok = bool(stats[2])
     res = SolveResult(ok, None, path[:m].copy(), f"warnsdorff backtracking ({desc})", 0.0,
                       nodes=int(stats[0]), ties=ties[:m].copy())
@@ -154,7 +160,7 @@ def _auto(board: Board, nbr: np.ndarray, s: int, closed: bool, tie: TieRule, pos
         res = _pruned_search(board, nbr, s, closed, seed)
         how = f"tour by a pruned search from {board.long_name(s)}"
         if not res.ok and not res.info.get("proven"):
-            res = _backtrack(board, nbr, s, closed, tie, pos, seed, budget, desc)
+            res = backtrack_search(board, nbr, s, closed, tie, pos, seed, budget, desc)
             how = f"tour by backtracking after {res.nodes:,} nodes"
     if res is None:
         res = walk

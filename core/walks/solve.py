@@ -44,10 +44,9 @@ from ..board.tie_rule import TieRule
 from ..board.tour import Tour
 from ..construct.hamsearch_kernel import ham_search
 from ..construct.huge import ConstructionError, construct_closed, construct_open, max_squares_for_memory
-from . import backtrack_kernel as _bt
 from . import squirrel as _squirrel
 from . import walk_kernel as _walk
-from .other_boards import close_by_reversals, closed_by, solve_other
+from .other_boards import backtrack_search, close_by_reversals, closed_by, solve_other
 from .phased_kernel import phased_walk
 from .solve_result import NoTourError, SolveError, SolveResult
 
@@ -237,21 +236,8 @@ def _greedy(board, s, tie_code, pos, seed, score, tie, desc) -> SolveResult:
 def _backtrack(board, s, tie_code, pos, seed, score, tie, desc, closed, budget) -> SolveResult:
     if tie_code >= TIE_CODES["squirrel"]:   # auto after a Squirrel walk: the plain order
         tie_code, desc = TIE_CODES["first"], "tie first"
-    path = np.empty(board.size, dtype=np.int32)
-    ties = np.zeros(board.size, dtype=np.uint8)
-    stats = np.zeros(3, dtype=np.int64)
-    m = _bt.backtrack_walk(board.rows, board.cols, s, closed, int(tie_code), pos, seed, score,
-                           budget, path, ties, stats)
-    ok = bool(stats[2])
-    res = SolveResult(ok, None, path[:m].copy(), f"warnsdorff backtracking ({desc})", 0.0,
-                      nodes=int(stats[0]), ties=ties[:m].copy())
-    if ok:
-        res.message = f"tour found by {res.method} after {int(stats[0]):,} nodes"
-    else:
-        res.stuck_at = int(path[m - 1]) if m else -1
-        res.message = (f"no {'closed ' if closed else ''}tour found within {budget:,} nodes "
-                       f"(deepest: {int(stats[1])} of {board.size} squares)")
-    return res
+    return backtrack_search(board, board.neighbours, s, closed, int(tie_code), pos, seed,
+                            budget, desc, score)
 
 
 def _construct(board: Board, s: int, closed: bool) -> SolveResult:

@@ -13,11 +13,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board.tie_rule import TieRule
 from ..system.jit import njit
 from ..system.rng_kernel import new_state, xorshift64
-from .table_walk_kernel import centre_of, move_keys, rule_key, table_outlets, table_visit
+from .table_walk_kernel import table_outlets
 from .walk_kernel import SALT
+from .walk_loop_kernel import centre_of, is_randomised, move_keys, rule_key, visit
+
+
+@njit
+def table_visit(q: int, nbr: np.ndarray, free: np.ndarray, outlets: np.ndarray,
+                on: int) -> None:
+    """Mark ``q`` visited (``on`` 1) or free again (``on`` 0) and move its neighbours'
+    outlets down or up by one (:func:`~knightgui_core.walks.walk_loop_kernel.visit` on the
+    table)."""
+    visit((nbr, np.int64(0)), q, free, outlets, on)
 
 
 @njit
@@ -28,8 +37,7 @@ def table_rank(q: int, nbr: np.ndarray, free: np.ndarray, outlets: np.ndarray,
     returns their number. ``out_sq`` int64[8] receives them, ``out_key`` int64[8, 3] their
     keys. Every candidate draws its random bits (the random rules), as the knight's
     backtracking kernel does."""
-    randomised = (base == TieRule.RANDOM or base == TieRule.POHL_RANDOM
-                  or base == TieRule.CENTER_FAR_RANDOM)
+    randomised = is_randomised(base)
     have_score = score.shape[0] > 0
     n = 0
     for t in range(8):
@@ -42,7 +50,7 @@ def table_rank(q: int, nbr: np.ndarray, free: np.ndarray, outlets: np.ndarray,
         k2 = sec_t[t]
         if randomised:
             k2 += np.int64(xorshift64(rng) >> np.uint64(40)) * 8
-        k1 = rule_key(s, nbr, free, outlets, base, cols, cx2, cy2, metric)
+        k1 = rule_key((nbr, np.int64(cols)), s, free, outlets, base, cx2, cy2, metric)
         j = n
         while j > 0 and (out_key[j - 1, 0] > o or (out_key[j - 1, 0] == o and (
                 out_key[j - 1, 1] > k1 or (out_key[j - 1, 1] == k1 and out_key[j - 1, 2] > k2)))):

@@ -15,6 +15,9 @@ The centre rules read the centre and the distance from the high bits of ``tie`` 
 :func:`knightgui_core.walks.walk_kernel.roth_code` writes them; the centre is taken in the
 board's coordinates whatever its edges.
 
+The loops themselves are :mod:`knightgui_core.walks.walk_loop_kernel`'s, written once for
+both layouts; the table is their own layout, and this module is the walk's entry.
+
 numba only; arrays and ints in, arrays and ints out. The backtracking search over the
 same keys is :mod:`knightgui_core.walks.table_backtrack_kernel`. The public wrapper
 (:func:`knightgui_core.walks.solve.solve`) builds the table and checks the start.
@@ -24,9 +27,20 @@ from __future__ import annotations
 import numpy as np
 
 from ..board.tie_rule import TieRule
-from ..system.jit import njit
-from ..system.rng_kernel import new_state, xorshift64
-from .walk_kernel import SALT, _centre_key
+from ..system.jit import njit, specialise
+from ..system.rng_kernel import new_state
+from .walk_kernel import SALT
+from .walk_loop_kernel import centre_of, keyed_walk, move_keys, ordered_walk
+
+
+@njit
+def nxt_in_order(L: tuple[np.ndarray, np.ndarray], q: int, i: int) -> int:
+    """The table's ``i``-th neighbour of ``q`` in a priority order: ``L`` is ``(nbr, prio)``."""
+    return L[0][q, L[1][i]]
+
+
+# the ordered walk of walk_loop_kernel, its candidates in priority order
+_ordered_in = specialise(ordered_walk, "ordered_walk_in_order", nxt=nxt_in_order)
 
 
 @njit
@@ -43,120 +57,6 @@ def table_outlets(nbr: np.ndarray, free: np.ndarray, outlets: np.ndarray) -> Non
 
 
 @njit
-def table_visit(q: int, nbr: np.ndarray, free: np.ndarray, outlets: np.ndarray,
-                on: int) -> None:
-    """Mark ``q`` visited (``on`` 1) or free again (``on`` 0) and move its neighbours'
-    outlets down or up by one."""
-    free[q] = 1 - on
-    delta = -1 if on else 1
-    for t in range(8):
-        u = nbr[q, t]
-        if u >= 0:
-            outlets[u] += delta
-
-
-@njit
-def move_keys(tie: int, order_pos: np.ndarray) -> np.ndarray:
-    """``sec_t`` int64[8]: the rule's key of each move-type index (phadke: the highest type
-    first; last: the order reversed; the others: the order)."""
-    base = tie & 0xFF
-    sec_t = np.empty(8, dtype=np.int64)
-    for t in range(8):
-        if base == TieRule.PHADKE:
-            sec_t[t] = 7 - t
-        elif base == TieRule.LAST:
-            sec_t[t] = 7 - order_pos[t]
-        else:
-            sec_t[t] = order_pos[t]
-    return sec_t
-
-
-@njit
-def centre_of(tie: int, rows: int, cols: int) -> tuple[int, int, int]:
-    """``(cx2, cy2, metric)``: the centre in doubled coordinates and the distance code of a
-    centre rule's ``tie``."""
-    mode = (tie >> 8) & 0xF
-    metric = (tie >> 12) & 0xF
-    cx2 = cols - 1 if mode == 0 else (cols - 2 if mode == 1 else cols)
-    cy2 = rows - 1 if mode == 0 else (rows - 2 if mode == 1 else rows)
-    return cx2, cy2, metric
-
-
-@njit
-def rule_key(s: int, nbr: np.ndarray, free: np.ndarray, outlets: np.ndarray, base: int,
-             cols: int, cx2: int, cy2: int, metric: int) -> int:
-    """The rule key of candidate ``s`` (the walker's square already visited): 0 for the
-    order and random rules, the centre key for Roth's, the fewest onward outlets
-    (look-ahead) or their sum (Pohl) for the others."""
-    if base <= TieRule.RANDOM:
-        return np.int64(0)
-    if base == TieRule.CENTER_FAR or base == TieRule.CENTER_FAR_RANDOM:
-        return _centre_key(np.int64(s % cols), np.int64(s // cols), cx2, cy2, metric)
-    la = np.int64(15)
-    total = np.int64(0)
-    for u in range(8):
-        s2 = nbr[s, u]
-        if s2 >= 0 and free[s2]:
-            v = np.int64(outlets[s2]) - 1      # s will be visited by then
-            total += v
-            if v < la:
-                la = v
-    return la if base == TieRule.LOOKAHEAD else total
-
-
-@njit
-def _table_ordered(nbr: np.ndarray, start: int, prio: np.ndarray, path: np.ndarray,
-                   ties: np.ndarray) -> int:
-    """The walk of the fixed-priority rules (phadke, first, last) without overrides: the
-    candidates in priority order, the first with the fewest outlets wins. One byte a square,
-    its outlets or 100 once visited, so a candidate costs two loads."""
-    n = nbr.shape[0]
-    cnt = np.empty(n, dtype=np.int8)
-    for s in range(n):
-        k = 0
-        for t in range(8):
-            if nbr[s, t] >= 0:
-                k += 1
-        cnt[s] = k
-    q = start
-    cnt[q] = 100
-    for t in range(8):
-        u = nbr[q, t]
-        if u >= 0:
-            cnt[u] -= 1
-    path[0] = start
-    ties[0] = 0
-    m = 1
-    while m < n:
-        best = -1
-        bo = 100
-        nb = 0
-        for i in range(8):
-            s = nbr[q, prio[i]]
-            if s < 0:
-                continue
-            o = cnt[s]
-            if o < bo:
-                bo = o
-                best = s
-                nb = 1
-            elif o == bo:
-                nb += 1
-        if bo >= 64:
-            break
-        ties[m] = 1 if nb > 1 else 0
-        q = best
-        cnt[q] = 100
-        for t in range(8):
-            u = nbr[q, t]
-            if u >= 0:
-                cnt[u] -= 1
-        path[m] = q
-        m += 1
-    return m
-
-
-@njit
 def table_greedy_walk(nbr: np.ndarray, cols: int, start: int, tie: int,
                       order_pos: np.ndarray, seed: int, score: np.ndarray, path: np.ndarray,
                       ties: np.ndarray) -> int:
@@ -170,57 +70,21 @@ def table_greedy_walk(nbr: np.ndarray, cols: int, start: int, tie: int,
     """
     n = nbr.shape[0]
     rows = n // cols
-    have_score = score.shape[0] > 0
     base = tie & 0xFF
     sec_t = move_keys(tie, order_pos)
-    if base <= TieRule.LAST and not have_score:
-        return _table_ordered(nbr, start, np.argsort(sec_t), path, ties)
+    if base <= TieRule.LAST and score.shape[0] == 0:
+        # one byte a square, its outlets or 100 once visited
+        cnt = np.empty(n, dtype=np.int8)
+        for s in range(n):
+            k = 0
+            for t in range(8):
+                if nbr[s, t] >= 0:
+                    k += 1
+            cnt[s] = k
+        return _ordered_in((nbr, np.argsort(sec_t)), cnt, start, n, path, ties)
     free = np.ones(n, dtype=np.uint8)
     outlets = np.empty(n, dtype=np.int32)
     table_outlets(nbr, free, outlets)
-    randomised = (base == TieRule.RANDOM or base == TieRule.POHL_RANDOM
-                  or base == TieRule.CENTER_FAR_RANDOM)
     cx2, cy2, metric = centre_of(tie, rows, cols)
-    rng = new_state(seed, SALT)
-    q = start
-    table_visit(q, nbr, free, outlets, 1)
-    path[0] = start
-    ties[0] = 0
-    m = 1
-    while m < n:
-        best = -1
-        bk1 = np.int64(0)
-        bk2 = np.int64(0)
-        bo = np.int64(99)
-        nbest = 0
-        for t in range(8):
-            s = nbr[q, t]
-            if s < 0 or free[s] == 0:
-                continue
-            o = np.int64(outlets[s])
-            if have_score and score[s] >= 0:
-                o = np.int64(score[s])
-            if o > bo:
-                continue
-            k2 = sec_t[t]
-            if randomised:
-                k2 += np.int64(xorshift64(rng) >> np.uint64(40)) * 8
-            k1 = rule_key(s, nbr, free, outlets, base, cols, cx2, cy2, metric)
-            if o < bo:
-                bo = o
-                nbest = 1
-            else:
-                nbest += 1
-                if k1 > bk1 or (k1 == bk1 and k2 >= bk2):
-                    continue
-            bk1 = k1
-            bk2 = k2
-            best = s
-        if best < 0:
-            break
-        ties[m] = 1 if nbest > 1 else 0
-        q = best
-        table_visit(q, nbr, free, outlets, 1)
-        path[m] = q
-        m += 1
-    return m
+    return keyed_walk((nbr, np.int64(cols)), free, outlets, score, start, n, tie, sec_t, cx2,
+                      cy2, metric, new_state(seed, SALT), path, ties)

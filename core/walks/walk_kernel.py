@@ -1,6 +1,7 @@
-"""Warnsdorff walk kernels: the greedy walk, every tie rule of docs/spec.md §3 (the
-backtracking walk, which ranks candidates with the same keys, is
-:mod:`knightgui_core.walks.backtrack_kernel`).
+"""The knight's greedy walk on the plane, every tie rule of docs/spec.md §3: the padded
+layout (:func:`pad_nxt`, :func:`pad_rc`, :func:`pad_sq`) on which the loops of
+:mod:`knightgui_core.walks.walk_loop_kernel` run (the neighbour-table walk of every other
+board, and the backtracking search, run the same loops on the table).
 
 numba only; arrays and ints in, arrays and ints out. Neighbours are computed arithmetically
 (no [N, 8] table), so a 1000×1000 walk touches a few MB. Outlet counts are kept up to date
@@ -30,16 +31,24 @@ so no key can overflow on any board size. The centre rules (4, 8) read two more 
 the high bits of ``tie`` (:func:`roth_code`): bits 8–11 the centre (0 the exact centre,
 1 the 1-based ``(n/2, n/2)`` of an even board, i.e. half a square towards a1, 2 half a
 square towards the far corner) and bits 12–15 the distance (0 Euclidean, 1 Manhattan,
-2 Chebyshev). The backtracking walk's ``rank_candidates`` uses the exact centre and
-Euclidean distance only.
+2 Chebyshev); the backtracking search reads them too.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..board.tie_rule import TieRule
-from ..system.jit import njit
-from ..system.rng_kernel import new_state, xorshift64
+from ..system.jit import njit, specialise
+from ..system.rng_kernel import new_state
+from .walk_loop_kernel import (
+    centre_key,
+    centre_of,
+    keyed_walk,
+    move_keys,
+    ordered_walk,
+    rule_key,
+    visit,
+)
 
 #: the codes :func:`greedy_walk` knows (the low 8 bits of ``tie``): TieRule.PHADKE … CENTER_FAR_RANDOM
 N_TIE_CODES = int(TieRule.CENTER_FAR_RANDOM) + 1
@@ -101,71 +110,48 @@ def _visit(q, cnt, off):
 
 
 @njit
-def _greedy_ordered(rows, cols, start, prio, outlets, free, off, path, ties):
-    """The greedy walk for the fixed-priority rules (phadke, first, last) without dashes:
-    candidates are scanned in priority order and the first with the fewest outlets wins.
-    ``cnt`` folds "visited or off the board" into the outlet count (≥ 64), so each candidate
-    costs one load. Returns the number of squares visited."""
-    size = rows * cols
-    W = cols + 4
-    cnt = np.empty(outlets.shape[0], dtype=np.int8)
-    for p in range(cnt.shape[0]):
-        cnt[p] = outlets[p] if free[p] else 100
-    q = (start // cols + 2) * W + start % cols + 2
-    _visit(q, cnt, off)
-    o0 = off[prio[0]]
-    o1 = off[prio[1]]
-    o2 = off[prio[2]]
-    o3 = off[prio[3]]
-    o4 = off[prio[4]]
-    o5 = off[prio[5]]
-    o6 = off[prio[6]]
-    o7 = off[prio[7]]
-    path[0] = start
-    ties[0] = 0
-    m = 1
-    while m < size:
-        best = q + o0
-        bo = cnt[best]
-        nb = 1
-        for oo in (o1, o2, o3, o4, o5, o6, o7):
-            s = q + oo
-            o = cnt[s]
-            if o < bo:
-                bo = o
-                best = s
-                nb = 1
-            elif o == bo:
-                nb += 1
-        if bo >= 9:
-            break
-        ties[m] = 1 if nb > 1 else 0
-        q = best
-        _visit(q, cnt, off)
-        path[m] = (q // W - 2) * cols + (q % W - 2)
-        m += 1
-    return m
+def pad_nxt(L: tuple[np.ndarray, int], q: int, t: int) -> int:
+    """The padded layout's neighbour: ``L`` is ``(off, cols)``, ``off`` int64[8] the offsets
+    of the move types (in any order); the frame makes every neighbour an index."""
+    return q + L[0][t]
 
 
 @njit
-def _centre_key(c: int, r: int, cx2: int, cy2: int, metric: int) -> int:
-    """Rule key of the centre rules for the square at column ``c``, row ``r`` (smaller is
-    better: farther from the centre ``(cx2 / 2, cy2 / 2)``, doubled coordinates)."""
-    dx = abs(2 * c - cx2)
-    dy = abs(2 * r - cy2)
-    if metric == 1:
-        return -(dx + dy)
-    if metric == 2:
-        return -max(dx, dy)
-    return -(dx * dx + dy * dy)
+def pad_rc(L: tuple[np.ndarray, int], s: int) -> tuple[int, int]:
+    """The board row and column of the padded square ``s``."""
+    W = L[1] + 4
+    return s // W - 2, s % W - 2
+
+
+@njit
+def pad_sq(L: tuple[np.ndarray, int], s: int) -> int:
+    """The board's flat index of the padded square ``s``."""
+    W = L[1] + 4
+    return (s // W - 2) * L[1] + s % W - 2
+
+
+# the walk loops of walk_loop_kernel on the padded layout
+_pad_ordered = specialise(ordered_walk, "ordered_walk_padded", nxt=pad_nxt, sq=pad_sq)
+_pad_keyed = specialise(
+    keyed_walk, "keyed_walk_padded", nxt=pad_nxt, sq=pad_sq,
+    visit=specialise(visit, "visit_padded", nxt=pad_nxt),
+    rule_key=specialise(rule_key, "rule_key_padded", nxt=pad_nxt, rc=pad_rc))
 
 
 @njit
 def _greedy_centre(rows, cols, start, sec_t, cnt, off, cx2, cy2, metric, path, ties):
     """The greedy walk for the centre rule with a fixed residual order and no dashes: the
     fewest outlets; among tied candidates the farthest from the centre, then the order. The
-    distance is computed only when a tie is met. ``cnt`` as in :func:`_greedy_ordered`
-    (visited or off the board ≥ 64). Returns the number of squares visited."""
+    distance is computed only when a tie is met, from a row and column followed move by
+    move. ``cnt`` is one byte a square, its outlets or ≥ 64 once visited or off the board.
+    Returns the number of squares visited.
+
+    A copy of :func:`~knightgui_core.walks.walk_loop_kernel.keyed_walk` kept on purpose: the
+    centre rule's walk on the biggest boards is held to 1.2× the prototype's
+    (bench/solve.py). The keyed loop on the same padded board chooses the same squares but takes
+    2.4× as long on 1000×1000 and 2.9× on 2000×2000 (best of 7: 133 ms against 316 ms,
+    275 ms against 803 ms; ``bench/walk_loops.py``, 2 cores shared with other agents, load
+    10.1)."""
     size = rows * cols
     W = cols + 4
     q = (start // cols + 2) * W + start % cols + 2
@@ -193,9 +179,9 @@ def _greedy_centre(rows, cols, start, sec_t, cnt, off, cx2, cy2, metric, path, t
                 continue
             nb += 1
             if not have_k:
-                bk = _centre_key(qc + DC[bt], qr + DR[bt], cx2, cy2, metric)
+                bk = centre_key(qc + DC[bt], qr + DR[bt], cx2, cy2, metric)
                 have_k = True
-            k = _centre_key(qc + DC[t], qr + DR[t], cx2, cy2, metric)
+            k = centre_key(qc + DC[t], qr + DR[t], cx2, cy2, metric)
             if k < bk or (k == bk and sec_t[t] < sec_t[bt]):
                 bt = t
                 bk = k
@@ -228,30 +214,17 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
     W = cols + 4
     free, outlets, pscore, off = _padded_state(rows, cols, score)
     have_score = pscore.shape[0] > 0
-    # secondary keys that do not change during the walk
     base = tie & 0xFF
-    sec_t = np.empty(8, dtype=np.int64)
-    for t in range(8):
-        if base == TieRule.PHADKE:
-            sec_t[t] = 7 - t
-        elif base == TieRule.LAST:
-            sec_t[t] = 7 - order_pos[t]
-        else:
-            sec_t[t] = order_pos[t]
+    sec_t = move_keys(tie, order_pos)
+    q = (start // cols + 2) * W + start % cols + 2
     if base <= TieRule.LAST and not have_score:
-        prio = np.argsort(sec_t)
-        return _greedy_ordered(rows, cols, start, prio, outlets, free, off, path, ties)
-    centred = base == TieRule.CENTER_FAR or base == TieRule.CENTER_FAR_RANDOM
-    randomised = (base == TieRule.RANDOM or base == TieRule.POHL_RANDOM
-                  or base == TieRule.CENTER_FAR_RANDOM)
-    # centre in doubled coordinates (2c − cx2): exact, 1-based n/2, or half a square on;
-    # the distance of a candidate is computed from its row and column (no table: at
-    # 2000×2000 a table of keys is 32 MB to fill and read)
-    mode = (tie >> 8) & 0xF
-    metric = (tie >> 12) & 0xF
-    cx2 = np.int64(cols - 1 if mode == 0 else (cols - 2 if mode == 1 else cols))
-    cy2 = np.int64(rows - 1 if mode == 0 else (rows - 2 if mode == 1 else rows))
-    rng = new_state(seed, SALT)
+        # one byte a square: the outlet count, or 100 for a visited or off-board square;
+        # the offsets in priority order, so the first of the fewest wins
+        cnt = np.empty(outlets.shape[0], dtype=np.int8)
+        for p in range(cnt.shape[0]):
+            cnt[p] = outlets[p] if free[p] else 100
+        return _pad_ordered((off[np.argsort(sec_t)], cols), cnt, q, size, path, ties)
+    cx2, cy2, metric = centre_of(tie, rows, cols)
     if base == TieRule.CENTER_FAR and not have_score:
         # one byte a square: the outlet count, or ≥ 64 for a visited or off-board square
         # (a square loses at most 8 outlets, so 100 stays above 64)
@@ -259,71 +232,7 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
         for p in range(cnt.shape[0]):
             if free[p] == 0:
                 cnt[p] = 100
-        return _greedy_centre(rows, cols, start, sec_t, cnt, off, cx2, cy2, metric, path, ties)
-    q = (start // cols + 2) * W + start % cols + 2
-    qr = np.int64(start // cols)
-    qc = np.int64(start % cols)
-    free[q] = 0
-    for t in range(8):
-        outlets[q + off[t]] -= 1
-    path[0] = start
-    ties[0] = 0
-    m = 1
-    while m < size:
-        best = np.int64(-1)
-        bt = 0
-        bk1 = np.int64(0)
-        bk2 = np.int64(0)
-        bo = 99
-        nbest = 0
-        for t in range(8):
-            s = q + off[t]
-            if free[s] == 0:
-                continue
-            o = np.int64(outlets[s])
-            if have_score and pscore[s] >= 0:
-                o = np.int64(pscore[s])
-            if o > bo:
-                continue
-            # rule key k1, residual key k2 (random bits, then the order)
-            k2 = sec_t[t]
-            if randomised:
-                k2 += np.int64(xorshift64(rng) >> np.uint64(40)) * 8
-            if base <= TieRule.RANDOM:
-                k1 = np.int64(0)
-            elif centred:
-                k1 = _centre_key(qc + DC[t], qr + DR[t], cx2, cy2, metric)
-            else:
-                la = np.int64(15)
-                total = np.int64(0)
-                for u in range(8):
-                    s2 = s + off[u]
-                    if free[s2] and s2 != q:
-                        v = np.int64(outlets[s2]) - 1
-                        total += v
-                        if v < la:
-                            la = v
-                k1 = la if base == TieRule.LOOKAHEAD else total
-            if o < bo:
-                bo = o
-                nbest = 1
-            else:
-                nbest += 1
-                if k1 > bk1 or (k1 == bk1 and k2 >= bk2):
-                    continue
-            bk1 = k1
-            bk2 = k2
-            best = s
-            bt = t
-        if best < 0:
-            break
-        ties[m] = 1 if nbest > 1 else 0
-        q = best
-        qr += DR[bt]
-        qc += DC[bt]
-        free[q] = 0
-        for t in range(8):
-            outlets[q + off[t]] -= 1
-        path[m] = qr * cols + qc
-        m += 1
-    return m
+        return _greedy_centre(rows, cols, start, sec_t, cnt, off, np.int64(cx2),
+                              np.int64(cy2), metric, path, ties)
+    return _pad_keyed((off, cols), free, outlets, pscore, q, size, tie, sec_t, cx2, cy2,
+                      metric, new_state(seed, SALT), path, ties)

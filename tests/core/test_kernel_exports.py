@@ -32,10 +32,12 @@ def test_every_export_is_compiled_for_exactly_one_signature():
 
 
 # called only from other kernels (numba records those calls as signatures too)
-_HELPERS = {"mark", "step", "init_outlets", "rank_candidates", "popcount", "new_state",
+_HELPERS = {"step", "popcount", "new_state",
             "xorshift64", "local_neighbours", "init_key", "start_state", "popcount2",
             # the table walks' (walks/table_walk_kernel.py, table_backtrack_kernel.py)
-            "table_outlets", "table_visit", "move_keys", "centre_of", "rule_key", "table_rank"}
+            "table_outlets", "table_visit", "move_keys", "centre_of", "rule_key", "table_rank",
+            # the board layouts the walk loops run on (walks/walk_loop_kernel.py)
+            "pad_nxt", "pad_rc", "pad_sq", "nxt_in_order"}
 
 
 SIG = ((("array", "int32", 1, False), ("int",), ("array", "uint64", 2, True), ("bool",)),

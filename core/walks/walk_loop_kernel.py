@@ -1,0 +1,234 @@
+"""The greedy Warnsdorff walk, written once for every board layout.
+
+A layout is how a kernel finds the squares around a square: three small jitted functions
+and the data ``L`` they read (a tuple), which the loops below call by name. The ones
+defined here are the neighbour table's; another layout gets its own copy of each loop from
+:func:`knightgui_core.system.jit.specialise` with the three names bound to its functions
+(numba compiles and caches one copy per layout and inlines the calls, so the loops are
+written once and cost what a hand-written copy costs):
+
+* ``nxt(L, q, t)``: the square reached from ``q`` by move-type index ``t`` (0..7), or −1;
+* ``rc(L, s)``: the board row and column of ``s``;
+* ``sq(L, s)``: the board's flat index of ``s``.
+
+Two layouts use them: the neighbour table ``nbr`` int32[N, 8], every board and piece
+(:mod:`knightgui_core.walks.table_walk_kernel`, ``L = (nbr, cols)``), and the knight's plane
+on a padded board, the neighbours by arithmetic (:mod:`knightgui_core.walks.walk_kernel`:
+no [N, 8] table, so a 2000×2000 walk touches a few MB). The backtracking search ranks its
+candidates with the same :func:`rule_key` (:mod:`knightgui_core.walks.table_backtrack_kernel`).
+To change how a tie rule chooses, edit :func:`move_keys` (the move-type key), :func:`rule_key`
+(the rule's key of a candidate) or the comparison in :func:`keyed_walk`.
+
+numba only; arrays and ints in, arrays and ints out; the loops trust their caller (the
+kernels above build every array they pass).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..board.tie_rule import TieRule
+from ..system.jit import njit
+from ..system.rng_kernel import xorshift64
+
+
+@njit
+def nxt(L: tuple[np.ndarray, int], q: int, t: int) -> int:
+    """The table layout's neighbour: ``L`` is ``(nbr, cols)``, ``nbr`` int32[N, 8]."""
+    return L[0][q, t]
+
+
+@njit
+def rc(L: tuple[np.ndarray, int], s: int) -> tuple[int, int]:
+    """The table layout's row and column of square ``s``."""
+    return s // L[1], s % L[1]
+
+
+@njit
+def sq(L: tuple[np.ndarray, int], s: int) -> int:
+    """The table layout's flat index of ``s``: the square itself."""
+    return s
+
+
+@njit
+def centre_key(c: int, r: int, cx2: int, cy2: int, metric: int) -> int:
+    """Rule key of the centre rules for the square at column ``c``, row ``r`` (smaller is
+    better: farther from the centre ``(cx2 / 2, cy2 / 2)``, doubled coordinates)."""
+    dx = abs(2 * c - cx2)
+    dy = abs(2 * r - cy2)
+    if metric == 1:
+        return -(dx + dy)
+    if metric == 2:
+        return -max(dx, dy)
+    return -(dx * dx + dy * dy)
+
+
+@njit
+def move_keys(tie: int, order_pos: np.ndarray) -> np.ndarray:
+    """``sec_t`` int64[8]: the rule's key of each move-type index (phadke: the highest type
+    first; last: the order reversed; the others: the order)."""
+    base = tie & 0xFF
+    sec_t = np.empty(8, dtype=np.int64)
+    for t in range(8):
+        if base == TieRule.PHADKE:
+            sec_t[t] = 7 - t
+        elif base == TieRule.LAST:
+            sec_t[t] = 7 - order_pos[t]
+        else:
+            sec_t[t] = order_pos[t]
+    return sec_t
+
+
+@njit
+def centre_of(tie: int, rows: int, cols: int) -> tuple[int, int, int]:
+    """``(cx2, cy2, metric)``: the centre in doubled coordinates and the distance code of a
+    centre rule's ``tie``."""
+    mode = (tie >> 8) & 0xF
+    metric = (tie >> 12) & 0xF
+    cx2 = cols - 1 if mode == 0 else (cols - 2 if mode == 1 else cols)
+    cy2 = rows - 1 if mode == 0 else (rows - 2 if mode == 1 else rows)
+    return cx2, cy2, metric
+
+
+@njit
+def is_randomised(base: int) -> bool:
+    """Whether the rule ``base`` draws random bits for each candidate."""
+    return (base == TieRule.RANDOM or base == TieRule.POHL_RANDOM
+            or base == TieRule.CENTER_FAR_RANDOM)
+
+
+@njit
+def rule_key(L: tuple[np.ndarray, int], s: int, free: np.ndarray, outlets: np.ndarray,
+             base: int, cx2: int, cy2: int, metric: int) -> int:
+    """The rule key of candidate ``s`` (the walker's square already visited): 0 for the
+    order and random rules, the centre key for Roth's, the fewest onward outlets
+    (look-ahead) or their sum (Pohl) for the others."""
+    if base <= TieRule.RANDOM:
+        return np.int64(0)
+    if base == TieRule.CENTER_FAR or base == TieRule.CENTER_FAR_RANDOM:
+        r, c = rc(L, s)
+        return np.int64(centre_key(np.int64(c), np.int64(r), cx2, cy2, metric))
+    la = np.int64(15)
+    total = np.int64(0)
+    for u in range(8):
+        s2 = nxt(L, s, u)
+        if s2 >= 0 and free[s2]:
+            v = np.int64(outlets[s2]) - 1      # s will be visited by then
+            total += v
+            if v < la:
+                la = v
+    return la if base == TieRule.LOOKAHEAD else total
+
+
+@njit
+def ordered_walk(L: tuple[np.ndarray, int], cnt: np.ndarray, q: int, n: int,
+                 path: np.ndarray, ties: np.ndarray) -> int:
+    """The walk of the fixed-priority rules (phadke, first, last) without dash overrides:
+    ``nxt(L, q, i)`` gives the candidates in priority order and the first with the fewest
+    outlets wins. ``cnt`` is one byte a square, its outlets, or 100 once visited (or off the
+    board), so a candidate costs one load. ``q`` the start (in ``L``'s squares), ``n`` the
+    board's squares. Returns the number of squares visited."""
+    cnt[q] = 100
+    for i in range(8):
+        u = nxt(L, q, i)
+        if u >= 0:
+            cnt[u] -= 1
+    path[0] = sq(L, q)
+    ties[0] = 0
+    m = 1
+    while m < n:
+        best = -1
+        bo = 100
+        nb = 0
+        for i in range(8):
+            s = nxt(L, q, i)
+            if s < 0:
+                continue
+            o = cnt[s]
+            if o < bo:
+                bo = o
+                best = s
+                nb = 1
+            elif o == bo:
+                nb += 1
+        if bo >= 64:
+            break
+        ties[m] = 1 if nb > 1 else 0
+        q = best
+        cnt[q] = 100
+        for i in range(8):
+            u = nxt(L, q, i)
+            if u >= 0:
+                cnt[u] -= 1
+        path[m] = sq(L, q)
+        m += 1
+    return m
+
+
+@njit
+def visit(L: tuple[np.ndarray, int], q: int, free: np.ndarray, outlets: np.ndarray,
+          on: int) -> None:
+    """Mark ``q`` visited (``on`` 1) or free again (``on`` 0) and move its neighbours'
+    outlets down or up by one."""
+    free[q] = 1 - on
+    delta = -1 if on else 1
+    for t in range(8):
+        u = nxt(L, q, t)
+        if u >= 0:
+            outlets[u] += delta
+
+
+@njit
+def keyed_walk(L: tuple[np.ndarray, int], free: np.ndarray, outlets: np.ndarray,
+               score: np.ndarray, q: int, n: int, tie: int, sec_t: np.ndarray, cx2: int,
+               cy2: int, metric: int, rng: np.ndarray, path: np.ndarray,
+               ties: np.ndarray) -> int:
+    """The walk of every tie rule, with dash overrides: a candidate ``s`` reached by
+    move-type index ``t`` is ranked by (its outlets or ``score[s]`` when ``score[s] >= 0``,
+    :func:`rule_key`, ``sec_t[t]`` plus ``random 24 bits × 8`` for the random rules),
+    smallest first. ``free`` (1 free), ``outlets`` and ``score`` (or empty) are indexed by
+    ``L``'s squares; ``q`` the start, ``n`` the board's squares. Returns the number of
+    squares visited."""
+    base = tie & 0xFF
+    randomised = is_randomised(base)
+    have_score = score.shape[0] > 0
+    visit(L, q, free, outlets, 1)
+    path[0] = sq(L, q)
+    ties[0] = 0
+    m = 1
+    while m < n:
+        best = -1
+        bk1 = np.int64(0)
+        bk2 = np.int64(0)
+        bo = np.int64(99)
+        nbest = 0
+        for t in range(8):
+            s = nxt(L, q, t)
+            if s < 0 or free[s] == 0:
+                continue
+            o = np.int64(outlets[s])
+            if have_score and score[s] >= 0:
+                o = np.int64(score[s])
+            if o > bo:
+                continue
+            k2 = sec_t[t]
+            if randomised:
+                k2 += np.int64(xorshift64(rng) >> np.uint64(40)) * 8
+            k1 = rule_key(L, s, free, outlets, base, cx2, cy2, metric)
+            if o < bo:
+                bo = o
+                nbest = 1
+            else:
+                nbest += 1
+                if k1 > bk1 or (k1 == bk1 and k2 >= bk2):
+                    continue
+            bk1 = k1
+            bk2 = k2
+            best = s
+        if best < 0:
+            break
+        ties[m] = 1 if nbest > 1 else 0
+        q = best
+        visit(L, q, free, outlets, 1)
+        path[m] = sq(L, q)
+        m += 1
+    return m

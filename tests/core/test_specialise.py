@@ -1,0 +1,61 @@
+"""One loop, several layouts: :func:`knightgui_core.system.jit.specialise` and the walk loops
+written once (walks/walk_loop_kernel.py) run on the padded plane and on neighbour tables."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from knightgui_core.board.squares import Board
+from knightgui_core.system.jit import njit, specialise
+from knightgui_core.walks import walk_kernel, walk_loop_kernel
+
+
+@njit(cache=False)
+def _double(x):
+    return 2 * x
+
+
+@njit(cache=False)
+def _square(x):
+    return x * x
+
+
+@njit(cache=False)
+def _apply_sum(a):
+    total = 0
+    for v in a:
+        total += _double(v)
+    return total
+
+
+def test_a_copy_calls_what_it_is_bound_to_and_the_template_is_unchanged():
+    a = np.arange(5, dtype=np.int64)
+    squares = specialise(_apply_sum, "apply_sum_squares", _double=_square)
+    assert squares(a) == 30
+    assert _apply_sum(a) == 20
+    again = specialise(_apply_sum, "apply_sum_squares", _double=_square)
+    assert again.py_func.__qualname__ == squares.py_func.__qualname__
+    other = specialise(_apply_sum, "apply_sum_squares", _double=_double)
+    assert other.py_func.__qualname__ != squares.py_func.__qualname__   # a new cache entry
+
+
+def test_a_name_the_kernel_does_not_call_is_refused():
+    with pytest.raises(NameError, match="does not call 'nope'"):
+        specialise(_apply_sum, "bad", nope=_square)
+
+
+def test_the_padded_layout_names_the_squares_the_table_names():
+    rows, cols = 7, 9
+    nbr = Board(rows, cols).neighbours
+    W = cols + 4
+    off = walk_kernel._padded_state(rows, cols, np.zeros(0, np.int8))[3]
+    L = (off, cols)
+    for s in range(rows * cols):
+        p = (s // cols + 2) * W + s % cols + 2
+        assert walk_kernel.pad_sq(L, p) == s
+        assert walk_kernel.pad_rc(L, p) == walk_loop_kernel.rc((nbr, cols), s)
+        for t in range(8):
+            q = walk_kernel.pad_nxt(L, p, t)
+            r, c = walk_kernel.pad_rc(L, q)
+            on = 0 <= r < rows and 0 <= c < cols
+            assert (walk_kernel.pad_sq(L, q) if on else -1) == nbr[s, t]
