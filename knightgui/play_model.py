@@ -18,9 +18,8 @@ manner: typed state, every change checked, observers told which parts changed. I
 * the **finish**: a complete tour made by hand (open or closed) is recognised, with the time
   taken since the first move and the number of moves undone.
 
-A move that is not one is refused with :class:`PlayRefused` (a ``ValueError``) whose message
-is one line for the status bar. :meth:`PlayModel.to_dict` / :meth:`PlayModel.from_dict` save
-and restore a position (the tour file's JSON with the partial path: ``"partial": true``).
+A square that is no move is refused with :class:`PlayRefused` (a ``ValueError``, one line).
+:meth:`PlayModel.to_dict` / :meth:`PlayModel.from_dict`: a tour file with a partial path.
 """
 from __future__ import annotations
 
@@ -40,9 +39,8 @@ __all__ = ["PlayModel", "PlayRefused", "PlayObserver", "PLAY_KEY", "LIVE_VERDICT
 PlayObserver = Callable[[frozenset], None]
 #: the key that marks a tour file as a position being played (a partial path)
 PLAY_KEY = "partial"
-#: the largest board whose quick verdict is computed after every move where it is asked for
-#: (it takes a few numpy passes over the board: seconds on 2000×2000 on a loaded machine);
-#: above it the window computes it on its solver thread
+#: the largest board whose quick verdict is computed where it is asked for (seconds on
+#: 2000×2000 on a loaded machine); above it the window computes it on its solver thread
 LIVE_VERDICT_MAX = 250_000
 
 
@@ -368,10 +366,9 @@ class PlayModel:
             raise ValueError(f"the position's path: {e}") from None
         model = cls(board, clock)
         model._path = path
-        try:
+        try:                # PlayError is a ValueError: a bad redo is dropped
             redo = _squares(board, data.get("redo", []), allow_empty=True)
-            play_path(board, [*path, *redo])
-            model._redo = list(reversed(redo))
+            model._redo = list(reversed(redo)) if play_path(board, [*path, *redo]).size else []
         except ValueError:
             pass
         play = data.get("play")
