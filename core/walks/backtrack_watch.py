@@ -1,4 +1,4 @@
-"""Watching the backtracking walk one forward move at a time (issue 27, item 3).
+"""Watching the backtracking walk one forward move at a time.
 
 :class:`BacktrackWatch` runs the search of :func:`knightgui_core.walks.table_backtrack_kernel.
 table_backtrack_walk` — Warnsdorff-ordered depth-first search over the board's neighbour

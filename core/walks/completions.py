@@ -1,4 +1,4 @@
-"""A tour by hand (issue 36): is the path still a tour's beginning, and how many ways are
+"""A tour by hand: is the path still a tour's beginning, and how many ways are
 there to finish it? Exact, on every board and piece.
 
 :func:`completions` answers for a path (its first square where the player began, its last

@@ -1,4 +1,4 @@
-"""A tour by hand (issue 36): let the rule finish it. :func:`finish_by_rule` goes on from
+"""A tour by hand: let the rule finish it. :func:`finish_by_rule` goes on from
 the path played with Warnsdorff's rule and a tie rule, and backtracks when the walk gets
 stuck — the backtracking search of :mod:`knightgui_core.walks.table_backtrack_kernel` (the
 solver's own, every board and piece), begun from the path

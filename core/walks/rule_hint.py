@@ -1,4 +1,4 @@
-"""A tour by hand (issue 36): the hint — which square Warnsdorff's rule would take next, and
+"""A tour by hand: the hint — which square Warnsdorff's rule would take next, and
 which squares tie with it.
 
 :func:`rule_hint` ranks the free moves from the path's last square exactly as the rule's

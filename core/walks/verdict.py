@@ -1,4 +1,4 @@
-"""A tour by hand (issue 36): the path a player has made so far, checked, and what can be
+"""A tour by hand: the path a player has made so far, checked, and what can be
 said of it at once.
 
 :func:`play_path` turns the squares played into a checked path of the board's piece.
