@@ -47,6 +47,8 @@ EXPORTS: dict[str, tuple[str, ...]] = {
                                      "backtrack_begin_from"),
     "walks.completions_kernel": ("completions_begin", "completions_run"),
     "walks.flood_kernel": ("two_colouring", "free_groups"),
+    "studies.uncrossed_kernel": ("uncrossed_search",),
+    "studies.semimagic_kernel": ("semimagic_search",),
 }
 
 

@@ -238,6 +238,15 @@ def _by_hand() -> None:
     assert finish_by_rule(Board(6, 6), [0, 13], "first").found
 
 
+def _structure() -> None:
+    from .studies.semimagic import find_semimagic
+    from .studies.uncrossed import longest_uncrossed
+
+    assert longest_uncrossed(4, 4).length == 5                       # OEIS A003192
+    assert longest_uncrossed(4, 4, cycle=True).length == 4           # A157416
+    assert find_semimagic(8, 8, prefix=[0], node_limit=100).status == "budget"
+
+
 def _k(module: str, *names: str) -> tuple[str, ...]:
     return tuple(f"{module}.{n}" for n in names)
 
@@ -313,6 +322,8 @@ STAGES: tuple[Stage, ...] = (
           + _k("walks.flood_kernel", "two_colouring", "free_groups")
           + _k("walks.table_backtrack_kernel", "backtrack_begin_from", "backtrack_run")
           + _k("board.tables_kernel", "neighbour_table")),
+    Stage("tours with structure", _structure, _k("studies.uncrossed_kernel", "uncrossed_search")
+          + _k("studies.semimagic_kernel", "semimagic_search")),
 )
 
 
