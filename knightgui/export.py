@@ -120,7 +120,7 @@ def save_success_png(result, filename, width_px: int = 1100, height_px: int = 64
     ensure_app()
     from PySide6.QtWidgets import QApplication
 
-    from .panels.analysis_plots import SuccessPlot
+    from .success_plot import SuccessPlot
     plot = SuccessPlot()
     _show_offscreen(plot, width_px, height_px)
     try:
