@@ -289,3 +289,17 @@ def test_a_board_bigger_than_the_default_size_gets_one_pixel_a_square(tmp_path, 
     props = iio.improps(out)
     assert props.shape == (info["frames"], 500, 500, 3)
     assert info["frames"] * 500 * 500 <= ax.GIF_PIXEL_BUDGET
+
+
+def test_a_folder_that_cannot_be_written_is_refused_before_solving(tmp_path, capsys,
+                                                                   monkeypatch):
+    """(As root every folder is writable: the permission check is made to say no.)"""
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, *a, **k:
+                        False if str(p) == str(tmp_path) else real(p, mode, *a, **k))
+    code, out, err = call(capsys, "solve", "--rows", "8", "--cols", "8", "-q",
+                          "--animate", str(tmp_path / "t.gif"))
+    assert code == 2 and out == ""
+    assert err.strip() == f"--animate: cannot write {str(tmp_path / 't.gif')!r}: the folder " \
+                          "is not writable"
+    assert list(tmp_path.iterdir()) == []
