@@ -29,6 +29,7 @@ from knightgui_core.walks.verdict import Verdict, quick_verdict
 from .play_files import PlayFiles
 from .play_model import PlayModel, PlayRefused
 from .play_view import PlayOverlay
+from .request import RESULT_FIELDS
 from .window_actions import action
 from .worker import PlayRequest
 
@@ -128,6 +129,8 @@ class PlayController(QObject):
                 self.model.reset(board)
         if on != self.active:
             self._enter() if on else self._leave()
+        elif on and changed & RESULT_FIELDS:
+            self._panels()
         self.act_mode.setChecked(on)
         for a in (self.act_undo, self.act_redo, self.act_hint, self.act_ask, self.act_finish):
             a.setEnabled(on)
@@ -141,12 +144,21 @@ class PlayController(QObject):
         st = w.controls.model.settings
         self.model.set_rule(st.tie, st.order, st.seed)
         self._redraw()
+        self._panels()
         if not w.engine.when_ready(PLAY_STAGES, lambda: None, "play"):
             self.say(w.engine.wait_text())
         elif not self.model.path:
             self.say("Play: click a square to start; the numbers are the onward moves")
         else:
             self.say(f"Play: {self.position_text()}")
+
+    def _panels(self) -> None:
+        """The docks of the solver's runs say what play mode is, not that a run is stale."""
+        text = "Play mode: a tour by hand (the Play group; Solve finishes it by the rule)"
+        w = self.w
+        w.matrix.clear(text)
+        w.counter.mark_stale(text)
+        w.timing.clear(text)
 
     def _leave(self) -> None:
         self.active = False

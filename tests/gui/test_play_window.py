@@ -261,3 +261,10 @@ def test_on_a_big_board_the_verdict_comes_from_the_solver_thread(window, qtbot):
     p.act_ask.trigger()                                  # counts: 10,000 squares at most
     wait_until(qtbot, lambda: "Refused: counting finishes takes boards of at most 10,000"
                in _status(window), timeout=30)
+
+
+def test_the_run_docks_say_play_mode_not_stale(window):
+    _play(window, 6, 6)
+    _click(window, "a1")                                 # the start changes: still play words
+    assert window.matrix.caption.text().startswith("Play mode: a tour by hand")
+    assert window.timing.labels["status"].text().startswith("Play mode: a tour by hand")
