@@ -14,6 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QGraphicsItem
 
+from knightgui_core.board.leaps import moves_from
 from knightgui_core.board.squares import Board
 
 from .board_images import TIE_RGBA, checker_rgba, colour_lut, moves_rgba, numbers_of
@@ -195,7 +196,7 @@ class BoardView(pg.GraphicsView):
         c, r = sq % self.cols, sq // self.cols
         nb = []
         if not self.board.is_classic:
-            nb = [int(u) for u in self.board.neighbours[sq] if u >= 0]
+            nb = [u for u in moves_from(self.board, sq) if u >= 0]     # no table: no numba
         else:
             for dc, dr in ((2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2),
                            (2, 1)):

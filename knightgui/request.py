@@ -35,6 +35,7 @@ from knightgui_core.board.dash import corners as _corners
 from knightgui_core.board.dash import free_corners as _free_corners
 from knightgui_core.board.dash import list_tails as _list_tails
 from knightgui_core.board.existence import known_answer, why_no_tour
+from knightgui_core.board.leaps import moves_from
 from knightgui_core.board.rules import TIE_RULES, RuleError, parse_order
 from knightgui_core.board.squares import MOVES, Board, BoardError, parse_coords
 from knightgui_core.board.tie_rule import TieRule, UnknownTieRule
@@ -103,7 +104,7 @@ class RequestModel:
         b = self.board()
         col, row = b.coords(s)
         if not b.is_classic:        # wrapping edges, other leaps: the board's own moves
-            ends = sorted(b.coords(int(u)) for u in b.neighbours[s] if u >= 0)
+            ends = sorted(b.coords(u) for u in moves_from(b, s) if u >= 0)
         else:
             ends = sorted((col + dc, row + dr) for dc, dr in MOVES
                           if b.contains(col + dc, row + dr))

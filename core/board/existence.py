@@ -6,8 +6,7 @@ from __future__ import annotations
 from math import gcd
 from typing import TYPE_CHECKING
 
-import numpy as np
-
+from .leaps import first_square_without_move
 from .squares import square_name
 
 if TYPE_CHECKING:
@@ -136,9 +135,8 @@ def known_answer(board: Board, closed: bool) -> tuple[bool | None, str]:
         return False, (f"no tour on {what}: every leap of a ({a},{b})-leaper is a multiple of "
                        f"{g}, so it never reaches a square whose coordinates differ from its "
                        f"start's by anything else")
-    deg = board.degree
-    if (deg == 0).any():
-        s = int(np.flatnonzero(deg == 0)[0])
+    s = first_square_without_move(board)     # never the kernel's table: the window asks
+    if s >= 0:                                # this on its GUI thread (no numba there)
         return False, (f"no tour on {what}: {board.name(s)} has no move (the leaps are too "
                        "long for the board)")
     return None, (f"no rule here decides whether {what} has {'an' if kind == 'open' else 'a'} "

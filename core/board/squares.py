@@ -30,6 +30,7 @@ from typing import TypeAlias
 import numpy as np
 
 from ..system.errors import InputError
+from .leaps import moves_from
 
 #: (dcol, drow) of move types 1..8 (index 0..7).
 MOVES: tuple[tuple[int, int], ...] = (
@@ -256,7 +257,7 @@ class Board:
         cb, rb = self.coords(b)
         if self.is_classic:
             return {abs(ca - cb), abs(ra - rb)} == {1, 2}
-        return bool((self.neighbours[a] == b).any())
+        return b in moves_from(self, a)     # one square's moves: no table, no numba
 
     @property
     def wraps(self) -> bool:
