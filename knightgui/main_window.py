@@ -99,13 +99,13 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, d)
         return d
 
-    def open_analysis(self, *_):
-        """Show the Analysis view (View ▸ Analysis), made on first use: its studies and plots
-        load numba and pyqtgraph's exporters, which the board does not need."""
+    def open_analysis(self, *_, staged: bool = False):
+        """Show the Analysis view, made on first use (its pages one by one when ``staged``:
+        View ▸ Analysis, :mod:`knightgui.analysis_opener`, which imports its modules first)."""
         view = self.analysis
         if view is None:
             from .panels.analysis import AnalysisWindow
-            self.analysis = view = AnalysisWindow(self)
+            self.analysis = view = AnalysisWindow(self, staged=staged)
             view.show_tour.connect(self.show_tour)
             view.start_chosen.connect(self.use_start)
             if self._restore_settings:

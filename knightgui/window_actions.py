@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QSpinBox, QStyle, QToolBar
 
+from .analysis_opener import AnalysisOpener
 from .help_menu import add_help_menu
 
 __all__ = ["action", "make_actions", "WindowActions"]
@@ -152,7 +153,7 @@ def make_actions(w) -> WindowActions:
         path=A("Tour path", w._view_toggled, "P", True),
         ties=A("Highlight ties", w._view_toggled, "T", True),
         fit=A("Zoom to fit", w.view.fit, "F"),
-        analysis=A("Analysis", w.open_analysis, "Ctrl+Shift+A",
+        analysis=A("Analysis", AnalysisOpener(w).open, "Ctrl+Shift+A",
                    tip="how good is Warnsdorff's rule: move orders, tie-breaks, with plots"),
         colour_group=colour_group, colour=colour,
         view_menu=w.menuBar().addMenu("&View"),

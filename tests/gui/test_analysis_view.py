@@ -53,7 +53,8 @@ def test_view_menu_opens_the_analysis_view_at_the_default_size(window, qtbot):
     assert window.act.analysis.text() == "Analysis"
     assert window.act.analysis in window.act.view_menu.actions()
     assert window.analysis is None                  # made on first use
-    window.act.analysis.trigger()
+    window.act.analysis.trigger()                   # its modules imported off the GUI thread
+    qtbot.waitUntil(lambda: window.analysis is not None, timeout=60000)
     v = window.analysis
     assert v is not None and v.isVisible() and v.isWindow()
     assert (v.width(), v.height()) == (1280, 820)
