@@ -7,7 +7,6 @@ import io
 import json
 import math
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -155,11 +154,16 @@ def test_a_write_that_fails_midway_leaves_nothing(tmp_path):
     one line, exit 2, neither the GIF nor its temporary file left."""
     out = tmp_path / "t.gif"
     limit = 20_000          # the 8×8 GIF is about 80 kB
-    proc = subprocess.run(KNIGHTGUI + ["solve", "--rows", "8", "--cols", "8", "-q",
-                                       "--animate", str(out)],
-                          capture_output=True, text=True, timeout=300,
-                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE,
-                                                                (limit, limit)))
+    # the limit is set once the kernels are compiled (numba's cache files are bigger)
+    code = ("import resource, sys\n"
+            "from knightgui_core.walks.solve import solve\n"
+            "solve(8, 8)\n"
+            f"resource.setrlimit(resource.RLIMIT_FSIZE, ({limit}, {limit}))\n"
+            "from knightgui.cli import run\n"
+            "sys.exit(run(sys.argv[1:]))\n")
+    proc = subprocess.run([sys.executable, "-c", code, "solve", "--rows", "8", "--cols", "8",
+                           "-q", "--animate", str(out)],
+                          capture_output=True, text=True, timeout=300)
     assert proc.returncode == 2, proc.stderr
     line = proc.stderr.strip().splitlines()[-1]
     assert line.startswith("--animate: cannot write") and "left as it was" in line, line
