@@ -50,7 +50,7 @@ def table_rank(q: int, nbr: np.ndarray, free: np.ndarray, outlets: np.ndarray,
         k2 = sec_t[t]
         if randomised:
             k2 += np.int64(xorshift64(rng) >> np.uint64(40)) * 8
-        k1 = rule_key((nbr, np.int64(cols)), s, free, outlets, base, cx2, cy2, metric)
+        k1 = rule_key((nbr, np.int64(cols)), s, 0, 0, t, free, outlets, base, cx2, cy2, metric)
         j = n
         while j > 0 and (out_key[j - 1, 0] > o or (out_key[j - 1, 0] == o and (
                 out_key[j - 1, 1] > k1 or (out_key[j - 1, 1] == k1 and out_key[j - 1, 2] > k2)))):

@@ -117,10 +117,29 @@ def pad_nxt(L: tuple[np.ndarray, int], q: int, t: int) -> int:
 
 
 @njit
+def pad_cand_rc(L: tuple[np.ndarray, int], s: int, r: int, c: int, t: int) -> tuple[int, int]:
+    """The row and column of the square reached from row ``r``, column ``c`` by move type
+    ``t`` (no division)."""
+    return r + DR[t], c + DC[t]
+
+
+@njit
 def pad_rc(L: tuple[np.ndarray, int], s: int) -> tuple[int, int]:
-    """The board row and column of the padded square ``s``."""
+    """The board row and column of the padded square ``s`` (by division)."""
     W = L[1] + 4
     return s // W - 2, s % W - 2
+
+
+@njit
+def pad_start_rc(L: tuple[np.ndarray, int], s: int, r: int, c: int, t: int) -> tuple[int, int]:
+    """The padded layout's :func:`pad_cand_rc` where no move was made: :func:`pad_rc`."""
+    return pad_rc(L, s)
+
+
+@njit
+def pad_bsq(L: tuple[np.ndarray, int], s: int, r: int, c: int) -> int:
+    """The board's flat index of the carried row and column."""
+    return r * L[1] + c
 
 
 @njit
@@ -133,9 +152,10 @@ def pad_sq(L: tuple[np.ndarray, int], s: int) -> int:
 # the walk loops of walk_loop_kernel on the padded layout
 _pad_ordered = specialise(ordered_walk, "ordered_walk_padded", nxt=pad_nxt, sq=pad_sq)
 _pad_keyed = specialise(
-    keyed_walk, "keyed_walk_padded", nxt=pad_nxt, sq=pad_sq,
+    keyed_walk, "keyed_walk_padded", nxt=pad_nxt, sq=pad_sq, cand_rc=pad_start_rc,
+    track=pad_cand_rc, bsq=pad_bsq,
     visit=specialise(visit, "visit_padded", nxt=pad_nxt),
-    rule_key=specialise(rule_key, "rule_key_padded", nxt=pad_nxt, rc=pad_rc))
+    rule_key=specialise(rule_key, "rule_key_padded", nxt=pad_nxt, cand_rc=pad_cand_rc))
 
 
 @njit

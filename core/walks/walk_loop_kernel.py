@@ -8,8 +8,12 @@ defined here are the neighbour table's; another layout gets its own copy of each
 written once and cost what a hand-written copy costs):
 
 * ``nxt(L, q, t)``: the square reached from ``q`` by move-type index ``t`` (0..7), or −1;
-* ``rc(L, s)``: the board row and column of ``s``;
-* ``sq(L, s)``: the board's flat index of ``s``.
+* ``cand_rc(L, s, r, c, t)``: the board row and column of ``s``, reached by move type ``t``
+  from row ``r``, column ``c``;
+* ``track(L, s, r, c, t)``: the row and column the keyed walk carries to ``s`` (a layout
+  that finds them from ``s`` alone carries nothing);
+* ``sq(L, s)`` and ``bsq(L, s, r, c)``: the board's flat index of ``s`` (without and with the
+  carried row and column).
 
 Two layouts use them: the neighbour table ``nbr`` int32[N, 8], every board and piece
 (:mod:`knightgui_core.walks.table_walk_kernel`, ``L = (nbr, cols)``), and the knight's plane
@@ -38,13 +42,25 @@ def nxt(L: tuple[np.ndarray, int], q: int, t: int) -> int:
 
 
 @njit
-def rc(L: tuple[np.ndarray, int], s: int) -> tuple[int, int]:
+def cand_rc(L: tuple[np.ndarray, int], s: int, r: int, c: int, t: int) -> tuple[int, int]:
     """The table layout's row and column of square ``s``."""
     return s // L[1], s % L[1]
 
 
 @njit
+def track(L: tuple[np.ndarray, int], s: int, r: int, c: int, t: int) -> tuple[int, int]:
+    """The table layout carries no row and column (a square is its own index)."""
+    return r, c
+
+
+@njit
 def sq(L: tuple[np.ndarray, int], s: int) -> int:
+    """The table layout's flat index of ``s``: the square itself."""
+    return s
+
+
+@njit
+def bsq(L: tuple[np.ndarray, int], s: int, r: int, c: int) -> int:
     """The table layout's flat index of ``s``: the square itself."""
     return s
 
@@ -97,16 +113,17 @@ def is_randomised(base: int) -> bool:
 
 
 @njit
-def rule_key(L: tuple[np.ndarray, int], s: int, free: np.ndarray, outlets: np.ndarray,
-             base: int, cx2: int, cy2: int, metric: int) -> int:
-    """The rule key of candidate ``s`` (the walker's square already visited): 0 for the
-    order and random rules, the centre key for Roth's, the fewest onward outlets
-    (look-ahead) or their sum (Pohl) for the others."""
+def rule_key(L: tuple[np.ndarray, int], s: int, r: int, c: int, t: int, free: np.ndarray,
+             outlets: np.ndarray, base: int, cx2: int, cy2: int, metric: int) -> int:
+    """The rule key of candidate ``s``, reached by move type ``t`` from row ``r``, column
+    ``c`` (the walker's square, already visited): 0 for the order and random rules, the
+    centre key for Roth's, the fewest onward outlets (look-ahead) or their sum (Pohl) for
+    the others."""
     if base <= TieRule.RANDOM:
         return np.int64(0)
     if base == TieRule.CENTER_FAR or base == TieRule.CENTER_FAR_RANDOM:
-        r, c = rc(L, s)
-        return np.int64(centre_key(np.int64(c), np.int64(r), cx2, cy2, metric))
+        sr, sc = cand_rc(L, s, r, c, t)
+        return np.int64(centre_key(np.int64(sc), np.int64(sr), cx2, cy2, metric))
     la = np.int64(15)
     total = np.int64(0)
     for u in range(8):
@@ -193,6 +210,7 @@ def keyed_walk(L: tuple[np.ndarray, int], free: np.ndarray, outlets: np.ndarray,
     have_score = score.shape[0] > 0
     visit(L, q, free, outlets, 1)
     path[0] = sq(L, q)
+    qr, qc = cand_rc(L, q, 0, 0, 0)
     ties[0] = 0
     m = 1
     while m < n:
@@ -201,6 +219,7 @@ def keyed_walk(L: tuple[np.ndarray, int], free: np.ndarray, outlets: np.ndarray,
         bk2 = np.int64(0)
         bo = np.int64(99)
         nbest = 0
+        bt = 0
         for t in range(8):
             s = nxt(L, q, t)
             if s < 0 or free[s] == 0:
@@ -213,7 +232,7 @@ def keyed_walk(L: tuple[np.ndarray, int], free: np.ndarray, outlets: np.ndarray,
             k2 = sec_t[t]
             if randomised:
                 k2 += np.int64(xorshift64(rng) >> np.uint64(40)) * 8
-            k1 = rule_key(L, s, free, outlets, base, cx2, cy2, metric)
+            k1 = rule_key(L, s, qr, qc, t, free, outlets, base, cx2, cy2, metric)
             if o < bo:
                 bo = o
                 nbest = 1
@@ -224,11 +243,13 @@ def keyed_walk(L: tuple[np.ndarray, int], free: np.ndarray, outlets: np.ndarray,
             bk1 = k1
             bk2 = k2
             best = s
+            bt = t
         if best < 0:
             break
         ties[m] = 1 if nbest > 1 else 0
+        qr, qc = track(L, best, qr, qc, bt)
         q = best
         visit(L, q, free, outlets, 1)
-        path[m] = sq(L, q)
+        path[m] = bsq(L, q, qr, qc)
         m += 1
     return m

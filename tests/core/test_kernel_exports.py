@@ -37,7 +37,10 @@ _HELPERS = {"step", "popcount", "new_state",
             # the table walks' (walks/table_walk_kernel.py, table_backtrack_kernel.py)
             "table_outlets", "table_visit", "move_keys", "centre_of", "rule_key", "table_rank",
             # the board layouts the walk loops run on (walks/walk_loop_kernel.py)
-            "pad_nxt", "pad_rc", "pad_sq", "nxt_in_order"}
+            "pad_nxt", "pad_rc", "pad_sq", "pad_cand_rc", "pad_start_rc", "pad_bsq",
+            "nxt_in_order",
+            # the streaming loop and its two layouts (tietree/stream_kernel.py)
+            "collect_rows", "advance", "advance_on_bits"}
 
 
 SIG = ((("array", "int32", 1, False), ("int",), ("array", "uint64", 2, True), ("bool",)),

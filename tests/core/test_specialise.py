@@ -53,9 +53,12 @@ def test_the_padded_layout_names_the_squares_the_table_names():
     for s in range(rows * cols):
         p = (s // cols + 2) * W + s % cols + 2
         assert walk_kernel.pad_sq(L, p) == s
-        assert walk_kernel.pad_rc(L, p) == walk_loop_kernel.rc((nbr, cols), s)
+        rc = walk_loop_kernel.cand_rc((nbr, cols), s, 0, 0, 0)
+        assert walk_kernel.pad_rc(L, p) == rc
+        assert walk_kernel.pad_bsq(L, p, *rc) == s
         for t in range(8):
             q = walk_kernel.pad_nxt(L, p, t)
             r, c = walk_kernel.pad_rc(L, q)
+            assert walk_kernel.pad_cand_rc(L, q, *rc, t) == (r, c)   # carried, not divided
             on = 0 <= r < rows and 0 <= c < cols
             assert (walk_kernel.pad_sq(L, q) if on else -1) == nbr[s, t]
