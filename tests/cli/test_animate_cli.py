@@ -260,6 +260,7 @@ def test_a_100x100_gif_stays_within_its_memory_bound(tmp_path):
     at most), so the child's peak stays within 256 MB of a child that only prints its
     version (Linux keeps a child's peak across fork and exec: compare children alike)."""
     out = tmp_path / "big.gif"
+    solve(100, 100, closed=True)        # compiled and cached here: the child only loads them
     peak, err = _peak_rss(["solve", "--rows", "100", "--cols", "100", "--closed", "-q",
                            "--animate", str(out)], tmp_path)
     base, _ = _peak_rss(["--version"], tmp_path)
@@ -274,6 +275,7 @@ def test_a_100x100_mp4_streams_its_frames(tmp_path):
     """MP4 frames go to the encoder as drawn: 2,001 frames take no more memory than 245."""
     if ax.missing_encoder("mp4"):
         pytest.skip(ax.missing_encoder("mp4"))
+    solve(100, 100, closed=True)        # compiled and cached here: the children only load them
     few, _ = _peak_rss(["solve", "--rows", "100", "--cols", "100", "--closed", "-q",
                         "--animate", str(tmp_path / "few.mp4")], tmp_path)
     many, _ = _peak_rss(["solve", "--rows", "100", "--cols", "100", "--closed", "-q",
