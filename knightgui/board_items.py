@@ -23,6 +23,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPen, QStaticText, QTransform
 
 from .board_images import colour_index
+from .board_sums import line_sums_shown, paint_line_sums
 
 #: Boards up to this many squares keep one cached path of the whole tour.
 FULL_PATH_LIMIT = 250_000
@@ -286,6 +287,12 @@ class NumbersItem(pg.GraphicsObject):
         #: how many numbers the last paint drew (0 when they are not legible): one int kept
         #: for bench/gui.py's figure and the legibility tests
         self.last_painted = 0
+        #: a whole tour's row sums (rank 1 first) and column sums (file a first), written
+        #: beside the board (right and top) on boards of at most 26 squares a side; the
+        #: sums a semi-magic tour needs are green (docs/structure.md)
+        self.row_sums: tuple[int, ...] = ()
+        self.col_sums: tuple[int, ...] = ()
+        self.last_sums_painted = 0
         self.setZValue(20)
 
     def set_numbers(self, numbers: np.ndarray | None, dark_lut: np.ndarray | None = None,
@@ -296,9 +303,11 @@ class NumbersItem(pg.GraphicsObject):
         self._numbers = numbers
         self._dark = dark_lut
         self._total = total
+        self.row_sums, self.col_sums = line_sums_shown(numbers)
         if numbers is not None:
             rows, cols = numbers.shape
-            self._bounds = QRectF(0, 0, cols, rows)
+            m = max(rows, cols) * 0.25 if self.row_sums else 0.0   # the labels' margin
+            self._bounds = QRectF(0, 0, cols + m, rows + m)
         self.update()
 
     def boundingRect(self):
@@ -316,8 +325,11 @@ class NumbersItem(pg.GraphicsObject):
     def paint(self, p, opt, widget):
         """Draw the move numbers of the visible squares, when they are large enough to read."""
         self.last_painted = 0
+        self.last_sums_painted = 0
         if self._numbers is None:
             return
+        if self.row_sums:
+            self.last_sums_painted = paint_line_sums(p, self.row_sums, self.col_sums)
         px = _pixels_per_unit(p)
         fpx = self.font_px(px)
         if fpx < self.min_font_px:
