@@ -128,7 +128,11 @@ class ResultsPresenter(QObject):
     def mark_stale(self, why: str):
         """The controls moved away from the shown run (board, mode, start or end): a running
         search is cancelled, stored solutions are dropped and the timing, the counter and
-        the options matrix say so instead of showing the old figures."""
+        the options matrix say so instead of showing the old figures. With nothing run or
+        shown yet (a fresh window, its settings restored) nothing is stale: the docks keep
+        their empty figures."""
+        if not (self.running or self.request is not None or self.tour is not None):
+            return
         if self.running:
             self.gen = self.worker.cancel()
             self.running = False
