@@ -6,10 +6,19 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QLabel, QMainWindow, QMenu, QSpinBox, QStyle, QToolBar
+from PySide6.QtWidgets import (
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QSpinBox,
+    QStyle,
+    QToolBar,
+    QWidget,
+)
 
 from .analysis_opener import AnalysisOpener
 from .help_menu import add_help_menu
+from .panels.controls_section import WheelGuard, guard_wheel
 
 __all__ = ["action", "make_actions", "WindowActions"]
 
@@ -194,6 +203,8 @@ def make_actions(w) -> WindowActions:
     tb.addAction(acts.anim)
     tb.addWidget(anim_speed)
     acts.cancel.setEnabled(False)
+    # the toolbar's boxes take the wheel only with the focus, as the Controls panel's do
+    guard_wheel(tb.findChildren(QWidget), WheelGuard(tb))
     add_help_menu(w)
     w.view.setFocus()          # the board has the keyboard from the start (stepping keys)
     return acts
