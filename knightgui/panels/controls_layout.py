@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -246,4 +247,5 @@ class ControlsLayout:
         lay.addLayout(b)
         self.note = QLabel(wordWrap=True)
         self.note.setStyleSheet("color: #a03030; margin: 0 6px 4px 6px;")
+        self.note.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         lay.addWidget(self.note)

@@ -5,7 +5,7 @@ import time
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QFormLayout, QLabel, QWidget
+from PySide6.QtWidgets import QFormLayout, QLabel, QSizePolicy, QWidget
 
 from knightgui_core.board.canonical import canonical_id, symmetry_order
 
@@ -29,6 +29,14 @@ def format_seconds(seconds: float) -> str:
 
 def _fmt(n) -> str:
     return "—" if n is None else f"{int(n):,}"
+
+
+def dock_width(*labels: QLabel) -> None:
+    """Each label takes the width its dock has, whatever its text: it wraps there (or is cut,
+    a word longer than the dock), never widening the dock. A long text widened the right-hand
+    docks, which then never narrowed, and the board shrank (issue 35)."""
+    for label in labels:
+        label.setSizePolicy(QSizePolicy.Policy.Ignored, label.sizePolicy().verticalPolicy())
 
 
 def _set(label: QLabel, text: str):
@@ -61,6 +69,7 @@ class CounterPanel(QWidget):
                                  "up to the board's turns and mirrors and reversal (a closed "
                                  "tour: the same cycle from any start, either way round); "
                                  "and how many of the board's symmetries map it onto itself")
+        dock_width(self.current, self.found, self.total, self.state, self.identity)
         f.addRow("Solution", self.current)
         f.addRow("Found so far", self.found)
         f.addRow("Total", self.total)
@@ -153,6 +162,7 @@ class TimingPanel(QWidget):
             lab = QLabel("—")
             lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             lab.setWordWrap(True)
+            dock_width(lab)
             self.labels[key] = lab
             f.addRow(text, lab)
         self._t0: float | None = None
