@@ -106,8 +106,8 @@ def warm_tables():
     """The kernel cache holds the wrapping boards' table (so a stall would be loading, not
     compiling)."""
     from knightgui_core.board.squares import Board
-    Board(8, 8, "cylinder").neighbours
-    Board(8, 8, "torus", (2, 3)).neighbours
+    for board in (Board(8, 8, "cylinder"), Board(8, 8, "torus", (2, 3))):
+        assert board.neighbours.shape == (64, 8)
 
 
 def test_wrapping_edges_and_another_piece_never_build_a_table_on_the_gui_thread(
