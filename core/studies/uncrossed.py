@@ -18,13 +18,14 @@ turned or mirrored copy that starts there, and the copies are merged when counte
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..board.canonical import symmetry_maps
-from ..system.control import CancelLike, cancel_requested
+from ..system.control import CancelLike, ProgressFn, cancel_requested
 from ..system.errors import Cancelled, InputError
 
 __all__ = ["UncrossedError", "UncrossedResult", "longest_uncrossed", "move_segments",
@@ -33,7 +34,7 @@ __all__ = ["UncrossedError", "UncrossedResult", "longest_uncrossed", "move_segme
 #: the longest side searched (9×9 is the stretch: hours on this machine)
 MAX_SIDE = 12
 #: longest paths kept to be told apart up to symmetry; more and ``count`` is unknown
-KEEP = 200_000
+KEEP = 20_000
 
 
 class UncrossedError(InputError):
@@ -153,17 +154,27 @@ def _load(kernel) -> None:
     """Call ``kernel`` once on a one-square board (compiles or loads it)."""
     nbr, eid, cross, colour = _tables(1, 1)
     kernel(nbr, eid, cross, colour, 0, False, np.zeros(4, np.int64),
-           np.full((1, 2), -1, np.int64), 0)
+           np.full((1, 2), -1, np.int64), 0, np.zeros(1, np.uint8))
+
+
+def _watch(cancel: CancelLike, stop: np.ndarray, done: threading.Event) -> None:
+    """Set ``stop[0]`` (which the running kernel reads) as soon as ``cancel`` asks."""
+    while not done.wait(0.05):
+        if cancel_requested(cancel):
+            stop[0] = 1
+            return
 
 
 def longest_uncrossed(rows: int, cols: int, cycle: bool = False,
                       cancel: CancelLike = None, node_limit: int = 0,
-                      floor: int = 0) -> UncrossedResult:
+                      floor: int = 0, progress: ProgressFn | None = None) -> UncrossedResult:
     """The longest uncrossed knight's path (or ``cycle``) on ``rows``×``cols``, proved
     longest, with the longest ones counted (:class:`UncrossedResult`). Sides from 1 to
     :data:`MAX_SIDE`; ``cancel`` is asked between start squares (raises
-    :class:`~knightgui_core.system.errors.Cancelled`); ``node_limit`` > 0 stops the proof
-    after that many nodes with :class:`UncrossedError`."""
+    :class:`~knightgui_core.system.errors.Cancelled`) and ``progress(done, total)`` told
+    the start squares searched; ``node_limit`` > 0 stops the proof after that many nodes with
+    :class:`UncrossedError`; ``floor``: a length known to be reached (the search counts from
+    it)."""
     from .uncrossed_kernel import BEST, FOUND, KEPT, NODES, uncrossed_search
     for name, v in (("rows", rows), ("cols", cols)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= v <= MAX_SIDE:
@@ -178,12 +189,27 @@ def longest_uncrossed(rows: int, cols: int, cycle: bool = False,
     out = np.full((KEEP, n + 1), -1, np.int64)
     _load(uncrossed_search)           # numba's cache read is not part of the proof's time
     t0 = time.perf_counter()
-    for s in _starts(rows, cols, cycle):
-        if cancel_requested(cancel):
-            raise Cancelled("the uncrossed search was cancelled")
-        if not uncrossed_search(nbr, eid, cross, colour, int(s), bool(cycle), counters, out,
-                                int(node_limit)):
-            raise UncrossedError(f"the proof needs more than {node_limit} nodes")
+    starts = _starts(rows, cols, cycle)
+    stop = np.zeros(1, np.uint8)
+    done = threading.Event()
+    if cancel is not None:
+        threading.Thread(target=_watch, args=(cancel, stop, done), daemon=True,
+                         name="uncrossed-cancel").start()
+    try:
+        for i, s in enumerate(starts):
+            if progress is not None:
+                progress(i, len(starts))
+            if cancel_requested(cancel) or stop[0]:
+                raise Cancelled("the uncrossed search was cancelled")
+            if not uncrossed_search(nbr, eid, cross, colour, int(s), bool(cycle), counters,
+                                    out, int(node_limit), stop):
+                if stop[0]:
+                    raise Cancelled("the uncrossed search was cancelled")
+                raise UncrossedError(f"the proof needs more than {node_limit} nodes")
+    finally:
+        done.set()
+    if progress is not None:
+        progress(len(starts), len(starts))
     seconds = time.perf_counter() - t0
     if counters[FOUND] > KEEP:
         raise UncrossedError(f"more than {KEEP} longest {'cycles' if cycle else 'paths'} "

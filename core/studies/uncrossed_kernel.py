@@ -92,14 +92,14 @@ def _grow(own: int, other: int) -> int:
 @njit
 def uncrossed_search(nbr: np.ndarray, eid: np.ndarray, cross: np.ndarray, colour: np.ndarray,
                      start: int, cycle: bool, counters: np.ndarray, out: np.ndarray,
-                     node_limit: int) -> bool:
+                     node_limit: int, stop: np.ndarray) -> bool:
     """Search every uncrossed path (``cycle`` false) from ``start``, or every uncrossed cycle
     whose lowest square is ``start``, at least as long as ``counters[BEST]``; raise
     ``counters[BEST]`` when a longer one is found (the kept ones are then dropped), count the
     longest ones in ``counters[FOUND]`` and keep up to ``out.shape[0]`` of them in ``out``
     (row k: the squares, then -1), ``counters[KEPT]`` of them. ``counters[NODES]`` counts
-    the nodes. Returns False if ``node_limit`` nodes (0: none) ran out first (the search is
-    then incomplete)."""
+    the nodes. Returns False if ``node_limit`` nodes (0: none) ran out first, or ``stop[0]``
+    was set (read every 4,096 nodes): the search is then incomplete."""
     n = nbr.shape[0]
     w = cross.shape[1]
     path = np.empty(n + 1, np.int64)
@@ -116,6 +116,8 @@ def uncrossed_search(nbr: np.ndarray, eid: np.ndarray, cross: np.ndarray, colour
         if nxt[d] == 0:                         # a new node: record it and bound it
             counters[NODES] += 1
             if node_limit > 0 and counters[NODES] > node_limit:
+                return False
+            if (counters[NODES] & 4095) == 0 and stop[0] != 0:
                 return False
             end = path[d]
             lowest = start if cycle else -1

@@ -3,6 +3,7 @@ lengths, and lengths and counts checked against a second, plain implementation."
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -105,3 +106,13 @@ def test_bad_boards_and_limits_are_refused_in_one_line():
     stop.set()
     with pytest.raises(Cancelled):
         longest_uncrossed(5, 5, cancel=stop)
+
+
+def test_a_cancel_stops_a_long_proof_inside_a_start_square():
+    stop = threading.Event()
+    seen = []
+    threading.Timer(0.5, stop.set).start()
+    t0 = time.perf_counter()
+    with pytest.raises(Cancelled):                  # 7×7 takes seconds a start square
+        longest_uncrossed(7, 7, cancel=stop, progress=lambda d, t: seen.append((d, t)))
+    assert time.perf_counter() - t0 < 3.0 and seen[0] == (0, 10)
