@@ -10,9 +10,11 @@ from .analysis_base import AnalysisPage
 from .analysis_counts import CountStudyPage
 from .analysis_orders import MoveOrdersPage
 from .analysis_tiebreaks import TieBreakPage
+from .analysis_uncrossed import UncrossedPage
 
 PAGES: tuple[type[AnalysisPage], ...] = (
     MoveOrdersPage,
     TieBreakPage,
     CountStudyPage,
+    UncrossedPage,
 )
