@@ -48,20 +48,11 @@ class BacktrackWatch:
         self._tie, self._pos = int(rule), parse_order(order).positions()
         self._budget = int(budget)
         self._score = np.zeros(0, dtype=np.int8)
-        self._free = np.ones(n, dtype=np.uint8)
-        self._outlets = np.empty(n, dtype=np.int32)
-        self._rng = np.zeros(1, dtype=np.uint64)
-        self._cand = np.empty((n, 8), dtype=np.int64)
-        self._key = np.empty((n, 8, 3), dtype=np.int64)
-        self._ncand = np.zeros(n, dtype=np.int64)
-        self._nxt = np.zeros(n, dtype=np.int64)
-        self._path = np.empty(n, dtype=np.int32)
-        self._ties = np.zeros(n, dtype=np.uint8)
-        self._st = np.zeros(_k.BT_FIELDS, dtype=np.int64)
+        self._arrays = a = _k.search_arrays(n)
+        self._cand, self._key, self._ncand, self._nxt = a.cand, a.key, a.ncand, a.nxt
+        self._path, self._st = a.path, a.st
         _k.backtrack_begin(self._nbr, board.cols, self.start, self._tie, self._pos,
-                           int(seed) & 0xFFFFFFFFFFFF, self._score, self._free, self._outlets,
-                           self._rng, self._cand, self._key, self._ncand, self._nxt,
-                           self._path, self._ties, self._st)
+                           int(seed) & 0xFFFFFFFFFFFF, self._score, *a)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -95,9 +86,7 @@ class BacktrackWatch:
     # ------------------------------------------------------------------ moving
     def _run(self, moves: int) -> None:
         _k.backtrack_run(self._nbr, self.board.cols, self.start, self.closed, self._tie,
-                         self._pos, self._score, self._budget, int(moves), self._free,
-                         self._outlets, self._rng, self._cand, self._key, self._ncand,
-                         self._nxt, self._path, self._ties, self._st)
+                         self._pos, self._score, self._budget, int(moves), *self._arrays)
 
     def step(self) -> WatchStep:
         """Make one forward move (backing up first when the walker is stuck) and say what

@@ -85,26 +85,16 @@ def finish_by_rule(board: Board, path: Sequence[SquareSpec] | np.ndarray,
                           f"finishes this path: {why.sentence}")
     n = board.size
     nbr = board.neighbours
-    free = np.ones(n, dtype=np.uint8)
-    outlets = np.empty(n, dtype=np.int32)
-    rng = np.zeros(1, dtype=np.uint64)
-    cand = np.empty((n, 8), dtype=np.int64)
-    key = np.empty((n, 8, 3), dtype=np.int64)
-    ncand = np.zeros(n, dtype=np.int64)
-    nxt = np.zeros(n, dtype=np.int64)
-    walk = np.empty(n, dtype=np.int32)
-    ties = np.zeros(n, dtype=np.uint8)
-    st = np.zeros(_k.BT_FIELDS, dtype=np.int64)
+    arrays = _k.search_arrays(n)
+    walk, st = arrays.path, arrays.st
     score = np.zeros(0, dtype=np.int8)
     _k.backtrack_begin_from(nbr, board.cols, np.ascontiguousarray(p, dtype=np.int32),
-                            int(rule), pos, int(seed) & 0xFFFFFFFFFFFF, score, free, outlets,
-                            rng, cand, key, ncand, nxt, walk, ties, st)
+                            int(rule), pos, int(seed) & 0xFFFFFFFFFFFF, score, *arrays)
     first = int(p[0])
     while not (st[_k.BT_FOUND] or st[_k.BT_OVER]):
         raise_if_cancelled(cancel, "finishing by the rule")
         _k.backtrack_run(nbr, board.cols, first, bool(closed), int(rule), pos, score,
-                         int(node_budget), CHUNK_MOVES, free, outlets, rng, cand, key, ncand,
-                         nxt, walk, ties, st)
+                         int(node_budget), CHUNK_MOVES, *arrays)
     nodes, dead = int(st[_k.BT_NODES]), int(st[_k.BT_DEAD])
     kind = "closed tour" if closed else "tour"
     if st[_k.BT_FOUND]:

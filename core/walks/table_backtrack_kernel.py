@@ -11,6 +11,8 @@ numba only; arrays and ints in, arrays and ints out.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..system.jit import njit
@@ -65,6 +67,32 @@ def table_rank(q: int, nbr: np.ndarray, free: np.ndarray, outlets: np.ndarray,
         out_sq[j] = s
         n += 1
     return n
+
+
+class SearchArrays(NamedTuple):
+    """The arrays of one resumable search of a board of ``n`` squares, in the order
+    :func:`backtrack_begin`, :func:`backtrack_begin_from` and :func:`backtrack_run` take
+    them (``*arrays``)."""
+
+    free: np.ndarray
+    outlets: np.ndarray
+    rng: np.ndarray
+    cand: np.ndarray
+    key: np.ndarray
+    ncand: np.ndarray
+    nxt: np.ndarray
+    path: np.ndarray
+    ties: np.ndarray
+    st: np.ndarray
+
+
+def search_arrays(n: int) -> SearchArrays:
+    """Fresh :class:`SearchArrays` for a board of ``n`` squares (about 300 bytes a square)."""
+    return SearchArrays(np.ones(n, dtype=np.uint8), np.empty(n, dtype=np.int32),
+                        np.zeros(1, dtype=np.uint64), np.empty((n, 8), dtype=np.int64),
+                        np.empty((n, 8, 3), dtype=np.int64), np.zeros(n, dtype=np.int64),
+                        np.zeros(n, dtype=np.int64), np.empty(n, dtype=np.int32),
+                        np.zeros(n, dtype=np.uint8), np.zeros(BT_FIELDS, dtype=np.int64))
 
 
 #: fields of the backtracking search's state ``st`` (int64[BT_FIELDS]); ``BT_FLOOR`` is the
