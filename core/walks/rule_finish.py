@@ -28,7 +28,7 @@ from ..system.errors import InputError
 from . import table_backtrack_kernel as _k
 from .verdict import PlayError, play_path, quick_verdict
 
-__all__ = ["RuleFinish", "finish_by_rule", "FINISH_MAX"]
+__all__ = ["RuleFinish", "finish_by_rule", "play_rule", "FINISH_MAX"]
 
 #: the largest board the search takes (about 300 bytes of state a square)
 FINISH_MAX = 1_000_000
@@ -52,6 +52,15 @@ class RuleFinish:
     message: str
 
 
+def play_rule(tie_rule: TieRule | str, order: object) -> tuple[TieRule, np.ndarray]:
+    """The tie rule and the move order (its positions, int64[8]) a tour by hand is finished
+    or hinted with; :class:`PlayError` for a name or an order that is none."""
+    try:
+        return TieRule.parse(tie_rule), parse_order(order).positions()
+    except InputError as e:
+        raise PlayError(str(e)) from None
+
+
 def finish_by_rule(board: Board, path: Sequence[SquareSpec] | np.ndarray,
                    tie_rule: TieRule | str = TieRule.PHADKE, node_budget: int = 1_000_000,
                    *, closed: bool = False, order: object = DEFAULT_ORDER, seed: int = 0,
@@ -64,11 +73,7 @@ def finish_by_rule(board: Board, path: Sequence[SquareSpec] | np.ndarray,
     ``cancel`` is asked every :data:`CHUNK_MOVES` moves (raises
     :class:`~knightgui_core.system.errors.Cancelled`). :class:`PlayError` for bad input."""
     p = play_path(board, path)
-    try:
-        rule = TieRule.parse(tie_rule)
-        pos = parse_order(order).positions()
-    except InputError as e:
-        raise PlayError(str(e)) from None
+    rule, pos = play_rule(tie_rule, order)
     if rule.switching:
         raise PlayError("Squirrel and Cull's rules switch move orders by where the walk began; "
                         "choose another tie rule to finish a path")

@@ -21,12 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..board.rules import DEFAULT_ORDER, parse_order
+from ..board.rules import DEFAULT_ORDER
 from ..board.squares import Board, SquareSpec
 from ..board.tie_rule import TieRule
-from ..system.errors import InputError
 from . import table_backtrack_kernel as _k
-from .rule_finish import FINISH_MAX
+from .rule_finish import FINISH_MAX, play_rule
 from .verdict import PlayError, play_path
 
 __all__ = ["RuleHint", "rule_hint"]
@@ -56,11 +55,7 @@ def rule_hint(board: Board, path: Sequence[SquareSpec] | np.ndarray,
     :func:`~knightgui_core.walks.rule_finish.finish_by_rule`. :class:`PlayError` for bad
     input."""
     p = play_path(board, path)
-    try:
-        rule = TieRule.parse(tie_rule)
-        pos = parse_order(order).positions()
-    except InputError as e:
-        raise PlayError(str(e)) from None
+    rule, pos = play_rule(tie_rule, order)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise PlayError(f"the seed must be a whole number ≥ 0, not {seed!r:.30}")
     if board.size > FINISH_MAX:
