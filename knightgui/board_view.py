@@ -115,6 +115,8 @@ class BoardView(pg.GraphicsView):
         self.ties = None if ties is None else np.asarray(ties, dtype=bool)[: len(self.path)]
         self.numbers = numbers_of(self.path, self.rows, self.cols)
         self._refresh()
+        if 0 <= self._hover < self.rows * self.cols:   # the square under the pointer: its
+            self.squareHovered.emit(self._hover)       # move and outlets are the new tour's
 
     def clear_tour(self):
         """Show the empty board."""

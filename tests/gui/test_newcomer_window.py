@@ -88,3 +88,16 @@ def test_long_texts_never_widen_the_docks(qtbot):
         assert [d.width() for d in docks] == before, text[:20]
         assert w.view.width() == board
     w.close()
+
+
+def test_the_hovered_square_line_follows_a_new_tour_under_a_still_pointer(qtbot):
+    w = _window(qtbot, restore=False)
+    tour = some_tour(6, 6)
+    w.controls.rows.setValue(6)
+    first = int(tour.path[0])
+    w.view.squareHovered.emit(first)        # the pointer rests on the tour's first square
+    w.view._hover = first
+    assert "not visited" in w.hover_label.text()
+    w.show_tour(tour)                       # the tour is drawn; the pointer has not moved
+    assert "move 1" in w.hover_label.text(), w.hover_label.text()
+    w.close()
