@@ -268,7 +268,11 @@ class ResultsPresenter(QObject):
         self.ties = None
         self.view.set_tour(path, closed, None, board=b)
         names = SquareNames(b, path[: mo.shape[0] - 1])
-        if every:
+        sym = getattr(self.request, "symmetry", "")
+        if every and sym:
+            self.matrix.clear(f"Tour {self.store.index(i):,}: one of the tours the {sym} "
+                              "maps onto itself, any rule — no options matrix")
+        elif every:
             self.matrix.clear(f"Path {self.store.index(i):,}: every knight's path from the "
                               "start, not only Warnsdorff's — no options matrix")
         else:

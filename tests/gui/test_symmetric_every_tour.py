@@ -31,6 +31,7 @@ def test_half_turn_closed_tours_of_6x6_are_listed_and_stepped(window, qtbot):
         path = [int(x) for x in window.view.path]
         assert sorted(path) == list(range(36))
         assert is_symmetric(board, path, "half-turn", True)
+    assert "the half-turn maps onto itself" in window.matrix.caption.text()
 
 
 def test_the_axis_follows_the_symmetry_and_leaves_with_every_tour(window, qtbot):
