@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from ._common import CliError, emit_json, positive_int
+from ._common import EXIT_NOT_FOUND, CliError, emit_json, positive_int, say_not_found
 
 
 def add_parser(studies) -> None:
@@ -29,8 +29,9 @@ def add_parser(studies) -> None:
 
 
 def run(args) -> int:
-    """Search, print the answer; exit 0 (a length is always proved), 2 for bad input or a
-    node limit reached."""
+    """Search, print the answer; exit 0 with the longest path or cycle, 1 when the board has
+    none (a cycle on 3×4: the JSON still says length 0), 2 for bad input or a node limit
+    reached."""
     from knightgui_core.studies.uncrossed import MAX_SIDE
     rows = positive_int("--rows", args.rows, 1, MAX_SIDE)
     cols = positive_int("--cols", args.cols, 1, MAX_SIDE)
@@ -45,12 +46,17 @@ def run(args) -> int:
     board = Board(rows, cols)
     names = [board.name(s) for s in r.path]
     what = "cycle" if args.cycle else "path"
+    if r.length == 0 and not args.json:
+        return say_not_found(f"knightgui study uncrossed: {cols}×{rows} has no uncrossed "
+                             f"{'cycle' if args.cycle else 'move'}")
     if args.json:
         d = r.to_json_dict()
         d["path"] = names
         d["squares"] = list(r.path)
         d["wall_seconds"] = round(time.perf_counter() - t0, 3)
         emit_json(d)
+        if r.length == 0:
+            return EXIT_NOT_FOUND
     else:
         print(f"{cols}×{rows}: the longest uncrossed {what} has {r.length} moves; "
               f"{r.count} up to symmetry ({r.total} on the board); proved in {r.nodes:,} "

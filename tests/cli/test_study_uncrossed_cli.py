@@ -35,3 +35,12 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, said):
     assert run(["study", "uncrossed", *argv, "--json"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1 and said in err
+
+
+def test_a_board_with_no_uncrossed_cycle_exits_1(capsys):
+    assert run(["study", "uncrossed", "--rows", "3", "--cols", "4", "--cycle"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err.strip() == "knightgui study uncrossed: 4×3 has no uncrossed cycle"
+    assert run(["study", "uncrossed", "--rows", "3", "--cols", "4", "--cycle", "--json"]) == 1
+    d = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert d["length"] == 0 and d["count"] == 0 and d["path"] == []
