@@ -7,24 +7,19 @@ of the path takes the path back to it), the board shows the path numbered, the l
 with their onward counts and what the quick verdict finds
 (:class:`knightgui.play_view.PlayOverlay`), and the Controls panel's Play group
 (:class:`knightgui.panels.play_group.PlayGroup`) and the Play menu give Undo (Ctrl+Z), Redo
-(Ctrl+Shift+Z), Hint (H), "Can it be finished?" (C) and "Finish it" (Solve, Ctrl+R, in play
-mode). The two questions that search run on the board's solver thread as
-:class:`knightgui.worker.PlayRequest` — never on the GUI thread — and the next move, New,
+(Ctrl+Shift+Z), Hint (H), "Can it be finished?" (C) and "Finish it" (Solve, Ctrl+R). Both
+searches run on the solver thread (:class:`knightgui.worker.PlayRequest`); the next move, New,
 Cancel (Esc) or leaving play cancels them. Every refusal and answer is one line in the status
-bar. The position is saved in the settings (it survives a restart) and as a tour file with a
-partial path (File ▸ Save tour… in play mode; opening such a file resumes play):
-:mod:`knightgui.play_files`.
+bar. The position survives a restart (settings) and is saved as a tour file with a partial
+path (File ▸ Save tour… in play mode; opening it resumes play): :mod:`knightgui.play_files`.
 """
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction
-
-from knightgui_core.walks.completions import Completions, completions
-from knightgui_core.walks.rule_finish import FINISH_MAX, RuleFinish, finish_by_rule
-from knightgui_core.walks.verdict import Verdict, quick_verdict
 
 from .play_files import PlayFiles
 from .play_model import PlayModel, PlayRefused
@@ -32,6 +27,9 @@ from .play_view import PlayOverlay
 from .request import RESULT_FIELDS
 from .window_actions import action
 from .worker import PlayRequest
+
+if TYPE_CHECKING:     # the engine's search modules load numba: imported where they are used
+    from knightgui_core.walks.completions import Completions
 
 log = logging.getLogger("knightgui.window")
 __all__ = ["PlayController", "PLAY_STAGES"]
@@ -239,6 +237,7 @@ class PlayController(QObject):
         if not m.path:
             self.say("Can it be finished? Click a start square first")
             return
+        from knightgui_core.walks.completions import completions
         board, path, budget = m.board, m.path, float(self.group.budget.value())
         self._budget = budget
         self._submit(PlayRequest("completions", path, lambda cancel: completions(
@@ -257,6 +256,7 @@ class PlayController(QObject):
         if m.finished:
             self.say(m.finish_message())
             return
+        from knightgui_core.walks.rule_finish import FINISH_MAX, finish_by_rule
         st = self.w.controls.model.settings
         board, path, closed = m.board, m.path, st.closed
         budget = max(1_000_000, 4 * min(board.size, FINISH_MAX))
@@ -302,6 +302,10 @@ class PlayController(QObject):
         self._busy(False)
         if req.path != self.model.path:          # the path moved on meanwhile
             return
+        # numba loads with these: never at window creation (test_first_frame_comes_before_numba)
+        from knightgui_core.walks.completions import Completions
+        from knightgui_core.walks.rule_finish import RuleFinish
+        from knightgui_core.walks.verdict import Verdict
         if isinstance(answer, Completions):
             self.model.set_answer(req.path, answer)
             self.say(self._answer_text(answer))
@@ -338,6 +342,7 @@ class PlayController(QObject):
             self._stop_asking()            # a new move cancels the question
         m = self.model
         if "path" in changed and self.active and m.path and m.verdict_elsewhere:
+            from knightgui_core.walks.verdict import quick_verdict
             board, path = m.board, m.path  # a big board: the verdict on the solver thread
             self._submit(PlayRequest("verdict", path, lambda cancel: quick_verdict(
                 board, list(path))), "")

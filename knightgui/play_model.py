@@ -11,28 +11,27 @@ manner: typed state, every change checked, observers told which parts changed. I
   **legal next squares** with their onward (Warnsdorff) counts;
 * the **hint** (:func:`~knightgui_core.walks.rule_hint.rule_hint`: the rule's choice under
   the chosen tie rule and the squares tying with it), shown or not;
-* the **answer** of the last "Can it be finished?" (a
-  :class:`~knightgui_core.walks.completions.Completions` of this very path) — the window
-  computes it on its solver thread and hands it back with :meth:`PlayModel.set_answer`, which
-  drops it when the path has moved on;
+* the **answer** of the last "Can it be finished?" (a ``Completions`` of this very path),
+  computed on the solver thread and handed back by :meth:`PlayModel.set_answer`;
 * the **finish**: a complete tour made by hand (open or closed) is recognised, with the time
   taken since the first move and the number of moves undone.
 
-A square that is no move is refused with :class:`PlayRefused` (a ``ValueError``, one line).
-:meth:`PlayModel.to_dict` / :meth:`PlayModel.from_dict`: a tour file with a partial path.
-"""
+A square that is no move is refused with :class:`PlayRefused` (a ``ValueError``, one line);
+:meth:`PlayModel.to_dict` / :meth:`PlayModel.from_dict`: a tour file with a partial path."""
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from knightgui_core.board.rules import DEFAULT_ORDER, candidates_at
 from knightgui_core.board.squares import Board, BoardError
 from knightgui_core.board.tour import FORMAT, VERSION, path_pairs
-from knightgui_core.walks.completions import Completions
-from knightgui_core.walks.rule_hint import RuleHint, rule_hint
 from knightgui_core.walks.verdict import PlayError, Verdict, piece_name, play_path, quick_verdict
+
+if TYPE_CHECKING:     # the engine's search modules load numba: imported where they are used
+    from knightgui_core.walks.completions import Completions
+    from knightgui_core.walks.rule_hint import RuleHint
 
 __all__ = ["PlayModel", "PlayRefused", "PlayObserver", "PLAY_KEY", "LIVE_VERDICT_MAX"]
 
@@ -123,6 +122,7 @@ class PlayModel:
         if not self._path:
             return None
         if self._hint is None:
+            from knightgui_core.walks.rule_hint import rule_hint
             self._hint = rule_hint(self._board, self._path, self.tie, order=self.order,
                                    seed=self.seed)
         return self._hint

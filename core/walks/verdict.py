@@ -28,7 +28,6 @@ import numpy as np
 
 from ..board.squares import LEAPER_NAMES, Board, BoardError, SquareSpec
 from ..system.errors import InputError
-from .flood_kernel import free_groups, two_colouring
 
 __all__ = ["PLAY_MAX", "PlayError", "ReasonKind", "Reason", "Verdict", "play_path", "quick_verdict",
            "piece_name", "board_colours"]
@@ -157,6 +156,7 @@ def board_colours(board: Board) -> np.ndarray | None:
 
 @lru_cache(maxsize=8)
 def _colours(board: Board) -> np.ndarray | None:
+    from .flood_kernel import two_colouring  # numba loads with the first kernel, not here
     colour = np.zeros(board.size, dtype=np.int8)
     ok = two_colouring(board.neighbours, colour, np.empty(board.size, dtype=np.int32))
     return colour if ok else None
@@ -174,6 +174,7 @@ def quick_verdict(board: Board, path: Sequence[SquareSpec] | np.ndarray) -> Verd
     """Necessary conditions of a finish of ``path`` (checked by :func:`play_path`) on
     ``board``: the reasons a finish, or a closed tour, is no longer possible (see
     :class:`ReasonKind`). Costs a few passes over the board; no search."""
+    from .flood_kernel import free_groups  # numba loads with the first kernel, not here
     p = play_path(board, path)
     nbr = board.neighbours
     first, last = int(p[0]), int(p[-1])
