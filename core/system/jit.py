@@ -333,8 +333,13 @@ def specialise(kernel: Any, name: str, **bindings: Any) -> Any:
     either (a kernel passed as a value is a "dynamic global", a closure's cache key holds
     its cells' pickles, which change every process); this copy is an ordinary function of
     the template's module, whose cache entries sit beside the template's, named ``name``
-    with a digest of the bound kernels' code (so a changed binding is a new entry). Call it
-    at import time, once per use, and keep the result in a module global."""
+    with a digest of the bound kernels' code (so a changed binding is a new entry). A
+    template marked ``inline="always"`` gives a copy marked so. Call it at import time,
+    once per use, and keep the result in a module global.
+
+    numba calls one kernel from another through a real call, which LLVM does not inline:
+    mark the small bound kernels (a layout's neighbour, a visitor) ``inline="always"`` so
+    that numba writes them into the loop, as a hand-written copy would have them."""
     py = getattr(kernel, "py_func", kernel)
     digest = hashlib.sha1()
     glob = dict(py.__globals__)
@@ -350,4 +355,5 @@ def specialise(kernel: Any, name: str, **bindings: Any) -> Any:
     fn.__qualname__ = f"{name}_{digest.hexdigest()[:10]}"
     fn.__doc__ = py.__doc__
     fn.__kwdefaults__ = py.__kwdefaults__
-    return njit(fn)
+    inline = getattr(kernel, "targetoptions", {}).get("inline")
+    return njit(fn, inline=inline) if inline else njit(fn)

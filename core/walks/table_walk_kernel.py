@@ -33,7 +33,7 @@ from .walk_kernel import SALT
 from .walk_loop_kernel import centre_of, keyed_walk, move_keys, ordered_walk
 
 
-@njit
+@njit(inline="always")
 def nxt_in_order(L: tuple[np.ndarray, np.ndarray], q: int, i: int) -> int:
     """The table's ``i``-th neighbour of ``q`` in a priority order: ``L`` is ``(nbr, prio)``."""
     return L[0][q, L[1][i]]

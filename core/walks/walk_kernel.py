@@ -109,40 +109,40 @@ def _visit(q, cnt, off):
         cnt[q + off[t]] -= 1
 
 
-@njit
+@njit(inline="always")
 def pad_nxt(L: tuple[np.ndarray, int], q: int, t: int) -> int:
     """The padded layout's neighbour: ``L`` is ``(off, cols)``, ``off`` int64[8] the offsets
     of the move types (in any order); the frame makes every neighbour an index."""
     return q + L[0][t]
 
 
-@njit
+@njit(inline="always")
 def pad_cand_rc(L: tuple[np.ndarray, int], s: int, r: int, c: int, t: int) -> tuple[int, int]:
     """The row and column of the square reached from row ``r``, column ``c`` by move type
     ``t`` (no division)."""
     return r + DR[t], c + DC[t]
 
 
-@njit
+@njit(inline="always")
 def pad_rc(L: tuple[np.ndarray, int], s: int) -> tuple[int, int]:
     """The board row and column of the padded square ``s`` (by division)."""
     W = L[1] + 4
     return s // W - 2, s % W - 2
 
 
-@njit
+@njit(inline="always")
 def pad_start_rc(L: tuple[np.ndarray, int], s: int, r: int, c: int, t: int) -> tuple[int, int]:
     """The padded layout's :func:`pad_cand_rc` where no move was made: :func:`pad_rc`."""
     return pad_rc(L, s)
 
 
-@njit
+@njit(inline="always")
 def pad_bsq(L: tuple[np.ndarray, int], s: int, r: int, c: int) -> int:
     """The board's flat index of the carried row and column."""
     return r * L[1] + c
 
 
-@njit
+@njit(inline="always")
 def pad_sq(L: tuple[np.ndarray, int], s: int) -> int:
     """The board's flat index of the padded square ``s``."""
     W = L[1] + 4

@@ -35,37 +35,37 @@ from ..system.jit import njit
 from ..system.rng_kernel import xorshift64
 
 
-@njit
+@njit(inline="always")
 def nxt(L: tuple[np.ndarray, int], q: int, t: int) -> int:
     """The table layout's neighbour: ``L`` is ``(nbr, cols)``, ``nbr`` int32[N, 8]."""
     return L[0][q, t]
 
 
-@njit
+@njit(inline="always")
 def cand_rc(L: tuple[np.ndarray, int], s: int, r: int, c: int, t: int) -> tuple[int, int]:
     """The table layout's row and column of square ``s``."""
     return s // L[1], s % L[1]
 
 
-@njit
+@njit(inline="always")
 def track(L: tuple[np.ndarray, int], s: int, r: int, c: int, t: int) -> tuple[int, int]:
     """The table layout carries no row and column (a square is its own index)."""
     return r, c
 
 
-@njit
+@njit(inline="always")
 def sq(L: tuple[np.ndarray, int], s: int) -> int:
     """The table layout's flat index of ``s``: the square itself."""
     return s
 
 
-@njit
+@njit(inline="always")
 def bsq(L: tuple[np.ndarray, int], s: int, r: int, c: int) -> int:
     """The table layout's flat index of ``s``: the square itself."""
     return s
 
 
-@njit
+@njit(inline="always")
 def centre_key(c: int, r: int, cx2: int, cy2: int, metric: int) -> int:
     """Rule key of the centre rules for the square at column ``c``, row ``r`` (smaller is
     better: farther from the centre ``(cx2 / 2, cy2 / 2)``, doubled coordinates)."""
@@ -105,14 +105,14 @@ def centre_of(tie: int, rows: int, cols: int) -> tuple[int, int, int]:
     return cx2, cy2, metric
 
 
-@njit
+@njit(inline="always")
 def is_randomised(base: int) -> bool:
     """Whether the rule ``base`` draws random bits for each candidate."""
     return (base == TieRule.RANDOM or base == TieRule.POHL_RANDOM
             or base == TieRule.CENTER_FAR_RANDOM)
 
 
-@njit
+@njit(inline="always")
 def rule_key(L: tuple[np.ndarray, int], s: int, r: int, c: int, t: int, free: np.ndarray,
              outlets: np.ndarray, base: int, cx2: int, cy2: int, metric: int) -> int:
     """The rule key of candidate ``s``, reached by move type ``t`` from row ``r``, column
@@ -181,7 +181,7 @@ def ordered_walk(L: tuple[np.ndarray, int], cnt: np.ndarray, q: int, n: int,
     return m
 
 
-@njit
+@njit(inline="always")
 def visit(L: tuple[np.ndarray, int], q: int, free: np.ndarray, outlets: np.ndarray,
           on: int) -> None:
     """Mark ``q`` visited (``on`` 1) or free again (``on`` 0) and move its neighbours'
