@@ -4,11 +4,12 @@ through when a symmetry is chosen.
 :class:`SymmetricLister` has the shape of :class:`knightgui_core.tietree.all_tours_list.
 AllToursLister` (``n``, ``found``, ``nodes``, ``done``, ``block``), so the window keeps and
 steps through its tours as it does every path from a start. On boards of at most
-:data:`LIST_MAX` squares it lists them (the quotient's plain search,
-:func:`knightgui_core.tietree.symmetric_tours.symmetric_tours`: 6×6 has 78 closed tours a
-half turn keeps, listed at once); on bigger ones it only counts them with the kernel (8×8:
-2,432,932 in about 20 s) and lists none — a list of millions of tours is no use to step
-through, and the plain search has no table to reach them quickly.
+:data:`LIST_MAX` squares it lists them (the quotient's plain search, :func:`symmetric_tours`,
+which builds each tour from its piece: 6×6 has 78 closed tours a half turn keeps, listed at
+once); on bigger ones it only counts them with the kernel, a budget of states a call so that
+the caller can stop it between calls (8×8: 2,432,932 in about 20 s), and lists none — a list
+of millions of tours is no use to step through, and the plain search has no table to reach
+them quickly.
 
 >>> lister = SymmetricLister(Board(6, 6), "quarter-turn", closed=True)
 >>> len(lister.block(100)), lister.found, lister.done, lister.listed
@@ -21,12 +22,87 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..board.squares import Board
-from .symmetric_tours import count_plan, plan, symmetric_tours
+from .symmetric_tours import Part, PartCounter, Plan, plan
 
-__all__ = ["SymmetricLister", "LIST_MAX"]
+__all__ = ["SymmetricLister", "LIST_MAX", "symmetric_tours"]
 
 #: the largest board whose symmetric tours are listed (bigger ones are counted only)
 LIST_MAX = 36
+#: the table of a count (bigger boards)
+COUNT_TABLE_BYTES = 128 << 20
+
+
+def _half_paths(p: Plan, part: Part, adj: list[list[int]]) -> Iterator[list[int]]:
+    """Every path of a part with a positive end weight (a plain search, no table)."""
+    orbit = p.orbit
+    path = [part.start]
+    todo = part.todo
+
+    def rec() -> Iterator[list[int]]:
+        nonlocal todo
+        if todo == 0:
+            if part.endw[path[-1]]:
+                yield list(path)
+            return
+        for t in adj[path[-1]]:
+            bit = 1 << int(orbit[t])
+            if todo & bit:
+                todo &= ~bit
+                path.append(t)
+                yield from rec()
+                path.pop()
+                todo |= bit
+    yield from rec()
+
+
+def _lift(p: Plan, part: Part, half: list[int]) -> Iterator[list[int]]:
+    """The tours of the board whose piece is ``half``, each met once over the whole search
+    (of the two halves or two directions that give the same tour, the one whose second
+    square is the smaller)."""
+    perm = [int(x) for x in p.perm]
+    nbr = p.board.neighbours
+    if part.kind == "turn":
+        order = 4 if p.symmetry == "quarter-turn" else 2
+        for j in ([1, 3] if order == 4 else [1]):
+            img = half[0]
+            for _ in range(j):
+                img = perm[img]
+            if img not in nbr[half[-1]]:
+                continue
+            tour, cur = [], list(half)
+            for _ in range(order):
+                tour += cur
+                for _ in range(j):
+                    cur = [perm[s] for s in cur]
+            if tour[1] < tour[-1]:
+                yield tour
+    elif part.kind == "moves":
+        yield half + [perm[s] for s in reversed(half)]
+    elif part.kind == "squares":
+        g = next(s for s in range(p.board.size) if perm[s] == s and s != half[0])
+        tour = half + [g] + [perm[s] for s in reversed(half[1:])]
+        if tour[1] < tour[-1]:
+            yield tour
+    elif part.kind == "open-square":
+        mirror = [perm[s] for s in half]
+        if len(half) == 1 or half[1] < mirror[1]:
+            yield mirror[:0:-1] + half
+    else:
+        yield [perm[s] for s in reversed(half)] + half
+
+
+def symmetric_tours(p: Plan, limit: int | None = None) -> Iterator[list[int]]:
+    """The plan's symmetric tours as lists of squares (closed: the cycle from a start; open:
+    the path), each once, by a plain search of the quotient (small boards: no table)."""
+    adj = [[int(t) for t in p.board.neighbours[s] if t >= 0] for s in range(p.board.size)]
+    got = 0
+    for part in p.parts:
+        for half in _half_paths(p, part, adj):
+            for tour in _lift(p, part, half):
+                yield tour
+                got += 1
+                if limit is not None and got >= limit:
+                    return
 
 
 class SymmetricLister:
@@ -46,6 +122,9 @@ class SymmetricLister:
         self._tours: Iterator[list[int]] | None = (symmetric_tours(self.plan) if self.listed
                                                   else None)
         self._done = False
+        self._part = 0                              # the part being counted, and its count
+        self._counter: PartCounter | None = None
+        self._nodes_before = 0
 
     @property
     def done(self) -> bool:
@@ -55,7 +134,7 @@ class SymmetricLister:
     def block(self, want: int, budget: int = 0) -> np.ndarray:
         """int32[m, N]: the next ``m <= want`` tours (none once :attr:`done`; on a board
         over :data:`LIST_MAX` squares the first call counts them all and lists none).
-        ``budget`` is taken for the shape of the all-tours lister and not used."""
+        ``budget``: the states the count may expand in this call (its default: a million)."""
         want = int(want)
         if want < 1:
             raise ValueError("ask for at least one tour")
@@ -63,8 +142,7 @@ class SymmetricLister:
         if self._done:
             return empty
         if self._tours is None:
-            self.found = count_plan(self.plan)
-            self._done = True
+            self._count(int(budget) if budget else 1 << 20)
             return empty
         rows: list[list[int]] = []
         for tour in self._tours:
@@ -76,3 +154,20 @@ class SymmetricLister:
         self.found += len(rows)
         self.nodes += len(rows)
         return np.asarray(rows, dtype=np.int32).reshape(len(rows), self.n) if rows else empty
+
+    def _count(self, budget: int) -> None:
+        """One budget of the kernel's count, part after part."""
+        p = self.plan
+        if self._part >= len(p.parts):
+            self._done = True
+            return
+        if self._counter is None:
+            self._counter = PartCounter(p, p.parts[self._part], COUNT_TABLE_BYTES)
+        finished = self._counter.step(budget)
+        self.nodes = self._nodes_before + self._counter.nodes
+        if finished:
+            self.found += self._counter.paths // p.divisors[self._part]
+            self._nodes_before = self.nodes
+            self._counter = None
+            self._part += 1
+            self._done = self._part >= len(p.parts)

@@ -49,7 +49,6 @@ Every count here is checked in the tests against the filtered list of all tours.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -59,8 +58,8 @@ from .subtrees import CountError
 from .symtours_kernel import count_orbit_paths
 from .table import TransTable
 
-__all__ = ["SYMMETRIES", "MAX_ORBITS", "Part", "Plan", "plan", "count_part", "count_plan",
-           "symmetric_tours", "permutation", "is_symmetric"]
+__all__ = ["SYMMETRIES", "MAX_ORBITS", "Part", "Plan", "PartCounter", "plan", "count_part",
+           "count_plan", "permutation", "is_symmetric"]
 
 SYMMETRIES = ("half-turn", "quarter-turn", "mirror-rows", "mirror-cols", "diagonal")
 #: the kernel keeps the unvisited orbits in one machine word
@@ -265,34 +264,60 @@ def _orbit_adjacency(board: Board, orbit: np.ndarray, norb: int) -> np.ndarray:
     return np.array(oadj, dtype=np.uint64)
 
 
+class PartCounter:
+    """The kernel's count of one part, a budget of states at a time (:meth:`step`), with
+    its arrays and a fresh table kept between steps; ``paths`` once ``done``."""
+
+    def __init__(self, p: Plan, part: Part, table_bytes: int = 64 << 20):
+        board, L = p.board, p.orbits
+        self.endw = np.array(part.endw, dtype=np.int64)
+        if (self.endw.shape != (board.size,) or (self.endw < 0).any()
+                or not 0 <= part.start < board.size or part.todo >> L):
+            raise CountError("a symmetric count's part does not fit its board")
+        endorb = 0
+        for s in np.flatnonzero(self.endw):
+            endorb |= 1 << int(p.orbit[s])
+        self.fixed = (np.ascontiguousarray(board.neighbours, dtype=np.int32),
+                      np.ascontiguousarray(p.orbit, dtype=np.int64),
+                      _orbit_adjacency(board, p.orbit, L), np.int64(part.start),
+                      np.uint64(part.todo), self.endw, np.uint64(endorb & part.todo))
+        self.stack = (np.zeros(L + 1, np.int64), np.zeros(L + 1, np.uint64),
+                      np.zeros(L + 1, np.int64), np.zeros(L + 1, np.int64),
+                      np.zeros(L, np.int64), np.zeros(2, np.int64))
+        self.table = TransTable(L, table_bytes) if table_bytes else None
+        if self.table is not None:
+            self.table.grow_to_limit()
+        self.st = np.zeros(4, dtype=np.int64)
+        self.out = np.zeros(3, dtype=np.int64)
+        self.paths = self.hits = self.nodes = 0
+
+    @property
+    def done(self) -> bool:
+        """The count is finished (``paths`` holds it)."""
+        return bool(self.st[3])
+
+    def step(self, budget: int = 1 << 62) -> bool:
+        """Expand at most ``budget`` more states; True when the count is finished."""
+        t = self.table
+        self.out[:] = 0
+        count_orbit_paths(*self.fixed, *self.stack,
+                          t.tab if t is not None else np.zeros((2, 8), np.uint64),
+                          np.int64(t.buckets if t is not None else 0), np.int64(MEMO_MIN),
+                          self.st, np.int64(max(1, int(budget))), self.out)
+        self.hits += int(self.out[1])
+        self.nodes += int(self.out[2])
+        if self.done:
+            self.paths = int(self.out[0])
+        return self.done
+
+
 def count_part(p: Plan, part: Part, table_bytes: int = 64 << 20) -> dict[str, int]:
     """The weighted paths of one part (the kernel, a fresh table): ``{"paths", "hits",
     "nodes"}``."""
-    board = p.board
-    nbr = np.ascontiguousarray(board.neighbours, dtype=np.int32)
-    orb = np.ascontiguousarray(p.orbit, dtype=np.int64)
-    oadj = _orbit_adjacency(board, p.orbit, p.orbits)
-    endw = np.array(part.endw, dtype=np.int64)
-    if endw.shape != (board.size,) or (endw < 0).any() or not 0 <= part.start < board.size:
-        raise CountError("a symmetric count's part does not fit its board")
-    if part.todo >> p.orbits:
-        raise CountError("a symmetric count's part names orbits the board has not")
-    endorb = 0
-    for s in np.flatnonzero(endw):
-        endorb |= 1 << int(p.orbit[s])
-    L = p.orbits
-    table = TransTable(L, table_bytes) if table_bytes else None
-    if table is not None:
-        table.grow_to_limit()
-    tab = table.tab if table is not None else np.zeros((2, 8), np.uint64)
-    out = np.zeros(3, dtype=np.int64)
-    count_orbit_paths(nbr, orb, oadj, np.int64(part.start), np.uint64(part.todo), endw,
-                      np.uint64(endorb & part.todo), np.zeros(L + 1, np.int64),
-                      np.zeros(L + 1, np.uint64), np.zeros(L + 1, np.int64),
-                      np.zeros(L + 1, np.int64), np.zeros(L, np.int64), np.zeros(2, np.int64),
-                      tab, np.int64(table.buckets if table is not None else 0),
-                      np.int64(MEMO_MIN), out)
-    return {"paths": int(out[0]), "hits": int(out[1]), "nodes": int(out[2])}
+    c = PartCounter(p, part, table_bytes)
+    while not c.step():
+        pass
+    return {"paths": c.paths, "hits": c.hits, "nodes": c.nodes}
 
 
 def count_plan(p: Plan, table_bytes: int = 64 << 20) -> int:
@@ -304,79 +329,6 @@ def count_plan(p: Plan, table_bytes: int = 64 << 20) -> int:
             raise CountError(f"a symmetric count came out odd where it pairs ({part.what})")
         total += got // div
     return total
-
-
-def _half_paths(p: Plan, part: Part, adj: list[list[int]]) -> Iterator[list[int]]:
-    """Every path of a part with a positive end weight (a plain search, no table)."""
-    orbit = p.orbit
-    path = [part.start]
-    todo = part.todo
-
-    def rec() -> Iterator[list[int]]:
-        nonlocal todo
-        if todo == 0:
-            if part.endw[path[-1]]:
-                yield list(path)
-            return
-        for t in adj[path[-1]]:
-            bit = 1 << int(orbit[t])
-            if todo & bit:
-                todo &= ~bit
-                path.append(t)
-                yield from rec()
-                path.pop()
-                todo |= bit
-    yield from rec()
-
-
-def _lift(p: Plan, part: Part, half: list[int]) -> Iterator[list[int]]:
-    """The tours of the board whose piece is ``half``, each met once over the whole search
-    (of the two halves or two directions that give the same tour, the one whose second
-    square is the smaller)."""
-    perm = [int(x) for x in p.perm]
-    nbr = p.board.neighbours
-    if part.kind == "turn":
-        order = 4 if p.symmetry == "quarter-turn" else 2
-        for j in ([1, 3] if order == 4 else [1]):
-            img = half[0]
-            for _ in range(j):
-                img = perm[img]
-            if img not in nbr[half[-1]]:
-                continue
-            tour, cur = [], list(half)
-            for _ in range(order):
-                tour += cur
-                for _ in range(j):
-                    cur = [perm[s] for s in cur]
-            if tour[1] < tour[-1]:
-                yield tour
-    elif part.kind == "moves":
-        yield half + [perm[s] for s in reversed(half)]
-    elif part.kind == "squares":
-        g = next(s for s in range(p.board.size) if perm[s] == s and s != half[0])
-        tour = half + [g] + [perm[s] for s in reversed(half[1:])]
-        if tour[1] < tour[-1]:
-            yield tour
-    elif part.kind == "open-square":
-        mirror = [perm[s] for s in half]
-        if len(half) == 1 or half[1] < mirror[1]:
-            yield mirror[:0:-1] + half
-    else:
-        yield [perm[s] for s in reversed(half)] + half
-
-
-def symmetric_tours(p: Plan, limit: int | None = None) -> Iterator[list[int]]:
-    """The plan's symmetric tours as lists of squares (closed: the cycle from a start; open:
-    the path), each once, by a plain search of the quotient (small boards: no table)."""
-    adj = [[int(t) for t in p.board.neighbours[s] if t >= 0] for s in range(p.board.size)]
-    got = 0
-    for part in p.parts:
-        for half in _half_paths(p, part, adj):
-            for tour in _lift(p, part, half):
-                yield tour
-                got += 1
-                if limit is not None and got >= limit:
-                    return
 
 
 def is_symmetric(board: Board, tour: list[int], symmetry: str, closed: bool) -> bool:

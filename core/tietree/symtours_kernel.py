@@ -32,7 +32,11 @@ Arrays (``N`` squares, at most 128; ``L`` orbits, at most 64):
 * ``q``     int64[L + 1], ``free`` uint64[L + 1], ``pend`` int64[L + 1], ``acc`` int64[L + 1]:
   the stack; ``deg`` int64[L], ``cnt`` int64[2]: orbit degrees, how many are 0 and 1.
 * ``tab``   uint64[C, 8]  the table (``nbuckets`` 0: none); word 3 holds a state's count.
-* ``out``   int64[3]      weighted paths, table hits, nodes expanded.
+* ``st``    int64[4]      level, "the level is new", "started", "finished" (all 0 at first):
+  the search stops after expanding ``budget`` states and goes on from there at the next call
+  (the caller keeps every array between calls), so a caller can look at a cancel flag.
+* ``out``   int64[3]      weighted paths (once finished), table hits and states expanded in
+  this call.
 """
 from __future__ import annotations
 
@@ -63,16 +67,17 @@ def count_orbit_paths(nbr: np.ndarray, orb: np.ndarray, oadj: np.ndarray, start:
                       free0: np.uint64, endw: np.ndarray, endorb: np.uint64, q: np.ndarray,
                       free: np.ndarray, pend: np.ndarray, acc: np.ndarray, deg: np.ndarray,
                       cnt: np.ndarray, tab: np.ndarray, nbuckets: int, memo_min: int,
-                      out: np.ndarray) -> None:
+                      st: np.ndarray, budget: int, out: np.ndarray) -> None:
     """The paths from square ``start`` through one square of each orbit of ``free0`` (the
     orbit of ``start`` and any already visited not in it), each weighted by ``endw`` of its
-    last square: ``out[0]`` their sum, ``out[1]`` table hits, ``out[2]`` nodes expanded.
-    States with at least ``memo_min`` orbits left are kept in and read from the table."""
+    last square: ``out[0]`` their sum once ``st[3]`` is 1, ``out[1]`` table hits, ``out[2]``
+    states expanded in this call, which stops after ``budget`` of them. States with at least
+    ``memo_min`` orbits left are kept in and read from the table."""
     nsq = nbr.shape[0]
     norb = oadj.shape[0]
     for i in range(3):
         out[i] = 0
-    if start < 0 or start >= nsq or norb > 64:
+    if start < 0 or start >= nsq or norb > 64 or st[3] != 0:
         return
     for s in range(nsq):                                # never trust the input
         if orb[s] < 0 or orb[s] >= norb:
@@ -81,20 +86,28 @@ def count_orbit_paths(nbr: np.ndarray, orb: np.ndarray, oadj: np.ndarray, start:
             if nbr[s, t] >= nsq:
                 return
     left0 = _bits(free0)
-    cnt[0] = 0
-    cnt[1] = 0
-    for u in range(norb):
-        deg[u] = 0
-        if (free0 >> np.uint64(u)) & _ONE:
-            d = _bits(oadj[u] & free0)
-            deg[u] = d
-            if d <= 1:
-                cnt[d] += 1
-    k = 0
-    q[0] = start
-    free[0] = free0
-    fresh = True
+    if st[2] == 0:
+        cnt[0] = 0
+        cnt[1] = 0
+        for u in range(norb):
+            deg[u] = 0
+            if (free0 >> np.uint64(u)) & _ONE:
+                d = _bits(oadj[u] & free0)
+                deg[u] = d
+                if d <= 1:
+                    cnt[d] += 1
+        q[0] = start
+        free[0] = free0
+        st[0] = 0
+        st[1] = 1
+        st[2] = 1
+    k = st[0]
+    fresh = st[1] != 0
     while True:
+        if fresh and out[2] >= budget:                   # stop here, go on next call
+            st[0] = k
+            st[1] = 1
+            return
         if fresh:
             fresh = False
             g = free[k]
@@ -167,6 +180,7 @@ def count_orbit_paths(nbr: np.ndarray, orb: np.ndarray, oadj: np.ndarray, start:
             tab[s, 3] = np.uint64(acc[k])
         if k == 0:
             out[0] = acc[0]
+            st[3] = 1
             return
         acc[k - 1] += acc[k]
         _rejoin(oadj, deg, cnt, orb[q[k]], free[k])

@@ -11,13 +11,13 @@ import pytest
 from knightgui_core.board.squares import Board
 from knightgui_core.tietree.all_tours_list import AllToursLister
 from knightgui_core.tietree.subtrees import CountError
+from knightgui_core.tietree.symmetric_listing import SymmetricLister, symmetric_tours
 from knightgui_core.tietree.symmetric_tours import (
     SYMMETRIES,
     count_plan,
     is_symmetric,
     permutation,
     plan,
-    symmetric_tours,
 )
 
 
@@ -154,3 +154,17 @@ def test_bigger_open_boards_equal_filtering(rows, cols, want):
 def test_knuth_8x8_half_turn_closed_tours():
     """TAOCP Pre-Fascicle 8A: 2,432,932 closed tours of 8×8 that a half turn keeps."""
     assert count_plan(plan(Board(8, 8), "half-turn", True), 256 << 20) == 2_432_932
+
+
+def test_the_window_lister_counts_big_boards_a_budget_at_a_time():
+    """Over 36 squares the lister counts by steps (a cancel can come between them)."""
+    lister = SymmetricLister(Board(6, 7), "mirror-rows", closed=True)
+    assert not lister.listed
+    calls = 0
+    while not lister.done:
+        assert len(lister.block(10, budget=50)) == 0
+        calls += 1
+    assert lister.found == 530 == count_plan(plan(Board(6, 7), "mirror-rows", True))
+    assert calls > 3 and lister.nodes > 150
+    small = SymmetricLister(Board(6, 6), "quarter-turn", closed=True)
+    assert small.listed and len(small.block(100)) == small.found == 10 and small.done

@@ -49,3 +49,26 @@ def test_a_symmetry_with_no_tour_says_why(window, qtbot):
     window.solve()
     wait_until(qtbot, lambda: "fixes 6 squares" in window.statusBar().currentMessage(),
                timeout=30)
+
+
+def test_over_36_squares_the_tours_are_counted_not_listed(window, qtbot):
+    _every(window, 7, "half-turn", False)
+    window.solve()
+    wait_until(qtbot, lambda: not window.results.running, timeout=60)
+    r = window.results
+    assert r.exhausted and r.found == 220_016 and len(r.store) == 0
+
+
+def test_a_long_symmetric_count_stops_when_cancelled(window, qtbot):
+    """8×8 under the half turn counts for tens of seconds, a budget of states at a time:
+    Cancel ends it between two budgets."""
+    import time
+    _every(window, 8, "half-turn", True)
+    window.solve()
+    wait_until(qtbot, lambda: window.worker.busy_gen > 0 and window.results.running, timeout=60)
+    qtbot.wait(300)
+    t0 = time.perf_counter()
+    window.controls.cancel_btn.click()
+    wait_until(qtbot, lambda: not window.results.running, timeout=20)
+    assert time.perf_counter() - t0 < 10
+    assert window.results.found < 2_432_932
