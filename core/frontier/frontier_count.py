@@ -38,13 +38,20 @@ MAX_ROWS = (MAX_WINDOW - 1) // 2
 MAX_COLS = 10_000
 #: the most states met at once on a long board, measured (bench/frontier.py) per height
 #: and kind; a board not listed is estimated from the growth between the last two heights
-PEAK_STATES: dict[tuple[int, bool], int] = {}
+#: (height, closed only) → states; measured (bench/frontier.py) on
+#: 3×12, 4×16, 5×20 (closed), 5×8 (open), 6×7 (closed) and 6×6 (open)
+PEAK_STATES: dict[tuple[int, bool], int] = {
+    (3, True): 178, (3, False): 2_152, (4, True): 672, (4, False): 19_583,
+    (5, True): 56_497, (5, False): 981_755, (6, True): 1_363_437, (6, False): 3_272_788}
 #: bytes a table entry takes per residue, besides its key (16) and used flag (1)
 BYTES_PER_STATE = 17
 
 
 class FrontierError(InputError):
-    """A board the frontier count cannot take (too high, too long, or too big for memory)."""
+    """A board the frontier count cannot take (too high, too long, or too big for memory);
+    ``result``: what a run that outgrew its memory had counted and measured by then."""
+
+    result: FrontierResult | None = None
 
 
 @dataclass
@@ -67,6 +74,8 @@ class FrontierResult:
     boards: list[FrontierBoard] = field(default_factory=list)
     peak_states: int = 0
     peak_table_bytes: int = 0
+    #: the states after each column (its last cell), the first column first
+    column_states: list[int] = field(default_factory=list)
     moduli: int = 0
     seconds: float = 0.0
 
@@ -174,9 +183,9 @@ def state_estimate(rows: int, closed_only: bool) -> int | None:
     known = sorted(k for k, c in PEAK_STATES if c == closed_only)
     if len(known) < 2 or rows < known[-1]:
         return None
-    a, b = PEAK_STATES[(known[-2], closed_only)], PEAK_STATES[(known[-1], closed_only)]
-    ratio = max(1.0, b / a)
-    return int(b * ratio ** (rows - known[-1]))
+    top, below = known[-1], known[-2]
+    ratio = max(PEAK_STATES[(top, c)] / PEAK_STATES[(below, c)] for c in (True, False))
+    return int(PEAK_STATES[(top, closed_only)] * max(1.0, ratio) ** (rows - top))
 
 
 def _pow2(x: int) -> int:
@@ -227,10 +236,12 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
         while True:
             need = keys.nbytes + used.nbytes + cnt.nbytes + cap * entry
             if need > budget:
-                raise FrontierError(
+                err = FrontierError(
                     f"the frontier count of {k}×{ncols} needs a table of more than "
                     f"{need / 2**30:.1f} GiB at column {c + 1} ({states:,} states, "
                     f"{m} residues each) and {budget / 2**30:.1f} GiB may be used")
+                err.result = res
+                raise err
             tkeys = np.zeros((cap, 2), np.uint64)
             tused = np.zeros(cap, np.uint8)
             tcnt = np.zeros((cap, m), np.uint64)
@@ -246,6 +257,8 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
         keys, used, cnt = tkeys, tused, tcnt
         states = int(got)
         res.peak_states = max(res.peak_states, states)
+        if r == k - 1:
+            res.column_states.append(states)
         if finish:
             cycles = crt([int(x) for x in total[0]], mods_list)
             paths = None if closed_only else crt([int(x) for x in total[1]], mods_list)

@@ -38,7 +38,7 @@ EMPTY = 1
 TO_END = 2
 FIRST_ID = 3
 #: a fresh piece before the canonical renumbering
-_FRESH = 100
+_FRESH = 16
 #: the widest window the two words hold (16 + 12 slots; pieces numbered 3..15)
 MAX_WINDOW = 28
 _ENDS_SHIFT = np.uint64(60)

@@ -19,6 +19,7 @@ import io
 
 from ._common import CliError, add_board_options, board_of, emit_json, positive_int
 from ._study_options import add_runner_options, open_study_store, run_study
+from .count_frontier import add_method_options, run_all_tours_by_method, run_sequence, wants_sequence
 from .count_symmetric import add_symmetry_options, run_symmetric_count
 
 
@@ -65,6 +66,7 @@ def add_parser(studies) -> None:
                         "board's symmetries (boards of at most 64 squares, --starts all; it "
                         "keeps every tour: 8×8 takes about a minute and 3 GB of memory)")
     add_symmetry_options(p)
+    add_method_options(p)
     add_runner_options(p)
     add_board_options(p)
     p.add_argument("--json", action="store_true", help="last stdout line: one JSON object")
@@ -119,8 +121,10 @@ def format_table(res) -> str:
     return "\n".join(lines)
 
 
-def _all_tours(args, rows: int, cols: int, workers: int | None, board) -> int:
-    """``--all-tours``: every knight's path from each start (one task per start class)."""
+def _all_tours(args, rows: int, cols: int, workers: int | None, board,
+               why: str | None = None) -> int:
+    """``--all-tours``: every knight's path from each start (one task per start class);
+    ``why``: the reason the visited-set counter was chosen, put in the JSON."""
     from knightgui_core.studies.all_tours import run_all_tours
     from knightgui_core.tietree.subtrees import CountError
     if args.starts.strip().lower() != "all" or args.distinct or args.lengths:
@@ -148,6 +152,8 @@ def _all_tours(args, rows: int, cols: int, workers: int | None, board) -> int:
     print(f"{board.describe()}: {t['tours']:,} directed paths ({d['undirected_paths']:,} "
           f"undirected), {d['undirected_closed_tours']:,} closed tours; {res.seconds:.1f} s")
     if args.json:
+        if why is not None:
+            d.update(method="visited", method_reason=why)
         emit_json(d)
     return 0
 
@@ -225,6 +231,10 @@ def run(args) -> int:
     from knightgui_core.studies.count_study import TASK_MOVES, parse_starts, run_count
     from knightgui_core.system.files import write_text
     from knightgui_core.tietree.subtrees import CountError
+    if wants_sequence(args):
+        return run_sequence(args, board_of)
+    if str(args.method).strip().lower() != "auto" and not args.all_tours:
+        raise CliError("--method chooses how --all-tours counts: give --all-tours")
     if args.boards_up_to is not None:
         if args.symmetry is not None:
             raise CliError("--symmetry counts one board: give --rows and --cols, not "
@@ -241,12 +251,14 @@ def run(args) -> int:
         raise CliError("--distinct counts the knight on the plane only (other boards: "
                        "--all-tours, or knightgui enumerate --topology/--leaper)")
     if args.symmetry is not None or args.closed_only:
-        if not args.all_tours or args.symmetry is None:
-            raise CliError("--symmetry and --closed-only go with --all-tours (and "
-                           "--closed-only with --symmetry)")
+        if not args.all_tours:
+            raise CliError("--symmetry and --closed-only go with --all-tours")
+    if args.symmetry is not None:
         return run_symmetric_count(args, rows, cols, workers, board)
     if args.all_tours:
-        return _all_tours(args, rows, cols, workers, board)
+        return run_all_tours_by_method(
+            args, rows, cols, board,
+            lambda method, why: _all_tours(args, rows, cols, workers, board, why))
     try:                        # the edge: the start squares become indices here, once
         squares = parse_starts(rows, cols, args.starts)
     except CountError as e:

@@ -49,7 +49,7 @@ def test_impossible_symmetry_is_a_count_of_zero_with_its_reason(capsys):
     (["--all-tours", "--rows", "5", "--cols", "6", "--symmetry", "diagonal"],
      "only a square board"),
     (["--size", "6", "--symmetry", "half-turn"], "go with --all-tours"),
-    (["--all-tours", "--size", "6", "--closed-only"], "go with --all-tours"),
+    (["--size", "6", "--closed-only"], "go with --all-tours"),
     (["--all-tours", "--rows", "12", "--cols", "12", "--symmetry", "half-turn"], "at most 128"),
     (["--all-tours", "--size", "6", "--symmetry", "half-turn", "--starts", "a1"],
      "takes no --starts"),

@@ -1,0 +1,154 @@
+"""The frontier count (column by column) against the visited-set counter, board by board.
+
+    .venv/bin/python bench/frontier.py                 # the quick set (a few minutes)
+    .venv/bin/python bench/frontier.py --long          # also 6×20, 5×40, 7×7 open, 8×n states
+    .venv/bin/python bench/frontier.py --only 7x7      # one board
+
+Each measurement runs in a fresh process with warm kernels (a first run compiles them and is
+not timed), which reports its wall and CPU seconds and its own peak RSS (``ru_maxrss``); the
+largest state table and the states after each column come from the count itself. For boards
+both methods reach it times both and the ``auto`` choice, and says whether ``auto`` took the
+faster. Every count is checked against the OEIS term it reproduces. The load average is
+printed with the figures: the machine may be shared.
+
+The 8×8 closed count is the moonshot: ``--long`` measures the closed states of 8×n column by
+column under a memory cap (``--cap-gb``, default 8) and prints the growth, from which the plan
+in docs/counts.md is made.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+CHILD = r"""
+import json, resource, sys, time
+from knightgui_core.frontier.frontier_count import FrontierError, count_frontier
+from knightgui_core.run.runner import run_tasks
+from knightgui_core.studies.all_tours import run_all_tours
+job = json.loads(sys.argv[1])
+t0, c0 = time.perf_counter(), time.process_time()
+out = {}
+try:
+    if job["method"] == "frontier":
+        res = count_frontier(job["rows"], job["cols"], closed_only=job["closed_only"],
+                             memory_limit=job.get("cap"))
+        out = {"boards": [[b.cols, b.cycles, b.paths] for b in res.boards],
+               "peak_states": res.peak_states, "peak_table_bytes": res.peak_table_bytes,
+               "column_states": res.column_states}
+    else:
+        rows, cols = job["rows"], job["cols"][0]
+        d = run_all_tours(rows, cols, runner=lambda t: run_tasks(
+            t, scheduler="threads", workers=1)).to_json()
+        out = {"boards": [[cols, d["undirected_closed_tours"], d["undirected_paths"]]]}
+except FrontierError as e:
+    out = {"refused": str(e), "column_states": e.result.column_states if e.result else []}
+out["wall"] = time.perf_counter() - t0
+out["cpu"] = time.process_time() - c0
+out["rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+print(json.dumps(out))
+"""
+
+# closed, undirected paths per board, from the OEIS (A175881, A175855 via A383661, A083386
+# via A389755, A079137, A165134 halved, A001230)
+KNOWN = {(6, 6): (9862, 3318960), (5, 6): (8, 18784), (5, 8): (44202, 18061054),
+         (5, 5): (0, 864), (4, 6): (0, 744), (6, 7): (1067638, None), (7, 7): (None, 82787609160),
+         (6, 20): (276453522147273309254029785276, None), (8, 8): (13267364410532, None),
+         (5, 14): (1495135512514, None)}
+
+
+def run_job(job: dict, timeout: float) -> dict:
+    """One measurement in a fresh process; ``{"timeout": True}`` when it ran out of time."""
+    try:
+        cp = subprocess.run([sys.executable, "-c", CHILD, json.dumps(job)], capture_output=True,
+                            text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return {"timeout": True}
+    if cp.returncode != 0:
+        return {"error": cp.stderr.strip().splitlines()[-1:]}
+    return json.loads(cp.stdout.strip().splitlines()[-1])
+
+
+def check(rows: int, got: list) -> str:
+    notes = []
+    for cols, cycles, paths in got:
+        want = KNOWN.get((rows, cols)) or KNOWN.get((cols, rows))
+        if want is None:
+            continue
+        if want[0] is not None and cycles != want[0]:
+            notes.append(f"{rows}×{cols} closed {cycles} ≠ {want[0]}")
+        if want[1] is not None and paths is not None and paths != want[1]:
+            notes.append(f"{rows}×{cols} paths {paths} ≠ {want[1]}")
+    return "; ".join(notes) or "OEIS ok"
+
+
+def line(what: str, r: dict) -> str:
+    if r.get("timeout"):
+        return f"{what:<34} out of time"
+    if "error" in r:
+        return f"{what:<34} failed: {r['error']}"
+    extra = ""
+    if "peak_states" in r:
+        extra = f" states {r['peak_states']:>12,} table {r['peak_table_bytes'] / 2**20:>8.0f} MiB"
+    if "refused" in r:
+        extra = " refused: " + r["refused"]
+    return (f"{what:<34} wall {r['wall']:>8.1f} s cpu {r['cpu']:>8.1f} s "
+            f"rss {r['rss'] / 2**20:>7.0f} MiB{extra}")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--long", action="store_true")
+    ap.add_argument("--only", default=None, help="one board RxC (frontier, both kinds)")
+    ap.add_argument("--cap-gb", type=float, default=8.0)
+    ap.add_argument("--timeout", type=float, default=1800.0)
+    args = ap.parse_args()
+    print(f"load average {os.getloadavg()}, {os.cpu_count()} cores", flush=True)
+    run_job({"method": "frontier", "rows": 3, "cols": [4], "closed_only": False}, 900)  # compile
+    run_job({"method": "visited", "rows": 3, "cols": [4], "closed_only": False}, 900)
+    if args.only:
+        r, c = (int(x) for x in args.only.lower().split("x"))
+        res = run_job({"method": "frontier", "rows": min(r, c), "cols": [max(r, c)],
+                       "closed_only": False}, args.timeout)
+        print(line(f"frontier {r}×{c}", res), check(min(r, c), res.get("boards", [])))
+        return 0
+    failed = []
+    for rows, cols in ((5, 5), (4, 6), (5, 6), (6, 6), (5, 8)):
+        f = run_job({"method": "frontier", "rows": rows, "cols": [cols], "closed_only": False},
+                    args.timeout)
+        v = run_job({"method": "visited", "rows": rows, "cols": [cols], "closed_only": False},
+                    args.timeout)
+        from knightgui_core.studies.tour_methods import choose_method
+        auto, why = choose_method(rows, cols)
+        print(line(f"frontier {rows}×{cols}", f), check(rows, f.get("boards", [])))
+        print(line(f"visited  {rows}×{cols}", v), check(rows, v.get("boards", [])))
+        if "wall" in f and "wall" in v:
+            best = "frontier" if f["wall"] < v["wall"] else "visited"
+            print(f"  auto takes {auto} ({why}); the faster here: {best}"
+                  f"{'' if auto == best else '  <- auto missed'}", flush=True)
+            if auto != best and abs(f["wall"] - v["wall"]) > 0.5 * min(f["wall"], v["wall"]):
+                failed.append(f"{rows}×{cols}")
+    seq = [({"rows": 6, "cols": list(range(1, 13)), "closed_only": True}, "6×1…12 closed"),
+           ({"rows": 5, "cols": [6, 8, 10, 12, 14], "closed_only": True}, "5×6…14 closed")]
+    if args.long:
+        seq += [({"rows": 6, "cols": list(range(1, 21)), "closed_only": True}, "6×1…20 closed"),
+                ({"rows": 7, "cols": [7], "closed_only": False}, "7×7 open"),
+                ({"rows": 8, "cols": [8], "closed_only": True,
+                  "cap": int(args.cap_gb * 2**30)}, "8×8 closed (capped)")]
+    for job, what in seq:
+        r = run_job({"method": "frontier", **job}, args.timeout)
+        print(line(what, r), check(job["rows"], r.get("boards", [])))
+        if r.get("column_states"):
+            print(f"  states after each column: {r['column_states']}", flush=True)
+    print(f"load average {os.getloadavg()} at {time.strftime('%H:%M:%S')}")
+    if failed:
+        print("auto was much slower than the faster method on: " + ", ".join(failed))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

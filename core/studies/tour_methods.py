@@ -1,0 +1,124 @@
+"""Every tour of a board by the faster of two methods: the visited-set counter or the frontier.
+
+``knightgui study count --all-tours`` counts every knight's path either from each start
+square by (square, visited squares) states (:mod:`knightgui_core.studies.all_tours`, at most
+64 squares, any piece and topology) or column by column (:mod:`knightgui_core.frontier`, the
+knight on the plane, any length, closed tours alone if asked). :func:`choose_method` says
+which one ``auto`` takes and why; :func:`frontier_records` gives the frontier's counts in the
+JSON shape of the visited-set study (``undirected_closed_tours``, ``undirected_paths``,
+``totals.tours`` directed, ``totals.closed`` = each closed tour from every start both ways).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..frontier.frontier_count import (
+    BYTES_PER_STATE,
+    MAX_ROWS,
+    PEAK_STATES,
+    FrontierBoard,
+    FrontierError,
+    FrontierResult,
+    count_frontier,
+    moduli_for,
+    state_estimate,
+)
+from ..system.control import CancelLike
+from ..system.limits import available_memory
+from .all_tours import MAX_SQUARES
+
+__all__ = ["METHODS", "VISITED_FASTER_UP_TO", "board_record", "choose_method", "frontier_records",
+           "run_frontier", "memory_estimate"]
+
+METHODS = ("auto", "frontier", "visited")
+#: boards of at most this many squares are counted faster by the visited-set counter
+#: (bench/frontier.py: 5×5 and 4×6 take milliseconds that way, while the frontier pays
+#: for a table per cell; from 5×6 on the frontier is faster)
+VISITED_FASTER_UP_TO = 25
+
+
+def choose_method(rows: int, cols: int, method: str = "auto", *, classic: bool = True,
+                  closed_only: bool = False) -> tuple[str, str]:
+    """The method that counts ``rows`` × ``cols`` and the reason, for ``method`` ``auto``,
+    ``frontier`` or ``visited``; :class:`FrontierError` when the forced one cannot."""
+    if method not in METHODS:
+        raise FrontierError(f"--method is one of {', '.join(METHODS)}, not {method!r}")
+    n = rows * cols
+    short = min(rows, cols)
+    if method == "visited":
+        if n > MAX_SQUARES:
+            raise FrontierError(f"the visited-set counter takes boards of at most "
+                                f"{MAX_SQUARES} squares ({rows}×{cols} has {n})")
+        return "visited", "asked for"
+    if method == "frontier":
+        if not classic:
+            raise FrontierError("the frontier count takes the knight on the plane only "
+                                "(other boards and pieces: --method visited)")
+        if short > MAX_ROWS:
+            raise FrontierError(f"the frontier count takes boards whose short side is at "
+                                f"most {MAX_ROWS} ({rows}×{cols})")
+        return "frontier", "asked for"
+    if not classic:
+        return "visited", "another board or piece: only the visited-set counter takes it"
+    if short > MAX_ROWS and n <= MAX_SQUARES:
+        return "visited", f"the short side is over {MAX_ROWS}"
+    if n <= VISITED_FASTER_UP_TO and not closed_only:
+        return "visited", f"{n} squares: the visited-set counter is faster up to " \
+                          f"{VISITED_FASTER_UP_TO}"
+    if n > MAX_SQUARES:
+        return "frontier", f"{n} squares: over the visited-set counter's {MAX_SQUARES}"
+    return "frontier", f"{n} squares, {short} rows: the frontier count is faster"
+
+
+def memory_estimate(rows: int, cols: int, closed_only: bool) -> int | None:
+    """Bytes the frontier's two tables would take at their largest, from the measured
+    states of boards this high (``None`` when nothing is measured for such heights)."""
+    states = state_estimate(min(rows, cols), closed_only)
+    if states is None:
+        return None
+    m = len(moduli_for(min(rows, cols), max(rows, cols)))
+    cap = 1 << max(4, (3 * states - 1).bit_length())
+    return 2 * cap * (BYTES_PER_STATE + 8 * m)
+
+
+def run_frontier(rows: int, cols: Sequence[int], *, closed_only: bool = False,
+                 memory_limit: int | None = None,
+                 progress: Callable[[int, int], None] | None = None,
+                 cancel: CancelLike = None) -> FrontierResult:
+    """The frontier count of ``rows`` × ``n`` for every ``n`` in ``cols`` (one pass), refused
+    up front with the estimate when the measured state counts say it will not fit."""
+    budget = available_memory() if memory_limit is None else int(memory_limit)
+    longest = max(cols) if cols else 0
+    tallest = max(k for k, _ in PEAK_STATES)
+    # trusted on long boards (the states stop growing after a few columns) and far above
+    # the measured heights; near them a short board is left to the count's own check
+    need = (memory_estimate(rows, longest, closed_only)
+            if longest > 2 * rows + 2 or rows >= tallest + 2 else None)
+    if need is not None and need > budget:
+        raise FrontierError(f"the frontier count of {rows}×{longest} needs about "
+                            f"{need / 2**30:.1f} GiB for its state tables (estimated from "
+                            f"measured boards) and {budget / 2**30:.1f} GiB is available")
+    return count_frontier(rows, cols, closed_only=closed_only, memory_limit=budget,
+                          progress=progress, cancel=cancel)
+
+
+def board_record(b: FrontierBoard) -> dict[str, Any]:
+    """One board's counts in the visited-set study's JSON shape."""
+    n = b.rows * b.cols
+    return {"rows": b.rows, "cols": b.cols,
+            "totals": {"tours": None if b.paths is None else 2 * b.paths,
+                       "closed": 2 * n * b.cycles},
+            "undirected_paths": b.paths, "undirected_closed_tours": b.cycles}
+
+
+def frontier_records(res: FrontierResult, transposed: bool = False) -> list[dict[str, Any]]:
+    """The boards of a frontier run as JSON records (``transposed``: the board was asked for
+    with its long side as rows)."""
+    out = []
+    for b in res.boards:
+        rec = board_record(b)
+        if transposed:
+            rec["rows"], rec["cols"] = rec["cols"], rec["rows"]
+        out.append(rec)
+    return out

@@ -1,0 +1,138 @@
+"""``knightgui study count --all-tours`` by the method that suits the board.
+
+    knightgui study count --all-tours --rows 6 --cols 8                 # auto: the frontier
+    knightgui study count --all-tours --rows 5 --cols 5 --method visited
+    knightgui study count --all-tours --rows 6 --cols 20 --closed-only --json
+    knightgui study count --all-tours --rows 5 --cols-from 4 --cols-to 16
+
+``--method auto`` (default) takes the visited-set counter on small boards and on other
+boards and pieces, the frontier count (column by column, any length) elsewhere, and says
+which in the output and in the JSON (``method``, ``method_reason``). ``--closed-only`` skips
+the open paths (frontier only). ``--cols-from A --cols-to B`` counts ``rows`` × A … B in one
+frontier pass: a table, and ``boards`` in the JSON.
+"""
+from __future__ import annotations
+
+import time
+
+from ._common import CliError, emit_json, positive_int
+
+__all__ = ["add_method_options", "run_all_tours_by_method", "run_sequence", "wants_sequence"]
+
+
+def add_method_options(p) -> None:
+    """``--method``, ``--cols-from`` and ``--cols-to`` on ``study count``."""
+    p.add_argument("--method", default="auto", metavar="auto|frontier|visited",
+                   help="with --all-tours: count by (square, visited squares) from each start "
+                        "(visited, at most 64 squares, any board and piece), column by column "
+                        "(frontier, the knight on the plane, any length), or the faster for "
+                        "the board (auto, the default, says which)")
+    p.add_argument("--cols-from", metavar="A", default=None,
+                   help="with --all-tours and --rows R: every R×n board for n from A to "
+                        "--cols-to B in one frontier pass (a table; boards in --json)")
+    p.add_argument("--cols-to", metavar="B", default=None, help="see --cols-from")
+
+
+def wants_sequence(args) -> bool:
+    """True when ``--cols-from`` or ``--cols-to`` was given."""
+    return args.cols_from is not None or args.cols_to is not None
+
+
+def _frontier_errors():
+    from knightgui_core.frontier.frontier_count import FrontierError
+    return FrontierError
+
+
+def _fmt(x) -> str:
+    return "—" if x is None else f"{x:,}"
+
+
+def run_all_tours_by_method(args, rows: int, cols: int, board, visited) -> int:
+    """Choose the method, run it (``visited``: the visited-set command, called as it is),
+    print what was chosen; the frontier's table and JSON here."""
+    from knightgui_core.studies.tour_methods import choose_method, frontier_records, run_frontier
+    FrontierError = _frontier_errors()
+    method_arg = str(args.method).strip().lower()
+    try:
+        method, why = choose_method(rows, cols, method_arg, classic=board.is_classic,
+                                    closed_only=args.closed_only)
+    except FrontierError as e:
+        raise CliError(str(e)) from None
+    if method == "visited":
+        if args.closed_only:
+            raise CliError("--closed-only goes with the frontier count (or --symmetry): the "
+                           "visited-set counter counts every path")
+        print(f"method: visited-set counter ({why})")
+        return int(visited(method, why))
+    if args.starts.strip().lower() != "all" or args.distinct or args.lengths:
+        raise CliError("--all-tours counts every start; it takes no --starts, --distinct "
+                       "or --lengths")
+    k, n = min(rows, cols), max(rows, cols)
+    t0 = time.perf_counter()
+    try:
+        res = run_frontier(k, [n], closed_only=args.closed_only)
+    except FrontierError as e:
+        raise CliError(str(e)) from None
+    rec = frontier_records(res, transposed=rows > cols)[0]
+    print(f"method: frontier, {k} rows at a time ({why})")
+    paths = rec["undirected_paths"]
+    directed = rec["totals"]["tours"]
+    print(f"{board.describe()}: {_fmt(directed)} directed paths ({_fmt(paths)} undirected), "
+          f"{rec['undirected_closed_tours']:,} closed tours; {time.perf_counter() - t0:.1f} s, "
+          f"{res.peak_states:,} states at most")
+    if args.json:
+        emit_json({"study": "all-tours", **rec, "topology": "plane", "leaper": [1, 2],
+                   "method": "frontier", "method_reason": why,
+                   "closed_only": bool(args.closed_only), "peak_states": res.peak_states,
+                   "peak_table_bytes": res.peak_table_bytes,
+                   "seconds": round(time.perf_counter() - t0, 3)})
+    return 0
+
+
+def run_sequence(args, board_of) -> int:
+    """``--cols-from A --cols-to B``: R×A … R×B by the frontier, one pass."""
+    from knightgui_core.frontier.frontier_count import MAX_COLS, MAX_ROWS
+    from knightgui_core.studies.tour_methods import choose_method, frontier_records, run_frontier
+    FrontierError = _frontier_errors()
+    if not args.all_tours:
+        raise CliError("--cols-from and --cols-to count every tour: give --all-tours")
+    if args.rows is None or args.size is not None or args.cols is not None:
+        raise CliError("--cols-from/--cols-to go with --rows R (no --cols, no --size)")
+    if args.cols_from is None or args.cols_to is None:
+        raise CliError("give both --cols-from A and --cols-to B")
+    if args.symmetry is not None or args.boards_up_to is not None:
+        raise CliError("--cols-from/--cols-to take no --symmetry or --boards-up-to")
+    rows = positive_int("--rows", args.rows, 1, MAX_ROWS)
+    a = positive_int("--cols-from", args.cols_from, 1, MAX_COLS)
+    b = positive_int("--cols-to", args.cols_to, 1, MAX_COLS)
+    if b < a:
+        raise CliError(f"--cols-to ({b}) is below --cols-from ({a})")
+    board = board_of(args, rows, a)
+    method_arg = str(args.method).strip().lower()
+    try:
+        if method_arg == "visited":
+            raise FrontierError("a sequence is counted by the frontier: give --method "
+                                "frontier or auto")
+        choose_method(rows, b, "frontier", classic=board.is_classic)
+    except FrontierError as e:
+        raise CliError(str(e)) from None
+    t0 = time.perf_counter()
+    try:
+        res = run_frontier(rows, list(range(a, b + 1)), closed_only=args.closed_only)
+    except FrontierError as e:
+        raise CliError(str(e)) from None
+    seconds = time.perf_counter() - t0
+    recs = frontier_records(res)
+    print(f"method: frontier, {rows} rows at a time (one pass for every length)")
+    print(f"{'board':>9} {'closed tours':>28} {'undirected paths':>30} {'directed paths':>30}")
+    for r in recs:
+        print(f"{r['rows']:>4}×{r['cols']:<4} {r['undirected_closed_tours']:>28,} "
+              f"{_fmt(r['undirected_paths']):>30} {_fmt(r['totals']['tours']):>30}")
+    print(f"{len(recs)} boards {rows}×{a} … {rows}×{b} in {seconds:.1f} s; "
+          f"{res.peak_states:,} states at most")
+    if args.json:
+        emit_json({"study": "all-tours", "rows": rows, "cols_from": a, "cols_to": b,
+                   "method": "frontier", "closed_only": bool(args.closed_only),
+                   "boards": recs, "peak_states": res.peak_states,
+                   "peak_table_bytes": res.peak_table_bytes, "seconds": round(seconds, 3)})
+    return 0
