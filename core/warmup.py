@@ -223,6 +223,8 @@ def _every_tour() -> None:
     assert count_plan(plan(Board(6, 6), "half-turn", True)) == 78   # symmetric tours
     tours = AllToursLister(5, 5, "a1").first(400)
     assert len(tours) == 304
+    from .frontier.frontier_count import count_frontier
+    assert count_frontier(3, [4]).boards[0].paths == 8              # every tour, by columns
     Tour(Board(5, 5), np.asarray(tours[0], dtype=np.int32), False)  # one shown
 
 
@@ -315,6 +317,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("every tour", _every_tour, _k("tietree.alltours_kernel", "count_all")
           + _k("tietree.alltours_list_kernel", "list_all")
           + _k("tietree.symtours_kernel", "count_orbit_paths")
+          + _k("frontier.frontier_kernel", "frontier_step")
           + _k("board.tables_kernel", "neighbour_table")
           + _k("board.validate_kernel", "path_is_tour")),
     Stage("a tour by hand", _by_hand, _k("walks.completions_kernel", "completions_begin",
