@@ -13,8 +13,7 @@ manner: typed state, every change checked, observers told which parts changed. I
   the chosen tie rule and the squares tying with it), shown or not;
 * the **answer** of the last "Can it be finished?" (a ``Completions`` of this very path),
   computed on the solver thread and handed back by :meth:`PlayModel.set_answer`;
-* the **finish**: a complete tour made by hand (open or closed) is recognised, with the time
-  taken since the first move and the number of moves undone.
+* the **finish**: a tour made by hand (open or closed), with its time and moves undone.
 
 A square that is no move is refused with :class:`PlayRefused` (a ``ValueError``, one line);
 :meth:`PlayModel.to_dict` / :meth:`PlayModel.from_dict`: a tour file with a partial path."""
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from knightgui_core.board.rules import DEFAULT_ORDER, candidates_at
 from knightgui_core.board.squares import Board, BoardError
 from knightgui_core.board.tour import FORMAT, VERSION, path_pairs
+from knightgui_core.system.errors import InputError
 from knightgui_core.walks.verdict import PlayError, Verdict, piece_name, play_path, quick_verdict
 
 if TYPE_CHECKING:     # the engine's search modules load numba: imported where they are used
@@ -43,8 +43,8 @@ PLAY_KEY = "partial"
 LIVE_VERDICT_MAX = 250_000
 
 
-class PlayRefused(ValueError):
-    """A square that cannot be played now: the message is one line."""
+class PlayRefused(InputError):
+    """A square that cannot be played now (a ``ValueError``): the message is one line."""
 
 
 class PlayModel:

@@ -26,18 +26,23 @@ class Board(Protocol):
     this module, so it is named by its shape)."""
 
     @property
-    def rows(self) -> int: ...
+    def rows(self) -> int:
+        """The number of rows."""
 
     @property
-    def cols(self) -> int: ...
+    def cols(self) -> int:
+        """The number of columns."""
 
     @property
-    def topology(self) -> str: ...
+    def topology(self) -> str:
+        """``plane``, ``cylinder`` (the columns wrap) or ``torus`` (both wrap)."""
 
     @property
-    def moves(self) -> tuple[tuple[int, int], ...]: ...
+    def moves(self) -> tuple[tuple[int, int], ...]:
+        """The piece's moves as (row, column) steps."""
 
-    def coords(self, sq: int) -> tuple[int, int]: ...
+    def coords(self, sq: int) -> tuple[int, int]:
+        """The (row, column) of flat square ``sq``."""
 
 
 def _wraps(board: Board) -> tuple[bool, bool]:

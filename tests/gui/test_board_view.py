@@ -32,8 +32,12 @@ def test_tour_is_one_path_and_numbers_match(view):
     np.testing.assert_array_equal(view.numbers, t.numbers())
     view.grab()
     assert view.numbers_item.last_painted == 64
-    # one item per layer, however big the board
-    assert len(view.vb.addedItems) == 7
+    # one item per layer, however big the board: squares, ties, path, numbers, markers,
+    # candidates, edge labels, the symmetry's centre or axis
+    assert len(view.vb.addedItems) == 8
+    view.set_tour(some_tour(30, 30).path, False, rows=30, cols=30)
+    view.grab()
+    assert len(view.vb.addedItems) == 8
 
 
 def test_closed_tour_draws_the_closing_segment(view):

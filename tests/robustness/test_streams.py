@@ -32,8 +32,9 @@ def test_full_stdout_is_exit_1_and_one_line():
         r = _run(["solve", "--rows", "8", "--cols", "8"], stdout=full)
     _no_traceback(r.stderr)
     assert r.returncode == 1
-    assert r.stderr.decode().strip().splitlines() == [
-        "knightgui: cannot write to stdout: No space left on device"]
+    lines = [ln for ln in r.stderr.decode().strip().splitlines()     # a cold cache says it
+             if "compiling the engine (once)" not in ln]             # compiles: not an error
+    assert lines == ["knightgui: cannot write to stdout: No space left on device"]
 
 
 @pytest.mark.parametrize("json_flag", [[], ["--json"]])
