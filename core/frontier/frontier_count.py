@@ -149,15 +149,19 @@ def _later(rows: int, r: int) -> list[tuple[int, int]]:
     return [(r + dr, dc) for dr, dc in ((1, 2), (-1, 2), (2, 1), (-2, 1)) if 0 <= r + dr < rows]
 
 
-def _step_tables(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+def _step_tables(rows: int, cols: int, odd_ends: bool = False
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per cell ``i``: the window positions of its neighbours read before it (int64[N, 4])
     and how many knight neighbours each position has still unread after it (uint8[N, W + 1]),
     on a board read as if it went on forever (a board's last cells retire when it is
-    finished)."""
+    finished), and which may be an end of a path (uint8[N, W + 1]; ``odd_ends``: on boards
+    of odd area only the colour of the corners, which has one square more, since a path
+    alternates colours)."""
     k, w = rows, 2 * rows + 1
     n = rows * cols
     nb = np.full((n, 4), -1, np.int64)
     rem = np.zeros((n, w + 1), np.uint8)
+    endok = np.ones((n, w + 1), np.uint8)
     later = [[(c + dc) * k + rr for rr, dc in _later(k, r)]
              for c, r in (divmod(i, k) for i in range(n))]
     for i in range(n):
@@ -171,7 +175,9 @@ def _step_tables(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
             j = i - w + t
             if j >= 0:
                 rem[i, t] = sum(1 for x in later[j] if x > i)
-    return nb, rem
+                if odd_ends and sum(divmod(j, k)) % 2:
+                    endok[i, t] = 0
+    return nb, rem, endok
 
 
 def state_estimate(rows: int, closed_only: bool) -> int | None:
@@ -217,7 +223,9 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     entry = BYTES_PER_STATE + 8 * m
     open_mode = 0 if closed_only else 1
     w = 2 * k + 1
-    nb, rem = _step_tables(k, ncols)
+    # a path alternates colours: on an odd board both ends lie on the corners' colour
+    odd_ends = k % 2 == 1 and all(x % 2 == 1 for x in lengths)
+    nb, rem, endok = _step_tables(k, ncols, odd_ends)
     res = FrontierResult(k, closed_only, moduli=m)
     keys = np.zeros((16, 2), np.uint64)
     used = np.zeros(16, np.uint8)
@@ -246,7 +254,7 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
             tused = np.zeros(cap, np.uint8)
             tcnt = np.zeros((cap, m), np.uint64)
             total = np.zeros((2, m), np.uint64)
-            got = frontier_step(keys, used, cnt, mods, nb[i], rem[i], w, open_mode,
+            got = frontier_step(keys, used, cnt, mods, nb[i], rem[i], endok[i], w, open_mode,
                                 finish, carry, tkeys, tused, tcnt, total)
             if got == -2:
                 raise FrontierError(f"the frontier step refused its arrays at cell {i}")

@@ -66,14 +66,15 @@ def _other_end(w: np.ndarray, n: int, t: int, x: int) -> int:
 
 
 @njit
-def _retire(w: np.ndarray, n: int, t: int, open_mode: int, st: np.ndarray) -> bool:
+def _retire(w: np.ndarray, n: int, t: int, open_mode: int, st: np.ndarray,
+            endok: np.ndarray) -> bool:
     """Cell ``t`` leaves the window; False when the state dies. ``st``: ends placed, paths
-    closed, cycles closed."""
+    closed, cycles closed; ``endok[t]``: 0 when the cell may not be an end of the path."""
     x = w[t]
     w[t] = DONE
     if x == DONE:
         return True
-    if x == EMPTY or open_mode == 0:
+    if x == EMPTY or open_mode == 0 or endok[t] == 0:
         return False
     if st[0] >= 2:
         return False
@@ -172,7 +173,8 @@ def _add(dst: np.ndarray, src: np.ndarray, mods: np.ndarray) -> None:
 
 @njit
 def frontier_step(keys: np.ndarray, used: np.ndarray, cnt: np.ndarray, mods: np.ndarray,
-                  nb: np.ndarray, rem: np.ndarray, window: int, open_mode: int,
+                  nb: np.ndarray, rem: np.ndarray, endok: np.ndarray, window: int,
+                  open_mode: int,
                   finish: int, carry: int, tkeys: np.ndarray, tused: np.ndarray,
                   tcnt: np.ndarray, total: np.ndarray) -> int:
     """Reads one cell: every state of the table ``keys``/``used``/``cnt`` goes to its
@@ -185,14 +187,16 @@ def frontier_step(keys: np.ndarray, used: np.ndarray, cnt: np.ndarray, mods: np.
     neighbours of each position are still unread after this cell (position ``window`` is
     the new cell; 0 retires it, and position 0 always retires). A cell that cannot get the
     moves it lacks from its unread neighbours must be an end of the path: more such cells
-    than ends left, and the state is dropped. Returns the number of states in the new
+    than ends left, or one that may not be an end (``endok``: uint8[``window`` + 1], 0 for
+    a cell of the colour that cannot hold an end of a path on an odd board), and the state
+    is dropped. Returns the number of states in the new
     table, -1 when it holds more than three quarters of its slots (the caller gives a
     bigger one and reads the cell again), -2 when the arrays do not fit each other."""
     n = window
     m = mods.shape[0]
     cap_in = keys.shape[0]
     cap = tkeys.shape[0]
-    if (n < 1 or n > MAX_WINDOW or nb.shape[0] != 4 or rem.shape[0] != n + 1
+    if (n < 1 or n > MAX_WINDOW or nb.shape[0] != 4 or rem.shape[0] != n + 1 or endok.shape[0] != n + 1
             or keys.shape[1] != 2 or used.shape[0] != cap_in or cnt.shape[0] != cap_in
             or cnt.shape[1] != m or tkeys.shape[1] != 2 or tused.shape[0] != cap
             or tcnt.shape[0] != cap or tcnt.shape[1] != m or cap < 1 or (cap & (cap - 1)) != 0
@@ -239,11 +243,11 @@ def frontier_step(keys: np.ndarray, used: np.ndarray, cnt: np.ndarray, mods: np.
                 st[2] = 0
                 if not _join(w, n, a, b, open_mode, st):
                     continue
-                ok = _retire(w, n, 0, open_mode, st)
+                ok = _retire(w, n, 0, open_mode, st, endok)
                 t = 1
                 while ok and t <= n:
                     if rem[t] == 0:
-                        ok = _retire(w, n, t, open_mode, st)
+                        ok = _retire(w, n, t, open_mode, st, endok)
                     t += 1
                 if not ok:
                     continue
@@ -256,7 +260,7 @@ def frontier_step(keys: np.ndarray, used: np.ndarray, cnt: np.ndarray, mods: np.
                     fok = True
                     t = 1
                     while fok and t <= n:
-                        fok = _retire(f, n, t, open_mode, fst)
+                        fok = _retire(f, n, t, open_mode, fst, endok)
                         t += 1
                     if fok and fst[1] + fst[2] == 1:
                         if fst[2] == 1 and fst[0] == 0:
@@ -271,6 +275,8 @@ def frontier_step(keys: np.ndarray, used: np.ndarray, cnt: np.ndarray, mods: np.
                     if x != DONE:
                         lack = (2 if x == EMPTY else 1) - np.int64(rem[t])
                         if lack > 0:
+                            if lack > 1 or endok[t] == 0:
+                                short = 3            # an end of degree 0, or a barred one
                             short += lack
                 if short > 0 and (open_mode == 0 or short > 2 - st[0]):
                     continue

@@ -115,15 +115,17 @@ def test_the_kernel_refuses_arrays_that_do_not_fit():
     out = (np.zeros((16, 2), np.uint64), np.zeros(16, np.uint8), np.zeros((16, m), np.uint64),
            np.zeros((2, m), np.uint64))
     bad_nb = np.array([0, 99, -1, -1], np.int64)
-    assert frontier_step(keys, used, cnt, mods, bad_nb, np.zeros(8, np.uint8), 7, 1, 0, 1,
+    assert frontier_step(keys, used, cnt, mods, bad_nb, np.zeros(8, np.uint8),
+                         np.ones(8, np.uint8), 7, 1, 0, 1,
                          *out) == -2
     nb = np.full(4, -1, np.int64)
-    assert frontier_step(keys, used, cnt, mods, nb, np.zeros(5, np.uint8), 7, 1, 0, 1,
+    assert frontier_step(keys, used, cnt, mods, nb, np.zeros(5, np.uint8),
+                         np.ones(8, np.uint8), 7, 1, 0, 1,
                          *out) == -2                                # rem too short
     odd = (np.zeros((12, 2), np.uint64), np.zeros(12, np.uint8), np.zeros((12, m), np.uint64),
            np.zeros((2, m), np.uint64))
-    assert frontier_step(keys, used, cnt, mods, nb, np.zeros(8, np.uint8), 7, 1, 0, 1,
-                         *odd) == -2                                # not a power of two
+    assert frontier_step(keys, used, cnt, mods, nb, np.zeros(8, np.uint8),
+                         np.ones(8, np.uint8), 7, 1, 0, 1, *odd) == -2     # not a power of two
 
 
 @pytest.mark.slow
