@@ -56,6 +56,10 @@ assert all(ok(p[i], p[(i + 1) % len(p)]) for i in range(len(p)))
 PY
 fi
 echo "ok   tour valid (bundle's check$(command -v python3 > /dev/null && echo ', independent python3 check'))"
+"$BIN" solve --rows 8 --cols 8 --animate "$tmp/tour.gif" > /dev/null \
+    || fail "solve --animate (GIF) exited $?"
+[ "$(head -c 6 "$tmp/tour.gif")" = "GIF89a" ] || fail "solve --animate wrote no GIF"
+echo "ok   animated GIF exported ($(wc -c < "$tmp/tour.gif") bytes)"
 bundle=$(dirname "$BIN")
 [ -z "$(find "$bundle" -path '*numba*' -o -path '*llvmlite*' | head -n 1)" ] \
     || fail "the bundle holds numba or llvmlite: $(find "$bundle" -path '*llvm*' | head -n 3)"
