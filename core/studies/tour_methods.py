@@ -28,13 +28,18 @@ from ..system.control import CancelLike
 from ..system.limits import available_memory
 from .all_tours import MAX_SQUARES
 
-__all__ = ["METHODS", "VISITED_FASTER_UP_TO", "board_record", "choose_method", "frontier_records",
-           "run_frontier", "memory_estimate"]
+__all__ = ["FRONTIER_FROM", "METHODS", "VISITED_FASTER_UP_TO", "board_record", "choose_method",
+           "frontier_records", "run_frontier", "memory_estimate"]
 
 METHODS = ("auto", "frontier", "visited")
-#: boards of at most this many squares are counted faster by the visited-set counter
-#: (bench/frontier.py: 5×5 and 4×6 take milliseconds that way, while the frontier pays
-#: for a table per cell; from 5×6 on the frontier is faster)
+#: with the open paths asked for, the length from which ``auto`` counts a board of each
+#: height by the frontier (shorter boards of at most 64 squares go to the visited-set
+#: counter, which is faster there: 5×8 in 6.6 s and 6×7 in 90 s on 2 cores, docs/counts.md,
+#: while the frontier's open states grow about 20-fold from 4 to 5 rows and 3-fold more
+#: to 6; bench/frontier.py compares both on 5×5, 4×6, 5×6, 6×6 and 5×8)
+FRONTIER_FROM = {1: 3, 2: 3, 3: 9, 4: 9, 5: 9, 6: 8}
+#: the closed tours alone: the frontier's closed states are few (56,497 at most on 5 rows,
+#: 1.4 M on 6), so it takes every board on the plane from this many squares
 VISITED_FASTER_UP_TO = 25
 
 
@@ -63,12 +68,20 @@ def choose_method(rows: int, cols: int, method: str = "auto", *, classic: bool =
         return "visited", "another board or piece: only the visited-set counter takes it"
     if short > MAX_ROWS and n <= MAX_SQUARES:
         return "visited", f"the short side is over {MAX_ROWS}"
-    if n <= VISITED_FASTER_UP_TO and not closed_only:
-        return "visited", f"{n} squares: the visited-set counter is faster up to " \
-                          f"{VISITED_FASTER_UP_TO}"
     if n > MAX_SQUARES:
         return "frontier", f"{n} squares: over the visited-set counter's {MAX_SQUARES}"
-    return "frontier", f"{n} squares, {short} rows: the frontier count is faster"
+    if closed_only:
+        if n <= VISITED_FASTER_UP_TO:
+            return "frontier", "closed tours only: the visited-set counter counts every path"
+        return "frontier", f"closed tours only, {short} rows: few states"
+    start = FRONTIER_FROM.get(short)
+    if start is None:
+        return "visited", (f"{short} rows: the frontier's open-path states outgrow this "
+                           "machine's memory")
+    if max(rows, cols) < start:
+        return "visited", (f"{n} squares, {short} rows: the visited-set counter is faster "
+                           f"on boards this short")
+    return "frontier", f"{short} rows, {max(rows, cols)} long: the frontier count is faster"
 
 
 def memory_estimate(rows: int, cols: int, closed_only: bool) -> int | None:
