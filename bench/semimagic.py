@@ -1,0 +1,87 @@
+"""Semi-magic 8×8 knight's tours from scratch (issue 38, item 3): how far the search gets in
+a bounded time, its rate, and what a census would cost, estimated on random slices.
+
+    .venv/bin/python bench/semimagic.py [--seconds 300] [--start a1] [--samples 20 --depth 24]
+
+1. From scratch: every tour from ``--start``, searched for a semi-magic one for at most
+   ``--seconds`` (a short calibration picks the node budget). Prints found/none/budget,
+   nodes, seconds and nodes a second.
+2. Census slices (``--samples`` > 0): random openings of ``--depth`` squares from the start,
+   each subtree searched to the end (capped at ``--cap`` nodes); Knuth's estimator (the
+   product of the branching factors along the opening times the subtree's nodes, averaged)
+   gives the nodes of exhausting every opening from that start, hence the census's cost.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+
+from knightgui_core.board.squares import Board
+from knightgui_core.studies.semimagic import find_semimagic, knight_table
+
+
+def opening(nbr, start: int, depth: int, rng: random.Random) -> tuple[list[int], int] | None:
+    """A random knight path of ``depth`` squares from ``start`` and the product of the
+    number of choices along it (None if the walk got stuck)."""
+    path, seen, weight = [start], {start}, 1
+    while len(path) < depth:
+        free = [int(u) for u in nbr[path[-1]] if u >= 0 and int(u) not in seen]
+        if not free:
+            return None
+        weight *= len(free)
+        u = rng.choice(free)
+        path.append(u)
+        seen.add(u)
+    return path, weight
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=300.0)
+    ap.add_argument("--start", default="a1")
+    ap.add_argument("--samples", type=int, default=0)
+    ap.add_argument("--depth", type=int, default=24)
+    ap.add_argument("--cap", type=int, default=200_000_000)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    b = Board(8, 8)
+    start = b.parse(a.start)
+    print(f"# load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+    find_semimagic(8, 8, prefix=[start], node_limit=10)                  # compile or load
+    cal = find_semimagic(8, 8, prefix=[start], node_limit=2_000_000)
+    rate = cal.nodes / max(cal.seconds, 1e-9)
+    if a.seconds > 0:
+        r = find_semimagic(8, 8, prefix=[start], node_limit=int(rate * a.seconds))
+        print(f"from {a.start}: {r.status} after {r.nodes:,} nodes, {r.seconds:.1f} s "
+              f"({r.nodes / max(r.seconds, 1e-9):,.0f} nodes/s)", flush=True)
+        if r.status == "found":
+            print("tour:", " ".join(b.name(s) for s in r.path))
+    if a.samples <= 0:
+        return
+    rng = random.Random(a.seed)
+    nbr = knight_table(8, 8)
+    estimates, secs, capped, found = [], [], 0, 0
+    while len(estimates) < a.samples:
+        got = opening(nbr, start, a.depth, rng)
+        if got is None:
+            estimates.append(0)
+            continue
+        path, weight = got
+        r = find_semimagic(8, 8, prefix=path, node_limit=a.cap)
+        capped += r.status == "budget"
+        found += r.status == "found"
+        estimates.append(weight * r.nodes)
+        secs.append(r.seconds)
+        print(f"  opening {len(estimates)}: {r.status}, {r.nodes:,} nodes, {r.seconds:.2f} s, "
+              f"weight {weight:.3g}", flush=True)
+    total = statistics.mean(estimates)
+    print(f"census slices from {a.start}, depth {a.depth}: {a.samples} openings, "
+          f"{capped} capped at {a.cap:,} nodes, {found} found a tour; mean subtree "
+          f"{statistics.mean(secs):.2f} s; estimated nodes to exhaust {a.start}: {total:.3g} "
+          f"= {total / rate / 86400:.3g} core-days at {rate:,.0f} nodes/s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
