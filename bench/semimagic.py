@@ -1,7 +1,7 @@
 """Semi-magic 8×8 knight's tours from scratch (issue 38, item 3): how far the search gets in
 a bounded time, its rate, and what a census would cost, estimated on random slices.
 
-    .venv/bin/python bench/semimagic.py [--seconds 300] [--start a1] [--samples 20 --depth 24]
+    .venv/bin/python bench/semimagic.py [--seconds 60] [--start a1] [--samples 20 --depth 24]
 
 1. From scratch: every tour from ``--start``, searched for a semi-magic one for at most
    ``--seconds`` (a short calibration picks the node budget). Prints found/none/budget,
@@ -39,7 +39,7 @@ def opening(nbr, start: int, depth: int, rng: random.Random) -> tuple[list[int],
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seconds", type=float, default=300.0)
+    ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--start", default="a1")
     ap.add_argument("--samples", type=int, default=0)
     ap.add_argument("--depth", type=int, default=24)
