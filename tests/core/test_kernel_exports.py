@@ -40,7 +40,7 @@ _HELPERS = {"step", "popcount", "new_state",
             "pad_nxt", "pad_rc", "pad_sq", "pad_cand_rc", "pad_start_rc", "pad_bsq",
             "nxt_in_order",
             # the streaming loop and its two layouts (tietree/stream_kernel.py)
-            "collect_rows", "advance", "advance_on_bits"}
+            "collect_rows"}
 
 
 SIG = ((("array", "int32", 1, False), ("int",), ("array", "uint64", 2, True), ("bool",)),
