@@ -1,9 +1,8 @@
 """The explorer window: board in the middle, controls on the left, options matrix, counter and
-timing on the right; toolbar for stepping and animation; File / View / Run menus (View ▸
-Analysis opens the Analysis view in a window of its own); status bar with the hovered square.
-
-The controls edit a :class:`knightgui.request.RequestModel`; the window observes it and marks
-the shown figures stale when the board, mode, start or end change."""
+timing on the right; toolbar for stepping and animation; File / View / Run / Play / Help menus
+(View ▸ Analysis opens the Analysis view in a window of its own); status bar with the hovered
+square. The controls edit a :class:`knightgui.request.RequestModel`; the window observes it
+and marks the shown figures stale when the board, mode, start or end change."""
 from __future__ import annotations
 
 import logging
