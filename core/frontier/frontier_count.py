@@ -38,11 +38,13 @@ MAX_ROWS = (MAX_WINDOW - 1) // 2
 MAX_COLS = 10_000
 #: the most states met at once on a long board, measured (bench/frontier.py) per height
 #: and kind; a board not listed is estimated from the growth between the last two heights
-#: (height, closed only) → states; measured (bench/frontier.py) on
-#: 3×12, 4×16, 5×20 (closed), 5×8 (open), 6×7 (closed) and 6×6 (open)
+#: (height, closed only) → states; measured (bench/frontier.py, docs/counts.md) on 3×12,
+#: 4×16, 5×40 (closed), 5×8 (open), 6×7 (closed), 6×6 (open) and 8×5 (closed, the first
+#: cells of its fifth column: a lower bound)
 PEAK_STATES: dict[tuple[int, bool], int] = {
     (3, True): 178, (3, False): 2_152, (4, True): 672, (4, False): 19_583,
-    (5, True): 56_497, (5, False): 981_755, (6, True): 1_363_437, (6, False): 3_272_788}
+    (5, True): 56_497, (5, False): 981_755, (6, True): 1_363_437, (6, False): 22_139_418,
+    (8, True): 29_290_587}
 #: bytes a table entry takes per residue, besides its key (16) and used flag (1)
 BYTES_PER_STATE = 17
 
@@ -190,7 +192,9 @@ def state_estimate(rows: int, closed_only: bool) -> int | None:
     if len(known) < 2 or rows < known[-1]:
         return None
     top, below = known[-1], known[-2]
-    ratio = max(PEAK_STATES[(top, c)] / PEAK_STATES[(below, c)] for c in (True, False))
+    both = [(k, c) for k in (top, below) for c in (True, False)]
+    ratio = (max(PEAK_STATES[(top, c)] / PEAK_STATES[(below, c)] for c in (True, False))
+             if all(x in PEAK_STATES for x in both) else 30.0)
     return int(PEAK_STATES[(top, closed_only)] * max(1.0, ratio) ** (rows - top))
 
 
