@@ -103,7 +103,7 @@ def run_frontier(rows: int, cols: Sequence[int], *, closed_only: bool = False,
     up front with the estimate when the measured state counts say it will not fit."""
     budget = available_memory() if memory_limit is None else int(memory_limit)
     longest = max(cols) if cols else 0
-    tallest = max(k for k, _ in PEAK_STATES)
+    tallest = max(k for k, c in PEAK_STATES if c == closed_only)
     # trusted on long boards (the states stop growing after a few columns) and far above
     # the measured heights; near them a short board is left to the count's own check
     need = (memory_estimate(rows, longest, closed_only)
