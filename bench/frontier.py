@@ -1,7 +1,7 @@
 """The frontier count (column by column) against the visited-set counter, board by board.
 
     .venv/bin/python bench/frontier.py                 # the quick set (a few minutes)
-    .venv/bin/python bench/frontier.py --long          # also 6×20, 5×40, 7×7 open, 8×n states
+    .venv/bin/python bench/frontier.py --long          # also 6×6 open, 6×20, 7×7 open, 8×8 states
     .venv/bin/python bench/frontier.py --only 7x7      # one board
 
 Each measurement runs in a fresh process with warm kernels (a first run compiles them and is
@@ -54,7 +54,8 @@ print(json.dumps(out))
 
 # closed, undirected paths per board, from the OEIS (A175881, A175855 via A383661, A083386
 # via A389755, A079137, A165134 halved, A001230)
-KNOWN = {(6, 6): (9862, 3318960), (5, 6): (8, 18784), (5, 8): (44202, 18061054),
+KNOWN = {(6, 6): (9862, 3318960), (4, 10): (0, 1213112), (3, 12): (176, 57248),
+         (5, 6): (8, 18784), (5, 8): (44202, 18061054),
          (5, 5): (0, 864), (4, 6): (0, 744), (6, 7): (1067638, None), (7, 7): (None, 82787609160),
          (6, 20): (276453522147273309254029785276, None), (8, 8): (13267364410532, None),
          (5, 14): (1495135512514, None)}
@@ -116,7 +117,10 @@ def main() -> int:
         print(line(f"frontier {r}×{c}", res), check(min(r, c), res.get("boards", [])))
         return 0
     failed = []
-    for rows, cols in ((5, 5), (4, 6), (5, 6), (6, 6), (5, 8)):
+    pairs = [(5, 5), (4, 6), (5, 6), (5, 8), (4, 10), (3, 12)]
+    if args.long:
+        pairs.insert(3, (6, 6))          # the frontier's 22 M open states: 4 GiB, minutes
+    for rows, cols in pairs:
         f = run_job({"method": "frontier", "rows": rows, "cols": [cols], "closed_only": False},
                     args.timeout)
         v = run_job({"method": "visited", "rows": rows, "cols": [cols], "closed_only": False},
