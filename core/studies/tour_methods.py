@@ -36,8 +36,9 @@ METHODS = ("auto", "frontier", "visited")
 #: height by the frontier (shorter boards of at most 64 squares go to the visited-set
 #: counter, which is faster there: 5×8 in 6.6 s and 6×7 in 90 s on 2 cores, docs/counts.md,
 #: while the frontier's open states grow about 50-fold from 4 to 5 rows and 20-fold more
-#: to 6 (6×6: 22 M states, 263 s of CPU against 3.2 s); bench/frontier.py compares both)
-FRONTIER_FROM = {1: 3, 2: 3, 3: 9, 4: 9, 5: 9, 6: 11}
+#: to 6 (6×6: 22 M states, 263 s of CPU against 3.2 s); bench/frontier.py compares both:
+#: on a quiet machine 4×6 0.4 s against 1.0 s, 5×6 3.9 s against 0.8 s, 5×8 a tie)
+FRONTIER_FROM = {1: 3, 2: 3, 3: 9, 4: 6, 5: 9, 6: 11}
 #: the closed tours alone: the frontier's closed states are few (56,497 at most on 5 rows,
 #: 1.4 M on 6), so it takes every board on the plane from this many squares
 VISITED_FASTER_UP_TO = 25
