@@ -1,26 +1,20 @@
 """The one warm-up of the engine: load the kernels from numba's cache (or compile them, the
 first time) before a real request needs them.
 
-The warm-up is a list of named stages, :data:`STAGES`, one per feature of the window, in the
-order a newcomer meets them (a tour and the backtracking its rule may fall back on, a
-closed tour, every tie followed, Watch, …, the studies). Each stage calls the public API
-the way its feature does, small, so every kernel that feature reaches is compiled (or
-loaded) when the stage ends; together they call every kernel of
-:mod:`knightgui_core.kernel_exports` (``tests/core/test_warmup.py`` checks both).
+:data:`STAGES` are named steps, one per feature of the window, in the order a newcomer meets
+them (a tour, backtracking, a closed tour, every tie followed, Watch, …, the studies). Each
+calls the public API as its feature does, small, so the kernels it reaches are ready when it
+ends; together they call every kernel of :mod:`knightgui_core.kernel_exports`.
 
-* :func:`warm_up` runs the stages one at a time and reports after each one through a
-  ``progress(done, total, name)`` callback: called before each stage with the stages done so
-  far and the name of the stage starting, and once at the end with ``(total, total, "")``.
+* :func:`warm_up` runs the stages one at a time; ``progress(done, total, name)`` is called
+  before each stage (stages done, the one starting) and at the end with ``(total, total, "")``.
   ``first()``, read between stages, names the stages wanted soonest (a feature someone asked
   for). Best effort: a failing stage is logged and counted; its kernels compile on first
   real use instead. The window runs it in a thread of its own after the first frame
   (``knightgui/engine_warmup.py``), ``knightgui warmup`` at install (``make install``).
 * :func:`exercise_all` runs every stage and raises on a failure, so
-  ``packaging/build_aot.py`` can read the one signature each kernel has and compile it ahead
-  of time.
-
-In the bundle (``KNIGHTGUI_KERNELS=aot``) the kernels are compiled already: :func:`warm_up`
-reports every stage done at once and runs nothing.
+  ``packaging/build_aot.py`` can read each kernel's one signature and compile it ahead of
+  time. In the bundle (``KNIGHTGUI_KERNELS=aot``) :func:`warm_up` runs nothing.
 """
 from __future__ import annotations
 
