@@ -12,7 +12,8 @@ from knightgui.request import Enabled, RequestModel, Settings
 OTHER = {"rows": 10, "cols": 12, "square": False, "closed": True, "mode": "exhaustive",
          "start": "b3", "end": "a1", "tie": "first", "order": "87654321", "seed": 7,
          "method": "greedy", "dashes": (("l10", "full"),), "tail": None, "keep": 5000,
-         "limit": 99, "all_tours": True, "topology": "torus", "leaper": "2,3"}
+         "limit": 99, "all_tours": True, "topology": "torus", "leaper": "2,3",
+         "symmetry": "half-turn"}
 #: the fields that hold only for the knight on the plane (the dashes) and those that change it
 KNIGHTS_PLANE = {"dashes", "tail"}
 BOARD_FIELDS = {"topology", "leaper"}

@@ -35,6 +35,7 @@ CASES = [
     ({"mode": "exhaustive"}, "all_tours", True, True),
     ({}, "topology", "cylinder", "cylinder"),
     ({}, "leaper", "giraffe", "1,4"),
+    ({"mode": "exhaustive", "all_tours": True}, "symmetry", "quarter-turn", "quarter-turn"),
 ]
 
 
@@ -59,7 +60,7 @@ BAD = [("rows", -3), ("cols", 2001), ("square", "perhaps"), ("closed", 2), ("mod
        ("start", None), ("end", 5), ("tie", 3), ("order", "0"), ("seed", 2**31),
        ("method", ""), ("dashes", (("a1", "B", "x"),)), ("tail", ["a1"] * 9),
        ("keep", 99), ("limit", -1), ("all_tours", "yes please"), ("topology", "klein"),
-       ("leaper", "2,2")]
+       ("leaper", "2,2"), ("symmetry", "glide")]
 
 
 def test_every_field_has_a_bad_case():
