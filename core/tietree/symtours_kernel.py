@@ -131,7 +131,7 @@ def count_orbit_paths(nbr: np.ndarray, orb: np.ndarray, oadj: np.ndarray, start:
                     m = g & ~nb
                     last = 0
                     while m and not dead:
-                        u = trailing_zeros(m)
+                        u = np.int64(trailing_zeros(m))
                         m &= m - _ONE
                         if deg[u] == 1:
                             last += 1
