@@ -28,6 +28,7 @@ def _apply_sum(a):
     return total
 
 
+@pytest.mark.jit_only   # reads numba's dispatcher (py_func); the bundle's kernels are compiled
 def test_a_copy_calls_what_it_is_bound_to_and_the_template_is_unchanged():
     a = np.arange(5, dtype=np.int64)
     squares = specialise(_apply_sum, "apply_sum_squares", _double=_square)
