@@ -185,6 +185,14 @@ def _open_csv(p: Path) -> SolutionFile:
         text = files.read_text(p, memory_factor=CSV_MEMORY_FACTOR)
     except OSError as e:
         raise EnumerationError(str(e)) from None
+    try:
+        return _parse_csv(p, text)
+    except csv.Error as e:     # e.g. a bare carriage return inside a field
+        raise EnumerationError(f"{p.name}: not a solutions CSV ({shorten(str(e), 60)})") \
+            from None
+
+
+def _parse_csv(p: Path, text: str) -> SolutionFile:
     topology, leaper, skipped = "plane", "1,2", 0
     if text.startswith("#"):                # "# topology=torus leaper=2,3": another board
         first, _, text = text.partition("\n")
