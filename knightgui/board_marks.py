@@ -92,24 +92,19 @@ class CandidatesItem(pg.GraphicsObject):
         p.restore()
 
 
-# ------------------------------------------------------------ start / end markers
-class MarkersItem(pg.GraphicsObject):
-    """Start (green circle) and end (red square) as outlines around their squares, so the
-    numbers stay readable; filled dots of at least 12 px when squares are tiny.
-    ``items``: [(square, kind)] with kind "start", "end" or "want" (a requested start
-    that differs from the shown tour's)."""
+# ------------------------------------------------------------ marks on squares
+class SquareMarksItem(pg.GraphicsObject):
+    """Marks on squares, ``(col, row, kind)``, painted in device pixels so they read the
+    same at any zoom: a subclass draws them in :meth:`draw`."""
 
-    STYLE = {"start": (QColor(20, 160, 50), "circle"), "end": (QColor(215, 30, 30), "square"),
-             "want": (QColor(20, 160, 50), "ring")}
-
-    def __init__(self):
+    def __init__(self, z: float) -> None:
         super().__init__()
         self._items: list[tuple[int, int, str]] = []
         self._bounds = QRectF()
-        self.setZValue(25)
+        self.setZValue(z)
 
-    def set_markers(self, items, rows: int, cols: int):
-        """Mark the start and end squares (-1: none)."""
+    def _set_items(self, items, rows: int, cols: int) -> None:
+        """``items``: (square, kind) pairs; squares off the board are dropped."""
         self.prepareGeometryChange()
         self._bounds = QRectF(0, 0, cols, rows)
         self._items = [(int(s) % cols, int(s) // cols, kind) for s, kind in items
@@ -122,7 +117,7 @@ class MarkersItem(pg.GraphicsObject):
 
     @safe_paint
     def paint(self, p, opt, widget):
-        """Draw the start and end markers."""
+        """Set the painter to device pixels, then :meth:`draw` the marks."""
         if not self._items:
             return
         px = _pixels_per_unit(p)
@@ -130,6 +125,35 @@ class MarkersItem(pg.GraphicsObject):
         p.save()
         p.setTransform(QTransform())
         p.setRenderHint(p.RenderHint.Antialiasing, True)
+        try:
+            self.draw(p, t, px)
+        finally:
+            p.restore()
+
+    def draw(self, p, t, px: float) -> None:
+        """Draw ``self._items``; ``t`` maps square units to pixels, ``px`` pixels a square."""
+        raise NotImplementedError
+
+
+# ------------------------------------------------------------ start / end markers
+class MarkersItem(SquareMarksItem):
+    """Start (green circle) and end (red square) as outlines around their squares, so the
+    numbers stay readable; filled dots of at least 12 px when squares are tiny.
+    ``items``: [(square, kind)] with kind "start", "end" or "want" (a requested start
+    that differs from the shown tour's)."""
+
+    STYLE = {"start": (QColor(20, 160, 50), "circle"), "end": (QColor(215, 30, 30), "square"),
+             "want": (QColor(20, 160, 50), "ring")}
+
+    def __init__(self):
+        super().__init__(25)
+
+    def set_markers(self, items, rows: int, cols: int):
+        """Mark the start and end squares (-1: none)."""
+        self._set_items(items, rows, cols)
+
+    def draw(self, p, t, px: float) -> None:
+        """Draw the start and end markers."""
         big = px >= 14
         for col, row, kind in self._items:
             colour, shape = self.STYLE[kind]
@@ -149,7 +173,6 @@ class MarkersItem(pg.GraphicsObject):
                 p.drawRect(r)
             else:
                 p.drawEllipse(r)
-        p.restore()
 
 
 # ------------------------------------------------------------- file and rank labels

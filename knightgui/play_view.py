@@ -13,13 +13,13 @@ squares with their onward counts, those marks, and one finish drawn dimmed.
 from __future__ import annotations
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPen, QTransform
+from PySide6.QtGui import QColor, QFont, QPen
 
 from knightgui_core.walks.verdict import ReasonKind, Verdict
 
-from .board_items import TourPathItem, _pixels_per_unit, safe_paint
+from .board_items import TourPathItem
+from .board_marks import SquareMarksItem
 from .play_model import PlayModel
 
 __all__ = ["PlayMarksItem", "PlayOverlay", "marks_of"]
@@ -53,41 +53,22 @@ def marks_of(verdict: Verdict | None, ties: tuple[int, ...] = (),
     return out
 
 
-class PlayMarksItem(pg.GraphicsObject):
+class PlayMarksItem(SquareMarksItem):
     """The marks of :func:`marks_of`, painted in device pixels (readable at any zoom)."""
 
     def __init__(self) -> None:
-        super().__init__()
-        self._items: list[tuple[int, int, str]] = []
-        self._bounds = QRectF()
-        self.setZValue(28)          # over the numbers, under the candidates' rings
+        super().__init__(28)        # over the numbers, under the candidates' rings
 
     def set_marks(self, marks: dict[int, str], rows: int, cols: int) -> None:
         """Mark the squares of ``marks`` (square → kind) on a ``rows`` × ``cols`` board."""
-        self.prepareGeometryChange()
-        self._bounds = QRectF(0, 0, cols, rows)
-        self._items = [(s % cols, s // cols, k) for s, k in sorted(marks.items())
-                       if 0 <= s < rows * cols]
-        self.update()
+        self._set_items(sorted(marks.items()), rows, cols)
 
     def marks(self) -> list[tuple[int, int, str]]:
         """``(col, row, kind)`` of each mark (for tests)."""
         return list(self._items)
 
-    def boundingRect(self) -> QRectF:
-        """The board's rectangle."""
-        return QRectF(self._bounds)
-
-    @safe_paint
-    def paint(self, p, opt, widget):
+    def draw(self, p, t, px: float) -> None:
         """Draw each mark: cross, "end" ring, frame or tie ring."""
-        if not self._items:
-            return
-        px = _pixels_per_unit(p)
-        t = p.transform()
-        p.save()
-        p.setTransform(QTransform())
-        p.setRenderHint(p.RenderHint.Antialiasing, True)
         font = QFont()
         font.setBold(True)
         font.setPixelSize(max(int(px * 0.22), 8))
@@ -113,7 +94,6 @@ class PlayMarksItem(pg.GraphicsObject):
             else:                       # a tie: a thick ring around the candidate's own
                 p.setPen(QPen(colour, max(px * 0.1, 3.0)))
                 p.drawEllipse(c, h * 1.18, h * 1.18)
-        p.restore()
 
 
 class PlayOverlay:
