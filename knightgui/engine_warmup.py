@@ -219,7 +219,8 @@ def stages_for(req: Request, watch: bool = False) -> tuple[str, ...]:
 #: the stage each study of the Analysis view needs (by the kind its page runs)
 STUDY_STAGES: dict[str, tuple[str, ...]] = {"orders": ("move orders",),
                                             "tiebreaks": ("tie-break studies",),
-                                            "count": ("tour counts",)}
+                                            "count": ("tour counts",),
+                                            "frontier": ("every tour",)}
 
 _ENGINE: EngineWarmUp | None = None
 

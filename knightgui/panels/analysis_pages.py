@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .analysis_base import AnalysisPage
 from .analysis_counts import CountStudyPage
+from .analysis_frontier import FrontierSequencePage
 from .analysis_orders import MoveOrdersPage
 from .analysis_tiebreaks import TieBreakPage
 from .analysis_uncrossed import UncrossedPage
@@ -16,5 +17,6 @@ PAGES: tuple[type[AnalysisPage], ...] = (
     MoveOrdersPage,
     TieBreakPage,
     CountStudyPage,
+    FrontierSequencePage,
     UncrossedPage,
 )

@@ -97,6 +97,7 @@ FEATURES = {
     "move orders": {"study": "Move orders", "spins": {"size_spin": 5}},
     "tie-breaks": {"study": "Tie-breaks", "spins": {"nmax_spin": 8}},
     "tour counts": {"study": "Tour counts", "spins": {"size_spin": 5}},
+    "tours by length": {"study": "Tours by length", "spins": {"rows_spin": 5, "to_spin": 8}},
 }
 
 

@@ -1,0 +1,134 @@
+"""Analysis page "Tours by length": a frontier sequence run on the study thread, its progress
+column by column, the log plot and the table of exact counts, cancel, refusals (offscreen)."""
+import math
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from knightgui.panels.analysis import AnalysisWindow
+from knightgui.panels.analysis_frontier import ROWS_UP_TO, log_points
+
+#: closed tours of 5×2n (OEIS A175855): 5×6, 5×8, 5×10
+A175855 = {6: 8, 8: 44_202, 10: 13_311_268}
+
+
+@pytest.fixture
+def view(qtbot):
+    v = AnalysisWindow()
+    qtbot.addWidget(v)
+    v.show()
+    qtbot.waitExposed(v)
+    yield v
+    assert v.shutdown(30000)
+
+
+def _page(view, k, a, b, closed=True):
+    page = view.show_page("Tours by length")
+    page.rows_spin.setValue(k)
+    page.from_spin.setValue(a)
+    page.to_spin.setValue(b)
+    page.closed_box.setChecked(closed)
+    return page
+
+
+def test_a_run_fills_the_table_and_the_log_plot_off_the_gui_thread(qtbot, view, monkeypatch):
+    import knightgui_core.studies.tour_methods as tm
+    seen: list[str] = []
+    real = tm.run_frontier
+
+    def spy(*a, **kw):
+        seen.append(threading.current_thread().name)
+        return real(*a, **kw)
+    monkeypatch.setattr(tm, "run_frontier", spy)
+    page = _page(view, 5, 1, 10)
+    formats: list[str] = []
+    page.progress.valueChanged.connect(lambda _v: formats.append(page.progress.format()))
+    page.run()
+    qtbot.waitUntil(lambda: page.result is not None and not view.running, timeout=120000)
+    assert seen and seen[0] != threading.main_thread().name
+    assert formats and all(f.startswith("column ") for f in formats)
+    assert page.progress.format() == "column 10 of 10"
+    t = page.table
+    assert t.rowCount() == 10
+    got = {int(t.item(i, 0).text().split("×")[1]): t.item(i, 1).text() for i in range(10)}
+    for n, want in A175855.items():
+        assert got[n] == f"{want:,}"
+    assert got[5] == "0" and got[7] == "0"
+    assert t.item(0, 2).text() == "—"              # closed only: no open paths
+    xs, ys = page.plot.curves["undirected_closed_tours"].getData()
+    assert list(xs) == [6, 8, 10]              # the zeros have no point
+    assert list(ys) == pytest.approx([math.log10(A175855[n]) for n in (6, 8, 10)])
+    assert not page.plot.curves["undirected_paths"].isVisible()
+    assert page.plot.getPlotItem().getAxis("left").logMode
+    assert not page.plot.empty_note.isVisible()
+    assert "5×1 … 5×10: 10 boards" in page.status.text()
+
+
+def test_open_paths_are_plotted_beside_the_closed_tours(qtbot, view):
+    page = _page(view, 3, 4, 8, closed=False)
+    page.run()
+    qtbot.waitUntil(lambda: page.result is not None and not view.running, timeout=120000)
+    rows = {page.table.item(i, 0).text(): page.table.item(i, 2).text()
+            for i in range(page.table.rowCount())}
+    assert rows["3×4"] == "8" and rows["3×7"] == "52"      # A169696: 3×4, 3×7 paths
+    xs, _ys = page.plot.curves["undirected_paths"].getData()
+    assert page.plot.curves["undirected_paths"].isVisible() and 4 in list(xs)
+
+
+def test_cancel_stops_the_run_between_cells(qtbot, view):
+    page = _page(view, 6, 1, 60)
+    page.run()
+    qtbot.waitUntil(lambda: view.running and page.progress.value() > 0, timeout=120000)
+    assert page.cancel_btn.isEnabled()
+    page.cancel()
+    qtbot.waitUntil(lambda: not view.running, timeout=30000)
+    assert page.status.text().startswith("Cancelled")
+    assert page.run_btn.isEnabled() and not page.cancel_btn.isEnabled()
+    assert page.table.rowCount() == 0
+
+
+def test_progress_reads_columns_not_cells(view):
+    page = _page(view, 5, 1, 10)
+    page._cols = 10
+    page.study_progress(35, 50)
+    assert page.progress.format() == "column 7 of 10" and page.progress.value() == 700
+
+
+def test_a_last_length_below_the_first_is_one_line(view):
+    page = _page(view, 5, 9, 3)
+    page.run()
+    assert page.status.text() == "Cannot count: the last length (3) is below the first (9)"
+    assert not view.running
+
+
+def test_a_board_too_big_for_memory_is_refused_in_one_line(qtbot, view, monkeypatch):
+    import knightgui_core.studies.tour_methods as tm
+    monkeypatch.setattr(tm, "available_memory", lambda: 1 << 20)
+    page = _page(view, 6, 30, 40)
+    page.run()
+    qtbot.waitUntil(lambda: not view.running and page.status.text().startswith("Failed"),
+                    timeout=60000)
+    assert "GiB" in page.status.text() and "\n" not in page.status.text()
+
+
+def test_counts_past_the_float_range_still_plot():
+    huge = 7 * 10 ** 400
+    xs, ys = log_points([{"cols": 3, "c": huge}, {"cols": 4, "c": 0}, {"cols": 5, "c": None}],
+                        "c")
+    assert xs == [3] and ys == [pytest.approx(400 + math.log10(7))]
+
+
+def test_the_row_limit_is_the_frontier_count_s():
+    from knightgui_core.frontier.frontier_count import MAX_ROWS
+    assert ROWS_UP_TO == MAX_ROWS
+
+
+def test_the_page_loads_no_numba():
+    code = ("import sys; import knightgui.panels.analysis_frontier; "
+            "print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, env={"QT_QPA_PLATFORM": "offscreen", "PATH": ""})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
