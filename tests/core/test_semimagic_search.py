@@ -1,0 +1,105 @@
+"""The line-sum search (core/studies/magic_search.py): on 6×6 it finds exactly the numbered
+half-turn tours that a plain filter of the listed tours finds, the closed and open modes find
+a given tour again from its sums, budgets and cancels stop it where it can resume, and bad
+input is refused."""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from knightgui_core.board.magic import line_sums
+from knightgui_core.board.squares import Board
+from knightgui_core.board.tour import Tour
+from knightgui_core.studies import magic_search
+from knightgui_core.studies.magic_search import MagicSearchError, search_magic, start_squares
+from knightgui_core.tietree.symmetric_listing import symmetric_tours
+from knightgui_core.tietree.symmetric_tours import plan
+
+
+def sums(rows: int, cols: int, tour) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The row and column sums of ``tour`` numbered from its first square."""
+    g = np.zeros(rows * cols, np.int64)
+    g[np.asarray(tour)] = np.arange(1, rows * cols + 1)
+    s = line_sums(g.reshape(rows, cols))
+    return s.rows, s.cols
+
+
+@pytest.fixture(scope="module")
+def six_tours() -> list[list[int]]:
+    tours = list(symmetric_tours(plan(Board(6, 6), "half-turn", True)))
+    assert len(tours) == 78              # the listing's own figure for 6×6
+    return tours
+
+
+@pytest.mark.parametrize("pick", [0, 17, 40])
+def test_half_turn_search_equals_a_filter_of_the_listed_tours(six_tours, pick):
+    rs, cs = sums(6, 6, six_tours[pick])
+    want = set()
+    for t in six_tours:                  # every start, both directions
+        for seq in (t, t[::-1]):
+            for o in range(36):
+                num = seq[o:] + seq[:o]
+                if sums(6, 6, num) == (rs, cs):
+                    want.add(tuple(num))
+    r = search_magic(6, 6, "half-turn", limit=1000, starts=range(36), totals=(rs, cs))
+    assert r.status == "none" and r.starts_done == 36 and r.nodes > 0
+    assert {tuple(t) for t in r.tours} == want and tuple(six_tours[pick]) in want
+
+
+def test_six_by_six_has_no_semi_magic_half_turn_tour():
+    r = search_magic(6, 6, "half-turn", limit=10, starts=range(36))
+    assert r.status == "none" and r.tours == [] and r.starts_done == 36
+
+
+@pytest.mark.parametrize("mode", ["closed", "open"])
+def test_closed_and_open_modes_find_a_tour_again_from_its_sums(six_tours, mode):
+    t = six_tours[17]
+    rs, cs = sums(6, 6, t)
+    r = search_magic(6, 6, mode, limit=1000, starts=[t[0]], totals=(rs, cs))
+    assert r.status == "none" and tuple(t) in {tuple(x) for x in r.tours}
+    for x in r.tours:                    # each re-checked: a tour with those sums
+        tour = Tour(Board(6, 6), np.asarray(x))
+        assert sums(6, 6, x) == (rs, cs) and x[0] == t[0]
+        assert tour.is_closed_path or mode == "open"
+
+
+def test_a_budget_stops_the_search_and_a_cancel_too(monkeypatch):
+    r = search_magic(8, 8, "half-turn", node_limit=5000)
+    assert r.status == "budget" and r.nodes == 5000 and r.tours == []
+    monkeypatch.setattr(magic_search, "CHUNK", 1000)
+    ev = threading.Event()
+    ev.set()
+    r = search_magic(8, 8, "open", cancel=ev)
+    assert r.status == "cancelled" and r.nodes == 1000
+
+
+def test_the_search_resumes_where_a_chunk_stopped(six_tours, monkeypatch):
+    rs, cs = sums(6, 6, six_tours[40])
+    whole = search_magic(6, 6, "open", limit=1000, starts=[0, 7], totals=(rs, cs))
+    monkeypatch.setattr(magic_search, "CHUNK", 777)      # hundreds of calls, each resumed
+    pieces = search_magic(6, 6, "open", limit=1000, starts=[0, 7], totals=(rs, cs))
+    assert whole.nodes > 100 * 777
+    assert (pieces.status, pieces.nodes, pieces.tours) == (whole.status, whole.nodes,
+                                                           whole.tours)
+
+
+def test_start_squares_are_one_of_each_orbit():
+    assert start_squares(8, 8) == [0, 1, 2, 3, 9, 10, 11, 18, 19, 27]
+    assert len(start_squares(6, 8)) == 12        # 48 squares, 4 symmetries, no fixed square
+
+
+@pytest.mark.parametrize("kwargs, said", [
+    (dict(rows=5, cols=5), "centre square"),
+    (dict(rows=3, cols=4, mode="open"), "whole total"),
+    (dict(rows=8, cols=8, mode="twisted"), "mode must be"),
+    (dict(rows=8, cols=8, limit=0), "limit"),
+    (dict(rows=8, cols=8, seconds=-1), "seconds"),
+    (dict(rows=8, cols=8, starts=[64]), "start square"),
+    (dict(rows=6, cols=6, totals=([1] * 6, [1] * 5)), "one total per"),
+    (dict(rows=6, cols=6, nested=True), "nested"),
+])
+def test_bad_input_is_refused(kwargs, said):
+    with pytest.raises(MagicSearchError, match=said):
+        search_magic(**kwargs)
