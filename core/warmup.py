@@ -1,10 +1,9 @@
 """The one warm-up of the engine: load the kernels from numba's cache (or compile them, the
 first time) before a real request needs them.
 
-:data:`STAGES` are named steps, one per feature of the window, in the order a newcomer meets
-them (a tour, backtracking, a closed tour, every tie followed, Watch, …, the studies). Each
-calls the public API as its feature does, small, so the kernels it reaches are ready when it
-ends; together they call every kernel of :mod:`knightgui_core.kernel_exports`.
+:data:`STAGES` are named steps, one per feature of the window, in the order a newcomer meets them (a tour,
+backtracking, a closed tour, every tie followed, Watch, …, the studies); each calls the public API as its
+feature does, small, and together they call every kernel of :mod:`knightgui_core.kernel_exports`.
 
 * :func:`warm_up` runs the stages one at a time; ``progress(done, total, name)`` is called
   before each stage (stages done, the one starting) and at the end with ``(total, total, "")``.
@@ -235,12 +234,12 @@ def _by_hand() -> None:
 
 
 def _structure() -> None:
+    from .studies.magic_search import search_magic
     from .studies.semimagic import find_semimagic
     from .studies.uncrossed import longest_uncrossed
-
     assert longest_uncrossed(4, 4).length == 5                       # OEIS A003192
     assert longest_uncrossed(4, 4, cycle=True).length == 4           # A157416
-    assert find_semimagic(8, 8, prefix=[0], node_limit=100).status == "budget"
+    assert find_semimagic(8, 8, [0], 100).status == search_magic(8, 8, node_limit=100).status == "budget"
 
 
 def _k(module: str, *names: str) -> tuple[str, ...]:
@@ -320,7 +319,8 @@ STAGES: tuple[Stage, ...] = (
           + _k("walks.table_backtrack_kernel", "backtrack_begin_from", "backtrack_run")
           + _k("board.tables_kernel", "neighbour_table")),
     Stage("tours with structure", _structure, _k("studies.uncrossed_kernel", "uncrossed_search")
-          + _k("studies.semimagic_kernel", "semimagic_search")),
+          + _k("studies.semimagic_kernel", "semimagic_search")
+          + _k("studies.magic_search_kernel", "magic_search")),
 )
 
 
