@@ -7,13 +7,13 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
-STUDIES = ("phadke", "orders", "tiebreaks", "count", "uncrossed")
+STUDIES = ("phadke", "orders", "tiebreaks", "count", "uncrossed", "semimagic")
 
 
 def add_parser(sub) -> None:
-    """``knightgui study``: the studies (count, phadke, orders, tiebreaks, uncrossed)."""
+    """``knightgui study``: the studies (count, phadke, orders, tiebreaks, uncrossed, semimagic)."""
     p = sub.add_parser("study", help="batch studies: phadke, move-orders, tie-breaks, count, "
-                       "uncrossed")
+                       "uncrossed, semimagic")
     studies = p.add_subparsers(dest="study", metavar="STUDY", parser_class=type(p))
     for name in STUDIES:
         modname = f"{__package__}.study_{name}"

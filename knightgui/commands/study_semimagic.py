@@ -1,0 +1,121 @@
+"""``knightgui study semimagic``: a semi-magic knight's tour, found from scratch.
+
+    knightgui study semimagic --symmetry half-turn            # 8×8: one in minutes
+    knightgui study semimagic --symmetry half-turn --limit 100000 --json   # all of them
+    knightgui study semimagic --closed-only --seconds 600      # no symmetry asked for
+
+Numbered along the tour, every row and every column adds up to the same total (260 on 8×8).
+``--symmetry half-turn`` searches the closed tours the half turn keeps (the squares k and
+k+N/2 opposite), numbered from every start in both directions; without it the search is over
+every open path (or closed tour, ``--closed-only``). Each search starts from one square of
+each orbit of the board's symmetries, so every tour it can find is found up to symmetry.
+Exit 0 with a tour, 1 when none exists (proved: every start exhausted) or none was found
+within ``--seconds`` / ``--max-nodes`` (said which), 2 for bad input; Ctrl+C stops it and
+prints how far it got. docs/structure.md has the measured times.
+"""
+from __future__ import annotations
+
+import signal
+import threading
+
+from ._common import EXIT_NOT_FOUND, CliError, emit_json, positive_int, say_not_found
+
+
+def add_parser(studies) -> None:
+    """``knightgui study semimagic``."""
+    p = studies.add_parser("semimagic", help="a semi-magic knight's tour (rows and columns "
+                           "with one total), found from scratch or proved not to exist")
+    p.add_argument("--size", default="8", metavar="N", help="the board's side (2–16, default 8)")
+    p.add_argument("--symmetry", default="none", choices=("none", "half-turn"),
+                   help="half-turn: only the closed tours the half turn maps onto themselves")
+    p.add_argument("--closed-only", action="store_true", help="closed tours only")
+    p.add_argument("--nested", action="store_true",
+                   help="each quarter of the board semi-magic too (half rows and columns)")
+    p.add_argument("--start", default=None, metavar="SQ",
+                   help="number 1 on this square only (default: one of each symmetry orbit)")
+    p.add_argument("--limit", default="1", metavar="K", help="stop after K tours (default 1)")
+    p.add_argument("--seconds", default=None, metavar="S", help="stop after S seconds")
+    p.add_argument("--max-nodes", default="0", metavar="K",
+                   help="stop after K search nodes; 0 (default): no limit")
+    p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
+    p.set_defaults(func=run)
+
+
+def _seconds(text: str | None) -> float | None:
+    if text is None:
+        return None
+    try:
+        v = float(text)
+    except ValueError:
+        raise CliError(f"--seconds must be a number, got {text!r}") from None
+    if not 0 < v < 1e9:
+        raise CliError(f"--seconds must be more than 0, got {text}")
+    return v
+
+
+def run(args) -> int:
+    """Search; exit 0 with a tour, 1 with none (proved, or not within the budget: said
+    which), 2 for bad input, 130 when interrupted before a tour was found."""
+    size = positive_int("--size", args.size, 2, 16)
+    limit = positive_int("--limit", args.limit, 1, 1 << 20)
+    nodes = positive_int("--max-nodes", args.max_nodes, 0, 10 ** 15)
+    seconds = _seconds(args.seconds)
+    from knightgui_core.board.magic import line_sums
+    from knightgui_core.board.squares import Board
+    from knightgui_core.board.tour import Tour
+    from knightgui_core.studies.magic_search import MagicSearchError, search_magic
+    board = Board(size, size)
+    starts = None
+    if args.start is not None:
+        from ._common import parse_square
+        starts = [parse_square(board, args.start, "--start")]
+    mode = "half-turn" if args.symmetry == "half-turn" else (
+        "closed" if args.closed_only else "open")
+    stop = threading.Event()
+    old = None
+    if threading.current_thread() is threading.main_thread():
+        old = signal.signal(signal.SIGINT, lambda *_: stop.set())
+    try:
+        r = search_magic(size, size, mode, limit=limit, seconds=seconds, node_limit=nodes,
+                         cancel=stop, starts=starts, nested=args.nested)
+    except MagicSearchError as e:
+        raise CliError(f"knightgui study semimagic: {e}") from None
+    finally:
+        if old is not None:
+            signal.signal(signal.SIGINT, old)
+    what = {"half-turn": "closed tours the half turn keeps", "closed": "closed tours",
+            "open": "tours"}[mode] + (" with semi-magic quarters" if args.nested else "")
+    from_ = f" numbered from {args.start}" if starts else ""
+    tours = [Tour(board, t) for t in r.tours]
+    sums = [line_sums(t.numbers()) for t in tours]
+    if args.json:
+        d = r.to_json_dict()
+        d.update(size=size, symmetry=args.symmetry, closed=mode != "open", nested=args.nested,
+                 tours=[[board.name(s) for s in t] for t in r.tours], squares=r.tours,
+                 kinds=[s.kind for s in sums], diagonal_sums=[list(s.diagonals) for s in sums],
+                 starts=[board.name(s) for s in r.starts],
+                 proved_none=r.status == "none" and not r.tours)
+        emit_json(d)
+    else:
+        for i, (t, s) in enumerate(zip(tours, sums)):
+            print(f"{size}×{size} {what}: tour {i + 1} is {s.kind} (rows and columns "
+                  f"{s.rows[0]}; diagonals {' '.join(map(str, s.diagonals))})")
+            grid = t.numbers()[::-1]
+            width = len(str(size * size))
+            for row in grid:
+                print("  " + " ".join(f"{int(v):>{width}}" for v in row))
+            print("  " + " ".join(board.name(q) for q in r.tours[i]))
+        print(f"{r.nodes:,} nodes, {r.seconds:.1f} s; {r.starts_done} of {len(r.starts)} "
+              f"start squares exhausted")
+    if r.tours:
+        return 0
+    if r.status == "cancelled":
+        say_not_found(f"knightgui study semimagic: interrupted after {r.nodes:,} nodes, "
+                      f"{r.seconds:.1f} s; no semi-magic tour found yet")
+        return 130
+    if r.status == "none":
+        return say_not_found(f"knightgui study semimagic: proved: none of the {size}×{size} "
+                             f"{what}{from_} is semi-magic ({r.nodes:,} nodes)")
+    say_not_found(f"knightgui study semimagic: none found within the budget (not proved): "
+                  f"{r.nodes:,} nodes, {r.seconds:.1f} s")
+    return EXIT_NOT_FOUND
