@@ -104,20 +104,31 @@ class SequencePlot(pg.PlotWidget):
         pi.showGrid(x=True, y=True, alpha=0.25)
         self.legend = pi.addLegend(offset=(10, 10), labelTextColor=(30, 30, 30))
         self.curves: dict[str, pg.PlotDataItem] = {}
-        for field, (label, colour) in CURVES.items():
+        for field, (_label, colour) in CURVES.items():
             self.curves[field] = pi.plot([], [], pen=pg.mkPen(colour, width=2), symbol="o",
-                                         symbolSize=6, symbolBrush=colour, name=label)
+                                         symbolSize=6, symbolBrush=colour)
+        self._legend_for(["undirected_closed_tours"])
         show_empty(self, EMPTY_TEXT)
+
+    def _legend_for(self, fields: list[str]) -> None:
+        """The legend names the curves drawn (the closed tours alone before a run)."""
+        self.legend.clear()
+        for field in fields:
+            self.legend.addItem(self.curves[field], CURVES[field][0])
 
     def set_boards(self, k: int, boards: list[dict[str, Any]]) -> None:
         """Plot the boards' counts (none: the "no data yet" frame)."""
         pi = self.getPlotItem()
         drawn = 0
+        shown = []
         for field, curve in self.curves.items():
             xs, ys = log_points(boards, field)
             curve.setData(xs, ys)
             curve.setVisible(bool(xs))
             drawn += len(xs)
+            if xs:
+                shown.append(field)
+        self._legend_for(shown or ["undirected_closed_tours"])
         show_empty(self, None if drawn else EMPTY_TEXT)
         # data already in log10: only the axis is in log mode, so its ticks read 10^k
         pi.getAxis("left").setLogMode(bool(drawn))

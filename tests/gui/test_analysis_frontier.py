@@ -61,20 +61,25 @@ def test_a_run_fills_the_table_and_the_log_plot_off_the_gui_thread(qtbot, view, 
     assert list(xs) == [6, 8, 10]              # the zeros have no point
     assert list(ys) == pytest.approx([math.log10(A175855[n]) for n in (6, 8, 10)])
     assert not page.plot.curves["undirected_paths"].isVisible()
+    assert [lab.text for _s, lab in page.plot.legend.items] == ["closed tours"]
     assert page.plot.getPlotItem().getAxis("left").logMode
     assert not page.plot.empty_note.isVisible()
     assert "5×1 … 5×10: 10 boards" in page.status.text()
 
 
 def test_open_paths_are_plotted_beside_the_closed_tours(qtbot, view):
-    page = _page(view, 3, 4, 8, closed=False)
+    page = _page(view, 3, 4, 12, closed=False)
     page.run()
     qtbot.waitUntil(lambda: page.result is not None and not view.running, timeout=120000)
-    rows = {page.table.item(i, 0).text(): page.table.item(i, 2).text()
+    rows = {page.table.item(i, 0).text(): (page.table.item(i, 1).text(),
+                                           page.table.item(i, 2).text())
             for i in range(page.table.rowCount())}
-    assert rows["3×4"] == "8" and rows["3×7"] == "52"      # A169696: 3×4, 3×7 paths
+    # A169696 (3×n paths): 3×4, 3×7, 3×12; A070030 (3×n closed): 3×10
+    assert rows["3×4"][1] == "8" and rows["3×7"][1] == "52" and rows["3×12"][1] == "57,248"
+    assert rows["3×10"][0] == "16" and rows["3×9"][0] == "0"
     xs, _ys = page.plot.curves["undirected_paths"].getData()
     assert page.plot.curves["undirected_paths"].isVisible() and 4 in list(xs)
+    assert len(page.plot.legend.items) == 2
 
 
 def test_cancel_stops_the_run_between_cells(qtbot, view):
