@@ -46,7 +46,7 @@ from ..system.files import write_text
 from ..system.jit import num_threads
 from ..walks.walk_result import Walk
 from .orders_kernel import one_walk
-from .orders_walks import padded_layout, rank_table, tree_starts, walk_slice
+from .orders_walks import padded_layout, precedence_table, tree_starts, walk_slice
 
 N_ORDERS = 40320
 TIES = ("first", "last")
@@ -316,7 +316,7 @@ def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
     t0 = time.perf_counter()
     done = 0
     threads = num_threads()
-    rankt = rank_table(table, last)
+    prec = precedence_table(table, last)
     starts = np.arange(board.size)
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="move-orders") as pool:
         while done < total:
@@ -327,7 +327,7 @@ def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
             if shared:
                 # the chunk's orders share their walks; the starts are split among threads
                 parts = [p for p in np.array_split(starts, min(threads, board.size)) if p.size]
-                jobs = [pool.submit(tree_starts, rankt[done:hi], outlets0, offsets,
+                jobs = [pool.submit(tree_starts, prec[done:hi], outlets0, offsets,
                                     to_padded[p], p, board.size, lengths[done:hi],
                                     closed[done:hi]) for p in parts]
             else:

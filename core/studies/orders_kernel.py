@@ -129,22 +129,28 @@ def one_walk(order: np.ndarray, last: int, outlets0: np.ndarray, offsets: np.nda
 
 
 @njit
-def orders_tree(rankt: np.ndarray, outlets0: np.ndarray, offsets: np.ndarray, start: int,
+def orders_tree(prec: np.ndarray, outlets0: np.ndarray, offsets: np.ndarray, start: int,
                 squares: int, col: int, idx: np.ndarray, tmp: np.ndarray, snap: np.ndarray,
                 stack: np.ndarray, out_len: np.ndarray, out_closed: np.ndarray) -> int:
     """Every order's walk from one start, sharing the walks: orders that resolve every tie
     they meet the same way make the same walk, so the walk is made once for all of them, and
     a tie among the move types D splits the orders by which type of D they rank first.
 
-    rankt       int8[k, 8]   rank of move type t + 1 in order i (0 wins a tie)
+    prec        int64[k]     order i's precedence: bit 8a + b set when it ranks move type
+                             a + 1 before b + 1 (a wins a tie with b)
     outlets0, offsets, squares as in :func:`orders_chunk`; ``start``: padded index
     col         int          the column of ``out_len``/``out_closed`` this start fills
-    idx, tmp    int32[k]     scratch (the orders, grouped in place)
+    idx, tmp    int64[k]     scratch (the orders, grouped in place)
     snap        int32[squares + 1, P]  scratch: the outlets at each open tie
     stack       int64[8 * (squares + 1), 5]  scratch: groups still to walk
     out_len     int16[k, s], out_closed uint8[k, s] as in :func:`orders_chunk`
-    Returns the number of distinct walks made."""
-    k = rankt.shape[0]
+    Returns the number of distinct walks made.
+
+    Most of the time goes to splitting the orders at ties (every order meets each tie of
+    its walk), so a split is two passes over the group: the winner of each order by its
+    precedence bits (one test per tied type) packed with the order, then a counting sort.
+    """
+    k = prec.shape[0]
     for i in range(k):
         idx[i] = i
     for t in range(snap.shape[1]):
@@ -160,6 +166,7 @@ def orders_tree(rankt: np.ndarray, outlets0: np.ndarray, offsets: np.ndarray, st
     work = np.empty(snap.shape[1], dtype=np.int32)
     cnt = np.zeros(8, dtype=np.int64)
     pos = np.zeros(8, dtype=np.int64)
+    tl = np.zeros(8, dtype=np.int64)
     while sp > 0:
         sp -= 1
         lo = stack[sp, 0]
@@ -191,14 +198,13 @@ def orders_tree(rankt: np.ndarray, outlets0: np.ndarray, offsets: np.ndarray, st
                     out_len[idx[i], col] = n
                     out_closed[idx[i], col] = closed
                 break
-            tied = np.int64(0)
-            only = np.int64(-1)
+            nt = 0
             for t in range(8):
                 if work[q + offsets[t]] == mn:
-                    tied |= 1 << t
-                    only = t
-            if tied & (tied - 1) == 0:
-                c = q + offsets[only]
+                    tl[nt] = t
+                    nt += 1
+            if nt == 1:
+                c = q + offsets[tl[0]]
                 work[c] = FRAME
                 q = c
                 n += 1
@@ -208,25 +214,21 @@ def orders_tree(rankt: np.ndarray, outlets0: np.ndarray, offsets: np.ndarray, st
                 cnt[t] = 0
             for i in range(lo, hi):
                 o = idx[i]
-                best = np.int64(99)
-                win = np.int64(0)
-                for t in range(8):
-                    if (tied >> t) & 1 and np.int64(rankt[o, t]) < best:
-                        best = np.int64(rankt[o, t])
+                p = prec[o]
+                win = tl[0]
+                for j in range(1, nt):
+                    t = tl[j]
+                    if (p >> (8 * t + win)) & 1:
                         win = t
-                tmp[i] = win
+                tmp[i] = o * 8 + win
                 cnt[win] += 1
             at = lo
             for t in range(8):
                 pos[t] = at
                 at += cnt[t]
-            # stable counting sort of idx[lo:hi] by winner, through snap-free scratch
             for i in range(lo, hi):
-                w = tmp[i]
-                tmp[i] = idx[i] * 8 + w
-            for i in range(lo, hi):
-                w = tmp[i] % 8
-                idx[pos[w]] = tmp[i] // 8
+                w = tmp[i] & 7
+                idx[pos[w]] = tmp[i] >> 3
                 pos[w] += 1
             nl = lvl + 1
             for t in range(work.shape[0]):

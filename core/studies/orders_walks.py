@@ -13,7 +13,8 @@ import numpy as np
 from ..board.squares import DCOL, DROW
 from .orders_kernel import FRAME, orders_chunk, orders_tree
 
-__all__ = ["padded_layout", "walk_slice", "rank_table", "tree_starts", "shared_walks"]
+__all__ = ["padded_layout", "walk_slice", "rank_table", "precedence_table", "tree_starts",
+           "shared_walks"]
 
 
 @lru_cache(maxsize=16)
@@ -59,19 +60,38 @@ def rank_table(orders: np.ndarray, last: int) -> np.ndarray:
     return rankt
 
 
-def tree_starts(rankt: np.ndarray, outlets0: np.ndarray, offsets: np.ndarray,
+def precedence_table(orders: np.ndarray, last: int) -> np.ndarray:
+    """``int64[k]``: each order's precedence bits, bit ``8a + b`` set when move type a + 1
+    wins a tie with b + 1 (ranks before it, :func:`rank_table`); bit 63 is never set."""
+    rankt = rank_table(orders, last).astype(np.int64)
+    prec = np.zeros(orders.shape[0], dtype=np.int64)
+    for a in range(8):
+        for b in range(8):
+            if a != b:
+                prec |= (rankt[:, a] < rankt[:, b]).astype(np.int64) << (8 * a + b)
+    return prec
+
+
+def tree_starts(prec: np.ndarray, outlets0: np.ndarray, offsets: np.ndarray,
                 starts: np.ndarray, cols_of: np.ndarray, squares: int, out_len: np.ndarray,
                 out_closed: np.ndarray) -> int:
-    """The shared walks of every order of ``rankt`` from each start of ``starts`` (padded
-    indices; ``cols_of`` their columns in the outputs)."""
-    k = rankt.shape[0]
-    idx = np.empty(k, dtype=np.int32)
-    tmp = np.empty(k, dtype=np.int32)
+    """The shared walks of every order of ``prec`` (:func:`precedence_table`) from each start
+    of ``starts`` (padded indices; ``cols_of`` their columns in the outputs)."""
+    prec = np.ascontiguousarray(prec, dtype=np.int64)
+    k = prec.shape[0]
+    cols_of = np.asarray(cols_of)
+    if prec.ndim != 1:
+        raise ValueError("prec must be one precedence word per order")
+    if out_len.shape[0] != k or out_closed.shape[0] != k or (
+            cols_of.size and not 0 <= int(cols_of.min()) <= int(cols_of.max()) < out_len.shape[1]):
+        raise ValueError("out_len and out_closed must have a row per order and a column per start")
+    idx = np.empty(k, dtype=np.int64)
+    tmp = np.empty(k, dtype=np.int64)
     snap = np.empty((squares + 1, outlets0.shape[0]), dtype=np.int32)
     stack = np.empty((8 * (squares + 1), 5), dtype=np.int64)
     walks = 0
     for s, j in zip(starts, cols_of):
-        walks += int(orders_tree(rankt, outlets0, offsets, int(s), squares, int(j), idx, tmp,
+        walks += int(orders_tree(prec, outlets0, offsets, int(s), squares, int(j), idx, tmp,
                                  snap, stack, out_len, out_closed))
     return walks
 
@@ -85,6 +105,6 @@ def shared_walks(rows: int, cols: int, last: int,
     squares = rows * cols
     lengths = np.zeros((table.shape[0], squares), dtype=np.int16)
     closed = np.zeros((table.shape[0], squares), dtype=np.uint8)
-    tree_starts(rank_table(table, last), outlets0, offsets, to_padded, np.arange(squares),
+    tree_starts(precedence_table(table, last), outlets0, offsets, to_padded, np.arange(squares),
                  squares, lengths, closed)
     return lengths, closed
