@@ -2,6 +2,12 @@
 a bounded time, its rate, and what a census would cost, estimated on random slices.
 
     .venv/bin/python bench/semimagic.py [--seconds 60] [--start a1] [--samples 20 --depth 24]
+    .venv/bin/python bench/semimagic.py --method half-turn [--limit 1] [--seconds 3600]
+
+0. ``--method half-turn`` (or ``closed``, ``open``): the line-sum search of
+   ``core/studies/magic_search.py`` from scratch, every start square of the board's orbits in
+   turn: the time and nodes to the first ``--limit`` tours (each printed, numbered, with its
+   kind from ``core/board/magic.py``), or to the proof that there are no more.
 
 1. From scratch: every tour from ``--start``, searched for a semi-magic one for at most
    ``--seconds`` (a short calibration picks the node budget). Prints found/none/budget,
@@ -37,6 +43,24 @@ def opening(nbr, start: int, depth: int, rng: random.Random) -> tuple[list[int],
     return path, weight
 
 
+def line_search(b: Board, method: str, limit: int, seconds: float) -> None:
+    """The line-sum search from scratch: time to the first ``limit`` tours."""
+    from knightgui_core.board.magic import line_sums
+    from knightgui_core.board.tour import Tour
+    from knightgui_core.studies.magic_search import search_magic
+    search_magic(8, 8, method, node_limit=10)                          # compile or load
+    r = search_magic(8, 8, method, limit=limit, seconds=seconds if seconds > 0 else None)
+    print(f"{method}: {r.status}, {len(r.tours)} tour(s) after {r.nodes:,} nodes, "
+          f"{r.seconds:.1f} s ({r.nodes / max(r.seconds, 1e-9):,.0f} nodes/s); start squares "
+          f"exhausted: {r.starts_done} of {len(r.starts)}; load now {os.getloadavg()[0]:.1f}",
+          flush=True)
+    for t in r.tours[:5]:
+        tour = Tour(b, t)
+        print(f"{line_sums(tour.numbers()).kind}: {' '.join(b.name(s) for s in t)}")
+        for row in tour.numbers()[::-1]:
+            print("  " + " ".join(f"{int(v):2d}" for v in row))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=60.0)
@@ -45,10 +69,15 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=24)
     ap.add_argument("--cap", type=int, default=200_000_000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--method", default="plain", choices=("plain", "half-turn", "closed", "open"))
+    ap.add_argument("--limit", type=int, default=1)
     a = ap.parse_args()
     b = Board(8, 8)
     start = b.parse(a.start)
     print(f"# load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+    if a.method != "plain":
+        line_search(b, a.method, a.limit, a.seconds)
+        return
     find_semimagic(8, 8, prefix=[start], node_limit=10)                  # compile or load
     cal = find_semimagic(8, 8, prefix=[start], node_limit=2_000_000)
     rate = cal.nodes / max(cal.seconds, 1e-9)
