@@ -45,8 +45,8 @@ from .walk_loop_kernel import (
     centre_of,
     keyed_walk,
     move_keys,
+    onward_key,
     ordered_walk,
-    rule_key,
     visit,
 )
 
@@ -131,12 +131,6 @@ def pad_rc(L: tuple[np.ndarray, int], s: int) -> tuple[int, int]:
 
 
 @njit(inline="always")
-def pad_start_rc(L: tuple[np.ndarray, int], s: int, r: int, c: int, t: int) -> tuple[int, int]:
-    """The padded layout's :func:`pad_cand_rc` where no move was made: :func:`pad_rc`."""
-    return pad_rc(L, s)
-
-
-@njit(inline="always")
 def pad_bsq(L: tuple[np.ndarray, int], s: int, r: int, c: int) -> int:
     """The board's flat index of the carried row and column."""
     return r * L[1] + c
@@ -152,10 +146,10 @@ def pad_sq(L: tuple[np.ndarray, int], s: int) -> int:
 # the walk loops of walk_loop_kernel on the padded layout
 _pad_ordered = specialise(ordered_walk, "ordered_walk_padded", nxt=pad_nxt, sq=pad_sq)
 _pad_keyed = specialise(
-    keyed_walk, "keyed_walk_padded", nxt=pad_nxt, sq=pad_sq, cand_rc=pad_start_rc,
-    track=pad_cand_rc, bsq=pad_bsq,
+    keyed_walk, "keyed_walk_padded", nxt=pad_nxt, sq=pad_sq, start_rc=pad_rc,
+    cand_rc=pad_cand_rc, track=pad_cand_rc, bsq=pad_bsq,
     visit=specialise(visit, "visit_padded", nxt=pad_nxt),
-    rule_key=specialise(rule_key, "rule_key_padded", nxt=pad_nxt, cand_rc=pad_cand_rc))
+    onward_key=specialise(onward_key, "onward_key_padded", nxt=pad_nxt))
 
 
 @njit
