@@ -15,7 +15,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..system.jit import leading_zeros, njit, trailing_zeros
+from ..system.jit import njit, specialise, trailing_zeros
+from .enumerate_kernel import counts_of, each_solution, first_choice, got_and_event, visit
 
 # The same codes and slots as knightgui_core.tietree.enumerate_kernel, written out here on purpose: numba's
 # on-disk cache of this file does not notice edits to another module, so constants imported
@@ -29,14 +30,49 @@ ST_NTIE, ST_BRANCH, ST_SOL_BRANCH, ST_L, ST_SIZE = 5, 6, 7, 8, 9
 Arrays5 = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-@njit
-def popcount(x: np.uint64) -> int:
-    """Set bits of a uint64 (LLVM turns this loop into one ``popcnt``)."""
+@njit(inline="always")
+def ones(x: np.uint64) -> int:
+    """Set bits of a uint64 (LLVM turns this loop into one ``popcnt``), written into its
+    caller."""
     n = 0
     while x:
         x &= x - np.uint64(1)
         n += 1
     return n
+
+
+@njit
+def popcount(x: np.uint64) -> int:
+    """Set bits of a uint64, as a call (:func:`ones` written into the callers that count
+    once a candidate)."""
+    return ones(x)
+
+
+@njit(inline="always")
+def tied_slots_bits(tslot: np.ndarray, att: np.ndarray, q: int, free: np.uint64,
+                    avail: np.uint64, dash: np.uint64) -> int:
+    """The tie rule of the bitboard state, its one place: bit ``i`` set when slot ``i`` of
+    ``nl[q]`` (the knight on ``q``) is a candidate (``avail``) of the lowest score, its
+    unvisited neighbours (``free``) or 1 on a dashed approach cell (``dash``); 0 when there
+    is no candidate. The search takes the highest set slot and keeps the others, ascending,
+    as the options of this number (:func:`advance_bits`,
+    :mod:`knightgui_core.tietree.options_kernel`)."""
+    one = np.uint64(1)
+    best = 99
+    mask = 0
+    cand = att[q] & avail
+    while cand:
+        c = np.int64(trailing_zeros(cand))
+        cand &= cand - one
+        i = tslot[q, c]
+        sc = ones(att[c] & free)
+        if dash != 0 and (dash >> np.uint64(c)) & one:
+            sc = 1
+        lt = 1 if sc < best else 0
+        le = 1 if sc <= best else 0
+        mask = (mask * (1 - lt)) | (le << i)
+        best = min(best, sc)
+    return mask
 
 
 def attack_masks(nbr: np.ndarray) -> np.ndarray:
@@ -103,7 +139,7 @@ def fresh_bits_state(bits0: np.ndarray, start: int, L: int) -> Arrays5:
     return bits, path, mo, ties, st
 
 
-@njit
+@njit(inline="always")
 def advance_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray,
                  ncount: np.ndarray, att: np.ndarray, masks: np.ndarray, bits: np.ndarray,
                  path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
@@ -113,7 +149,8 @@ def advance_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.n
     ``tslot`` int8[N, N] (:func:`slot_table`), ``nbr``, ``nl`` int32[N, 8], ``ntype``
     int8[N, 8], ``ncount`` int32[N], ``att`` uint64[N] (:func:`attack_masks`), ``masks``
     uint64[2], ``bits`` uint64[L + 1, 2] (see the module docstring), ``path`` int32[L + 1],
-    ``mo`` int8[L + 1, 8], ``ties`` int32[L + 1], ``st`` int64[ST_SIZE]."""
+    ``mo`` int8[L + 1, 8], ``ties`` int32[L + 1], ``st`` int64[ST_SIZE]. The one search loop
+    of the bitboard state, written into each use (``inline="always"``)."""
     one = np.uint64(1)
     dash = masks[0]
     adj = masks[1]
@@ -146,25 +183,12 @@ def advance_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.n
                 continue
             if steps >= max_steps:
                 break
-            best = 99
-            mask = 0             # bit i set: slot i of nl[q] is tied for the best score
-            cand = att[q] & avail
-            while cand:
-                c = trailing_zeros(cand)
-                cand &= cand - one
-                i = tslot[q, c]
-                sc = popcount(att[c] & free)
-                if dash != 0 and (dash >> np.uint64(c)) & one:
-                    sc = 1
-                lt = 1 if sc < best else 0
-                le = 1 if sc <= best else 0
-                mask = (mask * (1 - lt)) | (le << i)
-                best = min(best, sc)
+            mask = tied_slots_bits(tslot, att, q, free, avail, dash)
             if mask == 0:
                 dead += 1
                 phase = PH_LEAF
                 continue
-            hi = 63 - leading_zeros(np.uint64(mask))
+            hi = first_choice(mask)
             rest = mask ^ (1 << hi)
             if rest != 0:
                 n = 0
@@ -230,12 +254,11 @@ def count_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.nda
     bits, path, mo, ties, st = fresh_bits_state(bits0, start, L)
     ev = advance_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
                       max_steps, False)
-    out = np.empty(4, dtype=np.int64)
-    out[0] = st[ST_SOLUTIONS]
-    out[1] = st[ST_DEAD_ENDS]
-    out[2] = st[ST_FORWARD]
-    out[3] = 1 if ev == EXHAUSTED else 0
-    return out
+    return counts_of(st, ev)
+
+
+_collect_bits = specialise(each_solution, "collect_bits", advance_kernel=advance_bits,
+                           visit=visit)
 
 
 @njit
@@ -244,28 +267,14 @@ def collect_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.n
                  path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
                  max_solutions: int, max_steps: int, out_path: np.ndarray, out_mo: np.ndarray,
                  out_branch: np.ndarray) -> np.ndarray:
-    """:func:`knightgui_core.tietree.enumerate_kernel.collect_kernel` for the bitboard state: tables
-    and state as in :func:`advance_bits`, ``out_path`` int32[>=max_solutions, L + 1],
-    ``out_mo`` int8[>=max_solutions, L + 1, 8], ``out_branch`` int64[>=max_solutions].
-    Returns int64[2] = (solutions copied, last event)."""
-    got = 0
-    steps_left = max_steps
-    ev = BUDGET
-    res = np.zeros(2, dtype=np.int64)
-    while got < max_solutions:
-        f0 = st[ST_FORWARD]
-        ev = advance_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
-                          steps_left, True)
-        steps_left -= st[ST_FORWARD] - f0
-        if ev != SOLUTION:
-            break
-        out_path[got, :] = path
-        out_mo[got, :, :] = mo
-        out_branch[got] = st[ST_SOL_BRANCH]
-        got += 1
-    res[0] = got
-    res[1] = ev
-    return res
+    """:func:`knightgui_core.tietree.enumerate_kernel.collect_kernel` for the bitboard state
+    (the same loop with :func:`advance_bits`): tables and state as in :func:`advance_bits`,
+    ``out_path`` int32[>=max_solutions, L + 1], ``out_mo`` int8[>=max_solutions, L + 1, 8],
+    ``out_branch`` int64[>=max_solutions]. Returns int64[2] = (solutions copied, last
+    event)."""
+    return got_and_event(_collect_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path,
+                                       mo, ties, st, max_solutions, max_steps,
+                                       (out_path, out_mo, out_branch), np.int64(0)))
 
 
 @njit

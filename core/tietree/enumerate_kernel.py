@@ -36,7 +36,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..board.tables_kernel import compact_table
-from ..system.jit import njit
+from ..system.jit import leading_zeros, njit, specialise, trailing_zeros
 
 # event codes
 SOLUTION, EXHAUSTED, BUDGET = 1, 2, 3
@@ -134,7 +134,50 @@ def new_state(nbr: np.ndarray, dashed_mask: np.ndarray, reserved_mask: np.ndarra
     return key, path, mo, ties, st
 
 
-@njit
+@njit(inline="always")
+def tied_slots(nl: np.ndarray, ncount: np.ndarray, key: np.ndarray, q: int) -> int:
+    """The tie rule of the array state, its one place: bit ``i`` set when slot ``i`` of
+    ``nl[q]`` (the knight on ``q``) is an unvisited square of the lowest score ``key``; 0
+    when every neighbour is taken. The search takes the highest set slot and keeps the
+    others, ascending, as the options of this number (:func:`advance_kernel`,
+    :mod:`knightgui_core.tietree.options_kernel`)."""
+    best = BLOCKED - 1   # above any real score, below any blocked square
+    mask = 0
+    for i in range(ncount[q]):
+        sc = key[nl[q, i]]
+        lt = 1 if sc < best else 0
+        le = 1 if sc <= best else 0
+        mask = (mask * (1 - lt)) | (le << i)
+        best = min(best, sc)
+    return mask
+
+
+@njit(inline="always")
+def first_choice(mask: int) -> int:
+    """The tied slot the search follows first, of the ``mask`` of :func:`tied_slots` or
+    :func:`knightgui_core.tietree.bitboard_kernel.tied_slots_bits` (not 0): the highest,
+    Phadke's highest move type. Both layouts and the options replay choose here."""
+    return 63 - np.int64(leading_zeros(np.uint64(mask)))
+
+
+@njit(inline="always")
+def store_ties(mo: np.ndarray, k: int, mask: int, chosen: int, ntype: np.ndarray,
+               q: int) -> int:
+    """The options of number ``k`` (the knight on ``q``): the move types of the tied slots
+    of ``mask`` below the slot ``chosen``, ascending, into ``mo[k, 1..]``; returns how many
+    (a backtrack takes the last one next)."""
+    one = np.uint64(1)
+    rest = np.uint64(mask) & ((one << np.uint64(chosen)) - one)
+    n = 0
+    while rest:                      # no pass at all when nothing ties
+        i = np.int64(trailing_zeros(rest))
+        rest &= rest - one
+        n += 1
+        mo[k, n] = ntype[q, i]
+    return n
+
+
+@njit(inline="always")
 def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
                    dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, key: np.ndarray,
                    path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
@@ -145,7 +188,9 @@ def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: n
     Tables and state as in the module docstring: ``nbr``, ``nl``, ``dl`` int32[N, 8],
     ``ntype`` int8[N, 8], ``ncount``, ``dcount`` int32[N], ``adj_end`` int8[N], ``key``
     int32[N], ``path`` int32[L + 1], ``mo`` int8[L + 1, 8], ``ties`` int32[L + 1], ``st``
-    int64[ST_SIZE]; the state arrays are updated in place."""
+    int64[ST_SIZE]; the state arrays are updated in place. The one search loop of the array
+    state: marked ``inline="always"`` so that each use (count, collect, keep, stream) holds
+    it whole and a solution costs no call."""
     k = st[ST_K]
     phase = st[ST_PHASE]
     L = st[ST_L]
@@ -173,28 +218,14 @@ def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: n
             if steps >= max_steps:
                 break
             q = path[k]
-            best = BLOCKED - 1   # above any real score, below any blocked square
-            mask = 0             # bit i set: slot i of nl[q] is tied for the best score
-            for i in range(ncount[q]):
-                sc = key[nl[q, i]]
-                lt = 1 if sc < best else 0
-                le = 1 if sc <= best else 0
-                mask = (mask * (1 - lt)) | (le << i)
-                best = min(best, sc)
+            mask = tied_slots(nl, ncount, key, q)
             if mask == 0:
                 dead += 1
                 phase = PH_LEAF
                 continue
-            hi = 7
-            while (mask >> hi) == 0:
-                hi -= 1
-            rest = mask ^ (1 << hi)
-            if rest != 0:
-                n = 0
-                for i in range(hi):
-                    if (rest >> i) & 1:
-                        n += 1
-                        mo[k, n] = ntype[q, i]
+            hi = first_choice(mask)
+            n = store_ties(mo, k, mask, hi, ntype, q)
+            if n != 0:
                 mo[k, 0] = n
                 ties[ntie] = k
                 ntie += 1
@@ -244,6 +275,18 @@ def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: n
     return event
 
 
+@njit(inline="always")
+def counts_of(st: np.ndarray, ev: int) -> np.ndarray:
+    """int64[4] = (solutions, dead ends, forward moves, exhausted 0/1) of the state ``st``
+    after the search returned ``ev``."""
+    out = np.empty(4, dtype=np.int64)
+    out[0] = st[ST_SOLUTIONS]
+    out[1] = st[ST_DEAD_ENDS]
+    out[2] = st[ST_FORWARD]
+    out[3] = 1 if ev == EXHAUSTED else 0
+    return out
+
+
 @njit
 def count_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
                  dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, dashed_mask: np.ndarray,
@@ -256,13 +299,61 @@ def count_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.
     key, path, mo, ties, st = new_state(nbr, dashed_mask, reserved_mask, dl, dcount, start, L)
     ev = advance_kernel(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, ties, st,
                         max_steps, False)
-    out = np.empty(4, dtype=np.int64)
-    out[0] = st[ST_SOLUTIONS]
-    out[1] = st[ST_DEAD_ENDS]
-    out[2] = st[ST_FORWARD]
-    out[3] = 1 if ev == EXHAUSTED else 0
-    return out
+    return counts_of(st, ev)
 
+
+@njit(inline="always")
+def visit(path: np.ndarray, mo: np.ndarray, st: np.ndarray, got: int, carry: int,
+          out: tuple[np.ndarray, np.ndarray, np.ndarray]) -> int:
+    """What :func:`each_solution` does at a solution, as :func:`collect_kernel` binds it:
+    the whole path, options matrix and branch number into row ``got`` of ``out`` =
+    (``out_path``, ``out_mo``, ``out_branch``). Returns ``carry`` (unused here)."""
+    out[0][got, :] = path
+    out[1][got, :, :] = mo
+    out[2][got] = st[ST_SOL_BRANCH]
+    return carry
+
+
+@njit
+def each_solution(a0: np.ndarray, a1: np.ndarray, a2: np.ndarray, a3: np.ndarray,
+                  a4: np.ndarray, a5: np.ndarray, a6: np.ndarray, a7: np.ndarray,
+                  path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
+                  max_solutions: int, max_steps: int, out: tuple, carry: int) -> int:
+    """The search driven from solution to solution, written once for every use that stops
+    at each one (collect, keep, stream): up to ``max_solutions`` further solutions within
+    ``max_steps`` forward moves, ``visit(path, mo, st, got, carry, out)`` called at each
+    (the solution in ``path[1..L]``, its branch in ``st[ST_SOL_BRANCH]``; it writes into
+    its ``out`` and returns the next ``carry``). The layout's tables and state are
+    ``a0``..``a7``, ``path``, ``mo``, ``ties``, ``st`` (:func:`advance_kernel`'s, or the
+    bitboard's). Each use is a copy by :func:`knightgui_core.system.jit.specialise` with
+    ``advance_kernel`` (the layout: ``inline="always"``, so the copy holds the search loop
+    and a solution costs no call) and ``visit`` bound. Returns solutions · 4 + last event."""
+    got = 0
+    steps_left = max_steps
+    ev = np.int64(BUDGET)  # typed as the search returns it (the AOT compiler keeps a literal)
+    while got < max_solutions:
+        f0 = st[ST_FORWARD]
+        ev = advance_kernel(a0, a1, a2, a3, a4, a5, a6, a7, path, mo, ties, st, steps_left,
+                            True)
+        steps_left -= st[ST_FORWARD] - f0
+        if ev != SOLUTION:
+            break
+        carry = visit(path, mo, st, got, carry, out)
+        got += 1
+    return got * 4 + ev
+
+
+@njit(inline="always")
+def got_and_event(r: int) -> np.ndarray:
+    """int64[2] = (solutions, last event) of :func:`each_solution`'s return ``r``."""
+    res = np.empty(2, dtype=np.int64)
+    res[0] = r // 4
+    res[1] = r % 4
+    return res
+
+
+_collect = specialise(each_solution, "collect_array", advance_kernel=advance_kernel,
+                      visit=visit)
 
 
 @njit
@@ -275,21 +366,6 @@ def collect_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: n
     moves, copying each into ``out_path[i]`` (int32[>=max_solutions, L+1]), ``out_mo[i]``
     (int8[>=max_solutions, L+1, 8]) and ``out_branch[i]`` (int64[>=max_solutions]). Returns
     int64[2] = (solutions copied, last event). Tables and state as in :func:`advance_kernel`."""
-    got = 0
-    steps_left = max_steps
-    ev = BUDGET
-    res = np.zeros(2, dtype=np.int64)
-    while got < max_solutions:
-        f0 = st[ST_FORWARD]
-        ev = advance_kernel(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, ties,
-                            st, steps_left, True)
-        steps_left -= st[ST_FORWARD] - f0
-        if ev != SOLUTION:
-            break
-        out_path[got, :] = path
-        out_mo[got, :, :] = mo
-        out_branch[got] = st[ST_SOL_BRANCH]
-        got += 1
-    res[0] = got
-    res[1] = ev
-    return res
+    return got_and_event(_collect(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo,
+                                  ties, st, max_solutions, max_steps,
+                                  (out_path, out_mo, out_branch), np.int64(0)))

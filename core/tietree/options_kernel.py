@@ -9,40 +9,19 @@ next. So while ``path[k + 1]`` is the move in slot ``s``, the row of number k ho
 the tied move types of the slots below ``s``, ascending — what the search's own ``mo[k]``
 holds at that solution (column 0, the search's option count, is left 0).
 
-Both kernels walk the path forward with the scores of
-:func:`knightgui_core.tietree.enumerate_kernel.advance_kernel` (``key``) and
-:func:`knightgui_core.tietree.bitboard_kernel.advance_bits` (bitboards), written out here:
-numba's cache of this file would not notice an edit to a kernel in another file.
+Both kernels walk the path forward and ask the search's own tie rule at each number:
+:func:`knightgui_core.tietree.enumerate_kernel.tied_slots` (the array state) and
+:func:`knightgui_core.tietree.bitboard_kernel.tied_slots_bits` (bitboards), written into them
+(``inline="always"``), so the search and its replay cannot choose differently.
 ``tests/core/test_options_replay.py`` checks them against the search's matrices.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit, trailing_zeros
-
-BLOCKED = 1 << 20          # knightgui_core.tietree.enumerate_kernel.BLOCKED (checked by the tests)
-
-
-@njit(inline="always")
-def _popcount(x):
-    """Set bits of a uint64 (inlined: see :mod:`knightgui_core.tietree.keep_kernel`)."""
-    n = 0
-    while x:
-        x &= x - np.uint64(1)
-        n += 1
-    return n
-
-
-@njit(inline="always")
-def _stored_options(out, k, mask, chosen, ntype, q):
-    """Row ``k`` of the matrix: the move types of the tied slots (bits of ``mask``) below the
-    slot ``chosen`` taken, ascending, in columns 1, 2, …"""
-    n = 0
-    for i in range(chosen):
-        if (mask >> i) & 1:
-            n += 1
-            out[k, n] = ntype[q, i]
+from ..system.jit import njit
+from .bitboard_kernel import tied_slots_bits
+from .enumerate_kernel import BLOCKED, store_ties, tied_slots
 
 
 @njit
@@ -59,21 +38,14 @@ def options_rows(nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray, dl: np.n
     for k in range(1, L):
         q = tour[k - 1]
         c = tour[k]
-        best = BLOCKED - 1
-        mask = 0
+        mask = tied_slots(nl, ncount, key, q)
         chosen = -1
         for i in range(ncount[q]):
-            s = nl[q, i]
-            sc = key[s]
-            lt = 1 if sc < best else 0
-            le = 1 if sc <= best else 0
-            mask = (mask * (1 - lt)) | (le << i)
-            best = min(best, sc)
-            if s == c:
+            if nl[q, i] == c:
                 chosen = i
         if chosen < 0 or (mask >> chosen) & 1 == 0:
             return k
-        _stored_options(out, k, mask, chosen, ntype, q)
+        store_ties(out, k, mask, chosen, ntype, q)
         key[c] += BLOCKED
         for i in range(dcount[c]):
             key[dl[c, i]] -= 1
@@ -97,26 +69,13 @@ def options_rows_bits(tslot: np.ndarray, ntype: np.ndarray, att: np.ndarray,
     for k in range(1, L):
         q = tour[k - 1]
         c = tour[k]
-        best = 99
-        mask = 0
-        cand = att[q] & avail
-        if (cand >> np.uint64(c)) & one == 0:
+        if ((att[q] & avail) >> np.uint64(c)) & one == 0:
             return k
-        while cand:
-            u = trailing_zeros(cand)
-            cand &= cand - one
-            i = tslot[q, u]
-            sc = _popcount(att[u] & free)
-            if dash != 0 and (dash >> np.uint64(u)) & one:
-                sc = 1
-            lt = 1 if sc < best else 0
-            le = 1 if sc <= best else 0
-            mask = (mask * (1 - lt)) | (le << i)
-            best = min(best, sc)
+        mask = tied_slots_bits(tslot, att, q, free, avail, dash)
         chosen = tslot[q, c]
         if (mask >> chosen) & 1 == 0:
             return k
-        _stored_options(out, k, mask, chosen, ntype, q)
+        store_ties(out, k, mask, chosen, ntype, q)
         b = ~(one << np.uint64(c))
         free &= b
         avail &= b

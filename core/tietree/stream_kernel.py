@@ -1,14 +1,16 @@
 """Solutions copied out in blocks for streaming: the path only (no options matrix), so a
-solution costs ``L`` int32 copies. One loop, :func:`collect_rows`, drives the resumable
-search of either state layout (:mod:`knightgui_core.tietree.enumerate_kernel`'s arrays,
-:mod:`knightgui_core.tietree.bitboard_kernel`'s bitboard: both searches take eleven arrays,
-the path ninth, then the state), the array state's :func:`advance_kernel` or, in the copy
-:func:`knightgui_core.system.jit.specialise` makes, :func:`advance_bits`; it stops after
-``max_solutions`` solutions or ``max_steps`` forward moves. :func:`collect_paths` and
-:func:`collect_paths_bits` are its entries. The arrays go one by one, not as a tuple: a
-tuple of arrays handed to the search at every solution cost its reference counts: the
-first 1,000,000 open 9×9 tours from a1 took 615 ms against 465 ms (best of 2, 2 cores
-shared with other agents, load 5.8–6.2).
+solution costs ``L`` int32 copies. The search runs in
+:func:`knightgui_core.tietree.enumerate_kernel.each_solution`, the loop from solution to
+solution written once for every use, with :func:`copy_row` bound as what it does at a
+solution; each state layout has its copy from :func:`knightgui_core.system.jit.specialise`
+(:func:`~knightgui_core.tietree.enumerate_kernel.advance_kernel` for the array state,
+:func:`~knightgui_core.tietree.bitboard_kernel.advance_bits` for the bitboard), which stops
+after ``max_solutions`` solutions or ``max_steps`` forward moves. :func:`collect_paths` and
+:func:`collect_paths_bits` are its entries. The arrays go to the search one by one, not as a
+tuple (a tuple of arrays handed to the search at every solution cost its reference counts:
+the first 1,000,000 open 9×9 tours from a1 took 615 ms against 465 ms, best of 2, 2 cores
+shared with other agents, load 5.8–6.2); the search and :func:`copy_row` are written into
+each copy (``inline="always"``), so nothing is handed over at a solution.
 
 Arrays (``N`` squares, ``L`` numbers the search places): the static tables and the state
 as documented in :mod:`knightgui_core.tietree.enumerate_kernel`; ``out_path`` int32[>= max_solutions,
@@ -24,44 +26,31 @@ import numpy as np
 
 from ..system.jit import njit, specialise
 from .bitboard_kernel import advance_bits
-from .enumerate_kernel import BUDGET, SOLUTION, ST_FORWARD, ST_L, ST_SOL_BRANCH, advance_kernel
+from .enumerate_kernel import ST_L, ST_SOL_BRANCH, advance_kernel, each_solution, got_and_event
 
 
-@njit
-def collect_rows(a0: np.ndarray, a1: np.ndarray, a2: np.ndarray, a3: np.ndarray,
-                 a4: np.ndarray, a5: np.ndarray, a6: np.ndarray, a7: np.ndarray,
-                 path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
-                 max_solutions: int, max_steps: int, as_numbers: bool, out_path: np.ndarray,
-                 out_branch: np.ndarray) -> np.ndarray:
-    """Up to ``max_solutions`` paths of the search on the layout's tables and state
-    ``a0``..``a7``, ``path``, ``mo``, ``ties``, ``st`` into ``out_path``, within
-    ``max_steps`` forward moves (module docstring)."""
-    got = 0
-    steps_left = max_steps
-    ev = np.int64(BUDGET)  # typed as the kernels return it (the AOT compiler keeps a literal)
+@njit(inline="always")
+def copy_row(path: np.ndarray, mo: np.ndarray, st: np.ndarray, got: int, carry: int,
+             out: tuple) -> int:
+    """What the stream copies of :func:`knightgui_core.tietree.enumerate_kernel.each_solution`
+    do at solution ``got``: its path (or move numbers) and branch into row ``got`` of ``out``
+    = (``out_path``, ``out_branch``, ``as_numbers``). Returns ``carry`` (unused)."""
+    out_path, out_branch, as_numbers = out
     L = st[ST_L]
-    while got < max_solutions:
-        f0 = st[ST_FORWARD]
-        ev = advance_kernel(a0, a1, a2, a3, a4, a5, a6, a7, path, mo, ties, st, steps_left,
-                            True)
-        steps_left -= st[ST_FORWARD] - f0
-        if ev != SOLUTION:
-            break
-        if as_numbers:
-            for j in range(L):
-                out_path[got, path[j + 1]] = j + 1
-        else:
-            for j in range(L):
-                out_path[got, j] = path[j + 1]
-        out_branch[got] = st[ST_SOL_BRANCH]
-        got += 1
-    res = np.empty(2, dtype=np.int64)
-    res[0] = got
-    res[1] = ev
-    return res
+    if as_numbers:
+        for j in range(L):
+            out_path[got, path[j + 1]] = j + 1
+    else:
+        for j in range(L):
+            out_path[got, j] = path[j + 1]
+    out_branch[got] = st[ST_SOL_BRANCH]
+    return carry
 
 
-_collect_rows_bits = specialise(collect_rows, "collect_rows_bits", advance_kernel=advance_bits)
+_rows = specialise(each_solution, "collect_rows", advance_kernel=advance_kernel,
+                   visit=copy_row)
+_rows_bits = specialise(each_solution, "collect_rows_bits", advance_kernel=advance_bits,
+                        visit=copy_row)
 
 
 @njit
@@ -71,8 +60,9 @@ def collect_paths(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np
                   max_solutions: int, max_steps: int, as_numbers: bool, out_path: np.ndarray,
                   out_branch: np.ndarray) -> np.ndarray:
     """Array-state enumeration: up to ``max_solutions`` paths into ``out_path``."""
-    return collect_rows(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, ties, st,
-                        max_solutions, max_steps, as_numbers, out_path, out_branch)
+    return got_and_event(_rows(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo,
+                               ties, st, max_solutions, max_steps,
+                               (out_path, out_branch, as_numbers), np.int64(0)))
 
 
 @njit
@@ -82,5 +72,6 @@ def collect_paths_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype
                        st: np.ndarray, max_solutions: int, max_steps: int, as_numbers: bool,
                        out_path: np.ndarray, out_branch: np.ndarray) -> np.ndarray:
     """Bitboard enumeration (at most 64 squares): as :func:`collect_paths`."""
-    return _collect_rows_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties,
-                              st, max_solutions, max_steps, as_numbers, out_path, out_branch)
+    return got_and_event(_rows_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo,
+                                    ties, st, max_solutions, max_steps,
+                                    (out_path, out_branch, as_numbers), np.int64(0)))

@@ -1,16 +1,17 @@
-"""The search loop's deliberate copies, driven over the same cases and compared.
+"""The tie-tree search's uses, driven over the same cases and compared.
 
-The tie-tree search exists in several kernels, each shaped for one job: counting with the
-general state (``enumerate_kernel.count_kernel``) and on a bitboard (``bitboard_kernel.
-count_bits``); stepping to each solution (``advance_kernel`` / ``advance_bits``); collecting
-whole solutions with their options matrices (``collect_kernel`` / ``collect_bits``); keeping
-them as changes (``keep_kernel``); streaming paths to a file (``stream_kernel``); counting
-the strict open case subtree by subtree (``count_kernel``) and by states
-(``memo_kernel``, with and without a table); counting by states with dashes and a reserved
-end on a bitboard (``bits_memo_kernel``, Phadke's study); and rebuilding an options matrix from a path
-(``options_kernel``). Every copy must find the same solutions, in the same order where it
-lists them, for every case below; a change to one copy that the others do not share fails
-here.
+The depth-first search (take the lowest onward count, follow every tie, back up) is written
+once per state layout: ``enumerate_kernel.advance_kernel`` (arrays, any size, dashes) and
+``bitboard_kernel.advance_bits`` (at most 64 squares), each asking its one tie rule
+(``tied_slots`` / ``tied_slots_bits``, then ``first_choice``). Its uses are copies that
+``specialise`` makes of one loop, ``enumerate_kernel.each_solution``, with the layout and a
+visitor bound: collecting whole solutions with their options matrices (``visit``), keeping
+them as changes (``keep_kernel.write_delta``), streaming paths (``stream_kernel.copy_row``);
+counting calls the layout's loop directly (``count_kernel`` / ``count_bits``), and the
+options matrix is rebuilt from a path with the same tie rule (``options_kernel``). The
+count by states (``count_kernel``, ``memo_kernel``, ``bits_memo_kernel``: Phadke's study)
+is a search of its own. Every use must find the same solutions, in the same order where it
+lists them, for every case below, on both layouts.
 """
 from __future__ import annotations
 
@@ -100,3 +101,30 @@ def test_every_copy_finds_the_same_solutions(rows, cols, start, end, dashes):
         plain = count_subtrees(cb, start, [()])
         memo = count_subtrees(cb, start, [()], table=TransTable(cb.n, 1 << 22, memo_min=2))
         assert (plain.tours, plain.dead_ends) == ref == (memo.tours, memo.dead_ends)
+
+
+@pytest.mark.jit_only   # reads numba's dispatchers (py_func); the bundle's kernels are compiled
+def test_each_use_is_the_one_loop_with_its_layout_and_visitor_bound():
+    from knightgui_core.tietree import enumerate_kernel as k
+    from knightgui_core.tietree import keep_kernel as keep
+    from knightgui_core.tietree import options_kernel as options
+    from knightgui_core.tietree import stream_kernel as stream
+    uses = {k._collect: (k.advance_kernel, k.visit),
+            _k64._collect_bits: (_k64.advance_bits, k.visit),
+            keep._keep_array: (k.advance_kernel, keep.write_delta),
+            keep._keep_bits: (_k64.advance_bits, keep.write_delta),
+            stream._rows: (k.advance_kernel, stream.copy_row),
+            stream._rows_bits: (_k64.advance_bits, stream.copy_row)}
+    names = set()
+    for copy, (layout, visitor) in uses.items():
+        fn = copy.py_func
+        assert fn.__code__ is k.each_solution.py_func.__code__     # the loop, not a copy
+        assert fn.__globals__["advance_kernel"] is layout
+        assert fn.__globals__["visit"] is visitor
+        names.add(fn.__qualname__)
+    assert len(names) == len(uses)                               # one cache entry each
+    # the tie rule is asked, never written out again, by the loops and the options replay
+    for fn, rule in ((k.advance_kernel, "tied_slots"), (_k64.advance_bits, "tied_slots_bits"),
+                     (options.options_rows, "tied_slots"),
+                     (options.options_rows_bits, "tied_slots_bits")):
+        assert rule in fn.py_func.__code__.co_names, fn

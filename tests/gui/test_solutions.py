@@ -100,13 +100,16 @@ def test_compact_blocks_continue_the_counters_like_block():
     assert rest["solutions"] == 14_258 and a.exhausted
 
 
-def test_keep_kernel_codes_agree_with_the_search_kernels():
-    from knightgui_core.tietree import enumerate_kernel as k
+def test_the_bitboard_keep_kernel_refuses_more_than_one_byte_a_square():
     from knightgui_core.tietree import keep_kernel as keep
-    for name in ("SOLUTION", "EXHAUSTED", "BUDGET", "PH_RUNNING", "PH_LEAF", "PH_DONE",
-                 "ST_K", "ST_PHASE", "ST_SOLUTIONS", "ST_DEAD_ENDS", "ST_FORWARD", "ST_NTIE",
-                 "ST_BRANCH", "ST_SOL_BRANCH", "ST_L", "BLOCKED"):
-        assert getattr(keep, name) == getattr(k, name), name
+    e = Enumerator(6, 6, start="a1", bits=True).engine
+    out = (np.zeros(64, np.uint8), np.zeros(3, np.int64), np.zeros(2, np.int32),
+           np.zeros(2, np.int32))
+    assert keep.collect_delta_bits(*e._args(), 2, 1000, 3, 1, *out) == -1
+    assert keep.collect_delta_bits(*e._args(), 2, 1000, 3, 0, *out) == 2 * 4 + 1   # SOLUTION
+    b = int(out[3][1])                      # the second solution from its branch on
+    assert 0 < b < 36 and tuple(out[2]) == (0, b)
+    assert tuple(out[1]) == (0, 36, 36 + 36 - b)
 
 
 def test_a_store_refuses_runs_of_another_enumeration():
