@@ -43,3 +43,29 @@ def window(qtbot, dialogs):
     yield w
     w.close()
     assert not w.worker.isRunning()
+
+
+@pytest.fixture
+def analysis_view(qtbot):
+    """The Analysis view on screen; at the end it shuts down within 30 s, its study thread
+    stopped."""
+    from knightgui.panels.analysis import AnalysisWindow
+    v = AnalysisWindow()
+    qtbot.addWidget(v)
+    v.show()
+    qtbot.waitExposed(v)
+    yield v
+    assert v.shutdown(30000)
+    assert not v.running and not v.runner.worker.isRunning()
+
+
+@pytest.fixture
+def board_view(qtbot):
+    """A board view alone on screen, 640 × 640."""
+    from knightgui.board_view import BoardView
+    v = BoardView()
+    qtbot.addWidget(v)
+    v.resize(640, 640)
+    v.show()
+    qtbot.waitExposed(v)
+    return v

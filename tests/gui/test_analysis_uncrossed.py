@@ -2,18 +2,12 @@
 one and shows the path on the board; a click shows it again (offscreen)."""
 import pytest
 
-from knightgui.panels.analysis import AnalysisWindow
 from knightgui_core.walks.walk_result import Walk
 
 
 @pytest.fixture
-def view(qtbot):
-    v = AnalysisWindow()
-    qtbot.addWidget(v)
-    v.show()
-    qtbot.waitExposed(v)
-    yield v
-    assert v.shutdown(30000)
+def view(analysis_view):
+    return analysis_view
 
 
 def test_a_run_adds_a_row_and_shows_the_path(qtbot, view):

@@ -3,7 +3,6 @@ clicks that show walks, cancel, export, shutdown (offscreen)."""
 import numpy as np
 import pytest
 
-from knightgui.panels.analysis import AnalysisWindow
 from knightgui.panels.analysis_base import AnalysisPage
 from knightgui.panels.analysis_pages import PAGES
 from knightgui_core.board.tour import Tour
@@ -14,14 +13,8 @@ MIN_W, MIN_H = 360, 220
 
 
 @pytest.fixture
-def view(qtbot):
-    v = AnalysisWindow()
-    qtbot.addWidget(v)
-    v.show()
-    qtbot.waitExposed(v)
-    yield v
-    assert v.shutdown(30000)
-    assert not v.running and not v.runner.worker.isRunning()
+def view(analysis_view):
+    return analysis_view
 
 
 def orders(view):

@@ -8,20 +8,14 @@ from pathlib import Path
 import pytest
 
 from knightgui.board_sums import line_sums_shown
-from knightgui.board_view import BoardView
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
 from test_magic import BEVERLEY, tour_of  # noqa: E402
 
 
 @pytest.fixture
-def view(qtbot):
-    v = BoardView()
-    qtbot.addWidget(v)
-    v.resize(640, 640)
-    v.show()
-    qtbot.waitExposed(v)
-    return v
+def view(board_view):
+    return board_view
 
 
 def test_a_semi_magic_tour_shows_its_sums_beside_the_board(view):

@@ -5,19 +5,12 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 
-from knightgui.board_view import BoardView
-
 from gui_helpers import some_tour
 
 
 @pytest.fixture
-def view(qtbot):
-    v = BoardView()
-    qtbot.addWidget(v)
-    v.resize(640, 640)
-    v.show()
-    qtbot.waitExposed(v)
-    return v
+def view(board_view):
+    return board_view
 
 
 def _widget_point(view, x, y) -> QPoint:
