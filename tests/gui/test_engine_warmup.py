@@ -102,13 +102,20 @@ def test_a_solve_asked_for_meanwhile_waits_says_so_and_starts_when_its_stages_ar
     assert "3 of 4 (tie-break studies)" in _progress(window)     # the rest goes on
 
 
-def test_cancel_drops_a_waiting_solve(gates, window, qtbot):
+def _solve_waiting(window):
+    """Start the warm-up and ask for a solve, which waits for its stage: the warm-up and the
+    list the solved tours go to."""
     warm = window.engine
     solved = []
     window.worker.tourSolved.connect(lambda gen, res: solved.append(res))
     warm.start()
     window.solve()
     assert warm.waiting("board")
+    return warm, solved
+
+
+def test_cancel_drops_a_waiting_solve(gates, window, qtbot):
+    warm, solved = _solve_waiting(window)
     window.cancel()
     assert not warm.waiting("board") and not window.act.cancel.isEnabled()
     gates.open_all()
@@ -118,12 +125,7 @@ def test_cancel_drops_a_waiting_solve(gates, window, qtbot):
 
 
 def test_changing_the_board_drops_a_waiting_solve(gates, window, qtbot):
-    warm = window.engine
-    solved = []
-    window.worker.tourSolved.connect(lambda gen, res: solved.append(res))
-    warm.start()
-    window.solve()
-    assert warm.waiting("board")
+    warm, solved = _solve_waiting(window)
     window.controls.model.update(rows=10, cols=10)
     assert not warm.waiting("board") and not window.act.cancel.isEnabled()
     gates.open_all()
