@@ -23,17 +23,9 @@ from ..system.jit import njit
 @njit
 def neighbour_table(rows: int, cols: int, dcol: np.ndarray, drow: np.ndarray,
                     out: np.ndarray) -> None:
-    """Fill ``out`` int32[rows * cols, 8] (see the module docstring)."""
-    for r in range(rows):
-        for c in range(cols):
-            s = r * cols + c
-            for t in range(8):
-                cc = c + dcol[t]
-                rr = r + drow[t]
-                if 0 <= cc < cols and 0 <= rr < rows:
-                    out[s, t] = rr * cols + cc
-                else:
-                    out[s, t] = -1
+    """Fill ``out`` int32[rows * cols, 8] (see the module docstring): the plane, the
+    :func:`wrapped_neighbour_table` of a board with no side wrapped."""
+    wrapped_neighbour_table(rows, cols, dcol, drow, False, False, out)
 
 
 @njit
