@@ -104,13 +104,15 @@ def search_magic(rows: int, cols: int, mode: str = "half-turn", limit: int = 1,
                  seconds: float | None = None, node_limit: int = 0, cancel: CancelLike = None,
                  starts: Sequence[int] | None = None,
                  totals: tuple[Sequence[int], Sequence[int]] | None = None,
-                 nested: bool = False) -> MagicSearchResult:
+                 nested: bool = False, prefix: Sequence[int] | None = None
+                 ) -> MagicSearchResult:
     """Search the tours of ``rows``×``cols`` of ``mode`` (:data:`MODES`), numbered from each
     square of ``starts`` (default :func:`start_squares`), for ones whose rows and columns add
     up to ``totals`` (row totals, column totals; default the semi-magic constants), and with
     ``nested`` each half row and half column to half its line's total. Stops after ``limit``
     tours, ``seconds`` of wall time, ``node_limit`` nodes (0: none) or a cancel request (see
-    :class:`MagicSearchResult`)."""
+    :class:`MagicSearchResult`). ``prefix`` (instead of ``starts``): only the tours that begin
+    with these squares (in the half-turn mode, fewer than half the board)."""
     from .magic_search_kernel import CLOSED, FOUND, HALF_TURN, NODES, OPEN, STARTS_DONE, magic_search
     if mode not in MODES:
         raise MagicSearchError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
@@ -124,12 +126,12 @@ def search_magic(rows: int, cols: int, mode: str = "half-turn", limit: int = 1,
     n = rows * cols
     if n % 2 and mode == "half-turn":
         raise MagicSearchError(f"{cols}×{rows} has a centre square the half turn keeps: "
-                                 "no closed tour is mapped onto itself")
+                               "no closed tour is mapped onto itself")
     if totals is None:
         rt, ct = magic_constants(rows, cols)
         if rt < 0 or ct < 0:
             raise MagicSearchError(f"the lines of {cols}×{rows} cannot all add up to one "
-                                     "whole total")
+                                   "whole total")
         row_totals, col_totals = [rt] * rows, [ct] * cols
     else:
         row_totals, col_totals = [list(t) for t in totals]
@@ -167,6 +169,10 @@ def search_magic(rows: int, cols: int, mode: str = "half-turn", limit: int = 1,
     pos = np.zeros(half, np.int64)
     counters = np.zeros(3, np.int64)
     found = np.zeros((limit, n), np.int64)
+    if prefix is not None:
+        if starts is not None:
+            raise MagicSearchError("give start squares or a prefix, not both")
+        start_list = _prefix_state(prefix, mode, nbr, opp, st, path, order, cnt, pos)
     starts_arr = np.asarray(start_list, np.int64)
     t0 = time.perf_counter()
     status = "budget"
@@ -193,6 +199,32 @@ def search_magic(rows: int, cols: int, mode: str = "half-turn", limit: int = 1,
         _check(t, rows, cols, nbr, row_totals, col_totals, mode != "open")
     return MagicSearchResult(status, tours, int(counters[NODES]), elapsed,
                                int(counters[STARTS_DONE]), start_list)
+
+
+def _prefix_state(prefix: Sequence[int], mode: str, nbr: np.ndarray, opp: np.ndarray,
+                  st: np.ndarray, path: np.ndarray, order: np.ndarray, cnt: np.ndarray,
+                  pos: np.ndarray) -> list[int]:
+    """Set the kernel's resume state so that it searches below ``prefix`` only (the levels
+    above it have no other child left); returns the one start square."""
+    n = nbr.shape[0]
+    levels = path.shape[0]
+    pre = [_whole("a prefix square", v, 0, n - 1) for v in prefix]
+    used = set(pre) | ({int(opp[v]) for v in pre} if mode == "half-turn" else set())
+    if not 1 <= len(pre) < levels or len(used) != len(pre) * (2 if mode == "half-turn" else 1):
+        raise MagicSearchError(f"the prefix must be 1 to {levels - 1} different squares"
+                               + (", no two opposite" if mode == "half-turn" else ""))
+    if any(b not in nbr[a] for a, b in zip(pre, pre[1:])):
+        raise MagicSearchError("the prefix must be a knight's path")
+    k = len(pre)
+    path[:k] = pre
+    cnt[:k] = 0
+    pos[:k] = 0
+    free = [int(u) for u in nbr[pre[-1]] if u >= 0 and int(u) not in used]
+    free.sort(key=lambda u: sum(1 for v in nbr[u] if v >= 0 and int(v) not in used))
+    order[k - 1, :len(free)] = free
+    cnt[k - 1] = len(free)
+    st[:] = (0, k - 1)
+    return pre[:1]
 
 
 def _check(tour: list[int], rows: int, cols: int, nbr: np.ndarray, row_totals: list[int],

@@ -8,6 +8,7 @@ import threading
 
 import numpy as np
 import pytest
+from test_magic import BEVERLEY, DUDENEY, tour_of
 
 from knightgui_core.board.magic import line_sums
 from knightgui_core.board.squares import Board
@@ -65,6 +66,25 @@ def test_closed_and_open_modes_find_a_tour_again_from_its_sums(six_tours, mode):
         assert tour.is_closed_path or mode == "open"
 
 
+# the semi-magic tour the half-turn search finds first from c1 (docs/structure.md)
+HALF_TURN_C1 = [2, 8, 25, 19, 4, 14, 31, 21, 36, 46, 63, 53, 47, 30, 15, 5, 11, 1, 18, 35, 20, 37,
+                54, 60, 50, 56, 41, 24, 34, 40, 57, 51]
+
+
+@pytest.mark.parametrize("printed, mode", [(BEVERLEY, "open"), (DUDENEY, "closed")])
+def test_below_a_published_tours_opening_its_tour_is_the_only_one(printed, mode):
+    path = [int(v) for v in tour_of(printed).path]
+    r = search_magic(8, 8, mode, prefix=path[:24], limit=10)
+    assert r.status == "none" and r.tours == [path] and r.starts_done == 1
+
+
+def test_below_an_opening_the_half_turn_tour_is_found_again():
+    r = search_magic(8, 8, "half-turn", prefix=HALF_TURN_C1[:12], limit=10)
+    assert r.status == "none" and len(r.tours) >= 1
+    whole = HALF_TURN_C1 + [63 - v for v in HALF_TURN_C1]
+    assert whole in r.tours and all(t[:12] == HALF_TURN_C1[:12] for t in r.tours)
+
+
 def test_a_budget_stops_the_search_and_a_cancel_too(monkeypatch):
     r = search_magic(8, 8, "half-turn", node_limit=5000)
     assert r.status == "budget" and r.nodes == 5000 and r.tours == []
@@ -99,6 +119,10 @@ def test_start_squares_are_one_of_each_orbit():
     (dict(rows=8, cols=8, starts=[64]), "start square"),
     (dict(rows=6, cols=6, totals=([1] * 6, [1] * 5)), "one total per"),
     (dict(rows=6, cols=6, nested=True), "nested"),
+    (dict(rows=8, cols=8, prefix=[0, 10, 0]), "different squares"),
+    (dict(rows=8, cols=8, prefix=[0, 63]), "no two opposite"),
+    (dict(rows=8, cols=8, mode="open", prefix=[0, 1]), "knight's path"),
+    (dict(rows=8, cols=8, prefix=[0], starts=[0]), "not both"),
 ])
 def test_bad_input_is_refused(kwargs, said):
     with pytest.raises(MagicSearchError, match=said):
