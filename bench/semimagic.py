@@ -7,7 +7,9 @@ a bounded time, its rate, and what a census would cost, estimated on random slic
 0. ``--method half-turn`` (or ``closed``, ``open``): the line-sum search of
    ``core/studies/magic_search.py`` from scratch, every start square of the board's orbits in
    turn: the time and nodes to the first ``--limit`` tours (each printed, numbered, with its
-   kind from ``core/board/magic.py``), or to the proof that there are no more.
+   kind from ``core/board/magic.py``), or to the proof that there are no more. With
+   ``--method open`` or ``closed``, the census slices below use that search (each subtree
+   exhausted) instead of the first one.
 
 1. From scratch: every tour from ``--start``, searched for a semi-magic one for at most
    ``--seconds`` (a short calibration picks the node budget). Prints found/none/budget,
@@ -76,7 +78,10 @@ def main() -> None:
     start = b.parse(a.start)
     print(f"# load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
     if a.method != "plain":
-        line_search(b, a.method, a.limit, a.seconds)
+        if a.seconds > 0:
+            line_search(b, a.method, a.limit, a.seconds)
+        if a.samples > 0:
+            slices(a, b, start)
         return
     find_semimagic(8, 8, prefix=[start], node_limit=10)                  # compile or load
     cal = find_semimagic(8, 8, prefix=[start], node_limit=2_000_000)
@@ -87,26 +92,45 @@ def main() -> None:
               f"({r.nodes / max(r.seconds, 1e-9):,.0f} nodes/s)", flush=True)
         if r.status == "found":
             print("tour:", " ".join(b.name(s) for s in r.path))
-    if a.samples <= 0:
-        return
+    if a.samples > 0:
+        slices(a, b, start, rate)
+
+
+def slices(a: argparse.Namespace, b: Board, start: int, rate: float = 0.0) -> None:
+    """Knuth's estimate of the nodes that exhaust every tour from ``start`` (``--method``
+    plain: the first search, stopping at a tour; open or closed: the line-sum search, each
+    subtree exhausted)."""
+    from knightgui_core.studies.magic_search import search_magic
+    if a.method == "half-turn":
+        raise SystemExit("census slices: plain, open or closed")
+
+    def subtree(path: list[int], cap: int):
+        if a.method == "plain":
+            return find_semimagic(8, 8, prefix=path, node_limit=cap)
+        return search_magic(8, 8, a.method, prefix=path, node_limit=cap, limit=1000)
+    if rate <= 0:
+        cal = subtree([start], 2_000_000)
+        rate = cal.nodes / max(cal.seconds, 1e-9)
     rng = random.Random(a.seed)
     nbr = knight_table(8, 8)
-    estimates, secs, capped, found = [], [], 0, 0
+    estimates: list[float] = []
+    secs: list[float] = []
+    capped, found = 0, 0
     while len(estimates) < a.samples:
         got = opening(nbr, start, a.depth, rng)
         if got is None:
             estimates.append(0)
             continue
         path, weight = got
-        r = find_semimagic(8, 8, prefix=path, node_limit=a.cap)
+        r = subtree(path, a.cap)
         capped += r.status == "budget"
-        found += r.status == "found"
+        found += r.status == "found" or bool(getattr(r, "tours", []))
         estimates.append(weight * r.nodes)
         secs.append(r.seconds)
         print(f"  opening {len(estimates)}: {r.status}, {r.nodes:,} nodes, {r.seconds:.2f} s, "
               f"weight {weight:.3g}", flush=True)
     total = statistics.mean(estimates)
-    print(f"census slices from {a.start}, depth {a.depth}: {a.samples} openings, "
+    print(f"census slices ({a.method}) from {a.start}, depth {a.depth}: {a.samples} openings, "
           f"{capped} capped at {a.cap:,} nodes, {found} found a tour; mean subtree "
           f"{statistics.mean(secs):.2f} s; estimated nodes to exhaust {a.start}: {total:.3g} "
           f"= {total / rate / 86400:.3g} core-days at {rate:,.0f} nodes/s", flush=True)
