@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/frontier.py                 # the quick set (a few minutes)
     .venv/bin/python bench/frontier.py --long          # also 6×6 open, 6×20, 7×7 open, 8×8 states
-    .venv/bin/python bench/frontier.py --only 7x7      # one board
+    .venv/bin/python bench/frontier.py --only 7x7      # one board (--closed-only, --cap-gb)
 
 Each measurement runs in a fresh process with warm kernels (a first run compiles them and is
 not timed), which reports its wall and CPU seconds and its own peak RSS (``ru_maxrss``); the
@@ -38,6 +38,7 @@ try:
                              memory_limit=job.get("cap"))
         out = {"boards": [[b.cols, b.cycles, b.paths] for b in res.boards],
                "peak_states": res.peak_states, "peak_table_bytes": res.peak_table_bytes,
+               "state_cells": res.state_cells,
                "column_states": res.column_states}
     else:
         rows, cols = job["rows"], job["cols"][0]
@@ -93,7 +94,8 @@ def line(what: str, r: dict) -> str:
         return f"{what:<34} failed: {r['error']}"
     extra = ""
     if "peak_states" in r:
-        extra = f" states {r['peak_states']:>12,} table {r['peak_table_bytes'] / 2**20:>8.0f} MiB"
+        extra = (f" states {r['peak_states']:>12,} table {r['peak_table_bytes'] / 2**20:>8.0f} MiB"
+                 f" state-cells {r['state_cells']:,}")
     if "refused" in r:
         extra = " refused: " + r["refused"]
     return (f"{what:<34} wall {r['wall']:>8.1f} s cpu {r['cpu']:>8.1f} s "
@@ -105,6 +107,7 @@ def main() -> int:
     ap.add_argument("--long", action="store_true")
     ap.add_argument("--only", default=None, help="one board RxC (frontier, both kinds)")
     ap.add_argument("--cap-gb", type=float, default=8.0)
+    ap.add_argument("--closed-only", action="store_true", help="with --only: closed tours")
     ap.add_argument("--timeout", type=float, default=1800.0)
     args = ap.parse_args()
     print(f"load average {os.getloadavg()}, {os.cpu_count()} cores", flush=True)
@@ -113,8 +116,11 @@ def main() -> int:
     if args.only:
         r, c = (int(x) for x in args.only.lower().split("x"))
         res = run_job({"method": "frontier", "rows": min(r, c), "cols": [max(r, c)],
-                       "closed_only": False}, args.timeout)
+                       "closed_only": args.closed_only, "cap": int(args.cap_gb * 2**30)},
+                      args.timeout)
         print(line(f"frontier {r}×{c}", res), check(min(r, c), res.get("boards", [])))
+        print(f"  states after each column: {res.get('column_states')}")
+        print(f"load average {os.getloadavg()} at {time.strftime('%H:%M:%S')}")
         return 0
     failed = []
     pairs = [(5, 5), (4, 6), (5, 6), (5, 8), (4, 10), (3, 12)]

@@ -27,10 +27,11 @@ import numpy as np
 from ..system.control import CancelLike, raise_if_cancelled
 from ..system.errors import InputError
 from ..system.limits import available_memory
-from .frontier_kernel import MAX_WINDOW, frontier_step
+from .frontier_kernel import MAX_WINDOW, frontier_regrow, frontier_step
 
 __all__ = ["MAX_ROWS", "MAX_COLS", "FrontierError", "FrontierBoard", "FrontierResult",
-           "count_frontier", "moduli_for", "crt", "state_estimate", "BYTES_PER_STATE"]
+           "count_frontier", "moduli_for", "new_table", "grow_table", "crt", "state_estimate",
+           "BYTES_PER_STATE"]
 
 #: the window (2k + 1 cells) must fit the kernel's two words
 MAX_ROWS = (MAX_WINDOW - 1) // 2
@@ -45,7 +46,8 @@ PEAK_STATES: dict[tuple[int, bool], int] = {
     (3, True): 178, (3, False): 2_152, (4, True): 672, (4, False): 19_583,
     (5, True): 56_497, (5, False): 981_755, (6, True): 1_363_437, (6, False): 22_139_418,
     (8, True): 29_290_587}
-#: bytes a table entry takes per residue, besides its key (16) and used flag (1)
+#: bytes a table entry takes besides its residues (8 each): its key (two words; one on
+#: boards of at most 7 rows, 8 bytes less) and used flag (1)
 BYTES_PER_STATE = 17
 
 
@@ -80,6 +82,8 @@ class FrontierResult:
     column_states: list[int] = field(default_factory=list)
     moduli: int = 0
     seconds: float = 0.0
+    #: the states read, summed over the cells (the work: each is turned into its successors)
+    state_cells: int = 0
 
 
 def _is_prime(n: int) -> bool:
@@ -154,17 +158,18 @@ def _later(rows: int, r: int) -> list[tuple[int, int]]:
 def _step_tables(rows: int, cols: int, odd_ends: bool = False
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per cell ``i``: the window positions of its neighbours read before it (int64[N, 4])
-    and how many knight neighbours each position has still unread after it (uint8[N, W + 1]),
-    on a board read as if it went on forever (a board's last cells retire when it is
-    finished), and which may be an end of a path (uint8[N, W + 1]; ``odd_ends``: on boards
-    of odd area only the colour of the corners, which has one square more, since a path
-    alternates colours)."""
+    and how many knight neighbours each position has still unread after it (uint8[N, W + 1])
+    on the ``cols``-column board (a shorter board's last cells retire when it is finished:
+    a cell that lacks moves on the longest board lacks them on a shorter one too), and
+    which may be an end of a path (uint8[N, W + 1]; ``odd_ends``: on boards of odd area
+    only the colour of the corners, which has one square more, since a path alternates
+    colours)."""
     k, w = rows, 2 * rows + 1
     n = rows * cols
     nb = np.full((n, 4), -1, np.int64)
     rem = np.zeros((n, w + 1), np.uint8)
     endok = np.ones((n, w + 1), np.uint8)
-    later = [[(c + dc) * k + rr for rr, dc in _later(k, r)]
+    later = [[(c + dc) * k + rr for rr, dc in _later(k, r) if c + dc < cols]
              for c, r in (divmod(i, k) for i in range(n))]
     for i in range(n):
         c, r = divmod(i, k)
@@ -202,6 +207,37 @@ def _pow2(x: int) -> int:
     return 1 << max(4, int(x - 1).bit_length())
 
 
+Table = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def new_table(cap: int, m: int, words: int = 2) -> Table:
+    """An empty state table of ``cap`` slots (a power of two), ``m`` residues a state and
+    keys of ``words`` words (1 for windows of at most 15 cells)."""
+    return (np.zeros((cap, words), np.uint64), np.zeros(cap, np.uint8),
+            np.zeros((cap, m), np.uint64))
+
+
+def grow_table(table: Table, mods: np.ndarray) -> Table:
+    """The same states in a table of twice as many slots."""
+    keys, used, cnt = table
+    big = new_table(2 * keys.shape[0], cnt.shape[1], keys.shape[1])
+    if frontier_regrow(keys, used, cnt, *big, mods) < 0:
+        raise FrontierError("the frontier's state table could not be moved on")
+    return big
+
+
+def _check_fits(res: FrontierResult, need: int, budget: int, k: int, ncols: int, c: int,
+                states: int, m: int) -> None:
+    res.peak_table_bytes = max(res.peak_table_bytes, need)
+    if need > budget:
+        err = FrontierError(
+            f"the frontier count of {k}×{ncols} needs a table of more than "
+            f"{need / 2**30:.1f} GiB at column {c + 1} ({states:,} states, "
+            f"{m} residues each) and {budget / 2**30:.1f} GiB may be used")
+        err.result = res
+        raise err
+
+
 def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = False,
                    memory_limit: int | None = None,
                    progress: Callable[[int, int], None] | None = None,
@@ -224,48 +260,50 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     mods_list = moduli_for(k, ncols)
     mods = np.array(mods_list, np.uint64)
     m = len(mods_list)
-    entry = BYTES_PER_STATE + 8 * m
-    open_mode = 0 if closed_only else 1
     w = 2 * k + 1
+    words = 1 if w <= 15 else 2
+    entry = BYTES_PER_STATE - 8 * (2 - words) + 8 * m
+    open_mode = 0 if closed_only else 1
     # a path alternates colours: on an odd board both ends lie on the corners' colour
     odd_ends = k % 2 == 1 and all(x % 2 == 1 for x in lengths)
     nb, rem, endok = _step_tables(k, ncols, odd_ends)
     res = FrontierResult(k, closed_only, moduli=m)
-    keys = np.zeros((16, 2), np.uint64)
-    used = np.zeros(16, np.uint8)
-    cnt = np.zeros((16, m), np.uint64)
+    keys, used, cnt = new_table(16, m, words)
     used[0] = 1
     cnt[0, :] = 1
     states = 1
     wanted = set(lengths)
     total_cells = k * ncols
+    # a new table is sized by the growth of the same row's cell a column before, and moved
+    # into one twice as big when it fills up on the way
+    growth = [3.0] * k
     for i in range(total_cells):
         raise_if_cancelled(cancel, "the frontier count")
         c, r = divmod(i, k)
         finish = int(r == k - 1 and c + 1 in wanted)
         carry = int(i < total_cells - 1)
-        cap = _pow2(3 * states) if carry else 16
+        cap = _pow2(int(states * growth[r] * 4 / 3) + 1) if carry else 16
+        held = keys.nbytes + used.nbytes + cnt.nbytes
+        res.state_cells += states
+        need = held + cap * entry
+        _check_fits(res, need, budget, k, ncols, c, states, m)
+        tkeys, tused, tcnt = new_table(cap, m, words)
+        total = np.zeros((2, m), np.uint64)
+        io = np.zeros(2, np.int64)
         while True:
-            need = keys.nbytes + used.nbytes + cnt.nbytes + cap * entry
-            if need > budget:
-                err = FrontierError(
-                    f"the frontier count of {k}×{ncols} needs a table of more than "
-                    f"{need / 2**30:.1f} GiB at column {c + 1} ({states:,} states, "
-                    f"{m} residues each) and {budget / 2**30:.1f} GiB may be used")
-                err.result = res
-                raise err
-            tkeys = np.zeros((cap, 2), np.uint64)
-            tused = np.zeros(cap, np.uint8)
-            tcnt = np.zeros((cap, m), np.uint64)
-            total = np.zeros((2, m), np.uint64)
             got = frontier_step(keys, used, cnt, mods, nb[i], rem[i], endok[i], w, open_mode,
-                                finish, carry, tkeys, tused, tcnt, total)
-            if got == -2:
-                raise FrontierError(f"the frontier step refused its arrays at cell {i}")
+                                finish, carry, tkeys, tused, tcnt, total, io)
             if got >= 0:
                 break
-            cap *= 2
-        res.peak_table_bytes = max(res.peak_table_bytes, need)
+            if got == -1:
+                need = held + 3 * cap * entry
+                _check_fits(res, need, budget, k, ncols, c, int(io[1]), m)
+                tkeys, tused, tcnt = grow_table((tkeys, tused, tcnt), mods)
+                cap *= 2
+            else:
+                raise FrontierError(f"the frontier step refused its arrays at cell {i}")
+        if carry:
+            growth[r] = max(0.5, got / max(1, states))
         keys, used, cnt = tkeys, tused, tcnt
         states = int(got)
         res.peak_states = max(res.peak_states, states)

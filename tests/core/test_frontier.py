@@ -8,8 +8,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from knightgui_core.frontier import frontier_count
 from knightgui_core.frontier.frontier_count import FrontierError, count_frontier, crt, moduli_for
-from knightgui_core.frontier.frontier_kernel import frontier_step
+from knightgui_core.frontier.frontier_kernel import frontier_regrow, frontier_step
 from knightgui_core.run.runner import run_tasks
 from knightgui_core.studies.all_tours import run_all_tours
 
@@ -110,7 +111,7 @@ def test_the_kernel_refuses_arrays_that_do_not_fit():
     cnt = np.zeros((16, m), np.uint64)
     mods = np.zeros(m, np.uint64)
     out = (np.zeros((16, 2), np.uint64), np.zeros(16, np.uint8), np.zeros((16, m), np.uint64),
-           np.zeros((2, m), np.uint64))
+           np.zeros((2, m), np.uint64), np.zeros(2, np.int64))
     bad_nb = np.array([0, 99, -1, -1], np.int64)
     assert frontier_step(keys, used, cnt, mods, bad_nb, np.zeros(8, np.uint8),
                          np.ones(8, np.uint8), 7, 1, 0, 1,
@@ -120,9 +121,38 @@ def test_the_kernel_refuses_arrays_that_do_not_fit():
                          np.ones(8, np.uint8), 7, 1, 0, 1,
                          *out) == -2                                # rem too short
     odd = (np.zeros((12, 2), np.uint64), np.zeros(12, np.uint8), np.zeros((12, m), np.uint64),
-           np.zeros((2, m), np.uint64))
+           np.zeros((2, m), np.uint64), np.zeros(2, np.int64))
     assert frontier_step(keys, used, cnt, mods, nb, np.zeros(8, np.uint8),
                          np.ones(8, np.uint8), 7, 1, 0, 1, *odd) == -2     # not a power of two
+    bad_io = out[:4] + (np.array([-1, 0], np.int64),)
+    assert frontier_step(keys, used, cnt, mods, nb, np.zeros(8, np.uint8),
+                         np.ones(8, np.uint8), 7, 1, 0, 1, *bad_io) == -2  # a negative start
+    assert frontier_regrow(keys, used, cnt, *odd[:3], mods) == -2          # not a power of two
+    one_word = (np.zeros((16, 1), np.uint64),) + out[1:]
+    assert frontier_step(keys, used, cnt, mods, nb, np.zeros(8, np.uint8),
+                         np.ones(8, np.uint8), 7, 1, 0, 1, *one_word) == -2  # 2 words to 1
+    wide = np.zeros(18, np.uint8), np.ones(18, np.uint8), 17
+    assert frontier_step(one_word[0], used, cnt, mods, nb, *wide, 1, 0, 1,
+                         *one_word) == -2                    # 17 cells do not fit one word
+    assert frontier_regrow(one_word[0], used, cnt, *out[:3], mods) == -2
+
+
+def test_tables_that_fill_up_are_moved_on_and_the_step_goes_on(monkeypatch):
+    # every new table starts at 16 slots: each cell stops and goes on many times
+    monkeypatch.setattr(frontier_count, "_pow2", lambda x: 16)
+    res = count_frontier(4, range(1, 9))
+    assert [b.paths for b in res.boards] == A079137[:8]
+    assert res.peak_states > 1000
+    closed = count_frontier(5, [6, 8], closed_only=True)
+    assert [b.cycles for b in closed.boards] == A175855_FROM_6[:2]
+
+
+def test_the_board_s_right_edge_prunes_states_early():
+    # the cells of the last columns lack later neighbours: states that need them die at once
+    short = count_frontier(4, [6])
+    longer = count_frontier(4, [6, 10])
+    assert short.boards[0].paths == longer.boards[0].paths == A079137[5]
+    assert short.column_states[4] < longer.column_states[4]
 
 
 @pytest.mark.slow
@@ -140,6 +170,9 @@ def test_five_by_2n_closed_tours_to_fourteen_columns():
 def test_a_seven_row_frontier_reads_a_three_row_board_the_other_way():
     tall = count_frontier(7, [3]).boards[0]
     assert (tall.cycles, tall.paths) == (0, 52)                     # A389759 at 21 cells: 3×7
+    # 8 rows: a window of 17 cells, keys of two words (7 rows: one)
+    taller = count_frontier(8, [3]).boards[0]
+    assert (taller.cycles, taller.paths) == (0, A169696_FROM_4[2])  # 3×8
 
 
 @pytest.mark.slow
