@@ -12,6 +12,16 @@ types (1..8) taken at the first ties of a path; it names the subtree below that 
 the subtrees of the tied options at one tie point partition the subtree above it. So one start
 can be spread over many tasks and the totals do not depend on how deep it is cut.
 
+**One loop.** :func:`count_loop` is the search by states over this module's 128-bit
+layout, written once; what happens at a leaf and at a tie is a small visitor (``visit_*``,
+inlined). The plain count here is one visitor; the transposition table of
+:mod:`knightgui_core.tietree.memo_kernel` is another, bound by
+:func:`knightgui_core.system.jit.specialise` (numba compiles one copy per visitor). To change
+how the rule chooses among the tied squares, edit :func:`_tied`, :func:`_low` and
+:func:`_pop_into`. The search with dashes on a ≤ 64-square bitboard
+(:mod:`knightgui_core.tietree.bits_memo_kernel`) keeps its own loop: its state (dashes, a
+reserved end, one word) really differs.
+
 **Budget.** :func:`count_run` stops at the first leaf (tour or dead end) after ``max_steps``
 forward moves (so at most one descent, ``N`` moves, over) and can be called again; when it
 stops early the work left is exactly the options still stored on the tie stack, each again a
@@ -40,8 +50,8 @@ from ..system.jit import njit, trailing_zeros
 
 # events
 DONE, BUDGET, BAD_PREFIX = 1, 2, 3
-# phases
-PH_RUN, PH_LEAF, PH_DONE = 0, 1, 2
+# phases (a finished run stays on a leaf with no tie open)
+PH_RUN, PH_LEAF = 0, 1
 # scalar slots
 ST_K, ST_PHASE, ST_NTIE, ST_TOURS, ST_CLOSED, ST_DEAD, ST_FORWARD, ST_ROOT, ST_N = range(9)
 ST_SIZE = 9
@@ -223,68 +233,109 @@ def next_tie(att: np.ndarray, mtype: np.ndarray, path: np.ndarray, free: np.ndar
     return 0
 
 
+# ---- the per-node work of the plain count: the visitor the loop below is written with.
+# Another use (memo_kernel: the transposition table) gets its own copy of the loop from
+# knightgui_core.system.jit.specialise with these five names bound to its functions. ``V``
+# is the visitor's data (here ``st`` itself), ``P`` what it reads from it once per call.
+
+@njit(inline="always")
+def visit_setup(V: np.ndarray, st: np.ndarray) -> int:
+    """The plain count reads nothing beforehand."""
+    return 0
+
+
+@njit(inline="always")
+def visit_tour(V: np.ndarray, P: int, top: int, closed: bool) -> None:
+    """A tour (closed when its last square is a knight move from the start), below the
+    innermost open tie ``top``."""
+    V[ST_TOURS] += 1
+    if closed:
+        V[ST_CLOSED] += 1
+
+
+@njit(inline="always")
+def visit_dead(V: np.ndarray, P: int, top: int, k: int) -> None:
+    """A dead end at number ``k``."""
+    V[ST_DEAD] += 1
+
+
+@njit(inline="always")
+def visit_tie(V: np.ndarray, P: int, st: np.ndarray, path: np.ndarray, free: np.ndarray,
+              k: int, top: int, fwd: int) -> bool:
+    """A tie at number ``k``: True when the subtree below it is known already (the loop
+    does not enter it), else the tie is opened. The plain count knows nothing."""
+    return False
+
+
+@njit(inline="always")
+def visit_close(V: np.ndarray, P: int, st: np.ndarray, path: np.ndarray, free: np.ndarray,
+                ntied: np.ndarray, kk: int, parent: int, fwd: int) -> None:
+    """The tie at number ``kk`` is finished (every option followed); ``parent`` is the tie
+    above it (0: the root)."""
+
+
 @njit
-def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndarray,
-              pend: np.ndarray, ntied: np.ndarray, ties: np.ndarray, st: np.ndarray,
-              max_steps: int) -> int:
-    """Run the subtree below ``st[ST_ROOT]`` up to the first leaf after ``max_steps``
-    forward moves.
-    ``close`` uint64[2] = squares a knight move from the start. Returns DONE (subtree
-    finished) or BUDGET (call again, or read the work left from the state)."""
+def count_loop(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndarray,
+               pend: np.ndarray, ntied: np.ndarray, ties: np.ndarray, st: np.ndarray,
+               V: np.ndarray, max_steps: int) -> int:
+    """The count by states, written once: run the subtree below ``st[ST_ROOT]`` up to the
+    first leaf after ``max_steps`` forward moves, handing each leaf and each tie to the
+    visitor (``visit_*``). Returns DONE or BUDGET. To change the tie rule's choice, edit
+    :func:`_tied` (the fewest onward exits) and :func:`_low` / :func:`_pop_into` (the order
+    the tied squares are followed in)."""
     one = np.uint64(1)
+    P = visit_setup(V, st)
     k = st[ST_K]
     phase = st[ST_PHASE]
     ntie = st[ST_NTIE]
-    tours = st[ST_TOURS]
-    closed = st[ST_CLOSED]
-    dead = st[ST_DEAD]
     fwd = st[ST_FORWARD]
     n = st[ST_N]
     steps = 0
-    event = BUDGET
+    event = np.int64(BUDGET)
     while True:
         if phase == PH_RUN:
             q = path[k]
+            top = ties[ntie - 1] if ntie > 0 else 0
             if k == n:
-                tours += 1
                 if q < 64:
-                    if (close[0] >> np.uint64(q)) & one:
-                        closed += 1
-                elif (close[1] >> np.uint64(q - 64)) & one:
-                    closed += 1
-                phase = PH_LEAF
+                    is_closed = (close[0] >> np.uint64(q)) & one
+                else:
+                    is_closed = (close[1] >> np.uint64(q - 64)) & one
+                visit_tour(V, P, top, is_closed != 0)
+                phase = np.int64(PH_LEAF)
                 continue
             t0, t1, nt = _tied(att, q, free[k, 0], free[k, 1])
-            if nt == 0:
-                dead += 1
-                phase = PH_LEAF
-                continue
-            c = _low(t0, t1)
-            if t0:
-                t0 &= t0 - one
-            else:
-                t1 &= t1 - one
             ntied[k] = nt
-            if nt > 1:
-                pend[k, 0] = t0
-                pend[k, 1] = t1
+            if nt == 0:
+                visit_dead(V, P, top, k)
+                phase = np.int64(PH_LEAF)
+                continue
+            if nt == 1:
+                c = _low(t0, t1)
+            else:
+                if visit_tie(V, P, st, path, free, k, top, fwd):
+                    phase = np.int64(PH_LEAF)
+                    continue
                 ties[ntie] = k
                 ntie += 1
-        elif phase == PH_LEAF:
+                c = _pop_into(pend, k, t0, t1)
+        else:
+            # close every tie whose options are all done, innermost first
+            while ntie > 0:
+                kk = ties[ntie - 1]
+                if pend[kk, 0] != 0 or pend[kk, 1] != 0:
+                    break
+                ntie -= 1
+                visit_close(V, P, st, path, free, ntied, kk, ties[ntie - 1] if ntie > 0 else 0,
+                            fwd)
             if ntie == 0:
-                phase = PH_DONE
-                event = DONE
+                event = np.int64(DONE)
                 break
             if steps >= max_steps:
                 break
             k = ties[ntie - 1]
             c = _pop_into(pend, k, pend[k, 0], pend[k, 1])
-            if pend[k, 0] == 0 and pend[k, 1] == 0:
-                ntie -= 1
-            phase = PH_RUN
-        else:
-            event = DONE
-            break
+            phase = np.int64(PH_RUN)
         _step(path, free, k, c)
         k += 1
         steps += 1
@@ -292,8 +343,16 @@ def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nda
     st[ST_K] = k
     st[ST_PHASE] = phase
     st[ST_NTIE] = ntie
-    st[ST_TOURS] = tours
-    st[ST_CLOSED] = closed
-    st[ST_DEAD] = dead
     st[ST_FORWARD] = fwd
     return event
+
+
+@njit
+def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndarray,
+              pend: np.ndarray, ntied: np.ndarray, ties: np.ndarray, st: np.ndarray,
+              max_steps: int) -> int:
+    """Run the subtree below ``st[ST_ROOT]`` up to the first leaf after ``max_steps``
+    forward moves, counting tours, closed tours and dead ends into ``st``.
+    ``close`` uint64[2] = squares a knight move from the start. Returns DONE (subtree
+    finished) or BUDGET (call again, or read the work left from the state)."""
+    return count_loop(att, close, path, free, pend, ntied, ties, st, st, max_steps)

@@ -25,9 +25,18 @@ full the entry whose subtree cost the fewest forward moves is replaced.
 **One cache line an entry.** A lookup costs a trip to memory (the table is far bigger than
 the caches), so an entry is 8 words, 64 bytes, aligned by the wrapper: a lookup reads one
 bucket of two lines and a hit or a store touches nothing else (bench/table.py measured the
-earlier layout, keys, counts and probabilities in three arrays, at 1.3–1.6× the time). The wrapper starts
-small and doubles the table (:func:`memo_rehash`) while it is half full and under its limit,
-so a small count touches few pages of memory.
+earlier layout, keys, counts and probabilities in three arrays, at 1.3–1.6× the time).
+
+**Doubling in place.** The wrapper maps the table's whole memory at once (only the pages in
+use are touched) and starts with few buckets; while it is half full and under its limit,
+:func:`memo_rehash` doubles it where it lies. A key's bucket is the top bits of its hash
+(:func:`_top_bucket`), so bucket ``b`` splits into ``2b`` and ``2b + 1`` and the doubling
+reads and writes in order, with no second table (10×10 from d1, its doublings timed apart
+at load 7–10: copying into a new table took 2.4–3.9 s of CPU of a 7.2–8.6 s count, in
+place 1.5–1.8 s of 6.0–6.2 s; most of what is left is the first touch of the new pages).
+
+**The loop** is :func:`knightgui_core.tietree.count_kernel.count_loop`, with this module's
+visitor (``memo_*``) bound by :func:`knightgui_core.system.jit.specialise`.
 
 Arrays (``N`` squares, ``C`` = buckets × WAYS entries):
 
@@ -50,17 +59,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit
-from .count_kernel import _low, _pop_into, _step, _tied
+from ..system.jit import njit, specialise
+from . import count_kernel as _ck
+from .count_kernel import count_loop
 
-# events
-DONE, BUDGET = 1, 2
-# phases
-PH_RUN, PH_LEAF = 0, 1
-# scalar slots
-(ST_K, ST_PHASE, ST_NTIE, ST_FORWARD, ST_ROOT, ST_N, ST_START, ST_PROBES, ST_HITS, ST_STORES,
- ST_EVICTED, ST_NEW) = range(12)
-ST_SIZE = 12
+# the count loop's events, phases and scalar slots, which the wrapper reads
+DONE, BUDGET, PH_RUN, PH_LEAF = _ck.DONE, _ck.BUDGET, _ck.PH_RUN, _ck.PH_LEAF
+ST_K, ST_PHASE, ST_NTIE, ST_FORWARD, ST_ROOT, ST_N = (_ck.ST_K, _ck.ST_PHASE, _ck.ST_NTIE,
+                                                      _ck.ST_FORWARD, _ck.ST_ROOT, _ck.ST_N)
+
+# scalar slots: the count loop's (count_kernel.ST_*), then the table's
+ST_START, ST_PROBES, ST_HITS, ST_STORES, ST_EVICTED, ST_NEW = range(_ck.ST_SIZE, _ck.ST_SIZE + 6)
+ST_SIZE = _ck.ST_SIZE + 6
 # configuration slots
 CF_MIN, CF_MAX, CF_LENS, CF_BUCKETS = range(4)
 CF_SIZE = 4
@@ -76,14 +86,42 @@ _M2 = np.uint64(0xC2B2AE3D27D4EB4F)
 _M3 = np.uint64(0x165667B19E3779F9)
 
 
-@njit
-def _bucket(w0: np.uint64, w1: np.uint64, w2: np.uint64, nbuckets: int) -> int:
-    """First entry of the bucket of a key (``nbuckets`` a power of two)."""
-    h = (w0 * _M1) ^ (w1 * _M2) ^ (w2 * _M3)
+@njit(inline="always")
+def fmix(h: np.uint64) -> np.uint64:
+    """The last mixing steps of a key's hash (every bit of ``h`` reaches the top bits)."""
     h ^= h >> np.uint64(31)
     h *= _M1
     h ^= h >> np.uint64(29)
-    return np.int64(h & np.uint64(nbuckets - 1)) * WAYS
+    return h
+
+
+@njit(inline="always")
+def _hash(w0: np.uint64, w1: np.uint64, w2: np.uint64) -> np.uint64:
+    return fmix((w0 * _M1) ^ (w1 * _M2) ^ (w2 * _M3))
+
+
+@njit
+def _bucket(w0: np.uint64, w1: np.uint64, w2: np.uint64, nbuckets: int) -> int:
+    """First entry of the bucket of a key (``nbuckets`` a power of two), from the hash's
+    low bits."""
+    return np.int64(_hash(w0, w1, w2) & np.uint64(nbuckets - 1)) * WAYS
+
+
+@njit(inline="always")
+def bucket_shift(nbuckets: int) -> np.uint64:
+    """``63 - log2(nbuckets)``, for :func:`_top_bucket` (``nbuckets`` a power of two)."""
+    lg = 0
+    while (1 << lg) < nbuckets:
+        lg += 1
+    return np.uint64(63 - lg)
+
+
+@njit(inline="always")
+def _top_bucket(w0: np.uint64, w1: np.uint64, w2: np.uint64, shift: np.uint64) -> int:
+    """First entry of the bucket of a key from the hash's top bits (``shift`` from
+    :func:`bucket_shift`): when the table doubles, bucket ``b`` splits into ``2b`` and
+    ``2b + 1``, so :func:`memo_rehash` reads and writes both tables in order."""
+    return np.int64((_hash(w0, w1, w2) >> shift) >> np.uint64(1)) * WAYS
 
 
 @njit
@@ -114,6 +152,140 @@ def _slot_for(tab: np.ndarray, base: int, w0: np.uint64, w1: np.uint64,
     return cheapest, 1
 
 
+# ---- the transposition table's visitor of count_kernel.count_loop (bound by specialise):
+# ``V`` = (cfg, tab, tabf, tlen, tlp, ai, af, al, alp, fw0), ``P`` what memo_setup reads
+
+
+@njit(inline="always")
+def memo_setup(V: tuple, st: np.ndarray) -> tuple:
+    """The window, the table's use and bucket shift, lengths on, their width, the start and
+    the board's squares, read once per call."""
+    cfg = V[0]
+    nb = cfg[CF_BUCKETS]
+    return (cfg[CF_MIN], cfg[CF_MAX], nb > 0, bucket_shift(nb), cfg[CF_LENS] != 0,
+            V[3].shape[1], st[ST_START], st[ST_N])
+
+
+@njit(inline="always")
+def memo_tour(V: tuple, P: tuple, top: int, closed: bool) -> None:
+    """A tour adds to the innermost open tie's sums (row 0: the root)."""
+    ai = V[5]
+    af = V[6]
+    ai[top, 0] += 1
+    af[top, 0] += 1.0
+    if closed:
+        ai[top, 1] += 1
+        af[top, 1] += 1.0
+
+
+@njit(inline="always")
+def memo_dead(V: tuple, P: tuple, top: int, k: int) -> None:
+    """A dead end at number ``k`` (and its length, with lengths on)."""
+    V[5][top, 2] += 1
+    if P[4]:
+        V[7][top, k] += 1
+        V[8][top, k] += 1.0
+
+
+@njit(inline="always")
+def _key(path: np.ndarray, k: int, start: int) -> np.uint64:
+    """Word 2 of the key of the node at number ``k``: its square, the start, a marker."""
+    return (np.uint64(path[k]) | (np.uint64(start) << np.uint64(8))
+            | (np.uint64(1) << np.uint64(16)))
+
+
+@njit(inline="always")
+def memo_tie(V: tuple, P: tuple, st: np.ndarray, path: np.ndarray, free: np.ndarray, k: int,
+             top: int, fwd: int) -> bool:
+    """A tie node in the window is looked up: a hit adds the kept results to the tie above
+    and the loop does not enter it; otherwise the tie is opened (its sums zeroed)."""
+    lo, hi, use, shift, lens, width, start, n = P
+    cfg, tab, tabf, tlen, tlp, ai, af, al, alp, fw0 = V
+    rem = n - k
+    if use and lo <= rem and rem <= hi:
+        st[ST_PROBES] += 1
+        w0 = free[k, 0]
+        w1 = free[k, 1]
+        w2 = _key(path, k, start)
+        s = _find(tab, _top_bucket(w0, w1, w2, shift), w0, w1, w2)
+        if s >= 0:
+            st[ST_HITS] += 1
+            ai[top, 0] += np.int64(tab[s, 3])
+            ai[top, 1] += np.int64(tab[s, 4])
+            ai[top, 2] += np.int64(tab[s, 5])
+            af[top, 0] += tabf[s, 6]
+            af[top, 1] += tabf[s, 7]
+            if lens:
+                for r in range(1, min(width, n - k + 1)):
+                    al[top, k + r] += tlen[s, r]
+                    alp[top, k + r] += tlp[s, r]
+            return True
+    ai[k, 0] = 0
+    ai[k, 1] = 0
+    ai[k, 2] = 0
+    af[k, 0] = 0.0
+    af[k, 1] = 0.0
+    if lens:
+        for j in range(k, n + 1):
+            al[k, j] = 0
+            alp[k, j] = 0.0
+    fw0[k] = fwd
+    return False
+
+
+@njit(inline="always")
+def memo_close(V: tuple, P: tuple, st: np.ndarray, path: np.ndarray, free: np.ndarray,
+               ntied: np.ndarray, kk: int, parent: int, fwd: int) -> None:
+    """A finished tie in the window is stored; its sums go to the tie above, each
+    probability divided by the tie's width."""
+    lo, hi, use, shift, lens, width, start, n = P
+    cfg, tab, tabf, tlen, tlp, ai, af, al, alp, fw0 = V
+    width_k = np.float64(ntied[kk])
+    p = af[kk, 0] / width_k
+    pc = af[kk, 1] / width_k
+    rem = n - kk
+    if use and lo <= rem and rem <= hi:
+        w0 = free[kk, 0]
+        w1 = free[kk, 1]
+        w2 = _key(path, kk, start)
+        s, ev = _slot_for(tab, _top_bucket(w0, w1, w2, shift), w0, w1, w2)
+        st[ST_STORES] += 1
+        if ev == 1:
+            st[ST_EVICTED] += 1
+        elif ev == 2:
+            st[ST_NEW] += 1
+        cost = min(fwd - fw0[kk], _COST_MAX)
+        tab[s, 0] = w0
+        tab[s, 1] = w1
+        tab[s, 2] = w2 | (np.uint64(cost) << np.uint64(KEY_BITS))
+        tab[s, 3] = np.uint64(ai[kk, 0])
+        tab[s, 4] = np.uint64(ai[kk, 1])
+        tab[s, 5] = np.uint64(ai[kk, 2])
+        tabf[s, 6] = p
+        tabf[s, 7] = pc
+        if lens:
+            for r in range(width):
+                if kk + r <= n and r > 0:
+                    tlen[s, r] = al[kk, kk + r]
+                    tlp[s, r] = alp[kk, kk + r] / width_k
+                else:
+                    tlen[s, r] = 0
+                    tlp[s, r] = 0.0
+    ai[parent, 0] += ai[kk, 0]
+    ai[parent, 1] += ai[kk, 1]
+    ai[parent, 2] += ai[kk, 2]
+    af[parent, 0] += p
+    af[parent, 1] += pc
+    if lens:
+        for j in range(kk + 1, n + 1):
+            al[parent, j] += al[kk, j]
+            alp[parent, j] += alp[kk, j] / width_k
+
+
+_memo_loop = specialise(count_loop, "memo_loop", visit_setup=memo_setup, visit_tour=memo_tour,
+                        visit_dead=memo_dead, visit_tie=memo_tie, visit_close=memo_close)
+
+
 @njit
 def memo_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndarray,
              pend: np.ndarray, ntied: np.ndarray, ties: np.ndarray, st: np.ndarray,
@@ -121,160 +293,13 @@ def memo_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndar
              tlen: np.ndarray, tlp: np.ndarray, ai: np.ndarray, af: np.ndarray,
              al: np.ndarray, alp: np.ndarray, fw0: np.ndarray, max_steps: int) -> int:
     """Run the subtree below ``st[ST_ROOT]`` (set up by ``count_begin``, then ``st`` copied
-    into this kernel's slots by :func:`memo_start`) up to the first leaf after ``max_steps``
-    forward moves. Returns DONE (the results are in row 0 of ``ai``/``af``/``al``/``alp``)
+    into this kernel's slots by the wrapper) up to the first leaf after ``max_steps``
+    forward moves: :func:`~knightgui_core.tietree.count_kernel.count_loop` with this
+    module's visitor. Returns DONE (the results are in row 0 of ``ai``/``af``/``al``/``alp``)
     or BUDGET (call again, or read the work left from ``pend``/``ties`` and the partial
     results with :func:`memo_fold`)."""
-    one = np.uint64(1)
-    k = st[ST_K]
-    phase = st[ST_PHASE]
-    ntie = st[ST_NTIE]
-    fwd = st[ST_FORWARD]
-    n = st[ST_N]
-    start = st[ST_START]
-    lens = cfg[CF_LENS] != 0
-    lo = cfg[CF_MIN]
-    hi = cfg[CF_MAX]
-    nb = cfg[CF_BUCKETS]
-    width = tlen.shape[1]
-    use = nb > 0
-    steps = 0
-    event = np.int64(BUDGET)
-    while True:
-        if phase == PH_RUN:
-            q = path[k]
-            if k == n:
-                top = ties[ntie - 1] if ntie > 0 else 0
-                ai[top, 0] += 1
-                af[top, 0] += 1.0
-                if q < 64:
-                    is_closed = (close[0] >> np.uint64(q)) & one
-                else:
-                    is_closed = (close[1] >> np.uint64(q - 64)) & one
-                if is_closed:
-                    ai[top, 1] += 1
-                    af[top, 1] += 1.0
-                phase = np.int64(PH_LEAF)
-                continue
-            t0, t1, nt = _tied(att, q, free[k, 0], free[k, 1])
-            ntied[k] = nt
-            if nt == 1:
-                # a forced move: the fast path, nothing to keep
-                c = _low(t0, t1)
-                _step(path, free, k, c)
-                k += 1
-                steps += 1
-                fwd += 1
-                continue
-            top = ties[ntie - 1] if ntie > 0 else 0
-            if nt == 0:
-                ai[top, 2] += 1
-                if lens:
-                    al[top, k] += 1
-                    alp[top, k] += 1.0
-                phase = np.int64(PH_LEAF)
-                continue
-            if nt >= 2:
-                rem = n - k
-                if use and lo <= rem and rem <= hi:
-                    st[ST_PROBES] += 1
-                    w0 = free[k, 0]
-                    w1 = free[k, 1]
-                    w2 = np.uint64(q) | (np.uint64(start) << np.uint64(8)) | (one << np.uint64(16))
-                    s = _find(tab, _bucket(w0, w1, w2, nb), w0, w1, w2)
-                    if s >= 0:
-                        st[ST_HITS] += 1
-                        ai[top, 0] += np.int64(tab[s, 3])
-                        ai[top, 1] += np.int64(tab[s, 4])
-                        ai[top, 2] += np.int64(tab[s, 5])
-                        af[top, 0] += tabf[s, 6]
-                        af[top, 1] += tabf[s, 7]
-                        if lens:
-                            for r in range(1, min(width, n - k + 1)):
-                                al[top, k + r] += tlen[s, r]
-                                alp[top, k + r] += tlp[s, r]
-                        phase = np.int64(PH_LEAF)
-                        continue
-                # open the tie
-                ai[k, 0] = 0
-                ai[k, 1] = 0
-                ai[k, 2] = 0
-                af[k, 0] = 0.0
-                af[k, 1] = 0.0
-                if lens:
-                    for j in range(k, n + 1):
-                        al[k, j] = 0
-                        alp[k, j] = 0.0
-                fw0[k] = fwd
-                ties[ntie] = k
-                ntie += 1
-            c = _pop_into(pend, k, t0, t1)
-        else:
-            # close every tie whose options are all done, innermost first
-            while ntie > 0:
-                kk = ties[ntie - 1]
-                if pend[kk, 0] != 0 or pend[kk, 1] != 0:
-                    break
-                ntie -= 1
-                parent = ties[ntie - 1] if ntie > 0 else 0
-                width_k = np.float64(ntied[kk])
-                p = af[kk, 0] / width_k
-                pc = af[kk, 1] / width_k
-                rem = n - kk
-                if use and lo <= rem and rem <= hi:
-                    q = path[kk]
-                    w0 = free[kk, 0]
-                    w1 = free[kk, 1]
-                    w2 = np.uint64(q) | (np.uint64(start) << np.uint64(8)) | (one << np.uint64(16))
-                    s, ev = _slot_for(tab, _bucket(w0, w1, w2, nb), w0, w1, w2)
-                    st[ST_STORES] += 1
-                    if ev == 1:
-                        st[ST_EVICTED] += 1
-                    elif ev == 2:
-                        st[ST_NEW] += 1
-                    cost = min(fwd - fw0[kk], _COST_MAX)
-                    tab[s, 0] = w0
-                    tab[s, 1] = w1
-                    tab[s, 2] = w2 | (np.uint64(cost) << np.uint64(KEY_BITS))
-                    tab[s, 3] = np.uint64(ai[kk, 0])
-                    tab[s, 4] = np.uint64(ai[kk, 1])
-                    tab[s, 5] = np.uint64(ai[kk, 2])
-                    tabf[s, 6] = p
-                    tabf[s, 7] = pc
-                    if lens:
-                        for r in range(width):
-                            if kk + r <= n and r > 0:
-                                tlen[s, r] = al[kk, kk + r]
-                                tlp[s, r] = alp[kk, kk + r] / width_k
-                            else:
-                                tlen[s, r] = 0
-                                tlp[s, r] = 0.0
-                ai[parent, 0] += ai[kk, 0]
-                ai[parent, 1] += ai[kk, 1]
-                ai[parent, 2] += ai[kk, 2]
-                af[parent, 0] += p
-                af[parent, 1] += pc
-                if lens:
-                    for j in range(kk + 1, n + 1):
-                        al[parent, j] += al[kk, j]
-                        alp[parent, j] += alp[kk, j] / width_k
-            if ntie == 0:
-                event = np.int64(DONE)
-                break
-            if steps >= max_steps:
-                break
-            k = ties[ntie - 1]
-            c = _pop_into(pend, k, pend[k, 0], pend[k, 1])
-            phase = np.int64(PH_RUN)
-        _step(path, free, k, c)
-        k += 1
-        steps += 1
-        fwd += 1
-    st[ST_K] = k
-    st[ST_PHASE] = phase
-    st[ST_NTIE] = ntie
-    st[ST_FORWARD] = fwd
-    return event
+    return _memo_loop(att, close, path, free, pend, ntied, ties, st,
+                      (cfg, tab, tabf, tlen, tlp, ai, af, al, alp, fw0), max_steps)
 
 
 @njit
@@ -306,28 +331,45 @@ def memo_fold(n: int, ntie: int, ties: np.ndarray, ntied: np.ndarray, ai: np.nda
                 out_lp[j] += w * alp[k, j]
 
 
+@njit(inline="always")
+def _copy_row(a: np.ndarray, i: int, b: np.ndarray, j: int) -> None:
+    """Row ``i`` of ``a`` into row ``j`` of ``b``."""
+    for x in range(a.shape[1]):
+        b[j, x] = a[i, x]
+
+
 @njit
-def memo_rehash(tab: np.ndarray, tlen: np.ndarray, tlp: np.ndarray, ntab: np.ndarray,
-                nlen: np.ndarray, nlp: np.ndarray, nbuckets: int) -> int:
-    """Move every entry of a table into a bigger one of ``nbuckets`` buckets (its arrays
-    ``n*``, empty); returns the entries moved (a full bucket keeps its costliest ones)."""
+def memo_rehash(tab: np.ndarray, tlen: np.ndarray, tlp: np.ndarray, nbuckets: int) -> int:
+    """Double a table of ``nbuckets`` buckets in place: ``tab`` (and ``tlen``/``tlp`` with
+    lengths) hold ``2 * nbuckets`` buckets, the second half empty. Bucket ``b`` splits into
+    ``2b`` and ``2b + 1`` (:func:`_top_bucket`), so going from the last bucket down, each
+    moves to places already emptied, and both halves are read and written in order: no
+    second table, no random access. Returns the entries in the table (none is lost)."""
     moved = 0
-    lens = tlen.shape[0] == tab.shape[0] and nlen.shape[0] == ntab.shape[0]
-    for s in range(tab.shape[0]):
-        if tab[s, 2] == 0:
-            continue
-        w0 = tab[s, 0]
-        w1 = tab[s, 1]
-        w2 = tab[s, 2] & _KEY_MASK
-        d, ev = _slot_for(ntab, _bucket(w0, w1, w2, nbuckets), w0, w1, w2)
-        if ev == 1 and (ntab[d, 2] >> np.uint64(KEY_BITS)) >= (tab[s, 2] >> np.uint64(KEY_BITS)):
-            continue
-        if ev == 2:
+    shift = bucket_shift(2 * nbuckets)
+    lens = tlen.shape[0] == tab.shape[0]
+    width = tlen.shape[1]
+    keep = np.empty((WAYS, 8), dtype=np.uint64)
+    keep_l = np.empty((WAYS, width), dtype=np.int64)
+    keep_p = np.empty((WAYS, width), dtype=np.float64)
+    for b in range(nbuckets - 1, -1, -1):
+        got = 0
+        for i in range(WAYS):
+            s = b * WAYS + i
+            if tab[s, 2] != 0:
+                _copy_row(tab, s, keep, got)
+                if lens:
+                    _copy_row(tlen, s, keep_l, got)
+                    _copy_row(tlp, s, keep_p, got)
+                got += 1
+            tab[s, 2] = 0
+        for g in range(got):
+            w2 = keep[g, 2] & _KEY_MASK
+            d, _ev = _slot_for(tab, _top_bucket(keep[g, 0], keep[g, 1], w2, shift),
+                               keep[g, 0], keep[g, 1], w2)
+            _copy_row(keep, g, tab, d)
+            if lens:
+                _copy_row(keep_l, g, tlen, d)
+                _copy_row(keep_p, g, tlp, d)
             moved += 1
-        for j in range(8):
-            ntab[d, j] = tab[s, j]
-        if lens:
-            for j in range(tlen.shape[1]):
-                nlen[d, j] = tlen[s, j]
-                nlp[d, j] = tlp[s, j]
     return moved

@@ -1,7 +1,8 @@
 """The transposition table of the count engine: its memory, its window, one per thread.
 
 :class:`TransTable` owns the arrays of :mod:`knightgui_core.tietree.memo_kernel` for one board.
-Its size is a number of bytes, checked here once (:func:`table_bytes`); the default is a
+Its size is a number of bytes, checked here once (:func:`table_bytes`); its memory is
+mapped once at its largest size and the table doubles within it; the default is a
 quarter of this machine's memory shared by one table per core
 (:func:`default_table_bytes`), since each worker thread or process keeps its own table (two
 threads writing one entry at once could tear it). numpy allocates the arrays lazily, so a small
@@ -88,8 +89,9 @@ class TransTable:
         self.lengths = bool(lengths)
         self.width = int(width) if lengths else 1
         self.per_entry = 8 * 8 + (16 * self.width if lengths else 0)
-        # the limit holds at every moment: while a table doubles, the old one (half the new
-        # one's size) still exists, so a table that has grown is at most 2/3 of the limit
+        # the limit holds at every moment; the table doubles in place (memo_rehash), and the
+        # largest size stays where it was when a doubling copied into a second table (2/3 of
+        # the limit once grown), so every count keeps the memory it was measured with
         nbytes = int(nbytes)
         per_bucket = _m.WAYS * self.per_entry
         top = 0
@@ -111,17 +113,26 @@ class TransTable:
         self._make(min(top, START_BUCKETS))
 
     def _make(self, buckets: int) -> None:
-        cap = max(1, buckets * _m.WAYS)
-        self.buckets = buckets
-        self.entries = buckets * _m.WAYS
-        self.bytes = self.entries * self.per_entry
+        # the whole table's memory at once, mapped lazily: only the pages in use are touched,
+        # and doubling (memo_rehash) happens in place
+        cap = max(1, self.max_buckets * _m.WAYS)
         # 8 words an entry, the first on a 64-byte boundary: one cache line each
         raw = _zeroed_words(cap * 8 + 8)
         off = (-raw.ctypes.data % 64) // 8
-        self.tab = raw[off: off + cap * 8].reshape(cap, 8)
+        self._all = raw[off: off + cap * 8].reshape(cap, 8)
+        self._all_len = np.zeros((cap if self.lengths else 1, self.width), dtype=np.int64)
+        self._all_lp = np.zeros((cap if self.lengths else 1, self.width), dtype=np.float64)
+        self._view(buckets)
+
+    def _view(self, buckets: int) -> None:
+        rows = max(1, buckets * _m.WAYS)
+        self.buckets = buckets
+        self.entries = buckets * _m.WAYS
+        self.bytes = self.entries * self.per_entry
+        self.tab = self._all[:rows]
         self.tabf = self.tab.view(np.float64)
-        self.tlen = np.zeros((cap if self.lengths else 1, self.width), dtype=np.int64)
-        self.tlp = np.zeros((cap if self.lengths else 1, self.width), dtype=np.float64)
+        self.tlen = self._all_len[:rows] if self.lengths else self._all_len
+        self.tlp = self._all_lp[:rows] if self.lengths else self._all_lp
         self.cfg[_m.CF_BUCKETS] = buckets
 
     @property
@@ -130,20 +141,25 @@ class TransTable:
         return self.max_buckets * _m.WAYS * self.per_entry
 
     def grow_if_full(self) -> bool:
-        """Double the table when it is half full and below its limit (entries moved over).
-        Returns True when it grew."""
+        """Double the table when it is half full and below its limit (in place: each
+        bucket splits in two, no entry is lost). Returns True when it grew."""
         if self.buckets == 0 or self.buckets >= self.max_buckets or 2 * self.filled <= self.entries:
             return False
-        old = (self.tab, self.tlen, self.tlp)
-        self._make(self.buckets * 2)
-        self.filled = int(_m.memo_rehash(*old, self.tab, self.tlen, self.tlp, self.buckets))
+        rows = 2 * self.entries
+        lens = self.lengths
+        self.filled = int(_m.memo_rehash(self._all[:rows],
+                                         self._all_len[:rows] if lens else self._all_len,
+                                         self._all_lp[:rows] if lens else self._all_lp,
+                                         self.buckets))
+        self._view(self.buckets * 2)
         return True
 
     def grow_to_limit(self) -> None:
         """The table at its full size at once (empty), for a kernel that does not grow it
         (:mod:`knightgui_core.tietree.alltours_kernel`)."""
         if self.max_buckets > self.buckets:
-            self._make(self.max_buckets)
+            self.tab[:] = 0
+            self._view(self.max_buckets)
             self.filled = 0
 
     def used(self) -> int:

@@ -16,6 +16,7 @@ import pytest
 from knightgui_core.board.squares import Board
 from knightgui_core.studies.count_study import run_count
 from knightgui_core.tietree import count_kernel
+from knightgui_core.tietree import table as table_module
 from knightgui_core.tietree.subtrees import CountBoard, count_subtrees, split
 from knightgui_core.tietree.table import TableError, TransTable, default_table_bytes, table_bytes
 
@@ -156,6 +157,26 @@ def test_a_table_grows_while_it_is_half_full_and_stops_at_its_limit():
     assert r.tours == 1_006_914
     assert t.entries > first and t.limit_bytes <= 64 << 20
     assert t.entries * t.per_entry <= 64 << 20 and t.used() == t.filled
+
+
+@pytest.mark.parametrize("lengths", [False, True])
+def test_a_table_doubled_in_place_from_two_buckets_keeps_every_entry(monkeypatch, lengths):
+    """The table starts at two buckets and doubles many times, in place (memo_rehash splits
+    each bucket in two): no entry is lost, the counts stay the plain walk's, and counting the
+    same start again finds its root in the table at once."""
+    monkeypatch.setattr(table_module, "START_BUCKETS", 2)
+    cb = CountBoard(6, 6)
+    t = TransTable(cb.n, 64 << 20, lengths=lengths, memo_min=2, width=37)
+    assert t.buckets == 2
+    want = count_subtrees(CountBoard(6, 6), 0, [()], table=None, lengths=lengths)
+    got = count_subtrees(cb, 0, [()], table=t, lengths=lengths, chunk=50)
+    assert t.buckets >= 64 and t.used() == t.filled
+    again = count_subtrees(cb, 0, [()], table=t, lengths=lengths)
+    for r in (got, again):
+        assert (r.tours, r.closed, r.dead_ends) == (want.tours, want.closed, want.dead_ends)
+        assert abs(r.p_success - want.p_success) < 1e-12
+        assert r.lengths == want.lengths if lengths else r.lengths is None or not r.lengths
+    assert again.hits >= 1 and again.forward_moves < got.forward_moves
 
 
 def test_knuths_figures():
