@@ -4,8 +4,9 @@
 
 The terms were copied from the OEIS data lines (docs/counts.md says where they were read).
 Fast tests take the short boards; the long runs are ``slow`` (``make slow``), with their
-measured times in docs/counts.md. 7×10 … 7×22 are listed but not run: seven rows closed
-outgrow this machine's memory in their sixth column (docs/counts.md).
+measured times in docs/counts.md. 7×8 … 7×22 (and 8×7 = 7×8) are listed but not run: a 7×8
+run needs more than 7.7 GiB of table in its sixth column (docs/counts.md); 7×6 takes some five
+minutes of CPU and 6.4 GiB.
 """
 import pytest
 
