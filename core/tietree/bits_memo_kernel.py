@@ -42,6 +42,7 @@ import numpy as np
 
 from ..system.jit import njit, trailing_zeros
 from .bitboard_kernel import popcount
+from .memo_kernel import fmix
 
 # configuration slots
 CF_MIN, CF_MAX, CF_BUCKETS = 0, 1, 2
@@ -66,10 +67,7 @@ _M4 = np.uint64(0x27D4EB2F165667C5)
 def _bits_bucket(w0: np.uint64, w1: np.uint64, w2: np.uint64, w3: np.uint64, w4: np.uint64,
                  nbuckets: int) -> int:
     """First entry of the bucket of a key (``nbuckets`` a power of two)."""
-    h = (w0 * _M1) ^ (w1 * _M2) ^ ((w2 ^ w4) * _M3) ^ (w3 * _M4)
-    h ^= h >> np.uint64(31)
-    h *= _M1
-    h ^= h >> np.uint64(29)
+    h = fmix((w0 * _M1) ^ (w1 * _M2) ^ ((w2 ^ w4) * _M3) ^ (w3 * _M4))
     return np.int64(h & np.uint64(nbuckets - 1)) * WAYS
 
 
