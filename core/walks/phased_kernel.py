@@ -6,13 +6,39 @@ knight stands on its switch square ``switch[p]``; the move from that square on i
 with the order of phase ``p + 1``. The phases follow one another: a later phase's switch
 square visited early does not skip a phase (Squirrel and Cull's step "change T if
 necessary"). A phase whose switch square is −1 lasts to the end.
+
+The walk is :func:`~knightgui_core.walks.walk_loop_kernel.ordered_walk` on the padded plane of
+:mod:`knightgui_core.walks.walk_kernel`, its layout ``L = (off, cols, prios, switch, phase)``
+reading the candidates in the current phase's order and moving to the next phase on arrival.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit
-from .walk_kernel import DC, DR, _visit
+from ..system.jit import njit, specialise
+from .walk_kernel import _padded_state, pad_sq
+from .walk_loop_kernel import ordered_walk
+
+
+@njit(inline="always")
+def phase_nxt(L: tuple[np.ndarray, int, np.ndarray, np.ndarray, np.ndarray], q: int,
+              i: int) -> int:
+    """The ``i``-th candidate of ``q`` in the current phase's order (``L[4][0]``)."""
+    return q + L[0][L[2][L[4][0], i]]
+
+
+@njit(inline="always")
+def phase_arrive(L: tuple[np.ndarray, int, np.ndarray, np.ndarray, np.ndarray],
+                 q: int) -> None:
+    """On the current phase's switch square (padded ``L[3]``), the next phase begins (one
+    phase at a time)."""
+    ph = L[4]
+    if ph[0] < L[2].shape[0] - 1 and q == L[3][ph[0]]:
+        ph[0] += 1
+
+
+_phased = specialise(ordered_walk, "ordered_walk_phased", nxt=phase_nxt, sq=pad_sq,
+                     arrive=phase_arrive)
 
 
 @njit
@@ -27,55 +53,17 @@ def phased_walk(rows: int, cols: int, start: int, prios: np.ndarray, switch: np.
     ``ties[:m]`` (``uint8``, 1 where the move was chosen among tied candidates) and returns
     ``m``, the squares visited (``rows * cols`` on success).
     """
-    size = rows * cols
     W = cols + 4
-    H = rows + 4
-    cnt = np.full(W * H, 100, dtype=np.int8)     # exits of free squares; ≥ 64 = not free
-    off = np.empty(8, dtype=np.int64)
-    for t in range(8):
-        off[t] = DR[t] * W + DC[t]
-    for r in range(rows):
-        for c in range(cols):
-            cnt[(r + 2) * W + c + 2] = 0
-    for r in range(rows):
-        for c in range(cols):
-            p = (r + 2) * W + c + 2
-            n = 0
-            for t in range(8):
-                if cnt[p + off[t]] < 64:
-                    n += 1
-            cnt[p] = n
+    free, cnt, _, off = _padded_state(rows, cols, np.zeros(0, dtype=np.int8))
+    for p in range(cnt.shape[0]):
+        if free[p] == 0:
+            cnt[p] = 100          # ≥ 64: not a candidate
     P = prios.shape[0]
     pad_switch = np.full(P, -1, dtype=np.int64)
     for i in range(P):
         if switch[i] >= 0:
             pad_switch[i] = (switch[i] // cols + 2) * W + switch[i] % cols + 2
-    phase = 0
+    phase = np.zeros(1, dtype=np.int64)
     q = (start // cols + 2) * W + start % cols + 2
-    _visit(q, cnt, off)
-    path[0] = start
-    ties[0] = 0
-    m = 1
-    while m < size:
-        if phase < P - 1 and q == pad_switch[phase]:
-            phase += 1
-        best = np.int64(-1)
-        bo = 64
-        nb = 0
-        for i in range(8):
-            s = q + off[prios[phase, i]]
-            o = cnt[s]
-            if o < bo:
-                bo = o
-                best = s
-                nb = 1
-            elif o == bo:
-                nb += 1
-        if best < 0:
-            break
-        ties[m] = 1 if nb > 1 else 0
-        q = best
-        _visit(q, cnt, off)
-        path[m] = (q // W - 2) * cols + (q % W - 2)
-        m += 1
-    return m
+    return _phased((off, np.int64(cols), prios, pad_switch, phase), cnt, q, rows * cols, path,
+                   ties)

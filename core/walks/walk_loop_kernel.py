@@ -14,7 +14,9 @@ written once and cost what a hand-written copy costs):
 * ``track(L, s, r, c, t)``: the row and column the keyed walk carries to ``s`` (a layout
   that finds them from ``s`` alone carries nothing);
 * ``sq(L, s)`` and ``bsq(L, s, r, c)``: the board's flat index of ``s`` (without and with the
-  carried row and column).
+  carried row and column);
+* ``arrive(L, q)``: what the layout does when the ordered walk stands on ``q`` (nothing, but
+  Squirrel and Cull's phases change their order there: :mod:`knightgui_core.walks.phased_kernel`).
 
 Two layouts use them: the neighbour table ``nbr`` int32[N, 8], every board and piece
 (:mod:`knightgui_core.walks.table_walk_kernel`, ``L = (nbr, cols)``), and the knight's plane
@@ -71,6 +73,13 @@ def sq(L: tuple[np.ndarray, int], s: int) -> int:
 def bsq(L: tuple[np.ndarray, int], s: int, r: int, c: int) -> int:
     """The table layout's flat index of ``s``: the square itself."""
     return s
+
+
+@njit(inline="always")
+def arrive(L: tuple[np.ndarray, int], q: int) -> None:
+    """What a layout does when :func:`ordered_walk` stands on ``q``, before it chooses the
+    next move: nothing here (the phased walk changes its move order there)."""
+    return None
 
 
 @njit(inline="always")
@@ -166,6 +175,7 @@ def ordered_walk(L: tuple[np.ndarray, int], cnt: np.ndarray, q: int, n: int,
         if u >= 0:
             cnt[u] -= 1
     path[0] = sq(L, q)
+    arrive(L, q)
     ties[0] = 0
     m = 1
     while m < n:
@@ -193,6 +203,7 @@ def ordered_walk(L: tuple[np.ndarray, int], cnt: np.ndarray, q: int, n: int,
             if u >= 0:
                 cnt[u] -= 1
         path[m] = sq(L, q)
+        arrive(L, q)
         m += 1
     return m
 

@@ -35,9 +35,11 @@ def test_every_export_is_compiled_for_exactly_one_signature():
 _HELPERS = {"step", "popcount", "new_state",
             "xorshift64", "local_neighbours", "init_key", "start_state", "popcount2",
             # the table walks' (walks/table_walk_kernel.py, table_backtrack_kernel.py)
-            "table_outlets", "table_visit", "move_keys", "centre_of", "rule_key", "onward_key", "table_rank",
+            "table_outlets", "table_visit", "move_keys", "centre_of", "rule_key", "onward_key",
+            "table_rank",
             # the board layouts the walk loops run on (walks/walk_loop_kernel.py)
-            "pad_nxt", "pad_rc", "pad_sq", "pad_cand_rc", "pad_bsq",
+            "pad_nxt", "pad_rc", "pad_sq", "pad_cand_rc", "pad_bsq", "arrive", "phase_nxt",
+            "phase_arrive",
             "nxt_in_order",
             # the streaming loop and its two layouts (tietree/stream_kernel.py)
             "collect_rows"}
