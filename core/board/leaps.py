@@ -6,7 +6,7 @@ kernel, and the first kernel a process calls loads numba (0.63 s: ``python -X im
 on its GUI thread while the controls change — the end squares a closed tour may take, whether
 two squares are a move apart, whether a board has a square with no move at all — and a
 wrapping board or another piece answered them from the table, which froze the window for
-0.7–1.5 s the first time (issue 35). These answers need one square's moves, or one row and
+0.7–1.5 s the first time. These answers need one square's moves, or one row and
 one column of the board, so they are computed here in plain Python and numpy, with the
 table's own rules (docs/spec.md §1, the module docstring of ``squares``): a move off a side
 that does not wrap is no move, nor one that lands on its own square, and where two move types
