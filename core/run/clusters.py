@@ -152,7 +152,7 @@ def shutdown_local(wait: float | None = None) -> None:
     """Close this process's local clusters (done at exit; call it to free the cores):
     gracefully (2 s at most for the client, 2 for the cluster), or given ``wait``, on a
     daemon thread for ``wait`` seconds at most, then every worker process still alive is
-    killed (the window's quit: a cluster of processes took 1.4–1.5 s to close, issue 35)."""
+    killed (the window's quit: a cluster of processes took 1.4–1.5 s to close)."""
     with _local_lock:
         items = list(_local_clients.items())
         _local_clients.clear()
