@@ -139,7 +139,7 @@ def fresh_bits_state(bits0: np.ndarray, start: int, L: int) -> Arrays5:
     return bits, path, mo, ties, st
 
 
-@njit(inline="always")
+@njit
 def advance_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray,
                  ncount: np.ndarray, att: np.ndarray, masks: np.ndarray, bits: np.ndarray,
                  path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
@@ -150,7 +150,8 @@ def advance_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.n
     int8[N, 8], ``ncount`` int32[N], ``att`` uint64[N] (:func:`attack_masks`), ``masks``
     uint64[2], ``bits`` uint64[L + 1, 2] (see the module docstring), ``path`` int32[L + 1],
     ``mo`` int8[L + 1, 8], ``ties`` int32[L + 1], ``st`` int64[ST_SIZE]. The one search loop
-    of the bitboard state, written into each use (``inline="always"``)."""
+    of the bitboard state (called, not written into its uses: see
+    :func:`knightgui_core.tietree.enumerate_kernel.advance_kernel`)."""
     one = np.uint64(1)
     dash = masks[0]
     adj = masks[1]
@@ -163,20 +164,20 @@ def advance_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.n
     fwd = st[ST_FORWARD]
     branch = st[ST_BRANCH]
     steps = 0
-    event = BUDGET
+    event = np.int64(BUDGET)
     free = bits[k, 0]
     avail = bits[k, 1]
     while True:
         if phase == PH_RUNNING:
             q = path[k]
             if k == L:
-                phase = PH_LEAF
+                phase = np.int64(PH_LEAF)
                 if (adj >> np.uint64(q)) & one:
                     sols += 1
                     st[ST_SOL_BRANCH] = branch
                     branch = L + 1
                     if stop_on_solution:
-                        event = SOLUTION
+                        event = np.int64(SOLUTION)
                         break
                 else:
                     dead += 1
@@ -186,7 +187,7 @@ def advance_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.n
             mask = tied_slots_bits(tslot, att, q, free, avail, dash)
             if mask == 0:
                 dead += 1
-                phase = PH_LEAF
+                phase = np.int64(PH_LEAF)
                 continue
             hi = first_choice(mask)
             rest = mask ^ (1 << hi)
@@ -203,8 +204,8 @@ def advance_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.n
             c = nl[q, hi]
         elif phase == PH_LEAF:
             if ntie == 0:
-                phase = PH_DONE
-                event = EXHAUSTED
+                phase = np.int64(PH_DONE)
+                event = np.int64(EXHAUSTED)
                 break
             if steps >= max_steps:
                 break
@@ -221,9 +222,9 @@ def advance_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.n
                 branch = kb
             k = kb
             c = nbr[path[kb], t - 1]
-            phase = PH_RUNNING
+            phase = np.int64(PH_RUNNING)
         else:
-            event = EXHAUSTED
+            event = np.int64(EXHAUSTED)
             break
         b = ~(one << np.uint64(c))
         free &= b

@@ -177,7 +177,7 @@ def store_ties(mo: np.ndarray, k: int, mask: int, chosen: int, ntype: np.ndarray
     return n
 
 
-@njit(inline="always")
+@njit
 def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
                    dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, key: np.ndarray,
                    path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
@@ -189,8 +189,11 @@ def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: n
     ``ntype`` int8[N, 8], ``ncount``, ``dcount`` int32[N], ``adj_end`` int8[N], ``key``
     int32[N], ``path`` int32[L + 1], ``mo`` int8[L + 1, 8], ``ties`` int32[L + 1], ``st``
     int64[ST_SIZE]; the state arrays are updated in place. The one search loop of the array
-    state: marked ``inline="always"`` so that each use (count, collect, keep, stream) holds
-    it whole and a solution costs no call."""
+    state. It is called, not written into its uses (``inline="always"``): written into
+    :func:`each_solution`'s copies it made them slower (bench/tietree_loops.py, 2 cores
+    shared, load 13, best of 3 CPU times: the first 1,000,000 open 9×9 tours streamed in
+    404 ms against 374 ms; on bitboards the 137,300 open 8×8 tours from a1 in 28.5 ms
+    against 21.7 ms)."""
     k = st[ST_K]
     phase = st[ST_PHASE]
     L = st[ST_L]
@@ -200,17 +203,17 @@ def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: n
     fwd = st[ST_FORWARD]
     branch = st[ST_BRANCH]
     steps = 0
-    event = BUDGET
+    event = np.int64(BUDGET)
     while True:
         if phase == PH_RUNNING:
             if k == L:
-                phase = PH_LEAF
+                phase = np.int64(PH_LEAF)
                 if adj_end[path[k]] != 0:
                     sols += 1
                     st[ST_SOL_BRANCH] = branch
                     branch = L + 1
                     if stop_on_solution:
-                        event = SOLUTION
+                        event = np.int64(SOLUTION)
                         break
                 else:
                     dead += 1
@@ -221,7 +224,7 @@ def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: n
             mask = tied_slots(nl, ncount, key, q)
             if mask == 0:
                 dead += 1
-                phase = PH_LEAF
+                phase = np.int64(PH_LEAF)
                 continue
             hi = first_choice(mask)
             n = store_ties(mo, k, mask, hi, ntype, q)
@@ -232,8 +235,8 @@ def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: n
             c = nl[q, hi]
         elif phase == PH_LEAF:
             if ntie == 0:
-                phase = PH_DONE
-                event = EXHAUSTED
+                phase = np.int64(PH_DONE)
+                event = np.int64(EXHAUSTED)
                 break
             if steps >= max_steps:
                 break
@@ -253,9 +256,9 @@ def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: n
                 branch = kb
             k = kb
             c = nbr[path[kb], t - 1]
-            phase = PH_RUNNING
+            phase = np.int64(PH_RUNNING)
         else:
-            event = EXHAUSTED
+            event = np.int64(EXHAUSTED)
             break
         # move to c as number k + 1
         key[c] += BLOCKED
@@ -325,9 +328,10 @@ def each_solution(a0: np.ndarray, a1: np.ndarray, a2: np.ndarray, a3: np.ndarray
     (the solution in ``path[1..L]``, its branch in ``st[ST_SOL_BRANCH]``; it writes into
     its ``out`` and returns the next ``carry``). The layout's tables and state are
     ``a0``..``a7``, ``path``, ``mo``, ``ties``, ``st`` (:func:`advance_kernel`'s, or the
-    bitboard's). Each use is a copy by :func:`knightgui_core.system.jit.specialise` with
-    ``advance_kernel`` (the layout: ``inline="always"``, so the copy holds the search loop
-    and a solution costs no call) and ``visit`` bound. Returns solutions · 4 + last event."""
+    bitboard's), handed over one by one (a tuple of them at every solution cost its
+    reference counts). Each use is a copy by :func:`knightgui_core.system.jit.specialise`
+    with ``advance_kernel`` (the layout) and ``visit`` (``inline="always"``) bound. Returns
+    solutions · 4 + last event."""
     got = 0
     steps_left = max_steps
     ev = np.int64(BUDGET)  # typed as the search returns it (the AOT compiler keeps a literal)

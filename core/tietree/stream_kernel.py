@@ -9,8 +9,8 @@ after ``max_solutions`` solutions or ``max_steps`` forward moves. :func:`collect
 :func:`collect_paths_bits` are its entries. The arrays go to the search one by one, not as a
 tuple (a tuple of arrays handed to the search at every solution cost its reference counts:
 the first 1,000,000 open 9×9 tours from a1 took 615 ms against 465 ms, best of 2, 2 cores
-shared with other agents, load 5.8–6.2); the search and :func:`copy_row` are written into
-each copy (``inline="always"``), so nothing is handed over at a solution.
+shared with other agents, load 5.8–6.2); :func:`copy_row` is written into each copy
+(``inline="always"``).
 
 Arrays (``N`` squares, ``L`` numbers the search places): the static tables and the state
 as documented in :mod:`knightgui_core.tietree.enumerate_kernel`; ``out_path`` int32[>= max_solutions,

@@ -5,8 +5,9 @@ once per state layout: ``enumerate_kernel.advance_kernel`` (arrays, any size, da
 ``bitboard_kernel.advance_bits`` (at most 64 squares), each asking its one tie rule
 (``tied_slots`` / ``tied_slots_bits``, then ``first_choice``). Its uses are copies that
 ``specialise`` makes of one loop, ``enumerate_kernel.each_solution``, with the layout and a
-visitor bound: collecting whole solutions with their options matrices (``visit``), keeping
-them as changes (``keep_kernel.write_delta``), streaming paths (``stream_kernel.copy_row``);
+visitor bound: collecting whole solutions with their options matrices (``visit``) and
+streaming paths (``stream_kernel.copy_row``); keeping them as changes is a copy of each loop
+for speed (``keep_kernel``, its docstring gives the figures) that asks the same tie rule;
 counting calls the layout's loop directly (``count_kernel`` / ``count_bits``), and the
 options matrix is rebuilt from a path with the same tie rule (``options_kernel``). The
 count by states (``count_kernel``, ``memo_kernel``, ``bits_memo_kernel``: Phadke's study)
@@ -111,8 +112,6 @@ def test_each_use_is_the_one_loop_with_its_layout_and_visitor_bound():
     from knightgui_core.tietree import stream_kernel as stream
     uses = {k._collect: (k.advance_kernel, k.visit),
             _k64._collect_bits: (_k64.advance_bits, k.visit),
-            keep._keep_array: (k.advance_kernel, keep.write_delta),
-            keep._keep_bits: (_k64.advance_bits, keep.write_delta),
             stream._rows: (k.advance_kernel, stream.copy_row),
             stream._rows_bits: (_k64.advance_bits, stream.copy_row)}
     names = set()
@@ -123,8 +122,11 @@ def test_each_use_is_the_one_loop_with_its_layout_and_visitor_bound():
         assert fn.__globals__["visit"] is visitor
         names.add(fn.__qualname__)
     assert len(names) == len(uses)                               # one cache entry each
-    # the tie rule is asked, never written out again, by the loops and the options replay
+    # the tie rule is asked, never written out again, by the loops, the keep copies and the
+    # options replay
     for fn, rule in ((k.advance_kernel, "tied_slots"), (_k64.advance_bits, "tied_slots_bits"),
+                     (keep.collect_delta, "tied_slots"),
+                     (keep.collect_delta_bits, "tied_slots_bits"),
                      (options.options_rows, "tied_slots"),
                      (options.options_rows_bits, "tied_slots_bits")):
         assert rule in fn.py_func.__code__.co_names, fn

@@ -100,6 +100,15 @@ def test_compact_blocks_continue_the_counters_like_block():
     assert rest["solutions"] == 14_258 and a.exhausted
 
 
+def test_keep_kernel_codes_agree_with_the_search_kernels():
+    from knightgui_core.tietree import enumerate_kernel as k
+    from knightgui_core.tietree import keep_kernel as keep
+    for name in ("SOLUTION", "EXHAUSTED", "BUDGET", "PH_RUNNING", "PH_LEAF", "PH_DONE",
+                 "ST_K", "ST_PHASE", "ST_SOLUTIONS", "ST_DEAD_ENDS", "ST_FORWARD", "ST_NTIE",
+                 "ST_BRANCH", "ST_SOL_BRANCH", "ST_L", "BLOCKED"):
+        assert getattr(keep, name) == getattr(k, name), name
+
+
 def test_the_bitboard_keep_kernel_refuses_more_than_one_byte_a_square():
     from knightgui_core.tietree import keep_kernel as keep
     e = Enumerator(6, 6, start="a1", bits=True).engine
