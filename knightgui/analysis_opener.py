@@ -1,7 +1,7 @@
 """View ▸ Analysis without a frozen window.
 
-The first opening of the Analysis view used to freeze the window for 1.3–2 s (issue 35;
-``cProfile`` under ``QT_QPA_PLATFORM=offscreen``): its tie-break page imports the study, which
+The first opening of the Analysis view used to freeze the window for 1.3–2 s
+(``cProfile`` under ``QT_QPA_PLATFORM=offscreen``): its tie-break page imports the study, which
 loads numba and the kernels' modules (1.7 s of the 2.9 s profiled), and its three pages made
 seven pyqtgraph plots in one go (0.7 s). Now the action imports those modules on a thread of its
 own while the status bar says "Preparing the Analysis view…", then opens the view, which

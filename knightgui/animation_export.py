@@ -1,4 +1,4 @@
-"""The construction of a tour as an animated GIF or an MP4 film (issue 36, "Share"), without Qt.
+"""The construction of a tour as an animated GIF or an MP4 film, without Qt.
 
 Each frame is drawn with numpy as an image of palette indices (one byte a pixel): the board's
 squares, the squares visited so far tinted, the path so far as lines between square centres

@@ -86,7 +86,7 @@ def _leave(rc: int, threads) -> int:
     are killed (:func:`knightgui_core.run.clusters.shutdown_local`); the exit handlers run
     (logging, temporary folders); and the process ends without the interpreter's clean-up,
     which took 2.2 s after an Analysis study (numba, distributed, the widgets' objects:
-    quitting took ~4 s, issue 35), and in which a daemon thread still inside numba — the
+    quitting took ~4 s), and in which a daemon thread still inside numba — the
     warm-up, compiling — crashed the process (SIGSEGV). A warm-up that is compiling is not
     waited for: each cache file and its seal are written through a temporary file and a
     rename (``kernel_cache.write_sealed``), so a cut write costs one compile next time

@@ -1,5 +1,5 @@
-"""``knightgui check --rows R --cols C --path "a1 b3 c5 …" [--completions]``: a tour by hand
-(issue 36). The path's squares are read here, at the command line's edge (``parse_square``);
+"""``knightgui check --rows R --cols C --path "a1 b3 c5 …" [--completions]``: a tour by hand.
+The path's squares are read here, at the command line's edge (``parse_square``);
 the engine checks that they form a path of the board's piece and answers:
 
 * always, the quick verdict (:func:`knightgui_core.walks.verdict.quick_verdict`): the reasons

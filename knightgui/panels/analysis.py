@@ -16,7 +16,7 @@ Cancel stops them between two chunks and the partial result is shown.
 Built ``staged`` (the window's View ▸ Analysis), the view shows at once with its tabs, each
 page saying "Preparing this page…", and builds its pages one per turn of the event loop, the
 shown one first (a page's plots take 0.2–0.25 s to make; all three at once froze the window
-for 0.7 s, issue 35); a tab clicked before its page is built gets it at once. :attr:`pages` and
+for 0.7 s); a tab clicked before its page is built gets it at once. :attr:`pages` and
 :meth:`page` build what is still missing, so a caller always gets real pages.
 """
 from __future__ import annotations

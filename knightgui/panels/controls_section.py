@@ -3,7 +3,7 @@ what it holds, and the wheel guard.
 
 * :class:`Section` — a group of form rows under a header button (▸ closed, ▾ open). While it
   is closed its header shows a one-line summary of what the group holds, so a remembered
-  value that changes what Solve does is never out of sight (issue 35).
+  value that changes what Solve does is never out of sight.
 * :class:`FieldsScroll` — a scroll area that asks for the height of its contents (Qt's own
   asks for at most 24 lines), so the buttons below it sit right under the last group and the
   area scrolls, up and down only, when the window is too short.

@@ -34,7 +34,7 @@ def _fmt(n) -> str:
 def dock_width(*labels: QLabel) -> None:
     """Each label takes the width its dock has, whatever its text: it wraps there (or is cut,
     a word longer than the dock), never widening the dock. A long text widened the right-hand
-    docks, which then never narrowed, and the board shrank (issue 35)."""
+    docks, which then never narrowed, and the board shrank."""
     for label in labels:
         label.setSizePolicy(QSizePolicy.Policy.Ignored, label.sizePolicy().verticalPolicy())
 
