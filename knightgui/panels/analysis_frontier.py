@@ -151,6 +151,7 @@ class FrontierSequencePage(AnalysisPage):
                                 "paths if asked; exact integers).")
         self.result: SequenceRun | None = None
         self._cols = 0
+        self._running_text = ""
         v = QVBoxLayout(self)
         self.rows_spin, self.from_spin, self.to_spin = QSpinBox(), QSpinBox(), QSpinBox()
         for spin, prefix, top, value in ((self.rows_spin, "k = ", ROWS_UP_TO, 6),
@@ -195,8 +196,9 @@ class FrontierSequencePage(AnalysisPage):
         self.progress.setFormat(f"column 0 of {b}")
         self.progress.setValue(0)
         what = "closed tour" if closed else "tour and open path"
-        self.status.setText(f"Counting every {what} of {k}×{a} … {k}×{b}, column by column "
-                            f"({b} columns of {k} cells) …")
+        self._running_text = (f"Counting every {what} of {k}×{a} … {k}×{b}, column by column "
+                              f"({b} columns of {k} cells) …")
+        self.status.setText(self._running_text)
         self.start_study("frontier", sequence_study(k, a, b, closed))
 
     def study_progress(self, done: float, total: float) -> None:
@@ -205,6 +207,8 @@ class FrontierSequencePage(AnalysisPage):
         col = int(done // per) if per else 0
         self.progress.setFormat(f"column {col} of {self._cols}")
         self.progress.setValue(int(1000 * done / total) if total else 0)
+        if self._running_text and self.status.text() != self._running_text:
+            self.status.setText(self._running_text)     # after "Preparing the engine …"
 
     def study_done(self, res: SequenceRun | None) -> None:
         """Show the counts (what was counted before a stop, if anything)."""

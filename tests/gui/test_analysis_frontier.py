@@ -97,8 +97,11 @@ def test_cancel_stops_the_run_between_cells(qtbot, view):
 def test_progress_reads_columns_not_cells(view):
     page = _page(view, 5, 1, 10)
     page._cols = 10
+    page._running_text = "Counting …"
+    page.status.setText("Preparing the engine: this first run waits for it")
     page.study_progress(35, 50)
     assert page.progress.format() == "column 7 of 10" and page.progress.value() == 700
+    assert page.status.text() == "Counting …"      # the wait is over once cells are counted
 
 
 def test_a_last_length_below_the_first_is_one_line(view):
