@@ -9,8 +9,8 @@ on ``k``, not on ``n``, so long boards cost time in proportion to their length, 
 over ``n`` columns counts every shorter board on its way.
 
 Counts are exact: each state carries residues modulo 2^64 and primes below 2^62, as many
-as the bound ``N · Π deg(v)`` on the directed paths of the ``N``-cell board needs, and the
-Chinese remainder theorem joins them into a Python ``int``.
+as a bound on the directed paths of the board needs (:func:`count_bound_bits`, Brégman's
+bound on a permanent), and the Chinese remainder theorem joins them into a Python ``int``.
 
 >>> res = count_frontier(6, [6])                      # doctest: +SKIP
 >>> res.boards[0].cycles                              # 9,862 closed tours (A175881)
@@ -30,8 +30,8 @@ from ..system.limits import available_memory
 from .frontier_kernel import MAX_WINDOW, frontier_regrow, frontier_step
 
 __all__ = ["MAX_ROWS", "MAX_COLS", "FrontierError", "FrontierBoard", "FrontierResult",
-           "count_frontier", "moduli_for", "new_table", "grow_table", "crt", "state_estimate",
-           "BYTES_PER_STATE"]
+           "count_frontier", "moduli_for", "count_bound_bits", "new_table", "grow_table", "crt",
+           "state_estimate", "BYTES_PER_STATE"]
 
 #: the window (2k + 1 cells) must fit the kernel's two words
 MAX_ROWS = (MAX_WINDOW - 1) // 2
@@ -120,21 +120,36 @@ def _degrees(rows: int, cols: int) -> list[int]:
     return out
 
 
-def moduli_for(rows: int, cols: int) -> list[int]:
-    """The moduli whose product exceeds every count of the board: 2^64 (written 0, the
-    word's wrap-around) and primes below 2^62. The bound: a directed path is its first cell
-    and, for every other cell it leaves, the neighbour it goes to, so there are at most
-    ``N · Π deg(v)`` of them, and at most that many cycles or undirected paths."""
+def count_bound_bits(rows: int, cols: int) -> float:
+    """log2 of a bound on the directed Hamiltonian paths of the board's knight graph ``G``,
+    and so on its cycles and undirected paths. A directed path ``s … t`` is a cycle through
+    an added cell joined to every cell, that is a permutation moving each cell to a
+    neighbour: at most the permanent of that graph's adjacency matrix, which Brégman's
+    theorem bounds by ``Π r! ^ (1/r)`` over its row sums ``r`` (``deg(v) + 1``, and ``N``
+    for the added cell). The plainer bound ``N · Π deg(v)`` (a first cell, then a
+    neighbour to go to from every other) is taken where it is smaller; one bit of margin
+    covers the floating point."""
     n = rows * cols
-    bound = n * math.prod(max(1, d) for d in _degrees(rows, cols))
+    degs = _degrees(rows, cols)
+    bregman = (sum(math.lgamma(d + 2) / (d + 1) for d in degs)
+               + math.lgamma(n + 1) / n) / math.log(2)
+    plain = math.log2(n) + sum(math.log2(max(1, d)) for d in degs)
+    return min(bregman, plain) * (1 + 1e-9) + 1.0
+
+
+def moduli_for(rows: int, cols: int) -> list[int]:
+    """The moduli whose product exceeds every count of the board
+    (:func:`count_bound_bits`): 2^64 (written 0, the word's wrap-around) and primes below
+    2^62."""
+    bits = count_bound_bits(rows, cols)
     mods = [0]
-    product = 1 << 64
+    product_bits = 64.0
     p = (1 << 62) - 1
-    while product <= bound:
+    while product_bits <= bits:
         while not _is_prime(p):
             p -= 2
         mods.append(p)
-        product *= p
+        product_bits += math.log2(p)
         p -= 2
     return mods
 

@@ -9,7 +9,13 @@ import numpy as np
 import pytest
 
 from knightgui_core.frontier import frontier_count
-from knightgui_core.frontier.frontier_count import FrontierError, count_frontier, crt, moduli_for
+from knightgui_core.frontier.frontier_count import (
+    FrontierError,
+    count_bound_bits,
+    count_frontier,
+    crt,
+    moduli_for,
+)
 from knightgui_core.frontier.frontier_kernel import frontier_regrow, frontier_step
 from knightgui_core.run.runner import run_tasks
 from knightgui_core.studies.all_tours import run_all_tours
@@ -91,6 +97,16 @@ def test_counts_beyond_64_bits_are_exact():
     assert len(mods) >= 3 and mods[0] == 0
     big = A175881[19]
     assert crt([big % (m or 2**64) for m in mods], mods) == big
+
+
+def test_the_count_bound_holds_the_known_counts_with_fewer_residues():
+    import math
+    # directed closed tours of 6 × 20 and directed open tours of 7 × 7 (A165134) lie below
+    assert count_bound_bits(6, 20) > math.log2(2 * A175881[19])
+    assert count_bound_bits(7, 7) > math.log2(165_575_218_320)
+    # Brégman's bound is far below N · Π deg(v) (152 bits on 8 × 8): two residues, not three
+    assert count_bound_bits(8, 8) < 110 and len(moduli_for(8, 8)) == 2
+    assert len(moduli_for(6, 6)) == 1 and len(moduli_for(1, 3)) == 1
 
 
 def test_refusals_are_one_line():
