@@ -140,3 +140,16 @@ def test_the_page_loads_no_numba():
                          timeout=120, env={"QT_QPA_PLATFORM": "offscreen", "PATH": ""})
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+def test_a_table_that_outgrows_memory_keeps_the_boards_counted_before(qtbot, view, monkeypatch):
+    import knightgui_core.studies.tour_methods as tm
+    monkeypatch.setattr(tm, "available_memory", lambda: 4 << 20)   # 4 MiB: a few columns
+    page = _page(view, 6, 1, 8)
+    page.run()
+    qtbot.waitUntil(lambda: page.result is not None and not view.running, timeout=60000)
+    text = page.status.text()
+    assert text.startswith("Stopped: the frontier count of 6×8 needs a table"), text
+    n = page.table.rowCount()
+    assert 1 <= n < 8 and n == len(page.result.boards)
+    assert [page.table.item(i, 0).text() for i in range(n)] == [f"6×{c}" for c in range(1, n + 1)]
