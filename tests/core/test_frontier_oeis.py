@@ -76,5 +76,6 @@ def test_eight_by_six_is_six_by_eight():
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)      # 288 s of CPU; half an hour of wall time at load 13
 def test_seven_by_six():
     assert closed(7, [6])[6] == A193054[2]
