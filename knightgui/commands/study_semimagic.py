@@ -3,6 +3,7 @@
     knightgui study semimagic --symmetry half-turn            # 8×8: one in minutes
     knightgui study semimagic --symmetry half-turn --limit 100000 --json   # all of them
     knightgui study semimagic --closed-only --seconds 600      # no symmetry asked for
+    knightgui study semimagic --symmetry half-turn --census --store census.sqlite --json
 
 Numbered along the tour, every row and every column adds up to the same total (260 on 8×8).
 ``--symmetry half-turn`` searches the closed tours the half turn keeps (the squares k and
@@ -11,7 +12,9 @@ every open path (or closed tour, ``--closed-only``). Each search starts from one
 each orbit of the board's symmetries, so every tour it can find is found up to symmetry.
 Exit 0 with a tour, 1 when none exists (proved: every start exhausted) or none was found
 within ``--seconds`` / ``--max-nodes`` (said which), 2 for bad input; Ctrl+C stops it and
-prints how far it got. docs/structure.md has the measured times.
+prints how far it got. ``--census`` runs every start square as a task of the study runner
+(``--store`` keeps each finished one, so a rerun resumes; ``--scheduler`` for a cluster) and
+counts the tours up to symmetry. docs/structure.md has the measured times.
 """
 from __future__ import annotations
 
@@ -19,6 +22,7 @@ import signal
 import threading
 
 from ._common import EXIT_NOT_FOUND, CliError, emit_json, positive_int, say_not_found
+from ._study_options import add_runner_options, run_study
 
 
 def add_parser(studies) -> None:
@@ -37,7 +41,10 @@ def add_parser(studies) -> None:
     p.add_argument("--seconds", default=None, metavar="S", help="stop after S seconds")
     p.add_argument("--max-nodes", default="0", metavar="K",
                    help="stop after K search nodes; 0 (default): no limit")
+    p.add_argument("--census", action="store_true",
+                   help="every tour of the family, one runner task per start square")
     p.add_argument("--json", action="store_true", help="print one JSON object as the last line")
+    add_runner_options(p)
     p.set_defaults(func=run)
 
 
@@ -71,6 +78,8 @@ def run(args) -> int:
         starts = [parse_square(board, args.start, "--start")]
     mode = "half-turn" if args.symmetry == "half-turn" else (
         "closed" if args.closed_only else "open")
+    if args.census:
+        return _census(args, size, mode, board)
     stop = threading.Event()
     old = None
     if threading.current_thread() is threading.main_thread():
@@ -119,3 +128,41 @@ def run(args) -> int:
     say_not_found(f"knightgui study semimagic: none found within the budget (not proved): "
                   f"{r.nodes:,} nodes, {r.seconds:.1f} s")
     return EXIT_NOT_FOUND
+
+
+def _census(args, size: int, mode: str, board) -> int:
+    """``--census``: every start square's task on the runner; exit 0 with tours, 1 with none
+    (proved), 2 for bad input or a lost cluster."""
+    from knightgui_core.board.magic import line_sums
+    from knightgui_core.board.tour import Tour
+    from knightgui_core.studies.magic_census import run_census
+    from knightgui_core.studies.magic_search import MagicSearchError
+    if args.start is not None or args.seconds is not None or args.max_nodes != "0":
+        raise CliError("--census runs every start square to the end: no --start, --seconds "
+                       "or --max-nodes")
+    if args.nested and (size % 2 or (size * (size * size + 1) // 2) % 2):
+        raise CliError("knightgui study semimagic: nested needs even sides and even line totals")
+    try:
+        r = run_census(size, mode, args.nested,
+                       runner=lambda tasks: run_study(args, tasks, "semimagic census"))
+    except MagicSearchError as e:
+        raise CliError(f"knightgui study semimagic: {e}") from None
+    if args.json:
+        d = r.to_json_dict()
+        d["tours"] = [[board.name(s) for s in t] for t in r.tours]
+        d["squares"] = r.tours
+        emit_json(d)
+    elif r.complete:
+        for t in r.tours:
+            s = line_sums(Tour(board, t).numbers())
+            print(f"{s.kind} (diagonals {' '.join(map(str, s.diagonals))}): "
+                  + " ".join(board.name(q) for q in t))
+        closed = "" if r.closed_tours is None else f", {r.closed_tours} closed tours"
+        print(f"{size}×{size} {mode}{' nested' if args.nested else ''}: {r.numbered} numbered "
+              f"tours from the start squares, {r.classes} up to symmetry and reversal{closed}; "
+              f"{r.nodes:,} nodes; tasks {r.tasks['computed']} computed, "
+              f"{r.tasks['from_store']} from the store")
+    if not r.complete:
+        say_not_found("knightgui study semimagic: the census stopped before every task ended")
+        return 130
+    return 0 if r.numbered else EXIT_NOT_FOUND

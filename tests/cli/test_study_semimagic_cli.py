@@ -70,3 +70,22 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, said):
     assert run(["study", "semimagic", *argv, "--json"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.strip().splitlines()) == 1 and said in err
+
+
+def test_the_census_runs_on_the_runner_and_resumes_from_the_store(capsys, tmp_path):
+    argv = ["study", "semimagic", "--size", "6", "--symmetry", "half-turn", "--census",
+            "--store", str(tmp_path / "c.sqlite"), "--json"]
+    assert run(argv) == 1                          # complete, and 6×6 has none: proved
+    d = last_json(capsys)
+    assert d["complete"] is True and d["numbered"] == 0 and d["closed_tours"] == 0
+    assert d["tasks"] == {"total": 6, "from_store": 0, "computed": 6}
+    assert type(d["nodes"]) is int and d["nodes"] > 0
+    assert run(argv) == 1
+    again = last_json(capsys)
+    assert again["tasks"] == {"total": 6, "from_store": 6, "computed": 0}
+    assert again["nodes"] == d["nodes"]
+
+
+def test_the_census_refuses_a_budget(capsys):
+    assert run(["study", "semimagic", "--census", "--seconds", "5"]) == 2
+    assert "--census runs every start square" in capsys.readouterr().err

@@ -1,0 +1,146 @@
+"""Every semi-magic tour of a family, as a runner study that resumes from the store (issue 38,
+item 3).
+
+One task per start square (:func:`~knightgui_core.studies.magic_search.start_squares`: one
+of each orbit of the board's symmetries) exhausts the line-sum search from it and returns
+every tour it finds, with its nodes; the tasks' keys name the board, the family and the
+start, so a rerun with the same store computes only the tasks not yet kept. The result
+counts the numbered tours found and the classes they fall into up to the board's symmetries
+and reversed numbering (on a square board), and the closed tours (as move sets) up to
+symmetry. On 8×8 the half-turn family takes about a quarter of an hour on this machine
+(docs/structure.md); the open and closed families are far beyond it (the census estimate
+there), but the same tasks run on a cluster.
+
+>>> r = run_census(6, "half-turn", runner=lambda ts: run_tasks(ts, scheduler="threads"))
+>>> r.complete, r.numbered, r.tasks["total"]
+(True, 0, 6)
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..run.runner import RunReport, Task, run_tasks
+from ..run.store import ResultStore
+from .magic_search import MODES, MagicSearchError, search_magic, start_squares
+
+__all__ = ["STUDY", "CensusResult", "census_task", "census_tasks", "run_census", "class_key"]
+
+STUDY = "semimagic-census"
+VERSION = 1
+#: more tours than this from one start square would be a surprise (8×8 half-turn: 10 at most)
+TASK_LIMIT = 1 << 16
+
+
+def census_task(size: int, mode: str, nested: bool, start: int) -> dict:
+    """Exhaust the search from ``start``: ``{"tours": [...], "nodes": int}``."""
+    r = search_magic(size, size, mode, limit=TASK_LIMIT, starts=[start], nested=nested)
+    if r.status != "none":
+        raise MagicSearchError(f"more than {TASK_LIMIT} tours from one start square")
+    return {"tours": r.tours, "nodes": r.nodes}
+
+
+def census_tasks(size: int, mode: str, nested: bool = False) -> list[Task]:
+    """The study's tasks, one per start square."""
+    if mode not in MODES:
+        raise MagicSearchError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    where = f"{size}x{size}" + ("-nested" if nested else "")
+    return [Task(f"{STUDY}/v{VERSION}/{where}/{mode}/{s}", STUDY,
+                 {"size": size, "mode": mode, "nested": nested, "start": s},
+                 census_task, (size, mode, nested, s)) for s in start_squares(size, size)]
+
+
+def _symmetries(size: int) -> list[np.ndarray]:
+    g = np.arange(size * size, dtype=np.int64).reshape(size, size)
+    ims = [g, g[::-1, ::-1], g[::-1, :], g[:, ::-1], g.T, g.T[::-1, ::-1], g.T[::-1, :],
+           g.T[:, ::-1]]
+    out = []
+    for im in ims:
+        p = np.empty(size * size, np.int64)
+        p[g.ravel()] = im.ravel()
+        out.append(p)
+    return out
+
+
+def class_key(size: int, tour: Sequence[int]) -> tuple[int, ...]:
+    """A numbered tour up to the board's symmetries and reversed numbering (the smallest
+    image), equal for two tours exactly when one maps onto the other."""
+    keys = []
+    for p in _symmetries(size):
+        m = [int(p[s]) for s in tour]
+        keys += [tuple(m), tuple(m[::-1])]
+    return min(keys)
+
+
+def _cycle_key(size: int, tour: Sequence[int]) -> tuple[tuple[int, int], ...]:
+    """A closed tour's move set up to the board's symmetries."""
+    n = len(tour)
+    keys = []
+    for p in _symmetries(size):
+        m = [int(p[s]) for s in tour]
+        keys.append(tuple(sorted((min(m[i], m[(i + 1) % n]), max(m[i], m[(i + 1) % n]))
+                                 for i in range(n))))
+    return min(keys)
+
+
+@dataclass
+class CensusResult:
+    """``numbered``: tours found (1 on a start square), ``classes``: those up to symmetry and
+    reversal, ``closed_tours``: their move sets up to symmetry (closed families only, else
+    None); ``tours`` one of each class; ``tasks`` total / from_store / computed."""
+
+    size: int
+    mode: str
+    nested: bool
+    complete: bool = False
+    numbered: int = 0
+    classes: int = 0
+    closed_tours: int | None = None
+    tours: list[list[int]] = field(default_factory=list)
+    nodes: int = 0
+    seconds: float = 0.0
+    tasks: dict[str, int] = field(default_factory=dict)
+
+    def to_json_dict(self) -> dict:
+        """JSON-ready values, counts as exact ints."""
+        return {"size": self.size, "mode": self.mode, "nested": self.nested,
+                "complete": self.complete, "numbered": self.numbered, "classes": self.classes,
+                "closed_tours": self.closed_tours, "tours": self.tours, "nodes": self.nodes,
+                "seconds": round(self.seconds, 3), "tasks": dict(self.tasks)}
+
+
+def run_census(size: int, mode: str, nested: bool = False, *, store: ResultStore | None = None,
+               scheduler: Any = None, cancel: Any = None,
+               runner: Callable[[Sequence[Task]], RunReport] | None = None) -> CensusResult:
+    """Run (or read back from ``store``) every task of the census and gather the tours."""
+    t0 = time.perf_counter()
+    tasks = census_tasks(size, mode, nested)
+    report = (runner(tasks) if runner is not None else
+              run_tasks(tasks, store=store, scheduler=scheduler, cancel=cancel))
+    res = CensusResult(size, mode, nested)
+    res.tasks = {"total": int(report.total), "from_store": int(report.from_store),
+                 "computed": int(report.computed)}
+    if report.cancelled or not report.complete:
+        res.seconds = time.perf_counter() - t0
+        return res
+    classes: dict[tuple[int, ...], list[int]] = {}
+    cycles = set()
+    for t in tasks:
+        got = report.results[t.key]
+        res.nodes += int(got["nodes"])
+        for tour in got["tours"]:
+            tour = [int(v) for v in tour]
+            res.numbered += 1
+            classes.setdefault(class_key(size, tour), tour)
+            if mode != "open":
+                cycles.add(_cycle_key(size, tour))
+    res.complete = True
+    res.classes = len(classes)
+    res.tours = [classes[k] for k in sorted(classes)]
+    res.closed_tours = len(cycles) if mode != "open" else None
+    res.seconds = time.perf_counter() - t0
+    return res
