@@ -149,6 +149,30 @@ def test_a_full_table_evicts_and_stays_exact():
     assert tiny.used() <= tiny.entries and tiny.buckets == tiny.max_buckets
 
 
+@pytest.mark.parametrize("rows,cols", [(5, 5), (6, 6), (5, 6)])
+def test_the_shared_loop_with_the_plain_visitor_counts_as_count_run(rows, cols):
+    """count_kernel.count_loop with its own (plain) visitor, the loop the table's copy is
+    made from, gives count_run's counts and forward moves, also when stopped and resumed."""
+    for s in range(0, rows * cols, 2):
+        got = []
+        for run in ("copy", "loop"):
+            cb = CountBoard(rows, cols)
+            cb._begin(s, ())
+            close = cb.att[s].copy()
+            ev = count_kernel.BUDGET
+            while ev != count_kernel.DONE:
+                if run == "copy":
+                    ev = count_kernel.count_run(cb.att, close, cb.path, cb.free, cb.pend,
+                                                cb.ntied, cb.ties, cb.st, 37)
+                else:
+                    ev = count_kernel.count_loop(cb.att, close, cb.path, cb.free, cb.pend,
+                                                 cb.ntied, cb.ties, cb.st, cb.st, 37)
+            st = cb.st
+            got.append(tuple(int(st[i]) for i in (count_kernel.ST_TOURS, count_kernel.ST_CLOSED,
+                                                  count_kernel.ST_DEAD, count_kernel.ST_FORWARD)))
+        assert got[0] == got[1] and got[0][0] + got[0][2] > 0
+
+
 def test_a_table_grows_while_it_is_half_full_and_stops_at_its_limit():
     cb = CountBoard(9, 9)
     t = TransTable(cb.n, 64 << 20, memo_min=2)
