@@ -208,6 +208,19 @@ def _is_move(a: int, b: int, nbr: np.ndarray) -> bool:
 
 
 @njit
+def _add(frame: np.ndarray, depth: int, o: int, c: int, st: np.ndarray) -> bool:
+    """Add a finished subtree's ``o`` finishes (``c`` of them closed) to the counts of level
+    ``depth``; False, with the run marked done by overflow, when ``o`` would not fit."""
+    if o > _MAXI - frame[depth, 2]:
+        st[CS_OVERFLOW] = 1
+        st[CS_DONE] = 1
+        return False
+    frame[depth, 2] += o
+    frame[depth, 3] += c
+    return True
+
+
+@njit
 def completions_begin(nbr: np.ndarray, prefix: np.ndarray, colour: np.ndarray,
                       two_colours: bool, memo: bool, count: bool, free: np.ndarray,
                       outlets: np.ndarray, flist: np.ndarray, fpos: np.ndarray,
@@ -333,12 +346,8 @@ def completions_run(nbr: np.ndarray, colour: np.ndarray, max_nodes: int, free: n
                 known = True
             if known:
                 _give(u, nbr, colour, free, outlets, lidx, bits, st)
-                if o > _MAXI - frame[depth, 2]:
-                    st[CS_OVERFLOW] = 1
-                    st[CS_DONE] = 1
+                if not _add(frame, depth, o, c, st):
                     break
-                frame[depth, 2] += o
-                frame[depth, 3] += c
                 continue
             depth += 1
             frame[depth, 0] = _order(u, nbr, free, outlets, cand[depth])
@@ -358,11 +367,7 @@ def completions_run(nbr: np.ndarray, colour: np.ndarray, max_nodes: int, free: n
                 _store(bits[0], v, o, c, tkey, tsq, tval, st)
             _give(v, nbr, colour, free, outlets, lidx, bits, st)
             depth -= 1
-            if o > _MAXI - frame[depth, 2]:
-                st[CS_OVERFLOW] = 1
-                st[CS_DONE] = 1
+            if not _add(frame, depth, o, c, st):
                 break
-            frame[depth, 2] += o
-            frame[depth, 3] += c
     st[CS_DEPTH] = depth
     st[CS_NODES] = nodes
