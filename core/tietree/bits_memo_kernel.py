@@ -42,7 +42,7 @@ import numpy as np
 
 from ..system.jit import njit, trailing_zeros
 from .bitboard_kernel import popcount
-from .memo_kernel import fmix
+from .memo_kernel import _M1, _M2, _M3, fmix
 
 # configuration slots
 CF_MIN, CF_MAX, CF_BUCKETS = 0, 1, 2
@@ -57,9 +57,6 @@ KEY_BITS = 16
 _KEY_MASK = np.uint64((1 << KEY_BITS) - 1)
 _COST_MAX = np.int64((1 << (64 - KEY_BITS)) - 1)
 
-_M1 = np.uint64(0x9E3779B97F4A7C15)
-_M2 = np.uint64(0xC2B2AE3D27D4EB4F)
-_M3 = np.uint64(0x165667B19E3779F9)
 _M4 = np.uint64(0x27D4EB2F165667C5)
 
 
