@@ -2,6 +2,9 @@
 
     .venv/bin/python bench/table.py [--quick] [--table-mb 1024]
 
+First it times the plain count's hand-kept loop against the shared loop it was folded into
+(count_kernel.count_run's docstring gives the figure).
+
 On one core (one thread, no Dask), each row counts the same thing three times: with the count
 kernel the engine had before the table (``count_kernel.count_run``: counts only), with the
 memo kernel walking every node (no table; it also computes the probabilities), and with a
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import statistics
 import time
 
 from knightgui_core.tietree import count_kernel as K
@@ -44,6 +48,30 @@ def run_old(rows: int, cols: int, starts: list[int]):
         tot[1] += int(cb.st[K.ST_CLOSED])
         tot[2] += int(cb.st[K.ST_DEAD])
     return time.perf_counter() - t0, tot, time.process_time() - c0
+
+
+def loop_against_copy(reps: int = 5) -> tuple[float, float]:
+    """Median CPU seconds of the hand-kept ``count_run`` and of ``count_loop`` with the plain
+    visitor (the loop the table's kernel is a copy of) on 9×9 from square 20 (checks that
+    they count the same)."""
+    times: dict[str, list[float]] = {"copy": [], "loop": []}
+    got = {}
+    for _ in range(reps):
+        for kind in times:
+            cb = CountBoard(9, 9)
+            cb._begin(20, ())                  # noqa: SLF001 - the engine's own set-up
+            close = cb.att[20].copy()
+            c0 = time.process_time()
+            if kind == "copy":
+                K.count_run(cb.att, close, cb.path, cb.free, cb.pend, cb.ntied, cb.ties,
+                            cb.st, 1 << 62)
+            else:
+                K.count_loop(cb.att, close, cb.path, cb.free, cb.pend, cb.ntied, cb.ties,
+                             cb.st, cb.st, 1 << 62)
+            times[kind].append(time.process_time() - c0)
+            got[kind] = (int(cb.st[K.ST_TOURS]), int(cb.st[K.ST_FORWARD]))
+    assert got["copy"] == got["loop"], got
+    return statistics.median(times["copy"]), statistics.median(times["loop"])
 
 
 def _rss_mib() -> float:
@@ -85,6 +113,9 @@ def main() -> None:
     t.grow_if_full()
     run_old(6, 6, [0])
     del t
+    copy_s, loop_s = loop_against_copy()
+    print(f"plain count, 9×9 from square 20, median CPU of 5: count_run (hand-kept) "
+          f"{copy_s:.3f} s, count_loop (the shared loop) {loop_s:.3f} s")
     base = _rss_mib()
     cases = []
     if not a.quick:

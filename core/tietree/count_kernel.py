@@ -357,7 +357,7 @@ def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nda
 
     A hand-kept copy of :func:`count_loop` with the plain visitor, kept because the one
     source costs speed here: on 9×9 from square 20 (7,221,732 forward moves, one core, the
-    2 shared cores at load 11–12, ``time.process_time`` around one call) this loop takes
+    2 shared cores at load 11–12; the first line of ``bench/table.py``) this loop takes
     0.10–0.11 s of CPU, :func:`count_loop` with the plain visitor 0.12–0.15 s. It removes a
     tie as soon as its last option is taken, where the shared loop keeps it open until its
     subtree is done (the table's visitor needs that). tests/core/test_memo_count.py holds the

@@ -31,9 +31,7 @@ earlier layout, keys, counts and probabilities in three arrays, at 1.3–1.6× t
 use are touched) and starts with few buckets; while it is half full and under its limit,
 :func:`memo_rehash` doubles it where it lies. A key's bucket is the top bits of its hash
 (:func:`_top_bucket`), so bucket ``b`` splits into ``2b`` and ``2b + 1`` and the doubling
-reads and writes in order, with no second table (10×10 from d1, its doublings timed apart
-at load 7–10: copying into a new table took 2.4–3.9 s of CPU of a 7.2–8.6 s count, in
-place 1.5–1.8 s of 6.0–6.2 s; most of what is left is the first touch of the new pages).
+reads and writes in order, with no second table to allocate and fill at random places.
 
 **The loop** is :func:`knightgui_core.tietree.count_kernel.count_loop`, with this module's
 visitor (``memo_*``) bound by :func:`knightgui_core.system.jit.specialise`.
