@@ -28,7 +28,7 @@ from ..board.squares import Board
 from ..board.tie_rule import TieRule
 from ..construct.hamsearch_kernel import ham_search
 from .close_kernel import repair_closed
-from .solve_result import NoTourError, SolveError, SolveResult
+from .solve_result import NoTourError, SolveError, SolveResult, rule_failure
 from .table_backtrack_kernel import table_backtrack_walk
 from .table_walk_kernel import table_greedy_walk
 
@@ -145,12 +145,7 @@ def _auto(board: Board, nbr: np.ndarray, s: int, closed: bool, tie: TieRule, pos
     closes = walk.ok and board.is_knight_move(int(walk.path[-1]), s)
     if walk.ok and (closes or not closed):
         return walk
-    if walk.ok:
-        failure = (f"Warnsdorff's rule ({tie.label}) completed an open tour that does not "
-                   f"close ({board.name(int(walk.path[-1]))} is not a move from "
-                   f"{board.name(s)})")
-    else:
-        failure = walk.info["failure"]
+    failure = rule_failure(board, walk, s, tie.label)
     res: SolveResult | None = None
     how = ""
     if closed and walk.ok and board.size <= REPAIR_MAX:

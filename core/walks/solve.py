@@ -48,7 +48,7 @@ from . import squirrel as _squirrel
 from . import walk_kernel as _walk
 from .other_boards import backtrack_search, close_by_reversals, closed_by, solve_other
 from .phased_kernel import phased_walk
-from .solve_result import NoTourError, SolveError, SolveResult
+from .solve_result import NoTourError, SolveError, SolveResult, rule_failure
 
 #: auto: boards up to this many squares try backtracking when greedy fails.
 BACKTRACK_AUTO_MAX = 64 * 64
@@ -294,12 +294,7 @@ def _auto(board, s, tie_code, pos, seed, score, tie, desc, closed, budget) -> So
     walk = _greedy(board, s, tie_code, pos, seed, score, tie, desc)
     if walk.ok and (not closed or _closes(board, walk.path)):
         return walk
-    if walk.ok:
-        failure = (f"Warnsdorff's rule ({tie}) completed an open tour that does not close "
-                   f"({board.name(int(walk.path[-1]))} is not a knight move from "
-                   f"{board.name(s)})")
-    else:
-        failure = walk.info["failure"]
+    failure = rule_failure(board, walk, s, f"{tie}", "knight move")
     res = None
     if closed:
         if walk.ok and board.size <= REPAIR_AUTO_MAX:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..board.squares import Board
 from ..board.tour import Tour
 from ..system.errors import InputError
 
@@ -46,3 +47,14 @@ class SolveResult:
     def moves(self) -> int:
         """Squares visited (the whole board on success)."""
         return int(len(self.path))
+
+
+def rule_failure(board: Board, walk: SolveResult, start: int, rule: str,
+                 move: str = "move") -> str:
+    """Why the rule's own ``walk`` from ``start`` is not the tour asked for: where it stopped
+    (its ``info["failure"]``), or the open tour it made whose last square is not a ``move``
+    from the start."""
+    if not walk.ok:
+        return str(walk.info["failure"])
+    return (f"Warnsdorff's rule ({rule}) completed an open tour that does not close "
+            f"({board.name(int(walk.path[-1]))} is not a {move} from {board.name(start)})")
