@@ -6,9 +6,10 @@ backtracking walk (:class:`knightgui_core.walks.backtrack_watch.BacktrackWatch`)
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["WatchStep"]
+__all__ = ["WatchStep", "take_steps"]
 
 
 @dataclass(frozen=True)
@@ -34,3 +35,16 @@ class WatchStep:
     solutions: int
     dead_ends: int
     forward_moves: int
+
+
+def take_steps(step: Callable[[], WatchStep], n: int, *,
+               until_solution: bool = False) -> list[WatchStep]:
+    """Up to ``n`` results of ``step()``: fewer when one says the search is ``done`` or,
+    with ``until_solution``, when one completes a tour (a search that ends at its first)."""
+    out: list[WatchStep] = []
+    for _ in range(int(n)):
+        s = step()
+        out.append(s)
+        if s.done or (until_solution and s.solution):
+            break
+    return out

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board.watch_step import WatchStep
+from ..board.watch_step import WatchStep, take_steps
 from . import enumerate_kernel as _k
 from .enumerator import Enumerator
 
@@ -70,13 +70,7 @@ class SearchWatch:
 
     def steps(self, n: int) -> list[WatchStep]:
         """Up to ``n`` steps (fewer when the search ends)."""
-        out: list[WatchStep] = []
-        for _ in range(int(n)):
-            s = self.step()
-            out.append(s)
-            if s.done:
-                break
-        return out
+        return take_steps(self.step, n)
 
     def state(self) -> dict:
         """The search as it stands (:meth:`Enumerator.get_state`), to continue elsewhere."""

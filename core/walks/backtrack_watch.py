@@ -16,7 +16,7 @@ import numpy as np
 from ..board.rules import DEFAULT_ORDER, parse_order
 from ..board.squares import Board
 from ..board.tie_rule import TieRule
-from ..board.watch_step import WatchStep
+from ..board.watch_step import WatchStep, take_steps
 from . import table_backtrack_kernel as _k
 from .solve_result import SolveError
 
@@ -120,14 +120,8 @@ class BacktrackWatch:
                          forward_moves=int(st[_k.BT_NODES]))
 
     def steps(self, n: int) -> list[WatchStep]:
-        """Up to ``n`` steps (fewer when the search ends)."""
-        out: list[WatchStep] = []
-        for _ in range(int(n)):
-            s = self.step()
-            out.append(s)
-            if s.done or s.solution:
-                break
-        return out
+        """Up to ``n`` steps (fewer when the search ends, at its tour or without one)."""
+        return take_steps(self.step, n, until_solution=True)
 
     def finish(self) -> None:
         """Run the rest of the search at full speed."""
