@@ -253,14 +253,33 @@ def _check_fits(res: FrontierResult, need: int, budget: int, k: int, ncols: int,
         raise err
 
 
+def _keep_part(keys: np.ndarray, used: np.ndarray, index: int, parts: int) -> int:
+    """Drops every state whose key does not hash to ``index`` of ``parts``; the states
+    left."""
+    with np.errstate(over="ignore"):
+        h = keys[:, 0] * np.uint64(0x9E3779B97F4A7C15)
+        if keys.shape[1] == 2:
+            h ^= keys[:, 1] * np.uint64(0xC2B2AE3D27D4EB4F)
+        h ^= h >> np.uint64(31)
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(29)
+    used[(h % np.uint64(parts)) != np.uint64(index)] = 0
+    return int(np.count_nonzero(used))
+
+
 def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = False,
                    memory_limit: int | None = None,
                    progress: Callable[[int, int], None] | None = None,
-                   cancel: CancelLike = None) -> FrontierResult:
+                   cancel: CancelLike = None,
+                   part: tuple[int, int, int] | None = None) -> FrontierResult:
     """Count the closed tours (and, unless ``closed_only``, the open paths) of every
     ``rows`` × ``n`` board for ``n`` in ``cols``, in one pass over ``max(cols)`` columns.
     ``memory_limit``: bytes the tables may take (default: what the machine has free);
-    :class:`FrontierError` for a board the count cannot take or a table that outgrows it."""
+    :class:`FrontierError` for a board the count cannot take or a table that outgrows it.
+    ``part``: ``(column, index, parts)`` keeps, after that column, only the states whose
+    key hashes to ``index`` of ``parts``: the counts of the parts add up to the whole (each
+    board is counted from exactly one state of that column), each part one call; every
+    length must be longer than ``column``."""
     lengths = sorted({int(cols)} if isinstance(cols, (int, np.integer)) else
                      {int(c) for c in cols})
     if not isinstance(rows, (int, np.integer)) or not 1 <= int(rows) <= MAX_ROWS:
@@ -269,6 +288,9 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     k = int(rows)
     if not lengths or lengths[0] < 1 or lengths[-1] > MAX_COLS:
         raise FrontierError(f"board lengths run from 1 to {MAX_COLS} columns")
+    if part is not None and not (1 <= part[0] < lengths[0] and 0 <= part[1] < part[2]):
+        raise FrontierError(f"a part (column, index, parts) needs a column before the "
+                            f"shortest board and an index below the parts, not {part}")
     budget = available_memory() if memory_limit is None else int(memory_limit)
     t0 = time.perf_counter()
     ncols = lengths[-1]
@@ -323,6 +345,8 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
         states = int(got)
         res.peak_states = max(res.peak_states, states)
         if r == k - 1:
+            if part is not None and c + 1 == part[0]:
+                states = _keep_part(keys, used, part[1], part[2])
             res.column_states.append(states)
         if finish:
             cycles = crt([int(x) for x in total[0]], mods_list)

@@ -109,6 +109,16 @@ def test_the_count_bound_holds_the_known_counts_with_fewer_residues():
     assert len(moduli_for(6, 6)) == 1 and len(moduli_for(1, 3)) == 1
 
 
+def test_the_parts_of_a_split_add_up_to_the_whole():
+    whole = count_frontier(4, [7, 8])
+    parts = [count_frontier(4, [7, 8], part=(3, i, 3)) for i in range(3)]
+    assert [sum(p.boards[j].paths for p in parts) for j in range(2)] == A079137[6:8]
+    assert all(0 < p.column_states[2] < whole.column_states[2] for p in parts)
+    assert sum(p.column_states[2] for p in parts) == whole.column_states[2]
+    with pytest.raises(FrontierError, match="part"):
+        count_frontier(4, [7], part=(7, 0, 2))
+
+
 def test_refusals_are_one_line():
     with pytest.raises(FrontierError, match="rows high"):
         count_frontier(0, 5)
