@@ -1,5 +1,4 @@
-"""Every semi-magic tour of a family, as a runner study that resumes from the store (issue 38,
-item 3).
+"""Every semi-magic tour of a family, as a runner study that resumes from the store.
 
 One task per start square (:func:`~knightgui_core.studies.magic_search.start_squares`: one
 of each orbit of the board's symmetries) exhausts the line-sum search from it and returns

@@ -1,5 +1,5 @@
-"""Semi-magic tours found by a search that places the numbers and checks every line (issue
-38, item 3): among the open paths, the closed tours, or the closed tours the half turn keeps.
+"""Semi-magic tours found by a search that places the numbers and checks every line: among
+the open paths, the closed tours, or the closed tours the half turn keeps.
 
 A closed tour that the half turn (r, c) → (R−1−r, C−1−c) maps onto itself visits the
 opposite square of ``s`` exactly N/2 steps after ``s``; numbered from any start, the squares
