@@ -73,14 +73,14 @@ def collect_delta(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np
     brow = st[ST_BRANCH]
     steps = 0
     got = 0
-    event = BUDGET
+    event = np.int64(BUDGET)
     # solutions before the next one stored whole (number s is whole when (s-1) % key_every
     # is 0): counted down rather than divided for, once a solution
     until_key = (key_every - sols % key_every) % key_every
     while got < max_solutions:
         if phase == PH_RUNNING:
             if k == L:
-                phase = PH_LEAF
+                phase = np.int64(PH_LEAF)
                 if adj_end[path[k]] != 0:
                     sols += 1
                     st[ST_SOL_BRANCH] = brow
@@ -110,18 +110,18 @@ def collect_delta(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np
                     branch[got] = brow
                     brow = L + 1
                     got += 1
-                    event = SOLUTION
+                    event = np.int64(SOLUTION)
                 else:
                     dead += 1
                 continue
             if steps >= max_steps:
-                event = BUDGET
+                event = np.int64(BUDGET)
                 break
             q = path[k]
             mask = tied_slots(nl, ncount, key, q)
             if mask == 0:
                 dead += 1
-                phase = PH_LEAF
+                phase = np.int64(PH_LEAF)
                 continue
             hi = first_choice(mask)
             rest = mask ^ (1 << hi)
@@ -137,11 +137,11 @@ def collect_delta(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np
             c = nl[q, hi]
         elif phase == PH_LEAF:
             if ntie == 0:
-                phase = PH_DONE
-                event = EXHAUSTED
+                phase = np.int64(PH_DONE)
+                event = np.int64(EXHAUSTED)
                 break
             if steps >= max_steps:
-                event = BUDGET
+                event = np.int64(BUDGET)
                 break
             kb = ties[ntie - 1]
             for j in range(k, kb, -1):
@@ -159,9 +159,9 @@ def collect_delta(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np
                 brow = kb
             k = kb
             c = nbr[path[kb], t - 1]
-            phase = PH_RUNNING
+            phase = np.int64(PH_RUNNING)
         else:
-            event = EXHAUSTED
+            event = np.int64(EXHAUSTED)
             break
         key[c] += BLOCKED
         for i in range(dcount[c]):
@@ -205,7 +205,7 @@ def collect_delta_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype
     brow = st[ST_BRANCH]
     steps = 0
     got = 0
-    event = BUDGET
+    event = np.int64(BUDGET)
     # solutions before the next one stored whole (number s is whole when (s-1) % key_every
     # is 0): counted down rather than divided for, once a solution
     until_key = (key_every - sols % key_every) % key_every
@@ -215,7 +215,7 @@ def collect_delta_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype
         if phase == PH_RUNNING:
             q = path[k]
             if k == L:
-                phase = PH_LEAF
+                phase = np.int64(PH_LEAF)
                 if (adj >> np.uint64(q)) & one:
                     sols += 1
                     st[ST_SOL_BRANCH] = brow
@@ -236,17 +236,17 @@ def collect_delta_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype
                     branch[got] = brow
                     brow = L + 1
                     got += 1
-                    event = SOLUTION
+                    event = np.int64(SOLUTION)
                 else:
                     dead += 1
                 continue
             if steps >= max_steps:
-                event = BUDGET
+                event = np.int64(BUDGET)
                 break
             mask = tied_slots_bits(tslot, att, q, free, avail, dash)
             if mask == 0:
                 dead += 1
-                phase = PH_LEAF
+                phase = np.int64(PH_LEAF)
                 continue
             hi = first_choice(mask)
             rest = mask ^ (1 << hi)
@@ -263,11 +263,11 @@ def collect_delta_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype
             c = nl[q, hi]
         elif phase == PH_LEAF:
             if ntie == 0:
-                phase = PH_DONE
-                event = EXHAUSTED
+                phase = np.int64(PH_DONE)
+                event = np.int64(EXHAUSTED)
                 break
             if steps >= max_steps:
-                event = BUDGET
+                event = np.int64(BUDGET)
                 break
             kb = ties[ntie - 1]
             free = bits[kb, 0]
@@ -282,9 +282,9 @@ def collect_delta_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype
                 brow = kb
             k = kb
             c = nbr[path[kb], t - 1]
-            phase = PH_RUNNING
+            phase = np.int64(PH_RUNNING)
         else:
-            event = EXHAUSTED
+            event = np.int64(EXHAUSTED)
             break
         b = ~(one << np.uint64(c))
         free &= b
