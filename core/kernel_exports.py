@@ -28,7 +28,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "tietree.alltours_kernel": ("count_all",),
     "tietree.alltours_list_kernel": ("list_all",),
     "tietree.symtours_kernel": ("count_orbit_paths",),
-    "frontier.frontier_kernel": ("frontier_step",),
+    "frontier.frontier_kernel": ("frontier_step", "frontier_regrow"),
     "construct.construct_kernel": ("grid_path", "strip_path", "rotate_to", "remap", "place", "place_blocks"),
     "tietree.enumerate_kernel": ("new_state", "advance_kernel", "count_kernel", "collect_kernel"),
     "tietree.bitboard_kernel": ("fresh_bits_state", "advance_bits", "count_bits", "collect_bits",
