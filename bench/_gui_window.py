@@ -149,7 +149,7 @@ def keep_rate(w, app) -> None:
 
     from PySide6.QtCore import QEventLoop, QTimer
 
-    from knightgui_core.tietree.enumerator import Enumerator
+    from knightgui_core.tietree.enumeration.enumerator import Enumerator
     Enumerator(8, 8, start="d5").block_compact(3)         # compiled / loaded before timing
     c = w.controls
     exhaustive(c, 8, "d5", keep=510_410)

@@ -21,7 +21,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from knightgui_core.board.squares import Board
-from knightgui_core.tietree.subtrees import start_classes
+from knightgui_core.tietree.counting.subtrees import start_classes
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "counts.md"
 

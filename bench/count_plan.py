@@ -14,7 +14,7 @@ For each symmetry class of starts of an n×n board:
 
 and from these: core-hours, and tasks of :data:`knightgui_core.studies.count_study.TASK_MOVES`
 forward moves. A start that a symmetry keeps in place is counted folded
-(:mod:`knightgui_core.tietree.fold`): its leaves to count are shown beside the whole start's
+(:mod:`knightgui_core.tietree.counting.fold`): its leaves to count are shown beside the whole start's
 (the leaves divided by the orbit size of its first subtrees, exact when all orbits are alike,
 as for the knight). The machine is shared: the load average is printed.
 """
@@ -28,10 +28,10 @@ import time
 import numpy as np
 
 from knightgui_core.studies.count_study import TASK_MOVES
-from knightgui_core.tietree import count_kernel as K
-from knightgui_core.tietree.fold import fold_roots
-from knightgui_core.tietree.subtrees import CountBoard, count_subtrees, start_classes
-from knightgui_core.tietree.table import TransTable
+from knightgui_core.tietree.counting import count_kernel as K
+from knightgui_core.tietree.counting.fold import fold_roots
+from knightgui_core.tietree.counting.subtrees import CountBoard, count_subtrees, start_classes
+from knightgui_core.tietree.counting.table import TransTable
 
 
 def probe(cb: CountBoard, s: int, rng: random.Random) -> tuple[float, float, int]:

@@ -140,7 +140,7 @@ def count_9x9() -> None:
     """count 9×9 over all starts on the runner's default (target <= 30 s), and its per-core
     rate against the count kernel run directly in this process on one core."""
     from knightgui_core.studies.count_study import run_count
-    from knightgui_core.tietree.subtrees import CountBoard, count_subtrees, start_classes
+    from knightgui_core.tietree.counting.subtrees import CountBoard, count_subtrees, start_classes
     reps = sorted(start_classes(9, 9, range(81)))
     run_count(5, 5, "all", scheduler="threads")            # cluster up, kernels loaded
     t, c = time.perf_counter(), time.process_time()

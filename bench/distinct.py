@@ -22,7 +22,7 @@ from knightgui_core.board.squares import Board
 from knightgui_core.studies import phadke as P
 from knightgui_core.studies.all_tours import all_tours_task
 from knightgui_core.studies.distinct import distinct_counts, distinct_of_algorithms
-from knightgui_core.tietree.subtrees import start_classes
+from knightgui_core.tietree.counting.subtrees import start_classes
 
 
 def _rss_mib() -> float:

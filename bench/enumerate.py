@@ -18,7 +18,7 @@ import time
 
 from knightgui_core.studies import phadke as P
 from knightgui_core.studies.phadke_tables import family_totals, format_families
-from knightgui_core.tietree.enumerator import Enumerator
+from knightgui_core.tietree.enumeration.enumerator import Enumerator
 
 PHADKE_1981 = 1200 / 55.0   # solutions per CPU second on the DEC1077 (52–58 s per 1,200)
 

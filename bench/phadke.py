@@ -32,8 +32,8 @@ import numpy as np
 from knightgui_core.studies import phadke as P
 from knightgui_core.studies import phadke_runner as PR
 from knightgui_core.studies.phadke_tables import family_totals
-from knightgui_core.tietree import bits_memo_kernel as M
-from knightgui_core.tietree import bits_table as BT
+from knightgui_core.tietree.counting import bits_memo_kernel as M
+from knightgui_core.tietree.counting import bits_table as BT
 
 
 def load() -> str:

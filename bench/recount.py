@@ -22,10 +22,10 @@ import json
 import sqlite3
 import sys
 
-from knightgui_core.tietree import count_kernel as _k
-from knightgui_core.tietree.fold import stabilizer
-from knightgui_core.tietree.subtrees import CountBoard, count_subtrees
-from knightgui_core.tietree.table import TransTable
+from knightgui_core.tietree.counting import count_kernel as _k
+from knightgui_core.tietree.counting.fold import stabilizer
+from knightgui_core.tietree.counting.subtrees import CountBoard, count_subtrees
+from knightgui_core.tietree.counting.table import TransTable
 
 
 def walk_of(cb: CountBoard, start: int, prefix: tuple[int, ...]) -> list[int]:

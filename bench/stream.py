@@ -5,7 +5,8 @@
 9×9 open tours from a1 (18.8 M in all), the first N (default 3,000,000) of them:
 
 * ``count``: the engine alone, no output (the ceiling);
-* ``.npy``, ``.csv``, ``.json``: ``knightgui_core.tietree.solution_writer.write_solutions`` to a file in
+* ``.npy``, ``.csv``, ``.json``: ``knightgui_core.tietree.enumeration.solution_writer.write_solutions`` to a
+  file in
   FOLDER (default: the system's temporary folder), fsync and rename included;
 * ``old``: how ``enumerate --out`` worked before (every solution kept as a Python record
   until the end), on N / 30 solutions, for the ratio and its memory per solution.
@@ -24,10 +25,10 @@ import tempfile
 
 CHILD = r"""
 import json, os, resource, sys, time
-from knightgui_core.tietree.enumerator import Enumerator
+from knightgui_core.tietree.enumeration.enumerator import Enumerator
 kind, n, folder = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 Enumerator(6, 6, "a1").first(2)                       # kernels loaded before the clock
-from knightgui_core.tietree.solution_writer import write_solutions, solution_blocks
+from knightgui_core.tietree.enumeration.solution_writer import write_solutions, solution_blocks
 for _ in solution_blocks(Enumerator(6, 6, "a1", "b3"), 2, numbers=True):
     pass
 rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

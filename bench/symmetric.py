@@ -6,7 +6,7 @@
 
 For each board (rows × cols, 3 ≤ rows ≤ cols) and each symmetry that maps it onto itself, it
 counts the open paths and the closed tours the symmetry keeps (one thread, one table of 256
-MiB a part: :func:`knightgui_core.tietree.symmetric_tours.count_plan`), prints them with the
+MiB a part: :func:`knightgui_core.tietree.alltours.symmetric_tours.count_plan`), prints them with the
 seconds each took, and checks the figures published for them:
 
 * Knuth (TAOCP Pre-Fascicle 8A): 2,432,932 closed 8×8 tours a half turn keeps;
@@ -26,7 +26,7 @@ import sys
 import time
 
 from knightgui_core.board.squares import Board
-from knightgui_core.tietree.symmetric_tours import SYMMETRIES, count_plan, plan
+from knightgui_core.tietree.alltours.symmetric_tours import SYMMETRIES, count_plan, plan
 
 #: (rows, cols) → published figures, checked when the board is counted
 A169768 = {10: 4, 12: 0, 14: 24, 16: 24, 18: 276}

@@ -28,9 +28,9 @@ import resource
 import statistics
 import time
 
-from knightgui_core.tietree import count_kernel as K
-from knightgui_core.tietree.subtrees import CountBoard, count_subtrees, start_classes
-from knightgui_core.tietree.table import TransTable
+from knightgui_core.tietree.counting import count_kernel as K
+from knightgui_core.tietree.counting.subtrees import CountBoard, count_subtrees, start_classes
+from knightgui_core.tietree.counting.table import TransTable
 
 
 def run_old(rows: int, cols: int, starts: list[int]):

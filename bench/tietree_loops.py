@@ -37,8 +37,12 @@ spec = importlib.util.spec_from_file_location(
 mod = importlib.util.module_from_spec(spec)
 sys.modules["knightgui_core"] = mod
 spec.loader.exec_module(mod)
-from knightgui_core.tietree.enumerator import Enumerator
-from knightgui_core.tietree.solution_writer import solution_blocks
+try:
+    from knightgui_core.tietree.enumeration.enumerator import Enumerator
+    from knightgui_core.tietree.enumeration.solution_writer import solution_blocks
+except ImportError:   # a revision from before tietree/ was split into rooms
+    from knightgui_core.tietree.enumerator import Enumerator
+    from knightgui_core.tietree.solution_writer import solution_blocks
 
 def make(case):
     kind, board = case.split(":")

@@ -72,7 +72,7 @@ def _enumeration() -> None:
     from .board.canonical import canonical_rows
     from .board.squares import Board
     from .board.tour import Tour
-    from .tietree.enumerator import Enumerator
+    from .tietree.enumeration.enumerator import Enumerator
 
     en = Enumerator(6, 6, "a1", "b3", dashes={"f6": "full"})
     en.block_compact(3)                          # what the window keeps (bitboard kernel)
@@ -87,9 +87,9 @@ def _enumeration() -> None:
 
 
 def _enumeration_more() -> None:
-    from .tietree.engine import Engine
-    from .tietree.enumerator import Enumerator
-    from .tietree.solution_writer import solution_blocks
+    from .tietree.enumeration.engine import Engine
+    from .tietree.enumeration.enumerator import Enumerator
+    from .tietree.enumeration.solution_writer import solution_blocks
 
     en = Enumerator(6, 6, "a1", "b3", dashes={"f6": "full"})
     en.first(2)
@@ -109,8 +109,8 @@ def _enumeration_more() -> None:
 
 def _watch() -> None:
     from .board.squares import Board
-    from .tietree.enumerator import Enumerator
-    from .tietree.watch import SearchWatch
+    from .tietree.enumeration.enumerator import Enumerator
+    from .tietree.enumeration.watch import SearchWatch
     from .walks.backtrack_watch import BacktrackWatch
 
     SearchWatch(Enumerator(6, 6, start="a1")).steps(5)
@@ -185,9 +185,9 @@ def _tiebreaks() -> None:
 def _counts() -> None:
     from .studies.count_study import count_task
     from .studies.phadke import Algorithm, AlgorithmBatch
-    from .tietree import count_kernel
-    from .tietree.subtrees import CountBoard, count_subtrees, split
-    from .tietree.table import TransTable
+    from .tietree.counting import count_kernel
+    from .tietree.counting.subtrees import CountBoard, count_subtrees, split
+    from .tietree.counting.table import TransTable
 
     count_task(5, 5, "a1", [()], 1 << 20, table_bytes=1 << 22)        # the study's task
     count_task(6, 6, "a1", [()], 1 << 20, table_bytes=1 << 22, topology="torus")
@@ -209,8 +209,8 @@ def _every_tour() -> None:
     from .board.squares import Board
     from .board.tour import Tour
     from .studies.all_tours import all_tours_task
-    from .tietree.all_tours_list import AllToursLister
-    from .tietree.symmetric_tours import count_plan, plan
+    from .tietree.alltours.all_tours_list import AllToursLister
+    from .tietree.alltours.symmetric_tours import count_plan, plan
 
     assert all_tours_task(5, 5, "a1")["tours"] == 304
     assert count_plan(plan(Board(6, 6), "half-turn", True)) == 78   # symmetric tours
@@ -268,12 +268,12 @@ STAGES: tuple[Stage, ...] = (
           + _k("walks.close_kernel", "repair_closed_kernel")
           + _k("board.tables_kernel", "neighbour_table")),
     Stage("every tie followed", _enumeration,
-          _k("tietree.bitboard_kernel", "fresh_bits_state", "collect_bits")
-          + _k("tietree.keep_kernel", "collect_delta_bits")
-          + _k("tietree.options_kernel", "options_rows_bits")
+          _k("tietree.enumeration.bitboard_kernel", "fresh_bits_state", "collect_bits")
+          + _k("tietree.enumeration.keep_kernel", "collect_delta_bits")
+          + _k("tietree.enumeration.options_kernel", "options_rows_bits")
           + _TABLES + _k("board.canonical_kernel", "canonical_rows_kernel")
           + _k("board.validate_kernel", "path_is_tour", "path_is_tour_table")),
-    Stage("watch", _watch, _TABLES + _k("tietree.bitboard_kernel", "fresh_bits_state",
+    Stage("watch", _watch, _TABLES + _k("tietree.enumeration.bitboard_kernel", "fresh_bits_state",
                                         "advance_bits")
           + _k("walks.table_backtrack_kernel", "backtrack_begin", "backtrack_run")),
     Stage("other boards and pieces", _other_boards,
@@ -287,13 +287,13 @@ STAGES: tuple[Stage, ...] = (
           + _k("construct.construct_kernel", "strip_path", "remap", "place", "place_blocks")
           + _k("board.validate_kernel", "path_is_tour")),
     Stage("every tie followed, over 64 squares", _enumeration_more,
-          _k("tietree.enumerate_kernel", "new_state", "advance_kernel", "count_kernel",
+          _k("tietree.enumeration.enumerate_kernel", "new_state", "advance_kernel", "count_kernel",
              "collect_kernel")
-          + _k("tietree.bitboard_kernel", "fresh_bits_state", "advance_bits", "count_bits",
+          + _k("tietree.enumeration.bitboard_kernel", "fresh_bits_state", "advance_bits", "count_bits",
                "collect_bits")
-          + _k("tietree.keep_kernel", "collect_delta")
-          + _k("tietree.options_kernel", "options_rows")
-          + _k("tietree.stream_kernel", "collect_paths", "collect_paths_bits")
+          + _k("tietree.enumeration.keep_kernel", "collect_delta")
+          + _k("tietree.enumeration.options_kernel", "options_rows")
+          + _k("tietree.enumeration.stream_kernel", "collect_paths", "collect_paths_bits")
           + _k("board.tables_kernel", "neighbour_table", "compact_table")),
     Stage("move orders", _orders, _k("studies.orders_kernel", "orders_chunk", "one_walk",
                                      "orders_tree")),
@@ -301,16 +301,16 @@ STAGES: tuple[Stage, ...] = (
           + _k("walks.phased_kernel", "phased_walk")
           + _k("board.validate_kernel", "path_is_tour")
           + _k("board.tables_kernel", "neighbour_table")
-          + _k("tietree.count_kernel", "count_begin", "next_tie")
-          + _k("tietree.memo_kernel", "memo_run", "memo_fold")),
-    Stage("tour counts", _counts, _TABLES + _k("tietree.count_kernel", "count_begin",
+          + _k("tietree.counting.count_kernel", "count_begin", "next_tie")
+          + _k("tietree.counting.memo_kernel", "memo_run", "memo_fold")),
+    Stage("tour counts", _counts, _TABLES + _k("tietree.counting.count_kernel", "count_begin",
                                                "next_tie", "count_run")
-          + _k("tietree.memo_kernel", "memo_run", "memo_fold", "memo_rehash")
-          + _k("tietree.bits_memo_kernel", "count_batch_memo")
-          + _k("tietree.bitboard_kernel", "count_batch_bits")),
-    Stage("every tour", _every_tour, _k("tietree.alltours_kernel", "count_all")
-          + _k("tietree.alltours_list_kernel", "list_all")
-          + _k("tietree.symtours_kernel", "count_orbit_paths")
+          + _k("tietree.counting.memo_kernel", "memo_run", "memo_fold", "memo_rehash")
+          + _k("tietree.counting.bits_memo_kernel", "count_batch_memo")
+          + _k("tietree.enumeration.bitboard_kernel", "count_batch_bits")),
+    Stage("every tour", _every_tour, _k("tietree.alltours.alltours_kernel", "count_all")
+          + _k("tietree.alltours.alltours_list_kernel", "list_all")
+          + _k("tietree.alltours.symtours_kernel", "count_orbit_paths")
           + _k("frontier.frontier_kernel", "frontier_step", "frontier_regrow")
           + _k("board.tables_kernel", "neighbour_table")
           + _k("board.validate_kernel", "path_is_tour")),

@@ -40,7 +40,7 @@ class Mode(str, Enum):
 
 
 MODES: tuple[str, ...] = tuple(m.value for m in Mode)
-#: every-tour mode's symmetries (knightgui_core.tietree.symmetric_tours.SYMMETRIES), or none
+#: every-tour mode's symmetries (knightgui_core.tietree.alltours.symmetric_tours.SYMMETRIES), or none
 SYMMETRY_CHOICES: tuple[str, ...] = ("none", "half-turn", "quarter-turn", "mirror-rows",
                                      "mirror-cols", "diagonal")
 #: the largest board whose every path the window lists (the all-tours search's limit)

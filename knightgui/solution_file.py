@@ -2,7 +2,8 @@
 window, with the same controls as a live enumeration (◀ ▶, Home/End, Go to, Play).
 
 :func:`open_solutions_file` is what the File menu calls. A ``.npy`` file is memory-mapped
-(:func:`knightgui_core.tietree.solution_reader.open_solutions`): a file of millions of solutions opens at once
+(:func:`knightgui_core.tietree.enumeration.solution_reader.open_solutions`): a file of millions of solutions
+opens at once
 and each step reads one record. The files hold no options matrix; the matrix dock says so.
 """
 from __future__ import annotations
@@ -13,8 +14,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from knightgui_core.board.tour import TourError, check_path
-from knightgui_core.tietree.enumerator import EnumerationError
-from knightgui_core.tietree.solution_reader import SolutionFile, open_solutions
+from knightgui_core.tietree.enumeration.enumerator import EnumerationError
+from knightgui_core.tietree.enumeration.solution_reader import SolutionFile, open_solutions
 
 from .solutions import SolutionStore
 

@@ -1,15 +1,16 @@
 """Found solutions kept in memory, compactly, so stepping back and forth is instant.
 
 Each solution is kept as what changed since the one before it (the scheme is in
-:mod:`knightgui_core.tietree.keep_kernel`): the tour positions from its branch row on, one byte a
+:mod:`knightgui_core.tietree.enumeration.keep_kernel`): the tour positions from its branch row on, one byte a
 square on boards of at most 256 squares, two up to 65,536 (four beyond); every 64th
 solution is kept whole. A solution is rebuilt from the nearest whole one before it (at most
 63 small steps), and its options matrix from its path when it is shown
-(:class:`knightgui_core.tietree.replay.OptionsReplay`). Open tours from d5 on 8×8: about 24 bytes a
+(:class:`knightgui_core.tietree.enumeration.replay.OptionsReplay`). Open tours from d5 on 8×8: about 24 bytes
+a
 solution (``bench/gui.py --keep`` prints the figure).
 
 The solver thread fills :class:`Packed` runs with
-:meth:`knightgui_core.tietree.enumerator.Enumerator.block_compact`, compacted inside the search
+:meth:`knightgui_core.tietree.enumeration.enumerator.Enumerator.block_compact`, compacted inside the search
 kernel, so keeping solutions costs little next to finding them; the window's thread only
 appends the runs to a list.
 """
@@ -21,10 +22,10 @@ from typing import TypeAlias
 
 import numpy as np
 
-from knightgui_core.tietree.kept_solutions import CompactBlock, join_blocks
+from knightgui_core.tietree.enumeration.kept_solutions import CompactBlock, join_blocks
 
 #: A run of consecutive solutions, packed: what the solver thread sends to the window
-#: (fields in :class:`knightgui_core.tietree.kept_solutions.CompactBlock`).
+#: (fields in :class:`knightgui_core.tietree.enumeration.kept_solutions.CompactBlock`).
 Packed: TypeAlias = CompactBlock
 
 
@@ -35,7 +36,8 @@ MIN_RUN = 1024
 
 def fewer_runs(runs: list[Packed]) -> list[Packed]:
     """The consecutive ``runs`` with each stretch of short ones (under :data:`MIN_RUN`
-    solutions) joined into one (:func:`knightgui_core.tietree.kept_solutions.join_blocks`); long runs
+    solutions) joined into one (:func:`knightgui_core.tietree.enumeration.kept_solutions.join_blocks`); long
+    runs
     are passed on as they are, without a copy."""
     out: list[Packed] = []
     short: list[Packed] = []

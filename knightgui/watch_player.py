@@ -1,7 +1,7 @@
 """Watch the search: Phadke's exhaustive enumeration, or the backtracking walk, played on
 the board move by move.
 
-:class:`WatchPlayer` drives a :class:`knightgui_core.tietree.watch.SearchWatch` from a timer on
+:class:`WatchPlayer` drives a :class:`knightgui_core.tietree.enumeration.watch.SearchWatch` from a timer on
 the window's thread, a bounded number of forward moves a frame (each a few µs, and never more
 than :data:`FRAME_BUDGET` of work a frame, so the window keeps painting): the partial path
 grows and shrinks on the board, the square just taken and its tied rivals (kept in the
@@ -25,7 +25,7 @@ from knightgui_core.board.squares import Board
 
 if TYPE_CHECKING:
     from knightgui_core.board.watch_step import WatchStep
-    from knightgui_core.tietree.watch import SearchWatch
+    from knightgui_core.tietree.enumeration.watch import SearchWatch
     from knightgui_core.walks.backtrack_watch import BacktrackWatch
 
 from .request import Mode, Request
@@ -88,8 +88,8 @@ class WatchPlayer(QObject):
         self.stop(quiet=True)
         # here, not at the top: the window's first frame comes before numba is loaded
         # (tests/gui/test_app.py::test_first_frame_comes_before_numba)
-        from knightgui_core.tietree.enumerator import Enumerator
-        from knightgui_core.tietree.watch import SearchWatch
+        from knightgui_core.tietree.enumeration.enumerator import Enumerator
+        from knightgui_core.tietree.enumeration.watch import SearchWatch
         if req.mode != Mode.EXHAUSTIVE:
             return self._start_backtracking(req)
         try:

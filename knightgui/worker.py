@@ -222,10 +222,10 @@ class SolverThread(QThread):
 
     def _every_path(self, gen: int, req: Request):
         """Every knight's path from the start (not only Warnsdorff's), kept for stepping."""
-        from knightgui_core.tietree.all_tours_list import AllToursLister
+        from knightgui_core.tietree.alltours.all_tours_list import AllToursLister
         lister: Any
         if req.symmetry:           # the tours a symmetry keeps, from no particular start
-            from knightgui_core.tietree.symmetric_listing import SymmetricLister
+            from knightgui_core.tietree.alltours.symmetric_listing import SymmetricLister
             lister = SymmetricLister(req.board(), req.symmetry, req.closed)
             if lister.reason:
                 self.failed.emit(gen, f"No tour the {req.symmetry} keeps: {lister.reason}", True)
@@ -265,7 +265,7 @@ class SolverThread(QThread):
             self.tourSolved.emit(gen, res)
 
     def _enumerate(self, gen: int, req: Request):
-        from knightgui_core.tietree.enumerator import Cancelled, Enumerator
+        from knightgui_core.tietree.enumeration.enumerator import Cancelled, Enumerator
         if req.all_tours:
             return self._every_path(gen, req)
         kwargs: dict[str, object] = dict(rows=req.rows, cols=req.cols, start=req.start,

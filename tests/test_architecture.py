@@ -10,6 +10,9 @@ imports inside functions included):
   ``studies``; ``warmup`` and ``kernel_exports`` on top. A module imports only its own
   layer and the ones below; ``walks`` and ``tietree`` stand side by side and do not import
   each other.
+* ``tietree`` is cut into rooms by job, bottom to top: ``enumeration`` (Phadke's options
+  matrix), ``counting`` (the count by states) and ``alltours`` (every tour); a room imports
+  only itself and the rooms below; the modules of ``tietree`` itself may use any room.
 * A kernel module (``*_kernel.py``) imports only other kernels, ``system.jit`` and the
   ``TieRule`` enum (``board.tie_rule``, which imports nothing).
 * No two modules of ``core`` or ``knightgui`` share a file name.
@@ -51,7 +54,9 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
                 mod = ".".join(base + ([node.module] if node.module else []))
             else:
                 mod = node.module or ""
-            targets = [mod] + [f"{mod}.{a.name}" for a in node.names]
+            subs = [f"{mod}.{a.name}" for a in node.names]
+            # ``from pkg import mod``: an import of the module, not of the package's __init__
+            targets = subs if all(t in known for t in subs) else [mod, *subs]
         for t in targets:
             while t and t not in known:
                 t = t.rpartition(".")[0]
@@ -145,6 +150,25 @@ def test_no_arrow_points_up_or_sideways():
             if lt > lm or (lt == lm and ft != fm):
                 bad.append(f"{m} -> {t}")
     assert not bad, "imports that point up or sideways: " + "; ".join(bad)
+
+
+TIETREE_ROOMS = {"enumeration": 0, "counting": 1, "alltours": 2}
+
+
+def _room(mod: str) -> int:
+    """The rank of a module of ``knightgui_core.tietree``: its room's, or above all rooms."""
+    parts = mod.split(".")
+    return TIETREE_ROOMS.get(parts[2], len(TIETREE_ROOMS)) if len(parts) > 3 else len(TIETREE_ROOMS)
+
+
+def test_tietree_rooms():
+    rooms = {p.name for p in (ROOT / "core" / "tietree").iterdir()
+             if p.is_dir() and p.name != "__pycache__"}
+    assert rooms == set(TIETREE_ROOMS), "a folder of core/tietree/ that is not a room"
+    g = _graph()
+    bad = [f"{m} -> {t}" for m, targets in g.items() if m.startswith("knightgui_core.tietree.")
+           for t in targets if t.startswith("knightgui_core.tietree.") and _room(t) > _room(m)]
+    assert not bad, "imports from a higher room of tietree: " + "; ".join(bad)
 
 
 #: besides other kernels: the compiler's configuration, and the plain enums kernels compare with

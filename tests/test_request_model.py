@@ -98,7 +98,7 @@ def test_below_the_edge_nothing_reads_text_again(monkeypatch):
     """The request is the window's one parser: the solver's calls get indices, a TieRule and a
     MoveOrder, so a square name read again below it would fail here."""
     from knightgui_core.board.squares import Board
-    from knightgui_core.tietree.enumerator import Enumerator
+    from knightgui_core.tietree.enumeration.enumerator import Enumerator
     from knightgui_core.walks.solve import solve
     req = RequestModel(Settings(mode="exhaustive", closed=True, start="a8", end="c7",
                                 tie="roth")).request()

@@ -9,7 +9,7 @@
 * Optional tails: ECD A1, K, A2, E (E a knight move from A2) and XCD A1, K, A2, X, E
   (E two moves from A2), K a free corner. The whole tail is reserved from the start.
 
-Squares are flat indices here; :mod:`knightgui_core.tietree.enumerator` converts names.
+Squares are flat indices here; :mod:`knightgui_core.tietree.enumeration.enumerator` converts names.
 """
 from __future__ import annotations
 

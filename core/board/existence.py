@@ -1,6 +1,6 @@
 """Which boards have knight's tours, and from which starts (docs/spec.md §8); and, for other
 boards and pieces, what is known (:func:`known_answer`). Answers at once, never searches
-(:mod:`knightgui_core.tietree.existence_search` searches where no rule decides)."""
+(:mod:`knightgui_core.tietree.alltours.existence_search` searches where no rule decides)."""
 from __future__ import annotations
 
 from math import gcd

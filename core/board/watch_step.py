@@ -1,7 +1,7 @@
 """One forward move of a watched search: :class:`WatchStep`, the one type for the concept.
 
 Both searches the window can play move by move say what each move did with it: Phadke's
-exhaustive enumeration (:class:`knightgui_core.tietree.watch.SearchWatch`) and the
+exhaustive enumeration (:class:`knightgui_core.tietree.enumeration.watch.SearchWatch`) and the
 backtracking walk (:class:`knightgui_core.walks.backtrack_watch.BacktrackWatch`).
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Every knight's tour of a small board, not only Warnsdorff's: the paths from each start.
 
-For each start square, :func:`knightgui_core.tietree.alltours_kernel.count_all` counts the paths
+For each start square, :func:`knightgui_core.tietree.alltours.alltours_kernel.count_all` counts the paths
 of the knight through every square (directed: a path and its reverse are two, as OEIS A165134
 counts them) and how many of them are closed (their last square a knight move from the start).
 Starts that a symmetry maps onto each other are counted once. One task per start class on the
@@ -21,9 +21,9 @@ import numpy as np
 from ..board.squares import Board
 from ..run.runner import RunReport, Task, run_tasks
 from ..run.store import ResultStore
-from ..tietree.alltours_kernel import count_all
-from ..tietree.subtrees import CountBoard, CountError, start_classes
-from ..tietree.table import TransTable
+from ..tietree.alltours.alltours_kernel import count_all
+from ..tietree.counting.subtrees import CountBoard, CountError, start_classes
+from ..tietree.counting.table import TransTable
 
 __all__ = ["STUDY", "MAX_SQUARES", "AllToursResult", "all_tours_task", "memo_min", "run_all_tours"]
 

@@ -1,16 +1,17 @@
 """The count study: every Warnsdorff tour from every start square of a board, on the runner.
 
-Strict rule, no dashes, open tours, every tie followed (:mod:`knightgui_core.tietree.subtrees`). For each
+Strict rule, no dashes, open tours, every tie followed (:mod:`knightgui_core.tietree.counting.subtrees`). For
+each
 start: the tours, how many are closed (last square a knight move from the start) and the dead
 ends met, and for a walk that breaks every tie uniformly at random, the exact probability that
 it completes a tour (``p_success``) and a closed tour (``p_closed``); with ``lengths``, the
 dead ends by squares visited when stuck. Each worker thread keeps a transposition table
-(:mod:`knightgui_core.tietree.table`) across its tasks: a tie node met again adds its kept
+(:mod:`knightgui_core.tietree.counting.table`) across its tasks: a tie node met again adds its kept
 results instead of being walked again. Starts that a symmetry of the board maps onto each
 other have the same counts, so only one start of each class (the smallest square index) is
 counted; and the subtrees of a start that a symmetry keeping it in place maps onto each other
 (the centre's eight, a diagonal square's two) are counted once, weighted
-(:mod:`knightgui_core.tietree.fold`).
+(:mod:`knightgui_core.tietree.counting.fold`).
 
 Tasks (:class:`knightgui_core.run.runner.Task`) count a few subtrees of one start within a budget
 of forward moves (:data:`TASK_MOVES`, about 1–5 s on one core). A task that does not finish
@@ -34,9 +35,9 @@ from typing import Any
 from ..board.squares import Board, BoardError, SquareSpec
 from ..run.runner import RunReport, Task, run_tasks
 from ..run.store import ResultStore
-from ..tietree.fold import fold_roots
-from ..tietree.subtrees import CountBoard, CountError, count_subtrees, split, start_classes
-from ..tietree.table import TableConfig, default_table_bytes, thread_table
+from ..tietree.counting.fold import fold_roots
+from ..tietree.counting.subtrees import CountBoard, CountError, count_subtrees, split, start_classes
+from ..tietree.counting.table import TableConfig, default_table_bytes, thread_table
 
 STUDY = "count"
 #: version of the tasks' definition (part of every key); 2: results carry probabilities
@@ -196,7 +197,7 @@ def start_tasks(rows: int, cols: int, reps: Sequence[int], split_depth: int = 0,
     """The first round: one task per subtree ``split_depth`` ties below each start, with
     the number of subtrees it stands for. With ``fold``, subtrees that a symmetry keeping the
     start in place maps onto each other are one task weighing their number
-    (:mod:`knightgui_core.tietree.fold`); without, every weight is 1."""
+    (:mod:`knightgui_core.tietree.counting.fold`); without, every weight is 1."""
     cb = CountBoard(rows, cols, board)
     out = []
     for s in reps:

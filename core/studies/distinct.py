@@ -30,8 +30,8 @@ from ..board.canonical import row_less as _row_less
 from ..board.squares import Board
 from ..system.control import CancelLike, raise_if_cancelled
 from ..system.errors import InputError
-from ..tietree.enumerator import Enumerator
-from ..tietree.solution_writer import solution_blocks
+from ..tietree.enumeration.enumerator import Enumerator
+from ..tietree.enumeration.solution_writer import solution_blocks
 
 __all__ = ["DistinctError", "DistinctCounts", "distinct_counts", "distinct_of_algorithms",
            "normal_forms", "MAX_TOURS"]

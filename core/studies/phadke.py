@@ -8,7 +8,7 @@ algorithms (strict, full corner dash, semi corner dash, ECD, XCD), run on all co
 989931
 
 Each algorithm is counted by a nogil numba kernel that keeps the subtrees of its tie tree by
-their states (:func:`knightgui_core.tietree.bits_table.count_by_states`): what follows a node
+their states (:func:`knightgui_core.tietree.counting.bits_table.count_by_states`): what follows a node
 depends only on the knight's square, the unvisited squares, the dashed cells still unvisited
 and the reserved end, so the algorithms of one start, end and tail (they differ only in their
 dashes) walk each subtree they share once. A thread pool (one thread per core) takes those
@@ -45,9 +45,9 @@ import numpy as np
 from ..board import dash as _dash
 from ..board.squares import Board
 from ..system.control import CancelLike, cancel_requested
-from ..tietree import bitboard_kernel as _k64
-from ..tietree import bits_table as _bt
-from ..tietree import enumerate_kernel as _k
+from ..tietree.counting import bits_table as _bt
+from ..tietree.enumeration import bitboard_kernel as _k64
+from ..tietree.enumeration import enumerate_kernel as _k
 from .phadke_checkpoint import load_checkpoint, save_checkpoint
 
 #: start -> ends (docs/spec.md §6), in the paper's order.
@@ -239,7 +239,7 @@ class AlgorithmBatch:
         """Count the algorithms at positions ``idx`` (int64[k]) of the batch to exhaustion:
         int64[k, 4] = (solutions, dead ends, forward moves, 1). ``by_states`` (default): by
         the states of the tie trees, through a table kept for their start square
-        (:func:`knightgui_core.tietree.bits_table.count_by_states`); False: leaf by leaf
+        (:func:`knightgui_core.tietree.counting.bits_table.count_by_states`); False: leaf by leaf
         (the kernel before the table; the same counts, several times the time). ``share``:
         the key of the table (default: the start square, when all have the same: the
         runner's tasks of one start, one per family, share it)."""

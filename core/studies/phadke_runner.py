@@ -16,7 +16,7 @@ The result of a task is ``[[id, solutions, dead_ends, forward_moves], ...]``; th
 those of :func:`knightgui_core.studies.phadke.run` (the same kernel on the same inputs).
 
 A task counts its algorithms by the states of their tie trees through a table it borrows for
-its start square (:mod:`knightgui_core.tietree.bits_table`): the tasks of one start (strict,
+its start square (:mod:`knightgui_core.tietree.counting.bits_table`): the tasks of one start (strict,
 full dash, semi dash, ...) meet the same states, so the tasks are ordered family by family
 with the starts in turn, and the tasks that run side by side have different starts, each
 finding its start's table free.

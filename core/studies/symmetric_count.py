@@ -1,6 +1,6 @@
 """The tours of a board that a symmetry maps onto themselves, as a study on the runner.
 
-Each part of :func:`knightgui_core.tietree.symmetric_tours.plan` (one case of the quotient
+Each part of :func:`knightgui_core.tietree.alltours.symmetric_tours.plan` (one case of the quotient
 count: turned, reflected about two fixed moves or squares, reversed about its middle) is one
 task with a stable key, so a store keeps finished parts and the parts run side by side on the
 workers. The answer uses the keys of the all-tours count: ``undirected_paths`` (every path
@@ -21,8 +21,8 @@ from typing import Any
 from ..board.squares import Board
 from ..run.runner import RunReport, Task, run_tasks
 from ..run.store import ResultStore
-from ..tietree.subtrees import CountError
-from ..tietree.symmetric_tours import Plan, count_part, plan
+from ..tietree.alltours.symmetric_tours import Plan, count_part, plan
+from ..tietree.counting.subtrees import CountError
 
 __all__ = ["STUDY", "SymmetricResult", "symmetric_task", "run_symmetric"]
 

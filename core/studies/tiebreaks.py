@@ -41,9 +41,9 @@ import numpy as np
 from ..board import rules as _rules
 from ..board.squares import Board, SquareSpec
 from ..run.runner import Task, run_tasks
-from ..tietree.fold import fold_roots
-from ..tietree.subtrees import CountBoard, count_subtrees
-from ..tietree.table import TransTable
+from ..tietree.counting.fold import fold_roots
+from ..tietree.counting.subtrees import CountBoard, count_subtrees
+from ..tietree.counting.table import TransTable
 from ..walks.solve import SolveError, solve
 from ..walks.walk_result import Walk
 from .tiebreaks_result import FirstFailure, RuleSummary, SideRate, TieBreakResult, wilson_interval
@@ -214,7 +214,7 @@ def exact_corner_success(sizes: Iterable[int]) -> dict[int, float]:
     tour from the corner a1 of an n×n board (the count engine's ``p_success``; the four
     corners are alike), for each n of ``sizes``: what the ``random`` rule's success rate
     estimates. The corner's two first moves are mirror images in the diagonal: one is
-    counted, twice (:func:`~knightgui_core.tietree.fold.fold_roots`). Under a second for 9×9."""
+    counted, twice (:func:`~knightgui_core.tietree.counting.fold.fold_roots`). Under a second for 9×9."""
     out = {}
     for n in sizes:
         cb = CountBoard(int(n), int(n))

@@ -2,9 +2,9 @@
 chunks: the policy the window's solver thread follows, Qt-free (the thread only loops,
 flushes and emits).
 
-:func:`kept_solution_chunks` drives an :class:`knightgui_core.tietree.enumerator.Enumerator`
+:func:`kept_solution_chunks` drives an :class:`knightgui_core.tietree.enumeration.enumerator.Enumerator`
 and yields, chunk by chunk, the solutions to keep (a
-:class:`knightgui_core.tietree.kept_solutions.CompactBlock`) or None after a chunk that only
+:class:`knightgui_core.tietree.enumeration.kept_solutions.CompactBlock`) or None after a chunk that only
 counted. Each chunk is bounded (:data:`KEEP_STEPS` or :data:`CHUNK_STEPS` forward moves, tens
 of ms on 8×8), so whoever loops over it can stop between two. The first ``keep`` solutions are
 kept, fewer when their paths would pass :data:`KEEP_BYTES` (:func:`keep_cap`); the search goes
@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .kept_solutions import CompactBlock, compact_paths, path_dtype
+from .enumeration.kept_solutions import CompactBlock, compact_paths, path_dtype
 
 if TYPE_CHECKING:
-    from .all_tours_list import AllToursLister
-    from .enumerator import Enumerator
+    from .alltours.all_tours_list import AllToursLister
+    from .enumeration.enumerator import Enumerator
 
 __all__ = ["CHUNK_STEPS", "KEEP_BYTES", "KEEP_STEPS", "SOLUTION_BLOCK", "BLOCK_BYTES",
            "path_dtype", "keep_cap", "kept_solution_chunks", "kept_path_chunks"]
@@ -74,7 +74,7 @@ def kept_solution_chunks(en: Enumerator, keep: int, limit: int = 0,
 def kept_path_chunks(lister: AllToursLister, keep: int, limit: int = 0,
                      budget: int | None = None) -> Iterator[CompactBlock | None]:
     """:func:`kept_solution_chunks` for the listing of every path
-    (:class:`knightgui_core.tietree.all_tours_list.AllToursLister`): the first ``keep`` paths
+    (:class:`knightgui_core.tietree.alltours.all_tours_list.AllToursLister`): the first ``keep`` paths
     (within the memory budget) as compact blocks, the rest only counted, each chunk bounded
     by :data:`CHUNK_STEPS` nodes of the search."""
     size = lister.n

@@ -30,7 +30,7 @@ def add_symmetry_options(p) -> None:
 def run_symmetric_count(args, rows: int, cols: int, workers: int | None, board) -> int:
     """The symmetric count: a table of its parts, one line of totals, ``--json`` last."""
     from knightgui_core.studies.symmetric_count import run_symmetric
-    from knightgui_core.tietree.subtrees import CountError
+    from knightgui_core.tietree.counting.subtrees import CountError
     name = str(args.symmetry).strip().lower()
     if name not in NAMES:
         raise CliError(f"--symmetry: expected one of {', '.join(NAMES)}, "

@@ -61,10 +61,10 @@ def _count_by_states(en) -> dict:
     """Count-only for an open tour without dashes or tail on at most 128 squares: the count
     engine with a transposition table (the same tours and dead ends as the options matrix,
     fewer forward moves; also the probability that random ties complete a tour), folded by
-    the symmetries that keep the start in place (:mod:`knightgui_core.tietree.fold`)."""
-    from knightgui_core.tietree.fold import fold_roots
-    from knightgui_core.tietree.subtrees import CountBoard, count_subtrees
-    from knightgui_core.tietree.table import TableConfig, default_table_bytes, thread_table
+    the symmetries that keep the start in place (:mod:`knightgui_core.tietree.counting.fold`)."""
+    from knightgui_core.tietree.counting.fold import fold_roots
+    from knightgui_core.tietree.counting.subtrees import CountBoard, count_subtrees
+    from knightgui_core.tietree.counting.table import TableConfig, default_table_bytes, thread_table
     b = en.board
     cb = CountBoard(b.rows, b.cols, b)
     table = thread_table(b.rows, b.cols, TableConfig(default_table_bytes()),
@@ -114,7 +114,7 @@ def _solution_record(en, s) -> dict:
 
 
 def _out_kind(path, board) -> str:
-    from knightgui_core.tietree.solution_writer import FORMATS, format_of
+    from knightgui_core.tietree.enumeration.solution_writer import FORMATS, format_of
     try:
         kind = format_of(path)
     except ValueError:
@@ -129,7 +129,7 @@ def _out_kind(path, board) -> str:
 
 def _write_out(path, en, limit) -> dict:
     """Stream the solutions to ``path`` as they are found (flat memory); the counters."""
-    from knightgui_core.tietree.solution_writer import write_solutions
+    from knightgui_core.tietree.enumeration.solution_writer import write_solutions
     bar = Progress("enumerate")
     try:
         return write_solutions(en, path, limit, progress=lambda c: bar(
@@ -149,9 +149,9 @@ def _all_tours(args, rows: int, cols: int) -> int:
 
     from knightgui_core.board.tour import Tour
     from knightgui_core.studies.all_tours import all_tours_task
-    from knightgui_core.tietree.all_tours_list import AllToursLister
-    from knightgui_core.tietree.solution_writer import write_paths
-    from knightgui_core.tietree.subtrees import CountError
+    from knightgui_core.tietree.alltours.all_tours_list import AllToursLister
+    from knightgui_core.tietree.counting.subtrees import CountError
+    from knightgui_core.tietree.enumeration.solution_writer import write_paths
     for flag, given in (("--end", args.end), ("--dash", args.dash), ("--ecd", args.ecd),
                         ("--xcd", args.xcd), ("--list-tails", args.list_tails),
                         ("--no-table", args.no_table)):
@@ -214,7 +214,12 @@ def _all_tours(args, rows: int, cols: int) -> int:
 
 def run(args) -> int:
     """Enumerate, count, list or write the tours; exit 0 with tours, 1 with none."""
-    from knightgui_core.tietree.enumerator import EnumerationError, Enumerator, free_corners, list_tails
+    from knightgui_core.tietree.enumeration.enumerator import (
+        EnumerationError,
+        Enumerator,
+        free_corners,
+        list_tails,
+    )
     rows = positive_int("--rows", args.rows, 1, 1000)
     cols = positive_int("--cols", args.cols, 1, 1000)
     if rows * cols > 1_000_000:

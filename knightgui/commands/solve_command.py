@@ -59,7 +59,7 @@ def _other_board(args, board, start, tie, order, seed, budget, animate=None) -> 
     they find nothing on a small board, the exhaustive search says whether any tour exists."""
     from knightgui_core.board.existence import known_answer
     from knightgui_core.board.tour import path_pairs
-    from knightgui_core.tietree.existence_search import SEARCH_BUDGET, existence_answer
+    from knightgui_core.tietree.alltours.existence_search import SEARCH_BUDGET, existence_answer
     from knightgui_core.walks.solve import SolveError, solve
     closed = bool(args.closed)
     known, why = known_answer(board, closed)

@@ -126,7 +126,7 @@ def _all_tours(args, rows: int, cols: int, workers: int | None, board,
     """``--all-tours``: every knight's path from each start (one task per start class);
     ``why``: the reason the visited-set counter was chosen, put in the JSON."""
     from knightgui_core.studies.all_tours import run_all_tours
-    from knightgui_core.tietree.subtrees import CountError
+    from knightgui_core.tietree.counting.subtrees import CountError
     if args.starts.strip().lower() != "all" or args.distinct or args.lengths:
         raise CliError("--all-tours counts every start; it takes no --starts, --distinct "
                        "or --lengths")
@@ -164,7 +164,7 @@ def _all_boards(args) -> int:
     import time
 
     from knightgui_core.studies.all_tours import MAX_SQUARES, run_all_tours
-    from knightgui_core.tietree.subtrees import CountError
+    from knightgui_core.tietree.counting.subtrees import CountError
     if not args.all_tours:
         raise CliError("--boards-up-to counts every path: give --all-tours")
     if args.size is not None or args.rows is not None or args.cols is not None:
@@ -219,7 +219,7 @@ def _table_bytes(args) -> int | None:
         return 0
     if args.table_mb is None:
         return None
-    from knightgui_core.tietree.table import TableError, table_bytes
+    from knightgui_core.tietree.counting.table import TableError, table_bytes
     try:
         return table_bytes(args.table_mb)
     except TableError as e:
@@ -230,7 +230,7 @@ def run(args) -> int:
     """Run the count on this machine or a Dask cluster, with a store to resume from."""
     from knightgui_core.studies.count_study import TASK_MOVES, parse_starts, run_count
     from knightgui_core.system.files import write_text
-    from knightgui_core.tietree.subtrees import CountError
+    from knightgui_core.tietree.counting.subtrees import CountError
     if wants_sequence(args):
         return run_sequence(args, board_of)
     if str(args.method).strip().lower() != "auto" and not args.all_tours:

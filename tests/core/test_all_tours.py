@@ -7,7 +7,7 @@ import pytest
 from knightgui_core.board.squares import Board
 from knightgui_core.run.runner import run_tasks
 from knightgui_core.studies.all_tours import all_tours_task, colours_allow, run_all_tours
-from knightgui_core.tietree.subtrees import CountBoard, CountError
+from knightgui_core.tietree.counting.subtrees import CountBoard, CountError
 
 
 def brute(rows, cols, start, board=None):

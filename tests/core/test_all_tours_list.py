@@ -1,4 +1,4 @@
-"""Listing every knight's path from a start (core.tietree.all_tours_list) against a plain
+"""Listing every knight's path from a start (core.tietree.alltours.all_tours_list) against a plain
 depth-first search in Python, and against the count."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from knightgui_core.board.squares import Board
 from knightgui_core.board.tour import check_path
 from knightgui_core.studies.all_tours import all_tours_task
-from knightgui_core.tietree.all_tours_list import AllToursLister
-from knightgui_core.tietree.subtrees import CountError
+from knightgui_core.tietree.alltours.all_tours_list import AllToursLister
+from knightgui_core.tietree.counting.subtrees import CountError
 
 
 def _plain_paths(rows: int, cols: int, start: int) -> list[tuple[int, ...]]:

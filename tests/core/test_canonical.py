@@ -18,7 +18,7 @@ from knightgui_core.board.canonical import (
 )
 from knightgui_core.board.squares import Board
 from knightgui_core.board.tour import check_path
-from knightgui_core.tietree.enumerator import Enumerator
+from knightgui_core.tietree.enumeration.enumerator import Enumerator
 
 
 def _tours(rows, cols, start, end=None, k=40):

@@ -1,4 +1,4 @@
-"""The count engine (knightgui_core.tietree.subtrees) and the count study
+"""The count engine (knightgui_core.tietree.counting.subtrees) and the count study
 (knightgui_core.studies.count_study)."""
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ import pytest
 from knightgui_core.board.squares import Board
 from knightgui_core.run.runner import RunReport
 from knightgui_core.studies.count_study import count_task, make_task, parse_starts, run_count, task_key
-from knightgui_core.tietree.enumerator import count_kernel
-from knightgui_core.tietree.subtrees import (
+from knightgui_core.tietree.counting.subtrees import (
     CountBoard,
     CountError,
     count_subtrees,
@@ -16,6 +15,7 @@ from knightgui_core.tietree.subtrees import (
     start_classes,
     symmetries,
 )
+from knightgui_core.tietree.enumeration.enumerator import count_kernel
 
 
 def _whole(cb, s):
@@ -61,7 +61,7 @@ def test_counts_equal_the_enumerator_on_8x8_and_a_rectangle():
 def test_closed_tours_are_those_that_end_next_to_the_start():
     """Closed counted by the kernel = solutions of the enumerator whose last square is a
     knight move from the start (6x6 has closed ones, odd boards none)."""
-    from knightgui_core.tietree.enumerator import Enumerator
+    from knightgui_core.tietree.enumeration.enumerator import Enumerator
     for n, s in ((6, "a1"), (6, "b1"), (6, "c1"), (5, "a1")):
         en = Enumerator(n, n, s)
         b = en.board

@@ -12,9 +12,9 @@ from knightgui_core.board.dash import (
 )
 from knightgui_core.board.squares import Board
 from knightgui_core.studies.phadke import combos
-from knightgui_core.tietree.enumerator import Enumerator
-from knightgui_core.tietree.enumerator import free_corners as api_free
-from knightgui_core.tietree.enumerator import list_tails as api_list_tails
+from knightgui_core.tietree.enumeration.enumerator import Enumerator
+from knightgui_core.tietree.enumeration.enumerator import free_corners as api_free
+from knightgui_core.tietree.enumeration.enumerator import list_tails as api_list_tails
 
 B = Board(8, 8)
 sq = B.parse

@@ -7,7 +7,7 @@ import pytest
 from knightgui_core.board.canonical import canonical_form, is_cycle
 from knightgui_core.board.squares import Board
 from knightgui_core.studies.distinct import DistinctError, distinct_counts, normal_forms
-from knightgui_core.tietree.enumerator import Enumerator
+from knightgui_core.tietree.enumeration.enumerator import Enumerator
 
 
 def plain(rows, cols):

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from knightgui_core.board.squares import Board
-from knightgui_core.tietree.enumerator import EnumerationError, Enumerator, Solution, count_kernel
+from knightgui_core.tietree.enumeration.enumerator import EnumerationError, Enumerator, Solution, count_kernel
 
 FIRST_BOARD = """
  1 22  3 18 43 38 13 16
@@ -218,7 +218,7 @@ def test_first_in_blocks_matches_stepping_and_respects_budget():
 
 
 def test_module_functions_reject_bad_boards():
-    from knightgui_core.tietree.enumerator import free_corners, list_tails
+    from knightgui_core.tietree.enumeration.enumerator import free_corners, list_tails
     with pytest.raises(EnumerationError):
         list_tails(0, 8, "a1", "b3")
     with pytest.raises(EnumerationError, match="not a knight move"):
@@ -227,8 +227,8 @@ def test_module_functions_reject_bad_boards():
 
 
 def test_both_kernels_share_codes_and_state_slots():
-    from knightgui_core.tietree import bitboard_kernel as k64
-    from knightgui_core.tietree import enumerate_kernel as k
+    from knightgui_core.tietree.enumeration import bitboard_kernel as k64
+    from knightgui_core.tietree.enumeration import enumerate_kernel as k
     names = [n for n in dir(k) if n.startswith(("ST_", "PH_"))] + ["SOLUTION", "EXHAUSTED",
                                                                    "BUDGET"]
     assert len(names) > 10
@@ -241,7 +241,7 @@ def test_building_an_enumeration_can_be_cancelled_between_its_stages(allow):
     """``cancel`` is asked between the stages that build the tables (board neighbours,
     compact tables, search state); the first true answer raises Cancelled, a false one lets
     the build go on, and a build that was never cancelled counts as usual."""
-    from knightgui_core.tietree.enumerator import Cancelled
+    from knightgui_core.tietree.enumeration.enumerator import Cancelled
     asked = []
 
     def cancel():
@@ -263,7 +263,7 @@ def test_the_counts_are_a_typed_value_that_reads_as_the_old_mapping():
     import json
 
     from knightgui_core.system.text import strict_dumps
-    from knightgui_core.tietree.search_counts import SearchCounts
+    from knightgui_core.tietree.enumeration.search_counts import SearchCounts
     c = Enumerator(6, 6, "a1").count()
     assert isinstance(c, SearchCounts) and c.exhausted and c.seconds is not None
     assert c.solutions == c["solutions"] > 0 and c.dead_ends == c["dead_ends"]

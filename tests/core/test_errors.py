@@ -36,7 +36,7 @@ def test_the_three_kinds_are_apart():
     assert issubclass(InputError, ValueError)
     assert not issubclass(Cancelled, ValueError)
     assert not issubclass(ResourceError, ValueError)
-    from knightgui_core.tietree.engine import Cancelled as EngineCancelled
+    from knightgui_core.tietree.enumeration.engine import Cancelled as EngineCancelled
     assert EngineCancelled is Cancelled
 
 

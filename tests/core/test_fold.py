@@ -1,5 +1,5 @@
 """Folding a start's tie tree by the symmetries that keep it in place
-(knightgui_core.tietree.fold): counts and probabilities per start are those of the unfolded
+(knightgui_core.tietree.counting.fold): counts and probabilities per start are those of the unfolded
 count, on every board kind, and the folded count does less work where a start has symmetry."""
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from knightgui_core.board.squares import Board
 from knightgui_core.run.runner import RunReport
 from knightgui_core.studies.count_study import run_count, start_tasks
-from knightgui_core.tietree.fold import fold, fold_roots, stabilizer
-from knightgui_core.tietree.subtrees import CountBoard, CountError, split
+from knightgui_core.tietree.counting.fold import fold, fold_roots, stabilizer
+from knightgui_core.tietree.counting.subtrees import CountBoard, CountError, split
 
 
 def _serial(tasks):
@@ -99,7 +99,7 @@ def test_start_tasks_weigh_and_unfolded_tasks_weigh_one():
 
 def test_the_tie_break_studys_exact_corner_value_is_the_whole_corners():
     from knightgui_core.studies.tiebreaks import exact_corner_success
-    from knightgui_core.tietree.subtrees import count_subtrees
+    from knightgui_core.tietree.counting.subtrees import count_subtrees
     got = exact_corner_success([5, 6, 7, 8])
     for n, p in got.items():
         whole = count_subtrees(CountBoard(n, n), 0, [()]).p_success     # unfolded, no table

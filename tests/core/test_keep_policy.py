@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from knightgui_core.tietree.enumerator import Enumerator
+from knightgui_core.tietree.enumeration.enumerator import Enumerator
 from knightgui_core.tietree.keep_policy import keep_cap, kept_solution_chunks, path_dtype
 
 
@@ -45,9 +45,9 @@ def test_chunks_are_bounded_so_a_caller_can_stop_between_them():
 
 def test_every_path_kept_in_compact_blocks_reads_back_path_by_path():
     from knightgui.solutions import SolutionStore
-    from knightgui_core.tietree.all_tours_list import AllToursLister
+    from knightgui_core.tietree.alltours.all_tours_list import AllToursLister
+    from knightgui_core.tietree.enumeration.kept_solutions import compact_paths
     from knightgui_core.tietree.keep_policy import kept_path_chunks
-    from knightgui_core.tietree.kept_solutions import compact_paths
     want = AllToursLister(5, 5, "a1").first(10_000)          # 304 paths
     store = SolutionStore()
     lister = AllToursLister(5, 5, "a1")

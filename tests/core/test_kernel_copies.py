@@ -19,12 +19,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from knightgui_core.tietree import bitboard_kernel as _k64
-from knightgui_core.tietree.bits_table import BitsTable, count_by_states
-from knightgui_core.tietree.enumerator import Enumerator
-from knightgui_core.tietree.solution_writer import solution_blocks
-from knightgui_core.tietree.subtrees import CountBoard, count_subtrees
-from knightgui_core.tietree.table import TransTable
+from knightgui_core.tietree.counting.bits_table import BitsTable, count_by_states
+from knightgui_core.tietree.counting.subtrees import CountBoard, count_subtrees
+from knightgui_core.tietree.counting.table import TransTable
+from knightgui_core.tietree.enumeration import bitboard_kernel as _k64
+from knightgui_core.tietree.enumeration.enumerator import Enumerator
+from knightgui_core.tietree.enumeration.solution_writer import solution_blocks
 
 # (rows, cols, start, end, dashes): open and closed, with and without corner dashes, boards
 # on both sides of the bitboard's 64 squares
@@ -106,10 +106,10 @@ def test_every_copy_finds_the_same_solutions(rows, cols, start, end, dashes):
 
 @pytest.mark.jit_only   # reads numba's dispatchers (py_func); the bundle's kernels are compiled
 def test_each_use_is_the_one_loop_with_its_layout_and_visitor_bound():
-    from knightgui_core.tietree import enumerate_kernel as k
-    from knightgui_core.tietree import keep_kernel as keep
-    from knightgui_core.tietree import options_kernel as options
-    from knightgui_core.tietree import stream_kernel as stream
+    from knightgui_core.tietree.enumeration import enumerate_kernel as k
+    from knightgui_core.tietree.enumeration import keep_kernel as keep
+    from knightgui_core.tietree.enumeration import options_kernel as options
+    from knightgui_core.tietree.enumeration import stream_kernel as stream
     uses = {k._collect: (k.advance_kernel, k.visit),
             _k64._collect_bits: (_k64.advance_bits, k.visit),
             stream._rows: (k.advance_kernel, stream.copy_row),

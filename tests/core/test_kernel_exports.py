@@ -41,7 +41,7 @@ _HELPERS = {"step", "popcount", "new_state",
             "pad_nxt", "pad_rc", "pad_sq", "pad_cand_rc", "pad_bsq", "arrive", "phase_nxt",
             "phase_arrive",
             "nxt_in_order",
-            # the streaming loop and its two layouts (tietree/stream_kernel.py)
+            # the streaming loop and its two layouts (tietree/enumeration/stream_kernel.py)
             "collect_rows"}
 
 

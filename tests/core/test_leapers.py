@@ -11,9 +11,9 @@ import pytest
 
 from knightgui_core.board.squares import Board, BoardError, parse_leaper
 from knightgui_core.board.tour import Tour, TourError
-from knightgui_core.tietree.all_tours_list import AllToursLister
-from knightgui_core.tietree.enumerator import EnumerationError, Enumerator
-from knightgui_core.tietree.existence_search import existence_answer
+from knightgui_core.tietree.alltours.all_tours_list import AllToursLister
+from knightgui_core.tietree.alltours.existence_search import existence_answer
+from knightgui_core.tietree.enumeration.enumerator import EnumerationError, Enumerator
 
 LEAPERS = [(1, 2), (1, 3), (2, 3), (1, 4)]
 TOPOLOGIES = ["plane", "cylinder", "torus"]
@@ -208,7 +208,7 @@ def test_the_count_study_on_a_cylinder_and_a_torus_agrees_with_the_enumeration()
 
 def test_a_square_cylinder_has_four_symmetries_not_eight():
     from knightgui_core.board.canonical import board_maps, canonical_id
-    from knightgui_core.tietree.subtrees import start_classes
+    from knightgui_core.tietree.counting.subtrees import start_classes
     assert len(board_maps(Board(6, 6, "cylinder"))) == 4
     assert len(board_maps(Board(6, 6, "torus"))) == 8
     cyl = Board(5, 5, "cylinder")
@@ -246,8 +246,8 @@ def test_the_all_tours_study_on_other_boards_agrees_with_the_listing(rows, cols,
 
 @pytest.mark.parametrize("ext", [".json", ".csv"])
 def test_solutions_files_of_another_board_name_it(tmp_path, ext):
-    from knightgui_core.tietree.solution_reader import open_solutions
-    from knightgui_core.tietree.solution_writer import write_solutions
+    from knightgui_core.tietree.enumeration.solution_reader import open_solutions
+    from knightgui_core.tietree.enumeration.solution_writer import write_solutions
     b = Board(5, 6, "cylinder", (1, 2))
     en = Enumerator(5, 6, start="a1", board=b)
     out = write_solutions(en, tmp_path / f"s{ext}", limit=20)
@@ -263,7 +263,7 @@ def test_solutions_files_of_another_board_name_it(tmp_path, ext):
 
 
 def test_a_npy_solutions_file_of_another_board_is_refused_in_one_line(tmp_path):
-    from knightgui_core.tietree.solution_writer import write_solutions
+    from knightgui_core.tietree.enumeration.solution_writer import write_solutions
     en = Enumerator(5, 6, start="a1", board=Board(5, 6, "torus"))
     with pytest.raises(EnumerationError, match="use .json or .csv") as e:
         write_solutions(en, tmp_path / "s.npy", limit=5)
@@ -271,8 +271,8 @@ def test_a_npy_solutions_file_of_another_board_is_refused_in_one_line(tmp_path):
 
 
 def test_a_solutions_file_naming_an_unknown_board_is_refused(tmp_path):
-    from knightgui_core.tietree.solution_reader import open_solutions
-    from knightgui_core.tietree.solution_writer import write_solutions
+    from knightgui_core.tietree.enumeration.solution_reader import open_solutions
+    from knightgui_core.tietree.enumeration.solution_writer import write_solutions
     write_solutions(Enumerator(5, 6, start="a1", board=Board(5, 6, "torus")),
                     tmp_path / "s.json", limit=2)
     d = json.loads((tmp_path / "s.json").read_text())

@@ -15,10 +15,10 @@ import pytest
 
 from knightgui_core.board.squares import Board
 from knightgui_core.studies.count_study import run_count
-from knightgui_core.tietree import count_kernel
-from knightgui_core.tietree import table as table_module
-from knightgui_core.tietree.subtrees import CountBoard, count_subtrees, split
-from knightgui_core.tietree.table import TableError, TransTable, default_table_bytes, table_bytes
+from knightgui_core.tietree.counting import count_kernel
+from knightgui_core.tietree.counting import table as table_module
+from knightgui_core.tietree.counting.subtrees import CountBoard, count_subtrees, split
+from knightgui_core.tietree.counting.table import TableError, TransTable, default_table_bytes, table_bytes
 
 
 def plain(rows: int, cols: int, start: int):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from knightgui_core.tietree.enumerator import EnumerationError, Enumerator
+from knightgui_core.tietree.enumeration.enumerator import EnumerationError, Enumerator
 
 CASES = [dict(rows=8, cols=8, start="a8", end="c7"),
          dict(rows=8, cols=8, start="d5"),
@@ -59,6 +59,6 @@ def test_a_path_that_is_not_a_solution_is_refused():
 
 
 def test_replay_constants_agree_with_the_search_kernels():
-    from knightgui_core.tietree import enumerate_kernel as k
-    from knightgui_core.tietree import options_kernel as options
+    from knightgui_core.tietree.enumeration import enumerate_kernel as k
+    from knightgui_core.tietree.enumeration import options_kernel as options
     assert options.BLOCKED == k.BLOCKED

@@ -1,5 +1,5 @@
-"""Phadke's study counted by the states of its tie trees (tietree/bits_memo_kernel.py through
-tietree/bits_table.py) against the leaf-by-leaf kernel and a plain implementation.
+"""Phadke's study counted by the states of its tie trees (tietree/counting/bits_memo_kernel.py through
+tietree/counting/bits_table.py) against the leaf-by-leaf kernel and a plain implementation.
 
 ``plain`` below is the rule written out in Python: from a node (square, unvisited squares),
 a leaf when every free square is numbered (a solution when the knight stands on an end
@@ -20,8 +20,8 @@ import pytest
 from knightgui_core.board import dash as D
 from knightgui_core.board.squares import Board
 from knightgui_core.studies import phadke as P
-from knightgui_core.tietree import bitboard_kernel as K64
-from knightgui_core.tietree import bits_table as BT
+from knightgui_core.tietree.counting import bits_table as BT
+from knightgui_core.tietree.enumeration import bitboard_kernel as K64
 
 
 def plain(b: Board, start: int, dashed: set[int], chain: tuple[int, ...]):

@@ -15,8 +15,8 @@ from knightgui_core.board.squares import Board
 from knightgui_core.board.tour import Tour
 from knightgui_core.studies import magic_search
 from knightgui_core.studies.magic_search import MagicSearchError, search_magic, start_squares
-from knightgui_core.tietree.symmetric_listing import symmetric_tours
-from knightgui_core.tietree.symmetric_tours import plan
+from knightgui_core.tietree.alltours.symmetric_listing import symmetric_tours
+from knightgui_core.tietree.alltours.symmetric_tours import plan
 
 
 def sums(rows: int, cols: int, tour) -> tuple[tuple[int, ...], tuple[int, ...]]:

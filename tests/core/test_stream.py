@@ -10,9 +10,13 @@ import numpy as np
 import pytest
 
 from knightgui_core.board.tour import Tour
-from knightgui_core.tietree.enumerator import EnumerationError, Enumerator
-from knightgui_core.tietree.solution_reader import open_solutions
-from knightgui_core.tietree.solution_writer import NPY_HEADER_BYTES, solution_blocks, write_solutions
+from knightgui_core.tietree.enumeration.enumerator import EnumerationError, Enumerator
+from knightgui_core.tietree.enumeration.solution_reader import open_solutions
+from knightgui_core.tietree.enumeration.solution_writer import (
+    NPY_HEADER_BYTES,
+    solution_blocks,
+    write_solutions,
+)
 
 FORMATS = (".npy", ".csv", ".json")
 

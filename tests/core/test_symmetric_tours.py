@@ -1,5 +1,5 @@
-"""Symmetric tours counted on the quotient (core.tietree.symmetric_tours) against the list of
-every tour (core.tietree.all_tours_list) filtered by the symmetry, and the quotient's own
+"""Symmetric tours counted on the quotient (core.tietree.alltours.symmetric_tours) against the list of
+every tour (core.tietree.alltours.all_tours_list) filtered by the symmetry, and the quotient's own
 plain lister; the impossible cases and their reasons; Knuth's 8×8 figure (slow)."""
 from __future__ import annotations
 
@@ -9,16 +9,16 @@ import numpy as np
 import pytest
 
 from knightgui_core.board.squares import Board
-from knightgui_core.tietree.all_tours_list import AllToursLister
-from knightgui_core.tietree.subtrees import CountError
-from knightgui_core.tietree.symmetric_listing import SymmetricLister, symmetric_tours
-from knightgui_core.tietree.symmetric_tours import (
+from knightgui_core.tietree.alltours.all_tours_list import AllToursLister
+from knightgui_core.tietree.alltours.symmetric_listing import SymmetricLister, symmetric_tours
+from knightgui_core.tietree.alltours.symmetric_tours import (
     SYMMETRIES,
     count_plan,
     is_symmetric,
     permutation,
     plan,
 )
+from knightgui_core.tietree.counting.subtrees import CountError
 
 
 @lru_cache(maxsize=4)

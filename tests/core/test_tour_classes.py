@@ -8,8 +8,8 @@ import pytest
 from knightgui.tour_classes import BLOCK, TourClasses
 from knightgui_core.board.canonical import canonical_form, canonical_id, canonical_rows, symmetry_maps
 from knightgui_core.board.squares import Board
-from knightgui_core.tietree.enumerator import Enumerator
-from knightgui_core.tietree.solution_writer import solution_blocks
+from knightgui_core.tietree.enumeration.enumerator import Enumerator
+from knightgui_core.tietree.enumeration.solution_writer import solution_blocks
 
 
 def _tours(rows: int, cols: int, start: str) -> np.ndarray:
@@ -108,7 +108,7 @@ def test_bad_input_says_what_is_wrong():
 
 def test_the_store_rebuilds_a_range_of_paths_as_one_by_one():
     from knightgui.solutions import SolutionStore
-    from knightgui_core.tietree.enumerator import Enumerator as E
+    from knightgui_core.tietree.enumeration.enumerator import Enumerator as E
     store = SolutionStore()
     en = E(8, 8, start="a8", end="c7")
     store.extend([en.block_compact(100), en.block_compact(7), en.block_compact(300)])

@@ -1,12 +1,12 @@
-"""Watching the search one forward move at a time (core.tietree.watch) gives exactly the
+"""Watching the search one forward move at a time (core.tietree.enumeration.watch) gives exactly the
 enumeration's solutions and counters, and a watch can be handed over mid-way."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from knightgui_core.tietree.enumerator import Enumerator
-from knightgui_core.tietree.watch import SearchWatch
+from knightgui_core.tietree.enumeration.enumerator import Enumerator
+from knightgui_core.tietree.enumeration.watch import SearchWatch
 
 
 def _all_solutions(en: Enumerator) -> list[np.ndarray]:

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from knightgui_core.board.squares import Board
 from knightgui_core.board.watch_step import WatchStep, take_steps
-from knightgui_core.tietree.enumerator import Enumerator
-from knightgui_core.tietree.watch import SearchWatch
+from knightgui_core.tietree.enumeration.enumerator import Enumerator
+from knightgui_core.tietree.enumeration.watch import SearchWatch
 from knightgui_core.walks.backtrack_watch import BacktrackWatch
 
 

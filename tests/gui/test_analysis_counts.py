@@ -244,7 +244,7 @@ def test_progress_only_moves_forward_and_each_start_shows_as_soon_as_it_is_count
 def _big_result():
     """An 11×11 count's figures (18,771,434,659,016 tours): the widest the table shows."""
     from knightgui_core.studies.count_study import CountResult
-    from knightgui_core.tietree.subtrees import start_classes
+    from knightgui_core.tietree.counting.subtrees import start_classes
     b = Board(11, 11)
     res = CountResult(11, 11)
     res.classes = {b.name(r): [b.name(s) for s in m]

@@ -24,5 +24,6 @@ def test_warm_up_loads_the_kernels_in_a_daemon_thread():
     assert t.daemon
     t.join(300)
     assert not t.is_alive()
-    assert "knightgui_core.tietree.enumerator" in sys.modules and "knightgui_core.walks.solve" in sys.modules
+    assert "knightgui_core.tietree.enumeration.enumerator" in sys.modules
+    assert "knightgui_core.walks.solve" in sys.modules
     assert warm_up() < 10.0           # the second time everything is loaded already

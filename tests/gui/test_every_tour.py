@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from knightgui_core.tietree.all_tours_list import AllToursLister
+from knightgui_core.tietree.alltours.all_tours_list import AllToursLister
 
 from gui_helpers import open_exhaustive, wait_until
 

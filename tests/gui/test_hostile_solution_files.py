@@ -113,8 +113,8 @@ def test_fifo_and_device_are_one_line_at_once(window, dialogs, tmp_path, suffix,
 
 
 def test_a_good_file_still_opens_after_a_refused_one(window, dialogs, tmp_path, address_space):
-    from knightgui_core.tietree.enumerator import Enumerator
-    from knightgui_core.tietree.solution_writer import write_solutions
+    from knightgui_core.tietree.enumeration.enumerator import Enumerator
+    from knightgui_core.tietree.enumeration.solution_writer import write_solutions
     bad = tmp_path / "huge.npy"
     _huge_npy(bad)
     with address_space(2 << 30):

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from knightgui_core.board.tour import check_path
-from knightgui_core.tietree.enumerator import Enumerator
-from knightgui_core.tietree.solution_writer import write_solutions
+from knightgui_core.tietree.enumeration.enumerator import Enumerator
+from knightgui_core.tietree.enumeration.solution_writer import write_solutions
 
 
 @pytest.mark.parametrize("ext", [".npy", ".csv"])

@@ -6,7 +6,7 @@ import pytest
 
 from knightgui.solutions import SolutionStore
 from knightgui_core.board.squares import Board
-from knightgui_core.tietree.enumerator import Enumerator
+from knightgui_core.tietree.enumeration.enumerator import Enumerator
 
 
 def test_store_round_trips_paths_options_and_branches():
@@ -101,8 +101,8 @@ def test_compact_blocks_continue_the_counters_like_block():
 
 
 def test_keep_kernel_codes_agree_with_the_search_kernels():
-    from knightgui_core.tietree import enumerate_kernel as k
-    from knightgui_core.tietree import keep_kernel as keep
+    from knightgui_core.tietree.enumeration import enumerate_kernel as k
+    from knightgui_core.tietree.enumeration import keep_kernel as keep
     for name in ("SOLUTION", "EXHAUSTED", "BUDGET", "PH_RUNNING", "PH_LEAF", "PH_DONE",
                  "ST_K", "ST_PHASE", "ST_SOLUTIONS", "ST_DEAD_ENDS", "ST_FORWARD", "ST_NTIE",
                  "ST_BRANCH", "ST_SOL_BRANCH", "ST_L", "BLOCKED"):
@@ -110,7 +110,7 @@ def test_keep_kernel_codes_agree_with_the_search_kernels():
 
 
 def test_the_bitboard_keep_kernel_refuses_more_than_one_byte_a_square():
-    from knightgui_core.tietree import keep_kernel as keep
+    from knightgui_core.tietree.enumeration import keep_kernel as keep
     e = Enumerator(6, 6, start="a1", bits=True).engine
     out = (np.zeros(64, np.uint8), np.zeros(3, np.int64), np.zeros(2, np.int32),
            np.zeros(2, np.int32))
@@ -147,7 +147,7 @@ def test_short_runs_are_joined_and_long_ones_kept_as_they_are():
 
 
 def test_only_runs_that_follow_each_other_join():
-    from knightgui_core.tietree.kept_solutions import join_blocks
+    from knightgui_core.tietree.enumeration.kept_solutions import join_blocks
     a = Enumerator(8, 8, start="a8", end="c7")
     r1, r2 = a.block_compact(4), a.block_compact(4)
     with pytest.raises(ValueError):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 
-from knightgui_core.tietree.enumerator import Enumerator
+from knightgui_core.tietree.enumeration.enumerator import Enumerator
 
 from gui_helpers import wait_until
 

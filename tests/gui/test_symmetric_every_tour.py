@@ -3,7 +3,7 @@ stepped through, the centre or axis drawn, the reason shown when there are none.
 from __future__ import annotations
 
 from knightgui_core.board.squares import Board
-from knightgui_core.tietree.symmetric_tours import is_symmetric
+from knightgui_core.tietree.alltours.symmetric_tours import is_symmetric
 
 from gui_helpers import open_exhaustive, wait_until
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from knightgui_core.tietree.enumerator import Enumerator
+from knightgui_core.tietree.enumeration.enumerator import Enumerator
 
 from gui_helpers import open_exhaustive, wait_until
 

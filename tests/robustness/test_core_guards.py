@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from knightgui_core.board.squares import Board
-from knightgui_core.tietree.enumerator import EnumerationError, Enumerator
+from knightgui_core.tietree.enumeration.enumerator import EnumerationError, Enumerator
 from knightgui_core.walks.close_kernel import repair_closed
 from knightgui_core.walks.solve import solve
 

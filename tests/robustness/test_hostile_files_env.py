@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from knightgui_core.board.squares import Board
 from knightgui_core.system import files
 from knightgui_core.system.environment import MAX_THREADS, check_environment
-from knightgui_core.tietree.enumerator import EnumerationError
-from knightgui_core.tietree.solution_reader import open_solutions
-from knightgui_core.tietree.solution_writer import NPY_HEADER_BYTES
+from knightgui_core.tietree.enumeration.enumerator import EnumerationError
+from knightgui_core.tietree.enumeration.solution_reader import open_solutions
+from knightgui_core.tietree.enumeration.solution_writer import NPY_HEADER_BYTES
 from knightgui_core.walks.close_kernel import repair_closed
 
 N = 10_000 if os.environ.get("KNIGHTGUI_STRESS") == "1" else 300

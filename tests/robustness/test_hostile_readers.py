@@ -30,7 +30,7 @@ from knightgui_core.board.tour import Tour, TourError
 from knightgui_core.studies import phadke as P
 from knightgui_core.studies.phadke_runner import import_checkpoint
 from knightgui_core.system import files
-from knightgui_core.tietree.solution_reader import open_solutions
+from knightgui_core.tietree.enumeration.solution_reader import open_solutions
 
 CMD = [sys.executable, "-m", "knightgui"]
 #: Address space of a CLI child: it needs under 1 GiB; reading /dev/zero whole needs more.
@@ -334,8 +334,8 @@ def test_npy_header_must_agree_with_the_board_and_the_file(tmp_path, shape, dtyp
 
 
 def test_a_written_npy_still_opens_memory_mapped(tmp_path):
-    from knightgui_core.tietree.enumerator import Enumerator
-    from knightgui_core.tietree.solution_writer import write_solutions
+    from knightgui_core.tietree.enumeration.enumerator import Enumerator
+    from knightgui_core.tietree.enumeration.solution_writer import write_solutions
     p = tmp_path / "s.npy"
     write_solutions(Enumerator(5, 5, "a1"), p, 3)
     sf = open_solutions(p)

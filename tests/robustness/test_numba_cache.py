@@ -113,7 +113,7 @@ def test_entries_written_under_another_module_name_are_not_loaded(tmp_path):
     src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(jit.__file__))))
     if not os.path.isdir(os.path.join(src, "core")):
         pytest.skip("not a checkout")
-    code = ("from core.tietree.enumerator import count_kernel; "
+    code = ("from core.tietree.enumeration.enumerator import count_kernel; "
             "print(count_kernel(8, 8, 'a8', 'c7')['solutions'])")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                        timeout=600, cwd=src, env={"KNIGHTGUI_CACHE_DIR": str(root),

@@ -1,6 +1,6 @@
 """The transposition table of the count engine: its memory, its window, one per thread.
 
-:class:`TransTable` owns the arrays of :mod:`knightgui_core.tietree.memo_kernel` for one board.
+:class:`TransTable` owns the arrays of :mod:`knightgui_core.tietree.counting.memo_kernel` for one board.
 Its size is a number of bytes, checked here once (:func:`table_bytes`); its memory is
 mapped once at its largest size and the table doubles within it; the default is a
 quarter of this machine's memory shared by one table per core
@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..system.errors import InputError
-from ..system.limits import available_memory
+from ...system.errors import InputError
+from ...system.limits import available_memory
 from . import memo_kernel as _m
 
 __all__ = ["TableError", "TableConfig", "TransTable", "table_bytes", "default_table_bytes",
@@ -156,7 +156,7 @@ class TransTable:
 
     def grow_to_limit(self) -> None:
         """The table at its full size at once (empty), for a kernel that does not grow it
-        (:mod:`knightgui_core.tietree.alltours_kernel`)."""
+        (:mod:`knightgui_core.tietree.alltours.alltours_kernel`)."""
         if self.max_buckets > self.buckets:
             self.tab[:] = 0
             self._view(self.max_buckets)

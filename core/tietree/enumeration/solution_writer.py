@@ -36,11 +36,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..board.dash import EnumerationError
-from ..board.squares import Board
-from ..system import files
-from ..system.control import CancelLike, cancel_requested
-from ..system.text import strict_dumps
+from ...board.dash import EnumerationError
+from ...board.squares import Board
+from ...system import files
+from ...system.control import CancelLike, cancel_requested
+from ...system.text import strict_dumps
 from . import stream_kernel as _ks
 
 if TYPE_CHECKING:

@@ -53,10 +53,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..board.squares import Board
-from .subtrees import CountError
+from ...board.squares import Board
+from ..counting.subtrees import CountError
+from ..counting.table import TransTable
 from .symtours_kernel import count_orbit_paths
-from .table import TransTable
 
 __all__ = ["SYMMETRIES", "MAX_ORBITS", "Part", "Plan", "PartCounter", "plan", "count_part",
            "count_plan", "permutation", "is_symmetric"]

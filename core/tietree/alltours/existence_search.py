@@ -2,7 +2,7 @@
 
 :func:`existence_answer` first asks :func:`knightgui_core.board.existence.known_answer` (the
 theorems); where none decides, it searches with the listing of every path
-(:class:`knightgui_core.tietree.all_tours_list.AllToursLister`, boards of at most 128 squares)
+(:class:`knightgui_core.tietree.alltours.all_tours_list.AllToursLister`, boards of at most 128 squares)
 from every start class until it finds a tour (a closed one: a path whose last square is a move
 from its first), runs out of paths ("none exists": the search was exhausted) or has expanded
 ``budget`` nodes ("gave up after N nodes").
@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..board.existence import known_answer
-from ..board.squares import Board
+from ...board.existence import known_answer
+from ...board.squares import Board
+from ..counting.subtrees import MAX_SQUARES
 from .all_tours_list import AllToursLister
-from .subtrees import MAX_SQUARES
 
 __all__ = ["ExistenceAnswer", "existence_answer", "SEARCH_BUDGET"]
 

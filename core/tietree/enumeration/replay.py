@@ -1,9 +1,10 @@
 """The options matrix of an enumeration's solution, rebuilt from the solution's path.
 
 The window keeps only the squares of the solutions it finds and asks an
-:class:`OptionsReplay` (made by :meth:`knightgui_core.tietree.enumerator.Enumerator.options_replay`)
+:class:`OptionsReplay` (made by
+:meth:`knightgui_core.tietree.enumeration.enumerator.Enumerator.options_replay`)
 for the matrix of the one it shows: a walk along the path with the search's own scores
-(:mod:`knightgui_core.tietree.options_kernel`), microseconds on 8×8. The replay reads only the
+(:mod:`knightgui_core.tietree.enumeration.options_kernel`), microseconds on 8×8. The replay reads only the
 enumeration's fixed tables (which no search writes) and a start state of its own, so it may
 be used from any thread while the search goes on.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board.dash import EnumerationError
+from ...board.dash import EnumerationError
 from . import options_kernel as _opt
 
 __all__ = ["OptionsReplay"]
@@ -42,7 +43,8 @@ class OptionsReplay:
 
     def matrix(self, path: np.ndarray) -> np.ndarray:
         """``int8[L + 1, 8]``: the options matrix of the solution ``path`` (int[size], the
-        tour's squares in order, as :attr:`knightgui_core.tietree.enumerator.Solution.path`), equal to
+        tour's squares in order, as :attr:`knightgui_core.tietree.enumeration.enumerator.Solution.path`),
+        equal to
         that solution's ``mo``. Raises :class:`EnumerationError` when ``path`` is not a
         solution of this enumeration."""
         p = np.asarray(path)

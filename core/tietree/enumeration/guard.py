@@ -1,6 +1,7 @@
 """Checks that keep the enumeration kernels inside their arrays.
 
-The kernels (:mod:`knightgui_core.tietree.enumerate_kernel`, :mod:`knightgui_core.tietree.bitboard_kernel`)
+The kernels (:mod:`knightgui_core.tietree.enumeration.enumerate_kernel`,
+:mod:`knightgui_core.tietree.enumeration.bitboard_kernel`)
 trust their state: a damaged ``st``, ``path``, ``mo`` or ``ties`` makes them index outside
 their arrays. :func:`check_state` accepts a saved state only when it is one the search itself
 could have reached (the path is a knight's walk from the start, the options matrix and tie
@@ -17,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..board.dash import EnumerationError
+from ...board.dash import EnumerationError
 from . import bitboard_kernel as _k64
 from . import enumerate_kernel as _k
 
@@ -34,7 +35,7 @@ def check_state(engine: Any, arrays: dict) -> None:
     """Raise :class:`EnumerationError` unless ``arrays`` (``path``, ``mo``, ``ties``,
     ``st`` and ``key`` or ``bits``, already of the engine's shapes and dtypes) is a state
     the search of ``engine`` can reach. ``engine``: a
-    :class:`knightgui_core.tietree.engine.Engine` (not imported: that module imports this one)."""
+    :class:`knightgui_core.tietree.enumeration.engine.Engine` (not imported: that module imports this one)."""
     n = engine.board.size
     L = engine.L
     st, path, mo, ties = (np.asarray(arrays[k]) for k in ("st", "path", "mo", "ties"))

@@ -1,17 +1,17 @@
 """The kernel state of one enumeration (:class:`Engine`): board tables, dash plan and the
 numba arrays of the search, with the calls that advance it.
-:class:`knightgui_core.tietree.enumerator.Enumerator` is the public face; this module holds
+:class:`knightgui_core.tietree.enumeration.enumerator.Enumerator` is the public face; this module holds
 what it drives, so that each stays short.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..board.dash import EnumerationError
-from ..board.squares import Board
-from ..system.control import CancelLike
-from ..system.control import raise_if_cancelled as _raise_if_cancelled
-from ..system.errors import Cancelled
+from ...board.dash import EnumerationError
+from ...board.squares import Board
+from ...system.control import CancelLike
+from ...system.control import raise_if_cancelled as _raise_if_cancelled
+from ...system.errors import Cancelled
 from . import bitboard_kernel as _k64
 from . import enumerate_kernel as _k
 from . import guard as _guard
@@ -125,7 +125,8 @@ class Engine:
     def collect_delta(self, k: int, max_steps: int, key_every: int, wide: int,
                       out: tuple) -> tuple[int, int]:
         """Up to ``k`` further solutions written as changes from the previous one by
-        :func:`knightgui_core.tietree.keep_kernel.collect_delta` into ``out`` = (squares, sptr, frm,
+        :func:`knightgui_core.tietree.enumeration.keep_kernel.collect_delta` into ``out`` = (squares, sptr,
+        frm,
         branch), caller-owned and reused; returns (solutions, last event)."""
         fn = _keep.collect_delta_bits if self.bits_mode else _keep.collect_delta
         r = int(fn(*self._args(), int(k), int(max_steps), int(key_every), int(wide), *out))

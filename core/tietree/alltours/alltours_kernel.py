@@ -3,7 +3,7 @@
 The number of ways to finish a path depends only on the knight's square and the set of
 unvisited squares, so the count is a dynamic program over those states: a depth-first search
 whose finished nodes are kept in a table (the layout of
-:mod:`knightgui_core.tietree.memo_kernel`: the whole key in each entry, so a collision can only
+:mod:`knightgui_core.tietree.counting.memo_kernel`: the whole key in each entry, so a collision can only
 miss) and added at once when met again. Cuts keep the search among states that can still
 finish (``d(u)``: the unvisited neighbours of an unvisited square ``u``; the knight's square is
 visited):
@@ -21,7 +21,7 @@ and how many have 0 and 1, are kept up to date move by move (eight squares a mov
 cuts cost a look at the knight's neighbours, not a pass over the board.
 
 The count works on boards of at most 64 squares, one machine word of unvisited squares (the
-two-word search of the lister, :mod:`knightgui_core.tietree.alltours_list_kernel`, reaches
+two-word search of the lister, :mod:`knightgui_core.tietree.alltours.alltours_list_kernel`, reaches
 128 squares and uses :func:`_visit` and :func:`_dead` below).
 
 Arrays of :func:`count_all` (``N`` squares, at most 64):
@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit, trailing_zeros
-from .memo_kernel import KEY_BITS, _bucket, _find, _slot_for
+from ...system.jit import njit, trailing_zeros
+from ..counting.memo_kernel import KEY_BITS, _bucket, _find, _slot_for
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)

@@ -1,10 +1,10 @@
 """Solutions copied out in blocks for streaming: the path only (no options matrix), so a
 solution costs ``L`` int32 copies. The search runs in
-:func:`knightgui_core.tietree.enumerate_kernel.each_solution`, the loop from solution to
+:func:`knightgui_core.tietree.enumeration.enumerate_kernel.each_solution`, the loop from solution to
 solution written once for every use, with :func:`copy_row` bound as what it does at a
 solution; each state layout has its copy from :func:`knightgui_core.system.jit.specialise`
-(:func:`~knightgui_core.tietree.enumerate_kernel.advance_kernel` for the array state,
-:func:`~knightgui_core.tietree.bitboard_kernel.advance_bits` for the bitboard), which stops
+(:func:`~knightgui_core.tietree.enumeration.enumerate_kernel.advance_kernel` for the array state,
+:func:`~knightgui_core.tietree.enumeration.bitboard_kernel.advance_bits` for the bitboard), which stops
 after ``max_solutions`` solutions or ``max_steps`` forward moves. :func:`collect_paths` and
 :func:`collect_paths_bits` are its entries. The arrays go to the search one by one, not as a
 tuple (a tuple of arrays handed to the search at every solution cost its reference counts:
@@ -13,18 +13,20 @@ shared with other agents, load 5.8–6.2); :func:`copy_row` is written into each
 (``inline="always"``).
 
 Arrays (``N`` squares, ``L`` numbers the search places): the static tables and the state
-as documented in :mod:`knightgui_core.tietree.enumerate_kernel`; ``out_path`` int32[>= max_solutions,
+as documented in :mod:`knightgui_core.tietree.enumeration.enumerate_kernel`; ``out_path`` int32[>=
+max_solutions,
 >= N] receives ``path[1..L]`` of each solution in row ``i`` (or, when ``as_numbers``, the
 move numbers: ``out_path[i, path[j]] = j`` for j = 1..L, the other entries left as they
 are); ``out_branch``
 int64[>= max_solutions] its branch number. Returns int64[2] = (solutions copied, last event).
-The public wrapper (:func:`knightgui_core.tietree.solution_writer.solution_blocks`) checks the shapes.
+The public wrapper (:func:`knightgui_core.tietree.enumeration.solution_writer.solution_blocks`) checks the
+shapes.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit, specialise
+from ...system.jit import njit, specialise
 from .bitboard_kernel import advance_bits
 from .enumerate_kernel import ST_L, ST_SOL_BRANCH, advance_kernel, each_solution, got_and_event
 
@@ -32,7 +34,7 @@ from .enumerate_kernel import ST_L, ST_SOL_BRANCH, advance_kernel, each_solution
 @njit(inline="always")
 def copy_row(path: np.ndarray, mo: np.ndarray, st: np.ndarray, got: int, carry: int,
              out: tuple) -> int:
-    """What the stream copies of :func:`knightgui_core.tietree.enumerate_kernel.each_solution`
+    """What the stream copies of :func:`knightgui_core.tietree.enumeration.enumerate_kernel.each_solution`
     do at solution ``got``: its path (or move numbers) and branch into row ``got`` of ``out``
     = (``out_path``, ``out_branch``, ``as_numbers``). Returns ``carry`` (unused)."""
     out_path, out_branch, as_numbers = out

@@ -1,4 +1,5 @@
-"""Bitboard twin of :mod:`knightgui_core.tietree.enumerate_kernel` for boards of at most 64 squares.
+"""Bitboard twin of :mod:`knightgui_core.tietree.enumeration.enumerate_kernel` for boards of at most 64
+squares.
 
 Same rules, same state layout (``path``, ``mo``, ``ties``, ``st``), but instead of ``key`` the
 board is ``bits`` uint64[L + 1, 2]: ``bits[k]`` = (unvisited squares, reserved ones included;
@@ -15,10 +16,11 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..system.jit import njit, specialise, trailing_zeros
+from ...system.jit import njit, specialise, trailing_zeros
 from .enumerate_kernel import counts_of, each_solution, first_choice, got_and_event, visit
 
-# The same codes and slots as knightgui_core.tietree.enumerate_kernel, written out here on purpose: numba's
+# The same codes and slots as knightgui_core.tietree.enumeration.enumerate_kernel, written out here on
+# purpose: numba's
 # on-disk cache of this file does not notice edits to another module, so constants imported
 # from there could go stale. tests/core/test_enumerate.py checks that both agree.
 SOLUTION, EXHAUSTED, BUDGET = 1, 2, 3
@@ -56,7 +58,7 @@ def tied_slots_bits(tslot: np.ndarray, att: np.ndarray, q: int, free: np.uint64,
     unvisited neighbours (``free``) or 1 on a dashed approach cell (``dash``); 0 when there
     is no candidate. The search takes the highest set slot and keeps the others, ascending,
     as the options of this number (:func:`advance_bits`,
-    :mod:`knightgui_core.tietree.options_kernel`)."""
+    :mod:`knightgui_core.tietree.enumeration.options_kernel`)."""
     one = np.uint64(1)
     best = 99
     mask = 0
@@ -151,7 +153,7 @@ def advance_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.n
     uint64[2], ``bits`` uint64[L + 1, 2] (see the module docstring), ``path`` int32[L + 1],
     ``mo`` int8[L + 1, 8], ``ties`` int32[L + 1], ``st`` int64[ST_SIZE]. The one search loop
     of the bitboard state (called, not written into its uses: see
-    :func:`knightgui_core.tietree.enumerate_kernel.advance_kernel`)."""
+    :func:`knightgui_core.tietree.enumeration.enumerate_kernel.advance_kernel`)."""
     one = np.uint64(1)
     dash = masks[0]
     adj = masks[1]
@@ -268,7 +270,7 @@ def collect_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.n
                  path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
                  max_solutions: int, max_steps: int, out_path: np.ndarray, out_mo: np.ndarray,
                  out_branch: np.ndarray) -> np.ndarray:
-    """:func:`knightgui_core.tietree.enumerate_kernel.collect_kernel` for the bitboard state
+    """:func:`knightgui_core.tietree.enumeration.enumerate_kernel.collect_kernel` for the bitboard state
     (the same loop with :func:`advance_bits`): tables and state as in :func:`advance_bits`,
     ``out_path`` int32[>=max_solutions, L + 1], ``out_mo`` int8[>=max_solutions, L + 1, 8],
     ``out_branch`` int64[>=max_solutions]. Returns int64[2] = (solutions copied, last

@@ -5,7 +5,7 @@ open tours: no end square): at every number the knight goes to each neighbour wi
 onward exits, one after another, so every tie is followed. Nothing is built per tour; the
 kernel only counts tours, closed tours (last square a knight move from the start) and dead
 ends (a square with no unvisited neighbour before the board is full), exactly as
-:mod:`knightgui_core.tietree.enumerate_kernel` counts them.
+:mod:`knightgui_core.tietree.enumeration.enumerate_kernel` counts them.
 
 **Subtrees.** The tree of the search branches only at ties. A *prefix* is the list of move
 types (1..8) taken at the first ties of a path; it names the subtree below that point, and
@@ -15,17 +15,18 @@ can be spread over many tasks and the totals do not depend on how deep it is cut
 **One loop.** :func:`count_loop` is the search by states over this module's 128-bit
 layout, written once; what happens at a leaf and at a tie is a small visitor (``visit_*``,
 inlined). The plain count here is one visitor; the transposition table of
-:mod:`knightgui_core.tietree.memo_kernel` is another, bound by
+:mod:`knightgui_core.tietree.counting.memo_kernel` is another, bound by
 :func:`knightgui_core.system.jit.specialise` (numba compiles one copy per visitor). To change
 how the rule chooses among the tied squares, edit :func:`_tied`, :func:`_low` and
 :func:`_pop_into`. The search with dashes on a ≤ 64-square bitboard
-(:mod:`knightgui_core.tietree.bits_memo_kernel`) keeps its own loop: its state (dashes, a
+(:mod:`knightgui_core.tietree.counting.bits_memo_kernel`) keeps its own loop: its state (dashes, a
 reserved end, one word) really differs.
 
 **Budget.** :func:`count_run` stops at the first leaf (tour or dead end) after ``max_steps``
 forward moves (so at most one descent, ``N`` moves, over) and can be called again; when it
 stops early the work left is exactly the options still stored on the tie stack, each again a
-prefix, each below a tie under the root (rebuilt in Python by :mod:`knightgui_core.tietree.subtrees`).
+prefix, each below a tie under the root (rebuilt in Python by
+:mod:`knightgui_core.tietree.counting.subtrees`).
 That is how a task that is too big splits itself, always making progress.
 
 Board: at most 128 squares, as two uint64 words per set of squares (``[..., 0]`` squares
@@ -46,7 +47,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit, trailing_zeros
+from ...system.jit import njit, trailing_zeros
 
 # events
 DONE, BUDGET, BAD_PREFIX = 1, 2, 3

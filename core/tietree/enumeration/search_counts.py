@@ -1,7 +1,7 @@
 """What a search has counted so far: :class:`SearchCounts`, the one type for the concept.
 
-The enumeration engine's counters (:attr:`knightgui_core.tietree.engine.Engine.counters`) and
-the totals of :meth:`knightgui_core.tietree.enumerator.Enumerator.count` are this typed value.
+The enumeration engine's counters (:attr:`knightgui_core.tietree.enumeration.engine.Engine.counters`) and
+the totals of :meth:`knightgui_core.tietree.enumeration.enumerator.Enumerator.count` are this typed value.
 It also reads as the mapping it replaced (``counts["solutions"]``, ``dict(counts)``, JSON),
 so files and callers that took the old dict keep working.
 

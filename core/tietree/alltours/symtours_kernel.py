@@ -1,13 +1,13 @@
 """Counting the paths of a quotient board: one square of each orbit of a symmetry.
 
 A tour that a board symmetry maps onto itself is fixed by one piece of it (the reasoning is in
-:mod:`knightgui_core.tietree.symmetric_tours`): a path that visits exactly one square of each
+:mod:`knightgui_core.tietree.alltours.symmetric_tours`): a path that visits exactly one square of each
 orbit of the symmetry and ends where its images can join it. This kernel counts such paths by
 a dynamic program over (the knight's *square*, the set of orbits not yet visited) — the square,
 not only its orbit, because which image of an orbit the path stands on decides where its lift
-can close. The search is the one of :mod:`knightgui_core.tietree.alltours_kernel` on the
+can close. The search is the one of :mod:`knightgui_core.tietree.alltours.alltours_kernel` on the
 orbits: a depth-first search whose finished states are kept in a table (the layout of
-:mod:`knightgui_core.tietree.memo_kernel`, the whole key in each entry, so a collision can only
+:mod:`knightgui_core.tietree.counting.memo_kernel`, the whole key in each entry, so a collision can only
 miss), with cuts on the *orbit* graph (two orbits are adjacent when a square of one is a move
 from a square of the other; the orbits next to a square are those next to any of its images,
 since the symmetry maps moves onto moves):
@@ -42,9 +42,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit, trailing_zeros
+from ...system.jit import njit, trailing_zeros
+from ..counting.memo_kernel import KEY_BITS, _bucket, _find, _slot_for
 from .alltours_kernel import _leave, _rejoin
-from .memo_kernel import KEY_BITS, _bucket, _find, _slot_for
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)

@@ -2,7 +2,7 @@
 --all-tours`` lists and what the window steps through in its all-tours mode.
 
 :class:`AllToursLister` keeps the search of
-:func:`knightgui_core.tietree.alltours_list_kernel.list_all` between calls, so the paths come
+:func:`knightgui_core.tietree.alltours.alltours_list_kernel.list_all` between calls, so the paths come
 in blocks of any size, in the same order on every run, with memory flat however many there
 are (5×5 from a1: 304 paths; 6×6 from a1: 524,486, all of them in about a second). Boards of
 at most 128 squares.
@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board.squares import Board
+from ...board.squares import Board
+from ..counting.subtrees import MAX_SQUARES, CountBoard, CountError
 from .alltours_list_kernel import list_all
-from .subtrees import MAX_SQUARES, CountBoard, CountError
 
 __all__ = ["AllToursLister"]
 
@@ -25,7 +25,7 @@ __all__ = ["AllToursLister"]
 class AllToursLister:
     """The paths of the knight from ``start`` through every square of a ``rows`` × ``cols``
     board, in blocks (:meth:`block`); ``found`` so far, ``done`` when every one is listed,
-    ``nodes`` expanded. Raises :class:`knightgui_core.tietree.subtrees.CountError` (one
+    ``nodes`` expanded. Raises :class:`knightgui_core.tietree.counting.subtrees.CountError` (one
     sentence) for a board of more than 128 squares or a start off the board."""
 
     def __init__(self, rows: int, cols: int, start: int | str, board: Board | None = None):

@@ -15,8 +15,8 @@ if TYPE_CHECKING:
 @dataclass
 class CompactBlock:
     """A run of consecutive solutions, each stored as what changed since the one before
-    (:meth:`knightgui_core.tietree.enumerator.Enumerator.block_compact`; the scheme is in
-    :mod:`knightgui_core.tietree.keep_kernel`).
+    (:meth:`knightgui_core.tietree.enumeration.enumerator.Enumerator.block_compact`; the scheme is in
+    :mod:`knightgui_core.tietree.enumeration.keep_kernel`).
 
     Solution ``i`` (``first + i`` in the run's numbering) has ``frm[i]`` = the first tour
     position that differs from solution ``i - 1`` (0: stored whole); its positions
@@ -25,7 +25,7 @@ class CompactBlock:
     ``i - 1``. The first solution of a block is always whole. ``branch`` int32[g] is each
     solution's branch row, ``tail`` int32 the reserved squares every path ends with,
     ``length`` = L + 1 (rows of an options matrix). ``options`` rebuilds a solution's
-    options matrix from its path (:class:`knightgui_core.tietree.replay.OptionsReplay`; None when
+    options matrix from its path (:class:`knightgui_core.tietree.enumeration.replay.OptionsReplay`; None when
     there is none to rebuild)."""
 
     first: int

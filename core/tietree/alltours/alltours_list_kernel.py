@@ -1,6 +1,6 @@
 """Listing every knight's path from a start, a block at a time (the all-tours stepping).
 
-The search of :mod:`knightgui_core.tietree.alltours_kernel` without its table (its push step
+The search of :mod:`knightgui_core.tietree.alltours.alltours_kernel` without its table (its push step
 is a deliberate copy of the count's: sharing it through numba's ``inline="always"`` broke the
 bundle's ahead-of-time build, and a plain call cost the count about a quarter of its speed;
 ``tests/core/test_all_tours_list.py`` keeps the copies honest against the count and a plain
@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit, trailing_zeros
+from ...system.jit import njit, trailing_zeros
+from ..counting.count_kernel import popcount2
 from .alltours_kernel import _dead, _visit
-from .count_kernel import popcount2
 
 _ONE = np.uint64(1)
 

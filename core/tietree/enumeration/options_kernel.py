@@ -1,6 +1,7 @@
 """The options matrix of one enumeration solution, rebuilt from its path (numba).
 
-The window keeps only the squares of the solutions it finds (:mod:`knightgui_core.tietree.keep_kernel`)
+The window keeps only the squares of the solutions it finds
+(:mod:`knightgui_core.tietree.enumeration.keep_kernel`)
 and rebuilds a solution's options matrix when it is shown. The matrix follows from the path:
 at number k the search stood on ``path[k]`` with the squares ``path[1..k]`` taken; the moves
 tied for the best Warnsdorff score there are the same as when the search first came there,
@@ -10,8 +11,8 @@ the tied move types of the slots below ``s``, ascending — what the search's ow
 holds at that solution (column 0, the search's option count, is left 0).
 
 Both kernels walk the path forward and ask the search's own tie rule at each number:
-:func:`knightgui_core.tietree.enumerate_kernel.tied_slots` (the array state) and
-:func:`knightgui_core.tietree.bitboard_kernel.tied_slots_bits` (bitboards), written into them
+:func:`knightgui_core.tietree.enumeration.enumerate_kernel.tied_slots` (the array state) and
+:func:`knightgui_core.tietree.enumeration.bitboard_kernel.tied_slots_bits` (bitboards), written into them
 (``inline="always"``), so the search and its replay cannot choose differently.
 ``tests/core/test_options_replay.py`` checks them against the search's matrices.
 """
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit
+from ...system.jit import njit
 from .bitboard_kernel import tied_slots_bits
 from .enumerate_kernel import BLOCKED, store_ties, tied_slots
 
@@ -30,7 +31,7 @@ def options_rows(nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray, dl: np.n
                  out: np.ndarray) -> int:
     """Write the options matrix of the solution whose numbers 1..L stand on
     ``tour[0..L-1]`` into ``out`` int8[L + 1, 8] (zeroed by the caller). Tables as in
-    :func:`knightgui_core.tietree.enumerate_kernel.advance_kernel` (``nl``, ``dl`` int32[N, 8],
+    :func:`knightgui_core.tietree.enumeration.enumerate_kernel.advance_kernel` (``nl``, ``dl`` int32[N, 8],
     ``ntype`` int8[N, 8], ``ncount``, ``dcount`` int32[N]); ``key0`` int32[N] the scores with
     only the start numbered (``new_state``); ``tour`` int32[>= L]. Returns 0, or the number
     k whose next move is not one the search takes there (then ``out`` is partly written)."""
@@ -57,7 +58,7 @@ def options_rows_bits(tslot: np.ndarray, ntype: np.ndarray, att: np.ndarray,
                       masks: np.ndarray, bits0: np.ndarray, tour: np.ndarray, L: int,
                       out: np.ndarray) -> int:
     """:func:`options_rows` for the bitboard search of
-    :func:`knightgui_core.tietree.bitboard_kernel.advance_bits` (boards of at most 64 squares):
+    :func:`knightgui_core.tietree.enumeration.bitboard_kernel.advance_bits` (boards of at most 64 squares):
     ``tslot`` int8[N, N], ``ntype`` int8[N, 8], ``att`` uint64[N], ``masks`` uint64[2]
     (dashed cells, end squares) as there, ``bits0`` uint64[2] the (unvisited, candidate)
     squares with only the start numbered (``initial_bits``). Same ``tour``, ``out`` and

@@ -12,14 +12,15 @@ are unchanged. So solution ``i`` is stored as ``frm[i] = b`` and
 the tour): one byte a square when ``wide == 0`` (boards of at most 256 squares), two
 little-endian bytes when ``wide == 1`` (at most 65,536), four when ``wide == 2``. The
 options matrix is not written: it follows from the path
-(:mod:`knightgui_core.tietree.options_kernel` rebuilds it when a solution is shown).
+(:mod:`knightgui_core.tietree.enumeration.options_kernel` rebuilds it when a solution is shown).
 
 Every ``key_every``-th solution (by its 1-based number) and the first of each call are
 stored whole (``frm = 0``), so any solution is rebuilt from the nearest such *key* solution
 before it (:class:`knightgui.solutions.SolutionStore`).
 
-Both kernels are the search loops of :func:`knightgui_core.tietree.enumerate_kernel.advance_kernel`
-and :func:`knightgui_core.tietree.bitboard_kernel.advance_bits` (boards of at most 64 squares),
+Both kernels are the search loops of
+:func:`knightgui_core.tietree.enumeration.enumerate_kernel.advance_kernel`
+and :func:`knightgui_core.tietree.enumeration.bitboard_kernel.advance_bits` (boards of at most 64 squares),
 with each solution written where those would stop, and the tie rule asked from its one place
 (``tied_slots``, ``tied_slots_bits``, ``first_choice``). They stay copies of the search loop
 for speed: a solution costs a few forward moves, and leaving the loop at each one (as the
@@ -30,17 +31,18 @@ file's copies; best of 3 CPU times, 2 cores shared with other agents, load 13): 
 1,000,000 open 9×9 tours from a1 on the array state 471 ms against 375 ms here, the 137,300
 open 8×8 tours from a1 on bitboards 35.0 ms against 22.3 ms.
 ``tests/gui/test_solutions.py`` checks both against
-:meth:`knightgui_core.tietree.enumerator.Enumerator.first`, and the shared codes against their source.
+:meth:`knightgui_core.tietree.enumeration.enumerator.Enumerator.first`, and the shared codes against their
+source.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit, trailing_zeros
+from ...system.jit import njit, trailing_zeros
 from .bitboard_kernel import tied_slots_bits
 from .enumerate_kernel import first_choice, tied_slots
 
-# Codes and state slots of knightgui_core.tietree.enumerate_kernel, written out (numba's cache of
+# Codes and state slots of knightgui_core.tietree.enumeration.enumerate_kernel, written out (numba's cache of
 # this file would not notice a change there); tests/gui/test_solutions.py checks they agree.
 SOLUTION, EXHAUSTED, BUDGET = 1, 2, 3
 PH_RUNNING, PH_LEAF, PH_DONE = 0, 1, 2
@@ -58,7 +60,7 @@ def collect_delta(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np
                   branch: np.ndarray) -> int:
     """Up to ``max_solutions`` further solutions within ``max_steps`` forward moves, written
     as in the module docstring: the loop of
-    :func:`knightgui_core.tietree.enumerate_kernel.advance_kernel`, whose tables and state are the
+    :func:`knightgui_core.tietree.enumeration.enumerate_kernel.advance_kernel`, whose tables and state are the
     first twelve arguments, with each solution written where it would stop. Out:
     ``squares`` uint8[max_solutions · L · (1, 2 or 4)], ``sptr`` int64[max_solutions + 1]
     (index 0 must be 0), ``frm`` and ``branch`` int32[max_solutions]. Returns solutions
@@ -188,7 +190,7 @@ def collect_delta_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype
                        wide: int, squares: np.ndarray, sptr: np.ndarray, frm: np.ndarray,
                        branch: np.ndarray) -> int:
     """:func:`collect_delta` for the bitboard state of
-    :func:`knightgui_core.tietree.bitboard_kernel.advance_bits` (boards of at most 64 squares):
+    :func:`knightgui_core.tietree.enumeration.bitboard_kernel.advance_bits` (boards of at most 64 squares):
     that kernel's loop, with each solution written where it would stop (module docstring).
     Same arguments as :func:`collect_delta` with the bitboard state first, ``wide`` must be
     0 (-1 is returned otherwise); same return."""

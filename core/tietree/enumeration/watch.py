@@ -1,6 +1,6 @@
 """Watching the search: Phadke's exhaustive enumeration one forward move at a time.
 
-:class:`SearchWatch` drives an :class:`knightgui_core.tietree.enumerator.Enumerator` with a
+:class:`SearchWatch` drives an :class:`knightgui_core.tietree.enumeration.enumerator.Enumerator` with a
 budget of one forward move per call and says what each move did (:class:`WatchStep`): the
 number and square the knight stands on now, the squares tied with it that the options matrix
 keeps for later, whether the search first backed up (after a dead end or a solution) and to
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..board.watch_step import WatchStep, take_steps
+from ...board.watch_step import WatchStep, take_steps
 from . import enumerate_kernel as _k
 from .enumerator import Enumerator
 

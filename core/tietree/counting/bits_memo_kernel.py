@@ -1,7 +1,7 @@
 """Counting the tie tree of many algorithms on one board of at most 64 squares by its states
 (a transposition table shared across algorithms): Phadke's study (dashes, a reserved end).
 
-The same rule as :func:`knightgui_core.tietree.bitboard_kernel.count_batch_bits` (every tie
+The same rule as :func:`knightgui_core.tietree.enumeration.bitboard_kernel.count_batch_bits` (every tie
 followed; a candidate's score is its unvisited neighbours, reserved ones included, or 1 when
 it is a dashed approach cell; a reserved end; a solution when the last free number stands a
 knight move from the reserved chain's first square), and the same three counts per algorithm:
@@ -40,8 +40,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit, trailing_zeros
-from .bitboard_kernel import popcount
+from ...system.jit import njit, trailing_zeros
+from ..enumeration.bitboard_kernel import popcount
 from .memo_kernel import _M1, _M2, _M3, fmix
 
 # configuration slots

@@ -1,6 +1,6 @@
 """Counting Warnsdorff tours by the states of the tie tree (a transposition table).
 
-The same search as :mod:`knightgui_core.tietree.count_kernel` (strict rule, no dashes, open
+The same search as :mod:`knightgui_core.tietree.counting.count_kernel` (strict rule, no dashes, open
 tours, every tie followed), but the rule's next move depends only on the knight's square and
 the set of unvisited squares, so a *tie node* met again by another path (the same square,
 the same unvisited set) has the same subtree below it. Its results are kept in a table the
@@ -33,7 +33,7 @@ use are touched) and starts with few buckets; while it is half full and under it
 (:func:`_top_bucket`), so bucket ``b`` splits into ``2b`` and ``2b + 1`` and the doubling
 reads and writes in order, with no second table to allocate and fill at random places.
 
-**The loop** is :func:`knightgui_core.tietree.count_kernel.count_loop`, with this module's
+**The loop** is :func:`knightgui_core.tietree.counting.count_kernel.count_loop`, with this module's
 visitor (``memo_*``) bound by :func:`knightgui_core.system.jit.specialise`.
 
 Arrays (``N`` squares, ``C`` = buckets × WAYS entries):
@@ -50,14 +50,14 @@ Arrays (``N`` squares, ``C`` = buckets × WAYS entries):
   root.
 * ``fw0``   int64[N + 1]  forward moves when tie k was opened.
 * ``cfg``   int64[CF_SIZE], ``st`` int64[ST_SIZE] as below; ``path``, ``free``, ``pend``,
-  ``ntied``, ``ties`` as in :mod:`~knightgui_core.tietree.count_kernel` (``count_begin``
+  ``ntied``, ``ties`` as in :mod:`~knightgui_core.tietree.counting.count_kernel` (``count_begin``
   prepares them).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit, specialise
+from ...system.jit import njit, specialise
 from . import count_kernel as _ck
 from .count_kernel import count_loop
 
@@ -292,7 +292,7 @@ def memo_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndar
              al: np.ndarray, alp: np.ndarray, fw0: np.ndarray, max_steps: int) -> int:
     """Run the subtree below ``st[ST_ROOT]`` (set up by ``count_begin``, then ``st`` copied
     into this kernel's slots by the wrapper) up to the first leaf after ``max_steps``
-    forward moves: :func:`~knightgui_core.tietree.count_kernel.count_loop` with this
+    forward moves: :func:`~knightgui_core.tietree.counting.count_kernel.count_loop` with this
     module's visitor. Returns DONE (the results are in row 0 of ``ai``/``af``/``al``/``alp``)
     or BUDGET (call again, or read the work left from ``pend``/``ties`` and the partial
     results with :func:`memo_fold`)."""

@@ -1,7 +1,7 @@
 """The symmetric tours of a board, a block at a time: what the window's every-tour mode steps
 through when a symmetry is chosen.
 
-:class:`SymmetricLister` has the shape of :class:`knightgui_core.tietree.all_tours_list.
+:class:`SymmetricLister` has the shape of :class:`knightgui_core.tietree.alltours.all_tours_list.
 AllToursLister` (``n``, ``found``, ``nodes``, ``done``, ``block``), so the window keeps and
 steps through its tours as it does every path from a start. On boards of at most
 :data:`LIST_MAX` squares it lists them (the quotient's plain search, :func:`symmetric_tours`,
@@ -21,7 +21,7 @@ from collections.abc import Iterator
 
 import numpy as np
 
-from ..board.squares import Board
+from ...board.squares import Board
 from .symmetric_tours import Part, PartCounter, Plan, plan
 
 __all__ = ["SymmetricLister", "LIST_MAX", "symmetric_tours"]
@@ -109,7 +109,7 @@ class SymmetricLister:
     """The tours of ``board`` that ``symmetry`` maps onto themselves (closed tours, or open
     paths), in blocks; ``reason`` says why there are none when the symmetry allows none,
     ``listed`` whether they are listed or only counted. Raises
-    :class:`knightgui_core.tietree.subtrees.CountError` (one sentence) for what the count
+    :class:`knightgui_core.tietree.counting.subtrees.CountError` (one sentence) for what the count
     does not take."""
 
     def __init__(self, board: Board, symmetry: str, closed: bool):

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..board.squares import Board
+from ...board.squares import Board
 from . import count_kernel as _k
 from .subtrees import CountBoard, CountError, board_symmetries, split
 

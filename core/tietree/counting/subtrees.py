@@ -1,8 +1,9 @@
 """Counting every Warnsdorff tour from a start square, split into subtrees (the count engine).
 
 Strict rule, no dashes, open tours, every tie followed: the same search as
-:class:`knightgui_core.tietree.enumerator.Enumerator` with no end square, counted without building a
-single tour by :mod:`knightgui_core.tietree.count_kernel`.
+:class:`knightgui_core.tietree.enumeration.enumerator.Enumerator` with no end square, counted without building
+a
+single tour by :mod:`knightgui_core.tietree.counting.count_kernel`.
 
 >>> r = count_subtrees(CountBoard(5, 5), "a1", [()])
 >>> (r.tours, r.closed, r.rest)
@@ -20,8 +21,8 @@ a subtree, and the subtrees of all the options of one tie split the subtree abov
 
 Totals never depend on the depth of the split or on the budget (tests/core/test_count.py).
 
-The counting runs on :mod:`knightgui_core.tietree.memo_kernel`: with a
-:class:`~knightgui_core.tietree.table.TransTable`, a tie node met again (same square, same
+The counting runs on :mod:`knightgui_core.tietree.counting.memo_kernel`: with a
+:class:`~knightgui_core.tietree.counting.table.TransTable`, a tie node met again (same square, same
 unvisited squares) adds its kept results instead of being walked again; without one, the
 same kernel walks the whole tree. Either way, per subtree it also gives the probability that
 a walk choosing uniformly at random among tied squares ends in a tour (``p_success``) and
@@ -36,9 +37,9 @@ from functools import partial
 
 import numpy as np
 
-from ..board.squares import Board, BoardError
-from ..system.control import CancelLike, cancel_requested
-from ..system.errors import InputError
+from ...board.squares import Board, BoardError
+from ...system.control import CancelLike, cancel_requested
+from ...system.errors import InputError
 from . import count_kernel as _k
 from . import memo_kernel as _m
 from .table import TransTable

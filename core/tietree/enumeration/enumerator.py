@@ -6,8 +6,9 @@
 >>> en.count()["solutions"]          # the rest of the run, totals since the start
 14258
 
-The state lives in numba arrays (:mod:`knightgui_core.tietree.enumerate_kernel`, bitboard twin
-:mod:`knightgui_core.tietree.bitboard_kernel` for boards of at most 64 squares); ``advance`` does bounded
+The state lives in numba arrays (:mod:`knightgui_core.tietree.enumeration.enumerate_kernel`, bitboard twin
+:mod:`knightgui_core.tietree.enumeration.bitboard_kernel` for boards of at most 64 squares); ``advance`` does
+bounded
 work and can be called again to continue, so results never depend on chunk sizes.
 """
 from __future__ import annotations
@@ -19,12 +20,12 @@ from functools import cached_property
 
 import numpy as np
 
-from ..board import dash as _dash
-from ..board.dash import DashError, EnumerationError
-from ..board.squares import Board, BoardError, SquareSpec
-from ..board.tour import Tour
-from ..system import limits as _limits
-from ..system.control import CancelLike, cancel_requested
+from ...board import dash as _dash
+from ...board.dash import DashError, EnumerationError
+from ...board.squares import Board, BoardError, SquareSpec
+from ...board.tour import Tour
+from ...system import limits as _limits
+from ...system.control import CancelLike, cancel_requested
 from . import enumerate_kernel as _k
 from . import guard as _guard
 from .engine import Cancelled, Engine, raise_if_cancelled
@@ -251,7 +252,7 @@ class Enumerator:
 
     def options_replay(self) -> OptionsReplay:
         """What rebuilds the options matrix of any solution of this enumeration from its
-        path (:class:`knightgui_core.tietree.replay.OptionsReplay`; made once, safe to share)."""
+        path (:class:`knightgui_core.tietree.enumeration.replay.OptionsReplay`; made once, safe to share)."""
         if self._replay is None:
             self._replay = self.engine.replay()
         return self._replay

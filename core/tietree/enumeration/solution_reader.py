@@ -1,4 +1,5 @@
-"""Solutions files read back: the files :func:`knightgui_core.tietree.solution_writer.write_solutions` writes
+"""Solutions files read back: the files
+:func:`knightgui_core.tietree.enumeration.solution_writer.write_solutions` writes
 (``.npy``, ``.csv``, ``.json``; formats described there) opened as a :class:`SolutionFile`.
 Every file is opened through the safe reader (:mod:`knightgui_core.system.files`: a regular file
 only, never a FIFO or device). A ``.npy`` file is memory-mapped (any size, read on demand)
@@ -20,11 +21,11 @@ from pathlib import Path
 import numpy as np
 from numpy.lib import format as npf
 
-from ..board.dash import EnumerationError
-from ..board.squares import Board, BoardError, parse_coords, parse_leaper, parse_topology
-from ..system import files
-from ..system.limits import check_memory
-from ..system.text import INT64_MAX, short_number, shorten
+from ...board.dash import EnumerationError
+from ...board.squares import Board, BoardError, parse_coords, parse_leaper, parse_topology
+from ...system import files
+from ...system.limits import check_memory
+from ...system.text import INT64_MAX, short_number, shorten
 from .solution_writer import format_of
 
 __all__ = ["SolutionFile", "open_solutions", "MAX_SIDE", "BYTES_PER_SQUARE",

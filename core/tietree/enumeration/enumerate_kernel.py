@@ -27,7 +27,8 @@ Mutable state (built by :func:`new_state`, ``L`` = numbers the search places):
 * ``ties`` int32[L + 1] numbers whose options-matrix row is not empty, ascending.
 * ``st``   int64[ST_SIZE] scalars, slots ``ST_*``.
 
-Boards of at most 64 squares use the bitboard twin in :mod:`knightgui_core.tietree.bitboard_kernel`.
+Boards of at most 64 squares use the bitboard twin in
+:mod:`knightgui_core.tietree.enumeration.bitboard_kernel`.
 """
 from __future__ import annotations
 
@@ -35,8 +36,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..board.tables_kernel import compact_table
-from ..system.jit import leading_zeros, njit, specialise, trailing_zeros
+from ...board.tables_kernel import compact_table
+from ...system.jit import leading_zeros, njit, specialise, trailing_zeros
 
 # event codes
 SOLUTION, EXHAUSTED, BUDGET = 1, 2, 3
@@ -140,7 +141,7 @@ def tied_slots(nl: np.ndarray, ncount: np.ndarray, key: np.ndarray, q: int) -> i
     ``nl[q]`` (the knight on ``q``) is an unvisited square of the lowest score ``key``; 0
     when every neighbour is taken. The search takes the highest set slot and keeps the
     others, ascending, as the options of this number (:func:`advance_kernel`,
-    :mod:`knightgui_core.tietree.options_kernel`)."""
+    :mod:`knightgui_core.tietree.enumeration.options_kernel`)."""
     best = BLOCKED - 1   # above any real score, below any blocked square
     mask = 0
     for i in range(ncount[q]):
@@ -155,7 +156,7 @@ def tied_slots(nl: np.ndarray, ncount: np.ndarray, key: np.ndarray, q: int) -> i
 @njit(inline="always")
 def first_choice(mask: int) -> int:
     """The tied slot the search follows first, of the ``mask`` of :func:`tied_slots` or
-    :func:`knightgui_core.tietree.bitboard_kernel.tied_slots_bits` (not 0): the highest,
+    :func:`knightgui_core.tietree.enumeration.bitboard_kernel.tied_slots_bits` (not 0): the highest,
     Phadke's highest move type. Both layouts and the options replay choose here."""
     return 63 - np.int64(leading_zeros(np.uint64(mask)))
 

@@ -1,5 +1,5 @@
 """Counting many algorithms of one board (at most 64 squares) by the states of their tie trees:
-the table of :mod:`knightgui_core.tietree.bits_memo_kernel` and its checked entry point.
+the table of :mod:`knightgui_core.tietree.counting.bits_memo_kernel` and its checked entry point.
 
 Phadke's study (22,432 algorithms on 8×8: dashes, reserved ends) counts each algorithm's tie
 tree to exhaustion. Leaf by leaf that is 1.72 billion forward moves; through one table kept
@@ -23,8 +23,8 @@ from contextlib import contextmanager
 
 import numpy as np
 
-from ..system.errors import InputError
-from ..system.limits import available_memory
+from ...system.errors import InputError
+from ...system.limits import available_memory
 from . import bits_memo_kernel as _m
 from .table import _zeroed_words
 
@@ -147,7 +147,7 @@ def count_by_states(att: np.ndarray, starts: np.ndarray, dash_masks: np.ndarray,
                     table: BitsTable | None = None, share: Hashable = None) -> np.ndarray:
     """Count algorithms on one board of at most 64 squares to exhaustion, every tie followed:
     int64[A, 4] = (solutions, dead ends, forward moves, 1) per algorithm, the same as
-    :func:`knightgui_core.tietree.bitboard_kernel.count_batch_bits` on the same inputs.
+    :func:`knightgui_core.tietree.enumeration.bitboard_kernel.count_batch_bits` on the same inputs.
 
     ``att`` uint64[N] knight attack masks (N ≤ 64); per algorithm i: ``starts[i]`` (int64,
     a square), ``dash_masks[i]`` (dashed cells), ``end_masks[i]`` (squares where the last

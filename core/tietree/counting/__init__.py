@@ -1,0 +1,3 @@
+"""The count by states: the tie trees counted without listing them, by subtree
+(``subtrees``), through transposition tables keyed by state (``table``, ``bits_table``) and
+folded by the board's symmetries (``fold``)."""
