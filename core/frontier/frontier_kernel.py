@@ -306,7 +306,7 @@ def frontier_step(keys: np.ndarray, used: np.ndarray, cnt: np.ndarray, mods: np.
                     continue
                 for t in range(_FRESH + 1):
                     ren[t] = 0
-                nxt = FIRST_ID
+                nxt = np.int64(FIRST_ID)
                 n0 = np.uint64(0)
                 n1 = np.uint64(st[0]) << _ENDS_SHIFT
                 if nw == 1:
