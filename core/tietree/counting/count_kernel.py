@@ -373,7 +373,7 @@ def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nda
     fwd = st[ST_FORWARD]
     n = st[ST_N]
     steps = 0
-    event = BUDGET
+    event = np.int64(BUDGET)
     while True:
         if phase == PH_RUN:
             q = path[k]
@@ -384,12 +384,12 @@ def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nda
                         closed += 1
                 elif (close[1] >> np.uint64(q - 64)) & one:
                     closed += 1
-                phase = PH_LEAF
+                phase = np.int64(PH_LEAF)
                 continue
             t0, t1, nt = _tied(att, q, free[k, 0], free[k, 1])
             if nt == 0:
                 dead += 1
-                phase = PH_LEAF
+                phase = np.int64(PH_LEAF)
                 continue
             c = _low(t0, t1)
             if t0:
@@ -404,8 +404,8 @@ def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nda
                 ntie += 1
         elif phase == PH_LEAF:
             if ntie == 0:
-                phase = PH_DONE
-                event = DONE
+                phase = np.int64(PH_DONE)
+                event = np.int64(DONE)
                 break
             if steps >= max_steps:
                 break
@@ -413,9 +413,9 @@ def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nda
             c = _pop_into(pend, k, pend[k, 0], pend[k, 1])
             if pend[k, 0] == 0 and pend[k, 1] == 0:
                 ntie -= 1
-            phase = PH_RUN
+            phase = np.int64(PH_RUN)
         else:
-            event = DONE
+            event = np.int64(DONE)
             break
         _step(path, free, k, c)
         k += 1
