@@ -3,6 +3,7 @@ a bounded time, its rate, and what a census would cost, estimated on random slic
 
     .venv/bin/python bench/semimagic.py [--seconds 60] [--start a1] [--samples 20 --depth 24]
     .venv/bin/python bench/semimagic.py --method half-turn [--limit 1] [--seconds 3600]
+    .venv/bin/python bench/semimagic.py --method compare [--nodes 20000000] [--samples 5]
 
 0. ``--method half-turn`` (or ``closed``, ``open``): the line-sum search of
    ``core/studies/magic_search.py`` from scratch, every start square of the board's orbits in
@@ -10,6 +11,12 @@ a bounded time, its rate, and what a census would cost, estimated on random slic
    kind from ``core/board/magic.py``), or to the proof that there are no more. With
    ``--method open`` or ``closed``, the census slices below use that search (each subtree
    exhausted) instead of the first one.
+
+``--method compare``: the two prefix searches side by side in one run, the first
+   (``find_semimagic``) and the line-sum search in open mode: from ``--start`` with ``--nodes``
+   nodes each (twice, alternating), then ``--samples`` random openings of ``--depth`` squares
+   each searched to the end by both; prints each one's answer, nodes, seconds and nodes a
+   second.
 
 1. From scratch: every tour from ``--start``, searched for a semi-magic one for at most
    ``--seconds`` (a short calibration picks the node budget). Prints found/none/budget,
@@ -71,12 +78,16 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=24)
     ap.add_argument("--cap", type=int, default=200_000_000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--method", default="plain", choices=("plain", "half-turn", "closed", "open"))
+    ap.add_argument("--method", default="plain", choices=("plain", "half-turn", "closed", "open", "compare"))
+    ap.add_argument("--nodes", type=int, default=20_000_000)
     ap.add_argument("--limit", type=int, default=1)
     a = ap.parse_args()
     b = Board(8, 8)
     start = b.parse(a.start)
     print(f"# load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores", flush=True)
+    if a.method == "compare":
+        compare(a, start)
+        return
     if a.method != "plain":
         if a.seconds > 0:
             line_search(b, a.method, a.limit, a.seconds)
@@ -94,6 +105,33 @@ def main() -> None:
             print("tour:", " ".join(b.name(s) for s in r.path))
     if a.samples > 0:
         slices(a, b, start, rate)
+
+
+def compare(a: argparse.Namespace, start: int) -> None:
+    """The first search and the open line-sum search on the same openings, in one run."""
+    from knightgui_core.studies.magic_search import search_magic
+
+    def both(path: list[int], cap: int) -> None:
+        old = find_semimagic(8, 8, prefix=path, node_limit=cap)
+        new = search_magic(8, 8, "open", prefix=path, node_limit=cap)
+        line = []
+        for name, status, nodes, secs in (("first", old.status, old.nodes, old.seconds),
+                                          ("open", new.status, new.nodes, new.seconds)):
+            line.append(f"{name} {status} {nodes:,} nodes {secs:.2f} s "
+                        f"({nodes / max(secs, 1e-9):,.0f}/s)")
+        print(f"{len(path)} squares: " + " | ".join(line) + f"; load {os.getloadavg()[0]:.1f}", flush=True)
+    find_semimagic(8, 8, prefix=[start], node_limit=10)                  # compile or load
+    search_magic(8, 8, "open", prefix=[start], node_limit=10)
+    for _ in range(2):
+        both([start], a.nodes)
+    rng = random.Random(a.seed)
+    nbr = knight_table(8, 8)
+    done = 0
+    while done < a.samples:
+        got = opening(nbr, start, a.depth, rng)
+        if got is not None:
+            both(got[0], a.cap)
+            done += 1
 
 
 def slices(a: argparse.Namespace, b: Board, start: int, rate: float = 0.0) -> None:

@@ -152,3 +152,42 @@ def test_every_semi_magic_half_turn_tour_of_8x8():
     for t in r.tours:
         s = line_sums(Tour(Board(8, 8), np.asarray(t)).numbers())
         assert s.kind == "semi-magic" and set(s.rows) == set(s.cols) == {260}
+
+
+# The questions the older prefix search (find_semimagic) answered, asked of the open mode:
+# an opening completed, an opening without completion proved, 5×5 from its corner, a budget.
+
+@pytest.mark.parametrize("given", [32, 24])
+def test_open_mode_completes_an_opening_of_beverleys_tour(given):
+    opening = [int(v) for v in tour_of(BEVERLEY).path[:given]]
+    r = search_magic(8, 8, "open", prefix=opening, node_limit=5_000_000)
+    assert r.status == "found" and len(r.tours) == 1 and r.tours[0][:given] == opening
+    s = line_sums(Tour(Board(8, 8), np.asarray(r.tours[0])).numbers())   # a knight's tour
+    assert s.kind in ("semi-magic", "magic") and s.rows == (260,) * 8 and s.cols == (260,) * 8
+
+
+def test_open_mode_proves_an_opening_has_no_semi_magic_completion():
+    # Beverley's first 23 squares, then another 24th square: no semi-magic tour goes on
+    path = [int(v) for v in tour_of(BEVERLEY).path]
+    b = Board(8, 8)
+    alt = [u for u in range(64) if b.is_knight_move(path[22], u) and u not in path[:23]
+           and u != path[23]]
+    assert alt
+    r = search_magic(8, 8, "open", prefix=path[:23] + alt[:1], node_limit=50_000_000)
+    assert r.status == "none" and r.tours == [] and r.starts_done == 1 and r.nodes > 0
+
+
+def test_open_mode_five_by_five_has_no_semi_magic_tour_from_its_corner():
+    r = search_magic(5, 5, "open", prefix=[0])
+    assert r.status == "none" and r.tours == [] and r.nodes > 0
+    assert search_magic(5, 5, "open", starts=[0]).nodes == r.nodes   # the same search
+
+
+def test_open_mode_keeps_its_budget_and_refuses_bad_input():
+    r = search_magic(8, 8, "open", prefix=[0], node_limit=1000)
+    assert r.status == "budget" and r.nodes == 1000 and r.tours == []
+    for kwargs, said in ((dict(rows=3, cols=4), "whole total"),
+                         (dict(rows=8, cols=8, prefix=[64]), "prefix"),
+                         (dict(rows=0, cols=8), "rows")):
+        with pytest.raises(MagicSearchError, match=said):
+            search_magic(mode="open", **kwargs)
