@@ -1,9 +1,8 @@
 """The one warm-up of the engine: load the kernels from numba's cache (or compile them, the
 first time) before a real request needs them.
 
-:data:`STAGES` are named steps, one per feature of the window, in the order a newcomer meets them (a tour,
-backtracking, a closed tour, every tie followed, Watch, …, the studies); each calls the public API as its
-feature does, small, and together they call every kernel of :mod:`knightgui_core.kernel_exports`.
+:data:`STAGES`: one step per feature of the window, in the order a newcomer meets them (a tour,
+…, the studies), each a small call of the public API; together every kernel of ``kernel_exports``.
 
 * :func:`warm_up` runs the stages one at a time; ``progress(done, total, name)`` is called
   before each stage (stages done, the one starting) and at the end with ``(total, total, "")``.

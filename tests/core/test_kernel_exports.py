@@ -32,7 +32,7 @@ def test_every_export_is_compiled_for_exactly_one_signature():
 
 
 # called only from other kernels (numba records those calls as signatures too)
-_HELPERS = {"step", "popcount", "new_state",
+_HELPERS = {"step", "popcount", "new_state", "tied", "low", "pop_into",
             "xorshift64", "local_neighbours", "init_key", "start_state", "popcount2",
             # the table walks' (walks/table_walk_kernel.py, table_backtrack_kernel.py)
             "table_outlets", "table_visit", "move_keys", "centre_of", "rule_key", "onward_key",

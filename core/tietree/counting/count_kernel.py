@@ -48,6 +48,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...system.jit import njit, trailing_zeros
+from .count_rule_kernel import low, pop_into, step, tied
 
 # events
 DONE, BUDGET, BAD_PREFIX = 1, 2, 3
@@ -56,89 +57,6 @@ PH_RUN, PH_LEAF, PH_DONE = 0, 1, 2
 # scalar slots
 ST_K, ST_PHASE, ST_NTIE, ST_TOURS, ST_CLOSED, ST_DEAD, ST_FORWARD, ST_ROOT, ST_N = range(9)
 ST_SIZE = 9
-
-
-@njit
-def popcount2(a: np.uint64, b: np.uint64) -> int:
-    """Set bits of two uint64 words."""
-    n = 0
-    while a:
-        a &= a - np.uint64(1)
-        n += 1
-    while b:
-        b &= b - np.uint64(1)
-        n += 1
-    return n
-
-
-@njit
-def _tied(att: np.ndarray, q: int, f0: np.uint64, f1: np.uint64) -> tuple:
-    """The unvisited neighbours of ``q`` with the fewest onward exits (board ``f0, f1``),
-    as two words, and how many there are."""
-    c0 = att[q, 0] & f0
-    c1 = att[q, 1] & f1
-    best = 99
-    t0 = np.uint64(0)
-    t1 = np.uint64(0)
-    nt = 0
-    one = np.uint64(1)
-    w = 0
-    while w < 2:
-        cand = c0 if w == 0 else c1
-        while cand:
-            b = np.int64(trailing_zeros(cand))
-            cand &= cand - one
-            c = b + 64 * w
-            sc = popcount2(att[c, 0] & f0, att[c, 1] & f1)
-            if sc < best:
-                best = sc
-                t0 = np.uint64(0)
-                t1 = np.uint64(0)
-                nt = 0
-            if sc == best:
-                if w == 0:
-                    t0 |= one << np.uint64(b)
-                else:
-                    t1 |= one << np.uint64(b)
-                nt += 1
-        w += 1
-    return t0, t1, nt
-
-
-@njit
-def _low(t0: np.uint64, t1: np.uint64) -> int:
-    """The lowest square of a non-empty two-word set."""
-    if t0:
-        return np.int64(trailing_zeros(t0))
-    return np.int64(64) + np.int64(trailing_zeros(t1))
-
-
-@njit
-def _pop_into(pend: np.ndarray, k: int, t0: np.uint64, t1: np.uint64) -> int:
-    """The lowest square of the non-empty set ``t0, t1``; the rest of the set goes to
-    ``pend[k]`` (the options of number ``k`` still to try)."""
-    c = _low(t0, t1)
-    if t0:
-        t0 &= t0 - np.uint64(1)
-    else:
-        t1 &= t1 - np.uint64(1)
-    pend[k, 0] = t0
-    pend[k, 1] = t1
-    return c
-
-
-@njit
-def _step(path: np.ndarray, free: np.ndarray, k: int, c: int) -> None:
-    """Number ``k + 1`` on square ``c``."""
-    f0 = free[k, 0]
-    f1 = free[k, 1]
-    if c < 64:
-        f0 &= ~(np.uint64(1) << np.uint64(c))
-    else:
-        f1 &= ~(np.uint64(1) << np.uint64(c - 64))
-    path[k + 1] = c
-    free[k + 1, 0] = f0
-    free[k + 1, 1] = f1
 
 
 @njit
@@ -171,12 +89,12 @@ def count_begin(att: np.ndarray, mtype: np.ndarray, n: int, start: int, prefix: 
         if k == n:
             return BAD_PREFIX
         q = path[k]
-        t0, t1, nt = _tied(att, q, free[k, 0], free[k, 1])
+        t0, t1, nt = tied(att, q, free[k, 0], free[k, 1])
         if nt == 0:
             return BAD_PREFIX
         c = -1
         if nt == 1:
-            c = _low(t0, t1)
+            c = low(t0, t1)
         else:
             ntied[k] = nt
             w = 0
@@ -191,7 +109,7 @@ def count_begin(att: np.ndarray, mtype: np.ndarray, n: int, start: int, prefix: 
             if c < 0:
                 return BAD_PREFIX
             i += 1
-        _step(path, free, k, c)
+        step(path, free, k, c)
         k += 1
     st[ST_K] = k
     st[ST_ROOT] = k
@@ -212,7 +130,7 @@ def next_tie(att: np.ndarray, mtype: np.ndarray, path: np.ndarray, free: np.ndar
     one = np.uint64(1)
     while k < n:
         q = path[k]
-        t0, t1, nt = _tied(att, q, free[k, 0], free[k, 1])
+        t0, t1, nt = tied(att, q, free[k, 0], free[k, 1])
         if nt == 0:
             return 0
         if nt >= 2:
@@ -228,8 +146,8 @@ def next_tie(att: np.ndarray, mtype: np.ndarray, path: np.ndarray, free: np.ndar
                 w += 1
             out_types[:got].sort()
             return got
-        c = _low(t0, t1)
-        _step(path, free, k, c)
+        c = low(t0, t1)
+        step(path, free, k, c)
         k += 1
     return 0
 
@@ -304,21 +222,21 @@ def count_loop(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nd
                 visit_tour(V, P, ties[ntie - 1] if ntie > 0 else 0, is_closed != 0)
                 phase = np.int64(PH_LEAF)
                 continue
-            t0, t1, nt = _tied(att, q, free[k, 0], free[k, 1])
+            t0, t1, nt = tied(att, q, free[k, 0], free[k, 1])
             ntied[k] = nt
             if nt == 0:
                 visit_dead(V, P, ties[ntie - 1] if ntie > 0 else 0, k)
                 phase = np.int64(PH_LEAF)
                 continue
             if nt == 1:
-                c = _low(t0, t1)
+                c = low(t0, t1)
             else:
                 if visit_tie(V, P, st, path, free, k, ties[ntie - 1] if ntie > 0 else 0, fwd):
                     phase = np.int64(PH_LEAF)
                     continue
                 ties[ntie] = k
                 ntie += 1
-                c = _pop_into(pend, k, t0, t1)
+                c = pop_into(pend, k, t0, t1)
         else:
             # close every tie whose options are all done, innermost first
             while ntie > 0:
@@ -334,9 +252,9 @@ def count_loop(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nd
             if steps >= max_steps:
                 break
             k = ties[ntie - 1]
-            c = _pop_into(pend, k, pend[k, 0], pend[k, 1])
+            c = pop_into(pend, k, pend[k, 0], pend[k, 1])
             phase = np.int64(PH_RUN)
-        _step(path, free, k, c)
+        step(path, free, k, c)
         k += 1
         steps += 1
         fwd += 1
@@ -386,12 +304,12 @@ def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nda
                     closed += 1
                 phase = np.int64(PH_LEAF)
                 continue
-            t0, t1, nt = _tied(att, q, free[k, 0], free[k, 1])
+            t0, t1, nt = tied(att, q, free[k, 0], free[k, 1])
             if nt == 0:
                 dead += 1
                 phase = np.int64(PH_LEAF)
                 continue
-            c = _low(t0, t1)
+            c = low(t0, t1)
             if t0:
                 t0 &= t0 - one
             else:
@@ -410,14 +328,14 @@ def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nda
             if steps >= max_steps:
                 break
             k = ties[ntie - 1]
-            c = _pop_into(pend, k, pend[k, 0], pend[k, 1])
+            c = pop_into(pend, k, pend[k, 0], pend[k, 1])
             if pend[k, 0] == 0 and pend[k, 1] == 0:
                 ntie -= 1
             phase = np.int64(PH_RUN)
         else:
             event = np.int64(DONE)
             break
-        _step(path, free, k, c)
+        step(path, free, k, c)
         k += 1
         steps += 1
         fwd += 1

@@ -1,0 +1,98 @@
+"""The tie rule of the count by states, in one place: the knight on square ``q`` goes to
+the unvisited neighbours with the fewest onward exits (:func:`tied`), each of them in turn,
+lowest square first (:func:`low`, :func:`pop_into`). The count's two-word state (at most
+128 squares, ``[..., 0]`` squares 0..63, ``[..., 1]`` squares 64..127) is read and stepped
+here; :mod:`knightgui_core.tietree.counting.count_kernel` runs the search with these, and the
+table's count (``memo_kernel``) through the same loop. To change the rule for the count,
+edit this module.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...system.jit import njit, trailing_zeros
+
+__all__ = ["low", "pop_into", "popcount2", "step", "tied"]
+
+
+@njit
+def popcount2(a: np.uint64, b: np.uint64) -> int:
+    """Set bits of two uint64 words."""
+    n = 0
+    while a:
+        a &= a - np.uint64(1)
+        n += 1
+    while b:
+        b &= b - np.uint64(1)
+        n += 1
+    return n
+
+
+@njit
+def tied(att: np.ndarray, q: int, f0: np.uint64, f1: np.uint64) -> tuple:
+    """The unvisited neighbours of ``q`` with the fewest onward exits (board ``f0, f1``),
+    as two words, and how many there are."""
+    c0 = att[q, 0] & f0
+    c1 = att[q, 1] & f1
+    best = 99
+    t0 = np.uint64(0)
+    t1 = np.uint64(0)
+    nt = 0
+    one = np.uint64(1)
+    w = 0
+    while w < 2:
+        cand = c0 if w == 0 else c1
+        while cand:
+            b = np.int64(trailing_zeros(cand))
+            cand &= cand - one
+            c = b + 64 * w
+            sc = popcount2(att[c, 0] & f0, att[c, 1] & f1)
+            if sc < best:
+                best = sc
+                t0 = np.uint64(0)
+                t1 = np.uint64(0)
+                nt = 0
+            if sc == best:
+                if w == 0:
+                    t0 |= one << np.uint64(b)
+                else:
+                    t1 |= one << np.uint64(b)
+                nt += 1
+        w += 1
+    return t0, t1, nt
+
+
+@njit
+def low(t0: np.uint64, t1: np.uint64) -> int:
+    """The lowest square of a non-empty two-word set."""
+    if t0:
+        return np.int64(trailing_zeros(t0))
+    return np.int64(64) + np.int64(trailing_zeros(t1))
+
+
+@njit
+def pop_into(pend: np.ndarray, k: int, t0: np.uint64, t1: np.uint64) -> int:
+    """The lowest square of the non-empty set ``t0, t1``; the rest of the set goes to
+    ``pend[k]`` (the options of number ``k`` still to try)."""
+    c = low(t0, t1)
+    if t0:
+        t0 &= t0 - np.uint64(1)
+    else:
+        t1 &= t1 - np.uint64(1)
+    pend[k, 0] = t0
+    pend[k, 1] = t1
+    return c
+
+
+@njit
+def step(path: np.ndarray, free: np.ndarray, k: int, c: int) -> None:
+    """Number ``k + 1`` on square ``c``."""
+    f0 = free[k, 0]
+    f1 = free[k, 1]
+    if c < 64:
+        f0 &= ~(np.uint64(1) << np.uint64(c))
+    else:
+        f1 &= ~(np.uint64(1) << np.uint64(c - 64))
+    path[k + 1] = c
+    free[k + 1, 0] = f0
+    free[k + 1, 1] = f1
