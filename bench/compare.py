@@ -144,7 +144,7 @@ def main() -> int:
             cpu = {"before": float("inf"), "after": float("inf")}
             texts: dict[str, str] = {}
             try:
-                for side, (tree, path) in trees.items():
+                for tree, path in trees.values():
                     run(tree, path, script, args)              # numba's cache filled
                 for _ in range(a.rounds):
                     for side, (tree, path) in trees.items():
