@@ -292,6 +292,17 @@ def _rev(a, i, j):
         j -= 1
 
 
+@njit(inline="always")
+def _column_row(s, cols, mirror):
+    """The column and row of flat square ``s`` on a board ``cols`` wide, the column counted
+    from the right edge when ``mirror``."""
+    x = s % cols
+    y = s // cols
+    if mirror:
+        x = cols - 1 - x
+    return x, y
+
+
 @njit
 def remap(path: np.ndarray, rows: int, cols: int, fx: bool, fy: bool, transpose: bool) -> None:
     """In place on ``path`` (int32[N] flat squares): mirror squares of a ``rows`` × ``cols``
@@ -299,11 +310,7 @@ def remap(path: np.ndarray, rows: int, cols: int, fx: bool, fy: bool, transpose:
     board as its transpose (``(x, y)`` on ``rows`` × ``cols`` becomes column ``y``, row ``x``
     of ``cols`` × ``rows``)."""
     for i in range(path.shape[0]):
-        s = path[i]
-        x = s % cols
-        y = s // cols
-        if fx:
-            x = cols - 1 - x
+        x, y = _column_row(path[i], cols, fx)
         if fy:
             y = rows - 1 - y
         if transpose:
@@ -320,11 +327,7 @@ def place(src: np.ndarray, src_cols: int, x_off: int, mirror: bool, cols: int, d
     ``mirror``). ``src`` int32[m], ``dst`` int32[n] with ``at + m <= n``. Returns the next
     free index of ``dst``."""
     for i in range(src.shape[0]):
-        s = src[i]
-        x = s % src_cols
-        y = s // src_cols
-        if mirror:
-            x = src_cols - 1 - x
+        x, y = _column_row(src[i], src_cols, mirror)
         dst[at + i] = y * cols + x_off + x
     return at + src.shape[0]
 
