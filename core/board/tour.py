@@ -34,6 +34,30 @@ class NotATourError(TourError):
     (exit 2)."""
 
 
+def board_line(board: Board) -> str:
+    """The comment line a CSV file opens with when its board is not the knight's plane:
+    ``# topology=torus leaper=2,3`` and a newline (:func:`split_board_line` reads it)."""
+    a, b = board.leaper
+    return f"# topology={board.topology} leaper={a},{b}\n"
+
+
+def split_board_line(text: str) -> tuple[str, str, str]:
+    """The topology and leaper that the first line of a CSV text names when it is a comment
+    (``# topology=torus leaper=2,3``: :func:`board_line`), as written, and the text after that
+    line; ``"plane"``, ``"1,2"`` (the knight) and the whole text when it opens otherwise."""
+    topology, leaper = "plane", "1,2"
+    if not text.startswith("#"):
+        return topology, leaper, text
+    first, _, rest = text.partition("\n")
+    for item in first[1:].split():
+        key, _, value = item.partition("=")
+        if key == "topology":
+            topology = value
+        elif key == "leaper":
+            leaper = value
+    return topology, leaper, rest
+
+
 def _as_int32(path: np.ndarray, n: int) -> np.ndarray:
     """The path as contiguous int32 for the validation kernel (it has one signature, see
     :mod:`knightgui_core.kernel_exports`); values that int32 cannot hold become -1 (off the board)."""
@@ -177,8 +201,7 @@ class Tour:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         if not self.board.is_classic:      # read back by from_csv; the knight's plane is implied
-            a, b = self.board.leaper
-            buf.write(f"# topology={self.board.topology} leaper={a},{b}\n")
+            buf.write(board_line(self.board))
         w.writerow(["move", "col", "row", "square"])
         for k, s in enumerate(self.path):
             col, row = int(s % self.cols), int(s // self.cols)
@@ -249,16 +272,7 @@ class Tour:
 
     @classmethod
     def _from_csv(cls, text: str, rows: int | None, cols: int | None) -> Tour:
-        topology, leaper = "plane", "1,2"
-        first, _, rest = text.partition("\n")
-        if first.startswith("#"):              # "# topology=torus leaper=2,3"
-            for item in first[1:].split():
-                key, _, value = item.partition("=")
-                if key == "topology":
-                    topology = value
-                elif key == "leaper":
-                    leaper = value
-            text = rest
+        topology, leaper, text = split_board_line(text)
         reader = csv.reader(io.StringIO(text, newline=""))
         try:
             header = next(reader)

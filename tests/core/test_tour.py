@@ -4,7 +4,14 @@ import numpy as np
 import pytest
 
 from knightgui_core.board.squares import Board
-from knightgui_core.board.tour import MAX_FILE_BYTES, Tour, TourError, check_path
+from knightgui_core.board.tour import (
+    MAX_FILE_BYTES,
+    Tour,
+    TourError,
+    board_line,
+    check_path,
+    split_board_line,
+)
 from knightgui_core.walks.solve import solve
 
 
@@ -84,3 +91,14 @@ def test_save_is_atomic_and_leaves_no_temp_files(tmp_path, tour8):
     tour8.save(f)
     tour8.save(f)
     assert [p.name for p in tmp_path.iterdir()] == ["t.json"]
+
+
+def test_board_line_read_back():
+    """The comment line of a board that is not the knight's plane is read back as written,
+    the rest of the text left as it was; a text without it is the knight's plane."""
+    line = board_line(Board(5, 6, topology="torus", leaper=(2, 3)))
+    assert line == "# topology=torus leaper=2,3\n"
+    assert split_board_line(line + "move,col,row,square\n") == ("torus", "2,3",
+                                                                 "move,col,row,square\n")
+    assert split_board_line("move,col\n# x") == ("plane", "1,2", "move,col\n# x")
+    assert split_board_line("# leaper=1,3") == ("plane", "1,3", "")

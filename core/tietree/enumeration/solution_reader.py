@@ -23,6 +23,7 @@ from numpy.lib import format as npf
 
 from ...board.dash import EnumerationError
 from ...board.squares import Board, BoardError, parse_coords, parse_leaper, parse_topology
+from ...board.tour import split_board_line
 from ...system import files
 from ...system.limits import check_memory
 from ...system.text import INT64_MAX, short_number, shorten
@@ -194,16 +195,8 @@ def _open_csv(p: Path) -> SolutionFile:
 
 
 def _parse_csv(p: Path, text: str) -> SolutionFile:
-    topology, leaper, skipped = "plane", "1,2", 0
-    if text.startswith("#"):                # "# topology=torus leaper=2,3": another board
-        first, _, text = text.partition("\n")
-        skipped = 1
-        for part in first[1:].split():
-            key, _, value = part.partition("=")
-            if key == "topology":
-                topology = value
-            elif key == "leaper":
-                leaper = value
+    skipped = int(text.startswith("#"))    # "# topology=torus leaper=2,3": another board
+    topology, leaper, text = split_board_line(text)
     r = csv.reader(_lines(text))
     if next(r, None) != ["solution", "branch", "path"]:
         raise EnumerationError(f"{p.name}: a solutions CSV starts with solution,branch,path")
