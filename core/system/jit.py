@@ -323,7 +323,7 @@ else:
         return wrap
 
 
-def specialise(kernel: Any, name: str, **bindings: Any) -> Any:
+def specialise(kernel: Any, name: str, *, refcounts: bool = True, **bindings: Any) -> Any:
     """A copy of ``kernel`` (an ``njit`` function, or its plain function in the bundle) in
     which each global name of ``bindings`` calls the kernel given for it instead: the
     generic loop is written once and numba compiles one copy per set of bindings, with the
@@ -339,7 +339,12 @@ def specialise(kernel: Any, name: str, **bindings: Any) -> Any:
 
     numba calls one kernel from another through a real call, which LLVM does not inline:
     mark the small bound kernels (a layout's neighbour, a visitor) ``inline="always"`` so
-    that numba writes them into the loop, as a hand-written copy would have them."""
+    that numba writes them into the loop, as a hand-written copy would have them.
+
+    ``refcounts=False`` compiles the copy without numba's reference counting (its ``_nrt``
+    option), for a loop that allocates nothing: a visitor's arrays taken out of a tuple
+    are otherwise counted up and down (an atomic call each) at every visit, which took
+    about half the time of the count by states' loop (bench/table.py)."""
     py = getattr(kernel, "py_func", kernel)
     digest = hashlib.sha1()
     glob = dict(py.__globals__)
@@ -351,9 +356,14 @@ def specialise(kernel: Any, name: str, **bindings: Any) -> Any:
         bpy = getattr(bound, "py_func", bound)
         digest.update(f"{key}={bpy.__qualname__}:".encode() + bpy.__code__.co_code)
         glob[key] = bound
+    if not refcounts:
+        digest.update(b"refcounts=False")     # another compiled copy, another cache entry
     fn = types.FunctionType(py.__code__, glob, name, py.__defaults__, py.__closure__)
     fn.__qualname__ = f"{name}_{digest.hexdigest()[:10]}"
     fn.__doc__ = py.__doc__
     fn.__kwdefaults__ = py.__kwdefaults__
+    options: dict[str, Any] = {} if refcounts else {"_nrt": False}
     inline = getattr(kernel, "targetoptions", {}).get("inline")
-    return njit(fn, inline=inline) if inline else njit(fn)
+    if inline:
+        options["inline"] = inline
+    return njit(fn, **options) if options else njit(fn)

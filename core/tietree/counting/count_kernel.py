@@ -17,8 +17,8 @@ layout, written once; what happens at a leaf and at a tie is a small visitor (``
 inlined). The plain count here is one visitor; the transposition table of
 :mod:`knightgui_core.tietree.counting.memo_kernel` is another, bound by
 :func:`knightgui_core.system.jit.specialise` (numba compiles one copy per visitor). To change
-how the rule chooses among the tied squares, edit :func:`_tied`, :func:`_low` and
-:func:`_pop_into`. The search with dashes on a ≤ 64-square bitboard
+how the rule chooses among the tied squares, edit
+:mod:`knightgui_core.tietree.counting.count_rule_kernel`. The search with dashes on a ≤ 64-square bitboard
 (:mod:`knightgui_core.tietree.counting.bits_memo_kernel`) keeps its own loop: its state (dashes, a
 reserved end, one word) really differs.
 
@@ -47,8 +47,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...system.jit import njit, trailing_zeros
-from .count_rule_kernel import low, pop_into, step, tied
+from ...system.jit import njit
+from .count_rule_kernel import low, pop_into, step, tied, without_low
 
 # events
 DONE, BUDGET, BAD_PREFIX = 1, 2, 3
@@ -97,15 +97,11 @@ def count_begin(att: np.ndarray, mtype: np.ndarray, n: int, start: int, prefix: 
             c = low(t0, t1)
         else:
             ntied[k] = nt
-            w = 0
-            while w < 2:
-                m = t0 if w == 0 else t1
-                while m:
-                    b = np.int64(trailing_zeros(m))
-                    m &= m - one
-                    if mtype[q, b + 64 * w] == prefix[i]:
-                        c = b + 64 * w
-                w += 1
+            while t0 or t1:
+                b = low(t0, t1)
+                t0, t1 = without_low(t0, t1)
+                if mtype[q, b] == prefix[i]:
+                    c = b
             if c < 0:
                 return BAD_PREFIX
             i += 1
@@ -127,7 +123,6 @@ def next_tie(att: np.ndarray, mtype: np.ndarray, path: np.ndarray, free: np.ndar
     scratch; call :func:`count_begin` again before :func:`count_run`."""
     k = st[ST_K]
     n = st[ST_N]
-    one = np.uint64(1)
     while k < n:
         q = path[k]
         t0, t1, nt = tied(att, q, free[k, 0], free[k, 1])
@@ -135,15 +130,10 @@ def next_tie(att: np.ndarray, mtype: np.ndarray, path: np.ndarray, free: np.ndar
             return 0
         if nt >= 2:
             got = 0
-            w = 0
-            while w < 2:
-                m = t0 if w == 0 else t1
-                while m:
-                    b = np.int64(trailing_zeros(m))
-                    m &= m - one
-                    out_types[got] = mtype[q, b + 64 * w]
-                    got += 1
-                w += 1
+            while t0 or t1:
+                out_types[got] = mtype[q, low(t0, t1)]
+                t0, t1 = without_low(t0, t1)
+                got += 1
             out_types[:got].sort()
             return got
         c = low(t0, t1)
@@ -200,8 +190,8 @@ def count_loop(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nd
     """The count by states, written once: run the subtree below ``st[ST_ROOT]`` up to the
     first leaf after ``max_steps`` forward moves, handing each leaf and each tie to the
     visitor (``visit_*``). Returns DONE or BUDGET. To change the tie rule's choice, edit
-    :func:`_tied` (the fewest onward exits) and :func:`_low` / :func:`_pop_into` (the order
-    the tied squares are followed in)."""
+    :mod:`knightgui_core.tietree.counting.count_rule_kernel`'s ``tied`` (the fewest onward
+    exits) and ``low`` / ``pop_into`` (the order the tied squares are followed in)."""
     one = np.uint64(1)
     P = visit_setup(V, st)
     k = st[ST_K]

@@ -1,6 +1,6 @@
 """The tie rule of the count by states, in one place: the knight on square ``q`` goes to
 the unvisited neighbours with the fewest onward exits (:func:`tied`), each of them in turn,
-lowest square first (:func:`low`, :func:`pop_into`). The count's two-word state (at most
+lowest square first (:func:`low`, :func:`without_low`, :func:`pop_into`). The count's two-word state (at most
 128 squares, ``[..., 0]`` squares 0..63, ``[..., 1]`` squares 64..127) is read and stepped
 here; :mod:`knightgui_core.tietree.counting.count_kernel` runs the search with these, and the
 table's count (``memo_kernel``) through the same loop. To change the rule for the count,
@@ -12,7 +12,7 @@ import numpy as np
 
 from ...system.jit import njit, trailing_zeros
 
-__all__ = ["low", "pop_into", "popcount2", "step", "tied"]
+__all__ = ["low", "pop_into", "popcount2", "step", "tied", "without_low"]
 
 
 @njit
@@ -70,17 +70,22 @@ def low(t0: np.uint64, t1: np.uint64) -> int:
     return np.int64(64) + np.int64(trailing_zeros(t1))
 
 
+@njit(inline="always")
+def without_low(t0: np.uint64, t1: np.uint64) -> tuple:
+    """A non-empty two-word set without its lowest square (:func:`low`)."""
+    if t0:
+        return t0 & (t0 - np.uint64(1)), t1
+    return t0, t1 & (t1 - np.uint64(1))
+
+
 @njit
 def pop_into(pend: np.ndarray, k: int, t0: np.uint64, t1: np.uint64) -> int:
     """The lowest square of the non-empty set ``t0, t1``; the rest of the set goes to
     ``pend[k]`` (the options of number ``k`` still to try)."""
     c = low(t0, t1)
-    if t0:
-        t0 &= t0 - np.uint64(1)
-    else:
-        t1 &= t1 - np.uint64(1)
-    pend[k, 0] = t0
-    pend[k, 1] = t1
+    r0, r1 = without_low(t0, t1)
+    pend[k, 0] = r0
+    pend[k, 1] = r1
     return c
 
 
