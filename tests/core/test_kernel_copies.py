@@ -1,18 +1,18 @@
 """The tie-tree search's uses, driven over the same cases and compared.
 
 The depth-first search (take the lowest onward count, follow every tie, back up) is written
-once per state layout: ``enumerate_kernel.advance_kernel`` (arrays, any size, dashes) and
-``bitboard_kernel.advance_bits`` (at most 64 squares), each asking its one tie rule
-(``tied_slots`` / ``tied_slots_bits``, then ``first_choice``). Its uses are copies that
-``specialise`` makes of one loop, ``enumerate_kernel.each_solution``, with the layout and a
-visitor bound: collecting whole solutions with their options matrices (``visit``) and
-streaming paths (``stream_kernel.copy_row``); keeping them as changes is a copy of each loop
-for speed (``keep_kernel``, its docstring gives the figures) that asks the same tie rule;
-counting calls the layout's loop directly (``count_kernel`` / ``count_bits``), and the
-options matrix is rebuilt from a path with the same tie rule (``options_kernel``). The
-count by states (``count_kernel``, ``memo_kernel``, ``bits_memo_kernel``: Phadke's study)
-is a search of its own. Every use must find the same solutions, in the same order where it
-lists them, for every case below, on both layouts.
+once: ``enumerate_kernel.search``. Each state layout is a set of small operations bound into
+it (the array state, any size with dashes: ``held``, ``ends_here``, ``tie_mask``, ``back_to``,
+``step_to`` of ``enumerate_kernel``; the bitboard of at most 64 squares: ``bitboard_kernel.BITS``),
+each asking its one tie rule (``tied_slots`` / ``tied_slots_bits``, then ``first_choice``), and
+each use is a visitor bound the same way: nothing (counting and stepping, ``no_visit``),
+whole solutions with their options matrices (``visit``), paths in blocks
+(``stream_kernel.copy_row``), changes from the previous solution (``keep_kernel.write_delta``).
+``specialise`` makes one copy per layout and use. The options matrix is rebuilt from a path
+with the same tie rule (``options_kernel``). The count by states (``count_kernel``,
+``memo_kernel``, ``bits_memo_kernel``: Phadke's study) is a search of its own. Every use must
+find the same solutions, in the same order where it lists them, for every case below, on both
+layouts.
 """
 from __future__ import annotations
 
@@ -110,23 +110,27 @@ def test_each_use_is_the_one_loop_with_its_layout_and_visitor_bound():
     from knightgui_core.tietree.enumeration import keep_kernel as keep
     from knightgui_core.tietree.enumeration import options_kernel as options
     from knightgui_core.tietree.enumeration import stream_kernel as stream
-    uses = {k._collect: (k.advance_kernel, k.visit),
-            _k64._collect_bits: (_k64.advance_bits, k.visit),
-            stream._rows: (k.advance_kernel, stream.copy_row),
-            stream._rows_bits: (_k64.advance_bits, stream.copy_row)}
+    array = {name: getattr(k, name) for name in _k64.BITS}
+    assert set(array) == {"held", "ends_here", "tie_mask", "back_to", "step_to"}
+    uses = {k._advance: (array, k.no_visit), _k64._advance_bits: (_k64.BITS, k.no_visit),
+            k._collect: (array, k.visit), _k64._collect_bits: (_k64.BITS, k.visit),
+            stream._rows: (array, stream.copy_row),
+            stream._rows_bits: (_k64.BITS, stream.copy_row),
+            keep._keep: (array, keep.write_delta), keep._keep_bits: (_k64.BITS, keep.write_delta)}
     names = set()
     for copy, (layout, visitor) in uses.items():
         fn = copy.py_func
-        assert fn.__code__ is k.each_solution.py_func.__code__     # the loop, not a copy
-        assert fn.__globals__["advance_kernel"] is layout
+        assert fn.__code__ is k.search.py_func.__code__     # the loop, not a copy of it
+        for name, op in layout.items():
+            assert fn.__globals__[name] is op, (fn.__qualname__, name)
+            assert op.targetoptions.get("inline") == "always", name
         assert fn.__globals__["visit"] is visitor
+        assert visitor.targetoptions.get("inline") == "always"
         names.add(fn.__qualname__)
     assert len(names) == len(uses)                               # one cache entry each
-    # the tie rule is asked, never written out again, by the loops, the keep copies and the
-    # options replay
-    for fn, rule in ((k.advance_kernel, "tied_slots"), (_k64.advance_bits, "tied_slots_bits"),
-                     (keep.collect_delta, "tied_slots"),
-                     (keep.collect_delta_bits, "tied_slots_bits"),
+    # the tie rule is asked, never written out again, by the layouts and the options replay
+    for fn, rule in ((k.tie_mask, "tied_slots"), (_k64.tie_mask_bits, "tied_slots_bits"),
                      (options.options_rows, "tied_slots"),
                      (options.options_rows_bits, "tied_slots_bits")):
         assert rule in fn.py_func.__code__.co_names, fn
+    assert "first_choice" in k.search.py_func.__code__.co_names

@@ -100,13 +100,16 @@ def test_compact_blocks_continue_the_counters_like_block():
     assert rest["solutions"] == 14_258 and a.exhausted
 
 
-def test_keep_kernel_codes_agree_with_the_search_kernels():
-    from knightgui_core.tietree.enumeration import enumerate_kernel as k
+def test_the_keep_kernels_refuse_what_they_cannot_write_before_searching():
     from knightgui_core.tietree.enumeration import keep_kernel as keep
-    for name in ("SOLUTION", "EXHAUSTED", "BUDGET", "PH_RUNNING", "PH_LEAF", "PH_DONE",
-                 "ST_K", "ST_PHASE", "ST_SOLUTIONS", "ST_DEAD_ENDS", "ST_FORWARD", "ST_NTIE",
-                 "ST_BRANCH", "ST_SOL_BRANCH", "ST_L", "BLOCKED"):
-        assert getattr(keep, name) == getattr(k, name), name
+    for bits, bad in ((False, (0, 0)), (False, (3, 3)), (False, (3, -1)), (True, (0, 0))):
+        e = Enumerator(6, 6, start="a1", bits=bits).engine
+        out = (np.zeros(64, np.uint8), np.zeros(3, np.int64), np.zeros(2, np.int32),
+               np.zeros(2, np.int32))
+        fn = keep.collect_delta_bits if bits else keep.collect_delta
+        assert fn(*e._args(), 2, 1000, *bad, *out) == -1, (bits, bad)
+        assert int(e.st[1]) == 0 and int(e.st[4]) == 0       # PH_RUNNING, no forward move
+        assert not out[0].any() and not out[1].any()
 
 
 def test_the_bitboard_keep_kernel_refuses_more_than_one_byte_a_square():

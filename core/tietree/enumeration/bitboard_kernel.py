@@ -1,14 +1,17 @@
-"""Bitboard twin of :mod:`knightgui_core.tietree.enumeration.enumerate_kernel` for boards of at most 64
-squares.
+"""The bitboard state of the enumeration, for boards of at most 64 squares: a layout of the
+one search loop (:func:`knightgui_core.tietree.enumeration.enumerate_kernel.search`), five
+small operations (:data:`BITS`) bound into its copies in place of the array state's.
 
-Same rules, same state layout (``path``, ``mo``, ``ties``, ``st``), but instead of ``key`` the
-board is ``bits`` uint64[L + 1, 2]: ``bits[k]`` = (unvisited squares, reserved ones included;
-candidates = unvisited and not reserved) once number k is placed. The outlets of a square c
-are ``popcount(att[c] & bits[k, 0])`` with ``att`` uint64[N] the knight attack masks;
-``masks`` uint64[2] = (dashed approach cells, squares where number L may stand). A backtrack
-to number kb just reads ``bits[kb]``: nothing is undone square by square, which makes it
-about 2.5x faster than the general kernel on 8x8; candidates are walked bit by bit
-(``trailing_zeros``) and ``tslot`` int8[N, N] gives each one's slot in ``nl[q]``.
+Same rules, same state (``path``, ``mo``, ``ties``, ``st``), but instead of ``key`` the board
+is ``bits`` uint64[L + 1, 2]: ``bits[k]`` = (unvisited squares, reserved ones included;
+candidates = unvisited and not reserved) once number k is placed, held in the loop's two
+registers. The outlets of a square c are ``popcount(att[c] & bits[k, 0])`` with ``att``
+uint64[N] the knight attack masks; ``masks`` uint64[2] = (dashed approach cells, squares
+where number L may stand). A backtrack to number kb just reads ``bits[kb]``: nothing is
+undone square by square, which makes it about 2.5x faster than the array state on 8x8;
+candidates are walked bit by bit (``trailing_zeros``) and ``tslot`` int8[N, N] gives each
+one's slot in ``nl[q]``. Its tie rule is
+:func:`knightgui_core.tietree.enumeration.search_rule_kernel.tied_slots_bits`.
 """
 from __future__ import annotations
 
@@ -16,13 +19,14 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ...system.jit import njit, specialise, trailing_zeros
-from .enumerate_kernel import counts_of, each_solution, first_choice, got_and_event, visit
+from ...system.jit import njit, specialise
+from .enumerate_kernel import NO_LIMIT, counts_of, got_and_event, no_visit, search, visit
+from .search_rule_kernel import ones, tied_slots_bits
 
-# The same codes and slots as knightgui_core.tietree.enumeration.enumerate_kernel, written out here on
-# purpose: numba's
-# on-disk cache of this file does not notice edits to another module, so constants imported
-# from there could go stale. tests/core/test_enumerate.py checks that both agree.
+# The same codes and slots as knightgui_core.tietree.enumeration.enumerate_kernel, written out
+# here on purpose: numba's on-disk cache of this file does not notice edits to another module,
+# so constants imported from there could go stale. tests/core/test_enumerate.py checks that
+# both agree.
 SOLUTION, EXHAUSTED, BUDGET = 1, 2, 3
 PH_RUNNING, PH_LEAF, PH_DONE = 0, 1, 2
 ST_K, ST_PHASE, ST_SOLUTIONS, ST_DEAD_ENDS, ST_FORWARD = 0, 1, 2, 3, 4
@@ -32,49 +36,11 @@ ST_NTIE, ST_BRANCH, ST_SOL_BRANCH, ST_L, ST_SIZE = 5, 6, 7, 8, 9
 Arrays5 = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
-@njit(inline="always")
-def ones(x: np.uint64) -> int:
-    """Set bits of a uint64 (LLVM turns this loop into one ``popcnt``), written into its
-    caller."""
-    n = 0
-    while x:
-        x &= x - np.uint64(1)
-        n += 1
-    return n
-
-
 @njit
 def popcount(x: np.uint64) -> int:
     """Set bits of a uint64, as a call (:func:`ones` written into the callers that count
     once a candidate)."""
     return ones(x)
-
-
-@njit(inline="always")
-def tied_slots_bits(tslot: np.ndarray, att: np.ndarray, q: int, free: np.uint64,
-                    avail: np.uint64, dash: np.uint64) -> int:
-    """The tie rule of the bitboard state, its one place: bit ``i`` set when slot ``i`` of
-    ``nl[q]`` (the knight on ``q``) is a candidate (``avail``) of the lowest score, its
-    unvisited neighbours (``free``) or 1 on a dashed approach cell (``dash``); 0 when there
-    is no candidate. The search takes the highest set slot and keeps the others, ascending,
-    as the options of this number (:func:`advance_bits`,
-    :mod:`knightgui_core.tietree.enumeration.options_kernel`)."""
-    one = np.uint64(1)
-    best = 99
-    mask = 0
-    cand = att[q] & avail
-    while cand:
-        c = np.int64(trailing_zeros(cand))
-        cand &= cand - one
-        i = tslot[q, c]
-        sc = ones(att[c] & free)
-        if dash != 0 and (dash >> np.uint64(c)) & one:
-            sc = 1
-        lt = 1 if sc < best else 0
-        le = 1 if sc <= best else 0
-        mask = (mask * (1 - lt)) | (le << i)
-        best = min(best, sc)
-    return mask
 
 
 def attack_masks(nbr: np.ndarray) -> np.ndarray:
@@ -141,6 +107,61 @@ def fresh_bits_state(bits0: np.ndarray, start: int, L: int) -> Arrays5:
     return bits, path, mo, ties, st
 
 
+# The bitboard as the search loop's layout
+# (:func:`knightgui_core.tietree.enumeration.enumerate_kernel.search`): its five arrays
+# ``x0..x4`` are (``tslot``, ``ncount``, ``att``, ``masks``, ``bits``), its two registers the
+# unvisited squares and the candidates at the current number (``bits[k]``).
+
+@njit(inline="always")
+def held_bits(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray, x4: np.ndarray,
+              k: int) -> tuple[np.uint64, np.uint64]:
+    """The registers at number ``k``: ``bits[k]``."""
+    return x4[k, 0], x4[k, 1]
+
+
+@njit(inline="always")
+def ends_here_bits(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray,
+                   x4: np.ndarray, q: int) -> bool:
+    """May number L stand on ``q`` (bit ``q`` of ``masks[1]``)?"""
+    return (x3[1] >> np.uint64(q)) & np.uint64(1) != 0
+
+
+@njit(inline="always")
+def tie_mask_bits(nl: np.ndarray, x0: np.ndarray, x1: np.ndarray, x2: np.ndarray,
+                  x3: np.ndarray, x4: np.ndarray, q: int, r0: np.uint64, r1: np.uint64) -> int:
+    """The tied slots of the knight on ``q`` (:func:`tied_slots_bits`)."""
+    return tied_slots_bits(x0, x2, q, r0, r1, x3[0])
+
+
+@njit(inline="always")
+def back_to_bits(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray,
+                 x4: np.ndarray, path: np.ndarray, k: int, kb: int, r0: np.uint64,
+                 r1: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """Back to number ``kb``: the board as it was then, ``bits[kb]`` (nothing undone square
+    by square)."""
+    return x4[kb, 0], x4[kb, 1]
+
+
+@njit(inline="always")
+def step_to_bits(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray,
+                 x4: np.ndarray, c: int, k: int, r0: np.uint64,
+                 r1: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """Square ``c`` taken as number ``k``: its bit cleared, the board kept as ``bits[k]``."""
+    b = ~(np.uint64(1) << np.uint64(c))
+    free = r0 & b
+    avail = r1 & b
+    x4[k, 0] = free
+    x4[k, 1] = avail
+    return free, avail
+
+
+#: the bitboard's operations, bound by name into the search loop's copies
+BITS = {"held": held_bits, "ends_here": ends_here_bits, "tie_mask": tie_mask_bits,
+        "back_to": back_to_bits, "step_to": step_to_bits}
+
+_advance_bits = specialise(search, "advance_bits", visit=no_visit, **BITS)
+
+
 @njit
 def advance_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray,
                  ncount: np.ndarray, att: np.ndarray, masks: np.ndarray, bits: np.ndarray,
@@ -151,100 +172,11 @@ def advance_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.n
     ``tslot`` int8[N, N] (:func:`slot_table`), ``nbr``, ``nl`` int32[N, 8], ``ntype``
     int8[N, 8], ``ncount`` int32[N], ``att`` uint64[N] (:func:`attack_masks`), ``masks``
     uint64[2], ``bits`` uint64[L + 1, 2] (see the module docstring), ``path`` int32[L + 1],
-    ``mo`` int8[L + 1, 8], ``ties`` int32[L + 1], ``st`` int64[ST_SIZE]. The one search loop
-    of the bitboard state (called, not written into its uses: see
-    :func:`knightgui_core.tietree.enumeration.enumerate_kernel.advance_kernel`)."""
-    one = np.uint64(1)
-    dash = masks[0]
-    adj = masks[1]
-    k = st[ST_K]
-    phase = st[ST_PHASE]
-    L = st[ST_L]
-    ntie = st[ST_NTIE]
-    sols = st[ST_SOLUTIONS]
-    dead = st[ST_DEAD_ENDS]
-    fwd = st[ST_FORWARD]
-    branch = st[ST_BRANCH]
-    steps = 0
-    event = np.int64(BUDGET)
-    free = bits[k, 0]
-    avail = bits[k, 1]
-    while True:
-        if phase == PH_RUNNING:
-            q = path[k]
-            if k == L:
-                phase = np.int64(PH_LEAF)
-                if (adj >> np.uint64(q)) & one:
-                    sols += 1
-                    st[ST_SOL_BRANCH] = branch
-                    branch = L + 1
-                    if stop_on_solution:
-                        event = np.int64(SOLUTION)
-                        break
-                else:
-                    dead += 1
-                continue
-            if steps >= max_steps:
-                break
-            mask = tied_slots_bits(tslot, att, q, free, avail, dash)
-            if mask == 0:
-                dead += 1
-                phase = np.int64(PH_LEAF)
-                continue
-            hi = first_choice(mask)
-            rest = mask ^ (1 << hi)
-            if rest != 0:
-                n = 0
-                while rest:
-                    i = trailing_zeros(np.uint64(rest))
-                    rest &= rest - 1
-                    n += 1
-                    mo[k, n] = ntype[q, i]
-                mo[k, 0] = n
-                ties[ntie] = k
-                ntie += 1
-            c = nl[q, hi]
-        elif phase == PH_LEAF:
-            if ntie == 0:
-                phase = np.int64(PH_DONE)
-                event = np.int64(EXHAUSTED)
-                break
-            if steps >= max_steps:
-                break
-            kb = ties[ntie - 1]
-            free = bits[kb, 0]              # the board as it was at number kb
-            avail = bits[kb, 1]
-            n = mo[kb, 0]
-            t = mo[kb, n]
-            mo[kb, n] = 0
-            mo[kb, 0] = n - 1
-            if n == 1:
-                ntie -= 1
-            if kb < branch:
-                branch = kb
-            k = kb
-            c = nbr[path[kb], t - 1]
-            phase = np.int64(PH_RUNNING)
-        else:
-            event = np.int64(EXHAUSTED)
-            break
-        b = ~(one << np.uint64(c))
-        free &= b
-        avail &= b
-        k += 1
-        path[k] = c
-        bits[k, 0] = free
-        bits[k, 1] = avail
-        steps += 1
-        fwd += 1
-    st[ST_K] = k
-    st[ST_PHASE] = phase
-    st[ST_NTIE] = ntie
-    st[ST_SOLUTIONS] = sols
-    st[ST_DEAD_ENDS] = dead
-    st[ST_FORWARD] = fwd
-    st[ST_BRANCH] = branch
-    return event
+    ``mo`` int8[L + 1, 8], ``ties`` int32[L + 1], ``st`` int64[ST_SIZE]. The search loop
+    with the bitboard's operations (:data:`BITS`) bound."""
+    r = _advance_bits(nbr, nl, ntype, tslot, ncount, att, masks, bits, path, mo, ties, st,
+                      max_steps, 1 if stop_on_solution else NO_LIMIT, (), np.int64(0))
+    return r % 4
 
 
 @njit
@@ -260,8 +192,7 @@ def count_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.nda
     return counts_of(st, ev)
 
 
-_collect_bits = specialise(each_solution, "collect_bits", advance_kernel=advance_bits,
-                           visit=visit)
+_collect_bits = specialise(search, "collect_bits", visit=visit, **BITS)
 
 
 @njit
@@ -271,12 +202,12 @@ def collect_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.n
                  max_solutions: int, max_steps: int, out_path: np.ndarray, out_mo: np.ndarray,
                  out_branch: np.ndarray) -> np.ndarray:
     """:func:`knightgui_core.tietree.enumeration.enumerate_kernel.collect_kernel` for the bitboard state
-    (the same loop with :func:`advance_bits`): tables and state as in :func:`advance_bits`,
+    (the same loop with the bitboard's operations): tables and state as in :func:`advance_bits`,
     ``out_path`` int32[>=max_solutions, L + 1], ``out_mo`` int8[>=max_solutions, L + 1, 8],
     ``out_branch`` int64[>=max_solutions]. Returns int64[2] = (solutions copied, last
     event)."""
-    return got_and_event(_collect_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path,
-                                       mo, ties, st, max_solutions, max_steps,
+    return got_and_event(_collect_bits(nbr, nl, ntype, tslot, ncount, att, masks, bits, path,
+                                       mo, ties, st, max_steps, max_solutions,
                                        (out_path, out_mo, out_branch), np.int64(0)))
 
 

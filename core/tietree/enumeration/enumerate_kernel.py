@@ -27,8 +27,11 @@ Mutable state (built by :func:`new_state`, ``L`` = numbers the search places):
 * ``ties`` int32[L + 1] numbers whose options-matrix row is not empty, ascending.
 * ``st``   int64[ST_SIZE] scalars, slots ``ST_*``.
 
-Boards of at most 64 squares use the bitboard twin in
-:mod:`knightgui_core.tietree.enumeration.bitboard_kernel`.
+The search loop, :func:`search`, is written once here for both state layouts and every
+use: the array state above is its default layout, the bitboard of boards of at most 64
+squares (:mod:`knightgui_core.tietree.enumeration.bitboard_kernel`) binds its own five
+operations in place of this module's; the tie rule of both is in
+:mod:`knightgui_core.tietree.enumeration.search_rule_kernel`.
 """
 from __future__ import annotations
 
@@ -37,7 +40,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from ...board.tables_kernel import compact_table
-from ...system.jit import leading_zeros, njit, specialise, trailing_zeros
+from ...system.jit import njit, specialise
+from .search_rule_kernel import BLOCKED, first_choice, store_ties, tied_slots
 
 # event codes
 SOLUTION, EXHAUSTED, BUDGET = 1, 2, 3
@@ -55,7 +59,6 @@ ST_SOL_BRANCH = 7   # branch number of the most recent solution (0 for the first
 ST_L = 8
 ST_SIZE = 9
 
-BLOCKED = 1 << 20
 
 #: Five arrays: the tables of :func:`tables`, or a state ``(key or bits, path, mo, ties, st)``.
 Arrays5 = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
@@ -135,66 +138,89 @@ def new_state(nbr: np.ndarray, dashed_mask: np.ndarray, reserved_mask: np.ndarra
     return key, path, mo, ties, st
 
 
+# The array state as the search loop's layout (:func:`search`): its five arrays ``x0..x4``
+# are (``ncount``, ``dl``, ``dcount``, ``adj_end``, ``key``); it keeps nothing in the loop's
+# two registers (``r0``, ``r1``: the bitboard's unvisited squares and candidates).
+
 @njit(inline="always")
-def tied_slots(nl: np.ndarray, ncount: np.ndarray, key: np.ndarray, q: int) -> int:
-    """The tie rule of the array state, its one place: bit ``i`` set when slot ``i`` of
-    ``nl[q]`` (the knight on ``q``) is an unvisited square of the lowest score ``key``; 0
-    when every neighbour is taken. The search takes the highest set slot and keeps the
-    others, ascending, as the options of this number (:func:`advance_kernel`,
-    :mod:`knightgui_core.tietree.enumeration.options_kernel`)."""
-    best = BLOCKED - 1   # above any real score, below any blocked square
-    mask = 0
-    for i in range(ncount[q]):
-        sc = key[nl[q, i]]
-        lt = 1 if sc < best else 0
-        le = 1 if sc <= best else 0
-        mask = (mask * (1 - lt)) | (le << i)
-        best = min(best, sc)
-    return mask
+def held(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray, x4: np.ndarray,
+         k: int) -> tuple[np.uint64, np.uint64]:
+    """The registers at number ``k`` when the loop starts: none in the array state."""
+    return np.uint64(0), np.uint64(0)
 
 
 @njit(inline="always")
-def first_choice(mask: int) -> int:
-    """The tied slot the search follows first, of the ``mask`` of :func:`tied_slots` or
-    :func:`knightgui_core.tietree.enumeration.bitboard_kernel.tied_slots_bits` (not 0): the highest,
-    Phadke's highest move type. Both layouts and the options replay choose here."""
-    return 63 - np.int64(leading_zeros(np.uint64(mask)))
+def ends_here(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray,
+              x4: np.ndarray, q: int) -> bool:
+    """May number L stand on ``q`` (``adj_end``)?"""
+    return x3[q] != 0
 
 
 @njit(inline="always")
-def store_ties(mo: np.ndarray, k: int, mask: int, chosen: int, ntype: np.ndarray,
-               q: int) -> int:
-    """The options of number ``k`` (the knight on ``q``): the move types of the tied slots
-    of ``mask`` below the slot ``chosen``, ascending, into ``mo[k, 1..]``; returns how many
-    (a backtrack takes the last one next)."""
-    one = np.uint64(1)
-    rest = np.uint64(mask) & ((one << np.uint64(chosen)) - one)
-    n = 0
-    while rest:                      # no pass at all when nothing ties
-        i = np.int64(trailing_zeros(rest))
-        rest &= rest - one
-        n += 1
-        mo[k, n] = ntype[q, i]
-    return n
+def tie_mask(nl: np.ndarray, x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray,
+             x4: np.ndarray, q: int, r0: np.uint64, r1: np.uint64) -> int:
+    """The tied slots of the knight on ``q`` (:func:`tied_slots` on ``key``)."""
+    return tied_slots(nl, x0, x4, q)
+
+
+@njit(inline="always")
+def back_to(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray, x4: np.ndarray,
+            path: np.ndarray, k: int, kb: int, r0: np.uint64,
+            r1: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """Back from number ``k`` to number ``kb``: numbers kb+1 .. k erased from ``key``, each
+    square unblocked and its scored neighbours given their outlet back."""
+    for j in range(k, kb, -1):
+        s = path[j]
+        x4[s] -= BLOCKED
+        for i in range(x2[s]):
+            x4[x1[s, i]] += 1
+    return r0, r1
+
+
+@njit(inline="always")
+def step_to(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray, x4: np.ndarray,
+            c: int, k: int, r0: np.uint64, r1: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """Square ``c`` taken as number ``k``: blocked, its scored neighbours one outlet less."""
+    x4[c] += BLOCKED
+    for i in range(x2[c]):
+        x4[x1[c, i]] -= 1
+    return r0, r1
+
+
+@njit(inline="always")
+def no_visit(path: np.ndarray, mo: np.ndarray, st: np.ndarray, got: int, carry: int,
+             out: tuple) -> int:
+    """The visitor of a search that only counts: nothing done at a solution."""
+    return carry
 
 
 @njit
-def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
-                   dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, key: np.ndarray,
-                   path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
-                   max_steps: int, stop_on_solution: bool) -> int:
-    """Run at most ``max_steps`` forward moves. Returns SOLUTION (only when
-    ``stop_on_solution``; the solution is in ``path[1..L]``), EXHAUSTED or BUDGET.
+def search(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, x0: np.ndarray, x1: np.ndarray,
+           x2: np.ndarray, x3: np.ndarray, x4: np.ndarray, path: np.ndarray, mo: np.ndarray,
+           ties: np.ndarray, st: np.ndarray, max_steps: int, max_solutions: int, out: tuple,
+           carry: int) -> int:
+    """The tie-tree search, the one loop in source for every state layout and every use:
+    at most ``max_steps`` forward moves and ``max_solutions`` solutions; returns
+    solutions · 4 + the last event (SOLUTION when it stopped at the last solution it was
+    allowed, EXHAUSTED, BUDGET). The knight's tables ``nbr``, ``nl``, ``ntype`` and the
+    state ``path``, ``mo``, ``ties``, ``st`` are the module docstring's; ``x0..x4`` are the
+    layout's own arrays, read and written only by its operations: ``held`` (the layout's
+    two registers at the start), ``ends_here`` (may number L stand here), ``tie_mask`` (the
+    tie rule: which slots tie), ``back_to`` (undo down to a number) and ``step_to`` (take a
+    square). At each solution (in ``path[1..L]``, its branch in ``st[ST_SOL_BRANCH]``)
+    ``visit(path, mo, st, got, carry, out)`` writes into ``out`` and returns the next
+    ``carry``.
 
-    Tables and state as in the module docstring: ``nbr``, ``nl``, ``dl`` int32[N, 8],
-    ``ntype`` int8[N, 8], ``ncount``, ``dcount`` int32[N], ``adj_end`` int8[N], ``key``
-    int32[N], ``path`` int32[L + 1], ``mo`` int8[L + 1, 8], ``ties`` int32[L + 1], ``st``
-    int64[ST_SIZE]; the state arrays are updated in place. The one search loop of the array
-    state. It is called, not written into its uses (``inline="always"``): written into
-    :func:`each_solution`'s copies it made them slower (bench/tietree_loops.py, 2 cores
-    shared, load 13, best of 3 CPU times: the first 1,000,000 open 9×9 tours streamed in
-    404 ms against 374 ms; on bitboards the 137,300 open 8×8 tours from a1 in 28.5 ms
-    against 21.7 ms)."""
+    This template is never run itself: each use is a copy by
+    :func:`knightgui_core.system.jit.specialise` with its layout and visitor bound
+    (``inline="always"``, so they are written into the copy as a hand-written loop would
+    have them): the array state's operations are this module's (:func:`held`,
+    :func:`ends_here`, :func:`tie_mask`, :func:`back_to`, :func:`step_to`), the bitboard's
+    are :data:`knightgui_core.tietree.enumeration.bitboard_kernel.BITS`; the visitors are
+    :func:`no_visit` (count, step), :func:`visit` (collect),
+    ``stream_kernel.copy_row`` and ``keep_kernel.write_delta``."""
+    if max_solutions < 1:
+        return BUDGET
     k = st[ST_K]
     phase = st[ST_PHASE]
     L = st[ST_L]
@@ -204,25 +230,30 @@ def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: n
     fwd = st[ST_FORWARD]
     branch = st[ST_BRANCH]
     steps = 0
+    got = 0
     event = np.int64(BUDGET)
+    r0, r1 = held(x0, x1, x2, x3, x4, k)
     while True:
         if phase == PH_RUNNING:
+            q = path[k]
             if k == L:
                 phase = np.int64(PH_LEAF)
-                if adj_end[path[k]] != 0:
+                if ends_here(x0, x1, x2, x3, x4, q):
                     sols += 1
                     st[ST_SOL_BRANCH] = branch
                     branch = L + 1
-                    if stop_on_solution:
+                    carry = visit(path, mo, st, got, carry, out)
+                    got += 1
+                    if got == max_solutions:
                         event = np.int64(SOLUTION)
                         break
                 else:
                     dead += 1
                 continue
             if steps >= max_steps:
+                event = np.int64(BUDGET)
                 break
-            q = path[k]
-            mask = tied_slots(nl, ncount, key, q)
+            mask = tie_mask(nl, x0, x1, x2, x3, x4, q, r0, r1)
             if mask == 0:
                 dead += 1
                 phase = np.int64(PH_LEAF)
@@ -240,13 +271,10 @@ def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: n
                 event = np.int64(EXHAUSTED)
                 break
             if steps >= max_steps:
+                event = np.int64(BUDGET)
                 break
             kb = ties[ntie - 1]
-            for j in range(k, kb, -1):      # erase numbers kb+1 .. k
-                s = path[j]
-                key[s] -= BLOCKED
-                for i in range(dcount[s]):
-                    key[dl[s, i]] += 1
+            r0, r1 = back_to(x0, x1, x2, x3, x4, path, k, kb, r0, r1)
             n = mo[kb, 0]
             t = mo[kb, n]
             mo[kb, n] = 0
@@ -261,12 +289,9 @@ def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: n
         else:
             event = np.int64(EXHAUSTED)
             break
-        # move to c as number k + 1
-        key[c] += BLOCKED
-        for i in range(dcount[c]):
-            key[dl[c, i]] -= 1
         k += 1
         path[k] = c
+        r0, r1 = step_to(x0, x1, x2, x3, x4, c, k, r0, r1)
         steps += 1
         fwd += 1
     st[ST_K] = k
@@ -276,7 +301,31 @@ def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: n
     st[ST_DEAD_ENDS] = dead
     st[ST_FORWARD] = fwd
     st[ST_BRANCH] = branch
-    return event
+    return got * 4 + event
+
+
+#: solutions without end: a search that counts, or steps to its budget
+NO_LIMIT = 1 << 62
+
+_advance = specialise(search, "advance_array", visit=no_visit)
+
+
+@njit
+def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
+                   dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, key: np.ndarray,
+                   path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
+                   max_steps: int, stop_on_solution: bool) -> int:
+    """Run at most ``max_steps`` forward moves. Returns SOLUTION (only when
+    ``stop_on_solution``; the solution is in ``path[1..L]``), EXHAUSTED or BUDGET.
+
+    Tables and state as in the module docstring: ``nbr``, ``nl``, ``dl`` int32[N, 8],
+    ``ntype`` int8[N, 8], ``ncount``, ``dcount`` int32[N], ``adj_end`` int8[N], ``key``
+    int32[N], ``path`` int32[L + 1], ``mo`` int8[L + 1, 8], ``ties`` int32[L + 1], ``st``
+    int64[ST_SIZE]; the state arrays are updated in place. :func:`search` on the array
+    state with nothing done at a solution."""
+    r = _advance(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, ties, st,
+                 max_steps, 1 if stop_on_solution else NO_LIMIT, (), np.int64(0))
+    return r % 4
 
 
 @njit(inline="always")
@@ -309,7 +358,7 @@ def count_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.
 @njit(inline="always")
 def visit(path: np.ndarray, mo: np.ndarray, st: np.ndarray, got: int, carry: int,
           out: tuple[np.ndarray, np.ndarray, np.ndarray]) -> int:
-    """What :func:`each_solution` does at a solution, as :func:`collect_kernel` binds it:
+    """What :func:`search` does at a solution, as :func:`collect_kernel` binds it:
     the whole path, options matrix and branch number into row ``got`` of ``out`` =
     (``out_path``, ``out_mo``, ``out_branch``). Returns ``carry`` (unused here)."""
     out[0][got, :] = path
@@ -318,47 +367,16 @@ def visit(path: np.ndarray, mo: np.ndarray, st: np.ndarray, got: int, carry: int
     return carry
 
 
-@njit
-def each_solution(a0: np.ndarray, a1: np.ndarray, a2: np.ndarray, a3: np.ndarray,
-                  a4: np.ndarray, a5: np.ndarray, a6: np.ndarray, a7: np.ndarray,
-                  path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
-                  max_solutions: int, max_steps: int, out: tuple, carry: int) -> int:
-    """The search driven from solution to solution, written once for every use that stops
-    at each one (collect, keep, stream): up to ``max_solutions`` further solutions within
-    ``max_steps`` forward moves, ``visit(path, mo, st, got, carry, out)`` called at each
-    (the solution in ``path[1..L]``, its branch in ``st[ST_SOL_BRANCH]``; it writes into
-    its ``out`` and returns the next ``carry``). The layout's tables and state are
-    ``a0``..``a7``, ``path``, ``mo``, ``ties``, ``st`` (:func:`advance_kernel`'s, or the
-    bitboard's), handed over one by one (a tuple of them at every solution cost its
-    reference counts). Each use is a copy by :func:`knightgui_core.system.jit.specialise`
-    with ``advance_kernel`` (the layout) and ``visit`` (``inline="always"``) bound. Returns
-    solutions · 4 + last event."""
-    got = 0
-    steps_left = max_steps
-    ev = np.int64(BUDGET)  # typed as the search returns it (the AOT compiler keeps a literal)
-    while got < max_solutions:
-        f0 = st[ST_FORWARD]
-        ev = advance_kernel(a0, a1, a2, a3, a4, a5, a6, a7, path, mo, ties, st, steps_left,
-                            True)
-        steps_left -= st[ST_FORWARD] - f0
-        if ev != SOLUTION:
-            break
-        carry = visit(path, mo, st, got, carry, out)
-        got += 1
-    return got * 4 + ev
-
-
 @njit(inline="always")
 def got_and_event(r: int) -> np.ndarray:
-    """int64[2] = (solutions, last event) of :func:`each_solution`'s return ``r``."""
+    """int64[2] = (solutions, last event) of :func:`search`'s return ``r``."""
     res = np.empty(2, dtype=np.int64)
     res[0] = r // 4
     res[1] = r % 4
     return res
 
 
-_collect = specialise(each_solution, "collect_array", advance_kernel=advance_kernel,
-                      visit=visit)
+_collect = specialise(search, "collect_array", visit=visit)
 
 
 @njit
@@ -372,5 +390,5 @@ def collect_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: n
     (int8[>=max_solutions, L+1, 8]) and ``out_branch[i]`` (int64[>=max_solutions]). Returns
     int64[2] = (solutions copied, last event). Tables and state as in :func:`advance_kernel`."""
     return got_and_event(_collect(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo,
-                                  ties, st, max_solutions, max_steps,
+                                  ties, st, max_steps, max_solutions,
                                   (out_path, out_mo, out_branch), np.int64(0)))

@@ -1,16 +1,12 @@
 """Solutions copied out in blocks for streaming: the path only (no options matrix), so a
 solution costs ``L`` int32 copies. The search runs in
-:func:`knightgui_core.tietree.enumeration.enumerate_kernel.each_solution`, the loop from solution to
-solution written once for every use, with :func:`copy_row` bound as what it does at a
-solution; each state layout has its copy from :func:`knightgui_core.system.jit.specialise`
-(:func:`~knightgui_core.tietree.enumeration.enumerate_kernel.advance_kernel` for the array state,
-:func:`~knightgui_core.tietree.enumeration.bitboard_kernel.advance_bits` for the bitboard), which stops
+:func:`knightgui_core.tietree.enumeration.enumerate_kernel.search`, the loop written once for
+every use, with :func:`copy_row` bound as what it does at a solution (``inline="always"``:
+written into the loop); each state layout has its copy from
+:func:`knightgui_core.system.jit.specialise` (the array state's operations, or the
+bitboard's, :data:`knightgui_core.tietree.enumeration.bitboard_kernel.BITS`), which stops
 after ``max_solutions`` solutions or ``max_steps`` forward moves. :func:`collect_paths` and
-:func:`collect_paths_bits` are its entries. The arrays go to the search one by one, not as a
-tuple (a tuple of arrays handed to the search at every solution cost its reference counts:
-the first 1,000,000 open 9×9 tours from a1 took 615 ms against 465 ms, best of 2, 2 cores
-shared with other agents, load 5.8–6.2); :func:`copy_row` is written into each copy
-(``inline="always"``).
+:func:`collect_paths_bits` are its entries.
 
 Arrays (``N`` squares, ``L`` numbers the search places): the static tables and the state
 as documented in :mod:`knightgui_core.tietree.enumeration.enumerate_kernel`; ``out_path`` int32[>=
@@ -27,14 +23,14 @@ from __future__ import annotations
 import numpy as np
 
 from ...system.jit import njit, specialise
-from .bitboard_kernel import advance_bits
-from .enumerate_kernel import ST_L, ST_SOL_BRANCH, advance_kernel, each_solution, got_and_event
+from .bitboard_kernel import BITS
+from .enumerate_kernel import ST_L, ST_SOL_BRANCH, got_and_event, search
 
 
 @njit(inline="always")
 def copy_row(path: np.ndarray, mo: np.ndarray, st: np.ndarray, got: int, carry: int,
              out: tuple) -> int:
-    """What the stream copies of :func:`knightgui_core.tietree.enumeration.enumerate_kernel.each_solution`
+    """What the stream copies of :func:`knightgui_core.tietree.enumeration.enumerate_kernel.search`
     do at solution ``got``: its path (or move numbers) and branch into row ``got`` of ``out``
     = (``out_path``, ``out_branch``, ``as_numbers``). Returns ``carry`` (unused)."""
     out_path, out_branch, as_numbers = out
@@ -49,10 +45,8 @@ def copy_row(path: np.ndarray, mo: np.ndarray, st: np.ndarray, got: int, carry: 
     return carry
 
 
-_rows = specialise(each_solution, "collect_rows", advance_kernel=advance_kernel,
-                   visit=copy_row)
-_rows_bits = specialise(each_solution, "collect_rows_bits", advance_kernel=advance_bits,
-                        visit=copy_row)
+_rows = specialise(search, "collect_rows", visit=copy_row)
+_rows_bits = specialise(search, "collect_rows_bits", visit=copy_row, **BITS)
 
 
 @njit
@@ -63,7 +57,7 @@ def collect_paths(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np
                   out_branch: np.ndarray) -> np.ndarray:
     """Array-state enumeration: up to ``max_solutions`` paths into ``out_path``."""
     return got_and_event(_rows(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo,
-                               ties, st, max_solutions, max_steps,
+                               ties, st, max_steps, max_solutions,
                                (out_path, out_branch, as_numbers), np.int64(0)))
 
 
@@ -74,6 +68,6 @@ def collect_paths_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype
                        st: np.ndarray, max_solutions: int, max_steps: int, as_numbers: bool,
                        out_path: np.ndarray, out_branch: np.ndarray) -> np.ndarray:
     """Bitboard enumeration (at most 64 squares): as :func:`collect_paths`."""
-    return got_and_event(_rows_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo,
-                                    ties, st, max_solutions, max_steps,
+    return got_and_event(_rows_bits(nbr, nl, ntype, tslot, ncount, att, masks, bits, path, mo,
+                                    ties, st, max_steps, max_solutions,
                                     (out_path, out_branch, as_numbers), np.int64(0)))
