@@ -3,7 +3,7 @@
 cap. Also the table packing and the symmetry helpers shared with the grid construction."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -152,33 +152,49 @@ def _cls4(x, y):
     return (x + y + (0 if y in (0, 3) else 1)) % 2
 
 
+def _middle_pieces(widths: Iterable[int], first: int, n: int, sx: int, sy: int,
+                   fits: Callable[[int, int, int], bool], tries: int,
+                   make: Callable[[int, tuple[int, int]], cb.Piece | None]
+                   ) -> Iterator[tuple[int, int, int, cb.Piece]]:
+    """The middle pieces that hold the start ``(sx, sy)`` of an n-column strip: for each
+    width of ``widths`` and each first column ``a`` (from ``first`` on) that keeps column
+    ``sx`` inside, when ``fits(a, width, right)`` (``right`` the columns left on its right),
+    the piece ``make(width, (sx - a, sy))`` builds from the start, as ``(a, width, right,
+    piece)`` (none when ``make`` finds none). At most ``tries`` are built."""
+    for width in widths:
+        for a in range(max(first, sx - width + 1), sx + 1):
+            right = n - a - width
+            if not fits(a, width, right):
+                continue
+            tries -= 1
+            if tries < 0:
+                return
+            piece = make(width, (sx - a, sy))
+            if piece is not None:
+                yield a, width, right, piece
+
+
 def _middle4(n, sx, sy, tries=12):
     """4-row open tour from (sx, sy): a middle piece, the two-strand chain to its right
     and three-strand blocks to its left (two strands out and back, one to the end)."""
     H, P = 4, cb.STRIP_PERIOD
     if sy not in (0, 3):
         return None              # open 4×n tours start on an outer row
-    _, x1out, x2in, _, _, yout = cb.TRIPLE_PORTS[H]
-    for width in (5, 7, 9, 4, 6, 8):
-        for a in range(max(cb.TRIPLE_LEFT[H][0], sx - width + 1), sx + 1):
-            right = n - a - width
-            if not _bare_ok(H, right):
-                continue
-            # the start, the left strands and the right chain's first strand share a class
-            if not (_cls4(sx, sy) == _cls4(a + x1out[0], x1out[1])
-                    == _cls4(a + width, 0)):
-                continue
-            tries -= 1
-            if tries < 0:
-                return None
-            mid = cb.triple_middle_from(H, width, (sx - a, sy))
-            if mid is None:
-                continue
-            l = next(c for c in cb.TRIPLE_LEFT[H] if (a - c) % P == 0)
-            k = (a - l) // P
-            per = cb.triple_piece(H, "period", P)
-            cap = cb.triple_piece(H, "cap", l)
-            return _assemble4(n, a, width, right, l, k, mid, per, cap)
+    x1out = cb.TRIPLE_PORTS[H][1]
+
+    def fits(a: int, width: int, right: int) -> bool:
+        # the start, the left strands and the right chain's first strand share a class
+        return _bare_ok(H, right) and (_cls4(sx, sy) == _cls4(a + x1out[0], x1out[1])
+                                       == _cls4(a + width, 0))
+
+    for a, width, right, mid in _middle_pieces(
+            (5, 7, 9, 4, 6, 8), cb.TRIPLE_LEFT[H][0], n, sx, sy, fits, tries,
+            lambda width, at: cb.triple_middle_from(H, width, at)):
+        l = next(c for c in cb.TRIPLE_LEFT[H] if (a - c) % P == 0)
+        k = (a - l) // P
+        per = cb.triple_piece(H, "period", P)
+        cap = cb.triple_piece(H, "cap", l)
+        return _assemble4(n, a, width, right, l, k, mid, per, cap)
     return None
 
 
@@ -218,33 +234,26 @@ def _bare_ok(H, width):
 def _middle(H, n, sx, sy, tries=16):
     """Open tour from (sx, sy) through a middle piece: chains to its left (mirrored) and to
     its right, each a bare strip (no left cap) entered and left at the piece's ports."""
-    for width in range(4, 12):
-        for a in range(max(1, sx - width + 1), sx + 1):
-            right = n - a - width
-            if not (_bare_ok(H, a) and _bare_ok(H, right)):
-                continue
-            tries -= 1
-            if tries < 0:
-                return None
-            piece = cb.strip_middle_from(H, width, (sx - a, sy))
-            if piece is None:
-                continue
-            r_out, r_in, l_out, l_in = cb.middle_ports(H, width)
-            jumps = {r_out[1] * width + r_out[0]: (strip(H, right, False, bare=True), right,
-                                                   a + width, False),
-                     l_out[1] * width + l_out[0]: (strip(H, a, False, bare=True), a, 0, True)}
-            path = np.empty(H * n, dtype=np.int32)
-            seq = piece.seq
-            at, k0 = 0, 0
-            for k in range(seq.size):
-                u = int(seq[k])
-                if u in jumps:
-                    at = kc.place(seq[k0:k + 1], width, a, False, n, path, at)
-                    part, pw, x_off, mirror = jumps[u]
-                    at = kc.place(part, pw, x_off, mirror, n, path, at)
-                    k0 = k + 1
-            at = kc.place(seq[k0:], width, a, False, n, path, at)
-            if at == H * n:
-                return path
-            raise RuntimeError("middle strip construction lost squares")  # a bug
+    for a, width, right, piece in _middle_pieces(
+            range(4, 12), 1, n, sx, sy,
+            lambda a, _w, right: _bare_ok(H, a) and _bare_ok(H, right), tries,
+            lambda width, at: cb.strip_middle_from(H, width, at)):
+        r_out, r_in, l_out, l_in = cb.middle_ports(H, width)
+        jumps = {r_out[1] * width + r_out[0]: (strip(H, right, False, bare=True), right,
+                                               a + width, False),
+                 l_out[1] * width + l_out[0]: (strip(H, a, False, bare=True), a, 0, True)}
+        path = np.empty(H * n, dtype=np.int32)
+        seq = piece.seq
+        at, k0 = 0, 0
+        for k in range(seq.size):
+            u = int(seq[k])
+            if u in jumps:
+                at = kc.place(seq[k0:k + 1], width, a, False, n, path, at)
+                part, pw, x_off, mirror = jumps[u]
+                at = kc.place(part, pw, x_off, mirror, n, path, at)
+                k0 = k + 1
+        at = kc.place(seq[k0:], width, a, False, n, path, at)
+        if at == H * n:
+            return path
+        raise RuntimeError("middle strip construction lost squares")  # a bug
     return None
