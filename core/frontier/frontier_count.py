@@ -17,10 +17,11 @@ bound on a permanent), and the Chinese remainder theorem joins them into a Pytho
 """
 from __future__ import annotations
 
-import math
+import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -28,6 +29,8 @@ from ..system.control import CancelLike, raise_if_cancelled
 from ..system.errors import InputError
 from ..system.limits import available_memory
 from .frontier_kernel import MAX_WINDOW, frontier_regrow, frontier_step
+from .frontier_residues import count_bound_bits, crt, moduli_for
+from .frontier_word import grow_word_table, keep_word_part, new_word_table, word_cell
 
 __all__ = ["MAX_ROWS", "MAX_COLS", "FrontierError", "FrontierBoard", "FrontierResult",
            "count_frontier", "moduli_for", "count_bound_bits", "new_table", "grow_table", "crt",
@@ -84,86 +87,6 @@ class FrontierResult:
     seconds: float = 0.0
     #: the states read, summed over the cells (the work: each is turned into its successors)
     state_cells: int = 0
-
-
-def _is_prime(n: int) -> bool:
-    if n < 2:
-        return False
-    small = (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37)
-    for p in small:
-        if n % p == 0:
-            return n == p
-    d, s = n - 1, 0
-    while d % 2 == 0:
-        d //= 2
-        s += 1
-    for a in small:                      # deterministic below 3.3e24
-        x = pow(a, d, n)
-        if x in (1, n - 1):
-            continue
-        for _ in range(s - 1):
-            x = x * x % n
-            if x == n - 1:
-                break
-        else:
-            return False
-    return True
-
-
-def _degrees(rows: int, cols: int) -> list[int]:
-    out = []
-    for r in range(rows):
-        for c in range(cols):
-            out.append(sum(1 for dr, dc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2),
-                                            (2, -1), (-1, -2), (-2, -1))
-                           if 0 <= r + dr < rows and 0 <= c + dc < cols))
-    return out
-
-
-def count_bound_bits(rows: int, cols: int) -> float:
-    """log2 of a bound on the directed Hamiltonian paths of the board's knight graph ``G``,
-    and so on its cycles and undirected paths. A directed path ``s … t`` is a cycle through
-    an added cell joined to every cell, that is a permutation moving each cell to a
-    neighbour: at most the permanent of that graph's adjacency matrix, which Brégman's
-    theorem bounds by ``Π r! ^ (1/r)`` over its row sums ``r`` (``deg(v) + 1``, and ``N``
-    for the added cell). The plainer bound ``N · Π deg(v)`` (a first cell, then a
-    neighbour to go to from every other) is taken where it is smaller; one bit of margin
-    covers the floating point."""
-    n = rows * cols
-    degs = _degrees(rows, cols)
-    bregman = (sum(math.lgamma(d + 2) / (d + 1) for d in degs)
-               + math.lgamma(n + 1) / n) / math.log(2)
-    plain = math.log2(n) + sum(math.log2(max(1, d)) for d in degs)
-    return min(bregman, plain) * (1 + 1e-9) + 1.0
-
-
-def moduli_for(rows: int, cols: int) -> list[int]:
-    """The moduli whose product exceeds every count of the board
-    (:func:`count_bound_bits`): 2^64 (written 0, the word's wrap-around) and primes below
-    2^62."""
-    bits = count_bound_bits(rows, cols)
-    mods = [0]
-    product_bits = 64.0
-    p = (1 << 62) - 1
-    while product_bits <= bits:
-        while not _is_prime(p):
-            p -= 2
-        mods.append(p)
-        product_bits += math.log2(p)
-        p -= 2
-    return mods
-
-
-def crt(residues: Sequence[int], mods: Sequence[int]) -> int:
-    """The least non-negative integer with these residues (modulus 0 meaning 2^64)."""
-    x, m = 0, 1
-    for r, q in zip(residues, mods):
-        q = q or (1 << 64)
-        # x + m·t ≡ r (mod q)
-        t = ((int(r) - x) * pow(m, -1, q)) % q
-        x += m * t
-        m *= q
-    return x
 
 
 def _later(rows: int, r: int) -> list[tuple[int, int]]:
@@ -267,11 +190,108 @@ def _keep_part(keys: np.ndarray, used: np.ndarray, index: int, parts: int) -> in
     return int(np.count_nonzero(used))
 
 
+def warm_up_frontier() -> None:
+    """Runs each frontier kernel once (both steps, both regrows) on tiny boards."""
+    assert count_frontier(3, [4], threads=2).boards[0].paths == 8      # one-word keys
+    assert count_frontier(8, [2], closed_only=True).boards[0].cycles == 0   # two-word keys
+    assert grow_table(new_table(16, 1), np.zeros(1, np.uint64))[0].shape[0] == 32
+    assert grow_word_table(new_word_table(16, 1), np.zeros(1, np.uint64)).shape[0] == 40
+
+
+def _expect(states: int, growth: float) -> int:
+    """The states a new table is sized for: the growth of the same row's cell a column
+    before."""
+    return int(states * growth) + 1
+
+
+def _word_cells(k: int, ncols: int, m: int, mods: np.ndarray, nb: np.ndarray,
+                rem: np.ndarray, endok: np.ndarray, open_mode: int, wanted: set[int],
+                nparts: int, budget: int, res: FrontierResult,
+                part: tuple[int, int, int] | None) -> Iterator[tuple[int, int, Any]]:
+    """Each cell of a board of at most 7 rows (one-word keys, :mod:`.frontier_word`) in
+    turn: its index, the states after it and the finished boards' residues (or None)."""
+    first = new_word_table(16, m)
+    first[0, 0] = np.uint64(1) << np.uint64(63)
+    first[0, 1:] = 1
+    tables, states = [first], 1
+    growth = [3.0] * k
+    total_cells = k * ncols
+    for i in range(total_cells):
+        c, r = divmod(i, k)
+        finish = int(r == k - 1 and c + 1 in wanted)
+        carry = int(i < total_cells - 1)
+        held = [sum(t.nbytes for t in tables)]
+
+        def reserve(nbytes: int, c: int = c, states: int = states,
+                    held: list[int] = held) -> None:
+            held[0] += nbytes
+            _check_fits(res, held[0], budget, k, ncols, c, states, m)
+
+        try:
+            tables, total, got = word_cell(tables, mods, nb[i], rem[i], endok[i], 2 * k + 1,
+                                           open_mode, finish, carry,
+                                           _expect(states, growth[r]), nparts, reserve)
+        except RuntimeError as e:
+            raise FrontierError(f"{e} at cell {i}") from None
+        if carry:
+            growth[r] = max(0.5, got / max(1, states))
+        states = got
+        res.peak_states = max(res.peak_states, states)
+        if r == k - 1 and part is not None and c + 1 == part[0]:
+            states = keep_word_part(tables, part[1], part[2])
+        yield i, states, total if finish else None
+
+
+def _wide_cells(k: int, ncols: int, m: int, mods: np.ndarray, nb: np.ndarray,
+                rem: np.ndarray, endok: np.ndarray, open_mode: int, wanted: set[int],
+                nparts: int, budget: int, res: FrontierResult,
+                part: tuple[int, int, int] | None) -> Iterator[tuple[int, int, Any]]:
+    """As :func:`_word_cells` for boards of 8 rows and more (two-word keys,
+    :func:`.frontier_kernel.frontier_step`, one thread)."""
+    entry = BYTES_PER_STATE + 8 * m
+    keys, used, cnt = new_table(16, m, 2)
+    used[0] = 1
+    cnt[0, :] = 1
+    states = 1
+    growth = [3.0] * k
+    total_cells = k * ncols
+    w = 2 * k + 1
+    for i in range(total_cells):
+        c, r = divmod(i, k)
+        finish = int(r == k - 1 and c + 1 in wanted)
+        carry = int(i < total_cells - 1)
+        cap = _pow2(int(_expect(states, growth[r]) * 4 / 3) + 1) if carry else 16
+        held = keys.nbytes + used.nbytes + cnt.nbytes
+        _check_fits(res, held + cap * entry, budget, k, ncols, c, states, m)
+        tkeys, tused, tcnt = new_table(cap, m, 2)
+        total = np.zeros((2, m), np.uint64)
+        io = np.zeros(2, np.int64)
+        while True:
+            got = frontier_step(keys, used, cnt, mods, nb[i], rem[i], endok[i], w, open_mode,
+                                finish, carry, tkeys, tused, tcnt, total, io)
+            if got >= 0:
+                break
+            if got != -1:
+                raise FrontierError(f"the frontier step refused its arrays at cell {i}")
+            _check_fits(res, held + 3 * cap * entry, budget, k, ncols, c, int(io[1]), m)
+            tkeys, tused, tcnt = grow_table((tkeys, tused, tcnt), mods)
+            cap *= 2
+        if carry:
+            growth[r] = max(0.5, got / max(1, states))
+        keys, used, cnt = tkeys, tused, tcnt
+        states = int(got)
+        res.peak_states = max(res.peak_states, states)
+        if r == k - 1 and part is not None and c + 1 == part[0]:
+            states = _keep_part(keys, used, part[1], part[2])
+        yield i, states, total if finish else None
+
+
 def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = False,
                    memory_limit: int | None = None,
                    progress: Callable[[int, int], None] | None = None,
                    cancel: CancelLike = None,
-                   part: tuple[int, int, int] | None = None) -> FrontierResult:
+                   part: tuple[int, int, int] | None = None,
+                   threads: int | None = None) -> FrontierResult:
     """Count the closed tours (and, unless ``closed_only``, the open paths) of every
     ``rows`` × ``n`` board for ``n`` in ``cols``, in one pass over ``max(cols)`` columns.
     ``memory_limit``: bytes the tables may take (default: what the machine has free);
@@ -279,7 +299,9 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     ``part``: ``(column, index, parts)`` keeps, after that column, only the states whose
     key hashes to ``index`` of ``parts``: the counts of the parts add up to the whole (each
     board is counted from exactly one state of that column), each part one call; every
-    length must be longer than ``column``."""
+    length must be longer than ``column``. ``threads``: how many threads read each cell,
+    each keeping the successors of its own share of the hash (default: one a core, at most
+    8; boards of 8 rows and more use one)."""
     lengths = sorted({int(cols)} if isinstance(cols, (int, np.integer)) else
                      {int(c) for c in cols})
     if not isinstance(rows, (int, np.integer)) or not 1 <= int(rows) <= MAX_ROWS:
@@ -299,56 +321,25 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     m = len(mods_list)
     w = 2 * k + 1
     words = 1 if w <= 15 else 2
-    entry = BYTES_PER_STATE - 8 * (2 - words) + 8 * m
     open_mode = 0 if closed_only else 1
     # a path alternates colours: on an odd board both ends lie on the corners' colour
     odd_ends = k % 2 == 1 and all(x % 2 == 1 for x in lengths)
     nb, rem, endok = _step_tables(k, ncols, odd_ends)
     res = FrontierResult(k, closed_only, moduli=m)
-    keys, used, cnt = new_table(16, m, words)
-    used[0] = 1
-    cnt[0, :] = 1
-    states = 1
     wanted = set(lengths)
     total_cells = k * ncols
-    # a new table is sized by the growth of the same row's cell a column before, and moved
-    # into one twice as big when it fills up on the way
-    growth = [3.0] * k
-    for i in range(total_cells):
+    nparts = max(1, int(threads)) if threads else min(8, os.cpu_count() or 1)
+    cells = _word_cells if words == 1 else _wide_cells
+    states = 1
+    for i, got, total in cells(k, ncols, m, mods, nb, rem, endok, open_mode, wanted, nparts,
+                               budget, res, part):
         raise_if_cancelled(cancel, "the frontier count")
         c, r = divmod(i, k)
-        finish = int(r == k - 1 and c + 1 in wanted)
-        carry = int(i < total_cells - 1)
-        cap = _pow2(int(states * growth[r] * 4 / 3) + 1) if carry else 16
-        held = keys.nbytes + used.nbytes + cnt.nbytes
         res.state_cells += states
-        need = held + cap * entry
-        _check_fits(res, need, budget, k, ncols, c, states, m)
-        tkeys, tused, tcnt = new_table(cap, m, words)
-        total = np.zeros((2, m), np.uint64)
-        io = np.zeros(2, np.int64)
-        while True:
-            got = frontier_step(keys, used, cnt, mods, nb[i], rem[i], endok[i], w, open_mode,
-                                finish, carry, tkeys, tused, tcnt, total, io)
-            if got >= 0:
-                break
-            if got == -1:
-                need = held + 3 * cap * entry
-                _check_fits(res, need, budget, k, ncols, c, int(io[1]), m)
-                tkeys, tused, tcnt = grow_table((tkeys, tused, tcnt), mods)
-                cap *= 2
-            else:
-                raise FrontierError(f"the frontier step refused its arrays at cell {i}")
-        if carry:
-            growth[r] = max(0.5, got / max(1, states))
-        keys, used, cnt = tkeys, tused, tcnt
-        states = int(got)
-        res.peak_states = max(res.peak_states, states)
+        states = got
         if r == k - 1:
-            if part is not None and c + 1 == part[0]:
-                states = _keep_part(keys, used, part[1], part[2])
             res.column_states.append(states)
-        if finish:
+        if total is not None:
             cycles = crt([int(x) for x in total[0]], mods_list)
             paths = None if closed_only else crt([int(x) for x in total[1]], mods_list)
             res.boards.append(FrontierBoard(k, c + 1, cycles, paths))

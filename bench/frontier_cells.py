@@ -1,0 +1,75 @@
+"""The frontier count cell by cell: states after each column, seconds and CPU per state.
+
+    .venv/bin/python bench/frontier_cells.py 6 6                 # 6×6, open paths
+    .venv/bin/python bench/frontier_cells.py 7 7 --upto 4 --threads 2
+    .venv/bin/python bench/frontier_cells.py 7 8 --closed-only --cap-gb 18
+
+Prints, column by column, the states held after the column's last cell, the wall and CPU
+seconds of the column and the CPU per state read (the states of the cell before, summed over
+the column's cells), then the counts, the peak states, the largest table and the peak RSS
+of the process. ``--upto C`` stops after column C (the board is still ``rows`` × ``cols``,
+so the right-edge pruning is that of the whole board). The load average is printed: the
+machine may be shared.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import time
+
+from knightgui_core.frontier.frontier_count import FrontierError, count_frontier
+
+
+class _Stop(Exception):
+    pass
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("rows", type=int)
+    ap.add_argument("cols", type=int)
+    ap.add_argument("--closed-only", action="store_true")
+    ap.add_argument("--upto", type=int, default=0, help="stop after this column")
+    ap.add_argument("--threads", type=int, default=0)
+    ap.add_argument("--cap-gb", type=float, default=0.0)
+    a = ap.parse_args()
+    count_frontier(3, [4], threads=a.threads or None)          # compile (or load) first
+    print(f"{a.rows}x{a.cols} {'closed' if a.closed_only else 'open'}, threads "
+          f"{a.threads or 'default'}, load {os.getloadavg()}", flush=True)
+    marks = [(time.perf_counter(), time.process_time())]
+
+    def progress(done: int, total: int) -> None:
+        if done % a.rows == 0:
+            now = (time.perf_counter(), time.process_time())
+            col = done // a.rows
+            print(f"  column {col}: wall {now[0] - marks[-1][0]:8.1f} s, "
+                  f"CPU {now[1] - marks[-1][1]:8.1f} s", flush=True)
+            marks.append(now)
+            if a.upto and col >= a.upto:
+                raise _Stop
+
+    t0, c0 = time.perf_counter(), time.process_time()
+    cap = int(a.cap_gb * 2**30) if a.cap_gb else None
+    try:
+        res = count_frontier(a.rows, [a.cols], closed_only=a.closed_only, memory_limit=cap,
+                             progress=progress, threads=a.threads or None)
+        print("  counts:", [(b.cols, b.cycles, b.paths) for b in res.boards])
+    except _Stop:
+        res = None
+    except FrontierError as e:
+        print("  refused:", e)
+        res = e.result
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
+    print(f"  wall {wall:.1f} s, CPU {cpu:.1f} s, peak RSS {rss:.2f} GiB, "
+          f"load {os.getloadavg()}")
+    if res is not None:
+        print(f"  states after each column {res.column_states}, peak {res.peak_states:,}, "
+              f"largest table {res.peak_table_bytes / 2**30:.2f} GiB, "
+              f"states read {res.state_cells:,} "
+              f"({cpu / max(1, res.state_cells) * 1e6:.3f} µs CPU each)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,366 @@
+"""One cell of the frontier count on boards of at most 7 rows, a state one 64-bit word.
+
+The same step as :mod:`.frontier_kernel` (its docstring says what a state is), written on
+the word itself: the window's 15 cells and the new one are the 16 nibbles of a local word,
+each successor is made and put in canonical form with shifts and masks, nothing copied into
+arrays. A stored key is that window shifted by one cell (15 nibbles, bits 0-59), the path
+ends placed in bits 60-61 and bit 63 set, so no state is ever the word 0: ``0`` marks an
+empty slot.
+
+A table is one ``uint64[C, 1 + m]`` array: column 0 the key, columns 1..m the residues of
+its count (``mods[j]``; 0 stands for 2^64, the word's own wrap-around), so a slot's key and
+count share a cache line. Slot ``C · (h >> 32) >> 32`` of the key's hash ``h`` comes first
+(any ``C`` below 2^32, not only powers of two), then the next ones in turn.
+
+The output may be split by hash (``part`` of ``parts``, the hash's low 32 bits): every
+thread reads the whole input and keeps only the successors of its own part, each into a
+table of its own, so threads never write to one table. Successors wait in a small buffer
+and the slots of a batch are read once before any is written, so the cache misses of a
+batch overlap.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..system.jit import njit, trailing_zeros
+
+#: the widest window a word holds (15 nibbles and the ends)
+WORD_WINDOW = 15
+_FRESH = np.uint64(15)        # a new piece's label before renumbering (at most 8 pieces: 3..10)
+_MUL0 = np.uint64(0x9E3779B97F4A7C15)
+_MUL1 = np.uint64(0xBF58476D1CE4E5B9)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_F = np.uint64(15)
+_BATCH = 64
+_MOST = 11                     # successors of one state at most
+
+
+@njit(inline="always")
+def _hash(key: np.uint64) -> np.uint64:
+    h = key * _MUL0
+    h ^= h >> np.uint64(29)
+    h *= _MUL1
+    h ^= h >> np.uint64(32)
+    return h
+
+
+@njit(inline="always")
+def _get(w: np.uint64, p: np.int64) -> np.uint64:
+    return (w >> np.uint64(4 * p)) & _F
+
+
+@njit(inline="always")
+def _set(w: np.uint64, p: np.int64, x: np.uint64) -> np.uint64:
+    sh = np.uint64(4 * p)
+    return (w & ~(_F << sh)) | (x << sh)
+
+
+_ONES = np.uint64(0x1111111111111111)
+_SEVENS = np.uint64(0x7777777777777777)
+_EIGHTS = np.uint64(0x8888888888888888)
+
+
+@njit(inline="always")
+def _find(w: np.uint64, n: np.int64, x: np.uint64) -> np.int64:
+    """The lowest position among 0..n whose nibble is ``x`` (not 0), or -1."""
+    z = w ^ (x * _ONES)
+    hit = ~(((z & _SEVENS) + _SEVENS) | z) & _EIGHTS          # the high bit of each 0 nibble
+    if n < 15:
+        hit &= (np.uint64(1) << np.uint64(4 * n + 4)) - np.uint64(1)
+    if hit == 0:
+        return np.int64(-1)
+    p = np.int64(0)
+    if hit & _LOW32 == 0:
+        p += 8
+        hit >>= np.uint64(32)
+    if hit & np.uint64(0xFFFF) == 0:
+        p += 4
+        hit >>= np.uint64(16)
+    if hit & np.uint64(0xFF) == 0:
+        p += 2
+        hit >>= np.uint64(8)
+    if hit & _F == 0:
+        p += 1
+    return p
+
+
+@njit(inline="always")
+def _retire(w: np.uint64, n: np.int64, t: np.int64, open_mode: np.int64, ok_end: np.int64,
+            e: np.int64, pth: np.int64) -> tuple[np.uint64, np.int64, np.int64, bool]:
+    """Cell ``t`` leaves: the new word, ends placed, paths closed, and whether the state
+    lives (``ok_end``: the cell may be an end of the path)."""
+    x = _get(w, t)
+    if x == 0:
+        return w, e, pth, True
+    w = _set(w, t, np.uint64(0))
+    if x == 1 or open_mode == 0 or ok_end == 0 or e >= 2:
+        return w, e, pth, False
+    if x == 2:
+        return w, e + 1, pth + 1, True
+    u = _find(w, n, x)
+    if u < 0:
+        return w, e, pth, False
+    return _set(w, u, np.uint64(2)), e + 1, pth, True
+
+
+@njit(inline="always")
+def _attach(w: np.uint64, p: np.int64, q: np.int64) -> np.uint64:
+    """A move from ``p`` to ``q`` (which has none yet)."""
+    xp = _get(w, p)
+    if xp == 1:
+        return _set(_set(w, p, _FRESH), q, _FRESH)
+    return _set(_set(w, q, xp), p, np.uint64(0))
+
+
+@njit(inline="always")
+def _join(w: np.uint64, n: np.int64, a: np.int64, b: np.int64, open_mode: np.int64,
+          e: np.int64) -> tuple[np.uint64, np.int64, np.int64, bool]:
+    """The new cell ``n`` (EMPTY in ``w``) takes moves to ``a`` and ``b`` (-1: none): the
+    new word, paths and cycles closed (1 each at most), and whether the state lives."""
+    if a < 0:
+        return w, np.int64(0), np.int64(0), True
+    if b < 0:
+        return _attach(w, a, n), np.int64(0), np.int64(0), True
+    xa = _get(w, a)
+    xb = _get(w, b)
+    w = _set(w, n, np.uint64(0))
+    if xa == 1:
+        return _attach(w, b, a), np.int64(0), np.int64(0), True
+    if xb == 1:
+        return _attach(w, a, b), np.int64(0), np.int64(0), True
+    w = _set(_set(w, a, np.uint64(0)), b, np.uint64(0))
+    if xa == xb:
+        if xa == 2:
+            return w, np.int64(1), np.int64(0), True
+        if open_mode != 0 and e > 0:
+            return w, np.int64(0), np.int64(0), False
+        return w, np.int64(0), np.int64(1), True
+    u = _find(w, n, xb if xa == 2 else xa) if (xa == 2 or xb == 2) else _find(w, n, xb)
+    if u < 0:
+        return w, np.int64(0), np.int64(0), False
+    return _set(w, u, np.uint64(2) if (xa == 2 or xb == 2) else xa), np.int64(0), \
+        np.int64(0), True
+
+
+@njit(inline="always")
+def _add_into(dst: np.ndarray, drow: np.int64, src: np.ndarray, srow: np.int64,
+              mods: np.ndarray) -> None:
+    for j in range(mods.shape[0]):
+        v = dst[drow, j + 1] + src[srow, j + 1]
+        if mods[j] != 0 and v >= mods[j]:
+            v -= mods[j]
+        dst[drow, j + 1] = v
+
+
+@njit
+def _flush(bkey: np.ndarray, bsrc: np.ndarray, bslot: np.ndarray, nbuf: np.int64,
+           tab: np.ndarray, ttab: np.ndarray, mods: np.ndarray) -> np.int64:
+    """Inserts the buffered successors; the new states, -1 when no slot is free."""
+    cap = ttab.shape[0]
+    capu = np.uint64(cap)
+    seen = np.uint64(0)
+    for j in range(nbuf):
+        h = _hash(bkey[j])
+        s = np.int64(((h >> np.uint64(32)) * capu) >> np.uint64(32))
+        bslot[j] = s
+        seen ^= ttab[s, 0]           # read every slot first: the misses overlap
+    bslot[bslot.shape[0] - 1] = np.int64(seen & np.uint64(1))
+    new = np.int64(0)
+    for j in range(nbuf):
+        s = bslot[j]
+        k = bkey[j]
+        for _ in range(cap):
+            got = ttab[s, 0]
+            if got == 0:
+                ttab[s, 0] = k
+                for c in range(1, ttab.shape[1]):
+                    ttab[s, c] = tab[bsrc[j], c]
+                new += 1
+                break
+            if got == k:
+                _add_into(ttab, s, tab, bsrc[j], mods)
+                break
+            s += 1
+            if s == cap:
+                s = 0
+        else:
+            return np.int64(-1)
+    return new
+
+
+@njit
+def word_step(tab: np.ndarray, mods: np.ndarray, nb: np.ndarray, rem: np.ndarray,
+              endok: np.ndarray, window: int, open_mode: int, finish: int, carry: int,
+              part: int, parts: int, ttab: np.ndarray, total: np.ndarray,
+              io: np.ndarray) -> int:
+    """Reads one cell: every state of ``tab`` goes to its successors; those whose hash falls
+    in ``part`` of ``parts`` are added into ``ttab`` (when ``carry``), and, when ``finish``,
+    the boards that end with this cell into ``total[0]`` (cycles) and ``total[1]``
+    (undirected paths). ``nb``, ``rem``, ``endok``, ``window``, ``open_mode``: as
+    :func:`.frontier_kernel.frontier_step`. ``io``: int64[2], the slot of ``tab`` to start
+    at and the states already in ``ttab``. Returns the states in ``ttab``; -1 when it might
+    pass 4/5 full (``io`` then says where to go on from, after the caller has moved
+    ``ttab`` into a bigger table, :func:`word_regrow`); -2 when the arrays do not fit."""
+    n = np.int64(window)
+    m = mods.shape[0]
+    cap = ttab.shape[0]
+    if (n < 1 or n > WORD_WINDOW or nb.shape[0] != 4 or rem.shape[0] != n + 1
+            or endok.shape[0] != n + 1 or tab.shape[1] != m + 1 or ttab.shape[1] != m + 1
+            or cap < 16 or cap >= (1 << 32) or total.shape[0] != 2 or total.shape[1] != m
+            or io.shape[0] != 2 or io[0] < 0 or io[1] < 0 or parts < 1 or part < 0
+            or part >= parts):
+        return -2
+    for q in range(4):
+        if nb[q] < -1 or nb[q] >= n:
+            return -2
+    limit = (cap // 5) * 4
+    filled = io[1]
+    avail = np.zeros(4, np.int64)
+    bkey = np.zeros(_BATCH + _MOST, np.uint64)
+    bsrc = np.zeros(_BATCH + _MOST, np.int64)
+    bslot = np.zeros(_BATCH + _MOST, np.int64)
+    nbuf = np.int64(0)
+    lowmask = (np.uint64(1) << np.uint64(60)) - np.uint64(1)
+    partsu = np.uint64(parts)
+    partu = np.uint64(part)
+    top = np.uint64(1) << np.uint64(63)
+    # the cells a rem of 1 leaves one move short if they have none
+    one = np.zeros(n + 1, np.int64)
+    none = np.int64(0)
+    # the cells that leave with this one: the oldest, and those with no unread neighbour
+    ret = np.zeros(n + 1, np.int64)
+    nret = np.int64(1)
+    for t in range(1, n + 1):
+        if rem[t] == 1:
+            one[none] = t
+            none += 1
+        if rem[t] == 0:
+            ret[nret] = t
+            nret += 1
+    for s in range(io[0], tab.shape[0]):
+        k = tab[s, 0]
+        if k == 0:
+            continue
+        if carry != 0 and filled + nbuf + _MOST > limit:
+            got = _flush(bkey, bsrc, bslot, nbuf, tab, ttab, mods)
+            if got < 0:
+                return -2
+            io[0] = s
+            io[1] = filled + got
+            return -1
+        cur = k & lowmask
+        ends0 = np.int64((k >> np.uint64(60)) & np.uint64(3))
+        na = 0
+        for q in range(4):
+            if nb[q] >= 0 and _get(cur, nb[q]) != 0:
+                avail[na] = nb[q]
+                na += 1
+        base = _set(cur, n, np.uint64(1))
+        for ia in range(-1, na):
+            for ib in range(ia + 1, na + 1):
+                if ia < 0 and ib < na:
+                    continue
+                w, pth, cyc, live = _join(base, n, avail[ia] if ia >= 0 else -1,
+                                          avail[ib] if ib < na else -1, open_mode, ends0)
+                if not live:
+                    continue
+                e = ends0
+                for j in range(nret):
+                    t = ret[j]
+                    w, e, pth, live = _retire(w, n, t, open_mode, np.int64(endok[t]), e, pth)
+                    if not live:
+                        break
+                if not live:
+                    continue
+                if finish != 0:
+                    f, fe, fp, fl = w, e, pth, True
+                    t = np.int64(1)
+                    while fl and t <= n:
+                        f, fe, fp, fl = _retire(f, n, t, open_mode, np.int64(endok[t]), fe, fp)
+                        t += 1
+                    if fl and fp + cyc == 1:
+                        row = 0 if (cyc == 1 and fe == 0) else (1 if fp == 1 else -1)
+                        if row >= 0:
+                            for j in range(m):
+                                v = total[row, j] + tab[s, j + 1]
+                                if mods[j] != 0 and v >= mods[j]:
+                                    v -= mods[j]
+                                total[row, j] = v
+                if carry == 0 or pth + cyc > 0:
+                    continue
+                short = np.int64(0)
+                for j in range(none):
+                    t = one[j]
+                    if _get(w, t) == 1:
+                        short += 1 if endok[t] != 0 else 4
+                if short > 0 and (open_mode == 0 or short > 2 - e):
+                    continue
+                # canonical labels: pieces numbered 3, 4, … in the order their ends appear;
+                # only the label cells are visited (a nibble of 3 or more), without branches
+                rest = w >> np.uint64(4)
+                out = rest
+                lab = ((rest >> np.uint64(3)) | (rest >> np.uint64(2))
+                       | ((rest >> np.uint64(1)) & rest)) & _ONES
+                ren = np.uint64(0)
+                nxt = np.uint64(3)
+                while lab != 0:
+                    sh = np.uint64(trailing_zeros(lab))
+                    x = (rest >> sh) & _F
+                    xs = x << np.uint64(2)
+                    y = (ren >> xs) & _F
+                    fresh = np.uint64(y == 0) * nxt
+                    ren |= fresh << xs
+                    nxt += np.uint64(fresh != 0)
+                    out ^= (x ^ (y | fresh)) << sh
+                    lab &= lab - np.uint64(1)
+                key = out | (np.uint64(e) << np.uint64(60)) | top
+                if parts > 1 and ((_hash(key) & _LOW32) * partsu) >> np.uint64(32) != partu:
+                    continue
+                bkey[nbuf] = key
+                bsrc[nbuf] = s
+                nbuf += 1
+        if nbuf >= _BATCH:
+            got = _flush(bkey, bsrc, bslot, nbuf, tab, ttab, mods)
+            if got < 0:
+                return -2
+            filled += got
+            nbuf = 0
+    got = _flush(bkey, bsrc, bslot, nbuf, tab, ttab, mods)
+    if got < 0:
+        return -2
+    filled += got
+    io[0] = tab.shape[0]
+    io[1] = filled
+    return filled
+
+
+@njit
+def word_regrow(tab: np.ndarray, ttab: np.ndarray, mods: np.ndarray) -> int:
+    """Moves every state of ``tab`` into the empty, bigger ``ttab``; the states moved, -2
+    when the arrays do not fit each other or ``ttab`` has too few slots."""
+    cap = ttab.shape[0]
+    if (tab.shape[1] != mods.shape[0] + 1 or ttab.shape[1] != tab.shape[1] or cap < 16
+            or cap >= (1 << 32)):
+        return -2
+    bkey = np.zeros(_BATCH + 1, np.uint64)
+    bsrc = np.zeros(_BATCH + 1, np.int64)
+    bslot = np.zeros(_BATCH + 1, np.int64)
+    nbuf = np.int64(0)
+    moved = np.int64(0)
+    for s in range(tab.shape[0]):
+        if tab[s, 0] != 0:
+            if moved + nbuf >= cap:
+                return -2
+            bkey[nbuf] = tab[s, 0]
+            bsrc[nbuf] = s
+            nbuf += 1
+            if nbuf == _BATCH:
+                got = _flush(bkey, bsrc, bslot, nbuf, tab, ttab, mods)
+                if got != nbuf:
+                    return -2
+                moved += got
+                nbuf = 0
+    got = _flush(bkey, bsrc, bslot, nbuf, tab, ttab, mods)
+    if got != nbuf:
+        return -2
+    return moved + got
