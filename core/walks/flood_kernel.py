@@ -2,12 +2,67 @@
 a two-colouring of the board (every move changes colour, when the moves allow it) and the
 connected groups of the free squares. :mod:`knightgui_core.walks.verdict` reads both for a
 path played by hand. numba only; arrays in, arrays and ints out.
+
+The breadth-first flood itself is written once, :func:`flood`: what it does at each move it
+meets is a small visitor, ``reach(s, t, u, ctx)`` (``u = nbr[s, t]``, ``ctx`` the visitor's
+arrays as a tuple): > 0 takes ``u`` into the flood, 0 passes it by, < 0 stops the flood.
+The one defined here joins a free square to its group; another use gets its own copy of the
+flood from :func:`knightgui_core.system.jit.specialise` with ``reach`` bound to its visitor
+(the colouring below, the uncrossed-path search's bound in
+:mod:`knightgui_core.studies.uncrossed_kernel`), the visitor inlined.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit
+from ..system.jit import njit, specialise
+
+
+@njit(inline="always")
+def reach(s: int, t: int, u: int, ctx: tuple[np.ndarray, np.ndarray]) -> int:
+    """The free groups' visitor: ``ctx`` is ``(free, label)``; a free square ``u`` not yet
+    in a group joins the group of ``s``."""
+    free, label = ctx
+    if free[u] and label[u] < 0:
+        label[u] = label[s]
+        return 1
+    return 0
+
+
+@njit(inline="always")
+def flood(nbr: np.ndarray, s0: int, queue: np.ndarray, ctx: tuple) -> int:
+    """Breadth-first from ``s0`` over ``nbr``, taking what ``reach`` takes: the squares taken,
+    ``s0`` first, are ``queue[:k]``; returns ``k``, or -1 when ``reach`` stopped the flood.
+    ``queue`` (N entries) is the caller's scratch; ``s0`` is the caller's to mark."""
+    queue[0] = s0
+    head, tail = 0, 1
+    while head < tail:
+        s = queue[head]
+        head += 1
+        for t in range(8):
+            u = nbr[s, t]
+            if u < 0:
+                continue
+            took = reach(s, t, u, ctx)
+            if took < 0:
+                return -1
+            if took > 0:
+                queue[tail] = u
+                tail += 1
+    return tail
+
+
+@njit(inline="always")
+def _other_colour(s: int, t: int, u: int, colour: np.ndarray) -> int:
+    """The colouring's visitor: an uncoloured ``u`` takes the colour ``s`` has not; a ``u``
+    of the colour of ``s`` stops the flood (the moves cannot be two-coloured)."""
+    if colour[u] < 0:
+        colour[u] = 1 - colour[s]
+        return 1
+    return -1 if colour[u] == colour[s] else 0
+
+
+_flood_colours = specialise(flood, "flood_colours", reach=_other_colour)
 
 
 @njit
@@ -22,21 +77,8 @@ def two_colouring(nbr: np.ndarray, colour: np.ndarray, queue: np.ndarray) -> boo
         if colour[s0] >= 0:
             continue
         colour[s0] = 0
-        queue[0] = s0
-        head, tail = 0, 1
-        while head < tail:
-            s = queue[head]
-            head += 1
-            for t in range(8):
-                u = nbr[s, t]
-                if u < 0:
-                    continue
-                if colour[u] < 0:
-                    colour[u] = 1 - colour[s]
-                    queue[tail] = u
-                    tail += 1
-                elif colour[u] == colour[s]:
-                    return False
+        if _flood_colours(nbr, s0, queue, colour) < 0:
+            return False
     return True
 
 
@@ -54,16 +96,6 @@ def free_groups(nbr: np.ndarray, free: np.ndarray, label: np.ndarray,
         if free[s0] == 0 or label[s0] >= 0:
             continue
         label[s0] = groups
-        queue[0] = s0
-        head, tail = 0, 1
-        while head < tail:
-            s = queue[head]
-            head += 1
-            for t in range(8):
-                u = nbr[s, t]
-                if u >= 0 and free[u] and label[u] < 0:
-                    label[u] = groups
-                    queue[tail] = u
-                    tail += 1
+        flood(nbr, s0, queue, (free, label))
         groups += 1
     return groups

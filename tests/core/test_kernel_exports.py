@@ -41,6 +41,8 @@ _HELPERS = {"step", "popcount", "new_state", "tied", "low", "pop_into",
             "pad_nxt", "pad_rc", "pad_sq", "pad_cand_rc", "pad_bsq", "arrive", "phase_nxt",
             "phase_arrive",
             "nxt_in_order",
+            # the breadth-first flood and its free-groups visitor (walks/flood_kernel.py)
+            "flood", "reach",
             # the streaming loop and its two layouts (tietree/enumeration/stream_kernel.py)
             "collect_rows"}
 
