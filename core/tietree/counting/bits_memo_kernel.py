@@ -42,7 +42,7 @@ import numpy as np
 
 from ...system.jit import njit, trailing_zeros
 from ..enumeration.bitboard_kernel import popcount
-from .memo_kernel import _M1, _M2, _M3, fmix
+from .memo_kernel import _M1, _M2, _M3, find_key, fmix, slot_for_key
 
 # configuration slots
 CF_MIN, CF_MAX, CF_BUCKETS = 0, 1, 2
@@ -54,7 +54,6 @@ SS_SIZE = 6
 WAYS = 1
 #: the key's bits in word 4 of an entry; the subtree's cost sits above them
 KEY_BITS = 16
-_KEY_MASK = np.uint64((1 << KEY_BITS) - 1)
 _COST_MAX = np.int64((1 << (64 - KEY_BITS)) - 1)
 
 _M4 = np.uint64(0x27D4EB2F165667C5)
@@ -66,37 +65,6 @@ def _bits_bucket(w0: np.uint64, w1: np.uint64, w2: np.uint64, w3: np.uint64, w4:
     """First entry of the bucket of a key (``nbuckets`` a power of two)."""
     h = fmix((w0 * _M1) ^ (w1 * _M2) ^ ((w2 ^ w4) * _M3) ^ (w3 * _M4))
     return np.int64(h & np.uint64(nbuckets - 1)) * WAYS
-
-
-@njit
-def _bits_find(tab: np.ndarray, base: int, w0: np.uint64, w1: np.uint64, w2: np.uint64,
-               w3: np.uint64, w4: np.uint64) -> int:
-    """The entry holding the key in the bucket at ``base``, or -1."""
-    for i in range(WAYS):
-        s = base + i
-        if ((tab[s, 4] & _KEY_MASK) == w4 and tab[s, 0] == w0 and tab[s, 1] == w1
-                and tab[s, 2] == w2 and tab[s, 3] == w3):
-            return s
-    return -1
-
-
-@njit
-def _bits_slot(tab: np.ndarray, base: int, w0: np.uint64, w1: np.uint64, w2: np.uint64,
-               w3: np.uint64, w4: np.uint64) -> tuple:
-    """Where to store a key: its own entry, an empty one, else the cheapest subtree's.
-    Returns (entry, 1 when an entry of another key is replaced, 2 when it was empty, 0 when
-    it held this key)."""
-    cheapest = base
-    for i in range(WAYS):
-        s = base + i
-        if tab[s, 4] == 0:
-            return s, 2
-        if ((tab[s, 4] & _KEY_MASK) == w4 and tab[s, 0] == w0 and tab[s, 1] == w1
-                and tab[s, 2] == w2 and tab[s, 3] == w3):
-            return s, 0
-        if (tab[s, 4] >> np.uint64(KEY_BITS)) < (tab[cheapest, 4] >> np.uint64(KEY_BITS)):
-            cheapest = s
-    return cheapest, 1
 
 
 @njit
@@ -180,8 +148,8 @@ def count_batch_memo(att: np.ndarray, starts: np.ndarray, dash_masks: np.ndarray
                             stats[SS_PROBES] += 1
                             w2 = dash & avail
                             w4 = np.uint64(q) | (one << np.uint64(8))
-                            s = _bits_find(tab, _bits_bucket(free, avail, w2, endm, w4, nb),
-                                           free, avail, w2, endm, w4)
+                            s = find_key(tab, _bits_bucket(free, avail, w2, endm, w4, nb),
+                                         WAYS, (free, avail, w2, endm, w4), KEY_BITS)
                             if s >= 0:
                                 stats[SS_HITS] += 1
                                 sols += np.int64(tab[s, 5])
@@ -214,8 +182,8 @@ def count_batch_memo(att: np.ndarray, starts: np.ndarray, dash_masks: np.ndarray
                         w1 = tavail[t]
                         w2 = dash & w1
                         w4 = np.uint64(tq[t]) | (one << np.uint64(8))
-                        s, ev = _bits_slot(tab, _bits_bucket(w0, w1, w2, endm, w4, nb),
-                                           w0, w1, w2, endm, w4)
+                        s, ev = slot_for_key(tab, _bits_bucket(w0, w1, w2, endm, w4, nb),
+                                             WAYS, (w0, w1, w2, endm, w4), KEY_BITS)
                         stats[SS_STORES] += 1
                         if ev == 2:
                             stats[SS_NEW] += 1

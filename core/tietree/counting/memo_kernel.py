@@ -122,32 +122,59 @@ def _top_bucket(w0: np.uint64, w1: np.uint64, w2: np.uint64, shift: np.uint64) -
     return np.int64((_hash(w0, w1, w2) >> shift) >> np.uint64(1)) * WAYS
 
 
+@njit(inline="always")
+def same_key(tab: np.ndarray, s: int, key: tuple, bits: int) -> bool:
+    """Whether entry ``s`` holds ``key`` (a tuple of uint64 words in the entry's first
+    columns; the last one in the low ``bits`` of its column, the subtree's cost above)."""
+    last = len(key) - 1
+    mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    if (tab[s, last] & mask) != key[last]:
+        return False
+    for j in range(last):
+        if tab[s, j] != key[j]:
+            return False
+    return True
+
+
+@njit(inline="always")
+def find_key(tab: np.ndarray, base: int, ways: int, key: tuple, bits: int) -> int:
+    """The entry holding ``key`` in the bucket of ``ways`` entries at ``base``, or -1 (the
+    layout of :func:`same_key`: this table's and the bitboard count's)."""
+    for i in range(ways):
+        if same_key(tab, base + i, key, bits):
+            return base + i
+    return -1
+
+
+@njit(inline="always")
+def slot_for_key(tab: np.ndarray, base: int, ways: int, key: tuple, bits: int) -> tuple:
+    """Where to store ``key``: its own entry, an empty one, else the cheapest subtree's.
+    Returns (entry, 1 when an occupied entry of another key is replaced, 2 when the entry
+    was empty, 0 when it held this key)."""
+    last = len(key) - 1
+    cheapest = base
+    for i in range(ways):
+        s = base + i
+        if tab[s, last] == 0:
+            return s, 2
+        if same_key(tab, s, key, bits):
+            return s, 0
+        if (tab[s, last] >> np.uint64(bits)) < (tab[cheapest, last] >> np.uint64(bits)):
+            cheapest = s
+    return cheapest, 1
+
+
 @njit
 def _find(tab: np.ndarray, base: int, w0: np.uint64, w1: np.uint64, w2: np.uint64) -> int:
     """The entry holding the key in the bucket at ``base``, or -1."""
-    for i in range(WAYS):
-        s = base + i
-        if (tab[s, 2] & _KEY_MASK) == w2 and tab[s, 0] == w0 and tab[s, 1] == w1:
-            return s
-    return -1
+    return find_key(tab, base, WAYS, (w0, w1, w2), KEY_BITS)
 
 
 @njit
 def _slot_for(tab: np.ndarray, base: int, w0: np.uint64, w1: np.uint64,
               w2: np.uint64) -> tuple:
-    """Where to store a key: its own entry, an empty one, else the cheapest subtree's.
-    Returns (entry, 1 when an occupied entry of another key is replaced, 2 when the entry
-    was empty, 0 when it held this key)."""
-    cheapest = base
-    for i in range(WAYS):
-        s = base + i
-        if tab[s, 2] == 0:
-            return s, 2
-        if (tab[s, 2] & _KEY_MASK) == w2 and tab[s, 0] == w0 and tab[s, 1] == w1:
-            return s, 0
-        if (tab[s, 2] >> np.uint64(KEY_BITS)) < (tab[cheapest, 2] >> np.uint64(KEY_BITS)):
-            cheapest = s
-    return cheapest, 1
+    """Where to store a key (:func:`slot_for_key`)."""
+    return slot_for_key(tab, base, WAYS, (w0, w1, w2), KEY_BITS)
 
 
 # ---- the transposition table's visitor of count_kernel.count_loop (bound by specialise):

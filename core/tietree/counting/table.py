@@ -30,8 +30,11 @@ __all__ = ["TableError", "TableConfig", "TransTable", "table_bytes", "default_ta
 
 #: the smallest table worth having (one MiB)
 MIN_TABLE_BYTES = 1 << 20
-#: tie nodes with fewer squares left than this are walked, not looked up (bench/memo_window.py)
-MEMO_MIN = 8
+#: tie nodes with fewer squares left than this are walked, not looked up. 6 since the table's
+#: loop runs without reference counts (a walked node got cheaper, a lookup did not): 10×10 from
+#: d1 with a 256 MiB table, 3.9–4.1 s of CPU at 6 or 7 against 4.8–5.1 s at 8, 4.5 s at 5, 5.7 s
+#: at 12; 9×9 every start, 1 GiB, 12.1–13.0 s against 13.0–13.5 s at 8 (load 4–7, 2 shared cores)
+MEMO_MIN = 6
 #: tables at least this big are mapped with huge pages where the system offers them
 HUGE_PAGE_BYTES = 4 << 20
 #: buckets a table starts with (2**15 buckets of 2 entries of 64 bytes: 4 MiB)
