@@ -50,7 +50,6 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "walks.completions_kernel": ("completions_begin", "completions_run"),
     "walks.flood_kernel": ("two_colouring", "free_groups"),
     "studies.uncrossed_kernel": ("uncrossed_search",),
-    "studies.semimagic_kernel": ("semimagic_search",),
     "studies.magic_search_kernel": ("magic_search",),
 }
 

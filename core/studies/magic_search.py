@@ -30,10 +30,9 @@ import numpy as np
 from ..board.magic import line_sums, magic_constants
 from ..system.control import CancelLike, cancel_requested
 from ..system.errors import InputError
-from .semimagic import knight_table
 
 __all__ = ["MagicSearchError", "MagicSearchResult", "search_magic", "start_squares", "MODES",
-           "MAX_SIDE"]
+           "MAX_SIDE", "knight_table"]
 
 #: the largest side searched
 MAX_SIDE = 16
@@ -74,6 +73,21 @@ def _whole(name: str, v: object, lo: int, hi: int) -> int:
     if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not lo <= v <= hi:
         raise MagicSearchError(f"{name} must be a whole number from {lo} to {hi}, got {v!r}")
     return int(v)
+
+
+def knight_table(rows: int, cols: int) -> np.ndarray:
+    """``int64[N, 8]``: each square's knight neighbours (flat ``row * cols + col``) packed to
+    the front, -1 pads. The search tries children of equal onward degree in this order, so
+    the order is part of its node counts and of which tour comes first."""
+    nbr = np.full((rows * cols, 8), -1, np.int64)
+    for s in range(rows * cols):
+        r, c = divmod(s, cols)
+        k = 0
+        for dr, dc in ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)):
+            if 0 <= r + dr < rows and 0 <= c + dc < cols:
+                nbr[s, k] = (r + dr) * cols + c + dc
+                k += 1
+    return nbr
 
 
 def _images(rows: int, cols: int) -> list[np.ndarray]:

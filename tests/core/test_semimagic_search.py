@@ -154,8 +154,9 @@ def test_every_semi_magic_half_turn_tour_of_8x8():
         assert s.kind == "semi-magic" and set(s.rows) == set(s.cols) == {260}
 
 
-# The questions the older prefix search (find_semimagic) answered, asked of the open mode:
-# an opening completed, an opening without completion proved, 5×5 from its corner, a budget.
+# The questions the first prefix search (open paths only, now folded into this one) was
+# asked: an opening completed, an opening without completion proved, 5×5 from its corner,
+# a budget.
 
 @pytest.mark.parametrize("given", [32, 24])
 def test_open_mode_completes_an_opening_of_beverleys_tour(given):
@@ -191,3 +192,18 @@ def test_open_mode_keeps_its_budget_and_refuses_bad_input():
                          (dict(rows=0, cols=8), "rows")):
         with pytest.raises(MagicSearchError, match=said):
             search_magic(mode="open", **kwargs)
+
+
+def test_the_kernel_refuses_a_neighbour_table_that_is_not_a_graph(monkeypatch):
+    # the free-neighbour counts are kept from both sides of each move: a one-way or a
+    # repeated neighbour would corrupt them, so the kernel searches nothing
+    good = magic_search.knight_table(5, 5)
+    assert search_magic(5, 5, "open", starts=[0]).nodes == 1478
+    one_way = good.copy()
+    one_way[0, 0] = -1                   # 0 no longer sees its first neighbour; it sees 0
+    repeated = good.copy()
+    repeated[0, 2] = repeated[0, 0]      # the corner has two moves: slot 2 was a pad
+    for table in (one_way, repeated):
+        monkeypatch.setattr(magic_search, "knight_table", lambda r, c, t=table: t)
+        r = search_magic(5, 5, "open", starts=[0])
+        assert (r.status, r.nodes, r.starts_done) == ("none", 0, 0)
