@@ -34,7 +34,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--cap-gb", type=float, default=0.0)
     a = ap.parse_args()
-    count_frontier(3, [4], threads=a.threads or None)          # compile (or load) first
+    count_frontier(3, [4], threads=1)                          # compile (or load) first
     print(f"{a.rows}x{a.cols} {'closed' if a.closed_only else 'open'}, threads "
           f"{a.threads or 'default'}, load {os.getloadavg()}", flush=True)
     marks = [(time.perf_counter(), time.process_time())]

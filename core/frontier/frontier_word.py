@@ -1,11 +1,15 @@
 """The frontier count's tables on boards of at most 7 rows: one word a key, on every core.
 
 A cell's states are held in ``parts`` tables (:mod:`.frontier_word_kernel`: a slot is the
-key and the residues of its count, key 0 empty), one per thread. To read a cell, thread
-``j`` reads every table of the cell before and keeps the successors whose hash falls in
-part ``j``, in a table of its own: no locks, no table written by two threads, and the parts
-of one cell hold disjoint states whose counts add up to the whole. The kernels release the
-GIL, so the threads run at once.
+key and the residues of its count, key 0 empty), one per thread, each holding the states of
+its own share of the hash, so the parts of one cell are disjoint and their counts add up to
+the whole. A cell is read in rounds: in each, thread ``j`` makes the successors of the next
+states of its own range of every input table, sorted by share into ``parts`` buffers
+(:func:`.frontier_word_kernel.word_expand`); after a barrier, thread ``j`` adds every
+thread's buffer of share ``j`` into its own table (:func:`.frontier_word_kernel.word_absorb`);
+after another barrier the next round starts. No locks around the tables, no table written
+by two threads, every successor made once. The kernels release the GIL, so the threads run
+at once.
 """
 from __future__ import annotations
 
@@ -15,13 +19,17 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from .frontier_word_kernel import word_regrow, word_step
+from .frontier_word_kernel import word_absorb, word_expand, word_regrow
 
-__all__ = ["LOAD", "new_word_table", "grow_word_table", "word_cell", "table_states",
-           "keep_word_part"]
+__all__ = ["LOAD", "BUFFER", "SMALL", "new_word_table", "grow_word_table", "word_cell",
+           "table_states", "keep_word_part"]
 
 #: the most a table is filled before it is moved into a bigger one
 LOAD = 0.8
+#: successors a buffer holds (one buffer per pair of threads)
+BUFFER = 1 << 16
+#: a cell expected to hold fewer states is read on one thread
+SMALL = 1 << 15
 
 
 def new_word_table(cap: int, m: int) -> np.ndarray:
@@ -68,44 +76,90 @@ def word_cell(inputs: list[np.ndarray], mods: np.ndarray, nb: np.ndarray, rem: n
     the new tables, the finished boards' residues (``[cycles, paths]``) and the states
     held."""
     m = mods.shape[0]
+    if expect < SMALL:
+        parts = 1             # one thread for small cells (and the kernels' first calls)
     cap = int(expect / parts / LOAD * 1.1) + 64 if carry else 16
     lock = threading.Lock()
+    barrier = threading.Barrier(parts)
+    bufs = [np.zeros((parts, BUFFER, m + 1), np.uint64) for _ in range(parts)]
+    fills = [np.zeros(parts, np.int64) for _ in range(parts)]
+    # thread j reads slots [lo, hi) of every input table: its own range of each
+    ranges = [[(t.shape[0] * j // parts, t.shape[0] * (j + 1) // parts) for t in inputs]
+              for j in range(parts)]
+    done = [False] * parts
 
     def ask(nbytes: int) -> None:
         with lock:
             reserve(nbytes)
 
-    def run(j: int) -> tuple[np.ndarray, np.ndarray, int]:
-        ask(cap * (m + 1) * 8)
-        ttab = new_word_table(cap, m)
-        total = np.zeros((2, m), np.uint64)
-        filled = 0
-        for tab in inputs:
+    def expand(j: int, total: np.ndarray, where: list[int]) -> None:
+        fill = fills[j]
+        fill[:] = 0
+        while where[0] < len(inputs):
+            tab = inputs[where[0]]
+            hi = ranges[j][where[0]][1]
+            io = np.array([where[1], 0], np.int64)
+            if word_expand(tab, hi, mods, nb, rem, endok, window, open_mode, finish, carry,
+                           bufs[j], fill, total, io) < 0:
+                raise RuntimeError("the frontier step refused its arrays")
+            if io[0] < hi:
+                where[1] = int(io[0])
+                return
+            where[0] += 1
+            if where[0] < len(inputs):
+                where[1] = ranges[j][where[0]][0]
+        done[j] = True
+
+    def absorb(j: int, ttab: np.ndarray, filled: int) -> tuple[np.ndarray, int]:
+        for i in range(parts):
             io = np.array([0, filled], np.int64)
             while True:
-                got = word_step(tab, mods, nb, rem, endok, window, open_mode,
-                                finish if j == 0 else 0, carry, j, parts, ttab, total, io)
+                got = word_absorb(bufs[i][j], int(fills[i][j]), ttab, mods, io)
                 if got >= 0:
                     break
                 if got != -1:
-                    raise RuntimeError(f"the frontier step refused its arrays ({got})")
+                    raise RuntimeError("the frontier's state table has no free slot")
                 old = ttab.nbytes
                 ask((ttab.shape[0] * 3 // 2 + 16) * (m + 1) * 8)
                 ttab = grow_word_table(ttab, mods)
                 ask(-old)
             filled = int(got)
-        return ttab, total, filled
+        return ttab, filled
+
+    def run(j: int) -> tuple[np.ndarray, np.ndarray, int]:
+        try:
+            ask(cap * (m + 1) * 8)
+            ttab = new_word_table(cap, m)
+            total = np.zeros((2, m), np.uint64)
+            filled = 0
+            where = [0, ranges[j][0][0]]
+            while True:
+                expand(j, total, where)
+                barrier.wait()
+                if carry:
+                    ttab, filled = absorb(j, ttab, filled)
+                barrier.wait()
+                if all(done):
+                    return ttab, total, filled
+        except BaseException:
+            barrier.abort()
+            raise
 
     if parts == 1:
         outs = [run(0)]
     else:
         with ThreadPoolExecutor(parts) as pool:
-            outs = list(pool.map(run, range(parts)))
+            futures = [pool.submit(run, j) for j in range(parts)]
+            errors = [f.exception() for f in futures]
+            real = [e for e in errors if e is not None
+                    and not isinstance(e, threading.BrokenBarrierError)]
+            if real:
+                raise real[0]
+            outs = [f.result() for f in futures]
     total = np.zeros((2, m), np.uint64)
     for _, t, _ in outs:
         for row in range(2):
             for j in range(m):
-                v = int(total[row, j]) + int(t[row, j])
                 q = int(mods[j]) or 1 << 64
-                total[row, j] = v % q
+                total[row, j] = (int(total[row, j]) + int(t[row, j])) % q
     return [o[0] for o in outs], total, sum(o[2] for o in outs)

@@ -142,87 +142,123 @@ def _join(w: np.uint64, n: np.int64, a: np.int64, b: np.int64, open_mode: np.int
         np.int64(0), True
 
 
-@njit(inline="always")
-def _add_into(dst: np.ndarray, drow: np.int64, src: np.ndarray, srow: np.int64,
-              mods: np.ndarray) -> None:
-    for j in range(mods.shape[0]):
-        v = dst[drow, j + 1] + src[srow, j + 1]
-        if mods[j] != 0 and v >= mods[j]:
-            v -= mods[j]
-        dst[drow, j + 1] = v
-
-
 @njit
-def _flush(bkey: np.ndarray, bsrc: np.ndarray, bslot: np.ndarray, nbuf: np.int64,
-           tab: np.ndarray, ttab: np.ndarray, mods: np.ndarray) -> np.int64:
-    """Inserts the buffered successors; the new states, -1 when no slot is free."""
+def _absorb(rows: np.ndarray, count: np.int64, ttab: np.ndarray, mods: np.ndarray,
+            io: np.ndarray, limit: np.int64) -> np.int64:
+    """Adds the states ``rows[io[0]:count]`` (key 0: none) into ``ttab``, in batches whose
+    slots are read before any is written (their cache misses overlap). ``io[1]``: the
+    states in ``ttab``. Returns them; -1 when the next batch might pass ``limit`` (``io``
+    says where to go on from), -2 when no slot is free."""
     cap = ttab.shape[0]
     capu = np.uint64(cap)
-    seen = np.uint64(0)
-    for j in range(nbuf):
-        h = _hash(bkey[j])
-        s = np.int64(((h >> np.uint64(32)) * capu) >> np.uint64(32))
-        bslot[j] = s
-        seen ^= ttab[s, 0]           # read every slot first: the misses overlap
-    bslot[bslot.shape[0] - 1] = np.int64(seen & np.uint64(1))
-    new = np.int64(0)
-    for j in range(nbuf):
-        s = bslot[j]
-        k = bkey[j]
-        for _ in range(cap):
-            got = ttab[s, 0]
-            if got == 0:
-                ttab[s, 0] = k
-                for c in range(1, ttab.shape[1]):
-                    ttab[s, c] = tab[bsrc[j], c]
-                new += 1
-                break
-            if got == k:
-                _add_into(ttab, s, tab, bsrc[j], mods)
-                break
-            s += 1
-            if s == cap:
-                s = 0
-        else:
+    m1 = ttab.shape[1]
+    slot = np.zeros(_BATCH + 1, np.int64)
+    filled = io[1]
+    i = io[0]
+    while i < count:
+        end = min(count, i + _BATCH)
+        if filled + (end - i) > limit:
+            io[0] = i
+            io[1] = filled
             return np.int64(-1)
-    return new
+        seen = np.uint64(0)
+        for j in range(i, end):
+            h = _hash(rows[j, 0])
+            s = np.int64(((h >> np.uint64(32)) * capu) >> np.uint64(32))
+            slot[j - i] = s
+            seen ^= ttab[s, 0]
+        slot[_BATCH] = np.int64(seen & np.uint64(1))
+        for j in range(i, end):
+            k = rows[j, 0]
+            if k == 0:
+                continue
+            s = slot[j - i]
+            for _ in range(cap):
+                got = ttab[s, 0]
+                if got == 0:
+                    for c in range(m1):
+                        ttab[s, c] = rows[j, c]
+                    filled += 1
+                    break
+                if got == k:
+                    for c in range(1, m1):
+                        v = ttab[s, c] + rows[j, c]
+                        if mods[c - 1] != 0 and v >= mods[c - 1]:
+                            v -= mods[c - 1]
+                        ttab[s, c] = v
+                    break
+                s += 1
+                if s == cap:
+                    s = 0
+            else:
+                return np.int64(-2)
+        i = end
+    io[0] = count
+    io[1] = filled
+    return filled
 
 
 @njit
-def word_step(tab: np.ndarray, mods: np.ndarray, nb: np.ndarray, rem: np.ndarray,
-              endok: np.ndarray, window: int, open_mode: int, finish: int, carry: int,
-              part: int, parts: int, ttab: np.ndarray, total: np.ndarray,
-              io: np.ndarray) -> int:
-    """Reads one cell: every state of ``tab`` goes to its successors; those whose hash falls
-    in ``part`` of ``parts`` are added into ``ttab`` (when ``carry``), and, when ``finish``,
-    the boards that end with this cell into ``total[0]`` (cycles) and ``total[1]``
-    (undirected paths). ``nb``, ``rem``, ``endok``, ``window``, ``open_mode``: as
-    :func:`.frontier_kernel.frontier_step`. ``io``: int64[2], the slot of ``tab`` to start
-    at and the states already in ``ttab``. Returns the states in ``ttab``; -1 when it might
-    pass 4/5 full (``io`` then says where to go on from, after the caller has moved
-    ``ttab`` into a bigger table, :func:`word_regrow`); -2 when the arrays do not fit."""
+def word_absorb(rows: np.ndarray, count: int, ttab: np.ndarray, mods: np.ndarray,
+                io: np.ndarray) -> int:
+    """Adds the states ``rows[io[0]:count]`` into the table ``ttab`` (``io[1]``: the states
+    it holds). Returns the states held; -1 when it might pass 4/5 full (``io`` then says
+    where to go on from, after the caller has moved ``ttab`` into a bigger table,
+    :func:`word_regrow`); -2 when the arrays do not fit each other."""
+    cap = ttab.shape[0]
+    if (rows.shape[1] != mods.shape[0] + 1 or ttab.shape[1] != rows.shape[1] or cap < 16
+            or cap >= (1 << 32) or count < 0 or count > rows.shape[0] or io.shape[0] != 2
+            or io[0] < 0 or io[1] < 0):
+        return -2
+    return _absorb(rows, np.int64(count), ttab, mods, io, np.int64((cap // 5) * 4))
+
+
+@njit
+def word_regrow(tab: np.ndarray, ttab: np.ndarray, mods: np.ndarray) -> int:
+    """Moves every state of ``tab`` into the empty, bigger ``ttab``; the states moved, -2
+    when the arrays do not fit each other or ``ttab`` has too few slots."""
+    cap = ttab.shape[0]
+    if (tab.shape[1] != mods.shape[0] + 1 or ttab.shape[1] != tab.shape[1] or cap < 16
+            or cap >= (1 << 32)):
+        return -2
+    io = np.zeros(2, np.int64)
+    got = _absorb(tab, np.int64(tab.shape[0]), ttab, mods, io, np.int64(cap))
+    return got if got >= 0 else -2
+
+
+@njit
+def word_expand(tab: np.ndarray, hi: int, mods: np.ndarray, nb: np.ndarray, rem: np.ndarray,
+                endok: np.ndarray, window: int, open_mode: int, finish: int, carry: int,
+                buf: np.ndarray, fill: np.ndarray, total: np.ndarray, io: np.ndarray) -> int:
+    """Reads one cell for the states in slots ``io[0]`` to ``hi`` of ``tab``: each
+    successor is put, with its state's count, in the buffer of its share of the hash
+    (``buf[p, fill[p]]``, ``p`` below ``buf.shape[0]``; when ``carry``) and, when
+    ``finish``, the boards that end with this cell are added into ``total[0]`` (cycles) and
+    ``total[1]`` (undirected paths). Stops before a state whose successors might not fit
+    its buffer; ``io[0]`` says where to go on from. ``nb``: int64[4], the window positions
+    (0..``window``-1) of the new cell's knight neighbours read before it, -1 for none;
+    ``rem``: uint8[``window`` + 1], how many neighbours of each position are unread after
+    this cell (0 retires it; position 0 always retires); ``endok``: uint8[``window`` + 1],
+    0 where a cell may not be an end of the path; ``open_mode``: 0 for cycles only.
+    Returns the states read; -2 when the arrays do not fit each other."""
     n = np.int64(window)
     m = mods.shape[0]
-    cap = ttab.shape[0]
+    parts = buf.shape[0]
+    room = buf.shape[1] - _MOST
     if (n < 1 or n > WORD_WINDOW or nb.shape[0] != 4 or rem.shape[0] != n + 1
-            or endok.shape[0] != n + 1 or tab.shape[1] != m + 1 or ttab.shape[1] != m + 1
-            or cap < 16 or cap >= (1 << 32) or total.shape[0] != 2 or total.shape[1] != m
-            or io.shape[0] != 2 or io[0] < 0 or io[1] < 0 or parts < 1 or part < 0
-            or part >= parts):
+            or endok.shape[0] != n + 1 or tab.shape[1] != m + 1 or buf.shape[2] != m + 1
+            or parts < 1 or room < 1 or fill.shape[0] != parts or total.shape[0] != 2
+            or total.shape[1] != m or io.shape[0] != 2 or io[0] < 0 or hi > tab.shape[0]):
         return -2
     for q in range(4):
         if nb[q] < -1 or nb[q] >= n:
             return -2
-    limit = (cap // 5) * 4
-    filled = io[1]
+    for p in range(parts):
+        if fill[p] < 0 or fill[p] > buf.shape[1]:
+            return -2
     avail = np.zeros(4, np.int64)
-    bkey = np.zeros(_BATCH + _MOST, np.uint64)
-    bsrc = np.zeros(_BATCH + _MOST, np.int64)
-    bslot = np.zeros(_BATCH + _MOST, np.int64)
-    nbuf = np.int64(0)
     lowmask = (np.uint64(1) << np.uint64(60)) - np.uint64(1)
     partsu = np.uint64(parts)
-    partu = np.uint64(part)
     top = np.uint64(1) << np.uint64(63)
     # the cells a rem of 1 leaves one move short if they have none
     one = np.zeros(n + 1, np.int64)
@@ -237,17 +273,20 @@ def word_step(tab: np.ndarray, mods: np.ndarray, nb: np.ndarray, rem: np.ndarray
         if rem[t] == 0:
             ret[nret] = t
             nret += 1
-    for s in range(io[0], tab.shape[0]):
+    read = np.int64(0)
+    s = io[0]
+    while s < hi:
         k = tab[s, 0]
         if k == 0:
+            s += 1
             continue
-        if carry != 0 and filled + nbuf + _MOST > limit:
-            got = _flush(bkey, bsrc, bslot, nbuf, tab, ttab, mods)
-            if got < 0:
-                return -2
-            io[0] = s
-            io[1] = filled + got
-            return -1
+        full = False
+        for p in range(parts):
+            if fill[p] > room:
+                full = True
+        if full:
+            break
+        read += 1
         cur = k & lowmask
         ends0 = np.int64((k >> np.uint64(60)) & np.uint64(3))
         na = 0
@@ -314,53 +353,14 @@ def word_step(tab: np.ndarray, mods: np.ndarray, nb: np.ndarray, rem: np.ndarray
                     out ^= (x ^ (y | fresh)) << sh
                     lab &= lab - np.uint64(1)
                 key = out | (np.uint64(e) << np.uint64(60)) | top
-                if parts > 1 and ((_hash(key) & _LOW32) * partsu) >> np.uint64(32) != partu:
-                    continue
-                bkey[nbuf] = key
-                bsrc[nbuf] = s
-                nbuf += 1
-        if nbuf >= _BATCH:
-            got = _flush(bkey, bsrc, bslot, nbuf, tab, ttab, mods)
-            if got < 0:
-                return -2
-            filled += got
-            nbuf = 0
-    got = _flush(bkey, bsrc, bslot, nbuf, tab, ttab, mods)
-    if got < 0:
-        return -2
-    filled += got
-    io[0] = tab.shape[0]
-    io[1] = filled
-    return filled
-
-
-@njit
-def word_regrow(tab: np.ndarray, ttab: np.ndarray, mods: np.ndarray) -> int:
-    """Moves every state of ``tab`` into the empty, bigger ``ttab``; the states moved, -2
-    when the arrays do not fit each other or ``ttab`` has too few slots."""
-    cap = ttab.shape[0]
-    if (tab.shape[1] != mods.shape[0] + 1 or ttab.shape[1] != tab.shape[1] or cap < 16
-            or cap >= (1 << 32)):
-        return -2
-    bkey = np.zeros(_BATCH + 1, np.uint64)
-    bsrc = np.zeros(_BATCH + 1, np.int64)
-    bslot = np.zeros(_BATCH + 1, np.int64)
-    nbuf = np.int64(0)
-    moved = np.int64(0)
-    for s in range(tab.shape[0]):
-        if tab[s, 0] != 0:
-            if moved + nbuf >= cap:
-                return -2
-            bkey[nbuf] = tab[s, 0]
-            bsrc[nbuf] = s
-            nbuf += 1
-            if nbuf == _BATCH:
-                got = _flush(bkey, bsrc, bslot, nbuf, tab, ttab, mods)
-                if got != nbuf:
-                    return -2
-                moved += got
-                nbuf = 0
-    got = _flush(bkey, bsrc, bslot, nbuf, tab, ttab, mods)
-    if got != nbuf:
-        return -2
-    return moved + got
+                p = 0
+                if parts > 1:
+                    p = np.int64(((_hash(key) & _LOW32) * partsu) >> np.uint64(32))
+                f0 = fill[p]
+                buf[p, f0, 0] = key
+                for j in range(m):
+                    buf[p, f0, j + 1] = tab[s, j + 1]
+                fill[p] = f0 + 1
+        s += 1
+    io[0] = s
+    return read

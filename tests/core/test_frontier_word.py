@@ -10,7 +10,7 @@ from knightgui_core.frontier.frontier_word import (
     table_states,
     word_cell,
 )
-from knightgui_core.frontier.frontier_word_kernel import word_regrow, word_step
+from knightgui_core.frontier.frontier_word_kernel import word_absorb, word_expand, word_regrow
 
 # A083386 (5 × n undirected paths) at 5×5, 5×6; A175855 at 5×6 (closed)
 PATHS_5 = {5: 864, 6: 18784}
@@ -63,24 +63,37 @@ def test_a_table_grows_and_keeps_every_count():
     assert word_regrow(tab, new_word_table(64, 1), mods) == -2         # residues differ
 
 
-def test_the_step_refuses_arrays_that_do_not_fit():
+def test_the_kernels_refuse_arrays_that_do_not_fit():
     mods = np.zeros(1, np.uint64)
-    tab, ttab = new_word_table(16, 1), new_word_table(16, 1)
+    tab = new_word_table(16, 1)
+    tab[0, 0] = np.uint64(1) << np.uint64(63)
+    tab[0, 1] = 5
+    buf, fill = np.zeros((2, 32, 2), np.uint64), np.zeros(2, np.int64)
     total, io = np.zeros((2, 1), np.uint64), np.zeros(2, np.int64)
     nb = np.full(4, -1, np.int64)
     rem, endok = np.zeros(8, np.uint8), np.ones(8, np.uint8)
-    args = (nb, rem, endok, 7, 1, 0, 1)
-    assert word_step(tab, mods, *args, 0, 1, ttab, total, io) == 0          # fits
-    assert word_step(tab, mods, *args, 2, 2, ttab, total, io) == -2         # part ≥ parts
-    assert word_step(tab, mods, np.array([0, 9, -1, -1], np.int64), rem, endok, 7, 1, 0, 1,
-                     0, 1, ttab, total, io) == -2                           # a neighbour past the window
-    assert word_step(tab, mods, nb, rem, endok, 16, 1, 0, 1, 0, 1, ttab, total,
-                     io) == -2                                              # 16 cells: no word holds them
-    assert word_step(tab, mods, nb, rem[:5], endok, 7, 1, 0, 1, 0, 1, ttab, total,
-                     io) == -2                                              # rem too short
-    assert word_step(tab, mods, *args, 0, 1, new_word_table(16, 2), total, io) == -2
-    assert word_step(tab, mods, *args, 0, 1, ttab, total,
-                     np.array([-1, 0], np.int64)) == -2                     # a negative start
+    rem[1:] = 2
+    args = (mods, nb, rem, endok, 7, 1, 0, 1)
+    assert word_expand(tab, 16, *args, buf, fill, total, io) == 1           # fits
+    assert fill.sum() == 1 and buf[fill.argmax(), 0, 1] == 5               # the count went along
+    again = np.zeros(2, np.int64)
+    assert word_expand(tab, 17, *args, buf, fill, total, again) == -2       # past the table
+    assert word_expand(tab, 16, mods, np.array([0, 9, -1, -1], np.int64), rem, endok, 7, 1, 0,
+                       1, buf, fill, total, again) == -2                    # past the window
+    assert word_expand(tab, 16, mods, nb, rem, endok, 16, 1, 0, 1, buf, fill, total,
+                       again) == -2                                         # 16 cells: no word
+    assert word_expand(tab, 16, mods, nb, rem[:5], endok, 7, 1, 0, 1, buf, fill, total,
+                       again) == -2                                         # rem too short
+    assert word_expand(tab, 16, *args, np.zeros((2, 32, 3), np.uint64), fill, total,
+                       again) == -2                                         # residues differ
+    assert word_expand(tab, 16, *args, buf, np.array([99, 0]), total, again) == -2
+    ttab = new_word_table(16, 1)
+    p = int(fill.argmax())
+    assert word_absorb(buf[p], 1, ttab, mods, np.zeros(2, np.int64)) == 1
+    assert word_absorb(buf[p], 1, ttab, mods, np.zeros(2, np.int64)) == 0   # the key was there
+    assert int(ttab[ttab[:, 0] != 0][0, 1]) == 10                           # its counts added
+    assert word_absorb(buf[p], 33, ttab, mods, np.zeros(2, np.int64)) == -2  # past the buffer
+    assert word_absorb(buf[p], 1, ttab, mods, np.array([-1, 0], np.int64)) == -2
 
 
 def test_closed_and_open_counts_on_seven_rows_read_the_other_way():
