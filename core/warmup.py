@@ -309,7 +309,7 @@ STAGES: tuple[Stage, ...] = (
           + _k("tietree.alltours.alltours_list_kernel", "list_all")
           + _k("tietree.alltours.symtours_kernel", "count_orbit_paths")
           + _k("frontier.frontier_kernel", "frontier_step", "frontier_regrow")
-          + _k("frontier.frontier_word_kernel", "word_step", "word_regrow")
+          + _k("frontier.frontier_word_kernel", "word_expand", "word_absorb", "word_regrow")
           + _k("board.tables_kernel", "neighbour_table")
           + _k("board.validate_kernel", "path_is_tour")),
     Stage("a tour by hand", _by_hand, _k("walks.completions_kernel", "completions_begin",
