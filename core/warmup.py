@@ -292,8 +292,8 @@ STAGES: tuple[Stage, ...] = (
           + _k("tietree.enumeration.options_kernel", "options_rows")
           + _k("tietree.enumeration.stream_kernel", "collect_paths", "collect_paths_bits")
           + _k("board.tables_kernel", "neighbour_table", "compact_table")),
-    Stage("move orders", _orders, _k("studies.orders_kernel", "orders_chunk", "one_walk",
-                                     "orders_tree")),
+    Stage("move orders", _orders, _k("studies.orders_kernel", "orders_chunk", "one_walk")
+          + _k("studies.orders_tree_kernel", "orders_tree", "order_codes")),
     Stage("tie-break studies", _tiebreaks, _WALK + _CONSTRUCT
           + _k("walks.phased_kernel", "phased_walk")
           + _k("board.validate_kernel", "path_is_tour")

@@ -31,7 +31,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -45,14 +45,19 @@ from ..system.errors import InputError
 from ..system.files import write_text
 from ..system.jit import num_threads
 from ..walks.walk_result import Walk
+from .json_fields import FieldsJson
 from .orders_kernel import one_walk
-from .orders_walks import padded_layout, precedence_table, tree_starts, walk_slice
+from .orders_walks import order_set, padded_layout, rank_words, tree_starts, walk_slice
 
 N_ORDERS = 40320
 TIES = ("first", "last")
-#: Orders per chunk: bounded so that a caller can report progress and cancel between chunks
-#: (8 chunks of all 40,320 orders; bigger chunks share more walks)
+#: Orders per chunk on boards of more than ``WHOLE_UP_TO`` squares: bounded so that a caller
+#: can report progress and cancel between chunks (the orders with one first move type; a
+#: chunk's walks are shared only within it). Up to ``WHOLE_UP_TO`` squares a run is one chunk:
+#: all 8×8 orders take about 0.1 s of CPU together and about 1.4× that in chunks of 5040
+#: (bench/orders.py --chunk 5040).
 DEFAULT_CHUNK = 5040
+WHOLE_UP_TO = 64
 MAX_SIDE = 16
 
 
@@ -104,6 +109,19 @@ def _check_board(rows: int, cols: int) -> None:
             raise OrderError(f"{name} must be between 1 and {MAX_SIDE}, got {v}")
 
 
+def _order_table(orders: object) -> np.ndarray:
+    """``orders`` as a contiguous ``int8[k, 8]`` whose rows are orders, or OrderError."""
+    try:
+        table = np.ascontiguousarray(orders, dtype=np.int8)
+    except (TypeError, ValueError, OverflowError):
+        raise OrderError("orders must be an array of shape [k, 8]") from None
+    try:
+        rank_words(table)
+    except ValueError as e:
+        raise OrderError(str(e)) from None
+    return table
+
+
 def _check_tie(tie: str) -> int:
     if tie not in TIES:
         raise OrderError(f"tie must be 'first' or 'last', got {tie!r}")
@@ -111,9 +129,10 @@ def _check_tie(tie: str) -> int:
 
 
 @dataclass(frozen=True)
-class OrdersSummary:
+class OrdersSummary(FieldsJson):
     """The docs/spec.md §10 figures of a run (``orders`` … ``seconds``, rounded as the JSON
-    gives them) and the board, the tie rule and whether every order ran."""
+    gives them) and the board, the tie rule and whether every order ran; ``to_json()`` is
+    the object that ``study move-orders --json`` begins with."""
 
     orders: int
     walks: int
@@ -127,10 +146,6 @@ class OrdersSummary:
     cols: int
     tie: str
     complete: bool
-
-    def to_json(self) -> dict[str, Any]:
-        """The figures as the JSON object of ``study move-orders --json`` begins."""
-        return asdict(self)
 
 
 @dataclass
@@ -285,30 +300,32 @@ class OrdersResult:
 
 
 def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
-               chunk: int = DEFAULT_CHUNK, progress: Callable[[int, int], object] | None = None,
+               chunk: int | None = None, progress: Callable[[int, int], object] | None = None,
                cancel: Callable[[], bool] | threading.Event | None = None,
                orders: np.ndarray | None = None, shared: bool = True) -> OrdersResult:
     """Walk every move order from every start square of an ``n`` × ``cols`` board
     (``cols`` defaults to ``n``).
 
     ``shared`` (default): the orders of a chunk that resolve every tie they meet the same way
-    share one walk (:func:`~knightgui_core.studies.orders_kernel.orders_tree`); False walks
+    share one walk (:func:`~knightgui_core.studies.orders_tree_kernel.orders_tree`); False walks
     each order on its own (:func:`~knightgui_core.studies.orders_kernel.orders_chunk`, the
     reference the tests compare with).
 
-    ``progress(done, total)`` is called after each chunk of orders; ``cancel`` is a callable or
-    a ``threading.Event``: when it is set the run stops after the current chunk and the
-    result (``complete=False``) covers the orders done. ``orders`` restricts the run to a
-    subset (int8[k, 8]); by default all 40,320 in lexicographic order.
+    ``chunk``: orders per chunk (default: all of them on boards up to ``WHOLE_UP_TO`` squares,
+    else ``DEFAULT_CHUNK``). ``progress(done, total)`` is called after each chunk of orders;
+    ``cancel`` is a callable or a ``threading.Event``: when it is set the run stops after the
+    current chunk and the result (``complete=False``) covers the orders done. ``orders``
+    restricts the run to a subset (int8[k, 8], any order, repeats allowed); by default all
+    40,320 in lexicographic order.
     """
     rows, cols = n, (n if cols is None else cols)
     _check_board(rows, cols)
     last = _check_tie(tie)
-    table = all_orders() if orders is None else np.ascontiguousarray(orders, dtype=np.int8)
-    if table.ndim != 2 or table.shape[1] != 8:
-        raise OrderError("orders must be an array of shape [k, 8]")
-    chunk = max(1, int(chunk))
+    table = all_orders() if orders is None else _order_table(orders)
     board = Board(rows, cols)
+    if chunk is None:
+        chunk = table.shape[0] if board.size <= WHOLE_UP_TO else DEFAULT_CHUNK
+    chunk = max(1, int(chunk))
     _, offsets, outlets0, to_padded = padded_layout(rows, cols)
     total = table.shape[0]
     lengths = np.zeros((total, board.size), dtype=np.int16)
@@ -316,8 +333,8 @@ def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
     t0 = time.perf_counter()
     done = 0
     threads = num_threads()
-    prec = precedence_table(table, last)
-    starts = np.arange(board.size)
+    # the starts dealt out in turn, so that each thread gets corners and centre alike
+    parts = [p for p in (np.arange(t, board.size, threads) for t in range(threads)) if p.size]
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="move-orders") as pool:
         while done < total:
             if cancel_requested(cancel):
@@ -326,10 +343,11 @@ def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
             jobs: list[Future[Any]]
             if shared:
                 # the chunk's orders share their walks; the starts are split among threads
-                parts = [p for p in np.array_split(starts, min(threads, board.size)) if p.size]
-                jobs = [pool.submit(tree_starts, prec[done:hi], outlets0, offsets,
-                                    to_padded[p], p, board.size, lengths[done:hi],
-                                    closed[done:hi]) for p in parts]
+                oset = order_set(table[done:hi])
+                len_t = np.zeros((board.size, oset.count), dtype=np.int16)
+                closed_t = np.zeros((board.size, oset.count), dtype=np.uint8)
+                jobs = [pool.submit(tree_starts, oset, last, outlets0, offsets, to_padded[p], p,
+                                    board.size, len_t, closed_t) for p in parts]
             else:
                 # one slice of orders per thread, each walked on its own
                 cuts = np.linspace(done, hi, min(threads, hi - done) + 1).astype(np.int64)
@@ -338,6 +356,9 @@ def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
                         for a, b in zip(cuts[:-1], cuts[1:])]
             for job in jobs:
                 job.result()
+            if shared:
+                oset.expand(len_t, lengths[done:hi])
+                oset.expand(closed_t, closed[done:hi])
             done = hi
             if progress is not None:
                 progress(done, total)

@@ -24,7 +24,15 @@ import numpy as np
 from ..board.squares import Board
 from ..run.runner import CancelArg, ProgressFn, RunReport, Task, pack_array, run_tasks, unpack_array
 from ..run.store import ResultStore
-from .orders import N_ORDERS, OrderError, OrdersResult, _check_board, _check_tie, all_orders
+from .orders import (
+    N_ORDERS,
+    OrderError,
+    OrdersResult,
+    _check_board,
+    _check_tie,
+    _order_table,
+    all_orders,
+)
 from .orders_walks import shared_walks
 
 STUDY = "move-orders"
@@ -52,9 +60,7 @@ def walk_orders(rows: int, cols: int, last: int, orders: np.ndarray) -> dict[str
 def _table(orders: np.ndarray | None) -> tuple[np.ndarray, str]:
     if orders is None:
         return all_orders(), ""
-    table = np.ascontiguousarray(orders, dtype=np.int8)
-    if table.ndim != 2 or table.shape[1] != 8:
-        raise OrderError("orders must be an array of shape [k, 8]")
+    table = _order_table(orders)
     digest = hashlib.sha256(table.tobytes()).hexdigest()[:12]
     return table, f"set-{digest}/"
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ import numpy as np
 
 from ..board.squares import Board
 from ..system.files import write_text
+from .json_fields import FieldsJson
 
 _EMPTY = np.zeros(0, dtype=np.int64)
 #: z of a two-sided 95 % interval
@@ -41,10 +42,10 @@ def wilson_interval(completed: np.ndarray, walks: np.ndarray,
 
 
 @dataclass(frozen=True)
-class FirstFailure:
+class FirstFailure(FieldsJson):
     """Where a rule first failed: on side ``n``, the walk from ``square`` (flat; ``start`` is
     its name, None when unknown) visited ``visited`` of the ``squares`` squares; ``seed`` is
-    the seed of that walk."""
+    the seed of that walk. ``to_json()``: these six by name."""
 
     n: int
     start: str | None
@@ -52,10 +53,6 @@ class FirstFailure:
     visited: int
     squares: int
     seed: int
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"n", "start", "square", "visited", "squares", "seed"}``."""
-        return asdict(self)
 
 
 @dataclass(frozen=True)
