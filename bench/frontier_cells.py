@@ -18,6 +18,7 @@ import os
 import resource
 import time
 
+from knightgui_core.frontier import frontier_count
 from knightgui_core.frontier.frontier_count import FrontierError, count_frontier
 
 
@@ -44,11 +45,23 @@ def main() -> None:
             now = (time.perf_counter(), time.process_time())
             col = done // a.rows
             print(f"  column {col}: wall {now[0] - marks[-1][0]:8.1f} s, "
-                  f"CPU {now[1] - marks[-1][1]:8.1f} s", flush=True)
+                  f"CPU {now[1] - marks[-1][1]:8.1f} s" + (
+                      f", states after it {states[-1]:,}, at most {max(states):,}"
+                      if states else ""), flush=True)
             marks.append(now)
             if a.upto and col >= a.upto:
                 raise _Stop
 
+    # the states after each cell, printed with the column's times (boards up to 7 rows)
+    states: list[int] = []
+    word_cell = frontier_count.word_cell
+
+    def counted(*args, **kwargs):
+        out = word_cell(*args, **kwargs)
+        states.append(out[2])
+        return out
+
+    frontier_count.word_cell = counted
     t0, c0 = time.perf_counter(), time.process_time()
     cap = int(a.cap_gb * 2**30) if a.cap_gb else None
     try:
