@@ -30,11 +30,12 @@ from ..system.errors import InputError
 from ..system.limits import available_memory
 from .frontier_kernel import MAX_WINDOW, frontier_regrow, frontier_step
 from .frontier_residues import count_bound_bits, crt, moduli_for
-from .frontier_word import grow_word_table, keep_word_part, new_word_table, word_cell
+from .frontier_word import LOAD, grow_word_table, keep_word_part, new_word_table, word_cell
+from .frontier_word_kernel import WORD_WINDOW
 
 __all__ = ["MAX_ROWS", "MAX_COLS", "FrontierError", "FrontierBoard", "FrontierResult",
            "count_frontier", "moduli_for", "count_bound_bits", "new_table", "grow_table", "crt",
-           "state_estimate", "BYTES_PER_STATE"]
+           "state_estimate", "BYTES_PER_STATE", "table_bytes"]
 
 #: the window (2k + 1 cells) must fit the kernel's two words
 MAX_ROWS = (MAX_WINDOW - 1) // 2
@@ -139,6 +140,15 @@ def state_estimate(rows: int, closed_only: bool) -> int | None:
     ratio = (max(PEAK_STATES[(top, c)] / PEAK_STATES[(below, c)] for c in (True, False))
              if all(x in PEAK_STATES for x in both) else 30.0)
     return int(PEAK_STATES[(top, closed_only)] * max(1.0, ratio) ** (rows - top))
+
+
+def table_bytes(rows: int, states: int, m: int) -> int:
+    """Bytes the two tables of a cell (the one read and the one filled) take when they hold
+    ``states`` states of ``m`` residues each: one word a key up to 7 rows, filled to
+    :data:`.frontier_word.LOAD`; two words and a flag above, three slots a state."""
+    if 2 * rows + 1 <= WORD_WINDOW:
+        return 2 * int(states / LOAD * 1.1 + 64) * 8 * (m + 1)
+    return 2 * _pow2(3 * states) * (BYTES_PER_STATE + 8 * m)
 
 
 def _pow2(x: int) -> int:

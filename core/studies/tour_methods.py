@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..frontier.frontier_count import (
-    BYTES_PER_STATE,
     MAX_ROWS,
     PEAK_STATES,
     FrontierBoard,
@@ -23,6 +22,7 @@ from ..frontier.frontier_count import (
     count_frontier,
     moduli_for,
     state_estimate,
+    table_bytes,
 )
 from ..system.control import CancelLike
 from ..system.limits import available_memory
@@ -92,8 +92,7 @@ def memory_estimate(rows: int, cols: int, closed_only: bool) -> int | None:
     if states is None:
         return None
     m = len(moduli_for(min(rows, cols), max(rows, cols)))
-    cap = 1 << max(4, (3 * states - 1).bit_length())
-    return 2 * cap * (BYTES_PER_STATE + 8 * m)
+    return table_bytes(min(rows, cols), states, m)
 
 
 def run_frontier(rows: int, cols: Sequence[int], *, closed_only: bool = False,
