@@ -2,7 +2,8 @@
 
     .venv/bin/python bench/frontier.py                 # the quick set (a few minutes)
     .venv/bin/python bench/frontier.py --long          # also 6×6 open, 6×20, 7×7 open, 8×8 states
-    .venv/bin/python bench/frontier.py --only 7x7      # one board (--closed-only, --cap-gb)
+    .venv/bin/python bench/frontier.py --only 7x7      # one board (--closed-only, --cap-gb,
+                                                       # --threads)
 
 Each measurement runs in a fresh process with warm kernels (a first run compiles them and is
 not timed), which reports its wall and CPU seconds and its own peak RSS (``ru_maxrss``); the
@@ -35,7 +36,7 @@ out = {}
 try:
     if job["method"] == "frontier":
         res = count_frontier(job["rows"], job["cols"], closed_only=job["closed_only"],
-                             memory_limit=job.get("cap"))
+                             memory_limit=job.get("cap"), threads=job.get("threads"))
         out = {"boards": [[b.cols, b.cycles, b.paths] for b in res.boards],
                "peak_states": res.peak_states, "peak_table_bytes": res.peak_table_bytes,
                "state_cells": res.state_cells,
@@ -109,6 +110,8 @@ def main() -> int:
     ap.add_argument("--cap-gb", type=float, default=8.0)
     ap.add_argument("--closed-only", action="store_true", help="with --only: closed tours")
     ap.add_argument("--timeout", type=float, default=1800.0)
+    ap.add_argument("--threads", type=int, default=None,
+                    help="threads of the frontier count (default: one a core)")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()}, {os.cpu_count()} cores", flush=True)
     run_job({"method": "frontier", "rows": 3, "cols": [4], "closed_only": False}, 900)  # compile
@@ -116,7 +119,8 @@ def main() -> int:
     if args.only:
         r, c = (int(x) for x in args.only.lower().split("x"))
         res = run_job({"method": "frontier", "rows": min(r, c), "cols": [max(r, c)],
-                       "closed_only": args.closed_only, "cap": int(args.cap_gb * 2**30)},
+                       "closed_only": args.closed_only, "cap": int(args.cap_gb * 2**30),
+                       "threads": args.threads},
                       args.timeout)
         print(line(f"frontier {r}×{c}", res), check(min(r, c), res.get("boards", [])))
         print(f"  states after each column: {res.get('column_states')}")
