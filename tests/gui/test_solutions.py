@@ -168,3 +168,17 @@ def test_square_names_are_made_when_read():
     names = SquareNames(b, path)
     assert len(names) == 4 and names[1] == b.name(29) == "ad1" and names[-1] == b.name(899)
     assert names[1:3] == [b.name(29), b.name(31)] and list(names) == [b.name(int(s)) for s in path]
+
+
+@pytest.mark.parametrize("n, dtype", [(17, np.uint16), (257, np.int32)])
+def test_kept_changes_of_wide_boards_rebuild_the_solutions(n, dtype):
+    """Two bytes a square above 256 squares, four above 65,536: the same solutions."""
+    kept = Enumerator(n, n, "a1").block_compact(4, key_every=3)
+    ref = [s.path for s in Enumerator(n, n, "a1").first(4)]
+    assert len(kept) == 4 and kept.squares.dtype == dtype
+    L = kept.length - 1
+    cur = np.zeros(L, dtype=np.int64)
+    for i in range(4):
+        cur[int(kept.frm[i]):L] = kept.squares[kept.sptr[i]:kept.sptr[i + 1]]
+        np.testing.assert_array_equal(np.concatenate([cur, kept.tail]), ref[i])
+    assert int(kept.frm[0]) == int(kept.frm[3]) == 0 and 0 < int(kept.frm[1]) < L

@@ -49,21 +49,17 @@ def write_delta(path: np.ndarray, mo: np.ndarray, st: np.ndarray, got: int, carr
     if got == 0 or carry == 0 or f < 0 or f > L:
         f = 0
     at = sptr[got]
-    for j in range(f, L):
-        v = path[j + 1]
-        if wide == 0:
-            squares[at] = v
-            at += 1
-        elif wide == 1:
-            squares[at] = v & 0xFF
-            squares[at + 1] = (v >> 8) & 0xFF
-            at += 2
-        else:
-            squares[at] = v & 0xFF
-            squares[at + 1] = (v >> 8) & 0xFF
-            squares[at + 2] = (v >> 16) & 0xFF
-            squares[at + 3] = (v >> 24) & 0xFF
-            at += 4
+    if wide == 0:                       # one byte a square: the width asked once
+        for j in range(f, L):
+            squares[at + j - f] = path[j + 1]
+        at += L - f
+    else:                               # 2 or 4 little-endian bytes
+        w = 2 if wide == 1 else 4
+        for j in range(f, L):
+            v = path[j + 1]
+            for byte in range(w):
+                squares[at] = (v >> (8 * byte)) & 0xFF
+                at += 1
     sptr[got + 1] = at
     frm[got] = f
     branch[got] = b
