@@ -267,10 +267,13 @@ def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nda
     A hand-kept copy of :func:`count_loop` with the plain visitor, kept because the one
     source costs speed here: on 9×9 from square 20 (7,221,732 forward moves, one core, the
     2 shared cores at load 11–12; the first line of ``bench/table.py``) this loop takes
-    0.10–0.11 s of CPU, :func:`count_loop` with the plain visitor 0.12–0.15 s. It removes a
-    tie as soon as its last option is taken, where the shared loop keeps it open until its
-    subtree is done (the table's visitor needs that). tests/core/test_memo_count.py holds the
-    two to the same counts."""
+    0.10–0.11 s of CPU, :func:`count_loop` with the plain visitor 0.12–0.15 s (again at load
+    6–7: medians 0.098–0.100 s against 0.117–0.119 s). It removes a tie as soon as its last
+    option is taken, where the shared loop keeps it open until its subtree is done (the
+    table's visitor needs that); a constant visitor flag that let the shared loop drop ties
+    early, as this copy does, still left it 8–20 % slower (0.115–0.119 s against
+    0.098–0.106 s, same run). tests/core/test_memo_count.py holds the two to the same
+    counts."""
     one = np.uint64(1)
     k = st[ST_K]
     phase = st[ST_PHASE]
