@@ -20,49 +20,55 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit
+from ..system.jit import njit, specialise
+from ..walks.flood_kernel import flood
 
 NODES, BEST, FOUND, KEPT = 0, 1, 2, 3
 
 
-@njit
+@njit(inline="always")
+def _open_move(s: int, t: int, u: int,
+               ctx: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int,
+                          np.ndarray]) -> int:
+    """The bound's visitor of the flood: a move through an unblocked edge takes an unvisited
+    square above ``lowest`` not yet marked with ``stamp``; one to ``lowest`` raises
+    ``back[0]``. ``ctx`` is ``(eid, blocked, visited, mark, stamp, lowest, back)``."""
+    eid, blocked, visited, mark, stamp, lowest, back = ctx
+    e = eid[s, t]
+    if (blocked[e >> 6] >> np.uint64(e & 63)) & np.uint64(1):
+        return 0
+    if u == lowest:
+        back[0] = 1
+        return 0
+    if visited[u] or u < lowest or mark[u] == stamp:
+        return 0
+    mark[u] = stamp
+    return 1
+
+
+# the flood of walks/flood_kernel.py through the unblocked edges
+_flood_open = specialise(flood, "flood_open", reach=_open_move)
+
+
+@njit(_nrt=False)
 def _flood(end: int, lowest: int, nbr: np.ndarray, eid: np.ndarray, blocked: np.ndarray,
            visited: np.ndarray, colour: np.ndarray, mark: np.ndarray, queue: np.ndarray,
-           stamp: int) -> tuple[int, int, int, int, bool]:
+           stamp: int, back: np.ndarray) -> tuple[int, int, int, int, bool]:
     """Unvisited squares above ``lowest`` reachable from ``end`` through unblocked edges,
     counted by colour (the end's colour, the other); how many of each colour are *leaves*
     (one unblocked move at most to the end, the others or ``lowest``: a path can only stop
     there, a cycle cannot use them); and whether square ``lowest`` is one unblocked move from
-    the end or from one of them (a cycle can still close).
+    the end or from one of them (a cycle can still close). ``back`` is one int8 of scratch.
 
-    The breadth-first loop is written here by hand, not taken from
-    :func:`knightgui_core.walks.flood_kernel.flood` with a visitor: that one source ran this
-    search 1.6-1.8 times slower (CPU, best of 4: 6×7 paths 0.43 → 0.78 s, 7×7 paths 4.7 →
-    7.5 s, 7×7 cycles 0.71 → 1.13 s; 2 shared cores, load 7), with the visitor inlined and its
-    arrays passed as a tuple or one by one alike."""
+    The flood is :func:`knightgui_core.walks.flood_kernel.flood` with :func:`_open_move` as
+    its visitor, written in here; this kernel allocates nothing and is compiled without
+    numba's reference counts (``_nrt=False``): with them, the visitor's arrays were counted
+    up and down at every move and the search ran 1.6-1.8 times slower (7×7 paths 4.7 → 7.5 s
+    of CPU), without them it runs as the hand-written loop did."""
     own, other = 0, 0
-    back = False
-    queue[0] = end
-    head, tail = 0, 1
+    back[0] = 0
     mark[end] = stamp
-    while head < tail:
-        s = queue[head]
-        head += 1
-        for t in range(8):
-            u = nbr[s, t]
-            if u < 0:
-                continue
-            e = eid[s, t]
-            if (blocked[e >> 6] >> np.uint64(e & 63)) & np.uint64(1):
-                continue
-            if u == lowest:
-                back = True
-                continue
-            if visited[u] or u < lowest or mark[u] == stamp:
-                continue
-            mark[u] = stamp
-            queue[tail] = u
-            tail += 1
+    tail = _flood_open(nbr, end, queue, (eid, blocked, visited, mark, stamp, lowest, back))
     # a reached square with one usable move left can only be the path's last: of those,
     # at most one counts (leaves), by colour
     leaves_own, leaves_other = 0, 0
@@ -85,7 +91,7 @@ def _flood(end: int, lowest: int, nbr: np.ndarray, eid: np.ndarray, blocked: np.
             other += 1
             if deg <= 1:
                 leaves_other += 1
-    return own, other, leaves_own, leaves_other, back
+    return own, other, leaves_own, leaves_other, back[0] != 0
 
 
 @njit
@@ -114,6 +120,7 @@ def uncrossed_search(nbr: np.ndarray, eid: np.ndarray, cross: np.ndarray, colour
     visited = np.zeros(n, np.uint8)
     mark = np.zeros(n, np.int64)
     queue = np.empty(n, np.int64)
+    closes = np.zeros(1, np.int8)            # the flood's: can the cycle still close
     stamp = 0
     path[0] = start
     visited[start] = 1
@@ -129,7 +136,7 @@ def uncrossed_search(nbr: np.ndarray, eid: np.ndarray, cross: np.ndarray, colour
             lowest = start if cycle else -1
             stamp += 1
             own, other, lo, lt, back = _flood(end, lowest, nbr, eid, blocked[d], visited,
-                                              colour, mark, queue, stamp)
+                                              colour, mark, queue, stamp, closes)
             if cycle:
                 grow = _grow(own - lo, other - lt)
             else:                               # one leaf at most, the path's last square
