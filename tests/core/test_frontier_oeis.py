@@ -79,3 +79,9 @@ def test_eight_by_six_is_six_by_eight():
 @pytest.mark.timeout(3600)      # 288 s of CPU; half an hour of wall time at load 13
 def test_seven_by_six():
     assert closed(7, [6])[6] == A193054[2]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)      # 115 s of CPU, 448 s of wall time at load 5-10; 2.2 GiB
+def test_seven_by_eight_is_eight_by_seven():
+    assert closed(7, [8])[8] == A193054[3] == A193055[6]
