@@ -16,11 +16,10 @@ ends, and, for a walk that picks uniformly at random among tied squares, the pro
 ending in a tour and in a closed tour from that node; with lengths on, dead ends and their
 probability by squares visited when stuck (relative to the node, ``W`` of them).
 
-**Exact.** An entry holds its whole key (both words of the unvisited set, the square, the
-start square and a marker), so a hash collision can only miss, never add a wrong count.
-
-**Bounded.** The table has a number of buckets of :data:`WAYS` entries; when a bucket is
-full the entry whose subtree cost the fewest forward moves is replaced.
+**Exact and bounded.** An entry holds its whole key (both words of the unvisited set, the
+square, the start square and a marker), so a hash collision can only miss, never add a wrong
+count. Buckets of :data:`WAYS` entries; in a full one the entry whose subtree cost the fewest
+forward moves is replaced.
 
 **One cache line an entry.** A lookup costs a trip to memory (the table is far bigger than
 the caches), so an entry is 8 words, 64 bytes, aligned by the wrapper: a lookup reads one
@@ -33,9 +32,8 @@ use are touched) and starts with few buckets; while it is half full and under it
 (:func:`_top_bucket`), so bucket ``b`` splits into ``2b`` and ``2b + 1`` and the doubling
 reads and writes in order, with no second table to allocate and fill at random places.
 
-**The loop** is :func:`knightgui_core.tietree.counting.count_kernel.count_loop`, with this module's
-visitor (``memo_*``) bound by :func:`knightgui_core.system.jit.specialise`.
-
+**The loop** is :func:`~knightgui_core.tietree.counting.count_kernel.count_loop` with this
+module's visitor (``memo_*``) bound by :func:`~knightgui_core.system.jit.specialise`.
 Arrays (``N`` squares, ``C`` = buckets × WAYS entries):
 
 * ``tab``   uint64[C, 8]  per entry: free word 0, free word 1, ``square | start << 8 |
