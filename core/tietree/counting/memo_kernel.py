@@ -6,10 +6,8 @@ the set of unvisited squares, so a *tie node* met again by another path (the sam
 the same unvisited set) has the same subtree below it. Its results are kept in a table the
 first time and added at once the next times.
 
-**Where it looks.** Only at tie nodes (a forced move leads to one state; two paths that meet
-anywhere meet again at the next tie node or leaf below it), and only when the squares left
-lie in the window ``cfg[CF_MIN] ..= cfg[CF_MAX]`` (tiny subtrees are cheaper to walk than
-to look up).
+**Where it looks.** Only at tie nodes (paths that meet anywhere meet again at the next tie
+node or leaf below it), when the squares left lie in ``cfg[CF_MIN] ..= cfg[CF_MAX]``.
 
 **What a node keeps**: tours, closed tours (last square a knight move from the start), dead
 ends, and, for a walk that picks uniformly at random among tied squares, the probability of
