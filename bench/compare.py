@@ -12,7 +12,8 @@ folder put first on ``PYTHONPATH``), first once per tree to fill numba's cache (
 * **CPU**: the whole child process's user + system seconds (``os.wait4``), best of the rounds:
   the machine is shared, and CPU time moves less with the load than wall time;
 * **figures**: every time the script prints (a number followed by ``µs``, ``ms`` or ``s``) on a
-  line that reads the same in both trees once its numbers are blanked out, after/before line by
+  line that reads the same in both trees once its numbers are blanked out and its spaces
+  collapsed, after/before line by
   line; the table gives their median and the worst, and ``--keep DIR`` keeps both outputs.
 
 A ratio above 1 means the code of today is slower. The load average is printed before and after
@@ -103,7 +104,7 @@ def figure_ratios(before: str, after: str) -> list[float]:
         for line in text.splitlines():
             times = [float(v.replace(",", "")) * _SCALE[u] for v, u in _TIME.findall(line)]
             if times:
-                lines.setdefault(_NUMBER.sub("#", line).strip(), []).append(times)
+                lines.setdefault(" ".join(_NUMBER.sub("#", line).split()), []).append(times)
         return lines
     old, new = timed(before), timed(after)
     ratios = []
