@@ -22,7 +22,7 @@ import numpy as np
 from .frontier_word_kernel import word_absorb, word_expand, word_regrow
 
 __all__ = ["LOAD", "BUFFER", "SMALL", "new_word_table", "grow_word_table", "word_cell",
-           "table_states", "keep_word_part"]
+           "table_states", "keep_word_part", "split_part"]
 
 #: the most a table is filled before it is moved into a bigger one
 LOAD = 0.8
@@ -50,18 +50,26 @@ def table_states(tab: np.ndarray) -> int:
     return int(np.count_nonzero(tab[:, 0]))
 
 
+def split_part(k0: np.ndarray, k1: np.ndarray | None, parts: int) -> np.ndarray:
+    """Which of ``parts`` slices each key (first words ``k0``, second words ``k1`` or None)
+    falls in: a hash of the whole key, the same for either table layout."""
+    with np.errstate(over="ignore"):
+        h = k0 * np.uint64(0x9E3779B97F4A7C15)
+        if k1 is not None:
+            h ^= k1 * np.uint64(0xC2B2AE3D27D4EB4F)
+        h ^= h >> np.uint64(31)
+        h *= np.uint64(0xBF58476D1CE4E5B9)
+        h ^= h >> np.uint64(29)
+    return h % np.uint64(parts)
+
+
 def keep_word_part(tables: list[np.ndarray], index: int, parts: int) -> int:
     """Drops every state whose key does not hash to ``index`` of ``parts`` (the tables are
     only read after this, never probed); the states left."""
     left = 0
     for tab in tables:
         keys = tab[:, 0]
-        with np.errstate(over="ignore"):
-            h = keys * np.uint64(0x9E3779B97F4A7C15)
-            h ^= h >> np.uint64(31)
-            h *= np.uint64(0xC2B2AE3D27D4EB4F)
-            h ^= h >> np.uint64(29)
-        keys[(h % np.uint64(parts)) != np.uint64(index)] = 0
+        keys[split_part(keys, None, parts) != np.uint64(index)] = 0
         left += table_states(tab)
     return left
 
