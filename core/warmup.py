@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .system.errors import require
+
 log = logging.getLogger("knightgui.warmup")
 
 #: ``progress(done, total, name)``: ``done`` stages of ``total`` are ready, ``name`` starts
@@ -46,17 +48,17 @@ def _single() -> None:
     from .walks.solve import solve
 
     res = solve(8, 8, start="a8")                       # the window's first Solve
-    assert res.ok, res.message
-    assert solve(8, 8, start="a1", method="greedy").ok
+    require(res.ok, res.message)
+    require(solve(8, 8, start="a1", method="greedy").ok)
     board = Board(5, 5)                                 # a tour file, a path that is not one
-    assert check_path(board, np.arange(25, dtype=np.int64)) is not None
+    require(check_path(board, np.arange(25, dtype=np.int64)) is not None)
 
 
 def _tables() -> None:
     from .board.squares import Board
 
     for topology in ("plane", "torus"):      # the tables the controls read on the GUI thread
-        assert Board(6, 6, topology, (2, 3)).neighbours.shape == (36, 8)   # (a start's ends)
+        require(Board(6, 6, topology, (2, 3)).neighbours.shape == (36, 8))  # (a start's ends)
 
 
 def _closed() -> None:
@@ -64,7 +66,7 @@ def _closed() -> None:
 
     for n, start in ((8, "a8"), (12, "a1"), (100, "a8"), (100, "a1")):  # reversals, construction
         res = solve(n, n, start=start, closed=True)
-        assert res.ok, (n, res.message)
+        require(res.ok, (n, res.message))
 
 
 def _enumeration() -> None:
@@ -124,9 +126,9 @@ def _backtracking() -> None:
 
     for n, closed in ((5, False), (6, True), (8, False)):
         res = solve(n, n, start="a1", closed=closed, method="backtrack")
-        assert res.ok, (n, closed, res.message)
-    assert solve(9, 9, start="i9", tie="squirrel", method="greedy").ok    # switching orders
-    assert solve(8, 8, start="a1", tie="squirrel").ok
+        require(res.ok, (n, closed, res.message))
+    require(solve(9, 9, start="i9", tie="squirrel", method="greedy").ok)  # switching orders
+    require(solve(8, 8, start="a1", tie="squirrel").ok)
 
 
 def _other_boards() -> None:
@@ -149,8 +151,8 @@ def _huge() -> None:
     for rows, cols, closed in ((30, 30, False), (31, 33, False), (32, 30, True),
                                (3, 40, False), (4, 41, False), (5, 60, True), (6, 61, False)):
         res = solve(rows, cols, closed=closed, method="construct")
-        assert res.ok, (rows, cols, closed, res.message)
-        assert check_path(Board(rows, cols), res.path, closed) is None
+        require(res.ok, (rows, cols, closed, res.message))
+        require(check_path(Board(rows, cols), res.path, closed) is None)
     construct_closed(10, 12, start=5)
     construct_closed(40, 3)
     construct_open(7, 9, start=3)
@@ -158,7 +160,7 @@ def _huge() -> None:
     for rows, cols, start in ((3, 40, 3 * 40 - 1), (3, 40, 40 + 20), (4, 41, 20),
                               (4, 41, 41 * 3 + 37), (41, 4, 4 * 20), (40, 3, 3 * 20 + 1)):
         construct_open(rows, cols, start=start)
-    assert solve(300, 300, start="a1").ok               # the rule's walk, then construction
+    require(solve(300, 300, start="a1").ok)             # the rule's walk, then construction
 
 
 def _orders() -> None:
@@ -194,7 +196,7 @@ def _counts() -> None:
     table = TransTable(36, 1 << 28, lengths=True)
     count_subtrees(CountBoard(6, 6), 0, [()], table=table, lengths=True)
     table.filled = table.entries               # the table doubles (memo_rehash)
-    assert table.grow_if_full()
+    require(table.grow_if_full())
     cb = CountBoard(6, 6)                       # the count kernel before the table (bench)
     cb._begin(0, ())
     count_kernel.count_run(cb.att, cb.att[0].copy(), cb.path, cb.free, cb.pend, cb.ntied,
@@ -211,10 +213,10 @@ def _every_tour() -> None:
     from .tietree.alltours.all_tours_list import AllToursLister
     from .tietree.alltours.symmetric_tours import count_plan, plan
 
-    assert all_tours_task(5, 5, "a1")["tours"] == 304
-    assert count_plan(plan(Board(6, 6), "half-turn", True)) == 78   # symmetric tours
+    require(all_tours_task(5, 5, "a1")["tours"] == 304)
+    require(count_plan(plan(Board(6, 6), "half-turn", True)) == 78)  # symmetric tours
     tours = AllToursLister(5, 5, "a1").first(400)
-    assert len(tours) == 304
+    require(len(tours) == 304)
     from .frontier.frontier_count import warm_up_frontier
     warm_up_frontier()                                              # every tour, by columns
     Tour(Board(5, 5), np.asarray(tours[0], dtype=np.int32), False)  # one shown
@@ -227,17 +229,17 @@ def _by_hand() -> None:
     from .walks.verdict import quick_verdict
 
     quick_verdict(Board(6, 6), [0, 13])
-    assert completions(Board(6, 6), [0, 13, 2]).counted                  # with the table
-    assert completions(Board(9, 9), [0], 30.0, count=False).extendable   # without
-    assert finish_by_rule(Board(6, 6), [0, 13], "first").found
+    require(completions(Board(6, 6), [0, 13, 2]).counted)                # with the table
+    require(completions(Board(9, 9), [0], 30.0, count=False).extendable)  # without
+    require(finish_by_rule(Board(6, 6), [0, 13], "first").found)
 
 
 def _structure() -> None:
     from .studies.magic_search import search_magic
     from .studies.uncrossed import longest_uncrossed
-    assert longest_uncrossed(4, 4).length == 5                       # OEIS A003192
-    assert longest_uncrossed(4, 4, cycle=True).length == 4           # A157416
-    assert search_magic(8, 8, node_limit=100).status == "budget"
+    require(longest_uncrossed(4, 4).length == 5)                     # OEIS A003192
+    require(longest_uncrossed(4, 4, cycle=True).length == 4)         # A157416
+    require(search_magic(8, 8, node_limit=100).status == "budget")
 
 
 def _k(module: str, *names: str) -> tuple[str, ...]:

@@ -20,7 +20,7 @@ True
 """
 from __future__ import annotations
 
-__all__ = ["KnightguiError", "InputError", "Cancelled", "ResourceError"]
+__all__ = ["KnightguiError", "InputError", "Cancelled", "ResourceError", "require"]
 
 
 class KnightguiError(Exception):
@@ -37,3 +37,10 @@ class Cancelled(KnightguiError):
 
 class ResourceError(KnightguiError):
     """The machine or an outside resource (file, scheduler, compiled kernels) could not serve."""
+
+
+def require(cond: object, what: object = "") -> None:
+    """Raises :class:`RuntimeError` when ``cond`` is false: a self-check that, unlike
+    ``assert``, still runs (with the call inside it) under ``python -O``."""
+    if not cond:
+        raise RuntimeError(f"self-check failed: {what}" if what != "" else "self-check failed")

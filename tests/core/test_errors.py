@@ -9,7 +9,7 @@ import pytest
 
 import knightgui
 import knightgui_core
-from knightgui_core.system.errors import Cancelled, InputError, KnightguiError, ResourceError
+from knightgui_core.system.errors import Cancelled, InputError, KnightguiError, ResourceError, require
 
 
 def _modules():
@@ -49,3 +49,17 @@ def test_bad_input_is_one_catchable_error(call):
     with pytest.raises(InputError) as e:
         call()
     assert "\n" not in str(e.value)
+
+
+def test_require_raises_where_assert_would_be_optimised_away():
+    require(2 + 2 == 4, "arithmetic")
+    with pytest.raises(RuntimeError, match="self-check failed: the warm-up board"):
+        require(False, "the warm-up board")
+    with pytest.raises(RuntimeError, match="^self-check failed$"):
+        require(0)
+    import subprocess
+    import sys
+    code = ("from knightgui_core.system.errors import require\n"
+            "try:\n    require(False)\nexcept RuntimeError:\n    print('raised')")
+    out = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "raised"
