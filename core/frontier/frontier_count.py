@@ -33,12 +33,14 @@ from .frontier_residues import count_bound_bits, crt, moduli_for
 from .frontier_word import LOAD, grow_word_table, keep_word_part, new_word_table, split_part, word_cell
 from .frontier_word_kernel import WORD_WINDOW
 
-__all__ = ["MAX_ROWS", "MAX_COLS", "FrontierError", "FrontierBoard", "FrontierResult",
+__all__ = ["MAX_ROWS", "WORD_ROWS", "MAX_COLS", "FrontierError", "FrontierBoard", "FrontierResult",
            "count_frontier", "moduli_for", "count_bound_bits", "new_table", "grow_table", "crt",
            "state_estimate", "BYTES_PER_STATE", "table_bytes"]
 
 #: the window (2k + 1 cells) must fit the kernel's two words
 MAX_ROWS = (MAX_WINDOW - 1) // 2
+#: the highest board whose state is one word (the step that can force a path's end)
+WORD_ROWS = (WORD_WINDOW - 1) // 2
 #: the longest board a run reads
 MAX_COLS = 10_000
 #: the most states met at once on a long board, measured (bench/frontier.py) per height
@@ -293,12 +295,31 @@ def _wide_cells(k: int, ncols: int, m: int, mods: np.ndarray, nb: np.ndarray,
         yield i, states, total if finish else None
 
 
+def _force_end(endok: np.ndarray, rem: np.ndarray, cell: int, k: int, shortest: int,
+               words: int, closed_only: bool, part: tuple[int, int, int] | None) -> None:
+    """Marks ``cell`` as a must-be end of the path (2) from its own cell to the one where
+    it retires (position 0, or no unread neighbour left); later its nibble is 0 anyway."""
+    if words != 1:
+        raise FrontierError(f"the frontier counts the paths from one start on boards of at "
+                            f"most {WORD_ROWS} rows, not {k}")
+    if closed_only or part is not None:
+        raise FrontierError("the paths from one start are open paths: no closed-only, no part")
+    if not 0 <= cell < k * shortest:
+        raise FrontierError(f"the start cell {cell} is not on every {k}×n board asked for")
+    w = endok.shape[1] - 1
+    for i in range(cell, min(endok.shape[0], cell + w + 1)):
+        t = cell - i + w
+        endok[i, t] = 2
+        if t == 0 or rem[i, t] == 0:
+            break
+
+
 def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = False,
                    memory_limit: int | None = None,
                    progress: Callable[[int, int], None] | None = None,
                    cancel: CancelLike = None,
                    part: tuple[int, int, int] | None = None,
-                   threads: int | None = None) -> FrontierResult:
+                   threads: int | None = None, end_at: int | None = None) -> FrontierResult:
     """Count the closed tours (and, unless ``closed_only``, the open paths) of every
     ``rows`` × ``n`` board for ``n`` in ``cols``, in one pass over ``max(cols)`` columns.
     ``memory_limit``: bytes the tables may take (default: what the machine has free);
@@ -308,7 +329,10 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     board is counted from exactly one state of that column), each part one call; every
     length must be longer than ``column``. ``threads``: how many threads read each cell,
     each keeping the successors of its own share of the hash (default: one a core, at most
-    8; boards of 8 rows and more use one)."""
+    8; boards of 8 rows and more use one). ``end_at``: count only the open paths with this
+    cell (``column · rows + row`` on the board ``rows`` high) as one end, so ``paths`` is
+    the number of directed paths that start there (and ``cycles`` 0); at most
+    :data:`WORD_ROWS` rows, every length past the cell's column, open paths only."""
     lengths = sorted({int(cols)} if isinstance(cols, (int, np.integer)) else
                      {int(c) for c in cols})
     if not isinstance(rows, (int, np.integer)) or not 1 <= int(rows) <= MAX_ROWS:
@@ -332,6 +356,8 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     # a path alternates colours: on an odd board both ends lie on the corners' colour
     odd_ends = k % 2 == 1 and all(x % 2 == 1 for x in lengths)
     nb, rem, endok = _step_tables(k, ncols, odd_ends)
+    if end_at is not None:
+        _force_end(endok, rem, int(end_at), k, lengths[0], words, closed_only, part)
     res = FrontierResult(k, closed_only, moduli=m)
     wanted = set(lengths)
     total_cells = k * ncols

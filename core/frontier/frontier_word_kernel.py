@@ -88,10 +88,10 @@ def _find(w: np.uint64, n: np.int64, x: np.uint64) -> np.int64:
 def _retire(w: np.uint64, n: np.int64, t: np.int64, open_mode: np.int64, ok_end: np.int64,
             e: np.int64, pth: np.int64) -> tuple[np.uint64, np.int64, np.int64, bool]:
     """Cell ``t`` leaves: the new word, ends placed, paths closed, and whether the state
-    lives (``ok_end``: the cell may be an end of the path)."""
+    lives (``ok_end``: 0 the cell may not be an end of the path, 1 it may, 2 it must)."""
     x = _get(w, t)
     if x == 0:
-        return w, e, pth, True
+        return w, e, pth, ok_end != 2
     w = _set(w, t, np.uint64(0))
     if x == 1 or open_mode == 0 or ok_end == 0 or e >= 2:
         return w, e, pth, False
@@ -239,7 +239,9 @@ def word_expand(tab: np.ndarray, hi: int, mods: np.ndarray, nb: np.ndarray, rem:
     (0..``window``-1) of the new cell's knight neighbours read before it, -1 for none;
     ``rem``: uint8[``window`` + 1], how many neighbours of each position are unread after
     this cell (0 retires it; position 0 always retires); ``endok``: uint8[``window`` + 1],
-    0 where a cell may not be an end of the path; ``open_mode``: 0 for cycles only.
+    0 where a cell may not be an end of the path, 1 where it may, 2 where it must (a path
+    from a given start: 2 only up to the cell where it retires, since a retired cell's
+    nibble is 0 like that of a cell with two moves); ``open_mode``: 0 for cycles only.
     Returns the states read; -2 when the arrays do not fit each other."""
     n = np.int64(window)
     m = mods.shape[0]
@@ -252,6 +254,9 @@ def word_expand(tab: np.ndarray, hi: int, mods: np.ndarray, nb: np.ndarray, rem:
         return -2
     for q in range(4):
         if nb[q] < -1 or nb[q] >= n:
+            return -2
+    for t in range(n + 1):
+        if endok[t] > 2:
             return -2
     for p in range(parts):
         if fill[p] < 0 or fill[p] > buf.shape[1]:
@@ -315,7 +320,9 @@ def word_expand(tab: np.ndarray, hi: int, mods: np.ndarray, nb: np.ndarray, rem:
                     f, fe, fp, fl = w, e, pth, True
                     t = np.int64(1)
                     while fl and t <= n:
-                        f, fe, fp, fl = _retire(f, n, t, open_mode, np.int64(endok[t]), fe, fp)
+                        if rem[t] != 0:        # those without retired above already
+                            f, fe, fp, fl = _retire(f, n, t, open_mode, np.int64(endok[t]),
+                                                    fe, fp)
                         t += 1
                     if fl and fp + cyc == 1:
                         row = 0 if (cyc == 1 and fe == 0) else (1 if fp == 1 else -1)
