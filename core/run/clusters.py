@@ -1,12 +1,13 @@
-"""Where the runner's tasks run: Dask clients for this machine's local clusters and for a
+"""Where the runner's tasks run on Dask: clients for this machine's local clusters and for a
 cluster's scheduler (:mod:`knightgui_core.run.runner` uses these; see its docstring for the
-scheduler names). Local clusters are made once per process and closed at exit; a scheduler
-address is checked — its form first (host name labels, IP literals, port), then a TCP probe,
-then Dask's identity call in a daemon thread — before any ``Client`` exists, so an address that
-is malformed or does not answer fails in one line within the timeout. While tasks run, a
-:class:`WorkerWatch` asks the scheduler how many workers it has (``Client.scheduler_info``),
-so a cluster that has lost every worker, or whose scheduler no longer answers, ends the run
-with :class:`ClusterLost` after :data:`WORKER_TIMEOUT` seconds instead of waiting for ever.
+scheduler names; the default, ``local``, is :mod:`.local_pool`). Local clusters are made once
+per process and closed at exit; a scheduler address is checked — its form first (host name
+labels, IP literals, port), then a TCP probe, then Dask's identity call in a daemon thread —
+before any ``Client`` exists, so an address that is malformed or does not answer fails in one
+line within the timeout. While tasks run, a :class:`WorkerWatch` asks the scheduler how many
+workers it has (``Client.scheduler_info``), so a cluster that has lost every worker, or whose
+scheduler no longer answers, ends the run with :class:`ClusterLost` after
+:data:`WORKER_TIMEOUT` seconds instead of waiting for ever.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from typing import Any
 
 from ..system.errors import ResourceError
 from ..system.text import shorten
+from .local_pool import shutdown_pools
 
 #: seconds a scheduler address gets to answer before :class:`SchedulerError`
 CONNECT_TIMEOUT = 6.0
@@ -127,18 +129,15 @@ def host_problem(host: str) -> str:
 
 
 def quiet_dask_logs() -> None:
-    """Keep distributed's log lines out of the user's terminal: a task's failure, a lost
-    worker or a lost scheduler reaches the runner through its futures and the
-    :class:`WorkerWatch`, and becomes one line; a study stopped by Ctrl-C or SIGTERM, or whose
-    scheduler died, would otherwise end with the client's and workers' tracebacks ("failed to
-    communicate with the scheduler during heartbeat", "Failed to reconnect to scheduler",
-    a CancelledError at exit) instead of its one line (seen in CI and by killing a scheduler).
-    distributed gives some of its loggers a level of their own (``distributed.client``:
-    warning), so each is quieted, not only the parent; and tornado's, whose loop logs the
-    ``CommClosedError`` of ``as_completed``'s result fetch cut by a lost scheduler."""
-    names = ["distributed", "tornado", "tornado.application"] + [
-        n for n in list(logging.root.manager.loggerDict) if n.startswith("distributed.")]
-    for name in names:
+    """Keep distributed's log lines out of the user's terminal: failures and lost workers or
+    schedulers reach the runner through its futures and the :class:`WorkerWatch` and become
+    one line; a study stopped by Ctrl-C or SIGTERM, or whose scheduler died, would otherwise
+    end with tracebacks ("failed to communicate with the scheduler during heartbeat",
+    "Failed to reconnect to scheduler", a CancelledError at exit; seen in CI and by killing a
+    scheduler). Some of distributed's loggers have a level of their own (``distributed.client``),
+    so each is quieted; and tornado's, whose loop logs as_completed's CommClosedError."""
+    names = [n for n in list(logging.root.manager.loggerDict) if n.startswith("distributed.")]
+    for name in ["distributed", "tornado", "tornado.application", *names]:
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
@@ -149,10 +148,11 @@ _remote_clients: dict[str, Any] = {}
 
 
 def shutdown_local(wait: float | None = None) -> None:
-    """Close this process's local clusters (done at exit; call it to free the cores):
-    gracefully (2 s at most for the client, 2 for the cluster), or given ``wait``, on a
-    daemon thread for ``wait`` seconds at most, then every worker process still alive is
+    """Close this process's task pools and local clusters (done at exit; call it to free the
+    cores): gracefully (2 s at most for the client, 2 for the cluster), or given ``wait``, on
+    a daemon thread for ``wait`` seconds at most, then every worker process still alive is
     killed (the window's quit: a cluster of processes took 1.4–1.5 s to close)."""
+    shutdown_pools()
     with _local_lock:
         items = list(_local_clients.items())
         _local_clients.clear()

@@ -1,6 +1,7 @@
 """The study runner: a study is a list of deterministic :class:`Task` s with stable keys, run on
-Dask (``distributed``) — on this machine with nothing to start by hand, or on a cluster
-started with the standard ``dask scheduler`` / ``dask worker`` commands — and kept in a
+this machine's cores with nothing to start by hand, or on Dask (``distributed``) — a local
+cluster, or a cluster started with the standard ``dask scheduler`` / ``dask worker``
+commands — and kept in a
 :class:`~knightgui_core.run.store.ResultStore` when one is given.
 
 Usage (``Task`` and ``run_tasks`` from this module, ``ResultStore`` from
@@ -29,7 +30,9 @@ Rules for tasks
     back from canonical JSON (lists, not tuples; string keys).
 
 Schedulers (``scheduler=``)
-  * ``None`` or ``"local"``: this machine, every core, nothing to start — the default below.
+  * ``None`` or ``"local"`` (the default): this machine, every core, nothing to start — a pool
+    of this process's own threads, without Dask (:mod:`.local_pool`: importing and starting
+    Dask cost a command-line study 1.4–3.5 s before its first task).
   * ``"threads"``: an in-process Dask cluster, one worker with a thread per core (the kernels
     release the GIL, so the threads run in parallel).
   * ``"processes"``: a Dask ``LocalCluster`` of one single-threaded worker process per core.
@@ -38,15 +41,14 @@ Schedulers (``scheduler=``)
     answer within :data:`CONNECT_TIMEOUT` seconds, else :class:`SchedulerError`.
   * a ``distributed.Client``: used as it is (the caller closes it).
 
-Default: ``"local"`` means ``"threads"``. Measured side by side on this project's 2-core
-machine, shared with other work (``python bench/dask_runner.py --only 12``, load average
-10–15): the in-process cluster starts in 1.8–2.7 s against 5.1–6.6 s for two worker
-processes (each imports numpy, numba, the kernels), runs ``phadke --family cd`` in 4.4–5.8 s
-against 5.3–11.6 s and schedules a no-op task in 5.8–15 ms against 17–28 ms; with nogil
-kernels the threads use both cores.
+Of Dask's two local clusters, measured side by side on this project's 2-core machine, shared
+with other work (``python bench/dask_runner.py --only 12``, load average 10–15): the
+in-process cluster starts in 1.8–2.7 s against 5.1–6.6 s for two worker processes (each
+imports numpy, numba, the kernels), runs ``phadke --family cd`` in 4.4–5.8 s against
+5.3–11.6 s and schedules a no-op task in 5.8–15 ms against 17–28 ms.
 
-Faults: a task that raises is retried (``retries``, Dask's own retry); a worker that dies
-mid-task has its tasks re-run elsewhere by the scheduler (Dask's resilience); a cluster left
+Faults: a task that raises is retried (``retries``; on Dask, Dask's own retry); a worker that
+dies mid-task has its tasks re-run elsewhere by the scheduler (Dask's resilience); a cluster left
 with no worker, or whose scheduler stops answering, for ``worker_timeout`` seconds (default
 :data:`WORKER_TIMEOUT`), or whose scheduler is lost, ends the run with :class:`ClusterLost`;
 a client that dies loses nothing already in the store, and the same call with the same store
@@ -57,17 +59,15 @@ already committed.
 """
 from __future__ import annotations
 
-import base64
 import json
+import queue
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
-
-import numpy as np
 
 from ..system.control import cancel_requested
 from .clusters import (
@@ -87,6 +87,8 @@ from .clusters import (
     resolve_scheduler,
     shutdown_local,
 )
+from .local_pool import local_pool, retrying
+from .packed_arrays import pack_array, unpack_array
 from .store import ResultStore, canonical_json
 
 __all__ = ["CONNECT_TIMEOUT", "DEFAULT_RETRIES", "LOCAL_MODES", "SCHEDULER_ENV",
@@ -97,6 +99,8 @@ __all__ = ["CONNECT_TIMEOUT", "DEFAULT_RETRIES", "LOCAL_MODES", "SCHEDULER_ENV",
 
 #: Dask retries of a task that raised an exception
 DEFAULT_RETRIES = 2
+#: the longest wait for a result before the runner looks at ``cancel`` (and the cluster)
+POLL_SECONDS = 0.02
 
 
 ProgressFn = Callable[[int, int], None]
@@ -146,25 +150,6 @@ class RunReport:
         return {"total": self.total, "from_store": self.from_store, "computed": self.computed}
 
 
-# ---------------------------------------------------------------------------- array packing
-def pack_array(a: np.ndarray) -> dict[str, Any]:
-    """A numpy array as a small JSON object (zlib-compressed bytes in base64)."""
-    a = np.ascontiguousarray(a)
-    return {"dtype": a.dtype.str, "shape": list(a.shape),
-            "zlib": base64.b64encode(zlib.compress(a.tobytes(), 6)).decode("ascii")}
-
-
-def unpack_array(d: Mapping[str, Any]) -> np.ndarray:
-    """The array :func:`pack_array` packed (a new, writable array). ValueError if malformed."""
-    try:
-        dtype = np.dtype(str(d["dtype"]))
-        shape = tuple(int(x) for x in d["shape"])
-        raw = zlib.decompress(base64.b64decode(str(d["zlib"]), validate=True))
-        return np.frombuffer(raw, dtype=dtype).reshape(shape).copy()
-    except (KeyError, TypeError, ValueError, zlib.error) as e:
-        raise ValueError(f"not a packed array: {e}") from None
-
-
 # ---------------------------------------------------------------------------- running
 @lru_cache(maxsize=1)
 def code_version() -> str:
@@ -201,7 +186,8 @@ def run_tasks(tasks: Iterable[Task], *, store: ResultStore | None = None,
     is written to it in its own transaction. ``scheduler``: see the module docstring.
     ``progress(done, total)`` after the store is read and after each finished task;
     ``on_result(key, result)`` for every result (stored ones first, then as tasks finish);
-    ``cancel``: a callable or Event, polled about every 20 ms. ``workers``: cores of a local
+    ``cancel``: a callable or Event, looked at after each result and at least every
+    :data:`POLL_SECONDS` while none comes. ``workers``: cores of a local
     scheduler (default all). ``worker_timeout``: seconds without any worker in the cluster,
     or without an answer from its scheduler, before :class:`ClusterLost`. Raises
     :class:`SchedulerError`, :class:`TaskFailed`, :class:`ClusterLost`,
@@ -237,11 +223,17 @@ def run_tasks(tasks: Iterable[Task], *, store: ResultStore | None = None,
         report.seconds = time.perf_counter() - t0
         return report
 
+    intake = _Intake(report, store, progress, on_result)
+    if scheduler is None or isinstance(scheduler, str):
+        if resolve_scheduler(scheduler or "local", environ={}) == "local":
+            report.scheduler = "local"
+            _run_local(todo, intake, cancel, retries, workers)
+            report.seconds = time.perf_counter() - t0
+            return report
     client, report.scheduler = client_for(scheduler, workers)
     try:
         with WorkerWatch(client, _where(client, report.scheduler), worker_timeout) as watch:
-            _submit_and_collect(client, todo, report, store, progress, cancel, on_result,
-                                retries, watch)
+            _submit_and_collect(client, todo, intake, cancel, retries, watch)
     except ClusterLost:
         discard_client(client)              # the next run connects afresh
         raise
@@ -257,12 +249,82 @@ def _where(client: Any, name: str) -> str:
     return f"the Dask scheduler at {address}"
 
 
-def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
-                        store: ResultStore | None, progress: ProgressFn | None, cancel: Any,
-                        on_result: ResultFn | None, retries: int, watch: WorkerWatch) -> None:
+class _Intake:
+    """What becomes of each finished task, whichever scheduler ran it: the worker's version
+    checked, the result parsed from its canonical JSON, stored, reported."""
+
+    def __init__(self, report: RunReport, store: ResultStore | None,
+                 progress: ProgressFn | None, on_result: ResultFn | None):
+        self.report, self.store = report, store
+        self.progress, self.on_result = progress, on_result
+        self.mine = code_version()
+
+    def failed(self, t: Task, exc: BaseException) -> TaskFailed:
+        """The one-line error of a task that raised (after its retries)."""
+        hint = " (is knightgui installed on every worker?)" if isinstance(exc, ImportError) else ""
+        first = str(exc).splitlines()[0] if str(exc) else ""
+        return TaskFailed(f"task {t.key} failed: {type(exc).__name__}: {first}{hint}")
+
+    def take(self, t: Task, outcome: tuple[str, float, str]) -> None:
+        """A task's :func:`_execute` answer: into the store and the report."""
+        text, seconds, worker_version = outcome
+        if worker_version != self.mine:
+            raise TaskFailed(f"task {t.key} ran on a worker with knightgui "
+                             f"{worker_version or '?'}, this is {self.mine or '?'}: install "
+                             "the same version everywhere")
+        value = json.loads(text)
+        report = self.report
+        if self.store is not None:
+            self.store.put(t.key, t.study, t.params, value, seconds=seconds)
+        report.results[t.key] = value
+        report.computed += 1
+        if self.on_result is not None:
+            self.on_result(t.key, value)
+        if self.progress is not None:
+            self.progress(len(report.results), report.total)
+
+
+def _run_local(todo: Sequence[Task], intake: _Intake, cancel: Any, retries: int,
+               workers: int | None) -> None:
+    """The ``"local"`` scheduler: the tasks on this process's thread pool
+    (:mod:`.local_pool`); each result is taken as soon as its future is done."""
+    pool = local_pool(workers)
+    finished: queue.SimpleQueue[Future[Any]] = queue.SimpleQueue()
+    futures: dict[Future[Any], Task] = {}
+    try:
+        for t in todo:
+            fut = pool.submit(retrying, _execute, (t.fn, t.args), retries)
+            futures[fut] = t
+            fut.add_done_callback(finished.put)
+        remaining = len(futures)
+        while remaining:
+            try:
+                fut = finished.get(timeout=POLL_SECONDS)
+            except queue.Empty:
+                if cancel_requested(cancel):
+                    intake.report.cancelled = True
+                    break
+                continue
+            remaining -= 1
+            t = futures[fut]
+            exc = fut.exception()
+            if exc is not None:
+                raise intake.failed(t, exc)
+            intake.take(t, fut.result())
+            if remaining and cancel_requested(cancel):
+                intake.report.cancelled = True
+                break
+    finally:
+        for fut in futures:                  # the tasks no thread has taken yet never run
+            fut.cancel()
+
+
+def _submit_and_collect(client, todo: Sequence[Task], intake: _Intake, cancel: Any,
+                        retries: int, watch: WorkerWatch) -> None:
     # distributed only when a study runs on Dask (0.77 s to import: python -X
-    # importtime -c 'import distributed'); the embedded default on one core does without it
+    # importtime -c 'import distributed'); the default "local" pool does without it
     from distributed import as_completed
+    report = intake.report
     try:
         # one message to the scheduler for the whole graph, not one per task
         submitted = client.map(_execute, [t.fn for t in todo], [t.args for t in todo],
@@ -272,9 +334,11 @@ def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
             raise
         raise watch.lost(len(report.results), report.total) from None
     futures: dict[Any, Task] = dict(zip(submitted, todo, strict=True))
-    mine = code_version()
     # results travel with the completion events (no round trip per future to fetch them)
     ac = as_completed(list(futures), loop=client.loop, with_results=True, raise_errors=False)
+    # as_completed notifies this condition when it queues a finished future (what its own
+    # blocking next() waits on): waiting on it takes a result at once instead of after a sleep
+    ready = getattr(ac, "thread_condition", None)
     remaining = len(futures)
     try:
         while remaining:
@@ -284,36 +348,19 @@ def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
                     report.cancelled = True
                     break
                 watch.check(len(report.results), report.total)
-                time.sleep(0.02)
+                _wait_ready(ac, ready)
                 continue
             for fut, outcome in batch:
                 t = futures[fut]
                 remaining -= 1
                 if fut.status == "error":
-                    exc = outcome[1] if isinstance(outcome, tuple) else outcome
-                    hint = (" (is knightgui installed on every worker?)"
-                            if isinstance(exc, ImportError) else "")
-                    raise TaskFailed(f"task {t.key} failed: {type(exc).__name__}: "
-                                     f"{str(exc).splitlines()[0] if str(exc) else ''}{hint}")
+                    raise intake.failed(t, outcome[1] if isinstance(outcome, tuple) else outcome)
                 if fut.status != "finished":
                     if client.status != "running":      # Dask cancels them all when the
                         raise watch.lost(len(report.results), report.total)  # scheduler goes
                     raise RunnerError(f"task {t.key} was {fut.status} (lost the scheduler?)")
-                text, seconds, worker_version = outcome
-                if worker_version != mine:
-                    raise TaskFailed(f"task {t.key} ran on a worker with knightgui "
-                                     f"{worker_version or '?'}, this is {mine or '?'}: install "
-                                     "the same version everywhere")
-                value = json.loads(text)
-                if store is not None:
-                    store.put(t.key, t.study, t.params, value, seconds=seconds)
-                report.results[t.key] = value
-                report.computed += 1
+                intake.take(t, outcome)
                 fut.release()
-                if on_result is not None:
-                    on_result(t.key, value)
-                if progress is not None:
-                    progress(len(report.results), report.total)
             if remaining and cancel_requested(cancel):
                 report.cancelled = True
                 break
@@ -327,6 +374,17 @@ def _submit_and_collect(client, todo: Sequence[Task], report: RunReport,
                                   name="knightgui-cancel", daemon=True)
             th.start()
             th.join(0.25)
+
+
+def _wait_ready(ac: Any, ready: Any) -> None:
+    """Until ``ac`` has a finished future, at most :data:`POLL_SECONDS` (then the caller looks
+    at its cancel flag and the cluster's health)."""
+    if ready is None:                      # another distributed: poll
+        time.sleep(POLL_SECONDS)
+        return
+    with ready:
+        if not ac.has_ready():             # checked under the lock the notifier takes
+            ready.wait(POLL_SECONDS)
 
 
 def _cancel_quietly(client: Any, futures: list[Any]) -> None:

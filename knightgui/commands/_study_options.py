@@ -49,8 +49,9 @@ def add_runner_options(p) -> None:
                         "computed again (many studies can share one file)")
     p.add_argument("--scheduler", metavar="ADDR", default=None,
                    help="Dask scheduler, tcp://HOST:PORT (default: $KNIGHTGUI_SCHEDULER, "
-                        "else this machine's cores: 'local', the same as 'threads'; "
-                        "'processes' for a local cluster of worker processes)")
+                        "else this machine's cores: 'local', threads of this process without "
+                        "Dask; 'threads' for an in-process Dask cluster, 'processes' for a "
+                        "local cluster of worker processes)")
     p.add_argument("--worker-timeout", metavar="SECONDS", default=None,
                    help="end the study (exit 2; finished tasks stay in the store) when the "
                         "cluster has had no worker, or its scheduler has not answered, for "

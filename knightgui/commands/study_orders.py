@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 
 from ._common import CliError, emit_json, parse_move_order, parse_square, positive_int
-from ._study_options import add_runner_options, run_study
+from ._study_options import add_runner_options, open_study_store, run_study
 
 
 def add_parser(studies) -> None:
@@ -51,13 +51,20 @@ def run(args) -> int:
             raise CliError(f"--{opt.replace('_', '-')} must name a .csv file, got '{val}'")
     if args.walk is not None:
         return _show_walk(n, cols, tie, args.walk, args.start, args.json)
+    from knightgui_core.run.store import StoreError
     t0 = time.perf_counter()
+    store = open_study_store(args)          # orders_tasks reads it: slices stored before
     try:
-        tasks = orders_tasks(n, tie, cols=cols)
-        report = run_study(args, tasks, f"move orders {n}×{cols} ({tie})")
+        tasks = orders_tasks(n, tie, cols=cols, store=store)
+        report = run_study(args, tasks, f"move orders {n}×{cols} ({tie})", store=store)
         res = assemble(n, tie, tasks, report, cols=cols, seconds=time.perf_counter() - t0)
     except OrderError as e:
         raise CliError(f"knightgui study move-orders: {e}") from None
+    except StoreError as e:
+        raise CliError(f"--store: {e}") from None
+    finally:
+        if store is not None:
+            store.close()
     for opt, table in (("csv", "orders"), ("starts_csv", "starts")):
         val = getattr(args, opt)
         if val:

@@ -28,20 +28,20 @@ def test_store_resumes_and_is_shared_by_studies(tmp_path, capsys):
     st = str(tmp_path / "results.sqlite")
     assert run(["study", "move-orders", "--size", "5", "--json", "--store", st]) == 0
     first = _last_json(capsys)
-    assert first["tasks"] == {"total": 16, "from_store": 0, "computed": 16}
+    assert first["tasks"] == {"total": 8, "from_store": 0, "computed": 8}
     assert run(["study", "move-orders", "--size", "5", "--tie", "last", "--json",
                 "--store", st]) == 0
-    assert _last_json(capsys)["tasks"]["computed"] == 16      # other tie rule: other rows
+    assert _last_json(capsys)["tasks"]["computed"] == 8       # other tie rule: other rows
     assert run(["study", "phadke", "--family", "strict", "--json", "--store", st]) == 0
     assert _last_json(capsys)["tasks"] == {"total": 10, "from_store": 0, "computed": 10}
     assert run(["study", "move-orders", "--size", "5", "--json", "--store", st]) == 0
     again = _last_json(capsys)
-    assert again["tasks"] == {"total": 16, "from_store": 16, "computed": 0}
+    assert again["tasks"] == {"total": 8, "from_store": 8, "computed": 0}
     assert _strip(again) == _strip(first)
     con = sqlite3.connect(st)
     per = dict(con.execute("SELECT study, count(*) FROM tasks GROUP BY study").fetchall())
     con.close()
-    assert per == {"move-orders": 32, "phadke": 10}
+    assert per == {"move-orders": 16, "phadke": 10}
 
 
 def test_json_without_store_reports_tasks(capsys):
@@ -198,5 +198,5 @@ def _stderr_on_a_terminal(args) -> str:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pty")
 def test_progress_bar_on_a_real_terminal_and_not_with_json():
     drawn = _stderr_on_a_terminal(["study", "move-orders", "--size", "5"])
-    assert "/16 [" in drawn and "task/s" in drawn and "move orders 5×5" in drawn
+    assert "/8 [" in drawn and "task/s" in drawn and "move orders 5×5" in drawn
     assert _stderr_on_a_terminal(["study", "move-orders", "--size", "5", "--json"]).strip() == ""

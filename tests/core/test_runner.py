@@ -80,8 +80,10 @@ def test_cancel_stops_and_keeps_what_finished(tmp_path):
                       workers=2)
         assert r.cancelled and not r.complete and 1 <= r.computed < 40
         assert st.count() == r.computed
-        r2 = run_tasks(_tasks(40, slow, "t/slow")[:r.computed], store=st)
-        assert r2.from_store == r.computed
+        # the tasks that finished (on two threads, not always the first ones) are kept
+        done = [t for t in _tasks(40, slow, "t/slow") if t.key in r.results]
+        r2 = run_tasks(done, store=st)
+        assert r2.from_store == r.computed == len(done) and r2.computed == 0
 
 
 def test_scheduler_addresses(monkeypatch):
@@ -127,9 +129,9 @@ def test_phadke_and_move_orders_on_two_worker_processes_equal_the_engines(tmp_pa
     ref = run_orders(6, "last")
     with ResultStore(tmp_path / "s.sqlite") as st:
         got, rep = OR.run_study(6, "last", scheduler="processes", workers=2, store=st)
-        assert rep.computed == 16
+        assert rep.computed == 8
         again, rep = OR.run_study(6, "last", store=st)             # from the store
-        assert rep.from_store == 16 and rep.computed == 0
+        assert rep.from_store == 8 and rep.computed == 0
     for r in (got, again):
         assert np.array_equal(r.lengths, ref.lengths) and np.array_equal(r.closed, ref.closed)
         assert replace(r.summary(), seconds=0) == replace(ref.summary(), seconds=0)

@@ -131,7 +131,7 @@ def test_studies_through_a_real_cluster_equal_the_local_run(cluster, tmp_path):
     remote = _json(_cli(["study", "move-orders", "--size", "6", "--json", "--scheduler",
                          cluster.address]))
     assert _strip(remote) == _orders_ref(6)
-    assert remote["tasks"] == {"total": 16, "from_store": 0, "computed": 16}
+    assert remote["tasks"] == {"total": 8, "from_store": 0, "computed": 8}
     remote = _json(_cli(["study", "phadke", "--family", "strict", "--json", "--scheduler",
                          cluster.address]))
     local = family_totals(P.run(P.algorithms("strict")))[0]

@@ -177,7 +177,7 @@ def test_a_study_that_must_write_says_read_only_in_one_line(finished, tmp_path, 
         lines = err.strip().splitlines()
         assert code == 2 and len(lines) == 1, err[-600:]
         assert lines[0].startswith(f"--store: {p}: read-only (") and KINDS[kind] in lines[0]
-        assert "16 of 16 tasks are not in it" in lines[0] and "damaged" not in lines[0]
+        assert "8 of 8 tasks are not in it" in lines[0] and "damaged" not in lines[0]
         with ResultStore(p) as st:
             with pytest.raises(StoreError, match=r"read-only \(.*\): task 'x' cannot be "
                                                  "written"):
@@ -266,4 +266,4 @@ def test_json_reports_the_same_tasks_from_a_read_only_store(finished, tmp_path, 
     with _placed("file", finished, tmp_path) as p:
         assert run(["study", "move-orders", "--size", "5", "--json", "--store", str(p)]) == 0
         d = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-        assert d["tasks"] == {"total": 16, "from_store": 16, "computed": 0}
+        assert d["tasks"] == {"total": 8, "from_store": 8, "computed": 0}
