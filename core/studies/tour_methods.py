@@ -16,6 +16,7 @@ from typing import Any
 from ..frontier.frontier_count import (
     MAX_ROWS,
     PEAK_STATES,
+    WORD_ROWS,
     FrontierBoard,
     FrontierError,
     FrontierResult,
@@ -29,7 +30,8 @@ from ..system.limits import available_memory
 from .all_tours import MAX_SQUARES
 
 __all__ = ["FRONTIER_FROM", "METHODS", "VISITED_FASTER_UP_TO", "board_record", "choose_method",
-           "frontier_records", "run_frontier", "memory_estimate"]
+           "frontier_records", "run_frontier", "memory_estimate", "start_cell",
+           "run_frontier_starts"]
 
 METHODS = ("auto", "frontier", "visited")
 #: with the open paths asked for, the length from which ``auto`` counts a board of each
@@ -45,13 +47,21 @@ VISITED_FASTER_UP_TO = 25
 
 
 def choose_method(rows: int, cols: int, method: str = "auto", *, classic: bool = True,
-                  closed_only: bool = False) -> tuple[str, str]:
+                  closed_only: bool = False, per_start: bool = False) -> tuple[str, str]:
     """The method that counts ``rows`` × ``cols`` and the reason, for ``method`` ``auto``,
-    ``frontier`` or ``visited``; :class:`FrontierError` when the forced one cannot."""
+    ``frontier`` or ``visited``; :class:`FrontierError` when the forced one cannot.
+    ``per_start``: the paths from given start squares (the frontier's step that forces a
+    path's end takes at most :data:`WORD_ROWS` rows)."""
     if method not in METHODS:
         raise FrontierError(f"--method is one of {', '.join(METHODS)}, not {method!r}")
     n = rows * cols
     short = min(rows, cols)
+    if per_start and short > WORD_ROWS and method != "visited":
+        if method == "frontier" or n > MAX_SQUARES:
+            raise FrontierError(f"the frontier counts the paths from a start on boards whose "
+                                f"short side is at most {WORD_ROWS} ({rows}×{cols}); the "
+                                f"visited-set counter on at most {MAX_SQUARES} squares")
+        return "visited", f"paths from a start with {short} rows: the frontier takes {WORD_ROWS}"
     if method == "visited":
         if n > MAX_SQUARES:
             raise FrontierError(f"the visited-set counter takes boards of at most "
@@ -98,9 +108,10 @@ def memory_estimate(rows: int, cols: int, closed_only: bool) -> int | None:
 def run_frontier(rows: int, cols: Sequence[int], *, closed_only: bool = False,
                  memory_limit: int | None = None,
                  progress: Callable[[int, int], None] | None = None,
-                 cancel: CancelLike = None) -> FrontierResult:
+                 cancel: CancelLike = None, end_at: int | None = None) -> FrontierResult:
     """The frontier count of ``rows`` × ``n`` for every ``n`` in ``cols`` (one pass), refused
-    up front with the estimate when the measured state counts say it will not fit."""
+    up front with the estimate when the measured state counts say it will not fit
+    (``end_at``: only the paths with that cell as an end, :func:`start_cell`)."""
     budget = available_memory() if memory_limit is None else int(memory_limit)
     longest = max(cols) if cols else 0
     tallest = max(k for k, c in PEAK_STATES if c == closed_only)
@@ -113,7 +124,46 @@ def run_frontier(rows: int, cols: Sequence[int], *, closed_only: bool = False,
                             f"{need / 2**30:.1f} GiB for its state tables (estimated from "
                             f"measured boards) and {budget / 2**30:.1f} GiB is available")
     return count_frontier(rows, cols, closed_only=closed_only, memory_limit=budget,
-                          progress=progress, cancel=cancel)
+                          progress=progress, cancel=cancel, end_at=end_at)
+
+
+def start_cell(rows: int, cols: int, col: int, row: int) -> int:
+    """The frontier's cell of the square (``col``, ``row``) of a ``rows`` × ``cols`` board:
+    the board is read with its short side as the column, ``column · short + place``."""
+    if not (0 <= col < cols and 0 <= row < rows):
+        raise FrontierError(f"({col}, {row}) is not a square of {rows}×{cols}")
+    return col * rows + row if rows <= cols else row * cols + col
+
+
+def _orbit_key(k: int, n: int, cell: int) -> int:
+    """The smallest cell that a symmetry of the ``k`` × ``n`` frontier board maps ``cell``
+    onto (its starts count the same paths)."""
+    c, r = divmod(cell, k)
+    images = [(cc, rr) for cc in (c, n - 1 - c) for rr in (r, k - 1 - r)]
+    if k == n:
+        images += [(rr, cc) for cc, rr in images]
+    return min(cc * k + rr for cc, rr in images)
+
+
+def run_frontier_starts(rows: int, cols: int, squares: Sequence[tuple[int, int]], *,
+                        memory_limit: int | None = None,
+                        cancel: CancelLike = None) -> tuple[list[int], int]:
+    """The directed paths through every square that start at each square (``col``,
+    ``row``) of ``squares``, one frontier pass per start up to the board's symmetries, and
+    the board's undirected closed tours (one closed-only pass; each passes every square, so
+    a start has twice as many closed directed paths)."""
+    k, n = min(rows, cols), max(rows, cols)
+    choose_method(rows, cols, "frontier", per_start=True)
+    cells = [start_cell(rows, cols, c, r) for c, r in squares]
+    got: dict[int, int] = {}
+    for cell in cells:
+        key = _orbit_key(k, n, cell)
+        if key not in got:
+            res = run_frontier(k, [n], memory_limit=memory_limit, cancel=cancel, end_at=key)
+            got[key] = int(res.boards[0].paths or 0)
+    cycles = run_frontier(k, [n], closed_only=True, memory_limit=memory_limit,
+                          cancel=cancel).boards[0].cycles
+    return [got[_orbit_key(k, n, cell)] for cell in cells], int(cycles)
 
 
 def board_record(b: FrontierBoard) -> dict[str, Any]:

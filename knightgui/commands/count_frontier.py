@@ -4,10 +4,14 @@
     knightgui study count --all-tours --rows 5 --cols 5 --method visited
     knightgui study count --all-tours --rows 6 --cols 20 --closed-only --json
     knightgui study count --all-tours --rows 5 --cols-from 4 --cols-to 16
+    knightgui study count --all-tours --rows 5 --cols 12 --starts a1,c3 --method frontier
 
 ``--method auto`` (default) takes the visited-set counter on small boards and on other
 boards and pieces, the frontier count (column by column, any length) elsewhere, and says
-which in the output and in the JSON (``method``, ``method_reason``). ``--closed-only`` skips
+which in the output and in the JSON (``method``, ``method_reason``). ``--starts a1,c3``
+counts the directed paths from those starts alone, by the same choice (the frontier forces
+each start to be an end of the path, up to 7 rows; ``per_start`` in the JSON, each start's
+``closed`` twice the board's closed tours). ``--closed-only`` skips
 the open paths (frontier only). ``--cols-from A --cols-to B`` counts ``rows`` × A … B in one
 frontier pass: a table, and ``boards`` in the JSON.
 """
@@ -31,6 +35,17 @@ def add_method_options(p) -> None:
                    help="with --all-tours and --rows R: every R×n board for n from A to "
                         "--cols-to B in one frontier pass (a table; boards in --json)")
     p.add_argument("--cols-to", metavar="B", default=None, help="see --cols-from")
+    p.add_argument("--memory-mb", metavar="MIB", default=None,
+                   help="with the frontier count: the most its state tables may take, in "
+                        "MiB (default: the memory this machine has free); a run that would "
+                        "pass it stops with one line")
+
+
+def _memory_limit(args) -> int | None:
+    """``--memory-mb`` in bytes (checked), or None for what the machine has free."""
+    if getattr(args, "memory_mb", None) is None:
+        return None
+    return positive_int("--memory-mb", args.memory_mb, 16, 1 << 24) << 20
 
 
 def wants_sequence(args) -> bool:
@@ -53,6 +68,8 @@ def run_all_tours_by_method(args, rows: int, cols: int, board, visited) -> int:
     from knightgui_core.studies.tour_methods import choose_method, frontier_records, run_frontier
     FrontierError = _frontier_errors()
     method_arg = str(args.method).strip().lower()
+    if args.starts.strip().lower() != "all":
+        return _run_starts(args, rows, cols, board, method_arg)
     try:
         method, why = choose_method(rows, cols, method_arg, classic=board.is_classic,
                                     closed_only=args.closed_only)
@@ -70,7 +87,8 @@ def run_all_tours_by_method(args, rows: int, cols: int, board, visited) -> int:
     k, n = min(rows, cols), max(rows, cols)
     t0 = time.perf_counter()
     try:
-        res = run_frontier(k, [n], closed_only=args.closed_only)
+        res = run_frontier(k, [n], closed_only=args.closed_only,
+                           memory_limit=_memory_limit(args))
     except FrontierError as e:
         raise CliError(str(e)) from None
     rec = frontier_records(res, transposed=rows > cols)[0]
@@ -87,6 +105,50 @@ def run_all_tours_by_method(args, rows: int, cols: int, board, visited) -> int:
                    "peak_table_bytes": res.peak_table_bytes,
                    "seconds": round(time.perf_counter() - t0, 3)})
     return 0
+
+
+def _run_starts(args, rows: int, cols: int, board, method_arg: str) -> int:
+    """``--all-tours --starts S1,S2``: the directed paths from each start by either method
+    (the frontier forces the start to be an end of the path); exit 1 when none has one."""
+    from knightgui_core.studies.all_tours import all_tours_task
+    from knightgui_core.studies.count_study import parse_starts
+    from knightgui_core.studies.tour_methods import choose_method, run_frontier_starts
+    from knightgui_core.tietree.counting.subtrees import CountError
+    FrontierError = _frontier_errors()
+    if args.distinct or args.lengths or args.closed_only:
+        raise CliError("--all-tours --starts counts the paths from those starts; it takes no "
+                       "--distinct, --lengths or --closed-only")
+    try:
+        squares = parse_starts(rows, cols, args.starts)
+        method, why = choose_method(rows, cols, method_arg, classic=board.is_classic,
+                                    per_start=True)
+    except (CountError, FrontierError) as e:
+        raise CliError(f"--starts: {e}" if isinstance(e, CountError) else str(e)) from None
+    t0 = time.perf_counter()
+    names = [board.name(sq) for sq in squares]
+    try:
+        if method == "visited":
+            recs = [all_tours_task(rows, cols, nm, board.topology, board.leaper)
+                    for nm in names]
+            per = {nm: {"tours": int(r["tours"]), "closed": int(r["closed"])}
+                   for nm, r in zip(names, recs)}
+        else:
+            paths, cycles = run_frontier_starts(rows, cols, [board.coords(sq) for sq in squares],
+                                                memory_limit=_memory_limit(args))
+            per = {nm: {"tours": p, "closed": 2 * cycles} for nm, p in zip(names, paths)}
+    except (CountError, FrontierError) as e:
+        raise CliError(str(e)) from None
+    seconds = time.perf_counter() - t0
+    print(f"method: {'frontier' if method == 'frontier' else 'visited-set counter'} ({why})")
+    print(f"{'start':>6} {'paths':>24} {'closed':>16}")
+    for nm, rec in per.items():
+        print(f"{nm:>6} {rec['tours']:>24,} {rec['closed']:>16,}")
+    print(f"{board.describe()}: directed paths through every square from {len(per)} "
+          f"start(s) in {seconds:.1f} s")
+    if args.json:
+        emit_json({"study": "all-tours", "rows": rows, "cols": cols, "per_start": per,
+                   "method": method, "method_reason": why, "seconds": round(seconds, 3)})
+    return 0 if any(r["tours"] for r in per.values()) else 1
 
 
 def run_sequence(args, board_of) -> int:
@@ -108,6 +170,7 @@ def run_sequence(args, board_of) -> int:
     if b < a:
         raise CliError(f"--cols-to ({b}) is below --cols-from ({a})")
     board = board_of(args, rows, a)
+    limit = _memory_limit(args)
     method_arg = str(args.method).strip().lower()
     try:
         if method_arg == "visited":
@@ -118,7 +181,8 @@ def run_sequence(args, board_of) -> int:
         raise CliError(str(e)) from None
     t0 = time.perf_counter()
     try:
-        res = run_frontier(rows, list(range(a, b + 1)), closed_only=args.closed_only)
+        res = run_frontier(rows, list(range(a, b + 1)), closed_only=args.closed_only,
+                           memory_limit=limit)
     except FrontierError as e:
         raise CliError(str(e)) from None
     seconds = time.perf_counter() - t0
@@ -134,5 +198,6 @@ def run_sequence(args, board_of) -> int:
         emit_json({"study": "all-tours", "rows": rows, "cols_from": a, "cols_to": b,
                    "method": "frontier", "closed_only": bool(args.closed_only),
                    "boards": recs, "peak_states": res.peak_states,
+                   "column_states": res.column_states, "state_cells": res.state_cells,
                    "peak_table_bytes": res.peak_table_bytes, "seconds": round(seconds, 3)})
     return 0

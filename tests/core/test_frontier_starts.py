@@ -1,0 +1,89 @@
+"""The frontier's paths from one start square against the visited-set counter's.
+
+The frontier forces the start to be an end of the path (``count_frontier(end_at=cell)``);
+the visited-set counter walks from it (``all_tours_task``). Both count the directed paths
+that start there, so summed over every start they give twice the undirected paths.
+"""
+from __future__ import annotations
+
+import pytest
+
+from knightgui_core.board.squares import Board
+from knightgui_core.frontier.frontier_count import FrontierError, count_frontier
+from knightgui_core.studies.all_tours import all_tours_task
+from knightgui_core.studies.tour_methods import (
+    choose_method,
+    run_frontier_starts,
+    start_cell,
+)
+
+
+def _visited(rows: int, cols: int, squares: list[tuple[int, int]]) -> list[int]:
+    b = Board(rows, cols)
+    return [all_tours_task(rows, cols, b.name(b.index(c, r)))["tours"] for c, r in squares]
+
+
+def _some(rows: int, cols: int) -> list[tuple[int, int]]:
+    """Two corners, the centre (or a square next to it) and an edge square."""
+    return [(0, 0), (cols - 1, rows - 1), (cols // 2, rows // 2), (1, 0), (cols - 1, 1)]
+
+
+@pytest.mark.parametrize("rows, cols", [(5, 5), (5, 6), (4, 6), (3, 7), (6, 5), (7, 3)])
+def test_paths_from_a_start_equal_the_visited_set_counter(rows, cols):
+    squares = _some(rows, cols)
+    got, _ = run_frontier_starts(rows, cols, squares)
+    assert got == _visited(rows, cols, squares)
+    assert any(got)                      # the boards have paths from some of these starts
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)       # three open 6×6 passes: 45 s of wall time at load 7
+def test_six_by_six_corner_and_centre():
+    squares = [(0, 0), (2, 2), (3, 2)]
+    got, cycles = run_frontier_starts(6, 6, squares)
+    assert got == _visited(6, 6, squares)
+    assert cycles == 9862                # A175881: closed tours of 6×6
+    assert got[1] == got[2]              # (2, 2) and (3, 2) are mirror images
+
+
+@pytest.mark.parametrize("rows, cols, undirected", [(5, 5, 864), (4, 6, 744), (3, 4, 8)])
+def test_every_start_sums_to_twice_the_undirected_paths(rows, cols, undirected):
+    # A083386 (5×5), A079137 (4×6), A169696 (3×4)
+    squares = [(c, r) for r in range(rows) for c in range(cols)]
+    got, _ = run_frontier_starts(rows, cols, squares)
+    whole = count_frontier(min(rows, cols), [max(rows, cols)]).boards[0].paths
+    assert sum(got) == 2 * whole == 2 * undirected
+
+
+def test_every_start_of_three_by_seven_against_the_visited_set_counter():
+    squares = [(c, r) for r in range(3) for c in range(7)]
+    got, cycles = run_frontier_starts(3, 7, squares)
+    assert got == _visited(3, 7, squares)
+    assert sum(got) == 2 * count_frontier(3, [7]).boards[0].paths > 0
+    assert cycles == 0                   # an odd board has no closed tour
+
+
+def test_each_cell_unfolded_matches_its_mirror():
+    # no symmetry folding here: the cell itself is forced, on both halves of 4×5
+    per = [count_frontier(4, [5], end_at=i).boards[0].paths for i in range(20)]
+    assert per == [per[(4 - i // 4) * 4 + 3 - i % 4] for i in range(20)]
+    assert sum(per) == 2 * 82            # A079137: 82 undirected paths on 4×5
+
+
+def test_start_cell_reads_the_short_side_as_the_column():
+    assert start_cell(5, 8, 3, 2) == 3 * 5 + 2
+    assert start_cell(8, 5, 2, 3) == 3 * 5 + 2
+    with pytest.raises(FrontierError):
+        start_cell(5, 8, 8, 0)
+
+
+def test_a_start_is_refused_where_the_step_cannot_force_it():
+    with pytest.raises(FrontierError, match="at most 7"):
+        choose_method(8, 9, "auto", per_start=True)
+    with pytest.raises(FrontierError, match="at most 7"):
+        choose_method(8, 8, "frontier", per_start=True)
+    assert choose_method(8, 8, "auto", per_start=True)[0] == "visited"
+    with pytest.raises(FrontierError):
+        count_frontier(5, [5], end_at=25)
+    with pytest.raises(FrontierError):
+        count_frontier(5, [5], end_at=0, closed_only=True)
