@@ -9,7 +9,9 @@ Each measurement runs in a fresh process with warm kernels (a first run compiles
 not timed), which reports its wall and CPU seconds and its own peak RSS (``ru_maxrss``); the
 largest state table and the states after each column come from the count itself. For boards
 both methods reach it times both and the ``auto`` choice, and says whether ``auto`` took the
-faster. Every count is checked against the OEIS term it reproduces. The load average is
+faster (by CPU seconds: on a shared machine the wall time measures the other sessions too);
+the same for the paths from one start (a1). Every count is checked against the OEIS term it
+reproduces. The load average is
 printed with the figures: the machine may be shared.
 
 The 8×8 closed count is the moonshot: ``--long`` measures the closed states of 8×n column by
@@ -34,7 +36,18 @@ job = json.loads(sys.argv[1])
 t0, c0 = time.perf_counter(), time.process_time()
 out = {}
 try:
-    if job["method"] == "frontier":
+    if job.get("start") is not None:          # the paths from one start square (col, row)
+        from knightgui_core.board.squares import Board
+        from knightgui_core.studies.all_tours import all_tours_task
+        from knightgui_core.studies.tour_methods import run_frontier_starts
+        rows, cols, (c, r) = job["rows"], job["cols"][0], job["start"]
+        if job["method"] == "frontier":
+            paths = run_frontier_starts(rows, cols, [(c, r)])[0][0]
+        else:
+            b = Board(rows, cols)
+            paths = all_tours_task(rows, cols, b.name(b.index(c, r)))["tours"]
+        out = {"start_paths": paths}
+    elif job["method"] == "frontier":
         res = count_frontier(job["rows"], job["cols"], closed_only=job["closed_only"],
                              memory_limit=job.get("cap"), threads=job.get("threads"))
         out = {"boards": [[b.cols, b.cycles, b.paths] for b in res.boards],
@@ -103,6 +116,17 @@ def line(what: str, r: dict) -> str:
             f"rss {r['rss'] / 2**20:>7.0f} MiB{extra}")
 
 
+def _judge(f: dict, v: dict, auto: str, why: str, what: str, failed: list[str]) -> None:
+    """Which method took less CPU (the machine may be shared: wall time says more about the
+    other sessions), and whether ``auto`` took it; much slower (by half) is a failure."""
+    if "cpu" in f and "cpu" in v:
+        best = "frontier" if f["cpu"] < v["cpu"] else "visited"
+        print(f"  auto takes {auto} ({why}); the faster here (CPU): {best}"
+              f"{'' if auto == best else '  <- auto missed'}", flush=True)
+        if auto != best and abs(f["cpu"] - v["cpu"]) > 0.5 * min(f["cpu"], v["cpu"]):
+            failed.append(what)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--long", action="store_true")
@@ -139,12 +163,19 @@ def main() -> int:
         auto, why = choose_method(rows, cols)
         print(line(f"frontier {rows}×{cols}", f), check(rows, f.get("boards", [])))
         print(line(f"visited  {rows}×{cols}", v), check(rows, v.get("boards", [])))
-        if "wall" in f and "wall" in v:
-            best = "frontier" if f["wall"] < v["wall"] else "visited"
-            print(f"  auto takes {auto} ({why}); the faster here: {best}"
-                  f"{'' if auto == best else '  <- auto missed'}", flush=True)
-            if auto != best and abs(f["wall"] - v["wall"]) > 0.5 * min(f["wall"], v["wall"]):
-                failed.append(f"{rows}×{cols}")
+        _judge(f, v, auto, why, f"{rows}×{cols}", failed)
+    for rows, cols in [(5, 6), (5, 8), (4, 10), (3, 16)]:
+        jobs = [{"method": m, "rows": rows, "cols": [cols], "closed_only": False,
+                 "start": [0, 0]} for m in ("frontier", "visited")]
+        f, v = (run_job(j, args.timeout) for j in jobs)
+        from knightgui_core.studies.tour_methods import choose_method
+        auto, why = choose_method(rows, cols, per_start=True)
+        agree = "agree" if f.get("start_paths") == v.get("start_paths") else "DIFFER"
+        print(line(f"frontier {rows}×{cols} from a1", f), f"paths {f.get('start_paths')}")
+        print(line(f"visited  {rows}×{cols} from a1", v), f"paths {v.get('start_paths')} {agree}")
+        _judge(f, v, auto, why, f"{rows}×{cols} from a1", failed)
+        if agree != "agree":
+            failed.append(f"{rows}×{cols} from a1 (counts differ)")
     seq = [({"rows": 6, "cols": list(range(1, 13)), "closed_only": True}, "6×1…12 closed"),
            ({"rows": 5, "cols": [6, 8, 10, 12, 14], "closed_only": True}, "5×6…14 closed")]
     if args.long:
