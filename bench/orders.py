@@ -3,12 +3,20 @@ Warnsdorff walks) against the 0.5 s target, orders sharing their walks (the defa
 side with one walk per order, and the default tie-break study (n = 5..200).
 
     .venv/bin/python bench/orders.py [--runs 7] [--chunk N] [--no-compare]
+    .venv/bin/python bench/orders.py --through-runner [--runs 7] [--cli 5]
 
 Prints, after a warm-up, the median and best wall time and CPU time (all threads) of several
 runs, walks per second, the ratio to the target, and the load average before each series
 (the machine is shared: the wall time moves with the load, the CPU time much less).
 ``--chunk`` runs the orders in chunks of N (default: the study's own choice, one chunk on
 8×8); ``--no-compare`` skips the one-walk-per-order runs (about 4 s each).
+
+``--through-runner``: the same analysis as the window's Analysis view and ``knightgui study
+move-orders`` run it — ``orders_runner.run_study``, tasks on the runner's default scheduler —
+against the direct call, alternating run by run in one process (wall and CPU medians, the
+difference of the wall medians), then the walks alone in one, 8 and 16 slices of the orders
+(CPU: the sharing a slice loses). ``--cli N`` adds N alternating pairs of whole processes:
+``knightgui study move-orders --size 8 --json`` against ``python -c`` calling ``run_orders``.
 """
 from __future__ import annotations
 
@@ -30,7 +38,11 @@ def main() -> int:
     ap.add_argument("--size", type=int, default=8)
     ap.add_argument("--chunk", type=int, default=None)
     ap.add_argument("--no-compare", action="store_true")
+    ap.add_argument("--through-runner", action="store_true")
+    ap.add_argument("--cli", type=int, default=0)
     args = ap.parse_args()
+    if args.through_runner:
+        return through_runner(args.size, max(1, args.runs), max(0, args.cli))
 
     from knightgui_core.studies.orders import run_orders
     from knightgui_core.studies.tiebreaks import run_tiebreaks
@@ -75,6 +87,80 @@ def main() -> int:
           f"{statistics.median(times):.3f} s; first failing n: "
           + ", ".join(f"{r}={tb.first_failing_n(r)}" for r in tb.rules))
     print(f"load average after: {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+def _timed(fn) -> tuple[float, float]:
+    w, c = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - w, time.process_time() - c
+
+
+def _medians(name: str, runs: list[tuple[float, float]]) -> float:
+    wall = statistics.median(r[0] for r in runs)
+    print(f"    {name:<22} wall median {wall:.3f} s, best {min(r[0] for r in runs):.3f} s, "
+          f"CPU median {statistics.median(r[1] for r in runs):.3f} s ({len(runs)} runs)")
+    return wall
+
+
+def through_runner(size: int, runs: int, cli: int) -> int:
+    """The analysis through the runner (the window's and the CLI's path) against the direct
+    call, alternating; see the module docstring."""
+    import subprocess
+
+    import numpy as np
+
+    from knightgui_core.studies.orders import all_orders, run_orders
+    from knightgui_core.studies.orders_runner import run_study
+    from knightgui_core.studies.orders_walks import shared_walks
+
+    run_orders(size)
+    run_study(size)                  # kernels loaded, the scheduler started
+    for tie in ("first", "last"):
+        load = os.getloadavg()[0]
+        direct: list[tuple[float, float]] = []
+        runner: list[tuple[float, float]] = []
+        for _ in range(runs):
+            direct.append(_timed(lambda t=tie: run_orders(size, t)))
+            runner.append(_timed(lambda t=tie: run_study(size, t)))
+        same = run_study(size, tie)[0]
+        ref = run_orders(size, tie)
+        assert np.array_equal(same.lengths, ref.lengths) and np.array_equal(same.closed,
+                                                                            ref.closed)
+        print(f"move orders {size}×{size} tie={tie}, load average {load:.2f} before, "
+              f"{os.getloadavg()[0]:.2f} after")
+        a = _medians("direct run_orders", direct)
+        b = _medians("through run_study", runner)
+        print(f"    runner - direct: {b - a:+.3f} s on the wall medians (identical arrays)")
+    table = np.ascontiguousarray(all_orders())
+    for k in (1, 8, 16):
+        step = table.shape[0] // k
+        cpu = []
+        for _ in range(3):
+            c = time.process_time()
+            for lo in range(0, table.shape[0], step):
+                shared_walks(size, size, 0, table[lo:lo + step])
+            cpu.append(time.process_time() - c)
+        print(f"walks alone in {k:>2} slice{'s' if k > 1 else ' '} of {step:,} orders: CPU "
+              f"median {statistics.median(cpu):.3f} s (3 runs, one thread)")
+    if cli:
+        py = sys.executable
+        cmds = {"knightgui study move-orders": [py, "-m", "knightgui", "study", "move-orders",
+                                                "--size", str(size), "--json"],
+                "python -c run_orders": [py, "-c", "from knightgui_core.studies.orders "
+                                         f"import run_orders; run_orders({size})"]}
+        load = os.getloadavg()[0]
+        walls: dict[str, list[float]] = {k: [] for k in cmds}
+        for _ in range(cli):
+            for name, cmd in cmds.items():
+                t0 = time.perf_counter()
+                subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+                walls[name].append(time.perf_counter() - t0)
+        print(f"whole processes, {cli} alternating pairs, load average {load:.2f} before, "
+              f"{os.getloadavg()[0]:.2f} after:")
+        for name, secs in walls.items():
+            print(f"    {name:<28} wall median {statistics.median(secs):.2f} s, "
+                  f"best {min(secs):.2f} s")
     return 0
 
 

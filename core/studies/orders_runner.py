@@ -7,10 +7,11 @@ rule. Its key names the board, the tie rule and the slice, e.g.
 ``move-orders/v1/8x8/first/0-2520``; a run over a chosen subset of orders adds a digest of
 that subset (``.../set-1a2b3c4d5e6f/0-12``). The slice size depends on the board only, so the
 keys are stable: 8 tasks on boards up to 64 squares (the 5040 orders of one first move type
-each, which share the most walks: the 8×8 study's walks take 0.16–0.19 s of CPU in 8 slices,
-0.29–0.30 s in the 16 slices of 2520 orders it had before, 0.13 s in one), 64 up to 144, 160
-above. A store written with those 16 slices is still read: given the store,
-:func:`orders_tasks` takes a slice from its two halves when both are there.
+each, which share the most walks: the 8×8 study's walks take 0.16–0.18 s of CPU in 8 slices,
+0.27–0.31 s in the 16 slices of 2520 orders it had before, 0.12–0.14 s in one;
+``bench/orders.py --through-runner``), 64 up to 144, 160 above. A store written with those
+16 slices is still read: given the store, :func:`orders_tasks` takes a slice from its two
+halves when both are there.
 
 The result of a task holds the lengths and closed flags of its walks (packed arrays,
 :func:`knightgui_core.run.runner.pack_array`); :func:`run_study` puts them back together into
