@@ -15,7 +15,7 @@ import pytest
 
 from knightgui_core.board.squares import Board
 from knightgui_core.studies.count_study import run_count
-from knightgui_core.tietree.counting import count_kernel
+from knightgui_core.tietree.counting import count_kernel, memo_kernel
 from knightgui_core.tietree.counting import table as table_module
 from knightgui_core.tietree.counting.subtrees import CountBoard, count_subtrees, split
 from knightgui_core.tietree.counting.table import TableError, TransTable, default_table_bytes, table_bytes
@@ -173,14 +173,46 @@ def test_the_shared_loop_with_the_plain_visitor_counts_as_count_run(rows, cols):
         assert got[0] == got[1] and got[0][0] + got[0][2] > 0
 
 
-def test_a_table_grows_while_it_is_half_full_and_stops_at_its_limit():
+def test_a_table_grows_when_it_keeps_replacing_entries_and_stops_at_its_limit(monkeypatch):
+    """A count that needs more room than the table has (here 9×9 from c3 in a table that
+    starts at 64 buckets) doubles it until its limit; each doubling came after the table
+    replaced GROW_EVICTIONS times its entries."""
+    monkeypatch.setattr(table_module, "START_BUCKETS", 64)
     cb = CountBoard(9, 9)
-    t = TransTable(cb.n, 64 << 20, memo_min=2)
-    first = t.entries
+    t = TransTable(cb.n, 128 << 10, memo_min=2)
+    assert t.buckets == 64
     r = count_subtrees(cb, "c3", [()], table=t)
     assert r.tours == 1_006_914
-    assert t.entries > first and t.limit_bytes <= 64 << 20
-    assert t.entries * t.per_entry <= 64 << 20 and t.used() == t.filled
+    assert t.buckets == t.max_buckets > 64 and t.limit_bytes <= 128 << 10
+    assert t.used() == t.filled
+    assert int(t.cfg[memo_kernel.CF_EVICTED]) >= table_module.GROW_EVICTIONS * t.entries / 2
+
+
+def test_a_half_full_table_grows_only_once_it_has_replaced_enough_entries():
+    """More than half full is not enough: the table doubles when its evictions since the last
+    doubling reach GROW_EVICTIONS times its entries (or when every entry is in use)."""
+    t = TransTable(36, 1 << 28)
+    first = t.buckets
+    t.filled = t.entries - 1
+    assert not t.grow_if_full() and t.buckets == first
+    t.cfg[memo_kernel.CF_EVICTED] = int(table_module.GROW_EVICTIONS * t.entries) - 1
+    assert not t.grow_if_full()
+    t.cfg[memo_kernel.CF_EVICTED] += 1
+    assert t.grow_if_full() and t.buckets == 2 * first
+    t.filled = t.entries - 1            # evictions counted again from the doubling
+    assert not t.grow_if_full()
+    t.filled = t.entries                # every entry in use: it doubles
+    assert t.grow_if_full() and t.buckets == 4 * first
+
+
+def test_a_short_count_keeps_its_table_small():
+    """9×9 from c3 (1,006,914 tours) fits the table a count starts with: no doubling, so a
+    short count touches no more memory than it needs."""
+    cb = CountBoard(9, 9)
+    t = TransTable(cb.n, 1 << 30)
+    first = t.buckets
+    assert count_subtrees(cb, "c3", [()], table=t).tours == 1_006_914
+    assert t.buckets == first < t.max_buckets
 
 
 @pytest.mark.parametrize("lengths", [False, True])
@@ -189,6 +221,7 @@ def test_a_table_doubled_in_place_from_two_buckets_keeps_every_entry(monkeypatch
     each bucket in two): no entry is lost, the counts stay the plain walk's, and counting the
     same start again finds its root in the table at once."""
     monkeypatch.setattr(table_module, "START_BUCKETS", 2)
+    monkeypatch.setattr(table_module, "GROW_EVICTIONS", 0)     # doubles whenever half full
     cb = CountBoard(6, 6)
     t = TransTable(cb.n, 64 << 20, lengths=lengths, memo_min=2, width=37)
     assert t.buckets == 2

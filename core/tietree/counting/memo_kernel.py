@@ -25,10 +25,10 @@ bucket of two lines and a hit or a store touches nothing else (bench/table.py me
 earlier layout, keys, counts and probabilities in three arrays, at 1.3–1.6× the time).
 
 **Doubling in place.** The wrapper maps the table's whole memory at once (only the pages in
-use are touched) and starts with few buckets; while it is half full and under its limit,
-:func:`memo_rehash` doubles it where it lies. A key's bucket is the top bits of its hash
-(:func:`_top_bucket`), so bucket ``b`` splits into ``2b`` and ``2b + 1`` and the doubling
-reads and writes in order, with no second table to allocate and fill at random places.
+use are touched), starts with few buckets and doubles it where it lies when more room pays
+(``cfg[CF_EVICTED]`` counts replaced entries; table.py's ``grow_if_full``). A key's bucket is
+the top bits of its hash (:func:`_top_bucket`), so bucket ``b`` splits into ``2b`` and
+``2b + 1`` and :func:`memo_rehash` reads and writes in order, with no second table.
 
 **The loop** is :func:`~knightgui_core.tietree.counting.count_kernel.count_loop` with this
 module's visitor (``memo_*``) bound by :func:`~knightgui_core.system.jit.specialise`.
@@ -66,8 +66,8 @@ ST_K, ST_PHASE, ST_NTIE, ST_FORWARD, ST_ROOT, ST_N = (_ck.ST_K, _ck.ST_PHASE, _c
 ST_START, ST_PROBES, ST_HITS, ST_STORES, ST_EVICTED, ST_NEW = range(_ck.ST_SIZE, _ck.ST_SIZE + 6)
 ST_SIZE = _ck.ST_SIZE + 6
 # configuration slots
-CF_MIN, CF_MAX, CF_LENS, CF_BUCKETS = range(4)
-CF_SIZE = 4
+CF_MIN, CF_MAX, CF_LENS, CF_BUCKETS, CF_EVICTED = range(5)
+CF_SIZE = 5
 #: entries per bucket
 WAYS = 2
 #: the key's bits in word 2 of an entry; the subtree's cost sits above them
@@ -273,6 +273,7 @@ def memo_close(V: tuple, P: tuple, st: np.ndarray, path: np.ndarray, free: np.nd
         st[ST_STORES] += 1
         if ev == 1:
             st[ST_EVICTED] += 1
+            cfg[CF_EVICTED] += 1
         elif ev == 2:
             st[ST_NEW] += 1
         cost = min(fwd - fw0[kk], _COST_MAX)
@@ -303,9 +304,8 @@ def memo_close(V: tuple, P: tuple, st: np.ndarray, path: np.ndarray, free: np.nd
             alp[parent, j] += alp[kk, j] / width_k
 
 
-# without reference counts (the loop allocates nothing): the visitor's ten arrays, taken out
-# of ``V`` at every tie, were counted up and down each time, and the loop took twice as long
-# (9×9 from square 20, no table: 0.28 s of CPU with them, 0.12–0.15 s without, load 3–4)
+# without reference counts (it allocates nothing): with them, ``V``'s arrays were counted up and
+# down at every tie (9×9 from square 20, no table: 0.28 s of CPU, 0.12–0.15 s without, load 3–4)
 _memo_loop = specialise(count_loop, "memo_loop", refcounts=False, visit_setup=memo_setup,
                         visit_tour=memo_tour, visit_dead=memo_dead, visit_tie=memo_tie,
                         visit_close=memo_close)

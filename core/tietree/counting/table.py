@@ -37,6 +37,12 @@ MIN_TABLE_BYTES = 1 << 20
 MEMO_MIN = 6
 #: tables at least this big are mapped with huge pages where the system offers them
 HUGE_PAGE_BYTES = 4 << 20
+#: a table more than half full doubles once the entries it replaced since it last doubled
+#: reach this many times its entries: a doubling touches fresh memory (on this 2-core VM
+#: about 4 s a GiB, the first write of each page), so a short count keeps a small table and a
+#: long one (11×11) grows to its limit. 10×10 from d1, 1 GiB limit (bench/table.py): 0 (the
+#: old rule, half full) 5.0–8.4 s of CPU ending at 4M buckets, 2: 4.1–4.3 s at 1M buckets
+GROW_EVICTIONS = 2.0
 #: buckets a table starts with (2**15 buckets of 2 entries of 64 bytes: 4 MiB)
 START_BUCKETS = 1 << 15
 
@@ -109,6 +115,8 @@ class TransTable:
         self.max_buckets = top
         #: entries in use (counted by the kernel's inserts into empty entries)
         self.filled = 0
+        #: the table's evictions (``cfg[CF_EVICTED]``) when it last doubled
+        self._evicted_mark = 0
         self.cfg = np.zeros(_m.CF_SIZE, dtype=np.int64)
         self.cfg[_m.CF_MIN] = max(2, int(memo_min))
         self.cfg[_m.CF_MAX] = (self.width - 1) if lengths else self.n
@@ -144,9 +152,15 @@ class TransTable:
         return self.max_buckets * _m.WAYS * self.per_entry
 
     def grow_if_full(self) -> bool:
-        """Double the table when it is half full and below its limit (in place: each
-        bucket splits in two, no entry is lost). Returns True when it grew."""
-        if self.buckets == 0 or self.buckets >= self.max_buckets or 2 * self.filled <= self.entries:
+        """Double the table, below its limit, when more room pays: more than half full and
+        :data:`GROW_EVICTIONS` times its entries replaced since it last doubled, or every
+        entry in use (in place: each bucket splits in two, no entry is lost). Returns True
+        when it grew."""
+        if self.buckets == 0 or self.buckets >= self.max_buckets:
+            return False
+        evicted = int(self.cfg[_m.CF_EVICTED]) - self._evicted_mark
+        if self.filled < self.entries and (2 * self.filled <= self.entries
+                                           or evicted < GROW_EVICTIONS * self.entries):
             return False
         rows = 2 * self.entries
         lens = self.lengths
@@ -155,6 +169,7 @@ class TransTable:
                                          self._all_lp[:rows] if lens else self._all_lp,
                                          self.buckets))
         self._view(self.buckets * 2)
+        self._evicted_mark = int(self.cfg[_m.CF_EVICTED])
         return True
 
     def grow_to_limit(self) -> None:
