@@ -14,7 +14,8 @@ runs, walks per second, the ratio to the target, and the load average before eac
 ``--through-runner``: the same analysis as the window's Analysis view and ``knightgui study
 move-orders`` run it — ``orders_runner.run_study``, tasks on the runner's default scheduler —
 against the direct call, alternating run by run in one process (wall and CPU medians, the
-difference of the wall medians), then the walks alone in one, 8 and 16 slices of the orders
+difference of the wall medians; before them, the first run_study of the process, which
+starts its scheduler: the window's first study), then the walks alone in one, 8 and 16 slices of the orders
 (CPU: the sharing a slice loses). ``--cli N`` adds N alternating pairs of whole processes:
 ``knightgui study move-orders --size 8 --json`` against ``python -c`` calling ``run_orders``.
 """
@@ -114,8 +115,9 @@ def through_runner(size: int, runs: int, cli: int) -> int:
     from knightgui_core.studies.orders_runner import run_study
     from knightgui_core.studies.orders_walks import shared_walks
 
-    run_orders(size)
-    run_study(size)                  # kernels loaded, the scheduler started
+    run_orders(size)                 # kernels loaded
+    first = _timed(lambda: run_study(size))[0]
+    print(f"first run_study in this process (its scheduler started): {first:.3f} s wall")
     for tie in ("first", "last"):
         load = os.getloadavg()[0]
         direct: list[tuple[float, float]] = []
