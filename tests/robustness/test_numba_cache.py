@@ -58,6 +58,24 @@ def test_the_scrub_reads_only_this_checkouts_folders(tmp_path):
     assert not any(mine.iterdir()) and len(list(other.iterdir())) == 2
 
 
+
+def test_the_scrub_pairs_each_index_with_its_own_data_files(tmp_path):
+    """A torn data file takes its index with it, and only its own: ``f-1``'s files are not
+    ``f-10``'s though one name starts the other."""
+    import hashlib
+    import os
+    walks = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(jit.__file__))), "walks")
+    mine = tmp_path / f"walks_{hashlib.sha1(walks.encode()).hexdigest()}"
+    mine.mkdir()
+    good = b"\x80\x04intact."
+    (mine / "k.f-1.py311.nbi").write_bytes(good)
+    (mine / "k.f-1.py311.1.nbc").write_bytes(good)
+    (mine / "k.f-1.py311.2.nbc").write_bytes(b"\x80\x04torn")
+    (mine / "k.f-10.py311.nbi").write_bytes(good)
+    (mine / "k.f-10.py311.1.nbc").write_bytes(good)
+    assert jit.scrub_cache(tmp_path) == 3
+    assert sorted(p.name for p in mine.iterdir()) == ["k.f-10.py311.1.nbc", "k.f-10.py311.nbi"]
+
 # --- every way a cache can be wrong, against the installed command in a fresh cache ------
 
 ANSWER = "a8→c7: 14,258 solutions, 18,280 dead ends"
