@@ -44,15 +44,16 @@ _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 
 
-@njit
-def _visit(att: np.ndarray, deg: np.ndarray, cnt: np.ndarray, c: int, f0: np.uint64,
-           f1: np.uint64, sign: int) -> None:
-    """Square ``c`` leaves (``sign`` -1) or rejoins (+1) the unvisited squares ``f0, f1``
-    (which never hold ``c``): the degrees of its unvisited neighbours and the numbers of
-    unvisited squares of degree 0 and 1 (``cnt``) follow."""
-    if sign < 0:
-        if deg[c] <= 1:
-            cnt[deg[c]] -= 1
+@njit(inline="always")
+def _walk(att: np.ndarray, deg: np.ndarray, cnt: np.ndarray, c: int, f0: np.uint64,
+          f1: np.uint64, sign: int) -> tuple[int, int]:
+    """The one walk over the unvisited neighbours of square ``c`` (``f0, f1``: the
+    unvisited squares, two words): how many of them have degree 0 and 1, and with ``sign``
+    -1 or +1 each one's degree moved by it, ``cnt`` following. :func:`_dead` walks with
+    ``sign`` 0 (LLVM drops the updates), :func:`_visit` drops the two counts; both are this
+    loop written into them."""
+    zero = np.int64(0)
+    one = np.int64(0)
     w = 0
     while w < 2:
         m = (att[c, 0] & f0) if w == 0 else (att[c, 1] & f1)
@@ -60,13 +61,31 @@ def _visit(att: np.ndarray, deg: np.ndarray, cnt: np.ndarray, c: int, f0: np.uin
             u = np.int64(trailing_zeros(m)) + 64 * w
             m &= m - _ONE
             old = deg[u]
-            new = old + sign
-            deg[u] = new
-            if old <= 1:
-                cnt[old] -= 1
-            if new <= 1:
-                cnt[new] += 1
+            if old == 0:
+                zero += 1
+            elif old == 1:
+                one += 1
+            if sign != 0:
+                new = old + sign
+                deg[u] = new
+                if old <= 1:
+                    cnt[old] -= 1
+                if new <= 1:
+                    cnt[new] += 1
         w += 1
+    return zero, one
+
+
+@njit
+def _visit(att: np.ndarray, deg: np.ndarray, cnt: np.ndarray, c: int, f0: np.uint64,
+           f1: np.uint64, sign: int) -> None:
+    """Square ``c`` leaves (``sign`` -1) or rejoins (+1) the unvisited squares ``f0, f1``
+    (which never hold ``c``): the degrees of its unvisited neighbours and the numbers of
+    unvisited squares of degree 0 and 1 (``cnt``) follow (:func:`_walk`)."""
+    if sign < 0:
+        if deg[c] <= 1:
+            cnt[deg[c]] -= 1
+    _walk(att, deg, cnt, c, f0, f1, sign)
     if sign > 0:
         if deg[c] <= 1:
             cnt[deg[c]] += 1
@@ -76,21 +95,9 @@ def _visit(att: np.ndarray, deg: np.ndarray, cnt: np.ndarray, c: int, f0: np.uin
 def _dead(att: np.ndarray, deg: np.ndarray, cnt: np.ndarray, q: int, f0: np.uint64,
           f1: np.uint64) -> bool:
     """The two cuts of the module docstring, for the knight on ``q`` with ``f0, f1`` left:
-    the squares of degree 0 and 1 (``cnt``) less those next to the knight."""
-    zero = cnt[0]
-    one = cnt[1]
-    w = 0
-    while w < 2:
-        m = (att[q, 0] & f0) if w == 0 else (att[q, 1] & f1)
-        while m:
-            u = np.int64(trailing_zeros(m)) + 64 * w
-            m &= m - _ONE
-            if deg[u] == 0:
-                zero -= 1
-            elif deg[u] == 1:
-                one -= 1
-        w += 1
-    return zero > 0 or one > 1
+    the squares of degree 0 and 1 (``cnt``) less those next to the knight (:func:`_walk`)."""
+    zero, one = _walk(att, deg, cnt, q, f0, f1, 0)
+    return cnt[0] - zero > 0 or cnt[1] - one > 1
 
 
 @njit
