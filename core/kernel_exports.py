@@ -28,7 +28,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "tietree.alltours.alltours_kernel": ("count_all",),
     "tietree.alltours.alltours_list_kernel": ("list_all",),
     "tietree.alltours.symtours_kernel": ("count_orbit_paths",),
-    "frontier.frontier_kernel": ("frontier_step", "frontier_regrow"),
+    "frontier.frontier_pair_kernel": ("pair_expand", "pair_absorb", "pair_regrow"),
     "frontier.frontier_word_kernel": ("word_expand", "word_absorb", "word_regrow"),
     "construct.construct_kernel": ("grid_path", "strip_path", "rotate_to", "remap", "place", "place_blocks"),
     "tietree.enumeration.enumerate_kernel": ("new_state", "advance_kernel", "count_kernel", "collect_kernel"),

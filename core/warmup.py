@@ -310,7 +310,7 @@ STAGES: tuple[Stage, ...] = (
     Stage("every tour", _every_tour, _k("tietree.alltours.alltours_kernel", "count_all")
           + _k("tietree.alltours.alltours_list_kernel", "list_all")
           + _k("tietree.alltours.symtours_kernel", "count_orbit_paths")
-          + _k("frontier.frontier_kernel", "frontier_step", "frontier_regrow")
+          + _k("frontier.frontier_pair_kernel", "pair_expand", "pair_absorb", "pair_regrow")
           + _k("frontier.frontier_word_kernel", "word_expand", "word_absorb", "word_regrow")
           + _k("board.tables_kernel", "neighbour_table")
           + _k("board.validate_kernel", "path_is_tour")),

@@ -4,7 +4,9 @@ The cells are read column by column, each column top to bottom; a state is what 
 still in touch with unread ones look like: which have no move yet, which are loose ends of
 pieces of path and which ends belong together (the idea of Knuth's DYNAHAM and DYNAHAMP,
 TAOCP Pre-Fascicle 8A, written anew here; the cell-by-cell step is
-:func:`knightgui_core.frontier.frontier_kernel.frontier_step`). The number of states depends
+:func:`knightgui_core.frontier.frontier_word_kernel.word_expand` up to 7 rows, a state one
+word, and :func:`knightgui_core.frontier.frontier_pair_kernel.pair_expand` from 8 to 12
+rows, two words). The number of states depends
 on ``k``, not on ``n``, so long boards cost time in proportion to their length, and one run
 over ``n`` columns counts every shorter board on its way.
 
@@ -28,18 +30,26 @@ import numpy as np
 from ..system.control import CancelLike, raise_if_cancelled
 from ..system.errors import InputError
 from ..system.limits import available_memory
-from .frontier_kernel import MAX_WINDOW, frontier_regrow, frontier_step
+from .frontier_pair import PAIR, PAIR_WINDOW
 from .frontier_residues import count_bound_bits, crt, moduli_for
-from .frontier_word import LOAD, grow_word_table, keep_word_part, new_word_table, split_part, word_cell
+from .frontier_word import (
+    LOAD,
+    WORD,
+    Layout,
+    grow_word_table,
+    keep_word_part,
+    new_word_table,
+    word_cell,
+)
 from .frontier_word_kernel import WORD_WINDOW
 
 __all__ = ["MAX_ROWS", "WORD_ROWS", "MAX_COLS", "FrontierError", "FrontierBoard", "FrontierResult",
-           "count_frontier", "moduli_for", "count_bound_bits", "new_table", "grow_table", "crt",
-           "state_estimate", "BYTES_PER_STATE", "table_bytes"]
+           "count_frontier", "moduli_for", "count_bound_bits", "crt", "state_estimate",
+           "table_bytes"]
 
-#: the window (2k + 1 cells) must fit the kernel's two words
-MAX_ROWS = (MAX_WINDOW - 1) // 2
-#: the highest board whose state is one word (the step that can force a path's end)
+#: the window (2k + 1 cells) must fit the two-word step (pieces labelled 3..14 in a nibble)
+MAX_ROWS = (PAIR_WINDOW - 1) // 2
+#: the highest board whose state is one word (above it, two: :mod:`.frontier_pair`)
 WORD_ROWS = (WORD_WINDOW - 1) // 2
 #: the longest board a run reads
 MAX_COLS = 10_000
@@ -53,9 +63,6 @@ PEAK_STATES: dict[tuple[int, bool], int] = {
     (3, True): 178, (3, False): 2_152, (4, True): 672, (4, False): 19_583,
     (5, True): 56_497, (5, False): 981_755, (6, True): 1_363_437, (6, False): 22_139_418,
     (7, True): 22_538_221, (7, False): 209_050_458, (8, True): 29_290_587}
-#: bytes a table entry takes besides its residues (8 each): its key (two words; one on
-#: boards of at most 7 rows, 8 bytes less) and used flag (1)
-BYTES_PER_STATE = 17
 
 
 class FrontierError(InputError):
@@ -145,36 +152,16 @@ def state_estimate(rows: int, closed_only: bool) -> int | None:
     return int(PEAK_STATES[(top, closed_only)] * max(1.0, ratio) ** (rows - top))
 
 
+def _layout(rows: int) -> Layout:
+    """The table layout of a board ``rows`` high: one-word keys up to 7 rows, two above."""
+    return WORD if 2 * rows + 1 <= WORD_WINDOW else PAIR
+
+
 def table_bytes(rows: int, states: int, m: int) -> int:
     """Bytes the two tables of a cell (the one read and the one filled) take when they hold
-    ``states`` states of ``m`` residues each: one word a key up to 7 rows, filled to
-    :data:`.frontier_word.LOAD`; two words and a flag above, three slots a state."""
-    if 2 * rows + 1 <= WORD_WINDOW:
-        return 2 * int(states / LOAD * 1.1 + 64) * 8 * (m + 1)
-    return 2 * _pow2(3 * states) * (BYTES_PER_STATE + 8 * m)
-
-
-def _pow2(x: int) -> int:
-    return 1 << max(4, int(x - 1).bit_length())
-
-
-Table = tuple[np.ndarray, np.ndarray, np.ndarray]
-
-
-def new_table(cap: int, m: int, words: int = 2) -> Table:
-    """An empty state table of ``cap`` slots (a power of two), ``m`` residues a state and
-    keys of ``words`` words (1 for windows of at most 15 cells)."""
-    return (np.zeros((cap, words), np.uint64), np.zeros(cap, np.uint8),
-            np.zeros((cap, m), np.uint64))
-
-
-def grow_table(table: Table, mods: np.ndarray) -> Table:
-    """The same states in a table of twice as many slots."""
-    keys, used, cnt = table
-    big = new_table(2 * keys.shape[0], cnt.shape[1], keys.shape[1])
-    if frontier_regrow(keys, used, cnt, *big, mods) < 0:
-        raise FrontierError("the frontier's state table could not be moved on")
-    return big
+    ``states`` states of ``m`` residues each, filled to :data:`.frontier_word.LOAD`: a
+    slot is the key (one word up to 7 rows, two above) and the residues."""
+    return 2 * int(states / LOAD * 1.1 + 64) * 8 * (m + _layout(rows).words)
 
 
 def _check_fits(res: FrontierResult, need: int, budget: int, k: int, ncols: int, c: int,
@@ -189,21 +176,14 @@ def _check_fits(res: FrontierResult, need: int, budget: int, k: int, ncols: int,
         raise err
 
 
-def _keep_part(keys: np.ndarray, used: np.ndarray, index: int, parts: int) -> int:
-    """Drops every state whose key does not hash to ``index`` of ``parts``; the states
-    left."""
-    second = keys[:, 1] if keys.shape[1] == 2 else None
-    used[split_part(keys[:, 0], second, parts) != np.uint64(index)] = 0
-    return int(np.count_nonzero(used))
-
-
 def warm_up_frontier() -> None:
     """Runs each frontier kernel once (both steps, both regrows) on tiny boards."""
+    mods = np.zeros(1, np.uint64)
     got = (count_frontier(3, [4], threads=2).boards[0].paths,          # one-word keys
            count_frontier(8, [2], closed_only=True).boards[0].cycles,  # two-word keys
-           grow_table(new_table(16, 1), np.zeros(1, np.uint64))[0].shape[0],
-           grow_word_table(new_word_table(16, 1), np.zeros(1, np.uint64)).shape[0])
-    if got != (8, 0, 32, 40):
+           grow_word_table(new_word_table(16, 1, 2), mods, PAIR).shape[0],
+           grow_word_table(new_word_table(16, 1), mods).shape[0])
+    if got != (8, 0, 40, 40):
         raise RuntimeError(f"the frontier kernels answered {got} on the warm-up boards")
 
 
@@ -217,11 +197,13 @@ def _word_cells(k: int, ncols: int, m: int, mods: np.ndarray, nb: np.ndarray,
                 rem: np.ndarray, endok: np.ndarray, open_mode: int, wanted: set[int],
                 nparts: int, budget: int, res: FrontierResult,
                 part: tuple[int, int, int] | None) -> Iterator[tuple[int, int, Any]]:
-    """Each cell of a board of at most 7 rows (one-word keys, :mod:`.frontier_word`) in
-    turn: its index, the states after it and the finished boards' residues (or None)."""
-    first = new_word_table(16, m)
+    """Each cell of the board in turn (:func:`.frontier_word.word_cell` on the layout of
+    its height): its index, the states after it and the finished boards' residues (or
+    None)."""
+    layout = _layout(k)
+    first = new_word_table(16, m, layout.words)
     first[0, 0] = np.uint64(1) << np.uint64(63)
-    first[0, 1:] = 1
+    first[0, layout.words:] = 1
     tables, states = [first], 1
     growth = [3.0] * k
     total_cells = k * ncols
@@ -239,7 +221,7 @@ def _word_cells(k: int, ncols: int, m: int, mods: np.ndarray, nb: np.ndarray,
         try:
             tables, total, got = word_cell(tables, mods, nb[i], rem[i], endok[i], 2 * k + 1,
                                            open_mode, finish, carry,
-                                           _expect(states, growth[r]), nparts, reserve)
+                                           _expect(states, growth[r]), nparts, reserve, layout)
         except RuntimeError as e:
             raise FrontierError(f"{e} at cell {i}") from None
         if carry:
@@ -247,61 +229,14 @@ def _word_cells(k: int, ncols: int, m: int, mods: np.ndarray, nb: np.ndarray,
         states = got
         res.peak_states = max(res.peak_states, states)
         if r == k - 1 and part is not None and c + 1 == part[0]:
-            states = keep_word_part(tables, part[1], part[2])
-        yield i, states, total if finish else None
-
-
-def _wide_cells(k: int, ncols: int, m: int, mods: np.ndarray, nb: np.ndarray,
-                rem: np.ndarray, endok: np.ndarray, open_mode: int, wanted: set[int],
-                nparts: int, budget: int, res: FrontierResult,
-                part: tuple[int, int, int] | None) -> Iterator[tuple[int, int, Any]]:
-    """As :func:`_word_cells` for boards of 8 rows and more (two-word keys,
-    :func:`.frontier_kernel.frontier_step`, one thread)."""
-    entry = BYTES_PER_STATE + 8 * m
-    keys, used, cnt = new_table(16, m, 2)
-    used[0] = 1
-    cnt[0, :] = 1
-    states = 1
-    growth = [3.0] * k
-    total_cells = k * ncols
-    w = 2 * k + 1
-    for i in range(total_cells):
-        c, r = divmod(i, k)
-        finish = int(r == k - 1 and c + 1 in wanted)
-        carry = int(i < total_cells - 1)
-        cap = _pow2(int(_expect(states, growth[r]) * 4 / 3) + 1) if carry else 16
-        held = keys.nbytes + used.nbytes + cnt.nbytes
-        _check_fits(res, held + cap * entry, budget, k, ncols, c, states, m)
-        tkeys, tused, tcnt = new_table(cap, m, 2)
-        total = np.zeros((2, m), np.uint64)
-        io = np.zeros(2, np.int64)
-        while True:
-            got = frontier_step(keys, used, cnt, mods, nb[i], rem[i], endok[i], w, open_mode,
-                                finish, carry, tkeys, tused, tcnt, total, io)
-            if got >= 0:
-                break
-            if got != -1:
-                raise FrontierError(f"the frontier step refused its arrays at cell {i}")
-            _check_fits(res, held + 3 * cap * entry, budget, k, ncols, c, int(io[1]), m)
-            tkeys, tused, tcnt = grow_table((tkeys, tused, tcnt), mods)
-            cap *= 2
-        if carry:
-            growth[r] = max(0.5, got / max(1, states))
-        keys, used, cnt = tkeys, tused, tcnt
-        states = int(got)
-        res.peak_states = max(res.peak_states, states)
-        if r == k - 1 and part is not None and c + 1 == part[0]:
-            states = _keep_part(keys, used, part[1], part[2])
+            states = keep_word_part(tables, part[1], part[2], layout.words)
         yield i, states, total if finish else None
 
 
 def _force_end(endok: np.ndarray, rem: np.ndarray, cell: int, k: int, shortest: int,
-               words: int, closed_only: bool, part: tuple[int, int, int] | None) -> None:
+               closed_only: bool, part: tuple[int, int, int] | None) -> None:
     """Marks ``cell`` as a must-be end of the path (2) from its own cell to the one where
     it retires (position 0, or no unread neighbour left); later its nibble is 0 anyway."""
-    if words != 1:
-        raise FrontierError(f"the frontier counts the paths from one start on boards of at "
-                            f"most {WORD_ROWS} rows, not {k}")
     if closed_only or part is not None:
         raise FrontierError("the paths from one start are open paths: no closed-only, no part")
     if not 0 <= cell < k * shortest:
@@ -329,10 +264,9 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     board is counted from exactly one state of that column), each part one call; every
     length must be longer than ``column``. ``threads``: how many threads read each cell,
     each keeping the successors of its own share of the hash (default: one a core, at most
-    8; boards of 8 rows and more use one). ``end_at``: count only the open paths with this
-    cell (``column · rows + row`` on the board ``rows`` high) as one end, so ``paths`` is
-    the number of directed paths that start there (and ``cycles`` 0); at most
-    :data:`WORD_ROWS` rows, every length past the cell's column, open paths only."""
+    8). ``end_at``: count only the open paths with this cell (``column · rows + row`` on
+    the board ``rows`` high) as one end, so ``paths`` is the number of directed paths that
+    start there (and ``cycles`` 0); every length past the cell's column, open paths only."""
     lengths = sorted({int(cols)} if isinstance(cols, (int, np.integer)) else
                      {int(c) for c in cols})
     if not isinstance(rows, (int, np.integer)) or not 1 <= int(rows) <= MAX_ROWS:
@@ -350,22 +284,19 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     mods_list = moduli_for(k, ncols)
     mods = np.array(mods_list, np.uint64)
     m = len(mods_list)
-    w = 2 * k + 1
-    words = 1 if w <= 15 else 2
     open_mode = 0 if closed_only else 1
     # a path alternates colours: on an odd board both ends lie on the corners' colour
     odd_ends = k % 2 == 1 and all(x % 2 == 1 for x in lengths)
     nb, rem, endok = _step_tables(k, ncols, odd_ends)
     if end_at is not None:
-        _force_end(endok, rem, int(end_at), k, lengths[0], words, closed_only, part)
+        _force_end(endok, rem, int(end_at), k, lengths[0], closed_only, part)
     res = FrontierResult(k, closed_only, moduli=m)
     wanted = set(lengths)
     total_cells = k * ncols
     nparts = max(1, int(threads)) if threads else min(8, os.cpu_count() or 1)
-    cells = _word_cells if words == 1 else _wide_cells
     states = 1
-    for i, got, total in cells(k, ncols, m, mods, nb, rem, endok, open_mode, wanted, nparts,
-                               budget, res, part):
+    for i, got, total in _word_cells(k, ncols, m, mods, nb, rem, endok, open_mode, wanted,
+                                     nparts, budget, res, part):
         raise_if_cancelled(cancel, "the frontier count")
         c, r = divmod(i, k)
         res.state_cells += states

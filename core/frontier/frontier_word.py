@@ -16,13 +16,15 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from .frontier_word_kernel import word_absorb, word_expand, word_regrow
 
-__all__ = ["LOAD", "BUFFER", "SMALL", "new_word_table", "grow_word_table", "word_cell",
-           "table_states", "keep_word_part", "split_part"]
+__all__ = ["LOAD", "BUFFER", "SMALL", "Layout", "WORD", "new_word_table", "grow_word_table",
+           "word_cell", "table_states", "keep_word_part", "split_part"]
 
 #: the most a table is filled before it is moved into a bigger one
 LOAD = 0.8
@@ -32,15 +34,32 @@ BUFFER = 1 << 16
 SMALL = 1 << 15
 
 
-def new_word_table(cap: int, m: int) -> np.ndarray:
-    """An empty table of ``cap`` slots (16 to 2^32 - 1) for ``m`` residues."""
-    return np.zeros((max(16, int(cap)), m + 1), np.uint64)
+@dataclass(frozen=True)
+class Layout:
+    """A table layout and its kernels: keys of ``words`` words (column 0 never 0 in a used
+    slot) before the residues, and the step's ``expand``, ``absorb`` and ``regrow`` on it
+    (:mod:`.frontier_word_kernel` for one word, :mod:`.frontier_pair_kernel` for two)."""
+
+    words: int
+    expand: Any
+    absorb: Any
+    regrow: Any
 
 
-def grow_word_table(tab: np.ndarray, mods: np.ndarray) -> np.ndarray:
+#: one-word keys: boards of at most 7 rows
+WORD = Layout(1, word_expand, word_absorb, word_regrow)
+
+
+def new_word_table(cap: int, m: int, words: int = 1) -> np.ndarray:
+    """An empty table of ``cap`` slots (16 to 2^32 - 1) for ``m`` residues and keys of
+    ``words`` words."""
+    return np.zeros((max(16, int(cap)), m + words), np.uint64)
+
+
+def grow_word_table(tab: np.ndarray, mods: np.ndarray, layout: Layout = WORD) -> np.ndarray:
     """The same states in a table half as big again."""
-    big = new_word_table(tab.shape[0] * 3 // 2 + 16, mods.shape[0])
-    if word_regrow(tab, big, mods) < 0:
+    big = new_word_table(tab.shape[0] * 3 // 2 + 16, mods.shape[0], layout.words)
+    if layout.regrow(tab, big, mods) < 0:
         raise RuntimeError("the frontier's state table could not be moved on")
     return big
 
@@ -63,33 +82,35 @@ def split_part(k0: np.ndarray, k1: np.ndarray | None, parts: int) -> np.ndarray:
     return h % np.uint64(parts)
 
 
-def keep_word_part(tables: list[np.ndarray], index: int, parts: int) -> int:
-    """Drops every state whose key does not hash to ``index`` of ``parts`` (the tables are
-    only read after this, never probed); the states left."""
+def keep_word_part(tables: list[np.ndarray], index: int, parts: int, words: int = 1) -> int:
+    """Drops every state whose key (of ``words`` words) does not hash to ``index`` of
+    ``parts`` (the tables are only read after this, never probed); the states left."""
     left = 0
     for tab in tables:
         keys = tab[:, 0]
-        keys[split_part(keys, None, parts) != np.uint64(index)] = 0
+        second = tab[:, 1] if words == 2 else None
+        keys[split_part(keys, second, parts) != np.uint64(index)] = 0
         left += table_states(tab)
     return left
 
 
 def word_cell(inputs: list[np.ndarray], mods: np.ndarray, nb: np.ndarray, rem: np.ndarray,
               endok: np.ndarray, window: int, open_mode: int, finish: int, carry: int,
-              expect: int, parts: int, reserve: Callable[[int], None]
-              ) -> tuple[list[np.ndarray], np.ndarray, int]:
+              expect: int, parts: int, reserve: Callable[[int], None],
+              layout: Layout = WORD) -> tuple[list[np.ndarray], np.ndarray, int]:
     """Reads one cell from the tables ``inputs`` into ``parts`` new ones sized for
     ``expect`` states in all; ``reserve(bytes)`` is asked before any table is made or
     grown (it raises to refuse) and told of a table let go (a negative number). Returns
     the new tables, the finished boards' residues (``[cycles, paths]``) and the states
-    held."""
+    held. ``layout``: the keys' words and the kernels (:data:`WORD` up to 7 rows)."""
     m = mods.shape[0]
+    width = m + layout.words
     if expect < SMALL:
         parts = 1             # one thread for small cells (and the kernels' first calls)
     cap = int(expect / parts / LOAD * 1.1) + 64 if carry else 16
     lock = threading.Lock()
     barrier = threading.Barrier(parts)
-    bufs = [np.zeros((parts, BUFFER, m + 1), np.uint64) for _ in range(parts)]
+    bufs = [np.zeros((parts, BUFFER, width), np.uint64) for _ in range(parts)]
     fills = [np.zeros(parts, np.int64) for _ in range(parts)]
     # thread j reads slots [lo, hi) of every input table: its own range of each
     ranges = [[(t.shape[0] * j // parts, t.shape[0] * (j + 1) // parts) for t in inputs]
@@ -107,8 +128,8 @@ def word_cell(inputs: list[np.ndarray], mods: np.ndarray, nb: np.ndarray, rem: n
             tab = inputs[where[0]]
             hi = ranges[j][where[0]][1]
             io = np.array([where[1], 0], np.int64)
-            if word_expand(tab, hi, mods, nb, rem, endok, window, open_mode, finish, carry,
-                           bufs[j], fill, total, io) < 0:
+            if layout.expand(tab, hi, mods, nb, rem, endok, window, open_mode, finish,
+                             carry, bufs[j], fill, total, io) < 0:
                 raise RuntimeError("the frontier step refused its arrays")
             if io[0] < hi:
                 where[1] = int(io[0])
@@ -122,22 +143,22 @@ def word_cell(inputs: list[np.ndarray], mods: np.ndarray, nb: np.ndarray, rem: n
         for i in range(parts):
             io = np.array([0, filled], np.int64)
             while True:
-                got = word_absorb(bufs[i][j], int(fills[i][j]), ttab, mods, io)
+                got = layout.absorb(bufs[i][j], int(fills[i][j]), ttab, mods, io)
                 if got >= 0:
                     break
                 if got != -1:
                     raise RuntimeError("the frontier's state table has no free slot")
                 old = ttab.nbytes
-                ask((ttab.shape[0] * 3 // 2 + 16) * (m + 1) * 8)
-                ttab = grow_word_table(ttab, mods)
+                ask((ttab.shape[0] * 3 // 2 + 16) * width * 8)
+                ttab = grow_word_table(ttab, mods, layout)
                 ask(-old)
             filled = int(got)
         return ttab, filled
 
     def run(j: int) -> tuple[np.ndarray, np.ndarray, int]:
         try:
-            ask(cap * (m + 1) * 8)
-            ttab = new_word_table(cap, m)
+            ask(cap * width * 8)
+            ttab = new_word_table(cap, m, layout.words)
             total = np.zeros((2, m), np.uint64)
             filled = 0
             where = [0, ranges[j][0][0]]

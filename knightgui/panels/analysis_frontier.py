@@ -26,7 +26,7 @@ from .analysis_plots import EMPTY_TEXT, show_empty
 #: the tallest board the frontier count takes (its kernel's window holds 2k + 1 cells:
 #: ``knightgui_core.frontier.frontier_count.MAX_ROWS``, read there only when a run starts, so
 #: the page loads no numba; tests/gui/test_analysis_frontier.py holds the two equal)
-ROWS_UP_TO = 13
+ROWS_UP_TO = 12
 #: the longest board the page offers (a run's time grows with its length)
 COLS_UP_TO = 400
 #: the curves: the board record's field → legend label, colour

@@ -5,7 +5,6 @@ Reference numbers are copied from the OEIS entries named beside them; the long r
 """
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from knightgui_core.frontier import frontier_count
@@ -16,7 +15,6 @@ from knightgui_core.frontier.frontier_count import (
     crt,
     moduli_for,
 )
-from knightgui_core.frontier.frontier_kernel import frontier_regrow, frontier_step
 from knightgui_core.run.runner import run_tasks
 from knightgui_core.studies.all_tours import run_all_tours
 
@@ -130,42 +128,8 @@ def test_refusals_are_one_line():
         count_frontier(6, 8, memory_limit=1 << 20)
 
 
-def test_the_kernel_refuses_arrays_that_do_not_fit():
-    m = 2
-    keys = np.zeros((16, 2), np.uint64)
-    used = np.zeros(16, np.uint8)
-    cnt = np.zeros((16, m), np.uint64)
-    mods = np.zeros(m, np.uint64)
-    out = (np.zeros((16, 2), np.uint64), np.zeros(16, np.uint8), np.zeros((16, m), np.uint64),
-           np.zeros((2, m), np.uint64), np.zeros(2, np.int64))
-    bad_nb = np.array([0, 99, -1, -1], np.int64)
-    assert frontier_step(keys, used, cnt, mods, bad_nb, np.zeros(8, np.uint8),
-                         np.ones(8, np.uint8), 7, 1, 0, 1,
-                         *out) == -2
-    nb = np.full(4, -1, np.int64)
-    assert frontier_step(keys, used, cnt, mods, nb, np.zeros(5, np.uint8),
-                         np.ones(8, np.uint8), 7, 1, 0, 1,
-                         *out) == -2                                # rem too short
-    odd = (np.zeros((12, 2), np.uint64), np.zeros(12, np.uint8), np.zeros((12, m), np.uint64),
-           np.zeros((2, m), np.uint64), np.zeros(2, np.int64))
-    assert frontier_step(keys, used, cnt, mods, nb, np.zeros(8, np.uint8),
-                         np.ones(8, np.uint8), 7, 1, 0, 1, *odd) == -2     # not a power of two
-    bad_io = out[:4] + (np.array([-1, 0], np.int64),)
-    assert frontier_step(keys, used, cnt, mods, nb, np.zeros(8, np.uint8),
-                         np.ones(8, np.uint8), 7, 1, 0, 1, *bad_io) == -2  # a negative start
-    assert frontier_regrow(keys, used, cnt, *odd[:3], mods) == -2          # not a power of two
-    one_word = (np.zeros((16, 1), np.uint64),) + out[1:]
-    assert frontier_step(keys, used, cnt, mods, nb, np.zeros(8, np.uint8),
-                         np.ones(8, np.uint8), 7, 1, 0, 1, *one_word) == -2  # 2 words to 1
-    wide = np.zeros(18, np.uint8), np.ones(18, np.uint8), 17
-    assert frontier_step(one_word[0], used, cnt, mods, nb, *wide, 1, 0, 1,
-                         *one_word) == -2                    # 17 cells do not fit one word
-    assert frontier_regrow(one_word[0], used, cnt, *out[:3], mods) == -2
-
-
 def test_tables_that_fill_up_are_moved_on_and_the_step_goes_on(monkeypatch):
     # every new table starts at a few dozen slots: each cell stops and goes on many times
-    monkeypatch.setattr(frontier_count, "_pow2", lambda x: 16)
     monkeypatch.setattr(frontier_count, "_expect", lambda states, growth: 1)
     res = count_frontier(4, range(1, 9))
     assert [b.paths for b in res.boards] == A079137[:8]
