@@ -191,7 +191,21 @@ def count_loop(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nd
     first leaf after ``max_steps`` forward moves, handing each leaf and each tie to the
     visitor (``visit_*``). Returns DONE or BUDGET. To change the tie rule's choice, edit
     :mod:`knightgui_core.tietree.counting.count_rule_kernel`'s ``tied`` (the fewest onward
-    exits) and ``low`` / ``pop_into`` (the order the tied squares are followed in)."""
+    exits) and ``low`` / ``pop_into`` (the order the tied squares are followed in).
+
+    Kept beside the enumeration's loop (``enumerate_kernel.search``) because the fold was
+    measured slower: ``bench/count_fold.py`` writes this 128-bit state as a layout of
+    ``search`` (its five operations; the ties then kept as an options matrix) and times it
+    against this loop on 9×9 from square 20 (whole tree) and 10×10 from d1 (the first
+    20,000,000 forward moves), figures below in that order, as fractions of this loop's CPU
+    time. As ``search`` is, it takes only the plain count (a visit at each tour): 0.95–1.04
+    and 0.995–1.00. The table's visitor needs four hooks ``search`` lacks (a tour and a dead
+    end with the innermost open tie, a tie the table may know, a tie closed once its whole
+    subtree is done) and its ties kept open until then (``bench/_count_fold_hooks.py``);
+    with them the fold took 1.09–1.14 and 1.10–1.20 with the plain visitor, 1.14–1.17 and
+    1.05–1.08 with the table's visitor and no table, 1.00–1.05 and 1.005–1.02 with a 64 MiB
+    table (best of 7 CPU seconds each, alternating, one core of 2 shared with other agents,
+    two runs at load 4–7)."""
     one = np.uint64(1)
     P = visit_setup(V, st)
     k = st[ST_K]

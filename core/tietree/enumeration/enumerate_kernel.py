@@ -221,7 +221,8 @@ def search(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, x0: np.ndarray, x
     shared with other agents, load 7-9): the 9×9 cases keep 0.88, stream 0.92, collect 0.95
     of their time; 8×8 count 0.97 (bitboard), 1.01 (array), best of 7 at load 5-6. The count
     by states (``counting/count_kernel.py``) is a loop of its own: no options matrix, its
-    ties kept as two-word sets, closed tours counted."""
+    ties kept as two-word sets and closed once their subtree is done (the table's visitor
+    needs that); its ``count_loop`` gives the fold onto this loop, measured slower."""
     if max_solutions < 1:
         return BUDGET
     k = st[ST_K]
