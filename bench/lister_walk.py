@@ -20,23 +20,14 @@ this checkout is measured.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent.parent
+from _trees import before_after, run_child
+
 NODES = 10_000_000
 
 CHILD = r"""
-import importlib.util, json, sys, time
-root, case = sys.argv[1], sys.argv[2]
-spec = importlib.util.spec_from_file_location(
-    "knightgui_core", root + "/core/__init__.py", submodule_search_locations=[root + "/core"])
-mod = importlib.util.module_from_spec(spec)
-sys.modules["knightgui_core"] = mod
-spec.loader.exec_module(mod)
+case = sys.argv[2]
 from knightgui_core.tietree.alltours.all_tours_list import AllToursLister
 
 rows, cols, budget = {"6x6": (6, 6, 1 << 62), "7x7": (7, 7, int(sys.argv[3])),
@@ -59,11 +50,7 @@ CASES = ("6x6", "7x7", "9x9")
 
 
 def run(root: str, case: str) -> dict:
-    r = subprocess.run([sys.executable, "-c", CHILD, root, case, str(NODES)],
-                       capture_output=True, text=True, cwd="/")
-    if r.returncode != 0:
-        raise SystemExit(f"{case} in {root}: {r.stderr.strip().splitlines()[-1:]}")
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    return run_child(CHILD, root, case, str(NODES))
 
 
 def main() -> int:
@@ -71,8 +58,7 @@ def main() -> int:
     ap.add_argument("--before", help="a folder holding another revision's core/")
     ap.add_argument("--repeat", type=int, default=5)
     a = ap.parse_args()
-    trees = ([("before", str(Path(a.before).resolve()))] if a.before else []) + [
-        ("after", str(HERE))]
+    trees = before_after(a)
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}; best of {a.repeat} "
           "CPU seconds")
     print(f"{'case':6} {'paths, nodes':>24} " + " ".join(f"{t:>10}" for t, _ in trees)

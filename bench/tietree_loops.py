@@ -21,22 +21,12 @@ Without ``--before`` only this checkout is measured.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import subprocess
-import sys
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent.parent
+from _trees import before_after, run_child
 
 CHILD = r"""
-import importlib.util, json, sys, time
-root, case, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-spec = importlib.util.spec_from_file_location(
-    "knightgui_core", root + "/core/__init__.py", submodule_search_locations=[root + "/core"])
-mod = importlib.util.module_from_spec(spec)
-sys.modules["knightgui_core"] = mod
-spec.loader.exec_module(mod)
+case, n = sys.argv[2], int(sys.argv[3])
 try:
     from knightgui_core.tietree.enumeration.enumerator import Enumerator
     from knightgui_core.tietree.enumeration.solution_writer import solution_blocks
@@ -83,11 +73,7 @@ CASES = [("count:8x8", 0), ("count:8x8a", 0), ("keep:9x9", 1_000_000),
 
 
 def run(root: str, case: str, n: int) -> dict:
-    r = subprocess.run([sys.executable, "-c", CHILD, root, case, str(n)], capture_output=True,
-                       text=True, cwd="/")
-    if r.returncode != 0:
-        raise SystemExit(f"{case} in {root}: {r.stderr.strip().splitlines()[-1:]}")
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    return run_child(CHILD, root, case, str(n))
 
 
 def main() -> int:
@@ -96,8 +82,7 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--only", help="cases whose name contains this text")
     a = ap.parse_args()
-    trees = ([("before", str(Path(a.before).resolve()))] if a.before else []) + [
-        ("after", str(HERE))]
+    trees = before_after(a)
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f}; best of {a.repeat}")
     print(f"{'case':16} {'n':>9} " + " ".join(f"{t:>10}" for t, _ in trees)
           + ("  ratio" if a.before else ""))
