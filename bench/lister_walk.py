@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from _trees import before_after, run_child
+from _trees import before_after, best_of, run_child, timing_row
 
 NODES = 10_000_000
 
@@ -64,19 +64,10 @@ def main() -> int:
     print(f"{'case':6} {'paths, nodes':>24} " + " ".join(f"{t:>10}" for t, _ in trees)
           + ("  ratio" if a.before else ""))
     for case in CASES:
-        best: dict[str, float] = {}
-        results = set()
-        for _ in range(a.repeat):
-            for name, root in trees:
-                r = run(root, case)
-                best[name] = min(best.get(name, 1e9), r["cpu"])
-                results.add(tuple(r["result"]))
-        if len(results) != 1:
-            raise SystemExit(f"{case}: the trees disagree: {sorted(results)}")
-        found, nodes = results.pop()
-        row = " ".join(f"{best[t]:9.3f}s" for t, _ in trees)
-        ratio = f"  {best['after'] / best['before']:.3f}" if a.before else ""
-        print(f"{case:6} {found:>11,} {nodes:>12,} {row}{ratio}", flush=True)
+        best, (found, nodes) = best_of(trees, a.repeat, case,
+                                       lambda root, case=case: run(root, case))
+        print(f"{case:6} {found:>11,} {nodes:>12,} {timing_row(best, trees, False)}",
+              flush=True)
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
     return 0
 

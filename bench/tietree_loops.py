@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from _trees import before_after, run_child
+from _trees import before_after, best_of, run_child, timing_row
 
 CHILD = r"""
 case, n = sys.argv[2], int(sys.argv[3])
@@ -89,18 +89,9 @@ def main() -> int:
     for case, n in CASES:
         if a.only and a.only not in case:
             continue
-        best: dict[str, float] = {}
-        results = set()
-        for _ in range(a.repeat):
-            for name, root in trees:
-                r = run(root, case, n)
-                best[name] = min(best.get(name, 1e9), r["cpu"])
-                results.add(r["result"])
-        if len(results) != 1:
-            raise SystemExit(f"{case}: the trees disagree: {sorted(results)}")
-        row = " ".join(f"{best[t] * 1e3:8.1f}ms" for t, _ in trees)
-        ratio = f"  {best['after'] / best['before']:.2f}" if a.before else ""
-        print(f"{case:16} {n:>9,} {row}{ratio}", flush=True)
+        best, _ = best_of(trees, a.repeat, case,
+                          lambda root, case=case, n=n: run(root, case, n))
+        print(f"{case:16} {n:>9,} {timing_row(best, trees, True)}", flush=True)
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
     return 0
 
