@@ -3,20 +3,28 @@
     .venv/bin/python bench/frontier_cells.py 6 6                 # 6×6, open paths
     .venv/bin/python bench/frontier_cells.py 7 7 --upto 4 --threads 2
     .venv/bin/python bench/frontier_cells.py 7 8 --closed-only --cap-gb 18
+    .venv/bin/python bench/frontier_cells.py 8 5 --closed-only --threads 1 --before fbd6a98^
 
 Prints, column by column, the states held after the column's last cell, the wall and CPU
 seconds of the column and the CPU per state read (the states of the cell before, summed over
 the column's cells), then the counts, the peak states, the largest table and the peak RSS
 of the process. ``--upto C`` stops after column C (the board is still ``rows`` × ``cols``,
 so the right-edge pruning is that of the whole board). The load average is printed: the
-machine may be shared.
+machine may be shared. ``--before REV`` runs the same board twice in one go, each in a
+fresh process: first with the engine of ``REV`` (unpacked with ``git archive``), then
+with today's, and prints their CPU and µs of CPU per state read side by side.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from knightgui_core.frontier import frontier_count
 from knightgui_core.frontier.frontier_count import FrontierError, count_frontier
@@ -34,8 +42,14 @@ def main() -> None:
     ap.add_argument("--upto", type=int, default=0, help="stop after this column")
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--cap-gb", type=float, default=0.0)
+    ap.add_argument("--before", default="", help="also run the engine of this revision")
     a = ap.parse_args()
+    if a.before:
+        side_by_side(a.before)
+        return
     count_frontier(3, [4], threads=1)                          # compile (or load) first
+    if a.rows >= 8:
+        count_frontier(8, [2], closed_only=True, threads=1)    # the two-word step too
     print(f"{a.rows}x{a.cols} {'closed' if a.closed_only else 'open'}, threads "
           f"{a.threads or 'default'}, load {os.getloadavg()}", flush=True)
     marks = [(time.perf_counter(), time.process_time())]
@@ -52,7 +66,7 @@ def main() -> None:
             if a.upto and col >= a.upto:
                 raise _Stop
 
-    # the states after each cell, printed with the column's times (boards up to 7 rows)
+    # the states after each cell, printed with the column's times
     states: list[int] = []
     word_cell = frontier_count.word_cell
 
@@ -82,6 +96,31 @@ def main() -> None:
               f"largest table {res.peak_table_bytes / 2**30:.2f} GiB, "
               f"states read {res.state_cells:,} "
               f"({cpu / max(1, res.state_cells) * 1e6:.3f} µs CPU each)")
+
+
+def side_by_side(rev: str) -> None:
+    """This script run on the engine of ``rev``, then on today's, in fresh processes."""
+    from compare import HERE, shim, unpack  # bench/compare.py, beside this script
+
+    args = [x for i, x in enumerate(sys.argv[1:])
+            if x != "--before" and sys.argv[i] != "--before" and not x.startswith("--before=")]
+    got = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        trees = {"before": shim(unpack(rev, Path(tmp) / "tree"), Path(tmp) / "path"),
+                 "now": shim(HERE, Path(tmp) / "here")}
+        for name, path in trees.items():
+            env = dict(os.environ, PYTHONPATH=str(path), PYTHONDONTWRITEBYTECODE="1")
+            print(f"== {name} ({rev if name == 'before' else 'working tree'})", flush=True)
+            out = subprocess.run([sys.executable, __file__, *args], env=env, text=True,
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            print(out.stdout, end="", flush=True)
+            cpu = re.findall(r"CPU ([\d.]+) s, peak RSS", out.stdout)
+            per = re.findall(r"\(([\d.]+) µs CPU each\)", out.stdout)
+            got[name] = (float(cpu[-1]) if cpu else None, float(per[-1]) if per else None)
+    print(f"side by side: CPU {got['before'][0]} s -> {got['now'][0]} s, "
+          f"µs of CPU per state read {got['before'][1]} -> {got['now'][1]}"
+          + (f" ({got['before'][1] / got['now'][1]:.2f}x)"
+             if got["before"][1] and got["now"][1] else ""))
 
 
 if __name__ == "__main__":
