@@ -42,7 +42,7 @@ import numpy as np
 
 from ...system.jit import njit, trailing_zeros
 from ..enumeration.bitboard_kernel import popcount
-from .memo_kernel import _M1, _M2, _M3, find_key, fmix, slot_for_key
+from .bucket_kernel import _M1, _M2, _M3, find_key, fmix, slot_for_key
 
 # configuration slots
 CF_MIN, CF_MAX, CF_BUCKETS = 0, 1, 2
