@@ -165,10 +165,13 @@ def word_cell(inputs: list[np.ndarray], mods: np.ndarray, nb: np.ndarray, rem: n
             while True:
                 expand(j, total, where)
                 barrier.wait()
+                # read between the barriers, where no thread expands: a thread that read
+                # it after the second could see a flag of the next round and leave alone
+                finished = all(done)
                 if carry:
                     ttab, filled = absorb(j, ttab, filled)
                 barrier.wait()
-                if all(done):
+                if finished:
                     return ttab, total, filled
         except BaseException:
             barrier.abort()
