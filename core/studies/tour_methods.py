@@ -16,7 +16,6 @@ from typing import Any
 from ..frontier.frontier_count import (
     MAX_ROWS,
     PEAK_STATES,
-    WORD_ROWS,
     FrontierBoard,
     FrontierError,
     FrontierResult,
@@ -50,18 +49,12 @@ def choose_method(rows: int, cols: int, method: str = "auto", *, classic: bool =
                   closed_only: bool = False, per_start: bool = False) -> tuple[str, str]:
     """The method that counts ``rows`` × ``cols`` and the reason, for ``method`` ``auto``,
     ``frontier`` or ``visited``; :class:`FrontierError` when the forced one cannot.
-    ``per_start``: the paths from given start squares (the frontier's step that forces a
-    path's end takes at most :data:`WORD_ROWS` rows)."""
+    ``per_start``: the paths from given start squares (the frontier forces each start to
+    be an end of the path, on any height it takes)."""
     if method not in METHODS:
         raise FrontierError(f"--method is one of {', '.join(METHODS)}, not {method!r}")
     n = rows * cols
     short = min(rows, cols)
-    if per_start and short > WORD_ROWS and method != "visited":
-        if method == "frontier" or n > MAX_SQUARES:
-            raise FrontierError(f"the frontier counts the paths from a start on boards whose "
-                                f"short side is at most {WORD_ROWS} ({rows}×{cols}); the "
-                                f"visited-set counter on at most {MAX_SQUARES} squares")
-        return "visited", f"paths from a start with {short} rows: the frontier takes {WORD_ROWS}"
     if method == "visited":
         if n > MAX_SQUARES:
             raise FrontierError(f"the visited-set counter takes boards of at most "

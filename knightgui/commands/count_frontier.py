@@ -10,13 +10,14 @@
 boards and pieces, the frontier count (column by column, any length) elsewhere, and says
 which in the output and in the JSON (``method``, ``method_reason``). ``--starts a1,c3``
 counts the directed paths from those starts alone, by the same choice (the frontier forces
-each start to be an end of the path, up to 7 rows; ``per_start`` in the JSON, each start's
+each start to be an end of the path; ``per_start`` in the JSON, each start's
 ``closed`` twice the board's closed tours). ``--closed-only`` skips
 the open paths (frontier only). ``--cols-from A --cols-to B`` counts ``rows`` × A … B in one
 frontier pass: a table, and ``boards`` in the JSON.
 """
 from __future__ import annotations
 
+import sys
 import time
 
 from ._common import CliError, emit_json, positive_int
@@ -180,9 +181,14 @@ def run_sequence(args, board_of) -> int:
     except FrontierError as e:
         raise CliError(str(e)) from None
     t0 = time.perf_counter()
+
+    def progress(done: int, total: int) -> None:      # a line a column on stderr
+        if done % rows == 0:
+            print(f"column {done // rows} of {b}: {time.perf_counter() - t0:.1f} s, "
+                  f"CPU {time.process_time():.1f} s", file=sys.stderr, flush=True)
     try:
         res = run_frontier(rows, list(range(a, b + 1)), closed_only=args.closed_only,
-                           memory_limit=limit)
+                           memory_limit=limit, progress=progress)
     except FrontierError as e:
         raise CliError(str(e)) from None
     seconds = time.perf_counter() - t0

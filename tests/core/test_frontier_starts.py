@@ -77,12 +77,12 @@ def test_start_cell_reads_the_short_side_as_the_column():
         start_cell(5, 8, 8, 0)
 
 
-def test_a_start_is_refused_where_the_step_cannot_force_it():
-    with pytest.raises(FrontierError, match="at most 7"):
-        choose_method(8, 9, "auto", per_start=True)
-    with pytest.raises(FrontierError, match="at most 7"):
-        choose_method(8, 8, "frontier", per_start=True)
-    assert choose_method(8, 8, "auto", per_start=True)[0] == "visited"
+def test_a_start_goes_where_the_whole_count_goes():
+    assert choose_method(8, 9, "auto", per_start=True)[0] == "frontier"
+    assert choose_method(8, 8, "frontier", per_start=True)[0] == "frontier"
+    assert choose_method(4, 10, "auto", per_start=True)[0] == "frontier"
+    with pytest.raises(FrontierError, match="at most 12"):
+        choose_method(13, 13, "frontier", per_start=True)
     with pytest.raises(FrontierError):
         count_frontier(5, [5], end_at=25)
     with pytest.raises(FrontierError):
