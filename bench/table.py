@@ -1,6 +1,6 @@
 """The transposition table against the plain walk of the tie tree, side by side in one run.
 
-    .venv/bin/python bench/table.py [--quick] [--table-mb 1024]
+    .venv/bin/python bench/table.py [--quick] [--table-mb 1024] [--reps 1]
 
 First it times the plain count's hand-kept loop against the shared loop it was folded into
 (count_kernel.count_run's docstring gives the figure).
@@ -18,7 +18,10 @@ It prints wall seconds, forward moves, the ratio to the old kernel (of wall and 
 seconds: on a shared machine the CPU time is the steadier of the two), table lookups and hits,
 and the peak RSS of this process above its RSS before the first table, against the table's
 limit (which covers the moment a table doubles, old and new side by side). ``--quick`` skips
-10×10. The machine is shared: the load average is printed with the figures.
+10×10. The machine is shared: the load average is printed with the figures. ``--reps N``
+runs 10×10's old kernel and table N times each, alternating (each table made afresh), and
+gives the best CPU seconds of each, their ratio (the target's figure) and the table's
+median.
 """
 from __future__ import annotations
 
@@ -100,7 +103,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="skip 10×10")
     ap.add_argument("--table-mb", type=int, default=1024)
+    ap.add_argument("--reps", type=int, default=1, help="alternating runs of old and table")
     a = ap.parse_args()
+    if a.reps < 1:
+        ap.error("--reps must be at least 1")
     limit = a.table_mb << 20
     print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f}; one core; "
           f"table limit {a.table_mb} MiB")
@@ -125,13 +131,19 @@ def main() -> None:
     print(f"{'case':<26} {'old s':>7} {'no table s':>10} {'table s':>8} {'ratio':>6} {'CPU':>6} "
           f"{'moves plain':>14} {'moves table':>12} {'lookups':>11} {'hits':>10} "
           f"{'entries':>10} {'RSS above base':>15}")
+    best = []
     for name, rows, cols, starts, lengths in cases:
-        dto, old, cto = run_old(rows, cols, starts)
         dt0, plain, _ = run(rows, cols, starts, None, lengths)
-        table = TransTable(rows * cols, limit, lengths=lengths)
-        dt1, memo, ct1 = run(rows, cols, starts, table, lengths)
+        olds, tabs = [], []
+        for _ in range(a.reps if rows == 10 else 1):
+            dto, old, cto = run_old(rows, cols, starts)
+            table = TransTable(rows * cols, limit, lengths=lengths)
+            dt1, memo, ct1 = run(rows, cols, starts, table, lengths)
+            olds.append(cto)
+            tabs.append(ct1)
         assert old == plain[:3] == memo[:3], (name, old, plain, memo)
         assert abs(plain[3] - memo[3]) < 1e-9 and abs(plain[4] - memo[4]) < 1e-9, name
+        best.append((name, min(olds), min(tabs), statistics.median(tabs)))
         print(f"{name:<26} {dto:>7.2f} {dt0:>10.2f} {dt1:>8.2f} {dto / dt1:>5.1f}× {cto / ct1:>5.1f}× "
               f"{plain[5]:>14,} {memo[5]:>12,} {memo[6]:>11,} {memo[7]:>10,} "
               f"{table.used():>10,} {_rss_mib() - base:>11,.0f} MiB")
@@ -139,7 +151,12 @@ def main() -> None:
         del table
     print(f"RSS before the first table {base:,.0f} MiB; peak {_rss_mib():,.0f} MiB, "
           f"{_rss_mib() - base:,.0f} MiB above it (limit of one table: {a.table_mb} MiB); "
-          f"ratio = old kernel / table")
+          f"ratio = old kernel / table (the last of --reps runs)")
+    if a.reps > 1:
+        for name, o, t, med in best[:1] if not a.quick else []:
+            print(f"{name}: best CPU of {a.reps}, old {o:.2f} s, table {t:.2f} s: {o / t:.2f}×; "
+                  f"table median {med:.2f} s ({o / med:.2f}×)")
+    print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} at the end")
 
 
 if __name__ == "__main__":
