@@ -336,6 +336,17 @@ else:
         return wrap
 
 
+def _source_bytes(fn: Any) -> bytes:
+    """The text of the file ``fn`` was written in (empty where there is none, as in the
+    bundle): a bound kernel's constants and the helpers beside it are not in its bytecode, so
+    a specialised copy's cache name digests its whole module, as numba itself checks the
+    template's file."""
+    try:
+        return Path(fn.__code__.co_filename).read_bytes()
+    except (OSError, AttributeError, TypeError, ValueError):
+        return b""
+
+
 def specialise(kernel: Any, name: str, *, refcounts: bool = True, **bindings: Any) -> Any:
     """A copy of ``kernel`` (an ``njit`` function, or its plain function in the bundle) in
     which each global name of ``bindings`` calls the kernel given for it instead: the
@@ -346,7 +357,8 @@ def specialise(kernel: Any, name: str, *, refcounts: bool = True, **bindings: An
     either (a kernel passed as a value is a "dynamic global", a closure's cache key holds
     its cells' pickles, which change every process); this copy is an ordinary function of
     the template's module, whose cache entries sit beside the template's, named ``name``
-    with a digest of the bound kernels' code (so a changed binding is a new entry). A
+    with a digest of the bound kernels' code and of the files they are written in (so a
+    changed binding, or a changed constant or helper beside it, is a new entry). A
     template marked ``inline="always"`` gives a copy marked so. Call it at import time,
     once per use, and keep the result in a module global.
 
@@ -368,6 +380,7 @@ def specialise(kernel: Any, name: str, *, refcounts: bool = True, **bindings: An
             raise NameError(f"specialise: {py.__qualname__} does not call {key!r}")
         bpy = getattr(bound, "py_func", bound)
         digest.update(f"{key}={bpy.__qualname__}:".encode() + bpy.__code__.co_code)
+        digest.update(_source_bytes(bpy))
         glob[key] = bound
     if not refcounts:
         digest.update(b"refcounts=False")     # another compiled copy, another cache entry

@@ -40,6 +40,24 @@ def test_a_copy_calls_what_it_is_bound_to_and_the_template_is_unchanged():
     assert other.py_func.__qualname__ != squares.py_func.__qualname__   # a new cache entry
 
 
+@pytest.mark.jit_only   # reads the copy's qualname, which names its cache entry
+def test_a_changed_constant_beside_a_binding_is_a_new_cache_entry(tmp_path, monkeypatch):
+    """Two visitors with the same bytecode but another constant (``x * 3`` against ``x * 4``)
+    must not share a cached copy: the digest reads the file a binding is written in."""
+    import importlib
+    monkeypatch.syspath_prepend(str(tmp_path))
+    names = []
+    for i, k in enumerate((3, 4)):
+        (tmp_path / f"visitor_{i}.py").write_text(f"def triple(x):\n    return x * {k}\n")
+        mod = importlib.import_module(f"visitor_{i}")
+        names.append((mod.triple.__code__.co_code,
+                      specialise(_apply_sum, "apply_sum_k", _double=njit(cache=False)(mod.triple))))
+    (code3, three), (code4, four) = names
+    assert code3 == code4                   # the bytecode alone could not tell them apart
+    assert three.py_func.__qualname__ != four.py_func.__qualname__
+    a = np.arange(5, dtype=np.int64)
+    assert (three(a), four(a)) == (30, 40)
+
 def test_a_name_the_kernel_does_not_call_is_refused():
     with pytest.raises(NameError, match="does not call 'nope'"):
         specialise(_apply_sum, "bad", nope=_square)
