@@ -4,9 +4,8 @@
 
 The terms were copied from the OEIS data lines (docs/counts.md says where they were read).
 Fast tests take the short boards; the long runs are ``slow`` (``make slow``), with their
-measured times in docs/counts.md. 7×8 … 7×22 (and 8×7 = 7×8) are listed but not run: a 7×8
-run needs more than 7.7 GiB of table in its sixth column (docs/counts.md); 7×6 takes some five
-minutes of CPU and 6.4 GiB.
+measured times, memory and states in docs/counts.md: 7×6, 7×8 (= 8×7) and 7×10 … 7×22 in
+one pass, the last 1,431 s of CPU and 4.4 GiB.
 """
 import pytest
 
@@ -85,3 +84,11 @@ def test_seven_by_six():
 @pytest.mark.timeout(3600)      # 115 s of CPU, 448 s of wall time at load 5-10; 2.2 GiB
 def test_seven_by_eight_is_eight_by_seven():
     assert closed(7, [8])[8] == A193054[3] == A193055[6]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(4 * 3600)  # 1,431 s of CPU, 1,821 s wall at load 2-5 on 2 shared cores
+def test_seven_by_2n_from_ten_to_twenty_two():
+    got = closed(7, list(range(10, 23, 2)))
+    assert [got[2 * n] for n in range(5, 12)] == A193054[4:]
+    assert len(A193054[4:]) == 7
