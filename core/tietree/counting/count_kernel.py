@@ -291,16 +291,17 @@ def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nda
     ``close`` uint64[2] = squares a knight move from the start. Returns DONE (subtree
     finished) or BUDGET (call again, or read the work left from the state).
 
-    A hand-kept copy of :func:`count_loop` with the plain visitor, kept because the one
-    source costs speed here: on 9×9 from square 20 (7,221,732 forward moves, one core, the
-    2 shared cores at load 11–12; the first line of ``bench/table.py``) this loop takes
-    0.10–0.11 s of CPU, :func:`count_loop` with the plain visitor 0.12–0.15 s (again at load
-    6–7: medians 0.098–0.100 s against 0.117–0.119 s). It removes a tie as soon as its last
-    option is taken, where the shared loop keeps it open until its subtree is done (the
-    table's visitor needs that); a constant visitor flag that let the shared loop drop ties
-    early, as this copy does, still left it 8–20 % slower (0.115–0.119 s against
-    0.098–0.106 s, same run). tests/core/test_memo_count.py holds the two to the same
-    counts."""
+    A hand-kept copy of :func:`count_loop` with the plain visitor, kept as the reference:
+    it is the count kernel the engine had before the transposition table, the one
+    ``bench/table.py``'s target ratio is measured against, and the second implementation
+    tests/core/test_memo_count.py holds the shared loop to (same counts, forward moves, and
+    stops and resumes). It removes a tie as soon as its last option is taken, where the
+    shared loop keeps it open until its subtree is done (the table's visitor needs that).
+    Speed no longer sets them apart: since the shared loop runs its forced moves in a loop
+    of their own, the two take the same time on 9×9 from square 20 (7,221,732 forward moves;
+    ``bench/table.py``'s ``loop_against_copy``, medians of 9 CPU seconds, three rounds, 27
+    Nov 10:27 UTC, load 0.5 on the 2 shared cores: 0.110 / 0.101 / 0.097 s here against
+    0.116 / 0.104 / 0.096 s; before that change the shared loop was 8–20 % slower)."""
     one = np.uint64(1)
     k = st[ST_K]
     phase = st[ST_PHASE]
