@@ -11,6 +11,9 @@ other machines, worker processes, a scheduler that re-runs a dead worker's tasks
 
 The pool is made once per size and reused (a window runs many studies); its threads are
 daemons, so a task still running when a study is cancelled never holds up the process's exit.
+That is why it is not :class:`concurrent.futures.ThreadPoolExecutor`, whose workers the
+interpreter joins at exit (a cancelled 11×11 count would keep a closed window's process alive
+until its task ended); the futures it hands out are that module's own.
 A finished task's future puts itself on a queue (``add_done_callback``) and the runner blocks
 on that queue, so a result is taken the moment it is ready, not at the next poll.
 """
