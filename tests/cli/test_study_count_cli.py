@@ -146,7 +146,14 @@ def test_count_all_tours(capsys):
     assert d["study"] == "all-tours" and d["totals"] == {"tours": 1_728, "closed": 0}
     assert run(["study", "count", "--size", "9", "--all-tours", "--method", "visited"]) == 2
     assert "at most 64 squares" in capsys.readouterr().err
-    assert run(["study", "count", "--size", "5", "--all-tours", "--starts", "a1"]) == 2
+    # paths from one start: both methods give a1's 304 directed paths; a square off the
+    # board is one line and exit 2
+    for method in ("frontier", "visited"):
+        assert run(["study", "count", "--size", "5", "--all-tours", "--starts", "a1",
+                    "--method", method, "--json"]) == 0
+        assert _last_json(capsys)["per_start"] == {"a1": {"tours": 304, "closed": 0}}
+    assert run(["study", "count", "--size", "5", "--all-tours", "--starts", "z9"]) == 2
+    assert "off the 5×5 board" in capsys.readouterr().err
 
 
 def test_count_all_tours_of_every_board_up_to_a_size(capsys):
