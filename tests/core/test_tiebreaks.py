@@ -108,7 +108,9 @@ def test_progress_and_cancel():
     res = run_tiebreaks(60, rules=["first", "phadke"], cancel=lambda: len(calls.append(1) or
                                                                             calls) > 1)
     assert not res.complete
-    assert res.tried[1].sum() == 0  # the second rule never ran
+    # one task a rule, run side by side on the pool: whichever ends first is taken, then the
+    # cancel stops the run: at most one rule's walks are in the result, which one is a race
+    assert (res.tried.sum(axis=1) > 0).sum() <= 1
 
 
 def test_csv(tmp_path):
