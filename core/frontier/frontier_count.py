@@ -32,6 +32,14 @@ from ..system.errors import InputError
 from ..system.limits import available_memory
 from .frontier_pair import PAIR, PAIR_WINDOW
 from .frontier_residues import count_bound_bits, crt, moduli_for
+from .frontier_spill import (
+    SpillError,
+    remove_folder,
+    run_in_process,
+    spill_folder,
+    spill_line,
+    spilled_cells,
+)
 from .frontier_word import (
     LOAD,
     WORD,
@@ -98,6 +106,9 @@ class FrontierResult:
     seconds: float = 0.0
     #: the states read, summed over the cells (the work: each is turned into its successors)
     state_cells: int = 0
+    #: a run through slices on disk (:mod:`.frontier_spill`): each cell's figures, its
+    #: slices' too (empty for a run in memory)
+    slices: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _later(rows: int, r: int) -> list[tuple[int, int]]:
@@ -254,7 +265,11 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
                    progress: Callable[[int, int], None] | None = None,
                    cancel: CancelLike = None,
                    part: tuple[int, int, int] | None = None,
-                   threads: int | None = None, end_at: int | None = None) -> FrontierResult:
+                   threads: int | None = None, end_at: int | None = None,
+                   spill: str | None = None, slices: int = 1,
+                   run_slices: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
+                   | None = None,
+                   report: Callable[[str], None] | None = None) -> FrontierResult:
     """Count the closed tours (and, unless ``closed_only``, the open paths) of every
     ``rows`` × ``n`` board for ``n`` in ``cols``, in one pass over ``max(cols)`` columns.
     ``memory_limit``: bytes the tables may take (default: what the machine has free);
@@ -266,7 +281,12 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     each keeping the successors of its own share of the hash (default: one a core, at most
     8). ``end_at``: count only the open paths with this cell (``column · rows + row`` on
     the board ``rows`` high) as one end, so ``paths`` is the number of directed paths that
-    start there (and ``cycles`` 0); every length past the cell's column, open paths only."""
+    start there (and ``cycles`` 0); every length past the cell's column, open paths only.
+    ``spill``: a folder where the states are kept on disk between cells, in at least
+    ``slices`` slices (more when one would not fit ``memory_limit``), so that only one
+    slice's tables are in memory at a time (:mod:`.frontier_spill`; its own folder inside
+    ``spill`` is removed at the end); ``run_slices(specs)`` runs a cell's slices (default:
+    one after the other in this process), ``report(line)`` hears of each cell."""
     lengths = sorted({int(cols)} if isinstance(cols, (int, np.integer)) else
                      {int(c) for c in cols})
     if not isinstance(rows, (int, np.integer)) or not 1 <= int(rows) <= MAX_ROWS:
@@ -295,19 +315,46 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     total_cells = k * ncols
     nparts = max(1, int(threads)) if threads else min(8, os.cpu_count() or 1)
     states = 1
-    for i, got, total in _word_cells(k, ncols, m, mods, nb, rem, endok, open_mode, wanted,
-                                     nparts, budget, res, part):
-        raise_if_cancelled(cancel, "the frontier count")
-        c, r = divmod(i, k)
-        res.state_cells += states
-        states = got
-        if r == k - 1:
-            res.column_states.append(states)
-        if total is not None:
-            cycles = crt([int(x) for x in total[0]], mods_list)
-            paths = None if closed_only else crt([int(x) for x in total[1]], mods_list)
-            res.boards.append(FrontierBoard(k, c + 1, cycles, paths))
-        if progress is not None:
-            progress(i + 1, total_cells)
+    cells: Iterator[tuple[int, int, Any]]
+    folder = None
+    if spill is None:
+        cells = _word_cells(k, ncols, m, mods, nb, rem, endok, open_mode, wanted, nparts,
+                            budget, res, part)
+    else:
+        if part is not None:
+            raise FrontierError("a part of the count is not read through slices on disk")
+        try:
+            folder = spill_folder(spill)
+        except SpillError as e:
+            raise FrontierError(str(e)) from None
+
+        def record(cell: dict[str, Any]) -> None:
+            res.slices.append(cell)
+            res.peak_table_bytes = max(res.peak_table_bytes, int(cell["table_bytes"]))
+            if report is not None:
+                report(spill_line(cell, k * ncols))
+        cells = spilled_cells(k, ncols, _layout(k).words, mods_list, nb, rem, endok,
+                              open_mode, wanted, nparts, budget, folder, max(1, int(slices)),
+                              run_slices or run_in_process, record)
+    try:
+        for i, got, total in cells:
+            raise_if_cancelled(cancel, "the frontier count")
+            c, r = divmod(i, k)
+            res.state_cells += states
+            states = got
+            res.peak_states = max(res.peak_states, states)
+            if r == k - 1:
+                res.column_states.append(states)
+            if total is not None:
+                cycles = crt([int(x) for x in total[0]], mods_list)
+                paths = None if closed_only else crt([int(x) for x in total[1]], mods_list)
+                res.boards.append(FrontierBoard(k, c + 1, cycles, paths))
+            if progress is not None:
+                progress(i + 1, total_cells)
+    except SpillError as e:
+        raise FrontierError(str(e)) from None
+    finally:
+        if folder is not None:
+            remove_folder(folder)
     res.seconds = time.perf_counter() - t0
     return res

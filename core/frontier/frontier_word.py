@@ -24,7 +24,7 @@ import numpy as np
 from .frontier_word_kernel import word_absorb, word_expand, word_regrow
 
 __all__ = ["LOAD", "BUFFER", "SMALL", "Layout", "WORD", "new_word_table", "grow_word_table",
-           "word_cell", "table_states", "keep_word_part", "split_part"]
+           "word_cell", "table_states", "keep_word_part", "split_part", "key_hash"]
 
 #: the most a table is filled before it is moved into a bigger one
 LOAD = 0.8
@@ -69,9 +69,9 @@ def table_states(tab: np.ndarray) -> int:
     return int(np.count_nonzero(tab[:, 0]))
 
 
-def split_part(k0: np.ndarray, k1: np.ndarray | None, parts: int) -> np.ndarray:
-    """Which of ``parts`` slices each key (first words ``k0``, second words ``k1`` or None)
-    falls in: a hash of the whole key, the same for either table layout."""
+def key_hash(k0: np.ndarray, k1: np.ndarray | None) -> np.ndarray:
+    """A 64-bit hash of each key (first words ``k0``, second words ``k1`` or None), the
+    same for either table layout (not the tables' own slot hash)."""
     with np.errstate(over="ignore"):
         h = k0 * np.uint64(0x9E3779B97F4A7C15)
         if k1 is not None:
@@ -79,7 +79,13 @@ def split_part(k0: np.ndarray, k1: np.ndarray | None, parts: int) -> np.ndarray:
         h ^= h >> np.uint64(31)
         h *= np.uint64(0xBF58476D1CE4E5B9)
         h ^= h >> np.uint64(29)
-    return h % np.uint64(parts)
+    return h
+
+
+def split_part(k0: np.ndarray, k1: np.ndarray | None, parts: int) -> np.ndarray:
+    """Which of ``parts`` slices each key (first words ``k0``, second words ``k1`` or None)
+    falls in: :func:`key_hash` modulo ``parts``."""
+    return key_hash(k0, k1) % np.uint64(parts)
 
 
 def keep_word_part(tables: list[np.ndarray], index: int, parts: int, words: int = 1) -> int:

@@ -98,15 +98,46 @@ def memory_estimate(rows: int, cols: int, closed_only: bool) -> int | None:
     return table_bytes(min(rows, cols), states, m)
 
 
+def _slice_tasks(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A cell's slices as runner tasks, one at a time (each uses every core itself)."""
+    from ..frontier.frontier_spill import spill_step
+    from ..run.runner import Task, run_tasks
+    tasks = [Task(f"frontier-slice/{s['folder']}/{s['cell']}/{s['slice']}", "frontier-slice",
+                  s, spill_step, (s,)) for s in specs]
+    report = run_tasks(tasks, workers=1, retries=0)
+    return [report.results[t.key] for t in tasks]
+
+
 def run_frontier(rows: int, cols: Sequence[int], *, closed_only: bool = False,
                  memory_limit: int | None = None,
                  progress: Callable[[int, int], None] | None = None,
-                 cancel: CancelLike = None, end_at: int | None = None) -> FrontierResult:
+                 cancel: CancelLike = None, end_at: int | None = None,
+                 spill: str | None = None, slices: int = 1,
+                 report: Callable[[str], None] | None = None) -> FrontierResult:
     """The frontier count of ``rows`` × ``n`` for every ``n`` in ``cols`` (one pass), refused
     up front with the estimate when the measured state counts say it will not fit
-    (``end_at``: only the paths with that cell as an end, :func:`start_cell`)."""
+    (``end_at``: only the paths with that cell as an end, :func:`start_cell`). With a
+    ``spill`` folder, a board whose estimate passes the memory (or ``slices`` above 1) is
+    counted through slices on disk, each cell's slices runner tasks, and ``report`` is told
+    so (and of each cell)."""
     budget = available_memory() if memory_limit is None else int(memory_limit)
     longest = max(cols) if cols else 0
+    if spill is not None:
+        est = memory_estimate(rows, longest, closed_only)
+        if slices > 1 or (est is not None and est > budget):
+            if report is not None:
+                why = (f"{slices} slices asked for" if est is None or est <= budget else
+                       f"the state tables need about {est / 2**30:.1f} GiB and "
+                       f"{budget / 2**30:.1f} GiB may be used")
+                report(f"frontier: {why}; the states go to slices on disk in {spill}")
+            try:
+                from ..run.clusters import RunnerError
+                return count_frontier(rows, cols, closed_only=closed_only,
+                                      memory_limit=budget, progress=progress, cancel=cancel,
+                                      end_at=end_at, spill=spill, slices=slices,
+                                      run_slices=_slice_tasks, report=report)
+            except RunnerError as e:
+                raise FrontierError(str(e).split(": ", 2)[-1]) from None
     tallest = max(k for k, c in PEAK_STATES if c == closed_only)
     # trusted on long boards (the states stop growing after a few columns) and far above
     # the measured heights; near them a short board is left to the count's own check

@@ -39,7 +39,16 @@ def add_method_options(p) -> None:
     p.add_argument("--memory-mb", metavar="MIB", default=None,
                    help="with the frontier count: the most its state tables may take, in "
                         "MiB (default: the memory this machine has free); a run that would "
-                        "pass it stops with one line")
+                        "pass it stops with one line, unless --spill is given")
+    p.add_argument("--spill", metavar="DIR", default=None,
+                   help="with the frontier count: when its estimate passes --memory-mb (or "
+                        "the free memory), keep the states on disk in a folder made inside "
+                        "DIR, in slices by a hash of the state, and read one slice at a time "
+                        "(each a runner task; a line a cell on stderr, 'slices' in --json); "
+                        "the folder is removed at the end")
+    p.add_argument("--slices", metavar="K", default=None,
+                   help="with --spill: at least K slices (a power of two is taken), even "
+                        "when the tables would fit in memory")
 
 
 def _memory_limit(args) -> int | None:
@@ -47,6 +56,21 @@ def _memory_limit(args) -> int | None:
     if getattr(args, "memory_mb", None) is None:
         return None
     return positive_int("--memory-mb", args.memory_mb, 16, 1 << 24) << 20
+
+
+def _spill_options(args) -> dict:
+    """``--spill DIR`` and ``--slices K`` for :func:`run_frontier` (checked)."""
+    spill = getattr(args, "spill", None)
+    raw = getattr(args, "slices", None)
+    if spill is None:
+        if raw is not None:
+            raise CliError("--slices goes with --spill DIR")
+        return {}
+    least = 1 if raw is None else positive_int("--slices", raw, 1, 1 << 12)
+
+    def report(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
+    return {"spill": str(spill), "slices": least, "report": report}
 
 
 def wants_sequence(args) -> bool:
@@ -89,7 +113,7 @@ def run_all_tours_by_method(args, rows: int, cols: int, board, visited) -> int:
     t0 = time.perf_counter()
     try:
         res = run_frontier(k, [n], closed_only=args.closed_only,
-                           memory_limit=_memory_limit(args))
+                           memory_limit=_memory_limit(args), **_spill_options(args))
     except FrontierError as e:
         raise CliError(str(e)) from None
     rec = frontier_records(res, transposed=rows > cols)[0]
@@ -104,6 +128,7 @@ def run_all_tours_by_method(args, rows: int, cols: int, board, visited) -> int:
                    "method": "frontier", "method_reason": why,
                    "closed_only": bool(args.closed_only), "peak_states": res.peak_states,
                    "peak_table_bytes": res.peak_table_bytes,
+                   "column_states": res.column_states, "slices": res.slices,
                    "seconds": round(time.perf_counter() - t0, 3)})
     return 0
 
@@ -188,7 +213,7 @@ def run_sequence(args, board_of) -> int:
                   f"CPU {time.process_time():.1f} s", file=sys.stderr, flush=True)
     try:
         res = run_frontier(rows, list(range(a, b + 1)), closed_only=args.closed_only,
-                           memory_limit=limit, progress=progress)
+                           memory_limit=limit, progress=progress, **_spill_options(args))
     except FrontierError as e:
         raise CliError(str(e)) from None
     seconds = time.perf_counter() - t0
@@ -205,5 +230,6 @@ def run_sequence(args, board_of) -> int:
                    "method": "frontier", "closed_only": bool(args.closed_only),
                    "boards": recs, "peak_states": res.peak_states,
                    "column_states": res.column_states, "state_cells": res.state_cells,
-                   "peak_table_bytes": res.peak_table_bytes, "seconds": round(seconds, 3)})
+                   "peak_table_bytes": res.peak_table_bytes, "slices": res.slices,
+                   "seconds": round(seconds, 3)})
     return 0

@@ -1,0 +1,338 @@
+"""The frontier count for boards whose states do not fit in memory: the states on disk, in slices.
+
+Before each cell the states are held in ``K`` slices by a hash of the key
+(:func:`.frontier_word.key_hash`, its low bits; the threads' shares inside a slice take
+other bits of it, and the tables' own hash another function altogether). One slice at a
+time is read from the spill folder, its rows merged (equal keys: residues added modulo each
+modulus, :func:`.frontier_word_kernel.word_absorb`) into tables of its own, read through
+the cell as the in-memory count reads a cell (:func:`.frontier_word.word_cell`), and every
+successor appended, in blocks, to the file of its slice of the next cell; the finished
+boards' residues of the slices are added up. A slice's work (:func:`spill_step`) is one
+task with JSON arguments and a JSON result, so a runner can send it to any worker that
+sees the folder: each task writes only files of its own (one per output slice), and the
+files read are removed only once the whole cell is done. Memory is about one slice's
+tables, not the whole frontier's; ``K`` is chosen again before each cell from the states
+expected after it.
+
+A slice file is raw ``uint64`` rows (key words, then residues), native byte order:
+``c{cell}_s{slice}_f{from}.u64`` holds the states entering ``cell`` of that slice made by
+input slice ``from``.
+"""
+from __future__ import annotations
+
+import glob
+import os
+import resource
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from ..system.errors import InputError
+from .frontier_pair import PAIR
+from .frontier_word import LOAD, WORD, grow_word_table, key_hash, new_word_table, word_cell
+
+__all__ = ["SpillError", "BLOCK", "spill_step", "merge_rows", "slices_for", "spill_folder",
+           "run_in_process", "process_rss", "spilled_cells", "remove_folder", "spill_line"]
+
+#: rows read or routed at a time
+BLOCK = 1 << 21
+
+
+class SpillError(InputError):
+    """The spill folder cannot be used (missing, unwritable, full) or a slice outgrew the
+    memory allowed."""
+
+
+def process_rss() -> tuple[int, int]:
+    """This process's resident bytes now and at most so far."""
+    now = peak = 0
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    now = int(line.split()[1]) * 1024
+                elif line.startswith("VmHWM:"):
+                    peak = int(line.split()[1]) * 1024
+    except OSError:
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return now, max(now, peak)
+
+
+def spill_folder(parent: str) -> str:
+    """A fresh folder for one run's slices inside ``parent`` (which must exist and be
+    writable); :class:`SpillError` with one line if not."""
+    if not os.path.isdir(parent):
+        raise SpillError(f"the spill folder {parent} does not exist")
+    try:
+        made = tempfile.mkdtemp(prefix="knightgui-frontier-", dir=parent)
+        probe = os.path.join(made, "probe")
+        with open(probe, "wb") as f:
+            f.write(b"\0" * 4096)
+        os.remove(probe)
+    except OSError as e:
+        raise SpillError(f"the spill folder {parent} cannot be written: "
+                         f"{e.strerror or e}") from None
+    return made
+
+
+def slices_for(states: int, slot_bytes: int, budget: int, least: int = 1) -> int:
+    """Slices (a power of two, at least ``least``) so that one slice's share of ``states``
+    takes a fair part of ``budget``: its merged table, its successors' tables (up to three
+    times as many states) and the rows read, each slot ``slot_bytes`` at the tables' load."""
+    per_state = slot_bytes * (1.1 / LOAD * 4 + 1.0)
+    k = 1
+    while k < least or states * per_state / k > budget * 0.8:
+        k *= 2
+    return k
+
+
+def _layout(words: int) -> Any:
+    return WORD if words == 1 else PAIR
+
+
+def _share(rows: np.ndarray, words: int, parts: int) -> np.ndarray:
+    """The thread share of each row inside a slice (bits 32 and up of the key hash)."""
+    h = key_hash(rows[:, 0], rows[:, 1] if words == 2 else None)
+    return (h >> np.uint64(32)) % np.uint64(parts)
+
+
+def merge_rows(sources: Sequence[np.ndarray], mods: np.ndarray, words: int, parts: int,
+               reserve: Callable[[int], None], expect: int = 0) -> list[np.ndarray]:
+    """The rows of ``sources`` (``uint64[n, words + m]`` each, keys never 0) merged into
+    ``parts`` tables by thread share: one slot a key, its residues the sums of the rows'
+    modulo each modulus. ``reserve(bytes)`` is told of every table made or grown (it
+    raises to refuse)."""
+    layout = _layout(words)
+    m = mods.shape[0]
+    width = m + words
+    cap = int(max(expect, 16) / parts / LOAD * 1.1) + 64
+    reserve(parts * cap * width * 8)
+    tabs = [new_word_table(cap, m, words) for _ in range(parts)]
+    filled = [0] * parts
+
+    def absorb(j: int, rows: np.ndarray) -> None:
+        tab = tabs[j]
+        rows = np.ascontiguousarray(rows)
+        io = np.array([0, filled[j]], np.int64)
+        while True:
+            got = layout.absorb(rows, rows.shape[0], tab, mods, io)
+            if got >= 0:
+                break
+            if got != -1:
+                raise RuntimeError("the slice merge refused its arrays")
+            old = tab.nbytes
+            reserve((tab.shape[0] * 3 // 2 + 16) * width * 8)
+            tab = grow_word_table(tab, mods, layout)
+            reserve(-old)
+        tabs[j], filled[j] = tab, int(got)
+
+    with ThreadPoolExecutor(parts) as pool:
+        for src in sources:
+            for a in range(0, src.shape[0], BLOCK):
+                block = src[a:a + BLOCK]
+                if parts == 1:
+                    absorb(0, block)
+                    continue
+                share = _share(block, words, parts)
+                subsets = [block[share == np.uint64(j)] for j in range(parts)]
+                list(pool.map(absorb, range(parts), subsets))
+    return tabs
+
+
+def _route(tab: np.ndarray, words: int, slices: int, files: list[Any],
+           counts: list[int]) -> int:
+    """Appends the used slots of ``tab`` to the files of their slices; the rows written."""
+    rows_out = 0
+    for a in range(0, tab.shape[0], BLOCK):
+        block = tab[a:a + BLOCK]
+        block = block[block[:, 0] != 0]
+        if block.shape[0] == 0:
+            continue
+        h = key_hash(block[:, 0], block[:, 1] if words == 2 else None)
+        where = (h % np.uint64(slices)).astype(np.int64)
+        order = np.argsort(where, kind="stable")
+        block = block[order]
+        bounds = np.searchsorted(where[order], np.arange(slices + 1))
+        for s in range(slices):
+            lo, hi = int(bounds[s]), int(bounds[s + 1])
+            if hi > lo:
+                block[lo:hi].tofile(files[s])
+                counts[s] += hi - lo
+        rows_out += block.shape[0]
+    return rows_out
+
+
+def _slice_path(folder: str, cell: int, s: int, src: int) -> str:
+    return os.path.join(folder, f"c{cell}_s{s}_f{src}.u64")
+
+
+def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
+    """One slice through one cell (a runner task; ``spec`` and the result are JSON):
+    reads slice ``spec['slice']`` of cell ``spec['cell']`` from ``spec['folder']``, merges
+    it, reads the cell, writes the successors into ``spec['slices_out']`` slices of the next
+    cell. Returns the states and rows in and out, the bytes written, the seconds (wall and
+    CPU), the resident bytes (now and at most) and the finished boards' residues."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    folder, cell, me = str(spec["folder"]), int(spec["cell"]), int(spec["slice"])
+    words, threads, budget = int(spec["words"]), int(spec["threads"]), int(spec["budget"])
+    mods = np.array([int(x) for x in spec["mods"]], np.uint64)
+    m = mods.shape[0]
+    width = m + words
+    held = [0, 0]
+
+    def reserve(nbytes: int) -> None:
+        held[0] += nbytes
+        held[1] = max(held[1], held[0])
+        if held[0] > budget:
+            raise SpillError(f"slice {me} of cell {cell} needs more than "
+                             f"{held[0] / 2**30:.1f} GiB and {budget / 2**30:.1f} GiB may "
+                             "be used: give more slices or memory")
+
+    sources = []
+    for path in sorted(glob.glob(os.path.join(folder, f"c{cell}_s{me}_f*.u64"))):
+        rows = np.fromfile(path, np.uint64)
+        if rows.shape[0] % width:
+            raise SpillError(f"the slice file {path} is cut short")
+        sources.append(rows.reshape(-1, width))
+    rows_in = sum(s.shape[0] for s in sources)
+    reserve(rows_in * width * 8)
+    tabs = merge_rows(sources, mods, words, threads, reserve,
+                      int(rows_in * float(spec.get("ratio", 1.0))))
+    reserve(-rows_in * width * 8)
+    del sources
+    states_in = sum(int(np.count_nonzero(t[:, 0])) for t in tabs)
+    carry, slices = int(spec["carry"]), int(spec["slices_out"])
+    outs, total, states_out = word_cell(
+        tabs, mods, np.array(spec["nb"], np.int64), np.array(spec["rem"], np.uint8),
+        np.array(spec["endok"], np.uint8), int(spec["window"]), int(spec["open_mode"]),
+        int(spec["finish"]), carry, int(states_in * float(spec["growth"])) + 1, threads,
+        reserve, _layout(words))
+    del tabs
+    rows_out, counts = 0, [0] * max(1, slices)
+    if carry:
+        files: list[Any] = []
+        try:
+            files = [open(_slice_path(folder, cell + 1, s, me), "wb") for s in range(slices)]
+            while outs:
+                rows_out += _route(outs.pop(), words, slices, files, counts)
+        except OSError as e:
+            raise SpillError(f"the spill folder {folder} could not take the slices: "
+                             f"{e.strerror or e}") from None
+        finally:
+            for f in files:
+                f.close()
+    now, peak = process_rss()
+    return {"cell": cell, "slice": me, "states_in": states_in, "rows_in": rows_in,
+            "states_out": int(states_out), "rows_out": rows_out,
+            "bytes_out": rows_out * width * 8, "seconds": round(time.perf_counter() - t0, 3),
+            "cpu": round(time.process_time() - c0, 3), "rss": now, "peak_rss": peak, "table_bytes": held[1],
+            "total": [[int(x) for x in row] for row in total]}
+
+
+def run_in_process(specs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The slices of a cell one after the other in this process (each on every thread)."""
+    return [spill_step(s) for s in specs]
+
+
+def write_first(folder: str, first: np.ndarray) -> None:
+    """The one state before the first cell, as slice 0 of cell 0."""
+    first[first[:, 0] != 0].tofile(_slice_path(folder, 0, 0, 0))
+
+
+def drop_cell(folder: str, cell: int) -> None:
+    """Removes the files read by ``cell`` (once all its slices are done)."""
+    for path in glob.glob(os.path.join(folder, f"c{cell}_s*_f*.u64")):
+        os.remove(path)
+
+
+def remove_folder(folder: str) -> None:
+    """The run's folder and whatever is left in it."""
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _add(total: list[list[int]], got: list[list[int]], mods: Sequence[int]) -> None:
+    for row in range(2):
+        for j, q in enumerate(mods):
+            total[row][j] = (total[row][j] + int(got[row][j])) % (q or 1 << 64)
+
+
+def spilled_cells(k: int, ncols: int, words: int, mods: Sequence[int], nb: np.ndarray,
+                  rem: np.ndarray, endok: np.ndarray, open_mode: int, wanted: set[int],
+                  threads: int, budget: int, folder: str, least: int,
+                  run: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
+                  record: Callable[[dict[str, Any]], None]
+                  ) -> Iterator[tuple[int, int, list[list[int]] | None]]:
+    """Each cell of the board through the slices in ``folder``, as
+    ``frontier_count._word_cells`` yields them: its index, the states after it (merged)
+    and the finished boards' residues (or None); a cell is yielded once the next one has
+    merged its states. ``run(specs)``: the slices' :func:`spill_step` results, in order;
+    ``record(cell)``: the cell's figures (every slice's too) as they come."""
+    m = len(mods)
+    width = m + words
+    first = new_word_table(16, m, words)
+    first[0, 0] = np.uint64(1) << np.uint64(63)
+    first[0, words:] = 1
+    write_first(folder, first)
+    kin, states, rows_prev, ratio = 1, 1, 1, 1.0
+    growth = [3.0] * k
+    total_cells = k * ncols
+    pending: tuple[int, list[list[int]] | None] | None = None
+    for i in range(total_cells + 1):
+        c, r = divmod(i, k)
+        carry = int(i < total_cells - 1)
+        finish = int(r == k - 1 and c + 1 in wanted)
+        expect = int(rows_prev * ratio * growth[r]) + 1 if i < total_cells else 0
+        kout = slices_for(expect, width * 8, budget, least) if carry else 1
+        if i == total_cells:          # nothing left to read: the last cell's states are 0
+            if pending is not None:
+                yield pending[0], 0, pending[1]
+            return
+        specs = [{"folder": folder, "cell": i, "slice": j, "slices_out": kout, "words": words,
+                  "threads": threads, "budget": budget, "mods": [int(q) for q in mods],
+                  "nb": [int(x) for x in nb[i]], "rem": [int(x) for x in rem[i]],
+                  "endok": [int(x) for x in endok[i]], "window": 2 * k + 1,
+                  "open_mode": open_mode, "finish": finish, "carry": carry,
+                  "growth": growth[r], "ratio": ratio} for j in range(kin)]
+        t0 = time.perf_counter()
+        got = run(specs)
+        drop_cell(folder, i)
+        merged = sum(g["states_in"] for g in got)
+        rows_in = sum(g["rows_in"] for g in got)
+        if i > 0:
+            ratio = merged / max(1, rows_in)
+            growth[(i - 1) % k] = max(0.5, merged / max(1, states))
+        total = [[0] * m, [0] * m]
+        for g in got:
+            _add(total, g["total"], mods)
+        record({"cell": i, "column": c + 1, "slices": kin, "slices_out": kout,
+                "states_in": merged, "rows_in": rows_in,
+                "rows_out": sum(g["rows_out"] for g in got),
+                "bytes_out": sum(g["bytes_out"] for g in got),
+                "seconds": round(time.perf_counter() - t0, 3),
+                "cpu": round(sum(g["cpu"] for g in got), 3),
+                "peak_rss": max(g["peak_rss"] for g in got),
+                "table_bytes": max(g["table_bytes"] for g in got),
+                "per_slice": [{x: g[x] for x in ("states_in", "rows_in", "rows_out",
+                                                 "bytes_out", "seconds", "cpu", "rss",
+                                                 "table_bytes")} for g in got]})
+        if pending is not None:
+            yield pending[0], merged, pending[1]
+        pending = (i, total if finish else None)
+        states, kin = merged, kout
+        rows_prev = sum(g["rows_out"] for g in got)
+
+
+def spill_line(cell: dict[str, Any], cells: int) -> str:
+    """One line on a cell read through slices."""
+    return (f"cell {cell['cell'] + 1} of {cells} (column {cell['column']}): "
+            f"{cell['slices']} slice(s), {cell['states_in']:,} states in "
+            f"({cell['rows_in']:,} rows read), {cell['rows_out']:,} rows out in "
+            f"{cell['slices_out']} slice(s), {cell['bytes_out'] / 2**20:,.0f} MiB written, "
+            f"{cell['seconds']:.1f} s, CPU {cell['cpu']:.1f} s, largest slice's tables "
+            f"{cell['table_bytes'] / 2**20:,.0f} MiB, peak RSS "
+            f"{cell['peak_rss'] / 2**30:.2f} GiB")
