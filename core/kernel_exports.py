@@ -30,6 +30,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "tietree.alltours.symtours_kernel": ("count_orbit_paths",),
     "frontier.frontier_pair_kernel": ("pair_expand", "pair_absorb", "pair_regrow"),
     "frontier.frontier_word_kernel": ("word_expand", "word_absorb", "word_regrow"),
+    "frontier.frontier_spill_kernel": ("spill_route",),
     "construct.construct_kernel": ("grid_path", "strip_path", "rotate_to", "remap", "place", "place_blocks"),
     "tietree.enumeration.enumerate_kernel": ("new_state", "advance_kernel", "count_kernel", "collect_kernel"),
     "tietree.enumeration.bitboard_kernel": ("fresh_bits_state", "advance_bits", "count_bits",

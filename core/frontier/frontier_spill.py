@@ -34,7 +34,8 @@ import numpy as np
 
 from ..system.errors import InputError
 from .frontier_pair import PAIR
-from .frontier_word import LOAD, WORD, grow_word_table, key_hash, new_word_table, word_cell
+from .frontier_spill_kernel import spill_route
+from .frontier_word import LOAD, WORD, grow_word_table, new_word_table, word_cell
 
 __all__ = ["SpillError", "BLOCK", "spill_step", "merge_rows", "slices_for", "spill_folder",
            "run_in_process", "process_rss", "spilled_cells", "remove_folder", "spill_line"]
@@ -95,80 +96,99 @@ def _layout(words: int) -> Any:
     return WORD if words == 1 else PAIR
 
 
-def _share(rows: np.ndarray, words: int, parts: int) -> np.ndarray:
-    """The thread share of each row inside a slice (bits 32 and up of the key hash)."""
-    h = key_hash(rows[:, 0], rows[:, 1] if words == 2 else None)
-    return (h >> np.uint64(32)) % np.uint64(parts)
+def _partition(rows: np.ndarray, words: int, slices: int, shares: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The used rows of ``rows`` grouped by slice and share
+    (:func:`.frontier_spill_kernel.spill_route`) and where each bucket starts."""
+    rows = np.ascontiguousarray(rows)
+    out = np.empty_like(rows)
+    starts = np.zeros(slices * shares + 1, np.int64)
+    if spill_route(rows, words, slices, shares, out, starts) < 0:
+        raise RuntimeError("the slice split refused its arrays")
+    return out, starts
+
+
+class _Merge:
+    """``parts`` tables, one a thread share, into which rows are added (equal keys: their
+    residues summed modulo each modulus), growing as needed; ``reserve(bytes)`` is told of
+    every table made or grown (it raises to refuse)."""
+
+    def __init__(self, mods: np.ndarray, words: int, parts: int,
+                 reserve: Callable[[int], None], expect: int) -> None:
+        self.mods, self.words, self.reserve = mods, words, reserve
+        self.layout = _layout(words)
+        self.width = mods.shape[0] + words
+        cap = int(max(expect, 16) / parts / LOAD * 1.1) + 64
+        reserve(parts * cap * self.width * 8)
+        self.tabs = [new_word_table(cap, mods.shape[0], words) for _ in range(parts)]
+        self.filled = [0] * parts
+
+    def add(self, j: int, rows: np.ndarray) -> None:
+        """Adds ``rows`` (all of share ``j``) into table ``j``."""
+        tab = self.tabs[j]
+        rows = np.ascontiguousarray(rows)
+        io = np.array([0, self.filled[j]], np.int64)
+        while True:
+            got = self.layout.absorb(rows, rows.shape[0], tab, self.mods, io)
+            if got >= 0:
+                break
+            if got != -1:
+                raise RuntimeError("the slice merge refused its arrays")
+            old = tab.nbytes
+            self.reserve((tab.shape[0] * 3 // 2 + 16) * self.width * 8)
+            tab = grow_word_table(tab, self.mods, self.layout)
+            self.reserve(-old)
+        self.tabs[j], self.filled[j] = tab, int(got)
+
+    def add_files(self, j: int, paths: Sequence[str]) -> int:
+        """Adds the rows of the files ``paths`` (all of share ``j``); the rows read."""
+        read = 0
+        for path in paths:
+            for rows in _read_blocks(path, self.width):
+                self.add(j, rows)
+                read += rows.shape[0]
+        return read
 
 
 def merge_rows(sources: Sequence[np.ndarray], mods: np.ndarray, words: int, parts: int,
                reserve: Callable[[int], None], expect: int = 0) -> list[np.ndarray]:
     """The rows of ``sources`` (``uint64[n, words + m]`` each, keys never 0) merged into
     ``parts`` tables by thread share: one slot a key, its residues the sums of the rows'
-    modulo each modulus. ``reserve(bytes)`` is told of every table made or grown (it
-    raises to refuse)."""
-    layout = _layout(words)
-    m = mods.shape[0]
-    width = m + words
-    cap = int(max(expect, 16) / parts / LOAD * 1.1) + 64
-    reserve(parts * cap * width * 8)
-    tabs = [new_word_table(cap, m, words) for _ in range(parts)]
-    filled = [0] * parts
-
-    def absorb(j: int, rows: np.ndarray) -> None:
-        tab = tabs[j]
-        rows = np.ascontiguousarray(rows)
-        io = np.array([0, filled[j]], np.int64)
-        while True:
-            got = layout.absorb(rows, rows.shape[0], tab, mods, io)
-            if got >= 0:
-                break
-            if got != -1:
-                raise RuntimeError("the slice merge refused its arrays")
-            old = tab.nbytes
-            reserve((tab.shape[0] * 3 // 2 + 16) * width * 8)
-            tab = grow_word_table(tab, mods, layout)
-            reserve(-old)
-        tabs[j], filled[j] = tab, int(got)
-
-    with ThreadPoolExecutor(parts) as pool:
-        for src in sources:
-            for a in range(0, src.shape[0], BLOCK):
-                block = src[a:a + BLOCK]
-                if parts == 1:
-                    absorb(0, block)
-                    continue
-                share = _share(block, words, parts)
-                subsets = [block[share == np.uint64(j)] for j in range(parts)]
-                list(pool.map(absorb, range(parts), subsets))
-    return tabs
+    modulo each modulus."""
+    merge = _Merge(mods, words, parts, reserve, expect)
+    for src in sources:
+        for a in range(0, src.shape[0], BLOCK):
+            out, starts = _partition(src[a:a + BLOCK], words, 1, parts)
+            for j in range(parts):
+                merge.add(j, out[starts[j]:starts[j + 1]])
+    return merge.tabs
 
 
-def _route(tab: np.ndarray, words: int, slices: int, files: list[Any],
-           counts: list[int]) -> int:
-    """Appends the used slots of ``tab`` to the files of their slices; the rows written."""
+def _read_blocks(path: str, width: int) -> Iterator[np.ndarray]:
+    """The rows of a slice file, :data:`BLOCK` at a time."""
+    size = os.path.getsize(path)
+    if size % (width * 8):
+        raise SpillError(f"the slice file {path} is cut short")
+    rows = size // (width * 8)
+    for a in range(0, rows, BLOCK):
+        n = min(BLOCK, rows - a)
+        yield np.fromfile(path, np.uint64, count=n * width,
+                          offset=a * width * 8).reshape(n, width)
+
+
+def _route(tab: np.ndarray, words: int, slices: int, shares: int, name: str) -> int:
+    """Appends the used slots of ``tab`` to the files of their slices and shares
+    (``name.format(s, t)``); the rows written."""
     rows_out = 0
     for a in range(0, tab.shape[0], BLOCK):
-        block = tab[a:a + BLOCK]
-        block = block[block[:, 0] != 0]
-        if block.shape[0] == 0:
-            continue
-        h = key_hash(block[:, 0], block[:, 1] if words == 2 else None)
-        where = (h % np.uint64(slices)).astype(np.int64)
-        order = np.argsort(where, kind="stable")
-        block = block[order]
-        bounds = np.searchsorted(where[order], np.arange(slices + 1))
-        for s in range(slices):
-            lo, hi = int(bounds[s]), int(bounds[s + 1])
+        out, starts = _partition(tab[a:a + BLOCK], words, slices, shares)
+        for b in range(slices * shares):
+            lo, hi = int(starts[b]), int(starts[b + 1])
             if hi > lo:
-                block[lo:hi].tofile(files[s])
-                counts[s] += hi - lo
-        rows_out += block.shape[0]
+                with open(name.format(b // shares, b % shares), "ab") as f:
+                    out[lo:hi].tofile(f)
+        rows_out += int(starts[-1])
     return rows_out
-
-
-def _slice_path(folder: str, cell: int, s: int, src: int) -> str:
-    return os.path.join(folder, f"c{cell}_s{s}_f{src}.u64")
 
 
 def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
@@ -181,8 +201,7 @@ def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
     folder, cell, me = str(spec["folder"]), int(spec["cell"]), int(spec["slice"])
     words, threads, budget = int(spec["words"]), int(spec["threads"]), int(spec["budget"])
     mods = np.array([int(x) for x in spec["mods"]], np.uint64)
-    m = mods.shape[0]
-    width = m + words
+    width = mods.shape[0] + words
     held = [0, 0]
 
     def reserve(nbytes: int) -> None:
@@ -193,19 +212,23 @@ def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
                              f"{held[0] / 2**30:.1f} GiB and {budget / 2**30:.1f} GiB may "
                              "be used: give more slices or memory")
 
-    sources = []
-    for path in sorted(glob.glob(os.path.join(folder, f"c{cell}_s{me}_f*.u64"))):
-        rows = np.fromfile(path, np.uint64)
-        if rows.shape[0] % width:
-            raise SpillError(f"the slice file {path} is cut short")
-        sources.append(rows.reshape(-1, width))
-    rows_in = sum(s.shape[0] for s in sources)
-    reserve(rows_in * width * 8)
-    tabs = merge_rows(sources, mods, words, threads, reserve,
-                      int(rows_in * float(spec.get("ratio", 1.0))))
-    reserve(-rows_in * width * 8)
-    del sources
-    states_in = sum(int(np.count_nonzero(t[:, 0])) for t in tabs)
+    share_paths = [sorted(glob.glob(os.path.join(folder, f"c{cell}_s{me}_f*_t{t}.u64")))
+                   for t in range(threads)]
+    rows_in = sum(os.path.getsize(p) for ps in share_paths for p in ps) // (width * 8)
+    tabs: list[np.ndarray]
+    if int(spec.get("sources", 2)) == 1:
+        # the rows of one input slice hold each key once: read as they are, no merge
+        reserve(rows_in * width * 8)
+        tabs = [rows for ps in share_paths for p in ps for rows in _read_blocks(p, width)]
+        tabs = tabs or [new_word_table(16, mods.shape[0], words)]
+    else:
+        merge = _Merge(mods, words, threads, reserve,
+                       int(rows_in * float(spec.get("ratio", 1.0))))
+        with ThreadPoolExecutor(threads) as pool:
+            list(pool.map(merge.add_files, range(threads), share_paths))
+        tabs = merge.tabs
+    states_in = (rows_in if int(spec.get("sources", 2)) == 1 else
+                 sum(int(np.count_nonzero(t[:, 0])) for t in tabs))
     carry, slices = int(spec["carry"]), int(spec["slices_out"])
     outs, total, states_out = word_cell(
         tabs, mods, np.array(spec["nb"], np.int64), np.array(spec["rem"], np.uint8),
@@ -213,25 +236,26 @@ def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
         int(spec["finish"]), carry, int(states_in * float(spec["growth"])) + 1, threads,
         reserve, _layout(words))
     del tabs
-    rows_out, counts = 0, [0] * max(1, slices)
+    rows_out = 0
     if carry:
-        files: list[Any] = []
+        for old in glob.glob(os.path.join(folder, f"c{cell + 1}_s*_f{me}o*_t*.u64")):
+            os.remove(old)                              # a task run again starts afresh
+        names = [os.path.join(folder, f"c{cell + 1}_s{{}}_f{me}o{j}_t{{}}.u64")
+                 for j in range(len(outs))]
         try:
-            files = [open(_slice_path(folder, cell + 1, s, me), "wb") for s in range(slices)]
-            while outs:
-                rows_out += _route(outs.pop(), words, slices, files, counts)
+            with ThreadPoolExecutor(len(outs)) as pool:
+                rows_out = sum(pool.map(lambda tn: _route(tn[0], words, slices, threads,
+                                                          tn[1]), zip(outs, names)))
         except OSError as e:
             raise SpillError(f"the spill folder {folder} could not take the slices: "
                              f"{e.strerror or e}") from None
-        finally:
-            for f in files:
-                f.close()
+    del outs
     now, peak = process_rss()
     return {"cell": cell, "slice": me, "states_in": states_in, "rows_in": rows_in,
             "states_out": int(states_out), "rows_out": rows_out,
             "bytes_out": rows_out * width * 8, "seconds": round(time.perf_counter() - t0, 3),
-            "cpu": round(time.process_time() - c0, 3), "rss": now, "peak_rss": peak, "table_bytes": held[1],
-            "total": [[int(x) for x in row] for row in total]}
+            "cpu": round(time.process_time() - c0, 3), "rss": now, "peak_rss": peak,
+            "table_bytes": held[1], "total": [[int(x) for x in row] for row in total]}
 
 
 def run_in_process(specs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -240,13 +264,14 @@ def run_in_process(specs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def write_first(folder: str, first: np.ndarray) -> None:
-    """The one state before the first cell, as slice 0 of cell 0."""
-    first[first[:, 0] != 0].tofile(_slice_path(folder, 0, 0, 0))
+    """The one state before the first cell, as slice 0 of cell 0 (share 0: one thread
+    merges it)."""
+    first[first[:, 0] != 0].tofile(os.path.join(folder, "c0_s0_f0o0_t0.u64"))
 
 
 def drop_cell(folder: str, cell: int) -> None:
     """Removes the files read by ``cell`` (once all its slices are done)."""
-    for path in glob.glob(os.path.join(folder, f"c{cell}_s*_f*.u64")):
+    for path in glob.glob(os.path.join(folder, f"c{cell}_s*_f*_t*.u64")):
         os.remove(path)
 
 
@@ -278,7 +303,8 @@ def spilled_cells(k: int, ncols: int, words: int, mods: Sequence[int], nb: np.nd
     first[0, 0] = np.uint64(1) << np.uint64(63)
     first[0, words:] = 1
     write_first(folder, first)
-    kin, states, rows_prev, ratio = 1, 1, 1, 1.0
+    # slices read by this cell, and by the cell before (the sources of its files)
+    kin, sources, states, rows_prev, ratio = 1, 1, 1, 1, 1.0
     growth = [3.0] * k
     total_cells = k * ncols
     pending: tuple[int, list[list[int]] | None] | None = None
@@ -297,7 +323,7 @@ def spilled_cells(k: int, ncols: int, words: int, mods: Sequence[int], nb: np.nd
                   "nb": [int(x) for x in nb[i]], "rem": [int(x) for x in rem[i]],
                   "endok": [int(x) for x in endok[i]], "window": 2 * k + 1,
                   "open_mode": open_mode, "finish": finish, "carry": carry,
-                  "growth": growth[r], "ratio": ratio} for j in range(kin)]
+                  "growth": growth[r], "ratio": ratio, "sources": sources} for j in range(kin)]
         t0 = time.perf_counter()
         got = run(specs)
         drop_cell(folder, i)
@@ -323,7 +349,7 @@ def spilled_cells(k: int, ncols: int, words: int, mods: Sequence[int], nb: np.nd
         if pending is not None:
             yield pending[0], merged, pending[1]
         pending = (i, total if finish else None)
-        states, kin = merged, kout
+        states, sources, kin = merged, kin, kout
         rows_prev = sum(g["rows_out"] for g in got)
 
 
