@@ -4,6 +4,7 @@
     .venv/bin/python bench/frontier_cells.py 7 7 --upto 4 --threads 2
     .venv/bin/python bench/frontier_cells.py 7 8 --closed-only --cap-gb 18
     .venv/bin/python bench/frontier_cells.py 8 5 --closed-only --threads 1 --before fbd6a98^
+    .venv/bin/python bench/frontier_cells.py 7 7 --spill /tmp --cap-gb 8      # slices on disk
 
 Prints, column by column, the states held after the column's last cell, the wall and CPU
 seconds of the column and the CPU per state read (the states of the cell before, summed over
@@ -12,7 +13,10 @@ of the process. ``--upto C`` stops after column C (the board is still ``rows`` �
 so the right-edge pruning is that of the whole board). The load average is printed: the
 machine may be shared. ``--before REV`` runs the same board twice in one go, each in a
 fresh process: first with the engine of ``REV`` (unpacked with ``git archive``), then
-with today's, and prints their CPU and µs of CPU per state read side by side.
+with today's, and prints their CPU and µs of CPU per state read side by side. ``--spill
+DIR`` keeps the states on disk in slices (at least ``--slices K``, more when a slice would
+pass ``--cap-gb``) and prints a line a cell; the states after a cell are then known a cell
+late, so the column lines give times only.
 """
 from __future__ import annotations
 
@@ -43,6 +47,8 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=0)
     ap.add_argument("--cap-gb", type=float, default=0.0)
     ap.add_argument("--before", default="", help="also run the engine of this revision")
+    ap.add_argument("--spill", default="", help="through slices on disk in a folder here")
+    ap.add_argument("--slices", type=int, default=1, help="with --spill: at least this many")
     a = ap.parse_args()
     if a.before:
         side_by_side(a.before)
@@ -79,8 +85,9 @@ def main() -> None:
     t0, c0 = time.perf_counter(), time.process_time()
     cap = int(a.cap_gb * 2**30) if a.cap_gb else None
     try:
+        spill = ({"spill": a.spill, "slices": a.slices, "report": print} if a.spill else {})
         res = count_frontier(a.rows, [a.cols], closed_only=a.closed_only, memory_limit=cap,
-                             progress=progress, threads=a.threads or None)
+                             progress=progress, threads=a.threads or None, **spill)
         print("  counts:", [(b.cols, b.cycles, b.paths) for b in res.boards])
     except _Stop:
         res = None

@@ -154,3 +154,26 @@ def test_8x6_closed_through_slices(tmp_path):
     res = count_frontier(8, [6], closed_only=True, spill=str(tmp_path), slices=8)
     assert res.boards[0].cycles == A193055_8X6
     assert os.listdir(tmp_path) == []
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, (1 << 64) - 1), st.integers(0, (1 << 64) - 1)),
+                max_size=200),
+       st.sampled_from([1, 2]), st.integers(1, 9), st.integers(1, 3))
+def test_route_kernel_matches_key_hash(keys, words, slices, shares):
+    from knightgui_core.frontier.frontier_spill_kernel import spill_route
+    rows = np.array([[a, b, i] for i, (a, b) in enumerate(keys)], np.uint64).reshape(-1, 3)
+    if words == 1:
+        rows = np.ascontiguousarray(rows[:, [0, 2]])
+    out = np.empty_like(rows)
+    starts = np.zeros(slices * shares + 1, np.int64)
+    used = rows[rows[:, 0] != 0]
+    assert spill_route(rows, words, slices, shares, out, starts) == used.shape[0]
+    h = key_hash(used[:, 0], used[:, 1] if words == 2 else None)
+    bucket = ((h % np.uint64(slices)) * np.uint64(shares)
+              + (h >> np.uint64(32)) % np.uint64(shares)).astype(np.int64)
+    for b in range(slices * shares):        # each bucket: its rows, in their order
+        assert out[starts[b]:starts[b + 1]].tolist() == used[bucket == b].tolist()
+    assert spill_route(rows, words, slices, shares, out[:0], starts) == (-2 if len(rows)
+                                                                          else 0)
+    assert spill_route(rows, 3, slices, shares, out, starts) == -2
