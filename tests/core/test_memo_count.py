@@ -176,7 +176,7 @@ def test_the_shared_loop_with_the_plain_visitor_counts_as_count_run(rows, cols):
 def test_a_table_grows_when_it_keeps_replacing_entries_and_stops_at_its_limit(monkeypatch):
     """A count that needs more room than the table has (here 9×9 from c3 in a table that
     starts at 64 buckets) doubles it until its limit; each doubling came after the table
-    replaced GROW_EVICTIONS times its entries."""
+    replaced GROW_EVICTIONS times its entries (evictions_to_grow: 81 squares, no eager rule)."""
     monkeypatch.setattr(table_module, "START_BUCKETS", 64)
     cb = CountBoard(9, 9)
     t = TransTable(cb.n, 128 << 10, memo_min=2)
@@ -185,6 +185,7 @@ def test_a_table_grows_when_it_keeps_replacing_entries_and_stops_at_its_limit(mo
     assert r.tours == 1_006_914
     assert t.buckets == t.max_buckets > 64 and t.limit_bytes <= 128 << 10
     assert t.used() == t.filled
+    assert t.evictions_to_grow() == table_module.GROW_EVICTIONS * t.entries
     assert int(t.cfg[memo_kernel.CF_EVICTED]) >= table_module.GROW_EVICTIONS * t.entries / 2
 
 
@@ -202,6 +203,27 @@ def test_a_half_full_table_grows_only_once_it_has_replaced_enough_entries():
     t.filled = t.entries - 1            # evictions counted again from the doubling
     assert not t.grow_if_full()
     t.filled = t.entries                # every entry in use: it doubles
+    assert t.grow_if_full() and t.buckets == 4 * first
+
+
+def test_a_small_table_of_a_big_board_doubles_after_fewer_evictions(monkeypatch):
+    """On a board of EAGER_SQUARES squares or more, a half-full table below EAGER_BYTES
+    doubles once it has replaced GROW_EVICTIONS_EAGER times its entries; from EAGER_BYTES on
+    (and on smaller boards at any size), GROW_EVICTIONS times."""
+    assert table_module.GROW_EVICTIONS_EAGER < table_module.GROW_EVICTIONS
+    small_board = TransTable(table_module.EAGER_SQUARES - 1, 1 << 28)
+    assert small_board.evictions_to_grow() == table_module.GROW_EVICTIONS * small_board.entries
+    t = TransTable(table_module.EAGER_SQUARES, 1 << 28)
+    monkeypatch.setattr(table_module, "EAGER_BYTES", 2 * t.bytes)
+    first = t.buckets
+    t.filled = t.entries - 1
+    t.cfg[memo_kernel.CF_EVICTED] = int(table_module.GROW_EVICTIONS_EAGER * t.entries)
+    assert t.grow_if_full() and t.buckets == 2 * first      # small: a quarter was enough
+    assert t.bytes == table_module.EAGER_BYTES
+    t.filled = t.entries - 1
+    t.cfg[memo_kernel.CF_EVICTED] += int(table_module.GROW_EVICTIONS_EAGER * t.entries)
+    assert not t.grow_if_full() and t.buckets == 2 * first  # big: a quarter is not
+    t.cfg[memo_kernel.CF_EVICTED] += int(table_module.GROW_EVICTIONS * t.entries)
     assert t.grow_if_full() and t.buckets == 4 * first
 
 
