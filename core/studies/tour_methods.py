@@ -146,7 +146,8 @@ def run_frontier(rows: int, cols: Sequence[int], *, closed_only: bool = False,
     if need is not None and need > budget:
         raise FrontierError(f"the frontier count of {rows}×{longest} needs about "
                             f"{need / 2**30:.1f} GiB for its state tables (estimated from "
-                            f"measured boards) and {budget / 2**30:.1f} GiB is available")
+                            f"measured boards) and {budget / 2**30:.1f} GiB is available "
+                            f"(--spill DIR keeps them on disk)")
     return count_frontier(rows, cols, closed_only=closed_only, memory_limit=budget,
                           progress=progress, cancel=cancel, end_at=end_at)
 
