@@ -35,7 +35,7 @@ import numpy as np
 from ..system.errors import InputError
 from .frontier_pair import PAIR
 from .frontier_spill_kernel import spill_route
-from .frontier_word import LOAD, WORD, grow_word_table, new_word_table, word_cell
+from .frontier_word import LOAD, WORD, grow_word_table, key_hash, new_word_table, word_cell
 
 __all__ = ["SpillError", "BLOCK", "spill_step", "merge_rows", "slices_for", "spill_folder",
            "run_in_process", "process_rss", "spilled_cells", "remove_folder", "spill_line"]
@@ -140,11 +140,13 @@ class _Merge:
             self.reserve(-old)
         self.tabs[j], self.filled[j] = tab, int(got)
 
-    def add_files(self, j: int, paths: Sequence[str]) -> int:
-        """Adds the rows of the files ``paths`` (all of share ``j``); the rows read."""
+    def add_files(self, j: int, paths: Sequence[str], part: tuple[int, int] = (0, 1)
+                  ) -> int:
+        """Adds the rows of the files ``paths`` (all of share ``j``; only part ``part``,
+        :func:`_read_blocks`); the rows read."""
         read = 0
         for path in paths:
-            for rows in _read_blocks(path, self.width):
+            for rows in _read_blocks(path, self.width, self.words, part):
                 self.add(j, rows)
                 read += rows.shape[0]
         return read
@@ -164,16 +166,22 @@ def merge_rows(sources: Sequence[np.ndarray], mods: np.ndarray, words: int, part
     return merge.tabs
 
 
-def _read_blocks(path: str, width: int) -> Iterator[np.ndarray]:
-    """The rows of a slice file, :data:`BLOCK` at a time."""
+def _read_blocks(path: str, width: int, words: int = 1,
+                 part: tuple[int, int] = (0, 1)) -> Iterator[np.ndarray]:
+    """The rows of a slice file, :data:`BLOCK` at a time; with ``part`` ``(q, parts)``
+    only those whose key hash has ``q`` in bits 48 and up, modulo ``parts``."""
     size = os.path.getsize(path)
     if size % (width * 8):
         raise SpillError(f"the slice file {path} is cut short")
-    rows = size // (width * 8)
-    for a in range(0, rows, BLOCK):
-        n = min(BLOCK, rows - a)
-        yield np.fromfile(path, np.uint64, count=n * width,
-                          offset=a * width * 8).reshape(n, width)
+    nrows = size // (width * 8)
+    for a in range(0, nrows, BLOCK):
+        n = min(BLOCK, nrows - a)
+        rows = np.fromfile(path, np.uint64, count=n * width,
+                           offset=a * width * 8).reshape(n, width)
+        if part[1] > 1:
+            h = key_hash(rows[:, 0], rows[:, 1] if words == 2 else None)
+            rows = rows[(h >> np.uint64(48)) % np.uint64(part[1]) == np.uint64(part[0])]
+        yield rows
 
 
 def _route(tab: np.ndarray, words: int, slices: int, shares: int, name: str) -> int:
@@ -215,47 +223,67 @@ def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
     share_paths = [sorted(glob.glob(os.path.join(folder, f"c{cell}_s{me}_f*_t{t}.u64")))
                    for t in range(threads)]
     rows_in = sum(os.path.getsize(p) for ps in share_paths for p in ps) // (width * 8)
-    tabs: list[np.ndarray]
-    if int(spec.get("sources", 2)) == 1:
-        # the rows of one input slice hold each key once: read as they are, no merge
-        reserve(rows_in * width * 8)
-        tabs = [rows for ps in share_paths for p in ps for rows in _read_blocks(p, width)]
-        tabs = tabs or [new_word_table(16, mods.shape[0], words)]
-    else:
-        merge = _Merge(mods, words, threads, reserve,
-                       int(rows_in * float(spec.get("ratio", 1.0))))
-        with ThreadPoolExecutor(threads) as pool:
-            list(pool.map(merge.add_files, range(threads), share_paths))
-        tabs = merge.tabs
-    states_in = (rows_in if int(spec.get("sources", 2)) == 1 else
-                 sum(int(np.count_nonzero(t[:, 0])) for t in tabs))
+    one_source = int(spec.get("sources", 2)) == 1
+    growth, ratio = float(spec["growth"]), float(spec.get("ratio", 1.0))
+    # a slice bigger than the memory allows is read in parts (other bits of the hash)
+    states_est = rows_in * (1.0 if one_source else ratio)
+    need = width * 8 * (states_est * 1.1 / LOAD * (1.0 + 1.5 * max(1.0, growth))
+                        + (rows_in if one_source else 0))
+    parts = max(1, int(spec.get("parts", 1)))
+    while need / parts > 0.75 * budget and parts < 1 << 12:
+        parts *= 2
     carry, slices = int(spec["carry"]), int(spec["slices_out"])
-    outs, total, states_out = word_cell(
-        tabs, mods, np.array(spec["nb"], np.int64), np.array(spec["rem"], np.uint8),
-        np.array(spec["endok"], np.uint8), int(spec["window"]), int(spec["open_mode"]),
-        int(spec["finish"]), carry, int(states_in * float(spec["growth"])) + 1, threads,
-        reserve, _layout(words))
-    del tabs
-    rows_out = 0
     if carry:
         for old in glob.glob(os.path.join(folder, f"c{cell + 1}_s*_f{me}o*_t*.u64")):
             os.remove(old)                              # a task run again starts afresh
-        names = [os.path.join(folder, f"c{cell + 1}_s{{}}_f{me}o{j}_t{{}}.u64")
-                 for j in range(len(outs))]
-        try:
-            with ThreadPoolExecutor(len(outs)) as pool:
-                rows_out = sum(pool.map(lambda tn: _route(tn[0], words, slices, threads,
-                                                          tn[1]), zip(outs, names)))
-        except OSError as e:
-            raise SpillError(f"the spill folder {folder} could not take the slices: "
-                             f"{e.strerror or e}") from None
-    del outs
+    names = [os.path.join(folder, f"c{cell + 1}_s{{}}_f{me}o{j}_t{{}}.u64")
+             for j in range(threads)]
+    states_in = states_out = rows_out = 0
+    total = [[0] * mods.shape[0], [0] * mods.shape[0]]
+    for q in range(parts):
+        part = (q, parts)
+        tabs: list[np.ndarray]
+        if one_source:
+            # the rows of one input slice hold each key once: read as they are, no merge
+            tabs = [rows for ps in share_paths for p in ps
+                    for rows in _read_blocks(p, width, words, part)]
+            got = sum(t.shape[0] for t in tabs)
+            reserve(got * width * 8)
+            tabs = tabs or [new_word_table(16, mods.shape[0], words)]
+        else:
+            merge = _Merge(mods, words, threads, reserve, int(states_est / parts))
+            with ThreadPoolExecutor(threads) as pool:
+                list(pool.map(merge.add_files, range(threads), share_paths,
+                              [part] * threads))
+            tabs = merge.tabs
+            got = sum(int(np.count_nonzero(t[:, 0])) for t in tabs)
+        states_in += got
+        outs, tot, made = word_cell(
+            tabs, mods, np.array(spec["nb"], np.int64), np.array(spec["rem"], np.uint8),
+            np.array(spec["endok"], np.uint8), int(spec["window"]), int(spec["open_mode"]),
+            int(spec["finish"]), carry, int(got * growth) + 1, threads, reserve,
+            _layout(words))
+        reserve(-sum(t.nbytes for t in tabs))
+        del tabs
+        states_out += made
+        _add(total, tot.tolist(), [int(x) for x in mods])
+        if carry:
+            try:
+                with ThreadPoolExecutor(len(outs)) as pool:
+                    rows_out += sum(pool.map(
+                        lambda tn: _route(tn[0], words, slices, threads, tn[1]),
+                        zip(outs, names)))
+            except OSError as e:
+                raise SpillError(f"the spill folder {folder} could not take the slices: "
+                                 f"{e.strerror or e}") from None
+        reserve(-sum(t.nbytes for t in outs))
+        del outs
     now, peak = process_rss()
-    return {"cell": cell, "slice": me, "states_in": states_in, "rows_in": rows_in,
-            "states_out": int(states_out), "rows_out": rows_out,
+    return {"cell": cell, "slice": me, "parts": parts, "states_in": states_in,
+            "rows_in": rows_in, "states_out": int(states_out), "rows_out": rows_out,
             "bytes_out": rows_out * width * 8, "seconds": round(time.perf_counter() - t0, 3),
             "cpu": round(time.process_time() - c0, 3), "rss": now, "peak_rss": peak,
-            "table_bytes": held[1], "total": [[int(x) for x in row] for row in total]}
+            "table_bytes": held[1], "total": total}
 
 
 def run_in_process(specs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -343,7 +371,7 @@ def spilled_cells(k: int, ncols: int, words: int, mods: Sequence[int], nb: np.nd
                 "cpu": round(sum(g["cpu"] for g in got), 3),
                 "peak_rss": max(g["peak_rss"] for g in got),
                 "table_bytes": max(g["table_bytes"] for g in got),
-                "per_slice": [{x: g[x] for x in ("states_in", "rows_in", "rows_out",
+                "per_slice": [{x: g[x] for x in ("parts", "states_in", "rows_in", "rows_out",
                                                  "bytes_out", "seconds", "cpu", "rss",
                                                  "table_bytes")} for g in got]})
         if pending is not None:

@@ -177,3 +177,17 @@ def test_route_kernel_matches_key_hash(keys, words, slices, shares):
     assert spill_route(rows, words, slices, shares, out[:0], starts) == (-2 if len(rows)
                                                                           else 0)
     assert spill_route(rows, 3, slices, shares, out, starts) == -2
+
+
+@pytest.mark.parametrize("rows, cols, closed_only", [(5, 6, False), (8, 3, False)])
+def test_slices_read_in_parts(rows, cols, closed_only, tmp_path):
+    # a slice too big for the memory is read in parts by other bits of the hash: forced here
+    from knightgui_core.frontier.frontier_spill import spill_step
+    mem = count_frontier(rows, [cols], closed_only=closed_only, threads=2)
+    disk = count_frontier(rows, [cols], closed_only=closed_only, threads=2,
+                          spill=str(tmp_path), slices=2,
+                          run_slices=lambda specs: [spill_step({**s, "parts": 4})
+                                                    for s in specs])
+    assert disk.boards == mem.boards and disk.column_states == mem.column_states
+    assert {s["parts"] for c in disk.slices for s in c["per_slice"]} == {4}
+    assert os.listdir(tmp_path) == []
