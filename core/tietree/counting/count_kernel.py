@@ -142,6 +142,15 @@ def next_tie(att: np.ndarray, mtype: np.ndarray, path: np.ndarray, free: np.ndar
     return 0
 
 
+@njit(inline="always")
+def _taken(f0: np.uint64, f1: np.uint64, c: int) -> tuple:
+    """The two-word unvisited set ``f0, f1`` without square ``c`` (``step``'s update, on
+    values instead of rows)."""
+    if c < 64:
+        return f0 & ~(np.uint64(1) << np.uint64(c)), f1
+    return f0, f1 & ~(np.uint64(1) << np.uint64(c - 64))
+
+
 # ---- the per-node work of the plain count: the visitor the loop below is written with.
 # Another use (memo_kernel: the transposition table) gets its own copy of the loop from
 # knightgui_core.system.jit.specialise with these five names bound to its functions. ``V``
@@ -227,14 +236,23 @@ def count_loop(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nd
     while True:
         if phase == PH_RUN:
             # the forced moves, in a loop of their own, up to a leaf or a tie
+            # (the square and the unvisited set stay in registers: only the row where the
+            # loop stops is written to ``free``, the one row a tie, a close or a resume reads)
             k0 = k
+            q = np.int64(path[k])
+            f0 = free[k, 0]
+            f1 = free[k, 1]
             while k < n:
-                t0, t1, nt = tied(att, path[k], free[k, 0], free[k, 1])
+                t0, t1, nt = tied(att, q, f0, f1)
                 ntied[k] = nt
                 if nt != 1:
                     break
-                step(path, free, k, low(t0, t1))
+                q = low(t0, t1)
+                f0, f1 = _taken(f0, f1, q)
                 k += 1
+                path[k] = q
+            free[k, 0] = f0
+            free[k, 1] = f1
             steps += k - k0
             fwd += k - k0
             phase = np.int64(PH_LEAF)
