@@ -143,12 +143,12 @@ def next_tie(att: np.ndarray, mtype: np.ndarray, path: np.ndarray, free: np.ndar
 
 
 @njit(inline="always")
-def _taken(f0: np.uint64, f1: np.uint64, c: int) -> tuple:
+def _taken(f0: np.uint64, f1: np.uint64, c: np.uint64) -> tuple:
     """The two-word unvisited set ``f0, f1`` without square ``c`` (``step``'s update, on
     values instead of rows)."""
-    if c < 64:
-        return f0 & ~(np.uint64(1) << np.uint64(c)), f1
-    return f0, f1 & ~(np.uint64(1) << np.uint64(c - 64))
+    if c < np.uint64(64):
+        return f0 & ~(np.uint64(1) << c), f1
+    return f0, f1 & ~(np.uint64(1) << (c - np.uint64(64)))
 
 
 # ---- the per-node work of the plain count: the visitor the loop below is written with.
@@ -239,7 +239,7 @@ def count_loop(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nd
             # (the square and the unvisited set stay in registers: only the row where the
             # loop stops is written to ``free``, the one row a tie, a close or a resume reads)
             k0 = k
-            q = np.int64(path[k])
+            q = np.uint64(path[k])
             f0 = free[k, 0]
             f1 = free[k, 1]
             while k < n:
@@ -247,7 +247,7 @@ def count_loop(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nd
                 ntied[k] = nt
                 if nt != 1:
                     break
-                q = low(t0, t1)
+                q = np.uint64(low(t0, t1))
                 f0, f1 = _taken(f0, f1, q)
                 k += 1
                 path[k] = q
