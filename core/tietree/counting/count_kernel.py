@@ -220,7 +220,17 @@ def count_loop(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nd
     on 9×9 from square 20 with the plain visitor that brought this loop from 0.132–0.137 s to
     0.093–0.111 s of CPU, against ``count_run``'s 0.097–0.106 s (``bench/table.py``'s first
     line and the same median of 5 alone, HEAD and this in turn, load 3.4–5). The table's
-    10×10 from d1 did not move: best of 3, 3.80 s against 3.81 s (``--reps 3``)."""
+    10×10 from d1 did not move: best of 3, 3.80 s against 3.81 s (``--reps 3``).
+
+    In that loop the square and the unvisited set stay in registers (``free`` gets only the
+    row where it stops: the one a tie, a close or a resume reads), and the square is a uint64,
+    which numba indexes ``att`` with without its negative-index fix-up. The table's 10×10
+    from d1, pairs of fresh processes (CPU, load 2.3–3.0 on 2 shared cores): median 3.67 →
+    3.39 s for the first, 3.03 → 2.96 s for the second; the table's copy with no table on
+    9×9 from square 20, median of 9: 0.122–0.133 → 0.089–0.108 s for the second. Both tried
+    and dropped: prefetching a tie's bucket when its last option is taken, for the store at
+    its close (median 3.05 → 3.37 s), and the candidates' comparison without branches
+    (median 3.38 → 3.42 s)."""
     one = np.uint64(1)
     P = visit_setup(V, st)
     k = st[ST_K]
