@@ -66,12 +66,13 @@ MAX_COLS = 10_000
 #: and kind; a board not listed is estimated from the growth between the last two heights
 #: (height, closed only) → states; measured (bench/frontier.py, docs/counts.md) on 3×12,
 #: 4×16, 5×40 (closed), 5×8 (open), 6×7 (closed), 6×6 (open), 7×22 (closed), 7×7 (open,
-#: inside its fifth column; it was refused in the sixth: a lower bound) and 8×6 (closed,
-#: its fifth column; 8×8 passed 101.7 M inside its fifth column before a 10 GiB cap)
+#: through slices on disk, inside its sixth column, where the run was stopped: a lower
+#: bound) and 8×6 (closed, its fifth column; 8×8 passed 101.7 M inside its fifth column
+#: before a 10 GiB cap)
 PEAK_STATES: dict[tuple[int, bool], int] = {
     (3, True): 178, (3, False): 2_152, (4, True): 672, (4, False): 19_583,
     (5, True): 56_497, (5, False): 981_755, (6, True): 1_363_437, (6, False): 22_139_418,
-    (7, True): 31_217_848, (7, False): 209_050_458, (8, True): 132_304_138}
+    (7, True): 31_217_848, (7, False): 356_218_289, (8, True): 132_304_138}
 
 
 class FrontierError(InputError):
