@@ -15,8 +15,9 @@ tables, not the whole frontier's; ``K`` is chosen again before each cell from th
 expected after it.
 
 A slice file is raw ``uint64`` rows (key words, then residues), native byte order:
-``c{cell}_s{slice}_f{from}.u64`` holds the states entering ``cell`` of that slice made by
-input slice ``from``.
+``c{cell}_s{slice}_f{from}o{table}_t{share}.u64`` holds the states entering ``cell`` of that
+slice and thread share made by input slice ``from`` (from its thread's table ``table``). A
+slice that would pass the memory on its own is read in parts (bits 48 and up of the hash).
 """
 from __future__ import annotations
 
