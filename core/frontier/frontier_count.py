@@ -20,6 +20,7 @@ bound on a permanent), and the Chinese remainder theorem joins them into a Pytho
 from __future__ import annotations
 
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +35,6 @@ from .frontier_pair import PAIR, PAIR_WINDOW
 from .frontier_residues import count_bound_bits, crt, moduli_for
 from .frontier_spill import (
     SpillError,
-    remove_folder,
     run_in_process,
     spill_folder,
     spill_line,
@@ -359,6 +359,6 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
         raise FrontierError(str(e)) from None
     finally:
         if folder is not None:
-            remove_folder(folder)
+            shutil.rmtree(folder, ignore_errors=True)
     res.seconds = time.perf_counter() - t0
     return res

@@ -24,7 +24,6 @@ from __future__ import annotations
 import glob
 import os
 import resource
-import shutil
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -39,7 +38,7 @@ from .frontier_spill_kernel import spill_route
 from .frontier_word import LOAD, WORD, grow_word_table, key_hash, new_word_table, word_cell
 
 __all__ = ["SpillError", "BLOCK", "spill_step", "merge_rows", "slices_for", "spill_folder",
-           "run_in_process", "process_rss", "spilled_cells", "remove_folder", "spill_line"]
+           "run_in_process", "process_rss", "spilled_cells", "spill_line"]
 
 #: rows read or routed at a time
 BLOCK = 1 << 21
@@ -48,6 +47,10 @@ BLOCK = 1 << 21
 class SpillError(InputError):
     """The spill folder cannot be used (missing, unwritable, full) or a slice outgrew the
     memory allowed."""
+
+
+class _TooBig(SpillError):
+    """A slice's tables would pass the memory: it is read again in more parts."""
 
 
 def process_rss() -> tuple[int, int]:
@@ -217,7 +220,7 @@ def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
         held[0] += nbytes
         held[1] = max(held[1], held[0])
         if held[0] > budget:
-            raise SpillError(f"slice {me} of cell {cell} needs more than "
+            raise _TooBig(f"slice {me} of cell {cell} needs more than "
                              f"{held[0] / 2**30:.1f} GiB and {budget / 2**30:.1f} GiB may "
                              "be used: give more slices or memory")
 
@@ -234,51 +237,59 @@ def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
     while need / parts > 0.75 * budget and parts < 1 << 12:
         parts *= 2
     carry, slices = int(spec["carry"]), int(spec["slices_out"])
-    if carry:
-        for old in glob.glob(os.path.join(folder, f"c{cell + 1}_s*_f{me}o*_t*.u64")):
-            os.remove(old)                              # a task run again starts afresh
-    names = [os.path.join(folder, f"c{cell + 1}_s{{}}_f{me}o{j}_t{{}}.u64")
-             for j in range(threads)]
-    states_in = states_out = rows_out = 0
-    total = [[0] * mods.shape[0], [0] * mods.shape[0]]
-    for q in range(parts):
-        part = (q, parts)
-        tabs: list[np.ndarray]
-        if one_source:
-            # the rows of one input slice hold each key once: read as they are, no merge
-            tabs = [rows for ps in share_paths for p in ps
-                    for rows in _read_blocks(p, width, words, part)]
-            got = sum(t.shape[0] for t in tabs)
-            reserve(got * width * 8)
-            tabs = tabs or [new_word_table(16, mods.shape[0], words)]
-        else:
-            merge = _Merge(mods, words, threads, reserve, int(states_est / parts))
-            with ThreadPoolExecutor(threads) as pool:
-                list(pool.map(merge.add_files, range(threads), share_paths,
-                              [part] * threads))
-            tabs = merge.tabs
-            got = sum(int(np.count_nonzero(t[:, 0])) for t in tabs)
-        states_in += got
-        outs, tot, made = word_cell(
-            tabs, mods, np.array(spec["nb"], np.int64), np.array(spec["rem"], np.uint8),
-            np.array(spec["endok"], np.uint8), int(spec["window"]), int(spec["open_mode"]),
-            int(spec["finish"]), carry, int(got * growth) + 1, threads, reserve,
-            _layout(words))
-        reserve(-sum(t.nbytes for t in tabs))
-        del tabs
-        states_out += made
-        _add(total, tot.tolist(), [int(x) for x in mods])
-        if carry:
-            try:
-                with ThreadPoolExecutor(len(outs)) as pool:
-                    rows_out += sum(pool.map(
-                        lambda tn: _route(tn[0], words, slices, threads, tn[1]),
-                        zip(outs, names)))
-            except OSError as e:
-                raise SpillError(f"the spill folder {folder} could not take the slices: "
-                                 f"{e.strerror or e}") from None
-        reserve(-sum(t.nbytes for t in outs))
-        del outs
+    while True:
+        try:
+            if carry:
+                for old in glob.glob(os.path.join(folder, f"c{cell + 1}_s*_f{me}o*_t*.u64")):
+                    os.remove(old)                              # a task run again starts afresh
+            names = [os.path.join(folder, f"c{cell + 1}_s{{}}_f{me}o{j}_t{{}}.u64")
+                     for j in range(threads)]
+            states_in = states_out = rows_out = 0
+            total = [[0] * mods.shape[0], [0] * mods.shape[0]]
+            for q in range(parts):
+                part = (q, parts)
+                tabs: list[np.ndarray]
+                if one_source:
+                    # the rows of one input slice hold each key once: read as they are, no merge
+                    tabs = [rows for ps in share_paths for p in ps
+                            for rows in _read_blocks(p, width, words, part)]
+                    got = sum(t.shape[0] for t in tabs)
+                    reserve(got * width * 8)
+                    tabs = tabs or [new_word_table(16, mods.shape[0], words)]
+                else:
+                    merge = _Merge(mods, words, threads, reserve, int(states_est / parts))
+                    with ThreadPoolExecutor(threads) as pool:
+                        list(pool.map(merge.add_files, range(threads), share_paths,
+                                      [part] * threads))
+                    tabs = merge.tabs
+                    got = sum(int(np.count_nonzero(t[:, 0])) for t in tabs)
+                states_in += got
+                outs, tot, made = word_cell(
+                    tabs, mods, np.array(spec["nb"], np.int64), np.array(spec["rem"], np.uint8),
+                    np.array(spec["endok"], np.uint8), int(spec["window"]), int(spec["open_mode"]),
+                    int(spec["finish"]), carry, int(got * growth) + 1, threads, reserve,
+                    _layout(words))
+                reserve(-sum(t.nbytes for t in tabs))
+                del tabs
+                states_out += made
+                _add(total, tot.tolist(), [int(x) for x in mods])
+                if carry:
+                    try:
+                        with ThreadPoolExecutor(len(outs)) as pool:
+                            rows_out += sum(pool.map(
+                                lambda tn: _route(tn[0], words, slices, threads, tn[1]),
+                                zip(outs, names)))
+                    except OSError as e:
+                        raise SpillError(f"the spill folder {folder} could not take the slices: "
+                                         f"{e.strerror or e}") from None
+                reserve(-sum(t.nbytes for t in outs))
+                del outs
+            break
+        except _TooBig:
+            if parts >= 1 << 12:
+                raise
+            parts *= 2                 # the files it wrote are removed as it starts again
+            held[0] = 0
     now, peak = process_rss()
     return {"cell": cell, "slice": me, "parts": parts, "states_in": states_in,
             "rows_in": rows_in, "states_out": int(states_out), "rows_out": rows_out,
@@ -302,11 +313,6 @@ def drop_cell(folder: str, cell: int) -> None:
     """Removes the files read by ``cell`` (once all its slices are done)."""
     for path in glob.glob(os.path.join(folder, f"c{cell}_s*_f*_t*.u64")):
         os.remove(path)
-
-
-def remove_folder(folder: str) -> None:
-    """The run's folder and whatever is left in it."""
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def _add(total: list[list[int]], got: list[list[int]], mods: Sequence[int]) -> None:
@@ -344,8 +350,7 @@ def spilled_cells(k: int, ncols: int, words: int, mods: Sequence[int], nb: np.nd
         expect = int(rows_prev * ratio * growth[r]) + 1 if i < total_cells else 0
         kout = slices_for(expect, width * 8, budget, least) if carry else 1
         if i == total_cells:          # nothing left to read: the last cell's states are 0
-            if pending is not None:
-                yield pending[0], 0, pending[1]
+            yield pending[0], 0, pending[1]  # type: ignore[index]
             return
         specs = [{"folder": folder, "cell": i, "slice": j, "slices_out": kout, "words": words,
                   "threads": threads, "budget": budget, "mods": [int(q) for q in mods],

@@ -191,3 +191,16 @@ def test_slices_read_in_parts(rows, cols, closed_only, tmp_path):
     assert disk.boards == mem.boards and disk.column_states == mem.column_states
     assert {s["parts"] for c in disk.slices for s in c["per_slice"]} == {4}
     assert os.listdir(tmp_path) == []
+
+
+def test_slice_over_memory_read_again_in_more_parts(tmp_path):
+    # each slice told it may use 48 KiB: its tables pass that, so it is read again in
+    # 2, 4, ... parts until they fit; the counts stay the in-memory ones
+    from knightgui_core.frontier.frontier_spill import spill_step
+    mem = count_frontier(5, [6], threads=2)
+    disk = count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=2,
+                          run_slices=lambda specs: [spill_step({**s, "budget": 48 << 10})
+                                                    for s in specs])
+    assert disk.boards == mem.boards and disk.column_states == mem.column_states
+    assert max(s["parts"] for c in disk.slices for s in c["per_slice"]) >= 4
+    assert os.listdir(tmp_path) == []
