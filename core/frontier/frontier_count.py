@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -28,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from ..system.control import CancelLike, raise_if_cancelled
+from ..system.control import CancelLike, cancel_requested, raise_if_cancelled
 from ..system.errors import InputError
 from ..system.limits import available_memory
 from .frontier_pair import PAIR, PAIR_WINDOW
@@ -39,6 +40,8 @@ from .frontier_spill import (
     spill_folder,
     spill_line,
     spilled_cells,
+    unwatch_folder,
+    watch_folder,
 )
 from .frontier_spill_kernel import spill_route
 from .frontier_word import (
@@ -211,7 +214,8 @@ def _expect(states: int, growth: float) -> int:
 def _word_cells(k: int, ncols: int, m: int, mods: np.ndarray, nb: np.ndarray,
                 rem: np.ndarray, endok: np.ndarray, open_mode: int, wanted: set[int],
                 nparts: int, budget: int, res: FrontierResult,
-                part: tuple[int, int, int] | None) -> Iterator[tuple[int, int, Any]]:
+                part: tuple[int, int, int] | None,
+                cancel: CancelLike = None) -> Iterator[tuple[int, int, Any]]:
     """Each cell of the board in turn (:func:`.frontier_word.word_cell` on the layout of
     its height): its index, the states after it and the finished boards' residues (or
     None)."""
@@ -236,7 +240,8 @@ def _word_cells(k: int, ncols: int, m: int, mods: np.ndarray, nb: np.ndarray,
         try:
             tables, total, got = word_cell(tables, mods, nb[i], rem[i], endok[i], 2 * k + 1,
                                            open_mode, finish, carry,
-                                           _expect(states, growth[r]), nparts, reserve, layout)
+                                           _expect(states, growth[r]), nparts, reserve, layout,
+                                           stop=cancel)
         except RuntimeError as e:
             raise FrontierError(f"{e} at cell {i}") from None
         if carry:
@@ -323,7 +328,7 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     folder = None
     if spill is None:
         cells = _word_cells(k, ncols, m, mods, nb, rem, endok, open_mode, wanted, nparts,
-                            budget, res, part)
+                            budget, res, part, cancel)
     else:
         if part is not None:
             raise FrontierError("a part of the count is not read through slices on disk")
@@ -331,6 +336,10 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
             folder = spill_folder(spill)
         except SpillError as e:
             raise FrontierError(str(e)) from None
+        # a slice running on this process's threads stops within a round when the run is
+        # cancelled or left (Ctrl-C, an error): before its folder is removed
+        halt = threading.Event()
+        watch_folder(folder, lambda: halt.is_set() or cancel_requested(cancel))
 
         def record(cell: dict[str, Any]) -> None:
             res.slices.append(cell)
@@ -359,6 +368,8 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
         raise FrontierError(str(e)) from None
     finally:
         if folder is not None:
+            halt.set()
+            unwatch_folder(folder)
             shutil.rmtree(folder, ignore_errors=True)
     res.seconds = time.perf_counter() - t0
     return res

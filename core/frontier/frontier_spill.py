@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import glob
 import os
-import resource
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -32,13 +31,15 @@ from typing import Any
 
 import numpy as np
 
+from ..system.control import CancelLike, raise_if_cancelled
 from ..system.errors import InputError
+from ..system.limits import process_rss
 from .frontier_pair import PAIR
 from .frontier_spill_kernel import spill_route
 from .frontier_word import LOAD, WORD, grow_word_table, key_hash, new_word_table, word_cell
 
-__all__ = ["SpillError", "BLOCK", "spill_step", "merge_rows", "slices_for", "spill_folder",
-           "run_in_process", "process_rss", "spilled_cells", "spill_line"]
+__all__ = ["watch_folder", "unwatch_folder", "SpillError", "BLOCK", "spill_step", "merge_rows",
+           "slices_for", "spill_folder", "run_in_process", "spilled_cells", "spill_line"]
 
 #: rows read or routed at a time
 BLOCK = 1 << 21
@@ -51,21 +52,6 @@ class SpillError(InputError):
 
 class _TooBig(SpillError):
     """A slice's tables would pass the memory: it is read again in more parts."""
-
-
-def process_rss() -> tuple[int, int]:
-    """This process's resident bytes now and at most so far."""
-    now = peak = 0
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    now = int(line.split()[1]) * 1024
-                elif line.startswith("VmHWM:"):
-                    peak = int(line.split()[1]) * 1024
-    except OSError:
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    return now, max(now, peak)
 
 
 def spill_folder(parent: str) -> str:
@@ -203,6 +189,20 @@ def _route(tab: np.ndarray, words: int, slices: int, shares: int, name: str) -> 
     return rows_out
 
 
+#: each spill folder's stop flag, for its slices read in this process (others run to the end)
+_STOPS: dict[str, CancelLike] = {}
+
+
+def watch_folder(folder: str, stop: CancelLike) -> None:
+    """Slices of ``folder`` read in this process stop within a round once ``stop`` says so."""
+    _STOPS[str(folder)] = stop
+
+
+def unwatch_folder(folder: str) -> None:
+    """Forget ``folder``'s stop flag (its run has ended)."""
+    _STOPS.pop(str(folder), None)
+
+
 def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
     """One slice through one cell (a runner task; ``spec`` and the result are JSON):
     reads slice ``spec['slice']`` of cell ``spec['cell']`` from ``spec['folder']``, merges
@@ -215,6 +215,7 @@ def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
     mods = np.array([int(x) for x in spec["mods"]], np.uint64)
     width = mods.shape[0] + words
     held = [0, 0]
+    stop = _STOPS.get(folder)
 
     def reserve(nbytes: int) -> None:
         held[0] += nbytes
@@ -247,6 +248,7 @@ def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
             states_in = states_out = rows_out = 0
             total = [[0] * mods.shape[0], [0] * mods.shape[0]]
             for q in range(parts):
+                raise_if_cancelled(stop, "the frontier count")
                 part = (q, parts)
                 tabs: list[np.ndarray]
                 if one_source:
@@ -268,7 +270,7 @@ def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
                     tabs, mods, np.array(spec["nb"], np.int64), np.array(spec["rem"], np.uint8),
                     np.array(spec["endok"], np.uint8), int(spec["window"]), int(spec["open_mode"]),
                     int(spec["finish"]), carry, int(got * growth) + 1, threads, reserve,
-                    _layout(words))
+                    _layout(words), stop=stop)
                 reserve(-sum(t.nbytes for t in tabs))
                 del tabs
                 states_out += made

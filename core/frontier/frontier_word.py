@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from ..system.control import CancelLike, cancel_requested
+from ..system.errors import Cancelled
 from .frontier_word_kernel import word_absorb, word_expand, word_regrow
 
 __all__ = ["LOAD", "BUFFER", "SMALL", "Layout", "WORD", "new_word_table", "grow_word_table",
@@ -103,12 +105,17 @@ def keep_word_part(tables: list[np.ndarray], index: int, parts: int, words: int 
 def word_cell(inputs: list[np.ndarray], mods: np.ndarray, nb: np.ndarray, rem: np.ndarray,
               endok: np.ndarray, window: int, open_mode: int, finish: int, carry: int,
               expect: int, parts: int, reserve: Callable[[int], None],
-              layout: Layout = WORD) -> tuple[list[np.ndarray], np.ndarray, int]:
+              layout: Layout = WORD,
+              stop: CancelLike = None) -> tuple[list[np.ndarray], np.ndarray, int]:
     """Reads one cell from the tables ``inputs`` into ``parts`` new ones sized for
     ``expect`` states in all; ``reserve(bytes)`` is asked before any table is made or
     grown (it raises to refuse) and told of a table let go (a negative number). Returns
     the new tables, the finished boards' residues (``[cycles, paths]``) and the states
-    held. ``layout``: the keys' words and the kernels (:data:`WORD` up to 7 rows)."""
+    held. ``layout``: the keys' words and the kernels (:data:`WORD` up to 7 rows).
+    ``stop`` (a cancel flag, :mod:`knightgui_core.system.control`) is read after every round
+    (at most :data:`BUFFER` successors a thread): :class:`Cancelled` is raised within a
+    round, not at the end of the cell; a KeyboardInterrupt in the calling thread stops the
+    threads as soon, so Ctrl-C on a big cell does not wait for it."""
     m = mods.shape[0]
     width = m + layout.words
     if expect < SMALL:
@@ -174,6 +181,8 @@ def word_cell(inputs: list[np.ndarray], mods: np.ndarray, nb: np.ndarray, rem: n
                 # read between the barriers, where no thread expands: a thread that read
                 # it after the second could see a flag of the next round and leave alone
                 finished = all(done)
+                if stop is not None and cancel_requested(stop):
+                    raise Cancelled("the frontier count was cancelled")
                 if carry:
                     ttab, filled = absorb(j, ttab, filled)
                 barrier.wait()
@@ -188,7 +197,11 @@ def word_cell(inputs: list[np.ndarray], mods: np.ndarray, nb: np.ndarray, rem: n
     else:
         with ThreadPoolExecutor(parts) as pool:
             futures = [pool.submit(run, j) for j in range(parts)]
-            errors = [f.exception() for f in futures]
+            try:
+                errors = [f.exception() for f in futures]
+            except BaseException:         # Ctrl-C here: the threads leave at their barrier
+                barrier.abort()
+                raise
             real = [e for e in errors if e is not None
                     and not isinstance(e, threading.BrokenBarrierError)]
             if real:

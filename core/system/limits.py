@@ -3,8 +3,9 @@ one sentence instead of failing inside numpy's allocator (or the kernel's)."""
 from __future__ import annotations
 
 import os
+import resource
 
-__all__ = ["available_memory", "check_memory"]
+__all__ = ["available_memory", "check_memory", "process_rss"]
 
 
 def available_memory() -> int:
@@ -44,3 +45,18 @@ def check_memory(need: int, what: str, error: type[Exception] = MemoryError) -> 
 
 def _gib(n: int) -> str:
     return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.0f} MiB"
+
+
+def process_rss() -> tuple[int, int]:
+    """This process's resident bytes now and at most so far."""
+    now = peak = 0
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    now = int(line.split()[1]) * 1024
+                elif line.startswith("VmHWM:"):
+                    peak = int(line.split()[1]) * 1024
+    except OSError:
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return now, max(now, peak)
