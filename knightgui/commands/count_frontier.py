@@ -17,10 +17,12 @@ frontier pass: a table, and ``boards`` in the JSON.
 """
 from __future__ import annotations
 
+import functools
 import sys
 import time
 
 from ._common import CliError, emit_json, positive_int
+from ._study_options import _terminated, sigterm_raises
 
 __all__ = ["add_method_options", "run_all_tours_by_method", "run_sequence", "wants_sequence"]
 
@@ -87,6 +89,23 @@ def _fmt(x) -> str:
     return "—" if x is None else f"{x:,}"
 
 
+def _terminable(fn):
+    """SIGTERM stops the count as Ctrl-C does (the spill folder removed on the way out):
+    one line and exit 143."""
+    @functools.wraps(fn)
+    def run(*a, **kw) -> int:
+        try:
+            with sigterm_raises():
+                return fn(*a, **kw)
+        except KeyboardInterrupt:
+            if not _terminated.is_set():
+                raise                        # Ctrl-C: the command line says so, exit 130
+            print("terminated", file=sys.stderr)
+            return 143
+    return run
+
+
+@_terminable
 def run_all_tours_by_method(args, rows: int, cols: int, board, visited) -> int:
     """Choose the method, run it (``visited``: the visited-set command, called as it is),
     print what was chosen; the frontier's table and JSON here."""
@@ -177,6 +196,7 @@ def _run_starts(args, rows: int, cols: int, board, method_arg: str) -> int:
     return 0 if any(r["tours"] for r in per.values()) else 1
 
 
+@_terminable
 def run_sequence(args, board_of) -> int:
     """``--cols-from A --cols-to B``: R×A … R×B by the frontier, one pass."""
     from knightgui_core.frontier.frontier_count import MAX_COLS, MAX_ROWS

@@ -3,6 +3,9 @@ round of the cell's threads, in memory and through slices on disk, and the spill
 removed."""
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -45,3 +48,25 @@ def test_a_cancel_is_heard_inside_a_cell(spill, tmp_path):
 def test_the_same_count_runs_to_its_end_when_not_cancelled():
     assert count_frontier(5, 6, threads=2, cancel=lambda: False).boards[-1].paths == \
         count_frontier(5, 6, threads=1).boards[-1].paths
+
+
+@pytest.mark.parametrize("sig,code,word", [(signal.SIGTERM, 143, "terminated"),
+                                           (signal.SIGINT, 130, "interrupted")])
+def test_a_signal_stops_a_spilled_count_and_removes_its_folder(tmp_path, sig, code, word):
+    """SIGTERM (a batch system's limit) and Ctrl-C stop a count through slices inside its
+    cell: one line, exit 143 or 130, the slices on disk removed."""
+    p = subprocess.Popen([sys.executable, "-m", "knightgui", "study", "count", "--all-tours",
+                          "--rows", "7", "--cols", "7", "--method", "frontier",
+                          "--spill", str(tmp_path), "--slices", "2"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not any(tmp_path.glob("*/c2*_s*")):
+        time.sleep(0.1)                  # its slices of a later cell are on disk
+    assert p.poll() is None
+    p.send_signal(sig)
+    t0 = time.monotonic()
+    _, err = p.communicate(timeout=60)
+    assert p.returncode == code and err.strip().splitlines()[-1] == word, err[-300:]
+    assert time.monotonic() - t0 < 20
+    assert list(tmp_path.iterdir()) == []
