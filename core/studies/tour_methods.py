@@ -99,7 +99,8 @@ def memory_estimate(rows: int, cols: int, closed_only: bool) -> int | None:
 
 
 def _slice_tasks(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A cell's slices as runner tasks, one at a time (each uses every core itself)."""
+    """A cell's slices as runner tasks on this machine, one at a time (each uses every core
+    itself)."""
     from ..frontier.frontier_spill import spill_step
     from ..run.runner import Task, run_tasks
     tasks = [Task(f"frontier-slice/{s['folder']}/{s['cell']}/{s['slice']}", "frontier-slice",
@@ -108,18 +109,62 @@ def _slice_tasks(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [report.results[t.key] for t in tasks]
 
 
+def _is_local(scheduler: str | None) -> bool:
+    return scheduler is None or scheduler == "local"
+
+
+def _spilled(rows: int, cols: Sequence[int], *, closed_only: bool, budget: int,
+             progress: Callable[[int, int], None] | None, cancel: CancelLike,
+             end_at: int | None, spill: str, slices: int,
+             report: Callable[[str], None] | None, scheduler: str | None,
+             worker_timeout: float) -> FrontierResult:
+    """The count through slices on disk: here, or on the Dask cluster ``scheduler`` (its
+    slices' workers added to the figures); the runner's errors as one line."""
+    from ..run.clusters import RunnerError, SchedulerError, TaskFailed
+    from .slice_runner import ClusterSlices, slice_threads
+    cluster = None
+    try:
+        if _is_local(scheduler):
+            run_slices, threads = _slice_tasks, None
+        else:
+            assert scheduler is not None
+            threads = slice_threads(scheduler, worker_timeout)
+            run_slices = cluster = ClusterSlices(scheduler, cancel, worker_timeout)
+        res = count_frontier(rows, cols, closed_only=closed_only, memory_limit=budget,
+                             progress=progress, cancel=cancel, end_at=end_at, spill=spill,
+                             slices=slices, run_slices=run_slices, report=report,
+                             threads=threads)
+    except TaskFailed as e:                 # "task KEY failed: Error: what" -> what
+        raise FrontierError(str(e).split(": ", 2)[-1]) from None
+    except SchedulerError as e:
+        raise FrontierError(f"--scheduler: {e}") from None
+    except RunnerError as e:
+        raise FrontierError(str(e)) from None
+    finally:
+        if cluster is not None:
+            cluster.close()
+    if cluster is not None:
+        cluster.place(res.slices)
+    return res
+
+
 def run_frontier(rows: int, cols: Sequence[int], *, closed_only: bool = False,
                  memory_limit: int | None = None,
                  progress: Callable[[int, int], None] | None = None,
                  cancel: CancelLike = None, end_at: int | None = None,
                  spill: str | None = None, slices: int = 1,
-                 report: Callable[[str], None] | None = None) -> FrontierResult:
+                 report: Callable[[str], None] | None = None,
+                 scheduler: str | None = None,
+                 worker_timeout: float = 60.0) -> FrontierResult:
     """The frontier count of ``rows`` × ``n`` for every ``n`` in ``cols`` (one pass), refused
     up front with the estimate when the measured state counts say it will not fit
     (``end_at``: only the paths with that cell as an end, :func:`start_cell`). With a
     ``spill`` folder, a board whose estimate passes the memory (or ``slices`` above 1) is
     counted through slices on disk, each cell's slices runner tasks, and ``report`` is told
-    so (and of each cell)."""
+    so (and of each cell). ``scheduler``: a Dask scheduler (``tcp://HOST:PORT``, or
+    ``threads`` / ``processes`` for a local cluster) that runs the slices, several at once
+    (:mod:`.slice_runner`: the folder must be one every worker reaches; each slice's
+    ``worker`` and ``threads`` in ``slices``); None or ``local``: one after the other here."""
     budget = available_memory() if memory_limit is None else int(memory_limit)
     longest = max(cols) if cols else 0
     if spill is not None:
@@ -129,15 +174,12 @@ def run_frontier(rows: int, cols: Sequence[int], *, closed_only: bool = False,
                 why = (f"{slices} slices asked for" if est is None or est <= budget else
                        f"the state tables need about {est / 2**30:.1f} GiB and "
                        f"{budget / 2**30:.1f} GiB may be used")
-                report(f"frontier: {why}; the states go to slices on disk in {spill}")
-            try:
-                from ..run.clusters import RunnerError
-                return count_frontier(rows, cols, closed_only=closed_only,
-                                      memory_limit=budget, progress=progress, cancel=cancel,
-                                      end_at=end_at, spill=spill, slices=slices,
-                                      run_slices=_slice_tasks, report=report)
-            except RunnerError as e:
-                raise FrontierError(str(e).split(": ", 2)[-1]) from None
+                where = "" if _is_local(scheduler) else f", its slices run on {scheduler}"
+                report(f"frontier: {why}; the states go to slices on disk in {spill}{where}")
+            return _spilled(rows, cols, closed_only=closed_only, budget=budget,
+                            progress=progress, cancel=cancel, end_at=end_at, spill=spill,
+                            slices=slices, report=report, scheduler=scheduler,
+                            worker_timeout=worker_timeout)
     tallest = max(k for k, c in PEAK_STATES if c == closed_only)
     # trusted on long boards (the states stop growing after a few columns) and far above
     # the measured heights; near them a short board is left to the count's own check

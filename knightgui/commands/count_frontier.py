@@ -5,6 +5,8 @@
     knightgui study count --all-tours --rows 6 --cols 20 --closed-only --json
     knightgui study count --all-tours --rows 5 --cols-from 4 --cols-to 16
     knightgui study count --all-tours --rows 5 --cols 12 --starts a1,c3 --method frontier
+    knightgui study count --all-tours --size 6 --method frontier --spill /shared/spill \
+        --slices 8 --scheduler tcp://HOST:8786       # the slices on a Dask cluster
 
 ``--method auto`` (default) takes the visited-set counter on small boards and on other
 boards and pieces, the frontier count (column by column, any length) elsewhere, and says
@@ -13,16 +15,20 @@ counts the directed paths from those starts alone, by the same choice (the front
 each start to be an end of the path; ``per_start`` in the JSON, each start's
 ``closed`` twice the board's closed tours). ``--closed-only`` skips
 the open paths (frontier only). ``--cols-from A --cols-to B`` counts ``rows`` × A … B in one
-frontier pass: a table, and ``boards`` in the JSON.
+frontier pass: a table, and ``boards`` in the JSON. ``--spill DIR`` keeps the states on disk
+in slices, each a runner task: one after the other on this machine, or with ``--scheduler``
+several at once on a Dask cluster's workers (DIR must be a folder every worker sees at the
+same path; each slice's ``worker`` in the JSON's ``slices``).
 """
 from __future__ import annotations
 
 import functools
+import os
 import sys
 import time
 
 from ._common import CliError, emit_json, positive_int
-from ._study_options import _terminated, sigterm_raises
+from ._study_options import _terminated, scheduler_of, sigterm_raises, worker_timeout_of
 
 __all__ = ["add_method_options", "run_all_tours_by_method", "run_sequence", "wants_sequence"]
 
@@ -47,7 +53,10 @@ def add_method_options(p) -> None:
                         "the free memory), keep the states on disk in a folder made inside "
                         "DIR, in slices by a hash of the state, and read one slice at a time "
                         "(each a runner task; a line a cell on stderr, 'slices' in --json); "
-                        "the folder is removed at the end")
+                        "the folder is removed at the end. With --scheduler tcp://HOST:PORT "
+                        "the slices of a cell run at once on the Dask workers: DIR must then "
+                        "be a folder every worker sees at the same path (a shared file "
+                        "system)")
     p.add_argument("--slices", metavar="K", default=None,
                    help="with --spill: at least K slices (a power of two is taken), even "
                         "when the tables would fit in memory")
@@ -61,18 +70,24 @@ def _memory_limit(args) -> int | None:
 
 
 def _spill_options(args) -> dict:
-    """``--spill DIR`` and ``--slices K`` for :func:`run_frontier` (checked)."""
+    """``--spill DIR``, ``--slices K``, ``--scheduler`` and ``--worker-timeout`` for
+    :func:`run_frontier` (checked)."""
     spill = getattr(args, "spill", None)
     raw = getattr(args, "slices", None)
+    scheduler = scheduler_of(args)
     if spill is None:
         if raw is not None:
             raise CliError("--slices goes with --spill DIR")
+        if getattr(args, "scheduler", None) is not None and scheduler != "local":
+            raise CliError("the frontier count runs on a cluster through its slices on disk: "
+                           "give --spill DIR too (a folder every worker sees)")
         return {}
     least = 1 if raw is None else positive_int("--slices", raw, 1, 1 << 12)
 
     def report(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
-    return {"spill": str(spill), "slices": least, "report": report}
+    return {"spill": os.path.abspath(str(spill)), "slices": least, "report": report,
+            "scheduler": scheduler, "worker_timeout": worker_timeout_of(args)}
 
 
 def wants_sequence(args) -> bool:
