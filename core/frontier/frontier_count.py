@@ -48,6 +48,7 @@ from .frontier_word import (
     LOAD,
     WORD,
     Layout,
+    carry_code,
     grow_word_table,
     keep_word_part,
     new_word_table,
@@ -214,11 +215,11 @@ def _expect(states: int, growth: float) -> int:
 def _word_cells(k: int, ncols: int, m: int, mods: np.ndarray, nb: np.ndarray,
                 rem: np.ndarray, endok: np.ndarray, open_mode: int, wanted: set[int],
                 nparts: int, budget: int, res: FrontierResult,
-                part: tuple[int, int, int] | None,
-                cancel: CancelLike = None) -> Iterator[tuple[int, int, Any]]:
+                part: tuple[int, int, int] | None, cancel: CancelLike = None,
+                fold: bool = False) -> Iterator[tuple[int, int, Any]]:
     """Each cell of the board in turn (:func:`.frontier_word.word_cell` on the layout of
     its height): its index, the states after it and the finished boards' residues (or
-    None)."""
+    None); ``fold``: a state and its mirror image one key after each column."""
     layout = _layout(k)
     first = new_word_table(16, m, layout.words)
     first[0, 0] = np.uint64(1) << np.uint64(63)
@@ -229,7 +230,7 @@ def _word_cells(k: int, ncols: int, m: int, mods: np.ndarray, nb: np.ndarray,
     for i in range(total_cells):
         c, r = divmod(i, k)
         finish = int(r == k - 1 and c + 1 in wanted)
-        carry = int(i < total_cells - 1)
+        carry = carry_code(i, k, total_cells, fold)
         held = [sum(t.nbytes for t in tables)]
 
         def reserve(nbytes: int, c: int = c, states: int = states,
@@ -278,7 +279,8 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
                    spill: str | None = None, slices: int = 1,
                    run_slices: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
                    | None = None,
-                   report: Callable[[str], None] | None = None) -> FrontierResult:
+                   report: Callable[[str], None] | None = None,
+                   fold: bool = True) -> FrontierResult:
     """Count the closed tours (and, unless ``closed_only``, the open paths) of every
     ``rows`` × ``n`` board for ``n`` in ``cols``, in one pass over ``max(cols)`` columns.
     ``memory_limit``: bytes the tables may take (default: what the machine has free);
@@ -295,7 +297,10 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     ``slices`` slices (more when one would not fit ``memory_limit``), so that only one
     slice's tables are in memory at a time (:mod:`.frontier_spill`; its own folder inside
     ``spill`` is removed at the end); ``run_slices(specs)`` runs a cell's slices (default:
-    one after the other in this process), ``report(line)`` hears of each cell."""
+    one after the other in this process), ``report(line)`` hears of each cell. ``fold``:
+    after each column a state and its top-bottom mirror image are kept as one, with their
+    summed count (about half the states; the counts are the same), on boards of at most
+    :data:`WORD_ROWS` rows; never with ``end_at`` (one end cell is not mirrored)."""
     lengths = sorted({int(cols)} if isinstance(cols, (int, np.integer)) else
                      {int(c) for c in cols})
     if not isinstance(rows, (int, np.integer)) or not 1 <= int(rows) <= MAX_ROWS:
@@ -323,12 +328,13 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     wanted = set(lengths)
     total_cells = k * ncols
     nparts = max(1, int(threads)) if threads else min(8, os.cpu_count() or 1)
+    fold = bool(fold) and end_at is None and _layout(k) is WORD
     states = 1
     cells: Iterator[tuple[int, int, Any]]
     folder = None
     if spill is None:
         cells = _word_cells(k, ncols, m, mods, nb, rem, endok, open_mode, wanted, nparts,
-                            budget, res, part, cancel)
+                            budget, res, part, cancel, fold)
     else:
         if part is not None:
             raise FrontierError("a part of the count is not read through slices on disk")
@@ -348,7 +354,7 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
                 report(spill_line(cell, k * ncols))
         cells = spilled_cells(k, ncols, _layout(k).words, mods_list, nb, rem, endok,
                               open_mode, wanted, nparts, budget, folder, max(1, int(slices)),
-                              run_slices or run_in_process, record)
+                              run_slices or run_in_process, record, fold)
     try:
         for i, got, total in cells:
             raise_if_cancelled(cancel, "the frontier count")

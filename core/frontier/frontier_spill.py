@@ -36,7 +36,7 @@ from ..system.errors import InputError
 from ..system.limits import process_rss
 from .frontier_pair import PAIR
 from .frontier_spill_kernel import spill_route
-from .frontier_word import LOAD, WORD, grow_word_table, key_hash, new_word_table, word_cell
+from .frontier_word import LOAD, WORD, carry_code, grow_word_table, key_hash, new_word_table, word_cell
 
 __all__ = ["watch_folder", "unwatch_folder", "SpillError", "BLOCK", "spill_step", "merge_rows",
            "slices_for", "spill_folder", "run_in_process", "spilled_cells", "spill_line"]
@@ -327,13 +327,14 @@ def spilled_cells(k: int, ncols: int, words: int, mods: Sequence[int], nb: np.nd
                   rem: np.ndarray, endok: np.ndarray, open_mode: int, wanted: set[int],
                   threads: int, budget: int, folder: str, least: int,
                   run: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
-                  record: Callable[[dict[str, Any]], None]
+                  record: Callable[[dict[str, Any]], None], fold: bool = False
                   ) -> Iterator[tuple[int, int, list[list[int]] | None]]:
     """Each cell of the board through the slices in ``folder``, as
     ``frontier_count._word_cells`` yields them: its index, the states after it (merged)
     and the finished boards' residues (or None); a cell is yielded once the next one has
     merged its states. ``run(specs)``: the slices' :func:`spill_step` results, in order;
-    ``record(cell)``: the cell's figures (every slice's too) as they come."""
+    ``record(cell)``: the cell's figures (every slice's too) as they come; ``fold``: as
+    :func:`.frontier_word.carry_code` says."""
     m = len(mods)
     width = m + words
     first = new_word_table(16, m, words)
@@ -347,8 +348,7 @@ def spilled_cells(k: int, ncols: int, words: int, mods: Sequence[int], nb: np.nd
     pending: tuple[int, list[list[int]] | None] | None = None
     for i in range(total_cells + 1):
         c, r = divmod(i, k)
-        carry = int(i < total_cells - 1)
-        finish = int(r == k - 1 and c + 1 in wanted)
+        carry, finish = carry_code(i, k, total_cells, fold), int(r == k - 1 and c + 1 in wanted)
         expect = int(rows_prev * ratio * growth[r]) + 1 if i < total_cells else 0
         kout = slices_for(expect, width * 8, budget, least) if carry else 1
         if i == total_cells:          # nothing left to read: the last cell's states are 0

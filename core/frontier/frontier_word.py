@@ -26,7 +26,7 @@ from ..system.errors import Cancelled
 from .frontier_word_kernel import word_absorb, word_expand, word_regrow
 
 __all__ = ["LOAD", "BUFFER", "SMALL", "Layout", "WORD", "new_word_table", "grow_word_table",
-           "word_cell", "table_states", "keep_word_part", "split_part", "key_hash"]
+           "word_cell", "table_states", "keep_word_part", "split_part", "key_hash", "carry_code"]
 
 #: the most a table is filled before it is moved into a bigger one
 LOAD = 0.8
@@ -50,6 +50,16 @@ class Layout:
 
 #: one-word keys: boards of at most 7 rows
 WORD = Layout(1, word_expand, word_absorb, word_regrow)
+
+
+def carry_code(i: int, rows: int, cells: int, fold: bool) -> int:
+    """The step's ``carry`` for cell ``i`` of ``cells`` on a board ``rows`` high: 0 for the
+    last cell (nothing carried on), 2 for a column's last cell when the states are folded
+    by the top-bottom mirror (``fold``: a state and its image kept once, with their summed
+    count; exact since the column's step commutes with the mirror), else 1."""
+    if i >= cells - 1:
+        return 0
+    return 2 if fold and i % rows == rows - 1 else 1
 
 
 def new_word_table(cap: int, m: int, words: int = 1) -> np.ndarray:

@@ -58,6 +58,7 @@ def _set(w: np.uint64, p: np.int64, x: np.uint64) -> np.uint64:
 _ONES = np.uint64(0x1111111111111111)
 _SEVENS = np.uint64(0x7777777777777777)
 _EIGHTS = np.uint64(0x8888888888888888)
+_BODY = (np.uint64(1) << np.uint64(60)) - np.uint64(1)   # the window's 15 nibbles
 
 
 @njit(inline="always")
@@ -140,6 +141,44 @@ def _join(w: np.uint64, n: np.int64, a: np.int64, b: np.int64, open_mode: np.int
         return w, np.int64(0), np.int64(0), False
     return _set(w, u, np.uint64(2) if (xa == 2 or xb == 2) else xa), np.int64(0), \
         np.int64(0), True
+
+
+@njit(inline="always")
+def _relabel(rest: np.uint64) -> np.uint64:
+    """The window's pieces numbered 3, 4, … in the order their ends appear (the canonical
+    labels); only the label cells are visited (a nibble of 3 or more), without branches."""
+    out = rest
+    lab = ((rest >> np.uint64(3)) | (rest >> np.uint64(2))
+           | ((rest >> np.uint64(1)) & rest)) & _ONES
+    ren = np.uint64(0)
+    nxt = np.uint64(3)
+    while lab != 0:
+        sh = np.uint64(trailing_zeros(lab))
+        x = (rest >> sh) & _F
+        xs = x << np.uint64(2)
+        y = (ren >> xs) & _F
+        fresh = np.uint64(y == 0) * nxt
+        ren |= fresh << xs
+        nxt += np.uint64(fresh != 0)
+        out ^= (x ^ (y | fresh)) << sh
+        lab &= lab - np.uint64(1)
+    return out
+
+
+@njit(inline="always")
+def _mirror_canon(key: np.uint64, k: np.int64) -> np.uint64:
+    """The smaller of a stored key taken at a column's end and its top-bottom mirror image
+    (rows r and k - 1 - r swapped), pieces relabelled: one key for the pair. Positions 1..k
+    hold the column before, k + 1..2k the column just read, both mirrored in place; the
+    oldest cell (position 0) and the ends (bits 60-63) stay as they are. A state that
+    cannot be finished may be dropped a few cells before or after its image: it adds nothing."""
+    body = key & _BODY
+    mir = body & _F
+    for r in range(k):
+        mir |= _get(body, 1 + r) << np.uint64(4 * (k - r))
+        mir |= _get(body, k + 1 + r) << np.uint64(4 * (2 * k - r))
+    other = _relabel(mir) | (key & ~_BODY)
+    return other if other < key else key
 
 
 @njit
@@ -241,7 +280,9 @@ def word_expand(tab: np.ndarray, hi: int, mods: np.ndarray, nb: np.ndarray, rem:
     this cell (0 retires it; position 0 always retires); ``endok``: uint8[``window`` + 1],
     0 where a cell may not be an end of the path, 1 where it may, 2 where it must (a path
     from a given start: 2 only up to the cell where it retires, since a retired cell's
-    nibble is 0 like that of a cell with two moves); ``open_mode``: 0 for cycles only.
+    nibble is 0 like that of a cell with two moves); ``open_mode``: 0 for cycles only;
+    ``carry`` 2 (at a column's last cell only) keeps one key for a state and its top-bottom
+    mirror image (:func:`_mirror_canon`), the caller giving each such pair its summed count.
     Returns the states read; -2 when the arrays do not fit each other."""
     n = np.int64(window)
     m = mods.shape[0]
@@ -262,7 +303,7 @@ def word_expand(tab: np.ndarray, hi: int, mods: np.ndarray, nb: np.ndarray, rem:
         if fill[p] < 0 or fill[p] > buf.shape[1]:
             return -2
     avail = np.zeros(4, np.int64)
-    lowmask = (np.uint64(1) << np.uint64(60)) - np.uint64(1)
+    half = (n - 1) // 2           # the rows: the window is two columns and a cell
     partsu = np.uint64(parts)
     top = np.uint64(1) << np.uint64(63)
     # the cells a rem of 1 leaves one move short if they have none
@@ -292,7 +333,7 @@ def word_expand(tab: np.ndarray, hi: int, mods: np.ndarray, nb: np.ndarray, rem:
         if full:
             break
         read += 1
-        cur = k & lowmask
+        cur = k & _BODY
         ends0 = np.int64((k >> np.uint64(60)) & np.uint64(3))
         na = 0
         for q in range(4):
@@ -341,25 +382,9 @@ def word_expand(tab: np.ndarray, hi: int, mods: np.ndarray, nb: np.ndarray, rem:
                         short += 1 if endok[t] != 0 else 4
                 if short > 0 and (open_mode == 0 or short > 2 - e):
                     continue
-                # canonical labels: pieces numbered 3, 4, … in the order their ends appear;
-                # only the label cells are visited (a nibble of 3 or more), without branches
-                rest = w >> np.uint64(4)
-                out = rest
-                lab = ((rest >> np.uint64(3)) | (rest >> np.uint64(2))
-                       | ((rest >> np.uint64(1)) & rest)) & _ONES
-                ren = np.uint64(0)
-                nxt = np.uint64(3)
-                while lab != 0:
-                    sh = np.uint64(trailing_zeros(lab))
-                    x = (rest >> sh) & _F
-                    xs = x << np.uint64(2)
-                    y = (ren >> xs) & _F
-                    fresh = np.uint64(y == 0) * nxt
-                    ren |= fresh << xs
-                    nxt += np.uint64(fresh != 0)
-                    out ^= (x ^ (y | fresh)) << sh
-                    lab &= lab - np.uint64(1)
-                key = out | (np.uint64(e) << np.uint64(60)) | top
+                key = _relabel(w >> np.uint64(4)) | (np.uint64(e) << np.uint64(60)) | top
+                if carry == 2:
+                    key = _mirror_canon(key, half)
                 p = 0
                 if parts > 1:
                     p = np.int64(((_hash(key) & _LOW32) * partsu) >> np.uint64(32))

@@ -38,7 +38,7 @@ def _seen(res):
                                               (5, [5, 6], False), (6, [6], True),
                                               (7, [3, 4], False)])
 def test_two_words_read_small_boards_as_one_word_does(monkeypatch, rows, cols, closed):
-    one = count_frontier(rows, cols, closed_only=closed, threads=1)
+    one = count_frontier(rows, cols, closed_only=closed, threads=1, fold=False)
     monkeypatch.setattr(frontier_count, "_layout", lambda k: PAIR)
     two = count_frontier(rows, cols, closed_only=closed, threads=2)
     assert _seen(two) == _seen(one)
