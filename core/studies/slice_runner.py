@@ -18,8 +18,9 @@ once on as many workers as there are. What this asks of the cluster and what it 
 * a slice on another process cannot see this process's cancel flag. It looks for the file
   :data:`STOP_FILE` in the folder after every round of its threads instead. When the run
   stops (cancel, Ctrl-C, SIGTERM, a failed slice, a lost cluster), :func:`stop_slices`
-  writes that file, waits until no slice marks itself running (``running-c{cell}-s{slice}``,
-  at most :data:`STOP_WAIT` seconds) and removes the folder, so no slice is left on disk.
+  writes that file, waits until no slice marks itself running (the file
+  ``running-c{cell}-s{slice}``, which names the worker and its process; at most
+  :data:`STOP_WAIT` seconds) and removes the folder, so no slice is left on disk.
 """
 from __future__ import annotations
 
@@ -79,8 +80,8 @@ def cluster_step(spec: dict[str, Any]) -> dict[str, Any]:
         if os.path.exists(stop_file):
             raise Cancelled("the frontier count was stopped")
         try:
-            with open(mark, "wb"):
-                pass
+            with open(mark, "w") as f:          # who runs it: a killed worker's is left
+                f.write(f"{name} {os.getpid()}\n")
         except OSError as e:
             raise SpillError(f"the worker {name} cannot write in the spill folder {folder}: "
                              f"{e.strerror or e}") from None
