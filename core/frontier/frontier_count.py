@@ -299,8 +299,8 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     ``spill`` is removed at the end); ``run_slices(specs)`` runs a cell's slices (default:
     one after the other in this process), ``report(line)`` hears of each cell. ``fold``:
     after each column a state and its top-bottom mirror image are kept as one, with their
-    summed count (about half the states; the counts are the same), on boards of at most
-    :data:`WORD_ROWS` rows; never with ``end_at`` (one end cell is not mirrored)."""
+    summed count (about half the states; the counts are the same); never with ``end_at``
+    (one end cell is not mirrored)."""
     lengths = sorted({int(cols)} if isinstance(cols, (int, np.integer)) else
                      {int(c) for c in cols})
     if not isinstance(rows, (int, np.integer)) or not 1 <= int(rows) <= MAX_ROWS:
@@ -328,7 +328,7 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     wanted = set(lengths)
     total_cells = k * ncols
     nparts = max(1, int(threads)) if threads else min(8, os.cpu_count() or 1)
-    fold = bool(fold) and end_at is None and _layout(k) is WORD
+    fold = bool(fold) and end_at is None
     states = 1
     cells: Iterator[tuple[int, int, Any]]
     folder = None

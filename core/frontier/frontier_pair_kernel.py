@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit, trailing_zeros
-from .frontier_word_kernel import _find, _get, _hash, _set
+from ..system.jit import njit
+from .frontier_word_kernel import _BODY, _find, _get, _hash, _relabel, _set
 
 #: the widest window the pair holds (12 rows: 25 cells, the new one the 26th nibble)
 PAIR_WINDOW = 25
@@ -137,25 +137,21 @@ def _join2(lo: np.uint64, hi: np.uint64, n: np.int64, a: np.int64, b: np.int64,
 
 
 @njit(inline="always")
-def _relabel(rest: np.uint64, ren: np.uint64, nxt: np.uint64
-             ) -> tuple[np.uint64, np.uint64, np.uint64]:
-    """Renumbers the labels (nibbles of 3 or more) of ``rest`` through ``ren`` (nibble
-    ``x``: the new label of ``x``, 0 for none yet), a new label ``nxt`` for each label met
-    first; only the label nibbles are visited, without branches."""
-    out = rest
-    lab = ((rest >> np.uint64(3)) | (rest >> np.uint64(2))
-           | ((rest >> np.uint64(1)) & rest)) & _ONES
-    while lab != 0:
-        sh = np.uint64(trailing_zeros(lab))
-        x = (rest >> sh) & _F
-        xs = x << np.uint64(2)
-        y = (ren >> xs) & _F
-        fresh = np.uint64(y == 0) * nxt
-        ren |= fresh << xs
-        nxt += np.uint64(fresh != 0)
-        out ^= (x ^ (y | fresh)) << sh
-        lab &= lab - np.uint64(1)
-    return out, ren, nxt
+def _mirror_canon2(khi: np.uint64, klo: np.uint64, k: np.int64
+                   ) -> tuple[np.uint64, np.uint64]:
+    """:func:`.frontier_word_kernel._mirror_canon` on a two-word key: the smaller (``hi``
+    first) of the key taken at a column's end and its top-bottom mirror image relabelled."""
+    body = khi & _BODY
+    mlo = klo & _F
+    mhi = np.uint64(0)
+    for r in range(k):
+        mlo, mhi = _set2(mlo, mhi, k - r, _get2(klo, body, 1 + r))
+        mlo, mhi = _set2(mlo, mhi, 2 * k - r, _get2(klo, body, k + 1 + r))
+    rlo, ren, nxt = _relabel(mlo, np.uint64(0), np.uint64(3))
+    rhi = _relabel(mhi, ren, nxt)[0] | (khi & ~_BODY)
+    if rhi < khi or (rhi == khi and rlo < klo):
+        return rhi, rlo
+    return khi, klo
 
 
 @njit
@@ -254,7 +250,8 @@ def pair_expand(tab: np.ndarray, hi_slot: int, mods: np.ndarray, nb: np.ndarray,
     ``carry``), the boards that end with this cell added into ``total`` (``finish``).
     Stops before a state whose successors might not fit its buffer (``io[0]`` says where
     to go on from). ``endok`` (0 a cell may not be an end of the path, 1 it may, 2 it
-    must), ``nb``, ``rem``, ``window`` and ``open_mode`` as there. Returns the states
+    must), ``nb``, ``rem``, ``window``, ``open_mode`` and ``carry`` 2 (the mirror fold) as
+    there. Returns the states
     read; -2 when the arrays do not fit each other."""
     n = np.int64(window)
     m = mods.shape[0]
@@ -276,7 +273,7 @@ def pair_expand(tab: np.ndarray, hi_slot: int, mods: np.ndarray, nb: np.ndarray,
         if fill[p] < 0 or fill[p] > buf.shape[1]:
             return -2
     avail = np.zeros(4, np.int64)
-    lowmask = (np.uint64(1) << np.uint64(60)) - np.uint64(1)
+    half = (n - 1) // 2                      # the rows
     partsu = np.uint64(parts)
     top = np.uint64(1) << np.uint64(63)
     one = np.zeros(n + 1, np.int64)          # cells a rem of 1 leaves short if they have none
@@ -305,7 +302,7 @@ def pair_expand(tab: np.ndarray, hi_slot: int, mods: np.ndarray, nb: np.ndarray,
             break
         read += 1
         clo = tab[s, 1]
-        chi = k0 & lowmask
+        chi = k0 & _BODY
         ends0 = np.int64((k0 >> np.uint64(60)) & np.uint64(3))
         na = 0
         for q in range(4):
@@ -360,6 +357,8 @@ def pair_expand(tab: np.ndarray, hi_slot: int, mods: np.ndarray, nb: np.ndarray,
                                          np.uint64(0), np.uint64(3))
                 rhi, ren, nxt = _relabel(hi >> np.uint64(4), ren, nxt)
                 key = rhi | (np.uint64(e) << np.uint64(60)) | top
+                if carry == 2:
+                    key, rlo = _mirror_canon2(key, rlo, half)
                 p = np.int64(0)
                 if parts > 1:
                     p = np.int64(((_hash2(key, rlo) & _LOW32) * partsu) >> np.uint64(32))

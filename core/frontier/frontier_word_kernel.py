@@ -144,14 +144,15 @@ def _join(w: np.uint64, n: np.int64, a: np.int64, b: np.int64, open_mode: np.int
 
 
 @njit(inline="always")
-def _relabel(rest: np.uint64) -> np.uint64:
-    """The window's pieces numbered 3, 4, … in the order their ends appear (the canonical
-    labels); only the label cells are visited (a nibble of 3 or more), without branches."""
+def _relabel(rest: np.uint64, ren: np.uint64, nxt: np.uint64
+             ) -> tuple[np.uint64, np.uint64, np.uint64]:
+    """Renumbers the labels (nibbles of 3 or more) of ``rest`` through ``ren`` (nibble
+    ``x``: the new label of ``x``, 0 for none yet), a new label ``nxt`` for each label met
+    first: from ``ren`` 0 and ``nxt`` 3, the pieces numbered 3, 4, … in the order their ends
+    appear (the canonical labels). Only the label nibbles are visited, without branches."""
     out = rest
     lab = ((rest >> np.uint64(3)) | (rest >> np.uint64(2))
            | ((rest >> np.uint64(1)) & rest)) & _ONES
-    ren = np.uint64(0)
-    nxt = np.uint64(3)
     while lab != 0:
         sh = np.uint64(trailing_zeros(lab))
         x = (rest >> sh) & _F
@@ -162,7 +163,7 @@ def _relabel(rest: np.uint64) -> np.uint64:
         nxt += np.uint64(fresh != 0)
         out ^= (x ^ (y | fresh)) << sh
         lab &= lab - np.uint64(1)
-    return out
+    return out, ren, nxt
 
 
 @njit(inline="always")
@@ -177,7 +178,7 @@ def _mirror_canon(key: np.uint64, k: np.int64) -> np.uint64:
     for r in range(k):
         mir |= _get(body, 1 + r) << np.uint64(4 * (k - r))
         mir |= _get(body, k + 1 + r) << np.uint64(4 * (2 * k - r))
-    other = _relabel(mir) | (key & ~_BODY)
+    other = _relabel(mir, np.uint64(0), np.uint64(3))[0] | (key & ~_BODY)
     return other if other < key else key
 
 
@@ -382,7 +383,8 @@ def word_expand(tab: np.ndarray, hi: int, mods: np.ndarray, nb: np.ndarray, rem:
                         short += 1 if endok[t] != 0 else 4
                 if short > 0 and (open_mode == 0 or short > 2 - e):
                     continue
-                key = _relabel(w >> np.uint64(4)) | (np.uint64(e) << np.uint64(60)) | top
+                key = (_relabel(w >> np.uint64(4), np.uint64(0), np.uint64(3))[0]
+                       | (np.uint64(e) << np.uint64(60)) | top)
                 if carry == 2:
                     key = _mirror_canon(key, half)
                 p = 0

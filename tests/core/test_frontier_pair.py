@@ -37,10 +37,11 @@ def _seen(res):
 @pytest.mark.parametrize("rows,cols,closed", [(3, [4, 6, 8], False), (4, [5, 6, 8], False),
                                               (5, [5, 6], False), (6, [6], True),
                                               (7, [3, 4], False)])
-def test_two_words_read_small_boards_as_one_word_does(monkeypatch, rows, cols, closed):
-    one = count_frontier(rows, cols, closed_only=closed, threads=1, fold=False)
+@pytest.mark.parametrize("fold", [True, False])
+def test_two_words_read_small_boards_as_one_word_does(monkeypatch, rows, cols, closed, fold):
+    one = count_frontier(rows, cols, closed_only=closed, threads=1, fold=fold)
     monkeypatch.setattr(frontier_count, "_layout", lambda k: PAIR)
-    two = count_frontier(rows, cols, closed_only=closed, threads=2)
+    two = count_frontier(rows, cols, closed_only=closed, threads=2, fold=fold)
     assert _seen(two) == _seen(one)
     assert one.boards[-1].paths or one.boards[-1].cycles
 
@@ -57,7 +58,7 @@ def test_tall_boards_agree_with_the_visited_set_counter(rows, cols):
 def test_eight_rows_closed_up_to_four_columns_and_twelve_rows():
     res = count_frontier(8, [1, 2, 3, 4], closed_only=True)
     assert [b.cycles for b in res.boards] == A193055[:4]
-    assert res.column_states[:2] == [1, 1024]
+    assert res.column_states[:2] == [1, (1024 + 32) // 2]     # folded: 32 are their own image
     assert count_frontier(12, [3], closed_only=True).boards[0].cycles == 176
     assert MAX_ROWS == (PAIR_WINDOW - 1) // 2 == 12
     with pytest.raises(FrontierError, match="rows high"):
@@ -65,14 +66,16 @@ def test_eight_rows_closed_up_to_four_columns_and_twelve_rows():
 
 
 def test_threads_parts_growth_and_starts_on_two_word_keys(monkeypatch):
-    one = count_frontier(8, [4], closed_only=True, threads=1)
+    one = count_frontier(8, [4], closed_only=True, threads=1, fold=False)
     for threads in (2, 3):
-        many = count_frontier(8, [4], closed_only=True, threads=threads)
+        many = count_frontier(8, [4], closed_only=True, threads=threads, fold=False)
         assert many.column_states == one.column_states == [1, 1024, 167580, 0]
         assert many.state_cells == one.state_cells
+    folded = count_frontier(8, [4], closed_only=True, threads=2)
+    assert folded.column_states == [1, 528, 84043, 0] and folded.boards == one.boards
     with monkeypatch.context() as mp:     # every table starts small and grows many times
         mp.setattr(frontier_count, "_expect", lambda states, growth: 1)
-        small = count_frontier(8, [4], closed_only=True, threads=2)
+        small = count_frontier(8, [4], closed_only=True, threads=2, fold=False)
     assert small.column_states == one.column_states
     parts = [count_frontier(9, [3], part=(2, i, 3)).boards[0].paths for i in range(3)]
     assert sum(parts) == 560 and min(parts) > 0
