@@ -5,6 +5,7 @@
     .venv/bin/python bench/frontier_cells.py 7 8 --closed-only --cap-gb 18
     .venv/bin/python bench/frontier_cells.py 8 5 --closed-only --threads 1 --before fbd6a98^
     .venv/bin/python bench/frontier_cells.py 7 7 --spill /tmp --cap-gb 8      # slices on disk
+    .venv/bin/python bench/frontier_cells.py 6 6 --no-fold       # mirror images kept apart
 
 Prints, column by column, the states held after the column's last cell, the wall and CPU
 seconds of the column and the CPU per state read (the states of the cell before, summed over
@@ -49,6 +50,8 @@ def main() -> None:
     ap.add_argument("--before", default="", help="also run the engine of this revision")
     ap.add_argument("--spill", default="", help="through slices on disk in a folder here")
     ap.add_argument("--slices", type=int, default=1, help="with --spill: at least this many")
+    ap.add_argument("--no-fold", action="store_true",
+                    help="keep a state and its top-bottom mirror image apart (no fold)")
     a = ap.parse_args()
     if a.before:
         side_by_side(a.before)
@@ -86,6 +89,8 @@ def main() -> None:
     cap = int(a.cap_gb * 2**30) if a.cap_gb else None
     try:
         spill = ({"spill": a.spill, "slices": a.slices, "report": print} if a.spill else {})
+        if a.no_fold:
+            spill["fold"] = False
         res = count_frontier(a.rows, [a.cols], closed_only=a.closed_only, memory_limit=cap,
                              progress=progress, threads=a.threads or None, **spill)
         print("  counts:", [(b.cols, b.cycles, b.paths) for b in res.boards])
