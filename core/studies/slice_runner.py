@@ -66,8 +66,9 @@ def _worker() -> str:
 
 def cluster_step(spec: dict[str, Any]) -> dict[str, Any]:
     """One slice through one cell on a worker (:func:`spill_step`'s task and result, with
-    ``worker`` and ``threads`` added); :class:`SpillError` in one line when this worker
-    cannot reach the folder, :class:`Cancelled` once the folder's stop file is there."""
+    ``worker``, ``threads`` and ``start``, the Unix time it began, added);
+    :class:`SpillError` in one line when this worker cannot reach the folder,
+    :class:`Cancelled` once the folder's stop file is there."""
     folder, cell, me = str(spec["folder"]), int(spec["cell"]), int(spec["slice"])
     name = _worker()
     if not os.path.isdir(folder) or not os.access(folder, os.R_OK | os.W_OK | os.X_OK):
@@ -77,6 +78,7 @@ def cluster_step(spec: dict[str, Any]) -> dict[str, Any]:
     stop_file = os.path.join(folder, STOP_FILE)
     mark = os.path.join(folder, f"running-c{cell}-s{me}")
     with _ONE_AT_A_TIME:
+        start = time.time()
         if os.path.exists(stop_file):
             raise Cancelled("the frontier count was stopped")
         try:
@@ -97,7 +99,7 @@ def cluster_step(spec: dict[str, Any]) -> dict[str, Any]:
                 os.remove(mark)
             except OSError:
                 pass
-    return {**got, "worker": name, "threads": int(spec["threads"])}
+    return {**got, "worker": name, "threads": int(spec["threads"]), "start": round(start, 3)}
 
 
 def stop_slices(folder: str, wait: float = STOP_WAIT) -> None:
@@ -137,7 +139,8 @@ def slice_threads(scheduler: str, timeout: float) -> int:
 class ClusterSlices:
     """``run_slices`` of a spilled count (:func:`.frontier_count.count_frontier`) on the
     Dask scheduler ``scheduler``: each cell's slices as tasks run at once, their results in
-    order. ``cells`` keeps, for every cell run, each slice's ``worker`` and ``threads``."""
+    order. ``cells`` keeps, for every cell run, each slice's ``worker``, ``threads`` and
+    ``start``."""
 
     def __init__(self, scheduler: str, cancel: CancelLike = None,
                  worker_timeout: float = 60.0) -> None:
@@ -162,12 +165,12 @@ class ClusterSlices:
             stop_slices(folder)
             raise Cancelled("the frontier count was cancelled")
         got = [report.results[t.key] for t in tasks]
-        self.cells.append([{"worker": g.pop("worker"), "threads": g.pop("threads")}
+        self.cells.append([{x: g.pop(x) for x in ("worker", "threads", "start")}
                            for g in got])
         return got
 
     def place(self, cells: list[dict[str, Any]]) -> None:
-        """Adds each slice's worker and threads to the count's per-cell figures
+        """Adds each slice's worker, threads and start to the count's per-cell figures
         (``FrontierResult.slices``, one entry per cell run, in order)."""
         for cell, placed in zip(cells, self.cells):
             for per, where in zip(cell.get("per_slice", []), placed):

@@ -25,7 +25,7 @@ def test_cluster_step_counts_as_the_local_slices(tmp_path):
 
     def run(specs):
         got = [cluster_step(s) for s in specs]
-        seen.extend((g.pop("worker"), g.pop("threads")) for g in got)
+        seen.extend((g.pop("worker"), g.pop("threads")) for g in got if g.pop("start") > 0)
         assert not list(tmp_path.glob("*/running-*"))
         return got
     res = count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4, run_slices=run)
