@@ -12,6 +12,8 @@ once on as many workers as there are. What this asks of the cluster and what it 
 * a worker process reads one slice at a time (a lock of its process), on as many threads as
   the run's thread shares, which :func:`slice_threads` takes from the cluster: the fewest
   threads of any worker, at most :data:`MOST_THREADS` (the count's own cap on this machine);
+  its tables take at most :data:`WORKER_SHARE` of the worker's memory limit (a slice that
+  would take more is read in parts), and never more than the run's budget;
 * a worker that dies has its slice run again elsewhere by the scheduler; a slice run again
   removes the files it wrote the first time before it writes them anew (spill_step), and the
   files it reads are removed only once the whole cell is done;
@@ -37,12 +39,15 @@ from ..run.runner import RunnerError, Task, client_for, run_tasks
 from ..system.control import CancelLike
 from ..system.errors import Cancelled
 
-__all__ = ["MOST_THREADS", "STOP_FILE", "STOP_WAIT", "ClusterSlices", "cluster_step",
+__all__ = ["MOST_THREADS", "STOP_FILE", "STOP_WAIT", "WORKER_SHARE", "ClusterSlices", "cluster_step",
            "slice_threads", "stop_slices"]
 
 #: the most threads a slice reads a cell with (each pair of threads has its own buffer, so
 #: their memory grows as the square of the threads; frontier_count takes at most 8 too)
 MOST_THREADS = 8
+#: the part of a Dask worker's memory limit a slice's tables may take (less when the run's
+#: own budget, --memory-mb or the client's free memory, is lower)
+WORKER_SHARE = 0.6
 #: the file whose presence stops every slice of its folder within a round
 STOP_FILE = "STOP"
 #: seconds the client waits for running slices to stop before it removes the folder
@@ -55,13 +60,16 @@ _ONE_AT_A_TIME = threading.Lock()
 _CLIENT_FOLDERS: set[str] = set()
 
 
-def _worker() -> str:
-    """The address of the Dask worker running this task ("this process" outside one)."""
+def _worker() -> tuple[str, int | None]:
+    """The address of the Dask worker running this task ("this process" outside one) and
+    its memory limit in bytes (None when it has none)."""
     try:
         from distributed import get_worker
-        return str(get_worker().address)
+        w = get_worker()
     except (ImportError, ValueError):
-        return "this process"
+        return "this process", None
+    limit = getattr(getattr(w, "memory_manager", None), "memory_limit", None)
+    return str(w.address), int(limit) if limit else None
 
 
 def cluster_step(spec: dict[str, Any]) -> dict[str, Any]:
@@ -70,7 +78,11 @@ def cluster_step(spec: dict[str, Any]) -> dict[str, Any]:
     :class:`SpillError` in one line when this worker cannot reach the folder,
     :class:`Cancelled` once the folder's stop file is there."""
     folder, cell, me = str(spec["folder"]), int(spec["cell"]), int(spec["slice"])
-    name = _worker()
+    name, limit = _worker()
+    if limit is not None:
+        # the worker's nanny pauses it at 80 % of its memory limit and kills it at 95 %;
+        # the budget counts the tables only, not the buffers and the rows being read
+        spec = {**spec, "budget": min(int(spec["budget"]), int(limit * WORKER_SHARE))}
     if not os.path.isdir(folder) or not os.access(folder, os.R_OK | os.W_OK | os.X_OK):
         raise SpillError(f"the worker {name} cannot reach the spill folder {folder}: --spill "
                          "must be a folder every worker sees at the same path (a shared "

@@ -98,3 +98,22 @@ def test_a_folder_the_worker_cannot_reach_is_one_line(tmp_path):
     spec = {"folder": str(tmp_path / "elsewhere"), "cell": 0, "slice": 0}
     with pytest.raises(slice_runner.SpillError, match="cannot reach the spill folder"):
         cluster_step(spec)
+
+
+def test_a_workers_memory_limit_caps_its_slices(tmp_path, monkeypatch):
+    """On a worker whose memory limit is 80,000 bytes a slice's tables take at most 60 % of
+    it (48,000 bytes, against the run's 1 GiB): the bigger slices are read in parts, and the
+    count is the same."""
+    monkeypatch.setattr(slice_runner, "_worker", lambda: ("tcp://w:1", 80_000))
+    got = []
+
+    def run(specs):
+        out = [cluster_step(s) for s in specs]
+        got.extend(out)
+        return out
+    res = count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4, run_slices=run,
+                         memory_limit=1 << 30)
+    ref = count_frontier(5, [6], threads=2)
+    assert res.boards[0].paths == ref.boards[0].paths
+    assert max(g["parts"] for g in got) >= 2       # 1 GiB alone: every slice in one part
+    assert {g["worker"] for g in got} == {"tcp://w:1"}
