@@ -143,20 +143,26 @@ def test_a_worker_killed_in_a_slice_leaves_the_count_exact(cluster, tmp_path):
     cluster.wait_for_workers(2)                      # the nanny restarted it
 
 
-def test_sigterm_on_a_cluster_run_leaves_no_slice_on_disk(cluster, tmp_path):
+@pytest.mark.parametrize("sig,code,word", [(signal.SIGTERM, 143, "terminated"),
+                                           (signal.SIGINT, 130, "interrupted")])
+def test_a_signal_on_a_cluster_run_leaves_no_slice_on_disk(cluster, tmp_path, sig, code,
+                                                           word):
+    """SIGTERM or Ctrl-C while the workers read slices: one line, exit 143 or 130, the
+    running slices stopped by the folder's stop file before the folder is removed."""
     proc = subprocess.Popen(_count(6, 6, tmp_path, "--slices", "8", "--scheduler",
                                    cluster.address),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env=_env())
+                            env=_env(),
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         _marker(tmp_path, proc, 12)
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(sig)
         t0 = time.monotonic()
         _, err = proc.communicate(timeout=60)
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 143 and err.strip().splitlines()[-1] == "terminated", err[-600:]
+    assert proc.returncode == code and err.strip().splitlines()[-1] == word, err[-600:]
     assert time.monotonic() - t0 < 20
     assert list(tmp_path.iterdir()) == []
     time.sleep(1.0)                                  # no worker writes into it afterwards
