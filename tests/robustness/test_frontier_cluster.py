@@ -20,19 +20,14 @@ import time
 from pathlib import Path
 
 import pytest
+import test_distributed
 from test_distributed import BIN, KNIGHTGUI, Cluster, _env
 
 from knightgui_core.frontier.frontier_count import count_frontier
 
-
-@pytest.fixture(scope="module")
-def cluster():
-    c = Cluster(2)
-    try:
-        c.wait_for_workers(2)
-        yield c
-    finally:
-        c.close()
+#: test_distributed's fixture: a `dask scheduler` and two one-thread `dask worker`s, this
+#: module's own
+cluster = test_distributed.cluster
 
 
 def _count(rows: int, cols: int, spill: Path, *extra: str) -> list[str]:
