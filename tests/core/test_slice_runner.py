@@ -101,10 +101,10 @@ def test_a_folder_the_worker_cannot_reach_is_one_line(tmp_path):
 
 
 def test_a_workers_memory_limit_caps_its_slices(tmp_path, monkeypatch):
-    """On a worker whose memory limit is 80,000 bytes a slice's tables take at most 60 % of
-    it (48,000 bytes, against the run's 1 GiB): the bigger slices are read in parts, and the
+    """On a worker whose memory limit is 900,000 bytes a slice's tables take at most 60 % of
+    it (540,000 bytes, against the run's 1 GiB): the bigger slices are read in parts, and the
     count is the same."""
-    monkeypatch.setattr(slice_runner, "_worker", lambda: ("tcp://w:1", 80_000))
+    monkeypatch.setattr(slice_runner, "_worker", lambda: ("tcp://w:1", 900_000))
     got = []
 
     def run(specs):
