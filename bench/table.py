@@ -21,7 +21,8 @@ limit (which covers the moment a table doubles, old and new side by side). ``--q
 10×10. The machine is shared: the load average is printed with the figures. ``--reps N``
 runs 10×10's old kernel and table N times each, alternating (each table made afresh), and
 gives the best CPU seconds of each, their ratio (the target's figure) and the table's
-median.
+median, then every run's CPU seconds, the table's with their system part (on this virtual
+machine mostly the kernel zeroing the table's fresh pages, which moves from run to run).
 """
 from __future__ import annotations
 
@@ -81,8 +82,15 @@ def _rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def _sys_s() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_stime
+
+
 def run(rows: int, cols: int, starts: list[int], table: TransTable | None, lengths: bool):
+    """Count with the memo kernel: (wall seconds, totals, CPU seconds); the system part of the
+    CPU seconds (the kernel zeroing the table's fresh pages, most of it) goes to ``SYS``."""
     cb = CountBoard(rows, cols)
+    s0 = _sys_s()
     t0 = time.perf_counter()
     c0 = time.process_time()
     tot = [0, 0, 0, 0.0, 0.0, 0, 0, 0]
@@ -96,7 +104,12 @@ def run(rows: int, cols: int, starts: list[int], table: TransTable | None, lengt
         tot[5] += r.forward_moves
         tot[6] += r.probes
         tot[7] += r.hits
+    SYS.append(_sys_s() - s0)
     return time.perf_counter() - t0, tot, time.process_time() - c0
+
+
+#: system CPU seconds of each :func:`run`, in order
+SYS: list[float] = []
 
 
 def main() -> None:
@@ -134,16 +147,17 @@ def main() -> None:
     best = []
     for name, rows, cols, starts, lengths in cases:
         dt0, plain, _ = run(rows, cols, starts, None, lengths)
-        olds, tabs = [], []
+        olds, tabs, sys_s = [], [], []
         for _ in range(a.reps if rows == 10 else 1):
             dto, old, cto = run_old(rows, cols, starts)
             table = TransTable(rows * cols, limit, lengths=lengths)
             dt1, memo, ct1 = run(rows, cols, starts, table, lengths)
             olds.append(cto)
             tabs.append(ct1)
+            sys_s.append(SYS[-1])
         assert old == plain[:3] == memo[:3], (name, old, plain, memo)
         assert abs(plain[3] - memo[3]) < 1e-9 and abs(plain[4] - memo[4]) < 1e-9, name
-        best.append((name, min(olds), min(tabs), statistics.median(tabs)))
+        best.append((name, min(olds), min(tabs), statistics.median(tabs), olds, tabs, sys_s))
         print(f"{name:<26} {dto:>7.2f} {dt0:>10.2f} {dt1:>8.2f} {dto / dt1:>5.1f}× {cto / ct1:>5.1f}× "
               f"{plain[5]:>14,} {memo[5]:>12,} {memo[6]:>11,} {memo[7]:>10,} "
               f"{table.used():>10,} {_rss_mib() - base:>11,.0f} MiB")
@@ -153,9 +167,11 @@ def main() -> None:
           f"{_rss_mib() - base:,.0f} MiB above it (limit of one table: {a.table_mb} MiB); "
           f"ratio = old kernel / table (the last of --reps runs)")
     if a.reps > 1:
-        for name, o, t, med in best[:1] if not a.quick else []:
+        for name, o, t, med, olds, tabs, sys_s in best[:1] if not a.quick else []:
             print(f"{name}: best CPU of {a.reps}, old {o:.2f} s, table {t:.2f} s: {o / t:.2f}×; "
                   f"table median {med:.2f} s ({o / med:.2f}×)")
+            print(f"  each run, old: {' '.join(f'{x:.2f}' for x in olds)} s; table: "
+                  + " ".join(f"{x:.2f} ({y:.2f} system)" for x, y in zip(tabs, sys_s)) + " s")
     print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} at the end")
 
 
