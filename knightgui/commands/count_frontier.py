@@ -79,8 +79,9 @@ def _spill_options(args) -> dict:
         if raw is not None:
             raise CliError("--slices goes with --spill DIR")
         if getattr(args, "scheduler", None) is not None and scheduler != "local":
-            raise CliError("the frontier count runs on a cluster through its slices on disk: "
-                           "give --spill DIR too (a folder every worker sees)")
+            print("frontier: the count runs in this process; --scheduler sends it to the "
+                  "cluster only through slices on disk (--spill DIR, a folder every worker "
+                  "sees)", file=sys.stderr, flush=True)
         return {}
     least = 1 if raw is None else positive_int("--slices", raw, 1, 1 << 12)
 
