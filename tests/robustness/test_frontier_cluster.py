@@ -116,7 +116,7 @@ def _marker(spill: Path, proc: subprocess.Popen, least_cell: int, timeout: float
 def test_a_worker_killed_in_a_slice_leaves_the_count_exact(cluster, tmp_path):
     """6×6 open through 8 slices: the worker reading a slice of cell 14 (column 3) is
     killed; the scheduler runs that slice again on the other worker, and the count is
-    6×6's (A165134: 6,637,920 directed open paths). ``slow``: 20 s on 2 shared cores."""
+    6×6's (A165134: 6,637,920 directed open paths). ``slow``: 20-33 s on 2 shared cores."""
     proc = subprocess.Popen(_count(6, 6, tmp_path, "--slices", "8", "--scheduler",
                                    cluster.address),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
