@@ -212,6 +212,7 @@ def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
     t0, c0 = time.perf_counter(), time.process_time()
     folder, cell, me = str(spec["folder"]), int(spec["cell"]), int(spec["slice"])
     words, threads, budget = int(spec["words"]), int(spec["threads"]), int(spec["budget"])
+    cpu = max(1, int(spec.get("cpu_threads", threads)))   # threads it reads with ('threads': shares)
     mods = np.array([int(x) for x in spec["mods"]], np.uint64)
     width = mods.shape[0] + words
     held = [0, 0]
@@ -243,8 +244,7 @@ def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
             if carry:
                 for old in glob.glob(os.path.join(folder, f"c{cell + 1}_s*_f{me}o*_t*.u64")):
                     os.remove(old)                              # a task run again starts afresh
-            names = [os.path.join(folder, f"c{cell + 1}_s{{}}_f{me}o{j}_t{{}}.u64")
-                     for j in range(threads)]
+            names = [os.path.join(folder, f"c{cell + 1}_s{{}}_f{me}o{j}_t{{}}.u64") for j in range(cpu)]
             states_in = states_out = rows_out = 0
             total = [[0] * mods.shape[0], [0] * mods.shape[0]]
             for q in range(parts):
@@ -260,7 +260,7 @@ def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
                     tabs = tabs or [new_word_table(16, mods.shape[0], words)]
                 else:
                     merge = _Merge(mods, words, threads, reserve, int(states_est / parts))
-                    with ThreadPoolExecutor(threads) as pool:
+                    with ThreadPoolExecutor(min(cpu, threads)) as pool:
                         list(pool.map(merge.add_files, range(threads), share_paths,
                                       [part] * threads))
                     tabs = merge.tabs
@@ -269,7 +269,7 @@ def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
                 outs, tot, made = word_cell(
                     tabs, mods, np.array(spec["nb"], np.int64), np.array(spec["rem"], np.uint8),
                     np.array(spec["endok"], np.uint8), int(spec["window"]), int(spec["open_mode"]),
-                    int(spec["finish"]), carry, int(got * growth) + 1, threads, reserve,
+                    int(spec["finish"]), carry, int(got * growth) + 1, cpu, reserve,
                     _layout(words), stop=stop)
                 reserve(-sum(t.nbytes for t in tabs))
                 del tabs
