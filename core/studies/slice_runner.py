@@ -10,8 +10,9 @@ once on as many workers as there are. What this asks of the cluster and what it 
   system): a worker that cannot reach it fails its slice with one line naming itself and
   the folder, the run stops, and the folder is removed;
 * a worker process reads one slice at a time (a lock of its process), on as many threads as
-  the run's thread shares, which :func:`slice_threads` takes from the cluster: the fewest
-  threads of any worker, at most :data:`MOST_THREADS` (the count's own cap on this machine);
+  the worker has, at most :data:`MOST_THREADS` (the count's own cap on one machine); the
+  files are split in as many thread shares as the most threads of any worker
+  (:func:`slice_threads`), so the biggest worker merges them on all its threads;
   its tables take at most :data:`WORKER_SHARE` of the worker's memory limit (a slice that
   would take more is read in parts), and never more than the run's budget;
 * a worker that dies has its slice run again elsewhere by the scheduler; a slice run again
@@ -60,16 +61,17 @@ _ONE_AT_A_TIME = threading.Lock()
 _CLIENT_FOLDERS: set[str] = set()
 
 
-def _worker() -> tuple[str, int | None]:
-    """The address of the Dask worker running this task ("this process" outside one) and
-    its memory limit in bytes (None when it has none)."""
+def _worker() -> tuple[str, int | None, int | None]:
+    """The address of the Dask worker running this task ("this process" outside one), its
+    memory limit in bytes and its threads (None when it has none, or outside a worker)."""
     try:
         from distributed import get_worker
         w = get_worker()
     except (ImportError, ValueError):
-        return "this process", None
+        return "this process", None, None
     limit = getattr(getattr(w, "memory_manager", None), "memory_limit", None)
-    return str(w.address), int(limit) if limit else None
+    threads = getattr(getattr(w, "state", None), "nthreads", None)
+    return str(w.address), int(limit) if limit else None, int(threads) if threads else None
 
 
 def cluster_step(spec: dict[str, Any]) -> dict[str, Any]:
@@ -78,11 +80,13 @@ def cluster_step(spec: dict[str, Any]) -> dict[str, Any]:
     :class:`SpillError` in one line when this worker cannot reach the folder,
     :class:`Cancelled` once the folder's stop file is there."""
     folder, cell, me = str(spec["folder"]), int(spec["cell"]), int(spec["slice"])
-    name, limit = _worker()
+    name, limit, nthreads = _worker()
     if limit is not None:
         # the worker's nanny pauses it at 80 % of its memory limit and kills it at 95 %;
         # the budget counts the tables only, not the buffers and the rows being read
         spec = {**spec, "budget": min(int(spec["budget"]), int(limit * WORKER_SHARE))}
+    if nthreads is not None:          # the files keep the run's shares; the reading, ours
+        spec = {**spec, "cpu_threads": min(nthreads, MOST_THREADS)}
     if not os.path.isdir(folder) or not os.access(folder, os.R_OK | os.W_OK | os.X_OK):
         raise SpillError(f"the worker {name} cannot reach the spill folder {folder}: --spill "
                          "must be a folder every worker sees at the same path (a shared "
@@ -111,7 +115,8 @@ def cluster_step(spec: dict[str, Any]) -> dict[str, Any]:
                 os.remove(mark)
             except OSError:
                 pass
-    return {**got, "worker": name, "threads": int(spec["threads"]), "start": round(start, 3)}
+    threads = int(spec.get("cpu_threads", spec["threads"]))
+    return {**got, "worker": name, "threads": threads, "start": round(start, 3)}
 
 
 def stop_slices(folder: str, wait: float = STOP_WAIT) -> None:
@@ -133,8 +138,8 @@ def stop_slices(folder: str, wait: float = STOP_WAIT) -> None:
 
 
 def slice_threads(scheduler: str, timeout: float) -> int:
-    """The threads a slice takes on the cluster at ``scheduler``: the fewest of any of its
-    workers (so that none runs more threads than it has), at most :data:`MOST_THREADS`;
+    """The thread shares of a run on the cluster at ``scheduler``: the most threads of any of
+    its workers, at most :data:`MOST_THREADS` (each worker reads with its own threads);
     waits ``timeout`` seconds at most for a first worker (:class:`RunnerError` if none)."""
     client, _ = client_for(scheduler)
     counts = [int(n) for n in client.nthreads().values()]
@@ -145,7 +150,7 @@ def slice_threads(scheduler: str, timeout: float) -> int:
             raise RunnerError(f"the Dask scheduler at {scheduler} has had no worker for "
                               f"{timeout:g} s") from None
         counts = [int(n) for n in client.nthreads().values()] or [1]
-    return max(1, min(min(counts), MOST_THREADS))
+    return max(1, min(max(counts), MOST_THREADS))
 
 
 class ClusterSlices:

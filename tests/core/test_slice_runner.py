@@ -5,6 +5,7 @@ stop_slices waits for the running ones before it removes the folder. The count o
 cluster: tests/robustness/test_frontier_cluster.py."""
 from __future__ import annotations
 
+import glob
 import os
 import threading
 import time
@@ -101,13 +102,17 @@ def test_a_folder_the_worker_cannot_reach_is_one_line(tmp_path):
 
 
 def test_a_workers_memory_limit_caps_its_slices(tmp_path, monkeypatch):
-    """On a worker whose memory limit is 900,000 bytes a slice's tables take at most 60 % of
-    it (540,000 bytes, against the run's 1 GiB): the bigger slices are read in parts, and the
+    """On a worker of one thread whose memory limit is 900,000 bytes a slice's tables take
+    at most 60 % of it (540,000 bytes, against the run's 1 GiB): the bigger slices are read
+    in parts, each on the worker's one thread (the files in the run's 2 shares), and the
     count is the same."""
-    monkeypatch.setattr(slice_runner, "_worker", lambda: ("tcp://w:1", 900_000))
+    monkeypatch.setattr(slice_runner, "_worker", lambda: ("tcp://w:1", 900_000, 1))
     got = []
 
+    written = set()
+
     def run(specs):
+        written.update(glob.glob(os.path.join(specs[0]["folder"], "c*.u64")))
         out = [cluster_step(s) for s in specs]
         got.extend(out)
         return out
@@ -116,4 +121,5 @@ def test_a_workers_memory_limit_caps_its_slices(tmp_path, monkeypatch):
     ref = count_frontier(5, [6], threads=2)
     assert res.boards[0].paths == ref.boards[0].paths
     assert max(g["parts"] for g in got) >= 2       # 1 GiB alone: every slice in one part
-    assert {g["worker"] for g in got} == {"tcp://w:1"}
+    assert {(g["worker"], g["threads"]) for g in got} == {("tcp://w:1", 1)}
+    assert any(os.path.basename(f).endswith("_t1.u64") for f in written)   # share 1 of 2

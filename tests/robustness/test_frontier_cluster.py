@@ -68,9 +68,10 @@ def test_slices_on_the_cluster_equal_the_count_in_memory(cluster, tmp_path, rows
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_slice_takes_the_fewest_threads_of_any_worker_one_at_a_time_a_worker(tmp_path):
-    """Workers of 2 and 3 threads: every slice reads its cell on 2 threads, and a worker
-    never reads two slices at once (its slices' spans do not overlap)."""
+def test_each_worker_reads_its_slices_on_its_own_threads_one_at_a_time(tmp_path):
+    """Workers of 2 and 3 threads: each reads every slice on its own threads (the files in 3
+    thread shares), and never two slices at once (its slices' spans do not overlap)."""
+    from distributed import Client
     c = Cluster(0)
     try:
         for n in (2, 3):
@@ -79,6 +80,8 @@ def test_a_slice_takes_the_fewest_threads_of_any_worker_one_at_a_time_a_worker(t
             c.workers.append(w)
             c.procs.append(w)
         c.wait_for_workers(2)
+        with Client(c.address, timeout=10, set_as_default=False) as client:
+            threads = client.nthreads()
         d = _answer(subprocess.run(_count(5, 6, tmp_path, "--slices", "4", "--scheduler",
                                           c.address), capture_output=True, text=True,
                                    timeout=180, env=_env()))
@@ -87,9 +90,9 @@ def test_a_slice_takes_the_fewest_threads_of_any_worker_one_at_a_time_a_worker(t
     ref = count_frontier(5, [6]).boards[-1]
     assert (d["undirected_paths"], d["undirected_closed_tours"]) == (ref.paths, ref.cycles)
     per = _slices(d)
-    assert {s["threads"] for s in per} == {2}
-    assert len({s["worker"] for s in per}) == 2
-    for w in {s["worker"] for s in per}:
+    assert sorted(threads.values()) == [2, 3] and {s["worker"] for s in per} == set(threads)
+    assert all(s["threads"] == threads[s["worker"]] for s in per)
+    for w in threads:
         spans = sorted((s["start"], s["start"] + s["seconds"]) for s in per if s["worker"] == w)
         assert all(b[0] >= a[1] - 0.002 for a, b in zip(spans, spans[1:])), w
     assert list(tmp_path.iterdir()) == []
