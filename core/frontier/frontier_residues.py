@@ -1,12 +1,13 @@
 """The exact counts of the frontier count: residues modulo 2^64 and large primes, as many
-as a bound on the board's directed Hamiltonian paths needs, joined by the Chinese remainder
+as a bound on the board's totals needs (Brégman's bound on a permanent, or the exact count
+of a relaxed problem where it is cheap and smaller), joined by the Chinese remainder
 theorem."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-__all__ = ["count_bound_bits", "moduli_for", "crt"]
+__all__ = ["bregman_bits", "count_bound_bits", "moduli_for", "crt", "RELAXED_CELLS"]
 
 
 def _is_prime(n: int) -> bool:
@@ -43,7 +44,7 @@ def _degrees(rows: int, cols: int) -> list[int]:
     return out
 
 
-def count_bound_bits(rows: int, cols: int) -> float:
+def bregman_bits(rows: int, cols: int) -> float:
     """log2 of a bound on the directed Hamiltonian paths of the board's knight graph ``G``,
     and so on its cycles and undirected paths. A directed path ``s … t`` is a cycle through
     an added cell joined to every cell, that is a permutation moving each cell to a
@@ -60,21 +61,77 @@ def count_bound_bits(rows: int, cols: int) -> float:
     return min(bregman, plain) * (1 + 1e-9) + 1.0
 
 
-def moduli_for(rows: int, cols: int) -> list[int]:
-    """The moduli whose product exceeds every count of the board
-    (:func:`count_bound_bits`): 2^64 (written 0, the word's wrap-around) and primes below
-    2^62."""
-    bits = count_bound_bits(rows, cols)
+#: the relaxed count (:mod:`.frontier_bound`) is asked where it is cheap: boards at most
+#: this high, and at most this many cells on the longest board (measured: docs/counts.md)
+RELAXED_CELLS = {True: {1: 4000, 2: 4000, 3: 2000, 4: 1200, 5: 400, 6: 120, 7: 56},
+                 False: {1: 4000, 2: 4000, 3: 1200, 4: 400, 5: 120, 6: 42, 7: 49}}
+
+
+def _relaxed(rows: int, longest: int, closed_only: bool) -> tuple[int, ...] | None:
+    """The relaxed bound of every total of ``rows`` × ``n``, ``n`` ≤ ``longest`` (as far
+    as it was counted), or None where it is not cheap or cannot save a residue: it is
+    counted in one word fewer than the residues Brégman's bound asks for, and stops (the
+    longer lengths left to Brégman) where it would need more."""
+    if rows * longest > RELAXED_CELLS[closed_only].get(rows, 0):
+        return None
+    residues = len(_moduli(lambda product: math.log2(product) > bregman_bits(rows, longest)))
+    if residues == 1:
+        return None
+    from .frontier_bound import RELAXED_WORDS, relaxed_bounds
+    got = relaxed_bounds(rows, longest, min(RELAXED_WORDS, residues - 1),
+                         closed_only=closed_only)
+    return tuple(c if closed_only else max(c, p) for c, p in zip(got.cycles, got.paths))
+
+
+def _moduli(enough: Callable[[int], bool]) -> list[int]:
+    """2^64 (written 0) and the primes below 2^62 from the top, until ``enough(product)``."""
     mods = [0]
-    product_bits = 64.0
+    product = 1 << 64
     p = (1 << 62) - 1
-    while product_bits <= bits:
+    while not enough(product):
         while not _is_prime(p):
             p -= 2
         mods.append(p)
-        product_bits += math.log2(p)
+        product *= p
         p -= 2
     return mods
+
+
+def _lengths(cols: int | Sequence[int]) -> list[int]:
+    return sorted({int(cols)} if isinstance(cols, int) else {int(c) for c in cols})
+
+
+def count_bound_bits(rows: int, cols: int | Sequence[int], closed_only: bool = False
+                     ) -> float:
+    """log2 of a bound on every total the frontier count keeps for the ``rows`` × ``n``
+    boards, ``n`` in ``cols``: the undirected closed tours and (unless ``closed_only``) the
+    undirected paths. The smaller, for each length, of :func:`bregman_bits` and the exact
+    relaxed count (:mod:`.frontier_bound`: subgraphs of degrees 1 and 2 with no or two
+    cells of degree 1) where that is cheap."""
+    lengths = _lengths(cols)
+    relaxed = _relaxed(rows, lengths[-1], closed_only)
+    worst = 0.0
+    for n in lengths:
+        bits = bregman_bits(rows, n)
+        if relaxed is not None and n <= len(relaxed):
+            bits = min(bits, math.log2(max(1, relaxed[n - 1])))
+        worst = max(worst, bits)
+    return worst
+
+
+def moduli_for(rows: int, cols: int | Sequence[int], closed_only: bool = False) -> list[int]:
+    """The moduli whose product exceeds every count of the boards ``rows`` × ``n``, ``n`` in
+    ``cols`` (:func:`count_bound_bits`; an exact relaxed count is compared exactly):
+    2^64 (written 0, the word's wrap-around) and primes below 2^62."""
+    lengths = _lengths(cols)
+    relaxed = _relaxed(rows, lengths[-1], closed_only)
+    need: list[tuple[float, int | None]] = []
+    for n in lengths:
+        exact = relaxed[n - 1] if relaxed is not None and n <= len(relaxed) else None
+        need.append((bregman_bits(rows, n), exact))
+    return _moduli(lambda product: all(
+        product > exact if exact is not None and math.log2(max(1, exact)) < bits
+        else math.log2(product) > bits for bits, exact in need))
 
 
 def crt(residues: Sequence[int], mods: Sequence[int]) -> int:

@@ -94,7 +94,7 @@ def memory_estimate(rows: int, cols: int, closed_only: bool) -> int | None:
     states = state_estimate(min(rows, cols), closed_only)
     if states is None:
         return None
-    m = len(moduli_for(min(rows, cols), max(rows, cols)))
+    m = len(moduli_for(min(rows, cols), max(rows, cols), closed_only))
     return table_bytes(min(rows, cols), states, m)
 
 
