@@ -219,6 +219,8 @@ def _every_tour() -> None:
     require(len(tours) == 304)
     from .frontier.frontier_count import warm_up_frontier
     warm_up_frontier()                                              # every tour, by columns
+    from .frontier.frontier_bound import relaxed_bounds
+    require(relaxed_bounds(3, 4).paths[-1] == 20)                   # the residues' bound
     Tour(Board(5, 5), np.asarray(tours[0], dtype=np.int32), False)  # one shown
 
 
