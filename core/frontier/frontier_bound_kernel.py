@@ -9,10 +9,11 @@ degree 1 have been finished (0..2). A cell is finished at the step of its last n
 (``retire``): degree 0 drops the state, degree 1 adds an end, and its two bits become 0 so
 that states that differ only there merge.
 
-A key: the digit of cell ``j`` after the step of cell ``i`` in bits ``2 (i - j)`` (the
-newest cell in bits 0-1), the ends in bits 56-57, bit 63 set (0 marks an empty slot). A
-count is ``words`` 64-bit words, least significant first, added with carry; a carry out of
-the top word stops the count (the caller falls back to another bound).
+A table is ``uint64[C, 1 + words]``, a row the key and its count (one cache line). A key:
+the digit of cell ``j`` after the step of cell ``i`` in bits ``2 (i - j)`` (the newest cell
+in bits 0-1), the ends in bits 56-57, bit 63 set (0 marks an empty slot). A count is
+``words`` 64-bit words, least significant first, added with carry; a carry out of the top
+word stops the count (the caller falls back to another bound).
 """
 from __future__ import annotations
 
@@ -39,9 +40,10 @@ def _slot(key: np.uint64, mask: np.uint64) -> np.int64:
 @njit(inline="always")
 def _add_into(dst: np.ndarray, d: np.int64, src: np.ndarray, s: np.int64,
               words: np.int64) -> bool:
-    """dst[d] += src[s] over ``words`` words; True on a carry out of the top word."""
+    """dst[d, 1:] += src[s, 1:] over ``words`` words; True on a carry out of the top
+    word."""
     carry = np.uint64(0)
-    for w in range(words):
+    for w in range(1, words + 1):
         a = dst[d, w]
         b = src[s, w]
         t = a + b
@@ -54,34 +56,32 @@ def _add_into(dst: np.ndarray, d: np.int64, src: np.ndarray, s: np.int64,
 
 
 @njit
-def _put(keys: np.ndarray, cnts: np.ndarray, key: np.uint64, src: np.ndarray, s: np.int64,
+def _put(tab: np.ndarray, key: np.uint64, src: np.ndarray, s: np.int64,
          words: np.int64) -> np.int64:
-    """Adds the count ``src[s]`` to ``key`` in the table; the slot's index if the key is new,
-    -1 if it was there, -2 on overflow (the table must have a free slot)."""
-    mask = np.uint64(keys.shape[0] - 1)
+    """Adds the count ``src[s, 1:]`` to ``key`` in the table (a row: the key, then its
+    count); the slot's index if the key is new, -1 if it was there, -2 on overflow (the
+    table must have a free slot)."""
+    mask = np.uint64(tab.shape[0] - 1)
     p = _slot(key, mask)
     while True:
-        k = keys[p]
+        k = tab[p, 0]
         if k == key:
-            return np.int64(-2) if _add_into(cnts, p, src, s, words) else np.int64(-1)
+            return np.int64(-2) if _add_into(tab, p, src, s, words) else np.int64(-1)
         if k == 0:
-            keys[p] = key
-            for w in range(words):
-                cnts[p, w] = src[s, w]
+            tab[p, 0] = key
+            for w in range(1, words + 1):
+                tab[p, w] = src[s, w]
             return p
         p = (p + 1) & np.int64(mask)
 
 
 @njit
-def _grown(keys: np.ndarray, cnts: np.ndarray, words: np.int64
-           ) -> tuple[np.ndarray, np.ndarray]:
-    cap = keys.shape[0] * 2
-    nk = np.zeros(cap, np.uint64)
-    nc = np.zeros((cap, words), np.uint64)
-    for p in range(keys.shape[0]):
-        if keys[p] != 0:
-            _put(nk, nc, keys[p], cnts, np.int64(p), words)
-    return nk, nc
+def _grown(tab: np.ndarray, words: np.int64) -> np.ndarray:
+    out = np.zeros((tab.shape[0] * 2, words + 1), np.uint64)
+    for p in range(tab.shape[0]):
+        if tab[p, 0] != 0:
+            _put(out, tab[p, 0], tab, np.int64(p), words)
+    return out
 
 
 @njit
@@ -112,11 +112,10 @@ def relaxed_count(back: np.ndarray, retire: np.ndarray, k: int, words: int, most
                 return -1
     body = (np.uint64(1) << np.uint64(2 * (2 * k + 1))) - np.uint64(1)
     w64 = np.int64(words)
-    keys = np.zeros(16, np.uint64)
-    cnts = np.zeros((16, w64), np.uint64)
-    one = np.zeros((1, w64), np.uint64)
-    one[0, 0] = 1
-    _put(keys, cnts, _FLAG, one, np.int64(0), w64)
+    tab = np.zeros((16, w64 + 1), np.uint64)
+    one = np.zeros((1, w64 + 1), np.uint64)
+    one[0, 1] = 1
+    _put(tab, _FLAG, one, np.int64(0), w64)
     io[0] = 1
     io[1] = 0
     states = np.int64(1)
@@ -125,16 +124,15 @@ def relaxed_count(back: np.ndarray, retire: np.ndarray, k: int, words: int, most
         cap = np.int64(16)
         while cap < 2 * states + 16:
             cap *= 2
-        nk = np.zeros(cap, np.uint64)
-        nc = np.zeros((cap, w64), np.uint64)
+        nt = np.zeros((cap, w64 + 1), np.uint64)
         ds = np.zeros(4, np.int64)
         nq = 0
         for q in range(4):
             if back[i, q] != -1:
                 ds[nq] = back[i, q]
                 nq += 1
-        for p in range(keys.shape[0]):
-            key = keys[p]
+        for p in range(tab.shape[0]):
+            key = tab[p, 0]
             if key == 0:
                 continue
             io[1] += 1
@@ -169,23 +167,23 @@ def relaxed_count(back: np.ndarray, retire: np.ndarray, k: int, words: int, most
                 if not ok or ends > max_ends:
                     continue
                 if 2 * (filled + 1) > cap:
-                    nk, nc = _grown(nk, nc, w64)
+                    nt = _grown(nt, w64)
                     cap *= 2
-                got = _put(nk, nc, (w & body) | (np.uint64(ends) << _ENDS) | _FLAG,
-                           cnts, np.int64(p), w64)
+                got = _put(nt, (w & body) | (np.uint64(ends) << _ENDS) | _FLAG,
+                           tab, np.int64(p), w64)
                 if got == -2:
                     return i // k
                 if got >= 0:
                     filled += 1
                     if filled > most:
                         return i // k
-        keys, cnts = nk, nc
+        tab = nt
         states = filled
         io[0] = max(io[0], filled)
         if i % k == k - 1:
             c = i // k
-            for p in range(keys.shape[0]):
-                key = keys[p]
+            for p in range(tab.shape[0]):
+                key = tab[p, 0]
                 if key == 0:
                     continue
                 ends = np.int64((key >> _ENDS) & _THREE)
@@ -198,6 +196,14 @@ def relaxed_count(back: np.ndarray, retire: np.ndarray, k: int, words: int, most
                         elif x == np.uint64(1):
                             ends += 1
                 if ok and (ends == 0 or ends == 2) and ends <= max_ends:
-                    if _add_into(totals[c], np.int64(ends // 2), cnts, np.int64(p), w64):
+                    carry = np.uint64(0)
+                    e = ends // 2
+                    for w in range(w64):
+                        t = totals[c, e, w] + tab[p, w + 1]
+                        c1 = np.uint64(1) if t < tab[p, w + 1] else np.uint64(0)
+                        u = t + carry
+                        carry = c1 | (np.uint64(1) if u < t else np.uint64(0))
+                        totals[c, e, w] = u
+                    if carry != np.uint64(0):
                         return c
     return n // k
