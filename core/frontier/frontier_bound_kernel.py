@@ -198,12 +198,12 @@ def relaxed_count(back: np.ndarray, retire: np.ndarray, k: int, words: int, most
                 if ok and (ends == 0 or ends == 2) and ends <= max_ends:
                     carry = np.uint64(0)
                     e = ends // 2
-                    for w in range(w64):
-                        t = totals[c, e, w] + tab[p, w + 1]
-                        c1 = np.uint64(1) if t < tab[p, w + 1] else np.uint64(0)
+                    for v in range(w64):
+                        t = totals[c, e, v] + tab[p, v + 1]
+                        c1 = np.uint64(1) if t < tab[p, v + 1] else np.uint64(0)
                         u = t + carry
                         carry = c1 | (np.uint64(1) if u < t else np.uint64(0))
-                        totals[c, e, w] = u
+                        totals[c, e, v] = u
                     if carry != np.uint64(0):
                         return c
     return n // k
