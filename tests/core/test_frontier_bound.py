@@ -15,6 +15,7 @@ from knightgui_core.frontier.frontier_bound import relaxed_bounds, step_tables
 from knightgui_core.frontier.frontier_bound_kernel import relaxed_count
 from knightgui_core.frontier.frontier_count import count_frontier
 from knightgui_core.frontier.frontier_residues import (
+    RELAXED_CELLS,
     bregman_bits,
     count_bound_bits,
     moduli_for,
@@ -107,6 +108,9 @@ def test_fewer_residues_where_the_relaxed_count_is_smaller():
     # 6 × 12 closed: two residues by Brégman, one by the 2-factors; above A175881's term
     assert bregman_bits(6, 12) > 64 and len(moduli_for(6, 12, True)) == 1
     assert count_bound_bits(6, 12, True) > math.log2(A175881[11])
+    # 5 × 30 closed: the 2-factors still pass 64 bits (111.1): two residues, not Brégman's 4
+    assert 64 < count_bound_bits(5, 30, True) < 64 + 62 and len(moduli_for(5, 30, True)) == 2
+    assert bregman_bits(5, 30) > 64 + 2 * 62
     # every length of a sequence is covered, not only the longest
     assert moduli_for(6, range(1, 13), True) == moduli_for(6, 12, True)
     # 8 × 8 is past the cheap boards: Brégman's 106.8 bits, two residues
@@ -116,11 +120,15 @@ def test_fewer_residues_where_the_relaxed_count_is_smaller():
 
 
 @pytest.mark.slow
-def test_seven_by_seven_and_six_by_n_take_fewer_residues():
+def test_seven_by_seven_and_six_by_n_take_fewer_residues(monkeypatch):
     # 7 × 7 open: 79.5 bits by Brégman (two residues), 278,517,961,992 relaxed paths (38.0
-    # bits: one); the true 82,787,609,160 undirected paths (A165134 halved) lie below
-    assert bregman_bits(7, 7) > 64 and len(moduli_for(7, 7)) == 1
+    # bits: one); the true 82,787,609,160 undirected paths (A165134 halved) lie below. Not
+    # asked by default (about 100 s that a signal cannot stop): two residues unless enabled
+    assert bregman_bits(7, 7) > 64 and len(moduli_for(7, 7)) == 2
+    monkeypatch.setitem(RELAXED_CELLS[False], 7, 49)
+    assert len(moduli_for(7, 7)) == 1
     assert 82_787_609_160 < 2 ** count_bound_bits(7, 7) < 2**40
+    assert relaxed_bounds(7, 7, 1, closed_only=False).paths[-1] == 278_517_961_992
     # 6 × 20 closed: 203 bits by Brégman (four residues), two by the 2-factors
     assert bregman_bits(6, 20) > 64 + 2 * 62 and len(moduli_for(6, 20, True)) == 2
     assert count_bound_bits(6, 20, True) > math.log2(A175881[19])
