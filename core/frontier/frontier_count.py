@@ -204,15 +204,17 @@ def _check_fits(res: FrontierResult, need: int, budget: int, k: int, ncols: int,
 
 
 def warm_up_frontier() -> None:
-    """Runs each frontier kernel once (both steps, both regrows) on tiny boards."""
+    """Runs each frontier kernel once (both steps, both regrows, the bound) on tiny boards."""
+    from .frontier_bound import relaxed_bounds
     mods = np.zeros(1, np.uint64)
     rows = np.array([[1 << 63, 5], [0, 7], [3, 1]], np.uint64)
     routed = spill_route(rows, 1, 2, 2, np.empty_like(rows), np.zeros(5, np.int64))
     got = (count_frontier(3, [4], threads=2).boards[0].paths + 10 * routed,  # one-word keys
            count_frontier(8, [2], closed_only=True).boards[0].cycles,  # two-word keys
            grow_word_table(new_word_table(16, 1, 2), mods, PAIR).shape[0],
-           grow_word_table(new_word_table(16, 1), mods).shape[0])
-    if got != (28, 0, 40, 40):
+           grow_word_table(new_word_table(16, 1), mods).shape[0],
+           relaxed_bounds(3, 4).paths[-1])                          # the residues' bound
+    if got != (28, 0, 40, 40, 20):
         raise RuntimeError(f"the frontier kernels answered {got} on the warm-up boards")
 
 
