@@ -31,7 +31,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "frontier.frontier_pair_kernel": ("pair_expand", "pair_absorb", "pair_regrow"),
     "frontier.frontier_word_kernel": ("word_expand", "word_absorb", "word_regrow"),
     "frontier.frontier_spill_kernel": ("spill_route",),
-    "frontier.frontier_bound_kernel": ("relaxed_count",),
+    "frontier.frontier_bound_kernel": ("relaxed_step", "relaxed_totals", "relaxed_regrow"),
     "construct.construct_kernel": ("grid_path", "strip_path", "rotate_to", "remap", "place", "place_blocks"),
     "tietree.enumeration.enumerate_kernel": ("new_state", "advance_kernel", "count_kernel", "collect_kernel"),
     "tietree.enumeration.bitboard_kernel": ("fresh_bits_state", "advance_bits", "count_bits",

@@ -10,16 +10,21 @@ tours at most ``cycles``, without knowing either.
 """
 from __future__ import annotations
 
-import functools
+import os
+import threading
 import time
+from collections import OrderedDict
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
-from .frontier_bound_kernel import relaxed_count
+from ..system.control import CancelLike, cancel_requested
+from ..system.errors import Cancelled
+from .frontier_bound_kernel import relaxed_regrow, relaxed_step, relaxed_totals
 
-__all__ = ["RelaxedBounds", "relaxed_bounds", "RELAXED_ROWS", "RELAXED_WORDS",
-           "RELAXED_STATES"]
+__all__ = ["RelaxedBounds", "relaxed_bounds", "step_tables", "RELAXED_ROWS", "RELAXED_WORDS",
+           "RELAXED_STATES", "ROUND", "PARALLEL_FROM"]
 
 #: the highest board the bound is computed for (measured: docs/counts.md)
 RELAXED_ROWS = 7
@@ -28,6 +33,11 @@ RELAXED_WORDS = 8
 #: the most states a step may hold (7 × 7 open: 8.2 M; each takes 4 to 8 slots of
 #: ``8 · (words + 1)`` bytes in the two tables)
 RELAXED_STATES = 1 << 24
+#: table slots one kernel call reads (a cancel is seen between calls: a few hundredths
+#: of a second each on 7 × 7 open)
+ROUND = 1 << 16
+#: a cell whose input holds fewer states is read on one thread
+PARALLEL_FROM = 1 << 15
 
 
 @dataclass(frozen=True)
@@ -41,6 +51,8 @@ class RelaxedBounds:
     paths: tuple[int, ...]
     peak_states: int
     seconds: float
+    #: the states read, summed over the cells (the work)
+    states_read: int = 0
 
 
 def step_tables(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
@@ -62,24 +74,125 @@ def step_tables(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
     return back, retire
 
 
-@functools.lru_cache(maxsize=64)
+_CACHE: OrderedDict[tuple[int, int, int, int, bool], RelaxedBounds] = OrderedDict()
+_CACHE_LOCK = threading.Lock()
+
+
 def relaxed_bounds(rows: int, cols: int, words: int = RELAXED_WORDS,
-                   most: int = RELAXED_STATES, closed_only: bool = False) -> RelaxedBounds:
+                   most: int = RELAXED_STATES, closed_only: bool = False,
+                   cancel: CancelLike = None, threads: int | None = None) -> RelaxedBounds:
     """The relaxed counts of every ``rows`` × ``n`` board, ``n`` ≤ ``cols``, in one pass
     (``rows`` is the column's height, at most 13); lengths past the first count wider than
     ``words`` words, or past a step of more than ``most`` states, are left out;
-    ``closed_only``: the 2-factors alone (``paths`` all 0), a much smaller count."""
+    ``closed_only``: the 2-factors alone (``paths`` all 0), a much smaller count.
+    ``cancel`` (:mod:`knightgui_core.system.control`) is read between kernel calls of at
+    most :data:`ROUND` slots: :class:`Cancelled` within a fraction of a second. ``threads``:
+    how many threads read a big cell (default: two where the machine has two cores), each
+    keeping its own share of the new states. The last 64 answers are kept."""
     if not (1 <= rows <= 13 and 1 <= cols and 1 <= words and 1 <= most):
         raise ValueError(f"no relaxed bound for {rows}×{cols} in {words} words")
+    key = (int(rows), int(cols), int(words), int(most), bool(closed_only))
+    with _CACHE_LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
     t0 = time.perf_counter()
     back, retire = step_tables(rows, cols)
     totals = np.zeros((cols, 2, words), np.uint64)
-    io = np.zeros(2, np.int64)
-    done = relaxed_count(back, retire, rows, words, most, 0 if closed_only else 2,
-                         totals, io)
-    if done < 0:
-        raise RuntimeError(f"the relaxed count refused its tables ({rows}×{cols})")
+    nthreads = max(1, int(threads)) if threads else min(2, os.cpu_count() or 1)
+    done, peak, read = _count(back, retire, int(rows), int(words), int(most),
+                              0 if closed_only else 2, totals, cancel, nthreads)
     joined = [[sum(int(x) << (64 * w) for w, x in enumerate(totals[c, e]))
                for c in range(done)] for e in (0, 1)]
-    return RelaxedBounds(rows, tuple(joined[0]), tuple(joined[1]), int(io[0]),
-                         time.perf_counter() - t0)
+    got = RelaxedBounds(rows, tuple(joined[0]), tuple(joined[1]), peak,
+                        time.perf_counter() - t0, read)
+    with _CACHE_LOCK:
+        _CACHE[key] = got
+        while len(_CACHE) > 64:
+            _CACHE.popitem(last=False)
+    return got
+
+
+def _table(slots: int, words: int) -> np.ndarray:
+    """An empty table of at least ``slots`` slots (a power of two, at least 16)."""
+    cap = 16
+    while cap < slots:
+        cap *= 2
+    return np.zeros((cap, words + 1), np.uint64)
+
+
+def _count(back: np.ndarray, retire: np.ndarray, k: int, words: int, most: int,
+           max_ends: int, totals: np.ndarray, cancel: CancelLike,
+           threads: int) -> tuple[int, int, int]:
+    """The count, cell by cell: the columns counted (see :func:`relaxed_bounds`), the most
+    states held and the states read. A column's last cell keeps a state and its mirror image
+    as one (exact: the rest of the board is its own mirror image)."""
+    n = back.shape[0]
+    start = _table(16, words)
+    start[0, 0] = np.uint64(1) << np.uint64(63)      # slot 0 is as good as any for one key
+    start[0, 1] = 1
+    tabs, states, peak, read = [start], 1, 1, 0
+    growth = [2.0] * k
+    halt = threading.Event()
+
+    def cell(i: int, j: int, parts: int, slots: int) -> tuple[np.ndarray, int, int, int]:
+        nt = _table(slots, words)
+        io = np.zeros(3, np.int64)
+        fold = 1 if i % k == k - 1 else 0
+        for tab in tabs:
+            lo = 0
+            io[0] = 0
+            while lo < tab.shape[0]:
+                hi = min(lo + ROUND, tab.shape[0])
+                if halt.is_set() or cancel_requested(cancel):
+                    raise Cancelled("the relaxed bound was cancelled")
+                got = relaxed_step(tab, lo, hi, nt, back, retire, i, k, words, max_ends,
+                                   fold, j, parts, most, io)
+                if got == 1:
+                    big = _table(2 * nt.shape[0], words)
+                    if relaxed_regrow(nt, big, words) < 0:
+                        raise RuntimeError("the relaxed count's table could not grow")
+                    nt = big
+                    continue
+                if got != 0:
+                    if got < 0:
+                        raise RuntimeError("the relaxed count refused its tables")
+                    return nt, int(io[1]), int(io[2]), got
+                lo = hi
+        return nt, int(io[1]), int(io[2]), 0
+
+    pool = ThreadPoolExecutor(threads) if threads > 1 else None
+    try:
+        for i in range(n):
+            parts = threads if pool is not None and states >= PARALLEL_FROM else 1
+            slots = int(2.2 * states * growth[i % k] / parts)   # tiny boards grow it too
+            if pool is None or parts == 1:
+                outs = [cell(i, 0, 1, slots)]
+            else:
+                futures: list[Future[tuple[np.ndarray, int, int, int]]] = [
+                    pool.submit(cell, i, j, parts, slots) for j in range(parts)]
+                try:
+                    outs = [f.result() for f in futures]
+                except BaseException:     # Ctrl-C, a cancel: the other thread leaves too
+                    halt.set()
+                    raise
+            filled = sum(o[1] for o in outs)
+            read += sum(o[2] for o in outs)
+            if any(o[3] != 0 for o in outs) or filled > most:
+                return i // k, peak, read
+            growth[i % k] = max(1.0, filled / max(1, states))
+            tabs, states = [o[0] for o in outs], filled
+            peak = max(peak, states)
+            if i % k == k - 1:
+                for tab in tabs:
+                    got = relaxed_totals(tab, i, retire, k, words, max_ends, totals[i // k])
+                    if got != 0:
+                        if got < 0:
+                            raise RuntimeError("the relaxed count refused its totals")
+                        totals[i // k] = 0
+                        return i // k, peak, read
+    finally:
+        halt.set()
+        if pool is not None:
+            pool.shutdown(wait=True)
+    return n // k, peak, read

@@ -1,6 +1,6 @@
 """A rigorous bound on the frontier count's totals: the spanning subgraphs of a ``k`` × ``n``
 knight's graph in which every cell has degree 1 or 2 and at most two cells degree 1,
-counted exactly column by column.
+counted exactly cell by cell.
 
 Every Hamiltonian path is such a subgraph with exactly two cells of degree 1, every
 Hamiltonian cycle one with none; connectivity is not followed, so a state is only the
@@ -9,32 +9,42 @@ degree 1 have been finished (0..2). A cell is finished at the step of its last n
 (``retire``): degree 0 drops the state, degree 1 adds an end, and its two bits become 0 so
 that states that differ only there merge.
 
-A table is ``uint64[C, 1 + words]``, a row the key and its count (one cache line). A key:
-the digit of cell ``j`` after the step of cell ``i`` in bits ``2 (i - j)`` (the newest cell
-in bits 0-1), the ends in bits 56-57, bit 63 set (0 marks an empty slot). A count is
-``words`` 64-bit words, least significant first, added with carry; a carry out of the top
-word stops the count (the caller falls back to another bound).
+A table is ``uint64[C, 1 + words]`` (``C`` a power of two), a row the key and its count
+(one cache line). A key: the digit of cell ``j`` after the step of cell ``i`` in bits
+``2 (i - j)`` (the newest cell in bits 0-1), the ends in bits 56-57, bit 63 set (0 marks an
+empty slot). A count is ``words`` 64-bit words, least significant first, added with carry.
+
+The caller drives the count: :func:`relaxed_step` reads a range of one table's slots for one
+cell (so a call is short and a cancel is seen between calls), keeping the successors whose
+key falls in its own ``part`` of ``parts`` (each part a table of its own, filled by its own
+thread); :func:`relaxed_totals` adds a column's finished boards; :func:`relaxed_regrow`
+moves a table into a bigger one.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..system.jit import njit
+from ..system.prefetch_kernel import prefetch_row
 
 _MUL0 = np.uint64(0x9E3779B97F4A7C15)
 _MUL1 = np.uint64(0xBF58476D1CE4E5B9)
 _FLAG = np.uint64(1) << np.uint64(63)
 _ENDS = np.uint64(56)
 _THREE = np.uint64(3)
+#: successors of one state at most (no, one or two of at most four back edges)
+_MOST_NEW = 11
+#: states whose successors are made before any is added
+_BATCH = 32
 
 
 @njit(inline="always")
-def _slot(key: np.uint64, mask: np.uint64) -> np.int64:
+def _mix(key: np.uint64) -> np.uint64:
     h = key * _MUL0
     h ^= h >> np.uint64(29)
     h *= _MUL1
     h ^= h >> np.uint64(32)
-    return np.int64(h & mask)
+    return h
 
 
 @njit(inline="always")
@@ -56,108 +66,139 @@ def _add_into(dst: np.ndarray, d: np.int64, src: np.ndarray, s: np.int64,
 
 
 @njit
-def _put(tab: np.ndarray, key: np.uint64, src: np.ndarray, s: np.int64,
+def _put(tab: np.ndarray, key: np.uint64, h: np.uint64, src: np.ndarray, s: np.int64,
          words: np.int64) -> np.int64:
-    """Adds the count ``src[s, 1:]`` to ``key`` in the table (a row: the key, then its
-    count); the slot's index if the key is new, -1 if it was there, -2 on overflow (the
-    table must have a free slot)."""
-    mask = np.uint64(tab.shape[0] - 1)
-    p = _slot(key, mask)
+    """Adds the count ``src[s, 1:]`` to ``key`` (hash ``h``) in the table; 1 if the key is
+    new, 0 if it was there, -2 on a carry out of the top word (the table must have a free
+    slot)."""
+    mask = np.int64(tab.shape[0] - 1)
+    p = np.int64(h) & mask
     while True:
         k = tab[p, 0]
         if k == key:
-            return np.int64(-2) if _add_into(tab, p, src, s, words) else np.int64(-1)
+            return np.int64(-2) if _add_into(tab, p, src, s, words) else np.int64(0)
         if k == 0:
             tab[p, 0] = key
             for w in range(1, words + 1):
                 tab[p, w] = src[s, w]
-            return p
-        p = (p + 1) & np.int64(mask)
+            return np.int64(1)
+        p = (p + 1) & mask
 
 
-@njit
-def _grown(tab: np.ndarray, words: np.int64) -> np.ndarray:
-    out = np.zeros((tab.shape[0] * 2, words + 1), np.uint64)
-    for p in range(tab.shape[0]):
-        if tab[p, 0] != 0:
-            _put(out, tab[p, 0], tab, np.int64(p), words)
+@njit(inline="always")
+def _is_table(tab: np.ndarray, words: int) -> bool:
+    c = tab.shape[0]
+    return tab.shape[1] == words + 1 and c >= 16 and (c & (c - 1)) == 0
+
+
+@njit(inline="always")
+def _mirror(w: np.uint64, k: np.int64) -> np.uint64:
+    """The key of the top-bottom mirror image at a column's end (positions 0..k-1 the
+    column just read, k..2k-1 the one before, 2k finished): the same key when position 2k
+    is not empty (never at a column's end)."""
+    if (w >> np.uint64(4 * k)) & _THREE != np.uint64(0):
+        return w
+    out = w & ~((np.uint64(1) << np.uint64(4 * k)) - np.uint64(1))
+    for d in range(k):
+        x = (w >> np.uint64(2 * d)) & _THREE
+        out |= x << np.uint64(2 * (k - 1 - d))
+        y = (w >> np.uint64(2 * (k + d))) & _THREE
+        out |= y << np.uint64(2 * (2 * k - 1 - d))
     return out
 
 
 @njit
-def relaxed_count(back: np.ndarray, retire: np.ndarray, k: int, words: int, most: int,
-                  max_ends: int, totals: np.ndarray, io: np.ndarray) -> int:
-    """Counts, for every length ``c + 1`` of the board ``k`` rows high, the subgraphs with
-    all degrees 1 or 2 and no cell (``totals[c, 0]``) or exactly two cells (``totals[c, 1]``)
-    of degree 1, each a ``words``-word integer. ``back[i]``: how far back (``i - j``) each
-    earlier neighbour ``j`` of cell ``i`` is (-1: none; int64[N, 4]); ``retire[j]``: the
-    cell at whose step ``j`` has no neighbour left (int64[N]). ``most``: the most states a
-    table may hold; ``max_ends``: 2, or 0 to count the 2-factors alone (far fewer states;
-    ``totals[c, 1]`` stays 0). ``io`` (int64[2]) gets the most states met and the states read, summed.
-    Returns the columns counted (all of them, or those before a count passed ``words``
-    words or the states passed ``most``); -1 when the arrays do not fit each other."""
+def relaxed_step(tab: np.ndarray, lo: int, hi: int, nt: np.ndarray, back: np.ndarray,
+                 retire: np.ndarray, i: int, k: int, words: int, max_ends: int, fold: int,
+                 part: int, parts: int, most: int, io: np.ndarray) -> int:
+    """Reads the slots ``io[0]`` ≥ ``lo`` up to ``hi`` of ``tab`` for cell ``i`` of a board
+    ``k`` rows high and adds each successor whose key falls in ``part`` of ``parts`` into
+    ``nt`` (``io[1]``: the states it holds, kept up to date; ``io[2]``: states read, summed).
+    ``back[i]``: how far back each earlier neighbour of a cell is (-1: none; int64[N, 4]);
+    ``retire[j]``: the cell at whose step ``j`` has no neighbour left; ``max_ends``: 2, or 0
+    for the 2-factors alone; ``fold`` (1 at a column's last cell only): a key and its
+    mirror image kept as one. Returns 0 when ``hi`` is reached (``io[0] = hi``), 1 when
+    ``nt`` must grow first (``io[0]``: the slot to go on from), 2 on a count wider than
+    ``words``, 3 when ``nt`` passed ``most`` states, -1 when the arrays do not fit."""
     n = back.shape[0]
-    if (k < 1 or k > 13 or words < 1 or most < 1 or n % max(k, 1) != 0
-            or (max_ends != 0 and max_ends != 2)
-            or back.shape[1] != 4 or retire.shape[0] != n or io.shape[0] != 2
-            or totals.shape[0] != n // max(k, 1) or totals.shape[1] != 2
-            or totals.shape[2] != words):
+    if (k < 1 or k > 13 or words < 1 or words > 64 or n % k != 0 or i < 0 or i >= n
+            or back.shape[1] != 4 or retire.shape[0] != n or io.shape[0] != 3
+            or not _is_table(tab, words) or not _is_table(nt, words)
+            or (max_ends != 0 and max_ends != 2) or parts < 1 or part < 0 or part >= parts
+            or not (0 <= lo <= io[0] <= hi <= tab.shape[0]) or most < 1
+            or io[1] < 0 or (fold != 0 and (fold != 1 or i % k != k - 1))):
         return -1
-    for i in range(n):
-        if retire[i] < i or retire[i] > i + 2 * k + 1 or retire[i] >= n:
-            return -1
-        for q in range(4):
-            d = back[i, q]
-            if d != -1 and (d < 1 or d > 2 * k + 1 or d > i):
+    ds = np.zeros(4, np.int64)
+    nq = np.int64(0)
+    for q in range(4):
+        d = back[i, q]
+        if d != -1:
+            if d < 1 or d > 2 * k + 1 or d > i:
                 return -1
+            ds[nq] = d
+            nq += 1
+    if retire[i] < i or retire[i] > i + 2 * k + 1:
+        return -1
+    # the cells finished at this step: among the back neighbours and the cell itself
+    rpos = np.zeros(5, np.int64)
+    nr = np.int64(0)
+    for q in range(nq + 1):
+        d = ds[q] if q < nq else np.int64(0)
+        if retire[i - d] == i:
+            rpos[nr] = d
+            nr += 1
+    # the subsets of back edges taken (at most two): the digits added, the digits that
+    # must not be 2 already, the new cell's degree
+    adds = np.zeros(16, np.uint64)
+    highs = np.zeros(16, np.uint64)
+    degs = np.zeros(16, np.uint64)
+    ns = np.int64(0)
+    for sub in range(1 << nq):
+        deg = np.int64(0)
+        a = np.uint64(0)
+        b = np.uint64(0)
+        for q in range(nq):
+            if (sub >> q) & 1:
+                deg += 1
+                a += np.uint64(1) << np.uint64(2 * ds[q])
+                b |= np.uint64(2) << np.uint64(2 * ds[q])
+        if deg <= 2:
+            adds[ns] = a
+            highs[ns] = b
+            degs[ns] = np.uint64(deg)
+            ns += 1
     body = (np.uint64(1) << np.uint64(2 * (2 * k + 1))) - np.uint64(1)
+    cap = nt.shape[0]
+    mask = np.uint64(cap - 1)
     w64 = np.int64(words)
-    tab = np.zeros((16, w64 + 1), np.uint64)
-    one = np.zeros((1, w64 + 1), np.uint64)
-    one[0, 1] = 1
-    _put(tab, _FLAG, one, np.int64(0), w64)
-    io[0] = 1
-    io[1] = 0
-    states = np.int64(1)
-    for i in range(n):
-        filled = np.int64(0)
-        cap = np.int64(16)
-        while cap < 2 * states + 16:
-            cap *= 2
-        nt = np.zeros((cap, w64 + 1), np.uint64)
-        ds = np.zeros(4, np.int64)
-        nq = 0
-        for q in range(4):
-            if back[i, q] != -1:
-                ds[nq] = back[i, q]
-                nq += 1
-        for p in range(tab.shape[0]):
-            key = tab[p, 0]
+    filled = io[1]
+    p = io[0]
+    # the successors of a batch of states are made first and their slots fetched into the
+    # cache, then added: the table's cache misses overlap instead of following each other
+    bk = np.empty(_BATCH * _MOST_NEW, np.uint64)
+    bh = np.empty(_BATCH * _MOST_NEW, np.uint64)
+    bs = np.empty(_BATCH * _MOST_NEW, np.int64)
+    while p < hi:
+        nb = np.int64(0)
+        q = p
+        while q < hi and nb <= (_BATCH - 1) * _MOST_NEW:
+            key = tab[q, 0]
             if key == 0:
+                q += 1
                 continue
-            io[1] += 1
+            if 2 * (filled + nb + _MOST_NEW) > cap:
+                break
+            io[2] += 1
             ends0 = np.int64((key >> _ENDS) & _THREE)
             base = (key & body) << np.uint64(2)
-            for sub in range(1 << nq):
-                deg = 0
-                w = base
-                ok = True
-                for q in range(nq):
-                    if (sub >> q) & 1:
-                        deg += 1
-                        sh = np.uint64(2 * ds[q])
-                        if (w >> sh) & _THREE >= np.uint64(2):
-                            ok = False
-                        w += np.uint64(1) << sh
-                if not ok or deg > 2:
+            for s in range(ns):
+                if base & highs[s] != np.uint64(0):
                     continue
-                w |= np.uint64(deg)
+                w = (base + adds[s]) | degs[s]
                 ends = ends0
-                for q in range(nq + 1):
-                    d = ds[q] if q < nq else np.int64(0)
-                    if retire[i - d] != i:
-                        continue
-                    sh = np.uint64(2 * d)
+                ok = True
+                for r in range(nr):
+                    sh = np.uint64(2 * rpos[r])
                     x = (w >> sh) & _THREE
                     if x == np.uint64(0):
                         ok = False
@@ -166,44 +207,100 @@ def relaxed_count(back: np.ndarray, retire: np.ndarray, k: int, words: int, most
                     w &= ~(_THREE << sh)
                 if not ok or ends > max_ends:
                     continue
-                if 2 * (filled + 1) > cap:
-                    nt = _grown(nt, w64)
-                    cap *= 2
-                got = _put(nt, (w & body) | (np.uint64(ends) << _ENDS) | _FLAG,
-                           tab, np.int64(p), w64)
-                if got == -2:
-                    return i // k
-                if got >= 0:
-                    filled += 1
-                    if filled > most:
-                        return i // k
-        tab = nt
-        states = filled
-        io[0] = max(io[0], filled)
-        if i % k == k - 1:
-            c = i // k
-            for p in range(tab.shape[0]):
-                key = tab[p, 0]
-                if key == 0:
+                w &= body
+                if fold == 1:
+                    m = _mirror(w, np.int64(k))
+                    if m < w:
+                        w = m
+                nk = w | (np.uint64(ends) << _ENDS) | _FLAG
+                h = _mix(nk)
+                if parts > 1 and np.int64((h >> np.uint64(40)) % np.uint64(parts)) != part:
                     continue
-                ends = np.int64((key >> _ENDS) & _THREE)
-                ok = True
-                for d in range(min(2 * k + 1, i + 1)):
-                    if retire[i - d] > i:
-                        x = (key >> np.uint64(2 * d)) & _THREE
-                        if x == np.uint64(0):
-                            ok = False
-                        elif x == np.uint64(1):
-                            ends += 1
-                if ok and (ends == 0 or ends == 2) and ends <= max_ends:
-                    carry = np.uint64(0)
-                    e = ends // 2
-                    for v in range(w64):
-                        t = totals[c, e, v] + tab[p, v + 1]
-                        c1 = np.uint64(1) if t < tab[p, v + 1] else np.uint64(0)
-                        u = t + carry
-                        carry = c1 | (np.uint64(1) if u < t else np.uint64(0))
-                        totals[c, e, v] = u
-                    if carry != np.uint64(0):
-                        return c
-    return n // k
+                prefetch_row(nt, np.int64(h & mask))
+                bk[nb] = nk
+                bh[nb] = h
+                bs[nb] = q
+                nb += 1
+            q += 1
+        for b in range(nb):
+            got = _put(nt, bk[b], bh[b], tab, bs[b], w64)
+            if got == -2:
+                io[0] = q
+                io[1] = filled
+                return 2
+            filled += got
+        p = q
+        if filled > most:
+            io[0] = p
+            io[1] = filled
+            return 3
+        if p < hi and nb == 0 and tab[p, 0] != 0:
+            io[0] = p
+            io[1] = filled
+            return 1
+    io[0] = hi
+    io[1] = filled
+    return 0
+
+
+@njit
+def relaxed_totals(tab: np.ndarray, i: int, retire: np.ndarray, k: int, words: int,
+                   max_ends: int, totals: np.ndarray) -> int:
+    """Adds to ``totals`` (uint64[2, words]: no ends, two ends) the boards that end with
+    cell ``i`` (a column's last) among the states of ``tab``: every cell still open must
+    have degree 1 or 2. 0, 1 on a total wider than ``words``, -1 when the arrays do not
+    fit."""
+    n = retire.shape[0]
+    if (k < 1 or k > 13 or words < 1 or not _is_table(tab, words) or n % k != 0
+            or i < 0 or i >= n or i % k != k - 1 or totals.shape[0] != 2
+            or totals.shape[1] != words or (max_ends != 0 and max_ends != 2)):
+        return -1
+    w64 = np.int64(words)
+    for p in range(tab.shape[0]):
+        key = tab[p, 0]
+        if key == 0:
+            continue
+        ends = np.int64((key >> _ENDS) & _THREE)
+        ok = True
+        for d in range(min(2 * k + 1, i + 1)):
+            if retire[i - d] > i:
+                x = (key >> np.uint64(2 * d)) & _THREE
+                if x == np.uint64(0):
+                    ok = False
+                elif x == np.uint64(1):
+                    ends += 1
+        if ok and (ends == 0 or ends == 2) and ends <= max_ends:
+            carry = np.uint64(0)
+            e = ends // 2
+            for v in range(w64):
+                t = totals[e, v] + tab[p, v + 1]
+                c1 = np.uint64(1) if t < tab[p, v + 1] else np.uint64(0)
+                u = t + carry
+                carry = c1 | (np.uint64(1) if u < t else np.uint64(0))
+                totals[e, v] = u
+            if carry != np.uint64(0):
+                return 1
+    return 0
+
+
+@njit
+def relaxed_regrow(tab: np.ndarray, out: np.ndarray, words: int) -> int:
+    """Moves every state of ``tab`` into the empty table ``out``; the states moved, -1 when
+    the arrays do not fit (``out`` smaller than twice the states, or not empty)."""
+    if not _is_table(tab, words) or not _is_table(out, words):
+        return -1
+    filled = np.int64(0)
+    for p in range(tab.shape[0]):
+        if tab[p, 0] != 0:
+            filled += 1
+    if 2 * filled > out.shape[0]:
+        return -1
+    for p in range(out.shape[0]):
+        if out[p, 0] != 0:
+            return -1
+    w64 = np.int64(words)
+    for p in range(tab.shape[0]):
+        key = tab[p, 0]
+        if key != 0:
+            _put(out, key, _mix(key), tab, np.int64(p), w64)
+    return filled

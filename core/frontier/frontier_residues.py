@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
+from ..system.control import CancelLike
+
 __all__ = ["bregman_bits", "count_bound_bits", "moduli_for", "crt", "RELAXED_CELLS"]
 
 
@@ -62,18 +64,19 @@ def bregman_bits(rows: int, cols: int) -> float:
 
 
 #: the relaxed count (:mod:`.frontier_bound`) is asked where it is cheap: boards at most
-#: this high, and at most this many cells on the longest board (measured: docs/counts.md).
-#: Not 7 rows open: 7×7 would save a residue but its bound takes about 100 s in one kernel
-#: call that a Ctrl-C or SIGTERM cannot stop (set ``[False][7] = 49`` to ask it)
+#: this high, and at most this many cells on the longest board (measured: docs/counts.md;
+#: 7×7 open, the dearest, about 25 s on two cores, in short rounds a cancel stops)
 RELAXED_CELLS = {True: {1: 4000, 2: 4000, 3: 2000, 4: 1200, 5: 400, 6: 120, 7: 56},
-                 False: {1: 4000, 2: 4000, 3: 1200, 4: 400, 5: 120, 6: 42, 7: 0}}
+                 False: {1: 4000, 2: 4000, 3: 1200, 4: 400, 5: 120, 6: 42, 7: 49}}
 
 
-def _relaxed(rows: int, longest: int, closed_only: bool) -> tuple[int, ...] | None:
+def _relaxed(rows: int, longest: int, closed_only: bool,
+             cancel: CancelLike = None) -> tuple[int, ...] | None:
     """The relaxed bound of every total of ``rows`` × ``n``, ``n`` ≤ ``longest`` (as far
     as it was counted), or None where it is not cheap or cannot save a residue: it is
     counted in one word fewer than the residues Brégman's bound asks for, and stops (the
-    longer lengths left to Brégman) where it would need more."""
+    longer lengths left to Brégman) where it would need more. ``cancel``: the bound stops
+    with :class:`~knightgui_core.system.errors.Cancelled` within a fraction of a second."""
     if rows * longest > RELAXED_CELLS[closed_only].get(rows, 0):
         return None
     residues = len(_moduli(lambda product: math.log2(product) > bregman_bits(rows, longest)))
@@ -81,7 +84,7 @@ def _relaxed(rows: int, longest: int, closed_only: bool) -> tuple[int, ...] | No
         return None
     from .frontier_bound import RELAXED_WORDS, relaxed_bounds
     got = relaxed_bounds(rows, longest, min(RELAXED_WORDS, residues - 1),
-                         closed_only=closed_only)
+                         closed_only=closed_only, cancel=cancel)
     return tuple(c if closed_only else max(c, p) for c, p in zip(got.cycles, got.paths))
 
 
@@ -103,15 +106,15 @@ def _lengths(cols: int | Sequence[int]) -> list[int]:
     return sorted({int(cols)} if isinstance(cols, int) else {int(c) for c in cols})
 
 
-def count_bound_bits(rows: int, cols: int | Sequence[int], closed_only: bool = False
-                     ) -> float:
+def count_bound_bits(rows: int, cols: int | Sequence[int], closed_only: bool = False,
+                     cancel: CancelLike = None) -> float:
     """log2 of a bound on every total the frontier count keeps for the ``rows`` × ``n``
     boards, ``n`` in ``cols``: the undirected closed tours and (unless ``closed_only``) the
     undirected paths. The smaller, for each length, of :func:`bregman_bits` and the exact
     relaxed count (:mod:`.frontier_bound`: subgraphs of degrees 1 and 2 with no or two
     cells of degree 1) where that is cheap."""
     lengths = _lengths(cols)
-    relaxed = _relaxed(rows, lengths[-1], closed_only)
+    relaxed = _relaxed(rows, lengths[-1], closed_only, cancel)
     worst = 0.0
     for n in lengths:
         bits = bregman_bits(rows, n)
@@ -121,12 +124,14 @@ def count_bound_bits(rows: int, cols: int | Sequence[int], closed_only: bool = F
     return worst
 
 
-def moduli_for(rows: int, cols: int | Sequence[int], closed_only: bool = False) -> list[int]:
+def moduli_for(rows: int, cols: int | Sequence[int], closed_only: bool = False,
+               cancel: CancelLike = None) -> list[int]:
     """The moduli whose product exceeds every count of the boards ``rows`` × ``n``, ``n`` in
     ``cols`` (:func:`count_bound_bits`; an exact relaxed count is compared exactly):
-    2^64 (written 0, the word's wrap-around) and primes below 2^62."""
+    2^64 (written 0, the word's wrap-around) and primes below 2^62. ``cancel``: read by the
+    relaxed bound between its rounds (:class:`~knightgui_core.system.errors.Cancelled`)."""
     lengths = _lengths(cols)
-    relaxed = _relaxed(rows, lengths[-1], closed_only)
+    relaxed = _relaxed(rows, lengths[-1], closed_only, cancel)
     need: list[tuple[float, int | None]] = []
     for n in lengths:
         exact = relaxed[n - 1] if relaxed is not None and n <= len(relaxed) else None

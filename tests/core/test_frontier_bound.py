@@ -11,8 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from knightgui_core.frontier import frontier_bound
 from knightgui_core.frontier.frontier_bound import relaxed_bounds, step_tables
-from knightgui_core.frontier.frontier_bound_kernel import relaxed_count
+from knightgui_core.frontier.frontier_bound_kernel import (
+    relaxed_regrow,
+    relaxed_step,
+    relaxed_totals,
+)
 from knightgui_core.frontier.frontier_count import count_frontier
 from knightgui_core.frontier.frontier_residues import (
     RELAXED_CELLS,
@@ -20,6 +25,7 @@ from knightgui_core.frontier.frontier_residues import (
     count_bound_bits,
     moduli_for,
 )
+from knightgui_core.system.errors import Cancelled
 
 # A079137 (4 × n undirected paths) and A175881 (6 × n closed tours), n = 1, 2, …
 A079137 = [0, 0, 8, 0, 82, 744, 6378, 31088, 189688, 1213112, 6683852, 36486328]
@@ -89,16 +95,66 @@ def test_a_count_wider_than_its_words_stops_at_the_length_before():
     assert len(capped.paths) < 6
 
 
-def test_the_kernel_refuses_tables_that_do_not_fit():
+# the figures of the kernel before the count was cut into rounds and threads and folded by
+# the mirror (one call a board, cell by cell, 2fc17a0's parent): 5×8 and 6×7 open, 6×8 closed
+OLD_5x8_PATHS = (0, 0, 6, 196, 2252, 79716, 1610460, 47403710)
+OLD_6x7_PATHS = (0, 0, 0, 3240, 79716, 10284288, 1156135334)
+OLD_6x8_CYCLES = (0, 0, 0, 16, 325, 36236, 3021208, 171887538)
+
+
+def test_the_same_figures_as_the_one_call_kernel(monkeypatch):
+    assert relaxed_bounds(5, 8, 2).paths == OLD_5x8_PATHS
+    assert relaxed_bounds(6, 8, 2, closed_only=True).cycles == OLD_6x8_CYCLES
+    # two threads from the first big cell on, each keeping its own share of the states
+    monkeypatch.setattr(frontier_bound, "PARALLEL_FROM", 1 << 12)
+    two = relaxed_bounds(6, 7, 1, 1 << 23, threads=2)
+    assert two.paths == OLD_6x7_PATHS and two.cycles[-1] == 3021208
+    one = relaxed_bounds(5, 7, 2, 1 << 23, threads=1)
+    assert one.paths == OLD_5x8_PATHS[:7]
+
+
+def test_a_cancel_stops_the_bound_between_rounds(monkeypatch):
+    monkeypatch.setattr(frontier_bound, "ROUND", 64)       # many rounds on a small board
+    monkeypatch.setattr(frontier_bound, "PARALLEL_FROM", 256)
+    for threads in (1, 2):
+        asked = []
+        with pytest.raises(Cancelled):
+            relaxed_bounds(5, 9, 2, 1 << 22, threads=threads,
+                           cancel=lambda a=asked: a.append(1) or len(a) > 40)
+        assert len(asked) == 41 or threads == 2 and 41 <= len(asked) <= 43
+    # nothing kept from a cancelled count: the next call counts it all
+    assert relaxed_bounds(5, 9, 2, 1 << 22, cancel=lambda: False).paths[7] == OLD_5x8_PATHS[7]
+
+
+def test_the_kernels_refuse_arrays_that_do_not_fit():
     back, retire = step_tables(3, 4)
-    io = np.zeros(2, np.int64)
-    totals = np.zeros((4, 2, 1), np.uint64)
-    assert relaxed_count(back, retire, 3, 1, 100, 2, totals, io) == 4
-    bad = retire.copy()
-    bad[0] = 100
-    assert relaxed_count(back, bad, 3, 1, 100, 2, totals, io) == -1
-    assert relaxed_count(back, retire, 3, 1, 100, 1, totals, io) == -1
-    assert relaxed_count(back, retire, 3, 2, 100, 2, totals, io) == -1
+    tab = np.zeros((16, 2), np.uint64)
+    tab[0] = (1 << 63, 1)
+    io = np.zeros(3, np.int64)
+    nt = np.zeros((16, 2), np.uint64)
+    assert relaxed_step(tab, 0, 16, nt, back, retire, 0, 3, 1, 2, 0, 0, 1, 100, io) == 1
+    assert io[0] == 0 and io[1] == 0                       # no room for a state's successors
+    nt = np.zeros((32, 2), np.uint64)
+    args = (back, retire, 0, 3, 1, 2, 0, 0, 1, 100)
+    assert relaxed_step(tab, 0, 16, nt, *args, io) == 0 and io[1] == 1 and io[2] == 1
+    bad = back.copy()
+    bad[5, 0] = 9                                           # farther than the window
+    for wrong in [(tab, 0, 17, nt, *args, io),                    # past the table
+                  (tab, 0, 16, nt[:15], *args, io),               # not a power of two
+                  (tab, 0, 16, nt, back, retire, 0, 3, 2, 2, 0, 0, 1, 100, io),  # words
+                  (tab, 0, 16, nt, back, retire, 0, 3, 1, 1, 0, 0, 1, 100, io),  # ends
+                  (tab, 0, 16, nt, back, retire, 0, 3, 1, 2, 1, 0, 1, 100, io),  # fold
+                  (tab, 0, 16, nt, back, retire, 0, 3, 1, 2, 0, 2, 2, 100, io),  # part
+                  (tab, 0, 16, nt, bad, retire, 5, 3, 1, 2, 0, 0, 1, 100, io)]:
+        io[:] = 0
+        assert relaxed_step(*wrong) == -1
+    full = np.zeros((16, 2), np.uint64)
+    full[:, 0] = np.arange(1, 17, dtype=np.uint64) | np.uint64(1 << 63)
+    assert relaxed_regrow(full, np.zeros((16, 2), np.uint64), 1) == -1   # too small
+    assert relaxed_regrow(full, np.zeros((32, 2), np.uint64), 1) == 16
+    totals = np.zeros((2, 1), np.uint64)
+    assert relaxed_totals(tab, 1, retire, 3, 1, 2, totals) == -1          # not a column's end
+    assert relaxed_totals(tab, 2, retire, 3, 1, 2, totals) == 0
 
 
 def test_fewer_residues_where_the_relaxed_count_is_smaller():
