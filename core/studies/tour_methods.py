@@ -88,13 +88,15 @@ def choose_method(rows: int, cols: int, method: str = "auto", *, classic: bool =
     return "frontier", f"{short} rows, {max(rows, cols)} long: the frontier count is faster"
 
 
-def memory_estimate(rows: int, cols: int, closed_only: bool) -> int | None:
+def memory_estimate(rows: int, cols: int, closed_only: bool,
+                    cancel: CancelLike = None) -> int | None:
     """Bytes the frontier's two tables would take at their largest, from the measured
-    states of boards this high (``None`` when nothing is measured for such heights)."""
+    states of boards this high (``None`` when nothing is measured for such heights);
+    ``cancel`` stops the residues' bound (:func:`moduli_for`)."""
     states = state_estimate(min(rows, cols), closed_only)
     if states is None:
         return None
-    m = len(moduli_for(min(rows, cols), max(rows, cols), closed_only))
+    m = len(moduli_for(min(rows, cols), max(rows, cols), closed_only, cancel))
     return table_bytes(min(rows, cols), states, m)
 
 
@@ -168,7 +170,7 @@ def run_frontier(rows: int, cols: Sequence[int], *, closed_only: bool = False,
     budget = available_memory() if memory_limit is None else int(memory_limit)
     longest = max(cols) if cols else 0
     if spill is not None:
-        est = memory_estimate(rows, longest, closed_only)
+        est = memory_estimate(rows, longest, closed_only, cancel)
         if slices > 1 or (est is not None and est > budget):
             if report is not None:
                 why = (f"{slices} slices asked for" if est is None or est <= budget else
@@ -183,7 +185,7 @@ def run_frontier(rows: int, cols: Sequence[int], *, closed_only: bool = False,
     tallest = max(k for k, c in PEAK_STATES if c == closed_only)
     # trusted on long boards (the states stop growing after a few columns) and far above
     # the measured heights; near them a short board is left to the count's own check
-    need = (memory_estimate(rows, longest, closed_only)
+    need = (memory_estimate(rows, longest, closed_only, cancel)
             if longest > 2 * rows + 2 or rows >= tallest + 2 else None)
     if need is not None and need > budget:
         raise FrontierError(f"the frontier count of {rows}×{longest} needs about "
