@@ -155,16 +155,16 @@ def relaxed_step(tab: np.ndarray, lo: int, hi: int, nt: np.ndarray, back: np.nda
     ns = np.int64(0)
     for sub in range(1 << nq):
         deg = np.int64(0)
-        a = np.uint64(0)
-        b = np.uint64(0)
+        plus = np.uint64(0)
+        full = np.uint64(0)
         for q in range(nq):
             if (sub >> q) & 1:
                 deg += 1
-                a += np.uint64(1) << np.uint64(2 * ds[q])
-                b |= np.uint64(2) << np.uint64(2 * ds[q])
+                plus += np.uint64(1) << np.uint64(2 * ds[q])
+                full |= np.uint64(2) << np.uint64(2 * ds[q])
         if deg <= 2:
-            adds[ns] = a
-            highs[ns] = b
+            adds[ns] = plus
+            highs[ns] = full
             degs[ns] = np.uint64(deg)
             ns += 1
     body = (np.uint64(1) << np.uint64(2 * (2 * k + 1))) - np.uint64(1)

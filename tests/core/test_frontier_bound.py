@@ -178,13 +178,15 @@ def test_fewer_residues_where_the_relaxed_count_is_smaller():
 @pytest.mark.slow
 def test_seven_by_seven_and_six_by_n_take_fewer_residues(monkeypatch):
     # 7 × 7 open: 79.5 bits by Brégman (two residues), 278,517,961,992 relaxed paths (38.0
-    # bits: one); the true 82,787,609,160 undirected paths (A165134 halved) lie below. Not
-    # asked by default (about 100 s that a signal cannot stop): two residues unless enabled
-    assert bregman_bits(7, 7) > 64 and len(moduli_for(7, 7)) == 2
-    monkeypatch.setitem(RELAXED_CELLS[False], 7, 49)
-    assert len(moduli_for(7, 7)) == 1
+    # bits: one, asked by default); the true 82,787,609,160 undirected paths (A165134
+    # halved) lie below. The same figure as the one-call kernel's, on one thread and two
+    assert bregman_bits(7, 7) > 64 and len(moduli_for(7, 7)) == 1
     assert 82_787_609_160 < 2 ** count_bound_bits(7, 7) < 2**40
-    assert relaxed_bounds(7, 7, 1, closed_only=False).paths[-1] == 278_517_961_992
+    one = relaxed_bounds(7, 7, 1, 1 << 23, threads=1)
+    assert one.paths[-1] == 278_517_961_992 and one.peak_states < 8_154_893   # the fold
+    assert relaxed_bounds(7, 7, 1, 1 << 24, threads=2).paths == one.paths
+    monkeypatch.setitem(RELAXED_CELLS[False], 7, 0)
+    assert len(moduli_for(7, 7)) == 2                        # Brégman alone
     # 6 × 20 closed: 203 bits by Brégman (four residues), two by the 2-factors
     assert bregman_bits(6, 20) > 64 + 2 * 62 and len(moduli_for(6, 20, True)) == 2
     assert count_bound_bits(6, 20, True) > math.log2(A175881[19])
