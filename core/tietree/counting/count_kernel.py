@@ -151,6 +151,31 @@ def _taken(f0: np.uint64, f1: np.uint64, c: np.uint64) -> tuple:
     return f0, f1 & ~(np.uint64(1) << (c - np.uint64(64)))
 
 
+@njit
+def _forced(att: np.ndarray, path: np.ndarray, free: np.ndarray, ntied: np.ndarray, k: int,
+            n: int) -> tuple:
+    """The forced moves from number ``k`` to a leaf or a tie: the number where they stop, the
+    squares tied there (two words) and how many (0: dead end); ``free`` gets only that row."""
+    q = np.uint64(path[k])
+    f0 = free[k, 0]
+    f1 = free[k, 1]
+    t0 = np.uint64(0)
+    t1 = np.uint64(0)
+    nt = np.int64(0)
+    while k < n:
+        t0, t1, nt = tied(att, q, f0, f1)
+        ntied[k] = nt
+        if nt != 1:
+            break
+        q = np.uint64(low(t0, t1))
+        f0, f1 = _taken(f0, f1, q)
+        k += 1
+        path[k] = q
+    free[k, 0] = f0
+    free[k, 1] = f1
+    return k, t0, t1, nt
+
+
 # ---- the per-node work of the plain count: the visitor the loop below is written with.
 # Another use (memo_kernel: the transposition table) gets its own copy of the loop from
 # knightgui_core.system.jit.specialise with these five names bound to its functions. ``V``
@@ -216,21 +241,12 @@ def count_loop(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nd
     table (best of 7 CPU seconds each, alternating, one core of 2 shared with other agents,
     two runs at load 4–7).
 
-    The forced moves run in a loop of their own (the leaf, tie and close cases outside it):
-    on 9×9 from square 20 with the plain visitor that brought this loop from 0.132–0.137 s to
-    0.093–0.111 s of CPU, against ``count_run``'s 0.097–0.106 s (``bench/table.py``'s first
-    line and the same median of 5 alone, HEAD and this in turn, load 3.4–5). The table's
-    10×10 from d1 did not move: best of 3, 3.80 s against 3.81 s (``--reps 3``).
-
-    In that loop the square and the unvisited set stay in registers (``free`` gets only the
-    row where it stops: the one a tie, a close or a resume reads), and the square is a uint64,
-    which numba indexes ``att`` with without its negative-index fix-up. The table's 10×10
-    from d1, pairs of fresh processes (CPU, load 2.3–3.0 on 2 shared cores): median 3.67 →
-    3.39 s for the first, 3.03 → 2.96 s for the second; the table's copy with no table on
-    9×9 from square 20, median of 9: 0.122–0.133 → 0.089–0.108 s for the second. Both tried
-    and dropped: prefetching a tie's bucket when its last option is taken, for the store at
-    its close (median 3.05 → 3.37 s), and the candidates' comparison without branches
-    (median 3.38 → 3.42 s)."""
+    The forced moves run in a function of their own (:func:`_forced`), the square and the
+    unvisited set in registers, the square unsigned (no negative-index fix-up). Written in
+    this loop, the table's copy reloaded the attack table's address and row length from the
+    stack for every candidate of ``tied`` (objdump); alone, they stay in registers: the
+    table's 10×10 from d1, twelve pairs of fresh processes (CPU, load 2.3–2.7), median 3.34
+    → 3.22 s, best 2.95 → 2.73 s. docs/counts.md has the earlier steps and the dropped ones."""
     one = np.uint64(1)
     P = visit_setup(V, st)
     k = st[ST_K]
@@ -245,24 +261,9 @@ def count_loop(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nd
     nt = np.int64(0)
     while True:
         if phase == PH_RUN:
-            # the forced moves, in a loop of their own, up to a leaf or a tie
-            # (the square and the unvisited set stay in registers: only the row where the
-            # loop stops is written to ``free``, the one row a tie, a close or a resume reads)
+            # the forced moves, in a function of their own, up to a leaf or a tie
             k0 = k
-            q = np.uint64(path[k])
-            f0 = free[k, 0]
-            f1 = free[k, 1]
-            while k < n:
-                t0, t1, nt = tied(att, q, f0, f1)
-                ntied[k] = nt
-                if nt != 1:
-                    break
-                q = np.uint64(low(t0, t1))
-                f0, f1 = _taken(f0, f1, q)
-                k += 1
-                path[k] = q
-            free[k, 0] = f0
-            free[k, 1] = f1
+            k, t0, t1, nt = _forced(att, path, free, ntied, k, n)
             steps += k - k0
             fwd += k - k0
             phase = np.int64(PH_LEAF)
