@@ -3,8 +3,11 @@ counted exactly, against a brute force over edge subsets and above the true tour
 the residues it saves, and the counts unchanged."""
 from __future__ import annotations
 
+import _thread
 import itertools
 import math
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -199,3 +202,22 @@ def test_the_frontier_counts_do_not_change_with_fewer_residues():
     assert res.moduli == 1 and [b.paths for b in res.boards] == A079137
     six = count_frontier(6, range(1, 8), closed_only=True)
     assert six.moduli == 1 and [b.cycles for b in six.boards] == A175881[:7]
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_stops_the_bound_within_a_round(monkeypatch, threads):
+    """Ctrl-C (a KeyboardInterrupt in the calling thread) is heard between kernel calls:
+    on one thread when the call returns, on two while the caller waits for its workers,
+    which leave at their next round."""
+    monkeypatch.setattr(frontier_bound, "ROUND", 1 << 10)
+    monkeypatch.setattr(frontier_bound, "PARALLEL_FROM", 1 << 10)
+    relaxed_bounds(4, 4, 1, 1 << 20, cancel=lambda: False)      # compiled before the clock
+    before = threading.active_count()
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    t0 = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        relaxed_bounds(6, 9, 2, 1 << 23, threads=threads, cancel=lambda: False)
+    assert time.perf_counter() - t0 < 1.5            # the count itself takes several seconds
+    timer.join()
+    assert threading.active_count() == before         # no worker left behind

@@ -56,7 +56,7 @@ def test_a_signal_stops_a_spilled_count_and_removes_its_folder(tmp_path, sig, co
     """SIGTERM (a batch system's limit) and Ctrl-C stop a count through slices inside its
     cell: one line, exit 143 or 130, the slices on disk removed."""
     p = subprocess.Popen([sys.executable, "-m", "knightgui", "study", "count", "--all-tours",
-                          "--rows", "7", "--cols", "7", "--method", "frontier",
+                          "--rows", "7", "--cols", "8", "--method", "frontier",
                           "--spill", str(tmp_path), "--slices", "2"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
