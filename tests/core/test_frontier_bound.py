@@ -108,9 +108,9 @@ OLD_6x8_CYCLES = (0, 0, 0, 16, 325, 36236, 3021208, 171887538)
 def test_the_same_figures_as_the_one_call_kernel(monkeypatch):
     assert relaxed_bounds(5, 8, 2).paths == OLD_5x8_PATHS
     assert relaxed_bounds(6, 8, 2, closed_only=True).cycles == OLD_6x8_CYCLES
-    # two threads from the first big cell on, each keeping its own share of the states
-    monkeypatch.setattr(frontier_bound, "PARALLEL_FROM", 1 << 12)
-    two = relaxed_bounds(6, 7, 1, 1 << 23, threads=2)
+    # two threads from the first big cell on, each reading half of the slots into a table
+    # of its own, merged at the cell's end
+    two = relaxed_bounds(6, 7, 1, 1 << 23, threads=2, parallel_from=1 << 12)
     assert two.paths == OLD_6x7_PATHS and two.cycles[-1] == 3021208
     one = relaxed_bounds(5, 7, 2, 1 << 23, threads=1)
     assert one.paths == OLD_5x8_PATHS[:7]
@@ -118,11 +118,10 @@ def test_the_same_figures_as_the_one_call_kernel(monkeypatch):
 
 def test_a_cancel_stops_the_bound_between_rounds(monkeypatch):
     monkeypatch.setattr(frontier_bound, "ROUND", 64)       # many rounds on a small board
-    monkeypatch.setattr(frontier_bound, "PARALLEL_FROM", 256)
     for threads in (1, 2):
         asked = []
         with pytest.raises(Cancelled):
-            relaxed_bounds(5, 9, 2, 1 << 22, threads=threads,
+            relaxed_bounds(5, 9, 2, 1 << 22, threads=threads, parallel_from=256,
                            cancel=lambda a=asked: a.append(1) or len(a) > 40)
         assert len(asked) == 41 or threads == 2 and 41 <= len(asked) <= 43
     # nothing kept from a cancelled count: the next call counts it all
@@ -187,7 +186,8 @@ def test_seven_by_seven_and_six_by_n_take_fewer_residues(monkeypatch):
     assert 82_787_609_160 < 2 ** count_bound_bits(7, 7) < 2**40
     one = relaxed_bounds(7, 7, 1, 1 << 23, threads=1)
     assert one.paths[-1] == 278_517_961_992 and one.peak_states < 8_154_893   # the fold
-    assert relaxed_bounds(7, 7, 1, 1 << 24, threads=2).paths == one.paths
+    two = relaxed_bounds(7, 7, 1, 1 << 24, threads=2)
+    assert two.paths == one.paths and two.peak_states == one.peak_states
     monkeypatch.setitem(RELAXED_CELLS[False], 7, 0)
     assert len(moduli_for(7, 7)) == 2                        # Brégman alone
     # 6 × 20 closed: 203 bits by Brégman (four residues), two by the 2-factors
@@ -210,14 +210,14 @@ def test_ctrl_c_stops_the_bound_within_a_round(monkeypatch, threads):
     on one thread when the call returns, on two while the caller waits for its workers,
     which leave at their next round."""
     monkeypatch.setattr(frontier_bound, "ROUND", 1 << 10)
-    monkeypatch.setattr(frontier_bound, "PARALLEL_FROM", 1 << 10)
     relaxed_bounds(4, 4, 1, 1 << 20, cancel=lambda: False)      # compiled before the clock
     before = threading.active_count()
     timer = threading.Timer(0.3, _thread.interrupt_main)
     t0 = time.perf_counter()
     timer.start()
     with pytest.raises(KeyboardInterrupt):
-        relaxed_bounds(6, 9, 2, 1 << 23, threads=threads, cancel=lambda: False)
+        relaxed_bounds(6, 9, 2, 1 << 23, threads=threads, parallel_from=1 << 10,
+                       cancel=lambda: False)
     assert time.perf_counter() - t0 < 1.5            # the count itself takes several seconds
     timer.join()
     assert threading.active_count() == before         # no worker left behind
