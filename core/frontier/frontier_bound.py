@@ -151,7 +151,7 @@ def _count(back: np.ndarray, retire: np.ndarray, k: int, words: int, most: int,
                 if halt.is_set() or cancel_requested(cancel):
                     raise Cancelled("the relaxed bound was cancelled")
                 got = relaxed_step(tab, lo, hi, nt, back, retire, i, k, words, max_ends,
-                                   fold, 0, 1, most, io)
+                                   fold, most, io)
                 if got == 1:
                     nt = _grown(nt, 2 * nt.shape[0], words)
                     continue

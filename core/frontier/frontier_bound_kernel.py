@@ -15,10 +15,10 @@ A table is ``uint64[C, 1 + words]`` (``C`` a power of two), a row the key and it
 empty slot). A count is ``words`` 64-bit words, least significant first, added with carry.
 
 The caller drives the count: :func:`relaxed_step` reads a range of one table's slots for one
-cell (so a call is short and a cancel is seen between calls), keeping the successors whose
-key falls in its own ``part`` of ``parts`` (each part a table of its own, filled by its own
-thread); :func:`relaxed_totals` adds a column's finished boards; :func:`relaxed_regrow`
-moves a table into a bigger one.
+cell into a new table (so a call is short and a cancel is seen between calls; two threads
+each read a share into a table of their own); :func:`relaxed_merge` adds one table into
+another, :func:`relaxed_totals` a column's finished boards into the totals;
+:func:`relaxed_regrow` moves a table into a bigger one.
 """
 from __future__ import annotations
 
@@ -110,21 +110,21 @@ def _mirror(w: np.uint64, k: np.int64) -> np.uint64:
 @njit
 def relaxed_step(tab: np.ndarray, lo: int, hi: int, nt: np.ndarray, back: np.ndarray,
                  retire: np.ndarray, i: int, k: int, words: int, max_ends: int, fold: int,
-                 part: int, parts: int, most: int, io: np.ndarray) -> int:
+                 most: int, io: np.ndarray) -> int:
     """Reads the slots ``io[0]`` ≥ ``lo`` up to ``hi`` of ``tab`` for cell ``i`` of a board
-    ``k`` rows high and adds each successor whose key falls in ``part`` of ``parts`` into
-    ``nt`` (``io[1]``: the states it holds, kept up to date; ``io[2]``: states read, summed).
-    ``back[i]``: how far back each earlier neighbour of a cell is (-1: none; int64[N, 4]);
-    ``retire[j]``: the cell at whose step ``j`` has no neighbour left; ``max_ends``: 2, or 0
-    for the 2-factors alone; ``fold`` (1 at a column's last cell only): a key and its
-    mirror image kept as one. Returns 0 when ``hi`` is reached (``io[0] = hi``), 1 when
-    ``nt`` must grow first (``io[0]``: the slot to go on from), 2 on a count wider than
-    ``words``, 3 when ``nt`` passed ``most`` states, -1 when the arrays do not fit."""
+    ``k`` rows high and adds each successor into ``nt`` (``io[1]``: the states it holds,
+    kept up to date; ``io[2]``: states read, summed). ``back[i]``: how far back each
+    earlier neighbour of a cell is (-1: none; int64[N, 4]); ``retire[j]``: the cell at
+    whose step ``j`` has no neighbour left; ``max_ends``: 2, or 0 for the 2-factors alone;
+    ``fold`` (1 at a column's last cell only): a key and its mirror image kept as one.
+    Returns 0 when ``hi`` is reached (``io[0] = hi``), 1 when ``nt`` must grow first
+    (``io[0]``: the slot to go on from), 2 on a count wider than ``words``, 3 when ``nt``
+    passed ``most`` states, -1 when the arrays do not fit."""
     n = back.shape[0]
     if (k < 1 or k > 13 or words < 1 or words > 64 or n % k != 0 or i < 0 or i >= n
             or back.shape[1] != 4 or retire.shape[0] != n or io.shape[0] != 3
             or not _is_table(tab, words) or not _is_table(nt, words)
-            or (max_ends != 0 and max_ends != 2) or parts < 1 or part < 0 or part >= parts
+            or (max_ends != 0 and max_ends != 2)
             or not (0 <= lo <= io[0] <= hi <= tab.shape[0]) or most < 1
             or io[1] < 0 or (fold != 0 and (fold != 1 or i % k != k - 1))):
         return -1
@@ -214,8 +214,6 @@ def relaxed_step(tab: np.ndarray, lo: int, hi: int, nt: np.ndarray, back: np.nda
                         w = m
                 nk = w | (np.uint64(ends) << _ENDS) | _FLAG
                 h = _mix(nk)
-                if parts > 1 and np.int64((h >> np.uint64(40)) % np.uint64(parts)) != part:
-                    continue
                 prefetch_row(nt, np.int64(h & mask))
                 bk[nb] = nk
                 bh[nb] = h

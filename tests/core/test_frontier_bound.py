@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from knightgui_core.frontier import frontier_bound
 from knightgui_core.frontier.frontier_bound import relaxed_bounds, step_tables
 from knightgui_core.frontier.frontier_bound_kernel import (
+    relaxed_merge,
     relaxed_regrow,
     relaxed_step,
     relaxed_totals,
@@ -134,26 +135,32 @@ def test_the_kernels_refuse_arrays_that_do_not_fit():
     tab[0] = (1 << 63, 1)
     io = np.zeros(3, np.int64)
     nt = np.zeros((16, 2), np.uint64)
-    assert relaxed_step(tab, 0, 16, nt, back, retire, 0, 3, 1, 2, 0, 0, 1, 100, io) == 1
+    assert relaxed_step(tab, 0, 16, nt, back, retire, 0, 3, 1, 2, 0, 100, io) == 1
     assert io[0] == 0 and io[1] == 0                       # no room for a state's successors
     nt = np.zeros((32, 2), np.uint64)
-    args = (back, retire, 0, 3, 1, 2, 0, 0, 1, 100)
+    args = (back, retire, 0, 3, 1, 2, 0, 100)
     assert relaxed_step(tab, 0, 16, nt, *args, io) == 0 and io[1] == 1 and io[2] == 1
     bad = back.copy()
     bad[5, 0] = 9                                           # farther than the window
     for wrong in [(tab, 0, 17, nt, *args, io),                    # past the table
                   (tab, 0, 16, nt[:15], *args, io),               # not a power of two
-                  (tab, 0, 16, nt, back, retire, 0, 3, 2, 2, 0, 0, 1, 100, io),  # words
-                  (tab, 0, 16, nt, back, retire, 0, 3, 1, 1, 0, 0, 1, 100, io),  # ends
-                  (tab, 0, 16, nt, back, retire, 0, 3, 1, 2, 1, 0, 1, 100, io),  # fold
-                  (tab, 0, 16, nt, back, retire, 0, 3, 1, 2, 0, 2, 2, 100, io),  # part
-                  (tab, 0, 16, nt, bad, retire, 5, 3, 1, 2, 0, 0, 1, 100, io)]:
+                  (tab, 0, 16, nt, back, retire, 0, 3, 2, 2, 0, 100, io),  # words
+                  (tab, 0, 16, nt, back, retire, 0, 3, 1, 1, 0, 100, io),  # ends
+                  (tab, 0, 16, nt, back, retire, 0, 3, 1, 2, 1, 100, io),  # fold
+                  (tab, 0, 16, nt, back, retire, 0, 3, 1, 2, 0, 0, io),    # most
+                  (tab, 0, 16, nt, bad, retire, 5, 3, 1, 2, 0, 100, io)]:
         io[:] = 0
         assert relaxed_step(*wrong) == -1
     full = np.zeros((16, 2), np.uint64)
     full[:, 0] = np.arange(1, 17, dtype=np.uint64) | np.uint64(1 << 63)
+    full[:, 1] = 1
     assert relaxed_regrow(full, np.zeros((16, 2), np.uint64), 1) == -1   # too small
     assert relaxed_regrow(full, np.zeros((32, 2), np.uint64), 1) == 16
+    both = np.zeros((64, 2), np.uint64)
+    assert relaxed_merge(full, 0, 16, both, 1, 0) == 16
+    assert relaxed_merge(full, 4, 16, both, 1, 16) == 16 and both[:, 1].sum() == 16 + 12
+    assert relaxed_merge(full, 0, 17, both, 1, 16) == -1                  # past the table
+    assert relaxed_merge(full, 0, 16, np.zeros((16, 2), np.uint64), 1, 0) == -1   # no room
     totals = np.zeros((2, 1), np.uint64)
     assert relaxed_totals(tab, 1, retire, 3, 1, 2, totals) == -1          # not a column's end
     assert relaxed_totals(tab, 2, retire, 3, 1, 2, totals) == 0
