@@ -8,6 +8,7 @@ import itertools
 import math
 import threading
 import time
+from collections import OrderedDict
 
 import numpy as np
 import pytest
@@ -228,3 +229,15 @@ def test_ctrl_c_stops_the_bound_within_a_round(monkeypatch, threads):
     assert time.perf_counter() - t0 < 1.5            # the count itself takes several seconds
     timer.join()
     assert threading.active_count() == before         # no worker left behind
+
+
+def test_the_estimate_and_the_count_share_one_bound(monkeypatch):
+    # 4 × 16 open: 99.1 bits by Brégman (two residues), one by the relaxed count, which the
+    # estimate (memory_estimate asks moduli_for) and then the count ask: counted once
+    calls = []
+    real = frontier_bound._count
+    monkeypatch.setattr(frontier_bound, "_CACHE", OrderedDict())
+    monkeypatch.setattr(frontier_bound, "_count", lambda *a: calls.append(1) or real(*a))
+    assert bregman_bits(4, 16) > 64 and len(moduli_for(4, 16, cancel=lambda: False)) == 1
+    assert count_frontier(4, [16], cancel=lambda: False).moduli == 1
+    assert calls == [1]
