@@ -21,6 +21,12 @@ other bytes is never unpickled: it is a cache miss (the kernel is compiled again
 entry rewritten, sealed). So entries that hold another kernel's code, garbage, or a planted
 pickle cost a compile, whatever their number, and loading never runs into numba's own
 unpickling of a foreign entry. Entries written before seals existed are compiled once more.
+
+**An entry is as fresh as every kernel file.** numba checks an entry against its own source
+file alone, but a kernel inlines kernels of other files (the table's loop takes the count
+kernel's forced moves): after an edit of those, the entry would run the old code. Every index
+also holds :func:`kernel_sources_stamp` (the kernel files' number, newest time and summed
+size), and an index with another stamp is a miss.
 """
 from __future__ import annotations
 
@@ -222,6 +228,22 @@ def _unsealed(e: UnsealedEntry) -> None:
         cache_warning("trusted", e)
 
 
+def kernel_sources_stamp(root: Path | None = None) -> tuple[int, int, int]:
+    """How many kernel modules (``*_kernel.py`` and the jit module) the engine under ``root``
+    has, their newest modification time (ns) and their summed size. numba stamps a cached
+    kernel with its own file only, but a kernel inlines kernels of other files: an entry is
+    valid only while none of them changed either, so this stamp goes into every index."""
+    top = root if root is not None else Path(__file__).resolve().parents[1]
+    newest = total = count = 0
+    for f in [*top.rglob("*_kernel.py"), top / "system" / "jit.py"]:
+        try:
+            st = f.stat()
+        except OSError:
+            continue
+        newest, total, count = max(newest, st.st_mtime_ns), total + st.st_size, count + 1
+    return count, newest, total
+
+
 def seal_numba_cache_files() -> None:
     """Make numba's index/data cache files read and write through seals, and create numba's
     per-source folders with mode 0700."""
@@ -232,6 +254,7 @@ def seal_numba_cache_files() -> None:
     cls: Any = caching.IndexDataCacheFile
     if getattr(cls, "_knightgui_sealed", False):
         return
+    kernels = kernel_sources_stamp()
 
     def _load_index(self: Any) -> dict[Any, Any]:
         try:
@@ -245,10 +268,10 @@ def seal_numba_cache_files() -> None:
         if pickle.loads(data[:version_end]) != self._version:
             return {}
         stamp, overloads = pickle.loads(data[version_end:])
-        return overloads if stamp == self._source_stamp else {}
+        return overloads if stamp == (self._source_stamp, kernels) else {}
 
     def _save_index(self: Any, overloads: dict[Any, Any]) -> None:
-        body = self._dump((self._source_stamp, overloads))
+        body = self._dump(((self._source_stamp, kernels), overloads))
         write_sealed(self._index_path, pickle.dumps(self._version, protocol=-1) + body)
 
     def _load_data(self: Any, name: str) -> Any:

@@ -42,9 +42,9 @@ the top bits of its hash (:func:`_top_bucket`), so bucket ``b`` splits into ``2b
 ``2b + 1`` and :func:`memo_rehash` reads and writes in order, with no second table.
 
 **The loop** is :func:`~knightgui_core.tietree.counting.count_kernel.count_loop` with this
-module's visitor (``memo_*``) bound by :func:`~knightgui_core.system.jit.specialise` (numba's
-cache does not see a change in count_kernel.py: :func:`memo_run` is cached whole, so edit
-this file too, or clear the cache, before timing a change of the loop).
+module's visitor (``memo_*``) bound by :func:`~knightgui_core.system.jit.specialise`
+(:func:`memo_run` is cached whole, loop inlined; an edit of count_kernel.py is still a cache
+miss here, as every index holds the stamp of all kernel files: system/kernel_cache.py).
 Arrays (``N`` squares, ``C`` = buckets × WAYS entries):
 
 * ``tab``   uint64[C, 8]  per entry: free word 0, free word 1, ``square | start << 8 |
