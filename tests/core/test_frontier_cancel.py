@@ -39,7 +39,7 @@ def test_a_cancel_is_heard_inside_a_cell(spill, tmp_path):
     with pytest.raises(Cancelled):
         count_frontier(6, 6, threads=2, cancel=cancel, progress=lambda d, t: cells.append(d),
                        spill=str(tmp_path) if spill else None)
-    assert any(asked) and cells and cells[-1] < 36      # stopped before the last cell
+    assert any(asked) and len(cells) < 36               # stopped before the last cell
     assert time.perf_counter() - t0 < 60                # the whole count takes longer
     if spill:
         assert list(tmp_path.iterdir()) == [] and not _STOPS
