@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..system.jit import njit
-from .frontier_word_kernel import _BODY, _find, _get, _hash, _relabel, _set
+from .frontier_word_kernel import _BODY, PROBE_MOST, _find, _get, _hash, _relabel, _set
 
 #: the widest window the pair holds (12 rows: 25 cells, the new one the 26th nibble)
 PAIR_WINDOW = 25
@@ -156,13 +156,14 @@ def _mirror_canon2(khi: np.uint64, klo: np.uint64, k: np.int64
 
 @njit
 def _absorb2(rows: np.ndarray, count: np.int64, ttab: np.ndarray, mods: np.ndarray,
-             io: np.ndarray, limit: np.int64) -> np.int64:
-    """Adds the states ``rows[io[0]:count]`` (``hi`` 0: none) into ``ttab``, in batches
-    whose slots are read before any is written. ``io[1]``: the states in ``ttab``. Returns
-    them; -1 when the next batch might pass ``limit`` (``io`` says where to go on from), -2
-    when no slot is free."""
+             io: np.ndarray, limit: np.int64, most: np.int64) -> np.int64:
+    """Adds the states ``rows[io[0]:count]`` (``hi`` 0: none) into ``ttab``, as the one-word
+    ``_absorb`` does: -1 when the next batch might pass ``limit`` or a key finds neither
+    itself nor a free slot in ``most`` slots (``io``: the row to go on from and the
+    states), -2 when no slot is free at all."""
     cap = ttab.shape[0]
     capu = np.uint64(cap)
+    probes = min(cap, max(np.int64(1), most))
     m2 = ttab.shape[1]
     slot = np.zeros(_BATCH + 1, np.int64)
     filled = io[1]
@@ -170,8 +171,7 @@ def _absorb2(rows: np.ndarray, count: np.int64, ttab: np.ndarray, mods: np.ndarr
     while i < count:
         end = min(count, i + _BATCH)
         if filled + (end - i) > limit:
-            io[0] = i
-            io[1] = filled
+            io[0], io[1] = i, filled
             return np.int64(-1)
         seen = np.uint64(0)
         for j in range(i, end):
@@ -186,7 +186,7 @@ def _absorb2(rows: np.ndarray, count: np.int64, ttab: np.ndarray, mods: np.ndarr
                 continue
             k1 = rows[j, 1]
             s = slot[j - i]
-            for _ in range(cap):
+            for _ in range(probes):
                 got = ttab[s, 0]
                 if got == 0:
                     for c in range(m2):
@@ -204,10 +204,12 @@ def _absorb2(rows: np.ndarray, count: np.int64, ttab: np.ndarray, mods: np.ndarr
                 if s == cap:
                     s = 0
             else:
-                return np.int64(-2)
+                if probes == cap:
+                    return np.int64(-2)
+                io[0], io[1] = j, filled
+                return np.int64(-1)
         i = end
-    io[0] = count
-    io[1] = filled
+    io[0], io[1] = count, filled
     return filled
 
 
@@ -215,15 +217,17 @@ def _absorb2(rows: np.ndarray, count: np.int64, ttab: np.ndarray, mods: np.ndarr
 def pair_absorb(rows: np.ndarray, count: int, ttab: np.ndarray, mods: np.ndarray,
                 io: np.ndarray) -> int:
     """Adds the states ``rows[io[0]:count]`` into the table ``ttab`` (``io[1]``: the states
-    it holds). Returns the states held; -1 when it might pass 4/5 full (``io`` then says
-    where to go on from, after the caller has moved ``ttab`` into a bigger table,
-    :func:`pair_regrow`); -2 when the arrays do not fit each other."""
+    it holds). Returns the states held; -1 when it might pass 4/5 full or a key would look
+    at more than ``PROBE_MOST`` slots (``io`` then says where to go on from once the caller
+    has moved ``ttab`` into a bigger table, :func:`pair_regrow`); -2 when the arrays do not
+    fit each other."""
     cap = ttab.shape[0]
     if (rows.shape[1] != mods.shape[0] + 2 or ttab.shape[1] != rows.shape[1] or cap < 16
             or cap >= (1 << 32) or count < 0 or count > rows.shape[0] or io.shape[0] != 2
             or io[0] < 0 or io[1] < 0):
         return -2
-    return _absorb2(rows, np.int64(count), ttab, mods, io, np.int64((cap // 5) * 4))
+    return _absorb2(rows, np.int64(count), ttab, mods, io, np.int64((cap // 5) * 4),
+                    np.int64(PROBE_MOST))
 
 
 @njit
@@ -235,7 +239,7 @@ def pair_regrow(tab: np.ndarray, ttab: np.ndarray, mods: np.ndarray) -> int:
             or cap >= (1 << 32)):
         return -2
     io = np.zeros(2, np.int64)
-    got = _absorb2(tab, np.int64(tab.shape[0]), ttab, mods, io, np.int64(cap))
+    got = _absorb2(tab, np.int64(tab.shape[0]), ttab, mods, io, np.int64(cap), np.int64(cap))
     return got if got >= 0 else -2
 
 

@@ -4,19 +4,18 @@ The same step as :mod:`.frontier_kernel` (its docstring says what a state is), w
 the word itself: the window's 15 cells and the new one are the 16 nibbles of a local word,
 each successor is made and put in canonical form with shifts and masks, nothing copied into
 arrays. A stored key is that window shifted by one cell (15 nibbles, bits 0-59), the path
-ends placed in bits 60-61 and bit 63 set, so no state is ever the word 0: ``0`` marks an
-empty slot.
+ends placed in bits 60-61 and bit 63 set, so no state is the word 0 (an empty slot).
 
 A table is one ``uint64[C, 1 + m]`` array: column 0 the key, columns 1..m the residues of
-its count (``mods[j]``; 0 stands for 2^64, the word's own wrap-around), so a slot's key and
-count share a cache line. Slot ``C · (h >> 32) >> 32`` of the key's hash ``h`` comes first
-(any ``C`` below 2^32, not only powers of two), then the next ones in turn.
+its count (``mods[j]``; 0 stands for 2^64), so a slot's key and count share a cache line.
+Slot ``C · (h >> 32) >> 32`` of the key's hash ``h`` comes first (any ``C`` below 2^32),
+then the next ones, :data:`PROBE_MOST` at most: rows in the order of their slots (a
+table's, or a slice file's) into a table too small for them make one long run at once,
+which every insert would walk; the table is grown instead.
 
-The output may be split by hash (``part`` of ``parts``, the hash's low 32 bits): every
-thread reads the whole input and keeps only the successors of its own part, each into a
-table of its own, so threads never write to one table. Successors wait in a small buffer
-and the slots of a batch are read once before any is written, so the cache misses of a
-batch overlap.
+The output may be split by hash (its low 32 bits): each thread keeps only the successors
+of its own part, in a table of its own. Successors wait in a small buffer; the slots of a
+batch are read before any is written, so the batch's cache misses overlap.
 """
 from __future__ import annotations
 
@@ -33,6 +32,12 @@ _LOW32 = np.uint64(0xFFFFFFFF)
 _F = np.uint64(15)
 _BATCH = 64
 _MOST = 11                     # successors of one state at most
+#: the most slots an insert looks at before the table is grown instead (docstring above)
+PROBE_MOST = 1 << 11
+_ONES = np.uint64(0x1111111111111111)
+_SEVENS = np.uint64(0x7777777777777777)
+_EIGHTS = np.uint64(0x8888888888888888)
+_BODY = (np.uint64(1) << np.uint64(60)) - np.uint64(1)   # the window's 15 nibbles
 
 
 @njit(inline="always")
@@ -53,12 +58,6 @@ def _get(w: np.uint64, p: np.int64) -> np.uint64:
 def _set(w: np.uint64, p: np.int64, x: np.uint64) -> np.uint64:
     sh = np.uint64(4 * p)
     return (w & ~(_F << sh)) | (x << sh)
-
-
-_ONES = np.uint64(0x1111111111111111)
-_SEVENS = np.uint64(0x7777777777777777)
-_EIGHTS = np.uint64(0x8888888888888888)
-_BODY = (np.uint64(1) << np.uint64(60)) - np.uint64(1)   # the window's 15 nibbles
 
 
 @njit(inline="always")
@@ -184,13 +183,14 @@ def _mirror_canon(key: np.uint64, k: np.int64) -> np.uint64:
 
 @njit
 def _absorb(rows: np.ndarray, count: np.int64, ttab: np.ndarray, mods: np.ndarray,
-            io: np.ndarray, limit: np.int64) -> np.int64:
-    """Adds the states ``rows[io[0]:count]`` (key 0: none) into ``ttab``, in batches whose
-    slots are read before any is written (their cache misses overlap). ``io[1]``: the
-    states in ``ttab``. Returns them; -1 when the next batch might pass ``limit`` (``io``
-    says where to go on from), -2 when no slot is free."""
+            io: np.ndarray, limit: np.int64, most: np.int64) -> np.int64:
+    """Adds ``rows[io[0]:count]`` (key 0: none) into ``ttab`` (``io[1]`` states), in batches
+    whose slots are read before any is written. Returns the states held; -1 when the next
+    batch might pass ``limit`` or a key finds neither itself nor a free slot in ``most``
+    slots (``io``: the row to go on from and the states), -2 when no slot is free at all."""
     cap = ttab.shape[0]
     capu = np.uint64(cap)
+    probes = min(cap, max(np.int64(1), most))
     m1 = ttab.shape[1]
     slot = np.zeros(_BATCH + 1, np.int64)
     filled = io[1]
@@ -198,8 +198,7 @@ def _absorb(rows: np.ndarray, count: np.int64, ttab: np.ndarray, mods: np.ndarra
     while i < count:
         end = min(count, i + _BATCH)
         if filled + (end - i) > limit:
-            io[0] = i
-            io[1] = filled
+            io[0], io[1] = i, filled
             return np.int64(-1)
         seen = np.uint64(0)
         for j in range(i, end):
@@ -213,7 +212,7 @@ def _absorb(rows: np.ndarray, count: np.int64, ttab: np.ndarray, mods: np.ndarra
             if k == 0:
                 continue
             s = slot[j - i]
-            for _ in range(cap):
+            for _ in range(probes):
                 got = ttab[s, 0]
                 if got == 0:
                     for c in range(m1):
@@ -231,10 +230,12 @@ def _absorb(rows: np.ndarray, count: np.int64, ttab: np.ndarray, mods: np.ndarra
                 if s == cap:
                     s = 0
             else:
-                return np.int64(-2)
+                if probes == cap:
+                    return np.int64(-2)
+                io[0], io[1] = j, filled
+                return np.int64(-1)
         i = end
-    io[0] = count
-    io[1] = filled
+    io[0], io[1] = count, filled
     return filled
 
 
@@ -242,15 +243,17 @@ def _absorb(rows: np.ndarray, count: np.int64, ttab: np.ndarray, mods: np.ndarra
 def word_absorb(rows: np.ndarray, count: int, ttab: np.ndarray, mods: np.ndarray,
                 io: np.ndarray) -> int:
     """Adds the states ``rows[io[0]:count]`` into the table ``ttab`` (``io[1]``: the states
-    it holds). Returns the states held; -1 when it might pass 4/5 full (``io`` then says
-    where to go on from, after the caller has moved ``ttab`` into a bigger table,
-    :func:`word_regrow`); -2 when the arrays do not fit each other."""
+    it holds). Returns the states held; -1 when it might pass 4/5 full or a key would look
+    at more than :data:`PROBE_MOST` slots (``io`` then says where to go on from once the
+    caller has moved ``ttab`` into a bigger table, :func:`word_regrow`); -2 when the arrays
+    do not fit each other."""
     cap = ttab.shape[0]
     if (rows.shape[1] != mods.shape[0] + 1 or ttab.shape[1] != rows.shape[1] or cap < 16
             or cap >= (1 << 32) or count < 0 or count > rows.shape[0] or io.shape[0] != 2
             or io[0] < 0 or io[1] < 0):
         return -2
-    return _absorb(rows, np.int64(count), ttab, mods, io, np.int64((cap // 5) * 4))
+    return _absorb(rows, np.int64(count), ttab, mods, io, np.int64((cap // 5) * 4),
+                   np.int64(PROBE_MOST))
 
 
 @njit
@@ -262,7 +265,7 @@ def word_regrow(tab: np.ndarray, ttab: np.ndarray, mods: np.ndarray) -> int:
             or cap >= (1 << 32)):
         return -2
     io = np.zeros(2, np.int64)
-    got = _absorb(tab, np.int64(tab.shape[0]), ttab, mods, io, np.int64(cap))
+    got = _absorb(tab, np.int64(tab.shape[0]), ttab, mods, io, np.int64(cap), np.int64(cap))
     return got if got >= 0 else -2
 
 
@@ -270,21 +273,18 @@ def word_regrow(tab: np.ndarray, ttab: np.ndarray, mods: np.ndarray) -> int:
 def word_expand(tab: np.ndarray, hi: int, mods: np.ndarray, nb: np.ndarray, rem: np.ndarray,
                 endok: np.ndarray, window: int, open_mode: int, finish: int, carry: int,
                 buf: np.ndarray, fill: np.ndarray, total: np.ndarray, io: np.ndarray) -> int:
-    """Reads one cell for the states in slots ``io[0]`` to ``hi`` of ``tab``: each
-    successor is put, with its state's count, in the buffer of its share of the hash
-    (``buf[p, fill[p]]``, ``p`` below ``buf.shape[0]``; when ``carry``) and, when
-    ``finish``, the boards that end with this cell are added into ``total[0]`` (cycles) and
-    ``total[1]`` (undirected paths). Stops before a state whose successors might not fit
-    its buffer; ``io[0]`` says where to go on from. ``nb``: int64[4], the window positions
-    (0..``window``-1) of the new cell's knight neighbours read before it, -1 for none;
-    ``rem``: uint8[``window`` + 1], how many neighbours of each position are unread after
-    this cell (0 retires it; position 0 always retires); ``endok``: uint8[``window`` + 1],
-    0 where a cell may not be an end of the path, 1 where it may, 2 where it must (a path
-    from a given start: 2 only up to the cell where it retires, since a retired cell's
-    nibble is 0 like that of a cell with two moves); ``open_mode``: 0 for cycles only;
-    ``carry`` 2 (at a column's last cell only) keeps one key for a state and its top-bottom
-    mirror image (:func:`_mirror_canon`), the caller giving each such pair its summed count.
-    Returns the states read; -2 when the arrays do not fit each other."""
+    """Reads one cell for the states in slots ``io[0]`` to ``hi`` of ``tab``: each successor
+    goes with its state's count into the buffer of its share of the hash (``buf[p,
+    fill[p]]``; when ``carry``) and, when ``finish``, the boards that end here are added into
+    ``total[0]`` (cycles) and ``total[1]`` (undirected paths). Stops before a state whose
+    successors might not fit its buffer (``io[0]``: where to go on from). ``nb``: the window
+    positions of the new cell's neighbours read before it (-1: none); ``rem``: each
+    position's unread neighbours after this cell (0 retires it, as position 0 always);
+    ``endok``: 0 where a cell may not be an end of the path, 1 may, 2 must (a path from a
+    given start, up to the cell where it retires: a retired nibble is 0 like a full one's);
+    ``open_mode`` 0: cycles only; ``carry`` 2 (a column's last cell): a state and its mirror
+    image one key (:func:`_mirror_canon`), their counts summed by the caller. Returns the
+    states read; -2 when the arrays do not fit each other."""
     n = np.int64(window)
     m = mods.shape[0]
     parts = buf.shape[0]
