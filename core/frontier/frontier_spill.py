@@ -24,30 +24,29 @@ from __future__ import annotations
 import glob
 import os
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
 
-from ..system.control import CancelLike, raise_if_cancelled
-from ..system.errors import InputError
+from ..system.control import CancelLike, cancel_requested, raise_if_cancelled
 from ..system.limits import process_rss
-from .frontier_pair import PAIR
-from .frontier_spill_kernel import spill_route
-from .frontier_word import LOAD, WORD, carry_code, grow_word_table, key_hash, new_word_table, word_cell
+from .frontier_spill_merge import (
+    BLOCK,
+    SpillError,
+    _layout,
+    _Merge,
+    _on_threads,
+    _read_blocks,
+    _route,
+    merge_rows,
+)
+from .frontier_word import LOAD, carry_code, new_word_table, word_cell
 
 __all__ = ["watch_folder", "unwatch_folder", "SpillError", "BLOCK", "spill_step", "merge_rows",
            "slices_for", "spill_folder", "run_in_process", "spilled_cells", "spill_line"]
-
-#: rows read or routed at a time
-BLOCK = 1 << 21
-
-
-class SpillError(InputError):
-    """The spill folder cannot be used (missing, unwritable, full) or a slice outgrew the
-    memory allowed."""
 
 
 class _TooBig(SpillError):
@@ -82,113 +81,6 @@ def slices_for(states: int, slot_bytes: int, budget: int, least: int = 1) -> int
     return k
 
 
-def _layout(words: int) -> Any:
-    return WORD if words == 1 else PAIR
-
-
-def _partition(rows: np.ndarray, words: int, slices: int, shares: int
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """The used rows of ``rows`` grouped by slice and share
-    (:func:`.frontier_spill_kernel.spill_route`) and where each bucket starts."""
-    rows = np.ascontiguousarray(rows)
-    out = np.empty_like(rows)
-    starts = np.zeros(slices * shares + 1, np.int64)
-    if spill_route(rows, words, slices, shares, out, starts) < 0:
-        raise RuntimeError("the slice split refused its arrays")
-    return out, starts
-
-
-class _Merge:
-    """``parts`` tables, one a thread share, into which rows are added (equal keys: their
-    residues summed modulo each modulus), growing as needed; ``reserve(bytes)`` is told of
-    every table made or grown (it raises to refuse)."""
-
-    def __init__(self, mods: np.ndarray, words: int, parts: int,
-                 reserve: Callable[[int], None], expect: int) -> None:
-        self.mods, self.words, self.reserve = mods, words, reserve
-        self.layout = _layout(words)
-        self.width = mods.shape[0] + words
-        cap = int(max(expect, 16) / parts / LOAD * 1.1) + 64
-        reserve(parts * cap * self.width * 8)
-        self.tabs = [new_word_table(cap, mods.shape[0], words) for _ in range(parts)]
-        self.filled = [0] * parts
-
-    def add(self, j: int, rows: np.ndarray) -> None:
-        """Adds ``rows`` (all of share ``j``) into table ``j``."""
-        tab = self.tabs[j]
-        rows = np.ascontiguousarray(rows)
-        io = np.array([0, self.filled[j]], np.int64)
-        while True:
-            got = self.layout.absorb(rows, rows.shape[0], tab, self.mods, io)
-            if got >= 0:
-                break
-            if got != -1:
-                raise RuntimeError("the slice merge refused its arrays")
-            old = tab.nbytes
-            self.reserve((tab.shape[0] * 3 // 2 + 16) * self.width * 8)
-            tab = grow_word_table(tab, self.mods, self.layout)
-            self.reserve(-old)
-        self.tabs[j], self.filled[j] = tab, int(got)
-
-    def add_files(self, j: int, paths: Sequence[str], part: tuple[int, int] = (0, 1)
-                  ) -> int:
-        """Adds the rows of the files ``paths`` (all of share ``j``; only part ``part``,
-        :func:`_read_blocks`); the rows read."""
-        read = 0
-        for path in paths:
-            for rows in _read_blocks(path, self.width, self.words, part):
-                self.add(j, rows)
-                read += rows.shape[0]
-        return read
-
-
-def merge_rows(sources: Sequence[np.ndarray], mods: np.ndarray, words: int, parts: int,
-               reserve: Callable[[int], None], expect: int = 0) -> list[np.ndarray]:
-    """The rows of ``sources`` (``uint64[n, words + m]`` each, keys never 0) merged into
-    ``parts`` tables by thread share: one slot a key, its residues the sums of the rows'
-    modulo each modulus."""
-    merge = _Merge(mods, words, parts, reserve, expect)
-    for src in sources:
-        for a in range(0, src.shape[0], BLOCK):
-            out, starts = _partition(src[a:a + BLOCK], words, 1, parts)
-            for j in range(parts):
-                merge.add(j, out[starts[j]:starts[j + 1]])
-    return merge.tabs
-
-
-def _read_blocks(path: str, width: int, words: int = 1,
-                 part: tuple[int, int] = (0, 1)) -> Iterator[np.ndarray]:
-    """The rows of a slice file, :data:`BLOCK` at a time; with ``part`` ``(q, parts)``
-    only those whose key hash has ``q`` in bits 48 and up, modulo ``parts``."""
-    size = os.path.getsize(path)
-    if size % (width * 8):
-        raise SpillError(f"the slice file {path} is cut short")
-    nrows = size // (width * 8)
-    for a in range(0, nrows, BLOCK):
-        n = min(BLOCK, nrows - a)
-        rows = np.fromfile(path, np.uint64, count=n * width,
-                           offset=a * width * 8).reshape(n, width)
-        if part[1] > 1:
-            h = key_hash(rows[:, 0], rows[:, 1] if words == 2 else None)
-            rows = rows[(h >> np.uint64(48)) % np.uint64(part[1]) == np.uint64(part[0])]
-        yield rows
-
-
-def _route(tab: np.ndarray, words: int, slices: int, shares: int, name: str) -> int:
-    """Appends the used slots of ``tab`` to the files of their slices and shares
-    (``name.format(s, t)``); the rows written."""
-    rows_out = 0
-    for a in range(0, tab.shape[0], BLOCK):
-        out, starts = _partition(tab[a:a + BLOCK], words, slices, shares)
-        for b in range(slices * shares):
-            lo, hi = int(starts[b]), int(starts[b + 1])
-            if hi > lo:
-                with open(name.format(b // shares, b % shares), "ab") as f:
-                    out[lo:hi].tofile(f)
-        rows_out += int(starts[-1])
-    return rows_out
-
-
 #: each spill folder's stop flag, for its slices read in this process (others run to the end)
 _STOPS: dict[str, CancelLike] = {}
 
@@ -217,6 +109,10 @@ def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
     width = mods.shape[0] + words
     held = [0, 0]
     stop = _STOPS.get(folder)
+    leave = threading.Event()           # set when the caller or a thread gives up
+
+    def halt() -> bool:
+        return leave.is_set() or cancel_requested(stop)
 
     def reserve(nbytes: int) -> None:
         held[0] += nbytes
@@ -259,10 +155,11 @@ def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
                     reserve(got * width * 8)
                     tabs = tabs or [new_word_table(16, mods.shape[0], words)]
                 else:
-                    merge = _Merge(mods, words, threads, reserve, int(states_est / parts))
-                    with ThreadPoolExecutor(min(cpu, threads)) as pool:
-                        list(pool.map(merge.add_files, range(threads), share_paths,
-                                      [part] * threads))
+                    merge = _Merge(mods, words, threads, reserve, int(states_est / parts),
+                                   halt)
+                    _on_threads(merge.add_files, [(j, share_paths[j], part)
+                                                  for j in range(threads)], leave,
+                                min(cpu, threads))
                     tabs = merge.tabs
                     got = sum(int(np.count_nonzero(t[:, 0])) for t in tabs)
                 states_in += got
@@ -277,10 +174,9 @@ def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
                 _add(total, tot.tolist(), [int(x) for x in mods])
                 if carry:
                     try:
-                        with ThreadPoolExecutor(len(outs)) as pool:
-                            rows_out += sum(pool.map(
-                                lambda tn: _route(tn[0], words, slices, threads, tn[1]),
-                                zip(outs, names)))
+                        rows_out += sum(_on_threads(_route, [
+                            (t, words, slices, threads, n, halt) for t, n in zip(outs, names)],
+                            leave))
                     except OSError as e:
                         raise SpillError(f"the spill folder {folder} could not take the slices: "
                                          f"{e.strerror or e}") from None

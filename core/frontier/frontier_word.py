@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
@@ -207,7 +207,9 @@ def word_cell(inputs: list[np.ndarray], mods: np.ndarray, nb: np.ndarray, rem: n
     else:
         with ThreadPoolExecutor(parts) as pool:
             futures = [pool.submit(run, j) for j in range(parts)]
-            try:
+            try:                          # in steps: a signal's handler runs between them
+                while wait(futures, 0.25).not_done:
+                    pass
                 errors = [f.exception() for f in futures]
             except BaseException:         # Ctrl-C here: the threads leave at their barrier
                 barrier.abort()
