@@ -89,11 +89,12 @@ def choose_method(rows: int, cols: int, method: str = "auto", *, classic: bool =
 
 
 def memory_estimate(rows: int, cols: int, closed_only: bool,
-                    cancel: CancelLike = None) -> int | None:
+                    cancel: CancelLike = None, *, per_start: bool = False) -> int | None:
     """Bytes the frontier's two tables would take at their largest, from the measured
     states of boards this high (``None`` when nothing is measured for such heights);
-    ``cancel`` stops the residues' bound (:func:`moduli_for`)."""
-    states = state_estimate(min(rows, cols), closed_only)
+    ``cancel`` stops the residues' bound (:func:`moduli_for`). ``per_start``: the paths
+    from one cell (``end_at``), which the mirror fold never halves, so the unfolded states."""
+    states = state_estimate(min(rows, cols), closed_only, fold=not per_start)
     if states is None:
         return None
     m = len(moduli_for(min(rows, cols), max(rows, cols), closed_only, cancel))
@@ -170,7 +171,7 @@ def run_frontier(rows: int, cols: Sequence[int], *, closed_only: bool = False,
     budget = available_memory() if memory_limit is None else int(memory_limit)
     longest = max(cols) if cols else 0
     if spill is not None:
-        est = memory_estimate(rows, longest, closed_only, cancel)
+        est = memory_estimate(rows, longest, closed_only, cancel, per_start=end_at is not None)
         if slices > 1 or (est is not None and est > budget):
             if report is not None:
                 why = (f"{slices} slices asked for" if est is None or est <= budget else
@@ -185,7 +186,7 @@ def run_frontier(rows: int, cols: Sequence[int], *, closed_only: bool = False,
     tallest = max(k for k, c in PEAK_STATES if c == closed_only)
     # trusted on long boards (the states stop growing after a few columns) and far above
     # the measured heights; near them a short board is left to the count's own check
-    need = (memory_estimate(rows, longest, closed_only, cancel)
+    need = (memory_estimate(rows, longest, closed_only, cancel, per_start=end_at is not None)
             if longest > 2 * rows + 2 or rows >= tallest + 2 else None)
     if need is not None and need > budget:
         raise FrontierError(f"the frontier count of {rows}×{longest} needs about "

@@ -10,9 +10,12 @@ import pytest
 
 from knightgui_core.board.squares import Board
 from knightgui_core.frontier.frontier_count import FrontierError, count_frontier
+from knightgui_core.studies import tour_methods
 from knightgui_core.studies.all_tours import all_tours_task
 from knightgui_core.studies.tour_methods import (
     choose_method,
+    memory_estimate,
+    run_frontier,
     run_frontier_starts,
     start_cell,
 )
@@ -87,3 +90,25 @@ def test_a_start_goes_where_the_whole_count_goes():
         count_frontier(5, [5], end_at=25)
     with pytest.raises(FrontierError):
         count_frontier(5, [5], end_at=0, closed_only=True)
+
+
+def test_the_memory_estimate_of_a_start_is_not_folded(monkeypatch, tmp_path):
+    """A count from one start (``end_at``) keeps a state and its mirror image apart, so its
+    tables are estimated from the unfolded states: above the folded estimate, and a budget
+    between the two sends only the per-start count to the slices on disk."""
+    for rows, cols, closed in ((5, 8, False), (6, 9, False), (5, 10, True)):
+        whole = memory_estimate(rows, cols, closed)
+        one = memory_estimate(rows, cols, closed, per_start=True)
+        assert whole is not None and one is not None and one > whole * 1.3
+    budget = (memory_estimate(5, 6, False) + memory_estimate(5, 6, False, per_start=True)) // 2
+    spilled: list[int | None] = []
+
+    def to_disk(rows, cols, **kw):
+        spilled.append(kw["end_at"])
+        return count_frontier(rows, cols, end_at=kw["end_at"])
+
+    monkeypatch.setattr(tour_methods, "_spilled", to_disk)
+    whole = run_frontier(5, [6], memory_limit=budget, spill=str(tmp_path))
+    assert spilled == [] and whole.boards[0].paths == 18_784
+    one = run_frontier(5, [6], memory_limit=budget, spill=str(tmp_path), end_at=0)
+    assert spilled == [0] and one.boards[0].paths == count_frontier(5, [6], end_at=0).boards[0].paths
