@@ -313,8 +313,8 @@ STAGES: tuple[Stage, ...] = (
           + _k("frontier.frontier_pair_kernel", "pair_expand", "pair_absorb", "pair_regrow")
           + _k("frontier.frontier_word_kernel", "word_expand", "word_absorb", "word_regrow")
           + _k("frontier.frontier_spill_kernel", "spill_route") + _k("board.tables_kernel", "neighbour_table")
-          + _k("frontier.frontier_bound_kernel", "relaxed_step", "relaxed_totals", "relaxed_regrow",
-               "relaxed_merge") + _k("board.validate_kernel", "path_is_tour")),
+          + _k("frontier.frontier_bound_kernel", "relaxed_step", "relaxed_totals", "relaxed_regrow")
+          + _k("board.validate_kernel", "path_is_tour")),
     Stage("a tour by hand", _by_hand, _k("walks.completions_kernel", "completions_begin", "completions_run")
           + _k("walks.flood_kernel", "two_colouring", "free_groups")
           + _k("walks.table_backtrack_kernel", "backtrack_begin_from", "backtrack_run")

@@ -13,17 +13,16 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..system.control import CancelLike, cancel_requested
 from ..system.errors import Cancelled
-from .frontier_bound_kernel import relaxed_merge, relaxed_regrow, relaxed_step, relaxed_totals
+from .frontier_bound_kernel import relaxed_regrow, relaxed_step, relaxed_totals
 
 __all__ = ["RelaxedBounds", "relaxed_bounds", "step_tables", "RELAXED_ROWS", "RELAXED_WORDS",
-           "RELAXED_STATES", "ROUND", "PARALLEL_FROM"]
+           "RELAXED_STATES", "ROUND"]
 
 #: the highest board the bound is computed for (measured: docs/counts.md)
 RELAXED_ROWS = 7
@@ -35,8 +34,6 @@ RELAXED_STATES = 1 << 24
 #: table slots one kernel call reads (a cancel is seen between calls: a few hundredths
 #: of a second each on 7 × 7 open)
 ROUND = 1 << 16
-#: a cell whose input holds fewer states is read on one thread
-PARALLEL_FROM = 1 << 15
 
 
 @dataclass(frozen=True)
@@ -73,27 +70,24 @@ def step_tables(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
     return back, retire
 
 
-_CACHE: OrderedDict[tuple[int, int, int, int, bool, int], RelaxedBounds] = OrderedDict()
+_CACHE: OrderedDict[tuple[int, int, int, int, bool], RelaxedBounds] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 
 
 def relaxed_bounds(rows: int, cols: int, words: int = RELAXED_WORDS,
                    most: int = RELAXED_STATES, closed_only: bool = False,
-                   cancel: CancelLike = None, threads: int | None = None,
-                   parallel_from: int = PARALLEL_FROM) -> RelaxedBounds:
+                   cancel: CancelLike = None) -> RelaxedBounds:
     """The relaxed counts of every ``rows`` × ``n`` board, ``n`` ≤ ``cols``, in one pass
     (``rows`` is the column's height, at most 13); lengths past the first count wider than
     ``words`` words, or past a step of more than ``most`` states, are left out;
     ``closed_only``: the 2-factors alone (``paths`` all 0), a much smaller count.
     ``cancel`` (:mod:`knightgui_core.system.control`) is read between kernel calls of at
-    most :data:`ROUND` slots: :class:`Cancelled` within a fraction of a second. ``threads``:
-    how many threads read a cell of at least ``parallel_from`` states, each a share of its
-    slots into a table of its own, the tables merged at the cell's end (default one: on
-    this machine's two cores shared with other work two were slower, docs/counts.md). The
-    last 64 answers are kept."""
+    most :data:`ROUND` slots: :class:`Cancelled` within a fraction of a second, and a
+    Ctrl-C is heard as soon. One thread (two, tried two ways, were not faster on this
+    machine: docs/counts.md). The last 64 answers are kept."""
     if not (1 <= rows <= 13 and 1 <= cols and 1 <= words and 1 <= most):
         raise ValueError(f"no relaxed bound for {rows}×{cols} in {words} words")
-    key = (int(rows), int(cols), int(words), int(most), bool(closed_only), int(parallel_from))
+    key = (int(rows), int(cols), int(words), int(most), bool(closed_only))
     with _CACHE_LOCK:
         if key in _CACHE:
             _CACHE.move_to_end(key)
@@ -101,10 +95,8 @@ def relaxed_bounds(rows: int, cols: int, words: int = RELAXED_WORDS,
     t0 = time.perf_counter()
     back, retire = step_tables(rows, cols)
     totals = np.zeros((cols, 2, words), np.uint64)
-    nthreads = max(1, int(threads)) if threads else 1
     done, peak, read = _count(back, retire, int(rows), int(words), int(most),
-                              0 if closed_only else 2, totals, cancel, nthreads,
-                              max(1, int(parallel_from)))
+                              0 if closed_only else 2, totals, cancel)
     joined = [[sum(int(x) << (64 * w) for w, x in enumerate(totals[c, e]))
                for c in range(done)] for e in (0, 1)]
     got = RelaxedBounds(rows, tuple(joined[0]), tuple(joined[1]), peak,
@@ -124,83 +116,6 @@ def _table(slots: int, words: int) -> np.ndarray:
     return np.zeros((cap, words + 1), np.uint64)
 
 
-def _count(back: np.ndarray, retire: np.ndarray, k: int, words: int, most: int,
-           max_ends: int, totals: np.ndarray, cancel: CancelLike,
-           threads: int, parallel_from: int) -> tuple[int, int, int]:
-    """The count, cell by cell: the columns counted (see :func:`relaxed_bounds`), the most
-    states held and the states read. A column's last cell keeps a state and its mirror image
-    as one (exact: the rest of the board is its own mirror image)."""
-    n = back.shape[0]
-    start = _table(16, words)
-    start[0, 0] = np.uint64(1) << np.uint64(63)      # slot 0 is as good as any for one key
-    start[0, 1] = 1
-    tabs, states, peak, read = [start], 1, 1, 0
-    growth = [2.0] * k
-    halt = threading.Event()
-
-    def cell(i: int, j: int, parts: int, slots: int) -> tuple[np.ndarray, int, int, int]:
-        """Thread ``j`` of ``parts`` reads its share of the slots of every input table."""
-        nt = _table(slots, words)
-        io = np.zeros(3, np.int64)
-        fold = 1 if i % k == k - 1 else 0
-        for tab in tabs:
-            lo, end = tab.shape[0] * j // parts, tab.shape[0] * (j + 1) // parts
-            io[0] = lo
-            while lo < end:
-                hi = min(lo + ROUND, end)
-                if halt.is_set() or cancel_requested(cancel):
-                    raise Cancelled("the relaxed bound was cancelled")
-                got = relaxed_step(tab, lo, hi, nt, back, retire, i, k, words, max_ends,
-                                   fold, most, io)
-                if got == 1:
-                    nt = _grown(nt, 2 * nt.shape[0], words)
-                    continue
-                if got != 0:
-                    if got < 0:
-                        raise RuntimeError("the relaxed count refused its tables")
-                    return nt, int(io[1]), int(io[2]), got
-                lo = hi
-        return nt, int(io[1]), int(io[2]), 0
-
-    pool = ThreadPoolExecutor(threads) if threads > 1 else None
-    try:
-        for i in range(n):
-            parts = threads if pool is not None and states >= parallel_from else 1
-            slots = int(2.2 * states * growth[i % k] / parts)   # tiny boards grow it too
-            if pool is None or parts == 1:
-                outs = [cell(i, 0, 1, slots)]
-            else:
-                futures: list[Future[tuple[np.ndarray, int, int, int]]] = [  # a share each
-                    pool.submit(cell, i, j, parts, slots) for j in range(parts)]
-                try:
-                    outs = [f.result() for f in futures]
-                except BaseException:     # Ctrl-C, a cancel: the other thread leaves too
-                    halt.set()
-                    raise
-            read += sum(o[2] for o in outs)
-            if any(o[3] != 0 for o in outs):
-                return i // k, peak, read
-            nt, filled = _merged(outs, words, cancel)
-            if filled < 0 or filled > most:
-                return i // k, peak, read
-            growth[i % k] = max(1.0, filled / max(1, states))
-            tabs, states = [nt], filled
-            peak = max(peak, states)
-            if i % k == k - 1:
-                for tab in tabs:
-                    got = relaxed_totals(tab, i, retire, k, words, max_ends, totals[i // k])
-                    if got != 0:
-                        if got < 0:
-                            raise RuntimeError("the relaxed count refused its totals")
-                        totals[i // k] = 0
-                        return i // k, peak, read
-    finally:
-        halt.set()
-        if pool is not None:
-            pool.shutdown(wait=True)
-    return n // k, peak, read
-
-
 def _grown(tab: np.ndarray, slots: int, words: int) -> np.ndarray:
     """The states of ``tab`` in a table of at least ``slots`` slots."""
     big = _table(slots, words)
@@ -209,21 +124,58 @@ def _grown(tab: np.ndarray, slots: int, words: int) -> np.ndarray:
     return big
 
 
-def _merged(outs: list[tuple[np.ndarray, int, int, int]], words: int,
-            cancel: CancelLike) -> tuple[np.ndarray, int]:
-    """The threads' tables (which may share keys) as one: the others added into the
-    fullest, in rounds; -1 states on a count wider than ``words``."""
-    outs = sorted(outs, key=lambda o: -o[1])
-    dst, filled = outs[0][0], outs[0][1]
-    for src, more, _, _ in outs[1:]:
-        if 2 * (filled + more) > dst.shape[0]:
-            dst = _grown(dst, 2 * (filled + more), words)
-        for lo in range(0, src.shape[0], ROUND):
-            if cancel_requested(cancel):
-                raise Cancelled("the relaxed bound was cancelled")
-            filled = relaxed_merge(src, lo, min(lo + ROUND, src.shape[0]), dst, words, filled)
-            if filled == -2:
-                return dst, -1
-            if filled < 0:
-                raise RuntimeError("the relaxed count's tables could not be merged")
-    return dst, filled
+def _cell(tab: np.ndarray, i: int, slots: int, back: np.ndarray, retire: np.ndarray,
+          k: int, words: int, most: int, max_ends: int,
+          cancel: CancelLike) -> tuple[np.ndarray, int, int, int]:
+    """Cell ``i`` read from ``tab`` in rounds: the new table, its states, the states read
+    and the kernel's last answer (0, or 2 and 3 to stop: see :func:`relaxed_step`)."""
+    nt = _table(slots, words)
+    io = np.zeros(3, np.int64)
+    fold = 1 if i % k == k - 1 else 0
+    lo = 0
+    while lo < tab.shape[0]:
+        hi = min(lo + ROUND, tab.shape[0])
+        if cancel_requested(cancel):
+            raise Cancelled("the relaxed bound was cancelled")
+        got = relaxed_step(tab, lo, hi, nt, back, retire, i, k, words, max_ends, fold,
+                           most, io)
+        if got == 1:
+            nt = _grown(nt, 2 * nt.shape[0], words)
+            continue
+        if got != 0:
+            if got < 0:
+                raise RuntimeError("the relaxed count refused its tables")
+            break
+        lo = hi
+    return nt, int(io[1]), int(io[2]), got
+
+
+def _count(back: np.ndarray, retire: np.ndarray, k: int, words: int, most: int,
+           max_ends: int, totals: np.ndarray, cancel: CancelLike) -> tuple[int, int, int]:
+    """The count, cell by cell: the columns counted (see :func:`relaxed_bounds`), the most
+    states held and the states read. A column's last cell keeps a state and its mirror image
+    as one (exact: the rest of the board is its own mirror image)."""
+    n = back.shape[0]
+    tab = _table(16, words)
+    tab[0, 0] = np.uint64(1) << np.uint64(63)        # slot 0 is as good as any for one key
+    tab[0, 1] = 1
+    states, peak, read = 1, 1, 0
+    growth = [2.0] * k
+    for i in range(n):
+        slots = int(2.2 * states * growth[i % k])     # tiny boards grow it too
+        nt, filled, seen, got = _cell(tab, i, slots, back, retire, k, words, most, max_ends,
+                                      cancel)
+        read += seen
+        if got != 0 or filled > most:
+            return i // k, peak, read
+        growth[i % k] = max(1.0, filled / max(1, states))
+        tab, states = nt, filled
+        peak = max(peak, states)
+        if i % k == k - 1:
+            got = relaxed_totals(tab, i, retire, k, words, max_ends, totals[i // k])
+            if got != 0:
+                if got < 0:
+                    raise RuntimeError("the relaxed count refused its totals")
+                totals[i // k] = 0
+                return i // k, peak, read
+    return n // k, peak, read

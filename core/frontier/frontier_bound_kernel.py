@@ -15,9 +15,8 @@ A table is ``uint64[C, 1 + words]`` (``C`` a power of two), a row the key and it
 empty slot). A count is ``words`` 64-bit words, least significant first, added with carry.
 
 The caller drives the count: :func:`relaxed_step` reads a range of one table's slots for one
-cell into a new table (so a call is short and a cancel is seen between calls; two threads
-each read a share into a table of their own); :func:`relaxed_merge` adds one table into
-another, :func:`relaxed_totals` a column's finished boards into the totals;
+cell into a new table (so a call is short and a cancel is seen between calls);
+:func:`relaxed_totals` adds a column's finished boards into the totals;
 :func:`relaxed_regrow` moves a table into a bigger one.
 """
 from __future__ import annotations
@@ -303,35 +302,3 @@ def relaxed_regrow(tab: np.ndarray, out: np.ndarray, words: int) -> int:
             _put(out, key, _mix(key), tab, np.int64(p), w64)
     return filled
 
-
-@njit
-def relaxed_merge(src: np.ndarray, lo: int, hi: int, dst: np.ndarray, words: int,
-                  filled: int) -> int:
-    """Adds the states in slots ``lo`` to ``hi`` of ``src`` into ``dst``, which holds
-    ``filled`` states; the states it holds then, -2 on a count wider than ``words``, -1
-    when the arrays do not fit (``dst`` must keep half its slots free)."""
-    if (not _is_table(src, words) or not _is_table(dst, words)
-            or not (0 <= lo <= hi <= src.shape[0]) or filled < 0):
-        return -1
-    cap = dst.shape[0]
-    mask = np.uint64(cap - 1)
-    w64 = np.int64(words)
-    got = np.int64(filled)
-    p = np.int64(lo)
-    while p < hi:
-        end = min(p + _BATCH, hi)
-        for t in range(p, end):
-            if src[t, 0] != 0:
-                prefetch_row(dst, np.int64(_mix(src[t, 0]) & mask))
-        for t in range(p, end):
-            key = src[t, 0]
-            if key == 0:
-                continue
-            if 2 * (got + 1) > cap:
-                return -1
-            new = _put(dst, key, _mix(key), src, np.int64(t), w64)
-            if new == -2:
-                return -2
-            got += new
-        p = end
-    return got

@@ -213,7 +213,7 @@ def warm_up_frontier() -> None:
            count_frontier(8, [2], closed_only=True).boards[0].cycles,  # two-word keys
            grow_word_table(new_word_table(16, 1, 2), mods, PAIR).shape[0],
            grow_word_table(new_word_table(16, 1), mods).shape[0],
-           relaxed_bounds(3, 4, threads=2, parallel_from=1).paths[-1])  # the residues' bound
+           relaxed_bounds(3, 4).paths[-1])                          # the residues' bound
     if got != (28, 0, 40, 40, 20):
         raise RuntimeError(f"the frontier kernels answered {got} on the warm-up boards")
 

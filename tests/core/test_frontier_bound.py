@@ -18,7 +18,6 @@ from hypothesis import strategies as st
 from knightgui_core.frontier import frontier_bound
 from knightgui_core.frontier.frontier_bound import relaxed_bounds, step_tables
 from knightgui_core.frontier.frontier_bound_kernel import (
-    relaxed_merge,
     relaxed_regrow,
     relaxed_step,
     relaxed_totals,
@@ -100,7 +99,7 @@ def test_a_count_wider_than_its_words_stops_at_the_length_before():
     assert len(capped.paths) < 6
 
 
-# the figures of the kernel before the count was cut into rounds and threads and folded by
+# the figures of the kernel before the count was cut into rounds and folded by
 # the mirror (one call a board, cell by cell, 2fc17a0's parent): 5×8 and 6×7 open, 6×8 closed
 OLD_5x8_PATHS = (0, 0, 6, 196, 2252, 79716, 1610460, 47403710)
 OLD_6x7_PATHS = (0, 0, 0, 3240, 79716, 10284288, 1156135334)
@@ -110,22 +109,17 @@ OLD_6x8_CYCLES = (0, 0, 0, 16, 325, 36236, 3021208, 171887538)
 def test_the_same_figures_as_the_one_call_kernel(monkeypatch):
     assert relaxed_bounds(5, 8, 2).paths == OLD_5x8_PATHS
     assert relaxed_bounds(6, 8, 2, closed_only=True).cycles == OLD_6x8_CYCLES
-    # two threads from the first big cell on, each reading half of the slots into a table
-    # of its own, merged at the cell's end
-    two = relaxed_bounds(6, 7, 1, 1 << 23, threads=2, parallel_from=1 << 12)
-    assert two.paths == OLD_6x7_PATHS and two.cycles[-1] == 3021208
-    one = relaxed_bounds(5, 7, 2, 1 << 23, threads=1)
-    assert one.paths == OLD_5x8_PATHS[:7]
+    six = relaxed_bounds(6, 7, 1, 1 << 23)
+    assert six.paths == OLD_6x7_PATHS and six.cycles[-1] == 3021208
+    assert relaxed_bounds(5, 7, 2, 1 << 23).paths == OLD_5x8_PATHS[:7]
 
 
 def test_a_cancel_stops_the_bound_between_rounds(monkeypatch):
     monkeypatch.setattr(frontier_bound, "ROUND", 64)       # many rounds on a small board
-    for threads in (1, 2):
-        asked = []
-        with pytest.raises(Cancelled):
-            relaxed_bounds(5, 9, 2, 1 << 22, threads=threads, parallel_from=256,
-                           cancel=lambda a=asked: a.append(1) or len(a) > 40)
-        assert len(asked) == 41 or threads == 2 and 41 <= len(asked) <= 43
+    asked: list[int] = []
+    with pytest.raises(Cancelled):
+        relaxed_bounds(5, 9, 2, 1 << 22, cancel=lambda: asked.append(1) or len(asked) > 40)
+    assert len(asked) == 41                               # not one call after it
     # nothing kept from a cancelled count: the next call counts it all
     assert relaxed_bounds(5, 9, 2, 1 << 22, cancel=lambda: False).paths[7] == OLD_5x8_PATHS[7]
 
@@ -157,11 +151,6 @@ def test_the_kernels_refuse_arrays_that_do_not_fit():
     full[:, 1] = 1
     assert relaxed_regrow(full, np.zeros((16, 2), np.uint64), 1) == -1   # too small
     assert relaxed_regrow(full, np.zeros((32, 2), np.uint64), 1) == 16
-    both = np.zeros((64, 2), np.uint64)
-    assert relaxed_merge(full, 0, 16, both, 1, 0) == 16
-    assert relaxed_merge(full, 4, 16, both, 1, 16) == 16 and both[:, 1].sum() == 16 + 12
-    assert relaxed_merge(full, 0, 17, both, 1, 16) == -1                  # past the table
-    assert relaxed_merge(full, 0, 16, np.zeros((16, 2), np.uint64), 1, 0) == -1   # no room
     totals = np.zeros((2, 1), np.uint64)
     assert relaxed_totals(tab, 1, retire, 3, 1, 2, totals) == -1          # not a column's end
     assert relaxed_totals(tab, 2, retire, 3, 1, 2, totals) == 0
@@ -189,13 +178,11 @@ def test_fewer_residues_where_the_relaxed_count_is_smaller():
 def test_seven_by_seven_and_six_by_n_take_fewer_residues(monkeypatch):
     # 7 × 7 open: 79.5 bits by Brégman (two residues), 278,517,961,992 relaxed paths (38.0
     # bits: one, asked by default); the true 82,787,609,160 undirected paths (A165134
-    # halved) lie below. The same figure as the one-call kernel's, on one thread and two
+    # halved) lie below. The same figure as the one-call kernel's
     assert bregman_bits(7, 7) > 64 and len(moduli_for(7, 7)) == 1
     assert 82_787_609_160 < 2 ** count_bound_bits(7, 7) < 2**40
-    one = relaxed_bounds(7, 7, 1, 1 << 23, threads=1)
+    one = relaxed_bounds(7, 7, 1, 1 << 23)
     assert one.paths[-1] == 278_517_961_992 and one.peak_states < 8_154_893   # the fold
-    two = relaxed_bounds(7, 7, 1, 1 << 24, threads=2)
-    assert two.paths == one.paths and two.peak_states == one.peak_states
     monkeypatch.setitem(RELAXED_CELLS[False], 7, 0)
     assert len(moduli_for(7, 7)) == 2                        # Brégman alone
     # 6 × 20 closed: 203 bits by Brégman (four residues), two by the 2-factors
@@ -212,23 +199,18 @@ def test_the_frontier_counts_do_not_change_with_fewer_residues():
     assert six.moduli == 1 and [b.cycles for b in six.boards] == A175881[:7]
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_ctrl_c_stops_the_bound_within_a_round(monkeypatch, threads):
-    """Ctrl-C (a KeyboardInterrupt in the calling thread) is heard between kernel calls:
-    on one thread when the call returns, on two while the caller waits for its workers,
-    which leave at their next round."""
+def test_ctrl_c_stops_the_bound_within_a_round(monkeypatch):
+    """Ctrl-C (a KeyboardInterrupt in the calling thread) is heard when a kernel call
+    returns, at most one round later."""
     monkeypatch.setattr(frontier_bound, "ROUND", 1 << 10)
     relaxed_bounds(4, 4, 1, 1 << 20, cancel=lambda: False)      # compiled before the clock
-    before = threading.active_count()
     timer = threading.Timer(0.3, _thread.interrupt_main)
     t0 = time.perf_counter()
     timer.start()
     with pytest.raises(KeyboardInterrupt):
-        relaxed_bounds(6, 9, 2, 1 << 23, threads=threads, parallel_from=1 << 10,
-                       cancel=lambda: False)
+        relaxed_bounds(6, 9, 2, 1 << 23, cancel=lambda: False)
     assert time.perf_counter() - t0 < 1.5            # the count itself takes several seconds
     timer.join()
-    assert threading.active_count() == before         # no worker left behind
 
 
 def test_the_estimate_and_the_count_share_one_bound(monkeypatch):
