@@ -100,7 +100,7 @@ def test_a_count_wider_than_its_words_stops_at_the_length_before():
 
 
 # the figures of the kernel before the count was cut into rounds and folded by
-# the mirror (one call a board, cell by cell, 2fc17a0's parent): 5×8 and 6×7 open, 6×8 closed
+# the mirror (one call a board, as at 81dfaf9): 5×8 and 6×7 open, 6×8 closed
 OLD_5x8_PATHS = (0, 0, 6, 196, 2252, 79716, 1610460, 47403710)
 OLD_6x7_PATHS = (0, 0, 0, 3240, 79716, 10284288, 1156135334)
 OLD_6x8_CYCLES = (0, 0, 0, 16, 325, 36236, 3021208, 171887538)
