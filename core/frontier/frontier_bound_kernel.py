@@ -25,9 +25,8 @@ import numpy as np
 
 from ..system.jit import njit
 from ..system.prefetch_kernel import prefetch_row
+from .frontier_word_kernel import _hash as _mix  # the frontier tables' own key hash
 
-_MUL0 = np.uint64(0x9E3779B97F4A7C15)
-_MUL1 = np.uint64(0xBF58476D1CE4E5B9)
 _FLAG = np.uint64(1) << np.uint64(63)
 _ENDS = np.uint64(56)
 _THREE = np.uint64(3)
@@ -35,15 +34,6 @@ _THREE = np.uint64(3)
 _MOST_NEW = 11
 #: states whose successors are made before any is added
 _BATCH = 32
-
-
-@njit(inline="always")
-def _mix(key: np.uint64) -> np.uint64:
-    h = key * _MUL0
-    h ^= h >> np.uint64(29)
-    h *= _MUL1
-    h ^= h >> np.uint64(32)
-    return h
 
 
 @njit(inline="always")

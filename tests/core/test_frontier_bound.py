@@ -190,6 +190,11 @@ def test_seven_by_seven_and_six_by_n_take_fewer_residues(monkeypatch):
     assert count_bound_bits(6, 20, True) > math.log2(A175881[19])
     # 6 × 7 open: 66.9 bits by Brégman, one residue
     assert bregman_bits(6, 7) > 64 and len(moduli_for(6, 7)) == 1
+    # 8 × 8 closed: 106.8 bits by Brégman (two residues), 56,691,832,946,529 2-factors (45.7
+    # bits: one); the true 13,267,364,410,532 closed tours (A001230) lie below
+    assert bregman_bits(8, 8) > 64 and len(moduli_for(8, 8, True)) == 1
+    eight = relaxed_bounds(8, 8, 1, 1 << 24, closed_only=True)
+    assert eight.cycles[-1] == 56_691_832_946_529 > 13_267_364_410_532
 
 
 def test_the_frontier_counts_do_not_change_with_fewer_residues():
