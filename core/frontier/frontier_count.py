@@ -41,6 +41,7 @@ from .frontier_spill import (
     spill_line,
     spilled_cells,
     unwatch_folder,
+    wait_idle,
     watch_folder,
 )
 from .frontier_spill_kernel import spill_route
@@ -389,7 +390,8 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
         raise FrontierError(str(e)) from None
     finally:
         if folder is not None:
-            halt.set()
+            halt.set()                  # a slice on a runner's thread leaves within a round
+            wait_idle(folder, 60.0)
             unwatch_folder(folder)
             shutil.rmtree(folder, ignore_errors=True)
     res.seconds = time.perf_counter() - t0

@@ -46,7 +46,8 @@ from .frontier_spill_merge import (
 from .frontier_word import LOAD, carry_code, new_word_table, word_cell
 
 __all__ = ["watch_folder", "unwatch_folder", "SpillError", "BLOCK", "spill_step", "merge_rows",
-           "slices_for", "spill_folder", "run_in_process", "spilled_cells", "spill_line"]
+           "slices_for", "spill_folder", "run_in_process", "spilled_cells", "spill_line",
+           "wait_idle"]
 
 
 class _TooBig(SpillError):
@@ -95,7 +96,35 @@ def unwatch_folder(folder: str) -> None:
     _STOPS.pop(str(folder), None)
 
 
+#: the slices of each folder being read in this process now (a runner's thread may still be
+#: in one when its run is stopped: the folder is removed only once it has left)
+_BUSY: dict[str, int] = {}
+_IDLE = threading.Condition()
+
+
+def wait_idle(folder: str, timeout: float) -> bool:
+    """Waits until no slice of ``folder`` is being read in this process (or ``timeout``
+    seconds passed); True when none is."""
+    with _IDLE:
+        return _IDLE.wait_for(lambda: not _BUSY.get(str(folder)), timeout)
+
+
 def spill_step(spec: dict[str, Any]) -> dict[str, Any]:
+    """:func:`_spill_step`, counted in :data:`_BUSY` while it runs."""
+    folder = str(spec["folder"])
+    with _IDLE:
+        _BUSY[folder] = _BUSY.get(folder, 0) + 1
+    try:
+        return _spill_step(spec)
+    finally:
+        with _IDLE:
+            _BUSY[folder] -= 1
+            if not _BUSY[folder]:
+                del _BUSY[folder]
+            _IDLE.notify_all()
+
+
+def _spill_step(spec: dict[str, Any]) -> dict[str, Any]:
     """One slice through one cell (a runner task; ``spec`` and the result are JSON):
     reads slice ``spec['slice']`` of cell ``spec['cell']`` from ``spec['folder']``, merges
     it, reads the cell, writes the successors into ``spec['slices_out']`` slices of the next

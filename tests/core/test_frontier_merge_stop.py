@@ -79,3 +79,28 @@ def test_a_signal_during_a_merge_stops_it(tmp_path, sig, code, word):
     assert rows >= 200_000 and chunks < min(60, rows // (1 << 12) // 2)
     assert time.monotonic() - t0 < 60
     assert list(folder.iterdir()) == []
+
+
+def test_the_folder_waits_for_a_slice_still_on_a_runners_thread(tmp_path, monkeypatch):
+    """A stopped run removes its folder only once a slice still being read on another
+    thread (the local runner's) has left it: else its last file could land in the folder
+    while it is being removed, and the folder would stay."""
+    import threading
+    import time
+
+    from knightgui_core.frontier import frontier_spill as fs
+
+    def slow_step(spec):
+        time.sleep(0.4)
+        (tmp_path / "last.u64").write_bytes(b"\0" * 8)
+        return {}
+
+    monkeypatch.setattr(fs, "_spill_step", slow_step)
+    t = threading.Thread(target=fs.spill_step, args=({"folder": str(tmp_path)},))
+    t.start()
+    time.sleep(0.1)
+    assert not fs.wait_idle(str(tmp_path), 0.05)        # still inside its slice
+    assert fs.wait_idle(str(tmp_path), 10.0)
+    assert (tmp_path / "last.u64").exists()              # it wrote before it left
+    t.join()
+    assert str(tmp_path) not in fs._BUSY                 # noqa: SLF001 - nothing left counted
