@@ -180,18 +180,39 @@ def test_strips_honour_corner_starts_and_say_when_not():
         assert_tour(4, 10, path, False)
 
 
-def test_four_row_strips_honour_every_outer_row_start():
-    for n in list(range(5, 41)) + [97, 1000]:
+#: the fast suite: every start of 4×5 .. 4×16, then a few longer strips at every 7th position
+#: along them (all four rows there, and both ends); the slow one every start of all of them
+#: (strips of 16 to 35 columns take the block search 20-70 ms a start: about a minute in all)
+_FAST_ALL, _FAST_SAMPLED = range(5, 17), (20, 27, 35, 40, 97, 1000)
+_SLOW_ALL = (*range(5, 41), 97, 1000)
+
+
+def _four_row_starts(every: tuple, sampled: tuple):
+    for n in (*every, *sampled):
         for rows, cols in ((4, n), (n, 4)):
             b = Board(rows, cols)
             for s in range(b.size):
                 col, row = b.coords(s)
-                outer = (row if rows == 4 else col) in (0, 3)
-                path, ok = construct_open(rows, cols, start=s)
-                assert ok == outer, (rows, cols, s)
-                assert (path[0] == s) == ok
-                if n in (5, 13, 97):
-                    assert_tour(rows, cols, path, False)
+                along = col if rows == 4 else row
+                if n in every or along % 7 == 0 or along in (n - 2, n - 1):
+                    yield n, rows, cols, s
+
+
+@pytest.mark.parametrize("every_start", [False, pytest.param(True, marks=pytest.mark.slow)])
+def test_four_row_strips_honour_every_outer_row_start(every_start):
+    starts = (_four_row_starts(_SLOW_ALL, ()) if every_start
+              else _four_row_starts(tuple(_FAST_ALL), _FAST_SAMPLED))
+    seen = 0
+    for n, rows, cols, s in starts:
+        col, row = Board(rows, cols).coords(s)
+        outer = (row if rows == 4 else col) in (0, 3)
+        path, ok = construct_open(rows, cols, start=s)
+        assert ok == outer, (rows, cols, s)
+        assert (path[0] == s) == ok
+        if n in (5, 13, 97):
+            assert_tour(rows, cols, path, False)
+        seen += n == 1000
+    assert seen == (8_000 if every_start else 2 * 4 * (143 + 2))
 
 
 # --------------------------------------------------------------- contract
