@@ -188,6 +188,7 @@ _SLOW_ALL = (*range(5, 41), 97, 1000)
 
 
 def _four_row_starts(every: tuple, sampled: tuple):
+    """(n, rows, cols, start, whether the start is on an outer row of the strip)."""
     for n in (*every, *sampled):
         for rows, cols in ((4, n), (n, 4)):
             b = Board(rows, cols)
@@ -195,7 +196,7 @@ def _four_row_starts(every: tuple, sampled: tuple):
                 col, row = b.coords(s)
                 along = col if rows == 4 else row
                 if n in every or along % 7 == 0 or along in (n - 2, n - 1):
-                    yield n, rows, cols, s
+                    yield n, rows, cols, s, (row if rows == 4 else col) in (0, 3)
 
 
 @pytest.mark.parametrize("every_start", [False, pytest.param(True, marks=pytest.mark.slow)])
@@ -203,9 +204,7 @@ def test_four_row_strips_honour_every_outer_row_start(every_start):
     starts = (_four_row_starts(_SLOW_ALL, ()) if every_start
               else _four_row_starts(tuple(_FAST_ALL), _FAST_SAMPLED))
     seen = 0
-    for n, rows, cols, s in starts:
-        col, row = Board(rows, cols).coords(s)
-        outer = (row if rows == 4 else col) in (0, 3)
+    for n, rows, cols, s, outer in starts:
         path, ok = construct_open(rows, cols, start=s)
         assert ok == outer, (rows, cols, s)
         assert (path[0] == s) == ok
