@@ -183,7 +183,7 @@ def test_strips_honour_corner_starts_and_say_when_not():
 #: the fast suite: every start of 4×5 .. 4×16, then a few longer strips at every 7th position
 #: along them (all four rows there, and both ends); the slow one every start of all of them
 #: (strips of 16 to 35 columns take the block search 20-70 ms a start: about a minute in all)
-_FAST_ALL, _FAST_SAMPLED = range(5, 17), (20, 27, 35, 40, 97, 1000)
+_FAST_ALL, _FAST_SAMPLED = tuple(range(5, 17)), (20, 27, 35, 40, 97, 1000)
 _SLOW_ALL = (*range(5, 41), 97, 1000)
 
 
@@ -202,7 +202,7 @@ def _four_row_starts(every: tuple, sampled: tuple):
 @pytest.mark.parametrize("every_start", [False, pytest.param(True, marks=pytest.mark.slow)])
 def test_four_row_strips_honour_every_outer_row_start(every_start):
     starts = (_four_row_starts(_SLOW_ALL, ()) if every_start
-              else _four_row_starts(tuple(_FAST_ALL), _FAST_SAMPLED))
+              else _four_row_starts(_FAST_ALL, _FAST_SAMPLED))
     seen = 0
     for n, rows, cols, s, outer in starts:
         path, ok = construct_open(rows, cols, start=s)
