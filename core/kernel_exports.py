@@ -24,6 +24,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "walks.close_kernel": ("repair_closed_kernel",),
     "tietree.counting.count_kernel": ("count_begin", "next_tie", "count_run"),
     "tietree.counting.memo_kernel": ("memo_run", "memo_fold", "memo_rehash"),
+    "tietree.counting.interleave_kernel": ("many_begin", "many_run"),
     "tietree.counting.bits_memo_kernel": ("count_batch_memo",),
     "tietree.alltours.alltours_kernel": ("count_all",),
     "tietree.alltours.alltours_list_kernel": ("list_all",),

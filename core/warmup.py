@@ -301,10 +301,11 @@ STAGES: tuple[Stage, ...] = (
           + _k("board.validate_kernel", "path_is_tour")
           + _k("board.tables_kernel", "neighbour_table")
           + _k("tietree.counting.count_kernel", "count_begin", "next_tie")
-          + _k("tietree.counting.memo_kernel", "memo_run", "memo_fold")),
+          + _k("tietree.counting.interleave_kernel", "many_begin", "many_run")),
     Stage("tour counts", _counts, _TABLES + _k("tietree.counting.count_kernel", "count_begin",
                                                "next_tie", "count_run")
           + _k("tietree.counting.memo_kernel", "memo_run", "memo_fold", "memo_rehash")
+          + _k("tietree.counting.interleave_kernel", "many_begin", "many_run")
           + _k("tietree.counting.bits_memo_kernel", "count_batch_memo")
           + _k("tietree.enumeration.bitboard_kernel", "count_batch_bits")),
     Stage("every tour", _every_tour, _k("tietree.alltours.alltours_kernel", "count_all")

@@ -182,7 +182,9 @@ def test_study_8x8_all_starts_has_the_known_total():
     assert len(res.per_start) == 64 and len(res.classes) == 10
     assert res.tasks["total"] == 11          # b2's first tie folds into two tasks
     plain = run_count(8, 8, "all", runner=_serial_runner, fold=False)
-    assert plain.tasks["total"] == 10 and plain.per_start["b2"] == res.per_start["b2"]
+    # the same counts; the probabilities are sums of the subtrees' in another order
+    assert plain.tasks["total"] == 10 and _same({"b2": plain.per_start["b2"]},
+                                                {"b2": res.per_start["b2"]})
 
 
 @pytest.mark.parametrize("depth,budget", [(0, 50_000), (2, 200_000), (3, 1 << 40)])

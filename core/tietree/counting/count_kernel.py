@@ -119,8 +119,9 @@ def next_tie(att: np.ndarray, mtype: np.ndarray, path: np.ndarray, free: np.ndar
              st: np.ndarray, out_types: np.ndarray) -> int:
     """From the root of a fresh :func:`count_begin` state, the move types (ascending) tied at
     the next tie point, written to ``out_types`` (int8[8]); returns how many (0 when the
-    path reaches a tour or a dead end first). Uses ``path``/``free`` beyond the root as
-    scratch; call :func:`count_begin` again before :func:`count_run`."""
+    path reaches a tour or a dead end first), with the tie's number in ``st[ST_K]``. Uses
+    ``path``/``free`` beyond the root as scratch; call :func:`count_begin` again before
+    :func:`count_run`."""
     k = st[ST_K]
     n = st[ST_N]
     while k < n:
@@ -135,6 +136,7 @@ def next_tie(att: np.ndarray, mtype: np.ndarray, path: np.ndarray, free: np.ndar
                 t0, t1 = without_low(t0, t1)
                 got += 1
             out_types[:got].sort()
+            st[ST_K] = k
             return got
         c = low(t0, t1)
         step(path, free, k, c)

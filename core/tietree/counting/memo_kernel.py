@@ -203,6 +203,39 @@ def memo_tie(V: tuple, P: tuple, st: np.ndarray, path: np.ndarray, free: np.ndar
 
 
 @njit(inline="always")
+def add_entry(ai: np.ndarray, af: np.ndarray, row: int, tab: np.ndarray, tabf: np.ndarray,
+              s: int) -> None:
+    """The kept results of entry ``s`` added to the sums of row ``row`` (a hit)."""
+    ai[row, 0] += np.int64(tab[s, 3])
+    ai[row, 1] += np.int64(tab[s, 4])
+    ai[row, 2] += np.int64(tab[s, 5])
+    af[row, 0] += tabf[s, 6]
+    af[row, 1] += tabf[s, 7]
+
+
+@njit(inline="always")
+def store_entry(cfg: np.ndarray, tab: np.ndarray, tabf: np.ndarray, shift: np.uint64,
+                w0: np.uint64, w1: np.uint64, w2: np.uint64, cost: int, tours: int,
+                closed: int, dead: int, p: float, pc: float) -> tuple:
+    """Keep a finished node's results under its key (``w2`` without the cost): in its own
+    entry, an empty one, else in place of the cheapest subtree of its bucket (counted in
+    ``cfg[CF_EVICTED]``, which the table's growth reads). Returns (entry, how: 1 replaced,
+    2 empty, 0 its own)."""
+    s, ev = _slot_for(tab, _top_bucket(w0, w1, w2, shift), w0, w1, w2)
+    if ev == 1:
+        cfg[CF_EVICTED] += 1
+    tab[s, 0] = w0
+    tab[s, 1] = w1
+    tab[s, 2] = w2 | (np.uint64(min(cost, _COST_MAX)) << np.uint64(KEY_BITS))
+    tab[s, 3] = np.uint64(tours)
+    tab[s, 4] = np.uint64(closed)
+    tab[s, 5] = np.uint64(dead)
+    tabf[s, 6] = p
+    tabf[s, 7] = pc
+    return s, ev
+
+
+@njit(inline="always")
 def _cut_close(V: tuple, P: tuple, st: np.ndarray, kk: int, parent: int) -> None:
     """The tie a hit cut back closes: the kept results go to the tie above (what was walked
     below it is dropped), as a hit at the node itself would have added them."""
@@ -210,11 +243,7 @@ def _cut_close(V: tuple, P: tuple, st: np.ndarray, kk: int, parent: int) -> None
     cfg, tab, tabf, tlen, tlp, ai, af, al, alp, fw0 = V[:10]
     s = st[ST_CUTS]
     st[ST_CUT] = 0
-    ai[parent, 0] += np.int64(tab[s, 3])
-    ai[parent, 1] += np.int64(tab[s, 4])
-    ai[parent, 2] += np.int64(tab[s, 5])
-    af[parent, 0] += tabf[s, 6]
-    af[parent, 1] += tabf[s, 7]
+    add_entry(ai, af, parent, tab, tabf, s)
     if lens:
         for r in range(1, min(width, n - kk + 1)):
             al[parent, kk + r] += tlen[s, r]
@@ -240,25 +269,14 @@ def memo_close(V: tuple, P: tuple, st: np.ndarray, path: np.ndarray, free: np.nd
     pc = af[kk, 1] / width_k
     rem = n - kk
     if use and lo <= rem and rem <= hi:
-        w0 = free[kk, 0]
-        w1 = free[kk, 1]
-        w2 = _key(path, kk, start)
-        s, ev = _slot_for(tab, _top_bucket(w0, w1, w2, shift), w0, w1, w2)
+        s, ev = store_entry(cfg, tab, tabf, shift, free[kk, 0], free[kk, 1],
+                            _key(path, kk, start), fwd - fw0[kk], ai[kk, 0], ai[kk, 1],
+                            ai[kk, 2], p, pc)
         st[ST_STORES] += 1
         if ev == 1:
             st[ST_EVICTED] += 1
-            cfg[CF_EVICTED] += 1
         elif ev == 2:
             st[ST_NEW] += 1
-        cost = min(fwd - fw0[kk], _COST_MAX)
-        tab[s, 0] = w0
-        tab[s, 1] = w1
-        tab[s, 2] = w2 | (np.uint64(cost) << np.uint64(KEY_BITS))
-        tab[s, 3] = np.uint64(ai[kk, 0])
-        tab[s, 4] = np.uint64(ai[kk, 1])
-        tab[s, 5] = np.uint64(ai[kk, 2])
-        tabf[s, 6] = p
-        tabf[s, 7] = pc
         if lens:
             for r in range(width):
                 if kk + r <= n and r > 0:

@@ -27,7 +27,10 @@ unvisited squares) adds its kept results instead of being walked again; without 
 same kernel walks the whole tree. Either way, per subtree it also gives the probability that
 a walk choosing uniformly at random among tied squares ends in a tour (``p_success``) and
 in a closed tour (``p_closed``), relative to the start (each prefix weighs 1 / the width of
-each tie it passes), and, asked for, the dead ends by squares visited when stuck.
+each tie it passes), and, asked for, the dead ends by squares visited when stuck. With a table,
+no lengths and a budget of :data:`MANY_BUDGET` forward moves or more, the subtrees are cut
+finer and walked several at a time, in turn (:mod:`knightgui_core.tietree.counting.interleave`),
+so that no lookup of the table is waited for: the same counts, faster.
 """
 from __future__ import annotations
 
@@ -49,6 +52,10 @@ __all__ = ["CountBoard", "CountError", "SubtreeCount", "count_subtrees", "split"
 
 #: The count kernel keeps a set of squares in two 64-bit words.
 MAX_SQUARES = 128
+#: a count with a table and a budget of at least this many forward moves walks several
+#: subtrees in turn (:mod:`.interleave`); a smaller budget is a small piece of work, which
+#: the cut into many subtrees would cost more than it saves
+MANY_BUDGET = 1 << 16
 
 
 class CountError(InputError):
@@ -175,6 +182,9 @@ def count_subtrees(cb: CountBoard, start: int | str, prefixes: Iterable[Sequence
         raise CountError("the table was made for another board or without lengths")
     tab = table if table is not None else cb.no_table(bool(lengths))
     prefixes = [tuple(int(x) for x in _prefix_array(p)) for p in prefixes]
+    if table is not None and table.buckets > 0 and not lengths and budget >= MANY_BUDGET:
+        from .interleave import count_many  # it builds on this module
+        return count_many(cb, s, prefixes, budget, cancel, chunk, table)
     out = SubtreeCount()
     close = cb.att[s].copy()
     al, alp = cb.lens_arrays(bool(lengths))
@@ -247,8 +257,14 @@ def count_subtrees(cb: CountBoard, start: int | str, prefixes: Iterable[Sequence
 def _left(cb: CountBoard) -> list[tuple]:
     """Prefixes of the work a stopped :func:`count_run` has not done: it stops on a leaf,
     so that is the options stored on its tie stack."""
-    st, path, ntied, mt = cb.st, cb.path, cb.ntied, cb.mtype
-    k = int(st[_k.ST_K])
+    return left_of(cb.path, cb.ntied, cb.ties, cb.pend, cb.mtype, int(cb.st[_k.ST_K]),
+                   int(cb.st[_k.ST_NTIE]))
+
+
+def left_of(path: np.ndarray, ntied: np.ndarray, ties: np.ndarray, pend: np.ndarray,
+            mt: np.ndarray, k: int, ntie: int) -> list[tuple]:
+    """The options still stored on a count state's tie stack (its ``ntie`` open ties, the
+    search standing at number ``k``), each as the prefix of its subtree, shallowest first."""
     choice: list[int] = []          # choice[i] = move taken at number i when it was a tie
     before: list[tuple] = [()]      # before[j] = prefix of the node at number j (j >= 1)
     for j in range(1, k + 1):
@@ -256,11 +272,11 @@ def _left(cb: CountBoard) -> list[tuple]:
         if j < k and ntied[j] >= 2:
             choice.append(int(mt[path[j], path[j + 1]]))
     out = []
-    for t in range(int(st[_k.ST_NTIE])):
-        j = int(cb.ties[t])
+    for t in range(ntie):
+        j = int(ties[t])
         q = int(path[j])
         for w in range(2):
-            m = int(cb.pend[j, w])
+            m = int(pend[j, w])
             while m:
                 b = (m & -m).bit_length() - 1
                 m &= m - 1

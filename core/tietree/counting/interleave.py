@@ -1,0 +1,157 @@
+"""The table's count over many subtrees at once (:mod:`.interleave_kernel`'s wrapper).
+
+:func:`~knightgui_core.tietree.counting.subtrees.count_subtrees` hands its work here when it
+has a table and no dead-end lengths to keep: the subtrees asked for are cut further, a few
+ties down (:func:`expand`), until there are enough of them to keep :data:`CONTEXTS` searches
+busy to the end, and the kernel walks that many at a time, in turn, so that no search waits
+for the table's memory. The answer is the same as one search's, to the last tour: the
+subtrees partition the ones asked for, and each is counted whole; the probabilities are the
+same sums in another order (equal to rounding).
+
+Within a budget the contract of ``count_subtrees`` holds: when the budget runs out each
+search stands on a tie it has just opened, so what it has counted is its open ties' sums
+(``memo_fold``) and what it has not is every option left on its tie stack; those prefixes,
+then the subtrees not started, are ``rest``.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ...system.control import CancelLike, cancel_requested
+from . import count_kernel as _k
+from . import interleave_kernel as _i
+from . import memo_kernel as _m
+from .subtrees import CountBoard, SubtreeCount, left_of
+from .table import TransTable
+
+__all__ = ["CONTEXTS", "SUBTREES_PER_CONTEXT", "count_many", "expand"]
+
+#: searches walked in turn. 10×10 from d1, a fixed 128 MiB table, CPU seconds, medians of
+#: pairs alternating in one process against ``memo_run``: 4 contexts 3.03 s against 3.10 s,
+#: 6 contexts 3.05 against 3.31 s, 8 contexts 2.90 against 3.23 s, 16 contexts 2.89 against
+#: 3.02 s (28 Nov, load 0.5-1; docs/counts.md)
+CONTEXTS = 8
+#: the subtrees asked for are cut until there are this many per context (or no tie is left
+#: to cut at): a search that finishes takes the next subtree, and the last ones to finish run
+#: with fewer searches beside them, so many small subtrees keep the end short
+SUBTREES_PER_CONTEXT = 64
+#: ...but never more than this many ties below a subtree asked for
+MAX_CUT = 16
+
+
+def expand(cb: CountBoard, start: int, prefixes: list[tuple], want: int) -> list[tuple]:
+    """``prefixes`` cut one tie further, all of them at a time, until there are at least
+    ``want`` (or :data:`MAX_CUT` rounds, or no tie left with at least half the board
+    unvisited: below that a subtree is small, and the table should see it whole): in order,
+    each prefix replaced by its children, so the result partitions the same subtrees."""
+    level = list(prefixes)
+    types = np.zeros(8, dtype=np.int8)
+    for _ in range(MAX_CUT):
+        if len(level) >= want:
+            break
+        nxt: list[tuple] = []
+        for p in level:
+            cb._begin(start, p)              # noqa: SLF001 - the engine's own set-up
+            got = int(_k.next_tie(cb.att, cb.mtype, cb.path, cb.free, cb.st, types))
+            if got == 0 or 2 * (cb.n - int(cb.st[_k.ST_K])) < cb.n:
+                nxt.append(p)
+            else:
+                nxt.extend(p + (int(t),) for t in types[:got])
+        if len(nxt) == len(level):
+            break
+        level = nxt
+    return level
+
+
+def count_many(cb: CountBoard, start: int, prefixes: Sequence[Sequence[int]], budget: int,
+               cancel: CancelLike, chunk: int, table: TransTable) -> SubtreeCount:
+    """What ``count_subtrees(cb, start, prefixes, budget, cancel, chunk, table)`` counts
+    (no lengths), with :data:`CONTEXTS` searches in turn."""
+    out = SubtreeCount()
+    subs = expand(cb, start, [tuple(p) for p in prefixes], CONTEXTS * SUBTREES_PER_CONTEXT)
+    if not subs:
+        return out
+    n = cb.n
+    nctx = min(CONTEXTS, len(subs))
+    depth = max(1, max(len(p) for p in subs))
+    prefs = np.zeros((len(subs), depth), dtype=np.int8)
+    plen = np.zeros(len(subs), dtype=np.int64)
+    for j, p in enumerate(subs):
+        prefs[j, :len(p)] = p
+        plen[j] = len(p)
+    rows = nctx * (n + 1)
+    path = np.zeros(rows, dtype=np.int32)
+    free = np.zeros((rows, 2), dtype=np.uint64)
+    pend = np.zeros((rows, 2), dtype=np.uint64)
+    ntied = np.zeros(rows, dtype=np.int8)
+    ties = np.zeros(rows, dtype=np.int32)
+    ai = np.zeros((rows, 3), dtype=np.int64)
+    af = np.zeros((rows, 2), dtype=np.float64)
+    fw0 = np.zeros(rows, dtype=np.int64)
+    cx = np.zeros((_i.CX_SIZE, nctx), dtype=np.int64)
+    cw = np.zeros(nctx, dtype=np.float64)
+    stb = np.zeros(_k.ST_SIZE, dtype=np.int64)
+    nextp = np.zeros(1, dtype=np.int64)
+    tot_i = np.zeros(_i.TOT_SIZE, dtype=np.int64)
+    tot_f = np.zeros(2, dtype=np.float64)
+    close = cb.att[start].copy()
+    for s in range(nctx):
+        _i.many_begin(cb.att, cb.mtype, n, start, prefs, plen, nextp, path, free, pend, ntied,
+                      ties, ai, af, cx, cw, stb, s)
+    left = int(budget)
+    ev = _i.BUDGET
+    while left > 0:
+        f0 = int(tot_i[_i.TOT_FORWARD])
+        new0 = int(tot_i[_i.TOT_NEW])
+        ev = _i.many_run(cb.att, cb.mtype, close, n, start, prefs, plen, nextp, table.cfg,
+                         table.tab, table.tabf, path, free, pend, ntied, ties, ai, af, fw0, cx,
+                         cw, stb, tot_i, tot_f, min(left, int(chunk)))
+        left -= int(tot_i[_i.TOT_FORWARD]) - f0
+        table.filled += int(tot_i[_i.TOT_NEW]) - new0
+        table.grow_if_full()
+        if ev == _i.DONE or cancel_requested(cancel):
+            break
+    out.tours, out.closed, out.dead_ends = (int(x) for x in tot_i[:3])
+    out.p_success, out.p_closed = float(tot_f[0]), float(tot_f[1])
+    out.forward_moves = int(tot_i[_i.TOT_FORWARD])
+    out.probes = int(tot_i[_i.TOT_PROBES])
+    out.hits = int(tot_i[_i.TOT_HITS])
+    if ev != _i.DONE:
+        _stopped(cb, n, nctx, subs, cx, cw, path, pend, ntied, ties, ai, af, nextp, out)
+    return out
+
+
+def _stopped(cb: CountBoard, n: int, nctx: int, subs: list[tuple], cx: np.ndarray,
+             cw: np.ndarray, path: np.ndarray, pend: np.ndarray, ntied: np.ndarray,
+             ties: np.ndarray, ai: np.ndarray, af: np.ndarray, nextp: np.ndarray,
+             out: SubtreeCount) -> None:
+    """Stopped within the budget: each live search's counts so far into ``out``, and its
+    options left, then the subtrees not started, into ``out.rest``. A search stands either on
+    the tie it has just opened (its lookup in flight is dropped) or, not walked yet, on the
+    root of its subtree."""
+    oi = np.zeros(3, np.int64)
+    of = np.zeros(2, np.float64)
+    al = np.zeros((n + 1, 1), np.int64)
+    alp = np.zeros((n + 1, 1), np.float64)
+    ol = np.zeros(1, np.int64)
+    olp = np.zeros(1, np.float64)
+    for s in range(nctx):
+        if cx[_i.CX_LIVE, s] == 0:
+            continue
+        if cx[_i.CX_PHASE, s] == _i.PH_RUN:
+            out.rest.append(subs[int(cx[_i.CX_PREFIX, s])])   # begun, not walked yet
+            continue
+        o = s * (n + 1)
+        e = o + n + 1
+        ntie = int(cx[_i.CX_NTIE, s])
+        _m.memo_fold(n, ntie, ties[o:e], ntied[o:e], ai[o:e], af[o:e], al, alp, oi, of, ol, olp)
+        out.tours += int(oi[0])
+        out.closed += int(oi[1])
+        out.dead_ends += int(oi[2])
+        out.p_success += float(cw[s]) * float(of[0])
+        out.p_closed += float(cw[s]) * float(of[1])
+        out.rest.extend(left_of(path[o:e], ntied[o:e], ties[o:e], pend[o:e], cb.mtype,
+                                int(cx[_i.CX_K, s]) - o, ntie))
+    out.rest.extend(subs[int(nextp[0]):])
