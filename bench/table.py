@@ -23,6 +23,9 @@ runs 10×10's old kernel and table N times each, alternating (each table made af
 gives the best CPU seconds of each, their ratio (the target's figure) and the table's
 median, then every run's CPU seconds, the table's with their system part (on this virtual
 machine mostly the kernel zeroing the table's fresh pages, which moves from run to run).
+Each 10×10 round also counts once more with the table and one search (``memo_run`` alone,
+the subtrees not walked in turn: tietree/counting/interleave.py), and prints those CPU seconds
+beside the table's.
 """
 from __future__ import annotations
 
@@ -33,6 +36,7 @@ import statistics
 import time
 
 from knightgui_core.tietree.counting import count_kernel as K
+from knightgui_core.tietree.counting import subtrees as _sub
 from knightgui_core.tietree.counting.subtrees import CountBoard, count_subtrees, start_classes
 from knightgui_core.tietree.counting.table import TransTable
 
@@ -112,6 +116,18 @@ def run(rows: int, cols: int, starts: list[int], table: TransTable | None, lengt
 SYS: list[float] = []
 
 
+def run_one_search(rows: int, cols: int, starts: list[int], limit: int):
+    """:func:`run` with a fresh table of ``limit`` bytes and one search (the subtrees not
+    walked in turn): (CPU seconds, totals)."""
+    keep = _sub.MANY_BUDGET
+    _sub.MANY_BUDGET = 1 << 63
+    try:
+        _, tot, cpu = run(rows, cols, starts, TransTable(rows * cols, limit), False)
+    finally:
+        _sub.MANY_BUDGET = keep
+    return cpu, tot
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="skip 10×10")
@@ -147,9 +163,13 @@ def main() -> None:
     best = []
     for name, rows, cols, starts, lengths in cases:
         dt0, plain, _ = run(rows, cols, starts, None, lengths)
-        olds, tabs, sys_s = [], [], []
+        olds, tabs, sys_s, ones = [], [], [], []
         for _ in range(a.reps if rows == 10 else 1):
             dto, old, cto = run_old(rows, cols, starts)
+            if rows == 10:
+                one_s, one = run_one_search(rows, cols, starts, limit)
+                assert one[:3] == old, (one, old)
+                ones.append(one_s)
             table = TransTable(rows * cols, limit, lengths=lengths)
             dt1, memo, ct1 = run(rows, cols, starts, table, lengths)
             olds.append(cto)
@@ -157,7 +177,7 @@ def main() -> None:
             sys_s.append(SYS[-1])
         assert old == plain[:3] == memo[:3], (name, old, plain, memo)
         assert abs(plain[3] - memo[3]) < 1e-9 and abs(plain[4] - memo[4]) < 1e-9, name
-        best.append((name, min(olds), min(tabs), statistics.median(tabs), olds, tabs, sys_s))
+        best.append((name, min(olds), min(tabs), statistics.median(tabs), olds, tabs, sys_s, ones))
         print(f"{name:<26} {dto:>7.2f} {dt0:>10.2f} {dt1:>8.2f} {dto / dt1:>5.1f}× {cto / ct1:>5.1f}× "
               f"{plain[5]:>14,} {memo[5]:>12,} {memo[6]:>11,} {memo[7]:>10,} "
               f"{table.used():>10,} {_rss_mib() - base:>11,.0f} MiB")
@@ -167,9 +187,13 @@ def main() -> None:
           f"{_rss_mib() - base:,.0f} MiB above it (limit of one table: {a.table_mb} MiB); "
           f"ratio = old kernel / table (the last of --reps runs)")
     if a.reps > 1:
-        for name, o, t, med, olds, tabs, sys_s in best[:1] if not a.quick else []:
+        for name, o, t, med, olds, tabs, sys_s, ones in best[:1] if not a.quick else []:
             print(f"{name}: best CPU of {a.reps}, old {o:.2f} s, table {t:.2f} s: {o / t:.2f}×; "
-                  f"table median {med:.2f} s ({o / med:.2f}×)")
+                  f"table median {med:.2f} s ({o / med:.2f}×); old median "
+                  f"{statistics.median(olds):.2f} s (median against median "
+                  f"{statistics.median(olds) / med:.2f}×)")
+            print(f"  the table with one search: median {statistics.median(ones):.2f} s, best "
+                  f"{min(ones):.2f} s; each run {' '.join(f'{x:.2f}' for x in ones)} s")
             print(f"  each run, old: {' '.join(f'{x:.2f}' for x in olds)} s; table: "
                   + " ".join(f"{x:.2f} ({y:.2f} system)" for x, y in zip(tabs, sys_s)) + " s")
     print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} at the end")
