@@ -172,6 +172,8 @@ def main() -> None:
                 ones.append(one_s)
             table = TransTable(rows * cols, limit, lengths=lengths)
             dt1, memo, ct1 = run(rows, cols, starts, table, lengths)
+            used, tbytes = table.used(), table.bytes
+            del table                   # one table at a time: the RSS column is one table's
             olds.append(cto)
             tabs.append(ct1)
             sys_s.append(SYS[-1])
@@ -180,9 +182,8 @@ def main() -> None:
         best.append((name, min(olds), min(tabs), statistics.median(tabs), olds, tabs, sys_s, ones))
         print(f"{name:<26} {dto:>7.2f} {dt0:>10.2f} {dt1:>8.2f} {dto / dt1:>5.1f}× {cto / ct1:>5.1f}× "
               f"{plain[5]:>14,} {memo[5]:>12,} {memo[6]:>11,} {memo[7]:>10,} "
-              f"{table.used():>10,} {_rss_mib() - base:>11,.0f} MiB")
-        assert table.bytes <= limit
-        del table
+              f"{used:>10,} {_rss_mib() - base:>11,.0f} MiB")
+        assert tbytes <= limit
     print(f"RSS before the first table {base:,.0f} MiB; peak {_rss_mib():,.0f} MiB, "
           f"{_rss_mib() - base:,.0f} MiB above it (limit of one table: {a.table_mb} MiB); "
           f"ratio = old kernel / table (the last of --reps runs)")
