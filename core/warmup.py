@@ -297,13 +297,12 @@ STAGES: tuple[Stage, ...] = (
     Stage("move orders", _orders, _k("studies.orders_kernel", "orders_chunk", "one_walk")
           + _k("studies.orders_tree_kernel", "orders_tree", "order_codes")),
     Stage("tie-break studies", _tiebreaks, _WALK + _CONSTRUCT
-          + _k("walks.phased_kernel", "phased_walk")
-          + _k("board.validate_kernel", "path_is_tour")
+          + _k("walks.phased_kernel", "phased_walk") + _k("board.validate_kernel", "path_is_tour")
           + _k("board.tables_kernel", "neighbour_table")
           + _k("tietree.counting.count_kernel", "count_begin", "next_tie")
           + _k("tietree.counting.interleave_kernel", "many_begin", "many_run")),
-    Stage("tour counts", _counts, _TABLES + _k("tietree.counting.count_kernel", "count_begin",
-                                               "next_tie", "count_run")
+    Stage("tour counts", _counts, _TABLES
+          + _k("tietree.counting.count_kernel", "count_begin", "next_tie", "count_run")
           + _k("tietree.counting.memo_kernel", "memo_run", "memo_fold", "memo_rehash")
           + _k("tietree.counting.interleave_kernel", "many_begin", "many_run")
           + _k("tietree.counting.bits_memo_kernel", "count_batch_memo")

@@ -118,10 +118,9 @@ def count_begin(att: np.ndarray, mtype: np.ndarray, n: int, start: int, prefix: 
 def next_tie(att: np.ndarray, mtype: np.ndarray, path: np.ndarray, free: np.ndarray,
              st: np.ndarray, out_types: np.ndarray) -> int:
     """From the root of a fresh :func:`count_begin` state, the move types (ascending) tied at
-    the next tie point, written to ``out_types`` (int8[8]); returns how many (0 when the
-    path reaches a tour or a dead end first), with the tie's number in ``st[ST_K]``. Uses
-    ``path``/``free`` beyond the root as scratch; call :func:`count_begin` again before
-    :func:`count_run`."""
+    the next tie, written to ``out_types`` (int8[8]), its number to ``st[ST_K]``; returns how
+    many (0: a tour or a dead end comes first). Uses ``path``/``free`` beyond the root as
+    scratch; call :func:`count_begin` again before :func:`count_run`."""
     k = st[ST_K]
     n = st[ST_N]
     while k < n:
