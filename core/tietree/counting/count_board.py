@@ -17,7 +17,7 @@ from . import count_kernel as _k
 from . import memo_kernel as _m
 from .table import TransTable
 
-__all__ = ["CountBoard", "CountError", "SubtreeCount", "left_of", "MAX_SQUARES"]
+__all__ = ["CountBoard", "CountError", "SubtreeCount", "children", "left_of", "MAX_SQUARES"]
 
 #: The count kernel keeps a set of squares in two 64-bit words.
 MAX_SQUARES = 128
@@ -147,3 +147,14 @@ def left_of(path: np.ndarray, ntied: np.ndarray, ties: np.ndarray, pend: np.ndar
                 m &= m - 1
                 out.append(before[j] + (int(mt[q, b + 64 * w]),))
     return out
+
+
+def children(cb: CountBoard, start: int, prefix: tuple) -> tuple[list[tuple], int]:
+    """The prefixes of the options tied at the first tie below ``prefix`` (ascending move
+    types) and that tie's number; ``([], 0)`` when a tour or a dead end comes first."""
+    cb._begin(start, prefix)                # noqa: SLF001 - the engine's own set-up
+    types = np.zeros(8, dtype=np.int8)
+    got = int(_k.next_tie(cb.att, cb.mtype, cb.path, cb.free, cb.st, types))
+    if got == 0:
+        return [], 0
+    return [prefix + (int(t),) for t in types[:got]], int(cb.st[_k.ST_K])

@@ -23,7 +23,7 @@ from ...system.control import CancelLike, cancel_requested
 from . import count_kernel as _k
 from . import interleave_kernel as _i
 from . import memo_kernel as _m
-from .count_board import CountBoard, SubtreeCount, left_of
+from .count_board import CountBoard, SubtreeCount, children, left_of
 from .table import TransTable
 
 __all__ = ["CONTEXTS", "SUBTREES_PER_CONTEXT", "count_many", "expand"]
@@ -47,18 +47,13 @@ def expand(cb: CountBoard, start: int, prefixes: list[tuple], want: int) -> list
     unvisited: below that a subtree is small, and the table should see it whole): in order,
     each prefix replaced by its children, so the result partitions the same subtrees."""
     level = list(prefixes)
-    types = np.zeros(8, dtype=np.int8)
     for _ in range(MAX_CUT):
         if len(level) >= want:
             break
         nxt: list[tuple] = []
         for p in level:
-            cb._begin(start, p)              # noqa: SLF001 - the engine's own set-up
-            got = int(_k.next_tie(cb.att, cb.mtype, cb.path, cb.free, cb.st, types))
-            if got == 0 or 2 * (cb.n - int(cb.st[_k.ST_K])) < cb.n:
-                nxt.append(p)
-            else:
-                nxt.extend(p + (int(t),) for t in types[:got])
+            kids, k = children(cb, start, p)
+            nxt.extend(kids if kids and 2 * (cb.n - k) >= cb.n else [p])
         if len(nxt) == len(level):
             break
         level = nxt

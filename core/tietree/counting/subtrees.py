@@ -43,7 +43,15 @@ from ...board.squares import Board
 from ...system.control import CancelLike, cancel_requested
 from . import count_kernel as _k
 from . import memo_kernel as _m
-from .count_board import MAX_SQUARES, CountBoard, CountError, SubtreeCount, _prefix_array, left_of
+from .count_board import (
+    MAX_SQUARES,
+    CountBoard,
+    CountError,
+    SubtreeCount,
+    _prefix_array,
+    children,
+    left_of,
+)
 from .interleave import count_many
 from .table import TransTable
 
@@ -160,18 +168,16 @@ def split(cb: CountBoard, start: int | str, depth: int) -> list[tuple]:
     s = cb.square(start)
     if int(depth) < 0:
         raise CountError("the split depth must not be negative")
-    level = [()]
+    level: list[tuple] = [()]
     out: list[tuple] = []
-    types = np.zeros(8, dtype=np.int8)
     for _ in range(int(depth)):
         nxt: list[tuple] = []
         for p in level:
-            cb._begin(s, p)
-            got = int(_k.next_tie(cb.att, cb.mtype, cb.path, cb.free, cb.st, types))
-            if got == 0:
-                out.append(p)
+            kids, _ = children(cb, s, p)
+            if kids:
+                nxt.extend(kids)
             else:
-                nxt.extend(p + (int(t),) for t in types[:got])
+                out.append(p)
         level = nxt
     return out + level
 
