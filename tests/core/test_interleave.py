@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from knightgui_core.tietree.counting import interleave
+from knightgui_core.tietree.counting import bucket_kernel, interleave, interleave_kernel, memo_kernel
 from knightgui_core.tietree.counting import subtrees as subtrees_module
 from knightgui_core.tietree.counting.subtrees import CountBoard, count_subtrees
 from knightgui_core.tietree.counting.table import TransTable
@@ -50,6 +50,35 @@ def test_any_number_of_searches_counts_the_same(monkeypatch, contexts, rows, col
     got = count_subtrees(cb, start, [()], table=table)
     _same(got, _whole(rows, cols, start))
     assert got.rest == [] and table.used() > 0 and got.probes > 0
+
+
+@pytest.mark.parametrize("chunk", [1 << 20, 300])
+def test_every_store_is_in_the_table_when_the_kernel_returns(monkeypatch, chunk):
+    """Stores wait in a ring while their buckets come from memory; each call of the kernel
+    empties it before it returns (the table may double between calls): every entry that
+    passed through the ring is in the table then (none is replaced in a table this big)."""
+    run = interleave_kernel.many_run
+    seen = {"calls": 0, "checked": 0}
+
+    def checked_run(*args):
+        ev = run(*args)
+        tab, cfg, ring, rb = args[9], args[8], args[-4], args[-2]
+        assert cfg[memo_kernel.CF_EVICTED] == 0
+        for j in range(ring.shape[0]):
+            if ring[j, 2] != 0:
+                key = ring[j, 2] & bucket_kernel._KEY_MASK
+                assert bucket_kernel._find(tab, int(rb[j]), ring[j, 0], ring[j, 1], key) >= 0
+                seen["checked"] += 1
+        seen["calls"] += 1
+        return ev
+
+    monkeypatch.setattr(interleave._i, "many_run", checked_run)
+    cb = CountBoard(7, 7)
+    table = TransTable(cb.n, 1 << 26, memo_min=4)
+    table.grow_to_limit()
+    got = count_subtrees(cb, 24, [()], table=table, chunk=chunk)
+    _same(got, _whole(7, 7, 24))
+    assert seen["checked"] >= 8 and (chunk > 1000 or seen["calls"] > 10)
 
 
 def test_the_start_is_cut_into_subtrees_that_partition_it():

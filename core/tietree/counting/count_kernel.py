@@ -48,7 +48,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...system.jit import njit
-from .count_rule_kernel import low, pop_into, step, tied, without_low
+from .count_rule_kernel import forced, low, pop_into, step, tied, without_low
 
 # events
 DONE, BUDGET, BAD_PREFIX = 1, 2, 3
@@ -143,38 +143,13 @@ def next_tie(att: np.ndarray, mtype: np.ndarray, path: np.ndarray, free: np.ndar
     return 0
 
 
-@njit(inline="always")
-def _taken(f0: np.uint64, f1: np.uint64, c: np.uint64) -> tuple:
-    """The two-word unvisited set ``f0, f1`` without square ``c`` (``step``'s update, on
-    values instead of rows)."""
-    if c < np.uint64(64):
-        return f0 & ~(np.uint64(1) << c), f1
-    return f0, f1 & ~(np.uint64(1) << (c - np.uint64(64)))
-
-
 @njit
 def _forced(att: np.ndarray, path: np.ndarray, free: np.ndarray, ntied: np.ndarray, k: int,
             n: int) -> tuple:
-    """The forced moves from number ``k`` to a leaf or a tie: the number where they stop, the
-    squares tied there (two words) and how many (0: dead end); ``free`` gets only that row."""
-    q = np.uint64(path[k])
-    f0 = free[k, 0]
-    f1 = free[k, 1]
-    t0 = np.uint64(0)
-    t1 = np.uint64(0)
-    nt = np.int64(0)
-    while k < n:
-        t0, t1, nt = tied(att, q, f0, f1)
-        ntied[k] = nt
-        if nt != 1:
-            break
-        q = np.uint64(low(t0, t1))
-        f0, f1 = _taken(f0, f1, q)
-        k += 1
-        path[k] = q
-    free[k, 0] = f0
-    free[k, 1] = f1
-    return k, t0, t1, nt
+    """:func:`~knightgui_core.tietree.counting.count_rule_kernel.forced` as a function of its
+    own (count_loop's call; see its docstring)."""
+    return forced(att, path, free, ntied, k, n)
+
 
 
 # ---- the per-node work of the plain count: the visitor the loop below is written with.
@@ -247,7 +222,13 @@ def count_loop(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nd
     this loop, the table's copy reloaded the attack table's address and row length from the
     stack for every candidate of ``tied`` (objdump); alone, they stay in registers: the
     table's 10×10 from d1, twelve pairs of fresh processes (CPU, load 2.3–2.7), median 3.34
-    → 3.22 s, best 2.95 → 2.73 s. docs/counts.md has the earlier steps and the dropped ones."""
+    → 3.22 s, best 2.95 → 2.73 s. Inside it, the rule's helpers are inlined copies
+    (``count_rule_kernel.forced``): as plain kernels they were inlined or called depending on
+    what numba's cache held when this loop was compiled, and this loop took 0.09–0.22 s on
+    9×9 from square 20 by that alone; with the copies, against the code before in one
+    process (28 Nov, four rounds, medians): this loop 0.167 → 0.096 s, the table's count
+    with one search on 10×10 from d1 4.32 → 3.28 s. docs/counts.md has the earlier steps and
+    the dropped ones."""
     one = np.uint64(1)
     P = visit_setup(V, st)
     k = st[ST_K]

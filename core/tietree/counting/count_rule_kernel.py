@@ -8,11 +8,13 @@ edit this module.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ...system.jit import njit, trailing_zeros
 
-__all__ = ["low", "pop_into", "popcount2", "step", "tied", "without_low"]
+__all__ = ["forced", "low", "pop_into", "popcount2", "step", "tied", "without_low"]
 
 
 @njit
@@ -101,3 +103,55 @@ def step(path: np.ndarray, free: np.ndarray, k: int, c: int) -> None:
     path[k + 1] = c
     free[k + 1, 0] = f0
     free[k + 1, 1] = f1
+
+
+def _inlined(kernel: Any) -> Any:
+    """A copy of ``kernel`` that numba writes into its callers. numba links a plain kernel
+    into a caller as code LLVM may inline only when both were compiled in the same process;
+    from the on-disk cache it stays a call, so the caller's machine code would depend on what
+    the cache held when it was compiled. :func:`forced` and the table's interleaved loop use
+    these copies and are built the same way every time."""
+    return njit(inline="always")(getattr(kernel, "py_func", kernel))
+
+
+_tied = _inlined(tied)
+_low = _inlined(low)
+#: :func:`pop_into` and :func:`step` inlined (interleave_kernel's loop)
+pop_into_inlined = _inlined(pop_into)
+step_inlined = _inlined(step)
+
+
+@njit(inline="always")
+def _taken(f0: np.uint64, f1: np.uint64, c: np.uint64) -> tuple:
+    """The two-word unvisited set ``f0, f1`` without square ``c`` (``step``'s update, on
+    values instead of rows)."""
+    if c < np.uint64(64):
+        return f0 & ~(np.uint64(1) << c), f1
+    return f0, f1 & ~(np.uint64(1) << (c - np.uint64(64)))
+
+
+@njit(inline="always")
+def forced(att: np.ndarray, path: np.ndarray, free: np.ndarray, ntied: np.ndarray, k: int,
+           n: int) -> tuple:
+    """The forced moves from number ``k`` to a leaf or a tie: the number where they stop, the
+    squares tied there (two words) and how many (0: dead end); ``free`` gets only that row.
+    Inlined where it is called, with the rule's helpers (``count_kernel._forced`` is its
+    call)."""
+    q = np.uint64(path[k])
+    f0 = free[k, 0]
+    f1 = free[k, 1]
+    t0 = np.uint64(0)
+    t1 = np.uint64(0)
+    nt = np.int64(0)
+    while k < n:
+        t0, t1, nt = _tied(att, q, f0, f1)
+        ntied[k] = nt
+        if nt != 1:
+            break
+        q = np.uint64(_low(t0, t1))
+        f0, f1 = _taken(f0, f1, q)
+        k += 1
+        path[k] = q
+    free[k, 0] = f0
+    free[k, 1] = f1
+    return k, t0, t1, nt

@@ -92,6 +92,8 @@ def count_many(cb: CountBoard, start: int, prefixes: Sequence[Sequence[int]], bu
     tot_i = np.zeros(_i.TOT_SIZE, dtype=np.int64)
     tot_f = np.zeros(2, dtype=np.float64)
     close = cb.att[start].copy()
+    ring = np.zeros((_i.RING, 8), dtype=np.uint64)
+    ringb = np.zeros(_i.RING, dtype=np.int64)
     for s in range(nctx):
         _i.many_begin(cb.att, cb.mtype, n, start, prefs, plen, nextp, path, free, pend, ntied,
                       ties, ai, af, cx, cw, stb, s)
@@ -102,7 +104,8 @@ def count_many(cb: CountBoard, start: int, prefixes: Sequence[Sequence[int]], bu
         new0 = int(tot_i[_i.TOT_NEW])
         ev = _i.many_run(cb.att, cb.mtype, close, n, start, prefs, plen, nextp, table.cfg,
                          table.tab, table.tabf, path, free, pend, ntied, ties, ai, af, fw0, cx,
-                         cw, stb, tot_i, tot_f, min(left, int(chunk)))
+                         cw, stb, tot_i, tot_f, ring, ring.view(np.float64), ringb,
+                         min(left, int(chunk)))
         left -= int(tot_i[_i.TOT_FORWARD]) - f0
         table.filled += int(tot_i[_i.TOT_NEW]) - new0
         table.grow_if_full()

@@ -19,10 +19,9 @@ square, the start square and a marker), so a hash collision can only miss, never
 count. Buckets of :data:`WAYS` entries; in a full one the entry whose subtree cost the fewest
 forward moves is replaced.
 
-**One cache line an entry.** A lookup costs a trip to memory (the table is far bigger than
-the caches), so an entry is 8 words, 64 bytes, aligned by the wrapper: a lookup reads one
-bucket of two lines and a hit or a store touches nothing else (bench/table.py measured the
-earlier layout, keys, counts and probabilities in three arrays, at 1.3–1.6× the time).
+**One cache line an entry** (8 words, aligned by the wrapper): a lookup reads one bucket of
+two lines and a hit or a store touches nothing else (keys, counts and probabilities in three
+arrays took 1.3–1.6× the time, bench/table.py).
 
 **A lookup in flight.** The search does not wait for a lookup: at a tie node it prefetches
 the key's bucket (:mod:`~knightgui_core.system.prefetch_kernel`), opens the tie as if it
@@ -219,11 +218,18 @@ def store_entry(cfg: np.ndarray, tab: np.ndarray, tabf: np.ndarray, shift: np.ui
                 closed: int, dead: int, p: float, pc: float) -> tuple:
     """Keep a finished node's results under its key (``w2`` without the cost): in its own
     entry, an empty one, else in place of the cheapest subtree of its bucket (counted in
-    ``cfg[CF_EVICTED]``, which the table's growth reads). Returns (entry, how: 1 replaced,
-    2 empty, 0 its own)."""
+    ``cfg[CF_EVICTED]``). Returns (entry, how: 1 replaced, 2 empty, 0 its own)."""
     s, ev = _slot_for(tab, _top_bucket(w0, w1, w2, shift), w0, w1, w2)
     if ev == 1:
         cfg[CF_EVICTED] += 1
+    write_entry(tab, tabf, s, w0, w1, w2, cost, tours, closed, dead, p, pc)
+    return s, ev
+
+
+@njit(inline="always")
+def write_entry(tab: np.ndarray, tabf: np.ndarray, s: int, w0: np.uint64, w1: np.uint64,
+                w2: np.uint64, cost: int, tours: int, closed: int, dead: int, p: float, pc: float) -> None:
+    """Row ``s`` of ``tab`` (``tabf`` its float64 view) set to an entry."""
     tab[s, 0] = w0
     tab[s, 1] = w1
     tab[s, 2] = w2 | (np.uint64(min(cost, _COST_MAX)) << np.uint64(KEY_BITS))
@@ -232,7 +238,6 @@ def store_entry(cfg: np.ndarray, tab: np.ndarray, tabf: np.ndarray, shift: np.ui
     tab[s, 5] = np.uint64(dead)
     tabf[s, 6] = p
     tabf[s, 7] = pc
-    return s, ev
 
 
 @njit(inline="always")
