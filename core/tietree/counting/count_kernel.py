@@ -151,7 +151,6 @@ def _forced(att: np.ndarray, path: np.ndarray, free: np.ndarray, ntied: np.ndarr
     return forced(att, path, free, ntied, k, n)
 
 
-
 # ---- the per-node work of the plain count: the visitor the loop below is written with.
 # Another use (memo_kernel: the transposition table) gets its own copy of the loop from
 # knightgui_core.system.jit.specialise with these five names bound to its functions. ``V``
