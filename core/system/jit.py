@@ -31,9 +31,8 @@ extension module ``knightgui_aot`` that ``packaging/build_aot.py`` compiles with
 types blindly (a wrong dtype reads the wrong memory), so each call is checked against the
 signature the build recorded in ``knightgui_aot_sig`` and a mismatch raises ``TypeError``.
 
-One loop, several uses: :func:`specialise` copies a kernel with some of the kernels it calls
-replaced (a board layout, a visitor), so a search is written once and numba compiles one copy
-per use; each copy is cached and compiled into the bundle as any other kernel.
+One loop, several uses: :func:`specialise` copies a kernel with the kernels it calls replaced
+(a layout, a visitor); numba compiles and caches one copy per use, the bundle too.
 
 Import this module before numba anywhere in ``core``.
 """
@@ -362,9 +361,8 @@ def specialise(kernel: Any, name: str, *, refcounts: bool = True, **bindings: An
     template marked ``inline="always"`` gives a copy marked so. Call it at import time,
     once per use, and keep the result in a module global.
 
-    numba calls one kernel from another through a real call, which LLVM does not inline:
-    mark the small bound kernels (a layout's neighbour, a visitor) ``inline="always"`` so
-    that numba writes them into the loop, as a hand-written copy would have them.
+    Mark the small bound kernels (a layout's neighbour, a visitor) ``inline="always"`` so
+    that numba writes them into the loop (:func:`inlined`).
 
     ``refcounts=False`` compiles the copy without numba's reference counting (its ``_nrt``
     option), for a loop that allocates nothing: a visitor's arrays taken out of a tuple
@@ -393,3 +391,10 @@ def specialise(kernel: Any, name: str, *, refcounts: bool = True, **bindings: An
     if inline:
         options["inline"] = inline
     return njit(fn, **options) if options else njit(fn)
+
+
+def inlined(kernel: Any) -> Any:
+    """A copy of ``kernel`` that numba writes into each caller: a plain kernel is inlined by
+    LLVM only when compiled in its caller's process, and stays a call when it comes from the
+    cache, so a hot loop's code would depend on the cache (docs/counts.md, 28 Nov)."""
+    return njit(inline="always")(getattr(kernel, "py_func", kernel))

@@ -8,11 +8,9 @@ edit this module.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-from ...system.jit import njit, trailing_zeros
+from ...system.jit import inlined, njit, trailing_zeros
 
 __all__ = ["forced", "low", "pop_into", "popcount2", "step", "tied", "without_low"]
 
@@ -105,20 +103,13 @@ def step(path: np.ndarray, free: np.ndarray, k: int, c: int) -> None:
     free[k + 1, 1] = f1
 
 
-def _inlined(kernel: Any) -> Any:
-    """A copy of ``kernel`` that numba writes into its callers. numba links a plain kernel
-    into a caller as code LLVM may inline only when both were compiled in the same process;
-    from the on-disk cache it stays a call, so the caller's machine code would depend on what
-    the cache held when it was compiled. :func:`forced` and the table's interleaved loop use
-    these copies and are built the same way every time."""
-    return njit(inline="always")(getattr(kernel, "py_func", kernel))
-
-
-_tied = _inlined(tied)
-_low = _inlined(low)
+# copies numba writes into forced and the table's interleaved loop (system.jit.inlined), so
+# their machine code does not depend on what the cache held when they were compiled
+_tied = inlined(tied)
+_low = inlined(low)
 #: :func:`pop_into` and :func:`step` inlined (interleave_kernel's loop)
-pop_into_inlined = _inlined(pop_into)
-step_inlined = _inlined(step)
+pop_into_inlined = inlined(pop_into)
+step_inlined = inlined(step)
 
 
 @njit(inline="always")
