@@ -34,6 +34,7 @@ import contextlib
 import hashlib
 import logging
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -160,13 +161,31 @@ def _private_fallback(key: str) -> Path:
     return Path(tempfile.mkdtemp(prefix="knightgui-numba-"))
 
 
+_KEY_SHAPE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*-[^/]*-py\d+\.\d+-numba[^/]*")
+
+
+def cache_root() -> Path:
+    """The root of the kernel cache: ``$KNIGHTGUI_CACHE_DIR``, else ``$NUMBA_CACHE_DIR``, else
+    the user's cache folder. The engine exports ``NUMBA_CACHE_DIR`` as its own keyed folder
+    (``<root>/<key>``) for numba, and every process it starts inherits that variable: a folder
+    named like a key is taken as ``<root>/<key>`` and its parent is the root, so a child
+    process shares its parent's cache instead of nesting a cold ``<key>/<key>`` folder."""
+    own = os.environ.get("KNIGHTGUI_CACHE_DIR")
+    if own:
+        return Path(own)
+    inherited = os.environ.get("NUMBA_CACHE_DIR")
+    if inherited:
+        p = Path(inherited)
+        return p.parent if _KEY_SHAPE.fullmatch(p.name) else p
+    return user_cache_root() / "numba"
+
+
 def choose_cache_dir(key: str) -> Path:
     """The folder numba's on-disk cache goes to: the one asked for by the environment, or the
     user's cache folder, when it can be written and is private (see the module's notes); in
     it, the subfolder ``key`` of this installation. Otherwise a private temporary folder, with
     one warning line."""
-    wanted = os.environ.get("KNIGHTGUI_CACHE_DIR") or os.environ.get("NUMBA_CACHE_DIR")
-    top = Path(wanted) if wanted else user_cache_root() / "numba"
+    top = cache_root()
     d = top / key
     why = "it is not writable" if not _writable(d) else trust_chain(top, d)
     if why is None:

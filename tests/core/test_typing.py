@@ -1,4 +1,4 @@
-"""The engine's public surface is typed and documented, and mypy accepts it (issue 17).
+"""The engine's public surface is typed and documented (mypy itself runs in `make lint`).
 
 Public means a function defined at module level (also inside ``if``/``try`` blocks) or a
 method of a public class, whose name does not start with ``_``; functions nested inside other
@@ -8,11 +8,7 @@ count too: numba ignores the annotations, mypy and readers do not.
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CORE = ROOT / "core"
@@ -73,9 +69,3 @@ def test_every_public_function_is_annotated_and_documented():
                 if (miss := _missing(node, is_method))]
     assert not problems, "public functions of core lacking:\n" + "\n".join(problems)
 
-
-def test_mypy_accepts_core():
-    pytest.importorskip("mypy")
-    run = subprocess.run([sys.executable, "-m", "mypy", "core"], cwd=ROOT, capture_output=True,
-                         text=True, timeout=600)
-    assert run.returncode == 0, f"mypy core failed:\n{run.stdout}{run.stderr}"

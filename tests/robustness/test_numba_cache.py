@@ -213,3 +213,25 @@ def _small_files_only():
 def test_a_full_disk_while_saving(tmp_path):
     root = tmp_path / "cache"
     _assert_right(_run(root, preexec=_small_files_only))
+
+
+@pytest.mark.jit_only
+def test_a_child_process_uses_its_parents_cache_folder(tmp_path):
+    """A process started by one that imported the engine (a Dask worker, a test's CLI run)
+    inherits ``NUMBA_CACHE_DIR=<root>/<key>``: it caches in that same folder, warm, and
+    never in a nested ``<key>/<key>`` one."""
+    solve(8, 8, method="greedy")              # the walk kernels are in the parent's cache
+    env = {k: v for k, v in os.environ.items() if k != "KNIGHTGUI_CACHE_DIR"}
+    env["NUMBA_CACHE_DIR"] = str(jit.CACHE_DIR)
+    code = ("import knightgui_core.system.jit as jit; print(jit.CACHE_DIR); "
+            "from knightgui_core.walks.solve import solve; assert solve(8, 8, method='greedy').ok;"
+            "import numba; from knightgui_core.walks import walk_kernel as k;"
+            "print(sum(len(getattr(f, 'stats').cache_misses) for f in vars(k).values() "
+            "if hasattr(f, 'stats')))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=300, env=env)
+    assert r.returncode == 0, r.stderr
+    folder, misses = r.stdout.split()
+    assert folder == str(jit.CACHE_DIR)
+    assert misses == "0"                      # every walk kernel came from the cache
+    assert not (jit.CACHE_DIR / jit.CACHE_DIR.name).exists()
