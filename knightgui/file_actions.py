@@ -121,7 +121,9 @@ class FileActions:
     def _need_tour(self):
         t = self.current_tour()
         if t is None:
-            self.show_error("No tour", "There is no complete tour on the board to save.")
+            self.show_error("No tour", "The board shows no complete tour to save or export (a "
+                            "watched search's path or a walk is not one): step to a found "
+                            "solution (Right) or Solve (Ctrl+R) first.")
         return t
 
     @guarded

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+import numpy as np
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox
@@ -67,7 +68,7 @@ class MainWindow(QMainWindow):
                                         self.timing, self)
         self.animator = ConstructionAnimator(self.view, self)
         self.watcher = WatchPlayer(self.view, self.matrix, self.counter, self.timing, self)
-        self.files = FileActions(self, self.view, lambda: self.results.tour, self.show_tour,
+        self.files = FileActions(self, self.view, self.tour_on_board, self.show_tour,
                                  self.statusBar().showMessage, self.show_error)
         self.engine, self.engine_status = show_in(self.statusBar())   # the warm-up's progress
         self.hover_label = QLabel()
@@ -152,6 +153,7 @@ class MainWindow(QMainWindow):
         self.watcher.set_speed(self.act.watch_speed.value())
         self.watcher.status.connect(lambda s: self.statusBar().showMessage(s))
         self.watcher.activeChanged.connect(self._watch_active)
+        self.watcher.finished.connect(lambda *_: self._keep_watched())
 
     # ---------------------------------------------------------------- slots
     @guarded
@@ -214,6 +216,7 @@ class MainWindow(QMainWindow):
         if watch:
             self.results.cancel()
             self.results.forget()
+            self.results.tour = self.results.ties = None     # the board shows the search
             self.watcher.start(req)
             return
         self.results.submit(req)
@@ -261,8 +264,45 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("Cancelled")
         if self.watcher.active:
             self.watcher.stop()
+            self._keep_watched()
             return
         self.results.cancel()
+
+    def _keep_watched(self) -> None:
+        """A watch stopped (Esc) or ended: an enumeration's solutions met so far become the
+        steppable ones and the panels say it stopped; a backtracking walk's tour becomes the
+        shown tour (saved and exported as the board shows it)."""
+        w = self.watcher
+        req, step = w.request, w.last
+        if req is None:
+            return
+        if req.mode != Mode.EXHAUSTIVE:
+            path = self.view.path
+            b = req.board()
+            if step is not None and step.solution and len(path) == b.size:
+                from knightgui_core.board.tour import Tour
+                self.results.tour = Tour(b, path.copy(), bool(req.closed)
+                                         and b.is_knight_move(int(path[-1]), int(path[0])),
+                                         {"method": "warnsdorff-backtracking (watched)"})
+                self.results.tourShown.emit(self.results.tour)
+            return
+        found = 0 if step is None else step.solutions
+        done = step is not None and step.done
+        at = "" if step is None or done else f" at move {step.number:,}"
+        steps = "; ▶ (Right) steps through them" if found else ""
+        self.results.keep_watched(
+            req, w.kept(), found, done,
+            f"Watch {'ended' if done else 'stopped'}{at}: {found:,} "
+            f"solution{'s' if found != 1 else ''} found{steps}")
+
+    def tour_on_board(self):
+        """The complete tour the board shows, or None (the board shows a watched search's
+        path, a walk, a hand-made path or nothing): what Save and Export write."""
+        t = self.results.tour
+        if t is None or len(t.path) != len(self.view.path) or \
+                not np.array_equal(np.asarray(t.path), self.view.path):
+            return None
+        return t
 
     def _current_changed(self, number: int) -> None:
         self.act.jump_box.blockSignals(True)

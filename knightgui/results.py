@@ -145,6 +145,30 @@ class ResultsPresenter(QObject):
         self.matrix.clear(f"Stale: {why}")
         self.currentChanged.emit(1)
 
+    def keep_watched(self, req, block, found: int, exhausted: bool, caption: str) -> None:
+        """A watched enumeration of ``req`` stopped or ended with ``found`` solutions, those
+        kept in ``block`` (a :class:`Packed` run numbered from 1, or None): they become the
+        stored solutions, steppable at once; the board keeps the search's last frame (no
+        tour is shown, so none is saved or exported), the counter says stopped or
+        exhausted and the options matrix ``caption``."""
+        self.stop_play()
+        self.request = req
+        self.board = req.board()
+        self.running = self.cancelled = self._want_next = False
+        self.exhausted = bool(exhausted)
+        self.found = int(found)
+        self.store.clear(req.rows * req.cols)
+        if block is not None:
+            self.store.extend(block)
+        self.classes = self._new_classes(self.board)
+        self.current = -1
+        self.tour = None
+        self.ties = None
+        self.tourShown.emit(None)
+        self._update_counter()
+        self.matrix.clear(caption)
+        self.currentChanged.emit(1)
+
     def forget(self):
         """Drop stored solutions (a tour from a file replaces them)."""
         self.stop_play()

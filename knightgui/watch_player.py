@@ -10,11 +10,13 @@ line with the square where the search got stuck, the options matrix fills row by
 counters tick. Speed: 1 to 10,000 moves a second, or 0 for as fast as painting allows. Pause
 and single step; :meth:`WatchPlayer.stop` stops at once. Turning the watch off hands the same
 request to the solver thread, which runs it from the start at full speed: the same
-solutions, kept for stepping.
+solutions, kept for stepping. The solutions met while watching are kept too
+(:meth:`WatchPlayer.kept`), so a stopped or finished watch leaves them steppable.
 """
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -22,9 +24,11 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from knightgui_core.board.dash import EnumerationError
 from knightgui_core.board.squares import Board
+from knightgui_core.tietree.enumeration.kept_solutions import CompactBlock, compact_paths
 
 if TYPE_CHECKING:
     from knightgui_core.board.watch_step import WatchStep
+    from knightgui_core.tietree.enumeration.enumerator import Enumerator
     from knightgui_core.tietree.enumeration.watch import SearchWatch
     from knightgui_core.walks.backtrack_watch import BacktrackWatch
 
@@ -41,6 +45,8 @@ FRAME_BUDGET = 0.008
 MAX_SPEED = 10_000
 #: the options matrix is redrawn at most this often while watching (seconds)
 MATRIX_EVERY = 0.1
+#: the most solutions a watch keeps for stepping (each a whole path: a watch meets few)
+KEEP_MAX = 100_000
 
 
 class WatchPlayer(QObject):
@@ -70,6 +76,8 @@ class WatchPlayer(QObject):
         self.paused = False
         self.last: WatchStep | None = None
         self.frames = 0
+        self._enumerator: Enumerator | None = None     # the watched enumeration's, for kept()
+        self._kept: list[np.ndarray] = []              # the solutions met, numbered part
 
     # ---------------------------------------------------------------- control
     @property
@@ -101,6 +109,7 @@ class WatchPlayer(QObject):
             self.status.emit(f"Cannot watch: {e}")
             return False
         self._begin(req, en.board, SearchWatch(en))
+        self._enumerator = en
         self.matrix.clear("Watching the search: the options matrix fills as ties are met")
         self.counter.set_counts(found=0, state="Watching the search…")
         self.timing.start("watching…")
@@ -120,6 +129,8 @@ class WatchPlayer(QObject):
         self.paused = False
         self.last = None
         self.frames = 0
+        self._enumerator = None
+        self._kept = []
         self.view.set_tour(np.zeros(0, dtype=np.int32), board=board)
         self.counter.show_identity(None)
 
@@ -185,6 +196,24 @@ class WatchPlayer(QObject):
             if not quiet:
                 self.status.emit("Watch stopped")
 
+    def kept(self) -> CompactBlock | None:
+        """The solutions the watched enumeration met (at most :data:`KEEP_MAX`), numbered
+        from 1, in the form the window's solution store takes (their options matrices
+        rebuilt from their paths); None when it met none or a backtracking walk was
+        watched."""
+        en = self._enumerator
+        if en is None or not self._kept:
+            return None
+        block = compact_paths(np.stack(self._kept), 1)
+        return replace(block, tail=np.asarray(en.chain, dtype=np.int32).reshape(-1),
+                       length=en.L + 1, options=en.options_replay())
+
+    def _keep(self, step: WatchStep) -> None:
+        """Keep the path of a solution just met (exhaustive watch)."""
+        if (step.solution and self._enumerator is not None and self._watch is not None
+                and len(self._kept) < KEEP_MAX):
+            self._kept.append(self._watch.path())
+
     def set_paused(self, paused: bool) -> None:
         """Pause or go on. Paused, the clocks stop and the counter, the options matrix and
         its caption show the move on the board."""
@@ -215,6 +244,7 @@ class WatchPlayer(QObject):
         if not self.paused:
             self.set_paused(True)
         step = self._watch.step()
+        self._keep(step)
         self._show(step, force_matrix=True)
         return step
 
@@ -239,6 +269,7 @@ class WatchPlayer(QObject):
             done = 0
             while done < want:
                 step = self._watch.step()
+                self._keep(step)
                 done += 1
                 if step.done or (step.solution and self._backtracking):
                     break
