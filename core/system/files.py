@@ -2,15 +2,16 @@
 
 Writing (:func:`write_bytes`, :func:`write_text`, :func:`atomic_writer`):
 
-- the target, if it exists, must be a regular file (or a link to one): a directory, device
-  node, FIFO or socket is refused before anything is written;
-- the data go to a temporary file created exclusively (``O_EXCL``, random name, in the
-  target's folder so that the rename stays on one file system): a link planted at any name
-  is never followed;
-- the temporary file is flushed, ``fsync``-ed and renamed over the target; the folder is
-  synced after the rename;
-- on any failure (a full disk, an interrupted write, an exception in the caller's block) the
-  temporary file is removed and the target is left as it was; the error says so;
+- the target, if it exists, must be a regular file: a symbolic link (to anything), a
+  folder, a device node, a FIFO or a socket is refused before anything is written;
+- the data go to a temporary file ``.NAME.RANDOM.tmp`` in the target's folder (so that the
+  rename stays on one file system), created with ``O_CREAT | O_EXCL | O_NOFOLLOW``: a link
+  or file planted at any name is never opened;
+- the temporary file is flushed, ``fsync``-ed and renamed over the target (the target is
+  replaced only by a whole file); the folder is synced after the rename;
+- on any failure (a full disk, an exception in the caller's block, a ``KeyboardInterrupt``
+  from Ctrl-C or a terminating signal turned into one) the temporary file is removed and the
+  target is left as it was; the error says so;
 - a new file follows the umask (as ``open(..., "w")`` would); an overwritten file keeps its
   permission bits.
 
@@ -32,8 +33,9 @@ import contextlib
 import errno
 import io
 import os
+import secrets
+import signal
 import stat
-import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,7 +46,7 @@ from .limits import available_memory
 from .text import MAX_JSON_DEPTH, strict_loads
 
 __all__ = ["FileRefused", "write_bytes", "write_text", "atomic_writer", "read_bytes",
-           "read_text", "read_json", "open_regular", "check_write_target", "new_file_mode",
+           "read_text", "read_json", "open_regular", "check_write_target",
            "DEFAULT_READ_LIMIT", "PARSE_MEMORY_FACTOR"]
 
 #: Files above this size are refused by :func:`read_bytes` unless the caller says otherwise.
@@ -83,52 +85,6 @@ def _display(path: Path) -> str:
     return s if len(s) <= 120 else "…" + s[-119:]
 
 
-def check_write_target(path: str | os.PathLike) -> os.stat_result | None:
-    """The ``stat`` of ``path`` when it is an existing regular file (or a link to one),
-    ``None`` when nothing is there yet. Raises :class:`FileRefused` for anything else."""
-    p = Path(path)
-    try:
-        st = os.stat(p)
-    except FileNotFoundError:
-        if os.path.islink(p):
-            raise FileRefused(errno.ENOENT, f"{_display(p)} is a link to nothing; "
-                              "not written", p) from None
-        return None
-    except ValueError:
-        raise FileRefused(errno.EINVAL, f"{_display(p)!r} is not a usable file name", p) \
-            from None
-    except OSError as e:
-        raise FileRefused(e.errno or errno.EIO, f"cannot write {_display(p)}: "
-                          f"{e.strerror or e}", p) from None
-    if not stat.S_ISREG(st.st_mode):
-        raise FileRefused(errno.EISDIR if stat.S_ISDIR(st.st_mode) else errno.EINVAL,
-                          f"{_display(p)} is {_kind(st.st_mode)}, not a regular file; "
-                          "nothing was written", p)
-    return st
-
-
-_umask_lock = threading.Lock()
-
-
-def _umask() -> int:
-    try:   # Linux ≥ 4.7: read without changing it (os.umask would, for a moment, per process)
-        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    with _umask_lock:
-        old = os.umask(0o022)
-        os.umask(old)
-    return old
-
-
-def new_file_mode() -> int:
-    """Permission bits a new file gets (``0o666`` less the umask), as ``open`` would give."""
-    return 0o666 & ~_umask()
-
-
 def _target_path(path: str | os.PathLike) -> Path:
     try:
         p = Path(path)
@@ -142,39 +98,105 @@ def _target_path(path: str | os.PathLike) -> Path:
     return p
 
 
+def check_write_target(path: str | os.PathLike) -> os.stat_result | None:
+    """The ``lstat`` of ``path`` when it is an existing regular file, ``None`` when nothing
+    is there yet. Raises :class:`FileRefused` for anything else: a symbolic link (whatever
+    it points at: the writer replaces names, and a link is never written through), a
+    folder, a device, a FIFO, a socket."""
+    p = Path(path)
+    try:
+        st = os.lstat(p)
+    except FileNotFoundError:
+        return None
+    except ValueError:
+        raise FileRefused(errno.EINVAL, f"{_display(p)!r} is not a usable file name", p) \
+            from None
+    except OSError as e:
+        raise FileRefused(e.errno or errno.EIO, f"cannot write {_display(p)}: "
+                          f"{e.strerror or e}", p) from None
+    if stat.S_ISLNK(st.st_mode):
+        raise FileRefused(errno.ELOOP, f"{_display(p)} is a symbolic link, not a regular "
+                          "file; nothing was written", p)
+    if not stat.S_ISREG(st.st_mode):
+        raise FileRefused(errno.EISDIR if stat.S_ISDIR(st.st_mode) else errno.EINVAL,
+                          f"{_display(p)} is {_kind(st.st_mode)}, not a regular file; "
+                          "nothing was written", p)
+    return st
+
+
+#: the signals whose handlers may raise (Ctrl-C, and the command line's SIGTERM/SIGHUP):
+#: held while a temporary file is created or renamed, so that its name is always recorded
+#: and the cleanup knows whether to remove it
+_HELD = frozenset(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP")
+                  if hasattr(signal, n))
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """Signals of :data:`_HELD` wait until the block ends (main thread, POSIX; elsewhere a
+    no-op): a handler that raises runs after the block, never inside it."""
+    if not hasattr(signal, "pthread_sigmask") or \
+            threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _random_token() -> str:
+    return secrets.token_hex(6)
+
+
+_OPEN_FLAGS = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+               | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+
+
+def _create_temporary(p: Path) -> tuple[int, str]:
+    """A new, empty file ``.NAME.RANDOM.tmp`` in ``p``'s folder, created exclusively: a name
+    that exists already (a planted link, a file) is never opened, another is drawn. Its mode
+    is ``0o666`` less the umask, as ``open(..., "w")`` gives."""
+    for _ in range(100):
+        tmp = os.path.join(p.parent, f".{p.name[:80]}.{_random_token()}.tmp")
+        try:
+            return os.open(tmp, _OPEN_FLAGS, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary name", str(p.parent))
+
+
 @contextlib.contextmanager
 def atomic_writer(path: str | os.PathLike, mode: str = "wb", *, encoding: str = "utf-8",
                   make_parents: bool = False) -> Iterator[IO]:
     """A file object whose contents replace ``path`` when the ``with`` block ends normally.
 
     ``mode`` is ``"wb"`` (binary) or ``"w"`` (text, ``encoding``, no newline translation).
-    Use it to stream data of any size with flat memory. ``make_parents``: create missing
-    folders (else a missing folder is an error). When the block raises (or the disk
-    fills), the temporary file is removed, ``path`` is left untouched, and the error is
-    raised again (an ``OSError`` from the disk becomes :class:`FileRefused` saying so).
+    Use it to stream data of any size with flat memory; an encoder that writes to a file
+    object writes to this one. ``make_parents``: create missing folders (else a missing
+    folder is an error). When the block raises (an error, the disk filling, a
+    ``KeyboardInterrupt`` from Ctrl-C or the command line's SIGTERM/SIGHUP), the temporary
+    file is removed, ``path`` is left untouched, and the error is raised again (an
+    ``OSError`` from the disk becomes :class:`FileRefused` saying so).
     """
     if mode not in ("wb", "w"):
         raise ValueError(f"mode must be 'wb' or 'w', got {mode!r}")
     p = _target_path(path)
     st = check_write_target(p)
-    parent = p.parent
     if make_parents:
         try:
-            parent.mkdir(parents=True, exist_ok=True)
+            p.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             raise FileRefused(e.errno or errno.EIO, f"cannot create the folder "
-                              f"{_display(parent)}: {e.strerror or e}", p) from None
+                              f"{_display(p.parent)}: {e.strerror or e}", p) from None
+    tmp: str | None = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name[:80]}.", suffix=".tmp", dir=parent)
-    except OSError as e:
-        raise FileRefused(e.errno or errno.EIO, f"cannot write {_display(p)}: "
-                          f"{e.strerror or e}", p) from None
-    ok = False
-    try:
-        try:
-            os.fchmod(fd, stat.S_IMODE(st.st_mode) if st is not None else new_file_mode())
-        except OSError:
-            pass   # a file system without permissions (FAT...): the default serves
+        with _signals_held():
+            fd, tmp = _create_temporary(p)
+        if st is not None:
+            with contextlib.suppress(OSError):   # a file system without modes: the default
+                os.fchmod(fd, stat.S_IMODE(st.st_mode))
         raw = os.fdopen(fd, "wb", closefd=True)
         f: IO = raw if mode == "wb" else io.TextIOWrapper(raw, encoding=encoding, newline="")
         try:
@@ -183,10 +205,10 @@ def atomic_writer(path: str | os.PathLike, mode: str = "wb", *, encoding: str = 
             os.fsync(raw.fileno())
         finally:
             f.close()
-        # the target may have been swapped for a device while we wrote: look again
-        check_write_target(p)
-        os.replace(tmp, p)
-        ok = True
+        check_write_target(p)   # what is there now is still a regular file, or nothing
+        with _signals_held():
+            os.replace(tmp, p)
+            tmp = None
     except OSError as e:
         if isinstance(e, FileRefused):
             raise
@@ -195,10 +217,10 @@ def atomic_writer(path: str | os.PathLike, mode: str = "wb", *, encoding: str = 
         raise FileRefused(e.errno or errno.EIO, f"cannot write {_display(p)}: {what}; "
                           "the file was left as it was", p) from None
     finally:
-        if not ok:
+        if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-    _sync_dir(parent)
+    _sync_dir(p.parent)
 
 
 def _sync_dir(folder: Path) -> None:

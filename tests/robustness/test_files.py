@@ -61,11 +61,40 @@ def test_link_planted_at_the_temporary_name_is_not_followed(tmp_path, monkeypatc
     planted = f".{target.name}.PLANTED.tmp"
     os.symlink(victim, tmp_path / planted)
     names = iter(["PLANTED", "FRESHNAME"])
-    monkeypatch.setattr(tempfile, "_get_candidate_names", lambda: names)
+    drawn: list[str] = []
+    monkeypatch.setattr(files, "_random_token", lambda: drawn.append("x") or next(names))
     files.write_text(target, "data")
+    assert len(drawn) == 2                  # the planted name was drawn, and passed over
     assert victim.read_text() == "precious"
     assert target.read_text() == "data"
     assert os.path.islink(tmp_path / planted)
+
+
+@pytest.mark.parametrize("points_at", ["file", "nothing"])
+def test_a_link_at_the_target_is_refused_and_its_victim_kept(tmp_path, points_at):
+    victim = tmp_path / "victim.txt"
+    if points_at == "file":
+        victim.write_text("precious")
+    link = tmp_path / "out.txt"
+    os.symlink(victim, link)
+    with pytest.raises(files.FileRefused) as ei:
+        files.write_text(link, "data")
+    assert str(ei.value) == f"{link} is a symbolic link, not a regular file; nothing was written"
+    assert os.path.islink(link)
+    if points_at == "file":
+        assert victim.read_text() == "precious"
+    else:
+        assert not victim.exists()
+    assert _leftovers(tmp_path) == []
+
+
+def test_a_folder_target_is_one_line_and_nothing_written(tmp_path):
+    folder = tmp_path / "adir.png"
+    folder.mkdir()
+    with pytest.raises(files.FileRefused) as ei:
+        files.write_bytes(folder, b"data")
+    assert str(ei.value) == f"{folder} is a folder, not a regular file; nothing was written"
+    assert os.listdir(tmp_path) == ["adir.png"] and os.listdir(folder) == []
 
 
 def test_old_fixed_png_temporary_name_is_harmless(tmp_path):
