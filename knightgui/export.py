@@ -91,18 +91,23 @@ def save_png(tour: Tour, filename, numbers=None, width_px: int | None = None,
         view.deleteLater()
 
 
-def png_bytes(widget) -> bytes:
-    """What ``widget`` shows, encoded as PNG in memory."""
+def encode_png(img) -> bytes:
+    """The ``QImage`` ``img`` encoded as PNG in memory (for :mod:`knightgui_core.system.files`
+    to write: Qt never opens a file by name). Raises ``OSError`` when Qt cannot encode it."""
     from PySide6.QtCore import QBuffer, QByteArray, QIODevice
-    img = widget.grab().toImage()
     data = QByteArray()
     buf = QBuffer(data)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    ok = img.save(buf, "PNG")
+    ok = img is not None and not img.isNull() and img.save(buf, "PNG")
     buf.close()
     if not ok or data.isEmpty():
         raise OSError("the image could not be encoded as PNG")
     return bytes(data.data())
+
+
+def png_bytes(widget) -> bytes:
+    """What ``widget`` shows, encoded as PNG in memory."""
+    return encode_png(widget.grab().toImage())
 
 
 def write_png(widget, filename) -> Path:

@@ -9,7 +9,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from knightgui_core.system.files import write_text
+from knightgui.export import encode_png
+from knightgui_core.system.files import check_write_target, write_bytes, write_text
 
 __all__ = ["export_plot", "svg_path_shim"]
 
@@ -57,13 +58,16 @@ def svg_path_shim() -> Iterator[Any]:
 
 def export_plot(widget, filename) -> Path:
     """Save a plot widget as a PNG (at twice its size on screen) or an SVG (vector), by the
-    file's suffix, through pyqtgraph's exporters; written through a temporary file and a
-    rename. Raises ``ValueError`` for another suffix and ``OSError`` when it cannot
-    write."""
+    file's suffix, through pyqtgraph's exporters, encoded in memory and written by the one
+    writer (:mod:`knightgui_core.system.files`: a random exclusive temporary name, a link
+    never followed, the target replaced only by a whole file). Raises ``ValueError`` for
+    another suffix and ``OSError`` (one sentence) when it cannot write; a folder, a link, a
+    device or a FIFO at the name is refused before anything is drawn."""
     path = Path(filename)
     suffix = path.suffix.lower()
     if suffix not in (".png", ".svg"):
         raise ValueError(f"export as .png or .svg, not {path.name!r}")
+    check_write_target(path)
     scene = widget.scene()
     if suffix == ".svg":
         with svg_path_shim() as mod:
@@ -73,10 +77,5 @@ def export_plot(widget, filename) -> Path:
     from pyqtgraph.exporters import ImageExporter
     ex = ImageExporter(scene)
     ex.parameters()["width"] = 2 * max(widget.width(), 1)
-    img = ex.export(toBytes=True)
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    if img is None or not img.save(str(tmp), "PNG"):
-        tmp.unlink(missing_ok=True)
-        raise OSError(f"cannot write the PNG file {path}")
-    tmp.replace(path)
+    write_bytes(path, encode_png(ex.export(toBytes=True)), make_parents=True)
     return path
