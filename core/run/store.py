@@ -27,8 +27,10 @@ other program raise :class:`StoreError` whose message names the file and what is
 
 A row is checked when it is read, and any damage raises :class:`StoreError` naming the file
 and the row: columns of the wrong type, a checksum that does not match, JSON that does not
-parse, another study's or other parameters' row, and a result whose shape is not what its
-study's reader takes (:mod:`.store_shapes`: types, lengths and ranges of every field read).
+parse, another study's or other parameters' row, and a result whose shape is not its study's
+(:mod:`.store_shapes`: the one check each study declares, which :meth:`ResultStore.put`
+applies to every result before it writes it, so that the store never writes a row it
+would refuse to read).
 
 A store that cannot be written (a read-only file, folder or medium) is opened read-only
 (:func:`~.store_file.read_only_uri`): its rows are read as from any store, and a write
@@ -339,11 +341,19 @@ class ResultStore:
             seconds: float | None = None) -> bool:
         """Write one finished task in its own transaction. A row already there with the same
         key is kept (the tasks are deterministic); returns True if this call wrote the row.
-        :class:`StoreError` saying "read-only" when the store cannot be written."""
+        :class:`StoreError` saying "read-only" when the store cannot be written, and saying
+        "wrong shape" (nothing written) when ``result`` is not of its study's shape."""
         if self.read_only:
             raise StoreError(f"{self.path}: read-only ({self.read_only}): task {key!r} cannot "
                              "be written")
         pj, rj = canonical_json(params), canonical_json(result)
+        try:
+            # the check its reader makes (_checked), on the same texts: a row the store
+            # would refuse to read back is never written
+            check_row_shape(study, json.loads(pj), json.loads(rj))
+        except RowShapeError as e:
+            raise StoreError(f"{self.path}: task {key!r} returned a result of the wrong "
+                             f"shape for its study ({e}): not written") from None
         when = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         try:
             cur = self._db.execute(

@@ -21,6 +21,7 @@ import numpy as np
 from ..board.squares import Board
 from ..run.runner import RunReport, Task, run_tasks
 from ..run.store import ResultStore
+from ..run.store_shapes import obj, result_shape, whole
 from ..tietree.alltours.alltours_kernel import count_all
 from ..tietree.counting.subtrees import CountBoard, CountError, start_classes
 from ..tietree.counting.table import TransTable
@@ -93,6 +94,16 @@ def all_tours_task(rows: int, cols: int, start: str, topology: str = "plane",
               table.buckets, memo_min(n), out)
     return {"tours": int(out[0]), "closed": int(out[1]), "hits": int(out[2]),
             "nodes": int(out[3])}
+
+
+@result_shape(STUDY)
+def result_shape_of(params: Any, result: Any) -> None:
+    """The shape of :func:`all_tours_task`'s result: ``tours`` and ``closed`` (and
+    ``hits``, ``nodes`` when there) whole numbers ≥ 0."""
+    r = obj(result, "the result", ("tours", "closed"))
+    for k in ("tours", "closed", "hits", "nodes"):
+        if k in r:
+            whole(r[k], f"result.{k}")
 
 
 @dataclass

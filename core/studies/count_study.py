@@ -35,6 +35,7 @@ from typing import Any
 from ..board.squares import Board, BoardError, SquareSpec
 from ..run.runner import RunReport, Task, run_tasks
 from ..run.store import ResultStore
+from ..run.store_shapes import RowShapeError, board_squares, listed, obj, probability, result_shape, whole
 from ..tietree.counting.fold import fold_roots
 from ..tietree.counting.subtrees import CountBoard, CountError, count_subtrees, split, start_classes
 from ..tietree.counting.table import TableConfig, default_table_bytes, thread_table
@@ -84,6 +85,41 @@ def count_task(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int
     if lengths:
         out["lengths"] = {str(k): v for k, v in sorted(r.lengths.items())}
     return out
+
+
+@result_shape(STUDY)
+def result_shape_of(params: Any, result: Any) -> None:
+    """The shape of :func:`count_task`'s result, what :func:`run_count` reads: the counts
+    whole numbers ≥ 0, the probabilities in 0..1, ``next`` at most :data:`FANOUT` groups,
+    none empty, of subtrees (as many as the count hands back: the options of every search's
+    tie stack and the subtrees it did not start), each a prefix of move types 1..8 no longer
+    than the board, and ``lengths`` by squares visited, 0..squares."""
+    _, squares = board_squares(params)
+    r = obj(result, "the result", ("tours", "closed", "dead_ends", "p_success", "p_closed",
+                                   "forward_moves", "next"))
+    for k in ("tours", "closed", "dead_ends", "forward_moves", "probes", "hits"):
+        if k in r:
+            whole(r[k], f"result.{k}")
+    probability(r["p_success"], "result.p_success")
+    probability(r["p_closed"], "result.p_closed")
+    groups = listed(r["next"], "result.next")
+    if len(groups) > FANOUT:
+        raise RowShapeError(f"result.next has {len(groups):,} groups, more than {FANOUT}")
+    for g, group in enumerate(groups):
+        if not listed(group, f"result.next[{g}]"):
+            raise RowShapeError(f"result.next[{g}] is empty")
+        for i, prefix in enumerate(group):
+            if len(listed(prefix, f"result.next[{g}][{i}]")) > squares:
+                raise RowShapeError(f"result.next[{g}][{i}] has {len(prefix):,} moves, more "
+                                    f"than {squares:,}")
+            for m in prefix:
+                whole(m, f"a move type of result.next[{g}][{i}]", 1, 8)
+    for sq, cell in obj(r.get("lengths", {}), "result.lengths").items():
+        if not (sq.isascii() and sq.isdigit()) or not 0 <= int(sq) <= squares:
+            raise RowShapeError(f"result.lengths has {sq!r:.40}, not a number of squares")
+        paths, prob = listed(cell, f"result.lengths[{sq!r}]", length=2)
+        whole(paths, f"result.lengths[{sq!r}] paths")
+        probability(prob, f"result.lengths[{sq!r}] probability")
 
 
 def task_key(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]],

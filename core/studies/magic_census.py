@@ -25,6 +25,7 @@ import numpy as np
 
 from ..run.runner import RunReport, Task, run_tasks
 from ..run.store import ResultStore
+from ..run.store_shapes import RowShapeError, listed, obj, result_shape, whole
 from .magic_search import MODES, MagicSearchError, search_magic, start_squares
 
 __all__ = ["STUDY", "CensusResult", "census_task", "census_tasks", "run_census", "class_key"]
@@ -41,6 +42,24 @@ def census_task(size: int, mode: str, nested: bool, start: int) -> dict:
     if r.status != "none":
         raise MagicSearchError(f"more than {TASK_LIMIT} tours from one start square")
     return {"tours": r.tours, "nodes": r.nodes}
+
+
+@result_shape(STUDY)
+def result_shape_of(params: Any, result: Any) -> None:
+    """The shape of :func:`census_task`'s result: ``tours``, at most :data:`TASK_LIMIT`
+    numbered tours, each every square of the board once, and ``nodes`` ≥ 0."""
+    size = whole(obj(params, "the parameters", ("size",))["size"], "the parameters' size",
+                 1, 64)
+    squares = size * size
+    r = obj(result, "the result", ("tours", "nodes"))
+    whole(r["nodes"], "result.nodes")
+    tours = listed(r["tours"], "result.tours")
+    if len(tours) > TASK_LIMIT:
+        raise RowShapeError(f"result.tours has {len(tours):,} tours, more than {TASK_LIMIT:,}")
+    for i, tour in enumerate(tours):
+        if (not isinstance(tour, list) or any(type(s) is not int for s in tour)
+                or sorted(tour) != list(range(squares))):
+            raise RowShapeError(f"result.tours[{i}] is not a tour of the {size}×{size} board")
 
 
 def census_tasks(size: int, mode: str, nested: bool = False) -> list[Task]:

@@ -29,6 +29,7 @@ import numpy as np
 from ..board.squares import Board
 from ..run.runner import CancelArg, ProgressFn, RunReport, Task, pack_array, run_tasks, unpack_array
 from ..run.store import ResultStore
+from ..run.store_shapes import RowShapeError, board_squares, obj, packed, result_shape, whole
 from .orders import (
     N_ORDERS,
     OrderError,
@@ -64,6 +65,24 @@ def walk_orders(rows: int, cols: int, last: int, orders: np.ndarray) -> dict[str
     table = np.ascontiguousarray(orders, dtype=np.int8)
     lengths, closed = shared_walks(rows, cols, int(last), table)
     return {"lengths": pack_array(lengths), "closed": pack_array(closed)}
+
+
+@result_shape(STUDY)
+def result_shape_of(params: Any, result: Any) -> None:
+    """The shape of :func:`walk_orders`'s result: packed arrays ``lengths`` (int16) and
+    ``closed`` (uint8) of shape (orders of the task, squares), lengths 1..squares (a walk
+    stands on its start at least), closed 0 or 1."""
+    p, squares = board_squares(params)
+    lo = whole(obj(p, "the parameters", ("from", "to"))["from"], "the parameters' from", 0,
+               N_ORDERS)
+    k = whole(p["to"], "the parameters' to", lo, N_ORDERS) - lo
+    r = obj(result, "the result", ("lengths", "closed"))
+    lengths = packed(r["lengths"], "result.lengths", "i", 2, (k, squares))
+    closed = packed(r["closed"], "result.closed", "u", 1, (k, squares))
+    if lengths.size and (int(lengths.min()) < 1 or int(lengths.max()) > squares):
+        raise RowShapeError(f"result.lengths holds walks outside 1..{squares}")
+    if closed.size and int(closed.max()) > 1:
+        raise RowShapeError("result.closed holds values other than 0 and 1")
 
 
 def _table(orders: np.ndarray | None) -> tuple[np.ndarray, str]:

@@ -33,6 +33,7 @@ import numpy as np
 
 from ..run.runner import CancelArg, ProgressFn, ResultFn, RunReport, Task, run_tasks
 from ..run.store import ResultStore
+from ..run.store_shapes import RowShapeError, listed, obj, result_shape, whole
 from .phadke import Algorithm, AlgorithmBatch, StudyResult, all_algorithms
 from .phadke_checkpoint import read_checkpoint
 
@@ -66,6 +67,22 @@ def count_ids(ids: Sequence[int]) -> list[list[int]]:
     runner hands over far faster than a tuple of algorithms."""
     algos = _by_id()
     return count_algorithms([algos[int(i)] for i in ids])
+
+
+@result_shape(STUDY)
+def result_shape_of(params: Any, result: Any) -> None:
+    """The shape of :func:`count_ids`'s result: one ``[id, solutions, dead_ends,
+    forward_moves]`` per id of the task's parameters, in their order, the counts whole
+    numbers ≥ 0."""
+    ids = listed(obj(params, "the parameters", ("ids",))["ids"], "the parameters' ids")
+    rows = listed(result, "the result", length=len(ids))
+    for j, (row, i) in enumerate(zip(rows, ids)):
+        r = listed(row, f"result[{j}]", length=4)
+        if type(r[0]) is not int or r[0] != i:
+            raise RowShapeError(f"result[{j}] counts algorithm {r[0]!r:.40}, the task's is "
+                                f"{i!r:.40}")
+        for k in (1, 2, 3):
+            whole(r[k], f"result[{j}][{k}]")
 
 
 def task_key(family: str, start: str, ids: Sequence[int]) -> str:

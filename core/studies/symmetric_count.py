@@ -21,6 +21,7 @@ from typing import Any
 from ..board.squares import Board
 from ..run.runner import RunReport, Task, run_tasks
 from ..run.store import ResultStore
+from ..run.store_shapes import obj, result_shape, whole
 from ..tietree.alltours.symmetric_tours import Plan, count_part, plan
 from ..tietree.counting.subtrees import CountError
 
@@ -40,6 +41,15 @@ def symmetric_task(rows: int, cols: int, symmetry: str, closed: bool, index: int
     if not 0 <= index < len(p.parts):
         raise CountError(f"the symmetric count has no part {index}")
     return count_part(p, p.parts[index], TABLE_BYTES)
+
+
+@result_shape(STUDY)
+def result_shape_of(params: Any, result: Any) -> None:
+    """The shape of :func:`symmetric_task`'s result: ``paths``, ``hits`` and ``nodes``
+    whole numbers ≥ 0."""
+    r = obj(result, "the result", ("paths", "hits", "nodes"))
+    for k in ("paths", "hits", "nodes"):
+        whole(r[k], f"result.{k}")
 
 
 @dataclass

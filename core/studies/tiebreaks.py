@@ -41,6 +41,7 @@ import numpy as np
 from ..board import rules as _rules
 from ..board.squares import Board, SquareSpec
 from ..run.runner import Task, run_tasks
+from ..run.store_shapes import MAX_SIDE, RowShapeError, listed, obj, result_shape, whole
 from ..tietree.counting.fold import fold_roots
 from ..tietree.counting.subtrees import CountBoard, count_subtrees
 from ..tietree.counting.table import TransTable
@@ -161,6 +162,31 @@ def assemble(plan: StudyPlan, results: Iterable[dict | None], seconds: float = 0
         res.notes["left_out"] = "starts from which no open tour exists (odd n: the " \
                                 "minority colour; n = 2, 3, 4: every square) are left out"
     return res
+
+
+_COLUMNS = ("tried", "completed", "left_out", "first_fail", "fail_len")
+
+
+@result_shape(STUDY)
+def result_shape_of(params: object, result: object) -> None:
+    """The shape of :func:`run_task`'s result: the sizes ``n0..n1`` of the task in order and,
+    per size, ``tried`` and ``left_out`` in 0..n², ``completed`` in 0..tried, ``first_fail``
+    in −1..n²−1, ``fail_len`` in 0..n²."""
+    p = obj(params, "the parameters", ("n0", "n1"))
+    n0 = whole(p["n0"], "the parameters' n0", 1, MAX_SIDE)
+    n1 = whole(p["n1"], "the parameters' n1", n0, MAX_SIDE)
+    r = obj(result, "the result", ("n", *_COLUMNS))
+    sizes = listed(r["n"], "result.n", length=n1 - n0 + 1)
+    if sizes != list(range(n0, n1 + 1)) or any(type(n) is not int for n in sizes):
+        raise RowShapeError(f"result.n is not the task's sizes {n0}..{n1}")
+    cols = {k: listed(r[k], f"result.{k}", length=len(sizes)) for k in _COLUMNS}
+    for j, n in enumerate(sizes):
+        sq = n * n
+        tried = whole(cols["tried"][j], f"result.tried[{j}]", 0, sq)
+        whole(cols["completed"][j], f"result.completed[{j}]", 0, tried)
+        whole(cols["left_out"][j], f"result.left_out[{j}]", 0, sq)
+        whole(cols["first_fail"][j], f"result.first_fail[{j}]", -1, sq - 1)
+        whole(cols["fail_len"][j], f"result.fail_len[{j}]", 0, sq)
 
 
 def runner_tasks(plan: StudyPlan) -> list:

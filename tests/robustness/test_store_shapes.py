@@ -62,7 +62,7 @@ def store(filled, tmp_path):
 def test_every_study_has_a_shape_and_its_own_rows_pass_it(filled, tmp_path):
     studies = {phadke_runner.STUDY, orders_runner.STUDY, tiebreaks.STUDY, count_study.STUDY,
                all_tours.STUDY}
-    assert studies == set(SHAPES)
+    assert studies <= set(SHAPES)
     p = tmp_path / "again.sqlite"
     shutil.copy(filled[0], p)
     with ResultStore(p) as st:

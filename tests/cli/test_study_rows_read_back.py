@@ -1,0 +1,61 @@
+"""A study reads back every row it wrote: the store checks a result with one shape, its
+study's, when it writes it and when it reads it (knightgui_core.run.store_shapes)."""
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from knightgui.cli import run
+from knightgui_core.run.store import ResultStore, StoreError
+from knightgui_core.run.store_shapes import SHAPES
+from knightgui_core.studies import count_study
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def _last_json(capsys) -> dict:
+    return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+
+def test_a_count_split_by_task_moves_reads_its_own_rows_back(tmp_path, capsys):
+    """8×8 from d4, no fold, a budget just past the interleaved count's: a stopped task
+    hands back far more than 7 subtrees a square (the subtrees the interleave cut and did not
+    start), which the re-run must read, not refuse."""
+    st = tmp_path / "s.sqlite"
+    argv = ["study", "count", "--size", "8", "--starts", "d4", "--no-fold", "--task-moves",
+            "65536", "--table-mb", "16", "--json", "--store", str(st)]
+    assert run(argv) == 0
+    first = _last_json(capsys)
+    assert first["totals"]["tours"] == 510_410
+    total = first["tasks"]["total"]
+    con = sqlite3.connect(st)
+    biggest = max(len(g) for (r,) in con.execute("SELECT result FROM tasks")
+                  for g in json.loads(r)["next"])
+    con.close()
+    assert biggest > 7 * 64                     # the case a per-square bound refused
+    code = run(argv)
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    again = json.loads(out.strip().splitlines()[-1])
+    assert again["tasks"] == {"total": total, "from_store": total, "computed": 0}
+    assert again["totals"] == first["totals"] and again["per_start"] == first["per_start"]
+
+
+def test_the_store_writes_no_row_it_would_refuse_to_read(tmp_path):
+    """put() checks a result with the shape its reader checks: a result of the wrong shape is
+    refused in one line and nothing is written."""
+    assert SHAPES[count_study.STUDY] is count_study.result_shape_of
+    task = count_study.make_task(5, 5, "a1", [[]], 1000)
+    good = count_study.count_task(5, 5, "a1", [[]], 1000)
+    bad = dict(good, next=[[[9]]])
+    with ResultStore(tmp_path / "s.sqlite") as st:
+        with pytest.raises(StoreError) as e:
+            st.put(task.key, task.study, task.params, bad)
+        assert "\n" not in str(e.value) and "wrong shape" in str(e.value)
+        assert repr(task.key) in str(e.value) and "1..8" in str(e.value)
+        assert st.count() == 0
+        assert st.put(task.key, task.study, task.params, good)
+        assert st.get_many({task.key: (task.study, task.params)}) == {
+            task.key: json.loads(json.dumps(good))}
