@@ -13,12 +13,16 @@ import numpy as np
 from ..system import files
 from ..system.errors import InputError
 from ..system.text import JsonRefused, shorten, strict_dumps, strict_loads
-from .squares import Board, BoardError, column_letters
+from .squares import Board, BoardError, column_letters, parse_coords, square_name
 
 FORMAT = "knightgui-tour"
 VERSION = 1
 #: Tour files above this size are refused before they are read.
 MAX_FILE_BYTES = 256 * 1024 * 1024
+#: The longest side of a board a tour file may hold, as ``knightgui solve --rows/--cols``
+#: takes it: a JSON file's ``rows`` and ``cols``, a CSV file's col and row (0-based, so
+#: below this).
+MAX_SIDE = 100_000
 
 
 class TourError(InputError):
@@ -281,22 +285,25 @@ class Tour:
         if [h.strip().lower() for h in header] != ["move", "col", "row", "square"]:
             raise TourError("a tour CSV must start with the header move,col,row,square")
         pts: list[tuple[int, int]] = []
-        names: list[tuple[int, str]] = []
         for line_no, rec in enumerate(reader, start=2):
             if not rec or all(not x.strip() for x in rec):
                 continue
             if len(rec) != 4:
                 raise TourError(f"line {line_no}: expected 4 fields, found {len(rec)}")
-            try:
-                move, c, r = int(rec[0]), int(rec[1]), int(rec[2])
-            except ValueError:
-                raise TourError(f"line {line_no}: move, col and row must be whole numbers") from None
+            move, c, r = (_csv_whole(x) for x in rec[:3])
+            if move is None or c is None or r is None:
+                raise TourError(f"line {line_no}: move, col and row must be whole numbers")
             if move != len(pts) + 1:
-                raise TourError(f"line {line_no}: expected move {len(pts) + 1}, found {move}")
-            if c < 0 or r < 0:
-                raise NotATourError(f"line {line_no}: negative col or row (off the board)")
+                raise TourError(shorten(f"line {line_no}: expected move {len(pts) + 1}, "
+                                        f"found {move}"))
+            if not (0 <= c < MAX_SIDE and 0 <= r < MAX_SIDE):
+                raise TourError(shorten(f"line {line_no}: col,row {c},{r} is on no board "
+                                        f"(col and row run from 0 to {MAX_SIDE - 1:,})"))
+            name = rec[3].strip()
+            if name and _name_coords(name) != (c, r):    # the square column must agree
+                raise TourError(f"line {line_no}: square {shorten(name, 40)!r} contradicts "
+                                f"col,row {c},{r} ({square_name(c, r)})")
             pts.append((c, r))
-            names.append((line_no, rec[3].strip()))
         if not pts:
             raise TourError("the CSV file holds no moves")
         if cols is None or rows is None:
@@ -308,16 +315,6 @@ class Tour:
         flat = np.array([r * cols + c for c, r in pts], dtype=np.int64)
         if any(c >= cols or r >= rows for c, r in pts):
             raise NotATourError("a square lies off the board")
-        for (c, r), (line_no, name) in zip(pts, names):   # the square column must agree
-            if not name:
-                continue
-            try:
-                same = board.parse(name) == r * cols + c
-            except BoardError:
-                same = False
-            if not same:
-                raise TourError(f"line {line_no}: square {shorten(name, 40)!r} contradicts "
-                                f"col,row {c},{r} ({board.name(r * cols + c)})")
         tour = cls(board, flat, False, {"source": "csv"})
         tour.closed = tour.is_closed_path
         return tour
@@ -343,12 +340,34 @@ class Tour:
             raise TourError(str(e)) from None
 
 
+def _csv_whole(text: str) -> int | None:
+    """A CSV field as a whole number: ASCII digits with an optional sign, blanks around
+    them; ``None`` for anything else (``1_000``, ``1.0``, other scripts' digits, 40 digits
+    or more: no board's coordinate is that long)."""
+    t = text.strip()
+    digits = t[1:] if t[:1] in ("+", "-") else t
+    if not (digits.isascii() and digits.isdigit()) or len(digits) >= 40:
+        return None
+    return int(t)
+
+
+def _name_coords(name: str) -> tuple[int, int] | None:
+    """``(col, row)``, 0-based, of a CSV file's square name (``c7``, ``ab12``, ``3,7``),
+    whatever the board; ``None`` when it names no square."""
+    if len(name) > 40:
+        return None
+    try:
+        return parse_coords(name)
+    except (BoardError, ValueError):        # ValueError: a row of more digits than int takes
+        return None
+
+
 def _side(d: dict, k: str) -> int:
-    """``d[k]`` as a board side: a whole number (no boolean) in 1..100 000."""
+    """``d[k]`` as a board side: a whole number (no boolean) in 1..:data:`MAX_SIDE`."""
     v = d.get(k)
     if isinstance(v, bool) or not isinstance(v, int):
         raise TourError(f"'{k}' must be a whole number, got {v!r}")
-    if not 1 <= v <= 100_000:
+    if not 1 <= v <= MAX_SIDE:
         raise TourError(f"'{k}' = {v} is out of range")
     return v
 
