@@ -5,7 +5,9 @@ the board image (checkerboard, or colour by move number), the tie highlight imag
 polyline, the move-number painter, start/end markers, and the animation's candidate labels.
 
 Mouse: click a square = set the start; shift-click or right-click = set the end; wheel and
-drag zoom and pan; hovering emits :attr:`BoardView.squareHovered`.
+drag zoom and pan; hovering emits :attr:`BoardView.squareHovered`. The whole board stays in
+view whatever the view's size, until the user zooms or pans by hand; Zoom to fit (F) fits it
+to the view's size again and keeps it fitted.
 """
 from __future__ import annotations
 
@@ -69,6 +71,8 @@ class BoardView(pg.GraphicsView):
         self._checker = None
         self._shown_image = None
         self._hover = -1
+        self.zoomed_by_hand = False        # a wheel or a drag moved the view: no refit
+        self.vb.sigRangeChangedManually.connect(self._zoomed)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.scene().sigMouseClicked.connect(self._on_mouse_clicked)
         self.set_board(8, 8)
@@ -165,9 +169,19 @@ class BoardView(pg.GraphicsView):
         return "moves" if self.rows * self.cols >= AUTO_COLOUR_SQUARES else "checker"
 
     def fit(self):
-        """Zoom so that the whole board is in view (F)."""
+        """Zoom so that the whole board is in view (F); it stays so as the view is resized."""
+        self.zoomed_by_hand = False
         self.vb.setRange(xRange=(0, max(self.cols, 1)), yRange=(0, max(self.rows, 1)),
                          padding=0.08)  # room for the file and rank labels
+
+    def _zoomed(self, *_: object) -> None:
+        self.zoomed_by_hand = True
+
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt's name
+        """A new size of the view: the board fits it again (unless zoomed by hand)."""
+        super().resizeEvent(ev)
+        if not getattr(self, "zoomed_by_hand", True):    # True: still being built
+            self.fit()
 
     # -------------------------------------------------------------- queries
     def _knight_move(self, a: int, b: int) -> bool:

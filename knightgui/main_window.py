@@ -82,6 +82,7 @@ class MainWindow(QMainWindow):
                 settings.load(self)
             except Exception:  # noqa: BLE001 - bad settings never stop the window
                 log.exception("could not restore settings")
+        self.fit_screen()
         self.view.set_board(board=self.controls.board())
         self.view.set_markers(self.controls.start_square(), self.controls.end_square())
         self.statusBar().showMessage("Ready — choose a board and press Solve (Ctrl+R)")
@@ -92,6 +93,19 @@ class MainWindow(QMainWindow):
             app.aboutToQuit.connect(self._shutdown)
 
     # ------------------------------------------------------------------ layout
+    def fit_screen(self) -> None:
+        """Keep the window within its screen's free area: the default 1280 × 820, or a size
+        restored from a larger screen, shrinks to a smaller screen (1024 × 700: the board,
+        fitted to its view, is then fitted to what the screen shows)."""
+        screen = self.screen() or QApplication.primaryScreen()
+        if screen is None:
+            return
+        room = screen.availableGeometry()
+        w, h = min(self.width(), room.width()), min(self.height(), room.height())
+        if (w, h) != (self.width(), self.height()):
+            self.resize(w, h)
+            self.move(room.topLeft())
+
     def _dock(self, title, widget, area) -> QDockWidget:
         d = QDockWidget(title, self)
         d.setObjectName(title.replace(" ", "_").lower())
