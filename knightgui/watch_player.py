@@ -189,8 +189,8 @@ class WatchPlayer(QObject):
         was = self._watch is not None
         self._timer.stop()
         self._watch = None
-        self.view.set_candidates([])
-        if was:
+        if was:             # the candidates are the watch's only while it runs (play's too)
+            self.view.set_candidates([])
             self.timing.stop("stopped")
             self.activeChanged.emit(False)
             if not quiet:
