@@ -21,9 +21,11 @@ writer is waited for, a task both of them computed is kept once). Many studies, 
 board sizes share one file: rows are addressed only by their keys.
 
 Opening a file checks it first (:mod:`.store_file`) and never changes a file that is not a
-knightgui store: a directory, FIFO, socket or device node (looked at with ``os.stat``, never
-opened), garbage, a JSON file, a truncated or damaged database or an SQLite database of some
-other program raise :class:`StoreError` whose message names the file and what is wrong.
+knightgui store: a directory, FIFO, socket or device node (looked at with ``os.lstat``, never
+opened), a symbolic link (a store is opened only as a regular file, or made fresh with
+``O_EXCL | O_NOFOLLOW``: no link decides where it is written), garbage, a JSON file, a
+truncated or damaged database or an SQLite database of some other program raise
+:class:`StoreError` whose message names the file and what is wrong.
 
 A row is checked when it is read, and any damage raises :class:`StoreError` naming the file
 and the row: columns of the wrong type, a checksum that does not match, JSON that does not
@@ -55,7 +57,7 @@ from typing import Any
 
 import numpy as np
 
-from .store_file import StoreError, check_store_file, read_only_reason, read_only_uri
+from .store_file import StoreError, check_store_file, create_store_file, read_only_reason, read_only_uri
 from .store_shapes import RowShapeError, check_row_shape
 
 FORMAT = "knightgui-store"
@@ -181,6 +183,7 @@ class ResultStore:
                                        isolation_level=None)
             self._check_existing()
         else:
+            create_store_file(self.path)
             self._db = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT,
                                        isolation_level=None)
         if not readonly:

@@ -2,10 +2,12 @@
 
 A path is a new store (nothing there, or an empty file), an existing SQLite database, or
 something refused in one line naming the file and what it is: a directory, FIFO, socket or
-device node (looked at with ``os.stat``, never opened), garbage, a JSON file, a truncated or
-damaged database. A database another process is writing is never judged by its size (its
-``-wal`` or ``-journal`` is beside it), and one that looks truncated is looked at again for a
-moment before it is called so.
+device node (looked at with ``os.lstat``, never opened), a symbolic link (whether it
+points at a store, at nothing or anywhere else: a store is opened only as the regular file
+at its own path, or made there fresh, so that no link decides where SQLite writes), garbage,
+a JSON file, a truncated or damaged database. A database another process is writing is
+never judged by its size (its ``-wal`` or ``-journal`` is beside it), and one that looks
+truncated is looked at again for a moment before it is called so.
 
 A store that cannot be written — a read-only file, a file in a folder that cannot be
 written, a file on a read-only medium (:func:`read_only_reason`) — is opened read-only
@@ -20,10 +22,15 @@ from pathlib import Path
 
 from ..system.errors import ResourceError
 
-__all__ = ["SQLITE_MAGIC", "SETTLE_SECONDS", "StoreError", "check_store_file",
-           "read_only_reason", "read_only_uri"]
+__all__ = ["SQLITE_MAGIC", "SETTLE_SECONDS", "SIDE_FILES", "StoreError", "check_store_file",
+           "create_store_file", "read_only_reason", "read_only_uri"]
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+#: the files SQLite makes beside a database (its write-ahead log, its index, its journal)
+SIDE_FILES = ("-wal", "-shm", "-journal")
+#: open(2) flags that refuse a symbolic link as the last part of a path (0 where the system
+#: has none)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 
 
 class StoreError(ResourceError):
@@ -72,8 +79,12 @@ def check_store_file(path: str | os.PathLike[str]) -> bool:
 def _look(p: Path) -> bool:
     """One look at ``p`` for :func:`check_store_file`."""
     busy = _in_use(p)               # before the size is read: a writer may finish meanwhile
+    for suffix in ("", *SIDE_FILES):
+        if os.path.islink(f"{p}{suffix}"):
+            raise StoreError(f"{p}{suffix}: is a symbolic link; give the path of the store "
+                             "itself (a store is opened only as a regular file)")
     try:
-        st = os.stat(p)
+        st = os.lstat(p)
     except FileNotFoundError:
         parent = p.parent if str(p.parent) else Path(".")
         if not parent.is_dir():
@@ -87,7 +98,7 @@ def _look(p: Path) -> bool:
     if st.st_size == 0:
         return False
     try:
-        with open(p, "rb") as f:
+        with os.fdopen(os.open(p, os.O_RDONLY | _NOFOLLOW), "rb") as f:
             head = f.read(100)
     except OSError as e:
         raise StoreError(f"{p}: cannot read: {e.strerror or e}") from None
@@ -113,6 +124,20 @@ def _look(p: Path) -> bool:
         raise _LooksTruncated(f"{p}: truncated SQLite database ({st.st_size:,} bytes, "
                               f"{pages:,} pages of {page} expected)")
     return True
+
+
+def create_store_file(path: str | os.PathLike[str]) -> None:
+    """Make an empty file at ``path`` for a new store, never through a symbolic link (made
+    there meanwhile, or left dangling): ``O_CREAT | O_EXCL | O_NOFOLLOW``. A regular file
+    that another process has just made is left as it is; anything else raises
+    :class:`StoreError`."""
+    p = Path(path)
+    try:
+        os.close(os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW, 0o666))
+    except FileExistsError:
+        _look(p)                    # a link or a FIFO made meanwhile is refused here
+    except OSError as e:
+        raise StoreError(f"{p}: cannot create a store: {e.strerror or e}") from None
 
 
 def _in_use(p: Path) -> bool:

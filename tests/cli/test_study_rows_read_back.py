@@ -59,3 +59,43 @@ def test_the_store_writes_no_row_it_would_refuse_to_read(tmp_path):
         assert st.put(task.key, task.study, task.params, good)
         assert st.get_many({task.key: (task.study, task.params)}) == {
             task.key: json.loads(json.dumps(good))}
+
+
+@pytest.mark.parametrize("target", ["dangling", "a store", "a side file"])
+def test_a_store_path_that_is_a_link_exits_2_and_writes_nothing(tmp_path, capsys, target):
+    """--store through a symbolic link: refused in one line, exit 2; nothing is made or
+    changed where the link points."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    aim = elsewhere / "victim.sqlite"
+    link = tmp_path / "s.sqlite"
+    if target == "a store":
+        with ResultStore(aim) as st:
+            st.put("demo/1", "demo", {"n": 1}, {"answer": 42})
+    if target == "a side file":             # the store is a file, its log a dangling link
+        (tmp_path / "s.sqlite-wal").symlink_to(aim)
+    else:
+        link.symlink_to(aim)
+    before = sorted((p.name, p.stat().st_mtime_ns, p.read_bytes())
+                    for p in elsewhere.iterdir())
+    code = run(["study", "move-orders", "--size", "5", "--json", "--store", str(link)])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1, err
+    assert "symbolic link" in err[0] and str(link) in err[0], err
+    assert sorted((p.name, p.stat().st_mtime_ns, p.read_bytes())
+                  for p in elsewhere.iterdir()) == before
+    assert target != "a side file" or not link.exists()
+    with pytest.raises(StoreError, match="symbolic link"):
+        ResultStore(link, readonly=True)
+
+
+def test_a_new_store_is_made_without_following_a_link_planted_after_the_look(tmp_path):
+    """The file of a new store is made with O_EXCL | O_NOFOLLOW: a link put at its path
+    after the store looked (and found nothing) is refused, its target left unmade."""
+    from knightgui_core.run.store_file import check_store_file, create_store_file
+    p, aim = tmp_path / "s.sqlite", tmp_path / "victim"
+    assert check_store_file(p) is False
+    p.symlink_to(aim)
+    with pytest.raises(StoreError, match="symbolic link"):
+        create_store_file(p)
+    assert not aim.exists()
