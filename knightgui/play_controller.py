@@ -321,6 +321,17 @@ class PlayController(QObject):
             else:
                 self.say(answer.message[0].upper() + answer.message[1:])
 
+    def _answer_line(self, a: Completions) -> str:
+        """The answer of "Can it be finished?" in one short line (the Play group's; the
+        status bar says it at length)."""
+        if a.extendable is False:
+            return "Cannot be finished"
+        if a.counted and a.open is not None and a.closed is not None:
+            return f"Can be finished: {_plural(a.open, 'way')} ({a.closed:,} closed)"
+        if a.extendable:
+            return f"Can be finished (ways not counted within {self._budget:g} s)"
+        return f"Finish unknown within {self._budget:g} s"
+
     def _answer_text(self, a: Completions) -> str:
         if a.extendable is False:
             why = next((r.sentence for r in a.verdict.reasons if not r.closed_only), "")
@@ -358,8 +369,22 @@ class PlayController(QObject):
         self.overlay.show(self.model, self._finish)
         self.group.undo_btn.setEnabled(bool(self.model.path))
         self.group.redo_btn.setEnabled(bool(self.model.redo_squares))
-        self.group.info.setText(self.position_text() if self.model.path
-                                else "Click a square to start")
+        self.group.info.setText(self._group_text("Click a square to start"))
+
+    def _group_text(self, empty: str) -> str:
+        """The Play group's line: the position and, for this very path, what "Can it be
+        finished?" is doing or answered (it stays until the path changes); ``empty``
+        before the first move."""
+        m = self.model
+        if not m.path:
+            return empty
+        text = self.position_text()
+        asking = self._asking
+        if asking is not None and asking.kind == "completions" and asking.path == m.path:
+            return f"{text}\nCan it be finished? Counting (at most {self._budget:g} s)…"
+        if m.answer is not None and not m.finished:
+            return f"{text}\n{self._answer_line(m.answer)}"
+        return text
 
     def position_text(self) -> str:
         m = self.model
@@ -382,7 +407,7 @@ class PlayController(QObject):
     def say(self, text: str) -> None:
         self.w.statusBar().showMessage(text)
         if self.active:
-            self.group.info.setText(self.position_text() if self.model.path else text)
+            self.group.info.setText(self._group_text(text))
 
     def adopt(self, model: PlayModel, enter: bool = True) -> None:
         """Take ``model``'s position: the controls move to its board, play mode turns on

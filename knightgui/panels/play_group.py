@@ -1,18 +1,22 @@
 """The Play group of the controls panel (a tour by hand): shown in play mode only
 (:attr:`knightgui.panels.controls_layout.ControlsLayout.mode_groups`). Its buttons are wired
-by :class:`knightgui.play_controller.PlayController`; this module only lays them out, two to
-a row so the panel keeps its width, and says what each does in its tooltip.
+by :class:`knightgui.play_controller.PlayController`; this module only lays them out, three
+to a row so the panel keeps its width and height, and says what each does in its tooltip.
 """
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QSpinBox
 
-__all__ = ["PlayGroup"]
+__all__ = ["PlayGroup", "INFO_LINES"]
+
+#: lines of the position's text: the position (it may wrap once) and the answer
+INFO_LINES = 3
 
 
 class PlayGroup(QGroupBox):
-    """Undo, Redo, Hint, New; "Can it be finished?" with its time budget; "Finish it"; and
-    one line of what the position is."""
+    """Undo, Redo, Hint, New; "Finish it"; "Can it be finished?" with its time budget; and
+    what the position is, with the answer of "Can it be finished?" for it."""
 
     def __init__(self) -> None:
         super().__init__("Play")
@@ -41,11 +45,15 @@ class PlayGroup(QGroupBox):
                                  "ticked); undo walks back into it")
         self.info = QLabel("Click a square to start")
         self.info.setWordWrap(True)
+        # the position and the answer of "Can it be finished?": room for both, so a new
+        # text never changes the panel's height
+        self.info.setMinimumHeight(INFO_LINES * self.info.fontMetrics().lineSpacing())
+        self.info.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         g.addWidget(self.undo_btn, 0, 0)
         g.addWidget(self.redo_btn, 0, 1)
-        g.addWidget(self.hint_btn, 1, 0)
-        g.addWidget(self.new_btn, 1, 1)
-        g.addWidget(self.ask_btn, 2, 0)
-        g.addWidget(self.budget, 2, 1)
-        g.addWidget(self.finish_btn, 3, 0, 1, 2)
-        g.addWidget(self.info, 4, 0, 1, 2)
+        g.addWidget(self.hint_btn, 0, 2)
+        g.addWidget(self.new_btn, 1, 0)
+        g.addWidget(self.finish_btn, 1, 1, 1, 2)
+        g.addWidget(self.ask_btn, 2, 0, 1, 2)
+        g.addWidget(self.budget, 2, 2)
+        g.addWidget(self.info, 3, 0, 1, 3)
