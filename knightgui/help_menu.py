@@ -33,7 +33,8 @@ __all__ = ["add_help_menu", "shortcut_rows", "docs_folder", "about_text", "GETTI
 #: what the mouse and the keys that are no menu action do on the board
 MOUSE_AND_KEYS = (
     ("Board", "Click a square", "set the start"),
-    ("Board", "Shift-click or right-click", "set the end (exhaustive mode)"),
+    ("Board", "Shift-click or right-click", "set the end of a closed tour (ticks closed "
+                                            "tour and chooses Exhaustive mode)"),
     ("Board", "Wheel / drag", "zoom / pan"),
     ("Board", "Hover a square", "its name, move number and onward moves in the status bar"),
     ("Controls", "Tab / Shift+Tab", "move between the controls; the wheel changes a box only "
@@ -48,7 +49,8 @@ Controls panel decides between equals. Any board from 5&times;5 to 2000&times;20
 size in the Controls panel. Where the rule gets stuck, the status bar says what finished the
 tour.</p>
 <p><b>Every tour the rule allows.</b> Choose <i>Exhaustive (options matrix)</i>, pick a start
-(and, shift-click, an end) and Solve: every tie is followed, the tours stream in, and you
+(and, with a right-click or shift-click, the square a closed tour ends on: <i>closed
+tour</i> is ticked for you) and Solve: every tie is followed, the tours stream in, and you
 step through them with &#9664; &#9654; (Left, Right, Home, End). The options matrix beside
 the board shows how each tour chose at its ties. <i>New tours only</i> (U) skips a tour that
 is an earlier one turned, mirrored or reversed. <i>Watch</i> (W) plays the search itself.</p>

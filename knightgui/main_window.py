@@ -361,8 +361,9 @@ class MainWindow(QMainWindow):
     def _square_clicked(self, sq: int, as_end: bool) -> None:
         name = self.controls.board().name(sq)
         if as_end:
-            if self.controls.set_end(sq):
-                self.statusBar().showMessage(f"End set to {name}")
+            done = self.controls.set_end(sq)
+            if done:
+                self.statusBar().showMessage(f"{done} — press Solve (Ctrl+R)")
         else:
             self.controls.set_start(sq)
             self.statusBar().showMessage(f"Start set to {name} — press Solve (Ctrl+R)")

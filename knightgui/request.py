@@ -95,11 +95,12 @@ class RequestModel:
         """Whether the run takes an end square: a closed tour in exhaustive mode."""
         return self._s.closed and self._s.mode == "exhaustive"
 
-    def end_choices(self) -> tuple[str, ...]:
+    def end_choices(self, closed: bool | None = None) -> tuple[str, ...]:
         """The squares a closed tour may end on: a knight move from the start, ordered by
-        column then row (empty for an open tour or a bad start)."""
+        column then row (empty for an open tour or a bad start; ``closed`` True: the
+        squares it may end on once *closed tour* is ticked)."""
         s = self.start_square()
-        if not self._s.closed or s < 0:
+        if not (self._s.closed if closed is None else closed) or s < 0:
             return ()
         b = self.board()
         col, row = b.coords(s)

@@ -140,19 +140,30 @@ class ControlsPanel(ControlsLayout, QWidget):
         """Make the flat square ``sq`` the start."""
         self._write(start=self.board().name(sq))
 
-    def set_end(self, sq: int) -> bool:
-        """Choose ``sq`` as the end; says why not (and returns False) when it cannot be."""
+    def set_end(self, sq: int) -> str:
+        """Choose ``sq`` as the square the tour ends on (the board's right-click or
+        shift-click). Only a closed exhaustive run takes an end, so what it needs follows:
+        *closed tour* is ticked, Exhaustive mode is chosen and every-path listing is left.
+        Returns what was done in one line ("" when ``sq`` cannot be the end: no move from
+        the start, said through :attr:`message`)."""
         b = self.board()
         name = b.name(sq)
-        if name not in self.model.end_choices():
-            s = self.start_square()
-            why = "the tour is open" if not self.model.settings.closed else (
-                f"{name} is not a knight move from the start "
-                f"{b.name(s) if s >= 0 else '?'}")
-            self.message.emit(f"cannot end on {name}: {why}")
-            return False
-        self._write(end=name)
-        return True
+        st = self.model.settings
+        start = self.start_square()
+        try:
+            self.model.update(closed=True, mode="exhaustive", all_tours=False, end=name)
+        except ValueError:
+            moves = ", ".join(self.model.end_choices(closed=True))
+            where = b.name(start) if start >= 0 else "?"
+            self.message.emit(f"cannot end on {name}: a closed tour ends a knight move from "
+                              f"its start {where}" + (f" ({moves})" if moves else ""))
+            return ""
+        needed = [what for what, was in (("closed tour ticked", st.closed),
+                                         ("Exhaustive mode chosen", st.mode == "exhaustive"),
+                                         ("every-path listing off", not st.all_tours))
+                  if not was]
+        return f"End set to {name}" + (f" ({', '.join(needed)}: only a closed exhaustive "
+                                       "run takes an end)" if needed else "")
 
     # ------------------------------------------------------- model ⇄ widgets
     def _write(self, **values: object) -> None:

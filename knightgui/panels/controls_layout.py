@@ -167,10 +167,13 @@ class ControlsLayout:
         self.start.setToolTip("click a square on the board to set the start")
         f.addRow("Start", self.start)
         self.closed = QCheckBox("closed tour")
-        self.closed.setToolTip("a closed tour ends a knight move from its start")
+        self.closed.setToolTip("a closed tour ends a knight move from its start; in "
+                               "Exhaustive mode choose that end in End, or right-click "
+                               "(shift-click) it on the board")
         f.addRow(self.closed)
-        self.end = _combo("only squares a knight move from the start; shift-click or "
-                          "right-click a square on the board")
+        self.end = _combo("the square the closed tour ends on: a knight move from the "
+                          "start; right-click or shift-click it on the board (that also "
+                          "ticks closed tour)")
         f.addRow("End", self.end)
         self.squares_form = f
         lay.addWidget(g)
