@@ -84,7 +84,7 @@ class MainWindow(QMainWindow):
                 log.exception("could not restore settings")
         self.fit_screen()
         self.view.set_board(board=self.controls.board())
-        self.view.set_markers(self.controls.start_square(), self.controls.end_square())
+        self.view.set_markers(*self.controls.marked_squares())
         self.statusBar().showMessage("Ready — choose a board and press Solve (Ctrl+R)")
         self._painted = False
         self.view.viewport().installEventFilter(self)

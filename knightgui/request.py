@@ -329,8 +329,9 @@ class RequestModel:
         sym = s.symmetry if every else "none"
         if every:
             if s.closed and sym == "none":
-                raise ValueError("Every tour: the open paths from the start (untick 'closed "
-                                 "tour'; the closed ones are among them)")
+                raise ValueError("Every path from the start lists open tours, the closed "
+                                 "ones among them: untick 'closed tour', or choose a "
+                                 "symmetry to list closed symmetric tours")
             if sym in ("quarter-turn", "diagonal") and b.rows != b.cols:
                 raise ValueError(f"Symmetry: the {sym} maps only a square board onto itself")
             if sym != "none" and b.topology != "plane":

@@ -118,8 +118,22 @@ class ControlsPanel(ControlsLayout, QWidget):
         return self.model.start_square()
 
     def end_square(self) -> int:
-        """Flat end square; -1 when the run has none."""
-        return self.model.end_square() if self.model.uses_end() else -1
+        """Flat end square; -1 when the run has none (an open tour, single tours, every
+        path)."""
+        return self.model.end_square() if self.model.enabled().end else -1
+
+    def symmetric_listing(self) -> bool:
+        """Whether the run lists the tours a board symmetry keeps: those start anywhere, so
+        the Start field is not used."""
+        s = self.model.settings
+        return s.mode == "exhaustive" and s.all_tours and s.symmetry != "none"
+
+    def marked_squares(self) -> tuple[int, int]:
+        """The start and end the board marks for the run as set (flat, -1: none): none for
+        the tours a symmetry keeps, no end unless the run takes one."""
+        if self.symmetric_listing():
+            return -1, -1
+        return self.start_square(), self.end_square()
 
     def set_busy(self, busy: bool) -> None:
         """A run is going on (Cancel is enabled)."""
@@ -253,8 +267,8 @@ class ControlsPanel(ControlsLayout, QWidget):
             self._show_groups(en, every=en.exhaustive and s.all_tours)
         if changed & _BOARD_FIELDS:
             self.boardChanged.emit(s.rows, s.cols)
-        if changed & _SQUARE_FIELDS:
-            self.squaresChanged.emit(self.start_square(), self.end_square())
+        if changed & (_SQUARE_FIELDS | {"all_tours"}):
+            self.squaresChanged.emit(*self.marked_squares())
         self._check()
 
     def _show_groups(self, en: Enabled, every: bool) -> None:
@@ -267,6 +281,10 @@ class ControlsPanel(ControlsLayout, QWidget):
             group.setVisible(on)
         self.mode_form.setRowVisible(self.all_tours, en.all_tours)
         self.mode_form.setRowVisible(self.symmetry, every)
+        anywhere = self.symmetric_listing()        # the symmetric tours start anywhere
+        self.start.setEnabled(not anywhere)
+        self.start.setToolTip("the tours a symmetry keeps start anywhere: no start is used"
+                              if anywhere else "click a square on the board to set the start")
         self.squares_form.setRowVisible(self.end, en.end)
         self.dash_box.form.setRowVisible(self.tail, en.end)
         self.dash_box.setVisible(not every)

@@ -122,7 +122,8 @@ class ControlsLayout:
                                "quotient; listed up to 36 squares, counted only beyond; the "
                                "board draws its centre or axis")
         for key in SYMMETRY_CHOICES:
-            self.symmetry.addItem("any symmetry" if key == "none" else key, key)
+            self.symmetry.addItem("none: every path from the start" if key == "none"
+                                  else key, key)
         f.addRow("Symmetry", self.symmetry)
         self.mode_form = f
         lay.addWidget(g)
