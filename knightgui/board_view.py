@@ -15,6 +15,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtWidgets import QGraphicsItem
+from shiboken6 import isValid
 
 from knightgui_core.board.leaps import moves_from
 from knightgui_core.board.squares import Board
@@ -180,7 +181,9 @@ class BoardView(pg.GraphicsView):
     def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt's name
         """A new size of the view: the board fits it again (unless zoomed by hand)."""
         super().resizeEvent(ev)
-        if not getattr(self, "zoomed_by_hand", True):    # True: still being built
+        vb = getattr(self, "vb", None)
+        # not while being built (no flag yet) nor taken down (its view box deleted)
+        if not getattr(self, "zoomed_by_hand", True) and vb is not None and isValid(vb):
             self.fit()
 
     # -------------------------------------------------------------- queries
