@@ -23,7 +23,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPen, QStaticText, QTransform
 
 from .board_images import colour_index
-from .board_sums import line_sums_shown, paint_line_sums
+from .board_sums import line_sums_shown, paint_line_sums, sums_tip
 
 #: Boards up to this many squares keep one cached path of the whole tour.
 FULL_PATH_LIMIT = 250_000
@@ -293,6 +293,8 @@ class NumbersItem(pg.GraphicsObject):
         self.row_sums: tuple[int, ...] = ()
         self.col_sums: tuple[int, ...] = ()
         self.last_sums_painted = 0
+        #: the sums are written (View ▸ Row and column sums)
+        self.show_sums = True
         self.setZValue(20)
 
     def set_numbers(self, numbers: np.ndarray | None, dark_lut: np.ndarray | None = None,
@@ -314,6 +316,18 @@ class NumbersItem(pg.GraphicsObject):
         """The board's rectangle, in square units."""
         return QRectF(self._bounds)
 
+    def set_show_sums(self, on: bool) -> None:
+        """Write the row and column sums of a whole tour, or not."""
+        self.show_sums = bool(on)
+        self.update()
+
+    def sums_tip(self, x: float, y: float) -> str:
+        """What the sum at ``(x, y)`` (square units) is, in words; "" off the sums or with
+        none written."""
+        if not self.show_sums:
+            return ""
+        return sums_tip(self.row_sums, self.col_sums, x, y)
+
     def font_px(self, px: float) -> float:
         """Font pixel size that fits the largest number in a square of ``px`` pixels."""
         if self._numbers is None:
@@ -328,7 +342,7 @@ class NumbersItem(pg.GraphicsObject):
         self.last_sums_painted = 0
         if self._numbers is None:
             return
-        if self.row_sums:
+        if self.row_sums and self.show_sums:
             self.last_sums_painted = paint_line_sums(p, self.row_sums, self.col_sums)
         px = _pixels_per_unit(p)
         fpx = self.font_px(px)

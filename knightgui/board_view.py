@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtWidgets import QGraphicsItem
+from PySide6.QtGui import QCursor
+from PySide6.QtWidgets import QGraphicsItem, QToolTip
 from shiboken6 import isValid
 
 from knightgui_core.board.leaps import moves_from
@@ -73,6 +74,7 @@ class BoardView(pg.GraphicsView):
         self._shown_image = None
         self._hover = -1
         self.zoomed_by_hand = False        # a wheel or a drag moved the view: no refit
+        self.sums_tip_shown = ""           # the tooltip of the sum under the pointer
         self.vb.sigRangeChangedManually.connect(self._zoomed)
         self.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self.scene().sigMouseClicked.connect(self._on_mouse_clicked)
@@ -152,8 +154,11 @@ class BoardView(pg.GraphicsView):
         self._refresh()
 
     def set_options(self, numbers: bool | None = None, path: bool | None = None,
-                    ties: bool | None = None):
-        """Show or hide move numbers, the path and the tie highlight."""
+                    ties: bool | None = None, sums: bool | None = None):
+        """Show or hide move numbers, the path, the tie highlight and a whole tour's row and
+        column sums."""
+        if sums is not None:
+            self.numbers_item.set_show_sums(sums)
         if numbers is not None:
             self.show_numbers = bool(numbers)
         if path is not None:
@@ -301,11 +306,22 @@ class BoardView(pg.GraphicsView):
         try:
             p = self.vb.mapSceneToView(pos)
             sq = self.square_at(p.x(), p.y())
+            self._show_sums_tip(self.numbers_item.sums_tip(p.x(), p.y()))
         except Exception:  # noqa: BLE001 - never raise out of a Qt slot
             sq = -1
         if sq != self._hover:
             self._hover = sq
             self.squareHovered.emit(sq)
+
+    def _show_sums_tip(self, tip: str) -> None:
+        """The tooltip of the row or column sum under the pointer (hidden off them)."""
+        if tip == self.sums_tip_shown:
+            return
+        self.sums_tip_shown = tip
+        if tip:
+            QToolTip.showText(QCursor.pos(), tip, self.viewport())
+        else:
+            QToolTip.hideText()
 
     def _on_mouse_clicked(self, ev):
         try:

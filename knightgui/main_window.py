@@ -399,7 +399,8 @@ class MainWindow(QMainWindow):
         mode = next((k for k, a in self.act.colour.items() if a.isChecked()), "auto")
         self.view.colour_mode = mode
         self.view.set_options(numbers=self.act.numbers.isChecked(),
-                              path=self.act.path.isChecked(), ties=self.act.ties.isChecked())
+                              path=self.act.path.isChecked(), ties=self.act.ties.isChecked(),
+                              sums=self.act.sums.isChecked())
 
     @guarded
     def toggle_play(self, *_: object) -> None:

@@ -79,6 +79,7 @@ class WindowActions:
     numbers: QAction
     path: QAction
     ties: QAction
+    sums: QAction
     fit: QAction
     analysis: QAction
     colour_group: QActionGroup
@@ -161,6 +162,9 @@ def make_actions(w) -> WindowActions:
         numbers=A("Move numbers", w._view_toggled, "N", True),
         path=A("Tour path", w._view_toggled, "P", True),
         ties=A("Highlight ties", w._view_toggled, "T", True),
+        sums=A("Row and column sums", w._view_toggled, "S", True,
+               "beside a whole tour on a board up to 26 a side: the sum of the move numbers "
+               "in each rank (right) and file (above), green where a semi-magic tour's"),
         fit=A("Zoom to fit", w.view.fit, "F"),
         analysis=A("Analysis", AnalysisOpener(w).open, "Ctrl+Shift+A",
                    tip="how good is Warnsdorff's rule: move orders, tie-breaks, with plots"),
@@ -170,13 +174,14 @@ def make_actions(w) -> WindowActions:
         watch_speed=watch_speed)
     acts.numbers.setChecked(True)
     acts.path.setChecked(True)
+    acts.sums.setChecked(True)
     colour["auto"].setChecked(True)
 
     file_menu = w.menuBar().addMenu("&File")
     w.menuBar().insertMenu(acts.view_menu.menuAction(), file_menu)
     _fill(file_menu, (acts.open, acts.open_solutions, acts.save, None, acts.png, acts.svg,
                       acts.export_anim, acts.copy, None, acts.quit))
-    _fill(acts.view_menu, (acts.numbers, acts.path, acts.ties, None, *colour.values(), None,
+    _fill(acts.view_menu, (acts.numbers, acts.path, acts.ties, acts.sums, None, *colour.values(), None,
                            acts.fit, None, acts.analysis, None,
                            *(d.toggleViewAction() for d in (w.controls_dock, w.counter_dock,
                                                             w.timing_dock, w.matrix_dock))))

@@ -131,13 +131,26 @@ class OptionsMatrixModel(QAbstractTableModel):
                 return self._bold
             return None
         if role == _TOOLTIP:
-            r, c = index.row(), index.column()
-            if c > 0 and self._mo[r + 1, c]:
-                return f"move {r + 1}: stored option, move type {self.text(r, c)} (slot {c})"
+            return self.tooltip(index.row(), index.column())
         return None
 
+    def tooltip(self, r: int, c: int) -> str | None:
+        """Cell (``r``, ``c``) in words: the square of the move, or a tie kept for later."""
+        k = r + 1
+        sq = self.text(r, 0) or "its square"
+        if c == 0:
+            return f"Move {k}: the knight goes to {sq}"
+        if not self._mo[k, c]:
+            return None
+        return (f"Move {k} went to {sq}; another square had as few onward moves: the "
+                f"knight's move {self.text(r, c)} (of its 8 moves, numbered as in the Move "
+                f"order box). The search keeps it and tries it when it backs up to move {k}")
+
     def headerData(self, section, orientation, role=_DISPLAY):
-        """Move numbers down the side (▶ at the branch row), slot numbers across."""
+        """Move numbers down the side (▶ at the branch row), slot numbers across; each with
+        a tooltip in words."""
+        if role == _TOOLTIP:
+            return header_tip(section, orientation == _HORIZONTAL)
         if role != _DISPLAY:
             if role == _FONT and orientation == _VERTICAL and section + 1 == self._branch:
                 return self._bold
@@ -146,6 +159,19 @@ class OptionsMatrixModel(QAbstractTableModel):
             return "square" if section == 0 else str(section)
         k = section + 1
         return f"▶ {k}" if k == self._branch else str(k)
+
+
+def header_tip(section: int, across: bool) -> str:
+    """The tooltip of a column (``across``) or row header of the options matrix."""
+    if not across:
+        return ("Move number (▶: the move where this solution left the one before it, "
+                "taking a square kept there)")
+    if section == 0:
+        return "The square the knight goes to at each move"
+    return (f"Kept option {section}: at a tie (squares with equally few onward moves) the "
+            "rule takes one; the others are kept here, by the number of the knight's move "
+            "(1–8, as in the Move order box), for the search to try later. Empty: no tie "
+            "left at that move")
 
 
 class _CellDelegate(QStyledItemDelegate):
