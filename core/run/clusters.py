@@ -19,7 +19,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..system.errors import ResourceError
@@ -33,6 +33,8 @@ CONNECT_TIMEOUT = 6.0
 WORKER_TIMEOUT = 60.0
 #: seconds between two questions of the :class:`WorkerWatch` to the scheduler
 WATCH_INTERVAL = 1.0
+#: seconds without an answer from the scheduler before the :class:`WorkerWatch` says so
+SILENT_NOTICE = 5.0
 #: environment variable naming a scheduler (what the CLI's --scheduler overrides)
 SCHEDULER_ENV = "KNIGHTGUI_SCHEDULER"
 LOCAL_MODES = ("local", "threads", "processes")
@@ -341,15 +343,26 @@ class WorkerWatch:
     (``Client.scheduler_info``) every :data:`WATCH_INTERVAL` seconds — a scheduler that does
     not answer holds up only that thread — and :meth:`check`, called by the runner while it
     waits for results, raises :class:`ClusterLost` when no answer naming a worker has come
-    for ``timeout`` seconds, or when the client has lost its scheduler for good. A worker that
-    dies and comes back (a nanny restarts it) within ``timeout`` is not noticed. Use as a
-    context manager (the thread stops at the end)."""
+    for ``timeout`` seconds, or when the client has lost its scheduler for good.
+
+    Meanwhile nothing waits unsaid: ``notice(line)`` (from :meth:`check`, so on the runner's
+    thread) says once that the cluster has no worker, or that its scheduler has not answered
+    for :data:`SILENT_NOTICE` seconds (half the timeout when that is shorter), and how long
+    the run waits for it; and says so again when a worker is back or the scheduler answers.
+    A worker that dies and comes back (a nanny restarts it) within ``timeout`` costs the run
+    nothing. Use as a context manager (the thread stops at the end)."""
 
     def __init__(self, client: Any, where: str, timeout: float = WORKER_TIMEOUT,
-                 interval: float = WATCH_INTERVAL):
+                 interval: float = WATCH_INTERVAL,
+                 notice: Callable[[str], None] | None = None):
         self.client, self.where = client, where
         self.timeout, self.interval = float(timeout), float(interval)
+        self.notice = notice
         self._answered = self._seen = time.monotonic()
+        #: workers in the scheduler's last answer (None before the first one)
+        self._workers: int | None = None
+        #: what the last notice said is wrong: "" (nothing), "no worker", "no answer"
+        self._said = ""
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="knightgui-watch", daemon=True)
 
@@ -376,9 +389,10 @@ class WorkerWatch:
         if self.client.status != "running":    # the client's last answer, not a fresh one
             return
         now = time.monotonic()
-        self._answered = now
         n = info.get("n_workers", len(info.get("workers") or ()))
-        if isinstance(n, int) and n > 0:
+        self._workers = n if isinstance(n, int) else 0
+        self._answered = now
+        if self._workers > 0:
             self._seen = now
 
     def lost(self, done: int, total: int) -> ClusterLost:
@@ -387,14 +401,34 @@ class WorkerWatch:
 
     def check(self, done: int, total: int) -> None:
         """:class:`ClusterLost` when the scheduler is gone for good, or has named no worker
-        (or not answered) for ``timeout`` seconds; ``done`` of ``total`` tasks finished."""
+        (or not answered) for ``timeout`` seconds; ``done`` of ``total`` tasks finished.
+        Gives the notices (see the class)."""
         if getattr(self.client, "status", "running") in ("closing", "closed"):
             raise self.lost(done, total)
         now = time.monotonic()
+        silent = now - self._answered
+        quiet = min(SILENT_NOTICE, self.timeout / 2)
+        if silent >= quiet:
+            self._say("no answer", f"{self.where} has not answered for {quiet:g} s: "
+                      f"waiting up to {self.timeout:g} s for it (the worker timeout)")
+        elif self._workers == 0:
+            self._say("no worker", f"{self.where} has no worker: waiting up to "
+                      f"{self.timeout:g} s for one (the worker timeout)")
+        elif self._workers:
+            self._say("", f"{self.where} has a worker again" if self._said == "no worker"
+                      else f"{self.where} answers again")
         if now - self._seen < self.timeout:
             return
-        if now - self._answered >= self.timeout:
+        if silent >= self.timeout:
             raise ClusterLost(f"{self.where} has not answered for {self.timeout:g} s", done,
                               total)
         raise ClusterLost(f"{self.where} has had no worker for {self.timeout:g} s", done,
                           total)
+
+    def _say(self, state: str, line: str) -> None:
+        """``line`` through ``notice`` when the cluster's state is not the one last said."""
+        if state == self._said:
+            return
+        self._said = state
+        if self.notice is not None:
+            self.notice(line)

@@ -50,7 +50,8 @@ imports numpy, numba, the kernels), runs ``phadke --family cd`` in 4.4–5.8 s a
 Faults: a task that raises is retried (``retries``; on Dask, Dask's own retry); a worker that
 dies mid-task has its tasks re-run elsewhere by the scheduler (Dask's resilience); a cluster left
 with no worker, or whose scheduler stops answering, for ``worker_timeout`` seconds (default
-:data:`WORKER_TIMEOUT`), or whose scheduler is lost, ends the run with :class:`ClusterLost`;
+:data:`WORKER_TIMEOUT`), or whose scheduler is lost, ends the run with :class:`ClusterLost`,
+and the wait is said as it begins (``notice``);
 a client that dies loses nothing already in the store, and the same call with the same store
 computes only what is missing. ``cancel`` (a callable or ``threading.Event``) stops the run
 between task completions: the report holds what finished (``cancelled=True``); Ctrl-C
@@ -179,7 +180,8 @@ def run_tasks(tasks: Iterable[Task], *, store: ResultStore | None = None,
               scheduler: Any = None, progress: ProgressFn | None = None,
               cancel: Any = None, on_result: ResultFn | None = None,
               workers: int | None = None, retries: int = DEFAULT_RETRIES,
-              worker_timeout: float = WORKER_TIMEOUT) -> RunReport:
+              worker_timeout: float = WORKER_TIMEOUT,
+              notice: Callable[[str], None] | None = None) -> RunReport:
     """Run ``tasks`` and return a :class:`RunReport`.
 
     ``store``: finished tasks are read from it first (checked) and each newly finished task
@@ -189,7 +191,9 @@ def run_tasks(tasks: Iterable[Task], *, store: ResultStore | None = None,
     ``cancel``: a callable or Event, looked at after each result and at least every
     :data:`POLL_SECONDS` while none comes. ``workers``: cores of a local
     scheduler (default all). ``worker_timeout``: seconds without any worker in the cluster,
-    or without an answer from its scheduler, before :class:`ClusterLost`. Raises
+    or without an answer from its scheduler, before :class:`ClusterLost`; ``notice(line)``
+    hears, in one line each, that the cluster has no worker or its scheduler does not
+    answer (and how long the run waits), and that it is back (:class:`WorkerWatch`). Raises
     :class:`SchedulerError`, :class:`TaskFailed`, :class:`ClusterLost`,
     :class:`~knightgui_core.run.store.StoreError`; every task finished before is in the store.
     """
@@ -232,7 +236,8 @@ def run_tasks(tasks: Iterable[Task], *, store: ResultStore | None = None,
             return report
     client, report.scheduler = client_for(scheduler, workers)
     try:
-        with WorkerWatch(client, _where(client, report.scheduler), worker_timeout) as watch:
+        with WorkerWatch(client, _where(client, report.scheduler), worker_timeout,
+                         notice=notice) as watch:
             _submit_and_collect(client, todo, intake, cancel, retries, watch)
     except ClusterLost:
         discard_client(client)              # the next run connects afresh

@@ -26,7 +26,8 @@ on stderr when stderr is a terminal and ``--json`` is not given, and on Ctrl-C s
 is handled the same way, with one line saying how many of the study's tasks the store keeps
 (``terminated; 12 tasks kept in the store``) and exit 143, the shell's code for it. A cluster
 that loses its scheduler, or has no worker for ``--worker-timeout`` seconds (60 by default),
-ends the study with one line saying what the store keeps, exit 2.
+ends the study with one line saying what the store keeps, exit 2; while it waits for a
+worker (or for a scheduler that does not answer) a line on stderr says so, and how long.
 """
 from __future__ import annotations
 
@@ -137,6 +138,17 @@ class TaskBar:
             return
         self._bar.update(done - self._bar.n)
 
+    def say(self, line: str) -> None:
+        """``line`` on stderr, above the bar when one is drawn."""
+        try:
+            if self._bar is not None:
+                self._bar.write(line, file=self.stream)
+            else:
+                self.stream.write(line + "\n")
+                self.stream.flush()
+        except Exception:  # noqa: BLE001 - a notice must never end the study
+            pass
+
     def close(self) -> None:
         """End the progress bar."""
         if self._bar is not None:
@@ -240,7 +252,8 @@ def run_study(args, tasks: Sequence[Any], label: str, *, store=None,
         refuse_read_only(store, tasks)
         with sigterm_raises():
             return run_tasks(tasks, store=store, scheduler=sched, progress=bar,
-                             on_result=on_result, workers=workers, worker_timeout=timeout)
+                             on_result=on_result, workers=workers, worker_timeout=timeout,
+                             notice=lambda line: bar.say(f"{label}: {line}"))
     except KeyboardInterrupt:
         bar.close()
         _quick_exit(store, terminated=_terminated.is_set(), study=study)

@@ -69,9 +69,12 @@ def _study(cluster: Cluster, store: Path) -> list[str]:
                   "--worker-timeout", str(TIMEOUT)]
 
 
-def _hurt_mid_run(args: list[str], store: Path, after: int, hurt) -> tuple[str, float]:
-    """Run the study, call ``hurt()`` once ``after`` tasks are in the store; the study's one
-    stderr line and the seconds from the hurt to its end (exit 2 asserted)."""
+def _hurt_mid_run(args: list[str], store: Path, after: int, hurt,
+                  waits: tuple[str, ...] = ()) -> tuple[str, float]:
+    """Run the study, call ``hurt()`` once ``after`` tasks are in the store; the study's last
+    stderr line and the seconds from the hurt to its end (exit 2 asserted). Before that last
+    line there may be one line saying the study waits, one of ``waits`` (required when the
+    tuple has no empty string ``""``)."""
     proc = subprocess.Popen(KNIGHTGUI + args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env=_env())
     try:
@@ -87,8 +90,12 @@ def _hurt_mid_run(args: list[str], store: Path, after: int, hurt) -> tuple[str, 
     assert proc.returncode == 2, (proc.returncode, err)
     assert "Traceback" not in err and out == "", err
     lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    return lines[0], seconds
+    notices = lines[:-1]
+    assert len(notices) <= 1 and (notices or "" in waits or not waits), err
+    for line in notices:
+        assert line.startswith("move orders 9×9 (first): the Dask scheduler at "), err
+        assert any(w and w in line for w in waits), err
+    return lines[-1], seconds
 
 
 def _kept_in(line: str) -> int:
@@ -114,7 +121,8 @@ def test_only_worker_killed_ends_after_the_timeout_and_resumes(cluster, tmp_path
     args = _study(cluster, store)
     worker = cluster.workers[-1]                # `dask worker`: its nanny and the worker
     line, seconds = _hurt_mid_run(args, store, after,
-                                  lambda: os.killpg(worker.pid, signal.SIGKILL))
+                                  lambda: os.killpg(worker.pid, signal.SIGKILL),
+                                  (f"has no worker: waiting up to {TIMEOUT} s for one",))
     assert line.startswith("move orders 9×9 (first): the Dask scheduler at "
                            f"{cluster.address} has had no worker for {TIMEOUT} s; "), line
     # the timeout did it (counted from the last answer that named a worker, at most a second
@@ -126,12 +134,52 @@ def test_only_worker_killed_ends_after_the_timeout_and_resumes(cluster, tmp_path
     _resume(args, kept, ref9)
 
 
+def test_a_run_without_a_worker_says_it_waits_and_goes_on_when_one_comes(cluster, tmp_path):
+    """The runner in this process on the real cluster: its only worker killed after the
+    first result, the run says (notice) that it waits for a worker and for how long; a new
+    worker started on that notice takes the rest, the run says so and finishes with every
+    task, from the store on a re-run."""
+    import threading
+
+    from knightgui_core.run.runner import Task, connect, run_tasks
+    from knightgui_core.run.store import ResultStore
+    tasks = [Task(f"demo/sleep/{i}", "demo", {"i": i}, time.sleep, (0.5,)) for i in range(8)]
+    first, notices = threading.Event(), []
+    worker = cluster.workers[-1]
+
+    def kill_after_first() -> None:
+        first.wait(60)
+        os.killpg(worker.pid, signal.SIGKILL)
+
+    def notice(line: str) -> None:
+        notices.append(line)
+        if "has no worker" in line:         # bring one back (it announces itself later)
+            threading.Thread(target=_new_worker, args=(cluster,), daemon=True).start()
+
+    killer = threading.Thread(target=kill_after_first, daemon=True)
+    killer.start()
+    client = connect(cluster.address)
+    try:
+        with ResultStore(tmp_path / "s.sqlite") as st:
+            report = run_tasks(tasks, store=st, scheduler=client, worker_timeout=60,
+                               notice=notice, on_result=lambda k, v: first.set())
+            assert report.complete and report.computed == 8
+            again = run_tasks(tasks, store=st, scheduler=client)
+            assert again.from_store == 8 and again.results == report.results
+    finally:
+        client.close()
+    where = f"the Dask scheduler at {cluster.address}"
+    assert notices == [f"{where} has no worker: waiting up to 60 s for one (the worker "
+                       "timeout)", f"{where} has a worker again"], notices
+
+
 def test_scheduler_killed_ends_at_once_and_resumes(cluster, tmp_path, ref9):
     store = tmp_path / "s.sqlite"
     args = _study(cluster, store)
     scheduler = cluster.scheduler
     line, seconds = _hurt_mid_run(args, store, 4,
-                                  lambda: os.killpg(scheduler.pid, signal.SIGKILL))
+                                  lambda: os.killpg(scheduler.pid, signal.SIGKILL),
+                                  ("", f"waiting up to {TIMEOUT} s for it"))
     assert line.startswith("move orders 9×9 (first): lost the connection to the Dask "
                            f"scheduler at {cluster.address}; "), line
     assert seconds <= TIMEOUT + SLACK, seconds
@@ -153,7 +201,9 @@ def test_frozen_scheduler_ends_after_the_timeout(cluster, tmp_path):
     store = tmp_path / "s.sqlite"
     scheduler = cluster.scheduler
     line, seconds = _hurt_mid_run(_study(cluster, store), store, 4,
-                                  lambda: os.killpg(scheduler.pid, signal.SIGSTOP))
+                                  lambda: os.killpg(scheduler.pid, signal.SIGSTOP),
+                                  (f"has not answered for {TIMEOUT / 2:g} s: waiting up to "
+                                   f"{TIMEOUT} s for it",))
     assert line.startswith("move orders 9×9 (first): the Dask scheduler at "
                            f"{cluster.address} has not answered for {TIMEOUT} s; "), line
     assert TIMEOUT - 1.5 <= seconds <= TIMEOUT + SLACK, seconds
