@@ -1,6 +1,8 @@
-"""Load (issue 9): an enumeration left running keeps the window responsive (event-loop
-latency under 50 ms) and its memory flat. `make test` runs it for 4 s; `make stress`
-(KNIGHTGUI_STRESS=1) for 10 minutes."""
+"""Load: an enumeration left running keeps the window's event loop turning and its memory
+flat. `make test` runs it for 4 s and asserts what holds on any machine (the loop keeps
+ticking, the enumeration goes on, memory stays flat); `make stress` (KNIGHTGUI_STRESS=1) runs
+it for 10 minutes and also judges the latency (p99 under 50 ms over the idle window's), a
+figure that only means something where the cores are the test's own."""
 from __future__ import annotations
 
 import gc
@@ -16,7 +18,8 @@ from knightgui.worker import Request
 
 from gui_helpers import wait_until
 
-SECONDS = 600.0 if os.environ.get("KNIGHTGUI_STRESS") == "1" else 4.0
+STRESS = os.environ.get("KNIGHTGUI_STRESS") == "1"
+SECONDS = 600.0 if STRESS else 4.0
 TICK_MS = 10
 
 
@@ -75,13 +78,8 @@ def test_long_enumeration_keeps_the_window_responsive_and_memory_flat(window, qt
           f"RSS {rss0 / 2**20:.0f} MiB {growth * 100:+.2f}%; "
           f"{window.results.found - found0:,} solutions meanwhile; idle p99 {idle_p99:.1f} ms")
     assert growth < 0.10
-    load = os.getloadavg()[0]
-    if load > 3 * (os.cpu_count() or 1):
-        # a thread the OS takes off the core while it holds the GIL stalls the GUI thread for
-        # as long as the machine makes it wait: at a load of 14 on 2 cores, 100 ms and more,
-        # whatever the window does; the bound says something only where the cores are ours
-        window.results.cancel()
-        pytest.skip(f"load average {load:.1f} on {os.cpu_count()} cores: latency p99 "
-                    f"{p99:.1f} ms not judged (memory and progress were)")
-    assert p99 < 50.0 + idle_p99
+    # the event loop kept turning: a tenth of the ticks the period allows holds at any load
+    assert len(late) >= SECONDS * 1000 / TICK_MS / 10
     window.results.cancel()
+    if STRESS:
+        assert p99 < 50.0 + idle_p99
