@@ -76,6 +76,11 @@ class MainWindow(QMainWindow):
         self.act = make_actions(self)
         self._connect()
         self.play = PlayController(self)        # a tour by hand: the Mode box's play mode
+        for sig in (self.results.currentChanged, self.results.busyChanged,
+                    self.results.tourShown, self.watcher.activeChanged,
+                    self.animator.finished):
+            sig.connect(lambda *_: self.update_actions())
+        self.controls.model.observe(lambda _c: self.update_actions())
         self._restore_settings = restore_settings
         if restore_settings:
             try:
@@ -86,6 +91,7 @@ class MainWindow(QMainWindow):
         self.view.set_board(board=self.controls.board())
         self.view.set_markers(*self.controls.marked_squares())
         self.statusBar().showMessage("Ready — choose a board and press Solve (Ctrl+R)")
+        self.update_actions()
         self._painted = False
         self.view.viewport().installEventFilter(self)
         app = QApplication.instance()
@@ -188,6 +194,7 @@ class MainWindow(QMainWindow):
         its start (:func:`knightgui.shown_tour.show_from_elsewhere`)."""
         if tour is not None:
             show_from_elsewhere(self, tour)
+            self.update_actions()
 
     def _model_changed(self, changed: frozenset) -> None:
         """Board, mode, start, end or closed changed: what the panels show is stale."""
@@ -308,6 +315,31 @@ class MainWindow(QMainWindow):
             req, w.kept(), found, done,
             f"Watch {'ended' if done else 'stopped'}{at}: {found:,} "
             f"solution{'s' if found != 1 else ''} found{steps}")
+
+    def update_actions(self) -> None:
+        """What can act now is enabled, the rest disabled: stepping (and Go to, Play and its
+        speed) once there are solutions to step through, Watch where a search can be
+        watched (Exhaustive mode or the backtrack method; not in play), Pause and Step while
+        watching, Animate with a tour on the board."""
+        a = self.act
+        st = self.controls.model.settings
+        play = st.mode == "play"
+        watching = self.watcher.active
+        r = self.results
+        solutions = (not play and not watching
+                     and (len(r.store) > 0 or (r.running and st.mode == "exhaustive")))
+        for x in (a.first, a.prev, a.next, a.last, a.play, a.jump_box, a.play_speed):
+            x.setEnabled(solutions)
+        a.new_only.setEnabled(st.mode == "exhaustive")
+        watchable = not play and (st.mode == "exhaustive" or st.method == "backtrack")
+        a.watch.setEnabled(watchable or watching)
+        a.watch_speed.setEnabled(watchable or watching)
+        a.watch_pause.setEnabled(watching)
+        a.watch_step.setEnabled(watching)
+        animate = self.animator.running or (not play and not watching
+                                            and self.tour_on_board() is not None)
+        a.anim.setEnabled(animate)
+        a.anim_speed.setEnabled(animate)
 
     def tour_on_board(self):
         """The complete tour the board shows, or None (the board shows a watched search's

@@ -151,12 +151,15 @@ class PlayController(QObject):
             self.say(f"Play: {self.position_text()}")
 
     def _panels(self) -> None:
-        """The docks of the solver's runs say what play mode is, not that a run is stale."""
-        text = "Play mode: a tour by hand (the Play group; Solve finishes it by the rule)"
+        """The docks of the solver's runs say what play mode is, not that a run is stale,
+        each its own words (no sentence three times)."""
         w = self.w
-        w.matrix.clear(text)
-        w.counter.mark_stale(text)
-        w.timing.clear(text)
+        w.matrix.clear("Play mode: a tour by hand — no options matrix (Exhaustive mode "
+                       "shows one for each tour)")
+        w.counter.set_counts(state="Your moves: the Play group in the Controls panel "
+                                   "(Solve finishes the tour by the rule)")
+        w.counter.show_identity(None)
+        w.timing.clear("play mode")
 
     def _leave(self) -> None:
         self.active = False

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QLabel,
@@ -49,6 +50,20 @@ def _fill(menu: QMenu, items: Iterable[QAction | None]) -> None:
             menu.addSeparator()
         else:
             menu.addAction(item)
+
+
+class _EnabledFollower(QObject):
+    """Keeps ``label`` enabled as ``box`` is (the toolbar's "Go to" with its box)."""
+
+    def __init__(self, label: QLabel, box: QWidget) -> None:
+        super().__init__(box)
+        self.label = label
+
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:  # noqa: N802 - Qt's name
+        """The box enabled or disabled: the label follows."""
+        if ev.type() == QEvent.Type.EnabledChange and isinstance(obj, QWidget):
+            self.label.setEnabled(obj.isEnabled())
+        return False
 
 
 @dataclass(frozen=True)
@@ -144,7 +159,8 @@ def make_actions(w) -> WindowActions:
         watch=A("Watch", w.toggle_watch, "W", True,
                 "watch the exhaustive search itself: the path grows and backs up, ties and "
                 "dead ends are marked (off: finish at full speed)"),
-        watch_pause=A("Pause watch", w.pause_watch, "Shift+W", True, "pause the watched search"),
+        watch_pause=A("Pause watch", w.pause_watch, "Shift+W", True, "pause the watched search",
+                      icon=S.SP_MediaPause),
         watch_step=A("Step search", w.step_watch, ".", tip="one forward move of the watched "
                      "search (pauses it)"),
         anim=A("Animate", w.toggle_animation, "Ctrl+A", True,
@@ -172,6 +188,9 @@ def make_actions(w) -> WindowActions:
         view_menu=w.menuBar().addMenu("&View"),
         jump_box=jump_box, play_speed=play_speed, anim_speed=anim_speed,
         watch_speed=watch_speed)
+    # the toolbar's short names (the menus keep the long ones): every control fits 1024 px
+    acts.new_only.setIconText("New only")
+    acts.watch_step.setIconText("Step")
     acts.numbers.setChecked(True)
     acts.path.setChecked(True)
     acts.sums.setChecked(True)
@@ -194,7 +213,10 @@ def make_actions(w) -> WindowActions:
     tb.addSeparator()
     for a in (acts.first, acts.prev, acts.next, acts.last):
         tb.addAction(a)
-    tb.addWidget(QLabel(" Go to "))
+    go_to = QLabel(" Go to ")
+    go_to.setBuddy(jump_box)
+    jump_box.installEventFilter(_EnabledFollower(go_to, jump_box))
+    tb.addWidget(go_to)
     tb.addWidget(jump_box)
     tb.addAction(acts.new_only)
     tb.addAction(acts.play)
@@ -209,6 +231,10 @@ def make_actions(w) -> WindowActions:
     tb.addWidget(anim_speed)
     acts.cancel.setEnabled(False)
     # the toolbar's boxes take the wheel only with the focus, as the Controls panel's do
+    # the toolbar's boxes as wide as their text needs
+    for box in (jump_box, play_speed, anim_speed, watch_speed):
+        box.setMaximumWidth(box.fontMetrics().horizontalAdvance(
+            box.suffix() + "000000") + 24)
     guard_wheel(tb.findChildren(QWidget), WheelGuard(tb))
     add_help_menu(w)
     w.view.setFocus()          # the board has the keyboard from the start (stepping keys)

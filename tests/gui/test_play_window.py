@@ -266,5 +266,8 @@ def test_on_a_big_board_the_verdict_comes_from_the_solver_thread(window, qtbot):
 def test_the_run_docks_say_play_mode_not_stale(window):
     _play(window, 6, 6)
     _click(window, "a1")                                 # the start changes: still play words
-    assert window.matrix.caption.text().startswith("Play mode: a tour by hand")
-    assert window.timing.labels["status"].text().startswith("Play mode: a tour by hand")
+    texts = [window.matrix.caption.text(), window.timing.labels["status"].text(),
+             window.counter.state.text()]
+    assert texts[0].startswith("Play mode: a tour by hand") and texts[1] == "play mode"
+    assert "Play group" in texts[2] and len(set(texts)) == 3    # no sentence said twice
+    assert not any("stale" in t.lower() for t in texts)
