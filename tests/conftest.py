@@ -1,6 +1,14 @@
 import os
+import signal
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+# A suite started in the background of a non-interactive shell (`make test &`, a CI runner)
+# inherits SIGINT ignored, and so would every process a test starts: the tests of Ctrl-C need
+# it heard, so the run (each xdist worker too) restores Python's handler, which the children
+# then start with.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 import pytest  # noqa: E402
 

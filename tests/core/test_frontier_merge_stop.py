@@ -49,8 +49,8 @@ _CHILD = textwrap.dedent("""
     seen = []          # [rows of the block the signal came in, chunks added after the stop]
     leaves = []        # the merge's stop flags, which the caller sets once it hears the signal
     on_threads = spill._on_threads
-    spill._on_threads = lambda fn, args, leave, *a: leaves.append(leave) or on_threads(
-        fn, args, leave, *a)
+    spill._on_threads = lambda fn, args, leave, *a, **kw: leaves.append(leave) or on_threads(
+        fn, args, leave, *a, **kw)
 
     def absorb(rows, count, tab, mods, io):
         if seen:
