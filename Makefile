@@ -27,9 +27,12 @@ install-test: $(VENV)/.stamp-test
 run: install
 	QT_QPA_PLATFORM= $(BIN)/knightgui
 
-## make test: install with test extras and run the fast suite headless
+## make test: install with test extras and run the fast suite headless, on TEST_WORKERS
+## processes (pytest-xdist): many tests wait on a subprocess, a cluster or a signal, so
+## more workers than cores keeps both cores busy
+TEST_WORKERS ?= 4
 test: install-test
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS)
 
 ## make lint: ruff (style and likely bugs) and mypy (types) over the whole tree
 lint: install-test
