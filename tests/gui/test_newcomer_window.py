@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QWidget
 from knightgui import settings
 from knightgui.main_window import MainWindow
 
-from gui_helpers import some_tour
+from gui_helpers import open_exhaustive, some_tour
 
 
 def _texts(w: MainWindow) -> list[str]:
@@ -54,9 +54,14 @@ def _wheel(window: QWidget, box: QWidget, qtbot, notch: int) -> None:
 
 def test_the_toolbar_boxes_take_the_wheel_only_with_focus(qtbot):
     w = _window(qtbot, restore=False)
+    open_exhaustive(w, 6, "a1")          # solutions to step and a tour: every box acts
+    w.solve()
+    qtbot.waitUntil(lambda: not w.results.running and w.results.tour is not None,
+                    timeout=60000)
     w.activateWindow()
     a = w.act
     for box in (a.play_speed, a.anim_speed, a.watch_speed, a.jump_box):
+        assert box.isEnabled()
         if box.value() == box.maximum():
             box.setValue(box.maximum() - 5)
         w.view.setFocus()
