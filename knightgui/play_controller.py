@@ -30,6 +30,7 @@ from .worker import PlayRequest
 
 if TYPE_CHECKING:     # the engine's search modules load numba: imported where they are used
     from knightgui_core.walks.completions import Completions
+    from knightgui_core.walks.rule_finish import RuleFinish
 
 log = logging.getLogger("knightgui.window")
 __all__ = ["PlayController", "PLAY_STAGES"]
@@ -319,10 +320,18 @@ class PlayController(QObject):
         elif isinstance(answer, RuleFinish):
             if answer.found and answer.finish is not None:
                 self.model.extend(answer.finish)
-                self.say(f"{answer.message[0].upper()}{answer.message[1:]}; undo (Ctrl+Z) "
-                         "walks back into it")
+                self.say(self._finished_text(answer))
             else:
                 self.say(answer.message[0].upper() + answer.message[1:])
+
+    def _finished_text(self, f: RuleFinish) -> str:
+        """What "Finish it" did, in plain words."""
+        kind = "closed tour" if self.model.closed else "tour"
+        moves = _plural(len(f.finish or ()), "move")
+        backed = (f", backing out of {_plural(f.dead_ends, 'dead end')} on the way"
+                  if f.dead_ends else "")
+        return (f"Warnsdorff's rule finished the {kind} in {moves}{backed}; undo (Ctrl+Z) "
+                "walks back into it")
 
     def _answer_line(self, a: Completions) -> str:
         """The answer of "Can it be finished?" in one short line (the Play group's; the

@@ -37,7 +37,7 @@ from knightgui_core.board.dash import list_tails as _list_tails
 from knightgui_core.board.existence import known_answer, why_no_tour
 from knightgui_core.board.leaps import moves_from
 from knightgui_core.board.rules import TIE_RULES, RuleError, parse_order
-from knightgui_core.board.squares import MOVES, Board, BoardError, parse_coords
+from knightgui_core.board.squares import MOVES, Board, BoardError, parse_coords, square_name
 from knightgui_core.board.tie_rule import TieRule, UnknownTieRule
 
 from .request_checks import int_check
@@ -60,6 +60,19 @@ __all__ = ["RequestModel", "Observer", "Mode", "MODES", "ALL_TOURS_MAX", "MAX_SI
            "RESULT_FIELDS", "KNIGHTS_PLANE_ONLY", "Request", "Settings", "Enabled"]
 
 Observer = Callable[[frozenset], None]
+
+
+def _same_corner(s: Settings, rows: int, cols: int) -> str | None:
+    """The start a new size takes when the start is a corner of the old board: the same
+    corner of the new one (a8 on 8×8 becomes a100 on 100×100); None otherwise (the start
+    stays as typed)."""
+    coords = parse_coords(s.start.strip())
+    if coords is None or (rows, cols) == (s.rows, s.cols):
+        return None
+    col, row = coords
+    if col not in (0, s.cols - 1) or row not in (0, s.rows - 1):
+        return None
+    return square_name(0 if col == 0 else cols - 1, 0 if row == 0 else rows - 1)
 
 
 class RequestModel:
@@ -185,6 +198,10 @@ class RequestModel:
         elif square and clean.get("square") and "rows" not in clean and "cols" not in clean:
             clean["cols"] = self._s.rows
         old, preferred = self._s, self._preferred_end
+        if "start" not in clean and ("rows" in clean or "cols" in clean):
+            corner = _same_corner(old, clean.get("rows", old.rows), clean.get("cols", old.cols))
+            if corner is not None:
+                clean["start"] = corner
         self._s = replace(old, **clean)
         end = clean.get("end")
         if end is not None and self._s.closed:

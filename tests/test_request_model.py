@@ -24,12 +24,12 @@ def test_update_tells_observers_exactly_what_changed():
     m = RequestModel()
     seen: list[frozenset] = []
     m.observe(seen.append)
-    assert m.update(rows=10) == {"rows", "cols"}          # square board: cols follow
-    assert (m.settings.rows, m.settings.cols) == (10, 10)
+    assert m.update(rows=10) == {"rows", "cols", "start"}  # cols and the corner follow
+    assert (m.settings.rows, m.settings.cols, m.settings.start) == (10, 10, "a10")
     assert m.update(rows=10) == frozenset()               # nothing changed: no event
     m.update(square=False)
     m.update(cols=12, start="b3")
-    assert seen == [frozenset({"rows", "cols"}), frozenset({"square"}),
+    assert seen == [frozenset({"rows", "cols", "start"}), frozenset({"square"}),
                     frozenset({"cols", "start"})]
     assert {"rows", "start"} <= RESULT_FIELDS and "seed" not in RESULT_FIELDS
 
