@@ -11,17 +11,20 @@ so it survives a restart. Files are read by the engine's one bounded reader.
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
 from knightgui_core.board.tour import MAX_FILE_BYTES
 from knightgui_core.system import files
-from knightgui_core.system.text import strict_loads
+from knightgui_core.system.text import shorten, strict_loads
 
 from .file_actions import file_error_text
 from .play_model import PLAY_KEY, PlayModel
 
 __all__ = ["PlayFiles"]
+
+log = logging.getLogger("knightgui.settings")
 
 
 class PlayFiles:
@@ -41,17 +44,18 @@ class PlayFiles:
         return json.dumps(self.play.model.to_dict()) if self.play.model.path else ""
 
     def set_state(self, text: object) -> None:
-        """Restore :meth:`state`; a bad or missing value leaves the board empty."""
-        if not isinstance(text, str) or not text or len(text) > MAX_FILE_BYTES // 16:
+        """Restore :meth:`state`; a missing value leaves the board empty, a bad one too, with
+        one warning line."""
+        if text is None or text == "":
             return
         try:
-            model = PlayModel.from_dict(strict_loads(text))
-        except ValueError:
-            return
-        try:
-            self.play.adopt(model, enter=False)
-        except ValueError:
-            return
+            if not isinstance(text, str) or len(text) > MAX_FILE_BYTES // 16:
+                raise ValueError("not a played position of at most "
+                                 f"{MAX_FILE_BYTES // 16:,} characters")
+            self.play.adopt(PlayModel.from_dict(strict_loads(text)), enter=False)
+        except ValueError as e:
+            log.warning("the remembered position played by hand is not restored: %s",
+                        shorten(str(e), 160))
 
     def open_file(self, *_: object, filename: str | None = None) -> bool:
         """File ▸ Open tour…: a position being played resumes play; any other file is a
