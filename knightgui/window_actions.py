@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QObject
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
+from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
@@ -31,7 +31,7 @@ def action(w: QMainWindow, text: str, slot: Callable[..., object], shortcut: str
     its shortcut works wherever the focus is."""
     a = QAction(text, w)
     if icon is not None:
-        a.setIcon(w.style().standardIcon(icon))
+        a.setIcon(dimmed_when_disabled(w.style().standardIcon(icon)))
     if shortcut:
         a.setShortcut(QKeySequence(shortcut))
     a.setCheckable(checkable)
@@ -41,6 +41,26 @@ def action(w: QMainWindow, text: str, slot: Callable[..., object], shortcut: str
     a.triggered.connect(slot)
     w.addAction(a)
     return a
+
+
+def dimmed_when_disabled(icon: QIcon) -> QIcon:
+    """``icon`` with a faded copy for its disabled state (some styles' play and pause icons
+    look the same enabled or not)."""
+    out = QIcon()
+    for side in (16, 22, 24, 32, 48):
+        pm = icon.pixmap(QSize(side, side))
+        if pm.isNull():
+            continue
+        faded = QPixmap(pm.size())
+        faded.setDevicePixelRatio(pm.devicePixelRatio())
+        faded.fill(Qt.GlobalColor.transparent)
+        p = QPainter(faded)
+        p.setOpacity(0.3)
+        p.drawPixmap(0, 0, pm)
+        p.end()
+        out.addPixmap(pm, QIcon.Mode.Normal)
+        out.addPixmap(faded, QIcon.Mode.Disabled)
+    return out if not out.isNull() else icon
 
 
 def _fill(menu: QMenu, items: Iterable[QAction | None]) -> None:

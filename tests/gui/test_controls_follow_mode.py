@@ -73,3 +73,18 @@ def test_the_go_to_label_follows_its_box(window, qtbot):
     window.solve()
     wait_until(qtbot, lambda: not window.results.running)
     assert window.act.jump_box.isEnabled() and label.isEnabled()
+
+
+def test_disabled_toolbar_icons_look_disabled(window):
+    from PySide6.QtCore import QSize
+    from PySide6.QtGui import QIcon
+
+    def ink(img) -> int:
+        return sum(img.pixelColor(x, y).alpha() for x in range(img.width())
+                   for y in range(img.height()))
+    a = window.act
+    for act in (a.first, a.prev, a.next, a.last, a.play, a.watch_pause):
+        icon = act.icon()
+        normal = icon.pixmap(QSize(24, 24), QIcon.Mode.Normal).toImage()
+        off = icon.pixmap(QSize(24, 24), QIcon.Mode.Disabled).toImage()
+        assert ink(off) < 0.5 * ink(normal), act.text()
