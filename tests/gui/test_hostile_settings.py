@@ -24,7 +24,7 @@ import pytest
 from knightgui import settings
 
 BIG = 2**66
-pytestmark = pytest.mark.timeout(120)      # a bound on a hang, never the measure of a pass
+pytestmark = pytest.mark.timeout(300)      # a bound on a hang, never the measure of a pass
 
 
 #: the watcher (its own process: a reader blocked in Qt's open holds the interpreter's lock, so
@@ -37,8 +37,8 @@ while True:
     except OSError:                 # ENXIO: no reader yet (the usual case)
         time.sleep(0.02)
         continue
+    print("opened", flush=True)     # said before the hang-up that lets the reader go on
     os.close(fd)
-    print("opened", flush=True)
 """
 
 
