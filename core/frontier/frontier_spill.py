@@ -15,13 +15,17 @@ tables, not the whole frontier's; ``K`` is chosen again before each cell from th
 expected after it.
 
 A slice file is raw ``uint64`` rows (key words, then residues), native byte order:
-``c{cell}_s{slice}_f{from}o{table}_t{share}.u64`` holds the states entering ``cell`` of that
-slice and thread share made by input slice ``from`` (from its thread's table ``table``). A
-slice that would pass the memory on its own is read in parts (bits 48 and up of the hash).
+``c{cell}_f{from}o{table}.u64`` holds the states entering ``cell`` made by input slice
+``from`` (from its thread's table ``table``), grouped by slice and thread share; the task's
+result says where each group lies and its checksum (``files``), and the next cell's tasks
+are given those groups to read (``inputs``), never a listing of the folder. A task's files
+are on disk (``syncfs``) and of the size written before its result is returned; a group that
+does not read back as written stops the count. A slice that would pass the memory on its
+own is read in parts (bits 48 and up of the hash).
 """
 from __future__ import annotations
 
-import glob
+import ctypes
 import os
 import tempfile
 import threading
@@ -35,6 +39,8 @@ from ..system.control import CancelLike, cancel_requested, raise_if_cancelled
 from ..system.limits import process_rss
 from .frontier_spill_merge import (
     BLOCK,
+    Segment,
+    SliceFile,
     SpillError,
     _layout,
     _Merge,
@@ -43,7 +49,7 @@ from .frontier_spill_merge import (
     _route,
     merge_rows,
 )
-from .frontier_word import LOAD, carry_code, new_word_table, word_cell
+from .frontier_word import LOAD, SMALL, carry_code, new_word_table, word_cell
 
 __all__ = ["watch_folder", "unwatch_folder", "SpillError", "BLOCK", "spill_step", "merge_rows",
            "slices_for", "spill_folder", "run_in_process", "spilled_cells", "spill_line",
@@ -129,7 +135,11 @@ def _spill_step(spec: dict[str, Any]) -> dict[str, Any]:
     reads slice ``spec['slice']`` of cell ``spec['cell']`` from ``spec['folder']``, merges
     it, reads the cell, writes the successors into ``spec['slices_out']`` slices of the next
     cell. Returns the states and rows in and out, the bytes written, the seconds (wall and
-    CPU), the resident bytes (now and at most) and the finished boards' residues."""
+    CPU), the resident bytes (now and at most), the finished boards' residues and the rows
+    written (``files``: a :data:`.frontier_spill_merge.Segment` each, for the next cell's
+    ``inputs``). ``spec['inputs']``: for each thread share, the segments to read; one that
+    does not read back as written stops the count (:class:`SpillError`), and so does a
+    write the file system does not take whole."""
     t0, c0 = time.perf_counter(), time.process_time()
     folder, cell, me = str(spec["folder"]), int(spec["cell"]), int(spec["slice"])
     words, threads, budget = int(spec["words"]), int(spec["threads"]), int(spec["budget"])
@@ -151,9 +161,9 @@ def _spill_step(spec: dict[str, Any]) -> dict[str, Any]:
                              f"{held[0] / 2**30:.1f} GiB and {budget / 2**30:.1f} GiB may "
                              "be used: give more slices or memory")
 
-    share_paths = [sorted(glob.glob(os.path.join(folder, f"c{cell}_s{me}_f*_t{t}.u64")))
-                   for t in range(threads)]
-    rows_in = sum(os.path.getsize(p) for ps in share_paths for p in ps) // (width * 8)
+    # the segments to read (rows of slice files, with their writers' checksums) by share
+    inputs: list[list[Segment]] = spec["inputs"]
+    rows_in = sum(int(seg[4]) for share in inputs for seg in share)
     one_source = int(spec.get("sources", 2)) == 1
     growth, ratio = float(spec["growth"]), float(spec.get("ratio", 1.0))
     # a slice bigger than the memory allows is read in parts (other bits of the hash)
@@ -164,12 +174,16 @@ def _spill_step(spec: dict[str, Any]) -> dict[str, Any]:
     while need / parts > 0.75 * budget and parts < 1 << 12:
         parts *= 2
     carry, slices = int(spec["carry"]), int(spec["slices_out"])
+    # the run's own process puts the whole cell on disk once (spilled_cells); a task in
+    # another process (a Dask worker) puts its own files there before it answers
+    own_sync = carry and spec.get("pid") != os.getpid()
     while True:
+        # one file per output table (one thread writes each); made anew on every attempt,
+        # so the files of an attempt given up are truncated
+        written = [SliceFile(folder, f"c{cell + 1}_f{me}o{j}.u64") for j in range(cpu)]
+        folder_fd = -1
         try:
-            if carry:
-                for old in glob.glob(os.path.join(folder, f"c{cell + 1}_s*_f{me}o*_t*.u64")):
-                    os.remove(old)                              # a task run again starts afresh
-            names = [os.path.join(folder, f"c{cell + 1}_s{{}}_f{me}o{j}_t{{}}.u64") for j in range(cpu)]
+            folder_fd = _open_folder(folder) if own_sync else -1
             states_in = states_out = rows_out = 0
             total = [[0] * mods.shape[0], [0] * mods.shape[0]]
             for q in range(parts):
@@ -178,17 +192,17 @@ def _spill_step(spec: dict[str, Any]) -> dict[str, Any]:
                 tabs: list[np.ndarray]
                 if one_source:
                     # the rows of one input slice hold each key once: read as they are, no merge
-                    tabs = [rows for ps in share_paths for p in ps
-                            for rows in _read_blocks(p, width, words, part)]
+                    tabs = [rows for share in inputs
+                            for rows in _read_blocks(folder, share, width, words, part)]
                     got = sum(t.shape[0] for t in tabs)
                     reserve(got * width * 8)
                     tabs = tabs or [new_word_table(16, mods.shape[0], words)]
                 else:
                     merge = _Merge(mods, words, threads, reserve, int(states_est / parts),
                                    halt)
-                    _on_threads(merge.add_files, [(j, share_paths[j], part)
+                    _on_threads(merge.add_files, [(j, folder, inputs[j], part)
                                                   for j in range(threads)], leave,
-                                min(cpu, threads))
+                                min(cpu, threads), inline=rows_in < SMALL)
                     tabs = merge.tabs
                     got = sum(int(np.count_nonzero(t[:, 0])) for t in tabs)
                 states_in += got
@@ -204,25 +218,94 @@ def _spill_step(spec: dict[str, Any]) -> dict[str, Any]:
                 if carry:
                     try:
                         rows_out += sum(_on_threads(_route, [
-                            (t, words, slices, threads, n, halt) for t, n in zip(outs, names)],
-                            leave))
+                            (t, words, slices, threads, w, halt)
+                            for t, w in zip(outs, written)], leave,
+                            inline=made < SMALL))
                     except OSError as e:
                         raise SpillError(f"the spill folder {folder} could not take the slices: "
                                          f"{e.strerror or e}") from None
                 reserve(-sum(t.nbytes for t in outs))
                 del outs
+            if own_sync:
+                sync_files(folder, folder_fd, [w.name for w in written if w.opened])
+            _check_sizes(folder, written, width)
             break
         except _TooBig:
             if parts >= 1 << 12:
                 raise
-            parts *= 2                 # the files it wrote are removed as it starts again
+            parts *= 2                 # the files it wrote are truncated as it starts again
             held[0] = 0
+        finally:
+            if folder_fd >= 0:
+                os.close(folder_fd)
+    files = [seg for w in written for seg in w.finished()]
     now, peak = process_rss()
     return {"cell": cell, "slice": me, "parts": parts, "states_in": states_in,
             "rows_in": rows_in, "states_out": int(states_out), "rows_out": rows_out,
             "bytes_out": rows_out * width * 8, "seconds": round(time.perf_counter() - t0, 3),
             "cpu": round(time.process_time() - c0, 3), "rss": now, "peak_rss": peak,
-            "table_bytes": held[1], "total": total}
+            "table_bytes": held[1], "total": total, "files": files}
+
+
+def _open_folder(folder: str) -> int:
+    """A descriptor of ``folder`` (for :func:`sync_files`); :class:`SpillError` if it is
+    gone."""
+    try:
+        return os.open(folder, os.O_RDONLY)
+    except OSError as e:
+        raise SpillError(f"the spill folder {folder} cannot be opened: "
+                         f"{e.strerror or e}") from None
+
+
+def _syncfs() -> Callable[[int], int] | None:
+    """libc's ``syncfs`` (Linux), or None where there is none."""
+    try:
+        fn = ctypes.CDLL(None, use_errno=True).syncfs
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = [ctypes.c_int]
+    return fn  # type: ignore[no-any-return]
+
+
+_SYNCFS = _syncfs()
+
+
+def sync_files(folder: str, folder_fd: int, names: Sequence[str]) -> None:
+    """Puts the files ``names`` of ``folder`` on disk before anyone is told they are there:
+    one ``syncfs`` of the folder's file system (it reports a write error of that file system
+    since ``folder_fd`` was opened, such as a full disk found only at write-back), or an
+    ``fsync`` of each file where there is no ``syncfs``. :class:`SpillError` in one line."""
+    try:
+        if _SYNCFS is not None:
+            if _SYNCFS(folder_fd) != 0:
+                e = ctypes.get_errno()
+                raise OSError(e, os.strerror(e))
+            return
+        for name in names:
+            fd = os.open(os.path.join(folder, name), os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+    except OSError as e:
+        raise SpillError(f"the spill folder {folder} could not take the slices: "
+                         f"{e.strerror or e}") from None
+
+
+def _check_sizes(folder: str, written: Sequence[SliceFile], width: int) -> None:
+    """Each file a task wrote has the size of the rows it wrote: :class:`SpillError` if not
+    (the file system lost or another writer changed it)."""
+    for w in written:
+        if not w.opened:
+            continue
+        try:
+            size = os.path.getsize(os.path.join(folder, w.name))
+        except OSError as e:
+            raise SpillError(f"the slice file {w.name} in {folder} is gone after its "
+                             f"write: {e.strerror or e}") from None
+        if size != w.rows * width * 8:
+            raise SpillError(f"the slice file {w.name} in {folder} holds {size:,} bytes "
+                             f"where {w.rows * width * 8:,} were written")
 
 
 def run_in_process(specs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -230,16 +313,36 @@ def run_in_process(specs: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     return [spill_step(s) for s in specs]
 
 
-def write_first(folder: str, first: np.ndarray) -> None:
+def write_first(folder: str, first: np.ndarray) -> list[Segment]:
     """The one state before the first cell, as slice 0 of cell 0 (share 0: one thread
-    merges it)."""
-    first[first[:, 0] != 0].tofile(os.path.join(folder, "c0_s0_f0o0_t0.u64"))
+    merges it); its rows as a task's result lists them (``files``)."""
+    out = SliceFile(folder, "c0_f0o0.u64")
+    rows = np.ascontiguousarray(first[first[:, 0] != 0])
+    try:
+        out.append(rows, np.array([0, rows.shape[0]], np.int64), 1)
+    except OSError as e:
+        raise SpillError(f"the spill folder {folder} could not take the slices: "
+                         f"{e.strerror or e}") from None
+    return out.finished()
 
 
-def drop_cell(folder: str, cell: int) -> None:
-    """Removes the files read by ``cell`` (once all its slices are done)."""
-    for path in glob.glob(os.path.join(folder, f"c{cell}_s*_f*_t*.u64")):
-        os.remove(path)
+def drop_files(folder: str, files: Sequence[Segment]) -> None:
+    """Removes the files that ``files`` has rows of (the files read by a cell, once all its
+    slices are done)."""
+    for name in sorted({str(f[2]) for f in files}):
+        try:
+            os.remove(os.path.join(folder, name))
+        except FileNotFoundError:
+            pass
+
+
+def inputs_of(files: Sequence[Segment], slices: int, shares: int
+              ) -> list[list[list[Segment]]]:
+    """The segments of a cell's files as each slice's ``inputs``: by slice, then share."""
+    got: list[list[list[Segment]]] = [[[] for _ in range(shares)] for _ in range(slices)]
+    for seg in files:
+        got[int(seg[0])][int(seg[1])].append(list(seg))
+    return got
 
 
 def _add(total: list[list[int]], got: list[list[int]], mods: Sequence[int]) -> None:
@@ -265,7 +368,7 @@ def spilled_cells(k: int, ncols: int, words: int, mods: Sequence[int], nb: np.nd
     first = new_word_table(16, m, words)
     first[0, 0] = np.uint64(1) << np.uint64(63)
     first[0, words:] = 1
-    write_first(folder, first)
+    files = write_first(folder, first)
     # slices read by this cell, and by the cell before (the sources of its files)
     kin, sources, states, rows_prev, ratio = 1, 1, 1, 1, 1.0
     growth = [3.0] * k
@@ -279,15 +382,26 @@ def spilled_cells(k: int, ncols: int, words: int, mods: Sequence[int], nb: np.nd
         if i == total_cells:          # nothing left to read: the last cell's states are 0
             yield pending[0], 0, pending[1]  # type: ignore[index]
             return
+        inputs = inputs_of(files, kin, threads)
         specs = [{"folder": folder, "cell": i, "slice": j, "slices_out": kout, "words": words,
                   "threads": threads, "budget": budget, "mods": [int(q) for q in mods],
                   "nb": [int(x) for x in nb[i]], "rem": [int(x) for x in rem[i]],
                   "endok": [int(x) for x in endok[i]], "window": 2 * k + 1,
                   "open_mode": open_mode, "finish": finish, "carry": carry,
-                  "growth": growth[r], "ratio": ratio, "sources": sources} for j in range(kin)]
+                  "growth": growth[r], "ratio": ratio, "sources": sources,
+                  "inputs": inputs[j], "pid": os.getpid()} for j in range(kin)]
         t0 = time.perf_counter()
-        got = run(specs)
-        drop_cell(folder, i)
+        folder_fd = _open_folder(folder) if carry else -1
+        try:
+            got = run(specs)
+            if carry:                   # the cell's files on disk before the inputs go
+                sync_files(folder, folder_fd, sorted({str(f[2]) for g in got
+                                                       for f in g["files"]}))
+        finally:
+            if folder_fd >= 0:
+                os.close(folder_fd)
+        drop_files(folder, files)
+        files = [f for g in got for f in g["files"]]
         merged = sum(g["states_in"] for g in got)
         rows_in = sum(g["rows_in"] for g in got)
         if i > 0:

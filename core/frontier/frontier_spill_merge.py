@@ -1,15 +1,24 @@
 """The slices' rows on disk read back and merged, and a table's rows sent to the slices' files.
 
 A slice file (:mod:`.frontier_spill` names them) is raw ``uint64`` rows: key words, then
-residues. :func:`_read_blocks` reads one :data:`BLOCK` rows at a time (a part of them by
-other bits of the hash where a slice is read in parts); :class:`_Merge` adds them into one
-table a thread share (equal keys: residues summed), :data:`CHUNK` rows between two looks at
-the stop flag; :func:`_route` appends a table's rows to the files of their slices and shares
+residues, grouped by slice and thread share: a task writes one file per table of its
+threads (:class:`SliceFile`) and says where each slice and share's rows lie in it
+(:data:`Segment`), so a cell makes a few files per slice, not one per pair of slices. Every
+file is written whole or the count stops: :func:`_write_all` loops over ``os.write`` until
+each byte is taken (a short write is retried, an error such as a full disk raises), and the
+writer keeps each segment's rows and :func:`checksum`, which the reader is given:
+:func:`_read_blocks` refuses a file of another size or a segment of another checksum
+(:class:`SpillError`), so a slice that did not reach the disk whole is never read as a
+smaller or an empty one. It reads one :data:`BLOCK` rows at a time (a part of them by other
+bits of the hash where a slice is read in parts); :class:`_Merge` adds them into one table a
+thread share (equal keys: residues summed), :data:`CHUNK` rows between two looks at the stop
+flag; :func:`_route` appends a table's rows to the files of their slices and shares
 (:func:`.frontier_spill_kernel.spill_route`); :func:`_on_threads` runs either on threads
 that a signal or an error in one of them stops within a chunk.
 """
 from __future__ import annotations
 
+import errno
 import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -24,7 +33,7 @@ from .frontier_pair import PAIR
 from .frontier_spill_kernel import spill_route
 from .frontier_word import LOAD, WORD, grow_word_table, key_hash, new_word_table
 
-__all__ = ["BLOCK", "CHUNK", "SpillError", "merge_rows"]
+__all__ = ["BLOCK", "CHUNK", "SpillError", "merge_rows", "checksum", "Segment", "SliceFile"]
 
 #: rows read or routed at a time
 BLOCK = 1 << 21
@@ -33,7 +42,92 @@ CHUNK = 1 << 17
 
 
 class SpillError(InputError):
-    """The spill folder is missing, unwritable or full, or a slice outgrew the memory."""
+    """The spill folder is missing, unwritable or full, a slice file was not read back as
+    it was written, or a slice outgrew the memory."""
+
+
+#: a slice's rows in a file: ``[slice, share, name, offset, rows, checksum, file_rows]``
+#: (offset and rows in rows of the file, ``file_rows`` the rows the whole file holds)
+Segment = list[Any]
+
+#: the weight of each column in :func:`checksum` (odd: a change of any one word shows)
+_WEIGHTS = np.array([(0x9E3779B97F4A7C15 * (2 * c + 1)) % (1 << 64) | 1 for c in range(64)],
+                    np.uint64)
+
+
+def checksum(rows: np.ndarray) -> int:
+    """A checksum of ``rows`` (``uint64[n, width]``) modulo 2^64: the column sums, weighted
+    (a change of any one word changes it)."""
+    if rows.shape[0] == 0:
+        return 0
+    return int(checksums(rows, np.array([0, rows.shape[0]], np.int64))[0])
+
+
+def checksums(rows: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """:func:`checksum` of each run ``rows[bounds[i]:bounds[i + 1]]`` (``bounds`` rising,
+    from 0 to at most ``len(rows)``) in one pass; 0 for an empty run."""
+    n = bounds.shape[0] - 1
+    got = np.zeros(n, np.uint64)
+    lo = bounds[:-1]
+    full = np.flatnonzero(bounds[1:] > lo)
+    if full.shape[0]:
+        cols = np.add.reduceat(rows[:int(bounds[-1])], lo[full], axis=0, dtype=np.uint64)
+        got[full] = (cols * _WEIGHTS[:rows.shape[1]]).sum(axis=1, dtype=np.uint64)
+    return got
+
+
+#: the system call that writes a slice's bytes (``os.write``; a test stands a full disk in)
+_write = os.write
+
+
+def _write_all(fd: int, data: memoryview) -> None:
+    """Writes every byte of ``data`` to ``fd``: a short write is followed by another for the
+    rest; an error (a full disk: ENOSPC) raises :class:`OSError`, and so does a write that
+    takes nothing."""
+    while len(data):
+        n = _write(fd, data)
+        if n <= 0:
+            raise OSError(errno.ENOSPC, "No space left on device (a write took nothing)")
+        data = data[n:]
+
+
+class SliceFile:
+    """One file a task writes, ``name`` in ``folder``: blocks of rows grouped by slice and
+    share, appended one after the other; ``segments`` lists where each slice and share's
+    rows are and their :func:`checksum` (:data:`Segment`). The first write truncates the file
+    (a task run again starts it afresh); ``OSError`` when the file system does not take
+    every byte (the file's close included)."""
+
+    def __init__(self, folder: str, name: str) -> None:
+        self.folder, self.name = folder, name
+        self.rows = 0
+        self.opened = False
+        self.segments: list[Segment] = []
+
+    def append(self, block: np.ndarray, starts: np.ndarray, shares: int) -> None:
+        """Appends ``block`` (C-contiguous, bucket ``b = slice · shares + share`` in rows
+        ``starts[b]:starts[b + 1]``) in one write and records its buckets' segments."""
+        n = int(starts[-1])
+        if n == 0:
+            return
+        flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if self.opened else os.O_TRUNC)
+        fd = os.open(os.path.join(self.folder, self.name), flags, 0o644)
+        try:
+            _write_all(fd, memoryview(np.ascontiguousarray(block[:n])).cast("B"))
+        finally:
+            os.close(fd)
+        self.opened = True
+        sums = checksums(block, starts).tolist()
+        for b in range(starts.shape[0] - 1):
+            lo, hi = int(starts[b]), int(starts[b + 1])
+            if hi > lo:
+                self.segments.append([b // shares, b % shares, self.name, self.rows + lo,
+                                      hi - lo, int(sums[b])])
+        self.rows += n
+
+    def finished(self) -> list[Segment]:
+        """The segments, each with the rows the whole file holds."""
+        return [[*seg, self.rows] for seg in self.segments]
 
 
 def _layout(words: int) -> Any:
@@ -87,15 +181,14 @@ class _Merge:
             self.reserve(-old)
         self.tabs[j], self.filled[j] = tab, int(io[1])
 
-    def add_files(self, j: int, paths: Sequence[str], part: tuple[int, int] = (0, 1)
-                  ) -> int:
-        """Adds the rows of the files ``paths`` (all of share ``j``; only part ``part``,
-        :func:`_read_blocks`); the rows read."""
+    def add_files(self, j: int, folder: str, segments: Sequence[Segment],
+                  part: tuple[int, int] = (0, 1)) -> int:
+        """Adds the rows of ``segments`` (all of share ``j``, files in ``folder``; only part
+        ``part``, :func:`_read_blocks`); the rows read."""
         read = 0
-        for path in paths:
-            for rows in _read_blocks(path, self.width, self.words, part):
-                self.add(j, rows)
-                read += rows.shape[0]
+        for rows in _read_blocks(folder, segments, self.width, self.words, part):
+            self.add(j, rows)
+            read += rows.shape[0]
         return read
 
 
@@ -113,30 +206,101 @@ def merge_rows(sources: Sequence[np.ndarray], mods: np.ndarray, words: int, part
     return merge.tabs
 
 
-def _read_blocks(path: str, width: int, words: int = 1,
+def _read_into(fd: int, buf: memoryview, pos: int, path: str) -> None:
+    """Fills ``buf`` from ``fd`` at byte ``pos``; :class:`SpillError` if the file ends first."""
+    while len(buf):
+        n = os.preadv(fd, [buf], pos)
+        if n <= 0:
+            raise SpillError(f"the slice file {path} was cut short while it was read")
+        buf, pos = buf[n:], pos + n
+
+
+def _read_blocks(folder: str, segments: Sequence[Segment], width: int, words: int = 1,
                  part: tuple[int, int] = (0, 1)) -> Iterator[np.ndarray]:
-    """The rows of a slice file, :data:`BLOCK` at a time; with ``part`` ``(q, parts)``
-    only those whose key hash has ``q`` in bits 48 and up, modulo ``parts``."""
-    size = os.path.getsize(path)
-    if size % (width * 8):
-        raise SpillError(f"the slice file {path} is cut short")
-    nrows = size // (width * 8)
-    for a in range(0, nrows, BLOCK):
-        n = min(BLOCK, nrows - a)
-        rows = np.fromfile(path, np.uint64, count=n * width,
-                           offset=a * width * 8).reshape(n, width)
+    """The rows of ``segments`` (:data:`Segment` each) of the slice files in ``folder``, up
+    to :data:`BLOCK` rows at a time (small segments read together, a big one in pieces);
+    with ``part`` ``(q, parts)`` only those whose key hash has ``q`` in bits 48 and up,
+    modulo ``parts``. :class:`SpillError` when a file is missing or of another size than
+    its writer made it, or (once a segment's last rows are read) a segment's rows have
+    another checksum than the writer's."""
+    pieces: list[tuple[int, int, int]] = []          # (segment, first row, rows)
+    for i, seg in enumerate(segments):
+        for a in range(0, int(seg[4]), BLOCK):
+            pieces.append((i, a, min(BLOCK, int(seg[4]) - a)))
+    sums = [0] * len(segments)
+    sizes: dict[str, int] = {}
+    start = 0
+    while start < len(pieces):
+        stop, n = start, 0
+        while stop < len(pieces) and (stop == start or n + pieces[stop][2] <= BLOCK):
+            n += pieces[stop][2]
+            stop += 1
+        batch = pieces[start:stop]
+        buf = np.empty((n, width), np.uint64)
+        bounds = np.zeros(len(batch) + 1, np.int64)
+        fds: dict[str, int] = {}
+        try:
+            at = 0
+            for b, (i, a, rows) in enumerate(batch):
+                seg = segments[i]
+                path = os.path.join(folder, str(seg[2]))
+                fd = fds.get(path)
+                if fd is None:
+                    fd = fds[path] = _open_slice(path, int(seg[6]) * width * 8, sizes)
+                _read_into(fd, memoryview(buf[at:at + rows]).cast("B"),
+                           (int(seg[3]) + a) * width * 8, path)
+                at += rows
+                bounds[b + 1] = at
+        finally:
+            for fd in fds.values():
+                os.close(fd)
+        got = checksums(buf, bounds).tolist()
+        for b, (i, a, rows) in enumerate(batch):
+            sums[i] = (sums[i] + int(got[b])) % (1 << 64)
+            seg = segments[i]
+            if a + rows == int(seg[4]) and sums[i] != int(seg[5]):
+                raise SpillError(f"the slice file {os.path.join(folder, str(seg[2]))} does "
+                                 "not hold the rows written into it (checksum): the spill "
+                                 "folder lost data")
         if part[1] > 1:
-            h = key_hash(rows[:, 0], rows[:, 1] if words == 2 else None)
-            rows = rows[(h >> np.uint64(48)) % np.uint64(part[1]) == np.uint64(part[0])]
-        yield rows
+            h = key_hash(buf[:, 0], buf[:, 1] if words == 2 else None)
+            buf = buf[(h >> np.uint64(48)) % np.uint64(part[1]) == np.uint64(part[0])]
+        start = stop
+        yield buf
+
+
+def _open_slice(path: str, size: int, sizes: dict[str, int]) -> int:
+    """A descriptor of the slice file ``path``, once its size is checked to be ``size``
+    (``sizes``: the files already checked); :class:`SpillError` if it is not."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError as e:
+        raise SpillError(f"the slice file {path} cannot be read back: "
+                         f"{e.strerror or e}") from None
+    if path not in sizes:
+        sizes[path] = os.fstat(fd).st_size
+    if sizes[path] != size:
+        os.close(fd)
+        raise SpillError(f"the slice file {path} holds {sizes[path]:,} bytes where "
+                         f"{size:,} were written: the spill folder lost data")
+    return fd
 
 
 def _on_threads(fn: Callable[..., Any], args: Sequence[tuple[Any, ...]],
-                leave: threading.Event, workers: int = 0) -> list[Any]:
+                leave: threading.Event, workers: int = 0, inline: bool = False) -> list[Any]:
     """``fn(*a)`` for each ``a`` of ``args`` on ``workers`` threads (0: one each); the
     caller waits in steps of a quarter second (a signal's handler runs then), and an
     exception there or in a thread sets ``leave`` for the others to read. Returns the
-    results; raises the first error (one not :class:`Cancelled` if there is one)."""
+    results; raises the first error (one not :class:`Cancelled` if there is one).
+    ``inline``: one after the other on the calling thread instead, for work too small to
+    pay for threads (their start and the hand-overs of the interpreter's lock cost
+    milliseconds)."""
+    if inline or len(args) == 1:
+        try:
+            return [fn(*a) for a in args]
+        except BaseException:
+            leave.set()
+            raise
     pool = ThreadPoolExecutor(max(1, workers or len(args)))
     try:
         futures = [pool.submit(fn, *a) for a in args]
@@ -156,19 +320,16 @@ def _on_threads(fn: Callable[..., Any], args: Sequence[tuple[Any, ...]],
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _route(tab: np.ndarray, words: int, slices: int, shares: int, name: str,
+def _route(tab: np.ndarray, words: int, slices: int, shares: int, out_file: SliceFile,
            stop: CancelLike = None) -> int:
-    """Appends the used slots of ``tab`` to the files of their slices and shares
-    (``name.format(s, t)``); the rows written. They go in slot order, which the merge tables'
-    slots follow (``PROBE_MOST`` grows one too small): read in that order a merge is faster."""
+    """Appends the used slots of ``tab`` to ``out_file``, a block at a time grouped by slice
+    and share (:func:`.frontier_spill_kernel.spill_route`, one write a block); the rows
+    written. In each bucket they keep slot order, which the merge tables' slots follow
+    (``PROBE_MOST`` grows one too small): read in that order a merge is faster."""
     rows_out = 0
     for a in range(0, tab.shape[0], BLOCK):
         raise_if_cancelled(stop, "the frontier count")
         out, starts = _partition(tab[a:a + BLOCK], words, slices, shares)
-        for b in range(slices * shares):
-            lo, hi = int(starts[b]), int(starts[b + 1])
-            if hi > lo:
-                with open(name.format(b // shares, b % shares), "ab") as f:
-                    out[lo:hi].tofile(f)
+        out_file.append(out, starts, shares)
         rows_out += int(starts[-1])
     return rows_out
