@@ -7,13 +7,21 @@ the knight's current square. The frames are made one at a time from a canvas tha
 (the new squares and segments of each frame are added to it), so drawing never holds more
 than the canvas, the line mask and one frame, whatever the tour's length.
 
-Encoding is imageio's: GIF through its Pillow plugin (a runtime dependency), MP4 (H.264)
-through its PyAV plugin (the optional ``video`` extra: ``pip install 'knightgui[video]'``).
+GIF frames are encoded by Pillow (through imageio's plugin, a runtime dependency), MP4
+(H.264) by PyAV (the optional ``video`` extra: ``pip install 'knightgui[video]'``).
 Pillow's GIF writer keeps every frame (one byte a pixel) until the file is closed, so a GIF
 is held to :data:`GIF_PIXEL_BUDGET` pixels over all its frames; MP4 frames are streamed to the
-encoder as they are drawn. The file is written through :func:`knightgui_core.system.files.
-atomic_writer` (a temporary file in the same folder, renamed when complete): a refused path,
-a full disk or a cancel leaves nothing behind.
+encoder as they are drawn, with its look-ahead and threads bounded (:data:`MP4_LOOKAHEAD`,
+:data:`MP4_THREADS`) so that its memory follows the frame size only. The memory an export
+needs (:func:`memory_needed`) is checked against the memory available when it is planned,
+and an export that would not fit is refused with the largest size that does.
+
+The file is written through :func:`knightgui_core.system.files.atomic_writer` (a random,
+exclusive temporary file in the same folder, renamed when complete): a refused path, a full
+disk, an encoder's error, a cancel or an interrupt (``KeyboardInterrupt``) leaves no
+temporary file and the target as it was. Every failure is one sentence:
+:class:`AnimationError` for what cannot be made (including an encoder's own error or a lack
+of memory), ``OSError`` (:class:`~knightgui_core.system.files.FileRefused`) for the file.
 """
 from __future__ import annotations
 
@@ -29,7 +37,7 @@ import numpy as np
 from knightgui_core.board.tour import Tour
 from knightgui_core.system import files
 from knightgui_core.system.control import CancelLike, raise_if_cancelled
-from knightgui_core.system.errors import InputError
+from knightgui_core.system.errors import Cancelled, InputError
 
 FORMATS = ("gif", "mp4")
 SIZE_MIN, SIZE_MAX, SIZE_DEFAULT = 16, 4096, 480
@@ -37,6 +45,18 @@ FPS_MIN, FPS_MAX, FPS_DEFAULT = 1, 50, 20       # GIF delays are in 1/100 s: 50 
 TARGET_FRAMES = 300          # the automatic moves-per-frame aims at about this many frames
 HOLD_SECONDS = 1.5           # the finished tour stays on screen this long at the end
 GIF_PIXEL_BUDGET = 40_000_000   # frames × width × height of one GIF (≈ 80 MB held by Pillow)
+MP4_LOOKAHEAD = 10          # frames libx264 looks ahead (its default, 40, takes 2× the memory)
+MP4_THREADS = min(4, os.cpu_count() or 1)   # encoder threads (each holds frames of its own)
+#: memory an export takes, measured (peak RSS over a process that only solved): bytes a
+#: pixel of one frame, and a fixed part (the rasteriser's batches, the encoder's tables).
+#: Drawing: canvas, line mask and frame, 1 byte a pixel each. GIF: Pillow's conversion of
+#: the frame it encodes (the frames it holds are counted apart, 1 byte a pixel). MP4: the
+#: RGB frame, its copy as a PyAV frame and as YUV, and libx264's look-ahead and reference
+#: frames: 78 bytes a pixel at 4096×4096 with the bounds above.
+DRAW_BYTES_PER_PIXEL = 3
+GIF_BYTES_PER_PIXEL = 4
+MP4_BYTES_PER_PIXEL = 90
+FIXED_BYTES = 128 << 20
 
 #: palette indices and their colours (the SVG export's board colours)
 LIGHT, DARK, LIGHT_SEEN, DARK_SEEN, LINE, START, KNIGHT, BORDER = range(8)
@@ -64,8 +84,8 @@ def format_of(filename: str | os.PathLike[str]) -> str:
 def missing_encoder(fmt: str) -> str | None:
     """None when ``fmt`` can be written here, else the one line that says how to get it."""
     try:
-        import imageio.v3  # noqa: F401
         if fmt == "gif":
+            import imageio.v3  # noqa: F401
             import PIL.GifImagePlugin  # noqa: F401
         else:
             import av
@@ -127,9 +147,18 @@ def plan(tour: Tour, fmt: str = "gif", fps: int = FPS_DEFAULT, moves_per_frame: 
         raise AnimationError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     fps = _whole("fps", fps, FPS_MIN, FPS_MAX)
     size = _whole("size", size, SIZE_MIN, SIZE_MAX)
-    rows, cols = tour.rows, tour.cols
     moves = len(tour.path) - 1 + (1 if tour.closed and len(tour.path) > 1 else 0)
     moves_per_frame = _whole("moves per frame", moves_per_frame, 0, max(moves, 1))
+    p = _layout(fmt, tour.rows, tour.cols, moves, fps, moves_per_frame, size)
+    need, avail = memory_needed(p), _available()
+    if need > avail:
+        raise AnimationError(_too_big(p, need, avail, moves_per_frame))
+    return p
+
+
+def _layout(fmt: str, rows: int, cols: int, moves: int, fps: int, moves_per_frame: int,
+            size: int) -> AnimationPlan:
+    """The plan of checked settings (:func:`plan` without the memory check)."""
     cell = size // max(rows, cols)
     if cell < 1:
         raise AnimationError(f"size {size} px is smaller than the board's longer side "
@@ -151,12 +180,51 @@ def plan(tour: Tour, fmt: str = "gif", fps: int = FPS_DEFAULT, moves_per_frame: 
                          fps)
 
 
-def segment_pixels(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray,
-                   width: int, height: int, thick: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """The pixels (ys, xs) of straight segments (x0, y0)–(x1, y1), all at once: each segment
-    is sampled at max(|dx|, |dy|) + 1 evenly spaced points, thickened to a ``thick`` square
-    brush, and clipped to the image."""
-    x0, y0, x1, y1 = (np.asarray(a, dtype=np.int64).ravel() for a in (x0, y0, x1, y1))
+def memory_needed(p: AnimationPlan) -> int:
+    """Bytes of memory the export ``p`` takes at its peak, beyond the process's own (see
+    :data:`MP4_BYTES_PER_PIXEL` and its neighbours)."""
+    pixels = p.width * p.height
+    per = DRAW_BYTES_PER_PIXEL + (MP4_BYTES_PER_PIXEL if p.fmt == "mp4" else
+                                  GIF_BYTES_PER_PIXEL + p.frames)
+    return FIXED_BYTES + per * pixels
+
+
+def _available() -> int:
+    from knightgui_core.system.limits import available_memory
+    return available_memory()
+
+
+def _mib(n: int) -> str:
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{max(n, 0) / 2**20:.0f} MiB"
+
+
+def _too_big(p: AnimationPlan, need: int, avail: int, moves_per_frame: int) -> str:
+    """The refusal of ``p`` (``need`` bytes, ``avail`` available), naming the largest size
+    whose plan (the same settings, whole squares) fits."""
+    what = (f"a {p.width}×{p.height} {p.fmt.upper()} needs about {_mib(need)} of memory and "
+            f"{_mib(avail)} is available")
+    side = max(p.rows, p.cols)
+    for cell in range(p.cell - 1, 0, -1):
+        if cell * side < SIZE_MIN:
+            break
+        try:
+            smaller = _layout(p.fmt, p.rows, p.cols, p.moves, p.fps, moves_per_frame,
+                              cell * side)
+        except AnimationError:
+            continue
+        if memory_needed(smaller) <= avail:
+            return f"{what}: use a size of {cell * side} px or less"
+    return f"{what}: not even the smallest size fits; free some memory"
+
+
+#: pixels a batch of the rasteriser and of the tint handles at once: each batch holds a few
+#: int64 arrays of this length (about 16 MB each), whatever the size and the tour
+BATCH_PIXELS = 1 << 21
+
+
+def _thin_pixels(x0, y0, x1, y1) -> tuple[np.ndarray, np.ndarray]:
+    """Segments one pixel thick: each sampled at max(|dx|, |dy|) + 1 evenly spaced points,
+    from its start to its end."""
     steps = np.maximum(np.abs(x1 - x0), np.abs(y1 - y0))
     counts = steps + 1
     seg = np.repeat(np.arange(len(x0)), counts)
@@ -164,12 +232,78 @@ def segment_pixels(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarra
     t = (np.arange(int(counts.sum())) - start[seg]) / np.maximum(steps[seg], 1)
     xs = np.rint(x0[seg] + (x1 - x0)[seg] * t).astype(np.int64)
     ys = np.rint(y0[seg] + (y1 - y0)[seg] * t).astype(np.int64)
-    if thick > 1:
-        off = np.arange(thick) - (thick - 1) // 2
-        xs = (xs[:, None, None] + off[None, :, None] + 0 * off[None, None, :]).ravel()
-        ys = (ys[:, None, None] + 0 * off[None, :, None] + off[None, None, :]).ravel()
-    keep = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-    return ys[keep], xs[keep]
+    return ys, xs
+
+
+def _thick_spans(a0, b0, a1, b1, thick: int, a_size: int, b_size: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Segments whose major axis is ``a`` (|da| ≥ |db|) drawn with a ``thick`` square brush,
+    as the pixels (a, b) of one span along ``b`` for each column ``a``: the same pixels as a
+    brush stamped at each of the segment's max(|da|, |db|) + 1 sample points, without the
+    brush's overlaps (the sample points' ``b`` is monotone, so each column's span runs
+    between the samples at the ends of the brush's window). Clipped to the image."""
+    lo_off = (thick - 1) // 2               # the brush covers offsets -lo_off .. hi_off
+    hi_off = thick - 1 - lo_off
+    steps = np.abs(a1 - a0)
+    cols = steps + thick                    # columns a segment touches
+    seg = np.repeat(np.arange(len(a0)), cols)
+    k = np.arange(int(cols.sum())) - np.repeat(np.cumsum(cols) - cols, cols)
+    st = steps[seg]
+    a = np.minimum(a0, a1)[seg] - lo_off + k
+    u_lo, u_hi = np.maximum(k - thick + 1, 0), np.minimum(k, st)   # the window's samples
+    back = (a1 < a0)[seg]                   # sample i sits at u = i, or steps - i
+    i_lo, i_hi = np.where(back, st - u_lo, u_lo), np.where(back, st - u_hi, u_hi)
+    db, bb, den = (b1 - b0)[seg], b0[seg], np.maximum(st, 1)
+    b_lo = np.rint(bb + db * (i_lo / den)).astype(np.int64)
+    b_hi = np.rint(bb + db * (i_hi / den)).astype(np.int64)
+    b_lo, b_hi = np.minimum(b_lo, b_hi) - lo_off, np.maximum(b_lo, b_hi) + hi_off
+    b_lo, b_hi = np.maximum(b_lo, 0), np.minimum(b_hi, b_size - 1)
+    keep = (a >= 0) & (a < a_size) & (b_hi >= b_lo)
+    a, b_lo, b_hi = a[keep], b_lo[keep], b_hi[keep]
+    lengths = b_hi - b_lo + 1
+    col = np.repeat(np.arange(len(a)), lengths)
+    b = b_lo[col] + np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths,
+                                                              lengths)
+    return a[col], b
+
+
+def _segment_batches(x0, y0, x1, y1, width: int, height: int, thick: int = 1
+                     ) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """The pixels (ys, xs) of the segments, in batches of about :data:`BATCH_PIXELS`."""
+    x0, y0, x1, y1 = (np.asarray(v, dtype=np.int64).ravel() for v in (x0, y0, x1, y1))
+    steps = np.maximum(np.abs(x1 - x0), np.abs(y1 - y0))
+    bound = (steps + thick) * (2 * thick - 1)       # pixels a segment can take, at most
+    total = np.cumsum(bound)
+    first = 0
+    while first < len(x0):
+        base = total[first - 1] if first else 0
+        last = max(int(np.searchsorted(total, base + BATCH_PIXELS, "right")), first + 1)
+        s = slice(first, last)
+        first = last
+        if thick == 1:
+            ys, xs = _thin_pixels(x0[s], y0[s], x1[s], y1[s])
+            keep = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+            yield ys[keep], xs[keep]
+            continue
+        flat = np.abs(x1[s] - x0[s]) >= np.abs(y1[s] - y0[s])       # x is the major axis
+        steep = ~flat
+        xa, ya = _thick_spans(x0[s][flat], y0[s][flat], x1[s][flat], y1[s][flat], thick,
+                              width, height)
+        yb, xb = _thick_spans(y0[s][steep], x0[s][steep], y1[s][steep], x1[s][steep], thick,
+                              height, width)
+        yield np.concatenate([ya, yb]), np.concatenate([xa, xb])
+
+
+def segment_pixels(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray,
+                   width: int, height: int, thick: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """The pixels (ys, xs) of straight segments (x0, y0)–(x1, y1), all at once: each segment
+    is sampled at max(|dx|, |dy|) + 1 evenly spaced points (one pixel thick: in that order),
+    thickened to a ``thick`` square brush, and clipped to the image. The frames draw the
+    same pixels batch by batch (:data:`BATCH_PIXELS`), so their memory stays bounded."""
+    parts = list(_segment_batches(x0, y0, x1, y1, width, height, thick))
+    if not parts:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
 
 
 class FrameRenderer:
@@ -207,14 +341,17 @@ class FrameRenderer:
         self._tint(0, 1)
 
     def _tint(self, first: int, last: int) -> None:
-        """Tint the squares path[first:last] (visited)."""
+        """Tint the squares path[first:last] (visited), :data:`BATCH_PIXELS` at a time."""
         cell = self.p.cell
-        r0 = (self.p.rows - 1 - self.row[first:last]) * cell
-        c0 = self.col[first:last] * cell
         o = np.arange(cell)
-        ys = (r0[:, None, None] + o[None, :, None] + 0 * o[None, None, :]).ravel()
-        xs = (c0[:, None, None] + 0 * o[None, :, None] + o[None, None, :]).ravel()
-        self.canvas[ys, xs] += LIGHT_SEEN - LIGHT     # LIGHT→LIGHT_SEEN, DARK→DARK_SEEN
+        per = max(1, BATCH_PIXELS // (cell * cell))
+        for lo in range(first, last, per):
+            hi = min(lo + per, last)
+            r0 = (self.p.rows - 1 - self.row[lo:hi]) * cell
+            c0 = self.col[lo:hi] * cell
+            ys = (r0[:, None, None] + o[None, :, None] + 0 * o[None, None, :]).ravel()
+            xs = (c0[:, None, None] + 0 * o[None, :, None] + o[None, None, :]).ravel()
+            self.canvas[ys, xs] += LIGHT_SEEN - LIGHT     # LIGHT→LIGHT_SEEN, DARK→DARK_SEEN
 
     def _add_moves(self, upto: int) -> None:
         """Put moves shown..upto on the canvas: their squares tinted, their segments drawn
@@ -227,11 +364,11 @@ class FrameRenderer:
         x1, y1 = self.cx[a + 1:b + 1], self.cy[a + 1:b + 1]
         dx, dy = self.dx[a:b], self.dy[a:b]
         w = (x0 + dx != x1) | (y0 + dy != y1)         # wrapped: the half at the far side too
-        ys, xs = segment_pixels(np.concatenate([x0, x1[w] - dx[w]]),
-                                np.concatenate([y0, y1[w] - dy[w]]),
-                                np.concatenate([x0 + dx, x1[w]]), np.concatenate([y0 + dy, y1[w]]),
-                                self.p.width, self.p.height, self.thick)
-        self.lines[ys, xs] = True
+        for ys, xs in _segment_batches(
+                np.concatenate([x0, x1[w] - dx[w]]), np.concatenate([y0, y1[w] - dy[w]]),
+                np.concatenate([x0 + dx, x1[w]]), np.concatenate([y0 + dy, y1[w]]),
+                self.p.width, self.p.height, self.thick):
+            self.lines[ys, xs] = True
         self.shown = b
 
     def _mark(self, i: int, colour: int) -> None:
@@ -269,28 +406,40 @@ def export_animation(tour: Tour, filename: str | os.PathLike[str], *, fps: int =
     """Write the construction of ``tour`` to ``filename`` (.gif or .mp4). ``progress(done,
     total)`` is called after each frame; ``cancel`` (the engine's cancel protocol) is asked
     between frames and stops with :class:`~knightgui_core.system.errors.Cancelled`, leaving
-    no file. Raises :class:`AnimationError` for settings that cannot be met or a missing
-    encoder, ``OSError`` (:class:`~knightgui_core.system.files.FileRefused`) when the file
-    cannot be written."""
+    no file. Raises :class:`AnimationError` for settings that cannot be met, a missing
+    encoder, an export that would not fit in memory or an encoder's own failure, ``OSError``
+    (:class:`~knightgui_core.system.files.FileRefused`) when the file cannot be written; in
+    every case (and on ``KeyboardInterrupt``) no temporary file is left and an existing
+    ``filename`` is untouched."""
     fmt = format_of(filename)
     p = plan(tour, fmt, fps, moves_per_frame, size)
     why = missing_encoder(fmt)
     if why:
         raise AnimationError(why)
     files.check_write_target(filename)      # a folder or a device is refused before drawing
-    import imageio.v3 as iio  # here: 0.25 s to import, only an export needs it
     renderer = FrameRenderer(tour, p)
     with files.atomic_writer(filename, "wb") as fh:
-        if fmt == "gif":
-            _write_gif(iio, fh, renderer, progress, cancel)
-        else:
-            _write_mp4(iio, fh, renderer, progress, cancel)
+        try:
+            if fmt == "gif":
+                _write_gif(fh, renderer, progress, cancel)
+            else:
+                _write_mp4(fh, renderer, progress, cancel)
+        except (AnimationError, Cancelled, OSError):
+            raise
+        except MemoryError:
+            raise AnimationError(f"the {fmt.upper()} export ran out of memory at "
+                                 f"{p.width}×{p.height}: use a smaller size") from None
+        except Exception as e:  # noqa: BLE001 - an encoder's error is one sentence
+            text = str(e).strip().splitlines()
+            raise AnimationError(f"the {fmt.upper()} encoder failed: "
+                                 f"{text[0] if text else type(e).__name__}") from None
         # a cancel while the encoder finished the file: it is not kept either
         raise_if_cancelled(cancel, "the export")
     return ExportResult(Path(filename), p, os.stat(filename).st_size)
 
 
-def _write_gif(iio, fh, renderer: FrameRenderer, progress, cancel) -> None:
+def _write_gif(fh, renderer: FrameRenderer, progress, cancel) -> None:
+    import imageio.v3 as iio  # here: 0.25 s to import, only an export needs it
     p = renderer.p
     delay = 1000 / p.fps
     durations = [delay] * (p.frames - 1) + [max(delay, HOLD_SECONDS * 1000)]
@@ -314,18 +463,40 @@ def _write_gif(iio, fh, renderer: FrameRenderer, progress, cancel) -> None:
         raise
 
 
-def _write_mp4(iio, fh, renderer: FrameRenderer, progress, cancel) -> None:
+def _write_mp4(fh, renderer: FrameRenderer, progress, cancel) -> None:
+    """The frames through PyAV's H.264 encoder into ``fh``, as they are drawn. The container
+    is closed (its trailer written) only when every frame is in; on any failure it is closed
+    quietly, so that nothing of it reports later, and the failure is raised as it came (an
+    ``OSError`` of the file unchanged)."""
     import av
     p = renderer.p
     codec = "libx264" if "libx264" in av.codecs_available else "h264"
-    with iio.imopen(fh, "w", plugin="pyav", extension=".mp4", container="mp4") as writer:
-        writer.init_video_stream(codec, fps=p.fps, pixel_format="yuv420p")
+    container = av.open(fh, mode="w", format="mp4")
+    ok = False
+    try:
+        stream = container.add_stream(codec, rate=p.fps)
+        stream.width, stream.height, stream.pix_fmt = p.width, p.height, "yuv420p"
+        stream.codec_context.thread_count = MP4_THREADS
+        if codec == "libx264":
+            stream.codec_context.options = {"rc-lookahead": str(MP4_LOOKAHEAD)}
+
+        def put(rgb) -> None:
+            for packet in stream.encode(av.VideoFrame.from_ndarray(rgb, format="rgb24")):
+                container.mux(packet)
         rgb = None
         for k, frame in enumerate(renderer.frames()):
             raise_if_cancelled(cancel, "the export")
             rgb = PALETTE[frame]
-            writer.write_frame(rgb)
+            put(rgb)
             if progress is not None:
                 progress(k + 1, p.frames)
         for _ in range(p.hold_frames - 1):
-            writer.write_frame(rgb)
+            put(rgb)
+        for packet in stream.encode(None):          # what the encoder still holds
+            container.mux(packet)
+        container.close()
+        ok = True
+    finally:
+        if not ok:
+            with contextlib.suppress(Exception):
+                container.close()

@@ -112,7 +112,7 @@ def test_missing_encoder_says_how_to_get_it(tmp_path, capsys, monkeypatch, fmt, 
 @pytest.mark.parametrize("make, says", [
     (lambda d: (d / "x.gif").mkdir() or d / "x.gif", "is a folder, not a regular file"),
     (lambda d: (d / "full.gif").symlink_to("/dev/full") or d / "full.gif",
-     "is a character device, not a regular file"),
+     "is a symbolic link, not a regular file"),
     (lambda d: (d / "f").write_text("") or d / "f" / "x.gif", "Not a directory"),
     (lambda d: d / "none" / "x.gif", "no folder"),
     (lambda d: d / "x.png", "must be a .gif or .mp4 file"),
@@ -309,3 +309,138 @@ def test_a_folder_that_cannot_be_written_is_refused_before_solving(tmp_path, cap
     assert err.strip() == f"--animate: cannot write {str(tmp_path / 't.gif')!r}: the folder " \
                           "is not writable"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_drawing_holds_its_frames_and_a_bounded_batch():
+    """A 5×5 board at 1000 px: squares of 200 px, lines 20 px thick. The rasteriser draws
+    each column of a thick segment as one span, in batches, so its peak allocation stays
+    near the frame's own arrays whatever the brush (a brush stamped at every point of a
+    frame's 24 moves took 150 MB here, 8 GB at 4096 px)."""
+    import tracemalloc
+    tour = solve(5, 5, start="a1").tour
+    p = ax.plan(tour, "gif", size=1000, moves_per_frame=24)
+    tracemalloc.start()
+    try:
+        r = ax.FrameRenderer(tour, p)
+        for _ in r.frames():
+            pass
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    frame = p.width * p.height
+    assert peak < 4 * frame + 2 * 8 * ax.BATCH_PIXELS, peak     # 18 MB; 124 MB stamped
+    assert r.lines.sum() > 24 * 2 * p.cell * r.thick        # the lines are there, thick
+
+
+def test_thick_segments_are_the_brush_stamped_at_every_point():
+    """The span rasteriser draws exactly the pixels of a square brush stamped at each
+    sample point of each segment, clipped, also when split into small batches."""
+    def stamped(x0, y0, x1, y1, w, h, thick):
+        out = set()
+        off = range(-((thick - 1) // 2), thick - (thick - 1) // 2)
+        for a, b, c, d in zip(x0, y0, x1, y1):
+            steps = max(abs(c - a), abs(d - b))
+            for i in range(steps + 1):
+                t = i / max(steps, 1)
+                x, y = int(np.rint(a + (c - a) * t)), int(np.rint(b + (d - b) * t))
+                out |= {(x + i, y + j) for i in off for j in off
+                        if 0 <= x + i < w and 0 <= y + j < h}
+        return out
+    rng = np.random.default_rng(7)
+    for batch in (ax.BATCH_PIXELS, 40):
+        for _ in range(150):
+            n, (w, h) = int(rng.integers(1, 5)), rng.integers(5, 60, 2)
+            x0, x1 = rng.integers(-15, w + 15, (2, n))
+            y0, y1 = rng.integers(-15, h + 15, (2, n))
+            thick = int(rng.integers(1, 8))
+            old, ax.BATCH_PIXELS = ax.BATCH_PIXELS, batch
+            try:
+                ys, xs = ax.segment_pixels(x0, y0, x1, y1, int(w), int(h), thick)
+            finally:
+                ax.BATCH_PIXELS = old
+            assert set(zip(xs.tolist(), ys.tolist())) == stamped(
+                x0.tolist(), y0.tolist(), x1.tolist(), y1.tolist(), w, h, thick)
+
+
+def test_an_export_beyond_the_memory_available_names_the_size_that_fits(tmp_path, capsys,
+                                                                        monkeypatch):
+    monkeypatch.setattr(ax, "_available", lambda: 200 << 20)
+    out = tmp_path / "x.gif"
+    args = ["solve", "--rows", "5", "--cols", "5", "--start", "a1", "-q", "--animate", str(out)]
+    code, _, err = call(capsys, *args, "--size", "4096")
+    assert code == 2, err
+    assert err.strip() == ("--animate: a 4095×4095 GIF needs about 272 MiB of memory and "
+                           "200 MiB is available: use a size of 2405 px or less")
+    assert list(tmp_path.iterdir()) == []
+    code, _, err = call(capsys, *args, "--size", "2405")       # what it named fits
+    assert code == 0, err
+    monkeypatch.setattr(ax, "_available", lambda: 64 << 20)
+    code, _, err = call(capsys, *args, "--size", "4096")
+    assert code == 2 and err.strip().endswith("not even the smallest size fits; free some "
+                                              "memory"), err
+
+
+@pytest.mark.parametrize("fmt", ["gif", "mp4"])
+def test_a_full_disk_mid_encoding_is_one_line_and_keeps_the_old_file(tmp_path, fmt):
+    """The disk fills while the encoder writes (every write past 20 kB raises ENOSPC): one
+    line, exit 2, the old file kept, no temporary; nothing of the encoder reports later
+    (PyAV's writer used to print a 16-line traceback when collected)."""
+    if ax.missing_encoder(fmt):
+        pytest.skip(ax.missing_encoder(fmt))
+    out = tmp_path / f"t.{fmt}"
+    out.write_bytes(b"old")
+    # no fileno(): every byte goes through write(), as Pillow writes to a descriptor directly
+    code = ("import contextlib, errno, io, sys\n"
+            "from knightgui_core.system import files\n"
+            "real = files.atomic_writer\n"
+            "class Full:\n"
+            "    def __init__(self, f): self.f, self.n = f, 0\n"
+            "    def write(self, b):\n"
+            "        self.n += len(b)\n"
+            "        if self.n > 20_000:\n"
+            "            raise OSError(errno.ENOSPC, 'No space left on device')\n"
+            "        return self.f.write(b)\n"
+            "    def fileno(self): raise io.UnsupportedOperation('fileno')\n"
+            "    def __getattr__(self, name): return getattr(self.f, name)\n"
+            "@contextlib.contextmanager\n"
+            "def full(path, mode='wb', **kw):\n"
+            "    with real(path, mode, **kw) as f:\n"
+            "        yield Full(f)\n"
+            "files.atomic_writer = full\n"
+            "from knightgui.cli import run\n"
+            "sys.exit(run(sys.argv[1:]))\n")
+    proc = subprocess.run([sys.executable, "-c", code, "solve", "--rows", "8", "--cols", "8",
+                           "-q", "--animate", str(out), "--moves-per-frame", "1"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.splitlines() == [f"--animate: cannot write {out}: the disk is full; "
+                                        "the file was left as it was"]
+    assert out.read_bytes() == b"old" and leftovers(tmp_path) == []
+
+
+def test_an_encoder_error_is_one_line_and_leaves_nothing(tmp_path, capsys, monkeypatch):
+    if ax.missing_encoder("mp4"):
+        pytest.skip(ax.missing_encoder("mp4"))
+    import av
+
+    def broken(*a, **k):
+        raise ValueError("Conversion to rgb24 failed\nsecond line")
+    monkeypatch.setattr(av.VideoFrame, "from_ndarray", broken)
+    out = tmp_path / "t.mp4"
+    code, _, err = call(capsys, "solve", "--rows", "5", "--cols", "5", "-q", "--animate",
+                        str(out), "--size", "100")
+    assert code == 2
+    assert err.strip() == "--animate: the MP4 encoder failed: Conversion to rgb24 failed"
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_a_5x5_gif_at_4096_px_stays_within_its_estimate(tmp_path):
+    """The estimate that refuses an export is an upper bound of what it takes: the peak of
+    a child that writes the 4095×4095 GIF against one that only solves."""
+    tour = solve(5, 5, start="a1").tour
+    need = ax.memory_needed(ax.plan(tour, "gif", size=4096))
+    base, _ = _peak_rss(["solve", "--rows", "5", "--cols", "5", "--start", "a1", "-q"], tmp_path)
+    peak, _ = _peak_rss(["solve", "--rows", "5", "--cols", "5", "--start", "a1", "-q",
+                         "--animate", str(tmp_path / "x.gif"), "--size", "4096"], tmp_path)
+    assert peak < base + need, (peak, base, need)
