@@ -6,7 +6,8 @@ Exit status, one per outcome, the same for every command: 0 done (a tour found o
 checked, an enumeration or study finished); 1 no tour (none exists on the board or from the
 start, the search found none, ``check``'s file holds a path that is not a tour); 2 bad input
 (an argument, a file or a store that cannot be used; one line on stderr). An output stream
-that cannot be written is 1 with one line; Ctrl-C 130, SIGTERM during a study 143.
+that cannot be written is 1 with one line; Ctrl-C 130; SIGTERM 143 and SIGHUP 129 (128 + the
+signal, one line: :mod:`knightgui.terminate`), after the same cleanup as Ctrl-C.
 """
 from __future__ import annotations
 
@@ -54,20 +55,16 @@ def run(argv, notice: bool = False) -> int:
 
 
 def _run(argv, notice: bool = False) -> int:
+    from .terminate import Terminated, signals_raise
     try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
-        if not getattr(args, "command", None):
-            parser.print_help()
-            return 0
-        if not notice or args.command == "warmup":     # warmup shows its own progress
-            return int(args.func(args) or 0)
-        from .compile_notice import compile_notice
-        with compile_notice():                  # a long first compile is said on stderr
-            return int(args.func(args) or 0)
+        with signals_raise():
+            return _command(argv, notice)
     except CliError as e:
         print(_one_line(str(e)) if str(e) else "bad input", file=sys.stderr)
         return e.code
+    except Terminated as e:
+        print(f"terminated ({e.name})", file=sys.stderr)
+        return e.exit_code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
@@ -77,6 +74,19 @@ def _run(argv, notice: bool = False) -> int:
             raise
         print(_one_line(str(e)), file=sys.stderr)
         return 2
+
+
+def _command(argv, notice: bool) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "command", None):
+        parser.print_help()
+        return 0
+    if not notice or args.command == "warmup":     # warmup shows its own progress
+        return int(args.func(args) or 0)
+    from .compile_notice import compile_notice
+    with compile_notice():                  # a long first compile is said on stderr
+        return int(args.func(args) or 0)
 
 
 def _one_line(text: str, limit: int = 300) -> str:

@@ -1,0 +1,115 @@
+"""Terminating signals as an exception, for the command line.
+
+While :func:`signals_raise` is in force, SIGTERM (``kill``, a batch system's time limit) and
+SIGHUP (the terminal closed) raise :class:`Terminated` in the main thread instead of ending
+the process at once. :class:`Terminated` is a ``KeyboardInterrupt``, so every cleanup that
+Ctrl-C runs runs for these signals too (the one writer removes its temporary file, leaving
+the target as it was) and no ``except Exception`` on the way up swallows it; the command
+line then says so in one line and exits 128 + the signal's number. Ctrl-C (SIGINT) raises
+``KeyboardInterrupt`` as it always does, under the same rule below.
+
+A signal that comes while numba compiles or loads a kernel (Python code of ``numba`` or
+``llvmlite`` on the stack) is not raised there: an exception thrown through LLVM's bindings
+can leave them broken and the process crashing at exit. It is sent again a moment later,
+and raised once the compiler is left.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from types import FrameType
+
+__all__ = ["Terminated", "signals_raise", "TERMINATING", "RETRY_SECONDS",
+           "GRACE_SECONDS"]
+
+#: the signals that raise :class:`Terminated` (those this platform has)
+TERMINATING = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
+#: how long a signal that came inside the compiler waits before it is sent again (seconds)
+RETRY_SECONDS = 0.05
+#: after a signal is raised, further ones are let pass this long (the cleanup's time)
+GRACE_SECONDS = 5.0
+_COMPILER = (f"{os.sep}numba{os.sep}", f"{os.sep}llvmlite{os.sep}")
+
+
+def _in_compiler(frame: FrameType | None) -> bool:
+    """Whether Python code of numba or llvmlite is on the stack of ``frame``."""
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if any(part in name for part in _COMPILER):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _send_again(signum: int) -> None:
+    t = threading.Timer(RETRY_SECONDS, os.kill, (os.getpid(), signum))
+    t.daemon = True
+    t.start()
+
+
+class Terminated(KeyboardInterrupt):
+    """The process got a terminating signal (``signum``) while a command ran."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = int(signum)
+
+    @property
+    def name(self) -> str:
+        """The signal's name, ``SIGTERM`` or ``SIGHUP``."""
+        try:
+            return signal.Signals(self.signum).name
+        except ValueError:
+            return f"signal {self.signum}"
+
+    @property
+    def exit_code(self) -> int:
+        """128 + the signal's number, as a shell reports a process the signal ended."""
+        return 128 + self.signum
+
+
+@contextlib.contextmanager
+def signals_raise() -> Iterator[None]:
+    """While the block runs, :data:`TERMINATING` signals raise :class:`Terminated` in the
+    main thread, and Ctrl-C ``KeyboardInterrupt``; a further signal within
+    :data:`GRACE_SECONDS` of one raised is let pass, so that the cleanup it started
+    finishes; a signal inside the compiler waits (see the module). A signal the process
+    ignores (``nohup`` ignores SIGHUP), or a Ctrl-C whose handler is not Python's default,
+    is left as it is; outside the main thread (a test's, an embedding app's) signals are
+    left alone. The handlers before the block are put back after it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    raised_at = [-GRACE_SECONDS]
+
+    def handler(signum, frame):
+        if time.monotonic() - raised_at[0] < GRACE_SECONDS:
+            return
+        if _in_compiler(frame):
+            _send_again(signum)
+            return
+        raised_at[0] = time.monotonic()
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt()
+        raise Terminated(signum)
+
+    old: dict[int, object] = {}
+    for s in TERMINATING + (signal.SIGINT,):
+        try:
+            current = signal.getsignal(s)
+            if current is signal.SIG_IGN or (s == signal.SIGINT and
+                                             current is not signal.default_int_handler):
+                continue
+            old[s] = signal.signal(s, handler)
+        except (ValueError, OSError):
+            pass
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            with contextlib.suppress(ValueError, OSError, TypeError):
+                signal.signal(s, h)   # type: ignore[arg-type]

@@ -1,0 +1,119 @@
+"""A terminating signal during a streamed write (``enumerate --out``, ``solve --animate``)
+leaves no temporary file and the target as it was: SIGTERM and SIGHUP raise
+``Terminated`` (knightgui/terminate.py), the writer's cleanup runs as for Ctrl-C, and the
+command line says so in one line and exits 128 + the signal."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from knightgui.terminate import RETRY_SECONDS, Terminated, signals_raise
+
+KNIGHTGUI = [sys.executable, "-m", "knightgui"]
+NINE = ["enumerate", "--rows", "9", "--cols", "9", "--start", "a1"]    # GBs of solutions
+BIG_GIF = ["solve", "--rows", "30", "--cols", "30", "-q", "--size", "4096"]   # seconds
+BIG_MP4 = ["solve", "--rows", "30", "--cols", "30", "-q", "--moves-per-frame", "1",
+           "--size", "2000"]
+
+
+def _temporaries(folder) -> list[str]:
+    return sorted(n for n in os.listdir(folder) if n.endswith(".tmp"))
+
+
+def _signal_mid_write(tmp_path, args, name, sig) -> subprocess.CompletedProcess:
+    """Start ``knightgui args`` in ``tmp_path``, wait until the writer's temporary file for
+    ``name`` exists (and has bytes, for a stream), send ``sig``, and wait for the end."""
+    err = tmp_path / "stderr.txt"
+    with open(err, "wb") as e:
+        proc = subprocess.Popen(KNIGHTGUI + args, cwd=tmp_path, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=e)
+    try:
+        deadline = time.monotonic() + 240
+        while not [n for n in _temporaries(tmp_path) if n.startswith(f".{name}.")]:
+            assert proc.poll() is None, f"ended before writing: {err.read_text()}"
+            assert time.monotonic() < deadline, "no temporary file after 240 s"
+            time.sleep(0.02)
+        proc.send_signal(sig)
+        code = proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return subprocess.CompletedProcess(args, code, "", err.read_text())
+
+
+@pytest.mark.parametrize("args, name, sig, said", [
+    (NINE + ["--out", "sol.csv"], "sol.csv", signal.SIGTERM, "terminated (SIGTERM)"),
+    (NINE + ["--out", "sol.npy"], "sol.npy", signal.SIGHUP, "terminated (SIGHUP)"),
+    (NINE + ["--out", "sol.csv"], "sol.csv", signal.SIGINT, "interrupted"),
+    (BIG_MP4 + ["--animate", "t.mp4"], "t.mp4", signal.SIGTERM, "terminated (SIGTERM)"),
+    (BIG_GIF + ["--animate", "t.gif"], "t.gif", signal.SIGHUP, "terminated (SIGHUP)"),
+], ids=["csv-term", "npy-hup", "csv-int", "mp4-term", "gif-hup"])
+def test_a_signal_mid_write_leaves_no_temporary_and_the_old_file(tmp_path, args, name, sig,
+                                                                 said):
+    if name.endswith(".mp4"):
+        from knightgui import animation_export as ax
+        if ax.missing_encoder("mp4"):
+            pytest.skip(ax.missing_encoder("mp4"))
+    (tmp_path / name).write_bytes(b"old")
+    done = _signal_mid_write(tmp_path, args, name, sig)
+    assert done.returncode == 128 + sig, done.stderr
+    assert done.stderr.strip().splitlines() == [said]
+    assert _temporaries(tmp_path) == []
+    assert (tmp_path / name).read_bytes() == b"old"
+
+
+def test_a_second_signal_while_cleaning_up_is_let_pass():
+    hits: list[int] = []
+    with pytest.raises(Terminated) as ei:
+        with signals_raise():
+            try:
+                os.kill(os.getpid(), signal.SIGTERM)
+                for _ in range(10**6):          # the handler runs between bytecodes
+                    pass
+            finally:
+                os.kill(os.getpid(), signal.SIGTERM)    # during the cleanup: not raised
+                for _ in range(10**6):
+                    pass
+                hits.append(1)
+    assert hits == [1] and ei.value.exit_code == 143 and ei.value.name == "SIGTERM"
+
+
+def test_an_ignored_hangup_stays_ignored_and_handlers_are_put_back():
+    before_term = signal.getsignal(signal.SIGTERM)
+    old = signal.signal(signal.SIGHUP, signal.SIG_IGN)      # as under nohup
+    try:
+        with signals_raise():
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+            os.kill(os.getpid(), signal.SIGHUP)              # nothing happens
+            assert signal.getsignal(signal.SIGTERM) is not before_term
+        assert signal.getsignal(signal.SIGTERM) is before_term
+    finally:
+        signal.signal(signal.SIGHUP, old)
+
+
+def test_a_signal_inside_the_compiler_is_raised_once_it_is_left():
+    """An exception thrown through numba's or llvmlite's Python code can leave LLVM's
+    bindings broken: there the signal waits, and is raised in the caller's code."""
+    code = ("def compiling(kill, until):\n"
+            "    kill()\n"
+            "    while time.monotonic() < until:\n"
+            "        pass\n")
+    ns: dict = {"time": time}
+    exec(compile(code, os.path.join("site-packages", "numba", "core", "fake.py"), "exec"), ns)
+    left: list[float] = []
+    with pytest.raises(Terminated):
+        with signals_raise():
+            # several retries' worth inside the "compiler": none is raised there
+            ns["compiling"](lambda: os.kill(os.getpid(), signal.SIGTERM),
+                            time.monotonic() + 6 * RETRY_SECONDS)
+            left.append(time.monotonic())
+            deadline = left[0] + 30
+            while time.monotonic() < deadline:     # raised here, by the next retry
+                pass
+    assert left, "raised inside the compiler's code"
