@@ -285,14 +285,19 @@ class Tour:
         if [h.strip().lower() for h in header] != ["move", "col", "row", "square"]:
             raise TourError("a tour CSV must start with the header move,col,row,square")
         pts: list[tuple[int, int]] = []
+        letters: dict[int, str] = {}      # column letters met so far (the names' fast check)
         for line_no, rec in enumerate(reader, start=2):
             if not rec or all(not x.strip() for x in rec):
                 continue
             if len(rec) != 4:
                 raise TourError(f"line {line_no}: expected 4 fields, found {len(rec)}")
-            move, c, r = (_csv_whole(x) for x in rec[:3])
-            if move is None or c is None or r is None:
-                raise TourError(f"line {line_no}: move, col and row must be whole numbers")
+            numbers = rec[0] + rec[1] + rec[2]
+            try:   # int() also takes 1_000 and other scripts' digits: ASCII without _ only
+                if "_" in numbers or not numbers.isascii():
+                    raise ValueError
+                move, c, r = int(rec[0]), int(rec[1]), int(rec[2])
+            except ValueError:
+                raise TourError(f"line {line_no}: move, col and row must be whole numbers") from None
             if move != len(pts) + 1:
                 raise TourError(shorten(f"line {line_no}: expected move {len(pts) + 1}, "
                                         f"found {move}"))
@@ -300,7 +305,10 @@ class Tour:
                 raise TourError(shorten(f"line {line_no}: col,row {c},{r} is on no board "
                                         f"(col and row run from 0 to {MAX_SIDE - 1:,})"))
             name = rec[3].strip()
-            if name and _name_coords(name) != (c, r):    # the square column must agree
+            if c not in letters:
+                letters[c] = column_letters(c)
+            if (name and name != f"{letters[c]}{r + 1}"       # as written: the fast check
+                    and _name_coords(name) != (c, r)):        # the square column must agree
                 raise TourError(f"line {line_no}: square {shorten(name, 40)!r} contradicts "
                                 f"col,row {c},{r} ({square_name(c, r)})")
             pts.append((c, r))
@@ -338,17 +346,6 @@ class Tour:
             return cls.from_csv(stripped)
         except BoardError as e:
             raise TourError(str(e)) from None
-
-
-def _csv_whole(text: str) -> int | None:
-    """A CSV field as a whole number: ASCII digits with an optional sign, blanks around
-    them; ``None`` for anything else (``1_000``, ``1.0``, other scripts' digits, 40 digits
-    or more: no board's coordinate is that long)."""
-    t = text.strip()
-    digits = t[1:] if t[:1] in ("+", "-") else t
-    if not (digits.isascii() and digits.isdigit()) or len(digits) >= 40:
-        return None
-    return int(t)
 
 
 def _name_coords(name: str) -> tuple[int, int] | None:
