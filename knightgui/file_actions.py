@@ -49,6 +49,17 @@ def attempt(name: str | os.PathLike[str], work: Callable[[], object],
     return True
 
 
+def tour_words(t: Tour) -> str:
+    """Which tour an export writes, in words: "the 8×8 open tour from d4 to d3, solution 1
+    (the tour on the board)"."""
+    b = t.board
+    which = (t.method or {}).get("solution")
+    return (f"the {b.rows}×{b.cols} {'closed' if t.closed else 'open'} tour from "
+            f"{b.name(int(t.path[0]))} to {b.name(int(t.path[-1]))}"
+            + (f", solution {int(which):,}" if isinstance(which, int) else "")
+            + " (the tour on the board)")
+
+
 def guarded(fn):
     """Wrap a slot: an exception becomes a dialog and a log line, never a crash."""
     def wrapper(self, *args, **kwargs):
@@ -171,6 +182,7 @@ class FileActions:
         t = self._need_tour()
         if t is None:
             return False
+        self.status(f"Export animation: {tour_words(t)}")
         if self._animations is None:
             from .animation_dialog import AnimationExporter
             self._animations = AnimationExporter(

@@ -81,3 +81,22 @@ def test_export_after_a_stopped_watch_writes_the_tour_on_the_board(window, qtbot
     want = iio.imread(tmp_path / "b.gif", index=None)
     assert frames.shape == want.shape
     np.testing.assert_array_equal(frames[-1], want[-1])
+
+
+def test_export_says_which_tour_it_writes(window, qtbot, tmp_path, monkeypatch):
+    from knightgui import animation_dialog
+    seen = []
+
+    def fake_start(self, tour, filename=None, s=None):
+        seen.append(window.statusBar().currentMessage())
+        return False
+    monkeypatch.setattr(animation_dialog.AnimationExporter, "start", fake_start)
+    open_exhaustive(window, 8, "a1")
+    _watch_until(window, qtbot, 2)
+    window.act.next.trigger()
+    window.act.next.trigger()                   # solution 2 of the watched search
+    name = window.controls.board().name
+    end = name(int(window.view.path[-1]))
+    window.files.export_animation()
+    assert seen == [f"Export animation: the 8×8 open tour from a1 to {end}, solution 2 "
+                    "(the tour on the board)"]
