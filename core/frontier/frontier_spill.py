@@ -52,29 +52,42 @@ from .frontier_spill_merge import (
 from .frontier_word import LOAD, SMALL, carry_code, new_word_table, word_cell
 
 __all__ = ["watch_folder", "unwatch_folder", "SpillError", "BLOCK", "spill_step", "merge_rows",
-           "slices_for", "spill_folder", "run_in_process", "spilled_cells", "spill_line",
-           "wait_idle"]
+           "slices_for", "spill_folder", "check_spill_parent", "run_in_process",
+           "spilled_cells", "spill_line", "wait_idle"]
 
 
 class _TooBig(SpillError):
     """A slice's tables would pass the memory: it is read again in more parts."""
 
 
-def spill_folder(parent: str) -> str:
-    """A fresh folder for one run's slices inside ``parent`` (which must exist and be
-    writable); :class:`SpillError` with one line if not."""
-    if not os.path.isdir(parent):
+def check_spill_parent(parent: str) -> None:
+    """:class:`SpillError` with one line unless ``parent`` is a folder this process can
+    make files in and write a few KiB to (the check a run makes before it starts)."""
+    if not os.path.exists(parent):
         raise SpillError(f"the spill folder {parent} does not exist")
+    if not os.path.isdir(parent):
+        raise SpillError(f"the spill folder {parent} is not a folder")
     try:
-        made = tempfile.mkdtemp(prefix="knightgui-frontier-", dir=parent)
-        probe = os.path.join(made, "probe")
-        with open(probe, "wb") as f:
-            f.write(b"\0" * 4096)
-        os.remove(probe)
+        fd, probe = tempfile.mkstemp(prefix=".knightgui-probe-", dir=parent)
+        try:
+            os.write(fd, b"\0" * 4096)
+        finally:
+            os.close(fd)
+            os.remove(probe)
     except OSError as e:
         raise SpillError(f"the spill folder {parent} cannot be written: "
                          f"{e.strerror or e}") from None
-    return made
+
+
+def spill_folder(parent: str) -> str:
+    """A fresh folder for one run's slices inside ``parent`` (which must exist and be
+    writable); :class:`SpillError` with one line if not."""
+    check_spill_parent(parent)
+    try:
+        return tempfile.mkdtemp(prefix="knightgui-frontier-", dir=parent)
+    except OSError as e:
+        raise SpillError(f"the spill folder {parent} cannot be written: "
+                         f"{e.strerror or e}") from None
 
 
 def slices_for(states: int, slot_bytes: int, budget: int, least: int = 1) -> int:

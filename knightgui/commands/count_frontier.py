@@ -22,6 +22,7 @@ same path; each slice's ``worker`` in the JSON's ``slices``).
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sys
@@ -84,6 +85,11 @@ def _spill_options(args) -> dict:
                   "sees)", file=sys.stderr, flush=True)
         return {}
     least = 1 if raw is None else positive_int("--slices", raw, 1, 1 << 12)
+    from knightgui_core.frontier.frontier_spill import SpillError, check_spill_parent
+    try:                        # before any line on the run: a bad folder is one line
+        check_spill_parent(os.path.abspath(str(spill)))
+    except SpillError as e:
+        raise CliError(str(e)) from None
 
     def report(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
@@ -94,6 +100,25 @@ def _spill_options(args) -> dict:
 def wants_sequence(args) -> bool:
     """True when ``--cols-from`` or ``--cols-to`` was given."""
     return args.cols_from is not None or args.cols_to is not None
+
+
+def _no_store(args) -> None:
+    """The frontier count is not a set of runner tasks: ``--store`` has nothing to keep."""
+    if getattr(args, "store", None) is not None:
+        raise CliError("--store keeps the tasks of a study and the frontier count has none: "
+                       "leave it out (--spill DIR keeps a stopped count's progress)")
+
+
+@contextlib.contextmanager
+def _any_digits():
+    """Integers of any number of digits print as text and JSON while inside (Python
+    refuses more than 4,300 by default; the counts of long boards have more)."""
+    old = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
 
 
 def _frontier_errors():
@@ -125,7 +150,7 @@ def _terminable(fn):
 def run_all_tours_by_method(args, rows: int, cols: int, board, visited) -> int:
     """Choose the method, run it (``visited``: the visited-set command, called as it is),
     print what was chosen; the frontier's table and JSON here."""
-    from knightgui_core.studies.tour_methods import choose_method, frontier_records, run_frontier
+    from knightgui_core.studies.tour_methods import choose_method, run_frontier
     FrontierError = _frontier_errors()
     method_arg = str(args.method).strip().lower()
     if args.starts.strip().lower() != "all":
@@ -144,6 +169,7 @@ def run_all_tours_by_method(args, rows: int, cols: int, board, visited) -> int:
     if args.starts.strip().lower() != "all" or args.distinct or args.lengths:
         raise CliError("--all-tours counts every start; it takes no --starts, --distinct "
                        "or --lengths")
+    _no_store(args)
     k, n = min(rows, cols), max(rows, cols)
     t0 = time.perf_counter()
     try:
@@ -151,7 +177,14 @@ def run_all_tours_by_method(args, rows: int, cols: int, board, visited) -> int:
                            memory_limit=_memory_limit(args), **_spill_options(args))
     except FrontierError as e:
         raise CliError(str(e)) from None
-    rec = frontier_records(res, transposed=rows > cols)[0]
+    with _any_digits():
+        return _print_board(args, board, res, k, why, t0)
+
+
+def _print_board(args, board, res, k: int, why: str, t0: float) -> int:
+    """The frontier count of one board: its line and its JSON."""
+    from knightgui_core.studies.tour_methods import frontier_records
+    rec = frontier_records(res, transposed=board.rows > board.cols)[0]
     print(f"method: frontier, {k} rows at a time ({why})")
     paths = rec["undirected_paths"]
     directed = rec["totals"]["tours"]
@@ -185,6 +218,8 @@ def _run_starts(args, rows: int, cols: int, board, method_arg: str) -> int:
                                     per_start=True)
     except (CountError, FrontierError) as e:
         raise CliError(f"--starts: {e}" if isinstance(e, CountError) else str(e)) from None
+    if method == "frontier":
+        _no_store(args)
     t0 = time.perf_counter()
     names = [board.name(sq) for sq in squares]
     try:
@@ -216,7 +251,7 @@ def _run_starts(args, rows: int, cols: int, board, method_arg: str) -> int:
 def run_sequence(args, board_of) -> int:
     """``--cols-from A --cols-to B``: R×A … R×B by the frontier, one pass."""
     from knightgui_core.frontier.frontier_count import MAX_COLS, MAX_ROWS
-    from knightgui_core.studies.tour_methods import choose_method, frontier_records, run_frontier
+    from knightgui_core.studies.tour_methods import choose_method, run_frontier
     FrontierError = _frontier_errors()
     if not args.all_tours:
         raise CliError("--cols-from and --cols-to count every tour: give --all-tours")
@@ -232,6 +267,7 @@ def run_sequence(args, board_of) -> int:
     if b < a:
         raise CliError(f"--cols-to ({b}) is below --cols-from ({a})")
     board = board_of(args, rows, a)
+    _no_store(args)
     limit = _memory_limit(args)
     method_arg = str(args.method).strip().lower()
     try:
@@ -252,7 +288,13 @@ def run_sequence(args, board_of) -> int:
                            memory_limit=limit, progress=progress, **_spill_options(args))
     except FrontierError as e:
         raise CliError(str(e)) from None
-    seconds = time.perf_counter() - t0
+    with _any_digits():
+        return _print_sequence(args, res, rows, a, b, time.perf_counter() - t0)
+
+
+def _print_sequence(args, res, rows: int, a: int, b: int, seconds: float) -> int:
+    """The frontier count of rows × a … rows × b: the table and its JSON."""
+    from knightgui_core.studies.tour_methods import frontier_records
     recs = frontier_records(res)
     print(f"method: frontier, {rows} rows at a time (one pass for every length)")
     print(f"{'board':>9} {'closed tours':>28} {'undirected paths':>30} {'directed paths':>30}")

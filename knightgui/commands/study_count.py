@@ -81,8 +81,13 @@ def _dims(args) -> tuple[int, int]:
         return n, n
     if args.rows is None or args.cols is None:
         raise CliError("give the board: --size N, or --rows R and --cols C")
-    return (positive_int("--rows", args.rows, 1, 128),
-            positive_int("--cols", args.cols, 1, 128))
+    most = 128
+    if getattr(args, "all_tours", False):
+        # every tour of a long board is the frontier's, which reads up to MAX_COLS columns
+        from knightgui_core.frontier.frontier_count import MAX_COLS
+        most = MAX_COLS
+    return (positive_int("--rows", args.rows, 1, most),
+            positive_int("--cols", args.cols, 1, most))
 
 
 def _csv_text(res) -> str:
