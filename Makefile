@@ -11,9 +11,10 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 
+# no warm-up here: the window opens at once and compiles the engine in the background, the
+# features a newcomer meets first first (`knightgui warmup` compiles everything up front)
 $(VENV)/.stamp-run: pyproject.toml | $(BIN)/python
 	$(PIP) install -q -e .
-	$(BIN)/knightgui warmup
 	@touch $@
 
 $(VENV)/.stamp-test: pyproject.toml | $(BIN)/python
