@@ -236,7 +236,7 @@ class ControlsPanel(ControlsLayout, QWidget):
             # end squares
             self.end.clear()
             if not s.closed:
-                self.end.addItem("(open tour: no end)", None)
+                self.end.addItem("open tour: tick closed tour", None)
             for name in m.end_choices():
                 self.end.addItem(name, name)
             self.end.setCurrentIndex(max(self.end.findData(s.end), 0))
@@ -285,7 +285,8 @@ class ControlsPanel(ControlsLayout, QWidget):
         self.start.setEnabled(not anywhere)
         self.start.setToolTip("the tours a symmetry keeps start anywhere: no start is used"
                               if anywhere else "click a square on the board to set the start")
-        self.squares_form.setRowVisible(self.end, en.end)
+        # in Exhaustive mode the End row is always there: disabled, it says how to get one
+        self.squares_form.setRowVisible(self.end, en.end or (en.exhaustive and not every))
         self.dash_box.form.setRowVisible(self.tail, en.end)
         self.dash_box.setVisible(not every)
         summary = self._dash_summary(en)

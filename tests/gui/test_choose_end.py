@@ -39,3 +39,13 @@ def test_an_open_tour_says_where_it_could_end(window):
 def test_the_help_says_what_the_end_click_does():
     assert "closed" in dict((k, w) for _a, k, w in MOUSE_AND_KEYS)["Shift-click or right-click"]
     assert "right-click" in GETTING_STARTED and "<i>closed\ntour</i> is ticked" in GETTING_STARTED
+
+
+def test_exhaustive_mode_always_shows_the_end_and_how_to_get_one(window):
+    c = window.controls
+    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
+    assert not c.closed.isChecked()
+    assert c.end.isVisible() and not c.end.isEnabled()
+    assert c.end.currentText() == "open tour: tick closed tour"
+    c.closed.setChecked(True)
+    assert c.end.isEnabled() and c.end.currentText() in ("b6", "c7")

@@ -92,9 +92,9 @@ def test_a_mode_shows_its_own_controls_only(qtbot):
     c.model.update(mode="exhaustive")
     qtbot.wait(20)
     assert c.enum_box.isVisible() and not c.rules_box.isVisible() and c.all_tours.isVisible()
-    assert not c.end.isVisible()                       # an open tour has no end
+    assert c.end.isVisible() and not c.end.isEnabled()  # an open tour: no end, said so
     c.model.update(closed=True)
-    assert c.end.isVisible() and c.dash_box.isVisible()
+    assert c.end.isEnabled() and c.dash_box.isVisible()
     c.model.update(closed=False, all_tours=True)       # every path takes no dashes
     assert not c.dash_box.isVisible() and c.enum_box.isVisible()
     assert set(c.mode_groups) <= set(type(c.model.enabled()).__dataclass_fields__)
