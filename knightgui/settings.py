@@ -192,7 +192,10 @@ def _choice(s: QSettings, key: str, choices: tuple[str, ...], default: str) -> s
     return default
 
 
-def _text(s: QSettings, key: str, limit: int) -> str:
+def text_value(s: QSettings, key: str, limit: int = PATH_CHARS) -> str:
+    """The text at ``key`` (a folder, a file, an address) of at most ``limit`` characters,
+    else ``""`` (with one warning line when something else is there: a list, bytes, a text
+    too long)."""
     v = s.value(key)
     if v is None or v == "":
         return ""
@@ -276,7 +279,7 @@ def load(window: MainWindowLike) -> None:
     for key, box in (("speed/play", acts.play_speed), ("speed/animation", acts.anim_speed),
                      ("speed/watch", acts.watch_speed)):
         box.setValue(_whole(s, key, box.minimum(), box.maximum(), box.value()))
-    window.files.last_dir = _text(s, "dir/last", PATH_CHARS)
+    window.files.last_dir = text_value(s, "dir/last")
     geo = _bytes(s, "window/geometry")
     if geo is not None:
         window.restoreGeometry(geo)

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 from knightgui_core.board.squares import Board, parse_leaper
 from knightgui_core.system.files import write_bytes, write_text
 
-from ..settings import qsettings
+from ..settings import qsettings, text_value
 from .analysis_base import AnalysisPage, StudyRunner
 from .controls_layout import EDGES, PIECES
 from .count_table import CountFeed, CountTable, row_texts
@@ -122,10 +122,10 @@ class CountStudyPage(AnalysisPage):
         self.piece_combo.setToolTip("the piece: a listed leaper, or A,B typed")
         self._board: Board | None = None
         s = qsettings()
-        self.scheduler_edit = QLineEdit(str(s.value("count/scheduler", "") or ""))
+        self.scheduler_edit = QLineEdit(text_value(s, "count/scheduler"))
         self.scheduler_edit.setPlaceholderText("this machine (or tcp://HOST:8786)")
         self.scheduler_edit.setToolTip("Dask scheduler of a cluster; empty: this machine")
-        self.store_edit = QLineEdit(str(s.value("count/store", "") or ""))
+        self.store_edit = QLineEdit(text_value(s, "count/store"))
         self.store_edit.setPlaceholderText("no store (or a .sqlite file to resume from)")
         self.store_edit.setToolTip("SQLite result store: finished tasks are kept and reused")
         for group in ((QLabel("Board"), self.size_spin, self.edges_combo, self.piece_combo,

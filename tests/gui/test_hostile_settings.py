@@ -227,3 +227,18 @@ def test_a_link_to_a_regular_settings_file_is_read_and_written_through(qtbot, di
     w.act.play_speed.setValue(7)
     w.close()
     assert path.is_symlink() and "play=7" in real.read_text()
+
+
+def test_the_count_pages_remembered_texts_are_checked_too(qtbot, caplog):
+    """The tour counts page's scheduler address and store file: a list (an unquoted comma in
+    the file) or a text too long keeps the field empty, one warning line each (before, the
+    list's Python text was put in the field)."""
+    from knightgui.panels.analysis_base import StudyRunner
+    from knightgui.panels.analysis_counts import CountStudyPage
+    _write_ini(_settings_file(), {"count/scheduler": "tcp://a, tcp://b",
+                                  "count/store": "x" * (settings.PATH_CHARS + 1)})
+    with caplog.at_level("WARNING"):
+        page = CountStudyPage(StudyRunner())
+    qtbot.addWidget(page)
+    assert page.scheduler_edit.text() == "" and page.store_edit.text() == ""
+    assert len(_lines(caplog, "count/scheduler")) == 1 and len(_lines(caplog, "count/store")) == 1
