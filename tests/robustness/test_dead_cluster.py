@@ -266,3 +266,33 @@ def test_malformed_addresses_through_the_command_and_the_environment(tmp_path):
                  "tcp://scheduler.example.org.:1", "tcp://localhost:65535",
                  "tcp://[fe80::1%eth0]:8786", "inproc://10.0.0.1/1/2"):
         assert resolve_scheduler(good, environ={}) == good
+
+
+def test_a_scheduler_that_never_had_a_worker_is_said_at_once_and_ends_in_time(tmp_path):
+    """A `dask scheduler` with no worker at all: the study says at once that it waits, and
+    for how long, then ends after the timeout with one line, exit 2, nothing computed."""
+    empty = Cluster(0)
+    try:
+        from distributed import Client
+        with Client(empty.address, timeout=40, set_as_default=False):
+            pass                                       # the scheduler answers
+        store = tmp_path / "s.sqlite"
+        proc = subprocess.Popen(KNIGHTGUI + _study(empty, store), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=_env())
+        try:
+            first = proc.stderr.readline()             # said while the study waits
+            assert proc.poll() is None, first
+            out, rest = proc.communicate(timeout=TIMEOUT + 60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
+    finally:
+        empty.close()
+    where = f"move orders 9×9 (first): the Dask scheduler at {empty.address}"
+    assert first == (f"{where} has no worker: waiting up to {TIMEOUT} s for one (the worker "
+                     "timeout)\n"), first
+    assert proc.returncode == 2 and out == "" and "Traceback" not in rest, rest
+    assert rest.strip().splitlines() == [
+        f"{where} has had no worker for {TIMEOUT} s; 0 of 64 tasks are kept in the store: run "
+        "the same command again to finish"], rest
