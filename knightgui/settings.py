@@ -141,8 +141,9 @@ def _spare_file() -> str:
 
 def _warn(key: str, value: object, wants: str) -> None:
     """One line: the remembered ``key`` holds ``value``, not what it ``wants``."""
-    log.warning("the remembered %s %s is not %s; its default serves", key,
-                shorten(repr(value), 60), wants)
+    shown = repr(value[:100] if isinstance(value, str) else value)    # a long text: its start
+    log.warning("the remembered %s %s is not %s; its default serves", key, shorten(shown, 60),
+                wants)
 
 
 def _whole(s: QSettings, key: str, lo: int, hi: int, default: int) -> int:
