@@ -342,9 +342,12 @@ class MainWindow(QMainWindow):
         a.anim_speed.setEnabled(animate)
 
     def tour_on_board(self):
-        """The complete tour the board shows, or None (the board shows a watched search's
-        path, a walk, a hand-made path or nothing): what Save and Export write."""
+        """The complete tour the board shows (or whose construction it is animating), or
+        None (the board shows a watched search's path, a walk, a hand-made path or
+        nothing): what Save and Export write."""
         t = self.results.tour
+        if t is not None and self.animator.running:    # its construction is being played
+            return t
         if t is None or len(t.path) != len(self.view.path) or \
                 not np.array_equal(np.asarray(t.path), self.view.path):
             return None

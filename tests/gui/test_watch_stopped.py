@@ -100,3 +100,16 @@ def test_export_says_which_tour_it_writes(window, qtbot, tmp_path, monkeypatch):
     window.files.export_animation()
     assert seen == [f"Export animation: the 8×8 open tour from a1 to {end}, solution 2 "
                     "(the tour on the board)"]
+
+
+def test_a_tour_being_animated_can_still_be_saved(window, qtbot, tmp_path):
+    from gui_helpers import some_tour
+    t = some_tour(6, 6)
+    window.show_tour(t)
+    window.act.anim_speed.setValue(1)
+    window.act.anim.trigger()                   # the construction plays, move by move
+    assert window.animator.running and len(window.view.path) < 36
+    assert window.files.save_tour(filename=str(tmp_path / "t.json"))
+    from knightgui_core.board.tour import Tour
+    np.testing.assert_array_equal(Tour.load(str(tmp_path / "t.json")).path, t.path)
+    window.act.anim.trigger()                   # stop: the whole tour again
