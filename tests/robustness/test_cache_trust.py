@@ -1,9 +1,11 @@
 """The kernel cache never unpickles a file another user could have written, nor a file whose
-seal does not vouch for it (issue 34, items 1 and 2).
+seal does not vouch for it.
 
 The planted entries below are real pickles that, once unpickled, create a marker file: the
-attack the probe reproduced. Each test runs the installed command in a fresh process and
-checks that the marker never appears and the answer is right.
+attack a cache folder open to others allows. Each test runs a fresh process on a cache root
+(the two kernels of :mod:`cache_helpers`: the rules hold for every numba cache file of a
+process that imported the engine) and checks that the marker never appears and the answer is
+right.
 """
 import os
 import pickle
@@ -11,14 +13,14 @@ import shutil
 import stat
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+from cache_helpers import KEY, assert_right, entries, fill_cache, run_kernels, write_kernels
 
 import knightgui_core.system.jit as jit
 from knightgui_core.system import kernel_cache
 
-ANSWER = "a8→c7: 14,258 solutions, 18,280 dead ends"
-KEY = jit.cache_key()
 ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 NOBODY = 65534
 
@@ -39,31 +41,16 @@ def _installed() -> str:
     return exe
 
 
-def _run(home, **env):
-    """The installed ``knightgui enumerate`` (8×8 a8→c7) in a clean environment."""
-    base = {"PATH": "/usr/bin:/bin", "HOME": str(home), "TMPDIR": str(home / "tmp")}
-    (home / "tmp").mkdir(exist_ok=True)
-    return subprocess.run([_installed(), "enumerate", "--rows", "8", "--cols", "8",
-                           "--start", "a8", "--end", "c7"], capture_output=True, text=True,
-                          timeout=600, env={**base, **env}, cwd=str(home))
-
-
-def _assert_right(r, max_lines=1):
-    assert r.returncode == 0 and ANSWER in r.stdout, (r.returncode, r.stdout, r.stderr[-2000:])
-    lines = [ln for ln in r.stderr.splitlines()        # the compile notice is no warning
-             if ln.strip() and "compiling the engine (once)" not in ln]
-    assert len(lines) <= max_lines, r.stderr[-2000:]
-    return lines
+@pytest.fixture(scope="module")
+def kernels(tmp_path_factory):
+    """The kernel module every test of this file runs (one path: the cache copies fit it)."""
+    return write_kernels(tmp_path_factory.mktemp("kernels"))
 
 
 @pytest.fixture(scope="module")
-def good_cache(tmp_path_factory):
-    """A cache root filled (and sealed) by one run of the installed command."""
-    home = tmp_path_factory.mktemp("good")
-    root = home / "cache"
-    _assert_right(_run(home, KNIGHTGUI_CACHE_DIR=str(root)), max_lines=0)
-    assert any((root / KEY).rglob("*.nbc.seal"))
-    return root
+def good_cache(kernels, tmp_path_factory):
+    """A cache root filled (and sealed) by one run of the kernels."""
+    return fill_cache(kernels, tmp_path_factory.mktemp("good"))
 
 
 def _plant(good_cache, where, marker):
@@ -96,6 +83,11 @@ def _loosen_tree(top):
             os.chmod(os.path.join(dirpath, f), 0o666)
 
 
+def _outside(cache, folder):
+    """Whether the cache folder a child used is outside ``folder``."""
+    return folder != Path(cache) and folder not in Path(cache).parents
+
+
 def _blocked(home):
     """A KNIGHTGUI_CACHE_DIR that cannot be a folder (a file is in the way), even for root."""
     blocker = home / "a-file"
@@ -105,35 +97,37 @@ def _blocked(home):
 
 @pytest.mark.jit_only
 @pytest.mark.skipif(not ROOT, reason="planting as another user needs root")
-def test_a_fallback_folder_planted_by_another_user_is_never_loaded(good_cache, tmp_path):
-    """The reported hole: the cache folder cannot be written, knightgui falls back to the
-    temporary folder, which another user created first and filled."""
+def test_a_fallback_folder_planted_by_another_user_is_never_loaded(kernels, good_cache, tmp_path):
+    """The cache folder cannot be written, knightgui falls back to the temporary folder,
+    which another user created first and filled."""
     marker = tmp_path / "pwned"
     fallback = tmp_path / "tmp" / f"knightgui-numba-{os.geteuid()}"
     _plant(good_cache, fallback, marker)
     _chown_tree(fallback, NOBODY)
     fallback.chmod(0o755)
-    r = _run(tmp_path, KNIGHTGUI_CACHE_DIR=_blocked(tmp_path))
+    r = run_kernels(kernels, tmp_path, KNIGHTGUI_CACHE_DIR=_blocked(tmp_path))
     assert not marker.exists(), "a planted cache entry was unpickled"
-    _assert_right(r)
+    assert_right(r)
     assert "not used" in r.stderr
+    assert _outside(r.report["cache"], fallback) and r.report["hits"] == 0
 
 
 @pytest.mark.jit_only
-def test_a_fallback_folder_others_can_write_is_never_loaded(good_cache, tmp_path):
+def test_a_fallback_folder_others_can_write_is_never_loaded(kernels, good_cache, tmp_path):
     """Owned by this user but writable by everyone: anyone may have planted the files."""
     marker = tmp_path / "pwned"
     fallback = tmp_path / "tmp" / f"knightgui-numba-{os.geteuid()}"
     _plant(good_cache, fallback, marker)
     _loosen_tree(fallback)
-    r = _run(tmp_path, KNIGHTGUI_CACHE_DIR=_blocked(tmp_path))
+    r = run_kernels(kernels, tmp_path, KNIGHTGUI_CACHE_DIR=_blocked(tmp_path))
     assert not marker.exists(), "a planted cache entry was unpickled"
-    _assert_right(r)
+    assert_right(r)
+    assert _outside(r.report["cache"], fallback) and r.report["hits"] == 0
 
 
 @pytest.mark.jit_only
 @pytest.mark.parametrize("how", ["another-user", "world-writable"])
-def test_a_shared_cache_dir_is_not_trusted(good_cache, tmp_path, how):
+def test_a_shared_cache_dir_is_not_trusted(kernels, good_cache, tmp_path, how):
     """KNIGHTGUI_CACHE_DIR itself pointing at a folder others control: not used."""
     if how == "another-user" and not ROOT:
         pytest.skip("planting as another user needs root")
@@ -143,42 +137,48 @@ def test_a_shared_cache_dir_is_not_trusted(good_cache, tmp_path, how):
         _chown_tree(shared, NOBODY)
     else:
         _loosen_tree(shared)
-    r = _run(tmp_path, KNIGHTGUI_CACHE_DIR=str(shared))
+    r = run_kernels(kernels, tmp_path, KNIGHTGUI_CACHE_DIR=str(shared))
     assert not marker.exists(), "a planted cache entry was unpickled"
-    _assert_right(r)
+    assert_right(r)
     assert "not used" in r.stderr
+    assert _outside(r.report["cache"], shared) and r.report["hits"] == 0
 
 
 @pytest.mark.jit_only
-def test_entries_whose_seal_does_not_match_are_never_unpickled(good_cache, tmp_path):
+def test_entries_whose_seal_does_not_match_are_never_unpickled(kernels, good_cache, tmp_path):
     """In the user's own private folder, a file replaced behind knightgui's back (seal left
     as it was) is a miss: compiled again, one warning, no code run."""
     marker = tmp_path / "pwned"
     root = tmp_path / "cache"
     root.mkdir(mode=0o700)
     _plant(good_cache, root, marker)
-    r = _run(tmp_path, KNIGHTGUI_CACHE_DIR=str(root))
+    r = run_kernels(kernels, tmp_path, KNIGHTGUI_CACHE_DIR=str(root))
     assert not marker.exists(), "a planted cache entry was unpickled"
-    _assert_right(r)
+    assert_right(r)
+    assert r.report["cache"] == str(root / KEY) and r.report["hits"] == 0
+    assert len(r.warnings) == 1 and "could not be trusted" in r.stderr, r
     # the entries were rewritten, sealed: the next run is quiet and loads them
-    _assert_right(_run(tmp_path, KNIGHTGUI_CACHE_DIR=str(root)), max_lines=0)
+    again = assert_right(run_kernels(kernels, tmp_path, KNIGHTGUI_CACHE_DIR=str(root)), 0)
+    assert again.report["misses"] == 0 and again.report["hits"] > 0, again
 
 
 @pytest.mark.jit_only
 @pytest.mark.parametrize("with_seals", [False, True])
-def test_entries_holding_other_kernels_code_cost_one_compile(good_cache, tmp_path, with_seals):
+def test_entries_holding_other_kernels_code_cost_one_compile(kernels, good_cache, tmp_path,
+                                                              with_seals):
     """Every data file holding the next kernel's (its seal too, or not): never unpickled as
-    this kernel's, so loading cannot hang in numba; compiled again within the normal time."""
+    this kernel's, so loading cannot run another kernel's code; compiled again."""
     root = tmp_path / "cache"
     shutil.copytree(good_cache, root)
-    datas = sorted((root / KEY).rglob("*.nbc"))
+    datas = entries(root, "*.nbc")
     assert len(datas) > 1
     blobs = [(p.read_bytes(), (p.parent / (p.name + ".seal")).read_bytes()) for p in datas]
     for p, (blob, seal) in zip(datas, blobs[1:] + blobs[:1]):
         p.write_bytes(blob)
         if with_seals:
             (p.parent / (p.name + ".seal")).write_bytes(seal)
-    _assert_right(_run(tmp_path, KNIGHTGUI_CACHE_DIR=str(root)))
+    r = assert_right(run_kernels(kernels, tmp_path, KNIGHTGUI_CACHE_DIR=str(root)))
+    assert r.report["misses"] > 0 and r.report["hits"] == 0, r
 
 
 # --- the rules themselves, in this process ------------------------------------------------
