@@ -1,13 +1,38 @@
-"""A numba cache folder that cannot be written, or holds garbage, costs a compile, never a crash."""
+"""A numba cache folder that cannot be written, or holds garbage, costs a compile, never a crash.
+
+The cases run a fresh process on the two kernels of :mod:`cache_helpers` (the cache's rules
+hold for every numba cache file of a process that imported the engine); the scrub at start-up
+and the package name in the key folder concern the engine's own folders, so their tests copy
+or compile one small engine kernel, ``validate_kernel.path_is_tour``.
+"""
+import hashlib
 import os
 import shutil
 import subprocess
 import sys
 
+import numpy as np
 import pytest
+from cache_helpers import KEY, assert_right, entries, fill_cache, numba_folder, run_kernels, write_kernels
 
 import knightgui_core.system.jit as jit
-from knightgui_core.walks.solve import solve
+
+#: one call of ``path_is_tour`` (a 1×1 board's one-square path is a tour), and its stats
+_VALIDATE = ("import numpy as np; from {pkg}.board.validate_kernel import path_is_tour as f; "
+             "print(f(np.zeros(1, np.int32), 1, 1, False), "
+             "sum(sum(c.values()) for c in (f.stats.cache_hits, f.stats.cache_misses)), "
+             "sum(f.stats.cache_misses.values()))")
+
+
+def _validate(pkg, root, cwd):
+    """``path_is_tour`` called in a fresh process that imports the engine as ``pkg``, with
+    the cache root ``root``: (its answer, the kernel's signatures looked up, its misses)."""
+    r = subprocess.run([sys.executable, "-c", _VALIDATE.format(pkg=pkg)], capture_output=True,
+                       text=True, timeout=300, cwd=str(cwd),
+                       env={"KNIGHTGUI_CACHE_DIR": str(root), "PATH": "/usr/bin:/bin",
+                            "HOME": str(root.parent), "PYTHONDONTWRITEBYTECODE": "1"})
+    assert r.returncode == 0, r.stderr[-2000:]
+    return r, tuple(int(x) for x in r.stdout.split())
 
 
 def test_unwritable_cache_folder_falls_back_with_a_note(tmp_path, monkeypatch, caplog):
@@ -22,23 +47,31 @@ def test_unwritable_cache_folder_falls_back_with_a_note(tmp_path, monkeypatch, c
 
 @pytest.mark.jit_only
 def test_corrupt_cache_entries_are_removed_and_recompiled(tmp_path):
-    solve(8, 8, method="greedy")              # make sure the walk kernels are cached
+    """Start-up removes this installation's torn entries (a data file without its pickle
+    header takes its index along; an index without its end), and the kernel whose entry it
+    was is compiled again and cached afresh."""
+    from knightgui_core.board.validate_kernel import path_is_tour
+    assert path_is_tour(np.zeros(1, np.int32), 1, 1, False) == 1   # cached here
+    board = next(d for d in jit.own_cache_folders(jit.CACHE_DIR) if d.name.startswith("board_"))
     root = tmp_path / "cache"
-    cache = root / jit.CACHE_DIR.name
-    shutil.copytree(jit.CACHE_DIR, cache)
-    own = jit.own_cache_folders(cache)       # this checkout's kernels (others are left alone)
-    datas = sorted(p for d in own for p in d.glob("walk_kernel.greedy_walk*.nbc"))
-    index = sorted(p for d in own for p in d.glob("validate_kernel.path_is_tour*.nbi"))
-    assert datas and index
+    copy = root / KEY / board.name
+    copy.mkdir(parents=True)
+    for p in board.glob("validate_kernel.path_is_tour-*"):
+        shutil.copy2(p, copy / p.name)
+    datas = sorted(copy.glob("*.nbc"))
+    assert datas and sorted(copy.glob("*.nbi"))
     datas[0].write_bytes(b"\x00garbage")
-    index[0].write_bytes(b"\x80\x04garbage")  # no STOP: a torn write
-    code = ("from knightgui_core.walks.solve import solve; r = solve(8, 8, method='greedy'); "
-            "assert r.ok; print('solved')")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=300, env={"KNIGHTGUI_CACHE_DIR": str(root), "PATH": "/usr/bin"})
-    assert r.returncode == 0 and "solved" in r.stdout, r.stderr
+    walks = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(jit.__file__))), "walks")
+    torn = root / KEY / f"walks_{hashlib.sha1(walks.encode()).hexdigest()}"
+    torn.mkdir()
+    (torn / "walk_kernel.greedy_walk-1.py311.nbi").write_bytes(b"\x80\x04garbage")  # no STOP
+    (torn / "walk_kernel.greedy_walk-1.py311.1.nbc").write_bytes(b"\x80\x04intact.")
+    r, (answer, looked_up, misses) = _validate("knightgui_core", root, tmp_path)
+    assert answer == 1 and looked_up == misses == 1, r.stdout
     assert "unreadable files" in r.stderr
-    assert all(p.read_bytes()[:1] == b"\x80" for d in own for p in d.glob("*.nbc"))
+    assert not any(torn.iterdir())
+    assert all(jit._looks_like_pickle(p) for p in copy.glob("*.nb[ic]"))   # noqa: SLF001
+    assert sorted(copy.glob("*.nbc")) and sorted(copy.glob("*.nbi"))
 
 
 def test_the_scrub_reads_only_this_checkouts_folders(tmp_path):
@@ -76,41 +109,19 @@ def test_the_scrub_pairs_each_index_with_its_own_data_files(tmp_path):
     assert jit.scrub_cache(tmp_path) == 3
     assert sorted(p.name for p in mine.iterdir()) == ["k.f-10.py311.1.nbc", "k.f-10.py311.nbi"]
 
-# --- every way a cache can be wrong, against the installed command in a fresh cache ------
-
-ANSWER = "a8→c7: 14,258 solutions, 18,280 dead ends"
-KEY = jit.cache_key()
-
-
-def _installed() -> str:
-    exe = shutil.which("knightgui", path=os.path.dirname(sys.executable))
-    assert exe, "the knightgui entry point is not installed beside this Python"
-    return exe
-
-
-def _run(root, *, preexec=None, extra_env=None):
-    """The installed ``knightgui enumerate`` (8×8 a8→c7) with the cache root ``root``."""
-    env = {"KNIGHTGUI_CACHE_DIR": str(root), "PATH": "/usr/bin:/bin",
-           "HOME": str(root.parent), **(extra_env or {})}
-    return subprocess.run([_installed(), "enumerate", "--rows", "8", "--cols", "8",
-                           "--start", "a8", "--end", "c7"], capture_output=True, text=True,
-                          timeout=600, env=env, preexec_fn=preexec, cwd=str(root.parent))
-
-
-def _assert_right(r):
-    assert r.returncode == 0 and ANSWER in r.stdout, (r.returncode, r.stdout, r.stderr[-2000:])
-    lines = [ln for ln in r.stderr.splitlines()        # the compile notice is no warning
-             if ln.strip() and "compiling the engine (once)" not in ln]
-    assert len(lines) <= 1, r.stderr[-2000:]
+# --- every way a cache can be wrong, against a fresh process in a fresh cache ---------------
 
 
 @pytest.fixture(scope="module")
-def good_cache(tmp_path_factory):
-    """A cache root filled by one run of the installed command."""
-    root = tmp_path_factory.mktemp("good") / "cache"
-    _assert_right(_run(root))
-    assert any((root / KEY).rglob("*.nbc"))
-    return root
+def kernels(tmp_path_factory):
+    """The kernel module every test of this file runs (one path: the cache copies fit it)."""
+    return write_kernels(tmp_path_factory.mktemp("kernels"))
+
+
+@pytest.fixture(scope="module")
+def good_cache(kernels, tmp_path_factory):
+    """A cache root filled by one run of the kernels."""
+    return fill_cache(kernels, tmp_path_factory.mktemp("good"))
 
 
 def _copy(good_cache, tmp_path):
@@ -119,49 +130,50 @@ def _copy(good_cache, tmp_path):
     return root
 
 
-def _files(root, pattern):
-    return sorted((root / KEY).rglob(pattern))
+def _run(kernels, root, **env):
+    return run_kernels(kernels, root.parent, KNIGHTGUI_CACHE_DIR=str(root), **env)
 
 
 @pytest.mark.jit_only
 def test_entries_written_under_another_module_name_are_not_loaded(tmp_path):
-    """The reported failure: the source imported as ``core`` in a checkout, then the
-    installed command. Each import name keeps its own folder, so both give the answer."""
+    """The source imported as ``core`` in a checkout, then as the installed
+    ``knightgui_core``: each import name keeps its own folder, so the second compiles its
+    own entry instead of loading one that names the other's modules."""
     root = tmp_path / "cache"
     src = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(jit.__file__))))
     if not os.path.isdir(os.path.join(src, "core")):
         pytest.skip("not a checkout")
-    code = ("from core.tietree.enumeration.enumerator import count_kernel; "
-            "print(count_kernel(8, 8, 'a8', 'c7')['solutions'])")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=600, cwd=src, env={"KNIGHTGUI_CACHE_DIR": str(root),
-                                                  "PATH": "/usr/bin:/bin"})
-    assert r.returncode == 0 and r.stdout.strip() == "14258", r.stderr[-2000:]
+    r, (answer, _looked_up, misses) = _validate("core", root, src)
+    assert answer == 1 and misses == 1, r.stdout
     assert (root / KEY.replace("knightgui_core", "core", 1)).is_dir()
-    _assert_right(_run(root))
+    r, (answer, _looked_up, misses) = _validate("knightgui_core", root, tmp_path)
+    assert answer == 1 and misses == 1 and r.stderr == "", r
+    assert (root / KEY).is_dir()
 
 
 @pytest.mark.jit_only
-def test_entries_of_another_module_name_in_this_folder_are_a_miss(good_cache, tmp_path):
+def test_entries_of_another_module_name_in_this_folder_are_a_miss(kernels, good_cache, tmp_path):
     """Even an entry that names a module this installation does not have (as an older cache
     layout would hold) is compiled again, with at most one line."""
+    from cache_helpers import MODULE
     root = _copy(good_cache, tmp_path)
+    gone = MODULE[:-4] + "gone"               # same length: the pickle frame stays intact
     n = 0
-    for p in _files(root, "*.nbc"):
+    for p in entries(root, "*.nbc"):
         data = p.read_bytes()
-        if b"knightgui_core" in data:
-            # same length, so the pickle frame stays intact and only the name is wrong
-            p.write_bytes(data.replace(b"knightgui_core", b"knightgui_gone"))
+        if MODULE.encode() in data:
+            p.write_bytes(data.replace(MODULE.encode(), gone.encode()))
             n += 1
     assert n
-    _assert_right(_run(root))
+    r = assert_right(_run(kernels, root))
+    assert r.report["misses"] > 0, r
 
 
 @pytest.mark.jit_only
 @pytest.mark.parametrize("how", ["truncated", "garbled", "another-build", "unreadable"])
-def test_broken_entries_are_compiled_again(good_cache, tmp_path, how):
+def test_broken_entries_are_compiled_again(kernels, good_cache, tmp_path, how):
     root = _copy(good_cache, tmp_path)
-    datas, index = _files(root, "*.nbc"), _files(root, "*.nbi")
+    datas, index = entries(root, "*.nbc"), entries(root, "*.nbi")
     assert datas and index
     if how == "truncated":
         for p in datas + index:
@@ -181,28 +193,33 @@ def test_broken_entries_are_compiled_again(good_cache, tmp_path, how):
         for p in datas + index:
             p.unlink()
             p.mkdir()            # unreadable as a file, whoever runs the test (root too)
-    _assert_right(_run(root))
+    r = assert_right(_run(kernels, root))
+    assert r.report["misses"] > 0 and r.report["hits"] == 0, r
 
 
 @pytest.mark.jit_only
-def test_a_file_where_a_folder_should_be(tmp_path):
+def test_a_file_where_a_folder_should_be(kernels, tmp_path):
     root = tmp_path / "cache"
     root.mkdir()
     (root / KEY).write_text("a file, not a folder")
-    _assert_right(_run(root))
+    r = assert_right(_run(kernels, root))
+    assert "not used" in r.stderr and not r.report["cache"].startswith(str(root)), r
 
 
 @pytest.mark.jit_only
-def test_a_file_where_numbas_own_folder_should_be(good_cache, tmp_path):
-    root = _copy(good_cache, tmp_path)
-    for d in [d for d in (root / KEY).iterdir() if d.is_dir()]:
-        shutil.rmtree(d)
-        d.write_text("a file, not a folder")
-    _assert_right(_run(root))
+def test_a_file_where_numbas_own_folder_should_be(tmp_path):
+    """numba's folder for a source folder is a file: the kernels still run (their module is
+    a copy of this test's own, so whatever numba caches beside it instead stays here)."""
+    kernels = write_kernels(tmp_path / "kernels")
+    root = tmp_path / "cache"
+    (root / KEY).mkdir(parents=True)
+    (root / KEY / numba_folder(kernels)).write_text("a file, not a folder")
+    assert_right(_run(kernels, root))
 
 
 def _small_files_only():
-    """Files may not grow beyond 4 KiB (writes fail with EFBIG, as on a full disk)."""
+    """Files may not grow beyond 4 KiB (writes fail with EFBIG, as on a full disk): each
+    kernel's data file is larger."""
     import resource
     import signal
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
@@ -210,28 +227,21 @@ def _small_files_only():
 
 
 @pytest.mark.jit_only
-def test_a_full_disk_while_saving(tmp_path):
+def test_a_full_disk_while_saving(kernels, tmp_path):
     root = tmp_path / "cache"
-    _assert_right(_run(root, preexec=_small_files_only))
+    r = assert_right(run_kernels(kernels, tmp_path, preexec=_small_files_only,
+                                 KNIGHTGUI_CACHE_DIR=str(root)))
+    assert len(r.warnings) == 1 and "could not be written" in r.stderr, r
+    assert not entries(root, "*.nbc")
 
 
 @pytest.mark.jit_only
-def test_a_child_process_uses_its_parents_cache_folder(tmp_path):
+def test_a_child_process_uses_its_parents_cache_folder(kernels, good_cache, tmp_path):
     """A process started by one that imported the engine (a Dask worker, a test's CLI run)
     inherits ``NUMBA_CACHE_DIR=<root>/<key>``: it caches in that same folder, warm, and
     never in a nested ``<key>/<key>`` one."""
-    solve(8, 8, method="greedy")              # the walk kernels are in the parent's cache
-    env = {k: v for k, v in os.environ.items() if k != "KNIGHTGUI_CACHE_DIR"}
-    env["NUMBA_CACHE_DIR"] = str(jit.CACHE_DIR)
-    code = ("import knightgui_core.system.jit as jit; print(jit.CACHE_DIR); "
-            "from knightgui_core.walks.solve import solve; assert solve(8, 8, method='greedy').ok;"
-            "import numba; from knightgui_core.walks import walk_kernel as k;"
-            "print(sum(len(getattr(f, 'stats').cache_misses) for f in vars(k).values() "
-            "if hasattr(f, 'stats')))")
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                       timeout=300, env=env)
-    assert r.returncode == 0, r.stderr
-    folder, misses = r.stdout.split()
-    assert folder == str(jit.CACHE_DIR)
-    assert misses == "0"                      # every walk kernel came from the cache
-    assert not (jit.CACHE_DIR / jit.CACHE_DIR.name).exists()
+    root = _copy(good_cache, tmp_path)
+    r = assert_right(run_kernels(kernels, tmp_path, NUMBA_CACHE_DIR=str(root / KEY)), 0)
+    assert r.report["cache"] == str(root / KEY)
+    assert r.report["misses"] == 0 and r.report["hits"] > 0   # every kernel from the cache
+    assert not (root / KEY / KEY).exists()
