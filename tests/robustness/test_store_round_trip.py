@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from knightgui_core.run.store import ResultStore
 from knightgui_core.studies import (
@@ -36,12 +38,17 @@ pytestmark = pytest.mark.timeout(180)
 TABLES = itertools.count(16 << 20, 1 << 12)
 
 
-def _count(rows: int, cols: int, starts: str, **kw) -> Callable[[ResultStore], tuple]:
+def _count(rows: int, cols: int, starts: str, must_split: bool | None = None,
+           **kw) -> Callable[[ResultStore], tuple]:
+    """The count run; ``must_split`` (default: when a budget is given) asserts that its
+    tasks split into more than one round."""
+    split = "budget" in kw if must_split is None else must_split
+
     def go(st: ResultStore) -> tuple:
         r = count_study.run_count(rows, cols, starts, store=st, table_bytes=next(TABLES),
                                   **kw)
         assert not r.cancelled
-        if "budget" in kw:
+        if split:
             assert r.rounds > 1                       # the tasks did split
         return r.tasks, {"totals": r.totals, "per_start": r.per_start,
                          "lengths": r.dead_end_lengths}
@@ -181,3 +188,31 @@ def test_a_rerun_reads_every_row_back_with_the_same_figures(tmp_path, study, spl
             assert max(len(g) for r in st.rows() for g in r["result"]["next"]) > 7 * 64
     # another split of the same study: the same figures
     assert _close(first, _reference(study)), (study, split)
+
+
+@settings(max_examples=12, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(budget=st.integers(20, 4000), depth=st.integers(0, 2), fold=st.booleans(),
+       lengths=st.booleans(), starts=st.sampled_from(["all", "a1", "a1,b3,c3", "corners"]))
+def test_any_split_of_a_count_reads_back_to_the_figures_of_the_whole(tmp_path_factory, budget,
+                                                                      depth, fold, lengths,
+                                                                      starts):
+    go = _count(6, 6, starts, must_split=False, budget=budget, split_depth=depth, fold=fold,
+                lengths=lengths)
+    path = tmp_path_factory.mktemp("split") / "s.sqlite"
+    with ResultStore(path) as s:
+        tasks, first = go(s)
+    with ResultStore(path) as s:
+        again_tasks, again = go(s)
+    assert again_tasks == {"total": tasks["total"], "from_store": tasks["total"],
+                           "computed": 0}
+    assert again == first
+    whole = _whole_count(starts, lengths)
+    assert _close(first, whole), (budget, depth, fold, lengths, starts)
+
+
+@functools.cache
+def _whole_count(starts: str, lengths: bool) -> Any:
+    """A 6×6 count's figures, each start one task, no store."""
+    r = count_study.run_count(6, 6, starts, lengths=lengths, table_bytes=next(TABLES))
+    return {"totals": r.totals, "per_start": r.per_start, "lengths": r.dead_end_lengths}
