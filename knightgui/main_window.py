@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QStatusTipEvent
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox
 
 from knightgui_core.board.squares import Board, square_name
@@ -50,6 +50,8 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(TITLE)
         self.resize(1280, 820)
         self.state_restored = False
+        self._tip: str | None = None       # the status tip shown, and the message it covers
+        self._covered = ""
         self.view = BoardView()
         self.setCentralWidget(self.view)
         self.controls = ControlsPanel()
@@ -137,6 +139,23 @@ class MainWindow(QMainWindow):
         view.raise_()
         view.activateWindow()
         return view
+
+    def event(self, ev: QEvent) -> bool:
+        """A hovered button's status tip shows in the status bar and, once the pointer
+        leaves, the message it covered comes back (Qt's own handling clears it for good)."""
+        if ev.type() == QEvent.Type.StatusTip and isinstance(ev, QStatusTipEvent):
+            bar, tip = self.statusBar(), ev.tip()
+            if tip:
+                if self._tip is None or bar.currentMessage() != self._tip:
+                    self._covered = bar.currentMessage()
+                self._tip = tip
+                bar.showMessage(tip)
+            elif self._tip is not None:
+                if bar.currentMessage() == self._tip:      # nothing newer was said
+                    bar.showMessage(self._covered)
+                self._tip = None
+            return True
+        return super().event(ev)
 
     def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
         """Report the board's first painted frame (``firstPaint``), once."""
