@@ -126,7 +126,10 @@ def task_key(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]]
              budget: int, lengths: bool = False, board: Board | None = None) -> str:
     """The task's stable key: board (its topology and leaper when it is not the knight's
     plane, so older stores stay valid), start, budget, lengths or not, and subtrees (hashed
-    when long). The table's size is not in it: it changes the time, never the result."""
+    when long). The table is not in it: what the table holds changes the time and where a
+    task stops within its budget (the subtrees it hands back, ``next``), never the figures
+    the task and the subtrees it hands back add up to; a store keeps one answer a key, and
+    the rounds after it follow that answer."""
     enc = ";".join(".".join(str(int(t)) for t in p) or "-" for p in prefixes)
     if len(enc) > 60:
         enc = "h" + hashlib.sha256(enc.encode()).hexdigest()[:24]
