@@ -127,6 +127,15 @@ def _out_kind(path, board) -> str:
     return kind
 
 
+def _cannot_write(path, e: OSError) -> str:
+    """The one line of ``--out`` that could not be written: the writer's own sentence (it
+    names the file and says the old one was kept), or the system's reason."""
+    from knightgui_core.system.files import FileRefused
+    if isinstance(e, FileRefused):
+        return f"--out: {e}"
+    return f"--out: cannot write {path}: {e.strerror or e}"
+
+
 def _write_out(path, en, limit) -> dict:
     """Stream the solutions to ``path`` as they are found (flat memory); the counters."""
     from knightgui_core.tietree.enumeration.solution_writer import write_solutions
@@ -135,7 +144,7 @@ def _write_out(path, en, limit) -> dict:
         return write_solutions(en, path, limit, progress=lambda c: bar(
             c["solutions"], None, f"solutions, {c['dead_ends']:,} dead ends"))
     except OSError as e:
-        raise CliError(f"--out: cannot write {path}: {e.strerror or e}") from None
+        raise CliError(_cannot_write(path, e)) from None
     except ValueError as e:          # EnumerationError: a format that cannot hold this board
         raise CliError(f"--out: {e}") from None
     finally:
@@ -185,7 +194,7 @@ def _all_tours(args, rows: int, cols: int) -> int:
                         lambda: {"solutions": lister.found, "exhausted": lister.done},
                         progress=lambda c: bar(c["solutions"], None, "paths"))
         except OSError as e:
-            raise CliError(f"--out: cannot write {args.out}: {e.strerror or e}") from None
+            raise CliError(_cannot_write(args.out, e)) from None
         finally:
             bar.close()
         total, exhausted, closed = lister.found, lister.done, None

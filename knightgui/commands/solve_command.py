@@ -103,17 +103,22 @@ def _other_board(args, board, start, tie, order, seed, budget, animate=None) -> 
 
 
 def _save(args, tour) -> None:
-    """``--out`` and ``--png``: one clear line when the file cannot be written."""
-    try:
-        if args.out:
-            tour.save(args.out)
-        if args.png:
-            from knightgui.export import save_png
-            save_png(tour, args.png)
-    except (OSError, ValueError) as e:
-        where = args.out if args.out else args.png
-        raise CliError(f"cannot write {where!r}: {getattr(e, 'strerror', None) or e}") \
-            from None
+    """``--out`` and ``--png``: one clear line, naming the option and the file, when a file
+    cannot be written (the writer's own sentence when it has one)."""
+    from knightgui_core.system.files import FileRefused
+    for flag, name in (("--out", args.out), ("--png", args.png)):
+        if not name:
+            continue
+        try:
+            if flag == "--out":
+                tour.save(name)
+            else:
+                from knightgui.export import save_png
+                save_png(tour, name)
+        except (OSError, ValueError) as e:
+            why = str(e) if isinstance(e, FileRefused) else \
+                f"cannot write {name!r}: {getattr(e, 'strerror', None) or e}"
+            raise CliError(f"{flag}: {why}") from None
 
 
 def _no_tour(args, board, start: int | None, why: str) -> int:
