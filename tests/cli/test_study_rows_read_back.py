@@ -99,3 +99,21 @@ def test_a_new_store_is_made_without_following_a_link_planted_after_the_look(tmp
     with pytest.raises(StoreError, match="symbolic link"):
         create_store_file(p)
     assert not aim.exists()
+
+
+def test_a_census_row_holds_whole_tours_of_its_board(tmp_path):
+    """The semi-magic census's shape, on a real 8×8 tour: written and read back as it is;
+    a tour with a square twice, or off the board, is refused before it is written."""
+    from knightgui_core.studies import magic_census
+    half = [2, 8, 25, 19, 4, 14, 31, 21, 36, 46, 63, 53, 47, 30, 15, 5, 11, 1, 18, 35, 20, 37,
+            54, 60, 50, 56, 41, 24, 34, 40, 57, 51]       # tests/core/test_semimagic_search.py
+    tour = half + [63 - v for v in half]
+    task = magic_census.census_tasks(8, "half-turn")[0]
+    with ResultStore(tmp_path / "s.sqlite") as st:
+        for bad in ([tour[:-1] + [tour[0]]], [tour[:-1] + [64]], [tour[:-1]]):
+            with pytest.raises(StoreError, match=r"result.tours\[0\] is not a tour of the 8×8"):
+                st.put(task.key, task.study, task.params, {"tours": bad, "nodes": 9})
+        assert st.count() == 0
+        st.put(task.key, task.study, task.params, {"tours": [tour, tour[::-1]], "nodes": 9})
+        assert st.get_many({task.key: (task.study, task.params)})[task.key]["tours"] == [
+            tour, tour[::-1]]
