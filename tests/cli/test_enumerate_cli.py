@@ -63,12 +63,19 @@ def test_enumerate_bad_input_exits_2(argv, msg, capsys):
 
 
 def test_study_phadke_strict(tmp_path, capsys):
-    assert run(["study", "phadke", "--family", "strict", "--out", str(tmp_path), "--json",
-                "--distinct"]) == 0
+    assert run(["study", "phadke", "--family", "strict", "--out", str(tmp_path), "--json"]) == 0
     d = _last_json(capsys)
     assert d["strict"]["solutions"] == d["strict"]["paper_solutions"] == 989_931
     assert d["strict"]["full_board"] == 5_732_056 and d["strict"]["algorithms"] == 53
     assert (tmp_path / "combos.csv").exists()
+
+
+@pytest.mark.slow
+def test_study_phadke_strict_distinct(tmp_path, capsys):
+    """The distinct cycles of the whole strict family (the fast suite checks the count of
+    distinct cycles on a few algorithms: tests/core/test_distinct.py)."""
+    assert run(["study", "phadke", "--family", "strict", "--json", "--distinct"]) == 0
+    d = _last_json(capsys)
     dist = d["distinct"]["strict"]
     assert dist["tours"] == 989_931 > dist["distinct"] > dist["distinct_up_to_symmetry"]
     assert dist["distinct_full_board"] == 8 * dist["distinct_up_to_symmetry"]

@@ -69,16 +69,27 @@ def test_phadke_strict_cycles_and_a_plain_check_on_a_few_algorithms():
     from knightgui_core.studies.distinct import distinct_of_algorithms
     algos = P.algorithms("strict")[:4]
     r = distinct_of_algorithms(algos)
-    b = Board(8, 8)
     tours = [s.path.astype(np.int64) for a in algos
              for s in Enumerator(8, 8, a.start, a.end).first(1 << 20)]
     assert r.tours == r.closed == len(tours)                  # Phadke's tours are closed
-    cycles = set()
-    canon = set()
-    for p in tours:
-        i = int(np.argmin(p))
-        f = np.roll(p, -i)
-        cycles.add(min(tuple(f), tuple(np.concatenate([f[:1], f[:0:-1]]))))
-        canon.add(tuple(canonical_form(b, p)))
+    grid = np.arange(64).reshape(8, 8)       # the board's eight symmetries as permutations
+    symmetries = [np.rot90(g, k).ravel() for g in (grid, grid.T) for k in range(4)]
+
+    def cycles(paths):
+        """Each closed tour up to its start and direction: the lesser of its two readings
+        from square 0, as 64 bytes (squares + 1, so no byte is the NUL numpy strips)."""
+        at = (np.arange(64) + paths.argmin(axis=1)[:, None]) % 64
+        ahead = np.take_along_axis(paths, at, axis=1)
+        back = ahead[:, np.r_[0, 63:0:-1]]
+        a, b = (np.ascontiguousarray(x + 1, np.uint8).view("S64").ravel() for x in (ahead, back))
+        return np.where(a < b, a, b)
+
+    every = np.array(tours)
+    least = cycles(every)
+    canon = least.copy()
+    for s in symmetries[1:]:
+        turned = cycles(s[every])
+        canon = np.where(turned < canon, turned, canon)
+    cycles, canon = set(least.tolist()), set(canon.tolist())
     assert r.distinct == len(cycles) and r.distinct_up_to_symmetry == len(canon)
     assert r.distinct_full == sum(int(k) * v for k, v in r.full_orbit_sizes.items())
