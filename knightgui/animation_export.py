@@ -142,14 +142,24 @@ def plan(tour: Tour, fmt: str = "gif", fps: int = FPS_DEFAULT, moves_per_frame: 
          size: int = SIZE_DEFAULT) -> AnimationPlan:
     """Check the settings against the tour and say what will be made. ``moves_per_frame``
     0 picks about :data:`TARGET_FRAMES` frames (and, for a GIF, stays in its pixel budget);
-    ``size`` is the longer side in pixels, rounded down to whole squares."""
+    ``size`` is the longer side in pixels, rounded down to whole squares. An export that
+    would need more memory than is available (:func:`memory_needed`) is refused, naming
+    the largest size that fits."""
+    moves = len(tour.path) - 1 + (1 if tour.closed and len(tour.path) > 1 else 0)
+    return plan_moves(fmt, tour.rows, tour.cols, moves, fps, moves_per_frame, size)
+
+
+def plan_moves(fmt: str, rows: int, cols: int, moves: int, fps: int = FPS_DEFAULT,
+               moves_per_frame: int = 0, size: int = SIZE_DEFAULT) -> AnimationPlan:
+    """:func:`plan` for a tour of ``moves`` moves on a ``rows`` × ``cols`` board, before
+    the tour is known (a tour visits every square: ``rows * cols - 1`` moves, one more
+    when closed)."""
     if fmt not in FORMATS:
         raise AnimationError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     fps = _whole("fps", fps, FPS_MIN, FPS_MAX)
     size = _whole("size", size, SIZE_MIN, SIZE_MAX)
-    moves = len(tour.path) - 1 + (1 if tour.closed and len(tour.path) > 1 else 0)
     moves_per_frame = _whole("moves per frame", moves_per_frame, 0, max(moves, 1))
-    p = _layout(fmt, tour.rows, tour.cols, moves, fps, moves_per_frame, size)
+    p = _layout(fmt, rows, cols, moves, fps, moves_per_frame, size)
     need, avail = memory_needed(p), _available()
     if need > avail:
         raise AnimationError(_too_big(p, need, avail, moves_per_frame))

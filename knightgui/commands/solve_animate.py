@@ -1,10 +1,11 @@
 """``knightgui solve --animate FILE.gif|FILE.mp4``: the tour's construction as an animation
 (knightgui/animation_export.py draws and encodes it).
 
-The options are checked before the solve (a bad number, suffix or path, or a missing encoder,
-is one line and exit 2 without solving); the file is written through a temporary file in
-its folder and renamed when complete, so a refused or interrupted export leaves nothing. A
-tqdm bar of frames is drawn on stderr when stderr is a terminal.
+The options are checked before the solve (a bad number, suffix or path, a missing encoder,
+a GIF with too many frames or an export beyond the memory available, is one line and exit 2
+without solving); the file is written through a temporary file in its folder and renamed
+when complete, so a refused or interrupted export leaves nothing. A tqdm bar of frames is
+drawn on stderr when stderr is a terminal.
 """
 from __future__ import annotations
 
@@ -58,6 +59,13 @@ def check(args, rows: int, cols: int) -> dict[str, Any] | None:
     if why:
         raise CliError(f"--animate: {why}")
     _writable(args.animate)
+    # the tour visits every square: the export's plan (its frames, its memory) is known now
+    moves = rows * cols - 1 + (1 if getattr(args, "closed", False) and rows * cols > 1 else 0)
+    try:
+        ax.plan_moves(fmt, rows, cols, moves, settings["fps"], settings["moves_per_frame"],
+                      settings["size"])
+    except ax.AnimationError as e:
+        raise CliError(f"--animate: {e}") from None
     return settings
 
 

@@ -367,10 +367,11 @@ def test_an_export_beyond_the_memory_available_names_the_size_that_fits(tmp_path
     monkeypatch.setattr(ax, "_available", lambda: 200 << 20)
     out = tmp_path / "x.gif"
     args = ["solve", "--rows", "5", "--cols", "5", "--start", "a1", "-q", "--animate", str(out)]
-    code, _, err = call(capsys, *args, "--size", "4096")
+    code, out_text, err = call(capsys, *args, "--size", "4096")
     assert code == 2, err
     assert err.strip() == ("--animate: a 4095×4095 GIF needs about 272 MiB of memory and "
                            "200 MiB is available: use a size of 2405 px or less")
+    assert out_text == ""                           # refused before solving
     assert list(tmp_path.iterdir()) == []
     code, _, err = call(capsys, *args, "--size", "2405")       # what it named fits
     assert code == 0, err
