@@ -36,16 +36,16 @@ def test_an_empty_cache_is_said_on_stderr_once_and_never_in_json(tmp_path):
     assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1   # its one line
 
 
-def test_warmup_reports_each_stage_n_of_m(tmp_path):
+def test_warmup_reports_each_stage_n_of_m(capsys):
+    """``knightgui warmup`` as the command line runs it, in this process (whose kernels the
+    other tests load from the same cache: the warm-up is paid once a test run)."""
+    from knightgui.cli import run
     from knightgui_core.warmup import STAGES
-    env = {k: v for k, v in os.environ.items() if k != "KNIGHTGUI_CACHE_DIR"}
-    r = subprocess.run(_CLI + ["warmup"], env=env, capture_output=True, text=True,
-                       timeout=900)                       # this machine's cache: warm
-    assert r.returncode == 0, r.stderr
-    lines = r.stderr.splitlines()
+    assert run(["warmup"]) == 0
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
     m = len(STAGES)
     want = [f"knightgui: preparing the engine — {n} of {m} ({s.name})"
             for n, s in enumerate(STAGES)]
     assert lines[:-1] == want, lines
-    assert lines[-1].startswith("knightgui: the engine is ready (") and r.stdout == ""
-
+    assert lines[-1].startswith("knightgui: the engine is ready (") and out == ""
