@@ -31,6 +31,7 @@ import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -484,7 +485,7 @@ def _write_mp4(fh, renderer: FrameRenderer, progress, cancel) -> None:
     container = av.open(fh, mode="w", format="mp4")
     ok = False
     try:
-        stream = container.add_stream(codec, rate=p.fps)
+        stream: Any = container.add_stream(codec, rate=p.fps)     # a VideoStream
         stream.width, stream.height, stream.pix_fmt = p.width, p.height, "yuv420p"
         stream.codec_context.thread_count = MP4_THREADS
         if codec == "libx264":
