@@ -191,6 +191,7 @@ def atomic_writer(path: str | os.PathLike, mode: str = "wb", *, encoding: str = 
             raise FileRefused(e.errno or errno.EIO, f"cannot create the folder "
                               f"{_display(p.parent)}: {e.strerror or e}", p) from None
     tmp: str | None = None
+    fd = -1              # the descriptor until a file object owns it
     try:
         with _signals_held():
             fd, tmp = _create_temporary(p)
@@ -198,6 +199,7 @@ def atomic_writer(path: str | os.PathLike, mode: str = "wb", *, encoding: str = 
             with contextlib.suppress(OSError):   # a file system without modes: the default
                 os.fchmod(fd, stat.S_IMODE(st.st_mode))
         raw = os.fdopen(fd, "wb", closefd=True)
+        fd = -1
         f: IO = raw if mode == "wb" else io.TextIOWrapper(raw, encoding=encoding, newline="")
         try:
             yield f
@@ -217,6 +219,9 @@ def atomic_writer(path: str | os.PathLike, mode: str = "wb", *, encoding: str = 
         raise FileRefused(e.errno or errno.EIO, f"cannot write {_display(p)}: {what}; "
                           "the file was left as it was", p) from None
     finally:
+        if fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(fd)
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)

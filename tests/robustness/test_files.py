@@ -140,13 +140,15 @@ def test_tour_save_through_a_link_to_a_device_keeps_the_device(tmp_path):
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode) and os.path.islink(link)
 
 
-def test_a_failure_inside_the_block_keeps_the_target(tmp_path):
+@pytest.mark.parametrize("error", [RuntimeError, KeyboardInterrupt])
+def test_a_failure_inside_the_block_keeps_the_target(tmp_path, error):
+    """An error, or Ctrl-C (and the command line's SIGTERM/SIGHUP, raised as one)."""
     p = tmp_path / "t.csv"
     p.write_text("before")
-    with pytest.raises(RuntimeError):
+    with pytest.raises(error):
         with files.atomic_writer(p, "w") as f:
             f.write("half")
-            raise RuntimeError("stop")
+            raise error("stop")
     assert p.read_text() == "before"
     assert _leftovers(tmp_path) == []
 
