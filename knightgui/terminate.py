@@ -9,9 +9,9 @@ line then says so in one line and exits 128 + the signal's number. Ctrl-C (SIGIN
 ``KeyboardInterrupt`` as it always does, under the same rule below.
 
 A signal that comes while numba compiles or loads a kernel (Python code of ``numba`` or
-``llvmlite`` on the stack) is not raised there: an exception thrown through LLVM's bindings
-can leave them broken and the process crashing at exit. It is sent again a moment later,
-and raised once the compiler is left.
+``llvmlite`` among the innermost frames) is not raised there: an exception thrown through
+LLVM's bindings can leave them broken and the process crashing at exit. It is sent again a
+moment later, and raised once the compiler is left (or after :data:`MAX_WAIT_SECONDS`).
 """
 from __future__ import annotations
 
@@ -23,21 +23,29 @@ import time
 from collections.abc import Iterator
 from types import FrameType
 
-__all__ = ["Terminated", "signals_raise", "TERMINATING", "RETRY_SECONDS",
-           "GRACE_SECONDS"]
+__all__ = ["Terminated", "signals_raise", "TERMINATING", "RETRY_SECONDS", "GRACE_SECONDS",
+           "MAX_WAIT_SECONDS"]
 
 #: the signals that raise :class:`Terminated` (those this platform has)
 TERMINATING = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n))
 #: how long a signal that came inside the compiler waits before it is sent again (seconds)
 RETRY_SECONDS = 0.05
+#: how many of the innermost frames are looked at for the compiler's code
+COMPILER_DEPTH = 12
+#: a signal waits for the compiler at most this long, then is raised wherever it lands
+MAX_WAIT_SECONDS = 30.0
 #: after a signal is raised, further ones are let pass this long (the cleanup's time)
 GRACE_SECONDS = 5.0
 _COMPILER = (f"{os.sep}numba{os.sep}", f"{os.sep}llvmlite{os.sep}")
 
 
 def _in_compiler(frame: FrameType | None) -> bool:
-    """Whether Python code of numba or llvmlite is on the stack of ``frame``."""
-    while frame is not None:
+    """Whether Python code of numba or llvmlite runs at ``frame`` or in its
+    :data:`COMPILER_DEPTH` innermost callers (so the standard library that the compiler
+    calls counts as the compiler)."""
+    for _ in range(COMPILER_DEPTH):
+        if frame is None:
+            return False
         name = frame.f_code.co_filename
         if any(part in name for part in _COMPILER):
             return True
@@ -85,14 +93,20 @@ def signals_raise() -> Iterator[None]:
         yield
         return
     raised_at = [-GRACE_SECONDS]
+    waiting_since: list[float] = []
 
     def handler(signum, frame):
-        if time.monotonic() - raised_at[0] < GRACE_SECONDS:
+        now = time.monotonic()
+        if now - raised_at[0] < GRACE_SECONDS:
             return
         if _in_compiler(frame):
-            _send_again(signum)
-            return
-        raised_at[0] = time.monotonic()
+            if not waiting_since:
+                waiting_since.append(now)
+            if now - waiting_since[0] < MAX_WAIT_SECONDS:
+                _send_again(signum)
+                return
+        waiting_since.clear()
+        raised_at[0] = now
         if signum == signal.SIGINT:
             raise KeyboardInterrupt()
         raise Terminated(signum)

@@ -117,3 +117,21 @@ def test_a_signal_inside_the_compiler_is_raised_once_it_is_left():
             while time.monotonic() < deadline:     # raised here, by the next retry
                 pass
     assert left, "raised inside the compiler's code"
+
+
+def test_a_signal_waits_for_the_compiler_only_so_long(monkeypatch):
+    """Code that stays in numba's Python (or calls ours from there) for longer than
+    MAX_WAIT_SECONDS is interrupted anyway: the signal is never lost."""
+    import knightgui.terminate as term
+    monkeypatch.setattr(term, "MAX_WAIT_SECONDS", 10 * RETRY_SECONDS)
+    code = ("def compiling(kill, until):\n"
+            "    kill()\n"
+            "    while time.monotonic() < until:\n"
+            "        pass\n")
+    ns: dict = {"time": time}
+    exec(compile(code, os.path.join("site-packages", "llvmlite", "fake.py"), "exec"), ns)
+    t0 = time.monotonic()
+    with pytest.raises(Terminated):
+        with signals_raise():
+            ns["compiling"](lambda: os.kill(os.getpid(), signal.SIGHUP), t0 + 30)
+    assert time.monotonic() - t0 < 30             # raised inside, before the loop's end
