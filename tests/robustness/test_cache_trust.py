@@ -181,6 +181,38 @@ def test_entries_holding_other_kernels_code_cost_one_compile(kernels, good_cache
     assert r.report["misses"] > 0 and r.report["hits"] == 0, r
 
 
+@pytest.mark.jit_only
+@pytest.mark.slow
+def test_the_installed_command_never_unpickles_a_planted_engine_cache(tmp_path):
+    """The planted cache on the engine's own kernels: ``knightgui enumerate`` fills a cache
+    cold, every entry is replaced by a planted pickle behind the seals' back, and the next
+    run compiles again, one warning, no code run (the tests above hold the same rules on the
+    tiny kernels, in seconds)."""
+    cmd = [_installed(), "enumerate", "--rows", "8", "--cols", "8", "--start", "a8",
+           "--end", "c7"]
+    answer = "a8→c7: 14,258 solutions, 18,280 dead ends"
+
+    def run(root):
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "TMPDIR": str(tmp_path / "tmp"),
+               "KNIGHTGUI_CACHE_DIR": str(root)}
+        (tmp_path / "tmp").mkdir(exist_ok=True)
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env,
+                           cwd=str(tmp_path))
+        assert r.returncode == 0 and answer in r.stdout, (r.returncode, r.stdout, r.stderr[-2000:])
+        return [ln for ln in r.stderr.splitlines()
+                if ln.strip() and "compiling the engine (once)" not in ln]
+
+    good = tmp_path / "good"
+    assert run(good) == []
+    marker = tmp_path / "pwned"
+    root = tmp_path / "cache"
+    root.mkdir(mode=0o700)
+    _plant(good, root, marker)
+    assert len(run(root)) == 1
+    assert not marker.exists(), "a planted cache entry was unpickled"
+    assert run(root) == []
+
+
 # --- the rules themselves, in this process ------------------------------------------------
 
 def test_a_world_writable_cache_dir_is_refused_with_its_reason(tmp_path, monkeypatch, caplog):

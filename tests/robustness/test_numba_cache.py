@@ -169,12 +169,8 @@ def test_entries_of_another_module_name_in_this_folder_are_a_miss(kernels, good_
     assert r.report["misses"] > 0, r
 
 
-@pytest.mark.jit_only
-@pytest.mark.parametrize("how", ["truncated", "garbled", "another-build", "unreadable"])
-def test_broken_entries_are_compiled_again(kernels, good_cache, tmp_path, how):
-    root = _copy(good_cache, tmp_path)
-    datas, index = entries(root, "*.nbc"), entries(root, "*.nbi")
-    assert datas and index
+def _break(how, datas, index):
+    """Break the cache entries ``datas`` (data files) and ``index`` (index files) ``how``."""
     if how == "truncated":
         for p in datas + index:
             p.write_bytes(p.read_bytes()[: max(1, p.stat().st_size // 2)])
@@ -193,8 +189,49 @@ def test_broken_entries_are_compiled_again(kernels, good_cache, tmp_path, how):
         for p in datas + index:
             p.unlink()
             p.mkdir()            # unreadable as a file, whoever runs the test (root too)
+
+
+@pytest.mark.jit_only
+@pytest.mark.parametrize("how", ["truncated", "garbled", "another-build", "unreadable"])
+def test_broken_entries_are_compiled_again(kernels, good_cache, tmp_path, how):
+    root = _copy(good_cache, tmp_path)
+    datas, index = entries(root, "*.nbc"), entries(root, "*.nbi")
+    assert datas and index
+    _break(how, datas, index)
     r = assert_right(_run(kernels, root))
     assert r.report["misses"] > 0 and r.report["hits"] == 0, r
+
+
+@pytest.mark.jit_only
+@pytest.mark.slow
+def test_broken_engine_entries_are_compiled_again(tmp_path):
+    """The cases above on the engine's own kernels: the installed ``knightgui enumerate``
+    fills a cache cold, then runs on copies of it broken each way (the tests above hold the
+    same rules on the tiny kernels, in seconds)."""
+    exe = shutil.which("knightgui", path=os.path.dirname(sys.executable))
+    assert exe, "the knightgui entry point is not installed beside this Python"
+
+    def run(root):
+        env = {"KNIGHTGUI_CACHE_DIR": str(root), "PATH": "/usr/bin:/bin",
+               "HOME": str(tmp_path), "TMPDIR": str(tmp_path)}
+        r = subprocess.run([exe, "enumerate", "--rows", "8", "--cols", "8", "--start", "a8",
+                            "--end", "c7"], capture_output=True, text=True, timeout=600,
+                           env=env, cwd=str(tmp_path))
+        assert r.returncode == 0, r.stderr[-2000:]
+        assert "a8→c7: 14,258 solutions, 18,280 dead ends" in r.stdout, r.stdout
+        lines = [ln for ln in r.stderr.splitlines()
+                 if ln.strip() and "compiling the engine (once)" not in ln]
+        assert len(lines) <= 1, r.stderr[-2000:]
+
+    good = tmp_path / "good"
+    run(good)
+    for how in ("truncated", "garbled", "another-build", "unreadable"):
+        root = tmp_path / how
+        shutil.copytree(good, root)
+        datas, index = entries(root, "*.nbc"), entries(root, "*.nbi")
+        assert datas and index
+        _break(how, datas, index)
+        run(root)
 
 
 @pytest.mark.jit_only
