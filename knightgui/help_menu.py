@@ -1,4 +1,11 @@
-"""The Help menu: Getting started, Keyboard shortcuts, the documentation, About.
+"""The Help menu: the user guide (F1), Getting started, Keyboard shortcuts, the
+documentation, About.
+
+The user guide and the reference documents open in a window of the app
+(:class:`knightgui.guide.viewer.GuideWindow`), which renders their Markdown itself: they read
+the same with or without a desktop launcher, offline, installed or bundled. Getting started is
+the guide's first page; where the guide is missing, its viewer says where it looked and shows
+the short summary :data:`GETTING_STARTED`.
 
 The shortcuts page is built from the window's own actions when it opens, so it lists what
 the keys really do (a renamed action or a new shortcut shows up by itself); the mouse and the
@@ -10,8 +17,8 @@ import platform
 from pathlib import Path
 
 from PySide6 import __version__ as pyside_version
-from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QAction, QDesktopServices, QKeySequence
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -21,12 +28,13 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QTableWidget,
     QTableWidgetItem,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from . import __version__
+from .guide import find_docs, find_guide
+from .guide.viewer import GuideWindow
 
 __all__ = ["add_help_menu", "shortcut_rows", "docs_folder", "about_text", "GETTING_STARTED"]
 
@@ -54,14 +62,20 @@ tour</i> is ticked for you) and Solve: every tie is followed, the tours stream i
 step through them with &#9664; &#9654; (Left, Right, Home, End). The options matrix beside
 the board shows how each tour chose at its ties. <i>New tours only</i> (U) skips a tour that
 is an earlier one turned, mirrored or reversed. <i>Watch</i> (W) plays the search itself.</p>
+<p><b>Your own tour.</b> Play &#9656; Play a tour by hand (Ctrl+P): click the squares one
+knight's move at a time; the numbers on the board are the onward moves, Ctrl+Z undoes one.
+</p>
+<p><b>Other boards and pieces.</b> <i>Edges</i> wraps the board into a cylinder or a torus;
+<i>Piece</i> swaps the knight for another leaper (a zebra, a giraffe, or any A,B typed).</p>
+<p><b>Export.</b> File &#9656; Export PNG (Ctrl+E), Export SVG and Export animation (a GIF
+or MP4 of the tour being drawn).</p>
 <p><b>Studies.</b> View &#9656; Analysis (Ctrl+Shift+A): the 40,320 move orders on 8&times;8,
 how each tie rule fares on growing boards, and how many Warnsdorff tours each board has.
 The same studies run from the command line (<code>knightgui study --help</code>).</p>
 <p><b>The first run</b> prepares the engine (its kernels are compiled once and kept); the
 status bar shows how far it is.</p>
-<p>Help &#9656; Keyboard shortcuts lists every key. The documentation (the window, every
-command, the figures and where they come from) is in the <code>docs</code> folder of the
-source.</p>
+<p>Help &#9656; User guide (F1) is the whole guide, with pictures and a search box;
+Help &#9656; Keyboard shortcuts lists every key.</p>
 """
 
 
@@ -110,9 +124,11 @@ def shortcut_rows(window: QMainWindow) -> list[tuple[str, str, str]]:
 
 
 def docs_folder() -> Path | None:
-    """The ``docs`` folder of a source checkout, when knightgui runs from one."""
-    here = Path(__file__).resolve().parent.parent / "docs"
-    return here if (here / "usage.md").is_file() else None
+    """The folder of the reference documents (``docs/`` of a source checkout), when there
+    is one."""
+    docs = find_docs()
+    return docs.folder if docs.found and docs.folder is not None and docs.folder.name == "docs" \
+        else None
 
 
 def _dialog(parent: QWidget, title: str, body: QWidget, size: tuple[int, int]) -> QDialog:
@@ -147,13 +163,51 @@ def shortcuts_dialog(window: QMainWindow) -> QDialog:
     return d
 
 
-def getting_started_dialog(window: QMainWindow) -> QDialog:
-    text = QTextBrowser()
-    text.setHtml(GETTING_STARTED)
-    text.setOpenExternalLinks(True)
-    d = _dialog(window, "Getting started", text, (620, 520))
-    d.setObjectName("getting-started")
-    return d
+class _Guides:
+    """The guide viewers of one main window, made on first use and kept (with their page
+    and history) while the window lives; a hidden viewer whose pages changed on disk is made
+    again."""
+
+    def __init__(self, window: QMainWindow) -> None:
+        self.window = window
+        self.viewers: dict[str, GuideWindow] = {}
+
+    def viewer(self, kind: str) -> GuideWindow:
+        guide = find_guide() if kind == "guide" else find_docs()
+        old = self.viewers.get(kind)
+        if old is not None and (old.isVisible() or old.guide.pages == guide.pages):
+            return old
+        if old is not None:
+            old.deleteLater()
+        title = "User guide" if kind == "guide" else "Documentation"
+        v = GuideWindow(guide, self.window, title=title,
+                        missing_html="<hr>" + GETTING_STARTED if kind == "guide" else "")
+        v.setObjectName("guide" if kind == "guide" else "documentation")
+        self.viewers[kind] = v
+        return v
+
+    def show(self, kind: str, where: str | None) -> GuideWindow:
+        """The viewer of ``kind`` ("guide" or "docs") on screen and raised; ``where`` is
+        "first" (Getting started), "contents", or None (the page it shows already)."""
+        v = self.viewer(kind)
+        if where == "first":
+            v.show_first()
+        elif where == "contents":
+            v.show_contents()
+        v.show()
+        v.raise_()
+        v.activateWindow()
+        return v
+
+    def documentation(self) -> GuideWindow:
+        """The reference documents of a source checkout; elsewhere the user guide, its note
+        line saying where the reference documents are."""
+        if find_docs().found:
+            return self.show("docs", None)
+        v = self.show("guide", "contents")
+        v.say("The reference documents (architecture, counts, figures) come with the source "
+              "code, in its docs folder; this is the user guide.")
+        return v
 
 
 def add_help_menu(window: QMainWindow) -> QMenu:
@@ -171,18 +225,16 @@ def add_help_menu(window: QMainWindow) -> QMenu:
     def about(*_: object) -> None:
         QMessageBox.about(window, "About knightgui", about_text())
 
-    def open_docs(*_: object) -> None:
-        folder = docs_folder()
-        if folder is not None:
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(folder / "usage.md")))
-
+    guides = _Guides(window)
     for text, slot, keys, tip in (
-            ("Getting started", show(getting_started_dialog), "F1",
-             "what the window does, in one page"),
+            ("User guide", lambda *_: guides.show("guide", None), "F1",
+             "the user guide, in a window of its own: pictures, contents and search"),
+            ("Getting started", lambda *_: guides.show("guide", "first"), None,
+             "the first page of the user guide"),
             ("Keyboard shortcuts", show(shortcuts_dialog), "Ctrl+/",
              "every key and mouse action of the window"),
-            ("Documentation", open_docs, None,
-             "open docs/usage.md (in a source checkout)"),
+            ("Documentation", lambda *_: guides.documentation(), None,
+             "the reference documents (docs/*.md of the source), in a window of their own"),
             ("About knightgui", about, None, "version, licence, where the figures come from")):
         a = QAction(text, window)
         if keys:
@@ -191,6 +243,5 @@ def add_help_menu(window: QMainWindow) -> QMenu:
         a.triggered.connect(slot)
         window.addAction(a)
         menu.addAction(a)
-        if text == "Documentation":
-            a.setEnabled(docs_folder() is not None)
+    menu.insertSeparator(menu.actions()[2])
     return menu

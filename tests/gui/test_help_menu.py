@@ -19,8 +19,8 @@ def _help_actions(window):
 
 def test_the_help_menu_offers_getting_started_shortcuts_and_about(window):
     acts = _help_actions(window)
-    assert {"Getting started", "Keyboard shortcuts", "About knightgui"} <= set(acts)
-    assert acts["Getting started"].shortcut().toString() == "F1"
+    assert {"User guide", "Getting started", "Keyboard shortcuts", "About knightgui"} <= set(acts)
+    assert acts["User guide"].shortcut().toString() == "F1"
 
 
 def test_the_shortcuts_page_lists_every_action_key_of_the_window(window, qtbot):
@@ -41,14 +41,14 @@ def test_the_shortcuts_page_lists_every_action_key_of_the_window(window, qtbot):
 
 
 def test_getting_started_opens_a_page(window):
+    """The guide's first page, in the app's guide viewer (tests/gui/test_guide.py has more)."""
+    from knightgui.guide.viewer import GuideWindow
     _help_actions(window)["Getting started"].trigger()
-    dialog = next(w for w in QApplication.topLevelWidgets()
-                  if isinstance(w, QDialog) and w.objectName() == "getting-started"
-                  and w.isVisible())
-    from PySide6.QtWidgets import QTextBrowser
-    page = dialog.findChild(QTextBrowser).toPlainText()
-    assert "Solve" in page and "Exhaustive" in page
-    dialog.close()
+    viewer = next(w for w in QApplication.topLevelWidgets()
+                  if isinstance(w, GuideWindow) and w.isVisible())
+    assert viewer.current_page() == viewer.guide.first
+    assert viewer.browser.toPlainText().strip()
+    viewer.close()
 
 
 def test_about_names_version_licence_and_provenance(window, monkeypatch):

@@ -1,0 +1,170 @@
+"""Where the user guide lives at run time, and what its pages are.
+
+The guide is the Markdown of ``docs/guide/`` (``index.md`` the contents, ``getting-started.md``
+the first page, images in ``img/``). It is installed as package data right beside this
+module, in ``knightgui/guide/pages/`` (pyproject maps ``knightgui.guide.pages`` to
+``docs/guide``; the PyInstaller spec copies the folder to the same place in the bundle), so one
+rule finds it everywhere: ``pages/`` next to this file in a wheel or the bundle, else
+``docs/guide/`` of the source checkout this file belongs to (an editable install or a run from
+the checkout). :func:`find_guide` is that one function.
+
+While a checkout has no ``docs/guide/`` yet, the guide is the reference documents of ``docs/``
+(first page ``usage.md``), and without those ``README.md``: a viewer always has a page to show
+when any Markdown is there, and says where it looked when none is.
+
+Paths and text only; nothing here needs Qt.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = ["Guide", "find_guide", "find_docs", "guide_candidates", "load_guide", "page_title",
+           "slug", "MARKDOWN_SUFFIXES"]
+
+#: the file names read as Markdown pages
+MARKDOWN_SUFFIXES = (".md", ".markdown", ".mkd")
+HERE = Path(__file__).resolve().parent
+#: the source checkout this module belongs to (meaningful only when it has docs/)
+CHECKOUT = HERE.parent.parent
+
+_LINK = re.compile(r"(?<!!)\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
+_FENCE = re.compile(r"^\s{0,3}(```|~~~)")
+
+
+@dataclass(frozen=True)
+class Guide:
+    """A folder of Markdown pages as the viewer shows it.
+
+    ``pages`` are in contents order: the contents page, then the pages it links to in its
+    order, then the others by name. ``first`` is where Getting started opens, ``contents``
+    where the Contents button goes. ``folder`` is None when no page was found; ``looked_in``
+    says where the search went, for the message the viewer shows then.
+    """
+
+    folder: Path | None
+    pages: tuple[Path, ...] = ()
+    first: Path | None = None
+    contents: Path | None = None
+    looked_in: tuple[Path, ...] = ()
+    titles: dict[Path, str] = field(default_factory=dict, compare=False)
+
+    @property
+    def found(self) -> bool:
+        return self.folder is not None and bool(self.pages)
+
+    def title(self, page: Path) -> str:
+        """The page's first heading (its file name in words when it has none)."""
+        return self.titles.get(page) or page_title(page)
+
+
+def _is_page(p: Path) -> bool:
+    return p.is_file() and p.suffix.lower() in MARKDOWN_SUFFIXES
+
+
+def _markdown_in(folder: Path, recursive: bool = True) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    found = folder.rglob("*") if recursive else folder.iterdir()
+    return sorted((p.resolve() for p in found if _is_page(p)), key=lambda p: str(p).lower())
+
+
+def page_title(page: Path) -> str:
+    """The first ATX heading of ``page`` (``# Title``), else its file name in words."""
+    try:
+        text = page.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = ""
+    fenced = False
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        m = None if fenced else _HEADING.match(line)
+        if m:
+            return re.sub(r"[*_`]", "", m.group(1)).strip()
+    return page.stem.replace("-", " ").replace("_", " ").strip().capitalize() or page.name
+
+
+def slug(heading: str) -> str:
+    """The anchor a link uses for a heading (``#getting-started`` for "Getting started"): the
+    rule GitHub and most Markdown tools follow."""
+    s = heading.strip().lower()
+    s = re.sub(r"[^\w\- ]", "", s)
+    return s.replace(" ", "-")
+
+
+def _linked_pages(contents: Path, pages: set[Path]) -> list[Path]:
+    """The pages ``contents`` links to, in the order of its links, each once."""
+    try:
+        text = contents.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    order: list[Path] = []
+    for target in _LINK.findall(text):
+        if "://" in target or target.startswith(("#", "mailto:")):
+            continue
+        p = (contents.parent / target.split("#", 1)[0]).resolve()
+        if p in pages and p not in order and p != contents:
+            order.append(p)
+    return order
+
+
+def load_guide(folder: Path, first_names: tuple[str, ...] = ("getting-started.md",),
+               contents_names: tuple[str, ...] = ("index.md", "README.md"),
+               recursive: bool = True, looked_in: tuple[Path, ...] = ()) -> Guide:
+    """The :class:`Guide` of the Markdown pages in ``folder`` (and its subfolders when
+    ``recursive``); ``first_names`` and ``contents_names`` are tried in order for the first
+    page and the contents page."""
+    folder = folder.resolve()
+    pages = _markdown_in(folder, recursive)
+    if not pages:
+        return Guide(None, looked_in=looked_in or (folder,))
+    by_name = {p.relative_to(folder).as_posix().lower(): p for p in pages}
+    contents = next((by_name[n.lower()] for n in contents_names if n.lower() in by_name), None)
+    linked = _linked_pages(contents, set(pages)) if contents else []
+    order = ([contents] if contents else []) + linked
+    order += [p for p in pages if p not in order]
+    first = next((by_name[n.lower()] for n in first_names if n.lower() in by_name), None)
+    if first is None:
+        first = linked[0] if linked else order[0]
+    return Guide(folder, tuple(order), first, contents or order[0],
+                 looked_in or (folder,), {p: page_title(p) for p in order})
+
+
+def guide_candidates() -> tuple[Path, ...]:
+    """Where the guide may be, in the order looked: installed beside this module (a wheel, the
+    bundle), then the checkout's ``docs/guide``."""
+    return HERE / "pages", CHECKOUT / "docs" / "guide"
+
+
+def find_docs() -> Guide:
+    """The reference documents: the Markdown of the checkout's ``docs/`` folder and its
+    subfolders (contents ``index.md``, first page ``usage.md`` where they exist), else the
+    checkout's ``README.md``; only a source checkout has them."""
+    docs = CHECKOUT / "docs"
+    if _markdown_in(docs):
+        return load_guide(docs, ("usage.md", "index.md"), ("index.md", "usage.md", "README.md"),
+                          looked_in=(docs,))
+    readme = (CHECKOUT / "README.md").resolve()
+    if readme.is_file():
+        return Guide(CHECKOUT, (readme,), readme, readme, (docs, CHECKOUT),
+                     {readme: page_title(readme)})
+    return Guide(None, looked_in=(docs, readme))
+
+
+def find_guide(candidates: tuple[Path, ...] | None = None) -> Guide:
+    """The user guide: the first of ``candidates`` (default :func:`guide_candidates`) that
+    holds Markdown pages; failing all of them, the reference documents (:func:`find_docs`),
+    which only a source checkout has. ``found`` is False when there is no page at all."""
+    tried = tuple(guide_candidates() if candidates is None else candidates)
+    for folder in tried:
+        if _markdown_in(folder):
+            return load_guide(folder, looked_in=tried)
+    if candidates is not None:       # an explicit list: only those folders
+        return Guide(None, looked_in=tried)
+    docs = find_docs()
+    return Guide(docs.folder, docs.pages, docs.first, docs.contents,
+                 tried + docs.looked_in, docs.titles)
