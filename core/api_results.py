@@ -1,0 +1,233 @@
+"""The typed answers of the front door (:mod:`knightgui_core.api`): one frozen dataclass per
+question.
+
+Each result holds the figures a reader asks for first as typed fields, and ``to_dict()``
+gives the whole answer as JSON-ready data (plain ``dict``, ``list``, ``str``, ``int``,
+``float``, ``bool`` and ``None``; ``json.dumps`` takes it as it is). For the studies that
+dictionary is the object the matching ``knightgui study … --json`` command prints, so a
+script and the command line read the same keys. The results are frozen (their fields cannot
+be reassigned); ``to_dict()`` returns a fresh copy each time, so changing it changes nothing
+in the result.
+
+This module imports only the board layer: importing ``knightgui_core`` stays cheap.
+"""
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .board.squares import Board
+from .board.tour import Tour, path_pairs
+
+__all__ = ["EnumerationCount", "MoveOrderStudy", "PhadkeStudy", "SemimagicStudy",
+           "SymmetricCount", "TieBreakStudy", "TourCount", "TourResult", "UncrossedStudy",
+           "WarnsdorffCount"]
+
+
+def _board_dict(board: Board) -> dict[str, Any]:
+    """The board as JSON-ready keys: ``rows``, ``cols``, ``topology``, ``leaper``."""
+    return {"rows": board.rows, "cols": board.cols, "topology": board.topology,
+            "leaper": list(board.leaper)}
+
+
+@dataclass(frozen=True)
+class _Recorded:
+    """A result whose whole answer is a JSON object computed once, when it is made.
+
+    ``data`` is that object; :meth:`to_dict` hands out a deep copy, so the result cannot be
+    changed through what it returns."""
+
+    data: Mapping[str, Any] = field(repr=False, compare=False, kw_only=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole answer as JSON-ready data (a fresh copy on every call)."""
+        return copy.deepcopy(dict(self.data))
+
+
+@dataclass(frozen=True)
+class TourResult:
+    """One tour asked of :func:`knightgui_core.api.solve`.
+
+    ``tour`` is the validated :class:`~knightgui_core.board.tour.Tour` (``None`` when none
+    was found: ``message`` says why, a proof when no tour of the kind can exist), ``method``
+    names what found it, ``nodes`` counts the search's work, ``stuck_at`` is the move
+    where a failed walk stopped (-1 otherwise) and ``moves`` the squares the answer
+    visits."""
+
+    board: Board
+    start: str
+    closed: bool
+    tour: Tour | None = field(compare=False)
+    method: str
+    message: str
+    nodes: int = 0
+    stuck_at: int = -1
+    moves: int = 0
+    seconds: float = 0.0
+    rule_walk: Any = field(default=None, compare=False)
+
+    @property
+    def found(self) -> bool:
+        """Whether :attr:`tour` holds a tour."""
+        return self.tour is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The keys of ``knightgui solve --json`` (``valid``, ``path`` as ``[col, row]``
+        pairs, ``message``…) and the board's ``topology`` and ``leaper``."""
+        path = [] if self.tour is None else path_pairs(self.tour.path, self.board.cols)
+        return {**_board_dict(self.board), "closed": self.closed, "valid": self.found,
+                "method": self.method, "seconds": round(self.seconds, 6), "path": path,
+                "message": self.message, "nodes": self.nodes, "stuck_at": self.stuck_at,
+                "moves": self.moves, "start": self.start,
+                "rule_walk": copy.deepcopy(self.rule_walk)}
+
+
+@dataclass(frozen=True)
+class EnumerationCount:
+    """The counters of Phadke's enumeration from ``start`` (to ``end``: closed tours), from
+    its beginning: ``solutions`` (Warnsdorff tours), ``dead_ends`` (walks the rule leaves
+    stuck), ``forward_moves`` (its work) and ``exhausted`` (every tie was followed)."""
+
+    board: Board
+    start: str
+    end: str | None
+    solutions: int
+    dead_ends: int
+    forward_moves: int
+    exhausted: bool
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The keys of ``knightgui enumerate --json`` (``solutions``, ``dead_ends``,
+        ``forward_moves``, ``exhausted``, ``seconds``) with the board and the squares."""
+        return {**_board_dict(self.board), "start": self.start, "end": self.end,
+                "solutions": self.solutions, "dead_ends": self.dead_ends,
+                "forward_moves": self.forward_moves, "exhausted": self.exhausted,
+                "seconds": round(self.seconds, 6)}
+
+
+@dataclass(frozen=True)
+class WarnsdorffCount(_Recorded):
+    """Every Warnsdorff tour (strict rule, every tie followed, open) from each start:
+    ``tours`` and ``closed`` summed over the starts, ``dead_ends``, and Knuth's odds —
+    ``p_success`` (``p_closed``), the probability that the walk breaking every tie
+    uniformly at random completes a tour (a closed one), for a start drawn uniformly from
+    ``starts``. ``per_start`` maps each start's name to its figures."""
+
+    board: Board
+    starts: tuple[str, ...]
+    tours: int
+    closed: int
+    dead_ends: int
+    p_success: float
+    p_closed: float
+    per_start: Mapping[str, Mapping[str, Any]] = field(repr=False, compare=False)
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class TourCount(_Recorded):
+    """Every tour of a board, Warnsdorff's or not: ``directed_paths`` (open paths through
+    every square, each direction counted; ``None`` when only the closed tours were
+    counted), ``undirected_paths`` (half of them) and ``closed_tours`` (undirected cycles),
+    counted by ``method`` (``visited`` or ``frontier``) for ``method_reason``."""
+
+    board: Board
+    directed_paths: int | None
+    undirected_paths: int | None
+    closed_tours: int
+    method: str
+    method_reason: str
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class PhadkeStudy(_Recorded):
+    """Phadke's 1981 study of closed 8×8 Warnsdorff tours for one ``family`` of his
+    algorithms: ``algorithms`` run, ``solutions`` found and ``paper_solutions``, the figure
+    his paper prints for them; ``full_board`` and ``paper_full_board`` are the same on the
+    whole board where the family has them (else ``None``)."""
+
+    family: str
+    algorithms: int
+    solutions: int
+    paper_solutions: int | None
+    full_board: int | None = None
+    paper_full_board: int | None = None
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class MoveOrderStudy(_Recorded):
+    """Plain Warnsdorff over all 40,320 move orders from every start of ``board``, ties to
+    the ``tie`` (``first`` or ``last``) tied move: ``walks`` made, ``failed_walks`` that got
+    stuck, ``orders_with_failure`` and ``closed_walks`` (complete and closing)."""
+
+    board: Board
+    tie: str
+    orders: int
+    walks: int
+    failed_walks: int
+    orders_with_failure: int
+    closed_walks: int
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class TieBreakStudy(_Recorded):
+    """The greedy walk of each tie rule on every n×n board, ``n_min`` ≤ n ≤ ``n_max``:
+    ``success_rate`` (walks completed over walks made) and ``first_failing_n`` (the
+    smallest side where a walk failed, ``None`` when none did), per rule."""
+
+    rules: tuple[str, ...]
+    n_min: int
+    n_max: int
+    success_rate: Mapping[str, float | None] = field(compare=False)
+    first_failing_n: Mapping[str, int | None] = field(compare=False)
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class SymmetricCount(_Recorded):
+    """The tours of ``board`` that ``symmetry`` maps onto themselves: ``open_paths``
+    (undirected; ``None`` when not counted) and ``closed_tours`` (undirected cycles), over
+    ``orbits`` orbits of squares."""
+
+    board: Board
+    symmetry: str
+    open_paths: int | None
+    closed_tours: int | None
+    orbits: int
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class UncrossedStudy(_Recorded):
+    """The longest uncrossed knight's path (or ``cycle``) of ``board``, proved longest:
+    ``length`` moves, ``count`` longest ones up to the board's symmetries (``total`` on the
+    board) and one of them, ``path``, as square names."""
+
+    board: Board
+    cycle: bool
+    length: int
+    count: int
+    total: int
+    path: tuple[str, ...]
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class SemimagicStudy(_Recorded):
+    """A search for semi-magic tours of a ``size`` × ``size`` board (rows and columns with
+    one total) of ``mode`` (``open``, ``closed`` or ``half-turn``): ``status`` is ``found``,
+    ``none`` (every start exhausted: ``tours`` holds all there are; none at all is a
+    proof), or ``budget``; ``tours`` as square names in number order."""
+
+    size: int
+    mode: str
+    status: str
+    tours: tuple[tuple[str, ...], ...]
+    nodes: int
+    seconds: float = 0.0
