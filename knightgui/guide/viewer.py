@@ -121,7 +121,11 @@ class GuideBrowser(QTextBrowser):
         """Each image of the page at its own size, or narrowed (its shape kept) to the width
         of the page when it is wider: a screenshot never needs a sideways scroll."""
         doc = self.document()
-        room = self.viewport().width() - 2 * doc.documentMargin() - 4
+        # the room with the vertical scroll bar shown, so that the bar showing up after the
+        # layout leaves the images as they are
+        bar = self.verticalScrollBar()
+        room = (self.width() - 2 * self.frameWidth() - 2 * doc.documentMargin() - 4
+                - max(bar.sizeHint().width(), bar.width() if bar.isVisible() else 0))
         if room < 40:
             return
         changes = []
@@ -197,7 +201,9 @@ class GuideWindow(QMainWindow):
         for page in guide.pages:
             item = QListWidgetItem(guide.title(page))
             item.setData(_PAGE_ROLE, str(page))
-            item.setToolTip(page.name)
+            where = guide.folder
+            item.setToolTip(page.relative_to(where).as_posix()
+                            if where is not None and page.is_relative_to(where) else page.name)
             self.contents.addItem(item)
         self.contents.itemActivated.connect(self._open_item)
         self.contents.itemClicked.connect(self._open_item)
@@ -212,6 +218,7 @@ class GuideWindow(QMainWindow):
         self.results = QListWidget()
         self.results.setObjectName("guide-results")
         self.results.setWordWrap(True)
+        self.results.setAlternatingRowColors(True)
         self.results.itemActivated.connect(self._open_hit)
         self.results.itemClicked.connect(self._open_hit)
         self.search_box.returnPressed.connect(self._open_first_hit)
@@ -349,12 +356,26 @@ class GuideWindow(QMainWindow):
         if path.suffix.lower() in MARKDOWN_SUFFIXES:
             if path.is_file():
                 self.open_page(path, target.fragment())
+            elif self.guide.folder is not None and not path.resolve().is_relative_to(
+                    self.guide.folder):
+                self.say(f"That page is one of the reference documents, which come with the "
+                         f"source code, not with the app: {self._outside_name(path)}")
             else:
                 self.say(f"That page is not in the guide: {path.name}")
         elif path.exists():
             self.open_outside(QUrl.fromLocalFile(str(path)))
         else:
             self.say(f"That file is not in the guide: {path.name}")
+
+    def _outside_name(self, path: Path) -> str:
+        """``path`` as the source's docs folder names it (``docs/results/index.md`` for a
+        link ``../results/index.md`` from the guide)."""
+        folder = self.guide.folder
+        if folder is None:
+            return path.name
+        parts = Path(*path.resolve().parts[len(folder.parent.parts):]) \
+            if path.resolve().is_relative_to(folder.parent) else Path(path.name)
+        return f"docs/{parts.as_posix()}"
 
     def open_outside(self, url: QUrl) -> bool:
         """Hand ``url`` to the desktop (a browser, a file manager). Where none can take it,

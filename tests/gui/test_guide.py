@@ -212,6 +212,20 @@ def test_a_link_to_a_missing_page_says_so(viewer, qtbot, guide_dir):
     qtbot.waitUntil(lambda: viewer.note.text() == "That page is not in the guide: gone.md")
 
 
+def test_a_link_out_of_the_guide_opens_here_or_says_where_it_lives(viewer, qtbot, guide_dir):
+    (guide_dir.parent / "counts.md").write_text("# Counts\n\n1,728 tours.\n")
+    (guide_dir / "getting-started.md").write_text(
+        FIRST + "\nSee [counts](../counts.md) and [results](../results/phadke.md).\n")
+    viewer.show_first()
+    viewer.browser.reload()
+    _click_link(qtbot, viewer, "../results/phadke.md")
+    qtbot.waitUntil(lambda: viewer.note.text().endswith(": docs/results/phadke.md"))
+    assert "come with the source code" in viewer.note.text()
+    _click_link(qtbot, viewer, "../counts.md")
+    qtbot.waitUntil(lambda: _page(viewer) == "counts.md")
+    assert "1,728 tours." in viewer.browser.toPlainText()
+
+
 def test_a_missing_guide_folder_says_where_it_looked(qtbot, tmp_path):
     v = GuideWindow(find_guide((tmp_path / "nowhere",)))
     qtbot.addWidget(v)
