@@ -9,6 +9,12 @@ script and the command line read the same keys. The results are frozen (their fi
 be reassigned); ``to_dict()`` returns a fresh copy each time, so changing it changes nothing
 in the result.
 
+>>> import json
+>>> import knightgui_core as kg
+>>> r = kg.study_uncrossed(kg.Board(5, 5), cycle=True)
+>>> r.length, json.loads(json.dumps(r.to_dict()))["length"]
+(8, 8)
+
 This module imports only the board layer: importing ``knightgui_core`` stays cheap.
 """
 from __future__ import annotations
