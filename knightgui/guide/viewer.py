@@ -29,9 +29,11 @@ from PySide6.QtGui import (
     QKeySequence,
     QPixmap,
     QResizeEvent,
+    QTextBlock,
     QTextCharFormat,
     QTextCursor,
     QTextDocument,
+    QTextFragment,
 )
 from PySide6.QtWidgets import (
     QLabel,
@@ -102,6 +104,16 @@ def search_pages(texts: dict[Path, str], query: str) -> list[SearchHit]:
     return hits
 
 
+def _fragments(block: QTextBlock) -> list[QTextFragment]:
+    """The fragments of ``block`` (runs of one format: a link, an image, plain text)."""
+    found = []
+    it = block.begin()
+    while not it.atEnd():
+        found.append(it.fragment())
+        it += 1
+    return found
+
+
 class GuideBrowser(QTextBrowser):
     """The page: Markdown from a file, links handed to :attr:`linkClicked` (never followed
     by Qt itself), images no wider than the page."""
@@ -131,8 +143,7 @@ class GuideBrowser(QTextBrowser):
         changes = []
         block = doc.begin()
         while block.isValid():
-            for it in block:
-                frag = it.fragment()
+            for frag in _fragments(block):
                 fmt = frag.charFormat()
                 if not fmt.isImageFormat():
                     continue
@@ -450,8 +461,8 @@ class GuideWindow(QMainWindow):
         count = 0
         while not cursor.isNull():
             sel = QTextEdit.ExtraSelection()
-            sel.cursor = cursor        # type: ignore[misc]
-            sel.format = fmt           # type: ignore[misc]
+            sel.cursor = cursor
+            sel.format = fmt
             marks.append(sel)
             if count == nth:
                 self.browser.setTextCursor(cursor)
