@@ -20,7 +20,6 @@ bound on a permanent), and the Chinese remainder theorem joins them into a Pytho
 from __future__ import annotations
 
 import os
-import shutil
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -36,8 +35,8 @@ from .frontier_pair import PAIR, PAIR_WINDOW
 from .frontier_residues import count_bound_bits, crt, moduli_for
 from .frontier_spill import (
     SpillError,
+    check_spill_parent,
     run_in_process,
-    spill_folder,
     spill_line,
     spilled_cells,
     unwatch_folder,
@@ -45,6 +44,7 @@ from .frontier_spill import (
     watch_folder,
 )
 from .frontier_spill_kernel import spill_route
+from .frontier_spill_run import RunFolder
 from .frontier_word import (
     LOAD,
     WORD,
@@ -121,8 +121,10 @@ class FrontierResult:
     #: the states read, summed over the cells (the work: each is turned into its successors)
     state_cells: int = 0
     #: a run through slices on disk (:mod:`.frontier_spill`): each cell's figures, its
-    #: slices' too (empty for a run in memory)
+    #: slices' too (empty for a run in memory; a resumed run lists the cells it ran)
     slices: list[dict[str, Any]] = field(default_factory=list)
+    #: the cells a spilled run found done in its folder and went on after
+    resumed_cells: int = 0
 
 
 def _later(rows: int, r: int) -> list[tuple[int, int]]:
@@ -286,6 +288,14 @@ def _force_end(endok: np.ndarray, rem: np.ndarray, cell: int, k: int, shortest: 
             break
 
 
+def _board(k: int, cols: int, total: Any, mods: Sequence[int], closed_only: bool
+           ) -> FrontierBoard:
+    """A finished board's counts from its residues (``[cycles, paths]``, one a modulus)."""
+    cycles = crt([int(x) for x in total[0]], list(mods))
+    paths = None if closed_only else crt([int(x) for x in total[1]], list(mods))
+    return FrontierBoard(k, cols, cycles, paths)
+
+
 def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = False,
                    memory_limit: int | None = None,
                    progress: Callable[[int, int], None] | None = None,
@@ -311,9 +321,11 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     start there (and ``cycles`` 0); every length past the cell's column, open paths only.
     ``spill``: a folder where the states are kept on disk between cells, in at least
     ``slices`` slices (more when one would not fit ``memory_limit``), so that only one
-    slice's tables are in memory at a time (:mod:`.frontier_spill`; its own folder inside
-    ``spill`` is removed at the end); ``run_slices(specs)`` runs a cell's slices (default:
-    one after the other in this process), ``report(line)`` hears of each cell. ``fold``:
+    slice's tables are in memory at a time (:mod:`.frontier_spill`); the count's own
+    folder inside ``spill`` (:mod:`.frontier_spill_run`) is removed when it ends and keeps
+    the progress when it stops, so the same call goes on from the last cell saved
+    (``resumed_cells``); ``run_slices(specs)`` runs a cell's slices (default: one after the
+    other in this process), ``report(line)`` hears of each cell. ``fold``:
     after each column a state and its top-bottom mirror image are kept as one, with their
     summed count (about half the states; the counts are the same); never with ``end_at``
     (one end cell is not mirrored)."""
@@ -347,17 +359,46 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     fold = bool(fold) and end_at is None
     states = 1
     cells: Iterator[tuple[int, int, Any]]
-    folder = None
+    folder = run_folder = None
+    sums: list[tuple[int, Any]] = []             # the finished boards' residues
     if spill is None:
         cells = _word_cells(k, ncols, m, mods, nb, rem, endok, open_mode, wanted, nparts,
                             budget, res, part, cancel, fold)
     else:
         if part is not None:
             raise FrontierError("a part of the count is not read through slices on disk")
+        words = _layout(k).words
+        run_folder = RunFolder(spill, {"rows": k, "lengths": lengths,
+                                       "closed_only": bool(closed_only), "fold": fold,
+                                       "end_at": None if end_at is None else int(end_at),
+                                       "mods": [int(q) for q in mods_list], "words": words},
+                               report)
         try:
-            folder = spill_folder(spill)
+            check_spill_parent(spill)
+            resume = run_folder.open(m + words, words)
         except SpillError as e:
+            run_folder.release()
             raise FrontierError(str(e)) from None
+        folder = run_folder.path
+        if resume is not None:
+            done = resume["count"]
+            states, res.state_cells = int(done["states"]), int(done["state_cells"])
+            res.peak_states, res.column_states = int(done["peak_states"]), done["column_states"]
+            res.peak_table_bytes = int(done["peak_table_bytes"])
+            sums = [(int(c), t) for c, t in done["sums"]]
+            res.boards = [_board(k, c, t, mods_list, closed_only) for c, t in sums]
+            res.resumed_cells = int(resume["cell"])
+            if report is not None:
+                report(f"frontier: going on from {folder}: {res.resumed_cells} of "
+                       f"{total_cells} cells were done")
+        now = [states]
+
+        def save(state: dict[str, Any]) -> None:
+            assert run_folder is not None
+            run_folder.save({**state, "count": {
+                "states": now[0], "state_cells": res.state_cells,
+                "peak_states": res.peak_states, "column_states": res.column_states,
+                "peak_table_bytes": res.peak_table_bytes, "sums": sums}})
         # a slice running on this process's threads stops within a round when the run is
         # cancelled or left (Ctrl-C, an error): before its folder is removed
         halt = threading.Event()
@@ -368,24 +409,27 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
             res.peak_table_bytes = max(res.peak_table_bytes, int(cell["table_bytes"]))
             if report is not None:
                 report(spill_line(cell, k * ncols))
-        cells = spilled_cells(k, ncols, _layout(k).words, mods_list, nb, rem, endok,
+        cells = spilled_cells(k, ncols, words, mods_list, nb, rem, endok,
                               open_mode, wanted, nparts, budget, folder, max(1, int(slices)),
-                              run_slices or run_in_process, record, fold)
+                              run_slices or run_in_process, record, fold, resume, save)
+    finished = False
     try:
         for i, got, total in cells:
             raise_if_cancelled(cancel, "the frontier count")
             c, r = divmod(i, k)
             res.state_cells += states
             states = got
+            if run_folder is not None:
+                now[0] = states
             res.peak_states = max(res.peak_states, states)
             if r == k - 1:
                 res.column_states.append(states)
             if total is not None:
-                cycles = crt([int(x) for x in total[0]], mods_list)
-                paths = None if closed_only else crt([int(x) for x in total[1]], mods_list)
-                res.boards.append(FrontierBoard(k, c + 1, cycles, paths))
+                sums.append((c + 1, [[int(x) for x in row] for row in total]))
+                res.boards.append(_board(k, c + 1, total, mods_list, closed_only))
             if progress is not None:
                 progress(i + 1, total_cells)
+        finished = True
     except SpillError as e:
         raise FrontierError(str(e)) from None
     finally:
@@ -393,6 +437,7 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
             halt.set()                  # a slice on a runner's thread leaves within a round
             wait_idle(folder, 60.0)
             unwatch_folder(folder)
-            shutil.rmtree(folder, ignore_errors=True)
+        if run_folder is not None:
+            run_folder.close(finished)
     res.seconds = time.perf_counter() - t0
     return res

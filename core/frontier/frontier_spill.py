@@ -368,31 +368,56 @@ def spilled_cells(k: int, ncols: int, words: int, mods: Sequence[int], nb: np.nd
                   rem: np.ndarray, endok: np.ndarray, open_mode: int, wanted: set[int],
                   threads: int, budget: int, folder: str, least: int,
                   run: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
-                  record: Callable[[dict[str, Any]], None], fold: bool = False
+                  record: Callable[[dict[str, Any]], None], fold: bool = False,
+                  resume: dict[str, Any] | None = None,
+                  save: Callable[[dict[str, Any]], None] | None = None
                   ) -> Iterator[tuple[int, int, list[list[int]] | None]]:
     """Each cell of the board through the slices in ``folder``, as
     ``frontier_count._word_cells`` yields them: its index, the states after it (merged)
     and the finished boards' residues (or None); a cell is yielded once the next one has
     merged its states. ``run(specs)``: the slices' :func:`spill_step` results, in order;
     ``record(cell)``: the cell's figures (every slice's too) as they come; ``fold``: as
-    :func:`.frontier_word.carry_code` says."""
+    :func:`.frontier_word.carry_code` says. ``save(state)`` is called before each cell
+    after the first, once the cells before it are yielded and its input files are on disk,
+    and before the files of the cell before are removed: ``state`` (JSON) names the cell,
+    its input segments with their checksums and what the loop needs to go on; given back as
+    ``resume``, the loop starts at that cell (the thread shares of its files, ``threads``,
+    are the saved ones)."""
     m = len(mods)
     width = m + words
-    first = new_word_table(16, m, words)
-    first[0, 0] = np.uint64(1) << np.uint64(63)
-    first[0, words:] = 1
-    files = write_first(folder, first)
-    # slices read by this cell, and by the cell before (the sources of its files)
-    kin, sources, states, rows_prev, ratio = 1, 1, 1, 1, 1.0
-    growth = [3.0] * k
     total_cells = k * ncols
-    pending: tuple[int, list[list[int]] | None] | None = None
-    for i in range(total_cells + 1):
+    pending: tuple[int, list[list[int]] | None] | None
+    if resume is None:
+        first = new_word_table(16, m, words)
+        first[0, 0] = np.uint64(1) << np.uint64(63)
+        first[0, words:] = 1
+        files = write_first(folder, first)
+        # slices read by this cell, and by the cell before (the sources of its files)
+        kin, sources, states, rows_prev, ratio = 1, 1, 1, 1, 1.0
+        growth = [3.0] * k
+        start, pending = 0, None
+    else:
+        files = [list(f) for f in resume["files"]]
+        kin, sources, states = int(resume["kin"]), int(resume["sources"]), int(resume["states"])
+        rows_prev, ratio = int(resume["rows_prev"]), float(resume["ratio"])
+        growth = [float(x) for x in resume["growth"]]
+        threads = int(resume["threads"])
+        start = int(resume["cell"])
+        pending = (int(resume["pending"][0]), resume["pending"][1])
+    before: list[Segment] = []                  # the files the cell before read
+    for i in range(start, total_cells + 1):
+        if i > start:
+            if save is not None:
+                save({"cell": i, "files": files, "kin": kin, "sources": sources,
+                      "states": states, "rows_prev": rows_prev, "ratio": ratio,
+                      "growth": growth, "threads": threads, "pending": list(pending or ())})
+            drop_files(folder, before)
         c, r = divmod(i, k)
         carry, finish = carry_code(i, k, total_cells, fold), int(r == k - 1 and c + 1 in wanted)
         expect = int(rows_prev * ratio * growth[r]) + 1 if i < total_cells else 0
         kout = slices_for(expect, width * 8, budget, least) if carry else 1
         if i == total_cells:          # nothing left to read: the last cell's states are 0
+            drop_files(folder, files)
             yield pending[0], 0, pending[1]  # type: ignore[index]
             return
         inputs = inputs_of(files, kin, threads)
@@ -407,14 +432,13 @@ def spilled_cells(k: int, ncols: int, words: int, mods: Sequence[int], nb: np.nd
         folder_fd = _open_folder(folder) if carry else -1
         try:
             got = run(specs)
-            if carry:                   # the cell's files on disk before the inputs go
+            if carry:                   # the cell's files on disk before anyone reads them
                 sync_files(folder, folder_fd, sorted({str(f[2]) for g in got
                                                        for f in g["files"]}))
         finally:
             if folder_fd >= 0:
                 os.close(folder_fd)
-        drop_files(folder, files)
-        files = [f for g in got for f in g["files"]]
+        before, files = files, [f for g in got for f in g["files"]]
         merged = sum(g["states_in"] for g in got)
         rows_in = sum(g["rows_in"] for g in got)
         if i > 0:

@@ -18,7 +18,9 @@ the open paths (frontier only). ``--cols-from A --cols-to B`` counts ``rows`` ×
 frontier pass: a table, and ``boards`` in the JSON. ``--spill DIR`` keeps the states on disk
 in slices, each a runner task: one after the other on this machine, or with ``--scheduler``
 several at once on a Dask cluster's workers (DIR must be a folder every worker sees at the
-same path; each slice's ``worker`` in the JSON's ``slices``).
+same path; each slice's ``worker`` in the JSON's ``slices``). A spilled count keeps its
+progress in its folder in DIR when it stops, and the same command goes on from there
+(``--help`` of ``--spill``; :mod:`knightgui_core.frontier.frontier_spill_run`).
 """
 from __future__ import annotations
 
@@ -51,13 +53,22 @@ def add_method_options(p) -> None:
                         "pass it stops with one line, unless --spill is given")
     p.add_argument("--spill", metavar="DIR", default=None,
                    help="with the frontier count: when its estimate passes --memory-mb (or "
-                        "the free memory), keep the states on disk in a folder made inside "
-                        "DIR, in slices by a hash of the state, and read one slice at a time "
-                        "(each a runner task; a line a cell on stderr, 'slices' in --json); "
-                        "the folder is removed at the end. With --scheduler tcp://HOST:PORT "
-                        "the slices of a cell run at once on the Dask workers: DIR must then "
-                        "be a folder every worker sees at the same path (a shared file "
-                        "system)")
+                        "the free memory), keep the states on disk in slices by a hash of "
+                        "the state and read one slice at a time (each a runner task; a line "
+                        "a cell on stderr, 'slices' in --json). The slices go to the "
+                        "count's own folder DIR/knightgui-frontier-KEY (KEY: a hash of the "
+                        "board and options), removed when the count ends. A count that "
+                        "stops (Ctrl-C, SIGTERM, kill -9, a full disk) keeps its progress "
+                        "there (the last finished cell's slices with their checksums, the "
+                        "board, options and code version): the same command goes on from "
+                        "that cell and says how many cells were done ('resumed_cells' in "
+                        "--json); a folder with a damaged slice or from another version of "
+                        "the code is refused in one line (remove it to count afresh). A run "
+                        "also removes the folders of dead runs in DIR that saved no "
+                        "progress. With --scheduler tcp://HOST:PORT the slices of a cell run "
+                        "at once on the Dask workers: DIR must then be a folder every worker "
+                        "sees at the same path (a shared file system); a stopped cluster run "
+                        "removes its folder")
     p.add_argument("--slices", metavar="K", default=None,
                    help="with --spill: at least K slices (a power of two is taken), even "
                         "when the tables would fit in memory")
@@ -197,6 +208,7 @@ def _print_board(args, board, res, k: int, why: str, t0: float) -> int:
                    "closed_only": bool(args.closed_only), "peak_states": res.peak_states,
                    "peak_table_bytes": res.peak_table_bytes,
                    "column_states": res.column_states, "slices": res.slices,
+                   "resumed_cells": res.resumed_cells,
                    "seconds": round(time.perf_counter() - t0, 3)})
     return 0
 
@@ -309,5 +321,5 @@ def _print_sequence(args, res, rows: int, a: int, b: int, seconds: float) -> int
                    "boards": recs, "peak_states": res.peak_states,
                    "column_states": res.column_states, "state_cells": res.state_cells,
                    "peak_table_bytes": res.peak_table_bytes, "slices": res.slices,
-                   "seconds": round(seconds, 3)})
+                   "resumed_cells": res.resumed_cells, "seconds": round(seconds, 3)})
     return 0
