@@ -40,6 +40,16 @@ lint: install-test
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+$(VENV)/.stamp-docs: pyproject.toml | $(BIN)/python
+	$(PIP) install -q -e '.[docs]'
+	@touch $@
+
+## make docs: the documentation site in build/site (mkdocs-material), built in strict mode:
+## a broken link, a missing image or a page left out of the nav fails it
+.PHONY: docs
+docs: $(VENV)/.stamp-docs
+	$(BIN)/mkdocs build --strict --quiet --config-file mkdocs.yml
+
 ## make slow: the long reproductions of the literature (Phadke's tables, huge boards)
 slow: install-test
 	$(BIN)/python -m pytest -q -m slow --timeout=3600

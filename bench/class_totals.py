@@ -1,4 +1,4 @@
-"""Board totals from a per-class table of docs/counts.md.
+"""Board totals from a per-class table of docs/results/warnsdorff-counts.md.
 
 The per-class tables list one start per symmetry class with the figures *per start*; a
 board's totals are the sum over the classes of (starts in the class) × (figure per start).
@@ -23,7 +23,7 @@ from pathlib import Path
 from knightgui_core.board.squares import Board
 from knightgui_core.tietree.counting.subtrees import start_classes
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "counts.md"
+DOC = Path(__file__).resolve().parents[1] / "docs" / "results" / "warnsdorff-counts.md"
 
 
 class TableError(ValueError):

@@ -1,0 +1,90 @@
+"""The user guide's new screenshots, from the real window on an X server at its default size.
+
+    Xvfb :98 -screen 0 1280x820x24 &
+    DISPLAY=:98 .venv/bin/python docs/tools/screenshots.py
+
+Writes docs/guide/img/{first-start,solution-1981,watch}.png (the other pictures of the guide
+come from bench/_gui_screenshots.py and bench/_play_screenshots.py). Each picture is what the
+X server shows of the window (``QScreen.grabWindow``); look at each before committing."""
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+IMG = Path(__file__).resolve().parents[1] / "guide" / "img"
+
+
+def main() -> int:
+    if not os.environ.get("DISPLAY"):
+        print("needs an X server: Xvfb :98 -screen 0 1280x820x24 & then DISPLAY=:98 …",
+              file=sys.stderr)
+        return 2
+    os.environ["QT_QPA_PLATFORM"] = "xcb"
+    from PySide6.QtWidgets import QApplication
+    from knightgui.settings import use_folder
+    use_folder(tempfile.mkdtemp())
+    app = QApplication(sys.argv[:1])
+    app.setApplicationDisplayName("knightgui")
+    from knightgui.main_window import MainWindow
+    w = MainWindow(restore_settings=False)
+    w.move(0, 0)
+    w.show()
+
+    def pump(sec: float) -> None:
+        t = time.monotonic() + sec
+        while time.monotonic() < t:
+            app.processEvents()
+            time.sleep(0.01)
+
+    def wait(cond, timeout: float = 180.0) -> None:
+        t = time.monotonic() + timeout
+        while not cond():
+            if time.monotonic() > t:
+                raise SystemExit("timed out")
+            pump(0.02)
+
+    def shoot(name: str) -> None:
+        pump(0.5)
+        img = app.primaryScreen().grabWindow(w.winId())
+        if img.isNull() or not img.save(str(IMG / name)):
+            raise SystemExit(f"could not take {name}")
+        print(f"{name}: {img.width()}×{img.height()} | {w.statusBar().currentMessage()}")
+
+    pump(1.0)
+    c = w.controls
+    # 1. the first start: 8×8, the defaults, Solve
+    w.solve()
+    wait(lambda: not w.results.running)
+    shoot("first-start.png")
+
+    # 2. every tie followed from a8 to c7, stepped to solution 1981
+    c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
+    c.closed.setChecked(True)
+    c.start.setText("a8")
+    c.start.editingFinished.emit()
+    c.end.setCurrentIndex(c.end.findText("c7"))
+    w.solve()
+    wait(lambda: not w.results.running)
+    w.results.jump(1981)
+    shoot("solution-1981.png")
+
+    # 3. Watch: the same search played at 200 moves a second, paused part way
+    w.act.watch.setChecked(True)
+    w.toggle_watch()
+    w.act.watch_speed.setValue(200)
+    w.solve()
+    pump(6.0)
+    w.act.watch_pause.setChecked(True)
+    w.pause_watch()
+    shoot("watch.png")
+    w.cancel()
+    pump(0.3)
+    w.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
