@@ -396,7 +396,12 @@ class GuideWindow(QMainWindow):
             self.say(f"Opened outside knightgui: {shown}")
             return True
         QGuiApplication.clipboard().setText(shown)
-        self.say(f"Nothing on this computer opens it, so the address is copied: {shown}")
+        if url.isLocalFile():
+            self.say(f"No program here opens this file, so its path is copied to the "
+                     f"clipboard: {shown}")
+        else:
+            self.say(f"No web browser could be started, so the address is copied to the "
+                     f"clipboard: {shown}")
         return False
 
     def say(self, text: str) -> None:
