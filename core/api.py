@@ -613,7 +613,7 @@ def study_semimagic(size: int = 8, *, symmetry: str = "none", closed: bool = Fal
     -------
     SemimagicStudy
         ``status`` and the ``tours``; ``to_dict()`` is ``knightgui study semimagic --json``
-        without the command's extra keys.
+        (``--census`` too).
 
     Examples
     --------
@@ -637,13 +637,16 @@ def study_semimagic(size: int = 8, *, symmetry: str = "none", closed: bool = Fal
         status = ("found" if c.numbered else "none") if c.complete else "cancelled"
         return SemimagicStudy(size, mode, status, tours, int(c.nodes), float(c.seconds),
                               data=data)
+    from .board.magic import line_sums
     from .studies.magic_search import search_magic
     starts = None if start is None else [b.square(start)]
     r = search_magic(size, size, mode, limit=int(limit), seconds=seconds,
                      node_limit=int(node_limit), starts=starts, nested=nested)
     tours = tuple(tuple(b.name(s) for s in t) for t in r.tours)
+    sums = [line_sums(Tour(b, t).numbers()) for t in r.tours]
     data = {**r.to_json_dict(), "size": size, "symmetry": symmetry, "closed": mode != "open",
             "nested": nested, "tours": [list(t) for t in tours], "squares": r.tours,
+            "kinds": [x.kind for x in sums], "diagonal_sums": [list(x.diagonals) for x in sums],
             "starts": [b.name(s) for s in r.starts],
             "proved_none": r.status == "none" and not r.tours}
     return SemimagicStudy(size, mode, r.status, tours, int(r.nodes), float(r.seconds),
