@@ -20,13 +20,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Guide", "find_guide", "find_docs", "guide_candidates", "load_guide", "page_title",
-           "slug", "MARKDOWN_SUFFIXES"]
+__all__ = ["Guide", "find_guide", "find_docs", "guide_candidates", "in_checkout", "load_guide",
+           "page_title", "slug", "MARKDOWN_SUFFIXES"]
 
 #: the file names read as Markdown pages
 MARKDOWN_SUFFIXES = (".md", ".markdown", ".mkd")
 HERE = Path(__file__).resolve().parent
-#: the source checkout this module belongs to (meaningful only when it has docs/)
+#: the source checkout this module belongs to, if it runs from one (see :func:`in_checkout`)
 CHECKOUT = HERE.parent.parent
 
 _LINK = re.compile(r"(?<!!)\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
@@ -134,10 +134,21 @@ def load_guide(folder: Path, first_names: tuple[str, ...] = ("getting-started.md
                  looked_in or (folder,), {p: page_title(p) for p in order})
 
 
+def in_checkout() -> bool:
+    """Whether :data:`CHECKOUT` is knightgui's source checkout (its ``pyproject.toml`` names
+    the project). Installed, the folder above the package is ``site-packages``, whose
+    ``docs`` or ``README.md`` may belong to any other package."""
+    try:
+        head = (CHECKOUT / "pyproject.toml").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return 'name = "knightgui"' in head
+
+
 def guide_candidates() -> tuple[Path, ...]:
     """Where the guide may be, in the order looked: installed beside this module (a wheel, the
-    bundle), then the checkout's ``docs/guide``."""
-    return HERE / "pages", CHECKOUT / "docs" / "guide"
+    bundle), then the checkout's ``docs/guide`` when knightgui runs from its checkout."""
+    return (HERE / "pages",) + ((CHECKOUT / "docs" / "guide",) if in_checkout() else ())
 
 
 def find_docs() -> Guide:
@@ -145,6 +156,8 @@ def find_docs() -> Guide:
     subfolders (contents ``index.md``, first page ``usage.md`` where they exist), else the
     checkout's ``README.md``; only a source checkout has them."""
     docs = CHECKOUT / "docs"
+    if not in_checkout():
+        return Guide(None, looked_in=(docs,))
     if _markdown_in(docs):
         return load_guide(docs, ("usage.md", "index.md"), ("index.md", "usage.md", "README.md"),
                           looked_in=(docs,))

@@ -292,6 +292,7 @@ def test_documentation_is_never_silent(window, qtbot, monkeypatch, tmp_path, tmp
 
 
 def test_without_docs_guide_the_checkout_docs_are_the_guide(monkeypatch, tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "knightgui"\n')
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "usage.md").write_text("# Using knightgui\n")
     (tmp_path / "docs" / "counts.md").write_text("# Counts\n")
@@ -336,3 +337,17 @@ def test_the_real_guide_opens_when_the_checkout_has_one(qtbot):
     qtbot.addWidget(v)
     v.show_first()
     assert _page(v) == "getting-started.md" and v.browser.toPlainText().strip()
+
+
+def test_installed_the_docs_of_other_packages_are_never_taken(monkeypatch, tmp_path):
+    """Installed, the folder above the package is site-packages: its docs/ is not ours."""
+    (tmp_path / "docs" / "guide").mkdir(parents=True)
+    (tmp_path / "docs" / "guide" / "index.md").write_text("# Another package\n")
+    (tmp_path / "README.md").write_text("# Another package\n")
+    monkeypatch.setattr(locate, "CHECKOUT", tmp_path)
+    monkeypatch.setattr(locate, "HERE", tmp_path / "knightgui" / "guide")
+    assert not locate.in_checkout()
+    assert locate.guide_candidates() == (tmp_path / "knightgui" / "guide" / "pages",)
+    assert not locate.find_docs().found
+    g = locate.find_guide()
+    assert not g.found and tmp_path / "knightgui" / "guide" / "pages" in g.looked_in
