@@ -38,6 +38,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .api_results import (
     EnumerationCount,
     MoveOrderStudy,
@@ -340,7 +342,7 @@ def count_tours(board: Board, *, closed: bool = False, method: str = "auto",
             res = run_all_tours(b.rows, b.cols, store=st, scheduler=client, workers=workers,
                                 board=None if b.is_classic else b)
         data = {**res.to_json(), "method": how, "method_reason": why}
-        directed = int(data["totals"]["tours"])
+        directed: int | None = int(data["totals"]["tours"])
         undirected: int | None = int(data["undirected_paths"])
     else:
         k, n = min(b.rows, b.cols), max(b.rows, b.cols)
@@ -643,7 +645,7 @@ def study_semimagic(size: int = 8, *, symmetry: str = "none", closed: bool = Fal
     r = search_magic(size, size, mode, limit=int(limit), seconds=seconds,
                      node_limit=int(node_limit), starts=starts, nested=nested)
     tours = tuple(tuple(b.name(s) for s in t) for t in r.tours)
-    sums = [line_sums(Tour(b, t).numbers()) for t in r.tours]
+    sums = [line_sums(Tour(b, np.asarray(t)).numbers()) for t in r.tours]
     data = {**r.to_json_dict(), "size": size, "symmetry": symmetry, "closed": mode != "open",
             "nested": nested, "tours": [list(t) for t in tours], "squares": r.tours,
             "kinds": [x.kind for x in sums], "diagonal_sums": [list(x.diagonals) for x in sums],
