@@ -90,7 +90,7 @@ def about_text() -> str:
         "Knuth's random-tie odds (97.2 % on 6&times;6, 97.9 % on 8&times;8) are computed "
         "exactly; the numbers of Warnsdorff tours on 10&times;10 and 11&times;11 were first "
         "published by this project. Every figure comes from a command anyone can re-run "
-        "(docs/counts.md and docs/figures.md say which) and is checked against a second "
+        "(the Results pages, docs/results/index.md, say which) and is checked against a second "
         "implementation in the tests.</p>"
         "<p>MIT licence. Built with PySide6 (Qt), pyqtgraph, NumPy, numba and Dask.</p>"
         f"<p><small>Python {platform.python_version()}, PySide6 {pyside_version}</small></p>")

@@ -56,7 +56,7 @@ def test_about_names_version_licence_and_provenance(window, monkeypatch):
     monkeypatch.setattr(QMessageBox, "about", staticmethod(lambda p, t, text: seen.append(text)))
     _help_actions(window)["About knightgui"].trigger()
     assert seen and seen[0] == about_text()
-    for word in (__version__, "MIT", "Phadke", "Knuth", "docs/counts.md"):
+    for word in (__version__, "MIT", "Phadke", "Knuth", "docs/results/index.md"):
         assert word in seen[0], word
 
 
