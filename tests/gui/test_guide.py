@@ -320,7 +320,8 @@ def test_the_installed_guide_beside_the_viewer_comes_first():
 def test_the_wheel_and_the_bundle_ship_the_guide_where_the_viewer_looks():
     tomllib = pytest.importorskip("tomllib")          # Python 3.11 and later
     conf = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    assert "knightgui.guide" in conf["packages"] and "knightgui.guide.pages" in conf["packages"]
+    for package in ("knightgui.guide", "knightgui.guide.pages", "knightgui.guide.pages.img"):
+        assert package in conf["packages"], package
     assert conf["package-dir"]["knightgui.guide.pages"] == "docs/guide"
     data = conf["package-data"]["knightgui.guide.pages"]
     assert "**/*.md" in data and "img/**/*" in data
