@@ -36,16 +36,22 @@ def test_an_empty_cache_is_said_on_stderr_once_and_never_in_json(tmp_path):
     assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1   # its one line
 
 
-def test_warmup_reports_each_stage_n_of_m(capsys):
-    """``knightgui warmup`` as the command line runs it, in this process (whose kernels the
-    other tests load from the same cache: the warm-up is paid once a test run)."""
+def test_warmup_reports_each_stage_n_of_m(capsys, monkeypatch):
+    """``knightgui warmup`` as the command line runs it, on the engine's stages with their
+    work left out: the command runs each stage once and says it, n of m, on stderr. That
+    each stage leaves its kernels compiled is tests/core/test_warmup.py's."""
     from knightgui.cli import run
-    from knightgui_core.warmup import STAGES
+    from knightgui_core import warmup
+    ran = []
+    stages = tuple(warmup.Stage(s.name, lambda name=s.name: ran.append(name), s.kernels)
+                   for s in warmup.STAGES)
+    monkeypatch.setattr(warmup, "STAGES", stages)
     assert run(["warmup"]) == 0
     out, err = capsys.readouterr()
     lines = err.splitlines()
-    m = len(STAGES)
+    m = len(stages)
     want = [f"knightgui: preparing the engine — {n} of {m} ({s.name})"
-            for n, s in enumerate(STAGES)]
+            for n, s in enumerate(stages)]
     assert lines[:-1] == want, lines
     assert lines[-1].startswith("knightgui: the engine is ready (") and out == ""
+    assert ran == [s.name for s in stages]
