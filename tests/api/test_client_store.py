@@ -12,7 +12,7 @@ def test_a_users_client_runs_the_tasks():
     distributed = pytest.importorskip("distributed")
     embedded = kg.count_warnsdorff_tours(Board(5, 6)).to_dict()
     with distributed.Client(processes=False, n_workers=1, threads_per_worker=2,
-                            dashboard_address=None) as client:
+                            dashboard_address=":0") as client:
         with distributed.get_task_stream(client=client) as stream:
             on_cluster = kg.count_warnsdorff_tours(Board(5, 6), client=client).to_dict()
         assert stream.data, "no task ran on the client's cluster"
