@@ -277,7 +277,7 @@ def _syncfs() -> Callable[[int], int] | None:
     except (OSError, AttributeError):
         return None
     fn.argtypes = [ctypes.c_int]
-    return fn  # type: ignore[no-any-return]
+    return fn
 
 
 _SYNCFS = _syncfs()

@@ -113,7 +113,7 @@ class SliceFile:
         flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if self.opened else os.O_TRUNC)
         fd = os.open(os.path.join(self.folder, self.name), flags, 0o644)
         try:
-            _write_all(fd, memoryview(np.ascontiguousarray(block[:n])).cast("B"))
+            _write_all(fd, np.ascontiguousarray(block[:n]).data.cast("B"))
         finally:
             os.close(fd)
         self.opened = True
@@ -247,7 +247,7 @@ def _read_blocks(folder: str, segments: Sequence[Segment], width: int, words: in
                 fd = fds.get(path)
                 if fd is None:
                     fd = fds[path] = _open_slice(path, int(seg[6]) * width * 8, sizes)
-                _read_into(fd, memoryview(buf[at:at + rows]).cast("B"),
+                _read_into(fd, buf[at:at + rows].data.cast("B"),
                            (int(seg[3]) + a) * width * 8, path)
                 at += rows
                 bounds[b + 1] = at
