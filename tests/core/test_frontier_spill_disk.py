@@ -118,3 +118,14 @@ def test_cli_on_a_nearly_full_tmpfs_exits_2_in_one_line(tmp_path, fill_kib):
         assert not [line for line in err if not line.startswith(("frontier:", "cell "))][:-1]
     finally:
         subprocess.run(["umount", str(where)], capture_output=True)
+
+
+def test_a_count_stopped_by_a_full_disk_goes_on_once_there_is_room(monkeypatch, tmp_path):
+    disk = _Disk(400_000)                   # room for the first cells of 5×6, not for all
+    monkeypatch.setattr(frontier_spill_merge, "_write", disk.write)
+    with pytest.raises(FrontierError, match="No space left on device"):
+        count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4)
+    monkeypatch.setattr(frontier_spill_merge, "_write", os.write)      # room again
+    res = count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4)
+    assert res.resumed_cells > 0 and res.boards[0].paths == PATHS_5X6
+    assert os.listdir(tmp_path) == []
