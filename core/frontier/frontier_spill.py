@@ -6,13 +6,14 @@ other bits of it, and the tables' own hash another function altogether). One sli
 time is read from the spill folder, its rows merged (equal keys: residues added modulo each
 modulus, :func:`.frontier_word_kernel.word_absorb`) into tables of its own, read through
 the cell as the in-memory count reads a cell (:func:`.frontier_word.word_cell`), and every
-successor appended, in blocks, to the file of its slice of the next cell; the finished
-boards' residues of the slices are added up. A slice's work (:func:`spill_step`) is one
-task with JSON arguments and a JSON result, so a runner can send it to any worker that
-sees the folder: each task writes only files of its own (one per output slice), and the
-files read are removed only once the whole cell is done. Memory is about one slice's
-tables, not the whole frontier's; ``K`` is chosen again before each cell from the states
-expected after it.
+successor appended, in blocks, to its task's file of the next cell; the finished boards'
+residues of the slices are added up. A slice's work (:func:`spill_step`) is one task with
+JSON arguments and a JSON result, so a runner can send it to any worker that sees the
+folder: each task writes only files of its own (one per thread table), and the files read
+are removed only once the whole cell is done and the progress saved
+(:mod:`.frontier_spill_run`: the run's folder, its owner and its progress). Memory is
+about one slice's tables, not the whole frontier's; ``K`` is chosen again before each cell
+from the states expected after it.
 
 A slice file is raw ``uint64`` rows (key words, then residues), native byte order:
 ``c{cell}_f{from}o{table}.u64`` holds the states entering ``cell`` made by input slice
@@ -52,7 +53,7 @@ from .frontier_spill_merge import (
 from .frontier_word import LOAD, SMALL, carry_code, new_word_table, word_cell
 
 __all__ = ["watch_folder", "unwatch_folder", "SpillError", "BLOCK", "spill_step", "merge_rows",
-           "slices_for", "spill_folder", "check_spill_parent", "run_in_process",
+           "slices_for", "check_spill_parent", "run_in_process",
            "spilled_cells", "spill_line", "wait_idle"]
 
 
@@ -74,17 +75,6 @@ def check_spill_parent(parent: str) -> None:
         finally:
             os.close(fd)
             os.remove(probe)
-    except OSError as e:
-        raise SpillError(f"the spill folder {parent} cannot be written: "
-                         f"{e.strerror or e}") from None
-
-
-def spill_folder(parent: str) -> str:
-    """A fresh folder for one run's slices inside ``parent`` (which must exist and be
-    writable); :class:`SpillError` with one line if not."""
-    check_spill_parent(parent)
-    try:
-        return tempfile.mkdtemp(prefix="knightgui-frontier-", dir=parent)
     except OSError as e:
         raise SpillError(f"the spill folder {parent} cannot be written: "
                          f"{e.strerror or e}") from None
