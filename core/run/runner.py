@@ -363,6 +363,12 @@ def _submit_and_collect(client, todo: Sequence[Task], intake: _Intake, cancel: A
                 if fut.status != "finished":
                     if client.status != "running":      # Dask cancels them all when the
                         raise watch.lost(len(report.results), report.total)  # scheduler goes
+                    if fut.status in ("lost", "pending"):
+                        # its worker died holding the result before it reached us: the
+                        # scheduler computes it again for the future we still hold
+                        ac.add(fut)
+                        remaining += 1
+                        continue
                     raise RunnerError(f"task {t.key} was {fut.status} (lost the scheduler?)")
                 intake.take(t, outcome)
                 fut.release()
