@@ -8,7 +8,7 @@ count asked again finds its folder. In it:
 * ``owner`` — the pid and host of the run that has it, locked (``flock``) for the run's
   life. The lock goes with the process, however it ends (SIGKILL too), so a folder whose
   ``owner`` can be locked has no live run. The file is made under another name, locked,
-  then renamed, so no one sees an ``owner`` that is not yet locked.
+  then linked in, so no one sees an ``owner`` that is not yet locked.
 * ``progress.json`` — written (atomically: a new file, fsync, rename) before each cell
   from the second on: the code's version, the question, the next cell, its input files'
   segments with their rows and checksums, and what the count had summed so far.
@@ -131,21 +131,30 @@ class RunFolder:
         return progress
 
     def _lock(self) -> None:
+        """Holds the folder's ``owner`` lock: the file made locked under another name and
+        linked in (a link fails where another run linked its own first), or the existing
+        one when no live process holds it."""
         owner = os.path.join(self.path, OWNER)
         fd = _try_lock(owner)
-        if fd is None and os.path.exists(owner):
-            raise SpillError(f"the spill folder {self.path} is in use by a running count "
-                             f"({_owner_of(self.path)}): wait for it to end or give "
-                             "another --spill folder")
-        if fd is None:
+        if fd is None and not os.path.exists(owner):
             tmp = os.path.join(self.path, f".{OWNER}-{os.getpid()}")
             try:
                 fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                os.replace(tmp, owner)
+                try:
+                    os.link(tmp, owner)
+                except FileExistsError:
+                    os.close(fd)
+                    fd = _try_lock(owner)
+                finally:
+                    os.remove(tmp)
             except OSError as e:
                 raise SpillError(f"the spill folder {self.path} cannot be taken: "
                                  f"{e.strerror or e}") from None
+        if fd is None:
+            raise SpillError(f"the spill folder {self.path} is in use by a running count "
+                             f"({_owner_of(self.path)}): wait for it to end or give "
+                             "another --spill folder")
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"pid {os.getpid()} on {socket.gethostname()}\n".encode(), 0)
         self.lock_fd = fd

@@ -219,3 +219,21 @@ def test_a_count_killed_in_its_first_cell_is_cleaned_up_later(tmp_path):
                          env=env, timeout=300)
     assert got.returncode == 0, got.stderr[-500:]
     assert os.listdir(tmp_path) == [] and "removed" in got.stderr
+
+
+def test_two_runs_of_one_count_never_share_its_folder(tmp_path):
+    from knightgui_core.frontier.frontier_spill import SpillError
+    from knightgui_core.frontier.frontier_spill_run import RunFolder
+    question = {"rows": 5, "lengths": [6]}
+    first, second = RunFolder(str(tmp_path), question), RunFolder(str(tmp_path), question)
+    assert first.open(3, 1) is None
+    try:
+        with pytest.raises(SpillError, match="in use by a running count"):
+            second.open(3, 1)
+        second.release()
+        assert os.path.isdir(first.path)               # the refused run took nothing
+    finally:
+        first.close(True)
+    assert os.listdir(tmp_path) == []
+    assert second.open(3, 1) is None                    # free again once the first ended
+    second.close(True)
