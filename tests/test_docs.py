@@ -1,0 +1,352 @@
+"""The documentation is checked like code (docs/develop/testing.md):
+
+- every fenced ``sh`` block of README.md and docs/ has its ``knightgui …`` lines run, and
+  every ``python`` block is run, page by page in a temporary folder of the page's own (so a
+  later block can read an earlier one's file); where the page shows the output in a ``text``
+  block right after, each line shown must appear in the output, in order (``…`` stands for
+  anything; timings such as ``0.35 s`` may differ);
+- a block after a ``<!-- slow -->`` comment runs only under ``-m slow``; ``<!-- exit N -->``
+  says the command exits N (default 0);
+- the site builds with ``mkdocs build --strict`` (a broken link or a missing image fails);
+- docs/reference/cli.md is what the parser says (docs/tools/gen_cli.py --check);
+- no page of the guide, the results or the reference names a date, a machine load, a
+  session or an issue number; the guide stays plain CommonMark with relative links (the
+  in-app guide viewer renders it with Qt).
+
+Lines of an ``sh`` block that are not ``knightgui`` commands (``make``, ``sudo``, ``dask``,
+``export``) are not run; commands that need a window or a cluster are written as indented
+code, which is not run either."""
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+BIN = Path(sys.executable).parent
+
+
+def pages() -> list[Path]:
+    found = [ROOT / "README.md"]
+    found += sorted(p for p in DOCS.rglob("*.md") if "tools" not in p.relative_to(DOCS).parts)
+    return found
+
+
+@dataclass
+class Block:
+    lang: str
+    code: str
+    line: int
+    slow: bool = False
+    exit: int = 0
+    expected: str | None = None      # the text block that follows, if any
+    skip: bool = False
+    end: int = 0                     # the line after the closing fence
+
+
+@dataclass
+class Page:
+    path: Path
+    blocks: list[Block] = field(default_factory=list)
+
+
+FENCE = re.compile(r"^```\s*([\w+-]*)\s*$")
+MARK = re.compile(r"^<!--\s*(.*?)\s*-->\s*$")
+
+
+def parse(path: Path) -> Page:
+    """The fenced blocks of one page, with their markers and the output shown after them."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    page = Page(path)
+    i, marks = 0, ""
+    while i < len(lines):
+        m = FENCE.match(lines[i])
+        if not m:
+            mm = MARK.match(lines[i])
+            if mm:
+                marks = mm.group(1)
+            elif lines[i].strip():
+                marks = ""
+            i += 1
+            continue
+        lang, start = m.group(1).lower(), i
+        j = i + 1
+        while j < len(lines) and not lines[j].startswith("```"):
+            j += 1
+        code = "\n".join(lines[i + 1:j])
+        i = j + 1
+        if lang == "text" and page.blocks and page.blocks[-1].expected is None \
+                and page.blocks[-1].lang in ("sh", "python") \
+                and all(not ln.strip() for ln in lines[page.blocks[-1].end:start]):
+            page.blocks[-1].expected = code
+        elif lang in ("sh", "python"):
+            b = Block(lang, code, start + 1)
+            words = re.findall(r"[a-z]+", marks)
+            b.slow = "slow" in words
+            b.skip = "skip" in words
+            em = re.search(r"exit\s+(\d+)", marks)
+            if em:
+                b.exit = int(em.group(1))
+            b.end = i
+            page.blocks.append(b)
+        else:
+            page.blocks.append(Block(lang, code, start + 1, skip=True))
+            page.blocks[-1].end = i
+        marks = ""
+    return page
+
+
+def commands(code: str) -> list[str]:
+    """The knightgui commands of an sh block, without their trailing comments."""
+    out = []
+    for ln in code.splitlines():
+        ln = re.split(r"\s{2,}#", ln)[0].strip()
+        if ln.startswith("knightgui ") or ln == "knightgui":
+            out.append(ln)
+    return out
+
+
+TIMING = re.compile(r"(\d[\d,]*(?:\.\d+)?)(?=\s?(?:s|ms|µs)\b)")
+
+
+def line_pattern(shown: str) -> re.Pattern[str]:
+    """A regex for one line of shown output: ``…`` is anything, a timing (``0.35 s``,
+    ``228.88 ms``) any number, a run of spaces any whitespace."""
+    rx = []
+    parts = shown.strip().split("…")
+    for k, part in enumerate(parts):
+        if k:
+            rx.append(".*")
+        if len(parts) > 1:
+            part = part.strip()
+        for j, piece in enumerate(TIMING.split(part)):
+            if j % 2:
+                rx.append(r"[\d.,]+")
+            else:
+                rx.append(r"\s+".join(re.escape(w) for w in re.split(r"\s+", piece)))
+    return re.compile("".join(rx))
+
+
+def check_output(expected: str, actual: str, where: str) -> None:
+    got = [ln.strip() for ln in actual.splitlines()]
+    k = 0
+    for shown in expected.splitlines():
+        if not shown.strip() or shown.strip() == "…":
+            continue
+        rx = line_pattern(shown)
+        while k < len(got) and not rx.search(got[k]):
+            k += 1
+        if k == len(got):
+            tail = "\n".join(actual.splitlines()[-30:])
+            pytest.fail(f"{where}: the page shows\n  {shown.strip()}\nbut the output (in order) "
+                        f"has no such line; its end:\n{tail}")
+        k += 1
+
+
+def run_knightgui(cmd: str, cwd: Path) -> tuple[int, str]:
+    """Run one knightgui command line: in this process when it is a plain command (no Python
+    start, the compiled kernels loaded once), through the shell when it has a pipe or a
+    redirection."""
+    if re.search(r"[|<>;&]", cmd):
+        env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+        p = subprocess.run(["bash", "-c", cmd], cwd=cwd, env=env, capture_output=True,
+                           text=True, timeout=1800)
+        return p.returncode, p.stdout + p.stderr
+    from knightgui.cli import run
+    argv = shlex.split(cmd)[1:]
+    out = io.StringIO()
+    old = Path.cwd()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            rc = run(argv)
+    finally:
+        os.chdir(old)
+    return rc, out.getvalue()
+
+
+def run_page(page: Page, tmp: Path, slow: bool) -> int:
+    """Run the page's examples in order; the number of blocks run."""
+    ran = 0
+    rel = page.path.relative_to(ROOT)
+    for b in page.blocks:
+        if b.skip or b.lang not in ("sh", "python") or (b.slow and not slow):
+            continue
+        where = f"{rel}:{b.line}"
+        if b.lang == "sh":
+            cmds = commands(b.code)
+            if not cmds:
+                continue
+            text = ""
+            for c in cmds:
+                rc, out = run_knightgui(c, tmp)
+                text += out
+                assert rc == b.exit, f"{where}: `{c}` exited {rc}, not {b.exit}:\n{out[-2000:]}"
+        else:
+            p = subprocess.run([sys.executable, "-c", b.code], cwd=tmp, capture_output=True,
+                               text=True, timeout=600)
+            text = p.stdout + p.stderr
+            assert p.returncode == b.exit, f"{where}: the Python block exited {p.returncode}:\n{text}"
+        ran += 1
+        if b.expected is not None:
+            check_output(b.expected, text, where)
+    return ran
+
+
+PAGES = [parse(p) for p in pages()]
+RUNNABLE = [p for p in PAGES if any(b.lang in ("sh", "python") and not b.skip
+                                    and (b.lang == "python" or commands(b.code))
+                                    for b in p.blocks)]
+
+
+def _id(p: Page) -> str:
+    return str(p.path.relative_to(ROOT))
+
+
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("page", [p for p in RUNNABLE
+                                  if any(not b.slow for b in p.blocks if b.lang in ("sh", "python"))],
+                         ids=_id)
+def test_the_examples_of_a_page_run_and_print_what_it_shows(page, tmp_path):
+    run_page(page, tmp_path, slow=False)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)
+@pytest.mark.parametrize("page", [p for p in RUNNABLE if any(b.slow for b in p.blocks)], ids=_id)
+def test_the_long_examples_of_a_page_run_too(page, tmp_path):
+    run_page(page, tmp_path, slow=True)
+
+
+def test_the_runner_reads_markers_output_and_commands(tmp_path):
+    md = tmp_path / "x.md"
+    md.write_text("text\n\n<!-- slow, exit 1 -->\n```sh\nknightgui solve --rows 3 --cols 3"
+                  "   # none\nmake run\n```\n\n```text\nno … here\n```\n\n```python\nprint(1)\n"
+                  "```\n", encoding="utf-8")
+    page = parse(md)
+    sh, py = page.blocks
+    assert (sh.slow, sh.exit, sh.expected) == (True, 1, "no … here")
+    assert commands(sh.code) == ["knightgui solve --rows 3 --cols 3"]
+    assert (py.slow, py.exit, py.expected) == (False, 0, None)
+    check_output("tour found … in 228.88 ms\n…\n  finishes: 16,716 (0.35 s)",
+                 "tour found by rule in 1.5 ms\nx\n  finishes: 16,716 (12.9 s)\n", "x")
+    with pytest.raises(pytest.fail.Exception):
+        check_output("finishes: 16,717", "finishes: 16,716\n", "x")
+
+
+def test_the_cli_reference_is_what_the_parser_says():
+    gen = _load(DOCS / "tools" / "gen_cli.py")
+    assert gen.render() == (DOCS / "reference" / "cli.md").read_text(encoding="utf-8"), (
+        "docs/reference/cli.md is out of date: run .venv/bin/python docs/tools/gen_cli.py")
+
+
+def test_every_command_and_flag_has_its_section_in_the_cli_reference():
+    import argparse
+
+    from knightgui.cli import build_parser
+    text = (DOCS / "reference" / "cli.md").read_text(encoding="utf-8")
+
+    def walk(p: argparse.ArgumentParser, name: str) -> None:
+        assert f"`{name}`" in text, name
+        for a in p._actions:
+            for opt in a.option_strings:
+                assert opt in text, f"{name} {opt}"
+            if isinstance(a, argparse._SubParsersAction):
+                for sub, sp in a.choices.items():
+                    walk(sp, f"{name} {sub}")
+    walk(build_parser(), "knightgui")
+
+
+def _load(path: Path):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+DATED = re.compile(
+    r"\b(?:19|20)\d\d-\d\d-\d\d\b|\b\d{1,2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b"
+    r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* 20\d\d\b"
+    r"|\bload(?: average)? (?:of )?(?:about )?\d|\bsessions?\b|\bissue \d+|\bissues? #\d+"
+    r"|\bhelpers?\b|\b\d\d:\d\d UTC\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("folder", ["guide", "results", "reference"])
+def test_user_pages_name_no_date_load_session_or_issue(folder):
+    bad = []
+    for p in sorted((DOCS / folder).rglob("*.md")):
+        for n, ln in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+            m = DATED.search(ln)
+            if m:
+                bad.append(f"{p.relative_to(ROOT)}:{n}: {m.group(0)!r} in {ln.strip()[:100]}")
+    assert not bad, "\n".join(bad)
+
+
+def test_the_guide_is_plain_commonmark_with_relative_links():
+    guide = DOCS / "guide"
+    assert (guide / "index.md").is_file() and (guide / "getting-started.md").is_file()
+    bad = []
+    for p in sorted(guide.rglob("*.md")):
+        text = p.read_text(encoding="utf-8")
+        for n, ln in enumerate(text.splitlines(), 1):
+            if re.match(r"^\s*(?:!!!|\?\?\?|===\s)", ln) or re.search(r"\{:\s|\{#|\{\.", ln):
+                bad.append(f"{p.name}:{n}: mkdocs-only syntax: {ln.strip()[:80]}")
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"^[a-z]+:|^/", target) and not target.startswith(("http:", "https:")):
+                bad.append(f"{p.name}: a link that is not relative: {target}")
+            if target.startswith(("http:", "https:")) and re.search(r"\.(png|gif|svg)$", target):
+                bad.append(f"{p.name}: a remote image: {target}")
+            local = target.split("#")[0]
+            if local and not re.match(r"^[a-z]+:", local) and not (p.parent / local).exists():
+                bad.append(f"{p.name}: {target} does not exist")
+    assert not bad, "\n".join(bad)
+
+
+def test_images_are_small():
+    big = [f"{p.relative_to(ROOT)}: {p.stat().st_size // 1024} KB"
+           for p in DOCS.rglob("*") if p.suffix in (".png", ".gif") and p.stat().st_size > 400_000]
+    assert not big, big
+
+
+def test_the_readme_starts_with_the_two_commands_and_reaches_the_tasks():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = text.split("```")[1]
+    assert re.search(r"^make run\b", first.split("\n", 1)[1], re.M)
+    assert re.search(r"^make test\b", first, re.M)
+    links = re.findall(r"\]\((docs/[^)#\s]+)", text)
+    for p in links:
+        assert (ROOT / p).exists(), p
+    links = [p for p in links if p.endswith(".md")]
+    # each task named in the brief is on a page the README links to
+    for words in ("step to solution 1981", "make a tour by hand", "export a gif",
+                  "count every 6×n tour", "run a study on a cluster"):
+        hits = [p for p in links if words in (ROOT / p).read_text(encoding="utf-8").lower()
+                or any(words in (ROOT / p).parent.joinpath(q).read_text(encoding="utf-8").lower()
+                       for q in re.findall(r"\]\(([^)#\s]+\.md)", (ROOT / p).read_text(
+                           encoding="utf-8")) if (ROOT / p).parent.joinpath(q).is_file())]
+        assert hits, f"'{words}' is not within two clicks of the README"
+
+
+@pytest.mark.timeout(300)
+def test_the_site_builds_in_strict_mode(tmp_path):
+    mkdocs = BIN / "mkdocs"
+    if not mkdocs.is_file() and shutil.which("mkdocs") is None:
+        pytest.skip("mkdocs is not installed (make docs installs it: pip install -e '.[docs]')")
+    exe = str(mkdocs) if mkdocs.is_file() else "mkdocs"
+    p = subprocess.run([exe, "build", "--strict", "--quiet", "-f", str(ROOT / "mkdocs.yml"),
+                        "-d", str(tmp_path / "site")], capture_output=True, text=True,
+                       env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), timeout=300)
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert (tmp_path / "site" / "guide" / "getting-started.html").is_file()
