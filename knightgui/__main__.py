@@ -9,13 +9,13 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv:
         return gui_main()
-    from .cli import run
+    from knightgui.cli import run
     return run(argv, notice=True)
 
 
 def gui_main() -> int:
     """The window's own entry point (``knightgui-app``): no command line parsing."""
-    from .app import main as app_main
+    from knightgui.app import main as app_main
     return app_main([])
 
 

@@ -26,11 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from knightgui import animation_export as ax
 from knightgui_core.board.tour import Tour
 from knightgui_core.system import files
 from knightgui_core.system.errors import Cancelled
-
-from . import animation_export as ax
 
 
 @dataclass(frozen=True)

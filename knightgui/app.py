@@ -29,7 +29,7 @@ def start_warm_up() -> threading.Thread:
     in a daemon thread, so the first frame never waits for numba; the window's status bar
     shows its progress and a feature asked for meanwhile waits for its own stages
     (:mod:`knightgui.engine_warmup`)."""
-    from .engine_warmup import engine
+    from knightgui.engine_warmup import engine
 
     return engine().start()
 
@@ -55,12 +55,12 @@ def main(argv=None) -> int:
     app.setApplicationName("knightgui")
     QApplication.setApplicationDisplayName("knightgui")
     try:
-        from .resources import apply_identity
+        from knightgui.resources import apply_identity
         apply_identity(app)          # window icon + desktop file name
     except Exception:  # noqa: BLE001 - a missing icon never stops the app
         log.warning("application icon not found", exc_info=True)
-    from .main_window import MainWindow
-    from .smoke import install_smoke_exit
+    from knightgui.main_window import MainWindow
+    from knightgui.smoke import install_smoke_exit
 
     sys.excepthook = _excepthook
     win = MainWindow()

@@ -22,8 +22,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPen, QStaticText, QTransform
 
-from .board_images import colour_index
-from .board_sums import line_sums_shown, paint_line_sums, sums_tip
+from knightgui.board_images import colour_index
+from knightgui.board_sums import line_sums_shown, paint_line_sums, sums_tip
 
 #: Boards up to this many squares keep one cached path of the whole tour.
 FULL_PATH_LIMIT = 250_000

@@ -6,9 +6,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPen, QTransform
 
+from knightgui.board_items import _pixels_per_unit, safe_paint
 from knightgui_core.board.squares import column_letters
-
-from .board_items import _pixels_per_unit, safe_paint
 
 # --------------------------------------------------------- candidates (animation, Watch)
 #: the outlets badge of a numbered square: its radius in squares (centred on the square's

@@ -13,7 +13,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QPen, QTransform
 
-from .board_items import safe_paint
+from knightgui.board_items import safe_paint
 
 #: the overlay's colour (a purple that neither the path nor the markers use)
 COLOUR = QColor(140, 40, 200)

@@ -18,13 +18,12 @@ from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QGraphicsItem, QToolTip
 from shiboken6 import isValid
 
+from knightgui.board_images import TIE_RGBA, checker_rgba, colour_lut, moves_rgba, numbers_of
+from knightgui.board_items import NumbersItem, TourPathItem
+from knightgui.board_marks import CandidatesItem, EdgeLabelsItem, MarkersItem
+from knightgui.board_symmetry import SymmetryItem
 from knightgui_core.board.leaps import moves_from
 from knightgui_core.board.squares import Board
-
-from .board_images import TIE_RGBA, checker_rgba, colour_lut, moves_rgba, numbers_of
-from .board_items import NumbersItem, TourPathItem
-from .board_marks import CandidatesItem, EdgeLabelsItem, MarkersItem
-from .board_symmetry import SymmetryItem
 
 #: In ``auto`` colour mode, boards with at least this many squares are coloured by move.
 AUTO_COLOUR_SQUARES = 48 * 48

@@ -15,8 +15,8 @@ import argparse
 import importlib
 import sys
 
-from . import __version__
-from .commands._common import CliError
+from knightgui import __version__
+from knightgui.commands._common import CliError
 
 COMMANDS = ("solve", "enumerate", "study", "check", "warmup")
 
@@ -45,7 +45,7 @@ def run(argv, notice: bool = False) -> int:
     (:mod:`knightgui.streams`): a full, closed or broken stream is exit 1 and one line.
     ``notice`` (the ``knightgui`` process, not a call from Python): a compile of the engine
     that takes over a second says so on stderr (:mod:`knightgui.compile_notice`)."""
-    from .streams import OutputError, guarded_streams, say_on_stderr
+    from knightgui.streams import OutputError, guarded_streams, say_on_stderr
     try:
         with guarded_streams():
             return _run(argv, notice)
@@ -55,7 +55,7 @@ def run(argv, notice: bool = False) -> int:
 
 
 def _run(argv, notice: bool = False) -> int:
-    from .terminate import Terminated, signals_raise
+    from knightgui.terminate import Terminated, signals_raise
     try:
         with signals_raise():
             return _command(argv, notice)
@@ -84,7 +84,7 @@ def _command(argv, notice: bool) -> int:
         return 0
     if not notice or args.command == "warmup":     # warmup shows its own progress
         return int(args.func(args) or 0)
-    from .compile_notice import compile_notice
+    from knightgui.compile_notice import compile_notice
     with compile_notice():                  # a long first compile is said on stderr
         return int(args.func(args) or 0)
 
@@ -92,7 +92,7 @@ def _command(argv, notice: bool) -> int:
 def _one_line(text: str, limit: int = 300) -> str:
     """The first line of ``text``, cut to ``limit`` characters (a 5,000-digit number in a
     message is shortened, not echoed whole)."""
-    from .commands._common import one_line
+    from knightgui.commands._common import one_line
     return one_line(text, limit)
 
 

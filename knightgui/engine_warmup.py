@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QStatusBar, QWi
 from knightgui_core.warmup import STAGES, Stage, warm_up
 
 if TYPE_CHECKING:
-    from .request import Request
+    from knightgui.request import Request
 
 log = logging.getLogger("knightgui.warmup")
 

@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QFileDialog, QWidget
 
+from knightgui import export
 from knightgui_core.board.tour import Tour
 
-from . import export
-
 if TYPE_CHECKING:       # its module is imported when the first animation is exported
-    from .animation_dialog import AnimationExporter
+    from knightgui.animation_dialog import AnimationExporter
 
 log = logging.getLogger("knightgui.window")
 
@@ -184,7 +183,7 @@ class FileActions:
             return False
         self.status(f"Export animation: {tour_words(t)}")
         if self._animations is None:
-            from .animation_dialog import AnimationExporter
+            from knightgui.animation_dialog import AnimationExporter
             self._animations = AnimationExporter(
                 self.parent, lambda fmt: self._ask(True, "Export animation",
                                                    f"{fmt.upper()} (*.{fmt})", f".{fmt}"),

@@ -32,9 +32,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from . import __version__
-from .guide import find_docs, find_guide
-from .guide.viewer import GuideWindow
+from knightgui import __version__
+from knightgui.guide import find_docs, find_guide
+from knightgui.guide.viewer import GuideWindow
 
 __all__ = ["add_help_menu", "shortcut_rows", "docs_folder", "about_text", "GETTING_STARTED"]
 

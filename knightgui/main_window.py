@@ -13,26 +13,25 @@ from PySide6.QtCore import QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QCloseEvent, QStatusTipEvent
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QMessageBox
 
+from knightgui import settings
+from knightgui.animation import ConstructionAnimator
+from knightgui.board_view import BoardView
+from knightgui.engine_warmup import show_in, stages_for
+from knightgui.file_actions import FileActions, guarded
+from knightgui.panels.controls import ControlsPanel
+from knightgui.panels.counter import CounterPanel, TimingPanel
+from knightgui.panels.options_matrix import OptionsMatrixView
+from knightgui.play_controller import PlayController
+from knightgui.request import RESULT_FIELDS, Mode
+from knightgui.results import ResultsPresenter
+from knightgui.shown_tour import show_from_elsewhere
+from knightgui.watch_player import WatchPlayer
+from knightgui.window_actions import make_actions
+from knightgui.worker import SolverThread
 from knightgui_core.board.squares import Board, square_name
 
-from . import settings
-from .animation import ConstructionAnimator
-from .board_view import BoardView
-from .engine_warmup import show_in, stages_for
-from .file_actions import FileActions, guarded
-from .panels.controls import ControlsPanel
-from .panels.counter import CounterPanel, TimingPanel
-from .panels.options_matrix import OptionsMatrixView
-from .play_controller import PlayController
-from .request import RESULT_FIELDS, Mode
-from .results import ResultsPresenter
-from .shown_tour import show_from_elsewhere
-from .watch_player import WatchPlayer
-from .window_actions import make_actions
-from .worker import SolverThread
-
 if TYPE_CHECKING:
-    from .panels.analysis import AnalysisWindow
+    from knightgui.panels.analysis import AnalysisWindow
 
 log = logging.getLogger("knightgui.window")
 #: The window's own title. The application's display name ("knightgui") is not repeated here:
@@ -126,7 +125,7 @@ class MainWindow(QMainWindow):
         View ▸ Analysis, :mod:`knightgui.analysis_opener`, which imports its modules first)."""
         view = self.analysis
         if view is None:
-            from .panels.analysis import AnalysisWindow
+            from knightgui.panels.analysis import AnalysisWindow
             self.analysis = view = AnalysisWindow(self, staged=staged)
             view.show_tour.connect(self.show_tour)
             view.start_chosen.connect(self.use_start)
@@ -198,7 +197,7 @@ class MainWindow(QMainWindow):
     @guarded
     def open_solutions(self, *_, filename=None):
         """Step through a solutions file written by ``knightgui enumerate --out``."""
-        from .solution_file import open_solutions_file
+        from knightgui.solution_file import open_solutions_file
         return open_solutions_file(self, filename)
 
     def show_error(self, title: str, text: str) -> None:

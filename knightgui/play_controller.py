@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction
 
-from .play_files import PlayFiles
-from .play_model import PlayModel, PlayRefused
-from .play_view import PlayOverlay
-from .request import RESULT_FIELDS
-from .window_actions import action
-from .worker import PlayRequest
+from knightgui.play_files import PlayFiles
+from knightgui.play_model import PlayModel, PlayRefused
+from knightgui.play_view import PlayOverlay
+from knightgui.request import RESULT_FIELDS
+from knightgui.window_actions import action
+from knightgui.worker import PlayRequest
 
 if TYPE_CHECKING:     # the engine's search modules load numba: imported where they are used
     from knightgui_core.walks.completions import Completions

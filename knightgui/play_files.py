@@ -15,12 +15,11 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from knightgui.file_actions import file_error_text
+from knightgui.play_model import PLAY_KEY, PlayModel
 from knightgui_core.board.tour import MAX_FILE_BYTES
 from knightgui_core.system import files
 from knightgui_core.system.text import shorten, strict_loads
-
-from .file_actions import file_error_text
-from .play_model import PLAY_KEY, PlayModel
 
 __all__ = ["PlayFiles"]
 

@@ -16,11 +16,10 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QPen
 
+from knightgui.board_items import TourPathItem
+from knightgui.board_marks import SquareMarksItem
+from knightgui.play_model import PlayModel
 from knightgui_core.walks.verdict import ReasonKind, Verdict
-
-from .board_items import TourPathItem
-from .board_marks import SquareMarksItem
-from .play_model import PlayModel
 
 __all__ = ["PlayMarksItem", "PlayOverlay", "marks_of"]
 

@@ -31,17 +31,8 @@ from collections.abc import Callable
 from dataclasses import asdict, fields, replace
 from typing import Any
 
-from knightgui_core.board.dash import corners as _corners
-from knightgui_core.board.dash import free_corners as _free_corners
-from knightgui_core.board.dash import list_tails as _list_tails
-from knightgui_core.board.existence import known_answer, why_no_tour
-from knightgui_core.board.leaps import moves_from
-from knightgui_core.board.rules import TIE_RULES, RuleError, parse_order
-from knightgui_core.board.squares import MOVES, Board, BoardError, parse_coords, square_name
-from knightgui_core.board.tie_rule import TieRule, UnknownTieRule
-
-from .request_checks import int_check
-from .request_types import (
+from knightgui.request_checks import int_check
+from knightgui.request_types import (
     ALL_TOURS_MAX,
     CHECKS,
     KNIGHTS_PLANE_ONLY,
@@ -54,6 +45,14 @@ from .request_types import (
     Request,
     Settings,
 )
+from knightgui_core.board.dash import corners as _corners
+from knightgui_core.board.dash import free_corners as _free_corners
+from knightgui_core.board.dash import list_tails as _list_tails
+from knightgui_core.board.existence import known_answer, why_no_tour
+from knightgui_core.board.leaps import moves_from
+from knightgui_core.board.rules import TIE_RULES, RuleError, parse_order
+from knightgui_core.board.squares import MOVES, Board, BoardError, parse_coords, square_name
+from knightgui_core.board.tie_rule import TieRule, UnknownTieRule
 
 # the types live in request_types; they are named here too, where the window imports them
 __all__ = ["RequestModel", "Observer", "Mode", "MODES", "ALL_TOURS_MAX", "MAX_SIDE",

@@ -10,11 +10,7 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import Any
 
-from knightgui_core.board.rules import DEFAULT_ORDER, METHODS, MoveOrder, parse_order
-from knightgui_core.board.squares import TOPOLOGIES, Board
-from knightgui_core.board.tie_rule import TieRule
-
-from .request_checks import (
+from knightgui.request_checks import (
     bool_check,
     choice_check,
     dashes_check,
@@ -25,6 +21,9 @@ from .request_checks import (
     tail_check,
     text_check,
 )
+from knightgui_core.board.rules import DEFAULT_ORDER, METHODS, MoveOrder, parse_order
+from knightgui_core.board.squares import TOPOLOGIES, Board
+from knightgui_core.board.tie_rule import TieRule
 
 __all__ = ["Mode", "MODES", "ALL_TOURS_MAX", "MAX_SIDE", "RESULT_FIELDS", "KNIGHTS_PLANE_ONLY",
            "Request", "Settings", "CHECKS", "PREFERRED_END", "Enabled"]

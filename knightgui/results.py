@@ -12,14 +12,13 @@ from typing import overload
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from knightgui.panels.counter import EXHAUSTED_TEXT, format_seconds
+from knightgui.request import Mode
+from knightgui.single_caption import single_tour_caption
+from knightgui.solutions import SolutionStore
+from knightgui.tour_classes import TourClasses
 from knightgui_core.board.squares import Board
 from knightgui_core.board.tour import Tour
-
-from .panels.counter import EXHAUSTED_TEXT, format_seconds
-from .request import Mode
-from .single_caption import single_tour_caption
-from .solutions import SolutionStore
-from .tour_classes import TourClasses
 
 
 class SquareNames(Sequence[str]):

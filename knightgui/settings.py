@@ -293,7 +293,7 @@ def _load_controls(window: MainWindowLike, text: object) -> None:
     """The saved controls (JSON text, bounded: a settings file edited by hand cannot nest or
     grow without limit) through the controls' model: a field its validator refuses keeps
     its default, one warning line each."""
-    from .request_types import CHECKS
+    from knightgui.request_types import CHECKS
     if text is None or text == "":
         return
     try:

@@ -11,12 +11,12 @@ from knightgui_core.walks.walk_result import Walk
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QStatusBar
 
-    from .animation import ConstructionAnimator
-    from .board_view import BoardView
-    from .panels.controls import ControlsPanel
-    from .panels.counter import CounterPanel, TimingPanel
-    from .panels.options_matrix import OptionsMatrixView
-    from .results import ResultsPresenter
+    from knightgui.animation import ConstructionAnimator
+    from knightgui.board_view import BoardView
+    from knightgui.panels.controls import ControlsPanel
+    from knightgui.panels.counter import CounterPanel, TimingPanel
+    from knightgui.panels.options_matrix import OptionsMatrixView
+    from knightgui.results import ResultsPresenter
 
 __all__ = ["show_from_elsewhere", "follow", "Window"]
 

@@ -13,11 +13,10 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from knightgui.solutions import SolutionStore
 from knightgui_core.board.tour import TourError, check_path
 from knightgui_core.tietree.enumeration.enumerator import EnumerationError
 from knightgui_core.tietree.enumeration.solution_reader import SolutionFile, open_solutions
-
-from .solutions import SolutionStore
 
 FILTER = "Solutions (*.npy *.csv *.json);;All files (*)"
 

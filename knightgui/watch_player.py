@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from knightgui_core.tietree.enumeration.watch import SearchWatch
     from knightgui_core.walks.backtrack_watch import BacktrackWatch
 
-from .request import Mode, Request
-from .results import SquareNames
+from knightgui.request import Mode, Request
+from knightgui.results import SquareNames
 
 __all__ = ["WatchPlayer", "FRAME_MS", "FRAME_BUDGET", "MAX_SPEED"]
 

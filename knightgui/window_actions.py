@@ -17,9 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .analysis_opener import AnalysisOpener
-from .help_menu import add_help_menu
-from .panels.controls_section import WheelGuard, guard_wheel
+from knightgui.analysis_opener import AnalysisOpener
+from knightgui.help_menu import add_help_menu
+from knightgui.panels.controls_section import WheelGuard, guard_wheel
 
 __all__ = ["action", "make_actions", "WindowActions"]
 

@@ -36,11 +36,10 @@ from typing import Any
 
 from PySide6.QtCore import QMutex, QMutexLocker, QThread, QWaitCondition, Signal
 
+from knightgui.request import Mode, Request
+from knightgui.solutions import Packed, fewer_runs
 from knightgui_core.tietree import keep_policy
 from knightgui_core.tietree.keep_policy import kept_path_chunks, kept_solution_chunks
-
-from .request import Mode, Request
-from .solutions import Packed, fewer_runs
 
 __all__ = ["PlayRequest", "Request", "SolverThread", "Stats", "StudyRequest"]
 

@@ -3,7 +3,7 @@ progress bar, Ctrl-C.
 
 A study command does::
 
-    from ._study_options import add_runner_options, run_study
+    from knightgui.commands._study_options import add_runner_options, run_study
 
     def add_parser(studies):
         p = studies.add_parser("my-study", ...)
@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from ._common import CliError, positive_int
+from knightgui.commands._common import CliError, positive_int
 
 
 def add_runner_options(p) -> None:

@@ -1,8 +1,8 @@
 """``knightgui check FILE``: validate a tour file (docs/spec.md §9)."""
 from __future__ import annotations
 
-from ._common import EXIT_NOT_FOUND, CliError, emit_json, say_not_found
-from .check_completions import add_path_arguments, path_requested, run_path
+from knightgui.commands._common import EXIT_NOT_FOUND, CliError, emit_json, say_not_found
+from knightgui.commands.check_completions import add_path_arguments, path_requested, run_path
 
 
 def add_parser(sub) -> None:

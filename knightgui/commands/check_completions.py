@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from ._common import (
+from knightgui.commands._common import (
     EXIT_NOT_FOUND,
     CliError,
     add_board_options,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ._common import (
+from knightgui.commands._common import (
     CliError,
     Progress,
     add_board_options,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from ._common import CliError, positive_int
+from knightgui.commands._common import CliError, positive_int
 
 
 def add_options(p) -> None:

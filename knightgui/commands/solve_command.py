@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ._common import (
+from knightgui.commands._common import (
     EXIT_NOT_FOUND,
     CliError,
     add_board_options,
@@ -16,10 +16,10 @@ from ._common import (
     positive_int,
     say_not_found,
 )
-from .solve_animate import add_options as add_animate_options
-from .solve_animate import check as check_animate
-from .solve_animate import say as say_animation
-from .solve_animate import write as write_animation
+from knightgui.commands.solve_animate import add_options as add_animate_options
+from knightgui.commands.solve_animate import check as check_animate
+from knightgui.commands.solve_animate import say as say_animation
+from knightgui.commands.solve_animate import write as write_animation
 
 
 def add_parser(sub) -> None:

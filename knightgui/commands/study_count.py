@@ -17,10 +17,15 @@ from __future__ import annotations
 import csv
 import io
 
-from ._common import CliError, add_board_options, board_of, emit_json, positive_int
-from ._study_options import add_runner_options, open_study_store, run_study
-from .count_frontier import add_method_options, run_all_tours_by_method, run_sequence, wants_sequence
-from .count_symmetric import add_symmetry_options, run_symmetric_count
+from knightgui.commands._common import CliError, add_board_options, board_of, emit_json, positive_int
+from knightgui.commands._study_options import add_runner_options, open_study_store, run_study
+from knightgui.commands.count_frontier import (
+    add_method_options,
+    run_all_tours_by_method,
+    run_sequence,
+    wants_sequence,
+)
+from knightgui.commands.count_symmetric import add_symmetry_options, run_symmetric_count
 
 
 def add_parser(studies) -> None:

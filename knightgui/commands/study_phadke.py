@@ -6,8 +6,8 @@
 """
 from __future__ import annotations
 
-from ._common import CliError, emit_json, positive_int
-from ._study_options import add_runner_options, open_study_store, run_study
+from knightgui.commands._common import CliError, emit_json, positive_int
+from knightgui.commands._study_options import add_runner_options, open_study_store, run_study
 
 
 def add_parser(studies) -> None:

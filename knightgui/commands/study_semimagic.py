@@ -21,8 +21,8 @@ from __future__ import annotations
 import signal
 import threading
 
-from ._common import EXIT_NOT_FOUND, CliError, emit_json, positive_int, say_not_found
-from ._study_options import add_runner_options, run_study
+from knightgui.commands._common import EXIT_NOT_FOUND, CliError, emit_json, positive_int, say_not_found
+from knightgui.commands._study_options import add_runner_options, run_study
 
 
 def add_parser(studies) -> None:
@@ -74,7 +74,7 @@ def run(args) -> int:
     board = Board(size, size)
     starts = None
     if args.start is not None:
-        from ._common import parse_square
+        from knightgui.commands._common import parse_square
         starts = [parse_square(board, args.start, "--start")]
     mode = "half-turn" if args.symmetry == "half-turn" else (
         "closed" if args.closed_only else "open")

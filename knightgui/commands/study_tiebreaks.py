@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import sys
 
-from ._common import CliError, emit_json, positive_int
-from ._study_options import add_runner_options, run_study
+from knightgui.commands._common import CliError, emit_json, positive_int
+from knightgui.commands._study_options import add_runner_options, run_study
 
 
 def add_parser(studies) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from ._common import EXIT_NOT_FOUND, CliError, emit_json, positive_int, say_not_found
+from knightgui.commands._common import EXIT_NOT_FOUND, CliError, emit_json, positive_int, say_not_found
 
 
 def add_parser(studies) -> None:

@@ -2,6 +2,6 @@
 the window that shows them (:mod:`.viewer`)."""
 from __future__ import annotations
 
-from .locate import Guide, find_docs, find_guide
+from knightgui.guide.locate import Guide, find_docs, find_guide
 
 __all__ = ["Guide", "find_guide", "find_docs"]

@@ -50,7 +50,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .locate import MARKDOWN_SUFFIXES, Guide, slug
+from knightgui.guide.locate import MARKDOWN_SUFFIXES, Guide, slug
 
 __all__ = ["GuideWindow", "GuideBrowser", "SearchHit", "search_pages", "EXTERNAL_SCHEMES"]
 

@@ -24,9 +24,9 @@ from __future__ import annotations
 from PySide6.QtCore import QSize, Qt, QTimer, Signal
 from PySide6.QtWidgets import QApplication, QLabel, QMainWindow, QTabWidget
 
-from ..engine_warmup import show_in
-from .analysis_base import AnalysisPage, StudyRunner
-from .analysis_pages import PAGES
+from knightgui.engine_warmup import show_in
+from knightgui.panels.analysis_base import AnalysisPage, StudyRunner
+from knightgui.panels.analysis_pages import PAGES
 
 #: milliseconds between building two pages of a staged view: room for a paint and the input
 #: that waited

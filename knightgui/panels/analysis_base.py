@@ -30,10 +30,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..engine_warmup import STUDY_STAGES, engine
-from ..file_actions import attempt
-from ..worker import SolverThread, StudyRequest
-from .plot_export import export_plot
+from knightgui.engine_warmup import STUDY_STAGES, engine
+from knightgui.file_actions import attempt
+from knightgui.panels.plot_export import export_plot
+from knightgui.worker import SolverThread, StudyRequest
 
 
 def button(text: str, slot, tip: str = "") -> QPushButton:

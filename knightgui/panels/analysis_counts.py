@@ -36,14 +36,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from knightgui.panels.analysis_base import AnalysisPage, StudyRunner
+from knightgui.panels.controls_layout import EDGES, PIECES
+from knightgui.panels.count_table import CountFeed, CountTable, row_texts
+from knightgui.panels.square_heat_map import SquareHeatMap, share, whole
+from knightgui.settings import qsettings, text_value
 from knightgui_core.board.squares import Board, parse_leaper
 from knightgui_core.system.files import write_bytes, write_text
-
-from ..settings import qsettings, text_value
-from .analysis_base import AnalysisPage, StudyRunner
-from .controls_layout import EDGES, PIECES
-from .count_table import CountFeed, CountTable, row_texts
-from .square_heat_map import SquareHeatMap, share, whole
 
 #: the heat map's frame before a count
 EMPTY_HEAT = "No counts yet: press Run.\nEach start square fills in as it is counted."

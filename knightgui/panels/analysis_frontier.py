@@ -19,9 +19,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QLabel, QSpinBox, QTableWidgetItem, QVBoxLayout
 
-from ..success_plot import BACKGROUND, LABEL_COLOUR
-from .analysis_base import AnalysisPage, rows, table
-from .analysis_plots import EMPTY_TEXT, show_empty
+from knightgui.panels.analysis_base import AnalysisPage, rows, table
+from knightgui.panels.analysis_plots import EMPTY_TEXT, show_empty
+from knightgui.success_plot import BACKGROUND, LABEL_COLOUR
 
 #: the tallest board the frontier count takes (its kernel's window holds 2k + 1 cells:
 #: ``knightgui_core.frontier.frontier_count.MAX_ROWS``, read there only when a run starts, so

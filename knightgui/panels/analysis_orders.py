@@ -19,8 +19,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .analysis_base import AnalysisPage, button, rows, table
-from .analysis_plots import FailureHistogram, StartHeatMap
+from knightgui.panels.analysis_base import AnalysisPage, button, rows, table
+from knightgui.panels.analysis_plots import FailureHistogram, StartHeatMap
 
 if TYPE_CHECKING:
     from knightgui_core.studies.orders import OrdersResult

@@ -6,12 +6,12 @@ runs its studies on the shared study thread and exports its plots.
 """
 from __future__ import annotations
 
-from .analysis_base import AnalysisPage
-from .analysis_counts import CountStudyPage
-from .analysis_frontier import FrontierSequencePage
-from .analysis_orders import MoveOrdersPage
-from .analysis_tiebreaks import TieBreakPage
-from .analysis_uncrossed import UncrossedPage
+from knightgui.panels.analysis_base import AnalysisPage
+from knightgui.panels.analysis_counts import CountStudyPage
+from knightgui.panels.analysis_frontier import FrontierSequencePage
+from knightgui.panels.analysis_orders import MoveOrdersPage
+from knightgui.panels.analysis_tiebreaks import TieBreakPage
+from knightgui.panels.analysis_uncrossed import UncrossedPage
 
 PAGES: tuple[type[AnalysisPage], ...] = (
     MoveOrdersPage,

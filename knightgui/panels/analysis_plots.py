@@ -9,10 +9,9 @@ import pyqtgraph as pg
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont
 
+from knightgui.panels.colour_scale import label_colour_bar
+from knightgui.success_plot import BACKGROUND, LABEL_COLOUR, SuccessPlot
 from knightgui_core.board.squares import column_letters
-
-from ..success_plot import BACKGROUND, LABEL_COLOUR, SuccessPlot
-from .colour_scale import label_colour_bar
 
 __all__ = ["FailureHistogram", "StartHeatMap", "SuccessPlot", "show_empty"]
 

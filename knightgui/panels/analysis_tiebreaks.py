@@ -17,11 +17,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from knightgui.panels.analysis_base import AnalysisPage, button, rows, table
+from knightgui.success_plot import SuccessPlot
 from knightgui_core.board.rules import RANDOM_RULES, TIE_HELP
 from knightgui_core.studies.tiebreaks_result import wilson_interval
-
-from ..success_plot import SuccessPlot
-from .analysis_base import AnalysisPage, button, rows, table
 
 #: the trials spin box: seeds per size for the random rules (the study takes up to 100,000)
 TRIALS_DEFAULT, TRIALS_MAX = 10, 1000

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox, QLabel, QSpinBox, QTableWidgetItem, QVBoxLayout
 
+from knightgui.panels.analysis_base import AnalysisPage, rows, table
 from knightgui_core.board.squares import Board
 from knightgui_core.walks.walk_result import Walk
-
-from .analysis_base import AnalysisPage, rows, table
 
 #: OEIS A003192 (paths) and A157416 (cycles) on n×n, in moves
 PUBLISHED = {False: {3: 2, 4: 5, 5: 10, 6: 17, 7: 24, 8: 35, 9: 47},

@@ -21,11 +21,10 @@ from contextlib import contextmanager
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QVBoxLayout, QWidget
 
+from knightgui.panels.controls_layout import ControlsLayout
+from knightgui.request import RESULT_FIELDS, Enabled, Request, RequestModel
 from knightgui_core.board.dash import DASH_STATES
 from knightgui_core.board.squares import Board
-
-from ..request import RESULT_FIELDS, Enabled, Request, RequestModel
-from .controls_layout import ControlsLayout
 
 #: fields whose change moves the board's size or its start/end markers
 _BOARD_FIELDS = frozenset({"rows", "cols", "topology", "leaper"})

@@ -35,14 +35,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from knightgui.panels.controls_section import FieldsScroll, Section, SideSpinBox, WheelGuard, guard_wheel
+from knightgui.panels.play_group import PlayGroup
+from knightgui.request import MAX_SIDE
+from knightgui.request_types import SYMMETRY_CHOICES
 from knightgui_core.board.dash import DASH_STATES
 from knightgui_core.board.rules import METHODS, TIE_HELP, TIE_RULES
 from knightgui_core.board.squares import LEAPER_NAMES
-
-from ..request import MAX_SIDE
-from ..request_types import SYMMETRY_CHOICES
-from .controls_section import FieldsScroll, Section, SideSpinBox, WheelGuard, guard_wheel
-from .play_group import PlayGroup
 
 MODES = (("single", "Single tour"), ("exhaustive", "Exhaustive (options matrix)"),
          ("play", "Play (a tour by hand)"))

@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .square_heat_map import share
+from knightgui.panels.square_heat_map import share
 
 HEADERS = ("start", "starts", "tours", "closed", "dead ends", "P(success)", "P(closed)")
 

@@ -21,10 +21,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QWidget
 
+from knightgui.panels.analysis_plots import _style, show_empty
+from knightgui.panels.colour_scale import label_colour_bar
 from knightgui_core.board.squares import column_letters
-
-from .analysis_plots import _style, show_empty
-from .colour_scale import label_colour_bar
 
 #: how a figure is written in a cell, the tooltip and the CSV
 Formatter = Callable[[float], str]
