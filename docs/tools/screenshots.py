@@ -28,7 +28,10 @@ def main() -> int:
     use_folder(tempfile.mkdtemp())
     app = QApplication(sys.argv[:1])
     app.setApplicationDisplayName("knightgui")
-    from knightgui.main_window import MainWindow
+    try:
+        from knightgui.window.main import MainWindow
+    except ImportError:                      # the layout before knightgui/window/
+        from knightgui.main_window import MainWindow
     w = MainWindow(restore_settings=False)
     w.move(0, 0)
     w.show()
