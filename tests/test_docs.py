@@ -8,7 +8,8 @@
 - a block after a ``<!-- slow -->`` comment runs only under ``-m slow``; ``<!-- exit N -->``
   says the command exits N (default 0);
 - the site builds with ``mkdocs build --strict`` (a broken link or a missing image fails);
-- docs/reference/cli.md is what the parser says (docs/tools/gen_cli.py --check);
+- docs/reference/cli.md is what the parser says (docs/tools/gen_cli.py --check), and the
+  results tables are what their data files in docs/results/data say (gen_results.py);
 - no page of the guide, the results or the reference names a date, a machine load, a
   session or an issue number; the guide stays plain CommonMark with relative links (the
   in-app guide viewer renders it with Qt).
@@ -350,3 +351,12 @@ def test_the_site_builds_in_strict_mode(tmp_path):
                        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"), timeout=300)
     assert p.returncode == 0, p.stdout + p.stderr
     assert (tmp_path / "site" / "guide" / "getting-started.html").is_file()
+
+
+def test_the_results_tables_are_their_data_files():
+    gen = _load(DOCS / "tools" / "gen_results.py")
+    stale = [p.name for p in sorted((DOCS / "results").glob("*.md"))
+             if gen.rewrite(p.read_text(encoding="utf-8")) != p.read_text(encoding="utf-8")]
+    assert not stale, (f"tables out of date with docs/results/data: {stale}; run "
+                       ".venv/bin/python docs/tools/gen_results.py")
+    assert list((DOCS / "results" / "data").glob("*.csv"))
