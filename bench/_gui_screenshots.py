@@ -69,7 +69,7 @@ def main() -> int:
     use_folder(tempfile.mkdtemp())
     app = QApplication(sys.argv[:1])
     app.setApplicationDisplayName("knightgui")
-    from knightgui.main_window import MainWindow
+    from knightgui.window.main import MainWindow
     w = MainWindow(restore_settings=False)      # the default size, 1280×820
     w.move(0, 0)
     w.show()

@@ -129,7 +129,7 @@ def keep_only(measure=None) -> int:
     quiet_offscreen_notices()
     from knightgui.settings import use_folder
     use_folder(tempfile.mkdtemp())
-    from knightgui.main_window import MainWindow
+    from knightgui.window.main import MainWindow
     w = MainWindow(restore_settings=False)
     w.resize(1400, 900)
     w.show()

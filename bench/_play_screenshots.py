@@ -23,7 +23,7 @@ app = QApplication(sys.argv)
 from knightgui import settings  # noqa: E402 - after the QApplication
 
 settings.use_folder(tempfile.mkdtemp())
-from knightgui.main_window import MainWindow  # noqa: E402
+from knightgui.window.main import MainWindow  # noqa: E402
 
 w = MainWindow(restore_settings=False)
 w.show()

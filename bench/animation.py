@@ -1,5 +1,5 @@
 """Time and peak memory of the animation export (issue 36, item 5): the construction of an
-8×8 and a 100×100 tour as GIF and MP4 (knightgui/animation_export.py), each in a fresh
+8×8 and a 100×100 tour as GIF and MP4 (knightgui/animation/export.py), each in a fresh
 process, against a process that made the same tour and exported nothing.
 
     .venv/bin/python bench/animation.py [--sizes 8,100] [--formats gif,mp4]
@@ -26,7 +26,7 @@ n, fmt, out = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 tour = solve(n, n, closed=n % 2 == 0).tour
 info = {}
 if fmt != "none":
-    from knightgui.animation_export import export_animation
+    from knightgui.animation.export import export_animation
     t = time.perf_counter()
     res = export_animation(tour, out)
     info = {"seconds": time.perf_counter() - t, "frames": res.plan.frames,
@@ -50,7 +50,7 @@ def main() -> int:
     ap.add_argument("--sizes", default="8,100")
     ap.add_argument("--formats", default="gif,mp4")
     a = ap.parse_args()
-    from knightgui.animation_export import missing_encoder
+    from knightgui.animation.export import missing_encoder
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}")
     missed = []
     with tempfile.TemporaryDirectory() as tmp:

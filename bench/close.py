@@ -23,8 +23,8 @@ from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from knightgui.settings import use_folder
 use_folder(tempfile.mkdtemp())      # closing saves the settings: never into the user's own
-from knightgui.main_window import MainWindow
-from knightgui.request import Mode
+from knightgui.window.main import MainWindow
+from knightgui.request.model import Mode
 from knightgui.worker import Request
 n, mode, after, what = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
 w = MainWindow(restore_settings=False)

@@ -118,7 +118,7 @@ def child(feature: str, scenario: str) -> dict:
     from PySide6.QtWidgets import QApplication
     app = QApplication([])
     from knightgui import app as kapp
-    from knightgui.main_window import MainWindow
+    from knightgui.window.main import MainWindow
     win = MainWindow(restore_settings=False)
     win.show()
     t_show = time.perf_counter()

@@ -64,7 +64,7 @@ def main() -> int:
     from PySide6.QtWidgets import QApplication
     app = QApplication(sys.argv[:1])
     quiet_offscreen_notices()
-    from knightgui.board_view import BoardView
+    from knightgui.board.view import BoardView
     from knightgui_core.walks.solve import solve
 
     view = BoardView()
@@ -150,7 +150,7 @@ def main() -> int:
     # stepping: hold Right through the first 1,981 solutions of a8→c7
     from knightgui.settings import use_folder
     use_folder(tempfile.mkdtemp())
-    from knightgui.main_window import MainWindow
+    from knightgui.window.main import MainWindow
     w = MainWindow(restore_settings=False)
     w.resize(1400, 900)
     w.show()

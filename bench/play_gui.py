@@ -27,7 +27,7 @@ def main() -> int:
     app = QApplication(sys.argv)
     from knightgui import settings
     settings.use_folder(tempfile.mkdtemp())
-    from knightgui.main_window import MainWindow
+    from knightgui.window.main import MainWindow
     w = MainWindow(restore_settings=False)
     w.show()
     w.controls.model.update(mode="play")

@@ -28,8 +28,8 @@ def start_warm_up() -> threading.Thread:
     """Run the engine's one warm-up (:func:`knightgui_core.warmup.warm_up`, its named stages)
     in a daemon thread, so the first frame never waits for numba; the window's status bar
     shows its progress and a feature asked for meanwhile waits for its own stages
-    (:mod:`knightgui.engine_warmup`)."""
-    from knightgui.engine_warmup import engine
+    (:mod:`knightgui.window.engine_warmup`)."""
+    from knightgui.window.engine_warmup import engine
 
     return engine().start()
 
@@ -59,8 +59,8 @@ def main(argv=None) -> int:
         apply_identity(app)          # window icon + desktop file name
     except Exception:  # noqa: BLE001 - a missing icon never stops the app
         log.warning("application icon not found", exc_info=True)
-    from knightgui.main_window import MainWindow
     from knightgui.smoke import install_smoke_exit
+    from knightgui.window.main import MainWindow
 
     sys.excepthook = _excepthook
     win = MainWindow()

@@ -50,7 +50,7 @@ def render_view(tour: Tour | None, width_px: int, height_px: int | None = None,
     ensure_app()
     from PySide6.QtWidgets import QApplication
 
-    from knightgui.board_view import BoardView
+    from knightgui.board.view import BoardView
     view = BoardView()
     rows = tour.rows if tour is not None else rows
     cols = tour.cols if tour is not None else cols
@@ -125,7 +125,7 @@ def save_success_png(result, filename, width_px: int = 1100, height_px: int = 64
     ensure_app()
     from PySide6.QtWidgets import QApplication
 
-    from knightgui.success_plot import SuccessPlot
+    from knightgui.analysis.success_plot import SuccessPlot
     plot = SuccessPlot()
     _show_offscreen(plot, width_px, height_px)
     try:

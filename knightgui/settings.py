@@ -44,7 +44,7 @@ ORG = APP = "knightgui"
 CONTROLS_BYTES = 64 * 1024
 CONTROLS_DEPTH = 4
 #: A settings file above this size is not read (the largest value, a position played by
-#: hand, is at most 16 MiB of text: :meth:`knightgui.play_files.PlayFiles.set_state`).
+#: hand, is at most 16 MiB of text: :meth:`knightgui.play.files.PlayFiles.set_state`).
 SETTINGS_BYTES = 64 * 1024 * 1024
 #: The longest remembered folder (File ▸ Open's last folder).
 PATH_CHARS = 4096
@@ -293,7 +293,7 @@ def _load_controls(window: MainWindowLike, text: object) -> None:
     """The saved controls (JSON text, bounded: a settings file edited by hand cannot nest or
     grow without limit) through the controls' model: a field its validator refuses keeps
     its default, one warning line each."""
-    from knightgui.request_types import CHECKS
+    from knightgui.request.types import CHECKS
     if text is None or text == "":
         return
     try:

@@ -36,8 +36,8 @@ from typing import Any
 
 from PySide6.QtCore import QMutex, QMutexLocker, QThread, QWaitCondition, Signal
 
-from knightgui.request import Mode, Request
-from knightgui.solutions import Packed, fewer_runs
+from knightgui.request.model import Mode, Request
+from knightgui.solutions.store import Packed, fewer_runs
 from knightgui_core.tietree import keep_policy
 from knightgui_core.tietree.keep_policy import kept_path_chunks, kept_solution_chunks
 
@@ -60,7 +60,7 @@ class StudyRequest:
 
 @dataclass(frozen=True)
 class PlayRequest:
-    """A question about a position played by hand (:mod:`knightgui.play_controller`):
+    """A question about a position played by hand (:mod:`knightgui.play.controller`):
     ``kind`` (``completions`` or ``finish``), ``path`` (the squares it is about) and
     ``run(cancel=...)``, which returns the engine's answer or raises ``Cancelled`` when
     ``cancel()`` turns true."""
@@ -100,7 +100,7 @@ def _stop_all():
 class SolverThread(QThread):
     """The one thread that runs the window's computations (see the module docstring)."""
     tourSolved = Signal(int, object)       # gen, knightgui_core.walks.solve.SolveResult
-    solutionsFound = Signal(int, object)   # gen, list[knightgui.solutions.Packed]
+    solutionsFound = Signal(int, object)   # gen, list[knightgui.solutions.store.Packed]
     progress = Signal(int, object)         # gen, Stats
     finishedRun = Signal(int, object)      # gen, Stats (enumeration done/cancelled/limit)
     failed = Signal(int, str, bool)        # gen, message, True = bad input (not a crash)

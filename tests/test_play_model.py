@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from knightgui.play_model import PlayModel, PlayRefused
+from knightgui.play.model import PlayModel, PlayRefused
 from knightgui_core.board.squares import Board
 from knightgui_core.walks.completions import completions
 from knightgui_core.walks.solve import solve

@@ -7,13 +7,13 @@ import sys
 
 import pytest
 
-from knightgui.request import RESULT_FIELDS, Mode, Request, RequestModel, Settings
+from knightgui.request.model import RESULT_FIELDS, Mode, Request, RequestModel, Settings
 from knightgui_core.board.rules import MoveOrder
 from knightgui_core.board.tie_rule import TieRule
 
 
 def test_importing_the_model_does_not_import_qt():
-    code = ("import sys, knightgui.request; "
+    code = ("import sys, knightgui.request.model; "
             "print(any(m.startswith('PySide6') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.strip()

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from knightgui.request import Enabled, RequestModel, Settings
+from knightgui.request.model import Enabled, RequestModel, Settings
 
 #: a value for each field other than its default (and valid together)
 OTHER = {"rows": 10, "cols": 12, "square": False, "closed": True, "mode": "exhaustive",

@@ -10,7 +10,7 @@ from dataclasses import fields
 
 import pytest
 
-from knightgui.request import Enabled, RequestModel, Settings
+from knightgui.request.model import Enabled, RequestModel, Settings
 from knightgui_core.board.rules import METHODS, TIE_RULES
 
 #: (setup, field, value, value read back) — setup puts the model where the field applies

@@ -1,5 +1,5 @@
 """``knightgui solve --animate FILE.gif|FILE.mp4``: the tour's construction as an animation
-(knightgui/animation_export.py draws and encodes it).
+(knightgui/animation/export.py draws and encodes it).
 
 The options are checked before the solve (a bad number, suffix or path, a missing encoder,
 a GIF with too many frames or an export beyond the memory available, is one line and exit 2
@@ -34,7 +34,7 @@ def check(args, rows: int, cols: int) -> dict[str, Any] | None:
     """The export's settings from the options, checked before any solving; None without
     ``--animate``. Raises :class:`CliError` (exit 2) for a bad value, a missing encoder or a
     path that cannot be written."""
-    from knightgui import animation_export as ax
+    from knightgui.animation import export as ax
     if args.animate is None:
         for opt in ("fps", "moves_per_frame", "size"):
             if getattr(args, opt) is not None:
@@ -112,7 +112,7 @@ class _FrameBar:
 def write(args, tour, settings: dict[str, Any]) -> dict[str, Any]:
     """Write the animation; returns what ``--json`` reports under ``"animation"``. A file
     that cannot be written is a :class:`CliError` (exit 2), with nothing left behind."""
-    from knightgui import animation_export as ax
+    from knightgui.animation import export as ax
     bar = _FrameBar()
     try:
         res = ax.export_animation(tour, args.animate, progress=bar, **settings)

@@ -1,6 +1,6 @@
 """The Play group of the controls panel (a tour by hand): shown in play mode only
-(:attr:`knightgui.panels.controls_layout.ControlsLayout.mode_groups`). Its buttons are wired
-by :class:`knightgui.play_controller.PlayController`; this module only lays them out, three
+(:attr:`knightgui.panels.controls.layout.ControlsLayout.mode_groups`). Its buttons are wired
+by :class:`knightgui.play.controller.PlayController`; this module only lays them out, three
 to a row so the panel keeps its width and height, and says what each does in its tooltip.
 """
 from __future__ import annotations

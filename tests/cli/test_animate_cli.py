@@ -14,7 +14,7 @@ import time
 import numpy as np
 import pytest
 
-from knightgui import animation_export as ax
+from knightgui.animation import export as ax
 from knightgui.cli import run
 from knightgui.commands.solve_animate import _FrameBar
 from knightgui_core.system.errors import Cancelled

@@ -57,7 +57,7 @@ def _signal_mid_write(tmp_path, args, name, sig) -> subprocess.CompletedProcess:
 def test_a_signal_mid_write_leaves_no_temporary_and_the_old_file(tmp_path, args, name, sig,
                                                                  said):
     if name.endswith(".mp4"):
-        from knightgui import animation_export as ax
+        from knightgui.animation import export as ax
         if ax.missing_encoder("mp4"):
             pytest.skip(ax.missing_encoder("mp4"))
     (tmp_path / name).write_bytes(b"old")

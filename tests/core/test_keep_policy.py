@@ -44,7 +44,7 @@ def test_chunks_are_bounded_so_a_caller_can_stop_between_them():
 
 
 def test_every_path_kept_in_compact_blocks_reads_back_path_by_path():
-    from knightgui.solutions import SolutionStore
+    from knightgui.solutions.store import SolutionStore
     from knightgui_core.tietree.alltours.all_tours_list import AllToursLister
     from knightgui_core.tietree.enumeration.kept_solutions import compact_paths
     from knightgui_core.tietree.keep_policy import kept_path_chunks

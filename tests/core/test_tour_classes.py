@@ -1,11 +1,11 @@
-"""New tours among kept solutions (knightgui.tour_classes), against a plain loop over
+"""New tours among kept solutions (knightgui.solutions.classes), against a plain loop over
 canonical ids, and the sentences that say what an old tour is."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from knightgui.tour_classes import BLOCK, TourClasses
+from knightgui.solutions.classes import BLOCK, TourClasses
 from knightgui_core.board.canonical import canonical_form, canonical_id, canonical_rows, symmetry_maps
 from knightgui_core.board.squares import Board
 from knightgui_core.tietree.enumeration.enumerator import Enumerator
@@ -107,7 +107,7 @@ def test_bad_input_says_what_is_wrong():
 
 
 def test_the_store_rebuilds_a_range_of_paths_as_one_by_one():
-    from knightgui.solutions import SolutionStore
+    from knightgui.solutions.store import SolutionStore
     from knightgui_core.tietree.enumeration.enumerator import Enumerator as E
     store = SolutionStore()
     en = E(8, 8, start="a8", end="c7")

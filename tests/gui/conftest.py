@@ -34,7 +34,7 @@ def dialogs(monkeypatch):
 
 @pytest.fixture
 def window(qtbot, dialogs):
-    from knightgui.main_window import MainWindow
+    from knightgui.window.main import MainWindow
     w = MainWindow(restore_settings=False)
     qtbot.addWidget(w)
     w.resize(1200, 800)
@@ -49,7 +49,7 @@ def window(qtbot, dialogs):
 def analysis_view(qtbot):
     """The Analysis view on screen; at the end it shuts down within 30 s, its study thread
     stopped."""
-    from knightgui.panels.analysis import AnalysisWindow
+    from knightgui.analysis.window import AnalysisWindow
     v = AnalysisWindow()
     qtbot.addWidget(v)
     v.show()
@@ -62,7 +62,7 @@ def analysis_view(qtbot):
 @pytest.fixture
 def board_view(qtbot):
     """A board view alone on screen, 640 × 640."""
-    from knightgui.board_view import BoardView
+    from knightgui.board.view import BoardView
     v = BoardView()
     qtbot.addWidget(v)
     v.resize(640, 640)

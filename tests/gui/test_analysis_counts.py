@@ -7,9 +7,9 @@ import sys
 import pytest
 from PySide6.QtCore import QSettings
 
-from knightgui.panels import analysis_counts as count_study
-from knightgui.panels.analysis_base import StudyRunner
-from knightgui.panels.analysis_counts import CountStudyPage
+from knightgui.analysis import counts as count_study
+from knightgui.analysis.base import StudyRunner
+from knightgui.analysis.counts import CountStudyPage
 from knightgui_core.board.squares import Board
 
 
@@ -152,7 +152,7 @@ def test_shutting_down_while_running_stops_the_thread(qtbot):
 
 
 def test_the_analysis_view_has_the_page(qtbot):
-    from knightgui.panels.analysis import AnalysisWindow
+    from knightgui.analysis.window import AnalysisWindow
     d = AnalysisWindow()
     qtbot.addWidget(d)
     page = d.pages[CountStudyPage.title]
@@ -187,7 +187,7 @@ def test_the_heat_map_shows_every_start_and_a_click_chooses_the_start(qtbot, pag
 
 
 def test_a_chosen_start_reaches_the_main_window(qtbot):
-    from knightgui.main_window import MainWindow
+    from knightgui.window.main import MainWindow
     w = MainWindow(restore_settings=False)
     qtbot.addWidget(w)
     w.open_analysis()
@@ -258,7 +258,7 @@ def _big_result():
 
 
 def test_no_column_is_cut_at_the_default_size(qtbot):
-    from knightgui.panels.analysis import AnalysisWindow
+    from knightgui.analysis.window import AnalysisWindow
     view = AnalysisWindow()
     qtbot.addWidget(view)
     view.show()
@@ -288,7 +288,7 @@ def test_the_embedded_cluster_keeps_its_log_lines_out_of_the_terminal(tmp_path):
     script.write_text(
         "import logging, sys\n"
         "logging.basicConfig(level=logging.WARNING, format='%(name)s: %(message)s')\n"
-        "from knightgui.panels.analysis_counts import count_study\n"
+        "from knightgui.analysis.counts import count_study\n"
         "res = count_study(5, list(range(25)), None, None)(progress=lambda d, t: None, cancel=None)\n"
         "print('tours', res.totals['tours'])\n", encoding="utf-8")
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")

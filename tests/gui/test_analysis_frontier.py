@@ -7,8 +7,8 @@ import threading
 
 import pytest
 
-from knightgui.panels.analysis import AnalysisWindow
-from knightgui.panels.analysis_frontier import ROWS_UP_TO, log_points
+from knightgui.analysis.frontier import ROWS_UP_TO, log_points
+from knightgui.analysis.window import AnalysisWindow
 
 #: closed tours of 5×2n (OEIS A175855): 5×6, 5×8, 5×10
 A175855 = {6: 8, 8: 44_202, 10: 13_311_268}
@@ -134,7 +134,7 @@ def test_the_row_limit_is_the_frontier_count_s():
 
 
 def test_the_page_loads_no_numba():
-    code = ("import sys; import knightgui.panels.analysis_frontier; "
+    code = ("import sys; import knightgui.analysis.frontier; "
             "print('numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120, env={"QT_QPA_PLATFORM": "offscreen", "PATH": ""})

@@ -3,8 +3,8 @@ clicks that show walks, cancel, export, shutdown (offscreen)."""
 import numpy as np
 import pytest
 
-from knightgui.panels.analysis_base import AnalysisPage
-from knightgui.panels.analysis_pages import PAGES
+from knightgui.analysis.base import AnalysisPage
+from knightgui.analysis.pages import PAGES
 from knightgui_core.board.tour import Tour
 from knightgui_core.studies.orders import run_orders
 from knightgui_core.walks.walk_result import Walk
@@ -242,7 +242,7 @@ def test_closing_the_main_window_stops_a_running_study(window, qtbot):
 
 
 def test_the_view_reopens_where_it_was(qtbot, dialogs):
-    from knightgui.main_window import MainWindow
+    from knightgui.window.main import MainWindow
     w = MainWindow()
     qtbot.addWidget(w)
     v = w.open_analysis()
@@ -260,7 +260,7 @@ def test_the_view_reopens_where_it_was(qtbot, dialogs):
 def test_empty_plots_say_no_data_yet_and_show_no_scale(view, qtbot):
     """Before a run: "No data yet" and no axis values, not pyqtgraph's −0.5…0.5 read as
     "rank (x0.001)" from −500 to 500; a run brings the scales back."""
-    from knightgui.panels.analysis_plots import EMPTY_TEXT
+    from knightgui.analysis.plots import EMPTY_TEXT
     page = orders(view)
     counts = view.pages["Tour counts"]
     plots = [page.histogram, page.heatmap, counts.heat]

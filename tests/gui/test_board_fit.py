@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QRect
 
-from knightgui.main_window import MainWindow
+from knightgui.window.main import MainWindow
 
 from gui_helpers import wait_until
 

@@ -1,4 +1,4 @@
-"""The row and column sums beside the board (knightgui/board_sums.py): written for a whole
+"""The row and column sums beside the board (knightgui/board/sums.py): written for a whole
 tour on a small board, none for a walk that has not finished."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from knightgui.board_sums import line_sums_shown
+from knightgui.board.sums import line_sums_shown
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
 from test_magic import BEVERLEY, tour_of  # noqa: E402

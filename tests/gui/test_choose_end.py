@@ -2,7 +2,7 @@
 ticks what an end needs (closed tour, Exhaustive mode), and the help says so."""
 from __future__ import annotations
 
-from knightgui.help_menu import GETTING_STARTED, MOUSE_AND_KEYS
+from knightgui.window.help import GETTING_STARTED, MOUSE_AND_KEYS
 
 
 def _status(window) -> str:

@@ -19,7 +19,7 @@ MODES = {"single tour": {"mode": "single"},
 
 
 def _window(qtbot, restore: bool = False):
-    from knightgui.main_window import MainWindow
+    from knightgui.window.main import MainWindow
     w = MainWindow(restore_settings=restore)
     qtbot.addWidget(w)
     w.show()

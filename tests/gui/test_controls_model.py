@@ -1,7 +1,7 @@
 """The controls panel edits the model and shows it: every control, both ways (issue 24)."""
 from __future__ import annotations
 
-from knightgui.panels.controls import ControlsPanel
+from knightgui.panels.controls.panel import ControlsPanel
 
 
 def _panel(qtbot) -> ControlsPanel:

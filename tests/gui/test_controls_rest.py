@@ -2,7 +2,7 @@
 ECD/XCD tail box, widget to model and model to widget; the enabled state follows the model."""
 from __future__ import annotations
 
-from knightgui.panels.controls import ControlsPanel
+from knightgui.panels.controls.panel import ControlsPanel
 
 
 def _panel(qtbot) -> ControlsPanel:

@@ -9,8 +9,8 @@ import threading
 
 import pytest
 
-from knightgui import engine_warmup
-from knightgui.engine_warmup import WAIT_TEXT, EngineWarmUp
+from knightgui.window import engine_warmup
+from knightgui.window.engine_warmup import WAIT_TEXT, EngineWarmUp
 from knightgui_core.warmup import Stage
 
 from gui_helpers import wait_until

@@ -91,8 +91,8 @@ def test_plot_svg_export_reads_closed_paths_and_leaves_pyqtgraph_as_it_was(qapp,
     import importlib
     import xml.dom.minidom
 
-    from knightgui.panels.analysis_plots import FailureHistogram
-    from knightgui.panels.plot_export import export_plot, svg_path_shim
+    from knightgui.analysis.plot_export import export_plot, svg_path_shim
+    from knightgui.analysis.plots import FailureHistogram
     mod = importlib.import_module("pyqtgraph.exporters.SVGExporter")
     before = mod.correctCoordinates
     w = FailureHistogram()
@@ -110,7 +110,7 @@ def test_plot_svg_export_reads_closed_paths_and_leaves_pyqtgraph_as_it_was(qapp,
 def test_closed_paths_are_written_as_lines_back_to_their_start():
     import xml.dom.minidom
 
-    from knightgui.panels.plot_export import _close_paths_explicitly
+    from knightgui.analysis.plot_export import _close_paths_explicitly
     doc = xml.dom.minidom.parseString('<g><path d="M1,2 L3,4 L5,6 Z M7,8 L9,9 z"/></g>')
     _close_paths_explicitly(doc.documentElement)
     d = doc.getElementsByTagName("path")[0].getAttribute("d")

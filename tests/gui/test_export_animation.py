@@ -8,8 +8,8 @@ import pytest
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QDialogButtonBox, QPushButton
 
-from knightgui import animation_export as ax
-from knightgui.animation_dialog import AnimationDialog, AnimationSettings
+from knightgui.animation import export as ax
+from knightgui.animation.dialog import AnimationDialog, AnimationSettings
 
 from gui_helpers import some_tour
 
@@ -122,7 +122,7 @@ def test_a_refused_path_is_one_dialog_line(window, dialogs, tmp_path):
 
 
 def test_closing_the_window_cancels_the_export(qtbot, dialogs, tmp_path, slow_frames):
-    from knightgui.main_window import MainWindow
+    from knightgui.window.main import MainWindow
     w = MainWindow(restore_settings=False)
     qtbot.addWidget(w)
     w.show()

@@ -10,7 +10,7 @@ import threading
 
 from PySide6.QtCore import QtMsgType
 
-from knightgui.request import Mode
+from knightgui.request.model import Mode
 from knightgui.worker import Request
 from knightgui_core.board.squares import Board
 from knightgui_core.board.tie_rule import TieRule

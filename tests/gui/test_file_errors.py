@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from knightgui.file_actions import attempt, file_error_text
+from knightgui.window.files import attempt, file_error_text
 
 
 def test_one_line_that_names_the_file_and_the_reason(tmp_path):

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from knightgui.settings import use_folder
 use_folder(tempfile.mkdtemp())
-from knightgui.main_window import MainWindow
+from knightgui.window.main import MainWindow
 w = MainWindow(restore_settings=False)
 w.resize(1280, 820)
 w.show()
@@ -124,6 +124,6 @@ def test_wrapping_edges_and_another_piece_never_build_a_table_on_the_gui_thread(
 def test_the_first_analysis_view_says_it_prepares_and_never_freezes(tmp_path, warm_tables):
     out = _run(ANALYSIS, tmp_path)
     assert out["said"] == "Preparing the Analysis view…"
-    from knightgui.panels.analysis_pages import PAGES
+    from knightgui.analysis.pages import PAGES
     assert out["visible"] and out["pages"] == sorted(p.title for p in PAGES)
     assert out["gap"] < 0.5, f"the GUI thread stalled {out['gap']:.2f} s"

@@ -13,10 +13,10 @@ from PySide6.QtCore import QPoint, Qt, QUrl
 from PySide6.QtGui import QColor, QDesktopServices, QGuiApplication, QImage, QPixmap, QTextDocument
 from PySide6.QtWidgets import QApplication
 
-from knightgui import help_menu
 from knightgui.guide import find_guide, locate
 from knightgui.guide.locate import Guide, load_guide
 from knightgui.guide.viewer import GuideWindow
+from knightgui.window import help as help_menu
 
 ROOT = Path(__file__).resolve().parents[2]
 

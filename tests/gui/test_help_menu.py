@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox, QTableWidget
 
 from knightgui import __version__
-from knightgui.help_menu import about_text, shortcut_rows
+from knightgui.window.help import about_text, shortcut_rows
 
 
 def _help_actions(window):

@@ -8,7 +8,7 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from knightgui.panels.controls import ControlsPanel
+from knightgui.panels.controls.panel import ControlsPanel
 
 EXAMPLES = 10_000 if os.environ.get("KNIGHTGUI_STRESS") == "1" else 300
 

@@ -60,7 +60,7 @@ def fifo_watch(fifo: Path):
 
 def _window(qtbot):
     """A window that restores the settings, shown until its board has painted once."""
-    from knightgui.main_window import MainWindow
+    from knightgui.window.main import MainWindow
     w = MainWindow(restore_settings=True)
     qtbot.addWidget(w)
     with qtbot.waitSignal(w.firstPaint, timeout=60_000):
@@ -233,8 +233,8 @@ def test_the_count_pages_remembered_texts_are_checked_too(qtbot, caplog):
     """The tour counts page's scheduler address and store file: a list (an unquoted comma in
     the file) or a text too long keeps the field empty, one warning line each (before, the
     list's Python text was put in the field)."""
-    from knightgui.panels.analysis_base import StudyRunner
-    from knightgui.panels.analysis_counts import CountStudyPage
+    from knightgui.analysis.base import StudyRunner
+    from knightgui.analysis.counts import CountStudyPage
     _write_ini(_settings_file(), {"count/scheduler": "tcp://a, tcp://b",
                                   "count/store": "x" * (settings.PATH_CHARS + 1)})
     with caplog.at_level("WARNING"):

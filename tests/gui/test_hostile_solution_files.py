@@ -131,7 +131,7 @@ def test_deep_saved_controls_are_ignored_and_the_other_settings_kept(qtbot, dial
     defaults and the rest of the settings still apply (before the bound, the RecursionError
     stopped the restore half-way: the view options below it were lost)."""
     from knightgui import settings
-    from knightgui.main_window import MainWindow
+    from knightgui.window.main import MainWindow
     s = settings.qsettings()
     s.setValue("controls", "[" * 100_000 + "]" * 100_000)
     s.setValue("view/numbers", False)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QTimer
 
-from knightgui.request import Mode
+from knightgui.request.model import Mode
 from knightgui.worker import Request
 
 from gui_helpers import wait_until

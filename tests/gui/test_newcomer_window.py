@@ -8,7 +8,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QWidget
 
 from knightgui import settings
-from knightgui.main_window import MainWindow
+from knightgui.window.main import MainWindow
 
 from gui_helpers import open_exhaustive, some_tour
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from knightgui.panels.controls import ControlsPanel
+from knightgui.panels.controls.panel import ControlsPanel
 from knightgui_core.board.squares import Board
 from knightgui_core.board.tour import Tour
 from knightgui_core.walks.solve import solve

@@ -8,8 +8,8 @@ import time
 
 from PySide6.QtCore import QTimer
 
-from knightgui.main_window import MainWindow
-from knightgui.play_view import END, LOST, TIE
+from knightgui.play.view import END, LOST, TIE
+from knightgui.window.main import MainWindow
 from knightgui_core.board.squares import Board
 
 from gui_helpers import wait_until
@@ -249,7 +249,7 @@ def test_a_count_past_its_budget_says_so_honestly(window, qtbot):
 
 
 def test_on_a_big_board_the_verdict_comes_from_the_solver_thread(window, qtbot):
-    from knightgui.play_model import LIVE_VERDICT_MAX
+    from knightgui.play.model import LIVE_VERDICT_MAX
     p = _play(window, 600, 600)
     assert p.model.board.size > LIVE_VERDICT_MAX and p.model.verdict_elsewhere
     _click(window, "c2", "a3", "b1", "d2", "b3", "d4")

@@ -14,7 +14,7 @@ from knightgui_core.system.files import FileRefused
 
 @pytest.fixture
 def plot(qapp):
-    from knightgui.panels.analysis_plots import FailureHistogram
+    from knightgui.analysis.plots import FailureHistogram
     w = FailureHistogram()
     w.resize(300, 200)
     w.set_distribution([3, 5, 2, 7])
@@ -24,7 +24,7 @@ def plot(qapp):
 
 
 def _export(plot, path):
-    from knightgui.panels.plot_export import export_plot
+    from knightgui.analysis.plot_export import export_plot
     return export_plot(plot, path)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from knightgui.solutions import SolutionStore
+from knightgui.solutions.store import SolutionStore
 from knightgui_core.board.squares import Board
 from knightgui_core.tietree.enumeration.enumerator import Enumerator
 
@@ -132,7 +132,7 @@ def test_a_store_refuses_runs_of_another_enumeration():
 
 
 def test_short_runs_are_joined_and_long_ones_kept_as_they_are():
-    from knightgui.solutions import MIN_RUN, fewer_runs
+    from knightgui.solutions.store import MIN_RUN, fewer_runs
     kw = dict(rows=8, cols=8, start="a8", end="c7")
     en = Enumerator(**kw)
     runs = [en.block_compact(k, key_every=16) for k in (5, 1, 0, 40, MIN_RUN, 3, 7, 1500, 2)]
@@ -161,7 +161,7 @@ def test_only_runs_that_follow_each_other_join():
 
 
 def test_square_names_are_made_when_read():
-    from knightgui.results import SquareNames
+    from knightgui.solutions.results import SquareNames
     from knightgui_core.board.squares import Board
     b = Board(30, 30)
     path = np.array([0, 29, 31, 899], dtype=np.int32)

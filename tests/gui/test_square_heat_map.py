@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QImage, QPainter
 
-from knightgui.panels.square_heat_map import SquareHeatMap, compact, share, whole
+from knightgui.analysis.heat_map import SquareHeatMap, compact, share, whole
 
 
 @pytest.fixture

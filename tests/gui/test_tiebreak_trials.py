@@ -4,7 +4,7 @@ ties, the per-size success rates with their 95 % intervals in the tables and the
 import numpy as np
 import pytest
 
-from knightgui.panels.analysis import AnalysisWindow
+from knightgui.analysis.window import AnalysisWindow
 from knightgui_core.board.rules import RANDOM_RULES
 from knightgui_core.studies.tiebreaks_result import wilson_interval
 

@@ -1,5 +1,5 @@
 """Each feature of the window, run in a fresh process after only the warm-up stages the
-window says it waits for (``knightgui.engine_warmup.stages_for``, ``STUDY_STAGES``), compiles
+window says it waits for (``knightgui.window.engine_warmup.stages_for``, ``STUDY_STAGES``), compiles
 and loads no kernel of its own: once its stages are done it never pauses for numba."""
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import json, os, sys, time
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from numba.core.registry import CPUDispatcher
-from knightgui import engine_warmup
-from knightgui.main_window import MainWindow
+from knightgui.window import engine_warmup
+from knightgui.window.main import MainWindow
 from knightgui_core.warmup import STAGES, warm_up
 
 def kernels():

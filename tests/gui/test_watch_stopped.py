@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from knightgui import animation_export as ax
-from knightgui.animation_dialog import AnimationSettings
+from knightgui.animation import export as ax
+from knightgui.animation.dialog import AnimationSettings
 
 from gui_helpers import open_exhaustive, wait_until
 
@@ -84,7 +84,7 @@ def test_export_after_a_stopped_watch_writes_the_tour_on_the_board(window, qtbot
 
 
 def test_export_says_which_tour_it_writes(window, qtbot, tmp_path, monkeypatch):
-    from knightgui import animation_dialog
+    from knightgui.animation import dialog as animation_dialog
     seen = []
 
     def fake_start(self, tour, filename=None, s=None):

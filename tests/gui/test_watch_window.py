@@ -149,7 +149,7 @@ def test_a_paused_watch_says_so_stops_its_clocks_and_captions_the_shown_move(
         window, qtbot, monkeypatch):
     """Issue 35: paused at move 45, the options matrix's caption said move 64 (the matrix is
     redrawn ten times a second, the board every frame); "Watching…" and Elapsed ran on."""
-    from knightgui import watch_player
+    from knightgui.window import watch_player
     monkeypatch.setattr(watch_player, "MATRIX_EVERY", 5.0)    # one redraw, then when it must
     _exhaustive(window, 8, "a8")
     window.act.watch.setChecked(True)

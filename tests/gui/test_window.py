@@ -163,7 +163,7 @@ def test_nothing_to_save_is_a_dialog_not_a_crash(window, tmp_path, dialogs):
 
 
 def test_settings_are_remembered(qtbot, dialogs):
-    from knightgui.main_window import MainWindow
+    from knightgui.window.main import MainWindow
     w = MainWindow()
     qtbot.addWidget(w)
     w.controls.rows.setValue(12)
@@ -264,7 +264,7 @@ def test_the_counter_names_the_shown_tour(window):
 
 def test_settings_that_cannot_be_written_say_so_in_one_line(qtbot, dialogs, tmp_path, caplog):
     from knightgui import settings
-    from knightgui.main_window import MainWindow
+    from knightgui.window.main import MainWindow
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the settings folder should be")
     use_settings_folder(str(blocker / "deeper"))

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Qt
 
-from knightgui.file_actions import FileActions
-from knightgui.main_window import TITLE
+from knightgui.window.files import FileActions
+from knightgui.window.main import TITLE
 from knightgui_core.board.tour import Tour
 
 from gui_helpers import some_tour, wait_until
@@ -91,7 +91,7 @@ def test_title_once_and_status_agrees_with_timing(window, qtbot):
 def test_file_actions_work_with_explicit_collaborators(qtbot, tmp_path, dialogs):
     from PySide6.QtWidgets import QWidget
 
-    from knightgui.board_view import BoardView
+    from knightgui.board.view import BoardView
     parent, view = QWidget(), BoardView()
     qtbot.addWidget(parent)
     qtbot.addWidget(view)

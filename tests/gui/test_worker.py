@@ -7,7 +7,7 @@ import time
 
 from PySide6.QtCore import QtMsgType
 
-from knightgui.request import Mode
+from knightgui.request.model import Mode
 from knightgui.worker import Request, SolverThread
 from knightgui_core.board.squares import Board
 

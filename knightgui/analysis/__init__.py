@@ -1,0 +1,1 @@
+"""The Analysis view: its pages, plots, tables and the opener of the view."""

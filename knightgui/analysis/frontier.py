@@ -1,0 +1,252 @@
+"""Analysis page "Tours by length": every knight's tour of k×A … k×B counted in one pass of
+the frontier count (``knightgui_core.frontier``, the window's side of ``knightgui study count
+--all-tours --rows k --cols-from A --cols-to B``).
+
+The run goes to the Analysis view's study thread (never the GUI thread); the progress bar
+moves column by column, Cancel stops it between two cells. When it ends, the plot shows
+log10 of each count against the length n (the left axis in log mode: ticks read 10^k; a
+count of 0 has no point), and the table holds every count as an exact integer. The counts
+are Python integers of any length: the plot takes their logarithm from the integer itself
+(``math.log10``), never through a float of the count, so boards past 10^308 still plot.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QLabel, QSpinBox, QTableWidgetItem, QVBoxLayout
+
+from knightgui.analysis.base import AnalysisPage, rows, table
+from knightgui.analysis.plots import EMPTY_TEXT, show_empty
+from knightgui.analysis.success_plot import BACKGROUND, LABEL_COLOUR
+
+#: the tallest board the frontier count takes (its kernel's window holds 2k + 1 cells:
+#: ``knightgui_core.frontier.frontier_count.MAX_ROWS``, read there only when a run starts, so
+#: the page loads no numba; tests/gui/test_analysis_frontier.py holds the two equal)
+ROWS_UP_TO = 12
+#: the longest board the page offers (a run's time grows with its length)
+COLS_UP_TO = 400
+#: the curves: the board record's field → legend label, colour
+CURVES = {"undirected_closed_tours": ("closed tours", (31, 119, 180)),
+          "undirected_paths": ("open paths (undirected, closed ones included)", (214, 39, 40))}
+HEADERS = ["board", "closed tours", "undirected paths", "directed paths"]
+
+
+@dataclass
+class SequenceRun:
+    """What a run brings back: the board records (``frontier_records``' JSON shape), the
+    largest table's states, the seconds, and why it stopped early (``None``: it finished)."""
+
+    rows: int
+    cols_from: int
+    cols_to: int
+    boards: list[dict[str, Any]]
+    peak_states: int = 0
+    seconds: float = 0.0
+    stopped: str | None = None
+
+
+def sequence_study(k: int, a: int, b: int, closed_only: bool):
+    """The study function the runner calls: ``fn(progress=, cancel=)`` → :class:`SequenceRun`
+    (a cancel or a table that outgrows the memory ends it with ``stopped`` said; a board the
+    estimate refuses up front raises: one line on the status line)."""
+    def fn(progress: Any = None, cancel: Any = None) -> SequenceRun:
+        from knightgui_core.frontier.frontier_count import FrontierError
+        from knightgui_core.studies.tour_methods import frontier_records, run_frontier
+        from knightgui_core.system.errors import Cancelled
+        try:
+            res = run_frontier(k, list(range(a, b + 1)), closed_only=closed_only,
+                               progress=progress, cancel=cancel)
+        except Cancelled:
+            return SequenceRun(k, a, b, [], stopped="cancelled")
+        except FrontierError as e:
+            part = e.result
+            if part is None:
+                raise
+            return SequenceRun(k, a, b, frontier_records(part), part.peak_states,
+                               stopped=str(e))
+        return SequenceRun(k, a, b, frontier_records(res), res.peak_states, res.seconds)
+    return fn
+
+
+def log_points(boards: list[dict[str, Any]], field: str) -> tuple[list[int], list[float]]:
+    """(lengths, log10 of the count) of the boards whose ``field`` is a positive count."""
+    xs, ys = [], []
+    for rec in boards:
+        v = rec.get(field)
+        if isinstance(v, int) and v > 0:
+            xs.append(int(rec["cols"]))
+            ys.append(math.log10(v))
+    return xs, ys
+
+
+def _text(v: Any) -> str:
+    return "—" if v is None else f"{v:,}"
+
+
+class SequencePlot(pg.PlotWidget):
+    """log10(count) against the board length n, one curve per kind of count."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setBackground(BACKGROUND)
+        self.setMenuEnabled(False)
+        pi = self.getPlotItem()
+        pi.setTitle("Every tour of k×n, by length", color=(40, 40, 40), size="10pt")
+        for ax in ("left", "bottom"):
+            pi.getAxis(ax).setTextPen((60, 60, 60))
+            pi.getAxis(ax).setPen((120, 120, 120))
+        pi.setLabel("left", "count (log scale)", color=LABEL_COLOUR)
+        pi.setLabel("bottom", "board length n", color=LABEL_COLOUR)
+        pi.showGrid(x=True, y=True, alpha=0.25)
+        self.legend = pi.addLegend(offset=(10, 10), labelTextColor=(30, 30, 30))
+        self.curves: dict[str, pg.PlotDataItem] = {}
+        for field, (_label, colour) in CURVES.items():
+            self.curves[field] = pi.plot([], [], pen=pg.mkPen(colour, width=2), symbol="o",
+                                         symbolSize=6, symbolBrush=colour)
+        self._legend_for(["undirected_closed_tours"])
+        show_empty(self, EMPTY_TEXT)
+
+    def _legend_for(self, fields: list[str]) -> None:
+        """The legend names the curves drawn (the closed tours alone before a run)."""
+        self.legend.clear()
+        for field in fields:
+            self.legend.addItem(self.curves[field], CURVES[field][0])
+
+    def set_boards(self, k: int, boards: list[dict[str, Any]]) -> None:
+        """Plot the boards' counts (none: the "no data yet" frame)."""
+        pi = self.getPlotItem()
+        drawn = 0
+        shown = []
+        for field, curve in self.curves.items():
+            xs, ys = log_points(boards, field)
+            curve.setData(xs, ys)
+            curve.setVisible(bool(xs))
+            drawn += len(xs)
+            if xs:
+                shown.append(field)
+        self._legend_for(shown or ["undirected_closed_tours"])
+        show_empty(self, None if drawn else EMPTY_TEXT)
+        # data already in log10: only the axis is in log mode, so its ticks read 10^k
+        pi.getAxis("left").setLogMode(bool(drawn))
+        pi.setTitle(f"Every tour of {k}×n, by length" if drawn else
+                    "Every tour of k×n, by length", color=(40, 40, 40), size="10pt")
+        if drawn:
+            pi.enableAutoRange()
+
+
+class FrontierSequencePage(AnalysisPage):
+    """k×A … k×B counted in one frontier pass: a log plot and a table of exact counts."""
+
+    title = "Tours by length"
+
+    def __init__(self, runner, parent=None):
+        super().__init__(runner, parent,
+                         run_tip="count every tour of each board, column by column",
+                         status="Every knight's tour of k×n for each length n, counted "
+                                "column by column in one pass (closed tours, and the open "
+                                "paths if asked; exact integers).")
+        self.result: SequenceRun | None = None
+        self._cols = 0
+        self._running_text = ""
+        v = QVBoxLayout(self)
+        self.rows_spin, self.from_spin, self.to_spin = QSpinBox(), QSpinBox(), QSpinBox()
+        for spin, prefix, top, value in ((self.rows_spin, "k = ", ROWS_UP_TO, 6),
+                                         (self.from_spin, "n from ", COLS_UP_TO, 1),
+                                         (self.to_spin, "to ", COLS_UP_TO, 14)):
+            spin.setRange(1, top)
+            spin.setValue(value)
+            spin.setPrefix(prefix)
+        self.rows_spin.setToolTip("rows: the short side, read column by column (the work "
+                                  "grows steeply with it: 6 rows take seconds, 8 do not fit)")
+        self.from_spin.setToolTip("the shortest board length n")
+        self.to_spin.setToolTip("the longest board length n (one pass counts every "
+                                "shorter one on its way)")
+        self.closed_box = QCheckBox("closed tours only")
+        self.closed_box.setChecked(True)
+        self.closed_box.setToolTip("skip the open paths (they take far more states)")
+        rows(v, (QLabel("Boards"), self.rows_spin, QLabel("×"), self.from_spin, self.to_spin,
+                 self.closed_box, self.run_btn, self.cancel_btn, self.export_btn))
+        v.addWidget(self.progress)
+        v.addWidget(self.status)
+        self.plot = SequencePlot()
+        v.addWidget(self.plot, 3)
+        self.table = table(HEADERS)
+        self.table.setToolTip("every count exactly (select and copy)")
+        v.addWidget(self.table, 2)
+
+    def plots(self):
+        """The log plot."""
+        return {"by-length": self.plot}
+
+    def run(self) -> None:
+        """Count the boards as set (the Run button)."""
+        if self.runner.running:
+            return
+        k, a, b = self.rows_spin.value(), self.from_spin.value(), self.to_spin.value()
+        if b < a:
+            self.status.setText(f"Cannot count: the last length ({b}) is below the first ({a})")
+            return
+        closed = self.closed_box.isChecked()
+        self._cols = b
+        self.result = None
+        self.progress.setFormat(f"column 0 of {b}")
+        self.progress.setValue(0)
+        what = "closed tour" if closed else "tour and open path"
+        self._running_text = (f"Counting every {what} of {k}×{a} … {k}×{b}, column by column "
+                              f"({b} columns of {k} cells) …")
+        self.status.setText(self._running_text)
+        self.start_study("frontier", sequence_study(k, a, b, closed))
+
+    def study_progress(self, done: float, total: float) -> None:
+        """The bar moves column by column (``done`` and ``total`` count cells)."""
+        per = total / self._cols if self._cols and total else 0
+        col = int(done // per) if per else 0
+        self.progress.setFormat(f"column {col} of {self._cols}")
+        self.progress.setValue(int(1000 * done / total) if total else 0)
+        if self._running_text and self.status.text() != self._running_text:
+            self.status.setText(self._running_text)     # after "Preparing the engine …"
+
+    def study_done(self, res: SequenceRun | None) -> None:
+        """Show the counts (what was counted before a stop, if anything)."""
+        if res is None:
+            self.status.setText("Cancelled.")
+            return
+        self.result = res
+        self.show_boards(res.rows, res.boards)
+        span = f"{res.rows}×{res.cols_from} … {res.rows}×{res.cols_to}"
+        if res.stopped == "cancelled":
+            self.status.setText(f"Cancelled: {span} not counted (a run gives its boards at "
+                                "its end)")
+            return
+        if res.stopped:
+            self.status.setText(f"Stopped: {res.stopped}; {len(res.boards)} boards counted "
+                                "before it")
+            return
+        self.progress.setFormat(f"column {res.cols_to} of {res.cols_to}")
+        self.progress.setValue(1000)
+        last = res.boards[-1] if res.boards else None
+        tail = (f"; {last['rows']}×{last['cols']}: "
+                f"{last['undirected_closed_tours']:,} closed tours" if last else "")
+        self.status.setText(f"{span}: {len(res.boards)} boards in {res.seconds:.1f} s, "
+                            f"{res.peak_states:,} states at most{tail}")
+
+    def show_boards(self, k: int, boards: list[dict[str, Any]]) -> None:
+        """Fill the plot and the table with the boards' counts."""
+        self.plot.set_boards(k, boards)
+        t = self.table
+        t.setRowCount(0)
+        for rec in boards:
+            i = t.rowCount()
+            t.insertRow(i)
+            cells = [f"{rec['rows']}×{rec['cols']}", _text(rec["undirected_closed_tours"]),
+                     _text(rec["undirected_paths"]), _text(rec["totals"]["tours"])]
+            for j, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if j:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
+                                          | Qt.AlignmentFlag.AlignVCenter)
+                t.setItem(i, j, item)

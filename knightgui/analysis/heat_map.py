@@ -1,0 +1,237 @@
+"""A board-shaped heat map of per-square figures, with a colour bar, hover and click.
+
+:class:`SquareHeatMap` shows one of several named quantities per square (say ``tours``,
+``closed`` and ``P(success)`` of the count study), chosen with :meth:`SquareHeatMap.show`.
+Rank 1 is at the bottom and file a on the left, as on the board. Hovering a square shows all
+its figures in the tooltip; clicking it emits ``squareClicked(square)`` (flat index
+``row * cols + col``). Squares without a figure (NaN) are drawn blank. :meth:`to_csv_text`
+gives the figures as CSV, one row per square. Before any figure (and after
+:meth:`SquareHeatMap.clear_figures`) it says so in an empty frame; the colour bar's ticks are
+round values in the cells' unit (percent for a probability), the quantity's name in the
+title (:mod:`knightgui.analysis.colour_scale`).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QWidget
+
+from knightgui.analysis.colour_scale import label_colour_bar
+from knightgui.analysis.plots import _style, show_empty
+from knightgui_core.board.squares import column_letters
+
+#: how a figure is written in a cell, the tooltip and the CSV
+Formatter = Callable[[float], str]
+
+
+def whole(v: float) -> str:
+    """A count: 1,234,567."""
+    return f"{int(v):,}"
+
+
+def share(v: float) -> str:
+    """A probability as a percentage with three decimals: 97.918 %."""
+    return f"{100 * v:.3f} %"
+
+
+def compact(v: float) -> str:
+    """A short cell label: 396, 0.5, 1.3k, 34k, 1.2M, 117G."""
+    a = abs(v)
+    for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if a >= limit:
+            x = v / limit
+            return f"{x:.1f}{suffix}" if abs(x) < 10 and suffix != "k" or a < 1e4 else f"{x:.0f}{suffix}"
+    return f"{v:g}"
+
+
+class SquareHeatMap(pg.PlotWidget):
+    """See the module docstring."""
+
+    squareClicked = Signal(int)
+    #: cells at least this many pixels wide show their figure
+    LABEL_PIXELS = 34
+
+    def __init__(self, title: str = "", parent: QWidget | None = None,
+                 empty_text: str = "No data yet"):
+        super().__init__(parent)
+        _style(self, title, "rank", "file")
+        self.base_title = title
+        self.empty_text = empty_text
+        self.image = pg.ImageItem(axisOrder="row-major")
+        cmap = pg.colormap.get("viridis")
+        self.image.setColorMap(cmap)
+        pi = self.getPlotItem()
+        pi.addItem(self.image)
+        self.colorbar = pg.ColorBarItem(values=(0, 1), colorMap=cmap, interactive=False,
+                                        width=14)
+        self.colorbar.setImageItem(self.image, insert_in=pi)
+        self.colorbar.axis.enableAutoSIPrefix(False)
+        self.colorbar.setVisible(False)
+        pi.setAspectLocked(True)
+        pi.hideButtons()
+        self.label_font = QFont()
+        self.label_font.setPointSize(8)
+        self.labels: list[pg.TextItem] = []
+        self.rows = self.cols = 0
+        self.quantities: dict[str, np.ndarray] = {}
+        self.formats: dict[str, Formatter] = {}
+        self.shown = ""
+        self.setMouseTracking(True)
+        self.scene().sigMouseClicked.connect(self._clicked)
+        self.scene().sigMouseMoved.connect(self._hovered)
+        show_empty(self, empty_text)
+
+    # ------------------------------------------------------------------ data
+    def clear_figures(self, text: str | None = None) -> None:
+        """No figures: the empty frame saying ``text`` (default: the one given at
+        construction)."""
+        pi = self.getPlotItem()
+        for t in self.labels:
+            pi.removeItem(t)
+        self.labels = []
+        self.quantities, self.shown = {}, ""
+        self.image.clear()
+        self.colorbar.setVisible(False)
+        self.setTitle(self.base_title, color=(40, 40, 40), size="10pt")
+        show_empty(self, self.empty_text if text is None else text)
+
+    def set_figures(self, rows: int, cols: int, quantities: Mapping[str, object],
+                    formats: Mapping[str, Formatter] | None = None) -> None:
+        """The board's size and its figures: ``quantities[name]`` is anything of ``rows *
+        cols`` numbers in square order (NaN where a square has none)."""
+        if rows < 1 or cols < 1:
+            raise ValueError(f"a heat map needs a board, got {rows}×{cols}")
+        self.rows, self.cols = int(rows), int(cols)
+        self.quantities = {}
+        for name, values in quantities.items():
+            a = np.asarray(values, dtype=np.float64).reshape(-1)
+            if a.size != rows * cols:
+                raise ValueError(f"{name}: {a.size} figures for {rows * cols} squares")
+            self.quantities[name] = a.reshape(rows, cols)
+        self.formats = dict(formats or {})
+        shown = self.shown if self.shown in self.quantities else next(iter(self.quantities), "")
+        self.shown = ""
+        if shown:
+            self.show_quantity(shown)
+
+    def show_quantity(self, name: str) -> None:
+        """Colour the squares by the quantity ``name``."""
+        if name not in self.quantities:
+            raise KeyError(name)
+        self.shown = name
+        v = self.quantities[name]
+        finite = v[np.isfinite(v)]
+        lo = float(finite.min()) if finite.size else 0.0
+        hi = float(finite.max()) if finite.size else 1.0
+        top = hi if hi > lo else lo + (abs(lo) * 1e-9 or 1.0)
+        show_empty(self, None)
+        self.image.setImage(v, levels=(lo, top))
+        self.colorbar.setLevels((lo, top))
+        self.colorbar.setVisible(True)
+        percent = self.formats.get(name) is share
+        label_colour_bar(self.colorbar, lo, hi, percent)
+        # the quantity names the plot (on the bar its name sat on the tick labels)
+        self.setTitle(f"{name} {self.base_title}{' (%)' if percent else ''}".strip(),
+                      color=(40, 40, 40), size="10pt")
+        self.image.setRect(0, 0, self.cols, self.rows)
+        pi = self.getPlotItem()
+        pi.getAxis("bottom").setTicks([[(c + 0.5, column_letters(c)) for c in range(self.cols)]])
+        pi.getAxis("left").setTicks([[(r + 0.5, str(r + 1)) for r in range(self.rows)]])
+        pi.setRange(xRange=(0, self.cols), yRange=(0, self.rows), padding=0.02)
+        self._label_cells(v, lo, top)
+
+    def _label_cells(self, v: np.ndarray, lo: float, hi: float) -> None:
+        pi = self.getPlotItem()
+        for t in self.labels:
+            pi.removeItem(t)
+        self.labels = []
+        if self.rows * self.cols > 16 * 16:
+            return
+        fmt = compact if self.formats.get(self.shown) is not share else (lambda x: f"{100 * x:.1f}")
+        for r in range(self.rows):
+            for c in range(self.cols):
+                x = float(v[r, c])
+                if not math.isfinite(x):
+                    continue
+                light = (x - lo) < 0.6 * (hi - lo)
+                t = pg.TextItem(fmt(x), anchor=(0.5, 0.5),
+                                color=(255, 255, 255) if light else (0, 0, 0))
+                t.setPos(c + 0.5, r + 0.5)
+                t.setFont(self.label_font)
+                pi.addItem(t)
+                self.labels.append(t)
+        self._fit_labels()
+
+    # ------------------------------------------------------------ questions
+    def square_at(self, x: float, y: float) -> int:
+        """The flat square under the view point ``(x, y)``, or −1 off the board."""
+        if not (math.isfinite(x) and math.isfinite(y)):
+            return -1
+        c, r = int(math.floor(x)), int(math.floor(y))
+        if 0 <= c < self.cols and 0 <= r < self.rows:
+            return r * self.cols + c
+        return -1
+
+    def describe(self, square: int) -> str:
+        """Every figure of ``square``, one per line: ``c3`` then ``tours: 1,234``…"""
+        r, c = divmod(int(square), self.cols)
+        lines = [f"{column_letters(c)}{r + 1}"]
+        for name, v in self.quantities.items():
+            x = float(v[r, c])
+            lines.append(f"{name}: {self.formats.get(name, compact)(x) if math.isfinite(x) else '—'}")
+        return "\n".join(lines)
+
+    def to_csv_text(self) -> str:
+        """The figures as CSV: ``square,<quantity>,…``, one row per square (a1, b1, …)."""
+        names = list(self.quantities)
+        out = [",".join(["square", *names])]
+        for sq in range(self.rows * self.cols):
+            r, c = divmod(sq, self.cols)
+            cells = []
+            for n in names:
+                x = float(self.quantities[n][r, c])
+                cells.append("" if not math.isfinite(x) else (repr(x) if x != int(x) else str(int(x))))
+            out.append(",".join([f"{column_letters(c)}{r + 1}", *cells]))
+        return "\n".join(out) + "\n"
+
+    # --------------------------------------------------------------- events
+    def cell_pixels(self) -> float:
+        """Width of one square on screen, in pixels."""
+        pi = self.getPlotItem()
+        if not getattr(self, "cols", 0) or pi is None:
+            return 0.0
+        vb = pi.getViewBox()
+        return min(vb.width() / self.cols, vb.height() / max(self.rows, 1))
+
+    def _fit_labels(self) -> None:
+        show = self.cell_pixels() >= self.LABEL_PIXELS
+        for t in getattr(self, "labels", ()):
+            t.setVisible(show)
+
+    def resizeEvent(self, ev):  # noqa: N802 (Qt name)
+        """Labels only where the cells can hold them."""
+        super().resizeEvent(ev)
+        self._fit_labels()
+
+    def close(self) -> bool:
+        """Drop the cell labels before pyqtgraph tears the scene down."""
+        self.labels = []
+        return bool(super().close())
+
+    def _point(self, scene_pos) -> int:
+        pt = self.getPlotItem().getViewBox().mapSceneToView(scene_pos)
+        return self.square_at(pt.x(), pt.y())
+
+    def _clicked(self, ev) -> None:
+        sq = self._point(ev.scenePos())
+        if sq >= 0:
+            self.squareClicked.emit(sq)
+
+    def _hovered(self, pos) -> None:
+        sq = self._point(pos)
+        self.setToolTip(self.describe(sq) if sq >= 0 and self.quantities else "")

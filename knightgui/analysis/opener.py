@@ -1,0 +1,99 @@
+"""View ▸ Analysis without a frozen window.
+
+The first opening of the Analysis view used to freeze the window for 1.3–2 s
+(``cProfile`` under ``QT_QPA_PLATFORM=offscreen``): its tie-break page imports the study, which
+loads numba and the kernels' modules (1.7 s of the 2.9 s profiled), and its three pages made
+seven pyqtgraph plots in one go (0.7 s). Now the action imports those modules on a thread of its
+own while the status bar says "Preparing the Analysis view…", then opens the view, which
+builds its pages one per turn of the event loop (:class:`knightgui.analysis.window.
+AnalysisWindow` ``staged``). The studies' modules are imported there too, so the first Run
+does not wait for them on the GUI thread either.
+"""
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+from typing import Any, Protocol
+
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QStatusBar
+
+
+class MainWindow(Protocol):
+    """What the opener uses of :class:`knightgui.window.main.MainWindow` (which imports
+    this module through its actions)."""
+
+    analysis: Any
+
+    def open_analysis(self, *_: object, staged: bool = False) -> Any: ...
+
+    def statusBar(self) -> QStatusBar: ...
+
+    def isVisible(self) -> bool: ...
+
+log = logging.getLogger("knightgui.window")
+
+#: what the Analysis view and its studies import: the view itself, then the studies
+ANALYSIS_MODULES: tuple[str, ...] = (
+    "knightgui.analysis.window",
+    "knightgui_core.studies.tiebreaks",
+    "knightgui_core.studies.tiebreaks_result",
+    "knightgui_core.studies.published",
+    "knightgui_core.studies.orders",
+    "knightgui_core.studies.orders_runner",
+    "knightgui_core.studies.count_study",
+    "knightgui_core.run.store",
+)
+PREPARING = "Preparing the Analysis view…"
+
+
+class AnalysisOpener(QObject):
+    """Opens the window's Analysis view (:meth:`open`, the View ▸ Analysis action): made on a
+    first use after its modules are imported off the GUI thread, shown at once afterwards."""
+
+    _imported = Signal()
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)  # type: ignore[arg-type]  # a QMainWindow
+        self._window = window
+        self._thread: threading.Thread | None = None
+        self._imported.connect(self._open, Qt.ConnectionType.QueuedConnection)
+
+    @property
+    def preparing(self) -> bool:
+        """Whether the view's modules are being imported now."""
+        return self._thread is not None
+
+    def open(self, *_: object) -> None:
+        """Show the Analysis view; the first time, import its modules on a thread first (a
+        second request meanwhile changes nothing)."""
+        if self._window.analysis is not None:
+            self._window.open_analysis()
+            return
+        if self._thread is not None:
+            return
+        self._window.statusBar().showMessage(PREPARING)
+        self._thread = threading.Thread(target=self._load, name="analysis-import",
+                                        daemon=True)
+        self._thread.start()
+
+    def _load(self) -> None:
+        """On the thread: import the modules (a failure is logged; opening the view then
+        says what is wrong, as it always did)."""
+        for name in ANALYSIS_MODULES:
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001 - the view's own import reports it
+                log.exception("could not import %s", name)
+                break
+        self._imported.emit()
+
+    def _open(self) -> None:
+        """On the GUI thread, once imported: make and show the view in stages."""
+        self._thread = None
+        w = self._window
+        if w.statusBar().currentMessage() == PREPARING:
+            w.statusBar().clearMessage()
+        if w.isVisible():            # not after the window was closed meanwhile
+            w.open_analysis(staged=True)

@@ -1,0 +1,190 @@
+"""Analysis page "Move orders": every one of the 8! move orders walked from every start square
+with plain Warnsdorff; a histogram of failures per order, a heat map of failures per start
+square, the worst orders and their failed walks (click one to see it on the board)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QSpinBox,
+    QSplitter,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from knightgui.analysis.base import AnalysisPage, button, rows, table
+from knightgui.analysis.plots import FailureHistogram, StartHeatMap
+
+if TYPE_CHECKING:
+    from knightgui_core.studies.orders import OrdersResult
+
+
+class MoveOrdersPage(AnalysisPage):
+    """The move-order analysis (``knightgui_core.studies.orders``)."""
+
+    title = "Move orders"
+
+    def __init__(self, runner, parent=None):
+        super().__init__(runner, parent,
+                         run_tip="walk all 40,320 move orders from every start square",
+                         status="Run the analysis: every move order from every square.")
+        self.orders_result: OrdersResult | None = None
+        v = QVBoxLayout(self)
+        self.size_spin = QSpinBox()
+        self.size_spin.setRange(5, 12)
+        self.size_spin.setValue(8)
+        self.size_spin.setPrefix("n = ")
+        self.tie_combo = QComboBox()
+        self.tie_combo.addItems(["first", "last"])
+        self.tie_combo.setToolTip("ties go to the first (or last) tied move in the order")
+        self.csv_btn = button("CSV…", self.export_orders_csv, "one row per order")
+        self.csv_btn.setEnabled(False)
+        rows(v, (QLabel("Board"), self.size_spin, QLabel("ties"), self.tie_combo,
+             self.run_btn, self.cancel_btn, self.csv_btn, self.export_btn))
+        v.addWidget(self.progress)
+        v.addWidget(self.status)
+        split = QSplitter(Qt.Orientation.Vertical)
+        plots = QSplitter(Qt.Orientation.Horizontal)
+        self.histogram = FailureHistogram()
+        self.heatmap = StartHeatMap()
+        self.heatmap.squareClicked.connect(self._start_clicked)
+        plots.addWidget(self.histogram)
+        plots.addWidget(self.heatmap)
+        split.addWidget(plots)
+        lists = QSplitter(Qt.Orientation.Horizontal)
+        self.worst_table = table(["#", "order", "⟨dx,dy⟩ matrix order", "failed"], stretch=2)
+        self.worst_table.cellClicked.connect(self._worst_clicked)
+        self.walks_list = QListWidget()
+        self.walks_list.itemClicked.connect(self._walk_clicked)
+        self.walks_list.setToolTip("click a walk to show it on the board")
+        lists.addWidget(self.worst_table)
+        lists.addWidget(self.walks_list)
+        lists.setSizes([380, 200])
+        split.addWidget(lists)
+        split.setSizes([420, 260])        # in proportion: the plots get most of the height
+        v.addWidget(split, 1)
+
+    def plots(self) -> dict[str, QWidget]:
+        """The histogram of failures per order and the heat map of failures per start."""
+        return {"histogram": self.histogram, "heatmap": self.heatmap}
+
+    # ----------------------------------------------------------------- running
+    def run(self) -> None:
+        """Run the move-order analysis (the Run button)."""
+        self.run_orders()
+
+    def run_orders(self) -> None:
+        """Walk every move order from every square of the chosen board."""
+        from knightgui_core.studies.orders_runner import run_study
+        n, tie = self.size_spin.value(), self.tie_combo.currentText()
+        self.status.setText(f"Walking 40,320 orders × {n * n} starts on {n}×{n} …")
+        # the runner, as knightgui study orders: the same tasks, on this machine's cores
+        self.start_study("orders", lambda progress, cancel: run_study(
+            n, tie, progress=progress, cancel=cancel)[0])
+
+    def study_done(self, result) -> None:
+        """The study ended: show its result."""
+        self.show_orders_result(result)
+
+    # ------------------------------------------------------------ move orders
+    def show_orders_result(self, res) -> None:
+        """Fill the summary, the plots and the table of the worst orders."""
+        self.orders_result = res
+        s = res.summary()
+        pct = 100 * s.failed_walks / s.walks if s.walks else 0.0
+        state = "" if res.complete else f" — cancelled after {s.orders:,} of 40,320 orders"
+        self.status.setText(
+            f"{res.board.cols}×{res.board.rows}, ties {res.tie}: {s.walks:,} walks, "
+            f"{s.failed_walks:,} failed ({pct:.2f}%); {s.orders_with_failure:,} orders "
+            f"with a failure, at most {s.max_failures_per_order} per order; "
+            f"{s.closed_walks:,} closed walks "
+            f"({100 * s.closed_share_of_complete:.1f}% of the complete ones); "
+            f"{s.seconds:.2f} s{state}")
+        self.progress.setValue(1000 if res.complete else self.progress.value())
+        self.histogram.set_distribution(res.distribution())
+        self.heatmap.set_counts(res.failures_per_start, res.board.rows, res.board.cols)
+        t = self.worst_table
+        t.setRowCount(0)
+        for w in res.worst(50):
+            r = t.rowCount()
+            t.insertRow(r)
+            for c, val in enumerate((w["index"], w["order"], w["matrix"], w["failed_walks"])):
+                it = QTableWidgetItem(str(val))
+                it.setData(Qt.ItemDataRole.UserRole, w["index"])
+                t.setItem(r, c, it)
+        self.walks_list.clear()
+        self.csv_btn.setEnabled(res.orders > 0)
+
+    def _walks_for_order(self, index: int) -> None:
+        res = self.orders_result
+        self.walks_list.clear()
+        if res is None:
+            return
+        from knightgui_core.studies.orders import digits
+        order = digits(res.order(index))
+        for s in res.failed_starts(index):
+            it = QListWidgetItem(f"{order} from {res.board.name(int(s))}: stuck after "
+                                 f"{int(res.lengths[index, s])} squares")
+            it.setData(Qt.ItemDataRole.UserRole, (int(index), int(s)))
+            self.walks_list.addItem(it)
+
+    def _worst_clicked(self, row: int, _col: int) -> None:
+        it = self.worst_table.item(row, 0)
+        if it is None or self.orders_result is None:
+            return
+        index = int(it.data(Qt.ItemDataRole.UserRole))
+        self._walks_for_order(index)
+        starts = self.orders_result.failed_starts(index)
+        if len(starts):
+            self.emit_walk(index, int(starts[0]))
+
+    def _walk_clicked(self, item: QListWidgetItem) -> None:
+        index, s = item.data(Qt.ItemDataRole.UserRole)
+        self.emit_walk(int(index), int(s))
+
+    def _start_clicked(self, sq: int) -> None:
+        """Heat-map click: list the orders whose walk from that square fails (first 200)."""
+        res = self.orders_result
+        if res is None:
+            return
+        from knightgui_core.studies.orders import digits
+        self.walks_list.clear()
+        bad = (res.lengths[:, sq] < res.squares).nonzero()[0]
+        for i in bad[:200]:
+            it = QListWidgetItem(f"{digits(res.order(int(i)))} from {res.board.name(sq)}: stuck "
+                                 f"after {int(res.lengths[i, sq])} squares")
+            it.setData(Qt.ItemDataRole.UserRole, (int(i), int(sq)))
+            self.walks_list.addItem(it)
+        if len(bad) > 200:
+            self.walks_list.addItem(f"… and {len(bad) - 200:,} more orders")
+
+    def emit_walk(self, index: int, start: int) -> None:
+        """Replay order ``index`` from ``start`` and emit it on :attr:`show_tour`."""
+        from knightgui_core.studies.orders import replay
+        res = self.orders_result
+        if res is None:
+            return
+        rows, cols, order, tie = res.board.rows, res.board.cols, res.order(index), res.tie
+
+        def one():
+            w = replay(rows, order, tie, start, cols=cols)
+            return w.tour if w.complete else w
+        self.show_walk(one)
+
+    def export_orders_csv(self, *_, filename: str | None = None) -> None:
+        """Save one row per move order as CSV (asks for a name when none is given)."""
+        res = self.orders_result
+        if res is None:
+            return
+        name = filename or QFileDialog.getSaveFileName(self, "Save move-order table",
+                                                       "move-orders.csv", "CSV (*.csv)")[0]
+        if name:
+            self.write_file(name, lambda: res.save_csv(name), f"Saved {name}",
+                            dialog=filename is None)

@@ -1,0 +1,1 @@
+"""The board view: one pyqtgraph view for any board, its images, items and marks."""

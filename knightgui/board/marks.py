@@ -1,0 +1,243 @@
+"""Small overlay items of the board view: start / end markers and the candidates of the
+construction animation. Both paint in device pixels so they stay readable at any zoom."""
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPen, QTransform
+
+from knightgui.board.items import _pixels_per_unit, safe_paint
+from knightgui_core.board.squares import column_letters
+
+# --------------------------------------------------------- candidates (animation, Watch)
+#: the outlets badge of a numbered square: its radius in squares (centred on the square's
+#: top-right corner, it stays clear of every move number, which fills at most the middle
+#: half of a square's height) and at most this many pixels
+BADGE_SQUARES = 0.24
+BADGE_MAX_PX = 20.0
+
+
+def candidate_layout(px: float, numbered: bool) -> tuple[float, float, float, float]:
+    """Where a candidate's marks go in a square of ``px`` pixels, relative to its centre in
+    device pixels (y down): ``(ring radius, badge dx, badge dy, badge radius)``. A square
+    without a move number (a rival not yet visited) has its outlets inside the ring, in the
+    middle; a numbered one (the square just taken) keeps its number in the middle, an
+    unfilled ring around it and its outlets in a badge on its top-right corner."""
+    if not numbered:
+        rad = max(min(px * 0.42, 40.0), 6.0)
+        return rad, 0.0, 0.0, rad
+    badge = max(min(px * BADGE_SQUARES, BADGE_MAX_PX), 1.0)
+    return px * 0.47, px / 2, -px / 2, badge
+
+
+class CandidatesItem(pg.GraphicsObject):
+    """The candidates of the move being animated or watched: a ring on each square and its
+    outlets (:func:`candidate_layout`: never over the square's move number)."""
+
+    def __init__(self):
+        super().__init__()
+        # col, row, outlets, chosen, numbered (the square has a move number drawn)
+        self._items: list[tuple[int, int, int, bool, bool]] = []
+        self._bounds = QRectF()
+        self.setZValue(30)
+
+    def set_candidates(self, items, rows: int, cols: int, chosen: int = -1,
+                       numbered=frozenset()):
+        """Mark the squares a frame is choosing between, with their outlets; ``numbered``:
+        the squares among them that show a move number."""
+        bounds = QRectF(0, 0, cols, rows)
+        new = [(int(s) % cols, int(s) // cols, int(o), int(s) == chosen, int(s) in numbered)
+               for s, o in items]
+        if new == self._items and bounds == self._bounds:
+            return          # nothing to redraw (every new search clears the empty list again)
+        self.prepareGeometryChange()
+        self._bounds = bounds
+        self._items = new
+        self.update()
+
+    def boundingRect(self):
+        """The board's rectangle and half a square around it (a corner badge)."""
+        return QRectF(self._bounds).adjusted(-0.5, -0.5, 0.5, 0.5)
+
+    @safe_paint
+    def paint(self, p, opt, widget):
+        """Draw the candidate rings and their outlet counts."""
+        if not self._items:
+            return
+        px = _pixels_per_unit(p)
+        t = p.transform()
+        p.save()
+        p.setTransform(QTransform())
+        p.setRenderHint(p.RenderHint.Antialiasing, True)
+        font = QFont()
+        font.setBold(True)
+        for col, row, outlets, chosen, numbered in self._items:
+            ring, dx, dy, badge = candidate_layout(px, numbered)
+            c = t.map(QPointF(col + 0.5, row + 0.5))
+            colour = QColor(0, 150, 60) if chosen else QColor(30, 90, 200)
+            p.setPen(QPen(colour, 2.5 if chosen else 1.5))
+            p.setBrush(Qt.BrushStyle.NoBrush if numbered else QColor(255, 255, 255, 215))
+            p.drawEllipse(c, ring, ring)
+            b = QPointF(c.x() + dx, c.y() + dy)
+            if numbered:
+                p.setPen(QPen(colour, 1.5))
+                p.setBrush(QColor(255, 255, 255, 235))
+                p.drawEllipse(b, badge, badge)
+            font.setPixelSize(max(int(badge * 1.15), 1) if numbered else max(int(badge * 0.9), 7))
+            p.setFont(font)
+            p.setPen(colour)
+            p.drawText(QRectF(b.x() - badge, b.y() - badge, 2 * badge, 2 * badge),
+                       Qt.AlignmentFlag.AlignCenter, str(outlets))
+        p.restore()
+
+
+# ------------------------------------------------------------ marks on squares
+class SquareMarksItem(pg.GraphicsObject):
+    """Marks on squares, ``(col, row, kind)``, painted in device pixels so they read the
+    same at any zoom: a subclass draws them in :meth:`draw`."""
+
+    def __init__(self, z: float) -> None:
+        super().__init__()
+        self._items: list[tuple[int, int, str]] = []
+        self._bounds = QRectF()
+        self.setZValue(z)
+
+    def _set_items(self, items, rows: int, cols: int) -> None:
+        """``items``: (square, kind) pairs; squares off the board are dropped."""
+        self.prepareGeometryChange()
+        self._bounds = QRectF(0, 0, cols, rows)
+        self._items = [(int(s) % cols, int(s) // cols, kind) for s, kind in items
+                       if 0 <= int(s) < rows * cols]
+        self.update()
+
+    def boundingRect(self):
+        """The board's rectangle, in square units."""
+        return QRectF(self._bounds)
+
+    @safe_paint
+    def paint(self, p, opt, widget):
+        """Set the painter to device pixels, then :meth:`draw` the marks."""
+        if not self._items:
+            return
+        px = _pixels_per_unit(p)
+        t = p.transform()
+        p.save()
+        p.setTransform(QTransform())
+        p.setRenderHint(p.RenderHint.Antialiasing, True)
+        try:
+            self.draw(p, t, px)
+        finally:
+            p.restore()
+
+    def draw(self, p, t, px: float) -> None:
+        """Draw ``self._items``; ``t`` maps square units to pixels, ``px`` pixels a square."""
+        raise NotImplementedError
+
+
+# ------------------------------------------------------------ start / end markers
+class MarkersItem(SquareMarksItem):
+    """Start (green circle) and end (red square) as outlines around their squares, so the
+    numbers stay readable; filled dots of at least 12 px when squares are tiny.
+    ``items``: [(square, kind)] with kind "start", "end" or "want" (a requested start
+    that differs from the shown tour's)."""
+
+    STYLE = {"start": (QColor(20, 160, 50), "circle"), "end": (QColor(215, 30, 30), "square"),
+             "want": (QColor(20, 160, 50), "ring")}
+
+    def __init__(self):
+        super().__init__(25)
+
+    def set_markers(self, items, rows: int, cols: int):
+        """Mark the start and end squares (-1: none)."""
+        self._set_items(items, rows, cols)
+
+    def draw(self, p, t, px: float) -> None:
+        """Draw the start and end markers."""
+        big = px >= 14
+        for col, row, kind in self._items:
+            colour, shape = self.STYLE[kind]
+            c = t.map(QPointF(col + 0.5, row + 0.5))
+            if big:
+                half = px * 0.44
+                p.setPen(QPen(colour, max(px * 0.07, 2.5)))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+            else:
+                half = 6.0
+                p.setPen(QPen(QColor(0, 0, 0), 1.2))
+                p.setBrush(Qt.BrushStyle.NoBrush if shape == "ring" else colour)
+                if shape == "ring":
+                    p.setPen(QPen(colour, 2.0))
+            r = QRectF(c.x() - half, c.y() - half, 2 * half, 2 * half)
+            if shape == "square":
+                p.drawRect(r)
+            else:
+                p.drawEllipse(r)
+
+
+# ------------------------------------------------------------- file and rank labels
+def _nice_step(x: float) -> int:
+    """1, 2, 5, 10, 20, 50, ... at least ``x``."""
+    step = 1
+    while True:
+        for m in (1, 2, 5):
+            if step * m >= x:
+                return step * m
+        step *= 10
+
+
+class EdgeLabelsItem(pg.GraphicsObject):
+    """Files under the board and ranks left of it, hugging the board at any zoom: column
+    letters (a…z, aa, ab, … as in :func:`knightgui_core.board.squares.column_letters`, the naming of
+    every width) and ranks 1.., every square when they fit, else every ``step`` squares (a
+    step that keeps labels about 40 px apart)."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows = self.cols = 0
+        self._bounds = QRectF()
+        self.setZValue(40)
+
+    def set_board(self, rows: int, cols: int):
+        """Label the files and ranks of a ``rows`` × ``cols`` board."""
+        self.prepareGeometryChange()
+        self.rows, self.cols = rows, cols
+        m = max(rows, cols) * 0.25
+        self._bounds = QRectF(-m, -m, cols + 2 * m, rows + 2 * m)
+        self.update()
+
+    def boundingRect(self):
+        """The board's rectangle and the margin the labels use."""
+        return QRectF(self._bounds)
+
+    @safe_paint
+    def paint(self, p, opt, widget):
+        """Draw the file letters and rank numbers that are in view."""
+        if not self.rows:
+            return
+        px = _pixels_per_unit(p)
+        t = p.transform()
+        p.save()
+        p.setTransform(QTransform())
+        font = QFont()
+        font.setPixelSize(int(min(max(px * 0.3, 11), 16)))
+        p.setFont(font)
+        p.setPen(QColor(70, 70, 70))
+        every = self.cols <= 26 and self.rows <= 26
+        view = QRectF(p.viewport())
+        for axis, n in ((0, self.cols), (1, self.rows)):
+            step = 1 if every and px >= 14 else _nice_step(40.0 / max(px, 1e-9))
+            ks = [1, *range(step, n + 1, step)] if step > 1 else range(1, n + 1)
+            for k in ks:
+                if axis == 0:
+                    c = t.map(QPointF(k - 0.5, 0.0))
+                    text = column_letters(k - 1)
+                    r = QRectF(c.x() - 30, c.y() + 3, 60, 18)
+                else:
+                    c = t.map(QPointF(0.0, k - 0.5))
+                    text = str(k)
+                    r = QRectF(c.x() - 50, c.y() - 9, 45, 18)
+                if view.intersects(r):
+                    A = Qt.AlignmentFlag
+                    p.drawText(r, (A.AlignHCenter | A.AlignTop) if axis == 0 else
+                               (A.AlignRight | A.AlignVCenter), text)
+        p.restore()

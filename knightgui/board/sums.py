@@ -1,0 +1,104 @@
+"""The row and column sums of a whole tour, written beside the board: each rank's sum right
+of the board, each file's above it (the edge labels take the left and the bottom), green
+where it is the total every line of a semi-magic tour has (docs/structure.md). Painted by
+the move numbers' item (:class:`knightgui.board.items.NumbersItem`) in device pixels, with a
+"Σ" where the two lines of sums meet; :func:`sums_tip` says in words what the number under
+the pointer is. View ▸ Row and column sums shows or hides them."""
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QTransform
+
+from knightgui_core.board.squares import column_letters
+
+__all__ = ["line_sums_shown", "paint_line_sums", "sums_tip", "MAX_SIDE", "MARGIN"]
+
+#: sums are written on boards of at most this many squares a side
+MAX_SIDE = 26
+#: the sums' band beside the board, in squares (right of the ranks, above the files)
+MARGIN = 1.0
+
+
+def magic_total(rows: int, cols: int, axis: int) -> float:
+    """What every rank (``axis`` 0) or file (1) of a semi-magic tour sums to."""
+    n = rows * cols
+    return (cols if axis == 0 else rows) * (n + 1) / 2
+
+
+def sums_tip(row_sums: tuple[int, ...], col_sums: tuple[int, ...], x: float,
+             y: float) -> str:
+    """The tooltip for the point ``(x, y)`` of the board (square units): the rank's sum
+    right of the board, the file's above it, what the "Σ" means at the corner; "" elsewhere
+    or when no sums are shown."""
+    rows, cols = len(row_sums), len(col_sums)
+    if not rows or not cols:
+        return ""
+    rank_total, file_total = magic_total(rows, cols, 0), magic_total(rows, cols, 1)
+    green = "green: the {} every {} of a semi-magic tour has"
+    if cols <= x < cols + MARGIN and rows <= y < rows + MARGIN:
+        return ("Σ: the sum of the move numbers in each rank (right) and each file "
+                f"(above); a semi-magic tour has {rank_total:g} in every rank and "
+                f"{file_total:g} in every file (shown in green)")
+    if cols <= x < cols + MARGIN and 0 <= y < rows:
+        k = int(y)
+        v = row_sums[k]
+        return (f"Rank {k + 1}: its move numbers sum to {v:,}"
+                + (f" ({green.format(f'{rank_total:g}', 'rank')})" if v == rank_total else
+                   f" (a semi-magic tour has {rank_total:g} in every rank)"))
+    if rows <= y < rows + MARGIN and 0 <= x < cols:
+        k = int(x)
+        v = col_sums[k]
+        name = column_letters(k)
+        return (f"File {name}: its move numbers sum to {v:,}"
+                + (f" ({green.format(f'{file_total:g}', 'file')})" if v == file_total else
+                   f" (a semi-magic tour has {file_total:g} in every file)"))
+    return ""
+
+
+def line_sums_shown(numbers: np.ndarray | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(row sums, column sums) of ``numbers`` (int[rows, cols], 0 = not visited) when every
+    square is numbered and the board is small enough; ``((), ())`` otherwise."""
+    if numbers is None or numbers.size == 0 or max(numbers.shape) > MAX_SIDE:
+        return (), ()
+    if int(numbers.min()) <= 0:
+        return (), ()
+    whole = numbers.astype(np.int64)
+    return (tuple(int(v) for v in whole.sum(axis=1)),
+            tuple(int(v) for v in whole.sum(axis=0)))
+
+
+def paint_line_sums(p, row_sums: tuple[int, ...], col_sums: tuple[int, ...]) -> int:
+    """Paint the sums with painter ``p`` (in the board's square units); returns how many it
+    wrote (none while a square is under 14 pixels: they would not fit)."""
+    t = p.transform()
+    px = float(np.hypot(t.m11(), t.m12()))
+    if px < 14 or not row_sums:
+        return 0
+    rows, cols = len(row_sums), len(col_sums)
+    targets = (magic_total(rows, cols, 0), magic_total(rows, cols, 1))
+    p.save()
+    p.setTransform(QTransform())
+    font = QFont()
+    font.setPixelSize(int(min(max(px * 0.3, 11), 16)))
+    p.setFont(font)
+    align = Qt.AlignmentFlag
+    painted = 0
+    for axis, sums in ((0, row_sums), (1, col_sums)):
+        for k, v in enumerate(sums):
+            p.setPen(QColor(20, 140, 40) if v == targets[axis] else QColor(70, 70, 70))
+            if axis == 0:
+                c = t.map(QPointF(cols, k + 0.5))
+                p.drawText(QRectF(c.x() + 4, c.y() - 9, 60, 18),
+                           align.AlignLeft | align.AlignVCenter, str(v))
+            else:
+                c = t.map(QPointF(k + 0.5, rows))
+                p.drawText(QRectF(c.x() - 30, c.y() - 21, 60, 18),
+                           align.AlignHCenter | align.AlignBottom, str(v))
+            painted += 1
+    c = t.map(QPointF(cols, rows))           # where the two lines meet: what they are
+    p.setPen(QColor(70, 70, 70))
+    p.drawText(QRectF(c.x() + 4, c.y() - 21, 60, 18), align.AlignLeft | align.AlignBottom,
+               "Σ")
+    p.restore()
+    return painted

@@ -1,0 +1,79 @@
+"""The board symmetry of every-tour mode drawn over the board: the centre of a half or
+quarter turn, the axis of a mirror.
+
+Square (col, row) covers [col, col + 1] × [row, row + 1] in the view's units, so the
+centre of the board is (cols / 2, rows / 2), the mirror of the rows (r → R−1−r) turns
+about the horizontal line y = rows / 2, the mirror of the columns about x = cols / 2 and
+the diagonal mirror ((r, c) → (c, r)) about the line from (0, 0) to (cols, rows). Drawn in
+device pixels, so it reads the same at any zoom.
+"""
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPen, QTransform
+
+from knightgui.board.items import safe_paint
+
+#: the overlay's colour (a purple that neither the path nor the markers use)
+COLOUR = QColor(140, 40, 200)
+
+
+class SymmetryItem(pg.GraphicsObject):
+    """The centre (half turn: a ring; quarter turn: a ring and a square) or axis (a dashed
+    line) of the chosen symmetry; nothing for ``""``."""
+
+    def __init__(self):
+        super().__init__()
+        self.name = ""
+        self._rows = self._cols = 0
+        self.setZValue(24)
+
+    def set_symmetry(self, name: str, rows: int, cols: int) -> None:
+        """Draw ``name`` (``half-turn``, ``quarter-turn``, ``mirror-rows``, ``mirror-cols``,
+        ``diagonal``; ``""`` draws nothing) on a ``rows`` × ``cols`` board."""
+        self.prepareGeometryChange()
+        self.name = str(name or "")
+        self._rows, self._cols = int(rows), int(cols)
+        self.update()
+
+    def boundingRect(self):
+        """The board's rectangle, in square units."""
+        return QRectF(0, 0, self._cols, self._rows)
+
+    def segments(self) -> list[QLineF]:
+        """The axis in the view's units (none for the turns)."""
+        r, c = self._rows, self._cols
+        if self.name == "mirror-rows":
+            return [QLineF(0, r / 2, c, r / 2)]
+        if self.name == "mirror-cols":
+            return [QLineF(c / 2, 0, c / 2, r)]
+        if self.name == "diagonal":
+            return [QLineF(0, 0, c, r)]
+        return []
+
+    @safe_paint
+    def paint(self, p, opt, widget):
+        """Draw the centre or the axis."""
+        if not self.name or not self._rows:
+            return
+        t = p.transform()
+        p.save()
+        p.setTransform(QTransform())
+        p.setRenderHint(p.RenderHint.Antialiasing, True)
+        pen = QPen(COLOUR, 3.0)
+        pen.setStyle(Qt.PenStyle.DashLine)
+        p.setPen(pen)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        for seg in self.segments():
+            p.drawLine(QLineF(t.map(seg.p1()), t.map(seg.p2())))
+        if self.name in ("half-turn", "quarter-turn"):
+            c = t.map(QPointF(self._cols / 2, self._rows / 2))
+            p.setPen(QPen(COLOUR, 3.0))
+            p.drawEllipse(c, 9.0, 9.0)
+            p.setBrush(COLOUR)
+            p.drawEllipse(c, 3.0, 3.0)
+            if self.name == "quarter-turn":
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRect(QRectF(c.x() - 15, c.y() - 15, 30, 30))
+        p.restore()

@@ -1,0 +1,1 @@
+"""The Controls panel: its fields, their layout and its collapsible sections."""

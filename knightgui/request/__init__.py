@@ -1,0 +1,1 @@
+"""The window's request model, free of Qt: its fields, their checks, the runs."""

@@ -1,0 +1,1 @@
+"""Found solutions: kept in memory, stepped through, told apart, read from files."""

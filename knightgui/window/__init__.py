@@ -1,0 +1,1 @@
+"""The main window: its actions and menus, files, help, Watch and the warm-up."""
