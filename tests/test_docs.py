@@ -360,3 +360,16 @@ def test_the_results_tables_are_their_data_files():
     assert not stale, (f"tables out of date with docs/results/data: {stale}; run "
                        ".venv/bin/python docs/tools/gen_results.py")
     assert list((DOCS / "results" / "data").glob("*.csv"))
+
+
+def test_the_files_the_docs_name_exist():
+    """A path in backticks under knightgui/, core/, tests/, bench/, packaging/ or docs/ names a
+    file or folder of the checkout: a moved module makes the page that names it fail here."""
+    missing = []
+    for p in pages():
+        for path in re.findall(r"`((?:knightgui|core|tests|bench|packaging|docs)/[\w./-]+)`",
+                               p.read_text(encoding="utf-8")):
+            path = path.rstrip(".")
+            if "*" not in path and "…" not in path and not (ROOT / path).exists():
+                missing.append(f"{p.relative_to(ROOT)}: {path}")
+    assert not missing, "\n".join(missing)
