@@ -3,7 +3,8 @@
     Xvfb :98 -screen 0 1280x820x24 &
     DISPLAY=:98 .venv/bin/python docs/tools/screenshots.py
 
-Writes docs/guide/img/{first-start,solution-1981,watch}.png (the other pictures of the guide
+Writes docs/guide/img/{first-start,export-dialog,solution-1981,watch}.png (`--only export`:
+the first two) (the other pictures of the guide
 come from bench/_gui_screenshots.py and bench/_play_screenshots.py). Each picture is what the
 X server shows of the window (``QScreen.grabWindow``); look at each before committing."""
 from __future__ import annotations
@@ -49,9 +50,9 @@ def main() -> int:
                 raise SystemExit("timed out")
             pump(0.02)
 
-    def shoot(name: str) -> None:
+    def shoot(name: str, widget=None) -> None:
         pump(0.5)
-        img = app.primaryScreen().grabWindow(w.winId())
+        img = app.primaryScreen().grabWindow((widget or w).winId())
         if img.isNull() or not img.save(str(IMG / name)):
             raise SystemExit(f"could not take {name}")
         print(f"{name}: {img.width()}×{img.height()} | {w.statusBar().currentMessage()}")
@@ -62,6 +63,17 @@ def main() -> int:
     w.solve()
     wait(lambda: not w.results.running)
     shoot("first-start.png")
+
+    # 1b. File ▸ Export animation…'s dialog for that tour
+    from knightgui.animation.dialog import AnimationDialog
+    dlg = AnimationDialog(w.tour_on_board(), w)
+    dlg.show()
+    dlg.move(w.x() + 420, w.y() + 250)
+    shoot("export-dialog.png", dlg)
+    dlg.close()
+    if "--only" in sys.argv and sys.argv[-1] == "export":
+        w.close()
+        return 0
 
     # 2. every tie followed from a8 to c7, stepped to solution 1981
     c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
