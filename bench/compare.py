@@ -18,8 +18,7 @@ folder put first on ``PYTHONPATH``), first once per tree to fill numba's cache (
 
 A ratio above 1 means the code of today is slower. The load average is printed before and after
 each benchmark. Benchmarks that need a display, a peer's binary, a store or minutes of work are
-not in the list; their own scripts compare themselves side by side (e.g. bench/tietree_loops.py
-``--before``).
+not in the list.
 """
 from __future__ import annotations
 
