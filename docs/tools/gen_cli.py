@@ -36,7 +36,7 @@ stderr only. Squares are named `a1` (column letters as in spreadsheets: a…z, a
 the row; `a1` is the bottom-left corner) or `col,row` counted from 1. What the commands
 refuse and why is listed in [What is refused](refused.md); tour and solution files are
 described in [File formats](file-formats.md).
-"""
+"""  # noqa: E501 - a table row of the page
 
 
 def _subparsers(p: argparse.ArgumentParser):

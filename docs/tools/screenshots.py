@@ -25,6 +25,7 @@ def main() -> int:
         return 2
     os.environ["QT_QPA_PLATFORM"] = "xcb"
     from PySide6.QtWidgets import QApplication
+
     from knightgui.settings import use_folder
     use_folder(tempfile.mkdtemp())
     app = QApplication(sys.argv[:1])
