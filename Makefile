@@ -48,7 +48,7 @@ $(VENV)/.stamp-docs: pyproject.toml | $(BIN)/python
 ## a broken link, a missing image or a page left out of the nav fails it
 .PHONY: docs
 docs: $(VENV)/.stamp-docs
-	$(BIN)/mkdocs build --strict --quiet --config-file mkdocs.yml
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet --config-file mkdocs.yml
 
 ## make slow: the long reproductions of the literature (Phadke's tables, huge boards)
 slow: install-test
