@@ -29,7 +29,7 @@ import time
 
 CHILD = r"""
 import json, resource, sys, time
-from knightgui_core.frontier.frontier_count import FrontierError, count_frontier
+from knightgui_core.frontier.count import FrontierError, count_frontier
 from knightgui_core.run.runner import run_tasks
 from knightgui_core.studies.all_tours import run_all_tours
 job = json.loads(sys.argv[1])

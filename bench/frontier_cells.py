@@ -31,8 +31,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from knightgui_core.frontier import frontier_count
-from knightgui_core.frontier.frontier_count import FrontierError, count_frontier
+from knightgui_core.frontier import count as frontier_count
+from knightgui_core.frontier.count import FrontierError, count_frontier
 
 
 class _Stop(Exception):

@@ -217,7 +217,7 @@ def _every_tour() -> None:
     require(count_plan(plan(Board(6, 6), "half-turn", True)) == 78)  # symmetric tours
     tours = AllToursLister(5, 5, "a1").first(400)
     require(len(tours) == 304)
-    from .frontier.frontier_count import warm_up_frontier
+    from .frontier.count import warm_up_frontier
     warm_up_frontier()                                              # every tour, by columns
     Tour(Board(5, 5), np.asarray(tours[0], dtype=np.int32), False)  # one shown
 
@@ -310,10 +310,10 @@ STAGES: tuple[Stage, ...] = (
     Stage("every tour", _every_tour, _k("tietree.alltours.alltours_kernel", "count_all")
           + _k("tietree.alltours.alltours_list_kernel", "list_all")
           + _k("tietree.alltours.symtours_kernel", "count_orbit_paths")
-          + _k("frontier.frontier_pair_kernel", "pair_expand", "pair_absorb", "pair_regrow")
-          + _k("frontier.frontier_word_kernel", "word_expand", "word_absorb", "word_regrow")
-          + _k("frontier.frontier_spill_kernel", "spill_route") + _k("board.tables_kernel", "neighbour_table")
-          + _k("frontier.frontier_bound_kernel", "relaxed_step", "relaxed_totals", "relaxed_regrow")
+          + _k("frontier.pair_kernel", "pair_expand", "pair_absorb", "pair_regrow")
+          + _k("frontier.word_kernel", "word_expand", "word_absorb", "word_regrow")
+          + _k("frontier.spill_kernel", "spill_route") + _k("board.tables_kernel", "neighbour_table")
+          + _k("frontier.bound_kernel", "relaxed_step", "relaxed_totals", "relaxed_regrow")
           + _k("board.validate_kernel", "path_is_tour")),
     Stage("a tour by hand", _by_hand, _k("walks.completions_kernel", "completions_begin", "completions_run")
           + _k("walks.flood_kernel", "two_colouring", "free_groups")

@@ -22,7 +22,7 @@ Beverley's tour): a smaller space, searched faster. A tour found is checked by
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -118,7 +118,8 @@ def search_magic(rows: int, cols: int, mode: str = "half-turn", limit: int = 1,
                  seconds: float | None = None, node_limit: int = 0, cancel: CancelLike = None,
                  starts: Sequence[int] | None = None,
                  totals: tuple[Sequence[int], Sequence[int]] | None = None,
-                 nested: bool = False, prefix: Sequence[int] | None = None
+                 nested: bool = False, prefix: Sequence[int] | None = None,
+                 progress: Callable[[int, int, int, int], object] | None = None
                  ) -> MagicSearchResult:
     """Search the tours of ``rows``×``cols`` of ``mode`` (:data:`MODES`), numbered from each
     square of ``starts`` (default :func:`start_squares`), for ones whose rows and columns add
@@ -126,7 +127,9 @@ def search_magic(rows: int, cols: int, mode: str = "half-turn", limit: int = 1,
     ``nested`` each half row and half column to half its line's total. Stops after ``limit``
     tours, ``seconds`` of wall time, ``node_limit`` nodes (0: none) or a cancel request (see
     :class:`MagicSearchResult`). ``prefix`` (instead of ``starts``): only the tours that begin
-    with these squares (in the half-turn mode, fewer than half the board)."""
+    with these squares (in the half-turn mode, fewer than half the board).
+    ``progress(nodes, tours found, starts exhausted, starts)`` is called after each kernel
+    call (:data:`CHUNK` nodes), so a caller can show how far the search has got."""
     from .magic_search_kernel import CLOSED, FOUND, HALF_TURN, NODES, OPEN, STARTS_DONE, magic_search
     if mode not in MODES:
         raise MagicSearchError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
@@ -198,6 +201,9 @@ def search_magic(rows: int, cols: int, mode: str = "half-turn", limit: int = 1,
                 break
         got = magic_search(nbr, opp, colour, line_of, tot, starts_arr, code, st, path, order,
                            cnt, pos, counters, found, chunk)
+        if progress is not None:
+            progress(int(counters[NODES]), min(int(counters[FOUND]), limit),
+                     int(counters[STARTS_DONE]), len(start_list))
         if got >= 0:
             status = "found" if got == 1 else "none"
             break

@@ -1,9 +1,9 @@
 """A spilled frontier count's slices as runner tasks on a Dask cluster.
 
 ``study count --all-tours --method frontier --spill DIR --scheduler tcp://HOST:PORT`` keeps
-each cell's states on disk in slices (:mod:`knightgui_core.frontier.frontier_spill`) and
+each cell's states on disk in slices (:mod:`knightgui_core.frontier.spill`) and
 sends every slice of a cell to the cluster as one task (:func:`cluster_step`, which runs
-:func:`~knightgui_core.frontier.frontier_spill.spill_step`), so the slices of a cell run at
+:func:`~knightgui_core.frontier.spill.spill_step`), so the slices of a cell run at
 once on as many workers as there are. What this asks of the cluster and what it does:
 
 * the spill folder must be one that every worker sees at the same path (a shared file
@@ -35,7 +35,7 @@ import time
 from functools import partial
 from typing import Any
 
-from ..frontier.frontier_spill import SpillError, spill_step, unwatch_folder, watch_folder
+from ..frontier.spill import SpillError, spill_step, unwatch_folder, watch_folder
 from ..run.runner import RunnerError, Task, client_for, run_tasks
 from ..system.control import CancelLike
 from ..system.errors import Cancelled
@@ -154,7 +154,7 @@ def slice_threads(scheduler: str, timeout: float) -> int:
 
 
 class ClusterSlices:
-    """``run_slices`` of a spilled count (:func:`.frontier_count.count_frontier`) on the
+    """``run_slices`` of a spilled count (:func:`.count.count_frontier`) on the
     Dask scheduler ``scheduler``: each cell's slices as tasks run at once, their results in
     order. ``cells`` keeps, for every cell run, each slice's ``worker``, ``threads`` and
     ``start``."""

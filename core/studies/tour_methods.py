@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..frontier.frontier_count import (
+from ..frontier.count import (
     MAX_ROWS,
     PEAK_STATES,
     FrontierBoard,
@@ -104,7 +104,7 @@ def memory_estimate(rows: int, cols: int, closed_only: bool,
 def _slice_tasks(specs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """A cell's slices as runner tasks on this machine, one at a time (each uses every core
     itself)."""
-    from ..frontier.frontier_spill import spill_step
+    from ..frontier.spill import spill_step
     from ..run.runner import Task, run_tasks
     tasks = [Task(f"frontier-slice/{s['folder']}/{s['cell']}/{s['slice']}", "frontier-slice",
                   s, spill_step, (s,)) for s in specs]

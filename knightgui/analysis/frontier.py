@@ -24,7 +24,7 @@ from knightgui.analysis.plots import EMPTY_TEXT, show_empty
 from knightgui.analysis.success_plot import BACKGROUND, LABEL_COLOUR
 
 #: the tallest board the frontier count takes (its kernel's window holds 2k + 1 cells:
-#: ``knightgui_core.frontier.frontier_count.MAX_ROWS``, read there only when a run starts, so
+#: ``knightgui_core.frontier.count.MAX_ROWS``, read there only when a run starts, so
 #: the page loads no numba; tests/gui/test_analysis_frontier.py holds the two equal)
 ROWS_UP_TO = 12
 #: the longest board the page offers (a run's time grows with its length)
@@ -54,7 +54,7 @@ def sequence_study(k: int, a: int, b: int, closed_only: bool):
     (a cancel or a table that outgrows the memory ends it with ``stopped`` said; a board the
     estimate refuses up front raises: one line on the status line)."""
     def fn(progress: Any = None, cancel: Any = None) -> SequenceRun:
-        from knightgui_core.frontier.frontier_count import FrontierError
+        from knightgui_core.frontier.count import FrontierError
         from knightgui_core.studies.tour_methods import frontier_records, run_frontier
         from knightgui_core.system.errors import Cancelled
         try:

@@ -20,7 +20,7 @@ in slices, each a runner task: one after the other on this machine, or with ``--
 several at once on a Dask cluster's workers (DIR must be a folder every worker sees at the
 same path; each slice's ``worker`` in the JSON's ``slices``). A spilled count keeps its
 progress in its folder in DIR when it stops, and the same command goes on from there
-(``--help`` of ``--spill``; :mod:`knightgui_core.frontier.frontier_spill_run`).
+(``--help`` of ``--spill``; :mod:`knightgui_core.frontier.run_folder`).
 """
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def _spill_options(args) -> dict:
                   "sees)", file=sys.stderr, flush=True)
         return {}
     least = 1 if raw is None else positive_int("--slices", raw, 1, 1 << 12)
-    from knightgui_core.frontier.frontier_spill import SpillError, check_spill_parent
+    from knightgui_core.frontier.spill import SpillError, check_spill_parent
     try:                        # before any line on the run: a bad folder is one line
         check_spill_parent(os.path.abspath(str(spill)))
     except SpillError as e:
@@ -133,7 +133,7 @@ def _any_digits():
 
 
 def _frontier_errors():
-    from knightgui_core.frontier.frontier_count import FrontierError
+    from knightgui_core.frontier.count import FrontierError
     return FrontierError
 
 
@@ -262,7 +262,7 @@ def _run_starts(args, rows: int, cols: int, board, method_arg: str) -> int:
 @_terminable
 def run_sequence(args, board_of) -> int:
     """``--cols-from A --cols-to B``: R×A … R×B by the frontier, one pass."""
-    from knightgui_core.frontier.frontier_count import MAX_COLS, MAX_ROWS
+    from knightgui_core.frontier.count import MAX_COLS, MAX_ROWS
     from knightgui_core.studies.tour_methods import choose_method, run_frontier
     FrontierError = _frontier_errors()
     if not args.all_tours:

@@ -5,14 +5,19 @@
     knightgui enumerate --start b8 --end a6 --dash h1=full --xcd c2-a1-b3-c5-a6
     knightgui enumerate --start b8 --end a6 --list-tails
     knightgui enumerate --all-tours --rows 6 --cols 6 --start a1   # every path: 524,486
+
+On a terminal a first line on stderr says what is enumerated, and a bar shows the forward
+moves made, the solutions and dead ends found and the time so far; Ctrl-C stops the search
+and says how far it got (exit 130). A pipe, a file or ``--json`` gets none of it: stdout
+carries the results alone.
 """
 from __future__ import annotations
 
 import re
 
 from knightgui.commands._common import (
+    Activity,
     CliError,
-    Progress,
     add_board_options,
     board_of,
     emit_json,
@@ -21,6 +26,38 @@ from knightgui.commands._common import (
 )
 
 _TAIL_SPLIT = re.compile(r"[\s>/-]+")
+#: forward moves between two looks at the bar (and at Ctrl-C) while listing the first K
+FIRST_CHUNK = 1 << 20
+
+
+def _searched(c: dict) -> str:
+    """The bar's words beside the forward moves: solutions and dead ends so far."""
+    return f"{c['solutions']:,} solutions, {c['dead_ends']:,} dead ends"
+
+
+def _counters(en) -> dict:
+    return {"solutions": en.solutions, "dead_ends": en.dead_ends}
+
+
+def _headline(en, what: str) -> str:
+    """The first line on a terminal: which tours of which board are enumerated, and how."""
+    b = en.board
+    arrow = "" if en.end is None else f" to {b.name(en.end)} (closed)"
+    dashed = [f"{c}={v}" for c, v in en.dashes.items() if v != "off"]
+    extra = f", dashes {' '.join(dashed)}" if dashed else ""
+    if en.plan.tail_kind:
+        extra += f", {en.plan.tail_kind.upper()} tail"
+    return (f"enumerate: Warnsdorff tours of the {b.describe()} board from "
+            f"{b.name(en.start)}{arrow}{extra}, every tie followed; {what}; Ctrl-C stops it")
+
+
+def _interrupted(act: Activity, c: dict, moves: int, t0: float) -> CliError:
+    """Ctrl-C during a search: the bar closed, how far it got as the one line, exit 130."""
+    import time
+    act.close()
+    return CliError(f"interrupted after {c['solutions']:,} solutions, {c['dead_ends']:,} "
+                    f"dead ends, {moves:,} forward moves, "
+                    f"{time.perf_counter() - t0:.1f} s", code=130)
 
 
 def add_parser(sub) -> None:
@@ -57,7 +94,7 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _count_by_states(en) -> dict:
+def _count_by_states(en, quiet: bool) -> dict:
     """Count-only for an open tour without dashes or tail on at most 128 squares: the count
     engine with a transposition table (the same tours and dead ends as the options matrix,
     fewer forward moves; also the probability that random ties complete a tour), folded by
@@ -69,9 +106,13 @@ def _count_by_states(en) -> dict:
     cb = CountBoard(b.rows, b.cols, b)
     table = thread_table(b.rows, b.cols, TableConfig(default_table_bytes()),
                          None if b.is_classic else b)
-    bar = Progress("enumerate")
+    import time
+    act = Activity(quiet=quiet)
+    act.say(_headline(en, "counting them with a transposition table"))
+    act.start("enumerate", unit="move", scale=True)
     out = {"solutions": 0, "dead_ends": 0, "forward_moves": 0, "p_success": 0.0}
     todo: list = fold_roots(cb, en.start, 0)        # (subtree, how many it stands for)
+    t0 = time.perf_counter()
     try:
         while todo:
             (prefix, weight), todo = todo[0], todo[1:]
@@ -81,9 +122,11 @@ def _count_by_states(en) -> dict:
             out["dead_ends"] += weight * r.dead_ends
             out["forward_moves"] += r.forward_moves
             out["p_success"] += weight * r.p_success
-            bar(out["solutions"], None, f"solutions, {out['dead_ends']:,} dead ends")
+            act.show(out["forward_moves"], _searched(out))
+    except KeyboardInterrupt:
+        raise _interrupted(act, out, out["forward_moves"], t0) from None
     finally:
-        bar.close()
+        act.close()
     return out
 
 
@@ -136,19 +179,27 @@ def _cannot_write(path, e: OSError) -> str:
     return f"--out: cannot write {path}: {e.strerror or e}"
 
 
-def _write_out(path, en, limit) -> dict:
+def _write_out(path, en, limit, quiet: bool) -> dict:
     """Stream the solutions to ``path`` as they are found (flat memory); the counters."""
+    import time
+
     from knightgui_core.tietree.enumeration.solution_writer import write_solutions
-    bar = Progress("enumerate")
+    act = Activity(quiet=quiet)
+    act.say(_headline(en, f"writing {'the first ' + format(limit, ',') if limit else 'all'} "
+                          f"to {path}"))
+    act.start("enumerate", unit="solution", scale=True)
+    t0 = time.perf_counter()
     try:
-        return write_solutions(en, path, limit, progress=lambda c: bar(
-            c["solutions"], None, f"solutions, {c['dead_ends']:,} dead ends"))
+        return write_solutions(en, path, limit, progress=lambda c: act.show(
+            c["solutions"], f"{c['dead_ends']:,} dead ends"))
+    except KeyboardInterrupt:
+        raise _interrupted(act, _counters(en), en.forward_moves, t0) from None
     except OSError as e:
         raise CliError(_cannot_write(path, e)) from None
     except ValueError as e:          # EnumerationError: a format that cannot hold this board
         raise CliError(f"--out: {e}") from None
     finally:
-        bar.close()
+        act.close()
 
 
 def _all_tours(args, rows: int, cols: int) -> int:
@@ -188,15 +239,18 @@ def _all_tours(args, rows: int, cols: int) -> int:
                 block = lister.block(1 << 14)
                 if len(block):
                     yield block
-        bar = Progress("enumerate")
+        act = Activity(quiet=args.json)
+        act.say(f"enumerate: every knight's path of the {b.describe()} board from "
+                f"{b.name(lister.start)}, written to {args.out}; Ctrl-C stops it")
+        act.start("enumerate", unit="path", scale=True)
         try:
             write_paths(args.out, b, "all-tours", blocks(),
                         lambda: {"solutions": lister.found, "exhausted": lister.done},
-                        progress=lambda c: bar(c["solutions"], None, "paths"))
+                        progress=lambda c: act.show(c["solutions"]))
         except OSError as e:
             raise CliError(_cannot_write(args.out, e)) from None
         finally:
-            bar.close()
+            act.close()
         total, exhausted, closed = lister.found, lister.done, None
     elif shown is not None:
         total, exhausted, closed = len(shown), lister.done, None
@@ -221,8 +275,45 @@ def _all_tours(args, rows: int, cols: int) -> int:
     return 0 if total > 0 else 1
 
 
+def _first(en, k: int, quiet: bool) -> list:
+    """The first ``k`` solutions, found :data:`FIRST_CHUNK` forward moves at a time so the
+    bar moves (and Ctrl-C answers) while no solution turns up."""
+    import time
+    act = Activity(quiet=quiet)
+    act.say(_headline(en, f"the first {k:,}"))
+    act.start("enumerate", unit="move", scale=True)
+    sols: list = []
+    t0 = time.perf_counter()
+    try:
+        while len(sols) < k and not en.exhausted:
+            sols += en.first(k - len(sols), max_steps=FIRST_CHUNK)
+            act.show(en.forward_moves, _searched(_counters(en)))
+    except KeyboardInterrupt:
+        raise _interrupted(act, _counters(en), en.forward_moves, t0) from None
+    finally:
+        act.close()
+    return sols
+
+
+def _count(en, quiet: bool) -> None:
+    """Count every solution through the options matrix, with the bar."""
+    import time
+    act = Activity(quiet=quiet)
+    act.say(_headline(en, "counting them"))
+    act.start("enumerate", unit="move", scale=True)
+    t0 = time.perf_counter()
+    try:
+        en.count(progress=lambda c: act.show(c.forward_moves, _searched(
+            {"solutions": c.solutions, "dead_ends": c.dead_ends})))
+    except KeyboardInterrupt:
+        raise _interrupted(act, _counters(en), en.forward_moves, t0) from None
+    finally:
+        act.close()
+
+
 def run(args) -> int:
-    """Enumerate, count, list or write the tours; exit 0 with tours, 1 with none."""
+    """Enumerate, count, list or write the tours; exit 0 with tours, 1 with none, 130 when
+    Ctrl-C stops the search (one line: how far it got)."""
     from knightgui_core.tietree.enumeration.enumerator import (
         EnumerationError,
         Enumerator,
@@ -273,21 +364,16 @@ def run(args) -> int:
     k = positive_int("--first", args.first, 1, 100_000) if args.first is not None else None
     if out_kind:
         if k is not None:      # the boards are shown too: keep the first K, then write them
-            sols = en.first(k)
+            sols = _first(en, k, args.json)
             en.reset()
-        _write_out(args.out, en, k)
+        _write_out(args.out, en, k, args.json)
     elif k is not None:
-        sols = en.first(k)
+        sols = _first(en, k, args.json)
     elif (en.end is None and not en.chain and not any(v != "off" for v in en.dashes.values())
           and en.board.size <= 128 and not args.no_table):
-        by_states = _count_by_states(en)
+        by_states = _count_by_states(en, args.json)
     else:
-        bar = Progress("enumerate")
-        try:
-            en.count(progress=lambda c: bar(c["solutions"], None,
-                                            f"solutions, {c['dead_ends']:,} dead ends"))
-        finally:
-            bar.close()
+        _count(en, args.json)
     if by_states is not None:
         counters = {"solutions": by_states["solutions"], "dead_ends": by_states["dead_ends"],
                     "forward_moves": by_states["forward_moves"], "exhausted": True,

@@ -89,7 +89,7 @@ def _dims(args) -> tuple[int, int]:
     most = 128
     if getattr(args, "all_tours", False):
         # every tour of a long board is the frontier's, which reads up to MAX_COLS columns
-        from knightgui_core.frontier.frontier_count import MAX_COLS
+        from knightgui_core.frontier.count import MAX_COLS
         most = MAX_COLS
     return (positive_int("--rows", args.rows, 1, most),
             positive_int("--cols", args.cols, 1, most))

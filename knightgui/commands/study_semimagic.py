@@ -15,13 +15,24 @@ within ``--seconds`` / ``--max-nodes`` (said which), 2 for bad input; Ctrl+C sto
 prints how far it got. ``--census`` runs every start square as a task of the study runner
 (``--store`` keeps each finished one, so a rerun resumes; ``--scheduler`` for a cluster) and
 counts the tours up to symmetry. docs/structure.md has the measured times.
+
+On a terminal (and without ``--json``) a first line on stderr says what is searched, from how
+many start squares and within which limits, and a bar shows the nodes searched, their rate,
+the time so far and the tours found; a pipe or a file gets the results alone.
 """
 from __future__ import annotations
 
 import signal
 import threading
 
-from knightgui.commands._common import EXIT_NOT_FOUND, CliError, emit_json, positive_int, say_not_found
+from knightgui.commands._common import (
+    EXIT_NOT_FOUND,
+    Activity,
+    CliError,
+    emit_json,
+    positive_int,
+    say_not_found,
+)
 from knightgui.commands._study_options import add_runner_options, run_study
 
 
@@ -80,21 +91,29 @@ def run(args) -> int:
         "closed" if args.closed_only else "open")
     if args.census:
         return _census(args, size, mode, board)
+    what = {"half-turn": "closed tours the half turn keeps", "closed": "closed tours",
+            "open": "tours"}[mode] + (" with semi-magic quarters" if args.nested else "")
+    from_ = f" numbered from {args.start}" if starts else ""
+    act = Activity(quiet=args.json)
+    if act.tty and not act.quiet and not (size % 2 and mode == "half-turn"):
+        act.say(_headline(size, what, from_, starts, limit, nodes, seconds))
+    act.start("semimagic", unit="node", scale=True)
+
+    def progress(done: int, found: int, exhausted: int, of: int) -> None:
+        act.show(done, f"found {found}, {exhausted} of {of} starts exhausted")
     stop = threading.Event()
     old = None
     if threading.current_thread() is threading.main_thread():
         old = signal.signal(signal.SIGINT, lambda *_: stop.set())
     try:
         r = search_magic(size, size, mode, limit=limit, seconds=seconds, node_limit=nodes,
-                         cancel=stop, starts=starts, nested=args.nested)
+                         cancel=stop, starts=starts, nested=args.nested, progress=progress)
     except MagicSearchError as e:
         raise CliError(f"knightgui study semimagic: {e}") from None
     finally:
+        act.close()
         if old is not None:
             signal.signal(signal.SIGINT, old)
-    what = {"half-turn": "closed tours the half turn keeps", "closed": "closed tours",
-            "open": "tours"}[mode] + (" with semi-magic quarters" if args.nested else "")
-    from_ = f" numbered from {args.start}" if starts else ""
     tours = [Tour(board, t) for t in r.tours]
     sums = [line_sums(t.numbers()) for t in tours]
     if args.json:
@@ -114,8 +133,9 @@ def run(args) -> int:
             for row in grid:
                 print("  " + " ".join(f"{int(v):>{width}}" for v in row))
             print("  " + " ".join(board.name(q) for q in r.tours[i]))
+        stopped = " (interrupted)" if r.status == "cancelled" else ""
         print(f"{r.nodes:,} nodes, {r.seconds:.1f} s; {r.starts_done} of {len(r.starts)} "
-              f"start squares exhausted")
+              f"start squares exhausted{stopped}")
     if r.tours:
         return 0
     if r.status == "cancelled":
@@ -128,6 +148,24 @@ def run(args) -> int:
     say_not_found(f"knightgui study semimagic: none found within the budget (not proved): "
                   f"{r.nodes:,} nodes, {r.seconds:.1f} s")
     return EXIT_NOT_FOUND
+
+
+def _headline(size: int, what: str, from_: str, starts, limit: int, nodes: int,
+              seconds: float | None) -> str:
+    """The first line on a terminal: what the search looks for, and where it stops."""
+    from knightgui_core.board.magic import magic_constants
+    from knightgui_core.studies.magic_search import start_squares
+    total = magic_constants(size, size)[0]       # every side of 2 … 16 has a whole one
+    origins = ("" if starts else
+               f" from {len(start_squares(size, size))} start squares (one a symmetry class)")
+    stops = [f"{limit:,} tour{'' if limit == 1 else 's'}"]
+    if nodes:
+        stops.append(f"{nodes:,} nodes")
+    if seconds is not None:
+        stops.append(f"{seconds:g} s")
+    return (f"semimagic: searching the {size}×{size} {what}{from_}{origins} for rows and "
+            f"columns adding up to {total}; stops after {' or '.join(stops)}; Ctrl-C stops "
+            "it and prints what it found")
 
 
 def _census(args, size: int, mode: str, board) -> int:

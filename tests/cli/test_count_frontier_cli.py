@@ -109,7 +109,7 @@ def test_bad_input_is_one_line_and_exit_2(capsys, argv, words):
 def _huge_result(rows: int, cols: list[int]):
     """A frontier result whose counts have 5,000 digits and more (a 3×8300 board's have
     about 4,460: past the 4,300 digits Python prints by default)."""
-    from knightgui_core.frontier.frontier_count import FrontierBoard, FrontierResult
+    from knightgui_core.frontier.count import FrontierBoard, FrontierResult
     res = FrontierResult(rows, False, peak_states=10, column_states=[1])
     res.boards = [FrontierBoard(rows, n, 7 * 10**5000 + n, 3 * 10**6000 + n) for n in cols]
     return res

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from knightgui_core.frontier import frontier_count
-from knightgui_core.frontier.frontier_count import (
+from knightgui_core.frontier import count as frontier_count
+from knightgui_core.frontier.count import (
     FrontierError,
     count_bound_bits,
     count_frontier,
     crt,
     moduli_for,
 )
-from knightgui_core.frontier.frontier_residues import bregman_bits
+from knightgui_core.frontier.residues import bregman_bits
 from knightgui_core.run.runner import run_tasks
 from knightgui_core.studies.all_tours import run_all_tours
 

@@ -13,15 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knightgui_core.frontier import frontier_bound
-from knightgui_core.frontier.frontier_bound import relaxed_bounds, step_tables
-from knightgui_core.frontier.frontier_bound_kernel import (
+from knightgui_core.frontier import bound as frontier_bound
+from knightgui_core.frontier.bound import relaxed_bounds, step_tables
+from knightgui_core.frontier.bound_kernel import (
     relaxed_regrow,
     relaxed_step,
     relaxed_totals,
 )
-from knightgui_core.frontier.frontier_count import count_frontier
-from knightgui_core.frontier.frontier_residues import (
+from knightgui_core.frontier.count import count_frontier
+from knightgui_core.frontier.residues import (
     RELAXED_CELLS,
     bregman_bits,
     count_bound_bits,

@@ -12,9 +12,9 @@ import time
 
 import pytest
 
-from knightgui_core.frontier.frontier_count import count_frontier
-from knightgui_core.frontier.frontier_spill import _STOPS
-from knightgui_core.frontier.frontier_spill_run import OWNER, PROGRESS
+from knightgui_core.frontier.count import count_frontier
+from knightgui_core.frontier.run_folder import OWNER, PROGRESS
+from knightgui_core.frontier.spill import _STOPS
 from knightgui_core.system.errors import Cancelled
 
 

@@ -8,10 +8,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knightgui_core.frontier import frontier_count, frontier_word
-from knightgui_core.frontier.frontier_count import FOLD_SHARE, count_frontier, state_estimate
-from knightgui_core.frontier.frontier_word import carry_code
-from knightgui_core.frontier.frontier_word_kernel import _mirror_canon
+from knightgui_core.frontier import count as frontier_count
+from knightgui_core.frontier import word as frontier_word
+from knightgui_core.frontier.count import FOLD_SHARE, count_frontier, state_estimate
+from knightgui_core.frontier.word import carry_code
+from knightgui_core.frontier.word_kernel import _mirror_canon
 
 TOP = 1 << 63
 BODY = (1 << 60) - 1

@@ -13,10 +13,10 @@ import threading
 
 import pytest
 
-from knightgui_core.frontier import frontier_spill_merge as merge
-from knightgui_core.frontier.frontier_count import count_frontier
-from knightgui_core.frontier.frontier_spill_run import OWNER, PROGRESS
-from knightgui_core.frontier.frontier_word import WORD, Layout
+from knightgui_core.frontier import merge as merge
+from knightgui_core.frontier.count import count_frontier
+from knightgui_core.frontier.run_folder import OWNER, PROGRESS
+from knightgui_core.frontier.word import WORD, Layout
 from knightgui_core.system.errors import Cancelled
 
 
@@ -57,9 +57,9 @@ def test_a_merge_reads_the_stop_flag_between_chunks(monkeypatch, tmp_path):
 
 _CHILD = textwrap.dedent("""
     import atexit, os, sys
-    from knightgui_core.frontier import frontier_spill as spill
-    from knightgui_core.frontier import frontier_spill_merge as merge
-    from knightgui_core.frontier.frontier_word import WORD, Layout
+    from knightgui_core.frontier import spill as spill
+    from knightgui_core.frontier import merge as merge
+    from knightgui_core.frontier.word import WORD, Layout
     merge.CHUNK = 1 << 12
     sig, log = int(sys.argv[2]), sys.argv[3]
     seen = []          # [rows of the block the signal came in, chunks added after the stop]

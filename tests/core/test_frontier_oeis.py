@@ -10,7 +10,7 @@ and 4.4 GiB before it).
 """
 import pytest
 
-from knightgui_core.frontier.frontier_count import count_frontier
+from knightgui_core.frontier.count import count_frontier
 
 #: A175855: closed knight's tours of 5 × 2n, n = 1 … 20
 A175855 = [0, 0, 8, 44202, 13311268, 4557702762, 1495135512514, 491857035772330,

@@ -6,16 +6,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from knightgui_core.frontier import frontier_count
-from knightgui_core.frontier.frontier_count import MAX_ROWS, FrontierError, count_frontier
-from knightgui_core.frontier.frontier_pair import PAIR
-from knightgui_core.frontier.frontier_pair_kernel import (
+from knightgui_core.frontier import count as frontier_count
+from knightgui_core.frontier.count import MAX_ROWS, FrontierError, count_frontier
+from knightgui_core.frontier.pair import PAIR
+from knightgui_core.frontier.pair_kernel import (
     PAIR_WINDOW,
     pair_absorb,
     pair_expand,
     pair_regrow,
 )
-from knightgui_core.frontier.frontier_word import grow_word_table, new_word_table, table_states
+from knightgui_core.frontier.word import grow_word_table, new_word_table, table_states
 from knightgui_core.run.runner import run_tasks
 from knightgui_core.studies.all_tours import run_all_tours
 

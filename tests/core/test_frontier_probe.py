@@ -11,11 +11,11 @@ import textwrap
 import numpy as np
 import pytest
 
-from knightgui_core.frontier.frontier_count import count_frontier
-from knightgui_core.frontier.frontier_pair import PAIR
-from knightgui_core.frontier.frontier_spill import merge_rows
-from knightgui_core.frontier.frontier_word import WORD, grow_word_table, new_word_table
-from knightgui_core.frontier.frontier_word_kernel import PROBE_MOST
+from knightgui_core.frontier.count import count_frontier
+from knightgui_core.frontier.pair import PAIR
+from knightgui_core.frontier.spill import merge_rows
+from knightgui_core.frontier.word import WORD, grow_word_table, new_word_table
+from knightgui_core.frontier.word_kernel import PROBE_MOST
 
 _MODS = np.zeros(1, np.uint64)            # one residue modulo 2^64
 
@@ -87,8 +87,8 @@ def test_probe_most_far_above_a_good_hashs_runs():
 
 _CHILD = textwrap.dedent("""
     import sys
-    from knightgui_core.frontier.frontier_count import count_frontier
-    from knightgui_core.frontier.frontier_spill import run_in_process
+    from knightgui_core.frontier.count import count_frontier
+    from knightgui_core.frontier.spill import run_in_process
 
     def wrong(specs):   # each slice's merge sized for a ten-thousandth of its rows
         return run_in_process([{{**s, "ratio": 1e-4}} for s in specs])

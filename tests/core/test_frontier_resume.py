@@ -14,9 +14,9 @@ import textwrap
 
 import pytest
 
-from knightgui_core.frontier import frontier_spill
-from knightgui_core.frontier.frontier_count import FrontierError, count_frontier
-from knightgui_core.frontier.frontier_spill_run import OWNER, PREFIX, PROGRESS
+from knightgui_core.frontier import spill as frontier_spill
+from knightgui_core.frontier.count import FrontierError, count_frontier
+from knightgui_core.frontier.run_folder import OWNER, PREFIX, PROGRESS
 from knightgui_core.system.errors import Cancelled
 
 #: 6×6 closed tours (A001230, A175881's 6×6 term)
@@ -159,7 +159,7 @@ def test_dead_runs_folders_without_progress_are_removed(tmp_path):
 
 _CHILD = textwrap.dedent("""
     import os, signal, sys
-    from knightgui_core.frontier import frontier_spill
+    from knightgui_core.frontier import spill as frontier_spill
     kill_cell = int(sys.argv[2])
     real = frontier_spill._route
 
@@ -222,8 +222,8 @@ def test_a_count_killed_in_its_first_cell_is_cleaned_up_later(tmp_path):
 
 
 def test_two_runs_of_one_count_never_share_its_folder(tmp_path):
-    from knightgui_core.frontier.frontier_spill import SpillError
-    from knightgui_core.frontier.frontier_spill_run import RunFolder
+    from knightgui_core.frontier.run_folder import RunFolder
+    from knightgui_core.frontier.spill import SpillError
     question = {"rows": 5, "lengths": [6]}
     first, second = RunFolder(str(tmp_path), question), RunFolder(str(tmp_path), question)
     assert first.open(3, 1) is None

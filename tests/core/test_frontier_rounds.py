@@ -1,6 +1,6 @@
 """The frontier's threads leave a cell together, however late one of them is scheduled.
 
-A cell is read in rounds between two barriers (:func:`knightgui_core.frontier.frontier_word.
+A cell is read in rounds between two barriers (:func:`knightgui_core.frontier.word.
 word_cell`). A thread that checked "every thread done?" after the second barrier could see a
 flag its partner set in the next round and leave while the partner waited at the next
 barrier for ever (a 7×22 run hung so at load 7). Here one thread is held back after every
@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from knightgui_core.frontier import frontier_word
-from knightgui_core.frontier.frontier_count import count_frontier
+from knightgui_core.frontier import word as frontier_word
+from knightgui_core.frontier.count import count_frontier
 
 _Barrier = threading.Barrier
 

@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from knightgui_core.frontier import frontier_spill
-from knightgui_core.frontier.frontier_count import FrontierError, count_frontier
-from knightgui_core.frontier.frontier_spill import merge_rows, slices_for
-from knightgui_core.frontier.frontier_word import key_hash
+from knightgui_core.frontier import spill as frontier_spill
+from knightgui_core.frontier.count import FrontierError, count_frontier
+from knightgui_core.frontier.spill import merge_rows, slices_for
+from knightgui_core.frontier.word import key_hash
 
 #: A193055 (closed tours of 8 × n), its term n = 6: the value tests/core/test_frontier_oeis.py
 #: and test_frontier_pair.py hold (also 6×8's term of A175881)
@@ -161,7 +161,7 @@ def test_8x6_closed_through_slices(tmp_path):
                 max_size=200),
        st.sampled_from([1, 2]), st.integers(1, 9), st.integers(1, 3))
 def test_route_kernel_matches_key_hash(keys, words, slices, shares):
-    from knightgui_core.frontier.frontier_spill_kernel import spill_route
+    from knightgui_core.frontier.spill_kernel import spill_route
     rows = np.array([[a, b, i] for i, (a, b) in enumerate(keys)], np.uint64).reshape(-1, 3)
     if words == 1:
         rows = np.ascontiguousarray(rows[:, [0, 2]])
@@ -182,7 +182,7 @@ def test_route_kernel_matches_key_hash(keys, words, slices, shares):
 @pytest.mark.parametrize("rows, cols, closed_only", [(5, 6, False), (8, 3, False)])
 def test_slices_read_in_parts(rows, cols, closed_only, tmp_path):
     # a slice too big for the memory is read in parts by other bits of the hash: forced here
-    from knightgui_core.frontier.frontier_spill import spill_step
+    from knightgui_core.frontier.spill import spill_step
     mem = count_frontier(rows, [cols], closed_only=closed_only, threads=2)
     disk = count_frontier(rows, [cols], closed_only=closed_only, threads=2,
                           spill=str(tmp_path), slices=2,
@@ -196,7 +196,7 @@ def test_slices_read_in_parts(rows, cols, closed_only, tmp_path):
 def test_slice_over_memory_read_again_in_more_parts(tmp_path):
     # each slice told it may use 48 KiB: its tables pass that, so it is read again in
     # 2, 4, ... parts until they fit; the counts stay the in-memory ones
-    from knightgui_core.frontier.frontier_spill import spill_step
+    from knightgui_core.frontier.spill import spill_step
     mem = count_frontier(5, [6], threads=2)
     disk = count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=2,
                           run_slices=lambda specs: [spill_step({**s, "budget": 48 << 10})

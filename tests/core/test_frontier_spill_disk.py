@@ -12,8 +12,9 @@ import sys
 
 import pytest
 
-from knightgui_core.frontier import frontier_spill, frontier_spill_merge
-from knightgui_core.frontier.frontier_count import FrontierError, count_frontier
+from knightgui_core.frontier import merge as frontier_spill_merge
+from knightgui_core.frontier import spill as frontier_spill
+from knightgui_core.frontier.count import FrontierError, count_frontier
 
 #: 5×6: 18,784 undirected open paths (A083386), 8 closed tours (A175855)
 PATHS_5X6 = 18_784

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from knightgui_core.board.squares import Board
-from knightgui_core.frontier.frontier_count import FrontierError, count_frontier
+from knightgui_core.frontier.count import FrontierError, count_frontier
 from knightgui_core.studies import tour_methods
 from knightgui_core.studies.all_tours import all_tours_task
 from knightgui_core.studies.tour_methods import (

@@ -3,14 +3,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from knightgui_core.frontier.frontier_count import count_frontier
-from knightgui_core.frontier.frontier_word import (
+from knightgui_core.frontier.count import count_frontier
+from knightgui_core.frontier.word import (
     grow_word_table,
     new_word_table,
     table_states,
     word_cell,
 )
-from knightgui_core.frontier.frontier_word_kernel import word_absorb, word_expand, word_regrow
+from knightgui_core.frontier.word_kernel import word_absorb, word_expand, word_regrow
 
 # A083386 (5 × n undirected paths) at 5×5, 5×6; A175855 at 5×6 (closed)
 PATHS_5 = {5: 864, 6: 18784}

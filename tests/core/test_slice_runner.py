@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from knightgui_core.frontier.frontier_count import count_frontier
-from knightgui_core.frontier.frontier_spill import _STOPS
+from knightgui_core.frontier.count import count_frontier
+from knightgui_core.frontier.spill import _STOPS
 from knightgui_core.studies import slice_runner
 from knightgui_core.studies.slice_runner import STOP_FILE, cluster_step, stop_slices
 from knightgui_core.system.errors import Cancelled

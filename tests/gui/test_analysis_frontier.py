@@ -129,7 +129,7 @@ def test_counts_past_the_float_range_still_plot():
 
 
 def test_the_row_limit_is_the_frontier_count_s():
-    from knightgui_core.frontier.frontier_count import MAX_ROWS
+    from knightgui_core.frontier.count import MAX_ROWS
     assert ROWS_UP_TO == MAX_ROWS
 
 

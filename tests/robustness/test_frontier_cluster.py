@@ -23,7 +23,7 @@ import pytest
 import test_distributed
 from test_distributed import BIN, KNIGHTGUI, Cluster, _env
 
-from knightgui_core.frontier.frontier_count import count_frontier
+from knightgui_core.frontier.count import count_frontier
 
 #: test_distributed's fixture: a `dask scheduler` and two one-thread `dask worker`s, this
 #: module's own

@@ -1,6 +1,6 @@
 """The slices' rows on disk read back and merged, and a table's rows sent to the slices' files.
 
-A slice file (:mod:`.frontier_spill` names them) is raw ``uint64`` rows: key words, then
+A slice file (:mod:`.spill` names them) is raw ``uint64`` rows: key words, then
 residues, grouped by slice and thread share: a task writes one file per table of its
 threads (:class:`SliceFile`) and says where each slice and share's rows lie in it
 (:data:`Segment`), so a cell makes a few files per slice, not one per pair of slices. Every
@@ -13,7 +13,7 @@ smaller or an empty one. It reads one :data:`BLOCK` rows at a time (a part of th
 bits of the hash where a slice is read in parts); :class:`_Merge` adds them into one table a
 thread share (equal keys: residues summed), :data:`CHUNK` rows between two looks at the stop
 flag; :func:`_route` appends a table's rows to the files of their slices and shares
-(:func:`.frontier_spill_kernel.spill_route`); :func:`_on_threads` runs either on threads
+(:func:`.spill_kernel.spill_route`); :func:`_on_threads` runs either on threads
 that a signal or an error in one of them stops within a chunk.
 """
 from __future__ import annotations
@@ -29,9 +29,9 @@ import numpy as np
 
 from ..system.control import CancelLike, raise_if_cancelled
 from ..system.errors import Cancelled, InputError
-from .frontier_pair import PAIR
-from .frontier_spill_kernel import spill_route
-from .frontier_word import LOAD, WORD, grow_word_table, key_hash, new_word_table
+from .pair import PAIR
+from .spill_kernel import spill_route
+from .word import LOAD, WORD, grow_word_table, key_hash, new_word_table
 
 __all__ = ["BLOCK", "CHUNK", "SpillError", "merge_rows", "checksum", "Segment", "SliceFile"]
 
@@ -137,7 +137,7 @@ def _layout(words: int) -> Any:
 def _partition(rows: np.ndarray, words: int, slices: int, shares: int
                ) -> tuple[np.ndarray, np.ndarray]:
     """The used rows of ``rows`` grouped by slice and share
-    (:func:`.frontier_spill_kernel.spill_route`) and where each bucket starts."""
+    (:func:`.spill_kernel.spill_route`) and where each bucket starts."""
     rows = np.ascontiguousarray(rows)
     out = np.empty_like(rows)
     starts = np.zeros(slices * shares + 1, np.int64)
@@ -323,7 +323,7 @@ def _on_threads(fn: Callable[..., Any], args: Sequence[tuple[Any, ...]],
 def _route(tab: np.ndarray, words: int, slices: int, shares: int, out_file: SliceFile,
            stop: CancelLike = None) -> int:
     """Appends the used slots of ``tab`` to ``out_file``, a block at a time grouped by slice
-    and share (:func:`.frontier_spill_kernel.spill_route`, one write a block); the rows
+    and share (:func:`.spill_kernel.spill_route`, one write a block); the rows
     written. In each bucket they keep slot order, which the merge tables' slots follow
     (``PROBE_MOST`` grows one too small): read in that order a merge is faster."""
     rows_out = 0

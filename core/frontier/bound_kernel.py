@@ -25,7 +25,7 @@ import numpy as np
 
 from ..system.jit import njit
 from ..system.prefetch_kernel import prefetch_row
-from .frontier_word_kernel import _hash as _mix  # the frontier tables' own key hash
+from .word_kernel import _hash as _mix  # the frontier tables' own key hash
 
 _FLAG = np.uint64(1) << np.uint64(63)
 _ENDS = np.uint64(56)

@@ -1,7 +1,7 @@
 """The frontier's slices on disk: the rows of a table sorted into slices and thread shares.
 
 A key's slice is ``h % slices`` and its thread share ``(h >> 32) % shares`` of the hash
-``h`` that :func:`knightgui_core.frontier.frontier_word.key_hash` computes (the same
+``h`` that :func:`knightgui_core.frontier.word.key_hash` computes (the same
 formula, written for one key): rows of one key always land in one slice and, in it, one
 share, so each share of a slice is merged on its own thread.
 """

@@ -1,6 +1,6 @@
 """A bound on the frontier count's totals that is cheap and rigorous: the spanning subgraphs
 of the board's knight graph in which every cell has degree 1 or 2, counted exactly
-(:func:`.frontier_bound_kernel.relaxed_count`).
+(:func:`.bound_kernel.relaxed_count`).
 
 Every undirected Hamiltonian path of the board is one of those subgraphs with exactly two
 cells of degree 1 (a path plus, perhaps, disjoint cycles, each counted once), and every
@@ -19,7 +19,7 @@ import numpy as np
 
 from ..system.control import CancelLike, cancel_requested
 from ..system.errors import Cancelled
-from .frontier_bound_kernel import relaxed_regrow, relaxed_step, relaxed_totals
+from .bound_kernel import relaxed_regrow, relaxed_step, relaxed_totals
 
 __all__ = ["RelaxedBounds", "relaxed_bounds", "step_tables", "RELAXED_ROWS", "RELAXED_WORDS",
            "RELAXED_STATES", "ROUND"]

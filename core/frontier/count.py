@@ -4,8 +4,8 @@ The cells are read column by column, each column top to bottom; a state is what 
 still in touch with unread ones look like: which have no move yet, which are loose ends of
 pieces of path and which ends belong together (the idea of Knuth's DYNAHAM and DYNAHAMP,
 TAOCP Pre-Fascicle 8A, written anew here; the cell-by-cell step is
-:func:`knightgui_core.frontier.frontier_word_kernel.word_expand` up to 7 rows, a state one
-word, and :func:`knightgui_core.frontier.frontier_pair_kernel.pair_expand` from 8 to 12
+:func:`knightgui_core.frontier.word_kernel.word_expand` up to 7 rows, a state one
+word, and :func:`knightgui_core.frontier.pair_kernel.pair_expand` from 8 to 12
 rows, two words). The number of states depends
 on ``k``, not on ``n``, so long boards cost time in proportion to their length, and one run
 over ``n`` columns counts every shorter board on its way.
@@ -31,9 +31,10 @@ import numpy as np
 from ..system.control import CancelLike, cancel_requested, raise_if_cancelled
 from ..system.errors import InputError
 from ..system.limits import available_memory
-from .frontier_pair import PAIR, PAIR_WINDOW
-from .frontier_residues import count_bound_bits, crt, moduli_for
-from .frontier_spill import (
+from .pair import PAIR, PAIR_WINDOW
+from .residues import count_bound_bits, crt, moduli_for
+from .run_folder import RunFolder
+from .spill import (
     SpillError,
     check_spill_parent,
     run_in_process,
@@ -43,9 +44,8 @@ from .frontier_spill import (
     wait_idle,
     watch_folder,
 )
-from .frontier_spill_kernel import spill_route
-from .frontier_spill_run import RunFolder
-from .frontier_word import (
+from .spill_kernel import spill_route
+from .word import (
     LOAD,
     WORD,
     Layout,
@@ -55,7 +55,7 @@ from .frontier_word import (
     new_word_table,
     word_cell,
 )
-from .frontier_word_kernel import WORD_WINDOW
+from .word_kernel import WORD_WINDOW
 
 __all__ = ["MAX_ROWS", "WORD_ROWS", "MAX_COLS", "FrontierError", "FrontierBoard", "FrontierResult",
            "count_frontier", "moduli_for", "count_bound_bits", "crt", "state_estimate",
@@ -63,7 +63,7 @@ __all__ = ["MAX_ROWS", "WORD_ROWS", "MAX_COLS", "FrontierError", "FrontierBoard"
 
 #: the window (2k + 1 cells) must fit the two-word step (pieces labelled 3..14 in a nibble)
 MAX_ROWS = (PAIR_WINDOW - 1) // 2
-#: the highest board whose state is one word (above it, two: :mod:`.frontier_pair`)
+#: the highest board whose state is one word (above it, two: :mod:`.pair`)
 WORD_ROWS = (WORD_WINDOW - 1) // 2
 #: the longest board a run reads
 MAX_COLS = 10_000
@@ -120,7 +120,7 @@ class FrontierResult:
     seconds: float = 0.0
     #: the states read, summed over the cells (the work: each is turned into its successors)
     state_cells: int = 0
-    #: a run through slices on disk (:mod:`.frontier_spill`): each cell's figures, its
+    #: a run through slices on disk (:mod:`.spill`): each cell's figures, its
     #: slices' too (empty for a run in memory; a resumed run lists the cells it ran)
     slices: list[dict[str, Any]] = field(default_factory=list)
     #: the cells a spilled run found done in its folder and went on after
@@ -192,7 +192,7 @@ def _layout(rows: int) -> Layout:
 
 def table_bytes(rows: int, states: int, m: int) -> int:
     """Bytes the two tables of a cell (the one read and the one filled) take when they hold
-    ``states`` states of ``m`` residues each, filled to :data:`.frontier_word.LOAD`: a
+    ``states`` states of ``m`` residues each, filled to :data:`.word.LOAD`: a
     slot is the key (one word up to 7 rows, two above) and the residues."""
     return 2 * int(states / LOAD * 1.1 + 64) * 8 * (m + _layout(rows).words)
 
@@ -211,7 +211,7 @@ def _check_fits(res: FrontierResult, need: int, budget: int, k: int, ncols: int,
 
 def warm_up_frontier() -> None:
     """Runs each frontier kernel once (both steps, both regrows, the bound) on tiny boards."""
-    from .frontier_bound import relaxed_bounds
+    from .bound import relaxed_bounds
     mods = np.zeros(1, np.uint64)
     rows = np.array([[1 << 63, 5], [0, 7], [3, 1]], np.uint64)
     routed = spill_route(rows, 1, 2, 2, np.empty_like(rows), np.zeros(5, np.int64))
@@ -235,7 +235,7 @@ def _word_cells(k: int, ncols: int, m: int, mods: np.ndarray, nb: np.ndarray,
                 nparts: int, budget: int, res: FrontierResult,
                 part: tuple[int, int, int] | None, cancel: CancelLike = None,
                 fold: bool = False) -> Iterator[tuple[int, int, Any]]:
-    """Each cell of the board in turn (:func:`.frontier_word.word_cell` on the layout of
+    """Each cell of the board in turn (:func:`.word.word_cell` on the layout of
     its height): its index, the states after it and the finished boards' residues (or
     None); ``fold``: a state and its mirror image one key after each column."""
     layout = _layout(k)
@@ -321,8 +321,8 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     start there (and ``cycles`` 0); every length past the cell's column, open paths only.
     ``spill``: a folder where the states are kept on disk between cells, in at least
     ``slices`` slices (more when one would not fit ``memory_limit``), so that only one
-    slice's tables are in memory at a time (:mod:`.frontier_spill`); the count's own
-    folder inside ``spill`` (:mod:`.frontier_spill_run`) is removed when it ends and keeps
+    slice's tables are in memory at a time (:mod:`.spill`); the count's own
+    folder inside ``spill`` (:mod:`.run_folder`) is removed when it ends and keeps
     the progress when it stops, so the same call goes on from the last cell saved
     (``resumed_cells``); ``run_slices(specs)`` runs a cell's slices (default: one after the
     other in this process), ``report(line)`` hears of each cell. ``fold``:

@@ -1,12 +1,12 @@
 """The frontier count's tables on boards of at most 7 rows: one word a key, on every core.
 
-A cell's states are held in ``parts`` tables (:mod:`.frontier_word_kernel`: a slot is the
+A cell's states are held in ``parts`` tables (:mod:`.word_kernel`: a slot is the
 key and the residues of its count, key 0 empty), one per thread, each holding the states of
 its own share of the hash, so the parts of one cell are disjoint and their counts add up to
 the whole. A cell is read in rounds: in each, thread ``j`` makes the successors of the next
 states of its own range of every input table, sorted by share into ``parts`` buffers
-(:func:`.frontier_word_kernel.word_expand`); after a barrier, thread ``j`` adds every
-thread's buffer of share ``j`` into its own table (:func:`.frontier_word_kernel.word_absorb`);
+(:func:`.word_kernel.word_expand`); after a barrier, thread ``j`` adds every
+thread's buffer of share ``j`` into its own table (:func:`.word_kernel.word_absorb`);
 after another barrier the next round starts. No locks around the tables, no table written
 by two threads, every successor made once. The kernels release the GIL, so the threads run
 at once.
@@ -23,7 +23,7 @@ import numpy as np
 
 from ..system.control import CancelLike, cancel_requested
 from ..system.errors import Cancelled
-from .frontier_word_kernel import word_absorb, word_expand, word_regrow
+from .word_kernel import word_absorb, word_expand, word_regrow
 
 __all__ = ["LOAD", "BUFFER", "SMALL", "Layout", "WORD", "new_word_table", "grow_word_table",
            "word_cell", "table_states", "keep_word_part", "split_part", "key_hash", "carry_code"]
@@ -40,7 +40,7 @@ SMALL = 1 << 15
 class Layout:
     """A table layout and its kernels: keys of ``words`` words (column 0 never 0 in a used
     slot) before the residues, and the step's ``expand``, ``absorb`` and ``regrow`` on it
-    (:mod:`.frontier_word_kernel` for one word, :mod:`.frontier_pair_kernel` for two)."""
+    (:mod:`.word_kernel` for one word, :mod:`.pair_kernel` for two)."""
 
     words: int
     expand: Any

@@ -35,7 +35,7 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-from .frontier_spill_merge import Segment, SpillError, _read_blocks
+from .merge import Segment, SpillError, _read_blocks
 
 __all__ = ["PREFIX", "OWNER", "PROGRESS", "RunFolder", "code_version", "question_key"]
 

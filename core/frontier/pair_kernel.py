@@ -1,6 +1,6 @@
 """One cell of the frontier count on boards of 8 to 12 rows, a state two 64-bit words.
 
-The step of :mod:`.frontier_word_kernel` (its docstring and :mod:`.frontier_count`'s say
+The step of :mod:`.word_kernel` (its docstring and :mod:`.count`'s say
 what a state is) on a pair of words: window position ``p`` is nibble ``p % 16`` of ``lo``
 (``p < 16``) or of ``hi``; a window of ``2k + 1`` cells and the new one take 26 nibbles at
 most (12 rows). Successors are made with shifts and masks on the two words, the other end
@@ -11,7 +11,7 @@ A stored key is the window shifted by one cell: its first 16 nibbles are ``lo``,
 ones ``hi``, whose bits 60-61 hold the path ends placed and bit 63 is set, so a used slot's
 ``hi`` is never 0. A table is one ``uint64[C, 2 + m]`` array: column 0 ``hi``, column 1
 ``lo``, columns 2.. the residues of the count (``mods[j]``; 0 stands for 2^64), key ``hi``
-0 meaning an empty slot, as in the one-word table (:mod:`.frontier_word`'s table helpers
+0 meaning an empty slot, as in the one-word table (:mod:`.word`'s table helpers
 serve both). Twelve pieces at most fit 25 cells, labelled 3..14, so label 15 is free for
 a new piece before the renumbering.
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..system.jit import njit
-from .frontier_word_kernel import _BODY, PROBE_MOST, _find, _get, _hash, _relabel, _set
+from .word_kernel import _BODY, PROBE_MOST, _find, _get, _hash, _relabel, _set
 
 #: the widest window the pair holds (12 rows: 25 cells, the new one the 26th nibble)
 PAIR_WINDOW = 25
@@ -139,7 +139,7 @@ def _join2(lo: np.uint64, hi: np.uint64, n: np.int64, a: np.int64, b: np.int64,
 @njit(inline="always")
 def _mirror_canon2(khi: np.uint64, klo: np.uint64, k: np.int64
                    ) -> tuple[np.uint64, np.uint64]:
-    """:func:`.frontier_word_kernel._mirror_canon` on a two-word key: the smaller (``hi``
+    """:func:`.word_kernel._mirror_canon` on a two-word key: the smaller (``hi``
     first) of the key taken at a column's end and its top-bottom mirror image relabelled."""
     body = khi & _BODY
     mlo = klo & _F
@@ -248,7 +248,7 @@ def pair_expand(tab: np.ndarray, hi_slot: int, mods: np.ndarray, nb: np.ndarray,
                 rem: np.ndarray, endok: np.ndarray, window: int, open_mode: int, finish: int,
                 carry: int, buf: np.ndarray, fill: np.ndarray, total: np.ndarray,
                 io: np.ndarray) -> int:
-    """:func:`.frontier_word_kernel.word_expand` on two-word keys: reads one cell for the
+    """:func:`.word_kernel.word_expand` on two-word keys: reads one cell for the
     states in slots ``io[0]`` to ``hi_slot`` of ``tab``, each successor with its state's
     count put in the buffer of its share of the hash (``buf[p, fill[p]]``; when
     ``carry``), the boards that end with this cell added into ``total`` (``finish``).

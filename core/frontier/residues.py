@@ -63,7 +63,7 @@ def bregman_bits(rows: int, cols: int) -> float:
     return min(bregman, plain) * (1 + 1e-9) + 1.0
 
 
-#: the relaxed count (:mod:`.frontier_bound`) is asked where it is cheap: boards at most
+#: the relaxed count (:mod:`.bound`) is asked where it is cheap: boards at most
 #: this high, and at most this many cells on the longest board (measured: docs/counts.md;
 #: 7×7 open, the dearest, 12-18 s on one thread, in short rounds a cancel stops; 8×8
 #: closed 23 s, one residue instead of two)
@@ -83,7 +83,7 @@ def _relaxed(rows: int, longest: int, closed_only: bool,
     residues = len(_moduli(lambda product: math.log2(product) > bregman_bits(rows, longest)))
     if residues == 1:
         return None
-    from .frontier_bound import RELAXED_WORDS, relaxed_bounds
+    from .bound import RELAXED_WORDS, relaxed_bounds
     got = relaxed_bounds(rows, longest, min(RELAXED_WORDS, residues - 1),
                          closed_only=closed_only, cancel=cancel)
     return tuple(c if closed_only else max(c, p) for c, p in zip(got.cycles, got.paths))
@@ -112,7 +112,7 @@ def count_bound_bits(rows: int, cols: int | Sequence[int], closed_only: bool = F
     """log2 of a bound on every total the frontier count keeps for the ``rows`` × ``n``
     boards, ``n`` in ``cols``: the undirected closed tours and (unless ``closed_only``) the
     undirected paths. The smaller, for each length, of :func:`bregman_bits` and the exact
-    relaxed count (:mod:`.frontier_bound`: subgraphs of degrees 1 and 2 with no or two
+    relaxed count (:mod:`.bound`: subgraphs of degrees 1 and 2 with no or two
     cells of degree 1) where that is cheap."""
     lengths = _lengths(cols)
     relaxed = _relaxed(rows, lengths[-1], closed_only, cancel)

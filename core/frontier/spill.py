@@ -1,17 +1,17 @@
 """The frontier count for boards whose states do not fit in memory: the states on disk, in slices.
 
 Before each cell the states are held in ``K`` slices by a hash of the key
-(:func:`.frontier_word.key_hash`, its low bits; the threads' shares inside a slice take
+(:func:`.word.key_hash`, its low bits; the threads' shares inside a slice take
 other bits of it, and the tables' own hash another function altogether). One slice at a
 time is read from the spill folder, its rows merged (equal keys: residues added modulo each
-modulus, :func:`.frontier_word_kernel.word_absorb`) into tables of its own, read through
-the cell as the in-memory count reads a cell (:func:`.frontier_word.word_cell`), and every
+modulus, :func:`.word_kernel.word_absorb`) into tables of its own, read through
+the cell as the in-memory count reads a cell (:func:`.word.word_cell`), and every
 successor appended, in blocks, to its task's file of the next cell; the finished boards'
 residues of the slices are added up. A slice's work (:func:`spill_step`) is one task with
 JSON arguments and a JSON result, so a runner can send it to any worker that sees the
 folder: each task writes only files of its own (one per thread table), and the files read
 are removed only once the whole cell is done and the progress saved
-(:mod:`.frontier_spill_run`: the run's folder, its owner and its progress). Memory is
+(:mod:`.run_folder`: the run's folder, its owner and its progress). Memory is
 about one slice's tables, not the whole frontier's; ``K`` is chosen again before each cell
 from the states expected after it.
 
@@ -38,7 +38,7 @@ import numpy as np
 
 from ..system.control import CancelLike, cancel_requested, raise_if_cancelled
 from ..system.limits import process_rss
-from .frontier_spill_merge import (
+from .merge import (
     BLOCK,
     Segment,
     SliceFile,
@@ -50,7 +50,7 @@ from .frontier_spill_merge import (
     _route,
     merge_rows,
 )
-from .frontier_word import LOAD, SMALL, carry_code, new_word_table, word_cell
+from .word import LOAD, SMALL, carry_code, new_word_table, word_cell
 
 __all__ = ["watch_folder", "unwatch_folder", "SpillError", "BLOCK", "spill_step", "merge_rows",
            "slices_for", "check_spill_parent", "run_in_process",
@@ -139,7 +139,7 @@ def _spill_step(spec: dict[str, Any]) -> dict[str, Any]:
     it, reads the cell, writes the successors into ``spec['slices_out']`` slices of the next
     cell. Returns the states and rows in and out, the bytes written, the seconds (wall and
     CPU), the resident bytes (now and at most), the finished boards' residues and the rows
-    written (``files``: a :data:`.frontier_spill_merge.Segment` each, for the next cell's
+    written (``files``: a :data:`.merge.Segment` each, for the next cell's
     ``inputs``). ``spec['inputs']``: for each thread share, the segments to read; one that
     does not read back as written stops the count (:class:`SpillError`), and so does a
     write the file system does not take whole."""
@@ -363,11 +363,11 @@ def spilled_cells(k: int, ncols: int, words: int, mods: Sequence[int], nb: np.nd
                   save: Callable[[dict[str, Any]], None] | None = None
                   ) -> Iterator[tuple[int, int, list[list[int]] | None]]:
     """Each cell of the board through the slices in ``folder``, as
-    ``frontier_count._word_cells`` yields them: its index, the states after it (merged)
+    ``count._word_cells`` yields them: its index, the states after it (merged)
     and the finished boards' residues (or None); a cell is yielded once the next one has
     merged its states. ``run(specs)``: the slices' :func:`spill_step` results, in order;
     ``record(cell)``: the cell's figures (every slice's too) as they come; ``fold``: as
-    :func:`.frontier_word.carry_code` says. ``save(state)`` is called before each cell
+    :func:`.word.carry_code` says. ``save(state)`` is called before each cell
     after the first, once the cells before it are yielded and its input files are on disk,
     and before the files of the cell before are removed: ``state`` (JSON) names the cell,
     its input segments with their checksums and what the loop needs to go on; given back as
