@@ -1,8 +1,8 @@
-"""Helpers shared by the CLI commands: errors, JSON output, square parsing, progress bars."""
+"""Helpers shared by the CLI commands: errors, JSON output, square parsing, what a long
+command says while it works."""
 from __future__ import annotations
 
 import sys
-import time
 from typing import TYPE_CHECKING
 
 from knightgui_core.system.errors import InputError
@@ -96,38 +96,81 @@ def parse_move_order(text: object, what: str = "--order") -> MoveOrder:
         raise CliError(f"{what}: {e}") from None
 
 
-class Progress:
-    """A one-line progress bar on stderr, drawn only when stderr is a terminal."""
+class Activity:
+    """What a long command says on stderr while it works, by the study runner's rule
+    (:class:`knightgui.commands._study_options.TaskBar`): a tqdm bar only when stderr is a
+    terminal, and nothing at all with ``--json`` (``quiet``), whose stderr carries only
+    errors and stdout only the JSON object.
 
-    def __init__(self, label: str, total: float | None = None, stream=None):
-        self.label, self.total = label, total
+    * :meth:`say` — one line saying what the command does now and what it costs, above the
+      bar; on a pipe or in a log file only a line said ``always`` (a stage that takes
+      minutes or gigabytes, one plain line as ``knightgui warmup`` prints its stages), so
+      that a quick command's stderr keeps to its errors;
+    * :meth:`start`, :meth:`show`, :meth:`close` — the bar of one stage: ``show(n, text)``
+      moves it to ``n`` (of ``total``, or a running count when the total is not known) with
+      ``text`` beside it; tqdm redraws it at most every ``mininterval`` seconds.
+
+    A line or bar that cannot be written is dropped: progress never ends the command."""
+
+    def __init__(self, quiet: bool = False, stream=None, mininterval: float = 0.2):
         self.stream = stream or sys.stderr
-        self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self._last = 0.0
-        self._t0 = time.perf_counter()
+        self.quiet = bool(quiet)
+        try:
+            self.tty = bool(self.stream.isatty())
+        except (AttributeError, OSError, ValueError):
+            self.tty = False
+        self.mininterval = mininterval
+        self._bar = None
 
-    def __call__(self, done: float, total: float | None = None, extra: str = "") -> None:
-        if not self.enabled:
+    def say(self, line: str, always: bool = False) -> None:
+        """``line`` on stderr (above the bar when one is drawn): on a terminal, or with
+        ``always`` anywhere; nothing when quiet."""
+        if self.quiet or not (self.tty or always):
             return
-        now = time.perf_counter()
-        if now - self._last < 0.1:
+        try:
+            if self._bar is not None:
+                self._bar.write(line, file=self.stream)
+            else:
+                self.stream.write(line + "\n")
+                self.stream.flush()
+        except Exception:  # noqa: BLE001 - a notice must never end the command
+            pass
+
+    def start(self, label: str, total: float | None = None, unit: str = "it",
+              scale: bool = False) -> None:
+        """Open the bar of a stage (the one before it closes): ``label``, ``total`` units
+        (None: a running count with its rate), ``scale``: 12.3M rather than 12,300,000."""
+        self.close()
+        if self.quiet or not self.tty:
             return
-        self._last = now
-        total = total if total is not None else self.total
-        el = now - self._t0
-        if total:
-            frac = min(max(done / total, 0.0), 1.0)
-            bar = "#" * int(frac * 30)
-            self.stream.write(f"\r{self.label} [{bar:<30}] {frac * 100:5.1f}% {el:6.1f}s {extra}")
-        else:
-            self.stream.write(f"\r{self.label} {done:,.0f} {el:6.1f}s {extra}")
-        self.stream.flush()
+        try:
+            from tqdm import tqdm
+            self._bar = tqdm(total=total, desc=label, unit=unit, unit_scale=scale,
+                             file=self.stream, dynamic_ncols=True, leave=False,
+                             mininterval=self.mininterval)
+        except Exception:  # noqa: BLE001
+            self._bar = None
+
+    def show(self, n: float, text: str = "") -> None:
+        """Move the bar to ``n`` with ``text`` beside it (nothing without a bar)."""
+        bar = self._bar
+        if bar is None:
+            return
+        try:
+            if text:
+                bar.set_postfix_str(text, refresh=False)
+            bar.update(n - bar.n)
+        except Exception:  # noqa: BLE001
+            pass
 
     def close(self) -> None:
-        """End the progress line (a newline when one was drawn)."""
-        if self.enabled:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
+        """Take the bar off the terminal."""
+        if self._bar is not None:
+            try:
+                self._bar.close()
+            except Exception:  # noqa: BLE001
+                pass
+            self._bar = None
 
 
 def add_board_options(p) -> None:
