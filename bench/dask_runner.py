@@ -37,7 +37,7 @@ def noop(i: int) -> int:
 def local_choice(repeat: int = 2) -> None:
     from knightgui_core.run import runner
     from knightgui_core.studies import phadke as P
-    from knightgui_core.studies.phadke_runner import run_study
+    from knightgui_core.studies.phadke.runner import run_study
     algos = P.algorithms("cd")
     for mode in ("threads", "processes"):
         t = time.perf_counter()
@@ -76,7 +76,7 @@ def job_figures(job_s: float) -> None:
 
     from knightgui_core.run import runner
     from knightgui_core.studies.orders import all_orders
-    from knightgui_core.studies.orders_runner import orders_tasks, run_study, walk_orders
+    from knightgui_core.studies.orders.runner import orders_tasks, run_study, walk_orders
     table = all_orders()
     for n in (12, 14, 16):                        # the first board whose orders fill the job
         walk_orders(n, n, 0, table[:8])           # kernels loaded
@@ -85,7 +85,7 @@ def job_figures(job_s: float) -> None:
         per = (time.perf_counter() - t) / 252
         if per * len(table) >= job_s:
             break
-    from knightgui_core.studies.orders_runner import slice_size
+    from knightgui_core.studies.orders.runner import slice_size
     size = slice_size(n * n)
     k = int(max(1, min(len(table) // size, round(job_s / per / size)))) * size
     sub = np.ascontiguousarray(table[:k])
@@ -118,7 +118,7 @@ def job_figures(job_s: float) -> None:
 def phadke_whole() -> None:
     from knightgui_core.run import runner
     from knightgui_core.studies import phadke as P
-    from knightgui_core.studies.phadke_runner import run_study
+    from knightgui_core.studies.phadke.runner import run_study
     algos = P.algorithms("all")
     P.run(algos[:2])
     t, c = time.perf_counter(), time.process_time()

@@ -17,7 +17,7 @@ import statistics
 import time
 
 from knightgui_core.studies import phadke as P
-from knightgui_core.studies.phadke_tables import family_totals, format_families
+from knightgui_core.studies.phadke.tables import family_totals, format_families
 from knightgui_core.tietree.enumeration.enumerator import Enumerator
 
 PHADKE_1981 = 1200 / 55.0   # solutions per CPU second on the DEC1077 (52–58 s per 1,200)

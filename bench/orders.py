@@ -112,8 +112,8 @@ def through_runner(size: int, runs: int, cli: int) -> int:
     import numpy as np
 
     from knightgui_core.studies.orders import all_orders, run_orders
-    from knightgui_core.studies.orders_runner import run_study
-    from knightgui_core.studies.orders_walks import shared_walks
+    from knightgui_core.studies.orders.runner import run_study
+    from knightgui_core.studies.orders.walks import shared_walks
 
     run_orders(size)                 # kernels loaded
     first = _timed(lambda: run_study(size))[0]

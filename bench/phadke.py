@@ -30,8 +30,8 @@ import time
 import numpy as np
 
 from knightgui_core.studies import phadke as P
-from knightgui_core.studies import phadke_runner as PR
-from knightgui_core.studies.phadke_tables import family_totals
+from knightgui_core.studies.phadke import runner as PR
+from knightgui_core.studies.phadke.tables import family_totals
 from knightgui_core.tietree.counting import bits_memo_kernel as M
 from knightgui_core.tietree.counting import bits_table as BT
 

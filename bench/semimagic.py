@@ -5,7 +5,7 @@ its rate, and what a census would cost, estimated on random slices.
     .venv/bin/python bench/semimagic.py --method open --start a1 --seconds 60
     .venv/bin/python bench/semimagic.py --method open --seconds 0 --samples 400 --depth 18
 
-1. From scratch (``--seconds`` > 0): ``core/studies/magic_search.py``'s search in the mode
+1. From scratch (``--seconds`` > 0): ``core/studies/magic/search.py``'s search in the mode
    ``--method`` (``open``: every open path, ``closed``, ``half-turn``: the closed tours the
    half turn keeps), from every start square of the board's orbits in turn or from
    ``--start`` alone: the time and nodes to the first ``--limit`` tours (each printed,
@@ -26,7 +26,7 @@ import statistics
 import time
 
 from knightgui_core.board.squares import Board
-from knightgui_core.studies.magic_search import knight_table, search_magic
+from knightgui_core.studies.magic.search import knight_table, search_magic
 
 
 def opening(nbr, start: int, depth: int, rng: random.Random) -> tuple[list[int], int] | None:

@@ -390,8 +390,8 @@ def study_phadke(family: str = "strict", *, client: Any = None, store: Any = Non
     5732056
     """
     from .studies import phadke as P
-    from .studies.phadke_runner import run_study
-    from .studies.phadke_tables import family_totals
+    from .studies.phadke.runner import run_study
+    from .studies.phadke.tables import family_totals
     if family not in ("strict", "cd", "semi", "ecd", "xcd", "all"):
         raise InputError(f"family {str(family)[:20]!r}: one of strict, cd, semi, ecd, xcd, all")
     algos = P.algorithms(family)
@@ -444,7 +444,7 @@ def study_move_orders(board: Board, *, tie: str = "first", worst: int = 10,
     >>> s.orders, s.walks, s.failed_walks
     (40320, 1008000, 631680)
     """
-    from .studies.orders_runner import run_study
+    from .studies.orders.runner import run_study
     b = _check_board(board)
     _classic(b, "the move-order study")
     with _opened(store) as st:
@@ -631,7 +631,7 @@ def study_semimagic(size: int = 8, *, symmetry: str = "none", closed: bool = Fal
         raise InputError(f"symmetry {str(symmetry)[:20]!r}: none or half-turn")
     mode = "half-turn" if symmetry == "half-turn" else ("closed" if closed else "open")
     if census:
-        from .studies.magic_census import run_census
+        from .studies.magic.census import run_census
         with _opened(store) as st:
             c = run_census(size, mode, nested, store=st, scheduler=client)
         tours = tuple(tuple(b.name(s) for s in t) for t in c.tours)
@@ -640,7 +640,7 @@ def study_semimagic(size: int = 8, *, symmetry: str = "none", closed: bool = Fal
         return SemimagicStudy(size, mode, status, tours, int(c.nodes), float(c.seconds),
                               data=data)
     from .board.magic import line_sums
-    from .studies.magic_search import search_magic
+    from .studies.magic.search import search_magic
     starts = None if start is None else [b.square(start)]
     r = search_magic(size, size, mode, limit=int(limit), seconds=seconds,
                      node_limit=int(node_limit), starts=starts, nested=nested)

@@ -40,8 +40,8 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "construct.hamsearch_kernel": ("local_neighbours", "ham_search"),
     "tietree.enumeration.keep_kernel": ("collect_delta", "collect_delta_bits"),
     "tietree.enumeration.options_kernel": ("options_rows", "options_rows_bits"),
-    "studies.orders_kernel": ("orders_chunk", "one_walk"),
-    "studies.orders_tree_kernel": ("orders_tree", "order_codes"),
+    "studies.orders.walk_kernel": ("orders_chunk", "one_walk"),
+    "studies.orders.tree_kernel": ("orders_tree", "order_codes"),
     "walks.phased_kernel": ("phased_walk",),
     "tietree.enumeration.stream_kernel": ("collect_paths", "collect_paths_bits"),
     "board.tables_kernel": ("neighbour_table", "wrapped_neighbour_table", "compact_table"),
@@ -53,8 +53,8 @@ EXPORTS: dict[str, tuple[str, ...]] = {
                                      "backtrack_begin_from"),
     "walks.completions_kernel": ("completions_begin", "completions_run"),
     "walks.flood_kernel": ("two_colouring", "free_groups"),
-    "studies.uncrossed_kernel": ("uncrossed_search",),
-    "studies.magic_search_kernel": ("magic_search",),
+    "studies.uncrossed.search_kernel": ("uncrossed_search",),
+    "studies.magic.search_kernel": ("magic_search",),
 }
 
 

@@ -165,7 +165,7 @@ def _huge() -> None:
 
 def _orders() -> None:
     from .studies.orders import all_orders, replay, run_orders
-    from .studies.orders_runner import walk_orders
+    from .studies.orders.runner import walk_orders
 
     walk_orders(5, 5, 0, all_orders()[:2])      # the window's study task (shared walks)
     replay(5, all_orders()[0], "first", 0)      # a failed order shown on the board
@@ -175,7 +175,7 @@ def _orders() -> None:
 
 def _tiebreaks() -> None:
     from .studies import tiebreaks
-    from .studies.tiebreaks_tasks import run_task
+    from .studies.tiebreaks.tasks import run_task
 
     for task in tiebreaks.plan_study(12, n_min=5, starts="corners").tasks:
         run_task(task)                           # the study's kernels, without a cluster
@@ -235,7 +235,7 @@ def _by_hand() -> None:
 
 
 def _structure() -> None:
-    from .studies.magic_search import search_magic
+    from .studies.magic.search import search_magic
     from .studies.uncrossed import longest_uncrossed
     require(longest_uncrossed(4, 4).length == 5)                     # OEIS A003192
     require(longest_uncrossed(4, 4, cycle=True).length == 4)         # A157416
@@ -294,8 +294,8 @@ STAGES: tuple[Stage, ...] = (
           + _k("tietree.enumeration.options_kernel", "options_rows")
           + _k("tietree.enumeration.stream_kernel", "collect_paths", "collect_paths_bits")
           + _k("board.tables_kernel", "neighbour_table", "compact_table")),
-    Stage("move orders", _orders, _k("studies.orders_kernel", "orders_chunk", "one_walk")
-          + _k("studies.orders_tree_kernel", "orders_tree", "order_codes")),
+    Stage("move orders", _orders, _k("studies.orders.walk_kernel", "orders_chunk", "one_walk")
+          + _k("studies.orders.tree_kernel", "orders_tree", "order_codes")),
     Stage("tie-break studies", _tiebreaks, _WALK + _CONSTRUCT
           + _k("walks.phased_kernel", "phased_walk") + _k("board.validate_kernel", "path_is_tour")
           + _k("board.tables_kernel", "neighbour_table")
@@ -319,8 +319,8 @@ STAGES: tuple[Stage, ...] = (
           + _k("walks.flood_kernel", "two_colouring", "free_groups")
           + _k("walks.table_backtrack_kernel", "backtrack_begin_from", "backtrack_run")
           + _k("board.tables_kernel", "neighbour_table")),
-    Stage("tours with structure", _structure, _k("studies.uncrossed_kernel", "uncrossed_search")
-          + _k("studies.magic_search_kernel", "magic_search")),
+    Stage("tours with structure", _structure, _k("studies.uncrossed.search_kernel", "uncrossed_search")
+          + _k("studies.magic.search_kernel", "magic_search")),
 )
 
 

@@ -1,6 +1,6 @@
 """Study figures whose JSON object is their fields as they stand: one ``to_json`` for all of
 them (:class:`~knightgui_core.studies.orders.OrdersSummary`,
-:class:`~knightgui_core.studies.tiebreaks_result.FirstFailure`)."""
+:class:`~knightgui_core.studies.tiebreaks.result.FirstFailure`)."""
 from __future__ import annotations
 
 from dataclasses import asdict

@@ -9,7 +9,7 @@ arrays as a tuple): > 0 takes ``u`` into the flood, 0 passes it by, < 0 stops th
 The one defined here joins a free square to its group; another use gets its own copy of the
 flood from :func:`knightgui_core.system.jit.specialise` with ``reach`` bound to its visitor
 (the colouring below, the uncrossed-path search's bound in
-:mod:`knightgui_core.studies.uncrossed_kernel`), the visitor inlined. On a 600×600 board
+:mod:`knightgui_core.studies.uncrossed.search_kernel`), the visitor inlined. On a 600×600 board
 both floods here take what their hand-written loops took (best of 7: colouring 5.2 ms,
 groups 17 ms). A hot caller whose visitor reads several arrays compiles itself without
 reference counts (the uncrossed search does: with them it ran 1.6-1.8 times slower).

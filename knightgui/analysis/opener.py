@@ -38,10 +38,10 @@ log = logging.getLogger("knightgui.window")
 ANALYSIS_MODULES: tuple[str, ...] = (
     "knightgui.analysis.window",
     "knightgui_core.studies.tiebreaks",
-    "knightgui_core.studies.tiebreaks_result",
+    "knightgui_core.studies.tiebreaks.result",
     "knightgui_core.studies.published",
     "knightgui_core.studies.orders",
-    "knightgui_core.studies.orders_runner",
+    "knightgui_core.studies.orders.runner",
     "knightgui_core.studies.count_study",
     "knightgui_core.run.store",
 )

@@ -82,7 +82,7 @@ class MoveOrdersPage(AnalysisPage):
 
     def run_orders(self) -> None:
         """Walk every move order from every square of the chosen board."""
-        from knightgui_core.studies.orders_runner import run_study
+        from knightgui_core.studies.orders.runner import run_study
         n, tie = self.size_spin.value(), self.tie_combo.currentText()
         self.status.setText(f"Walking 40,320 orders × {n * n} starts on {n}×{n} …")
         # the runner, as knightgui study orders: the same tasks, on this machine's cores

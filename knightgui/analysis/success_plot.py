@@ -168,7 +168,7 @@ class SuccessPlot(pg.GraphicsLayoutWidget):
     def _band(self, rule, col, sizes, completed, tried, w) -> None:
         """The 95 % Wilson interval of the walks pooled over each window of ``w`` sizes (one
         size when ``w == 1``), as a translucent band under the rule's line."""
-        from knightgui_core.studies.tiebreaks_result import wilson_interval
+        from knightgui_core.studies.tiebreaks.result import wilson_interval
         kernel = np.ones(w)
         if w > 1 and sizes.size >= w:
             x = np.convolve(sizes, kernel / w, mode="valid")

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 from knightgui.analysis.base import AnalysisPage, button, rows, table
 from knightgui.analysis.success_plot import SuccessPlot
 from knightgui_core.board.rules import RANDOM_RULES, TIE_HELP
-from knightgui_core.studies.tiebreaks_result import wilson_interval
+from knightgui_core.studies.tiebreaks.result import wilson_interval
 
 #: the trials spin box: seeds per size for the random rules (the study takes up to 100,000)
 TRIALS_DEFAULT, TRIALS_MAX = 10, 1000

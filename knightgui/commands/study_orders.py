@@ -38,7 +38,7 @@ def run(args) -> int:
     import time
 
     from knightgui_core.studies.orders import MAX_SIDE, OrderError
-    from knightgui_core.studies.orders_runner import assemble, orders_tasks
+    from knightgui_core.studies.orders.runner import assemble, orders_tasks
     n = positive_int("--size", args.size, 1, MAX_SIDE)
     cols = n if args.cols is None else positive_int("--cols", args.cols, 1, MAX_SIDE)
     worst = positive_int("--worst", args.worst, 0, 40320)

@@ -34,7 +34,7 @@ def add_parser(studies) -> None:
 
 def _import_checkpoint(path: str, store) -> None:
     from knightgui_core.run.store import StoreError
-    from knightgui_core.studies.phadke_runner import import_checkpoint
+    from knightgui_core.studies.phadke.runner import import_checkpoint
     from knightgui_core.system.files import FileRefused
     try:
         n = import_checkpoint(path, store)
@@ -74,8 +74,8 @@ def _distinct(algos) -> dict:
 def run(args) -> int:
     """Count the tours of the chosen families (``--distinct``: how many are different)."""
     from knightgui_core.studies import phadke as P
-    from knightgui_core.studies.phadke_runner import phadke_tasks
-    from knightgui_core.studies.phadke_tables import export_csv, family_totals, format_families
+    from knightgui_core.studies.phadke.runner import phadke_tasks
+    from knightgui_core.studies.phadke.tables import export_csv, family_totals, format_families
     workers = None if args.workers is None else positive_int("--workers", args.workers, 1, 256)
     if args.checkpoint is not None and args.store is None:
         raise CliError("--checkpoint is replaced by --store FILE (SQLite); give both once to "
@@ -90,7 +90,7 @@ def run(args) -> int:
     finally:
         if store is not None:
             store.close()
-    from knightgui_core.studies.phadke_runner import counts_of
+    from knightgui_core.studies.phadke.runner import counts_of
     wanted = {a.id for a in algos}
     res = P.StudyResult(algos)
     res.counts = {i: c for i, c in counts_of(report).items() if i in wanted}

@@ -81,7 +81,7 @@ def run(args) -> int:
     from knightgui_core.board.magic import line_sums
     from knightgui_core.board.squares import Board
     from knightgui_core.board.tour import Tour
-    from knightgui_core.studies.magic_search import MagicSearchError, search_magic
+    from knightgui_core.studies.magic.search import MagicSearchError, search_magic
     board = Board(size, size)
     starts = None
     if args.start is not None:
@@ -154,7 +154,7 @@ def _headline(size: int, what: str, from_: str, starts, limit: int, nodes: int,
               seconds: float | None) -> str:
     """The first line on a terminal: what the search looks for, and where it stops."""
     from knightgui_core.board.magic import magic_constants
-    from knightgui_core.studies.magic_search import start_squares
+    from knightgui_core.studies.magic.search import start_squares
     total = magic_constants(size, size)[0]       # every side of 2 … 16 has a whole one
     origins = ("" if starts else
                f" from {len(start_squares(size, size))} start squares (one a symmetry class)")
@@ -173,8 +173,8 @@ def _census(args, size: int, mode: str, board) -> int:
     (proved), 2 for bad input or a lost cluster."""
     from knightgui_core.board.magic import line_sums
     from knightgui_core.board.tour import Tour
-    from knightgui_core.studies.magic_census import run_census
-    from knightgui_core.studies.magic_search import MagicSearchError
+    from knightgui_core.studies.magic.census import run_census
+    from knightgui_core.studies.magic.search import MagicSearchError
     if args.start is not None or args.seconds is not None or args.max_nodes != "0":
         raise CliError("--census runs every start square to the end: no --start, --seconds "
                        "or --max-nodes")

@@ -104,7 +104,7 @@ def test_a_new_store_is_made_without_following_a_link_planted_after_the_look(tmp
 def test_a_census_row_holds_whole_tours_of_its_board(tmp_path):
     """The semi-magic census's shape, on a real 8×8 tour: written and read back as it is;
     a tour with a square twice, or off the board, is refused before it is written."""
-    from knightgui_core.studies import magic_census
+    from knightgui_core.studies.magic import census as magic_census
     half = [2, 8, 25, 19, 4, 14, 31, 21, 36, 46, 63, 53, 47, 30, 15, 5, 11, 1, 18, 35, 20, 37,
             54, 60, 50, 56, 41, 24, 34, 40, 57, 51]       # tests/core/test_semimagic_search.py
     tour = half + [63 - v for v in half]

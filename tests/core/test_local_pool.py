@@ -117,9 +117,9 @@ def _old_rows(st: ResultStore, n: int, tie: str, slices: list[tuple[int, int]]) 
     """Rows as the earlier code wrote them: slices of 2520 orders, zlib level 6."""
     import base64
 
-    from knightgui_core.studies import orders_runner as OR
     from knightgui_core.studies.orders import all_orders
-    from knightgui_core.studies.orders_walks import shared_walks
+    from knightgui_core.studies.orders import runner as OR
+    from knightgui_core.studies.orders.walks import shared_walks
 
     def pack6(a):
         return {"dtype": a.dtype.str, "shape": list(a.shape),
@@ -132,8 +132,8 @@ def _old_rows(st: ResultStore, n: int, tie: str, slices: list[tuple[int, int]]) 
 
 
 def test_a_store_of_the_earlier_sixteen_slices_resumes(tmp_path):
-    from knightgui_core.studies import orders_runner as OR
     from knightgui_core.studies.orders import run_orders
+    from knightgui_core.studies.orders import runner as OR
     assert len(OR.orders_tasks(5)) == 8 and OR.OLD_SLICE == 2520
     ref = run_orders(5, "first")
     old = [(lo, lo + 2520) for lo in range(0, 40320, 2520)]

@@ -1,5 +1,5 @@
-"""The move-order study's shared walks (studies/orders_tree_kernel.py through
-studies/orders_walks.py): orders as ranks and words of constraints, the tail table, sets of
+"""The move-order study's shared walks (studies/orders/tree_kernel.py through
+studies/orders/walks.py): orders as ranks and words of constraints, the tail table, sets of
 orders, each distinct walk made once, chunks, and arguments that do not fit refused."""
 import itertools
 
@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from knightgui_core.studies.orders import OrderError, all_orders, run_orders
-from knightgui_core.studies.orders_kernel import one_walk
-from knightgui_core.studies.orders_walks import (
+from knightgui_core.studies.orders.walk_kernel import one_walk
+from knightgui_core.studies.orders.walks import (
     OrderSet,
     order_set,
     padded_layout,

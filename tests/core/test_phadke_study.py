@@ -5,7 +5,7 @@ import json
 import pytest
 
 from knightgui_core.studies import phadke as P
-from knightgui_core.studies.phadke_tables import (
+from knightgui_core.studies.phadke.tables import (
     combo_table,
     export_csv,
     family_totals,

@@ -118,10 +118,10 @@ def test_pack_array_round_trip():
 def test_phadke_and_move_orders_on_two_worker_processes_equal_the_engines(tmp_path):
     """A LocalCluster of two worker processes (the tasks travel by pickle to other
     processes) gives the single-process engines' answers exactly."""
-    from knightgui_core.studies import orders_runner as OR
     from knightgui_core.studies import phadke as P
-    from knightgui_core.studies import phadke_runner as PR
     from knightgui_core.studies.orders import run_orders
+    from knightgui_core.studies.orders import runner as OR
+    from knightgui_core.studies.phadke import runner as PR
     strict = P.algorithms("strict")
     res, rep = PR.run_study(strict, scheduler="processes", workers=2)
     assert rep.tasks_json() == {"total": 10, "from_store": 0, "computed": 10}
@@ -138,8 +138,8 @@ def test_phadke_and_move_orders_on_two_worker_processes_equal_the_engines(tmp_pa
 
 
 def test_move_order_subsets_get_their_own_keys():
-    from knightgui_core.studies import orders_runner as OR
     from knightgui_core.studies.orders import all_orders, run_orders
+    from knightgui_core.studies.orders import runner as OR
     sub = all_orders()[::997]
     full_keys = {t.key for t in OR.orders_tasks(5, "first")}
     sub_tasks = OR.orders_tasks(5, "first", orders=sub)

@@ -1,4 +1,4 @@
-"""The semi-magic census study (core/studies/magic_census.py): 6×6 half-turn exhausted on the
+"""The semi-magic census study (core/studies/magic/census.py): 6×6 half-turn exhausted on the
 runner and read back from the store on a rerun, and the gathering counts numbered tours,
 classes up to symmetry and reversal, and closed tours."""
 from __future__ import annotations
@@ -9,8 +9,8 @@ from test_semimagic_search import HALF_TURN_C1
 
 from knightgui_core.run.runner import RunReport, run_tasks
 from knightgui_core.run.store import ResultStore
-from knightgui_core.studies.magic_census import census_tasks, class_key, run_census
-from knightgui_core.studies.magic_search import MagicSearchError
+from knightgui_core.studies.magic.census import census_tasks, class_key, run_census
+from knightgui_core.studies.magic.search import MagicSearchError
 
 
 def test_six_by_six_half_turn_census_runs_and_resumes_from_the_store(tmp_path):

@@ -1,4 +1,4 @@
-"""The line-sum search (core/studies/magic_search.py): on 6×6 it finds exactly the numbered
+"""The line-sum search (core/studies/magic/search.py): on 6×6 it finds exactly the numbered
 half-turn tours that a plain filter of the listed tours finds, the closed and open modes find
 a given tour again from its sums, budgets and cancels stop it where it can resume, and bad
 input is refused."""
@@ -13,8 +13,8 @@ from test_magic import BEVERLEY, DUDENEY, tour_of
 from knightgui_core.board.magic import line_sums
 from knightgui_core.board.squares import Board
 from knightgui_core.board.tour import Tour
-from knightgui_core.studies import magic_search
-from knightgui_core.studies.magic_search import MagicSearchError, search_magic, start_squares
+from knightgui_core.studies.magic import search as magic_search
+from knightgui_core.studies.magic.search import MagicSearchError, search_magic, start_squares
 from knightgui_core.tietree.alltours.symmetric_listing import symmetric_tours
 from knightgui_core.tietree.alltours.symmetric_tours import plan
 

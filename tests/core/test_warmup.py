@@ -13,8 +13,8 @@ from knightgui_core.warmup import STAGES, Stage, warm_up
 
 @pytest.mark.jit_only
 def test_warm_up_loads_the_window_kernels():
-    from knightgui_core.studies.orders_kernel import one_walk
-    from knightgui_core.studies.orders_tree_kernel import orders_tree
+    from knightgui_core.studies.orders.tree_kernel import orders_tree
+    from knightgui_core.studies.orders.walk_kernel import one_walk
     from knightgui_core.tietree.enumeration import bitboard_kernel as k64
     from knightgui_core.tietree.enumeration import enumerate_kernel as k
     from knightgui_core.walks import walk_kernel as walk

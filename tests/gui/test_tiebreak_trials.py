@@ -6,7 +6,7 @@ import pytest
 
 from knightgui.analysis.window import AnalysisWindow
 from knightgui_core.board.rules import RANDOM_RULES
-from knightgui_core.studies.tiebreaks_result import wilson_interval
+from knightgui_core.studies.tiebreaks.result import wilson_interval
 
 
 @pytest.fixture

@@ -126,7 +126,7 @@ def test_studies_through_a_real_cluster_equal_the_local_run(cluster, tmp_path):
     """phadke strict and move-orders 6×6 through `dask scheduler` + 2 `dask worker`s give
     the answers of the in-process run (the workers import the tasks' functions)."""
     from knightgui_core.studies import phadke as P
-    from knightgui_core.studies.phadke_tables import family_totals
+    from knightgui_core.studies.phadke.tables import family_totals
     t0 = time.monotonic()
     remote = _json(_cli(["study", "move-orders", "--size", "6", "--json", "--scheduler",
                          cluster.address]))

@@ -28,7 +28,7 @@ from numpy.lib import format as npf
 from knightgui_core.board.dash import EnumerationError
 from knightgui_core.board.tour import Tour, TourError
 from knightgui_core.studies import phadke as P
-from knightgui_core.studies.phadke_runner import import_checkpoint
+from knightgui_core.studies.phadke.runner import import_checkpoint
 from knightgui_core.system import files
 from knightgui_core.tietree.enumeration.solution_reader import open_solutions
 
@@ -176,7 +176,7 @@ def test_infinite_counts_are_refused_not_an_overflow(tmp_path):
 
 
 def test_checkpoint_counts_must_be_whole_numbers_in_range(tmp_path):
-    from knightgui_core.studies.phadke_checkpoint import read_checkpoint
+    from knightgui_core.studies.phadke.checkpoint import read_checkpoint
     algos = P.algorithms("strict")
     a, b, c = algos[0], algos[1], algos[2]
     p = tmp_path / "ck.json"
@@ -207,7 +207,7 @@ def test_dev_zero_checkpoint_is_refused_without_reading(tmp_path, address_space)
 
 
 def test_checkpoint_above_the_size_limit_is_refused_unread(tmp_path, monkeypatch):
-    from knightgui_core.studies import phadke_checkpoint
+    from knightgui_core.studies.phadke import checkpoint as phadke_checkpoint
     monkeypatch.setattr(phadke_checkpoint, "CHECKPOINT_BYTES", 1000)
     p = tmp_path / "big.json"
     p.write_text('{"format": "knightgui-phadke-checkpoint", "done": []}' + " " * 2000)

@@ -19,16 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from knightgui_core.run.store import ResultStore
-from knightgui_core.studies import (
-    all_tours,
-    count_study,
-    magic_census,
-    orders_runner,
-    phadke_runner,
-    symmetric_count,
-    tiebreaks,
-)
+from knightgui_core.studies import all_tours, count_study, symmetric_count, tiebreaks
 from knightgui_core.studies import phadke as P
+from knightgui_core.studies.magic import census as magic_census
+from knightgui_core.studies.orders import runner as orders_runner
+from knightgui_core.studies.phadke import runner as phadke_runner
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -20,8 +20,10 @@ from knightgui.cli import run
 from knightgui_core.run.runner import pack_array
 from knightgui_core.run.store import ResultStore, StoreError, row_checksum
 from knightgui_core.run.store_shapes import SHAPES
-from knightgui_core.studies import all_tours, count_study, orders_runner, phadke_runner, tiebreaks
+from knightgui_core.studies import all_tours, count_study, tiebreaks
 from knightgui_core.studies import phadke as P
+from knightgui_core.studies.orders import runner as orders_runner
+from knightgui_core.studies.phadke import runner as phadke_runner
 
 pytestmark = pytest.mark.timeout(120)
 

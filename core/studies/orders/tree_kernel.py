@@ -1,7 +1,7 @@
 """numba kernels for the move-order analysis's shared walks (docs/spec.md §7): every order's
 walk from each start, each distinct walk made once for all the orders that make it.
 
-The walks run on the padded board of :mod:`knightgui_core.studies.orders_kernel` (its
+The walks run on the padded board of :mod:`knightgui_core.studies.orders.walk_kernel` (its
 ``FRAME``, ``LIMIT`` and outlet table). A set of orders is never listed while the walks run:
 a group of orders is a *word* of constraints, byte y holding the move types (bit t: type
 t + 1) that must come before type y + 1 in the order, a transitive relation; the group is
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit
-from .orders_kernel import FRAME, LIMIT, _closed_end
+from ...system.jit import njit
+from .walk_kernel import FRAME, LIMIT, _closed_end
 
 
 @njit
@@ -155,10 +155,10 @@ def orders_tree(word0: int, last: int, row_of: np.ndarray, rlo: int, outlets0: n
     last        int          0: ties go to the first tied move in the order; 1: the last
     row_of      int32[m]     row of the order of lexicographic rank ``rlo + i`` (-1: not in the set)
     rlo         int          rank of ``row_of[0]`` (the ranks of the set lie in rlo .. rlo + m - 1)
-    outlets0, offsets, squares as in ``studies.orders_kernel.orders_chunk``
+    outlets0, offsets, squares as in ``studies.orders.walk_kernel.orders_chunk``
     starts      int64[s]     padded indices of the start squares
     cols_of     int64[s]     the row of ``len_by_start``/``closed_by_start`` each start fills
-    toff, tflat int32[4097], int8[t]  the tail table (``studies.orders_walks.tail_table``)
+    toff, tflat int32[4097], int8[t]  the tail table (``studies.orders.walks.tail_table``)
     snap        int32[squares + 1, P]  scratch: the outlets at each open tie
     stack       int64[8 * (squares + 1), 4]  scratch: branches still to walk
     len_by_start int16[starts, rows], closed_by_start uint8[same]: squares visited by each

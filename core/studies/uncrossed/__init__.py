@@ -4,7 +4,7 @@ A knight's move is drawn as the segment between the centres of its two squares. 
 cycle) is *uncrossed* when no two of its segments meet except at a shared end square (it
 visits no square twice). :func:`longest_uncrossed` finds the greatest number of moves such a
 path or cycle can have, proves it by an exhaustive branch-and-bound search
-(:mod:`knightgui_core.studies.uncrossed_kernel`), and counts the longest ones: as sets of
+(:mod:`knightgui_core.studies.uncrossed.search_kernel`), and counts the longest ones: as sets of
 moves on the board (``total``) and up to the board's symmetries (``count``: 8 on a square
 board, 4 on an oblong one). Published lengths: OEIS A003192 (paths on n×n) and A157416
 (cycles); docs/structure.md sets them beside the figures found here.
@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..board.canonical import symmetry_maps
-from ..system.control import CancelLike, ProgressFn, cancel_requested
-from ..system.errors import Cancelled, InputError
+from ...board.canonical import symmetry_maps
+from ...system.control import CancelLike, ProgressFn, cancel_requested
+from ...system.errors import Cancelled, InputError
 
 __all__ = ["UncrossedError", "UncrossedResult", "longest_uncrossed", "move_segments",
            "crossing_table", "MAX_SIDE", "canonical_moves"]
@@ -175,7 +175,7 @@ def longest_uncrossed(rows: int, cols: int, cycle: bool = False,
     the start squares searched; ``node_limit`` > 0 stops the proof after that many nodes with
     :class:`UncrossedError`; ``floor``: a length known to be reached (the search counts from
     it)."""
-    from .uncrossed_kernel import BEST, FOUND, KEPT, NODES, uncrossed_search
+    from .search_kernel import BEST, FOUND, KEPT, NODES, uncrossed_search
     for name, v in (("rows", rows), ("cols", cols)):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 1 <= v <= MAX_SIDE:
             raise UncrossedError(f"{name} must be a whole number from 1 to {MAX_SIDE}, got {v!r}")

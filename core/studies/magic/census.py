@@ -1,6 +1,6 @@
 """Every semi-magic tour of a family, as a runner study that resumes from the store.
 
-One task per start square (:func:`~knightgui_core.studies.magic_search.start_squares`: one
+One task per start square (:func:`~knightgui_core.studies.magic.search.start_squares`: one
 of each orbit of the board's symmetries) exhausts the line-sum search from it and returns
 every tour it finds, with its nodes; the tasks' keys name the board, the family and the
 start, so a rerun with the same store computes only the tasks not yet kept. The result
@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from ..run.runner import RunReport, Task, run_tasks
-from ..run.store import ResultStore
-from ..run.store_shapes import RowShapeError, listed, obj, result_shape, whole
-from .magic_search import MODES, MagicSearchError, search_magic, start_squares
+from ...run.runner import RunReport, Task, run_tasks
+from ...run.store import ResultStore
+from ...run.store_shapes import RowShapeError, listed, obj, result_shape, whole
+from .search import MODES, MagicSearchError, search_magic, start_squares
 
 __all__ = ["STUDY", "CensusResult", "census_task", "census_tasks", "run_census", "class_key"]
 

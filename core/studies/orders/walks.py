@@ -1,7 +1,7 @@
 """How the move-order study walks: the padded board, and the walks of many orders from many
 starts, each order on its own (:func:`walk_slice`) or sharing the walks of the orders that
 resolve their ties alike (:func:`tree_starts`, :func:`shared_walks`). The kernels are in
-:mod:`knightgui_core.studies.orders_kernel`; :mod:`knightgui_core.studies.orders` is the
+:mod:`knightgui_core.studies.orders.walk_kernel`; :mod:`knightgui_core.studies.orders` is the
 study around them.
 
 The shared walks never hold a list of orders while they run: a group of orders is a word of
@@ -17,9 +17,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..board.squares import DCOL, DROW
-from .orders_kernel import FRAME, orders_chunk
-from .orders_tree_kernel import order_codes, orders_tree
+from ...board.squares import DCOL, DROW
+from .tree_kernel import order_codes, orders_tree
+from .walk_kernel import FRAME, orders_chunk
 
 __all__ = ["padded_layout", "walk_slice", "rank_words", "tail_table",
            "OrderSet", "order_set", "tree_starts", "shared_walks"]

@@ -5,7 +5,7 @@ The walks run on a *padded* board: the ``rows`` × ``cols`` board sits inside a 
 squares wide, so a knight step is a constant offset and never needs a bounds check.
 
 * Padded width ``W = cols + 4``; the square ``(col, row)`` has padded index
-  ``(row + 2) * W + (col + 2)``; :func:`knightgui_core.studies.orders_walks.padded_layout` builds the tables.
+  ``(row + 2) * W + (col + 2)``; :func:`knightgui_core.studies.orders.walks.padded_layout` builds the tables.
 * ``outlets0``: ``int32[(rows + 4) * W]`` — for a board square, the number of board squares a
   knight move away; for a frame square, ``FRAME`` (a large value).
 * While a walk runs the same array holds the *current* outlets: entering square ``q`` lowers the
@@ -18,14 +18,14 @@ squares wide, so a knight step is a constant offset and never needs a bounds che
   stops when the smallest outlet count is at or above ``LIMIT`` (no candidate).
 
 :func:`orders_chunk` walks each order on its own (the reference the tests compare with);
-:mod:`knightgui_core.studies.orders_tree_kernel` makes each distinct walk once for all the
+:mod:`knightgui_core.studies.orders.tree_kernel` makes each distinct walk once for all the
 orders that make it.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit
+from ...system.jit import njit
 
 #: Outlet value that marks a frame or visited square.
 FRAME = 1 << 20

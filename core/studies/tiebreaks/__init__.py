@@ -15,7 +15,7 @@ for them too.
 
 Trials: rules with random residual ties (:data:`knightgui_core.board.rules.RANDOM_RULES`) are walked
 with ``trials`` seeds, ``seed``, ``seed + 1``, …; the success rate per n is then over
-starts × trials walks, with a 95 % Wilson interval (:mod:`.tiebreaks_result`).
+starts × trials walks, with a 95 % Wilson interval (:mod:`.result`).
 
 The work is a list of deterministic tasks (:class:`WalkTask`: one rule, one trial seed, a
 range of n, with a stable :meth:`WalkTask.key`); :func:`run_task` runs one. They run on a
@@ -38,17 +38,17 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..board import rules as _rules
-from ..board.squares import Board, SquareSpec
-from ..run.runner import Task, run_tasks
-from ..run.store_shapes import MAX_SIDE, RowShapeError, listed, obj, result_shape, whole
-from ..tietree.counting.fold import fold_roots
-from ..tietree.counting.subtrees import CountBoard, count_subtrees
-from ..tietree.counting.table import TransTable
-from ..walks.solve import SolveError, solve
-from ..walks.walk_result import Walk
-from .tiebreaks_result import FirstFailure, RuleSummary, SideRate, TieBreakResult, wilson_interval
-from .tiebreaks_tasks import (
+from ...board import rules as _rules
+from ...board.squares import Board, SquareSpec
+from ...run.runner import Task, run_tasks
+from ...run.store_shapes import MAX_SIDE, RowShapeError, listed, obj, result_shape, whole
+from ...tietree.counting.fold import fold_roots
+from ...tietree.counting.subtrees import CountBoard, count_subtrees
+from ...tietree.counting.table import TransTable
+from ...walks.solve import SolveError, solve
+from ...walks.walk_result import Walk
+from .result import FirstFailure, RuleSummary, SideRate, TieBreakResult, wilson_interval
+from .tasks import (
     CONSTRUCTION,
     START_SETS,
     TieBreakError,
@@ -62,7 +62,7 @@ from .tiebreaks_tasks import (
 )
 
 if TYPE_CHECKING:
-    from ..run.store import ResultStore
+    from ...run.store import ResultStore
 
 __all__ = ["START_SETS", "CONSTRUCTION", "TieBreakError", "TieBreakResult", "WalkTask",
            "FirstFailure", "RuleSummary", "SideRate",

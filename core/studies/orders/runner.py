@@ -26,11 +26,11 @@ from typing import Any
 
 import numpy as np
 
-from ..board.squares import Board
-from ..run.runner import CancelArg, ProgressFn, RunReport, Task, pack_array, run_tasks, unpack_array
-from ..run.store import ResultStore
-from ..run.store_shapes import RowShapeError, board_squares, obj, packed, result_shape, whole
-from .orders import (
+from ...board.squares import Board
+from ...run.runner import CancelArg, ProgressFn, RunReport, Task, pack_array, run_tasks, unpack_array
+from ...run.store import ResultStore
+from ...run.store_shapes import RowShapeError, board_squares, obj, packed, result_shape, whole
+from . import (
     N_ORDERS,
     OrderError,
     OrdersResult,
@@ -39,7 +39,7 @@ from .orders import (
     _order_table,
     all_orders,
 )
-from .orders_walks import shared_walks
+from .walks import shared_walks
 
 STUDY = "move-orders"
 VERSION = 1
@@ -60,7 +60,7 @@ def slice_size(squares: int) -> int:
 
 def walk_orders(rows: int, cols: int, last: int, orders: np.ndarray) -> dict[str, Any]:
     """Walk ``orders`` (int8[k, 8]) from every start of a rows × cols board (runs on a
-    worker; the orders share their walks, :func:`~knightgui_core.studies.orders_walks.shared_walks`).
+    worker; the orders share their walks, :func:`~knightgui_core.studies.orders.walks.shared_walks`).
     ``{"lengths": packed int16[k, squares], "closed": packed uint8[k, squares]}``."""
     table = np.ascontiguousarray(orders, dtype=np.int8)
     lengths, closed = shared_walks(rows, cols, int(last), table)

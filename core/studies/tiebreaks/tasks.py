@@ -9,14 +9,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..board import rules as _rules
-from ..board.existence import open_tour_exists, why_no_tour
-from ..board.squares import Board
-from ..system.errors import InputError
-from ..walks import squirrel as _squirrel
-from ..walks import walk_kernel as _walk
-from ..walks.phased_kernel import phased_walk
-from ..walks.solve import SolveError, solve
+from ...board import rules as _rules
+from ...board.existence import open_tour_exists, why_no_tour
+from ...board.squares import Board
+from ...system.errors import InputError
+from ...walks import squirrel as _squirrel
+from ...walks import walk_kernel as _walk
+from ...walks.phased_kernel import phased_walk
+from ...walks.solve import SolveError, solve
 
 START_SETS = ("corner", "corners", "all", "sample")
 CONSTRUCTION = "construction"

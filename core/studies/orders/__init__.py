@@ -38,16 +38,16 @@ from typing import Any
 
 import numpy as np
 
-from ..board import rules as _rules
-from ..board.squares import Board, BoardError, SquareSpec
-from ..system.control import cancel_requested
-from ..system.errors import InputError
-from ..system.files import write_text
-from ..system.jit import num_threads
-from ..walks.walk_result import Walk
-from .json_fields import FieldsJson
-from .orders_kernel import one_walk
-from .orders_walks import order_set, padded_layout, rank_words, tree_starts, walk_slice
+from ...board import rules as _rules
+from ...board.squares import Board, BoardError, SquareSpec
+from ...system.control import cancel_requested
+from ...system.errors import InputError
+from ...system.files import write_text
+from ...system.jit import num_threads
+from ...walks.walk_result import Walk
+from ..json_fields import FieldsJson
+from .walk_kernel import one_walk
+from .walks import order_set, padded_layout, rank_words, tree_starts, walk_slice
 
 N_ORDERS = 40320
 TIES = ("first", "last")
@@ -307,8 +307,8 @@ def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
     (``cols`` defaults to ``n``).
 
     ``shared`` (default): the orders of a chunk that resolve every tie they meet the same way
-    share one walk (:func:`~knightgui_core.studies.orders_tree_kernel.orders_tree`); False walks
-    each order on its own (:func:`~knightgui_core.studies.orders_kernel.orders_chunk`, the
+    share one walk (:func:`~knightgui_core.studies.orders.tree_kernel.orders_tree`); False walks
+    each order on its own (:func:`~knightgui_core.studies.orders.walk_kernel.orders_chunk`, the
     reference the tests compare with).
 
     ``chunk``: orders per chunk (default: all of them on boards up to ``WHOLE_UP_TO`` squares,

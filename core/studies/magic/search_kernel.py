@@ -1,7 +1,7 @@
 """A search for knight's tours whose lines add up to given totals: semi-magic tours, among
 the open paths, the closed tours, or the closed tours the half turn keeps.
 
-Arrays in, arrays out (numba only; :mod:`knightgui_core.studies.magic_search` checks them).
+Arrays in, arrays out (numba only; :mod:`knightgui_core.studies.magic.search` checks them).
 
 Move j puts number j+1 on ``path[j]``. In the half-turn mode (``HALF_TURN``) a closed tour of
 N squares that the half turn ``opp`` maps onto itself visits ``opp(s)`` exactly N/2 steps
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit
+from ...system.jit import njit
 
 NODES, FOUND, STARTS_DONE = 0, 1, 2
 OPEN, CLOSED, HALF_TURN = 0, 1, 2

@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from ..board.squares import Board
-from ..system.files import write_text
-from .json_fields import FieldsJson
+from ...board.squares import Board
+from ...system.files import write_text
+from ..json_fields import FieldsJson
 
 _EMPTY = np.zeros(0, dtype=np.int64)
 #: z of a two-sided 95 % interval

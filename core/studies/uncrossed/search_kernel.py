@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit, specialise
-from ..walks.flood_kernel import flood
+from ...system.jit import njit, specialise
+from ...walks.flood_kernel import flood
 
 NODES, BEST, FOUND, KEPT = 0, 1, 2, 3
 

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..system.files import FileRefused, read_json, write_text
-from ..system.text import INT64_MAX, JsonRefused
+from ...system.files import FileRefused, read_json, write_text
+from ...system.text import INT64_MAX, JsonRefused
 
 __all__ = ["CHECKPOINT_BYTES", "read_checkpoint", "load_checkpoint", "save_checkpoint"]
 

@@ -31,11 +31,11 @@ from typing import Any
 
 import numpy as np
 
-from ..run.runner import CancelArg, ProgressFn, ResultFn, RunReport, Task, run_tasks
-from ..run.store import ResultStore
-from ..run.store_shapes import RowShapeError, listed, obj, result_shape, whole
-from .phadke import Algorithm, AlgorithmBatch, StudyResult, all_algorithms
-from .phadke_checkpoint import read_checkpoint
+from ...run.runner import CancelArg, ProgressFn, ResultFn, RunReport, Task, run_tasks
+from ...run.store import ResultStore
+from ...run.store_shapes import RowShapeError, listed, obj, result_shape, whole
+from . import Algorithm, AlgorithmBatch, StudyResult, all_algorithms
+from .checkpoint import read_checkpoint
 
 STUDY = "phadke"
 #: version of the tasks' definition (part of every key)
@@ -142,7 +142,7 @@ def run_study(algos: Iterable[Algorithm] | None = None, *, store: ResultStore | 
               workers: int | None = None, chunk: int = CHUNK) -> tuple[StudyResult, RunReport]:
     """Count ``algos`` (default all 22,432) on the runner. Returns the
     :class:`~knightgui_core.studies.phadke.StudyResult` (the tables of
-    :mod:`~knightgui_core.studies.phadke_tables` read it) and the runner's report. A task may
+    :mod:`~knightgui_core.studies.phadke.tables` read it) and the runner's report. A task may
     hold algorithms outside ``algos`` (its chunk is fixed); only ``algos`` are reported."""
     algos = list([a for _, m in _groups() for a in m] if algos is None else algos)
     t0 = time.perf_counter()
@@ -162,7 +162,7 @@ def import_checkpoint(path: str | Path, store: ResultStore, chunk: int = CHUNK) 
     versions' ``--checkpoint``) into ``store``: every task whose algorithms are all in it
     becomes a row (tasks already in the store are kept). Returns the algorithms imported.
     ValueError (one sentence) if the file is not such a checkpoint; OSError if it cannot be
-    read (:func:`~knightgui_core.studies.phadke_checkpoint.read_checkpoint`: the safe reader,
+    read (:func:`~knightgui_core.studies.phadke.checkpoint.read_checkpoint`: the safe reader,
     bounded JSON, counts checked)."""
     algos = [a for _, members in _groups() for a in members]
     counts = read_checkpoint(path, algos)

@@ -8,8 +8,8 @@ import io
 import os
 from pathlib import Path
 
-from ..system.files import write_text
-from .phadke import (
+from ...system.files import write_text
+from . import (
     COMBOS,
     COPIES,
     CORNER_ORDER,

@@ -9,7 +9,7 @@ numbers of each half. :func:`search_magic` with ``mode="half-turn"`` walks the h
 from each start square (one of each orbit of the board's symmetries, which all commute with
 the half turn), placing two numbers a move; ``"closed"`` and ``"open"`` place one. Each cuts
 a branch as soon as a line can no longer reach its total
-(:mod:`knightgui_core.studies.magic_search_kernel`). Exhausting the half-turn search proves
+(:mod:`knightgui_core.studies.magic.search_kernel`). Exhausting the half-turn search proves
 that no such tour, numbered from any square in either direction, is semi-magic. ``nested``
 adds the half rows and half columns (each quarter of the board semi-magic too, as in
 Beverley's tour): a smaller space, searched faster. A tour found is checked by
@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..board.magic import line_sums, magic_constants
-from ..system.control import CancelLike, cancel_requested
-from ..system.errors import InputError
+from ...board.magic import line_sums, magic_constants
+from ...system.control import CancelLike, cancel_requested
+from ...system.errors import InputError
 
 __all__ = ["MagicSearchError", "MagicSearchResult", "search_magic", "start_squares", "MODES",
            "MAX_SIDE", "knight_table"]
@@ -130,7 +130,7 @@ def search_magic(rows: int, cols: int, mode: str = "half-turn", limit: int = 1,
     with these squares (in the half-turn mode, fewer than half the board).
     ``progress(nodes, tours found, starts exhausted, starts)`` is called after each kernel
     call (:data:`CHUNK` nodes), so a caller can show how far the search has got."""
-    from .magic_search_kernel import CLOSED, FOUND, HALF_TURN, NODES, OPEN, STARTS_DONE, magic_search
+    from .search_kernel import CLOSED, FOUND, HALF_TURN, NODES, OPEN, STARTS_DONE, magic_search
     if mode not in MODES:
         raise MagicSearchError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     rows = _whole("rows", rows, 1, MAX_SIDE)

@@ -3,7 +3,7 @@ algorithms (strict, full corner dash, semi corner dash, ECD, XCD), run on all co
 
 >>> algos = algorithms("strict")
 >>> res = run(algos)                       # StudyResult
->>> from knightgui_core.studies.phadke_tables import family_totals
+>>> from knightgui_core.studies.phadke.tables import family_totals
 >>> family_totals(res)[0]["solutions"]
 989931
 
@@ -42,13 +42,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..board import dash as _dash
-from ..board.squares import Board
-from ..system.control import CancelLike, cancel_requested
-from ..tietree.counting import bits_table as _bt
-from ..tietree.enumeration import bitboard_kernel as _k64
-from ..tietree.enumeration import enumerate_kernel as _k
-from .phadke_checkpoint import load_checkpoint, save_checkpoint
+from ...board import dash as _dash
+from ...board.squares import Board
+from ...system.control import CancelLike, cancel_requested
+from ...tietree.counting import bits_table as _bt
+from ...tietree.enumeration import bitboard_kernel as _k64
+from ...tietree.enumeration import enumerate_kernel as _k
+from .checkpoint import load_checkpoint, save_checkpoint
 
 #: start -> ends (docs/spec.md §6), in the paper's order.
 COMBOS: tuple[tuple[str, tuple[str, ...]], ...] = (
