@@ -17,8 +17,7 @@ a new piece before the renumbering.
 
 The batched insert and the expand loop are the one-word step's written again for a two-word
 key, on purpose: one insert shared by both, with the number of key words as an argument,
-made the one-word step slower (5×8 open, alternating runs on 2 shared cores, 27 Nov: 0.388 /
-0.383 → 0.469 / 0.468 µs of CPU a state read; inlined, 0.42 → 0.55 and 0.40 → 0.63).
+makes the one-word step about 1.2× slower a state read (``bench/frontier.py``, 5×8 open).
 """
 from __future__ import annotations
 
