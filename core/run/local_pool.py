@@ -1,10 +1,9 @@
 """The runner's default scheduler, ``"local"``: a study's tasks on a pool of this process's own
 threads, one per core, with no Dask cluster to import or start.
 
-Why not Dask for the default: on this project's 2 shared cores, ``import distributed`` takes
-0.77 s (``python -X importtime -c 'import distributed'``) and the in-process ``LocalCluster``
-0.6–2.7 s to start, so a command-line study paid 1.4–3.5 s before its first task and the
-8×8 move-order study (0.1–0.3 s of work) took 1.6–2.6 s through the runner. The kernels
+Why not Dask for the default: importing ``distributed`` and starting even an in-process
+``LocalCluster`` costs seconds before the first task, more than a small study's whole work
+(``bench/dask_runner.py`` measures both). The kernels
 release the GIL, so plain threads use every core as Dask's threads did; what Dask adds —
 other machines, worker processes, a scheduler that re-runs a dead worker's tasks — is the
 ``"threads"``, ``"processes"`` and ``tcp://`` schedulers' job.

@@ -41,11 +41,9 @@ Schedulers (``scheduler=``)
     answer within :data:`CONNECT_TIMEOUT` seconds, else :class:`SchedulerError`.
   * a ``distributed.Client``: used as it is (the caller closes it).
 
-Of Dask's two local clusters, measured side by side on this project's 2-core machine, shared
-with other work (``python bench/dask_runner.py --only 12``, load average 10–15): the
-in-process cluster starts in 1.8–2.7 s against 5.1–6.6 s for two worker processes (each
-imports numpy, numba, the kernels), runs ``phadke --family cd`` in 4.4–5.8 s against
-5.3–11.6 s and schedules a no-op task in 5.8–15 ms against 17–28 ms.
+Of Dask's two local clusters, the in-process one starts, runs a study and schedules a task
+about two to three times faster than worker processes, each of which imports numpy, numba
+and the kernels (``bench/dask_runner.py``).
 
 Faults: a task that raises is retried (``retries``; on Dask, Dask's own retry); a worker that
 dies mid-task has its tasks re-run elsewhere by the scheduler (Dask's resilience); a cluster left

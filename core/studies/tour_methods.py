@@ -35,10 +35,8 @@ __all__ = ["FRONTIER_FROM", "METHODS", "VISITED_FASTER_UP_TO", "board_record", "
 METHODS = ("auto", "frontier", "visited")
 #: with the open paths asked for, the length from which ``auto`` counts a board of each
 #: height by the frontier (shorter boards of at most 64 squares go to the visited-set
-#: counter, which is faster there). bench/frontier.py compares both, CPU seconds, 27 Nov
-#: at load 3-4 on 2 cores, since the frontier prunes at the board's right edge: 4×6 0.3
-#: against 4.2, 5×5 0.3 against 0.8, 5×6 1.0 against 1.1, 5×8 8.1 against 15.6 — the
-#: frontier from five rows on; six rows still not (6×6: 39 s of CPU against 3.2 s)
+#: counter, which is faster there): the lengths where the frontier's pruning at the board's
+#: right edge starts to win, as ``bench/frontier.py`` compares both
 FRONTIER_FROM = {1: 3, 2: 3, 3: 9, 4: 6, 5: 5, 6: 11}
 #: the closed tours alone: the frontier's closed states are few (56,497 at most on 5 rows,
 #: 1.4 M on 6), so it takes every board on the plane from this many squares

@@ -396,5 +396,5 @@ def specialise(kernel: Any, name: str, *, refcounts: bool = True, **bindings: An
 def inlined(kernel: Any) -> Any:
     """A copy of ``kernel`` that numba writes into each caller: a plain kernel is inlined by
     LLVM only when compiled in its caller's process, and stays a call when it comes from the
-    cache, so a hot loop's code would depend on the cache (docs/counts.md, 28 Nov)."""
+    cache, so a hot loop's code would otherwise depend on what the cache held."""
     return njit(inline="always")(getattr(kernel, "py_func", kernel))

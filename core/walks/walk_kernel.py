@@ -162,10 +162,8 @@ def _greedy_centre(rows, cols, start, sec_t, cnt, off, cx2, cy2, metric, path, t
 
     A copy of :func:`~knightgui_core.walks.walk_loop_kernel.keyed_walk` kept on purpose: the
     centre rule's walk on the biggest boards is held to 1.2× the prototype's
-    (bench/solve.py). The keyed loop on the same padded board chooses the same squares but takes
-    1.48× as long on 1000×1000 and on 2000×2000 (best of 5: 156 ms against 231 ms, 618 ms
-    against 916 ms; ``bench/walk_loops.py``, 27 Nov, 2 cores shared with other agents, load
-    6.4; 2.0× and 3.0× in the same minutes before the keyed loop chose its rule key in place)."""
+    (bench/solve.py); the keyed loop on the same padded board chooses the same squares but
+    takes about 1.5× as long on 1000×1000 and 2000×2000 (``bench/huge.py``)."""
     size = rows * cols
     W = cols + 4
     q = (start // cols + 2) * W + start % cols + 2

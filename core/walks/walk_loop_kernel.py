@@ -235,9 +235,8 @@ def keyed_walk(L: tuple[np.ndarray, int], free: np.ndarray, outlets: np.ndarray,
 
     The rule key is chosen in the loop, case by case as in :func:`rule_key`, with only
     :func:`onward_key` called: the loop calling :func:`rule_key` whole (inlined all the same)
-    took 1.3–1.7× as long for the centre rules on the padded 1000×1000 plane (centre with a
-    dash 66 against 39 ms, centre-random 66 against 42 ms, best of 5 CPU; Pohl the same), on
-    2 cores shared with other agents, load 14.)"""
+    takes 1.3–1.7× as long for the centre rules on the padded 1000×1000 plane
+    (``bench/huge.py``)."""
     base = tie & 0xFF
     randomised = is_randomised(base)
     centred = base == TieRule.CENTER_FAR or base == TieRule.CENTER_FAR_RANDOM

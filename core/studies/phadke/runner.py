@@ -41,8 +41,8 @@ STUDY = "phadke"
 #: version of the tasks' definition (part of every key)
 VERSION = 1
 #: most algorithms in one task: the whole study is 90 tasks of a few tens of milliseconds
-#: each, counted by states (128 a task made 210 tasks: 5.6 s against 4.4 s for the whole
-#: study on the runner, two threads, load 5, 25 Nov)
+#: each, counted by states (smaller tasks cost more in scheduling than they share:
+#: ``bench/phadke.py``)
 CHUNK = 512
 
 

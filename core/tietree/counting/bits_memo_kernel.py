@@ -28,9 +28,8 @@ of squares left in ``cfg[CF_MIN] ..= cfg[CF_MAX]``.
 
 **Bounded.** ``tab`` is a fixed number of buckets of :data:`WAYS` entries; when a bucket is
 full the entry whose subtree cost the fewest forward moves goes. One way (direct-mapped: the
-new entry replaces the old) measured fastest: most lookups miss, and a miss reads every line
-of its bucket (whole study, one thread, load 4: 2.35–2.48 s with one way, 2.63–2.77 s with
-two, 2.8 s and more with four).
+new entry replaces the old) is the fastest: most lookups miss, and a miss reads every line
+of its bucket (``bench/phadke.py``, one way against two and four).
 
 ``tab`` uint64[C, 8], one 64-byte entry a row: ``free``, ``avail``, ``dash & avail``,
 ``endm``, ``q | 1 << 8 | cost << 16`` (0: empty; cost: forward moves of the subtree, capped),

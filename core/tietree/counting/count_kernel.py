@@ -202,34 +202,16 @@ def count_loop(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nd
     :mod:`knightgui_core.tietree.counting.count_rule_kernel`'s ``tied`` (the fewest onward
     exits) and ``low`` / ``pop_into`` (the order the tied squares are followed in).
 
-    Kept beside the enumeration's loop (``enumerate_kernel.search``) because the fold was
-    measured slower: ``bench/count_fold.py`` writes this 128-bit state as a layout of
-    ``search`` (its five operations; the ties then kept as an options matrix) and times it
-    against this loop on 9×9 from square 20 (whole tree) and 10×10 from d1 (the first
-    20,000,000 forward moves), figures below in that order, as fractions of this loop's CPU
-    time. As ``search`` is, it takes only the plain count (a visit at each tour): 0.95–1.04
-    and 0.995–1.00. The table's visitor needs four hooks ``search`` lacks (a tour and a dead
-    end with the innermost open tie, a tie the table may know, a tie closed once its whole
-    subtree is done) and its ties kept open until then (``bench/_count_fold_hooks.py``);
-    with them the fold took 1.09–1.14 and 1.10–1.20 with the plain visitor, 1.14–1.17 and
-    1.05–1.08 with the table's visitor and no table, 1.00–1.05 and 1.005–1.02 with a 64 MiB
-    table (best of 7 CPU seconds each, alternating, one core of 2 shared with other agents,
-    two runs at load 4–7). Re-run on 28 Nov once this loop's helpers were inlined in source
-    (below; ``--reps 5``, load 0.9): ``search`` 1.25 and 1.18, with the hooks 1.36 and 1.28,
-    ``count_run`` 1.10 and 1.07.
+    Kept beside the enumeration's loop (``enumerate_kernel.search``) rather than folded into
+    it: the table's visitor needs four hooks that loop lacks (a tour and a dead end with the
+    innermost open tie, a tie the table may know, a tie closed once its whole subtree is
+    done), and with them the shared loop is 1.1–1.3× slower (``bench/table.py``).
 
-    The forced moves run in a function of their own (:func:`_forced`), the square and the
-    unvisited set in registers, the square unsigned (no negative-index fix-up). Written in
-    this loop, the table's copy reloaded the attack table's address and row length from the
-    stack for every candidate of ``tied`` (objdump); alone, they stay in registers: the
-    table's 10×10 from d1, twelve pairs of fresh processes (CPU, load 2.3–2.7), median 3.34
-    → 3.22 s, best 2.95 → 2.73 s. Inside it, the rule's helpers are inlined copies
-    (``count_rule_kernel.forced``): as plain kernels they were inlined or called depending on
-    what numba's cache held when this loop was compiled, and this loop took 0.09–0.22 s on
-    9×9 from square 20 by that alone; with the copies, against the code before in one
-    process (28 Nov, four rounds, medians): this loop 0.167 → 0.096 s, the table's count
-    with one search on 10×10 from d1 4.32 → 3.28 s. docs/counts.md has the earlier steps and
-    the dropped ones."""
+    The forced moves run in a function of their own (:func:`_forced`) so that the square and
+    the unvisited set stay in registers (the square unsigned: no negative-index fix-up);
+    inside it the rule's helpers are inlined copies (``count_rule_kernel.forced``), so the
+    machine code of this loop is the same whatever numba's cache held when it was compiled
+    (``bench/table.py``)."""
     one = np.uint64(1)
     P = visit_setup(V, st)
     k = st[ST_K]
@@ -309,11 +291,8 @@ def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nda
     tests/core/test_memo_count.py holds the shared loop to (same counts, forward moves, and
     stops and resumes). It removes a tie as soon as its last option is taken, where the
     shared loop keeps it open until its subtree is done (the table's visitor needs that).
-    Speed no longer sets them apart: since the shared loop runs its forced moves in a loop
-    of their own, the two take the same time on 9×9 from square 20 (7,221,732 forward moves;
-    ``bench/table.py``'s ``loop_against_copy``, medians of 9 CPU seconds, three rounds, 27
-    Nov 10:27 UTC, load 0.5 on the 2 shared cores: 0.110 / 0.101 / 0.097 s here against
-    0.116 / 0.104 / 0.096 s; before that change the shared loop was 8–20 % slower)."""
+    Speed does not set them apart: the two take the same time on 9×9 from square 20
+    (``bench/table.py``'s ``loop_against_copy``)."""
     one = np.uint64(1)
     k = st[ST_K]
     phase = st[ST_PHASE]

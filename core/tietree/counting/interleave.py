@@ -28,10 +28,8 @@ from .table import TransTable
 
 __all__ = ["CONTEXTS", "SUBTREES_PER_CONTEXT", "count_many", "expand"]
 
-#: searches walked in turn. 10×10 from d1, a fixed 128 MiB table, CPU seconds, medians of
-#: pairs alternating in one process against ``memo_run``: 4 contexts 3.03 s against 3.10 s,
-#: 6 contexts 3.05 against 3.31 s, 8 contexts 2.90 against 3.23 s, 16 contexts 2.89 against
-#: 3.02 s (28 Nov, load 0.5-1; docs/counts.md)
+#: searches walked in turn: eight gain the most over one search; four gain less and sixteen
+#: no more (``bench/table.py``)
 CONTEXTS = 8
 #: the subtrees asked for are cut until there are this many per context (or no tie is left
 #: to cut at): a search that finishes takes the next subtree, and the last ones to finish run

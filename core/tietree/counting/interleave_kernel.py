@@ -1,10 +1,9 @@
 """The table's count with several subtrees walked in turn, so no lookup is waited for.
 
-A lookup of the transposition table is a trip to memory: on this project's machine a random
-read of the 128 MiB table of 10×10 takes 220–290 ns (``bench/latency.py``), and the search of
-:mod:`~knightgui_core.tietree.counting.memo_kernel` reads its answer at the next event, about a
-third of that later (median 304 cycles from the prefetch, counted with the processor's cycle
-counter). Here ``S`` searches (*contexts*), each on a subtree of its own, share one loop and
+A lookup of the transposition table is a trip to memory: a random read of a table far
+larger than the processor's caches takes a few hundred nanoseconds, and the search of
+:mod:`~knightgui_core.tietree.counting.memo_kernel` reads its answer at the next event, only
+a fraction of that later. Here ``S`` searches (*contexts*), each on a subtree of its own, share one loop and
 one table: a context that sends a lookup hands over to the next one, and reads its answer
 when its turn comes back, after the other ``S - 1`` have each walked to their next lookup
 (on 10×10 from d1, with 8 contexts, 4,000 cycles later on the median). A hit then costs no
@@ -14,11 +13,10 @@ The search is the count loop's (``count_kernel.count_loop`` with the table's vis
 rule, open tours, every tie followed, the same window and entries), and it gives the same
 counts; it is kept as a loop of its own, not a visitor of ``count_loop``, because the switch
 between contexts must cost next to nothing (four numbers saved and loaded): written as
-``count_loop`` returning at every lookup to a driver, a switch cost about 60 ns and ate the
-gain (docs/counts.md, 28 Nov). Measured against ``memo_run`` on a table of fixed size (128 MiB,
-10×10 from d1, CPU seconds, pairs alternating in one process): 8 contexts median 2.90 s
-against 3.23 s, faster in 4 of 4 pairs; 4 contexts 3.03 against 3.10 s; 16 contexts 2.89
-against 3.02 s. Lengths of dead ends are not kept here (the wrapper uses ``memo_run`` for them).
+``count_loop`` returning at every lookup to a driver, a switch costs more than the lookup it
+hides. Eight contexts are faster than one search (``memo_run``) on the same table
+(``bench/table.py``). Lengths of dead ends are not kept here (the wrapper uses ``memo_run``
+for them).
 
 **Nothing waited for, nothing counted.** A store, too, goes through memory: a finished node's
 entry waits in a ring of :data:`RING` while its bucket is fetched, and goes in when the ring
@@ -26,10 +24,8 @@ comes round (a lookup that meets it still in the ring misses, and walks: the cou
 exact). The loop runs without numba's reference counts (``_nrt=False``; it allocates
 nothing), and every helper it calls is inlined in source (``count_rule_kernel``'s copies,
 ``find_key``, ``slot_for_key``), so its machine code is the same whatever numba's cache held
-when it was compiled (docs/counts.md, 28 Nov). Together, against the loop before them, in
-one process, slice by slice (10×10 from d1, fresh growing tables, five rounds): 3.45 → 2.55 s
-of CPU on the median, 0.73–0.75 of the time in every round. A profile of the loop before
-showed 15 % of its samples on the reference counts' atomic instructions.
+when it was compiled. Reference counts' atomic instructions would otherwise be a large share
+of the loop's time (``bench/table.py`` times it).
 
 **Layout.** The contexts' rows lie one after another in the same arrays, context ``s`` at
 offset ``o = s * (N + 1)``: number ``k`` of context ``s`` is row ``o + k`` of ``path``,

@@ -29,10 +29,8 @@ missed and walks on; the bucket is read at the next tie, leaf or close (:func:`_
 when the memory has had the time of that walk to arrive. A miss costs nothing more; a hit
 cuts the search back to its node (the open ties below lose their options left, the loop
 closes them, and the kept results are added in place of the walk: the same sums, in the same
-order, as a hit at the node). Read at once, the first word of the bucket was the loop's
-slowest instruction, a quarter of its time (perf, 10×10 from d1); in flight, 10×10 from d1
-with a 1 GiB limit took 3.4–4.0 s of CPU against 4.6–4.8 s (three runs each alternating,
-16 % more forward moves, the same lookups and hits; load 6, 2 shared cores).
+order, as a hit at the node). Read at once, the first word of the bucket would be the loop's
+slowest instruction; in flight, the count is about 1.2× faster (``bench/table.py``).
 
 **Doubling in place.** The wrapper maps the table's whole memory at once (only the pages in
 use are touched), starts with few buckets and doubles it where it lies when more room pays
@@ -303,8 +301,8 @@ def memo_close(V: tuple, P: tuple, st: np.ndarray, path: np.ndarray, free: np.nd
         _settle(V, P, parent)
 
 
-# without reference counts (it allocates nothing): with them, ``V``'s arrays were counted up and
-# down at every tie (9×9 from square 20, no table: 0.28 s of CPU, 0.12–0.15 s without, load 3–4)
+# without reference counts (it allocates nothing): with them, ``V``'s arrays are counted up and
+# down at every tie, about twice the loop's time (``bench/table.py``)
 _memo_loop = specialise(count_loop, "memo_loop", refcounts=False, visit_setup=memo_setup,
                         visit_tour=memo_tour, visit_dead=memo_dead, visit_tie=memo_tie,
                         visit_close=memo_close)

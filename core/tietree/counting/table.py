@@ -30,28 +30,21 @@ __all__ = ["TableError", "TableConfig", "TransTable", "table_bytes", "default_ta
 
 #: the smallest table worth having (one MiB)
 MIN_TABLE_BYTES = 1 << 20
-#: tie nodes with fewer squares left than this are walked, not looked up. 6 since the table's
-#: loop runs without reference counts (a walked node got cheaper, a lookup did not): 10×10 from
-#: d1 with a 256 MiB table, 3.9–4.1 s of CPU at 6 or 7 against 4.8–5.1 s at 8, 4.5 s at 5, 5.7 s
-#: at 12; 9×9 every start, 1 GiB, 12.1–13.0 s against 13.0–13.5 s at 8 (load 4–7, 2 shared cores)
+#: tie nodes with fewer squares left than this are walked, not looked up: below it a walk is
+#: cheaper than a lookup (6 and 7 are fastest, 5 and 8 slower: ``bench/table.py``)
 MEMO_MIN = 6
 #: tables at least this big are mapped with huge pages where the system offers them
 HUGE_PAGE_BYTES = 4 << 20
 #: a table more than half full doubles once the entries it replaced since it last doubled
-#: reach this many times its entries: a doubling touches fresh memory (on this 2-core VM
-#: about 4 s a GiB, the first write of each page), so a short count keeps a small table and a
-#: long one (11×11) grows to its limit. 10×10 from d1, 1 GiB limit (bench/table.py): 0 (the
-#: old rule, half full) 5.0–8.4 s of CPU ending at 4M buckets, 2: 4.1–4.3 s at 1M buckets
+#: reach this many times its entries: a doubling touches fresh memory (seconds a GiB, the first
+#: write of each page), so a short count keeps a small table and a long one (11×11) grows to
+#: its limit (doubling when half full is slower and ends with a bigger table: bench/table.py)
 GROW_EVICTIONS = 2.0
 #: on boards of at least :data:`EAGER_SQUARES` squares, where a whole start's count is long
 #: (10×10 has 1.2 × 10⁹ tours a start on average), a table below this size doubles after only
 #: :data:`GROW_EVICTIONS_EAGER` times its entries replaced: entries a small table replaces early
-#: are walked again later (10×10 from d1 ends past this size either way). 10×10 from d1,
-#: 1 GiB limit: forward moves 90,485,780 -> 83,811,975, lookups 11,775,609 -> 11,102,031, the
-#: same 1M buckets at the end; the table alone, CPU, 2 shared cores at load 2.6 (four
-#: alternating runs): best 3.49 -> 3.25 s, median 3.66 -> 3.47 s. Not on smaller boards: 9×9
-#: from a1 alone (13 M forward moves) would touch 64 MiB instead of 16 (0.51 -> 0.63 s of CPU in
-#: a fresh process, where each fresh page costs its zeroing)
+#: are walked again later (about 7 % fewer forward moves on 10×10 from d1: bench/table.py). Not
+#: on smaller boards, where a short count would only pay for zeroing the bigger table's pages
 EAGER_BYTES = 64 << 20
 EAGER_SQUARES = 100
 GROW_EVICTIONS_EAGER = 0.25

@@ -216,10 +216,8 @@ def search(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, x0: np.ndarray, x
     written into it (``inline="always"``): the array state's operations are this module's,
     the bitboard's :data:`knightgui_core.tietree.enumeration.bitboard_kernel.BITS`; the
     visitors :func:`no_visit` (count, step), :func:`visit` (collect),
-    ``stream_kernel.copy_row``, ``keep_kernel.write_delta``. Against the hand-kept loops it
-    replaced (bench/tietree_loops.py --before, ef1421f's core/; best of 9 CPU times, 2 cores
-    shared with other agents, load 7-9): the 9×9 cases keep 0.88, stream 0.92, collect 0.95
-    of their time; 8×8 count 0.97 (bitboard), 1.01 (array), best of 7 at load 5-6. The count
+    ``stream_kernel.copy_row``, ``keep_kernel.write_delta``: one loop for every use, as fast as
+    a hand-kept loop per use (``bench/enumerate.py``). The count
     by states (``counting/count_kernel.py``) is a loop of its own: no options matrix, its
     ties kept as two-word sets and closed once their subtree is done (the table's visitor
     needs that); its ``count_loop`` gives the fold onto this loop, measured slower."""
