@@ -1,4 +1,4 @@
-"""Time and peak memory of the animation export (issue 36, item 5): the construction of an
+"""Time and peak memory of the animation export: the construction of an
 8×8 and a 100×100 tour as GIF and MP4 (knightgui/animation/export.py), each in a fresh
 process, against a process that made the same tour and exported nothing.
 

@@ -1,4 +1,4 @@
-"""How long closing the window, or superseding a request, waits for the solver (issue 15;
+"""How long closing the window, or superseding a request, waits for the solver (a
 target 0.5 s at any board size, in any mode). Offscreen window, one fresh process per case
 (so the first large allocations of the process are part of what is measured).
 

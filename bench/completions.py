@@ -1,4 +1,4 @@
-"""A tour by hand (issue 36): how long the exact count of a path's finishes takes.
+"""A tour by hand: how long the exact count of a path's finishes takes.
 
     .venv/bin/python bench/completions.py [--positions 10] [--repeat 3]
 

@@ -1,4 +1,4 @@
-"""Exhaustive enumeration benchmark (issue 4). Medians after warm-up.
+"""Exhaustive enumeration benchmark. Medians after warm-up.
 
     .venv/bin/python bench/enumerate.py [--repeat N] [--no-study] [--workers W]
 

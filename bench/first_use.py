@@ -1,4 +1,4 @@
-"""The first use of each window feature with an empty numba cache (issue 35, item 2).
+"""The first use of each window feature with an empty numba cache.
 
     .venv/bin/python bench/first_use.py                   # every feature, asked for at launch
     .venv/bin/python bench/first_use.py --scenario both   # and once the warm-up is over
@@ -14,7 +14,7 @@ started as the application starts it. Two scenarios:
 
 For each run: the seconds from the request to its result, the longest stretch of that wait
 with no "preparing the engine" message in the status bar (``silent``), and the longest time
-the GUI thread did not answer (``frozen``). Target (issue 35): no stretch over 0.5 s without
+the GUI thread did not answer (``frozen``). Target: no stretch over 0.5 s without
 a progress message at launch; the exit status is 1 when a feature misses it or never ends.
 Each run compiles the engine from nothing (about a minute and a half on 2 cores, so the
 whole set takes a quarter of an hour): run one at a time.
@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-#: the longest wait without "preparing the engine" in the status bar (issue 35), seconds
+#: the longest wait without "preparing the engine" in the status bar, seconds
 TARGET_SILENT = 0.5
 
 #: feature → what it does in the window (see _trigger)

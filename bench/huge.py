@@ -1,4 +1,4 @@
-"""Huge boards (issue 7): the linear-time construction, open and closed.
+"""Huge boards: the linear-time construction, open and closed.
 
 For each case a fresh child process imports the engine, builds the tour once (warm-up:
 numba cache load, base pieces), then times ``--repeat`` more builds and reports the median,

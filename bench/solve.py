@@ -1,11 +1,11 @@
-"""Single-tour solver benchmark (issue 3). Prints medians after warm-up, time per square, and
+"""Single-tour solver benchmark. Prints medians after warm-up, time per square, and
 the ratio against a pure-Python Warnsdorff walk.
 
     .venv/bin/python bench/solve.py [--repeat N]
 
 Method auto walks the chosen rule first at every size, so the rule's walk is timed too: the
 centre rule (``center-far``) from a1 on 1000² and 2000², the kernel alone and the whole
-``solve`` (walk + validation), against the prototype's 38 / 125 ms (issue 16: within 1.2×).
+``solve`` (walk + validation), against the prototype's 38 / 125 ms (within 1.2×).
 """
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def median_time(fn, repeat):
     return statistics.median(ts), out
 
 
-#: The prototype's walk with the centre rule from a1 (issue 16), seconds.
+#: The prototype's walk with the centre rule from a1, seconds.
 PROTOTYPE_WALK = {1000: 0.038, 2000: 0.125}
 
 

@@ -1,4 +1,4 @@
-"""Streaming enumeration output (issue 15): solutions/s and peak memory per format.
+"""Streaming enumeration output: solutions/s and peak memory per format.
 
     .venv/bin/python bench/stream.py [--solutions N] [--dir FOLDER]
 

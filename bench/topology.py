@@ -1,4 +1,4 @@
-"""Warnsdorff's walk on the torus and the cylinder against the plane (issue 27: a 100×100 walk
+"""Warnsdorff's walk on the torus and the cylinder against the plane (a 100×100 walk
 on a torus as fast as on the plane), measured side by side in one run.
 
     .venv/bin/python bench/topology.py [--sizes 100,1000] [--repeat 20]

@@ -1,5 +1,5 @@
 """The longest uncrossed knight's paths and cycles on every m×n board, 3 ≤ m ≤ n ≤ N, with
-the proof's nodes and seconds (issue 38, item 2; the table in docs/structure.md).
+the proof's nodes and seconds (the table in docs/structure.md).
 
     .venv/bin/python bench/uncrossed.py [--up-to 7] [--cycle | --paths] [--json]
 
