@@ -4,7 +4,7 @@
 
 Positions are seeded Warnsdorff prefixes (random ties, random start) that leave F free
 squares. For each board and F it prints the median over the positions of the best of
-``--repeat`` runs of :func:`knightgui_core.walks.completions.completions` (the whole call:
+``--repeat`` runs of :func:`knightgui_core.walks.hand.completions.completions` (the whole call:
 path check, quick verdict, search), the slowest position, the finishes counted and the moves
 searched; then the first-finish mode and :func:`quick_verdict` alone. The issue's target:
 an 8×8 position with 20 free squares answered in under a second (exit 1 when missed). The
@@ -20,9 +20,9 @@ import sys
 import time
 
 from knightgui_core.board.squares import Board
-from knightgui_core.walks.completions import completions
-from knightgui_core.walks.rule_finish import finish_by_rule
-from knightgui_core.walks.verdict import quick_verdict
+from knightgui_core.walks.hand.completions import completions
+from knightgui_core.walks.hand.finish import finish_by_rule
+from knightgui_core.walks.hand.verdict import quick_verdict
 
 TARGET = 1.0       # seconds, 8×8 with 20 free squares
 

@@ -51,7 +51,7 @@ EXPORTS: dict[str, tuple[str, ...]] = {
     "walks.table_walk_kernel": ("table_greedy_walk",),
     "walks.table_backtrack_kernel": ("table_backtrack_walk", "backtrack_begin", "backtrack_run",
                                      "backtrack_begin_from"),
-    "walks.completions_kernel": ("completions_begin", "completions_run"),
+    "walks.hand.completions_kernel": ("completions_begin", "completions_run"),
     "walks.flood_kernel": ("two_colouring", "free_groups"),
     "studies.uncrossed.search_kernel": ("uncrossed_search",),
     "studies.magic.search_kernel": ("magic_search",),

@@ -224,9 +224,9 @@ def _every_tour() -> None:
 
 def _by_hand() -> None:
     from .board.squares import Board
-    from .walks.completions import completions
-    from .walks.rule_finish import finish_by_rule
-    from .walks.verdict import quick_verdict
+    from .walks.hand.completions import completions
+    from .walks.hand.finish import finish_by_rule
+    from .walks.hand.verdict import quick_verdict
 
     quick_verdict(Board(6, 6), [0, 13])
     require(completions(Board(6, 6), [0, 13, 2]).counted)                # with the table
@@ -315,7 +315,8 @@ STAGES: tuple[Stage, ...] = (
           + _k("frontier.spill_kernel", "spill_route") + _k("board.tables_kernel", "neighbour_table")
           + _k("frontier.bound_kernel", "relaxed_step", "relaxed_totals", "relaxed_regrow")
           + _k("board.validate_kernel", "path_is_tour")),
-    Stage("a tour by hand", _by_hand, _k("walks.completions_kernel", "completions_begin", "completions_run")
+    Stage("a tour by hand", _by_hand,
+          _k("walks.hand.completions_kernel", "completions_begin", "completions_run")
           + _k("walks.flood_kernel", "two_colouring", "free_groups")
           + _k("walks.table_backtrack_kernel", "backtrack_begin_from", "backtrack_run")
           + _k("board.tables_kernel", "neighbour_table")),

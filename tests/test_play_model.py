@@ -8,7 +8,7 @@ import pytest
 
 from knightgui.play.model import PlayModel, PlayRefused
 from knightgui_core.board.squares import Board
-from knightgui_core.walks.completions import completions
+from knightgui_core.walks.hand.completions import completions
 from knightgui_core.walks.solve import solve
 
 

@@ -1,6 +1,6 @@
 """Floods over a neighbour table (``nbr`` int32[N, 8], -1 for no move; any board and piece):
 a two-colouring of the board (every move changes colour, when the moves allow it) and the
-connected groups of the free squares. :mod:`knightgui_core.walks.verdict` reads both for a
+connected groups of the free squares. :mod:`knightgui_core.walks.hand.verdict` reads both for a
 path played by hand. numba only; arrays in, arrays and ints out.
 
 The breadth-first flood itself is written once, :func:`flood`: what it does at each move it

@@ -5,7 +5,7 @@ The search is resumable (:func:`backtrack_begin`, then :func:`backtrack_run` for
 forward moves as wanted), so the window can watch it one move at a time
 (:mod:`knightgui_core.walks.backtrack_watch`); :func:`table_backtrack_walk` runs it whole.
 :func:`backtrack_begin_from` starts it from a path already played (a tour by hand,
-:mod:`knightgui_core.walks.rule_finish`): the search never takes back a square of that path.
+:mod:`knightgui_core.walks.hand.finish`): the search never takes back a square of that path.
 
 numba only; arrays and ints in, arrays and ints out.
 """

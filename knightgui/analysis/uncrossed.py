@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QCheckBox, QLabel, QSpinBox, QTableWidgetItem, QVB
 
 from knightgui.analysis.base import AnalysisPage, rows, table
 from knightgui_core.board.squares import Board
-from knightgui_core.walks.walk_result import Walk
+from knightgui_core.walks.result import Walk
 
 #: OEIS A003192 (paths) and A157416 (cycles) on n×n, in moves
 PUBLISHED = {False: {3: 2, 4: 5, 5: 10, 6: 17, 7: 24, 8: 35, 9: 47},

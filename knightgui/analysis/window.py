@@ -6,7 +6,7 @@ need beside the board instead of a corner of it.
 board:
 
 * a :class:`knightgui_core.board.tour.Tour` for a walk that visited every square, or
-* for a walk that got stuck, a :class:`knightgui_core.walks.walk_result.Walk` (board, the
+* for a walk that got stuck, a :class:`knightgui_core.walks.result.Walk` (board, the
   squares visited so far, a message saying where and after how many squares it stopped).
 
 Studies run on the view's own :class:`knightgui.worker.SolverThread` (through

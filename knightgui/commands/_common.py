@@ -112,14 +112,17 @@ class Activity:
 
     A line or bar that cannot be written is dropped: progress never ends the command."""
 
-    def __init__(self, quiet: bool = False, stream=None, mininterval: float = 0.2):
+    #: seconds between two redraws of the bar
+    MININTERVAL = 0.2
+
+    def __init__(self, quiet: bool = False, stream=None, mininterval: float | None = None):
         self.stream = stream or sys.stderr
         self.quiet = bool(quiet)
         try:
             self.tty = bool(self.stream.isatty())
         except (AttributeError, OSError, ValueError):
             self.tty = False
-        self.mininterval = mininterval
+        self.mininterval = self.MININTERVAL if mininterval is None else mininterval
         self._bar = None
 
     def say(self, line: str, always: bool = False) -> None:
@@ -147,7 +150,7 @@ class Activity:
             from tqdm import tqdm
             self._bar = tqdm(total=total, desc=label, unit=unit, unit_scale=scale,
                              file=self.stream, dynamic_ncols=True, leave=False,
-                             mininterval=self.mininterval)
+                             mininterval=self.mininterval, miniters=1)
         except Exception:  # noqa: BLE001
             self._bar = None
 

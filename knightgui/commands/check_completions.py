@@ -2,9 +2,9 @@
 The path's squares are read here, at the command line's edge (``parse_square``);
 the engine checks that they form a path of the board's piece and answers:
 
-* always, the quick verdict (:func:`knightgui_core.walks.verdict.quick_verdict`): the reasons
+* always, the quick verdict (:func:`knightgui_core.walks.hand.verdict.quick_verdict`): the reasons
   no finish, or no closed tour, is possible any more, each one sentence with its squares;
-* with ``--completions``, the exact count (:func:`knightgui_core.walks.completions.completions`)
+* with ``--completions``, the exact count (:func:`knightgui_core.walks.hand.completions.completions`)
   within ``--budget`` seconds: whether the path can still be finished, the number of finishes
   and of closed ones, and one finish as an example.
 
@@ -88,7 +88,7 @@ def run_path(args) -> int:
     if len(words) > board.size:
         raise CliError(f"--path: {len(words):,} squares on a board of {board.size:,}")
     squares = [parse_square(board, w, f"--path square {i + 1}") for i, w in enumerate(words)]
-    from knightgui_core.walks.verdict import PlayError, play_path, quick_verdict
+    from knightgui_core.walks.hand.verdict import PlayError, play_path, quick_verdict
     try:
         path = play_path(board, squares)
     except PlayError as e:
@@ -100,7 +100,7 @@ def run_path(args) -> int:
                  "verdict": _verdict_json(board, verdict)}
     found: bool | None = not verdict.lost
     if args.completions:
-        from knightgui_core.walks.completions import completions
+        from knightgui_core.walks.hand.completions import completions
         try:
             res = completions(board, path, budget_seconds=budget)
         except PlayError as e:

@@ -26,7 +26,7 @@ from knightgui.commands._common import (
 )
 
 _TAIL_SPLIT = re.compile(r"[\s>/-]+")
-#: forward moves between two looks at the bar (and at Ctrl-C) while listing the first K
+#: forward moves between two looks at the bar (and at Ctrl-C): a few tenths of a second
 FIRST_CHUNK = 1 << 20
 
 
@@ -304,7 +304,7 @@ def _count(en, quiet: bool) -> None:
     t0 = time.perf_counter()
     try:
         en.count(progress=lambda c: act.show(c.forward_moves, _searched(
-            {"solutions": c.solutions, "dead_ends": c.dead_ends})))
+            {"solutions": c.solutions, "dead_ends": c.dead_ends})), chunk=FIRST_CHUNK)
     except KeyboardInterrupt:
         raise _interrupted(act, _counters(en), en.forward_moves, t0) from None
     finally:

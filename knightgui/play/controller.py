@@ -29,8 +29,8 @@ from knightgui.window.actions import action
 from knightgui.worker import PlayRequest
 
 if TYPE_CHECKING:     # the engine's search modules load numba: imported where they are used
-    from knightgui_core.walks.completions import Completions
-    from knightgui_core.walks.rule_finish import RuleFinish
+    from knightgui_core.walks.hand.completions import Completions
+    from knightgui_core.walks.hand.finish import RuleFinish
 
 log = logging.getLogger("knightgui.window")
 __all__ = ["PlayController", "PLAY_STAGES"]
@@ -241,7 +241,7 @@ class PlayController(QObject):
         if not m.path:
             self.say("Can it be finished? Click a start square first")
             return
-        from knightgui_core.walks.completions import completions
+        from knightgui_core.walks.hand.completions import completions
         board, path, budget = m.board, m.path, float(self.group.budget.value())
         self._budget = budget
         self._submit(PlayRequest("completions", path, lambda cancel: completions(
@@ -260,7 +260,7 @@ class PlayController(QObject):
         if m.finished:
             self.say(m.finish_message())
             return
-        from knightgui_core.walks.rule_finish import FINISH_MAX, finish_by_rule
+        from knightgui_core.walks.hand.finish import FINISH_MAX, finish_by_rule
         st = self.w.controls.model.settings
         board, path, closed = m.board, m.path, st.closed
         budget = max(1_000_000, 4 * min(board.size, FINISH_MAX))
@@ -307,9 +307,9 @@ class PlayController(QObject):
         if req.path != self.model.path:          # the path moved on meanwhile
             return
         # numba loads with these: never at window creation (test_first_frame_comes_before_numba)
-        from knightgui_core.walks.completions import Completions
-        from knightgui_core.walks.rule_finish import RuleFinish
-        from knightgui_core.walks.verdict import Verdict
+        from knightgui_core.walks.hand.completions import Completions
+        from knightgui_core.walks.hand.finish import RuleFinish
+        from knightgui_core.walks.hand.verdict import Verdict
         if isinstance(answer, Completions):
             self.model.set_answer(req.path, answer)
             self.say(self._answer_text(answer))
@@ -365,7 +365,7 @@ class PlayController(QObject):
             self._stop_asking()            # a new move cancels the question
         m = self.model
         if "path" in changed and self.active and m.path and m.verdict_elsewhere:
-            from knightgui_core.walks.verdict import quick_verdict
+            from knightgui_core.walks.hand.verdict import quick_verdict
             board, path = m.board, m.path  # a big board: the verdict on the solver thread
             self._submit(PlayRequest("verdict", path, lambda cancel: quick_verdict(
                 board, list(path))), "")

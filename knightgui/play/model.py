@@ -6,10 +6,10 @@ manner: typed state, every change checked, observers told which parts changed. I
 * the **path** played (flat indices: its first square is where the player began, its last
   where the piece stands) and the squares undone, ready to be **redone** (undo to any
   earlier move with :meth:`PlayModel.back_to`; clicking a visited square does the same);
-* after every move the **quick verdict** (:func:`~knightgui_core.walks.verdict.quick_verdict`:
+* after every move the **quick verdict** (:func:`~knightgui_core.walks.hand.verdict.quick_verdict`:
   lost squares, squares that can only be last, a closed tour no longer possible) and the
   **legal next squares** with their onward (Warnsdorff) counts;
-* the **hint** (:func:`~knightgui_core.walks.rule_hint.rule_hint`: the rule's choice under
+* the **hint** (:func:`~knightgui_core.walks.hand.hint.rule_hint`: the rule's choice under
   the chosen tie rule and the squares tying with it), shown or not;
 * the **answer** of the last "Can it be finished?" (a ``Completions`` of this very path),
   computed on the solver thread and handed back by :meth:`PlayModel.set_answer`;
@@ -27,11 +27,11 @@ from knightgui_core.board.rules import DEFAULT_ORDER, candidates_at
 from knightgui_core.board.squares import Board, BoardError
 from knightgui_core.board.tour import FORMAT, VERSION, path_pairs
 from knightgui_core.system.errors import InputError
-from knightgui_core.walks.verdict import PlayError, Verdict, piece_name, play_path, quick_verdict
+from knightgui_core.walks.hand.verdict import PlayError, Verdict, piece_name, play_path, quick_verdict
 
 if TYPE_CHECKING:     # the engine's search modules load numba: imported where they are used
-    from knightgui_core.walks.completions import Completions
-    from knightgui_core.walks.rule_hint import RuleHint
+    from knightgui_core.walks.hand.completions import Completions
+    from knightgui_core.walks.hand.hint import RuleHint
 
 __all__ = ["PlayModel", "PlayRefused", "PlayObserver", "PLAY_KEY", "LIVE_VERDICT_MAX"]
 
@@ -122,7 +122,7 @@ class PlayModel:
         if not self._path:
             return None
         if self._hint is None:
-            from knightgui_core.walks.rule_hint import rule_hint
+            from knightgui_core.walks.hand.hint import rule_hint
             self._hint = rule_hint(self._board, self._path, self.tie, order=self.order,
                                    seed=self.seed)
         return self._hint

@@ -19,7 +19,7 @@ from PySide6.QtGui import QColor, QFont, QPen
 from knightgui.board.items import TourPathItem
 from knightgui.board.marks import SquareMarksItem
 from knightgui.play.model import PlayModel
-from knightgui_core.walks.verdict import ReasonKind, Verdict
+from knightgui_core.walks.hand.verdict import ReasonKind, Verdict
 
 __all__ = ["PlayMarksItem", "PlayOverlay", "marks_of"]
 

@@ -208,7 +208,7 @@ class MainWindow(QMainWindow):
     @guarded
     def show_tour(self, tour):
         """Show a tour from elsewhere: a file, or the analysis view (a ``Tour``, or for a walk
-        that got stuck a :class:`~knightgui_core.walks.walk_result.Walk`); the controls take
+        that got stuck a :class:`~knightgui_core.walks.result.Walk`); the controls take
         its start (:func:`knightgui.window.shown_tour.show_from_elsewhere`)."""
         if tour is not None:
             show_from_elsewhere(self, tour)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from knightgui_core.board.tour import Tour
-from knightgui_core.walks.walk_result import Walk
+from knightgui_core.walks.result import Walk
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QStatusBar

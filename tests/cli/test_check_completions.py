@@ -9,7 +9,7 @@ import pytest
 
 from knightgui.cli import run
 from knightgui_core.board.squares import Board
-from knightgui_core.walks.rule_finish import finish_by_rule
+from knightgui_core.walks.hand.finish import finish_by_rule
 
 
 def _last(capsys) -> dict:

@@ -13,8 +13,8 @@ import pytest
 
 from knightgui_core.board.squares import Board
 from knightgui_core.system.errors import Cancelled, InputError
-from knightgui_core.walks.completions import completions
-from knightgui_core.walks.verdict import PlayError, play_path, quick_verdict
+from knightgui_core.walks.hand.completions import completions
+from knightgui_core.walks.hand.verdict import PlayError, play_path, quick_verdict
 
 
 def plain_count(board: Board, path: list[int]) -> tuple[int, int]:

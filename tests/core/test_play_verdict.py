@@ -9,10 +9,10 @@ from test_completions import is_finish, plain_count, positions
 
 from knightgui_core.board.squares import Board
 from knightgui_core.system.errors import Cancelled
-from knightgui_core.walks.completions import completions
-from knightgui_core.walks.rule_finish import finish_by_rule
+from knightgui_core.walks.hand.completions import completions
+from knightgui_core.walks.hand.finish import finish_by_rule
+from knightgui_core.walks.hand.verdict import PlayError, ReasonKind, quick_verdict
 from knightgui_core.walks.solve import solve
-from knightgui_core.walks.verdict import PlayError, ReasonKind, quick_verdict
 
 K = ReasonKind
 LOST = [  # board, path, the one reason that loses it, the squares it names
@@ -141,9 +141,9 @@ def test_budget_cancel_and_refusals():
 def test_the_examples_in_the_docstrings_hold():
     import doctest
 
-    from knightgui_core.walks import completions as c
-    from knightgui_core.walks import rule_finish as r
-    from knightgui_core.walks import verdict as v
+    from knightgui_core.walks.hand import completions as c
+    from knightgui_core.walks.hand import finish as r
+    from knightgui_core.walks.hand import verdict as v
     for module in (c, r, v):
         result = doctest.testmod(module)
         assert result.attempted >= 3 and result.failed == 0, module.__name__

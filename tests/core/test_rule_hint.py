@@ -6,9 +6,9 @@ import pytest
 from knightgui_core.board.rules import candidates_at
 from knightgui_core.board.squares import Board
 from knightgui_core.board.tie_rule import TieRule
-from knightgui_core.walks.rule_hint import rule_hint
+from knightgui_core.walks.hand.hint import rule_hint
+from knightgui_core.walks.hand.verdict import PlayError
 from knightgui_core.walks.solve import solve
-from knightgui_core.walks.verdict import PlayError
 
 DETERMINISTIC = ("phadke", "first", "last", "center-far", "lookahead", "pohl")
 BOARDS = [(8, 8, "plane", (1, 2)), (6, 7, "plane", (1, 2)), (8, 8, "torus", (1, 2)),

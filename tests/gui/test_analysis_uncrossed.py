@@ -2,7 +2,7 @@
 one and shows the path on the board; a click shows it again (offscreen)."""
 import pytest
 
-from knightgui_core.walks.walk_result import Walk
+from knightgui_core.walks.result import Walk
 
 
 @pytest.fixture

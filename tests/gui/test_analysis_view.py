@@ -7,7 +7,7 @@ from knightgui.analysis.base import AnalysisPage
 from knightgui.analysis.pages import PAGES
 from knightgui_core.board.tour import Tour
 from knightgui_core.studies.orders import run_orders
-from knightgui_core.walks.walk_result import Walk
+from knightgui_core.walks.result import Walk
 
 MIN_W, MIN_H = 360, 220
 

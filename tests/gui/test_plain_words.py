@@ -2,7 +2,7 @@
 says what the rule did in plain English."""
 from __future__ import annotations
 
-from knightgui_core.walks.rule_finish import RuleFinish
+from knightgui_core.walks.hand.finish import RuleFinish
 
 from gui_helpers import wait_until
 

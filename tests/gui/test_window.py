@@ -9,7 +9,7 @@ import pytest
 from knightgui.settings import use_folder as use_settings_folder
 from knightgui_core.board.squares import Board
 from knightgui_core.board.tour import Tour, check_path
-from knightgui_core.walks.walk_result import Walk
+from knightgui_core.walks.result import Walk
 
 from gui_helpers import some_tour, wait_until
 

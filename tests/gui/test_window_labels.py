@@ -6,8 +6,8 @@ import numpy as np
 
 from knightgui_core.board.squares import Board
 from knightgui_core.board.tour import Tour
+from knightgui_core.walks.result import Walk
 from knightgui_core.walks.solve import solve
-from knightgui_core.walks.walk_result import Walk
 
 from gui_helpers import some_tour, wait_until
 

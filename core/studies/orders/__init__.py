@@ -44,7 +44,7 @@ from ...system.control import cancel_requested
 from ...system.errors import InputError
 from ...system.files import write_text
 from ...system.jit import num_threads
-from ...walks.walk_result import Walk
+from ...walks.result import Walk
 from ..json_fields import FieldsJson
 from .walk_kernel import one_walk
 from .walks import order_set, padded_layout, rank_words, tree_starts, walk_slice
@@ -370,7 +370,7 @@ def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
 def replay(n: int, order: object, tie: str, start: SquareSpec, *,
            cols: int | None = None) -> Walk:
     """One walk of the order from ``start`` (a square name or flat index), as a
-    :class:`~knightgui_core.walks.walk_result.Walk`, for showing it on the board."""
+    :class:`~knightgui_core.walks.result.Walk`, for showing it on the board."""
     rows, cols = n, (n if cols is None else cols)
     _check_board(rows, cols)
     last = _check_tie(tie)

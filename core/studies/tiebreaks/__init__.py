@@ -45,8 +45,8 @@ from ...run.store_shapes import MAX_SIDE, RowShapeError, listed, obj, result_sha
 from ...tietree.counting.fold import fold_roots
 from ...tietree.counting.subtrees import CountBoard, count_subtrees
 from ...tietree.counting.table import TransTable
+from ...walks.result import Walk
 from ...walks.solve import SolveError, solve
-from ...walks.walk_result import Walk
 from .result import FirstFailure, RuleSummary, SideRate, TieBreakResult, wilson_interval
 from .tasks import (
     CONSTRUCTION,
@@ -285,7 +285,7 @@ def _merge(rule_list, sizes, tasks, results) -> TieBreakResult:
 
 def walk(rule: str, n: int, start: SquareSpec, *, order: str = _rules.DEFAULT_ORDER,
          seed: int = 0) -> Walk:
-    """One case of the study, as a :class:`~knightgui_core.walks.walk_result.Walk` (its
+    """One case of the study, as a :class:`~knightgui_core.walks.result.Walk` (its
     ``tour`` is the validated tour when the walk completed)."""
     board = Board(n, n)
     s = board.square(start)

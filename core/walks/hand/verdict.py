@@ -7,7 +7,7 @@ enough to run after every move on any board (a few numpy passes over the neighbo
 and one flood of the free squares): each condition that fails is a :class:`Reason` — one
 sentence and the squares it concerns, for the board to mark. A verdict that says *lost* is a
 proof that no finish exists; one that says nothing proves nothing (ask
-:func:`knightgui_core.walks.completions.completions`).
+:func:`knightgui_core.walks.hand.completions.completions`).
 
 >>> from knightgui_core.board.squares import Board
 >>> b = Board(5, 5)
@@ -26,8 +26,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..board.squares import LEAPER_NAMES, Board, BoardError, SquareSpec
-from ..system.errors import InputError
+from ...board.squares import LEAPER_NAMES, Board, BoardError, SquareSpec
+from ...system.errors import InputError
 
 __all__ = ["PLAY_MAX", "PlayError", "ReasonKind", "Reason", "Verdict", "play_path", "quick_verdict",
            "piece_name", "board_colours"]
@@ -156,7 +156,7 @@ def board_colours(board: Board) -> np.ndarray | None:
 
 @lru_cache(maxsize=8)
 def _colours(board: Board) -> np.ndarray | None:
-    from .flood_kernel import two_colouring  # numba loads with the first kernel, not here
+    from ..flood_kernel import two_colouring  # numba loads with the first kernel, not here
     colour = np.zeros(board.size, dtype=np.int8)
     ok = two_colouring(board.neighbours, colour, np.empty(board.size, dtype=np.int32))
     return colour if ok else None
@@ -174,7 +174,7 @@ def quick_verdict(board: Board, path: Sequence[SquareSpec] | np.ndarray) -> Verd
     """Necessary conditions of a finish of ``path`` (checked by :func:`play_path`) on
     ``board``: the reasons a finish, or a closed tour, is no longer possible (see
     :class:`ReasonKind`). Costs a few passes over the board; no search."""
-    from .flood_kernel import free_groups  # numba loads with the first kernel, not here
+    from ..flood_kernel import free_groups  # numba loads with the first kernel, not here
     p = play_path(board, path)
     nbr = board.neighbours
     first, last = int(p[0]), int(p[-1])

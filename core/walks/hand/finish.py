@@ -5,7 +5,7 @@ solver's own, every board and piece), begun from the path
 (:func:`~knightgui_core.walks.table_backtrack_kernel.backtrack_begin_from`): it never takes
 back a square the player played. When the walk alone completes, the finish is the rule's
 walk; when the search goes through every branch without a finish, none exists. A position
-that :func:`~knightgui_core.walks.verdict.quick_verdict` finds lost is answered at once.
+that :func:`~knightgui_core.walks.hand.verdict.quick_verdict` finds lost is answered at once.
 
 >>> from knightgui_core.board.squares import Board
 >>> b = Board(6, 6)
@@ -20,12 +20,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..board.rules import DEFAULT_ORDER, parse_order
-from ..board.squares import Board, SquareSpec
-from ..board.tie_rule import TieRule
-from ..system.control import CancelLike, raise_if_cancelled
-from ..system.errors import InputError
-from . import table_backtrack_kernel as _k
+from ...board.rules import DEFAULT_ORDER, parse_order
+from ...board.squares import Board, SquareSpec
+from ...board.tie_rule import TieRule
+from ...system.control import CancelLike, raise_if_cancelled
+from ...system.errors import InputError
+from .. import table_backtrack_kernel as _k
 from .verdict import PlayError, play_path, quick_verdict
 
 __all__ = ["RuleFinish", "finish_by_rule", "play_rule", "FINISH_MAX"]
@@ -66,7 +66,7 @@ def finish_by_rule(board: Board, path: Sequence[SquareSpec] | np.ndarray,
                    *, closed: bool = False, order: object = DEFAULT_ORDER, seed: int = 0,
                    cancel: CancelLike = None) -> RuleFinish:
     """The rule's walk from the end of ``path`` (checked by
-    :func:`~knightgui_core.walks.verdict.play_path`), backtracking when stuck, within
+    :func:`~knightgui_core.walks.hand.verdict.play_path`), backtracking when stuck, within
     ``node_budget`` forward moves. ``tie_rule``: a :class:`TieRule` or its name (not
     Squirrel and Cull's switching orders); ``order``: the move order; ``seed``: the random
     rules' seed; ``closed``: the finish must end a move from the path's first square;

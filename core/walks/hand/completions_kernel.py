@@ -1,5 +1,5 @@
 """Every finish of a path played by hand: the exact search behind
-:func:`knightgui_core.walks.completions.completions` (any board and piece, over the
+:func:`knightgui_core.walks.hand.completions.completions` (any board and piece, over the
 neighbour table ``nbr`` int32[N, 8] of :attr:`knightgui_core.board.squares.Board.neighbours`).
 
 The knight stands on the path's last square v; the *free* squares F are the unvisited ones.
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..system.jit import njit
+from ...system.jit import njit
 
 #: fields of the state ``st`` (int64[CS_FIELDS])
 (CS_DEPTH, CS_ROOT, CS_NODES, CS_DONE, CS_FOUND, CS_OVERFLOW, CS_STAMP, CS_NFREE, CS_COL0,

@@ -6,8 +6,8 @@ where the knight stands) with a :class:`Completions`: whether some finish visits
 free square (``extendable``), the number of finishes (``open``: every order of the free
 squares that the piece can walk from the last square) and of those ending a move from the
 first square (``closed``: each closes the tour), and one finish as an example. The search
-is the kernel of :mod:`knightgui_core.walks.completions_kernel`: Warnsdorff's order first,
-the conditions of :func:`knightgui_core.walks.verdict.quick_verdict` at every node, and when
+is the kernel of :mod:`knightgui_core.walks.hand.completions_kernel`: Warnsdorff's order first,
+the conditions of :func:`knightgui_core.walks.hand.verdict.quick_verdict` at every node, and when
 at most 64 squares are free (on any board) a table of the positions already counted.
 
 The search runs in chunks of a few milliseconds; between chunks it asks ``cancel`` (the
@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..board.squares import Board, SquareSpec
-from ..system.control import CancelLike, raise_if_cancelled
+from ...board.squares import Board, SquareSpec
+from ...system.control import CancelLike, raise_if_cancelled
 from . import completions_kernel as _k
 from .verdict import PlayError, Verdict, board_colours, play_path, quick_verdict
 
@@ -53,7 +53,7 @@ class Completions:
     square is a move from the path's first square (both None when not counted: past the
     budget, or asked not to count); ``example``: the squares of one finish after the path's
     last square, or None; ``reason``: why something is unknown ("" when all is known);
-    ``verdict``: :func:`~knightgui_core.walks.verdict.quick_verdict` of the path;
+    ``verdict``: :func:`~knightgui_core.walks.hand.verdict.quick_verdict` of the path;
     ``nodes``: forward moves the search tried; ``seconds``: wall time."""
 
     extendable: bool | None
@@ -75,7 +75,7 @@ def completions(board: Board, path: Sequence[SquareSpec] | np.ndarray,
                 budget_seconds: float = 60.0, cancel: CancelLike = None, *,
                 count: bool = True, memo_entries: int = MEMO_ENTRIES) -> Completions:
     """Every finish of ``path`` (squares in order; checked by
-    :func:`~knightgui_core.walks.verdict.play_path`) on ``board``, within ``budget_seconds``
+    :func:`~knightgui_core.walks.hand.verdict.play_path`) on ``board``, within ``budget_seconds``
     of wall time; ``cancel`` stops it between chunks (raises
     :class:`~knightgui_core.system.errors.Cancelled`). ``count=False`` stops at the first
     finish (the answer to "can I still finish?" without the numbers). ``memo_entries``: the

@@ -2,7 +2,7 @@
 which squares tie with it.
 
 :func:`rule_hint` ranks the free moves from the path's last square exactly as the rule's
-walk and :func:`~knightgui_core.walks.rule_finish.finish_by_rule` rank them (the kernel's
+walk and :func:`~knightgui_core.walks.hand.finish.finish_by_rule` rank them (the kernel's
 ``table_rank``, reached through ``backtrack_begin_from``: fewest onward moves first, then
 the tie rule's key, then the move order or the seeded random draw). The first is the rule's
 choice; the ones with as few onward moves tie with it, and the tie rule is what set them
@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..board.rules import DEFAULT_ORDER
-from ..board.squares import Board, SquareSpec
-from ..board.tie_rule import TieRule
-from . import table_backtrack_kernel as _k
-from .rule_finish import FINISH_MAX, play_rule
+from ...board.rules import DEFAULT_ORDER
+from ...board.squares import Board, SquareSpec
+from ...board.tie_rule import TieRule
+from .. import table_backtrack_kernel as _k
+from .finish import FINISH_MAX, play_rule
 from .verdict import PlayError, play_path
 
 __all__ = ["RuleHint", "rule_hint"]
@@ -50,9 +50,9 @@ def rule_hint(board: Board, path: Sequence[SquareSpec] | np.ndarray,
               tie_rule: TieRule | str = TieRule.PHADKE, *, order: object = DEFAULT_ORDER,
               seed: int = 0) -> RuleHint:
     """The rule's choice from the end of ``path`` (checked by
-    :func:`~knightgui_core.walks.verdict.play_path`) and the squares tying with it.
+    :func:`~knightgui_core.walks.hand.verdict.play_path`) and the squares tying with it.
     ``tie_rule``, ``order`` and ``seed`` as in
-    :func:`~knightgui_core.walks.rule_finish.finish_by_rule`. :class:`PlayError` for bad
+    :func:`~knightgui_core.walks.hand.finish.finish_by_rule`. :class:`PlayError` for bad
     input."""
     p = play_path(board, path)
     rule, pos = play_rule(tie_rule, order)
