@@ -198,8 +198,7 @@ def _folders(top: str) -> dict[Path, list[str]]:
 
 
 #: folders that still hold flat families (their moves into packages come one at a time)
-NOT_YET_IN_ROOMS = {
-                    "core/tietree/counting", "knightgui/commands"}
+NOT_YET_IN_ROOMS = {"knightgui/commands"}
 
 
 @pytest.mark.parametrize("top", ["knightgui", "core"])

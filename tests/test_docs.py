@@ -375,3 +375,30 @@ def test_the_files_the_docs_name_exist():
             if "*" not in path and "…" not in path and not (ROOT / path).exists():
                 missing.append(f"{p.relative_to(ROOT)}: {path}")
     assert not missing, "\n".join(missing)
+
+
+def test_the_python_names_the_docs_give_exist():
+    """A ``knightgui_core.…`` or ``knightgui.…`` name in the docs imports (a module, or an
+    attribute of one): a module moved into a package makes the page that names it fail."""
+    import importlib
+    bad = []
+    for p in pages():
+        text = p.read_text(encoding="utf-8")
+        for name in set(re.findall(r"\b(knightgui(?:_core)?(?:\.\w+)+)", text)):
+            if re.search(r"\.(exe|app|py|md|json|csv|npy|sqlite|gif|png|toml)$", name):
+                continue                      # a file name, not a Python name
+            parts = name.split(".")
+            for k in range(len(parts), 0, -1):
+                try:
+                    obj = importlib.import_module(".".join(parts[:k]))
+                except ImportError:
+                    continue
+                for attr in parts[k:]:
+                    obj = getattr(obj, attr, None)
+                    if obj is None:
+                        bad.append(f"{p.relative_to(ROOT)}: {name}")
+                        break
+                break
+            else:
+                bad.append(f"{p.relative_to(ROOT)}: {name}")
+    assert not bad, "\n".join(sorted(set(bad)))

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...system.jit import njit, trailing_zeros
-from ..counting.count_rule_kernel import popcount2
+from ..counting.rule_kernel import popcount2
 from .alltours_kernel import _dead, _visit
 
 _ONE = np.uint64(1)

@@ -18,7 +18,7 @@ inlined). The plain count here is one visitor; the transposition table of
 :mod:`knightgui_core.tietree.counting.memo_kernel` is another, bound by
 :func:`knightgui_core.system.jit.specialise` (numba compiles one copy per visitor). To change
 how the rule chooses among the tied squares, edit
-:mod:`knightgui_core.tietree.counting.count_rule_kernel`. The search with dashes on a ≤ 64-square bitboard
+:mod:`knightgui_core.tietree.counting.rule_kernel`. The search with dashes on a ≤ 64-square bitboard
 (:mod:`knightgui_core.tietree.counting.bits_memo_kernel`) keeps its own loop: its state (dashes, a
 reserved end, one word) really differs.
 
@@ -48,7 +48,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...system.jit import njit
-from .count_rule_kernel import forced, low, pop_into, step, tied, without_low
+from .rule_kernel import forced, low, pop_into, step, tied, without_low
 
 # events
 DONE, BUDGET, BAD_PREFIX = 1, 2, 3
@@ -146,7 +146,7 @@ def next_tie(att: np.ndarray, mtype: np.ndarray, path: np.ndarray, free: np.ndar
 @njit
 def _forced(att: np.ndarray, path: np.ndarray, free: np.ndarray, ntied: np.ndarray, k: int,
             n: int) -> tuple:
-    """:func:`~knightgui_core.tietree.counting.count_rule_kernel.forced` as a function of its
+    """:func:`~knightgui_core.tietree.counting.rule_kernel.forced` as a function of its
     own (count_loop's call; see its docstring)."""
     return forced(att, path, free, ntied, k, n)
 
@@ -199,7 +199,7 @@ def count_loop(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nd
     """The count by states, written once: run the subtree below ``st[ST_ROOT]`` up to the
     first leaf after ``max_steps`` forward moves, handing each leaf and each tie to the
     visitor (``visit_*``). Returns DONE or BUDGET. To change the tie rule's choice, edit
-    :mod:`knightgui_core.tietree.counting.count_rule_kernel`'s ``tied`` (the fewest onward
+    :mod:`knightgui_core.tietree.counting.rule_kernel`'s ``tied`` (the fewest onward
     exits) and ``low`` / ``pop_into`` (the order the tied squares are followed in).
 
     Kept beside the enumeration's loop (``enumerate_kernel.search``) rather than folded into
@@ -209,7 +209,7 @@ def count_loop(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nd
 
     The forced moves run in a function of their own (:func:`_forced`) so that the square and
     the unvisited set stay in registers (the square unsigned: no negative-index fix-up);
-    inside it the rule's helpers are inlined copies (``count_rule_kernel.forced``), so the
+    inside it the rule's helpers are inlined copies (``rule_kernel.forced``), so the
     machine code of this loop is the same whatever numba's cache held when it was compiled
     (``bench/table.py``)."""
     one = np.uint64(1)

@@ -23,7 +23,7 @@ from ...system.control import CancelLike, cancel_requested
 from . import count_kernel as _k
 from . import interleave_kernel as _i
 from . import memo_kernel as _m
-from .count_board import CountBoard, SubtreeCount, children, left_of
+from .board import CountBoard, SubtreeCount, children, left_of
 from .table import TransTable
 
 __all__ = ["CONTEXTS", "SUBTREES_PER_CONTEXT", "count_many", "expand"]

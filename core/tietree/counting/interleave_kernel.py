@@ -22,7 +22,7 @@ for them).
 entry waits in a ring of :data:`RING` while its bucket is fetched, and goes in when the ring
 comes round (a lookup that meets it still in the ring misses, and walks: the counts stay
 exact). The loop runs without numba's reference counts (``_nrt=False``; it allocates
-nothing), and every helper it calls is inlined in source (``count_rule_kernel``'s copies,
+nothing), and every helper it calls is inlined in source (``rule_kernel``'s copies,
 ``find_key``, ``slot_for_key``), so its machine code is the same whatever numba's cache held
 when it was compiled. Reference counts' atomic instructions would otherwise be a large share
 of the loop's time (``bench/table.py`` times it).
@@ -59,10 +59,10 @@ from ...system.prefetch_kernel import prefetch_row
 from . import count_kernel as _ck
 from .bucket_kernel import _KEY_MASK, KEY_BITS, WAYS, _top_bucket, bucket_shift, find_key, slot_for_key
 from .count_kernel import count_begin
-from .count_rule_kernel import forced
-from .count_rule_kernel import pop_into_inlined as pop_into
-from .count_rule_kernel import step_inlined as step
 from .memo_kernel import CF_BUCKETS, CF_EVICTED, CF_MAX, CF_MIN, _key, add_entry, write_entry
+from .rule_kernel import forced
+from .rule_kernel import pop_into_inlined as pop_into
+from .rule_kernel import step_inlined as step
 
 DONE, BUDGET = _ck.DONE, _ck.BUDGET
 PH_RUN, PH_LEAF = _ck.PH_RUN, _ck.PH_LEAF

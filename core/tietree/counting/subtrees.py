@@ -43,7 +43,7 @@ from ...board.squares import Board
 from ...system.control import CancelLike, cancel_requested
 from . import count_kernel as _k
 from . import memo_kernel as _m
-from .count_board import (
+from .board import (
     MAX_SQUARES,
     CountBoard,
     CountError,
