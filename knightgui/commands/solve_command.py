@@ -1,4 +1,11 @@
-"""``knightgui solve``: one tour, printed, saved or rendered (docs/spec.md §10)."""
+"""``knightgui solve``: one tour, printed, saved or rendered (docs/spec.md §10).
+
+The time it reports is the solve's own, as the window shows it: a fresh process loads the
+engine's kernels on its first solve (most of a second), so a solve that took under
+:data:`RETIME_UNDER` seconds is run once more, with the kernels loaded, and that run is the
+one timed (also the ``seconds`` of ``--json``); the loading is said beside it. A longer
+solve is timed once and said to include the loading.
+"""
 from __future__ import annotations
 
 import sys
@@ -20,6 +27,30 @@ from knightgui.commands.solve_animate import add_options as add_animate_options
 from knightgui.commands.solve_animate import check as check_animate
 from knightgui.commands.solve_animate import say as say_animation
 from knightgui.commands.solve_animate import write as write_animation
+
+#: a first solve quicker than this (seconds, loading included) is run again to time it alone
+RETIME_UNDER = 1.0
+
+
+def _timed(call):
+    """``(result, seconds of the first run, seconds with the kernels loaded or None)``:
+    ``call`` run once, and once more when the first run took under :data:`RETIME_UNDER` s
+    (the same arguments and seed give the same tour)."""
+    res = call()
+    first = res.seconds
+    if first >= RETIME_UNDER:
+        return res, first, None
+    again = call()
+    return again, first, min(again.seconds, first)
+
+
+def _took(first: float, own: float | None) -> str:
+    """The end of the result line: the solve's own time, and the loading beside it."""
+    if own is None:
+        return f"in {first:.2f} s (incl. loading the engine)"
+    load = first - own
+    more = f" (+{load * 1000:.0f} ms loading the engine)" if load >= 0.05 else ""
+    return f"in {own * 1000:.2f} ms{more}"
 
 
 def add_parser(sub) -> None:
@@ -156,8 +187,9 @@ def run(args) -> int:
     if not board.is_classic:
         return _other_board(args, board, start, tie, order, seed, budget, animate)
     try:
-        res = solve(rows, cols, start=start, closed=args.closed, tie=tie,
-                    order=order, seed=seed, method=args.method, node_budget=budget)
+        res, first, own = _timed(lambda: solve(
+            rows, cols, start=start, closed=args.closed, tie=tie, order=order, seed=seed,
+            method=args.method, node_budget=budget))
     except NoTourError as e:
         return _no_tour(args, board, start, str(e))
     except SolveError as e:
@@ -168,7 +200,7 @@ def run(args) -> int:
         animation = write_animation(args, res.tour, animate) if animate else None
     if args.json:
         emit_json({"rows": rows, "cols": cols, "closed": bool(args.closed), "valid": res.ok,
-                   "method": res.method, "seconds": round(res.seconds, 6),
+                   "method": res.method, "seconds": round(first if own is None else own, 6),
                    "path": path_pairs(res.path, cols) if res.ok else [],
                    "message": res.message, "nodes": res.nodes,
                    "stuck_at": res.stuck_at, "moves": res.moves,
@@ -178,7 +210,7 @@ def run(args) -> int:
     else:
         if res.ok and not args.quiet and rows * cols <= 26 * 26:
             print(res.tour.render())
-        print(f"{res.message} in {res.seconds * 1000:.2f} ms", file=sys.stdout if res.ok
+        print(f"{res.message} {_took(first, own)}", file=sys.stdout if res.ok
               else sys.stderr)
         if animation:
             say_animation(animation)
