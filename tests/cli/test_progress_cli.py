@@ -127,7 +127,8 @@ def test_enumerate_on_pipes_prints_no_progress(capsys):
                               "--first", "2")
     assert code == 0 and err == "" and "solution 2" in out
     code, out, err = on_pipes(capsys, "enumerate", "--start", "a8", "--json")
-    assert code == 0 and err == "" and json.loads(out)["solutions"] == 137_300
+    assert code == 0 and err == ""
+    assert json.loads(out.strip().splitlines()[-1])["solutions"] == 137_300
 
 
 # ----------------------------------------------------------------------------- semimagic
@@ -162,7 +163,7 @@ def test_semimagic_json_and_pipes_print_no_progress(monkeypatch, capsys):
     assert json.loads(out.strip().splitlines()[-1])["nodes"] == 6_000_000
     code, out, err = on_pipes(capsys, "study", "semimagic", "--size", "6", "--symmetry",
                               "half-turn")
-    assert code == 0 and "semimagic:" not in err and "node/s" not in err
+    assert code in (0, 1) and "searching" not in err and "node/s" not in err
 
 
 # ----------------------------------------------------------------------------- solve
@@ -187,4 +188,7 @@ def test_solve_reports_its_own_time_beside_the_loading():
 def test_solve_line_names_the_time_in_ms(capsys):
     code, out, err = on_pipes(capsys, "solve", "--rows", "8", "--cols", "8", "-q")
     assert code == 0 and err == ""
-    assert out.startswith("tour found by warnsdorff greedy (tie phadke) in ") and " ms" in out
+    import re
+    assert re.fullmatch(r"tour found by warnsdorff greedy \(tie phadke\) in ([\d.]+ ms( \(\+\d+ "
+                        r"ms loading the engine\))?|[\d.]+ s \(incl\. loading the engine\))\n",
+                        out), out
