@@ -15,6 +15,11 @@ Then:
 
 Memory: one byte a square per distinct tour (boards of at most 255 squares; the CLI takes at
 most 64), refused with one line beyond :data:`MAX_TOURS` tours.
+
+A caller that shows progress passes ``steps(stage, done, total)``: ``("tours", tours listed
+so far, 0)`` after each block of the enumeration, ``("sort", 0, tours)`` before the tours are
+sorted into distinct normal forms (one numpy sort, no progress inside), and ``("classes",
+tours done, distinct tours)`` after each slice given its canonical form.
 """
 from __future__ import annotations
 
@@ -40,6 +45,9 @@ __all__ = ["DistinctError", "DistinctCounts", "distinct_counts", "distinct_of_al
 MAX_TOURS = 60_000_000
 #: tours given their canonical form at once (bounds the temporary arrays: about 100 MB)
 CHUNK = 200_000
+
+#: ``steps(stage, done, total)``: see the module docstring
+Steps = Callable[[str, int, int], object]
 
 
 class DistinctError(InputError):
@@ -86,7 +94,8 @@ def _adjacency(b: Board) -> np.ndarray:
 
 
 def _collect(res: DistinctCounts, enumerators, adj: np.ndarray, cancel: CancelLike,
-             progress: Callable[[int, int], object] | None, total: int) -> list[np.ndarray]:
+             progress: Callable[[int, int], object] | None, total: int,
+             steps: Steps | None = None) -> list[np.ndarray]:
     """Every solution of each enumerator in normal form (uint8 rows), counted into ``res``."""
     n = adj.shape[0]
     parts: list[np.ndarray] = []
@@ -101,18 +110,23 @@ def _collect(res: DistinctCounts, enumerators, adj: np.ndarray, cancel: CancelLi
             if res.tours > MAX_TOURS:
                 raise DistinctError(f"more than {MAX_TOURS:,} tours on {res.rows}×{res.cols}: "
                                     "too many to keep for a distinct count on this machine")
+            if steps is not None:
+                steps("tours", res.tours, 0)
         if progress is not None:
             progress(i + 1, total)
     return parts
 
 
-def _classes(res: DistinctCounts, parts: list[np.ndarray], adj: np.ndarray) -> None:
+def _classes(res: DistinctCounts, parts: list[np.ndarray], adj: np.ndarray,
+             steps: Steps | None = None) -> None:
     """Distinct normal forms, their canonical classes, and the classes' sizes: among the
     tours found (``orbit_sizes``) and as whole orbits under the board's symmetries
     (``full_orbit_sizes``, ``distinct_full``: every image of every tour)."""
     if not parts:
         return
     n = adj.shape[0]
+    if steps is not None:
+        steps("sort", 0, res.tours)
     distinct = _unique_rows(np.concatenate(parts))
     parts.clear()
     res.distinct = len(distinct)
@@ -136,6 +150,8 @@ def _classes(res: DistinctCounts, parts: list[np.ndarray], adj: np.ndarray) -> N
             for i in range(j):
                 same[:, j] |= (forms[j] == forms[i]).all(axis=1)
         orbit[lo:lo + CHUNK] = (~same).sum(axis=1)
+        if steps is not None:
+            steps("classes", min(lo + CHUNK, len(distinct)), len(distinct))
     del distinct
     keys = canon.view(np.dtype((np.void, n))).ravel()
     _, first, counts = np.unique(keys, return_index=True, return_counts=True)
@@ -149,11 +165,12 @@ def _classes(res: DistinctCounts, parts: list[np.ndarray], adj: np.ndarray) -> N
 
 
 def distinct_counts(rows: int, cols: int, *, cancel: CancelLike = None,
-                    progress: Callable[[int, int], object] | None = None) -> DistinctCounts:
+                    progress: Callable[[int, int], object] | None = None,
+                    steps: Steps | None = None) -> DistinctCounts:
     """Count the Warnsdorff tours of a rows × cols board from every start, distinct and
     distinct up to symmetry (see the module docstring). ``progress(starts done, starts)``
-    after each start; ``cancel`` raises :class:`~knightgui_core.system.errors.Cancelled`
-    between blocks."""
+    after each start, ``steps`` as the module docstring says; ``cancel`` raises
+    :class:`~knightgui_core.system.errors.Cancelled` between blocks."""
     t0 = time.perf_counter()
     try:
         b = Board(rows, cols)
@@ -166,8 +183,8 @@ def distinct_counts(rows: int, cols: int, *, cancel: CancelLike = None,
     adj = _adjacency(b)
     res = DistinctCounts(rows, cols)
     parts = _collect(res, (Enumerator(rows, cols, s) for s in range(n)), adj, cancel,
-                     progress, n)
-    _classes(res, parts, adj)
+                     progress, n, steps)
+    _classes(res, parts, adj, steps)
     res.seconds = time.perf_counter() - t0
     return res
 

@@ -3,6 +3,7 @@ command says while it works."""
 from __future__ import annotations
 
 import sys
+import threading
 from typing import TYPE_CHECKING
 
 from knightgui_core.system.errors import InputError
@@ -108,7 +109,9 @@ class Activity:
       that a quick command's stderr keeps to its errors;
     * :meth:`start`, :meth:`show`, :meth:`close` — the bar of one stage: ``show(n, text)``
       moves it to ``n`` (of ``total``, or a running count when the total is not known) with
-      ``text`` beside it; tqdm redraws it at most every ``mininterval`` seconds.
+      ``text`` beside it; tqdm redraws it at most every ``mininterval`` seconds. A stage
+      that cannot report (one long numpy call) starts its bar with ``tick``: a thread
+      redraws it every second, so its clock runs.
 
     A line or bar that cannot be written is dropped: progress never ends the command."""
 
@@ -124,6 +127,7 @@ class Activity:
             self.tty = False
         self.mininterval = self.MININTERVAL if mininterval is None else mininterval
         self._bar = None
+        self._ticking: threading.Event | None = None
 
     def say(self, line: str, always: bool = False) -> None:
         """``line`` on stderr (above the bar when one is drawn): on a terminal, or with
@@ -140,9 +144,11 @@ class Activity:
             pass
 
     def start(self, label: str, total: float | None = None, unit: str = "it",
-              scale: bool = False) -> None:
+              scale: bool = False, tick: bool = False) -> None:
         """Open the bar of a stage (the one before it closes): ``label``, ``total`` units
-        (None: a running count with its rate), ``scale``: 12.3M rather than 12,300,000."""
+        (None: a running count with its rate), ``scale``: 12.3M rather than 12,300,000,
+        ``tick``: only the label and the time so far, redrawn every second by a thread of
+        its own until it closes."""
         self.close()
         if self.quiet or not self.tty:
             return
@@ -150,9 +156,22 @@ class Activity:
             from tqdm import tqdm
             self._bar = tqdm(total=total, desc=label, unit=unit, unit_scale=scale,
                              file=self.stream, dynamic_ncols=True, leave=False,
-                             mininterval=self.mininterval, miniters=1)
+                             mininterval=self.mininterval, miniters=1,
+                             bar_format="{desc} [{elapsed}]" if tick else None)
         except Exception:  # noqa: BLE001
             self._bar = None
+            return
+        if tick:
+            self._ticking = halt = threading.Event()
+            bar = self._bar
+
+            def redraw() -> None:
+                while not halt.wait(1.0):
+                    try:
+                        bar.refresh()
+                    except Exception:  # noqa: BLE001
+                        return
+            threading.Thread(target=redraw, name="knightgui-bar-tick", daemon=True).start()
 
     def show(self, n: float, text: str = "") -> None:
         """Move the bar to ``n`` with ``text`` beside it (nothing without a bar)."""
@@ -167,7 +186,10 @@ class Activity:
             pass
 
     def close(self) -> None:
-        """Take the bar off the terminal."""
+        """Take the bar off the terminal (its ticking thread stops)."""
+        if self._ticking is not None:
+            self._ticking.set()
+            self._ticking = None
         if self._bar is not None:
             try:
                 self._bar.close()

@@ -11,13 +11,25 @@ maps onto each other are counted once. Beside the counts: the exact probability 
 breaking every tie uniformly at random completes a tour (P(success)) and a closed one. Each
 worker thread keeps a transposition table (``--table-mb``, default a quarter of the
 machine's memory shared by its cores; ``--no-table`` walks every node).
+
+``--distinct`` lists every tour again after the count, to compare them: before it starts, a
+line on stderr says how many tours that is and roughly what it costs (a line also on a pipe
+or in a log when it is minutes or gigabytes), and on a terminal a bar shows each of its three
+steps — listing the tours, sorting them, giving each its canonical form — unless ``--json``.
 """
 from __future__ import annotations
 
 import csv
 import io
 
-from knightgui.commands._common import CliError, add_board_options, board_of, emit_json, positive_int
+from knightgui.commands._common import (
+    Activity,
+    CliError,
+    add_board_options,
+    board_of,
+    emit_json,
+    positive_int,
+)
 from knightgui.commands._study_options import add_runner_options, open_study_store, run_study
 from knightgui.commands.count_frontier import (
     add_method_options,
@@ -221,6 +233,69 @@ def _all_boards(args) -> int:
     return 0
 
 
+#: what the distinct step costs, measured on 7×7 and 8×8 (one idle core; a busy machine is
+#: slower, up to :data:`DISTINCT_BUSY` times): seconds a tour, bytes a square of a tour, and
+#: the bytes it holds whatever the board
+DISTINCT_SECONDS_A_TOUR = 6e-6
+DISTINCT_BUSY = 4
+DISTINCT_BYTES_A_SQUARE = 5
+DISTINCT_BYTES = 200 << 20
+#: a distinct step dearer than this (seconds on an idle core, or bytes) is said on a pipe too
+DISTINCT_SAY_ALWAYS = (10.0, 1 << 30)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def _size(nbytes: float) -> str:
+    if nbytes < 1 << 30:
+        return f"{max(1, round(nbytes / (1 << 20)))} MB"
+    return f"{nbytes / (1 << 30):.1f} GB"
+
+
+def distinct_cost(tours: int, squares: int) -> tuple[float, float]:
+    """``(seconds on one idle core, peak bytes)`` the distinct step of ``tours`` tours of
+    ``squares`` squares takes, roughly: it lists them again, one byte a square, sorts them
+    and compares each with its images."""
+    return (tours * DISTINCT_SECONDS_A_TOUR,
+            DISTINCT_BYTES + tours * squares * DISTINCT_BYTES_A_SQUARE)
+
+
+def _distinct(rows: int, cols: int, tours: int, act: Activity):
+    """The distinct counts (:func:`knightgui_core.studies.distinct.distinct_counts`), said
+    and shown on ``act``; :class:`CliError` for a board it cannot take."""
+    from knightgui_core.studies.distinct import DistinctError, distinct_counts
+    seconds, nbytes = distinct_cost(tours, rows * cols)
+    images = 8 if rows == cols else 4
+    act.say(f"counting distinct tours: {tours:,} tours to list again, sort and compare with "
+            f"their images under the board's {images} symmetries; about {_size(nbytes)} of "
+            f"memory and {_duration(seconds)} to {_duration(DISTINCT_BUSY * seconds)} on one "
+            f"core (Ctrl-C stops it)",
+            always=seconds >= DISTINCT_SAY_ALWAYS[0] or nbytes >= DISTINCT_SAY_ALWAYS[1])
+    act.start("distinct: listing", total=tours, unit="tour", scale=True)
+    stage = ["tours"]
+
+    def steps(name: str, done: int, total: int) -> None:
+        if name != stage[0]:
+            stage[0] = name
+            if name == "sort":
+                act.start(f"distinct: sorting {total:,} tours", unit="tour", tick=True)
+            else:
+                act.start("distinct: canonical forms", total=total, unit="tour", scale=True)
+        act.show(done)
+    try:
+        return distinct_counts(rows, cols, steps=steps)
+    except DistinctError as e:
+        raise CliError(f"--distinct: {e}") from None
+    finally:
+        act.close()
+
+
 def _table_bytes(args) -> int | None:
     """``--table-mb`` as bytes (checked), 0 for ``--no-table``, None for the default."""
     if args.no_table:
@@ -275,6 +350,10 @@ def run(args) -> int:
         raise CliError(f"--starts: {e}") from None
     if args.distinct and (rows * cols > 64 or len(squares) != rows * cols):
         raise CliError("--distinct takes boards of at most 64 squares and --starts all")
+    act = Activity(quiet=args.json)
+    if args.distinct:
+        act.say(f"count {rows}×{cols} --distinct: every tour is counted first, then listed "
+                "again and compared to find the distinct ones")
     store = open_study_store(args)
     try:
         def runner(tasks):
@@ -291,11 +370,7 @@ def run(args) -> int:
             store.close()
     distinct = None
     if args.distinct:
-        from knightgui_core.studies.distinct import DistinctError, distinct_counts
-        try:
-            distinct = distinct_counts(rows, cols)
-        except DistinctError as e:
-            raise CliError(f"--distinct: {e}") from None
+        distinct = _distinct(rows, cols, res.totals["tours"], act)
     print(format_table(res))
     if distinct is not None:
         orbits = ", ".join(f"{v:,} of {k}" for k, v in distinct.orbit_sizes.items())

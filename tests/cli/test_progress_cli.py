@@ -192,3 +192,51 @@ def test_solve_line_names_the_time_in_ms(capsys):
     assert re.fullmatch(r"tour found by warnsdorff greedy \(tie phadke\) in ([\d.]+ ms( \(\+\d+ "
                         r"ms loading the engine\))?|[\d.]+ s \(incl\. loading the engine\))\n",
                         out), out
+
+
+# ----------------------------------------------------------------------------- count --distinct
+
+COUNT = ["study", "count", "--size", "6", "--distinct"]
+
+
+@pytest.fixture
+def here(monkeypatch):
+    monkeypatch.delenv("KNIGHTGUI_SCHEDULER", raising=False)
+
+
+def test_distinct_says_what_it_costs_and_shows_its_steps(here, monkeypatch, capsys):
+    code, out, drawn = on_terminal(monkeypatch, capsys, *COUNT)
+    assert code == 0 and "up to symmetry: " in out and "counting" not in out
+    assert "count 6×6 --distinct: every tour is counted first" in drawn
+    said = [ln for ln in drawn.splitlines() if "counting distinct tours:" in ln]
+    assert len(said) == 1 and said[0].startswith(
+        "counting distinct tours: 1,984 tours to list again, sort and compare with their "
+        "images under the board's 8 symmetries; about ")
+    assert " of memory and " in said[0] and said[0].endswith("on one core (Ctrl-C stops it)")
+    # the three steps, in order, each with its bar
+    at = [drawn.index(s) for s in ("distinct: listing", "distinct: sorting 1,984 tours",
+                                   "distinct: canonical forms")]
+    assert at == sorted(at) and "1.98k/1.98k" in drawn
+
+
+def test_distinct_with_json_or_on_a_pipe_keeps_quiet_unless_it_is_dear(here, monkeypatch,
+                                                                      capsys):
+    code, out, drawn = on_terminal(monkeypatch, capsys, *COUNT, "--json")
+    assert code == 0 and drawn.strip() == ""
+    assert json.loads(out.strip().splitlines()[-1])["distinct"] > 0
+    code, out, err = on_pipes(capsys, *COUNT)
+    assert code == 0 and err == "" and "up to symmetry: " in out
+    from knightgui.commands import study_count
+    monkeypatch.setattr(study_count, "DISTINCT_SAY_ALWAYS", (0.0, 0))   # as if minutes
+    code, out, err = on_pipes(capsys, *COUNT)
+    assert code == 0 and err.splitlines() == [err.strip()]              # one line, no bar
+    assert err.startswith("counting distinct tours: 1,984 tours") and "|" not in err
+
+
+def test_distinct_cost_grows_with_the_tours():
+    from knightgui.commands.study_count import _duration, _size, distinct_cost
+    s8, b8 = distinct_cost(7_894_584, 64)
+    assert 30 < s8 < 120 and 2 << 30 < b8 < 3 << 30      # 8×8: about a minute, 2–3 GB
+    assert distinct_cost(1_984, 36)[0] < 1
+    assert (_duration(47), _duration(190), _duration(7200)) == ("47 s", "3 min", "2.0 h")
+    assert (_size(300 << 20), _size(2.5 * (1 << 30))) == ("300 MB", "2.5 GB")
