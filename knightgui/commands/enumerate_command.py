@@ -228,7 +228,18 @@ def _all_tours(args, rows: int, cols: int) -> int:
     k = positive_int("--first", args.first, 1, 100_000) if args.first is not None else None
     out_kind = _out_kind(args.out, b) if args.out else None
     t0 = time.perf_counter()
-    shown = lister.first(k) if k is not None else None
+    paths = f"enumerate: every knight's path of the {b.describe()} board from {b.name(lister.start)}"
+    act = Activity(quiet=args.json)
+    if not out_kind:                  # the first K, or the count: one call each, a clock
+        act.say(f"{paths}; {'counting them' if k is None else f'the first {k:,}'}; Ctrl-C "
+                "stops it")
+        act.start("enumerate", tick=True)
+    try:
+        shown = lister.first(k) if k is not None else None
+        r = None if out_kind or shown is not None else all_tours_task(
+            rows, cols, b.name(lister.start))
+    finally:
+        act.close()
     record: dict = {"all_tours": True}
     if out_kind:
         def blocks():
@@ -239,9 +250,7 @@ def _all_tours(args, rows: int, cols: int) -> int:
                 block = lister.block(1 << 14)
                 if len(block):
                     yield block
-        act = Activity(quiet=args.json)
-        act.say(f"enumerate: every knight's path of the {b.describe()} board from "
-                f"{b.name(lister.start)}, written to {args.out}; Ctrl-C stops it")
+        act.say(f"{paths}, written to {args.out}; Ctrl-C stops it")
         act.start("enumerate", unit="path", scale=True)
         try:
             write_paths(args.out, b, "all-tours", blocks(),
@@ -255,7 +264,6 @@ def _all_tours(args, rows: int, cols: int) -> int:
     elif shown is not None:
         total, exhausted, closed = len(shown), lister.done, None
     else:
-        r = all_tours_task(rows, cols, b.name(lister.start))
         total, exhausted, closed = r["tours"], True, r["closed"]
         record["closed"] = closed
     secs = time.perf_counter() - t0

@@ -131,6 +131,16 @@ def test_enumerate_on_pipes_prints_no_progress(capsys):
     assert json.loads(out.strip().splitlines()[-1])["solutions"] == 137_300
 
 
+def test_enumerate_all_tours_says_what_it_counts_on_a_terminal_only(monkeypatch, capsys):
+    argv = ["enumerate", "--all-tours", "--rows", "5", "--cols", "5", "--start", "a1"]
+    code, out, drawn = on_terminal(monkeypatch, capsys, *argv)
+    assert code == 0 and "304 knight's paths" in out
+    assert ("enumerate: every knight's path of the 5×5 board from a1; counting them; Ctrl-C "
+            "stops it") in drawn
+    code, out, err = on_pipes(capsys, *argv, "--first", "3")
+    assert code == 0 and err == "" and "path 3" in out
+
+
 # ----------------------------------------------------------------------------- semimagic
 
 MAGIC = ["study", "semimagic", "--symmetry", "half-turn", "--max-nodes", "6000000"]
