@@ -51,10 +51,15 @@ def _headline(en, what: str) -> str:
             f"{b.name(en.start)}{arrow}{extra}, every tie followed; {what}; Ctrl-C stops it")
 
 
-def _interrupted(act: Activity, c: dict, moves: int, t0: float) -> CliError:
-    """Ctrl-C during a search: the bar closed, how far it got as the one line, exit 130."""
+def _interrupted(e: KeyboardInterrupt, act: Activity, c: dict, moves: int,
+                 t0: float) -> BaseException:
+    """Ctrl-C during a search: the bar closed, how far it got as the one line, exit 130. A
+    terminating signal (:class:`knightgui.terminate.Terminated`, a KeyboardInterrupt too)
+    goes on as it came: the command line says which one."""
     import time
     act.close()
+    if type(e) is not KeyboardInterrupt:
+        return e
     return CliError(f"interrupted after {c['solutions']:,} solutions, {c['dead_ends']:,} "
                     f"dead ends, {moves:,} forward moves, "
                     f"{time.perf_counter() - t0:.1f} s", code=130)
@@ -123,8 +128,8 @@ def _count_by_states(en, quiet: bool) -> dict:
             out["forward_moves"] += r.forward_moves
             out["p_success"] += weight * r.p_success
             act.show(out["forward_moves"], _searched(out))
-    except KeyboardInterrupt:
-        raise _interrupted(act, out, out["forward_moves"], t0) from None
+    except KeyboardInterrupt as e:
+        raise _interrupted(e, act, out, out["forward_moves"], t0) from None
     finally:
         act.close()
     return out
@@ -192,8 +197,8 @@ def _write_out(path, en, limit, quiet: bool) -> dict:
     try:
         return write_solutions(en, path, limit, progress=lambda c: act.show(
             c["solutions"], f"{c['dead_ends']:,} dead ends"))
-    except KeyboardInterrupt:
-        raise _interrupted(act, _counters(en), en.forward_moves, t0) from None
+    except KeyboardInterrupt as e:
+        raise _interrupted(e, act, _counters(en), en.forward_moves, t0) from None
     except OSError as e:
         raise CliError(_cannot_write(path, e)) from None
     except ValueError as e:          # EnumerationError: a format that cannot hold this board
@@ -296,8 +301,8 @@ def _first(en, k: int, quiet: bool) -> list:
         while len(sols) < k and not en.exhausted:
             sols += en.first(k - len(sols), max_steps=FIRST_CHUNK)
             act.show(en.forward_moves, _searched(_counters(en)))
-    except KeyboardInterrupt:
-        raise _interrupted(act, _counters(en), en.forward_moves, t0) from None
+    except KeyboardInterrupt as e:
+        raise _interrupted(e, act, _counters(en), en.forward_moves, t0) from None
     finally:
         act.close()
     return sols
@@ -313,8 +318,8 @@ def _count(en, quiet: bool) -> None:
     try:
         en.count(progress=lambda c: act.show(c.forward_moves, _searched(
             {"solutions": c.solutions, "dead_ends": c.dead_ends})), chunk=FIRST_CHUNK)
-    except KeyboardInterrupt:
-        raise _interrupted(act, _counters(en), en.forward_moves, t0) from None
+    except KeyboardInterrupt as e:
+        raise _interrupted(e, act, _counters(en), en.forward_moves, t0) from None
     finally:
         act.close()
 

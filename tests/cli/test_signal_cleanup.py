@@ -50,7 +50,7 @@ def _signal_mid_write(tmp_path, args, name, sig) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("args, name, sig, said", [
     (NINE + ["--out", "sol.csv"], "sol.csv", signal.SIGTERM, "terminated (SIGTERM)"),
     (NINE + ["--out", "sol.npy"], "sol.npy", signal.SIGHUP, "terminated (SIGHUP)"),
-    (NINE + ["--out", "sol.csv"], "sol.csv", signal.SIGINT, "interrupted"),
+    (NINE + ["--out", "sol.csv"], "sol.csv", signal.SIGINT, "interrupted after "),
     (BIG_MP4 + ["--animate", "t.mp4"], "t.mp4", signal.SIGTERM, "terminated (SIGTERM)"),
     (BIG_GIF + ["--animate", "t.gif"], "t.gif", signal.SIGHUP, "terminated (SIGHUP)"),
 ], ids=["csv-term", "npy-hup", "csv-int", "mp4-term", "gif-hup"])
@@ -63,7 +63,8 @@ def test_a_signal_mid_write_leaves_no_temporary_and_the_old_file(tmp_path, args,
     (tmp_path / name).write_bytes(b"old")
     done = _signal_mid_write(tmp_path, args, name, sig)
     assert done.returncode == 128 + sig, done.stderr
-    assert done.stderr.strip().splitlines() == [said]
+    lines = done.stderr.strip().splitlines()         # Ctrl-C: how far the search got
+    assert len(lines) == 1 and lines[0].startswith(said), lines
     assert _temporaries(tmp_path) == []
     assert (tmp_path / name).read_bytes() == b"old"
 
