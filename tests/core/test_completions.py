@@ -223,3 +223,19 @@ def test_other_refusals_and_an_array_path():
     p = play_path(board, np.array([0, 17, 2], dtype=np.int64))
     assert p.dtype == np.int32 and p.tolist() == [0, 17, 2]
     assert play_path(board, ["a1", (1, 2), "3,1"]).tolist() == [0, 17, 2]
+
+
+def test_a_budget_spent_before_the_search_starts_still_searches(monkeypatch):
+    """Loading the kernels on a busy machine can take the whole budget: the search still
+    runs one chunk and shows a finish, instead of answering that nothing was searched."""
+    from knightgui_core.walks.hand import completions as module
+    setup = module._Search.__init__
+
+    def slow_setup(self, *args):
+        setup(self, *args)
+        time.sleep(0.2)                         # past the budget before the first chunk
+
+    monkeypatch.setattr(module._Search, "__init__", slow_setup)
+    got = completions(Board(8, 8), [0], budget_seconds=0.05)
+    assert got.nodes > 0
+    assert got.extendable is True and is_finish(Board(8, 8), [0], got.example)

@@ -101,13 +101,15 @@ def completions(board: Board, path: Sequence[SquareSpec] | np.ndarray,
     raise_if_cancelled(cancel, "counting the finishes")
     search = _Search(board, p, count, memo_entries if verdict.free <= 64 else 1)
     chunk = 256
+    # at least one chunk runs, however long loading the kernels took: a budget spent before
+    # the search started would answer "nothing searched" on a busy machine
     while not search.done:
         raise_if_cancelled(cancel, "counting the finishes")
-        if time.perf_counter() - t0 >= budget_seconds:
-            break
         t = time.perf_counter()
         search.run(chunk)
         took = time.perf_counter() - t
+        if time.perf_counter() - t0 >= budget_seconds:
+            break
         if took < CHUNK_SECONDS / 2 and chunk < 1 << 24:
             chunk *= 2
         elif took > CHUNK_SECONDS * 2 and chunk > 16:
