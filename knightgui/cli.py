@@ -1,5 +1,5 @@
 """Command line (docs/spec.md §10). ``knightgui <command> ...``; no Qt is imported unless an image
-is rendered. Each command lives in ``knightgui.commands.<name>_command`` with ``add_parser(sub)`` and
+is rendered. Each command lives in ``knightgui.commands.<name>`` with ``add_parser(sub)`` and
 ``run(args) -> int``.
 
 Exit status, one per outcome, the same for every command: 0 done (a tour found or
@@ -35,7 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version=f"knightgui {__version__}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in COMMANDS:
-        mod = importlib.import_module(f".commands.{name}_command", __package__)
+        mod = importlib.import_module(f".commands.{name}", __package__)
         mod.add_parser(sub)
     return p
 

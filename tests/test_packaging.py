@@ -173,3 +173,16 @@ def test_install_desktop_refuses_a_missing_program(tmp_path):
                         str(tmp_path / "nope")], env=env, capture_output=True, text=True)
     assert r.returncode == 2 and "not an executable" in r.stderr
     assert not (tmp_path / "applications" / "knightgui.desktop").exists()
+
+
+def test_every_package_folder_is_listed_for_the_wheel():
+    """pyproject lists the packages by name (core/ installs as knightgui_core): a package
+    folder missing from the list would be left out of the wheel and the bundle."""
+    tomllib = pytest.importorskip("tomllib")
+    root = ROOT
+    with open(root / "pyproject.toml", "rb") as f:
+        listed = set(tomllib.load(f)["tool"]["setuptools"]["packages"])
+    for top, name in (("core", "knightgui_core"), ("knightgui", "knightgui")):
+        for init in (root / top).rglob("__init__.py"):
+            parts = init.parent.relative_to(root / top).parts
+            assert ".".join([name, *parts]) in listed, init.parent

@@ -99,7 +99,7 @@ def parse_move_order(text: object, what: str = "--order") -> MoveOrder:
 
 class Activity:
     """What a long command says on stderr while it works, by the study runner's rule
-    (:class:`knightgui.commands._study_options.TaskBar`): a tqdm bar only when stderr is a
+    (:class:`knightgui.commands.study.options.TaskBar`): a tqdm bar only when stderr is a
     terminal, and nothing at all with ``--json`` (``quiet``), whose stderr carries only
     errors and stdout only the JSON object.
 

@@ -16,7 +16,7 @@ import pytest
 
 from knightgui.animation import export as ax
 from knightgui.cli import run
-from knightgui.commands.solve_animate import _FrameBar
+from knightgui.commands.animate import _FrameBar
 from knightgui_core.system.errors import Cancelled
 from knightgui_core.walks.solve import solve
 

@@ -94,7 +94,7 @@ def _stop_after(monkeypatch, calls: int, how):
 
 def test_enumerate_on_a_terminal_says_what_it_enumerates_and_its_progress(monkeypatch,
                                                                           capsys):
-    from knightgui.commands import enumerate_command
+    from knightgui.commands import enumerate as enumerate_command
     monkeypatch.setattr(enumerate_command, "FIRST_CHUNK", 1 << 16)
 
     def ctrl_c():
@@ -184,7 +184,7 @@ class _Res:
 
 
 def test_solve_reports_its_own_time_beside_the_loading():
-    from knightgui.commands.solve_command import _timed, _took
+    from knightgui.commands.solve import _timed, _took
     runs = iter([0.8, 0.0001])
     res, first, own = _timed(lambda: _Res(next(runs)))        # quick: run again, loaded
     assert (res.seconds, first, own) == (0.0001, 0.8, 0.0001)
@@ -236,7 +236,7 @@ def test_distinct_with_json_or_on_a_pipe_keeps_quiet_unless_it_is_dear(here, mon
     assert json.loads(out.strip().splitlines()[-1])["distinct"] > 0
     code, out, err = on_pipes(capsys, *COUNT)
     assert code == 0 and err == "" and "up to symmetry: " in out
-    from knightgui.commands import study_count
+    from knightgui.commands.study import count as study_count
     monkeypatch.setattr(study_count, "DISTINCT_SAY_ALWAYS", (0.0, 0))   # as if minutes
     code, out, err = on_pipes(capsys, *COUNT)
     assert code == 0 and err.splitlines() == [err.strip()]              # one line, no bar
@@ -244,7 +244,7 @@ def test_distinct_with_json_or_on_a_pipe_keeps_quiet_unless_it_is_dear(here, mon
 
 
 def test_distinct_cost_grows_with_the_tours():
-    from knightgui.commands.study_count import _duration, _size, distinct_cost
+    from knightgui.commands.study.count import _duration, _size, distinct_cost
     s8, b8 = distinct_cost(7_894_584, 64)
     assert 30 < s8 < 120 and 2 << 30 < b8 < 3 << 30      # 8×8: about a minute, 2–3 GB
     assert distinct_cost(1_984, 36)[0] < 1

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from knightgui.cli import run
-from knightgui.commands._study_options import TaskBar
+from knightgui.commands.study.options import TaskBar
 
 
 def _last_json(capsys) -> dict:

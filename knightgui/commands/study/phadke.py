@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from knightgui.commands._common import CliError, emit_json, positive_int
-from knightgui.commands._study_options import add_runner_options, open_study_store, run_study
+from knightgui.commands.study.options import add_runner_options, open_study_store, run_study
 
 
 def add_parser(studies) -> None:

@@ -30,14 +30,14 @@ from knightgui.commands._common import (
     emit_json,
     positive_int,
 )
-from knightgui.commands._study_options import add_runner_options, open_study_store, run_study
-from knightgui.commands.count_frontier import (
+from knightgui.commands.study.frontier import (
     add_method_options,
     run_all_tours_by_method,
     run_sequence,
     wants_sequence,
 )
-from knightgui.commands.count_symmetric import add_symmetry_options, run_symmetric_count
+from knightgui.commands.study.options import add_runner_options, open_study_store, run_study
+from knightgui.commands.study.symmetric import add_symmetry_options, run_symmetric_count
 
 
 def add_parser(studies) -> None:

@@ -33,7 +33,7 @@ from knightgui.commands._common import (
     positive_int,
     say_not_found,
 )
-from knightgui.commands._study_options import add_runner_options, run_study
+from knightgui.commands.study.options import add_runner_options, run_study
 
 
 def add_parser(studies) -> None:

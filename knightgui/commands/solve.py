@@ -23,10 +23,10 @@ from knightgui.commands._common import (
     positive_int,
     say_not_found,
 )
-from knightgui.commands.solve_animate import add_options as add_animate_options
-from knightgui.commands.solve_animate import check as check_animate
-from knightgui.commands.solve_animate import say as say_animation
-from knightgui.commands.solve_animate import write as write_animation
+from knightgui.commands.animate import add_options as add_animate_options
+from knightgui.commands.animate import check as check_animate
+from knightgui.commands.animate import say as say_animation
+from knightgui.commands.animate import write as write_animation
 
 #: a first solve quicker than this (seconds, loading included) is run again to time it alone
 RETIME_UNDER = 1.0

@@ -1,6 +1,6 @@
 """``knightgui study <name>``: batch studies that reproduce the literature.
 
-Each study is a module ``knightgui.commands.study_<name>`` with ``add_parser(subparsers)``.
+Each study is a module ``knightgui.commands.study.<name>`` with ``add_parser(subparsers)``.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ def add_parser(sub) -> None:
                        "uncrossed, semimagic")
     studies = p.add_subparsers(dest="study", metavar="STUDY", parser_class=type(p))
     for name in STUDIES:
-        modname = f"{__package__}.study_{name}"
+        modname = f"{__package__}.{name}"
         if importlib.util.find_spec(modname) is None:
             continue
         importlib.import_module(modname).add_parser(studies)

@@ -31,7 +31,7 @@ import sys
 import time
 
 from knightgui.commands._common import CliError, emit_json, positive_int
-from knightgui.commands._study_options import _terminated, scheduler_of, sigterm_raises, worker_timeout_of
+from knightgui.commands.study.options import _terminated, scheduler_of, sigterm_raises, worker_timeout_of
 
 __all__ = ["add_method_options", "run_all_tours_by_method", "run_sequence", "wants_sequence"]
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from knightgui.commands._common import EXIT_NOT_FOUND, CliError, emit_json, say_not_found
-from knightgui.commands.check_completions import add_path_arguments, path_requested, run_path
+from knightgui.commands.completions import add_path_arguments, path_requested, run_path
 
 
 def add_parser(sub) -> None:

@@ -12,7 +12,7 @@ said in one line with the reason, and counted 0.
 from __future__ import annotations
 
 from knightgui.commands._common import CliError, emit_json
-from knightgui.commands._study_options import open_study_store, run_study
+from knightgui.commands.study.options import open_study_store, run_study
 
 #: the names ``--symmetry`` takes (core's list, repeated so that --help needs no engine)
 NAMES = ("half-turn", "quarter-turn", "mirror-rows", "mirror-cols", "diagonal")

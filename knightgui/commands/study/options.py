@@ -3,7 +3,7 @@ progress bar, Ctrl-C.
 
 A study command does::
 
-    from knightgui.commands._study_options import add_runner_options, run_study
+    from knightgui.commands.study.options import add_runner_options, run_study
 
     def add_parser(studies):
         p = studies.add_parser("my-study", ...)
