@@ -30,9 +30,11 @@ run: install
 
 ## make test: install with test extras and run the fast suite headless, on TEST_WORKERS
 ## processes (pytest-xdist): many tests wait on a subprocess, a cluster or a signal, so
-## more workers than cores keeps both cores busy
+## more workers than cores keeps both cores busy. The engine is compiled (or loaded from the
+## cache, a few seconds) once first, so the workers do not each compile the same kernels.
 TEST_WORKERS ?= 4
 test: install-test
+	$(BIN)/knightgui warmup -q
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS)
 
 ## make lint: ruff (style and likely bugs) and mypy (types) over the whole tree
