@@ -161,9 +161,9 @@ class Activity:
         except Exception:  # noqa: BLE001
             self._bar = None
             return
-        if tick:
+        bar = self._bar
+        if tick and bar is not None:
             self._ticking = halt = threading.Event()
-            bar = self._bar
 
             def redraw() -> None:
                 while not halt.wait(1.0):

@@ -129,7 +129,7 @@ def _count_by_states(en, quiet: bool) -> dict:
             out["p_success"] += weight * r.p_success
             act.show(out["forward_moves"], _searched(out))
     except KeyboardInterrupt as e:
-        raise _interrupted(e, act, out, out["forward_moves"], t0) from None
+        raise _interrupted(e, act, out, int(out["forward_moves"]), t0) from None
     finally:
         act.close()
     return out
@@ -269,6 +269,7 @@ def _all_tours(args, rows: int, cols: int) -> int:
     elif shown is not None:
         total, exhausted, closed = len(shown), lister.done, None
     else:
+        assert r is not None                  # neither a file nor a listing: the count ran
         total, exhausted, closed = r["tours"], True, r["closed"]
         record["closed"] = closed
     secs = time.perf_counter() - t0
