@@ -106,7 +106,7 @@ def solve(board: Board, start: SquareSpec | None = None, *, closed: bool = False
         Ask for a closed tour (its last square a move from the first).
     tie : str
         The tie rule (``phadke``, ``first``, ``last``, ``random``, ``center-far``,
-        ``lookahead``, ``pohl``, ``squirrel``…; docs/tie-breaks.md).
+        ``lookahead``, ``pohl``, ``squirrel``…; docs/explanation/tie-breaks.md).
     order : str
         The move order of the order-based rules, 8 digits.
     seed : int
