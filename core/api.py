@@ -391,7 +391,7 @@ def study_phadke(family: str = "strict", *, client: Any = None, store: Any = Non
     """
     from .studies import phadke as P
     from .studies.phadke.runner import run_study
-    from .studies.phadke.tables import family_totals
+    from .studies.phadke.tables import family_records
     if family not in ("strict", "cd", "semi", "ecd", "xcd", "all"):
         raise InputError(f"family {str(family)[:20]!r}: one of strict, cd, semi, ecd, xcd, all")
     algos = P.algorithms(family)
@@ -399,14 +399,7 @@ def study_phadke(family: str = "strict", *, client: Any = None, store: Any = Non
         res, report = run_study(algos, store=st, scheduler=client, workers=workers)
     data: dict[str, Any] = {"study": "phadke", "family": family,
                             "seconds": round(res.seconds, 3), "tasks": report.tasks_json()}
-    for r in family_totals(res):
-        rec = {"algorithms": r["algorithms"], "solutions": r["solutions"],
-               "paper_solutions": r["paper_solutions"],
-               "paper_algorithms": r["paper_algorithms"]}
-        if "full_board" in r:
-            rec["full_board"] = r["full_board"]
-            rec["paper_full_board"] = r["paper_full_board"]
-        data[r["family"]] = rec
+    data.update(family_records(res))
     mine = data.get(family) or {"algorithms": len(res.counts),
                                 "solutions": sum(c[0] for c in res.counts.values()),
                                 "paper_solutions": None}

@@ -48,6 +48,19 @@ def _present_families(result):
     return out
 
 
+def family_records(result: StudyResult) -> dict[str, dict]:
+    """The study's JSON per family (``--json`` and the API's ``to_dict()`` alike): algorithms
+    run, solutions and the paper's figures, with the full board's for the strict family."""
+    out = {}
+    for r in family_totals(result):
+        rec = {k: r[k] for k in ("algorithms", "solutions", "paper_solutions", "paper_algorithms")}
+        if "full_board" in r:
+            rec["full_board"] = r["full_board"]
+            rec["paper_full_board"] = r["paper_full_board"]
+        out[r["family"]] = rec
+    return out
+
+
 def family_totals(result: StudyResult) -> list[dict]:
     """Per family: algorithms run, solutions, the paper's runs and solutions, difference.
     'cd' includes the strict runs (the paper's 736). A 'total' row comes last when more

@@ -75,7 +75,7 @@ def run(args) -> int:
     """Count the tours of the chosen families (``--distinct``: how many are different)."""
     from knightgui_core.studies import phadke as P
     from knightgui_core.studies.phadke.runner import phadke_tasks
-    from knightgui_core.studies.phadke.tables import export_csv, family_totals, format_families
+    from knightgui_core.studies.phadke.tables import export_csv, family_records, format_families
     workers = None if args.workers is None else positive_int("--workers", args.workers, 1, 256)
     if args.checkpoint is not None and args.store is None:
         raise CliError("--checkpoint is replaced by --store FILE (SQLite); give both once to "
@@ -110,13 +110,6 @@ def run(args) -> int:
                "tasks": report.tasks_json()}
         if distinct:
             out["distinct"] = distinct
-        for r in family_totals(res):
-            rec = {"algorithms": r["algorithms"], "solutions": r["solutions"],
-                   "paper_solutions": r["paper_solutions"],
-                   "paper_algorithms": r["paper_algorithms"]}
-            if "full_board" in r:
-                rec["full_board"] = r["full_board"]
-                rec["paper_full_board"] = r["paper_full_board"]
-            out[r["family"]] = rec
+        out.update(family_records(res))
         emit_json(out)
     return 0
