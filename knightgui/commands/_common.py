@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from knightgui_core.system.errors import InputError
 
@@ -97,6 +97,19 @@ def parse_move_order(text: object, what: str = "--order") -> MoveOrder:
         raise CliError(f"{what}: {e}") from None
 
 
+def write_above(bar: Any, stream: Any, line: str) -> None:
+    """``line`` on ``stream``, above ``bar`` when a tqdm bar is drawn there. Never raises: a
+    notice must not end the command (a closed or full stderr is the streams' business)."""
+    try:
+        if bar is not None:
+            bar.write(line, file=stream)
+        else:
+            stream.write(line + "\n")
+            stream.flush()
+    except Exception:  # noqa: BLE001
+        pass
+
+
 class Activity:
     """What a long command says on stderr while it works, by the study runner's rule
     (:class:`knightgui.commands.study.options.TaskBar`): a tqdm bar only when stderr is a
@@ -134,14 +147,7 @@ class Activity:
         ``always`` anywhere; nothing when quiet."""
         if self.quiet or not (self.tty or always):
             return
-        try:
-            if self._bar is not None:
-                self._bar.write(line, file=self.stream)
-            else:
-                self.stream.write(line + "\n")
-                self.stream.flush()
-        except Exception:  # noqa: BLE001 - a notice must never end the command
-            pass
+        write_above(self._bar, self.stream, line)
 
     def start(self, label: str, total: float | None = None, unit: str = "it",
               scale: bool = False, tick: bool = False) -> None:

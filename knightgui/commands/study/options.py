@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from knightgui.commands._common import CliError, positive_int
+from knightgui.commands._common import CliError, positive_int, write_above
 
 
 def add_runner_options(p) -> None:
@@ -140,14 +140,7 @@ class TaskBar:
 
     def say(self, line: str) -> None:
         """``line`` on stderr, above the bar when one is drawn."""
-        try:
-            if self._bar is not None:
-                self._bar.write(line, file=self.stream)
-            else:
-                self.stream.write(line + "\n")
-                self.stream.flush()
-        except Exception:  # noqa: BLE001 - a notice must never end the study
-            pass
+        write_above(self._bar, self.stream, line)
 
     def close(self) -> None:
         """End the progress bar."""
