@@ -35,7 +35,7 @@ run: install
 TEST_WORKERS ?= 4
 test: install-test
 	$(BIN)/knightgui warmup -q
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS)
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup
 
 ## make lint: ruff (style and likely bugs) and mypy (types) over the whole tree
 lint: install-test
@@ -87,7 +87,7 @@ bundle: $(VENV)/.stamp-bundle
 ## published counts), and the engine's tests on the compiled kernels the bundle ships
 bundle-test: bundle install-test
 	packaging/bundle_test.sh
-	KNIGHTGUI_KERNELS=aot PYTHONPATH=$(CURDIR)/build/aot $(BIN)/python -m pytest -q -n $(TEST_WORKERS) -p no:cacheprovider \
+	KNIGHTGUI_KERNELS=aot PYTHONPATH=$(CURDIR)/build/aot $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadgroup -p no:cacheprovider \
 		tests/core tests/cli tests/robustness
 
 ## make install-desktop: menu entry and icon for this user; runs the bundle if built, else the venv

@@ -14,6 +14,10 @@ import pytest
 
 from knightgui.terminate import RETRY_SECONDS, Terminated, signals_raise
 
+# the tests that signal this very process run one after another on one worker, in file order,
+# as they pass serially; spread over xdist workers one of them failed about one run in three
+pytestmark = pytest.mark.xdist_group("signals-to-self")
+
 KNIGHTGUI = [sys.executable, "-m", "knightgui"]
 NINE = ["enumerate", "--rows", "9", "--cols", "9", "--start", "a1"]    # GBs of solutions
 BIG_GIF = ["solve", "--rows", "30", "--cols", "30", "-q", "--size", "4096"]   # seconds
