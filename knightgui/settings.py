@@ -236,6 +236,7 @@ def save(window: MainWindowLike) -> None:
     s.setValue("view/numbers", v.show_numbers)
     s.setValue("view/path", v.show_path)
     s.setValue("view/ties", v.show_ties)
+    s.setValue("view/sums", window.act.sums.isChecked())
     s.setValue("view/colour", v.colour_mode)
     s.setValue("speed/play", window.act.play_speed.value())
     s.setValue("speed/animation", window.act.anim_speed.value())
@@ -275,7 +276,8 @@ def load(window: MainWindowLike) -> None:
     window.set_view_options(numbers=_flag(s, "view/numbers", True),
                             path=_flag(s, "view/path", True),
                             ties=_flag(s, "view/ties", False),
-                            colour=_choice(s, "view/colour", COLOURS, "auto"))
+                            colour=_choice(s, "view/colour", COLOURS, "auto"),
+                            sums=_flag(s, "view/sums", True))
     acts = window.act
     for key, box in (("speed/play", acts.play_speed), ("speed/animation", acts.anim_speed),
                      ("speed/watch", acts.watch_speed)):

@@ -437,10 +437,11 @@ class MainWindow(QMainWindow):
             self.hover_label.setText("")
 
     def set_view_options(self, numbers: bool | None = None, path: bool | None = None,
-                         ties: bool | None = None, colour: str | None = None) -> None:
+                         ties: bool | None = None, colour: str | None = None,
+                         sums: bool | None = None) -> None:
         """Set the View menu's toggles and colouring (None: leave as is)."""
         for act, val in ((self.act.numbers, numbers), (self.act.path, path),
-                         (self.act.ties, ties)):
+                         (self.act.ties, ties), (self.act.sums, sums)):
             if val is not None:
                 act.setChecked(bool(val))
         if colour in self.act.colour:

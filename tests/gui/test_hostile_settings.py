@@ -148,6 +148,16 @@ def test_good_values_are_still_remembered(qtbot, dialogs, caplog):
     assert not _lines(caplog, "remembered")
 
 
+def test_the_sums_toggle_is_remembered(qtbot, dialogs):
+    """View ▸ Row and column sums, turned off, stays off in the next window."""
+    w = _window(qtbot)
+    assert w.act.sums.isChecked()                      # on by default
+    w.act.sums.setChecked(False)
+    w.close()
+    again = _window(qtbot)
+    assert not again.act.sums.isChecked()
+
+
 @pytest.mark.parametrize("where", ["the settings file", "the organisation's file"])
 def test_a_fifo_for_a_settings_file_starts_the_window_with_defaults(qtbot, dialogs, caplog,
                                                                      where):
