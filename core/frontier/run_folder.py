@@ -261,6 +261,18 @@ class RunFolder:
         self.saved = True
         self.needed = {str(f[2]) for f in state.get("files", [])}
 
+    def _needed_on_disk(self) -> set[str] | None:
+        """The slice files that the progress file on disk names (None when there is none).
+        Read back rather than taken from :attr:`needed`: a signal between the rename in
+        :meth:`save` and its last line leaves the new file on disk and the old set here."""
+        if not self.saved and not os.path.isfile(os.path.join(self.path, PROGRESS)):
+            return None
+        try:
+            with open(os.path.join(self.path, PROGRESS)) as f:
+                return {str(seg[2]) for seg in json.load(f)["files"]}
+        except (OSError, ValueError, KeyError, TypeError, IndexError):
+            return self.needed if self.saved else None
+
     def release(self) -> None:
         """Lets the folder go as it is (a refused folder is left for the user)."""
         if self.lock_fd is not None:
@@ -273,10 +285,11 @@ class RunFolder:
         so. Safe to call when the folder is already gone."""
         try:
             if os.path.isdir(self.path):
-                if finished or not self.saved:
+                on_disk = self._needed_on_disk()
+                if finished or on_disk is None:
                     shutil.rmtree(self.path, ignore_errors=True)
                 else:
-                    self._empty({OWNER, PROGRESS} | self.needed)
+                    self._empty({OWNER, PROGRESS} | on_disk)
                     self._say(f"frontier: the count's progress is kept in {self.path}: the "
                               "same command goes on from it (remove the folder to drop it)")
         finally:

@@ -237,3 +237,26 @@ def test_two_runs_of_one_count_never_share_its_folder(tmp_path):
     assert os.listdir(tmp_path) == []
     assert second.open(3, 1) is None                    # free again once the first ended
     second.close(True)
+
+
+def test_a_signal_inside_a_save_keeps_the_files_the_saved_progress_names(tmp_path, monkeypatch):
+    """A stop between the rename of the new progress and the end of ``save`` (the folder's
+    fsync) keeps the slice files the progress on disk names, not those of the save before."""
+    from knightgui_core.frontier import run_folder as rf
+    run = rf.RunFolder(str(tmp_path), {"rows": 5, "lengths": [6]})
+    assert run.open(3, 1) is None
+    for name in ("old.u64", "new.u64", "stray.u64"):
+        (tmp_path / os.path.basename(run.path) / name).write_bytes(b"x")
+    run.save({"cell": 1, "files": [[0, 0, "old.u64", 0, 1, 0]]})
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        if os.path.isdir(f"/proc/self/fd/{fd}"):
+            raise KeyboardInterrupt            # the signal lands once the rename is done
+        real_fsync(fd)
+    monkeypatch.setattr(rf.os, "fsync", fsync)
+    with pytest.raises(KeyboardInterrupt):
+        run.save({"cell": 2, "files": [[0, 0, "new.u64", 0, 1, 0]]})
+    monkeypatch.setattr(rf.os, "fsync", real_fsync)
+    run.close(False)
+    assert sorted(os.listdir(run.path)) == sorted([rf.OWNER, rf.PROGRESS, "new.u64"])
