@@ -135,7 +135,8 @@ def _default_sigint() -> None:
 
 
 @pytest.mark.parametrize("sig,code,word", [(signal.SIGINT, 130, "interrupted"),
-                                           (signal.SIGTERM, 143, "terminated")])
+                                           (signal.SIGTERM, 143, "terminated"),
+                                           (signal.SIGHUP, 129, "terminated")])
 def test_ctrl_c_and_sigterm_stop_within_a_second_and_the_store_stays_consistent(
         tmp_path, sig, code, word):
     st = tmp_path / "s.sqlite"

@@ -66,6 +66,7 @@ def test_the_same_count_runs_to_its_end_when_not_cancelled():
 
 
 @pytest.mark.parametrize("sig,code,word", [(signal.SIGTERM, 143, "terminated"),
+                                           (signal.SIGHUP, 129, "terminated"),
                                            (signal.SIGINT, 130, "interrupted")])
 def test_a_signal_stops_a_spilled_count_and_keeps_only_its_progress(tmp_path, sig, code, word):
     """SIGTERM (a batch system's limit) and Ctrl-C stop a count through slices inside its

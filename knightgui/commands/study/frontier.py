@@ -31,7 +31,8 @@ import sys
 import time
 
 from knightgui.commands._common import CliError, emit_json, positive_int
-from knightgui.commands.study.options import _terminated, scheduler_of, sigterm_raises, worker_timeout_of
+from knightgui.commands.study.options import scheduler_of, worker_timeout_of
+from knightgui.terminate import Terminated
 
 __all__ = ["add_method_options", "run_all_tours_by_method", "run_sequence", "wants_sequence"]
 
@@ -142,18 +143,15 @@ def _fmt(x) -> str:
 
 
 def _terminable(fn):
-    """SIGTERM stops the count as Ctrl-C does (the spill folder removed on the way out):
-    one line and exit 143."""
+    """SIGTERM or SIGHUP stops the count as Ctrl-C does (the spill folder keeps its
+    progress on the way out): one line and exit 128 + the signal's number."""
     @functools.wraps(fn)
     def run(*a, **kw) -> int:
         try:
-            with sigterm_raises():
-                return fn(*a, **kw)
-        except KeyboardInterrupt:
-            if not _terminated.is_set():
-                raise                        # Ctrl-C: the command line says so, exit 130
+            return fn(*a, **kw)
+        except Terminated as e:
             print("terminated", file=sys.stderr)
-            return 143
+            return e.exit_code
     return run
 
 

@@ -23,8 +23,9 @@ scheduler (``--scheduler``, else ``$KNIGHTGUI_SCHEDULER``, else this machine; a 
 address is refused before connecting), draws a tqdm bar
 on stderr when stderr is a terminal and ``--json`` is not given, and on Ctrl-C stops at once
 (exit 130) with every finished task committed. SIGTERM (``kill``, a batch system's time limit)
-is handled the same way, with one line saying how many of the study's tasks the store keeps
-(``terminated; 12 tasks kept in the store``) and exit 143, the shell's code for it. A cluster
+and SIGHUP (the terminal closed) are handled the same way, with one line saying how many of
+the study's tasks the store keeps (``terminated; 12 tasks kept in the store``) and exit 143 or
+129, the shell's codes for them. A cluster
 that loses its scheduler, or has no worker for ``--worker-timeout`` seconds (60 by default),
 ends the study with one line saying what the store keeps, exit 2; while it waits for a
 worker (or for a scheduler that does not answer) a line on stderr says so, and how long.
@@ -32,11 +33,9 @@ worker (or for a scheduler that does not answer) a line on stderr says so, and h
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from contextlib import contextmanager
 from typing import Any
 
 from knightgui.commands._common import CliError, positive_int, write_above
@@ -149,36 +148,6 @@ class TaskBar:
             self._bar = None
 
 
-#: set by the SIGTERM handler before it raises KeyboardInterrupt (an exception class of our
-#: own would have to derive from KnightguiError, an Exception, which any ``except
-#: Exception`` on the way up could swallow)
-_terminated = threading.Event()
-
-
-@contextmanager
-def sigterm_raises():
-    """While the block runs, SIGTERM raises ``KeyboardInterrupt`` in the main thread (and
-    sets :data:`_terminated`) instead of killing the process, so the study can say what it
-    kept. Outside the main thread (a test's, an embedding app's), signals are left alone."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def handler(signum, frame):
-        _terminated.set()
-        raise KeyboardInterrupt()
-
-    try:
-        old = signal.signal(signal.SIGTERM, handler)
-    except (ValueError, OSError):
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, old)
-
-
 def _kept(store, study: str | None) -> int | None:
     """How many of ``study``'s tasks ``store`` holds (None when it cannot tell)."""
     if store is None or study is None:
@@ -189,9 +158,10 @@ def _kept(store, study: str | None) -> int | None:
         return None
 
 
-def _quick_exit(store, *, terminated: bool = False, study: str | None = None) -> None:
-    """Ctrl-C or SIGTERM: close the store (every finished task is committed), say so in one
-    line, leave now (exit 130, or 143 for SIGTERM)."""
+def _quick_exit(store, *, signum: int | None = None, study: str | None = None) -> None:
+    """Ctrl-C, or the terminating signal ``signum`` (SIGTERM, SIGHUP): close the store (every
+    finished task is committed), say so in one line, leave now (exit 130, or 128 +
+    ``signum``)."""
     kept = _kept(store, study)
     if store is not None:
         try:
@@ -202,7 +172,7 @@ def _quick_exit(store, *, terminated: bool = False, study: str | None = None) ->
     t = threading.Thread(target=runner.shutdown_local, daemon=True)
     t.start()
     t.join(0.3)
-    word = "terminated" if terminated else "interrupted"
+    word = "interrupted" if signum is None else "terminated"
     if store is None:
         line = f"{word}; no --store, so nothing was kept"
     elif kept is None:
@@ -215,7 +185,7 @@ def _quick_exit(store, *, terminated: bool = False, study: str | None = None) ->
         sys.stdout.flush()
     except Exception:  # noqa: BLE001
         pass
-    os._exit(143 if terminated else 130)
+    os._exit(130 if signum is None else 128 + signum)
 
 
 def _lost_tasks(store, e) -> str:
@@ -243,13 +213,12 @@ def run_study(args, tasks: Sequence[Any], label: str, *, store=None,
     study = tasks[0].study if tasks else None
     try:
         refuse_read_only(store, tasks)
-        with sigterm_raises():
-            return run_tasks(tasks, store=store, scheduler=sched, progress=bar,
-                             on_result=on_result, workers=workers, worker_timeout=timeout,
-                             notice=lambda line: bar.say(f"{label}: {line}"))
-    except KeyboardInterrupt:
+        return run_tasks(tasks, store=store, scheduler=sched, progress=bar,
+                         on_result=on_result, workers=workers, worker_timeout=timeout,
+                         notice=lambda line: bar.say(f"{label}: {line}"))
+    except KeyboardInterrupt as e:           # Ctrl-C, or Terminated (SIGTERM, SIGHUP)
         bar.close()
-        _quick_exit(store, terminated=_terminated.is_set(), study=study)
+        _quick_exit(store, signum=getattr(e, "signum", None), study=study)
         raise                                  # not reached
     except SchedulerError as e:
         raise CliError(f"--scheduler: {e}") from None
