@@ -73,10 +73,14 @@ def main(argv=None) -> int:
         win.view.viewport().installEventFilter(_FirstPaint(win.view.viewport(), _painted))
     win.show()
     install_smoke_exit(app)          # no-op unless KNIGHTGUI_SMOKE_EXIT_MS is set
+    from knightgui.window.stop_signals import close_on_signals
+    stops = close_on_signals(app)    # SIGTERM, SIGHUP: closed as by the close button
     warm: list[threading.Thread] = []
     if not first_frame:
         QTimer.singleShot(0, lambda: warm.append(start_warm_up()))
     rc = int(app.exec())
+    if stops is not None and stops.exit_code is not None:
+        rc = stops.exit_code
     return _leave(rc, warm)
 
 

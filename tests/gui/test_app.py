@@ -43,3 +43,31 @@ def test_warm_up_loads_the_kernels_in_a_daemon_thread():
             clock.stop()
     assert signatures() == before
     assert clock is None or clock.compiles == 0
+
+
+def test_sigterm_and_sighup_close_the_window_and_save_its_settings(tmp_path):
+    """``kill`` closes the window as its close button does: the settings file is written
+    and the exit status is 128 + the signal's number."""
+    import signal
+    import time
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        conf = tmp_path / sig.name
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(conf),
+                   KNIGHTGUI_SMOKE_EXIT_MS="600000")
+        p = subprocess.Popen([sys.executable, "-c", "from knightgui.app import main; "
+                              "raise SystemExit(main([]))"], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 120
+            line = ""
+            while "first frame" not in line and time.monotonic() < deadline:
+                line = p.stderr.readline()             # the smoke line: the window is up
+                assert line or p.poll() is None
+            assert not list(conf.rglob("*.conf"))      # nothing saved before it is closed
+            p.send_signal(sig)
+            p.communicate(timeout=60)
+        finally:
+            if p.poll() is None:
+                p.kill()
+        assert p.returncode == 128 + sig
+        assert list(conf.rglob("*.conf"))              # the settings were saved on the way
