@@ -16,7 +16,7 @@ from __future__ import annotations
 import signal
 import socket
 
-from PySide6.QtCore import QObject, QSocketNotifier, QTimer
+from PySide6.QtCore import QCoreApplication, QObject, QSocketNotifier, QTimer
 from PySide6.QtWidgets import QApplication
 
 __all__ = ["SignalClose", "close_on_signals"]
@@ -28,7 +28,7 @@ CLOSING = tuple(getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(sig
 class SignalClose(QObject):
     """The wiring :func:`close_on_signals` sets up; :meth:`remove` undoes it."""
 
-    def __init__(self, app: QApplication):
+    def __init__(self, app: QCoreApplication):
         super().__init__(app)
         self.signum: int | None = None
         self._app = app
@@ -80,7 +80,7 @@ class SignalClose(QObject):
         self._write.close()
 
 
-def close_on_signals(app: QApplication) -> SignalClose | None:
+def close_on_signals(app: QCoreApplication) -> SignalClose | None:
     """SIGTERM and SIGHUP close the windows of ``app`` from now on (see the module); None
     where signals cannot be set (outside the main thread)."""
     try:
