@@ -1,10 +1,11 @@
-"""Make the README screenshots under docs/ from the real window on an X server, at the default
-window size (1280×820): 8×8 with numbers and the options matrix, 100×100, 1000×1000 in colour
-mode, the Analysis view's two pages, and (docs/leapers.md) a zebra's closed tour of 10×10
-and a knight's closed tour of the 8×8 torus.
+"""Make the guide's screenshots in docs/guide/img from the real window on an X server, at the
+default window size (1280×820): 8×8 with numbers and the options matrix, 100×100 (and its
+corner zoomed in), 1000×1000 in colour mode, the Analysis view's two pages, and
+(docs/guide/boards-and-pieces.md) a zebra's closed tour of 10×10 and a knight's closed tour
+of the 8×8 torus.
 
-    Xvfb :23 -screen 0 1600x1000x24 &
-    DISPLAY=:23 .venv/bin/python bench/_gui_screenshots.py [--only leapers]
+    Xvfb :96 -screen 0 1280x820x24 &
+    DISPLAY=:96 .venv/bin/python bench/_gui_screenshots.py [--only leapers]
 
 Each picture is taken from the X server's framebuffer (``QScreen.grabWindow``), so it is what
 the window shows there. Look at each before committing."""
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "guide" / "img"
 
 
 def wait(app, cond, timeout=120.0):
@@ -31,7 +32,7 @@ def wait(app, cond, timeout=120.0):
 
 
 def shoot(app, window, name: str) -> None:
-    """Save what the X server shows of ``window`` as docs/<name>."""
+    """Save what the X server shows of ``window`` as docs/guide/img/<name>."""
     for _ in range(20):
         app.processEvents()
         time.sleep(0.01)
@@ -42,7 +43,7 @@ def shoot(app, window, name: str) -> None:
 
 
 def leapers(app, w) -> None:
-    """docs/leapers.md: the zebra's closed tour of 10×10 and the knight's of the 8×8 torus,
+    """docs/guide/boards-and-pieces.md: the zebra's closed tour of 10×10 and the knight's of the 8×8 torus,
     from a1 with Phadke's tie rule (auto: the rule's walk, then the searches)."""
     c = w.controls
     c.mode.setCurrentIndex(c.mode.findData("single"))
@@ -61,7 +62,7 @@ def leapers(app, w) -> None:
 
 def main() -> int:
     if not os.environ.get("DISPLAY"):
-        print("needs an X server: Xvfb :23 -screen 0 1600x1000x24 & then DISPLAY=:23 …",
+        print("needs an X server: Xvfb :96 -screen 0 1280x820x24 & then DISPLAY=:96 …",
               file=sys.stderr)
         return 2
     os.environ["QT_QPA_PLATFORM"] = "xcb"
@@ -75,7 +76,6 @@ def main() -> int:
     w.show()
     app.processEvents()
     c = w.controls
-    DOCS.mkdir(exist_ok=True)
     if "--only" in sys.argv and sys.argv[-1] == "leapers":
         leapers(app, w)
         w.close()
@@ -140,7 +140,6 @@ def main() -> int:
     a.close()
     leapers(app, w)
     w.close()
-    print("wrote", *sorted(p.name for p in DOCS.glob("*.png")))
     return 0
 
 

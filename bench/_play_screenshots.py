@@ -8,7 +8,9 @@ real key presses for the shortcuts (xdotool), a screenshot of the screen (ImageM
 SCENE: ``6x6`` (a tour by hand with hints, a click back, redos and two undos), ``lost`` (a
 lost position, a refused square, "Can it be finished?" both ways), ``closed8`` (an 8×8
 closed tour finished by the rule), ``torus`` (the zebra on the 10×10 torus, hint and finish).
-Fresh settings in a temporary folder; FOLDER defaults to /tmp/playshots."""
+Fresh settings in a temporary folder; FOLDER defaults to /tmp/playshots. The user guide's
+pictures of play mode are two of these: ``lost4_finish_shown.png`` is
+docs/guide/img/window-play-8x8.png and ``torus1_zebra.png`` is window-play-zebra-torus.png."""
 import os
 import subprocess
 import sys
