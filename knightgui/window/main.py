@@ -40,6 +40,13 @@ log = logging.getLogger("knightgui.window")
 TITLE = "Knight's tour explorer"
 
 
+def can_watch(exhaustive: bool, every: bool, method: str) -> bool:
+    """Whether Watch can play the run's search: Phadke's enumeration (Exhaustive mode, not
+    every tour: the every-path and symmetric listings are not watched) or the backtracking
+    walk of a single tour."""
+    return not every if exhaustive else method == "backtrack"
+
+
 class MainWindow(QMainWindow):
     """The explorer window (see the module docstring): it wires the controls' model, the solver thread,
     the results presenter and the views together."""
@@ -241,7 +248,8 @@ class MainWindow(QMainWindow):
         self.animator.stop(restore=False)
         self.watcher.stop(quiet=True)
         self._current_changed(1)
-        watch = self.act.watch.isChecked() and (req.mode == Mode.EXHAUSTIVE or req.method == "backtrack")
+        watch = self.act.watch.isChecked() and can_watch(req.mode == Mode.EXHAUSTIVE,
+                                                         req.all_tours, req.method)
         # runs once the kernels it needs are ready (an empty cache: the warm-up's stages)
         if not self.engine.when_ready(stages_for(req, watch), lambda: self._run_request(req, watch),
                                       "board"):
@@ -267,9 +275,10 @@ class MainWindow(QMainWindow):
         (its solutions kept for stepping)."""
         if self.act.watch.isChecked():
             st = self.controls.model.settings
-            if st.mode != "exhaustive" and st.method != "backtrack":
-                self.statusBar().showMessage("Watch plays a search: choose Exhaustive mode or "
-                                             "the backtrack method, then Solve (Ctrl+R)")
+            if not can_watch(st.mode == "exhaustive", st.all_tours, st.method):
+                self.statusBar().showMessage("Watch plays a search: choose Exhaustive mode "
+                                             "(not every tour) or the backtrack method, then "
+                                             "Solve (Ctrl+R)")
             else:
                 self.statusBar().showMessage("Watch on: Solve (Ctrl+R) plays the search")
             return
@@ -337,7 +346,7 @@ class MainWindow(QMainWindow):
     def update_actions(self) -> None:
         """What can act now is enabled, the rest disabled: stepping (and Go to, Play and its
         speed) once there are solutions to step through, Watch where a search can be
-        watched (Exhaustive mode or the backtrack method; not in play), Pause and Step while
+        watched (:func:`can_watch`; not in play), Pause and Step while
         watching, Animate with a tour on the board."""
         a = self.act
         st = self.controls.model.settings
@@ -349,7 +358,7 @@ class MainWindow(QMainWindow):
         for x in (a.first, a.prev, a.next, a.last, a.play, a.jump_box, a.play_speed):
             x.setEnabled(solutions)
         a.new_only.setEnabled(st.mode == "exhaustive")
-        watchable = not play and (st.mode == "exhaustive" or st.method == "backtrack")
+        watchable = not play and can_watch(st.mode == "exhaustive", st.all_tours, st.method)
         a.watch.setEnabled(watchable or watching)
         a.watch_speed.setEnabled(watchable or watching)
         a.watch_pause.setEnabled(watching)

@@ -72,3 +72,21 @@ def test_a_long_symmetric_count_stops_when_cancelled(window, qtbot):
     wait_until(qtbot, lambda: not window.results.running, timeout=20)
     assert time.perf_counter() - t0 < 10
     assert window.results.found < 2_432_932
+
+
+def test_watch_is_off_for_every_tour_and_solve_lists_the_symmetric_tours(window, qtbot):
+    a = window.act
+    open_exhaustive(window, 6, "d4")
+    a.watch.setChecked(True)                     # Watch on for Phadke's enumeration
+    assert a.watch.isEnabled()
+    _every(window, 6, "half-turn", True)
+    assert not a.watch.isEnabled() and not a.watch_speed.isEnabled()
+    window.solve()                               # the symmetric listing, not a watched search
+    assert not window.watcher.active
+    wait_until(qtbot, lambda: window.results.exhausted, timeout=60)
+    r = window.results
+    assert r.found == len(r.store) == 78 and window.watcher.request is None
+    assert r.show_solution(0)
+    assert is_symmetric(Board(6, 6), [int(x) for x in window.view.path], "half-turn", True)
+    window.controls.all_tours.setChecked(False)
+    assert a.watch.isEnabled()
