@@ -318,8 +318,9 @@ class MainWindow(QMainWindow):
 
     def _keep_watched(self) -> None:
         """A watch stopped (Esc) or ended: an enumeration's solutions met so far become the
-        steppable ones and the panels say it stopped; a backtracking walk's tour becomes the
-        shown tour (saved and exported as the board shows it)."""
+        steppable ones and the panels say it stopped (a last frame that is the solution just
+        met is shown as that solution, saved and exported as the board shows it); a
+        backtracking walk's tour becomes the shown tour."""
         w = self.watcher
         req, step = w.request, w.last
         if req is None:
@@ -338,10 +339,14 @@ class MainWindow(QMainWindow):
         done = step is not None and step.done
         at = "" if step is None or done else f" at move {step.number:,}"
         steps = "; ▶ (Right) steps through them" if found else ""
+        path = self.view.path.copy()
         self.results.keep_watched(
             req, w.kept(), found, done,
             f"Watch {'ended' if done else 'stopped'}{at}: {found:,} "
             f"solution{'s' if found != 1 else ''} found{steps}")
+        kept = len(self.results.store)
+        if kept and np.array_equal(self.results.store.path(kept - 1), path):
+            self.results.show_solution(kept - 1)    # the frame kept is that solution
 
     def update_actions(self) -> None:
         """What can act now is enabled, the rest disabled: stepping (and Go to, Play and its

@@ -22,12 +22,16 @@ def _first_tour(window, qtbot):
     window.act.cancel.trigger()
 
 
-def _watch_until(window, qtbot, solutions: int):
+def _watch_until(window, qtbot, solutions: int, mid_path: bool = False):
+    """Watch until ``solutions`` are found, then Esc; ``mid_path``: on a partial path (a
+    frame that is a whole tour is shown as that solution)."""
     window.act.watch.setChecked(True)
     window.act.watch_speed.setValue(2000)       # moves a second: far from the search's end
     window.solve()
     wait_until(qtbot, lambda: window.watcher.last is not None
                and window.watcher.last.solutions >= solutions)
+    while mid_path and len(window.view.path) == window.controls.board().size:
+        window.watcher.step_once()
     window.act.cancel.trigger()                 # Esc
     assert not window.watcher.active
 
@@ -60,7 +64,7 @@ def test_export_after_a_stopped_watch_writes_the_tour_on_the_board(window, qtbot
     assert window.results.tour is not None
     window.controls.start.setText("h1")
     window.controls.start.editingFinished.emit()
-    _watch_until(window, qtbot, 2)
+    _watch_until(window, qtbot, 2, mid_path=True)
     name = window.controls.board().name
     assert name(int(window.view.path[0])) == "h1"
     # the board shows the stopped search's path, not a tour: nothing to export, said so
@@ -113,3 +117,32 @@ def test_a_tour_being_animated_can_still_be_saved(window, qtbot, tmp_path):
     from knightgui_core.board.tour import Tour
     np.testing.assert_array_equal(Tour.load(str(tmp_path / "t.json")).path, t.path)
     window.act.anim.trigger()                   # stop: the whole tour again
+
+
+def test_a_watch_stopped_on_a_solution_shows_and_exports_that_solution(window, qtbot,
+                                                                        tmp_path):
+    open_exhaustive(window, 8, "d4")
+    window.act.watch.setChecked(True)
+    window.act.watch_speed.setValue(1)
+    window.solve()
+    wait_until(qtbot, lambda: window.watcher.active)
+    step = window.watcher.step_once()            # paused: one move at a time
+    for _ in range(5000):
+        if step.solution:
+            break
+        step = window.watcher.step_once()
+    assert step.solution and len(window.view.path) == 64
+    shown = window.view.path.copy()
+    window.act.cancel.trigger()                  # Esc on the complete d4 tour
+    assert window.counter.current.text() == f"{step.solutions:,}"
+    np.testing.assert_array_equal(window.view.path, shown)
+    t = window.tour_on_board()
+    assert t is not None and window.controls.board().name(int(t.path[0])) == "d4"
+    np.testing.assert_array_equal(t.path, shown)
+    assert window.files.export_animation(filename=str(tmp_path / "d4.gif"), settings=SMALL)
+    wait_until(qtbot, lambda: window.files._animations.job is None)
+    from knightgui_core.board.tour import Tour
+    ax.export_animation(Tour(window.controls.board(), shown, False, {}), tmp_path / "b.gif",
+                        fps=SMALL.fps, moves_per_frame=SMALL.moves_per_frame, size=SMALL.size)
+    np.testing.assert_array_equal(iio.imread(tmp_path / "d4.gif", index=None),
+                                  iio.imread(tmp_path / "b.gif", index=None))
