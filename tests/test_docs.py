@@ -16,7 +16,10 @@
 
 Lines of an ``sh`` block that are not ``knightgui`` commands (``make``, ``sudo``, ``dask``,
 ``export``) are not run; commands that need a window or a cluster are written as indented
-code, which is not run either."""
+code, which is not run either. Those that can run here have tests of their own below: a
+command that takes minutes, or has names to fill in, runs in the same shape on a small board
+(``SHAPES``); the cluster page runs on a real local scheduler and workers; the runner page's
+``sqlite3`` lines read a real store."""
 from __future__ import annotations
 
 import contextlib
@@ -402,3 +405,155 @@ def test_the_python_names_the_docs_give_exist():
             else:
                 bad.append(f"{p.relative_to(ROOT)}: {name}")
     assert not bad, "\n".join(sorted(set(bad)))
+
+
+# Commands a page shows that take minutes, or whose shape has names to fill in (R, C, N),
+# run here in the same shape on a small board: (page, the line as the page shows it, the
+# line run, lines its output must show, in order, as a shown-output block). The page must
+# still show the line, so the two cannot drift apart.
+SHAPES = [
+    ("docs/guide/command-line.md",
+     "knightgui study count --all-tours --rows 6 --cols-from 1 --cols-to 12 --closed-only",
+     "knightgui study count --all-tours --rows 6 --cols-from 1 --cols-to 8 --closed-only",
+     "method: frontier, 6 rows at a time (one pass for every length)\n"
+     "6×1 0 — —\n…\n6×6 9,862 — —\n6×7 1,067,638 — —\n6×8 55,488,142 — —"),
+    ("docs/guide/command-line.md",
+     "knightgui study count --size 8 --all-tours --symmetry half-turn --closed-only",
+     "knightgui study count --size 6 --all-tours --symmetry half-turn --closed-only",
+     "6×6, half-turn: 78 closed tours that it maps onto themselves (18 orbits); …"),
+    ("docs/results/symmetric.md",
+     "knightgui study count --all-tours --rows R --cols C --symmetry NAME",
+     "knightgui study count --all-tours --rows 6 --cols 6 --symmetry half-turn",
+     "6×6, half-turn: 0 open paths and 78 closed tours that it maps onto themselves …"),
+    ("docs/results/all-tours.md",
+     "knightgui study count --rows R --cols C --all-tours",
+     "knightgui study count --rows 5 --cols 5 --all-tours",
+     "5×5: 1,728 directed paths (864 undirected), 0 closed tours; …"),
+    ("docs/results/distinct.md",
+     "knightgui study count --size N --distinct --json",
+     "knightgui study count --size 5 --distinct --json",
+     "all 25 320 0 616 …\ndistinct: 256 … up to symmetry: 32 (classes by size: 32 of 8); …"),
+    ("docs/results/tie-rules.md",
+     "knightgui study tie-breaks --max 2000 --rules first,pohl,lookahead,center-far,squirrel,"
+     "squirrel-unsplit,phadke --order 56781234 --json",
+     "knightgui study tie-breaks --max 80 --rules first,pohl,lookahead,center-far,squirrel,"
+     "squirrel-unsplit,phadke --order 56781234 --json",
+     '…"first_failing_n":{"first":41,"pohl":17,"lookahead":70,"center-far":null,'
+     '"squirrel":74,"squirrel-unsplit":29,"phadke":64}…'),
+]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("page, shown, run, expected", SHAPES,
+                         ids=[f"{p}:{r.split()[2]}" for p, _, r, _ in SHAPES])
+def test_a_long_command_of_a_page_runs_in_its_shape_on_a_small_board(page, shown, run, expected,
+                                                                    tmp_path):
+    lines = [ln.strip() for ln in (ROOT / page).read_text(encoding="utf-8").splitlines()]
+    assert shown in lines, f"{page} no longer shows `{shown}`: update SHAPES"
+    rc, out = run_knightgui(run, tmp_path)
+    assert rc == 0, out[-2000:]
+    check_output(expected, out, f"{page}: {run}")
+
+
+def test_the_class_totals_command_reads_the_table_it_names(tmp_path):
+    """docs/results/warnsdorff-counts.md recomputes its totals from its own tables."""
+    page = (DOCS / "results" / "warnsdorff-counts.md").read_text(encoding="utf-8")
+    shown = '.venv/bin/python bench/class_totals.py --size 10 --heading "## 10×10"'
+    assert shown in page
+    p = subprocess.run([sys.executable, *shlex.split(shown)[1:]], cwd=ROOT, capture_output=True,
+                       text=True, timeout=120)
+    assert p.returncode == 0, p.stdout + p.stderr
+    check_output("starts 100\ntours 117,143,031,736\nclosed 13,598,942,920", p.stdout,
+                 "warnsdorff-counts.md: class_totals")
+
+
+def test_the_sqlite3_lines_of_the_runner_page_read_a_real_store(tmp_path):
+    """docs/develop/runner.md's sqlite3 shell lines, on a store two small studies wrote."""
+    if shutil.which("sqlite3") is None:
+        pytest.skip("the sqlite3 shell is not installed")
+    page = parse(DOCS / "develop" / "runner.md")
+    block = next(b for b in page.blocks if b.lang == "sh" and "sqlite3 " in b.code)
+    for cmd in ("knightgui study phadke --family strict --store results.sqlite",
+                "knightgui study move-orders --size 5 --store results.sqlite"):
+        rc, out = run_knightgui(cmd, tmp_path)
+        assert rc == 0, out[-2000:]
+    outs = []
+    for ln in block.code.splitlines():
+        ln = re.split(r"\s{2,}#", ln)[0].strip()
+        if ln.startswith("sqlite3 "):
+            p = subprocess.run(["bash", "-c", ln], cwd=tmp_path, capture_output=True, text=True,
+                               timeout=60)
+            assert p.returncode == 0 and not p.stderr, f"{ln}: {p.stderr}"
+            outs.append(p.stdout)
+    assert len(outs) == 4
+    assert re.search(r"^phadke\|10\|", outs[0], re.M) and re.search(r"^move-orders\|", outs[0], re.M)
+    assert len(outs[1].splitlines()) == 5 and outs[1].startswith("phadke/v1/strict/")
+    assert '"key":"phadke/v1/strict/' in outs[2].replace(" ", "")
+    left = subprocess.run(["sqlite3", "results.sqlite", "SELECT DISTINCT study FROM tasks"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60).stdout
+    assert left.split() == ["phadke"]
+
+
+def _free_port() -> int:
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.timeout(300)
+def test_the_cluster_page_runs_on_a_real_scheduler_and_workers(tmp_path):
+    """docs/guide/cluster.md, steps 2 to 4, on this machine: `dask scheduler`, `dask worker
+    … --nthreads 1 --nworkers -1`, then the study against it with a store (6×6 for the
+    page's 10×10), and again with KNIGHTGUI_SCHEDULER set instead of --scheduler."""
+    page = (DOCS / "guide" / "cluster.md").read_text(encoding="utf-8")
+    lines = [ln.strip() for ln in page.splitlines()]
+    for shown in ("dask scheduler", "dask worker tcp://HOST:8786 --nthreads 1 --nworkers -1",
+                  "knightgui study count --size 10 --scheduler tcp://HOST:8786 --store "
+                  "counts10.sqlite", "export KNIGHTGUI_SCHEDULER=tcp://HOST:8786"):
+        assert shown in lines, f"docs/guide/cluster.md no longer shows `{shown}`"
+    dask = BIN / "dask"
+    if not dask.is_file():
+        pytest.skip("dask is not installed in this environment")
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+    env.pop("KNIGHTGUI_SCHEDULER", None)
+    procs = []
+    try:
+        for cmd in ([str(dask), "scheduler", "--host", "127.0.0.1", "--port", str(port),
+                     "--no-dashboard"],
+                    [str(dask), "worker", address, "--nthreads", "1", "--nworkers", "-1",
+                     "--no-dashboard"]):
+            procs.append(subprocess.Popen(cmd, cwd=tmp_path, env=env, start_new_session=True,
+                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        knightgui = str(BIN / "knightgui")
+        run = subprocess.run([knightgui, "study", "count", "--size", "6", "--scheduler", address,
+                              "--store", "counts10.sqlite", "--worker-timeout", "120"],
+                             cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240)
+        assert run.returncode == 0, run.stdout + run.stderr
+        check_output("all 36 1,984 360 …\n36 starts (… classes) in … s; … (0 from the store)",
+                     run.stdout, "cluster.md: --scheduler")
+        env["KNIGHTGUI_SCHEDULER"] = address
+        again = subprocess.run([knightgui, "study", "count", "--size", "5", "--store",
+                                "counts10.sqlite", "--json"], cwd=tmp_path, env=env,
+                               capture_output=True, text=True, timeout=240)
+        assert again.returncode == 0, again.stdout + again.stderr
+        check_output("all 25 320 0 616 …", again.stdout, "cluster.md: KNIGHTGUI_SCHEDULER")
+        from distributed import Client
+        with Client(address, timeout=30, set_as_default=False) as client:
+            # the tasks of both runs went through this scheduler: 3 + 6 tasks, several
+            # transitions each
+            moved = client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.transition_counter)
+        assert moved >= 9 * 3, moved
+    finally:
+        import signal
+        for p in reversed(procs):
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(p.pid, signal.SIGTERM)
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait(timeout=20)
