@@ -22,15 +22,15 @@ def _first_tour(window, qtbot):
     window.act.cancel.trigger()
 
 
-def _watch_until(window, qtbot, solutions: int, mid_path: bool = False):
-    """Watch until ``solutions`` are found, then Esc; ``mid_path``: on a partial path (a
-    frame that is a whole tour is shown as that solution)."""
+def _watch_until(window, qtbot, solutions: int):
+    """Watch until ``solutions`` are found, then Esc on a partial path (a frame that is a
+    whole tour is shown as that solution)."""
     window.act.watch.setChecked(True)
     window.act.watch_speed.setValue(2000)       # moves a second: far from the search's end
     window.solve()
     wait_until(qtbot, lambda: window.watcher.last is not None
                and window.watcher.last.solutions >= solutions)
-    while mid_path and len(window.view.path) == window.controls.board().size:
+    while len(window.view.path) == window.controls.board().size:
         window.watcher.step_once()
     window.act.cancel.trigger()                 # Esc
     assert not window.watcher.active
@@ -64,7 +64,7 @@ def test_export_after_a_stopped_watch_writes_the_tour_on_the_board(window, qtbot
     assert window.results.tour is not None
     window.controls.start.setText("h1")
     window.controls.start.editingFinished.emit()
-    _watch_until(window, qtbot, 2, mid_path=True)
+    _watch_until(window, qtbot, 2)
     name = window.controls.board().name
     assert name(int(window.view.path[0])) == "h1"
     # the board shows the stopped search's path, not a tour: nothing to export, said so
