@@ -43,15 +43,19 @@ class AnimationSettings:
 
 
 class AnimationDialog(QDialog):
-    """Format, frames a second, moves a frame and size, with a line that says what they will
-    make (frames, pixels, seconds) or why they cannot; OK only when they can."""
+    """Which tour it exports (``what``, in words: "the 8×8 open tour from d4 to c6, …"; a
+    line of its own when given), then format, frames a second, moves a frame and size, with
+    a line that says what they will make (frames, pixels, seconds) or why they cannot; OK
+    only when they can."""
 
     def __init__(self, tour: Tour, parent: QWidget | None = None,
-                 initial: AnimationSettings = AnimationSettings()):
+                 initial: AnimationSettings = AnimationSettings(), what: str = ""):
         super().__init__(parent)
         self.setWindowTitle("Export animation")
         self.setMinimumWidth(360)         # the summary on one line for the usual boards
         self.tour = tour
+        self.what = QLabel(f"Exports {what}" if what else "")
+        self.what.setWordWrap(True)
         self.fmt = QComboBox()
         for fmt in ax.FORMATS:
             self.fmt.addItem(f"{fmt.upper()} (.{fmt})", fmt)
@@ -74,6 +78,8 @@ class AnimationDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form = QFormLayout(self)
+        if what:
+            form.addRow(self.what)
         form.addRow("Format", self.fmt)
         form.addRow("Speed", self.fps)
         form.addRow("Moves per frame", self.step)
@@ -145,15 +151,17 @@ class ExportThread(QThread):
 class AnimationExporter(QObject):
     """The window's animation export: dialog, file, thread, progress (see the module).
     ``ask_file(fmt)`` gives the file name (or "" to stop), ``status`` and ``show_error`` say
-    the outcome."""
+    the outcome, ``describe(tour)`` names the tour in the dialog."""
 
     finished = Signal(bool, str)
 
     def __init__(self, parent: QWidget, ask_file: Callable[[str], str],
-                 status: Callable[[str], None], show_error: Callable[[str, str], None]):
+                 status: Callable[[str], None], show_error: Callable[[str, str], None],
+                 describe: Callable[[Tour], str] | None = None):
         super().__init__(parent)
         self.window = parent
         self.ask_file, self.status, self.show_error = ask_file, status, show_error
+        self.describe = describe
         self.last = AnimationSettings()
         self.job: ExportThread | None = None
         self.progress: QProgressDialog | None = None
@@ -179,7 +187,8 @@ class AnimationExporter(QObject):
             self.status("An animation is being exported; wait for it or cancel it")
             return False
         if s is None:
-            dlg = AnimationDialog(tour, self.window, self.last)
+            dlg = AnimationDialog(tour, self.window, self.last,
+                                  self.describe(tour) if self.describe else "")
             if dlg.exec() != QDialog.DialogCode.Accepted:
                 return False
             s = dlg.settings()

@@ -187,7 +187,7 @@ class FileActions:
             self._animations = AnimationExporter(
                 self.parent, lambda fmt: self._ask(True, "Export animation",
                                                    f"{fmt.upper()} (*.{fmt})", f".{fmt}"),
-                self.status, self.show_error)
+                self.status, self.show_error, tour_words)
         return self._animations.start(t, filename, settings)
 
     @guarded

@@ -172,3 +172,21 @@ def test_dialog_starts_at_one_pixel_a_square_on_a_big_board(qtbot):
     qtbot.addWidget(dlg)
     assert dlg.side.value() == 600 and ok_enabled(dlg)
     assert dlg.summary.text().startswith("111 frames of 600×600")
+
+
+def test_the_dialog_names_the_tour_it_exports(window, monkeypatch):
+    from PySide6.QtWidgets import QDialog
+
+    from knightgui.animation import dialog as animation_dialog
+    seen = []
+
+    def fake_exec(self):
+        seen.append(self.what.text())
+        return QDialog.DialogCode.Rejected
+    monkeypatch.setattr(animation_dialog.AnimationDialog, "exec", fake_exec)
+    t = some_tour(8, 8)
+    window.show_tour(t)
+    assert window.files.export_animation() is False          # the dialog, then Cancel
+    name = t.board.name
+    assert seen == [f"Exports the 8×8 open tour from {name(int(t.path[0]))} to "
+                    f"{name(int(t.path[-1]))} (the tour on the board)"]
