@@ -45,3 +45,16 @@ def test_the_symmetry_box_and_a_closed_every_path_run_say_what_they_mean(window)
     note = c.note.text()
     assert "untick 'closed tour', or choose a symmetry" in note
     assert "Every tour:" not in note
+
+
+def test_a_symmetry_says_the_tours_start_anywhere_in_the_start_fields_place(window):
+    open_exhaustive(window, 6, "d4")
+    c = window.controls
+    assert c.start.isVisibleTo(c) and not c.start_any.isVisibleTo(c)
+    c.all_tours.setChecked(True)
+    c.symmetry.setCurrentIndex(c.symmetry.findData("half-turn"))
+    assert not c.start.isVisibleTo(c) and c.start_any.isVisibleTo(c)
+    assert c.start_any.text().startswith("any square")
+    c.symmetry.setCurrentIndex(c.symmetry.findData("none"))    # the paths from d4 again
+    assert c.start.isVisibleTo(c) and c.start.text() == "d4"
+    assert not c.start_any.isVisibleTo(c)

@@ -159,13 +159,21 @@ class ControlsLayout:
         lay.addWidget(g)
 
     def _build_squares(self, lay: QVBoxLayout) -> None:
-        """The Squares group: start, closed tour, end (a closed exhaustive run only)."""
+        """The Squares group: start (or, for the tours a symmetry keeps, a line saying they
+        start anywhere), closed tour, end (a closed exhaustive run only)."""
         g = QGroupBox("Squares")
         f = _form(g)
         self.start = QLineEdit("a8")
         self.start.setPlaceholderText("e.g. a8 or 1,8 (empty: first corner)")
         self.start.setToolTip("click a square on the board to set the start")
         f.addRow("Start", self.start)
+        #: in the Start field's place while a symmetry is chosen: those tours take no start
+        self.start_any = QLabel("any square: each symmetric tour has its own start")
+        self.start_any.setWordWrap(True)
+        self.start_any.setToolTip("the tours a symmetry keeps start anywhere: the Start "
+                                  "field is not used (choose 'none' to list the paths "
+                                  "from a start)")
+        f.addRow("Start", self.start_any)
         self.closed = QCheckBox("closed tour")
         self.closed.setToolTip("a closed tour ends a knight move from its start; in "
                                "Exhaustive mode choose that end in End, or right-click "

@@ -282,8 +282,8 @@ class ControlsPanel(ControlsLayout, QWidget):
         self.mode_form.setRowVisible(self.symmetry, every)
         anywhere = self.symmetric_listing()        # the symmetric tours start anywhere
         self.start.setEnabled(not anywhere)
-        self.start.setToolTip("the tours a symmetry keeps start anywhere: no start is used"
-                              if anywhere else "click a square on the board to set the start")
+        self.squares_form.setRowVisible(self.start, not anywhere)
+        self.squares_form.setRowVisible(self.start_any, anywhere)
         # in Exhaustive mode the End row is always there: disabled, it says how to get one
         self.squares_form.setRowVisible(self.end, en.end or (en.exhaustive and not every))
         self.dash_box.form.setRowVisible(self.tail, en.end)
