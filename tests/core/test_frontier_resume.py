@@ -161,6 +161,7 @@ _CHILD = textwrap.dedent("""
     import os, signal, sys
     from knightgui_core.frontier import spill as frontier_spill
     kill_cell = int(sys.argv[2])
+    rows, cols = sys.argv[3:5] if len(sys.argv) > 4 else ("6", "6")
     real = frontier_spill._route
 
     def route(*args):
@@ -179,18 +180,20 @@ _CHILD = textwrap.dedent("""
     frontier_spill._route = route
     frontier_spill._spill_step = step
     from knightgui.__main__ import main
-    sys.exit(main(["study", "count", "--all-tours", "--rows", "6", "--cols", "6",
+    sys.exit(main(["study", "count", "--all-tours", "--rows", rows, "--cols", cols,
                    "--closed-only", "--method", "frontier", "--spill", sys.argv[1],
                    "--slices", "4"]))
 """)
 
 
-def _cli(folder, *extra) -> subprocess.CompletedProcess:
+def _cli(folder, *extra, rows: int = 6, cols: int = 6,
+         timeout: float = 300) -> subprocess.CompletedProcess:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     return subprocess.run([sys.executable, "-m", "knightgui", "study", "count", "--all-tours",
-                           "--rows", "6", "--cols", "6", "--closed-only", "--method",
-                           "frontier", "--spill", str(folder), "--slices", "4", "--json",
-                           *extra], capture_output=True, text=True, env=env, timeout=300)
+                           "--rows", str(rows), "--cols", str(cols), "--closed-only",
+                           "--method", "frontier", "--spill", str(folder), "--slices", "4",
+                           "--json", *extra], capture_output=True, text=True, env=env,
+                          timeout=timeout)
 
 
 def test_a_count_killed_in_a_cell_resumes_to_the_exact_count(tmp_path):
@@ -204,6 +207,21 @@ def test_a_count_killed_in_a_cell_resumes_to_the_exact_count(tmp_path):
     rec = json.loads(got.stdout.strip().splitlines()[-1])
     assert rec["undirected_closed_tours"] == CLOSED_6X6 and rec["resumed_cells"] == 20
     assert "20 of 36 cells were done" in got.stderr
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.slow
+def test_a_7x8_count_killed_in_a_late_cell_resumes_to_its_closed_tours(tmp_path):
+    """7×8 closed (34,524,432,316 undirected tours, A193054), killed with SIGKILL inside
+    cell 41 of 56 (its biggest columns), then run again: the exact count, 41 cells resumed."""
+    killed = subprocess.run([sys.executable, "-c", _CHILD, str(tmp_path), "41", "7", "8"],
+                            capture_output=True, text=True, timeout=1800)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr[-500:]
+    got = _cli(tmp_path, rows=7, cols=8, timeout=1800)
+    assert got.returncode == 0, got.stderr[-500:]
+    rec = json.loads(got.stdout.strip().splitlines()[-1])
+    assert rec["undirected_closed_tours"] == 34_524_432_316 and rec["resumed_cells"] == 41
+    assert "41 of 56 cells were done" in got.stderr
     assert os.listdir(tmp_path) == []
 
 
