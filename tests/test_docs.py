@@ -334,6 +334,12 @@ def test_the_readme_starts_with_the_two_commands_and_reaches_the_tasks():
     links = re.findall(r"\]\((docs/[^)#\s]+)", text)
     for p in links:
         assert (ROOT / p).exists(), p
+    # a link to a section names a heading of that page (GitHub's anchors: lower case, spaces
+    # to hyphens, anything but letters, digits, - and _ dropped)
+    for p, anchor in re.findall(r"\]\((docs/[^)#\s]+\.md)#([^)\s]+)\)", text):
+        heads = [re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in
+                 re.findall(r"^#+ (.+)$", (ROOT / p).read_text(encoding="utf-8"), re.M)]
+        assert anchor in heads, f"README links to {p}#{anchor}, which has no such heading"
     links = [p for p in links if p.endswith(".md")]
     # each task named in the brief is on a page the README links to
     for words in ("step to solution 1981", "make a tour by hand", "export a gif",
