@@ -24,7 +24,8 @@ from ..frontier.count import (
     state_estimate,
     table_bytes,
 )
-from ..system.control import CancelLike
+from ..system.control import CancelLike, cancel_requested
+from ..system.errors import Cancelled
 from ..system.limits import available_memory
 from .all_tours import MAX_SQUARES
 
@@ -136,6 +137,8 @@ def _spilled(rows: int, cols: Sequence[int], *, closed_only: bool, budget: int,
                              slices=slices, run_slices=run_slices, report=report,
                              threads=threads)
     except TaskFailed as e:                 # "task KEY failed: Error: what" -> what
+        if cancel_requested(cancel):        # a slice stopped by the cancel: as one
+            raise Cancelled("the frontier count was cancelled") from None
         raise FrontierError(str(e).split(": ", 2)[-1]) from None
     except SchedulerError as e:
         raise FrontierError(f"--scheduler: {e}") from None

@@ -3,7 +3,13 @@ the frontier count (``knightgui_core.frontier``, the window's side of ``knightgu
 --all-tours --rows k --cols-from A --cols-to B``).
 
 The run goes to the Analysis view's study thread (never the GUI thread); the progress bar
-moves column by column, Cancel stops it between two cells. When it ends, the plot shows
+moves column by column, Cancel stops it inside a cell. Before a run, a line under the
+controls says what it will cost (states, memory, disk, CPU time:
+``knightgui_core.studies.frontier_cost``). A board whose tables outgrow the free memory
+(8 rows closed) goes through slices on disk in the user's cache folder
+(:func:`spill_folder`), where its progress is kept after every cell: the same run, Run
+again after a Cancel or after the app was closed, goes on from the last finished cell, and
+the status line says so and shows each cell's figures. When it ends, the plot shows
 log10 of each count against the length n (the left axis in log mode: ticks read 10^k; a
 count of 0 has no point), and the table holds every count as an exact integer. The counts
 are Python integers of any length: the plot takes their logarithm from the integer itself
@@ -12,11 +18,15 @@ are Python integers of any length: the plot takes their logarithm from the integ
 from __future__ import annotations
 
 import math
+import os
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QCheckBox, QLabel, QSpinBox, QTableWidgetItem, QVBoxLayout
 
 from knightgui.analysis.base import AnalysisPage, rows, table
@@ -47,19 +57,34 @@ class SequenceRun:
     peak_states: int = 0
     seconds: float = 0.0
     stopped: str | None = None
+    #: counted through slices on disk, and the cells found done there when it started
+    spilled: bool = False
+    resumed_cells: int = 0
 
 
-def sequence_study(k: int, a: int, b: int, closed_only: bool):
+def spill_folder() -> Path:
+    """The folder the page's runs through slices on disk go to (made, private to the user):
+    ``frontier`` in the user's cache folder for knightgui."""
+    from knightgui_core.system.kernel_cache import user_cache_root
+    d = user_cache_root() / "frontier"
+    d.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return d
+
+
+def sequence_study(k: int, a: int, b: int, closed_only: bool, spill: str | None = None,
+                   report: Callable[[str], None] | None = None):
     """The study function the runner calls: ``fn(progress=, cancel=)`` → :class:`SequenceRun`
     (a cancel or a table that outgrows the memory ends it with ``stopped`` said; a board the
-    estimate refuses up front raises: one line on the status line)."""
+    estimate refuses up front raises: one line on the status line). ``spill``: a folder for
+    a board too big for memory (then counted through slices on disk, resumable), whose lines
+    go to ``report`` (called on the study thread)."""
     def fn(progress: Any = None, cancel: Any = None) -> SequenceRun:
         from knightgui_core.frontier.count import FrontierError
         from knightgui_core.studies.tour_methods import frontier_records, run_frontier
         from knightgui_core.system.errors import Cancelled
         try:
             res = run_frontier(k, list(range(a, b + 1)), closed_only=closed_only,
-                               progress=progress, cancel=cancel)
+                               progress=progress, cancel=cancel, spill=spill, report=report)
         except Cancelled:
             return SequenceRun(k, a, b, [], stopped="cancelled")
         except FrontierError as e:
@@ -68,7 +93,8 @@ def sequence_study(k: int, a: int, b: int, closed_only: bool):
                 raise
             return SequenceRun(k, a, b, frontier_records(part), part.peak_states,
                                stopped=str(e))
-        return SequenceRun(k, a, b, frontier_records(res), res.peak_states, res.seconds)
+        return SequenceRun(k, a, b, frontier_records(res), res.peak_states, res.seconds,
+                           spilled=bool(res.slices), resumed_cells=res.resumed_cells)
     return fn
 
 
@@ -142,6 +168,8 @@ class FrontierSequencePage(AnalysisPage):
     """k×A … k×B counted in one frontier pass: a log plot and a table of exact counts."""
 
     title = "Tours by length"
+    #: a line of the count through slices (from the study thread)
+    noted = Signal(str)
 
     def __init__(self, runner, parent=None):
         super().__init__(runner, parent,
@@ -161,22 +189,81 @@ class FrontierSequencePage(AnalysisPage):
             spin.setValue(value)
             spin.setPrefix(prefix)
         self.rows_spin.setToolTip("rows: the short side, read column by column (the work "
-                                  "grows steeply with it: 6 rows take seconds, 8 do not fit)")
+                                  "grows steeply with it: 6 rows take seconds, 8 rows closed "
+                                  "go through slices on disk and take hours)")
         self.from_spin.setToolTip("the shortest board length n")
         self.to_spin.setToolTip("the longest board length n (one pass counts every "
                                 "shorter one on its way)")
         self.closed_box = QCheckBox("closed tours only")
         self.closed_box.setChecked(True)
         self.closed_box.setToolTip("skip the open paths (they take far more states)")
+        self.disk_box = QCheckBox("slices on disk")
+        self.disk_box.setChecked(True)
+        self.disk_box.setToolTip("a board whose tables outgrow the free memory is counted "
+                                 "through slices on disk in the cache folder, and goes on "
+                                 "from its last finished cell when run again; unticked, "
+                                 "it is refused")
+        self.cost = QLabel("")
+        self.cost.setWordWrap(True)
+        self.cost.setToolTip("what the run will take, estimated from measured boards")
+        self.detail = QLabel("")
+        self.detail.setWordWrap(True)
+        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail.setToolTip("the latest cell of a count through slices on disk")
         rows(v, (QLabel("Boards"), self.rows_spin, QLabel("×"), self.from_spin, self.to_spin,
-                 self.closed_box, self.run_btn, self.cancel_btn, self.export_btn))
+                 self.closed_box, self.disk_box, self.run_btn, self.cancel_btn,
+                 self.export_btn))
+        v.addWidget(self.cost)
         v.addWidget(self.progress)
         v.addWidget(self.status)
+        v.addWidget(self.detail)
         self.plot = SequencePlot()
         v.addWidget(self.plot, 3)
         self.table = table(HEADERS)
         self.table.setToolTip("every count exactly (select and copy)")
         v.addWidget(self.table, 2)
+        self.noted.connect(self._note)
+        self._cost_timer = QTimer(self)
+        self._cost_timer.setSingleShot(True)
+        self._cost_timer.timeout.connect(self.update_cost)
+        for spin in (self.rows_spin, self.to_spin):
+            spin.valueChanged.connect(lambda _v: self._cost_timer.start(150))
+        for box in (self.closed_box, self.disk_box):
+            box.toggled.connect(lambda _on: self._cost_timer.start(150))
+        self._cost_timer.start(0)
+
+    def update_cost(self) -> None:
+        """The cost line for the boards as set; once the engine's modules are loaded (a
+        moment after the window opens), so the GUI thread never waits for numba."""
+        if "numba" not in sys.modules:
+            self.cost.setText("The cost of a run is shown once the engine is loaded …")
+            self._cost_timer.start(1000)
+            return
+        from knightgui_core.studies.frontier_cost import frontier_cost
+        k, b, closed = self.rows_spin.value(), self.to_spin.value(), self.closed_box.isChecked()
+        try:
+            spill = str(spill_folder()) if self.disk_box.isChecked() else None
+        except OSError:
+            spill = None
+        c = frontier_cost(k, b, closed, spill=spill)
+        text = f"Cost: {c.summary()}"
+        if c.spilled and spill is None:
+            text += " — too big without slices on disk: it is refused"
+        self.cost.setText(text)
+
+    def _note(self, line: str) -> None:
+        """A line of the count through slices: why it goes to disk and the resumed cells on
+        the status line; each cell's figures, and where a stopped run keeps its progress,
+        under it."""
+        if line.startswith("cell "):
+            self.detail.setText(line)
+            return
+        said = line.removeprefix("frontier: ")
+        if self.runner.running and self._running_text and "progress is kept" not in said:
+            self._running_text = f"{self._running_text.removesuffix(' …')}; {said} …"
+            self.status.setText(self._running_text)
+        else:
+            self.detail.setText(said)
 
     def plots(self):
         """The log plot."""
@@ -199,7 +286,15 @@ class FrontierSequencePage(AnalysisPage):
         self._running_text = (f"Counting every {what} of {k}×{a} … {k}×{b}, column by column "
                               f"({b} columns of {k} cells) …")
         self.status.setText(self._running_text)
-        self.start_study("frontier", sequence_study(k, a, b, closed))
+        self.detail.setText("")
+        spill = None
+        if self.disk_box.isChecked():
+            try:
+                spill = os.fspath(spill_folder())
+            except OSError as e:
+                self.status.setText(f"Cannot use the cache folder for slices: {e}")
+                return
+        self.start_study("frontier", sequence_study(k, a, b, closed, spill, self.noted.emit))
 
     def study_progress(self, done: float, total: float) -> None:
         """The bar moves column by column (``done`` and ``total`` count cells)."""
@@ -231,8 +326,12 @@ class FrontierSequencePage(AnalysisPage):
         last = res.boards[-1] if res.boards else None
         tail = (f"; {last['rows']}×{last['cols']}: "
                 f"{last['undirected_closed_tours']:,} closed tours" if last else "")
-        self.status.setText(f"{span}: {len(res.boards)} boards in {res.seconds:.1f} s, "
-                            f"{res.peak_states:,} states at most{tail}")
+        how = ""
+        if res.spilled:
+            how = " through slices on disk" + (f" ({res.resumed_cells} cells were done "
+                                               "before)" if res.resumed_cells else "")
+        self.status.setText(f"{span}: {len(res.boards)} boards in {res.seconds:.1f} s"
+                            f"{how}, {res.peak_states:,} states at most{tail}")
 
     def show_boards(self, k: int, boards: list[dict[str, Any]]) -> None:
         """Fill the plot and the table with the boards' counts."""

@@ -115,6 +115,7 @@ def test_a_board_too_big_for_memory_is_refused_in_one_line(qtbot, view, monkeypa
     import knightgui_core.studies.tour_methods as tm
     monkeypatch.setattr(tm, "available_memory", lambda: 1 << 20)
     page = _page(view, 6, 30, 40)
+    page.disk_box.setChecked(False)            # no slices on disk: too big is refused
     page.run()
     qtbot.waitUntil(lambda: not view.running and page.status.text().startswith("Failed"),
                     timeout=60000)
@@ -146,6 +147,7 @@ def test_a_table_that_outgrows_memory_keeps_the_boards_counted_before(qtbot, vie
     import knightgui_core.studies.tour_methods as tm
     monkeypatch.setattr(tm, "available_memory", lambda: 4 << 20)   # 4 MiB: a few columns
     page = _page(view, 6, 1, 8)
+    page.disk_box.setChecked(False)
     page.run()
     qtbot.waitUntil(lambda: page.result is not None and not view.running, timeout=60000)
     text = page.status.text()
@@ -153,3 +155,66 @@ def test_a_table_that_outgrows_memory_keeps_the_boards_counted_before(qtbot, vie
     n = page.table.rowCount()
     assert 1 <= n < 8 and n == len(page.result.boards)
     assert [page.table.item(i, 0).text() for i in range(n)] == [f"6×{c}" for c in range(1, n + 1)]
+
+
+#: closed tours of 6×n (OEIS A175881): 6×5 … 6×8
+A175881 = {5: 8, 6: 9_862, 7: 1_067_638, 8: 55_488_142}
+
+
+def test_the_cost_line_says_memory_disk_and_time_before_a_run(qtbot, view, monkeypatch,
+                                                              tmp_path):
+    import knightgui_core.studies.frontier_cost as fc
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(fc, "available_memory", lambda: 6 << 30)
+    page = _page(view, 5, 1, 10)
+    qtbot.waitUntil(lambda: "5×10" in page.cost.text(), timeout=5000)
+    assert "in memory" in page.cost.text() and "CPU" in page.cost.text()
+    page.rows_spin.setValue(8)
+    page.to_spin.setValue(8)
+    qtbot.waitUntil(lambda: "8×8" in page.cost.text(), timeout=5000)
+    text = page.cost.text()
+    assert "through slices on disk" in text and "GiB of disk" in text and " h of CPU" in text
+    page.disk_box.setChecked(False)
+    qtbot.waitUntil(lambda: "refused" in page.cost.text(), timeout=5000)
+    assert not view.running                        # the estimate runs nothing
+
+
+def _spilled_page(view, monkeypatch, tmp_path):
+    import knightgui_core.studies.tour_methods as tm
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(tm, "available_memory", lambda: 16 << 20)   # 16 MiB: slices
+    return _page(view, 6, 5, 8)
+
+
+def _closed_counts(page) -> dict[int, str]:
+    t = page.table
+    return {int(t.item(i, 0).text().split("×")[1]): t.item(i, 1).text()
+            for i in range(t.rowCount())}
+
+
+def test_a_board_too_big_for_memory_goes_through_slices_on_disk(qtbot, view, monkeypatch,
+                                                                tmp_path):
+    page = _spilled_page(view, monkeypatch, tmp_path)
+    page.run()
+    qtbot.waitUntil(lambda: page.result is not None and not view.running, timeout=240000)
+    assert _closed_counts(page) == {n: f"{c:,}" for n, c in A175881.items()}
+    assert "through slices on disk" in page.status.text()
+    assert page.detail.text().startswith("cell 48 of 48")
+    assert list((tmp_path / "knightgui" / "frontier").iterdir()) == []   # done: removed
+
+
+def test_a_cancelled_count_through_slices_goes_on_when_run_again(qtbot, view, monkeypatch,
+                                                                 tmp_path):
+    page = _spilled_page(view, monkeypatch, tmp_path)
+    page.run()
+    qtbot.waitUntil(lambda: page.detail.text().startswith("cell 30 "), timeout=240000)
+    page.cancel()
+    qtbot.waitUntil(lambda: not view.running, timeout=60000)
+    assert page.status.text().startswith("Cancelled")
+    assert "progress is kept" in page.detail.text()
+    assert list((tmp_path / "knightgui" / "frontier").iterdir())   # its progress
+    page.run()
+    qtbot.waitUntil(lambda: "going on from" in page.status.text(), timeout=60000)
+    qtbot.waitUntil(lambda: page.result is not None and not view.running, timeout=240000)
+    assert _closed_counts(page) == {n: f"{c:,}" for n, c in A175881.items()}
+    assert "cells were done before" in page.status.text()

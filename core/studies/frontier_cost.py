@@ -1,0 +1,107 @@
+"""What a frontier count of k×A … k×B will cost, said before it starts.
+
+The figures are estimates from measured runs: the most states a board of this height holds
+at once (:func:`~knightgui_core.frontier.count.state_estimate`), the bytes a state takes
+(its key and one word a residue, the residues bounded by the board's Bregman bound, which
+is never below what the count takes), the disk a run through slices holds at its largest
+cell (that cell's slices read and written) and the CPU time (the states read over all
+cells, each at a measured rate). A run that would take more memory than is free goes
+through slices on disk when a spill folder is given, else it is refused.
+"""
+from __future__ import annotations
+
+import math
+import shutil
+from dataclasses import dataclass
+
+from ..frontier.count import state_estimate, table_bytes
+from ..frontier.residues import bregman_bits
+from ..system.limits import available_memory
+
+__all__ = ["FrontierCost", "frontier_cost", "ROWS_OUT_PER_STATE", "CELL_FILL",
+           "SECONDS_PER_STATE_WORD"]
+
+#: rows a cell writes per state it reads, at its largest (8×8 closed through slices: 3.0
+#: in its sixth column; docs/figures.md)
+ROWS_OUT_PER_STATE = 3.0
+#: the states read over all cells, as a share of (most states × cells): 8×8 closed
+#: through slices (docs/figures.md)
+CELL_FILL = 0.45
+#: CPU seconds a state read takes, a word of its row at a time, in memory (6×20 closed and
+#: 7×7 open, docs/figures.md) and through slices on disk (8×8 closed, the same page)
+SECONDS_PER_STATE_WORD = {False: 0.08e-6, True: 0.33e-6}
+
+
+@dataclass
+class FrontierCost:
+    """The estimate for one run (see the module); ``None`` fields are not known for such a
+    height. ``spilled``: it goes through slices on disk (more memory than ``memory``)."""
+
+    rows: int
+    cols: int
+    closed_only: bool
+    states: int | None
+    table_bytes: int | None
+    memory: int
+    spilled: bool
+    disk_bytes: int | None
+    disk_free: int | None
+    cpu_seconds: float | None
+
+    def summary(self) -> str:
+        """One line for a person: memory, disk and time."""
+        if self.states is None or self.table_bytes is None:
+            return (f"{self.rows}×{self.cols}: no measured board this high to estimate "
+                    "its cost from")
+        need = _size(self.table_bytes)
+        if self.spilled:
+            where = (f"more than the {_size(self.memory)} of memory free: through slices "
+                     f"on disk, about {_size(self.disk_bytes or 0)} of disk")
+            if self.disk_free is not None:
+                where += f" ({_size(self.disk_free)} free)"
+        else:
+            where = "in memory"
+        took = "" if self.cpu_seconds is None else f", about {_duration(self.cpu_seconds)} of CPU"
+        return (f"{self.rows}×{self.cols}: about {self.states:,} states at once, "
+                f"{need} of tables, {where}{took}")
+
+
+def _size(n: float) -> str:
+    if n >= 2**30:
+        return f"{n / 2**30:.1f} GiB"
+    return f"{max(n, 0) / 2**20:.0f} MiB"
+
+
+def _duration(s: float) -> str:
+    if s < 90:
+        return f"{max(1, round(s))} s"
+    if s < 5400:
+        return f"{round(s / 60)} min"
+    return f"{s / 3600:.1f} h"
+
+
+def _residue_words(rows: int, cols: int) -> int:
+    """64-bit words the residues take: enough for the Bregman bound of the count."""
+    return max(1, math.ceil(bregman_bits(rows, cols) / 62))
+
+
+def frontier_cost(rows: int, cols: int, closed_only: bool, *, spill: str | None = None,
+                  memory: int | None = None) -> FrontierCost:
+    """The cost of the frontier count of ``rows`` × 1 … ``cols`` (the short side first);
+    ``spill``: the folder a run too big for ``memory`` (default: what is free now) goes
+    to, whose free disk is said."""
+    k, n = min(rows, cols), max(rows, cols)
+    budget = available_memory() if memory is None else int(memory)
+    states = state_estimate(k, closed_only)
+    free = shutil.disk_usage(spill).free if spill else None
+    if states is None:
+        return FrontierCost(k, n, closed_only, None, None, budget, False, None, free, None)
+    m = _residue_words(k, n)
+    tables = table_bytes(k, states, m)
+    width = table_bytes(k, 0, m) // (2 * 64 * 8)           # words a state: key and residues
+    read = states * k * n * CELL_FILL                      # the states read over all cells
+    spilled = tables > budget
+    cpu = read * width * SECONDS_PER_STATE_WORD[spilled]
+    disk = states * (1 + ROWS_OUT_PER_STATE) * width * 8
+    return FrontierCost(k, n, closed_only, states, tables, budget, spilled, int(disk), free,
+                        cpu)
