@@ -65,9 +65,14 @@ def main() -> int:
     wait(lambda: not w.results.running)
     shoot("first-start.png")
 
-    # 1b. File ▸ Export animation…'s dialog for that tour
+    # 1b. File ▸ Export animation…'s dialog for that tour, naming it as the window does
     from knightgui.animation.dialog import AnimationDialog
-    dlg = AnimationDialog(w.tour_on_board(), w)
+    try:
+        from knightgui.window.files import tour_words
+    except ImportError:                      # before the dialog named its tour
+        dlg = AnimationDialog(w.tour_on_board(), w)
+    else:
+        dlg = AnimationDialog(w.tour_on_board(), w, what=tour_words(w.tour_on_board()))
     dlg.show()
     dlg.move(w.x() + 420, w.y() + 250)
     shoot("export-dialog.png", dlg)
