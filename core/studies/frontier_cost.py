@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ..frontier.count import state_estimate, table_bytes
 from ..frontier.residues import bregman_bits
 from ..system.limits import available_memory
+from ..system.text import duration_text, size_text
 
 __all__ = ["FrontierCost", "frontier_cost", "ROWS_OUT_PER_STATE", "CELL_FILL",
            "SECONDS_PER_STATE_WORD"]
@@ -53,31 +54,17 @@ class FrontierCost:
         if self.states is None or self.table_bytes is None:
             return (f"{self.rows}×{self.cols}: no measured board this high to estimate "
                     "its cost from")
-        need = _size(self.table_bytes)
+        need = size_text(self.table_bytes)
         if self.spilled:
-            where = (f"more than the {_size(self.memory)} of memory free: through slices "
-                     f"on disk, about {_size(self.disk_bytes or 0)} of disk")
+            where = (f"more than the {size_text(self.memory)} of memory free: through slices "
+                     f"on disk, about {size_text(self.disk_bytes or 0)} of disk")
             if self.disk_free is not None:
-                where += f" ({_size(self.disk_free)} free)"
+                where += f" ({size_text(self.disk_free)} free)"
         else:
             where = "in memory"
-        took = "" if self.cpu_seconds is None else f", about {_duration(self.cpu_seconds)} of CPU"
+        took = "" if self.cpu_seconds is None else f", about {duration_text(self.cpu_seconds)} of CPU"
         return (f"{self.rows}×{self.cols}: about {self.states:,} states at once, "
                 f"{need} of tables, {where}{took}")
-
-
-def _size(n: float) -> str:
-    if n >= 2**30:
-        return f"{n / 2**30:.1f} GiB"
-    return f"{max(n, 0) / 2**20:.0f} MiB"
-
-
-def _duration(s: float) -> str:
-    if s < 90:
-        return f"{max(1, round(s))} s"
-    if s < 5400:
-        return f"{round(s / 60)} min"
-    return f"{s / 3600:.1f} h"
 
 
 def _residue_words(rows: int, cols: int) -> int:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import resource
 
+from .text import size_text
+
 __all__ = ["available_memory", "check_memory", "process_rss"]
 
 
@@ -39,12 +41,8 @@ def check_memory(need: int, what: str, error: type[Exception] = MemoryError) -> 
     """Raise ``error`` with one sentence when ``need`` bytes exceed what is available."""
     avail = available_memory()
     if need > avail:
-        raise error(f"{what} needs about {_gib(need)} of memory and {_gib(avail)} is "
+        raise error(f"{what} needs about {size_text(need)} of memory and {size_text(avail)} is "
                     "available; choose a smaller board")
-
-
-def _gib(n: int) -> str:
-    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.0f} MiB"
 
 
 def process_rss() -> tuple[int, int]:

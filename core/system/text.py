@@ -13,9 +13,9 @@ import numpy as np
 
 from .errors import InputError
 
-__all__ = ["shorten", "short_number", "finite", "strict_dumps", "reject_constant", "finite_float",
-           "whole_int", "json_depth", "strict_loads", "JsonRefused", "MAX_JSON_DEPTH",
-           "INT64_MAX"]
+__all__ = ["size_text", "duration_text", "shorten", "short_number", "finite", "strict_dumps",
+           "reject_constant", "finite_float", "whole_int", "json_depth", "strict_loads",
+           "JsonRefused", "MAX_JSON_DEPTH", "INT64_MAX"]
 
 #: JSON nested deeper than this is refused before it is parsed. knightgui's own files nest at
 #: most 5 levels (a solutions file: object, list, record, path, pair); Python's parser would
@@ -25,6 +25,23 @@ MAX_JSON_DEPTH = 64
 INT64_MAX = 2**63 - 1
 
 _LONG_NUMBER = re.compile(r"-?\d{25,}")
+
+
+def size_text(nbytes: float) -> str:
+    """Bytes for a person: ``3.5 GiB`` from 1 GiB up, else whole MiB (at least 1)."""
+    if nbytes >= 2**30:
+        return f"{nbytes / 2**30:.1f} GiB"
+    return f"{max(1, round(nbytes / 2**20))} MiB"
+
+
+def duration_text(seconds: float) -> str:
+    """Seconds for a person: ``40 s`` under a minute and a half, ``25 min`` under an hour
+    and a half, else ``2.5 h``."""
+    if seconds < 90:
+        return f"{max(1, round(seconds))} s"
+    if seconds < 5400:
+        return f"{round(seconds / 60)} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def short_number(digits: str, keep: int = 12) -> str:

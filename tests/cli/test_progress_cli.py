@@ -244,9 +244,11 @@ def test_distinct_with_json_or_on_a_pipe_keeps_quiet_unless_it_is_dear(here, mon
 
 
 def test_distinct_cost_grows_with_the_tours():
-    from knightgui.commands.study.count import _duration, _size, distinct_cost
+    from knightgui.commands.study.count import distinct_cost
+    from knightgui_core.system.text import duration_text, size_text
     s8, b8 = distinct_cost(7_894_584, 64)
     assert 30 < s8 < 120 and 2 << 30 < b8 < 3 << 30      # 8×8: about a minute, 2–3 GB
     assert distinct_cost(1_984, 36)[0] < 1
-    assert (_duration(47), _duration(190), _duration(7200)) == ("47 s", "3 min", "2.0 h")
-    assert (_size(300 << 20), _size(2.5 * (1 << 30))) == ("300 MB", "2.5 GB")
+    assert (duration_text(47), duration_text(190), duration_text(7200)) == ("47 s", "3 min",
+                                                                             "2.0 h")
+    assert (size_text(300 << 20), size_text(2.5 * (1 << 30))) == ("300 MiB", "2.5 GiB")

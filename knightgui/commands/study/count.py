@@ -38,6 +38,7 @@ from knightgui.commands.study.frontier import (
 )
 from knightgui.commands.study.options import add_runner_options, open_study_store, run_study
 from knightgui.commands.study.symmetric import add_symmetry_options, run_symmetric_count
+from knightgui_core.system.text import duration_text, size_text
 
 
 def add_parser(studies) -> None:
@@ -244,20 +245,6 @@ DISTINCT_BYTES = 200 << 20
 DISTINCT_SAY_ALWAYS = (10.0, 1 << 30)
 
 
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{max(1, round(seconds))} s"
-    if seconds < 5400:
-        return f"{round(seconds / 60)} min"
-    return f"{seconds / 3600:.1f} h"
-
-
-def _size(nbytes: float) -> str:
-    if nbytes < 1 << 30:
-        return f"{max(1, round(nbytes / (1 << 20)))} MB"
-    return f"{nbytes / (1 << 30):.1f} GB"
-
-
 def distinct_cost(tours: int, squares: int) -> tuple[float, float]:
     """``(seconds on one idle core, peak bytes)`` the distinct step of ``tours`` tours of
     ``squares`` squares takes, roughly: it lists them again, one byte a square, sorts them
@@ -273,8 +260,8 @@ def _distinct(rows: int, cols: int, tours: int, act: Activity):
     seconds, nbytes = distinct_cost(tours, rows * cols)
     images = 8 if rows == cols else 4
     act.say(f"counting distinct tours: {tours:,} tours to list again, sort and compare with "
-            f"their images under the board's {images} symmetries; about {_size(nbytes)} of "
-            f"memory and {_duration(seconds)} to {_duration(DISTINCT_BUSY * seconds)} on one "
+            f"their images under the board's {images} symmetries; about {size_text(nbytes)} of "
+            f"memory and {duration_text(seconds)} to {duration_text(DISTINCT_BUSY * seconds)} on one "
             f"core (Ctrl-C stops it)",
             always=seconds >= DISTINCT_SAY_ALWAYS[0] or nbytes >= DISTINCT_SAY_ALWAYS[1])
     act.start("distinct: listing", total=tours, unit="tour", scale=True)
