@@ -3,8 +3,8 @@
     Xvfb :98 -screen 0 1280x820x24 &
     DISPLAY=:98 .venv/bin/python docs/tools/screenshots.py
 
-Writes docs/guide/img/{first-start,export-dialog,solution-1981,watch}.png (`--only export`:
-the first two) (the other pictures of the guide
+Writes docs/guide/img/{first-start,export-dialog,solution-1981,watch,window-frontier-plot}.png
+(`--only export`: the first two; `--only frontier`: the last) (the other pictures of the guide
 come from bench/_gui_screenshots.py and bench/_play_screenshots.py). Each picture is what the
 X server shows of the window (``QScreen.grabWindow``); look at each before committing."""
 from __future__ import annotations
@@ -59,6 +59,8 @@ def main() -> int:
         print(f"{name}: {img.width()}×{img.height()} | {w.statusBar().currentMessage()}")
 
     pump(1.0)
+    if "--only" in sys.argv and sys.argv[-1] == "frontier":
+        return _frontier(w, wait, shoot)
     c = w.controls
     # 1. the first start: 8×8, the defaults, Solve
     w.solve()
@@ -103,6 +105,25 @@ def main() -> int:
     shoot("watch.png")
     w.cancel()
     pump(0.3)
+    w.close()
+    return 0
+
+
+def _frontier(w, wait, shoot) -> int:
+    """Analysis ▸ Tours by length: 6×1 … 6×12 closed tours counted, the cost line above."""
+    view = w.open_analysis()
+    view.resize(1280, 820)
+    view.move(0, 0)
+    page = view.show_page("Tours by length")
+    page.rows_spin.setValue(6)
+    page.from_spin.setValue(1)
+    page.to_spin.setValue(12)
+    page.closed_box.setChecked(True)
+    wait(lambda: page.cost.text().startswith("Cost: 6×12"))
+    page.run()
+    wait(lambda: page.result is not None and not view.running, 600)
+    shoot("window-frontier-plot.png", view)
+    view.close()
     w.close()
     return 0
 

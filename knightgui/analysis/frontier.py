@@ -156,6 +156,10 @@ class SequencePlot(pg.PlotWidget):
                 shown.append(field)
         self._legend_for(shown or ["undirected_closed_tours"])
         show_empty(self, None if drawn else EMPTY_TEXT)
+        lengths = [int(rec["cols"]) for rec in boards]
+        span = max(lengths) - min(lengths) if lengths else 0
+        step = next((s for s in (1, 2, 5, 10, 20, 50, 100) if s * 12 >= span), 200)
+        pi.getAxis("bottom").setTickSpacing(step, step)   # board lengths are whole
         # data already in log10: only the axis is in log mode, so its ticks read 10^k
         pi.getAxis("left").setLogMode(bool(drawn))
         pi.setTitle(f"Every tour of {k}×n, by length" if drawn else
@@ -220,6 +224,7 @@ class FrontierSequencePage(AnalysisPage):
         self.plot = SequencePlot()
         v.addWidget(self.plot, 3)
         self.table = table(HEADERS)
+        self.table.horizontalHeader().setStretchLastSection(False)
         self.table.setToolTip("every count exactly (select and copy)")
         v.addWidget(self.table, 2)
         self.noted.connect(self._note)
@@ -338,6 +343,9 @@ class FrontierSequencePage(AnalysisPage):
         self.plot.set_boards(k, boards)
         t = self.table
         t.setRowCount(0)
+        paths = any(rec["undirected_paths"] is not None for rec in boards)
+        for col in (2, 3):                       # the open paths' columns: when counted
+            t.setColumnHidden(col, bool(boards) and not paths)
         for rec in boards:
             i = t.rowCount()
             t.insertRow(i)

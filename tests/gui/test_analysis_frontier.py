@@ -57,6 +57,10 @@ def test_a_run_fills_the_table_and_the_log_plot_off_the_gui_thread(qtbot, view, 
         assert got[n] == f"{want:,}"
     assert got[5] == "0" and got[7] == "0"
     assert t.item(0, 2).text() == "—"              # closed only: no open paths
+    assert t.isColumnHidden(2) and t.isColumnHidden(3)
+    bottom = page.plot.getPlotItem().getAxis("bottom")
+    ticks = [v for _spacing, values in bottom.tickValues(1, 10, 800) for v in values]
+    assert ticks and all(float(v).is_integer() for v in ticks)   # whole board lengths
     xs, ys = page.plot.curves["undirected_closed_tours"].getData()
     assert list(xs) == [6, 8, 10]              # the zeros have no point
     assert list(ys) == pytest.approx([math.log10(A175855[n]) for n in (6, 8, 10)])
@@ -77,6 +81,7 @@ def test_open_paths_are_plotted_beside_the_closed_tours(qtbot, view):
     # A169696 (3×n paths): 3×4, 3×7, 3×12; A070030 (3×n closed): 3×10
     assert rows["3×4"][1] == "8" and rows["3×7"][1] == "52" and rows["3×12"][1] == "57,248"
     assert rows["3×10"][0] == "16" and rows["3×9"][0] == "0"
+    assert not page.table.isColumnHidden(2) and not page.table.isColumnHidden(3)
     xs, _ys = page.plot.curves["undirected_paths"].getData()
     assert page.plot.curves["undirected_paths"].isVisible() and 4 in list(xs)
     assert len(page.plot.legend.items) == 2
