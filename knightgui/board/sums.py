@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QTransform
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QTransform
 
 from knightgui_core.board.squares import column_letters
 
-__all__ = ["line_sums_shown", "paint_line_sums", "sums_tip", "MAX_SIDE", "MARGIN"]
+__all__ = ["line_sums_shown", "paint_line_sums", "sums_tip", "band_px", "MAX_SIDE", "MARGIN"]
 
 #: sums are written on boards of at most this many squares a side
 MAX_SIDE = 26
@@ -68,6 +68,24 @@ def line_sums_shown(numbers: np.ndarray | None) -> tuple[tuple[int, ...], tuple[
             tuple(int(v) for v in whole.sum(axis=0)))
 
 
+def _font(px: float) -> QFont:
+    """The sums' font at ``px`` pixels a square."""
+    font = QFont()
+    font.setPixelSize(int(min(max(px * 0.3, 11), 16)))
+    return font
+
+
+def band_px(px: float, rows: int, cols: int) -> tuple[float, float]:
+    """The pixels the sums of any tour of ``rows`` × ``cols`` take beside the board at
+    ``px`` pixels a square: (width right of the ranks, height above the files); (0, 0)
+    where none are written."""
+    if px < 14 or max(rows, cols) > MAX_SIDE:
+        return 0.0, 0.0
+    n = rows * cols
+    widest = cols * n - cols * (cols - 1) // 2          # a rank of the highest numbers
+    return 4.0 + QFontMetrics(_font(px)).horizontalAdvance("0" * len(str(widest))), 21.0
+
+
 def paint_line_sums(p, row_sums: tuple[int, ...], col_sums: tuple[int, ...]) -> int:
     """Paint the sums with painter ``p`` (in the board's square units); returns how many it
     wrote (none while a square is under 14 pixels: they would not fit)."""
@@ -79,9 +97,7 @@ def paint_line_sums(p, row_sums: tuple[int, ...], col_sums: tuple[int, ...]) -> 
     targets = (magic_total(rows, cols, 0), magic_total(rows, cols, 1))
     p.save()
     p.setTransform(QTransform())
-    font = QFont()
-    font.setPixelSize(int(min(max(px * 0.3, 11), 16)))
-    p.setFont(font)
+    p.setFont(_font(px))
     align = Qt.AlignmentFlag
     painted = 0
     for axis, sums in ((0, row_sums), (1, col_sums)):

@@ -21,6 +21,7 @@ from shiboken6 import isValid
 from knightgui.board.images import TIE_RGBA, checker_rgba, colour_lut, moves_rgba, numbers_of
 from knightgui.board.items import NumbersItem, TourPathItem
 from knightgui.board.marks import CandidatesItem, EdgeLabelsItem, MarkersItem
+from knightgui.board.sums import band_px
 from knightgui.board.symmetry import SymmetryItem
 from knightgui_core.board.leaps import moves_from
 from knightgui_core.board.squares import Board
@@ -174,10 +175,21 @@ class BoardView(pg.GraphicsView):
         return "moves" if self.rows * self.cols >= AUTO_COLOUR_SQUARES else "checker"
 
     def fit(self):
-        """Zoom so that the whole board is in view (F); it stays so as the view is resized."""
+        """Zoom so that the whole board is in view with its file and rank labels and the
+        row and column sums a whole tour writes beside it (F); it stays so as the view is
+        resized."""
         self.zoomed_by_hand = False
-        self.vb.setRange(xRange=(0, max(self.cols, 1)), yRange=(0, max(self.rows, 1)),
-                         padding=0.08)  # room for the file and rank labels
+        rows, cols = max(self.rows, 1), max(self.cols, 1)
+        mx, my = 0.08 * cols, 0.08 * rows                # room for the labels
+        vp = self.viewport()
+        if self.numbers_item.show_sums:
+            for _ in range(2):          # the sums' room in squares depends on a square's px
+                px = min(vp.width() / (cols + 2 * mx), vp.height() / (rows + 2 * my))
+                wide, high = band_px(px, rows, cols)
+                if not wide:
+                    break
+                mx, my = max(0.08 * cols, wide / px), max(0.08 * rows, high / px)
+        self.vb.setRange(xRange=(-mx, cols + mx), yRange=(-my, rows + my), padding=0)
 
     def _zoomed(self, *_: object) -> None:
         self.zoomed_by_hand = True

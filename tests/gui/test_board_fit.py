@@ -61,3 +61,27 @@ def test_zoom_by_hand_is_kept_and_zoom_to_fit_fits_the_new_size(window, qtbot, m
     wait_until(qtbot, lambda: _fits(window), timeout=5)
     window.resize(1100, 760)
     wait_until(qtbot, lambda: window.width() == 1100 and _fits(window), timeout=5)
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1100, 760)])
+def test_a_tours_row_sums_are_in_view_after_a_resize(window, qtbot, monkeypatch, size):
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    from gui_helpers import some_tour
+    big = QRect(0, 0, 2560, 1440)
+    monkeypatch.setattr(type(window.screen()), "availableGeometry", lambda self: big)
+    window.show_tour(some_tour(8, 8))
+    v = window.view
+    assert v.numbers_item.row_sums                  # a whole tour: its sums are written
+
+    def sums_in_view() -> bool:
+        left = v.mapFromScene(v.vb.mapViewToScene(QPointF(v.cols, 0))).x()
+        px = left - v.mapFromScene(v.vb.mapViewToScene(QPointF(v.cols - 1, 0))).x()
+        font = QFont()                               # as knightgui/board/sums.py writes them
+        font.setPixelSize(int(min(max(px * 0.3, 11), 16)))
+        wide = max(QFontMetrics(font).horizontalAdvance(str(s))
+                   for s in v.numbers_item.row_sums)
+        return left + 4 + wide <= v.viewport().width()
+    window.resize(*size)
+    wait_until(qtbot, lambda: window.size().toTuple() == size and _fits(window)
+               and sums_in_view(), timeout=5)
