@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import os
 import re
 import shlex
@@ -563,3 +564,21 @@ def test_the_cluster_page_runs_on_a_real_scheduler_and_workers(tmp_path):
             except subprocess.TimeoutExpired:
                 os.killpg(p.pid, signal.SIGKILL)
                 p.wait(timeout=20)
+
+
+def test_the_per_column_table_of_a_spilled_count(tmp_path):
+    """docs/tools/frontier_columns.py turns a spilled count's --json line into one row a
+    column and a total; the states after each column are the count's own."""
+    out = subprocess.run([sys.executable, "-m", "knightgui", "study", "count", "--all-tours",
+                          "--rows", "5", "--cols", "6", "--closed-only", "--method", "frontier",
+                          "--spill", str(tmp_path), "--slices", "2", "--json"],
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-300:]
+    (tmp_path / "r.json").write_text(out.stdout)
+    table = subprocess.run([sys.executable, str(ROOT / "docs" / "tools" / "frontier_columns.py"),
+                            str(tmp_path / "r.json")], capture_output=True, text=True, timeout=60)
+    assert table.returncode == 0, table.stderr
+    lines = table.stdout.strip().splitlines()
+    record = json.loads(out.stdout.strip().splitlines()[-1])
+    assert len(lines) == 1 + 6 + 1 and lines[-1].startswith("all,")
+    assert [int(r.split(",")[1]) for r in lines[1:-1]] == record["column_states"]
