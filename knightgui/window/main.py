@@ -301,8 +301,12 @@ class MainWindow(QMainWindow):
             self.act.watch_pause.setChecked(True)
 
     def _watch_active(self, active: bool) -> None:
+        """A watch started or ended: Cancel and the busy controls follow; an ended watch
+        leaves Pause up (the next watch plays)."""
         self.act.cancel.setEnabled(active or self.results.running)
         self.controls.set_busy(active or self.results.running)
+        if not active:
+            self.act.watch_pause.setChecked(False)
 
     @guarded
     def cancel(self, *_: object) -> None:

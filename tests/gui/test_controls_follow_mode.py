@@ -88,3 +88,19 @@ def test_disabled_toolbar_icons_look_disabled(window):
         normal = icon.pixmap(QSize(24, 24), QIcon.Mode.Normal).toImage()
         off = icon.pixmap(QSize(24, 24), QIcon.Mode.Disabled).toImage()
         assert ink(off) < 0.5 * ink(normal), act.text()
+
+
+def test_a_watch_stopped_while_paused_leaves_pause_up_for_the_next(window, qtbot):
+    a = window.act
+    open_exhaustive(window, 6, "a1")
+    a.watch.setChecked(True)
+    window.solve()
+    wait_until(qtbot, lambda: window.watcher.active)
+    a.watch_pause.trigger()                          # paused
+    assert a.watch_pause.isChecked() and window.watcher.paused
+    window.cancel()                                  # Esc
+    assert not a.watch_pause.isChecked()
+    window.solve()                                   # the next watch plays, as Pause says
+    wait_until(qtbot, lambda: window.watcher.active)
+    assert not window.watcher.paused and not a.watch_pause.isChecked()
+    window.cancel()
