@@ -215,8 +215,8 @@ class FrontierSequencePage(AnalysisPage):
         self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.detail.setToolTip("the latest cell of a count through slices on disk")
         rows(v, (QLabel("Boards"), self.rows_spin, QLabel("×"), self.from_spin, self.to_spin,
-                 self.closed_box, self.disk_box, self.run_btn, self.cancel_btn,
-                 self.export_btn))
+                 self.run_btn, self.cancel_btn, self.export_btn),
+             (self.closed_box, self.disk_box))
         v.addWidget(self.cost)
         v.addWidget(self.progress)
         v.addWidget(self.status)
