@@ -125,6 +125,14 @@ def test_can_it_be_finished_runs_on_the_thread_and_draws_a_finish(window, qtbot)
 
 
 def test_the_gui_thread_stays_live_while_a_count_runs_and_a_move_cancels_it(window, qtbot):
+    """The count runs on the worker thread with the GIL released: the GUI thread keeps
+    ticking. The kernel is loaded first by a count that ends at once (loading a cached
+    kernel holds the GIL, as the app's warm-up thread does at start)."""
+    import knightgui_core as kg
+    from knightgui_core.walks.hand.completions import completions
+    board = kg.Board(8, 8)
+    tour = kg.solve(board).tour
+    assert completions(board, list(tour.path[:52]), 30).counted    # 12 free: loads the kernel
     p = _play(window, 8, 8)
     _click(window, "a1")
     window.controls.play_box.budget.setValue(30)
