@@ -39,6 +39,11 @@ __all__ = ["PlayController", "PLAY_STAGES"]
 PLAY_STAGES = ("neighbour tables", "a tour by hand")
 
 
+#: the tooltip of "Can it be finished?" and "Finish it" while the tour is complete
+_COMPLETE_TIP = ("the tour is complete: every square is visited, nothing is left to finish "
+                 "(Undo, Ctrl+Z, takes a move back)")
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
@@ -58,7 +63,12 @@ class PlayController(QObject):
         self._finish: tuple[int, ...] = ()     # the example finish drawn dimmed
         self._other_mode = "single"
         self._budget = 10.0                   # seconds the last count was given
+        self._is_busy = False                 # a count or a finish runs on the thread
+        self._ask_tip = self.group.ask_btn.toolTip()
+        self._finish_tip = self.group.finish_btn.toolTip()
         self._make_actions()
+        self._ask_act_tip = self.act_ask.toolTip()
+        self._finish_act_tip = self.act_finish.toolTip()
         g = self.group
         for btn, slot in ((g.undo_btn, self.undo), (g.redo_btn, self.redo),
                           (g.hint_btn, self.hint), (g.new_btn, self.new),
@@ -131,8 +141,9 @@ class PlayController(QObject):
         elif on and changed & RESULT_FIELDS:
             self._panels()
         self.act_mode.setChecked(on)
-        for a in (self.act_undo, self.act_redo, self.act_hint, self.act_ask, self.act_finish):
+        for a in (self.act_undo, self.act_redo, self.act_hint):
             a.setEnabled(on)
+        self._enable_questions()
 
     def _enter(self) -> None:
         w = self.w
@@ -288,10 +299,25 @@ class PlayController(QObject):
         self._busy(False)
 
     def _busy(self, busy: bool) -> None:
+        self._is_busy = busy
         self.w.controls.set_busy(busy)
         self.w.act.cancel.setEnabled(busy)
-        self.group.ask_btn.setEnabled(not busy)
-        self.group.finish_btn.setEnabled(not busy)
+        self._enable_questions()
+
+    def _enable_questions(self) -> None:
+        """"Can it be finished?" and "Finish it" act while the tour is not complete (the
+        buttons also while no question runs, the menu items in play mode only): a complete
+        tour has nothing left to finish, and the tooltips say so until Undo takes a move
+        back."""
+        done = self.active and self.model.finished
+        g = self.group
+        for widget, tip in ((g.ask_btn, self._ask_tip), (g.finish_btn, self._finish_tip)):
+            widget.setEnabled(not self._is_busy and not done)
+            widget.setToolTip(_COMPLETE_TIP if done else tip)
+        for a, tip in ((self.act_ask, self._ask_act_tip),
+                       (self.act_finish, self._finish_act_tip)):
+            a.setEnabled(self.active and not done)
+            a.setToolTip(_COMPLETE_TIP if done else tip)
 
     def _failed(self, gen: int, message: str, _bad_input: bool) -> None:
         if gen == self._gen and self._asking is not None:
@@ -381,6 +407,7 @@ class PlayController(QObject):
         self.overlay.show(self.model, self._finish)
         self.group.undo_btn.setEnabled(bool(self.model.path))
         self.group.redo_btn.setEnabled(bool(self.model.redo_squares))
+        self._enable_questions()
         self.group.info.setText(self._group_text("Click a square to start"))
 
     def _group_text(self, empty: str) -> str:
