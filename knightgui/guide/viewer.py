@@ -197,7 +197,9 @@ class GuideWindow(QMainWindow):
             self.setWindowFlag(Qt.WindowType.Window, True)
         self.guide = guide
         self.setObjectName("guide")
-        self.setWindowTitle(f"knightgui — {title}")
+        # the page's title only: the application display name ("knightgui") is added by Qt
+        self._title = title
+        self.setWindowTitle(title)
         self._missing_html = missing_html
         self._texts: dict[Path, str] | None = None     # every page's plain text, on first search
         self._highlight = ""
@@ -333,8 +335,7 @@ class GuideWindow(QMainWindow):
     def _page_changed(self, url: QUrl) -> None:
         # (the url passed, since source() may still name the page before while this runs)
         page = Path(url.toLocalFile()).resolve() if url.isLocalFile() else None
-        self.setWindowTitle(f"knightgui — {self.guide.title(page)}" if page else
-                            "knightgui — User guide")
+        self.setWindowTitle(self.guide.title(page) if page else self._title)
         for i in range(self.contents.count()):
             item = self.contents.item(i)
             if page is not None and item.data(_PAGE_ROLE) == str(page):

@@ -115,7 +115,17 @@ def test_the_viewer_opens_on_the_contents_and_lists_the_pages_in_its_order(viewe
     assert "Click a square and press Solve." in viewer.browser.toPlainText()
     assert "**" not in viewer.browser.toPlainText()          # rendered, not raw Markdown
     assert viewer.contents.currentItem().text() == "Getting started"
-    assert viewer.windowTitle() == "knightgui — Getting started"
+    assert viewer.windowTitle() == "Getting started"
+
+
+def test_the_title_is_the_pages_own_and_qt_adds_the_app_name_once(viewer):
+    # the app sets the display name "knightgui", which Qt appends to every window title:
+    # the title the viewer sets must not name the app itself
+    viewer.show_first()
+    assert viewer.windowTitle() == "Getting started"
+    assert "knightgui" not in viewer.windowTitle()
+    viewer.browser.setSource(QUrl())            # no page: the viewer's own title
+    assert viewer.windowTitle() == "User guide"
 
 
 def test_a_click_on_the_contents_list_opens_that_page(viewer, qtbot):
