@@ -355,8 +355,8 @@ class MainWindow(QMainWindow):
     def update_actions(self) -> None:
         """What can act now is enabled, the rest disabled: stepping (and Go to, Play and its
         speed) once there are solutions to step through, Watch where a search can be
-        watched (:func:`can_watch`; not in play), Pause and Step while
-        watching, Animate with a tour on the board."""
+        watched (:func:`can_watch`; not in play; unchecked where it cannot), Pause and Step
+        while watching, Animate with a tour on the board."""
         a = self.act
         st = self.controls.model.settings
         play = st.mode == "play"
@@ -369,6 +369,10 @@ class MainWindow(QMainWindow):
         a.new_only.setEnabled(st.mode == "exhaustive")
         watchable = not play and can_watch(st.mode == "exhaustive", st.all_tours, st.method)
         a.watch.setEnabled(watchable or watching)
+        if not (watchable or watching):
+            # a Watch that cannot act is off, not checked and greyed; it stays off when the
+            # mode allows it again, until the user checks it (setChecked: no toggle_watch)
+            a.watch.setChecked(False)
         a.watch_speed.setEnabled(watchable or watching)
         a.watch_pause.setEnabled(watching)
         a.watch_step.setEnabled(watching)
