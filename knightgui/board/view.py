@@ -300,14 +300,17 @@ class BoardView(pg.GraphicsView):
 
     def _refresh_markers(self):
         """The shown tour's start and end; without a tour, the requested start and end. A
-        requested start that differs from the tour's is drawn as a ring."""
+        requested start that differs from the tour's (the start changed since the tour was
+        made) is drawn as a ring instead of the tour's start: one start is marked, the one
+        the next Solve uses."""
         items = []
         if len(self.path):
-            items.append((int(self.path[0]), "start"))
-            # the end of a tour, or where a partial walk stands (stuck, or being animated)
-            items.append((int(self.path[-1]), "end"))
             if self.start_sq >= 0 and self.start_sq != int(self.path[0]):
                 items.append((self.start_sq, "want"))
+            else:
+                items.append((int(self.path[0]), "start"))
+            # the end of a tour, or where a partial walk stands (stuck, or being animated)
+            items.append((int(self.path[-1]), "end"))
         else:
             items = [(self.start_sq, "start"), (self.end_sq, "end")]
         self.markers.set_markers(items, self.rows, self.cols)

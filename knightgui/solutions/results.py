@@ -68,6 +68,9 @@ class ResultsPresenter(QObject):
         self.exhausted = False
         self.found = 0
         self._want_next = False
+        #: the figures are marked stale (:meth:`mark_stale`) and nothing new has been run,
+        #: watched or shown since: a further change adds to what the stale note names
+        self.stale = False
         #: step through new tours only (skip a solution that repeats an earlier tour up to
         #: the board's symmetries, reversal or the start of its cycle)
         self.new_only = False
@@ -87,6 +90,7 @@ class ResultsPresenter(QObject):
         self.stop_play()
         self.request = req
         self.board = req.board()
+        self.stale = False
         self.running = True
         self.cancelled = False
         self.exhausted = False
@@ -137,6 +141,7 @@ class ResultsPresenter(QObject):
             self.running = False
             self.busyChanged.emit(False)
         self.forget()
+        self.stale = True
         self.found = 0
         self.exhausted = False
         self.timing.clear(f"stale: {why}")
@@ -153,6 +158,7 @@ class ResultsPresenter(QObject):
         self.stop_play()
         self.request = req
         self.board = req.board()
+        self.stale = False
         self.running = self.cancelled = self._want_next = False
         self.exhausted = bool(exhausted)
         self.found = int(found)
@@ -169,12 +175,14 @@ class ResultsPresenter(QObject):
         self.currentChanged.emit(1)
 
     def forget(self):
-        """Drop stored solutions (a tour from a file replaces them)."""
+        """Drop stored solutions (a tour from a file replaces them); the figures are no
+        longer stale (what replaces them is new)."""
         self.stop_play()
         self.store.clear()
         self.classes = None
         self.current = -1
         self.request = None
+        self.stale = False
 
     # ----------------------------------------------------------- worker slots
     def _on_tour(self, gen, res):

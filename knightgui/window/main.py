@@ -56,6 +56,7 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(TITLE)
         self.resize(1280, 820)
         self.state_restored = False
+        self._stale_fields: frozenset[str] = frozenset()   # named by the stale note
         self._tip: str | None = None       # the status tip shown, and the message it covers
         self._covered = ""
         self.view = BoardView()
@@ -222,7 +223,9 @@ class MainWindow(QMainWindow):
             self.update_actions()
 
     def _model_changed(self, changed: frozenset) -> None:
-        """Board, mode, start, end or closed changed: what the panels show is stale."""
+        """Board, mode, start, end or closed changed: what the panels show is stale. The
+        stale note names every field changed since the figures were made, not only the
+        latest change."""
         s = self.controls.model.settings                 # every-tour mode's symmetry, drawn
         self.view.set_symmetry(s.symmetry if s.mode == "exhaustive" and s.all_tours else "")
         if not changed & RESULT_FIELDS:
@@ -233,7 +236,11 @@ class MainWindow(QMainWindow):
         words = {"rows": "board", "cols": "board", "mode": "mode", "start": "start",
                  "end": "end", "closed": "open/closed", "topology": "edges",
                  "leaper": "piece"}
-        what = ", ".join(sorted({words.get(f, f) for f in changed & RESULT_FIELDS}))
+        fields = changed & RESULT_FIELDS
+        if self.results.stale:
+            fields |= self._stale_fields
+        self._stale_fields = fields
+        what = ", ".join(sorted({words.get(f, f) for f in fields}))
         self.results.mark_stale(f"{what} changed — press Solve (Ctrl+R)")
 
     @guarded

@@ -56,6 +56,7 @@ def show_from_elsewhere(w: Window, tour: Tour | Walk) -> None:
     w.controls.set_board(b.rows, b.cols, board=b)
     w.view.set_board(board=b)
     follow(w.controls, tour)          # the controls' changes mark the old figures stale first
+    w.results.stale = False           # the figures are this tour's now
     w.results.tour = None if walk else tour
     w.results.ties = None
     if isinstance(tour, Walk):
