@@ -9,7 +9,8 @@ frame, shown in the status bar, and waited for by a feature whose kernels are no
   before), else later, when they are; the stages asked for go first. A newer request under
   the same key replaces an older one; :meth:`EngineWarmUp.forget` drops it (Cancel).
 * :class:`EngineStatus` is the status bar's "Preparing the engine — n of m" label and bar,
-  hidden when the warm-up is over.
+  hidden when the warm-up is over; the label has a maximum width (a longer line ends in
+  "…", whole in its tooltip) so it leaves the status message its room.
 * :func:`stages_for` says which stages a window request needs.
 
 One warm-up a process: :func:`engine` (the window, the Analysis view and ``knightgui.app``
@@ -23,8 +24,9 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QStatusBar, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QStatusBar, QWidget
 
+from knightgui.window.status_line import ElidedLabel
 from knightgui_core.warmup import STAGES, Stage, warm_up
 
 if TYPE_CHECKING:
@@ -149,6 +151,12 @@ class EngineWarmUp(QObject):
         return WAIT_TEXT
 
 
+#: what the progress widget's tooltip says the warm-up is
+_ABOUT = ("The engine's kernels are compiled the first time (about a minute, once; "
+          "`knightgui warmup` does it at install) and loaded from the cache after that. A "
+          "feature asked for meanwhile starts when its kernels are ready.")
+
+
 class EngineStatus(QWidget):
     """The status bar's warm-up progress: "Preparing the engine — n of m (stage)" and a small
     bar; hidden until the warm-up reports and once it is over."""
@@ -156,8 +164,12 @@ class EngineStatus(QWidget):
     def __init__(self, warm: EngineWarmUp, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("engine_status")
-        self.label = QLabel()
+        self.label = ElidedLabel()
         self.label.setObjectName("engine_progress")
+        # room for the usual line; a longer stage name ends in "…" (whole in the tooltip)
+        # rather than taking the width the status message needs
+        self.label.setMaximumWidth(self.label.fontMetrics().horizontalAdvance(
+            progress_text(10, 10, "every tie followed")) + 4)
         self.bar = QProgressBar()
         self.bar.setMaximumWidth(110)
         self.bar.setMaximumHeight(14)
@@ -166,10 +178,7 @@ class EngineStatus(QWidget):
         row.setContentsMargins(0, 0, 6, 0)
         row.addWidget(self.label)
         row.addWidget(self.bar)
-        self.setToolTip("The engine's kernels are compiled the first time (about a minute, "
-                        "once; `knightgui warmup` does it at install) and loaded from the "
-                        "cache after that. A feature asked for meanwhile starts when its "
-                        "kernels are ready.")
+        self.setToolTip(_ABOUT)
         warm.progressed.connect(self.show_progress)
         if warm.started and not warm.over and warm.total:
             self.show_progress(warm.done, warm.total, warm.current)
@@ -182,7 +191,9 @@ class EngineStatus(QWidget):
             self.label.clear()
             self.setVisible(False)
             return
-        self.label.setText(progress_text(done, total, name))
+        text = progress_text(done, total, name)
+        self.label.setText(text)
+        self.setToolTip(f"{text}\n\n{_ABOUT}")
         self.bar.setRange(0, max(total, 1))
         self.bar.setValue(done)
         self.setVisible(True)
