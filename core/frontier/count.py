@@ -69,18 +69,15 @@ WORD_ROWS = (WORD_WINDOW - 1) // 2
 MAX_COLS = 10_000
 #: the most states met at once on a long board, measured (bench/frontier.py) per height
 #: and kind; a board not listed is estimated from the growth between the last two heights
-#: (height, closed only) → states; measured (bench/frontier.py, docs/counts.md) on 3×12,
-#: 4×16, 5×40 (closed), 5×8 (open), 6×7 (closed), 6×6 (open), 7×22 (closed), 7×7 (open,
-#: through slices on disk, inside its sixth column, where the run was stopped: a lower
-#: bound). 8 rows closed are left to the growth from 6 to 7 rows (31.2 M × 22.9 = 714 M):
-#: what was measured there is a short board's or a stopped run's figure, below the
-#: plateau (8×6 132.3 M; 8×8 230.7 M in its fifth column, and with the fold 227.4 M inside
-#: its sixth, still growing, when 20 GiB stopped it), and taken as the peak it sent 8×8
-#: closed into memory rather than to the slices
+#: (height, closed only) → states, without the mirror fold; measured on 3×12, 4×16, 5×40
+#: (closed), 5×8 (open), 6×7 (closed), 6×6 (open), 7×22 (closed), 7×7 (open, through slices
+#: on disk, inside its sixth column, where the run was stopped: a lower bound) and 8×8
+#: (closed, through slices: 585,836,639 with the fold, over :data:`FOLD_SHARE`; a short
+#: board, so a lower bound for longer ones)
 PEAK_STATES: dict[tuple[int, bool], int] = {
     (3, True): 178, (3, False): 2_152, (4, True): 672, (4, False): 19_583,
     (5, True): 56_497, (5, False): 981_755, (6, True): 1_363_437, (6, False): 22_139_418,
-    (7, True): 31_217_848, (7, False): 356_218_289}
+    (7, True): 31_217_848, (7, False): 356_218_289, (8, True): 781_115_519}
 #: the most states at once with the mirror fold over those without it, the highest share
 #: measured (the fold halves the states at a column's end, less inside a column): 3×12
 #: open 0.504, 4×16 0.525, 5×8 0.704, 5×40 closed 0.689, 6×12 closed 0.746

@@ -15,22 +15,23 @@ import shutil
 from dataclasses import dataclass
 
 from ..frontier.count import state_estimate, table_bytes
-from ..frontier.residues import bregman_bits
+from ..frontier.residues import RELAXED_CELLS, bregman_bits
 from ..system.limits import available_memory
 from ..system.text import duration_text, size_text
 
-__all__ = ["FrontierCost", "frontier_cost", "ROWS_OUT_PER_STATE", "CELL_FILL",
+__all__ = ["FrontierCost", "frontier_cost", "DISK_ROWS_PER_STATE", "CELL_FILL",
            "SECONDS_PER_STATE_WORD"]
 
-#: rows a cell writes per state it reads, at its largest (8×8 closed through slices: 3.0
-#: in its sixth column; docs/figures.md)
-ROWS_OUT_PER_STATE = 3.0
-#: the states read over all cells, as a share of (most states × cells): 8×8 closed
-#: through slices (docs/figures.md)
+#: the rows on disk at the largest cell (the slices it reads and the ones it writes) per
+#: state it reads: 8×8 closed through slices, 2.89 G rows for 586 M states
+#: (docs/results/all-tours.md)
+DISK_ROWS_PER_STATE = 5.0
+#: the states read over all cells, as a share of (most states × cells), and the CPU seconds
+#: a state read takes a word of its row at a time: together they give the measured CPU time
+#: of 6×20 closed (12 s), 7×7 open (18 min) and 8×8 closed through slices (76 min) within a
+#: quarter (docs/figures.md)
 CELL_FILL = 0.45
-#: CPU seconds a state read takes, a word of its row at a time, in memory (6×20 closed and
-#: 7×7 open, docs/figures.md) and through slices on disk (8×8 closed, the same page)
-SECONDS_PER_STATE_WORD = {False: 0.08e-6, True: 0.33e-6}
+SECONDS_PER_STATE_WORD = 0.09e-6
 
 
 @dataclass
@@ -59,7 +60,8 @@ class FrontierCost:
             where = (f"more than the {size_text(self.memory)} of memory free: through slices "
                      f"on disk, about {size_text(self.disk_bytes or 0)} of disk")
             if self.disk_free is not None:
-                where += f" ({size_text(self.disk_free)} free)"
+                short = self.disk_bytes is not None and self.disk_free < self.disk_bytes
+                where += f" ({size_text(self.disk_free)} free{': too little' if short else ''})"
         else:
             where = "in memory"
         took = "" if self.cpu_seconds is None else f", about {duration_text(self.cpu_seconds)} of CPU"
@@ -67,9 +69,15 @@ class FrontierCost:
                 f"{need} of tables, {where}{took}")
 
 
-def _residue_words(rows: int, cols: int) -> int:
-    """64-bit words the residues take: enough for the Bregman bound of the count."""
-    return max(1, math.ceil(bregman_bits(rows, cols) / 62))
+def _residue_words(rows: int, cols: int, closed_only: bool) -> int:
+    """64-bit words the residues take (the first modulus 2^64, the others primes below
+    2^62) for the count's bound: Brégman's, or where the count asks the relaxed bound
+    (:data:`~knightgui_core.frontier.residues.RELAXED_CELLS`) about half its bits, as
+    measured (8×8 closed: 45.7 bits of 2-factors against Brégman's 106.8)."""
+    bits = bregman_bits(rows, cols)
+    if rows * cols <= RELAXED_CELLS[closed_only].get(rows, 0):
+        bits *= 0.5
+    return 1 + max(0, math.ceil((bits - 64) / 62))
 
 
 def frontier_cost(rows: int, cols: int, closed_only: bool, *, spill: str | None = None,
@@ -83,12 +91,12 @@ def frontier_cost(rows: int, cols: int, closed_only: bool, *, spill: str | None 
     free = shutil.disk_usage(spill).free if spill else None
     if states is None:
         return FrontierCost(k, n, closed_only, None, None, budget, False, None, free, None)
-    m = _residue_words(k, n)
+    m = _residue_words(k, n, closed_only)
     tables = table_bytes(k, states, m)
     width = table_bytes(k, 0, m) // (2 * 64 * 8)           # words a state: key and residues
     read = states * k * n * CELL_FILL                      # the states read over all cells
     spilled = tables > budget
-    cpu = read * width * SECONDS_PER_STATE_WORD[spilled]
-    disk = states * (1 + ROWS_OUT_PER_STATE) * width * 8
+    cpu = read * width * SECONDS_PER_STATE_WORD
+    disk = states * DISK_ROWS_PER_STATE * width * 8
     return FrontierCost(k, n, closed_only, states, tables, budget, spilled, int(disk), free,
                         cpu)
