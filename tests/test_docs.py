@@ -23,6 +23,7 @@ command that takes minutes, or has names to fill in, runs in the same shape on a
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import io
 import json
 import os
@@ -582,3 +583,22 @@ def test_the_per_column_table_of_a_spilled_count(tmp_path):
     record = json.loads(out.stdout.strip().splitlines()[-1])
     assert len(lines) == 1 + 6 + 1 and lines[-1].startswith("all,")
     assert [int(r.split(",")[1]) for r in lines[1:-1]] == record["column_states"]
+
+
+def test_the_per_column_table_of_a_stopped_count_from_its_log():
+    """--log reads the per-cell lines of a count that printed no --json line: the columns
+    reached, the last one marked unfinished, the states after each finished column."""
+    line = ("cell {n} of 12 (column {c}): 1 slice(s), {s:,} states in ({s:,} rows read), "
+            "{o:,} rows out in 1 slice(s), 3 MiB written, 0.5 s, CPU 0.7 s, largest "
+            "slice's tables 2 MiB, peak RSS 0.25 GiB")
+    states = [1, 2, 5, 9, 20, 44, 60]               # cells 1-7 of a 3-row board
+    text = "\n".join(line.format(n=i + 1, c=i // 3 + 1, s=s, o=s * 2)
+                     for i, s in enumerate(states))
+    spec = importlib.util.spec_from_file_location(
+        "frontier_columns", ROOT / "docs" / "tools" / "frontier_columns.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    rows = mod.rows(mod.from_log(text))
+    assert [r[0] for r in rows] == ["1", "2", "3 (1 of 3 cells)", "all"]
+    assert [r[1] for r in rows[:2]] == ["9", "60"]  # what columns 2 and 3 first read
+    assert rows[-1][2] == "60" and rows[-1][3] == "120"
