@@ -26,7 +26,7 @@ from knightgui.window.actions import make_actions
 from knightgui.window.engine_warmup import show_in, stages_for
 from knightgui.window.files import FileActions, guarded
 from knightgui.window.shown_tour import show_from_elsewhere
-from knightgui.window.status_line import MessageTip
+from knightgui.window.status_line import StatusBar
 from knightgui.window.watch_player import WatchPlayer
 from knightgui.worker import SolverThread
 from knightgui_core.board.squares import Board, square_name
@@ -60,6 +60,7 @@ class MainWindow(QMainWindow):
         self._stale_fields: frozenset[str] = frozenset()   # named by the stale note
         self._tip: str | None = None       # the status tip shown, and the message it covers
         self._covered = ""
+        self.setStatusBar(StatusBar())     # a message cut by its width: whole in the tooltip
         self.view = BoardView()
         self.setCentralWidget(self.view)
         self.controls = ControlsPanel()
@@ -83,8 +84,6 @@ class MainWindow(QMainWindow):
         self.engine, self.engine_status = show_in(self.statusBar())   # the warm-up's progress
         self.hover_label = QLabel()
         self.statusBar().addPermanentWidget(self.hover_label)
-        # a message cut by the widgets beside it is whole in the status bar's tooltip
-        self.message_tip = MessageTip(self.statusBar(), self.engine_status, self.hover_label)
         self.act = make_actions(self)
         self._connect()
         self.play = PlayController(self)        # a tour by hand: the Mode box's play mode

@@ -5,16 +5,17 @@ message wider than that room is put whole in the status bar's tooltip.
 * :class:`ElidedLabel` is a label drawn with an ellipsis when it is narrower than its text
   (its :meth:`~PySide6.QtWidgets.QLabel.text` stays whole): a permanent widget given a
   maximum width never cuts into the message, nor shows half a word itself.
-* :class:`MessageTip` watches the bar: on a new message, and when the bar or a widget beside
-  the message changes size, the tooltip is the message when it does not fit, else empty.
+* :class:`StatusBar` is the window's status bar: on a new message, a resize, and a new layout
+  of the widgets beside the message, its tooltip is the message when it does not fit, else
+  empty.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import QLabel, QSizeGrip, QStatusBar, QStyleOption, QWidget
 
-__all__ = ["ElidedLabel", "MessageTip", "message_room"]
+__all__ = ["ElidedLabel", "StatusBar", "message_room"]
 
 # QStatusBar draws its message from x = 6 to 2 px before the first visible permanent
 # widget (or to 12 px before the bar's right edge): QStatusBarPrivate::messageRect
@@ -50,29 +51,31 @@ def message_room(bar: QStatusBar) -> int:
     return right - _LEFT
 
 
-class MessageTip(QObject):
-    """Puts a status message that is cut by the bar's width whole in the bar's tooltip (see
-    the module docstring); ``beside`` are the bar's permanent widgets."""
+class StatusBar(QStatusBar):
+    """The window's status bar: a message cut by the bar's width is whole in its tooltip
+    (see the module docstring). The room is checked on a new message, a resize, and a new
+    layout of the widgets beside the message (one shown, hidden or given a new text)."""
 
-    def __init__(self, bar: QStatusBar, *beside: QWidget) -> None:
-        super().__init__(bar)
-        self.bar = bar
-        bar.messageChanged.connect(self.update)
-        for w in (bar, *beside):
-            w.installEventFilter(self)
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.messageChanged.connect(self.update_tip)
 
-    def update(self, *_: object) -> None:
+    def update_tip(self, *_: object) -> None:
         """The tooltip follows the message shown now and the room it has."""
-        bar = self.bar
-        text = bar.currentMessage()
-        cut = bool(text) and bar.fontMetrics().horizontalAdvance(text) > message_room(bar)
+        text = self.currentMessage()
+        cut = bool(text) and self.fontMetrics().horizontalAdvance(text) > message_room(self)
         tip = text if cut else ""
-        if bar.toolTip() != tip:
-            bar.setToolTip(tip)
+        if self.toolTip() != tip:
+            self.setToolTip(tip)
 
-    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if ev.type() in (QEvent.Type.Resize, QEvent.Type.Move, QEvent.Type.Show,
-                         QEvent.Type.Hide):
-            self.update()
-        return False
+    def resizeEvent(self, ev) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(ev)
+        self.update_tip()
 
+    def event(self, ev: QEvent) -> bool:
+        # a virtual override, not an event filter: it is never called once the bar's
+        # destruction has begun
+        done = super().event(ev)
+        if ev.type() == QEvent.Type.LayoutRequest:   # the widgets beside it moved
+            self.update_tip()
+        return done
