@@ -437,6 +437,12 @@ SHAPES = [
      "knightgui study count --rows R --cols C --all-tours",
      "knightgui study count --rows 5 --cols 5 --all-tours",
      "5×5: 1,728 directed paths (864 undirected), 0 closed tours; …"),
+    ("docs/results/all-tours.md",
+     "knightgui study count --all-tours --rows 8 --cols 8 --closed-only --method frontier "
+     "--spill DIR --memory-mb 6000 --json",
+     "knightgui study count --all-tours --rows 6 --cols 6 --closed-only --method frontier "
+     "--spill . --memory-mb 6000 --slices 4 --json",
+     '…"undirected_closed_tours":9862,…"resumed_cells":0…'),
     ("docs/results/distinct.md",
      "knightgui study count --size N --distinct --json",
      "knightgui study count --size 5 --distinct --json",
