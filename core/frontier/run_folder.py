@@ -25,7 +25,6 @@ keeps its progress and the slice files it needs, and removes the rest.
 """
 from __future__ import annotations
 
-import errno
 import fcntl
 import hashlib
 import json
@@ -35,6 +34,7 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
+from ..system.files import write_text
 from .merge import Segment, SpillError, _read_blocks
 
 __all__ = ["PREFIX", "OWNER", "PROGRESS", "RunFolder", "code_version", "question_key"]
@@ -236,25 +236,9 @@ class RunFolder:
         file put on disk, then renamed over the old one."""
         body = {"format": FORMAT, "version": self.version, "question": self.question,
                 **state}
-        tmp = os.path.join(self.path, PROGRESS + ".new")
         try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
-            try:
-                data = memoryview(json.dumps(body, separators=(",", ":")).encode())
-                while len(data):
-                    n = os.write(fd, data)
-                    if n <= 0:
-                        raise OSError(errno.ENOSPC, "No space left on device")
-                    data = data[n:]
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(tmp, os.path.join(self.path, PROGRESS))
-            dfd = os.open(self.path, os.O_RDONLY)
-            try:
-                os.fsync(dfd)
-            finally:
-                os.close(dfd)
+            write_text(os.path.join(self.path, PROGRESS),
+                       json.dumps(body, separators=(",", ":")))
         except OSError as e:
             raise SpillError(f"the spill folder {self.path} could not take the count's "
                              f"progress: {e.strerror or e}") from None
