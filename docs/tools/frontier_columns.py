@@ -25,6 +25,16 @@ HEAD = ["column", "states after it", "most states in a cell", "most rows written
         "most MiB written by a cell", "most slices", "wall s", "CPU s", "peak RSS GiB"]
 
 
+def _figures(cells: list[dict]) -> list[str]:
+    """The columns after the first two for these cells: most states, rows and MiB a cell,
+    most slices, summed wall and CPU seconds, peak RSS."""
+    return [str(max(x["states_in"] for x in cells)), str(max(x["rows_out"] for x in cells)),
+            str(round(max(x["bytes_out"] for x in cells) / 2**20)),
+            str(max(x["slices"] for x in cells)),
+            f"{sum(x['seconds'] for x in cells):.0f}", f"{sum(x['cpu'] for x in cells):.0f}",
+            f"{max(x['peak_rss'] for x in cells) / 2**30:.2f}"]
+
+
 def rows(record: dict) -> list[list[str]]:
     """The CSV rows (see the module) of one ``--json`` record of a spilled count."""
     by_column: dict[int, list[dict]] = defaultdict(list)
@@ -38,22 +48,8 @@ def rows(record: dict) -> list[list[str]]:
         label = str(c)
         if per_column and len(cells) < per_column:     # a stopped count's last column
             label = f"{c} ({len(cells)} of {per_column} cells)"
-        out.append([label, str(after[c - 1]) if c - 1 < len(after) else "—",
-                    str(max(x["states_in"] for x in cells)),
-                    str(max(x["rows_out"] for x in cells)),
-                    str(round(max(x["bytes_out"] for x in cells) / 2**20)),
-                    str(max(x["slices"] for x in cells)),
-                    f"{sum(x['seconds'] for x in cells):.0f}",
-                    f"{sum(x['cpu'] for x in cells):.0f}",
-                    f"{max(x['peak_rss'] for x in cells) / 2**30:.2f}"])
-    every = record["slices"]
-    out.append(["all", "—", str(max(x["states_in"] for x in every)),
-                str(max(x["rows_out"] for x in every)),
-                str(round(max(x["bytes_out"] for x in every) / 2**20)),
-                str(max(x["slices"] for x in every)),
-                f"{sum(x['seconds'] for x in every):.0f}",
-                f"{sum(x['cpu'] for x in every):.0f}",
-                f"{max(x['peak_rss'] for x in every) / 2**30:.2f}"])
+        out.append([label, str(after[c - 1]) if c - 1 < len(after) else "—", *_figures(cells)])
+    out.append(["all", "—", *_figures(record["slices"])])
     return out
 
 
