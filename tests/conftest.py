@@ -9,6 +9,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # then start with.
 if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
+# The same for SIGHUP under `nohup make test`: the tests of a hang-up send it to the processes
+# they start (and to their own), which would otherwise inherit it ignored.
+if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) == signal.SIG_IGN:
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 import pytest  # noqa: E402
 
