@@ -2,10 +2,10 @@
 
 The figures are estimates from measured runs: the most states a board of this height holds
 at once (:func:`~knightgui_core.frontier.count.state_estimate`), the bytes a state takes
-(its key and one word a residue, the residues bounded by the board's Bregman bound, which
-is never below what the count takes), the disk a run through slices holds at its largest
-cell (that cell's slices read and written) and the CPU time (the states read over all
-cells, each at a measured rate). A run that would take more memory than is free goes
+(its key and one word a residue, as many residues as the count's bound asks: Brégman's, or
+about half its bits where the count asks the relaxed bound), the disk a run through
+slices holds at its largest cell (that cell's slices read and written) and the CPU time
+(the states read over all cells, each at a measured rate). A run that would take more memory than is free goes
 through slices on disk when a spill folder is given, else it is refused.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ import shutil
 from dataclasses import dataclass
 
 from ..frontier.count import state_estimate, table_bytes
-from ..frontier.residues import RELAXED_CELLS, bregman_bits
+from ..frontier.residues import RELAXED_CELLS, _moduli, bregman_bits
 from ..system.limits import available_memory
 from ..system.text import duration_text, size_text
 
@@ -77,7 +77,7 @@ def _residue_words(rows: int, cols: int, closed_only: bool) -> int:
     bits = bregman_bits(rows, cols)
     if rows * cols <= RELAXED_CELLS[closed_only].get(rows, 0):
         bits *= 0.5
-    return 1 + max(0, math.ceil((bits - 64) / 62))
+    return len(_moduli(lambda product: math.log2(product) > bits))
 
 
 def frontier_cost(rows: int, cols: int, closed_only: bool, *, spill: str | None = None,

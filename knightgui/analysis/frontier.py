@@ -62,12 +62,17 @@ class SequenceRun:
     resumed_cells: int = 0
 
 
-def spill_folder() -> Path:
-    """The folder the page's runs through slices on disk go to (made, private to the user):
-    ``frontier`` in the user's cache folder for knightgui."""
+def spill_folder(make: bool = True) -> Path:
+    """The folder the page's runs through slices on disk go to (private to the user):
+    ``frontier`` in the user's cache folder for knightgui; made when ``make``, else the
+    nearest folder of that path that exists (the disk a run would use, for its cost)."""
     from knightgui_core.system.kernel_cache import user_cache_root
     d = user_cache_root() / "frontier"
-    d.mkdir(parents=True, exist_ok=True, mode=0o700)
+    if make:
+        d.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return d
+    while not d.exists() and d.parent != d:
+        d = d.parent
     return d
 
 
@@ -238,18 +243,16 @@ class FrontierSequencePage(AnalysisPage):
         self._cost_timer.start(0)
 
     def update_cost(self) -> None:
-        """The cost line for the boards as set; once the engine's modules are loaded (a
-        moment after the window opens), so the GUI thread never waits for numba."""
-        if "numba" not in sys.modules:
+        """The cost line for the boards as set; once the engine's warm-up has imported the
+        frontier count (a moment after the window opens), so the GUI thread never waits for
+        numba; it creates no folder."""
+        if "knightgui_core.frontier.count" not in sys.modules:
             self.cost.setText("The cost of a run is shown once the engine is loaded …")
             self._cost_timer.start(1000)
             return
         from knightgui_core.studies.frontier_cost import frontier_cost
         k, b, closed = self.rows_spin.value(), self.to_spin.value(), self.closed_box.isChecked()
-        try:
-            spill = str(spill_folder()) if self.disk_box.isChecked() else None
-        except OSError:
-            spill = None
+        spill = str(spill_folder(make=False)) if self.disk_box.isChecked() else None
         c = frontier_cost(k, b, closed, spill=spill)
         text = f"Cost: {c.summary()}"
         if c.spilled and spill is None:
