@@ -72,7 +72,8 @@ def signatures():
 
 def describe(sig) -> tuple:
     """A numba signature as plain data for ``knightgui_core.system.jit``'s argument check:
-    ``((("array", dtype, ndim, readonly) | ("int",) | ("bool",), ...), return kind)``."""
+    ``((("array", dtype, ndim, readonly) | ("int",) | ("bool",) | ("tuple", (field, ...)),
+    ...), return kind)``."""
     from numba.core import types
 
     def arg(t):
@@ -84,6 +85,8 @@ def describe(sig) -> tuple:
             return ("bool",)
         if isinstance(t, types.Integer):
             return ("int",)
+        if isinstance(t, types.BaseTuple):   # a named record of kernel state
+            return ("tuple", tuple(arg(f) for f in t.types))
         raise SystemExit(f"build_aot: {sig}: no check written for argument type {t}")
 
     ret = "bool" if isinstance(sig.return_type, types.Boolean) else "other"

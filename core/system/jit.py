@@ -146,37 +146,51 @@ def scrub_cache(d: Path) -> int:
     return removed
 
 
+def _argument_problem(a: Any, spec: tuple[Any, ...]) -> str | None:
+    """What is wrong with argument ``a`` for ``spec`` (see :func:`checked`), or None."""
+    kind = spec[0]
+    if kind == "array":
+        dt, ndim, readonly = np.dtype(spec[1]), spec[2], spec[3]
+        if (isinstance(a, np.ndarray) and a.dtype == dt and a.ndim == ndim
+                and a.flags.c_contiguous and (readonly or a.flags.writeable)):
+            return None
+        got = (f"{a.dtype}[{a.ndim}d]{'' if a.flags.c_contiguous else ' strided'}"
+               f"{'' if a.flags.writeable else ' read-only'}"
+               if isinstance(a, np.ndarray) else type(a).__name__)
+        return (f"must be a C-contiguous {'' if readonly else 'writable '}{dt}[{ndim}d] "
+                f"array, got {got}")
+    if kind == "tuple":
+        fields = spec[1]
+        if not (isinstance(a, tuple) and len(a) == len(fields)):
+            return f"must be a record of {len(fields)} fields, got {type(a).__name__}"
+        for j, (field, sub) in enumerate(zip(a, fields)):
+            problem = _argument_problem(field, sub)
+            if problem:
+                name = a._fields[j] if hasattr(a, "_fields") else str(j)
+                return f"field {name} {problem}"
+        return None
+    if isinstance(a, (int, np.integer, bool, np.bool_)):
+        return None
+    return f"must be {'an integer' if kind == 'int' else 'a bool'}, got {type(a).__name__}"
+
+
 def checked(fn: Callable[..., Any], name: str,
             spec: tuple[tuple[tuple[Any, ...], ...], str]) -> Callable[..., Any]:
     """``fn`` behind a check of its arguments against ``spec``, as recorded by
-    ``packaging/build_aot.py``: ``((("array", dtype, ndim, readonly) | ("int",) | ("bool",),
-    ...), "bool" | "other")``. An ahead-of-time function would read a wrong argument
-    as whatever it expects (or crash); this raises ``TypeError`` instead."""
+    ``packaging/build_aot.py``: ``((("array", dtype, ndim, readonly) | ("int",) | ("bool",)
+    | ("tuple", (field spec, ...)), ...), "bool" | "other")`` — a ``"tuple"`` is a named
+    record of kernel state, checked field by field. An ahead-of-time function would read a
+    wrong argument as whatever it expects (or crash); this raises ``TypeError`` instead."""
     args_spec, ret = spec
-    arrays = [(i, np.dtype(a[1]), a[2], a[3]) for i, a in enumerate(args_spec)
-              if a[0] == "array"]
-    scalars = [(i, a[0]) for i, a in enumerate(args_spec) if a[0] != "array"]
     nargs = len(args_spec)
 
     def call(*args: Any) -> Any:
         if len(args) != nargs:
             raise TypeError(f"{name}() takes {nargs} arguments, got {len(args)}")
-        for i, dt, ndim, readonly in arrays:
-            a = args[i]
-            if not (isinstance(a, np.ndarray) and a.dtype == dt and a.ndim == ndim
-                    and a.flags.c_contiguous and (readonly or a.flags.writeable)):
-                got = (f"{a.dtype}[{a.ndim}d]{'' if a.flags.c_contiguous else ' strided'}"
-                       f"{'' if a.flags.writeable else ' read-only'}"
-                       if isinstance(a, np.ndarray) else type(a).__name__)
-                raise TypeError(f"{name}(): argument {i + 1} must be a C-contiguous "
-                                f"{'' if readonly else 'writable '}{dt}[{ndim}d] "
-                                f"array, got {got}")
-        for i, kind in scalars:
-            a = args[i]
-            if not isinstance(a, (int, np.integer, bool, np.bool_)):
-                raise TypeError(f"{name}(): argument {i + 1} must be "
-                                f"{'an integer' if kind == 'int' else 'a bool'}, "
-                                f"got {type(a).__name__}")
+        for i, (a, sub) in enumerate(zip(args, args_spec)):
+            problem = _argument_problem(a, sub)
+            if problem:
+                raise TypeError(f"{name}(): argument {i + 1} {problem}")
         out = fn(*args)
         return bool(out) if ret == "bool" else out
 

@@ -1,6 +1,7 @@
 """The bundle's ahead-of-time kernels: every exported kernel has one signature, and the
 argument check that guards the compiled functions refuses what they would misread."""
 import importlib
+from typing import NamedTuple
 
 import numpy as np
 import pytest
@@ -99,6 +100,26 @@ def test_checked_call_refuses_a_read_only_array_for_a_written_one():
     with pytest.raises(TypeError, match="writable int32"):
         f(a, 1, np.zeros((2, 2), np.uint64), True)
     assert calls == []
+
+
+class _Record(NamedTuple):
+    squares: np.ndarray
+    count: int
+
+
+def test_checked_call_checks_a_records_fields_one_by_one():
+    calls = []
+    f = jit.checked(lambda *a: calls.append(a), "k",
+                    ((("tuple", (("array", "int32", 1, False), ("int",))), ("int",)), "other"))
+    f(_Record(np.zeros(3, np.int32), 4), 1)
+    assert len(calls) == 1
+    with pytest.raises(TypeError, match=r"argument 1 field squares must be a C-contiguous"):
+        f(_Record(np.zeros(3, np.int64), 4), 1)
+    with pytest.raises(TypeError, match=r"argument 1 field count must be an integer"):
+        f(_Record(np.zeros(3, np.int32), 4.5), 1)
+    with pytest.raises(TypeError, match=r"argument 1 must be a record of 2 fields, got list"):
+        f([np.zeros(3, np.int32), 4], 1)
+    assert len(calls) == 1
 
 
 def test_python_bit_helpers_match_numba_intrinsics():
