@@ -17,7 +17,7 @@ import numpy as np
 
 from ...board.squares import Board
 from ..counting.subtrees import MAX_SQUARES, CountBoard, CountError
-from .alltours_list_kernel import list_all
+from .alltours_list_kernel import ListSearch, list_all
 
 __all__ = ["AllToursLister"]
 
@@ -36,12 +36,12 @@ class AllToursLister:
         self.board = cb.board
         self.start = cb.square(start)
         n = self.n = cb.n
-        self._q = np.zeros(n + 1, dtype=np.int32)
-        self._free = np.zeros((n + 1, 2), dtype=np.uint64)
-        self._pend = np.zeros((n + 1, 2), dtype=np.uint64)
-        self._deg = np.zeros(n, dtype=np.int64)
-        self._cnt = np.zeros(2, dtype=np.int64)
-        self._st = np.zeros(4, dtype=np.int64)
+        self._search = ListSearch(square=np.zeros(n + 1, dtype=np.int32),
+                                  unvisited=np.zeros((n + 1, 2), dtype=np.uint64),
+                                  onward=np.zeros((n + 1, 2), dtype=np.uint64),
+                                  degree=np.zeros(n, dtype=np.int64),
+                                  low_degree=np.zeros(2, dtype=np.int64),
+                                  status=np.zeros(4, dtype=np.int64))
         self._out = np.zeros(2, dtype=np.int64)
         self.found = 0
         self.nodes = 0
@@ -49,7 +49,7 @@ class AllToursLister:
     @property
     def done(self) -> bool:
         """Every path has been listed."""
-        return bool(self._st[3])
+        return bool(self._search.status[3])
 
     def block(self, want: int, budget: int = 1 << 22) -> np.ndarray:
         """int32[m, N]: the next ``m <= want`` paths (fewer when the search ends or has
@@ -59,9 +59,8 @@ class AllToursLister:
         if want < 1:
             raise ValueError("ask for at least one path")
         paths = np.empty((want, self.n), dtype=np.int32)
-        list_all(self._cb.att, self.n, self.start, self._q, self._free, self._pend, self._deg,
-                 self._cnt, self._st, paths, np.int64(want), np.int64(max(1, int(budget))),
-                 self._out)
+        list_all(self._cb.att, self.n, self.start, self._search, paths, np.int64(want),
+                 np.int64(max(1, int(budget))), self._out)
         got = int(self._out[0])
         self.found += got
         self.nodes += int(self._out[1])

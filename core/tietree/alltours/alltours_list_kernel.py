@@ -11,16 +11,14 @@ bookkeeping), that stops when it has written ``want`` paths or expanded ``budget
 resumes from where it stopped on the next call. Paths come in the order of the squares'
 indices at each level, so the listing is the same on every run.
 
-Arrays (``N`` squares, at most 128), all owned by the caller between calls:
-
-* ``att``   uint64[N, 2]  knight attack masks (two words).
-* ``q``     int32[N + 1], ``free`` uint64[N + 1, 2], ``pend`` uint64[N + 1, 2]: the stack.
-* ``deg``   int64[N], ``cnt`` int64[2]: degrees of the unvisited squares, how many are 0 and 1.
-* ``st``    int64[4]: level, "the level is new", "started", "finished" (all 0 at first).
-* ``paths`` int32[want, N]: filled with the paths found this call, from row 0.
-* ``out``   int64[2]: paths written this call, nodes expanded this call.
+Arrays (``N`` squares, at most 128): ``att`` uint64[N, 2], the knight attack masks (two
+words); the search's state, owned by the caller between calls, is a :class:`ListSearch`;
+``paths`` int32[want, N] is filled with the paths found this call, from row 0, and ``out``
+int64[2] gets the paths written and the nodes expanded this call.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -31,13 +29,31 @@ from .alltours_kernel import _dead, _visit
 _ONE = np.uint64(1)
 
 
+class ListSearch(NamedTuple):
+    """The lister's search between calls (``N`` squares), each level ``k`` of the stack a
+    square of the path."""
+
+    #: int32[N + 1]: the square at each level
+    square: np.ndarray
+    #: uint64[N + 1, 2]: the squares still unvisited at each level (two words)
+    unvisited: np.ndarray
+    #: uint64[N + 1, 2]: the moves of each level not taken yet
+    onward: np.ndarray
+    #: int64[N]: each unvisited square's unvisited neighbours
+    degree: np.ndarray
+    #: int64[2]: how many unvisited squares have degree 0 and degree 1
+    low_degree: np.ndarray
+    #: int64[4]: level, "the level is new", "started", "finished" (all 0 at first)
+    status: np.ndarray
+
+
 @njit
-def list_all(att: np.ndarray, n: int, start: int, q: np.ndarray, free: np.ndarray,
-             pend: np.ndarray, deg: np.ndarray, cnt: np.ndarray, st: np.ndarray,
-             paths: np.ndarray, want: int, budget: int, out: np.ndarray) -> None:
+def list_all(att: np.ndarray, n: int, start: int, search: ListSearch, paths: np.ndarray,
+             want: int, budget: int, out: np.ndarray) -> None:
     """Write up to ``want`` more paths of the knight from ``start`` through all ``n``
-    squares into ``paths``; stop early after ``budget`` node expansions. ``st[3]`` becomes 1
-    when every path has been listed."""
+    squares into ``paths``; stop early after ``budget`` node expansions. ``search.status[3]``
+    becomes 1 when every path has been listed."""
+    q, free, pend, deg, cnt, st = search
     out[0] = 0
     out[1] = 0
     if st[3] != 0:
