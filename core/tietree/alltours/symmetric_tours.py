@@ -56,7 +56,7 @@ import numpy as np
 from ...board.squares import Board
 from ..counting.subtrees import CountError
 from ..counting.table import TransTable
-from .symtours_kernel import count_orbit_paths
+from .symtours_kernel import OrbitSearch, OrbitTable, Quotient, count_orbit_paths
 
 __all__ = ["SYMMETRIES", "MAX_ORBITS", "Part", "Plan", "PartCounter", "plan", "count_part",
            "count_plan", "permutation", "is_symmetric"]
@@ -277,33 +277,34 @@ class PartCounter:
         endorb = 0
         for s in np.flatnonzero(self.endw):
             endorb |= 1 << int(p.orbit[s])
-        self.fixed = (np.ascontiguousarray(board.neighbours, dtype=np.int32),
-                      np.ascontiguousarray(p.orbit, dtype=np.int64),
-                      _orbit_adjacency(board, p.orbit, L), np.int64(part.start),
-                      np.uint64(part.todo), self.endw, np.uint64(endorb & part.todo))
-        self.stack = (np.zeros(L + 1, np.int64), np.zeros(L + 1, np.uint64),
-                      np.zeros(L + 1, np.int64), np.zeros(L + 1, np.int64),
-                      np.zeros(L, np.int64), np.zeros(2, np.int64))
+        self.part = Quotient(np.ascontiguousarray(board.neighbours, dtype=np.int32),
+                             np.ascontiguousarray(p.orbit, dtype=np.int64),
+                             _orbit_adjacency(board, p.orbit, L), np.int64(part.start),
+                             np.uint64(part.todo), self.endw, np.uint64(endorb & part.todo))
+        self.search = OrbitSearch(np.zeros(L + 1, np.int64), np.zeros(L + 1, np.uint64),
+                                  np.zeros(L + 1, np.int64), np.zeros(L + 1, np.int64),
+                                  np.zeros(L, np.int64), np.zeros(2, np.int64),
+                                  np.zeros(4, np.int64))
         self.table = TransTable(L, table_bytes) if table_bytes else None
         if self.table is not None:
-            self.table.grow_to_limit()
-        self.st = np.zeros(4, dtype=np.int64)
+            self.table.grow_to_limit()      # at its full size now: its arrays stay these
+        t = self.table
+        self._table = OrbitTable(t.tab if t is not None else np.zeros((2, 8), np.uint64),
+                                 np.int64(t.buckets if t is not None else 0),
+                                 np.int64(MEMO_MIN))
         self.out = np.zeros(3, dtype=np.int64)
         self.paths = self.hits = self.nodes = 0
 
     @property
     def done(self) -> bool:
         """The count is finished (``paths`` holds it)."""
-        return bool(self.st[3])
+        return bool(self.search.status[3])
 
     def step(self, budget: int = 1 << 62) -> bool:
         """Expand at most ``budget`` more states; True when the count is finished."""
-        t = self.table
         self.out[:] = 0
-        count_orbit_paths(*self.fixed, *self.stack,
-                          t.tab if t is not None else np.zeros((2, 8), np.uint64),
-                          np.int64(t.buckets if t is not None else 0), np.int64(MEMO_MIN),
-                          self.st, np.int64(max(1, int(budget))), self.out)
+        count_orbit_paths(self.part, self.search, self._table, np.int64(max(1, int(budget))),
+                          self.out)
         self.hits += int(self.out[1])
         self.nodes += int(self.out[2])
         if self.done:

@@ -23,22 +23,17 @@ A finished path adds ``endw[last square]``: the number of ways its lift closes (
 cannot end). The degrees of the unvisited orbits are kept up to date move by move with the
 all-tours kernel's ``_leave`` and ``_rejoin`` on the orbit adjacency masks.
 
-Arrays (``N`` squares, at most 128; ``L`` orbits, at most 64):
-
-* ``nbr``   int32[N, 8]   the squares a move away (-1: none), the board's neighbour table.
-* ``orb``   int64[N]      the orbit of each square, 0..L-1.
-* ``oadj``  uint64[L]     the orbits adjacent to each orbit, one bit an orbit (no self bit).
-* ``endw``  int64[N]      the end weight of each square.
-* ``q``     int64[L + 1], ``free`` uint64[L + 1], ``pend`` int64[L + 1], ``acc`` int64[L + 1]:
-  the stack; ``deg`` int64[L], ``cnt`` int64[2]: orbit degrees, how many are 0 and 1.
-* ``tab``   uint64[C, 8]  the table (``nbuckets`` 0: none); word 3 holds a state's count.
-* ``st``    int64[4]      level, "the level is new", "started", "finished" (all 0 at first):
-  the search stops after expanding ``budget`` states and goes on from there at the next call
-  (the caller keeps every array between calls), so a caller can look at a cancel flag.
-* ``out``   int64[3]      weighted paths (once finished), table hits and states expanded in
-  this call.
+The kernel's arguments are three records (``N`` squares, at most 128; ``L`` orbits, at most
+64): the part to count (:class:`Quotient`), the search's state (:class:`OrbitSearch`, kept by
+the caller between calls: the search stops after expanding ``budget`` states and goes on from
+there at the next call, so a caller can look at a cancel flag) and the table
+(:class:`OrbitTable`, the layout of the count's table; word 3 of an entry holds a state's
+count). ``out`` int64[3] gets the weighted paths (once finished), the table hits and the
+states expanded in this call.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -52,6 +47,56 @@ _ZERO = np.uint64(0)
 _TAG = np.uint64(1 << 19)
 
 
+class Quotient(NamedTuple):
+    """One part of a symmetric count: the board, its orbits, and the path wanted."""
+
+    #: int32[N, 8]: the squares a move away (-1: none), the board's neighbour table
+    neighbours: np.ndarray
+    #: int64[N]: the orbit of each square, 0..L-1
+    orbit: np.ndarray
+    #: uint64[L]: the orbits adjacent to each orbit, one bit an orbit (no self bit)
+    orbit_adjacency: np.ndarray
+    #: the square the path starts on (np.int64)
+    start: np.int64
+    #: the orbits the path visits, one bit an orbit (np.uint64)
+    todo: np.uint64
+    #: int64[N]: the ways a path ending on each square closes (0: it cannot end there)
+    end_weight: np.ndarray
+    #: the orbits holding a square of positive end weight (np.uint64)
+    end_orbits: np.uint64
+
+
+class OrbitSearch(NamedTuple):
+    """The depth-first search's state between calls, level ``k`` of the stack the ``k``-th
+    square of the path (all zero at first)."""
+
+    #: int64[L + 1]: the square at each level
+    square: np.ndarray
+    #: uint64[L + 1]: the orbits still unvisited at each level
+    unvisited: np.ndarray
+    #: int64[L + 1]: the moves of each level not tried yet (tried from the last down)
+    onward: np.ndarray
+    #: int64[L + 1]: the weighted paths found below each level so far
+    paths: np.ndarray
+    #: int64[L]: each unvisited orbit's unvisited neighbour orbits
+    degree: np.ndarray
+    #: int64[2]: how many unvisited orbits have degree 0 and degree 1
+    low_degree: np.ndarray
+    #: int64[4]: level, "the level is new", "started", "finished"
+    status: np.ndarray
+
+
+class OrbitTable(NamedTuple):
+    """The table of finished states."""
+
+    #: uint64[C, 8]: the entries (``buckets`` 0: no table, then any small array)
+    entries: np.ndarray
+    #: buckets in use (np.int64)
+    buckets: np.int64
+    #: states with fewer orbits left than this are walked, not looked up (np.int64)
+    memo_min: np.int64
+
+
 @njit
 def _bits(x: np.uint64) -> int:
     """Set bits of a word."""
@@ -63,16 +108,17 @@ def _bits(x: np.uint64) -> int:
 
 
 @njit
-def count_orbit_paths(nbr: np.ndarray, orb: np.ndarray, oadj: np.ndarray, start: int,
-                      free0: np.uint64, endw: np.ndarray, endorb: np.uint64, q: np.ndarray,
-                      free: np.ndarray, pend: np.ndarray, acc: np.ndarray, deg: np.ndarray,
-                      cnt: np.ndarray, tab: np.ndarray, nbuckets: int, memo_min: int,
-                      st: np.ndarray, budget: int, out: np.ndarray) -> None:
-    """The paths from square ``start`` through one square of each orbit of ``free0`` (the
-    orbit of ``start`` and any already visited not in it), each weighted by ``endw`` of its
-    last square: ``out[0]`` their sum once ``st[3]`` is 1, ``out[1]`` table hits, ``out[2]``
-    states expanded in this call, which stops after ``budget`` of them. States with at least
-    ``memo_min`` orbits left are kept in and read from the table."""
+def count_orbit_paths(part: Quotient, search: OrbitSearch, table: OrbitTable, budget: int,
+                      out: np.ndarray) -> None:
+    """The paths from square ``part.start`` through one square of each orbit of
+    ``part.todo`` (the orbit of the start and any already visited not in it), each weighted
+    by ``part.end_weight`` of its last square: ``out[0]`` their sum once
+    ``search.status[3]`` is 1, ``out[1]`` table hits, ``out[2]`` states expanded in this
+    call, which stops after ``budget`` of them. States with at least ``table.memo_min``
+    orbits left are kept in and read from the table."""
+    nbr, orb, oadj, start, free0, endw, endorb = part
+    q, free, pend, acc, deg, cnt, st = search
+    tab, nbuckets, memo_min = table
     nsq = nbr.shape[0]
     norb = oadj.shape[0]
     for i in range(3):
