@@ -472,7 +472,7 @@ def test_a_long_command_of_a_page_runs_in_its_shape_on_a_small_board(page, shown
 def test_the_class_totals_command_reads_the_table_it_names(tmp_path):
     """docs/results/warnsdorff-counts.md recomputes its totals from its own tables."""
     page = (DOCS / "results" / "warnsdorff-counts.md").read_text(encoding="utf-8")
-    shown = '.venv/bin/python bench/class_totals.py --size 10 --heading "## 10×10"'
+    shown = '.venv/bin/python docs/tools/class_totals.py --size 10 --heading "## 10×10"'
     assert shown in page
     p = subprocess.run([sys.executable, *shlex.split(shown)[1:]], cwd=ROOT, capture_output=True,
                        text=True, timeout=120)

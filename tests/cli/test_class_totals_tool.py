@@ -1,12 +1,13 @@
-"""bench/class_totals.py: the board totals docs/counts.md publishes follow from its
-per-class tables (classes and their sizes checked against the engine's symmetry classes)."""
+"""docs/tools/class_totals.py: the board totals docs/results/warnsdorff-counts.md publishes
+follow from its per-class tables (classes and their sizes checked against the engine's
+symmetry classes)."""
 import json
 import runpy
 from pathlib import Path
 
 import pytest
 
-TOOL = runpy.run_path(str(Path(__file__).parents[2] / "bench" / "class_totals.py"))
+TOOL = runpy.run_path(str(Path(__file__).parents[2] / "docs" / "tools" / "class_totals.py"))
 MAIN = TOOL["main"]
 
 

@@ -7,7 +7,7 @@ the engine's own symmetry classes (`start_classes`), and prints the totals: tour
 tours, dead ends, and — when the table has a P(success) column — P(success) for a uniformly
 random start and for a random start on the larger colour (odd boards).
 
-    .venv/bin/python bench/class_totals.py --size 11 --heading "## 11×11" [--json]
+    .venv/bin/python docs/tools/class_totals.py --size 11 --heading "## 11×11" [--json]
 
 Exit code 0, or 2 with one line when the table is missing, incomplete or wrong.
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 from knightgui_core.board.squares import Board
 from knightgui_core.tietree.counting.subtrees import start_classes
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "results" / "warnsdorff-counts.md"
+DOC = Path(__file__).resolve().parents[1] / "results" / "warnsdorff-counts.md"
 
 
 class TableError(ValueError):
