@@ -1,4 +1,4 @@
-"""bench/recount.py, the check on a long count's store: finished tasks recounted, directly,
+"""docs/tools/recount.py, the check on a long count's store: finished tasks recounted, directly,
 without the table and in every image under the start's symmetries, must equal the stored
 figures; a tampered figure is caught."""
 import json
@@ -10,7 +10,7 @@ import pytest
 
 from knightgui.cli import run
 
-RECOUNT = runpy.run_path(str(Path(__file__).parents[2] / "bench" / "recount.py"))["main"]
+RECOUNT = runpy.run_path(str(Path(__file__).parents[2] / "docs" / "tools" / "recount.py"))["main"]
 
 
 def _store(path, *extra):

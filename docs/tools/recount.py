@@ -1,13 +1,14 @@
 """Recount finished tasks of a count store, and their images under the start's symmetries.
 
-A check on a long count (docs/counts.md, 11×11): pick finished tasks of one start class from
-the store (whole subtrees, no work handed on), recount each one in this process, and recount
-its image under every symmetry of the board that keeps the start in place (the ones folding
-uses). The image's prefix is found by walking the stored subtree's path square by square with
-a plain Warnsdorff step written here (not the engine's), mapping the squares, and reading the
-move types at the same ties. Every count must equal the stored one.
+A check on a long count (docs/results/warnsdorff-counts.md, 11×11): pick finished tasks of
+one start class from the store (whole subtrees, no work handed on), recount each one in this
+process, and recount its image under every symmetry of the board that keeps the start in
+place (the ones folding uses). The image's prefix is found by walking the stored subtree's
+path square by square with a plain Warnsdorff step written here (not the engine's), mapping
+the squares, and reading the move types at the same ties. Every count must equal the stored
+one.
 
-    .venv/bin/python bench/recount.py --store counts11.sqlite --size 11 --start f5 \\
+    .venv/bin/python docs/tools/recount.py --store counts11.sqlite --size 11 --start f5 \\
         --seconds 0.3,3 --tasks 4 [--first 2] [--plain]
 
 ``--seconds`` picks tasks whose stored time lies in that range (longest first); ``--first``
