@@ -55,7 +55,7 @@ from .word import (
     new_word_table,
     word_cell,
 )
-from .word_kernel import WORD_WINDOW
+from .word_kernel import WORD_WINDOW, CellStep
 
 __all__ = ["MAX_ROWS", "WORD_ROWS", "MAX_COLS", "FrontierError", "FrontierBoard", "FrontierResult",
            "count_frontier", "moduli_for", "count_bound_bits", "crt", "state_estimate",
@@ -254,10 +254,9 @@ def _word_cells(k: int, ncols: int, m: int, mods: np.ndarray, nb: np.ndarray,
             _check_fits(res, held[0], budget, k, ncols, c, states, m)
 
         try:
-            tables, total, got = word_cell(tables, mods, nb[i], rem[i], endok[i], 2 * k + 1,
-                                           open_mode, finish, carry,
-                                           _expect(states, growth[r]), nparts, reserve, layout,
-                                           stop=cancel)
+            step = CellStep(nb[i], rem[i], endok[i], 2 * k + 1, open_mode, finish, carry)
+            tables, total, got = word_cell(tables, mods, step, _expect(states, growth[r]),
+                                           nparts, reserve, layout, stop=cancel)
         except RuntimeError as e:
             raise FrontierError(f"{e} at cell {i}") from None
         if carry:

@@ -24,7 +24,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..system.jit import njit
-from .word_kernel import _BODY, PROBE_MOST, _find, _get, _hash, _relabel, _set
+from .word_kernel import (
+    _BODY,
+    PROBE_MOST,
+    CellStep,
+    Successors,
+    _find,
+    _get,
+    _hash,
+    _relabel,
+    _set,
+)
 
 #: the widest window the pair holds (12 rows: 25 cells, the new one the 26th nibble)
 PAIR_WINDOW = 25
@@ -243,20 +253,19 @@ def pair_regrow(tab: np.ndarray, ttab: np.ndarray, mods: np.ndarray) -> int:
 
 
 @njit
-def pair_expand(tab: np.ndarray, hi_slot: int, mods: np.ndarray, nb: np.ndarray,
-                rem: np.ndarray, endok: np.ndarray, window: int, open_mode: int, finish: int,
-                carry: int, buf: np.ndarray, fill: np.ndarray, total: np.ndarray,
-                io: np.ndarray) -> int:
-    """:func:`.word_kernel.word_expand` on two-word keys: reads one cell for the
-    states in slots ``io[0]`` to ``hi_slot`` of ``tab``, each successor with its state's
-    count put in the buffer of its share of the hash (``buf[p, fill[p]]``; when
-    ``carry``), the boards that end with this cell added into ``total`` (``finish``).
-    Stops before a state whose successors might not fit its buffer (``io[0]`` says where
-    to go on from). ``endok`` (0 a cell may not be an end of the path, 1 it may, 2 it
-    must), ``nb``, ``rem``, ``window``, ``open_mode`` and ``carry`` 2 (the mirror fold) as
-    there. Returns the states
-    read; -2 when the arrays do not fit each other."""
-    n = np.int64(window)
+def pair_expand(tab: np.ndarray, hi_slot: int, mods: np.ndarray, cell: CellStep,
+                out: Successors, io: np.ndarray) -> int:
+    """:func:`.word_kernel.word_expand` on two-word keys: reads ``cell``
+    (:class:`.word_kernel.CellStep`, the same record) for the states in slots ``io[0]``
+    to ``hi_slot`` of ``tab``, each successor with its state's count put in the buffer of
+    its share of the hash (``out.buffers[p, out.filled[p]]``; when ``cell.carry``), the
+    boards that end with this cell added into ``out.totals`` (``cell.finish``). Stops
+    before a state whose successors might not fit its buffer (``io[0]`` says where to go
+    on from). Returns the states read; -2 when the arrays do not fit each other."""
+    nb, rem, endok = cell.earlier, cell.unread, cell.may_end
+    open_mode, finish, carry = cell.open_mode, cell.finish, cell.carry
+    buf, fill, total = out.buffers, out.filled, out.totals
+    n = np.int64(cell.window)
     m = mods.shape[0]
     parts = buf.shape[0]
     room = buf.shape[1] - _MOST

@@ -51,6 +51,7 @@ from .merge import (
     merge_rows,
 )
 from .word import LOAD, SMALL, carry_code, new_word_table, word_cell
+from .word_kernel import CellStep
 
 __all__ = ["watch_folder", "unwatch_folder", "SpillError", "BLOCK", "spill_step", "merge_rows",
            "slices_for", "check_spill_parent", "run_in_process",
@@ -177,6 +178,9 @@ def _spill_step(spec: dict[str, Any]) -> dict[str, Any]:
     while need / parts > 0.75 * budget and parts < 1 << 12:
         parts *= 2
     carry, slices = int(spec["carry"]), int(spec["slices_out"])
+    step = CellStep(np.array(spec["nb"], np.int64), np.array(spec["rem"], np.uint8),
+                    np.array(spec["endok"], np.uint8), int(spec["window"]),
+                    int(spec["open_mode"]), int(spec["finish"]), carry)
     # the run's own process puts the whole cell on disk once (spilled_cells); a task in
     # another process (a Dask worker) puts its own files there before it answers
     own_sync = carry and spec.get("pid") != os.getpid()
@@ -209,11 +213,8 @@ def _spill_step(spec: dict[str, Any]) -> dict[str, Any]:
                     tabs = merge.tabs
                     got = sum(int(np.count_nonzero(t[:, 0])) for t in tabs)
                 states_in += got
-                outs, tot, made = word_cell(
-                    tabs, mods, np.array(spec["nb"], np.int64), np.array(spec["rem"], np.uint8),
-                    np.array(spec["endok"], np.uint8), int(spec["window"]), int(spec["open_mode"]),
-                    int(spec["finish"]), carry, int(got * growth) + 1, cpu, reserve,
-                    _layout(words), stop=stop)
+                outs, tot, made = word_cell(tabs, mods, step, int(got * growth) + 1, cpu,
+                                            reserve, _layout(words), stop=stop)
                 reserve(-sum(t.nbytes for t in tabs))
                 del tabs
                 states_out += made

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..system.control import CancelLike, cancel_requested
 from ..system.errors import Cancelled
-from .word_kernel import word_absorb, word_expand, word_regrow
+from .word_kernel import CellStep, Successors, word_absorb, word_expand, word_regrow
 
 __all__ = ["LOAD", "BUFFER", "SMALL", "Layout", "WORD", "new_word_table", "grow_word_table",
            "word_cell", "table_states", "keep_word_part", "split_part", "key_hash", "carry_code"]
@@ -112,13 +112,12 @@ def keep_word_part(tables: list[np.ndarray], index: int, parts: int, words: int 
     return left
 
 
-def word_cell(inputs: list[np.ndarray], mods: np.ndarray, nb: np.ndarray, rem: np.ndarray,
-              endok: np.ndarray, window: int, open_mode: int, finish: int, carry: int,
-              expect: int, parts: int, reserve: Callable[[int], None],
-              layout: Layout = WORD,
+def word_cell(inputs: list[np.ndarray], mods: np.ndarray, cell: CellStep, expect: int,
+              parts: int, reserve: Callable[[int], None], layout: Layout = WORD,
               stop: CancelLike = None) -> tuple[list[np.ndarray], np.ndarray, int]:
-    """Reads one cell from the tables ``inputs`` into ``parts`` new ones sized for
-    ``expect`` states in all; ``reserve(bytes)`` is asked before any table is made or
+    """Reads ``cell`` (:class:`.word_kernel.CellStep`: its neighbours, the window, what is
+    counted and what is carried on) from the tables ``inputs`` into ``parts`` new ones sized
+    for ``expect`` states in all; ``reserve(bytes)`` is asked before any table is made or
     grown (it raises to refuse) and told of a table let go (a negative number). Returns
     the new tables, the finished boards' residues (``[cycles, paths]``) and the states
     held. ``layout``: the keys' words and the kernels (:data:`WORD` up to 7 rows).
@@ -128,6 +127,7 @@ def word_cell(inputs: list[np.ndarray], mods: np.ndarray, nb: np.ndarray, rem: n
     threads as soon, so Ctrl-C on a big cell does not wait for it."""
     m = mods.shape[0]
     width = m + layout.words
+    carry = cell.carry
     if expect < SMALL:
         parts = 1             # one thread for small cells (and the kernels' first calls)
     cap = int(expect / parts / LOAD * 1.1) + 64 if carry else 16
@@ -144,15 +144,13 @@ def word_cell(inputs: list[np.ndarray], mods: np.ndarray, nb: np.ndarray, rem: n
         with lock:
             reserve(nbytes)
 
-    def expand(j: int, total: np.ndarray, where: list[int]) -> None:
-        fill = fills[j]
-        fill[:] = 0
+    def expand(j: int, out: Successors, where: list[int]) -> None:
+        out.filled[:] = 0
         while where[0] < len(inputs):
             tab = inputs[where[0]]
             hi = ranges[j][where[0]][1]
             io = np.array([where[1], 0], np.int64)
-            if layout.expand(tab, hi, mods, nb, rem, endok, window, open_mode, finish,
-                             carry, bufs[j], fill, total, io) < 0:
+            if layout.expand(tab, hi, mods, cell, out, io) < 0:
                 raise RuntimeError("the frontier step refused its arrays")
             if io[0] < hi:
                 where[1] = int(io[0])
@@ -183,10 +181,11 @@ def word_cell(inputs: list[np.ndarray], mods: np.ndarray, nb: np.ndarray, rem: n
             ask(cap * width * 8)
             ttab = new_word_table(cap, m, layout.words)
             total = np.zeros((2, m), np.uint64)
+            out = Successors(bufs[j], fills[j], total)
             filled = 0
             where = [0, ranges[j][0][0]]
             while True:
-                expand(j, total, where)
+                expand(j, out, where)
                 barrier.wait()
                 # read between the barriers, where no thread expands: a thread that read
                 # it after the second could see a flag of the next round and leave alone

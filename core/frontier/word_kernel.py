@@ -19,6 +19,8 @@ batch are read before any is written, so the batch's cache misses overlap.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..system.jit import njit, trailing_zeros
@@ -38,6 +40,44 @@ _ONES = np.uint64(0x1111111111111111)
 _SEVENS = np.uint64(0x7777777777777777)
 _EIGHTS = np.uint64(0x8888888888888888)
 _BODY = (np.uint64(1) << np.uint64(60)) - np.uint64(1)   # the window's 15 nibbles
+
+
+class CellStep(NamedTuple):
+    """One cell of the board as its step reads it, for either key layout:
+
+    * ``earlier``: int64[4], the window positions of the new cell's neighbours read before
+      it (-1: none);
+    * ``unread``: uint8[window + 1], each position's knight neighbours still unread after
+      this cell (0 retires it, as position 0 always);
+    * ``may_end``: uint8[window + 1], 0 where a cell may not be an end of the path, 1 may,
+      2 must (a path from a given start, up to the cell where it retires: a retired nibble
+      is 0 like a full one's);
+    * ``window``: the cells a state holds (``2k + 1`` on a board ``k`` rows high);
+    * ``open_mode``: 0 for the cycles only, 1 for the open paths too;
+    * ``finish``: 1 when boards end with this cell (their tours are added up), else 0;
+    * ``carry``: 0 at the last cell (nothing carried on), 2 at a column's last cell when a
+      state and its mirror image are kept as one, else 1 (:func:`.word.carry_code`).
+
+    Every number is a Python ``int`` (typed int64), so the step has one signature."""
+
+    earlier: np.ndarray
+    unread: np.ndarray
+    may_end: np.ndarray
+    window: int
+    open_mode: int
+    finish: int
+    carry: int
+
+
+class Successors(NamedTuple):
+    """Where one thread's step of a cell puts what it makes: ``buffers`` uint64[parts, B,
+    width], a buffer of rows (key words, then residues) per share of the hash;
+    ``filled`` int64[parts], the rows each buffer holds; ``totals`` uint64[2, m], the
+    residues of the boards finished (cycles, then undirected paths)."""
+
+    buffers: np.ndarray
+    filled: np.ndarray
+    totals: np.ndarray
 
 
 @njit(inline="always")
@@ -270,22 +310,21 @@ def word_regrow(tab: np.ndarray, ttab: np.ndarray, mods: np.ndarray) -> int:
 
 
 @njit
-def word_expand(tab: np.ndarray, hi: int, mods: np.ndarray, nb: np.ndarray, rem: np.ndarray,
-                endok: np.ndarray, window: int, open_mode: int, finish: int, carry: int,
-                buf: np.ndarray, fill: np.ndarray, total: np.ndarray, io: np.ndarray) -> int:
-    """Reads one cell for the states in slots ``io[0]`` to ``hi`` of ``tab``: each successor
-    goes with its state's count into the buffer of its share of the hash (``buf[p,
-    fill[p]]``; when ``carry``) and, when ``finish``, the boards that end here are added into
-    ``total[0]`` (cycles) and ``total[1]`` (undirected paths). Stops before a state whose
-    successors might not fit its buffer (``io[0]``: where to go on from). ``nb``: the window
-    positions of the new cell's neighbours read before it (-1: none); ``rem``: each
-    position's unread neighbours after this cell (0 retires it, as position 0 always);
-    ``endok``: 0 where a cell may not be an end of the path, 1 may, 2 must (a path from a
-    given start, up to the cell where it retires: a retired nibble is 0 like a full one's);
-    ``open_mode`` 0: cycles only; ``carry`` 2 (a column's last cell): a state and its mirror
-    image one key (:func:`_mirror_canon`), their counts summed by the caller. Returns the
-    states read; -2 when the arrays do not fit each other."""
-    n = np.int64(window)
+def word_expand(tab: np.ndarray, hi: int, mods: np.ndarray, cell: CellStep,
+                out: Successors, io: np.ndarray) -> int:
+    """Reads ``cell`` (:class:`CellStep`) for the states in slots ``io[0]`` to ``hi`` of
+    ``tab``: each successor goes with its state's count into the buffer of its share of the
+    hash (``out.buffers[p, out.filled[p]]``; when ``cell.carry``) and, when
+    ``cell.finish``, the boards that end here are added into ``out.totals[0]`` (cycles)
+    and ``out.totals[1]`` (undirected paths). Stops before a state whose successors might
+    not fit its buffer (``io[0]``: where to go on from). ``carry`` 2 (a column's last
+    cell): a state and its mirror image one key (:func:`_mirror_canon`), their counts
+    summed by the caller. Returns the states read; -2 when the arrays do not fit each
+    other."""
+    nb, rem, endok = cell.earlier, cell.unread, cell.may_end
+    open_mode, finish, carry = cell.open_mode, cell.finish, cell.carry
+    buf, fill, total = out.buffers, out.filled, out.totals
+    n = np.int64(cell.window)
     m = mods.shape[0]
     parts = buf.shape[0]
     room = buf.shape[1] - _MOST

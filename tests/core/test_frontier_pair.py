@@ -16,6 +16,7 @@ from knightgui_core.frontier.pair_kernel import (
     pair_regrow,
 )
 from knightgui_core.frontier.word import grow_word_table, new_word_table, table_states
+from knightgui_core.frontier.word_kernel import CellStep, Successors
 from knightgui_core.run.runner import run_tasks
 from knightgui_core.studies.all_tours import run_all_tours
 
@@ -48,7 +49,7 @@ def test_two_words_read_small_boards_as_one_word_does(monkeypatch, rows, cols, c
 
 @pytest.mark.parametrize("rows,cols", [(9, 3), (10, 3)])
 def test_tall_boards_agree_with_the_visited_set_counter(rows, cols):
-    visited = run_all_tours(rows, cols, runner=_serial).to_json()
+    visited = run_all_tours(rows, cols, runner=_serial).to_dict()
     b = count_frontier(rows, [cols]).boards[0]
     assert 2 * b.paths == visited["totals"]["tours"]
     assert b.cycles == visited["undirected_closed_tours"]
@@ -108,24 +109,26 @@ def test_the_pair_kernels_refuse_arrays_that_do_not_fit():
     nb = np.full(4, -1, np.int64)
     rem, endok = np.full(18, 2, np.uint8), np.ones(18, np.uint8)
     rem[0] = 0
-    args = (mods, nb, rem, endok, 17, 1, 0, 1)
-    assert pair_expand(tab, 16, *args, buf, fill, total, io) == 1            # fits
+    cell = CellStep(nb, rem, endok, 17, 1, 0, 1)
+    out = Successors(buf, fill, total)
+    assert pair_expand(tab, 16, mods, cell, out, io) == 1                    # fits
     p = int(fill.argmax())
     assert fill.sum() == 1 and buf[p, 0, 2] == 5 and buf[p, 0, 0] & TOP      # count, key
     again = np.zeros(2, np.int64)
-    assert pair_expand(tab, 17, *args, buf, fill, total, again) == -2       # past the table
-    assert pair_expand(tab, 16, mods, np.array([0, 17, -1, -1], np.int64), rem, endok, 17,
-                       1, 0, 1, buf, fill, total, again) == -2              # past the window
+    assert pair_expand(tab, 17, mods, cell, out, again) == -2               # past the table
+    assert pair_expand(tab, 16, mods, cell._replace(earlier=np.array([0, 17, -1, -1], np.int64)),
+                       out, again) == -2                                    # past the window
     wide = np.full(27, 2, np.uint8)
-    assert pair_expand(tab, 16, mods, nb, wide, wide, 26, 1, 0, 1, buf, fill, total,
+    assert pair_expand(tab, 16, mods, CellStep(nb, wide, wide, 26, 1, 0, 1), out,
                        again) == -2                                         # 26 cells: no pair
-    assert pair_expand(tab, 16, mods, nb, rem[:5], endok, 17, 1, 0, 1, buf, fill, total,
+    assert pair_expand(tab, 16, mods, cell._replace(unread=rem[:5]), out,
                        again) == -2                                         # rem too short
     bad_end = endok.copy()
     bad_end[3] = 3
-    assert pair_expand(tab, 16, mods, nb, rem, bad_end, 17, 1, 0, 1, buf, fill, total,
+    assert pair_expand(tab, 16, mods, cell._replace(may_end=bad_end), out,
                        again) == -2                                         # endok past 2
-    assert pair_expand(tab, 16, *args, np.zeros((2, 32, 2), np.uint64), fill, total,
+    assert pair_expand(tab, 16, mods, cell,
+                       out._replace(buffers=np.zeros((2, 32, 2), np.uint64)),
                        again) == -2                                         # one-word rows
     ttab = new_word_table(16, 1, 2)
     assert pair_absorb(buf[p], 1, ttab, mods, np.zeros(2, np.int64)) == 1
@@ -150,6 +153,6 @@ def test_eight_by_six_closed():
 @pytest.mark.slow
 @pytest.mark.timeout(3600)      # some 210 s of CPU for the frontier, 1 s for the other
 def test_nine_by_four_open_agrees_with_the_visited_set_counter():
-    visited = run_all_tours(9, 4, runner=_serial).to_json()
+    visited = run_all_tours(9, 4, runner=_serial).to_dict()
     b = count_frontier(9, [4]).boards[0]
     assert 2 * b.paths == visited["totals"]["tours"] and b.paths == 189688

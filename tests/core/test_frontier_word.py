@@ -10,7 +10,13 @@ from knightgui_core.frontier.word import (
     table_states,
     word_cell,
 )
-from knightgui_core.frontier.word_kernel import word_absorb, word_expand, word_regrow
+from knightgui_core.frontier.word_kernel import (
+    CellStep,
+    Successors,
+    word_absorb,
+    word_expand,
+    word_regrow,
+)
 
 # A083386 (5 × n undirected paths) at 5×5, 5×6; A175855 at 5×6 (closed)
 PATHS_5 = {5: 864, 6: 18784}
@@ -38,8 +44,9 @@ def test_each_thread_keeps_its_own_share_and_none_twice():
     tables, _, got = [first], None, 1
     # the first cells of a 5-row board: no earlier neighbours, every cell is kept empty
     for _ in range(2):
-        tables, _, got = word_cell(tables, np.zeros(1, np.uint64), nb, rem, endok, 11, 1, 0,
-                                   1, got, 3, lambda nbytes: None)
+        tables, _, got = word_cell(tables, np.zeros(1, np.uint64),
+                                   CellStep(nb, rem, endok, 11, 1, 0, 1), got, 3,
+                                   lambda nbytes: None)
     assert got == 1 and sum(table_states(t) for t in tables) == 1
     whole = count_frontier(4, [8], threads=1)
     parts = count_frontier(4, [8], threads=4)
@@ -73,20 +80,23 @@ def test_the_kernels_refuse_arrays_that_do_not_fit():
     nb = np.full(4, -1, np.int64)
     rem, endok = np.zeros(8, np.uint8), np.ones(8, np.uint8)
     rem[1:] = 2
-    args = (mods, nb, rem, endok, 7, 1, 0, 1)
-    assert word_expand(tab, 16, *args, buf, fill, total, io) == 1           # fits
+    cell = CellStep(nb, rem, endok, 7, 1, 0, 1)
+    out = Successors(buf, fill, total)
+    assert word_expand(tab, 16, mods, cell, out, io) == 1                   # fits
     assert fill.sum() == 1 and buf[fill.argmax(), 0, 1] == 5               # the count went along
     again = np.zeros(2, np.int64)
-    assert word_expand(tab, 17, *args, buf, fill, total, again) == -2       # past the table
-    assert word_expand(tab, 16, mods, np.array([0, 9, -1, -1], np.int64), rem, endok, 7, 1, 0,
-                       1, buf, fill, total, again) == -2                    # past the window
-    assert word_expand(tab, 16, mods, nb, rem, endok, 16, 1, 0, 1, buf, fill, total,
+    assert word_expand(tab, 17, mods, cell, out, again) == -2               # past the table
+    assert word_expand(tab, 16, mods, cell._replace(earlier=np.array([0, 9, -1, -1], np.int64)),
+                       out, again) == -2                                    # past the window
+    assert word_expand(tab, 16, mods, cell._replace(window=16), out,
                        again) == -2                                         # 16 cells: no word
-    assert word_expand(tab, 16, mods, nb, rem[:5], endok, 7, 1, 0, 1, buf, fill, total,
+    assert word_expand(tab, 16, mods, cell._replace(unread=rem[:5]), out,
                        again) == -2                                         # rem too short
-    assert word_expand(tab, 16, *args, np.zeros((2, 32, 3), np.uint64), fill, total,
+    assert word_expand(tab, 16, mods, cell,
+                       out._replace(buffers=np.zeros((2, 32, 3), np.uint64)),
                        again) == -2                                         # residues differ
-    assert word_expand(tab, 16, *args, buf, np.array([99, 0]), total, again) == -2
+    assert word_expand(tab, 16, mods, cell, out._replace(filled=np.array([99, 0])),
+                       again) == -2
     ttab = new_word_table(16, 1)
     p = int(fill.argmax())
     assert word_absorb(buf[p], 1, ttab, mods, np.zeros(2, np.int64)) == 1
