@@ -1,8 +1,8 @@
 """A plain pure-Python Warnsdorff walk: the baseline the numba solver is compared against.
 
-Same method as the blog program of seed 004 (list the unvisited knight moves, count each one's
-unvisited neighbours, take the fewest, first in a fixed order on ties), written without
-recursion so it reaches 100×100.
+The textbook program: list the unvisited knight moves, count each one's unvisited neighbours,
+take the fewest, the first in a fixed order on ties; written without recursion so that it
+reaches 100×100.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Folding a start's tie tree by its own symmetries (docs/counts.md): the count of a start
-that a symmetry keeps in place (the centre, a diagonal or middle-line square), folded and
-not, side by side in one run on one worker thread, with the same table size; each count in
-a fresh process, so that neither starts from a table the other filled.
+"""Folding a start's tie tree by its own symmetries (docs/explanation/tie-tree.md): the count
+of a start that a symmetry keeps in place (the centre, a diagonal or middle-line square),
+folded and not, side by side in one run on one worker thread, with the same table size;
+each count in a fresh process, so that neither starts from a table the other filled.
 
     .venv/bin/python bench/fold.py [--table-mb 64]
 
