@@ -19,7 +19,7 @@ import numpy as np
 
 from ..system.control import CancelLike, cancel_requested
 from ..system.errors import Cancelled
-from .bound_kernel import relaxed_regrow, relaxed_step, relaxed_totals
+from .bound_kernel import RelaxedBoard, relaxed_regrow, relaxed_step, relaxed_totals
 
 __all__ = ["RelaxedBounds", "relaxed_bounds", "step_tables", "RELAXED_ROWS", "RELAXED_WORDS",
            "RELAXED_STATES", "ROUND"]
@@ -95,8 +95,9 @@ def relaxed_bounds(rows: int, cols: int, words: int = RELAXED_WORDS,
     t0 = time.perf_counter()
     back, retire = step_tables(rows, cols)
     totals = np.zeros((cols, 2, words), np.uint64)
-    done, peak, read = _count(back, retire, int(rows), int(words), int(most),
-                              0 if closed_only else 2, totals, cancel)
+    board = RelaxedBoard(back, retire, int(rows), int(words), 0 if closed_only else 2,
+                         int(most))
+    done, peak, read = _count(board, totals, cancel)
     joined = [[sum(int(x) << (64 * w) for w, x in enumerate(totals[c, e]))
                for c in range(done)] for e in (0, 1)]
     got = RelaxedBounds(rows, tuple(joined[0]), tuple(joined[1]), peak,
@@ -124,11 +125,12 @@ def _grown(tab: np.ndarray, slots: int, words: int) -> np.ndarray:
     return big
 
 
-def _cell(tab: np.ndarray, i: int, slots: int, back: np.ndarray, retire: np.ndarray,
-          k: int, words: int, most: int, max_ends: int,
+def _cell(tab: np.ndarray, i: int, slots: int, board: RelaxedBoard,
           cancel: CancelLike) -> tuple[np.ndarray, int, int, int]:
-    """Cell ``i`` read from ``tab`` in rounds: the new table, its states, the states read
-    and the kernel's last answer (0, or 2 and 3 to stop: see :func:`relaxed_step`)."""
+    """Cell ``i`` of ``board`` read from ``tab`` in rounds: the new table, its states, the
+    states read and the kernel's last answer (0, or 2 and 3 to stop: see
+    :func:`relaxed_step`)."""
+    k, words = board.rows, board.words
     nt = _table(slots, words)
     io = np.zeros(3, np.int64)
     fold = 1 if i % k == k - 1 else 0
@@ -137,8 +139,7 @@ def _cell(tab: np.ndarray, i: int, slots: int, back: np.ndarray, retire: np.ndar
         hi = min(lo + ROUND, tab.shape[0])
         if cancel_requested(cancel):
             raise Cancelled("the relaxed bound was cancelled")
-        got = relaxed_step(tab, lo, hi, nt, back, retire, i, k, words, max_ends, fold,
-                           most, io)
+        got = relaxed_step(tab, lo, hi, nt, board, i, fold, io)
         if got == 1:
             nt = _grown(nt, 2 * nt.shape[0], words)
             continue
@@ -150,12 +151,14 @@ def _cell(tab: np.ndarray, i: int, slots: int, back: np.ndarray, retire: np.ndar
     return nt, int(io[1]), int(io[2]), got
 
 
-def _count(back: np.ndarray, retire: np.ndarray, k: int, words: int, most: int,
-           max_ends: int, totals: np.ndarray, cancel: CancelLike) -> tuple[int, int, int]:
-    """The count, cell by cell: the columns counted (see :func:`relaxed_bounds`), the most
-    states held and the states read. A column's last cell keeps a state and its mirror image
-    as one (exact: the rest of the board is its own mirror image)."""
-    n = back.shape[0]
+def _count(board: RelaxedBoard, totals: np.ndarray,
+           cancel: CancelLike) -> tuple[int, int, int]:
+    """The count of ``board``, cell by cell: the columns counted (see
+    :func:`relaxed_bounds`), the most states held and the states read. A column's last cell
+    keeps a state and its mirror image as one (exact: the rest of the board is its own
+    mirror image)."""
+    k, words, most = board.rows, board.words, board.most
+    n = board.back.shape[0]
     tab = _table(16, words)
     tab[0, 0] = np.uint64(1) << np.uint64(63)        # slot 0 is as good as any for one key
     tab[0, 1] = 1
@@ -163,8 +166,7 @@ def _count(back: np.ndarray, retire: np.ndarray, k: int, words: int, most: int,
     growth = [2.0] * k
     for i in range(n):
         slots = int(2.2 * states * growth[i % k])     # tiny boards grow it too
-        nt, filled, seen, got = _cell(tab, i, slots, back, retire, k, words, most, max_ends,
-                                      cancel)
+        nt, filled, seen, got = _cell(tab, i, slots, board, cancel)
         read += seen
         if got != 0 or filled > most:
             return i // k, peak, read
@@ -172,7 +174,7 @@ def _count(back: np.ndarray, retire: np.ndarray, k: int, words: int, most: int,
         tab, states = nt, filled
         peak = max(peak, states)
         if i % k == k - 1:
-            got = relaxed_totals(tab, i, retire, k, words, max_ends, totals[i // k])
+            got = relaxed_totals(tab, i, board, totals[i // k])
             if got != 0:
                 if got < 0:
                     raise RuntimeError("the relaxed count refused its totals")

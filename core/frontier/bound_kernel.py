@@ -14,12 +14,15 @@ A table is ``uint64[C, 1 + words]`` (``C`` a power of two), a row the key and it
 ``2 (i - j)`` (the newest cell in bits 0-1), the ends in bits 56-57, bit 63 set (0 marks an
 empty slot). A count is ``words`` 64-bit words, least significant first, added with carry.
 
-The caller drives the count: :func:`relaxed_step` reads a range of one table's slots for one
+The caller drives the count over one :class:`RelaxedBoard` (the board's tables and the
+count's width): :func:`relaxed_step` reads a range of one table's slots for one
 cell into a new table (so a call is short and a cancel is seen between calls);
 :func:`relaxed_totals` adds a column's finished boards into the totals;
 :func:`relaxed_regrow` moves a table into a bigger one.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -34,6 +37,22 @@ _THREE = np.uint64(3)
 _MOST_NEW = 11
 #: states whose successors are made before any is added
 _BATCH = 32
+
+
+class RelaxedBoard(NamedTuple):
+    """The board the relaxed count reads, and how: ``back`` int64[N, 4], how far back each
+    earlier knight neighbour of a cell is (-1: none); ``retire`` int64[N], the cell at whose
+    step each cell has no neighbour left; ``rows``, the column's height ``k``; ``words``, the
+    64-bit words of a count; ``max_ends``, 2, or 0 for the 2-factors alone; ``most``, the
+    states a step may hold before it stops. Every number is a Python ``int`` (typed int64),
+    so each kernel has one signature."""
+
+    back: np.ndarray
+    retire: np.ndarray
+    rows: int
+    words: int
+    max_ends: int
+    most: int
 
 
 @njit(inline="always")
@@ -97,18 +116,17 @@ def _mirror(w: np.uint64, k: np.int64) -> np.uint64:
 
 
 @njit
-def relaxed_step(tab: np.ndarray, lo: int, hi: int, nt: np.ndarray, back: np.ndarray,
-                 retire: np.ndarray, i: int, k: int, words: int, max_ends: int, fold: int,
-                 most: int, io: np.ndarray) -> int:
-    """Reads the slots ``io[0]`` ≥ ``lo`` up to ``hi`` of ``tab`` for cell ``i`` of a board
-    ``k`` rows high and adds each successor into ``nt`` (``io[1]``: the states it holds,
-    kept up to date; ``io[2]``: states read, summed). ``back[i]``: how far back each
-    earlier neighbour of a cell is (-1: none; int64[N, 4]); ``retire[j]``: the cell at
-    whose step ``j`` has no neighbour left; ``max_ends``: 2, or 0 for the 2-factors alone;
-    ``fold`` (1 at a column's last cell only): a key and its mirror image kept as one.
-    Returns 0 when ``hi`` is reached (``io[0] = hi``), 1 when ``nt`` must grow first
-    (``io[0]``: the slot to go on from), 2 on a count wider than ``words``, 3 when ``nt``
-    passed ``most`` states, -1 when the arrays do not fit."""
+def relaxed_step(tab: np.ndarray, lo: int, hi: int, nt: np.ndarray, board: RelaxedBoard,
+                 i: int, fold: int, io: np.ndarray) -> int:
+    """Reads the slots ``io[0]`` ≥ ``lo`` up to ``hi`` of ``tab`` for cell ``i`` of
+    ``board`` (:class:`RelaxedBoard`) and adds each successor into ``nt`` (``io[1]``: the
+    states it holds, kept up to date; ``io[2]``: states read, summed). ``fold`` (1 at a
+    column's last cell only): a key and its mirror image kept as one. Returns 0 when
+    ``hi`` is reached (``io[0] = hi``), 1 when ``nt`` must grow first (``io[0]``: the slot
+    to go on from), 2 on a count wider than ``board.words``, 3 when ``nt`` passed
+    ``board.most`` states, -1 when the arrays do not fit."""
+    back, retire = board.back, board.retire
+    k, words, max_ends, most = board.rows, board.words, board.max_ends, board.most
     n = back.shape[0]
     if (k < 1 or k > 13 or words < 1 or words > 64 or n % k != 0 or i < 0 or i >= n
             or back.shape[1] != 4 or retire.shape[0] != n or io.shape[0] != 3
@@ -231,12 +249,12 @@ def relaxed_step(tab: np.ndarray, lo: int, hi: int, nt: np.ndarray, back: np.nda
 
 
 @njit
-def relaxed_totals(tab: np.ndarray, i: int, retire: np.ndarray, k: int, words: int,
-                   max_ends: int, totals: np.ndarray) -> int:
+def relaxed_totals(tab: np.ndarray, i: int, board: RelaxedBoard, totals: np.ndarray) -> int:
     """Adds to ``totals`` (uint64[2, words]: no ends, two ends) the boards that end with
-    cell ``i`` (a column's last) among the states of ``tab``: every cell still open must
-    have degree 1 or 2. 0, 1 on a total wider than ``words``, -1 when the arrays do not
-    fit."""
+    cell ``i`` (a column's last) of ``board`` among the states of ``tab``: every cell still
+    open must have degree 1 or 2. 0, 1 on a total wider than ``board.words``, -1 when the
+    arrays do not fit."""
+    retire, k, words, max_ends = board.retire, board.rows, board.words, board.max_ends
     n = retire.shape[0]
     if (k < 1 or k > 13 or words < 1 or not _is_table(tab, words) or n % k != 0
             or i < 0 or i >= n or i % k != k - 1 or totals.shape[0] != 2

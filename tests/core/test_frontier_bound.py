@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from knightgui_core.frontier import bound as frontier_bound
 from knightgui_core.frontier.bound import relaxed_bounds, step_tables
 from knightgui_core.frontier.bound_kernel import (
+    RelaxedBoard,
     relaxed_regrow,
     relaxed_step,
     relaxed_totals,
@@ -128,20 +129,20 @@ def test_the_kernels_refuse_arrays_that_do_not_fit():
     tab[0] = (1 << 63, 1)
     io = np.zeros(3, np.int64)
     nt = np.zeros((16, 2), np.uint64)
-    assert relaxed_step(tab, 0, 16, nt, back, retire, 0, 3, 1, 2, 0, 100, io) == 1
+    board = RelaxedBoard(back, retire, 3, 1, 2, 100)
+    assert relaxed_step(tab, 0, 16, nt, board, 0, 0, io) == 1
     assert io[0] == 0 and io[1] == 0                       # no room for a state's successors
     nt = np.zeros((32, 2), np.uint64)
-    args = (back, retire, 0, 3, 1, 2, 0, 100)
-    assert relaxed_step(tab, 0, 16, nt, *args, io) == 0 and io[1] == 1 and io[2] == 1
+    assert relaxed_step(tab, 0, 16, nt, board, 0, 0, io) == 0 and io[1] == 1 and io[2] == 1
     bad = back.copy()
     bad[5, 0] = 9                                           # farther than the window
-    for wrong in [(tab, 0, 17, nt, *args, io),                    # past the table
-                  (tab, 0, 16, nt[:15], *args, io),               # not a power of two
-                  (tab, 0, 16, nt, back, retire, 0, 3, 2, 2, 0, 100, io),  # words
-                  (tab, 0, 16, nt, back, retire, 0, 3, 1, 1, 0, 100, io),  # ends
-                  (tab, 0, 16, nt, back, retire, 0, 3, 1, 2, 1, 100, io),  # fold
-                  (tab, 0, 16, nt, back, retire, 0, 3, 1, 2, 0, 0, io),    # most
-                  (tab, 0, 16, nt, bad, retire, 5, 3, 1, 2, 0, 100, io)]:
+    for wrong in [(tab, 0, 17, nt, board, 0, 0, io),                    # past the table
+                  (tab, 0, 16, nt[:15], board, 0, 0, io),               # not a power of two
+                  (tab, 0, 16, nt, board._replace(words=2), 0, 0, io),  # words
+                  (tab, 0, 16, nt, board._replace(max_ends=1), 0, 0, io),  # ends
+                  (tab, 0, 16, nt, board, 0, 1, io),                    # fold
+                  (tab, 0, 16, nt, board._replace(most=0), 0, 0, io),   # most
+                  (tab, 0, 16, nt, board._replace(back=bad), 5, 0, io)]:
         io[:] = 0
         assert relaxed_step(*wrong) == -1
     full = np.zeros((16, 2), np.uint64)
@@ -150,8 +151,8 @@ def test_the_kernels_refuse_arrays_that_do_not_fit():
     assert relaxed_regrow(full, np.zeros((16, 2), np.uint64), 1) == -1   # too small
     assert relaxed_regrow(full, np.zeros((32, 2), np.uint64), 1) == 16
     totals = np.zeros((2, 1), np.uint64)
-    assert relaxed_totals(tab, 1, retire, 3, 1, 2, totals) == -1          # not a column's end
-    assert relaxed_totals(tab, 2, retire, 3, 1, 2, totals) == 0
+    assert relaxed_totals(tab, 1, board, totals) == -1                    # not a column's end
+    assert relaxed_totals(tab, 2, board, totals) == 0
 
 
 def test_fewer_residues_where_the_relaxed_count_is_smaller():
