@@ -30,7 +30,7 @@ from ..board.tie_rule import TieRule
 from ..system.jit import njit, specialise
 from ..system.rng_kernel import new_state
 from .walk_kernel import SALT
-from .walk_loop_kernel import centre_of, keyed_walk, move_keys, ordered_walk
+from .walk_loop_kernel import WalkSquares, keyed_walk, move_keys, ordered_walk, tie_break
 
 
 @njit(inline="always")
@@ -85,6 +85,6 @@ def table_greedy_walk(nbr: np.ndarray, cols: int, start: int, tie: int,
     free = np.ones(n, dtype=np.uint8)
     outlets = np.empty(n, dtype=np.int32)
     table_outlets(nbr, free, outlets)
-    cx2, cy2, metric = centre_of(tie, rows, cols)
-    return keyed_walk((nbr, np.int64(cols)), free, outlets, score, start, n, tie, sec_t, cx2,
-                      cy2, metric, new_state(seed, SALT), path, ties)
+    rule = tie_break(tie, order_pos, rows, cols, new_state(seed, SALT))
+    return keyed_walk((nbr, np.int64(cols)), WalkSquares(free, outlets, score), rule, start, n,
+                      path, ties)

@@ -41,6 +41,8 @@ from ..board.tie_rule import TieRule
 from ..system.jit import njit, specialise
 from ..system.rng_kernel import new_state
 from .walk_loop_kernel import (
+    TieBreak,
+    WalkSquares,
     centre_key,
     centre_of,
     keyed_walk,
@@ -246,5 +248,6 @@ def greedy_walk(rows: int, cols: int, start: int, tie: int, order_pos: np.ndarra
                 cnt[p] = 100
         return _greedy_centre(rows, cols, start, sec_t, cnt, off, np.int64(cx2),
                               np.int64(cy2), metric, path, ties)
-    return _pad_keyed((off, cols), free, outlets, pscore, q, size, tie, sec_t, cx2, cy2,
-                      metric, new_state(seed, SALT), path, ties)
+    rule = TieBreak(tie, sec_t, cx2, cy2, metric, new_state(seed, SALT))
+    return _pad_keyed((off, cols), WalkSquares(free, outlets, pscore), rule, q, size, path,
+                      ties)

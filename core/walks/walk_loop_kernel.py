@@ -32,11 +32,40 @@ kernels above build every array they pass).
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..board.tie_rule import TieRule
 from ..system.jit import njit
 from ..system.rng_kernel import xorshift64
+
+
+class WalkSquares(NamedTuple):
+    """The squares a walk may still visit, indexed by its layout's squares: ``unvisited``
+    uint8 (1 while unvisited), ``onward`` the unvisited neighbours of each square (int8 on
+    the padded plane, int32 on the table), ``override`` int8 the dash override of
+    ``onward`` (-1 none), or int8[0] when the walk has no dashes."""
+
+    unvisited: np.ndarray
+    onward: np.ndarray
+    override: np.ndarray
+
+
+class TieBreak(NamedTuple):
+    """How a tie rule orders the candidates tied on onward moves (:func:`tie_break`):
+    ``rule`` the ``tie`` code (a :class:`TieRule` in the low 8 bits, a centre rule's centre
+    and distance above them), ``move_key`` int64[8] the rule's key of each move-type index
+    (:func:`move_keys`), ``centre_x2`` and ``centre_y2`` the centre in doubled coordinates
+    and ``metric`` the distance code (:func:`centre_of`), ``rng`` uint64[1] the random
+    rules' xorshift state."""
+
+    rule: int
+    move_key: np.ndarray
+    centre_x2: int
+    centre_y2: int
+    metric: int
+    rng: np.ndarray
 
 
 @njit(inline="always")
@@ -120,6 +149,16 @@ def centre_of(tie: int, rows: int, cols: int) -> tuple[int, int, int]:
     cx2 = cols - 1 if mode == 0 else (cols - 2 if mode == 1 else cols)
     cy2 = rows - 1 if mode == 0 else (rows - 2 if mode == 1 else rows)
     return cx2, cy2, metric
+
+
+@njit
+def tie_break(tie: int, order_pos: np.ndarray, rows: int, cols: int,
+              rng: np.ndarray) -> TieBreak:
+    """The :class:`TieBreak` of the rule ``tie`` with the move order ``order_pos`` (int64[8],
+    the position of each move-type index) on a ``rows`` × ``cols`` board, drawing from
+    ``rng``."""
+    cx2, cy2, metric = centre_of(tie, rows, cols)
+    return TieBreak(tie, move_keys(tie, order_pos), cx2, cy2, metric, rng)
 
 
 @njit(inline="always")
@@ -222,21 +261,20 @@ def visit(L: tuple[np.ndarray, int], q: int, free: np.ndarray, outlets: np.ndarr
 
 
 @njit
-def keyed_walk(L: tuple[np.ndarray, int], free: np.ndarray, outlets: np.ndarray,
-               score: np.ndarray, q: int, n: int, tie: int, sec_t: np.ndarray, cx2: int,
-               cy2: int, metric: int, rng: np.ndarray, path: np.ndarray,
-               ties: np.ndarray) -> int:
+def keyed_walk(L: tuple[np.ndarray, int], squares: WalkSquares, rule: TieBreak, q: int,
+               n: int, path: np.ndarray, ties: np.ndarray) -> int:
     """The walk of every tie rule, with dash overrides: a candidate ``s`` reached by
-    move-type index ``t`` is ranked by (its outlets or ``score[s]`` when ``score[s] >= 0``,
-    :func:`rule_key`, ``sec_t[t]`` plus ``random 24 bits × 8`` for the random rules),
-    smallest first. ``free`` (1 free), ``outlets`` and ``score`` (or empty) are indexed by
-    ``L``'s squares; ``q`` the start, ``n`` the board's squares. Returns the number of
-    squares visited.
+    move-type index ``t`` is ranked by (its onward moves, or its override when that is
+    ``>= 0``, :func:`rule_key`, the rule's ``move_key[t]`` plus ``random 24 bits × 8`` for
+    the random rules), smallest first. ``squares`` are indexed by ``L``'s squares; ``q`` the
+    start, ``n`` the board's squares. Returns the number of squares visited.
 
     The rule key is chosen in the loop, case by case as in :func:`rule_key`, with only
     :func:`onward_key` called: the loop calling :func:`rule_key` whole (inlined all the same)
     takes 1.3–1.7× as long for the centre rules on the padded 1000×1000 plane
     (``bench/huge.py``)."""
+    free, outlets, score = squares
+    tie, sec_t, cx2, cy2, metric, rng = rule
     base = tie & 0xFF
     randomised = is_randomised(base)
     centred = base == TieRule.CENTER_FAR or base == TieRule.CENTER_FAR_RANDOM
