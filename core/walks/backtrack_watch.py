@@ -42,17 +42,16 @@ class BacktrackWatch:
         if board.size > 1_000_000:
             raise SolveError(f"watching the backtracking walk takes boards of at most "
                              f"1,000,000 squares, not {board.size:,}")
-        n = board.size
         self.board, self.start, self.closed = board, int(start), bool(closed)
-        self._nbr = board.neighbours
-        self._tie, self._pos = int(rule), parse_order(order).positions()
         self._budget = int(budget)
-        self._score = np.zeros(0, dtype=np.int8)
-        self._arrays = a = _k.search_arrays(n)
-        self._cand, self._key, self._ncand, self._nxt = a.cand, a.key, a.ncand, a.nxt
-        self._path, self._st = a.path, a.st
-        _k.backtrack_begin(self._nbr, board.cols, self.start, self._tie, self._pos,
-                           int(seed) & 0xFFFFFFFFFFFF, self._score, *a)
+        self._task = _k.SearchTask(board.neighbours, board.cols, self.start, self.closed,
+                                   int(rule), parse_order(order).positions(),
+                                   int(seed) & 0xFFFFFFFFFFFF, np.zeros(0, dtype=np.int8))
+        self._search = a = _k.search_arrays(board.size)
+        self._cand, self._key, self._ncand, self._nxt = (a.candidates, a.keys, a.n_candidates,
+                                                         a.next_try)
+        self._path, self._st = a.path, a.state
+        _k.backtrack_begin(self._task, a)
 
     # ------------------------------------------------------------------ reading
     @property
@@ -85,8 +84,7 @@ class BacktrackWatch:
 
     # ------------------------------------------------------------------ moving
     def _run(self, moves: int) -> None:
-        _k.backtrack_run(self._nbr, self.board.cols, self.start, self.closed, self._tie,
-                         self._pos, self._score, self._budget, int(moves), *self._arrays)
+        _k.backtrack_run(self._task, self._budget, int(moves), self._search)
 
     def step(self) -> WatchStep:
         """Make one forward move (backing up first when the walker is stuck) and say what

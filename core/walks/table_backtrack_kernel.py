@@ -7,7 +7,9 @@ forward moves as wanted), so the window can watch it one move at a time
 :func:`backtrack_begin_from` starts it from a path already played (a tour by hand,
 :mod:`knightgui_core.walks.hand.finish`): the search never takes back a square of that path.
 
-numba only; arrays and ints in, arrays and ints out.
+The search's input is a :class:`SearchTask` and its state a :class:`SearchArrays`, both
+built once by the caller; numba only, arrays and ints (and those records of them) in, arrays
+and ints out.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from ..system.jit import njit
 from ..system.rng_kernel import new_state, xorshift64
 from .table_walk_kernel import table_outlets
 from .walk_kernel import SALT
-from .walk_loop_kernel import centre_of, is_randomised, move_keys, rule_key, visit
+from .walk_loop_kernel import TieBreak, WalkSquares, is_randomised, rule_key, tie_break, visit
 
 
 @njit
@@ -32,13 +34,15 @@ def table_visit(q: int, nbr: np.ndarray, free: np.ndarray, outlets: np.ndarray,
 
 
 @njit
-def table_rank(q: int, nbr: np.ndarray, free: np.ndarray, outlets: np.ndarray,
-               score: np.ndarray, base: int, sec_t: np.ndarray, cols: int, cx2: int, cy2: int,
-               metric: int, rng: np.ndarray, out_sq: np.ndarray, out_key: np.ndarray) -> int:
-    """The free neighbours of ``q`` sorted best first by (outlets, rule key, residual key);
-    returns their number. ``out_sq`` int64[8] receives them, ``out_key`` int64[8, 3] their
-    keys. Every candidate draws its random bits (the random rules), as the knight's
-    backtracking kernel does."""
+def table_rank(q: int, nbr: np.ndarray, cols: int, squares: WalkSquares, rule: TieBreak,
+               out_sq: np.ndarray, out_key: np.ndarray) -> int:
+    """The unvisited neighbours of ``q`` on the board of ``nbr`` (``cols`` wide) sorted best
+    first by (onward moves or their override, rule key, residual key); returns their number.
+    ``out_sq`` int64[8] receives them, ``out_key`` int64[8, 3] their keys. Every candidate
+    draws its random bits (the random rules), as the knight's backtracking kernel does."""
+    free, outlets, score = squares
+    tie, sec_t, cx2, cy2, metric, rng = rule
+    base = tie & 0xFF
     randomised = is_randomised(base)
     have_score = score.shape[0] > 0
     n = 0
@@ -69,21 +73,44 @@ def table_rank(q: int, nbr: np.ndarray, free: np.ndarray, outlets: np.ndarray,
     return n
 
 
-class SearchArrays(NamedTuple):
-    """The arrays of one resumable search of a board of ``n`` squares, in the order
-    :func:`backtrack_begin`, :func:`backtrack_begin_from` and :func:`backtrack_run` take
-    them (``*arrays``)."""
+class SearchTask(NamedTuple):
+    """What one backtracking search is asked: the board (``neighbours`` int32[N, 8] of
+    :attr:`knightgui_core.board.squares.Board.neighbours`, ``cols`` its width), ``start``
+    the tour's first square (the square a closed tour's last one must be a move from),
+    ``closed`` (bool), the tie rule (``tie`` its code, ``order_pos`` int64[8] the position
+    of each move-type index in the move order, ``seed`` the random rules' seed) and
+    ``override`` int8[N] the dash overrides of the onward counts (-1 none), or int8[0]."""
 
-    free: np.ndarray
-    outlets: np.ndarray
+    neighbours: np.ndarray
+    cols: int
+    start: int
+    closed: bool
+    tie: int
+    order_pos: np.ndarray
+    seed: int
+    override: np.ndarray
+
+
+class SearchArrays(NamedTuple):
+    """The state of one resumable search of a board of ``N`` squares (:func:`search_arrays`):
+    ``unvisited`` uint8[N] (1 while unvisited), ``onward`` int32[N] the unvisited
+    neighbours of each square, ``rng`` uint64[1] the random rules' state; per level of the
+    path (the square it stands on) ``candidates`` int64[N, 8] the squares to go on to, best
+    first, ``keys`` int64[N, 8, 3] their keys (onward moves, rule key, residual key),
+    ``n_candidates`` int64[N] their number and ``next_try`` int64[N] the next one to try;
+    ``path`` int32[N], ``ties`` uint8[N] (1 where the move was chosen among candidates tied
+    on onward moves) and ``state`` int64[BT_FIELDS] (the ``BT_`` fields)."""
+
+    unvisited: np.ndarray
+    onward: np.ndarray
     rng: np.ndarray
-    cand: np.ndarray
-    key: np.ndarray
-    ncand: np.ndarray
-    nxt: np.ndarray
+    candidates: np.ndarray
+    keys: np.ndarray
+    n_candidates: np.ndarray
+    next_try: np.ndarray
     path: np.ndarray
     ties: np.ndarray
-    st: np.ndarray
+    state: np.ndarray
 
 
 def search_arrays(n: int) -> SearchArrays:
@@ -102,36 +129,25 @@ BT_FIELDS = 9
 
 
 @njit
-def backtrack_begin(nbr: np.ndarray, cols: int, start: int, tie: int, order_pos: np.ndarray,
-                    seed: int, score: np.ndarray, free: np.ndarray, outlets: np.ndarray,
-                    rng: np.ndarray, cand: np.ndarray, key: np.ndarray, ncand: np.ndarray,
-                    nxt: np.ndarray, path: np.ndarray, ties: np.ndarray,
-                    st: np.ndarray) -> None:
-    """Start the backtracking search from ``start``: fill the state arrays (``free`` uint8[N],
-    ``outlets`` int32[N], ``rng`` uint64[1], ``cand`` int64[N, 8], ``key`` int64[N, 8, 3],
-    ``ncand``, ``nxt`` int64[N], ``path`` int32[N], ``ties`` uint8[N], ``st``
-    int64[BT_FIELDS], see the ``BT_`` fields) for :func:`backtrack_run`."""
+def backtrack_begin(task: SearchTask, search: SearchArrays) -> None:
+    """Start the backtracking search of ``task`` from ``task.start``: fill ``search`` (see
+    :class:`SearchArrays`) for :func:`backtrack_run`."""
     prefix = np.empty(1, dtype=np.int32)
-    prefix[0] = start
-    backtrack_begin_from(nbr, cols, prefix, tie, order_pos, seed, score, free, outlets, rng,
-                         cand, key, ncand, nxt, path, ties, st)
+    prefix[0] = task.start
+    backtrack_begin_from(task, prefix, search)
 
 
 @njit
-def backtrack_begin_from(nbr: np.ndarray, cols: int, prefix: np.ndarray, tie: int,
-                         order_pos: np.ndarray, seed: int, score: np.ndarray, free: np.ndarray,
-                         outlets: np.ndarray, rng: np.ndarray, cand: np.ndarray, key: np.ndarray,
-                         ncand: np.ndarray, nxt: np.ndarray, path: np.ndarray, ties: np.ndarray,
-                         st: np.ndarray) -> None:
-    """Start the backtracking search from the path ``prefix`` (int32[k], 1 ≤ k ≤ N: distinct
-    squares, each a move from the one before; the wrapper checks it): its squares are
-    visited, the search goes on from its last square and never takes one of them back
-    (``st[BT_FLOOR]`` = k). State arrays as in :func:`backtrack_begin`."""
-    rows = nbr.shape[0] // cols
-    base = tie & 0xFF
-    sec_t = move_keys(tie, order_pos)
-    cx2, cy2, metric = centre_of(tie, rows, cols)
-    rng[0] = new_state(seed, SALT)[0]
+def backtrack_begin_from(task: SearchTask, prefix: np.ndarray, search: SearchArrays) -> None:
+    """Start the backtracking search of ``task`` from the path ``prefix`` (int32[k],
+    1 ≤ k ≤ N: distinct squares, each a move from the one before; the wrapper checks it):
+    its squares are visited, the search goes on from its last square and never takes one of
+    them back (``state[BT_FLOOR]`` = k). Fills ``search`` as :func:`backtrack_begin` does."""
+    nbr, cols = task.neighbours, task.cols
+    free, outlets, rng, cand, key, ncand, nxt, path, ties, st = search
+    rng[0] = new_state(task.seed, SALT)[0]
+    rule = tie_break(task.tie, task.order_pos, nbr.shape[0] // cols, cols, rng)
+    squares = WalkSquares(free, outlets, task.override)
     for s in range(free.shape[0]):
         free[s] = 1
     table_outlets(nbr, free, outlets)
@@ -145,8 +161,7 @@ def backtrack_begin_from(nbr: np.ndarray, cols: int, prefix: np.ndarray, tie: in
         ties[i] = 0
     last = prefix[k - 1]
     if k < free.shape[0]:
-        ncand[k - 1] = table_rank(last, nbr, free, outlets, score, base, sec_t, cols, cx2,
-                                  cy2, metric, rng, cand[k - 1], key[k - 1])
+        ncand[k - 1] = table_rank(last, nbr, cols, squares, rule, cand[k - 1], key[k - 1])
     st[BT_DEPTH] = k
     st[BT_NODES] = 0
     st[BT_BEST] = k
@@ -159,21 +174,18 @@ def backtrack_begin_from(nbr: np.ndarray, cols: int, prefix: np.ndarray, tie: in
 
 
 @njit
-def backtrack_run(nbr: np.ndarray, cols: int, start: int, closed: bool, tie: int,
-                  order_pos: np.ndarray, score: np.ndarray, node_budget: int, max_moves: int,
-                  free: np.ndarray, outlets: np.ndarray, rng: np.ndarray, cand: np.ndarray,
-                  key: np.ndarray, ncand: np.ndarray, nxt: np.ndarray, path: np.ndarray,
-                  ties: np.ndarray, st: np.ndarray) -> None:
+def backtrack_run(task: SearchTask, node_budget: int, max_moves: int,
+                  search: SearchArrays) -> None:
     """Go on with the search begun by :func:`backtrack_begin` for at most ``max_moves``
-    forward moves (the watch makes one at a time), until a tour is found (``st[BT_FOUND]``
-    1), the tree is exhausted or ``node_budget`` nodes are spent (``st[BT_OVER]`` 1). In
-    ``st``, ``BT_BACKED`` counts the squares taken back in this call, ``BT_DEAD`` the dead
+    forward moves (the watch makes one at a time), until a tour is found (``state[BT_FOUND]``
+    1), the tree is exhausted or ``node_budget`` nodes are spent (``state[BT_OVER]`` 1). In
+    ``state``, ``BT_BACKED`` counts the squares taken back in this call, ``BT_DEAD`` the dead
     ends met in all, ``BT_LOW`` the shortest the path became in this call."""
+    nbr, cols, start, closed = task.neighbours, task.cols, task.start, task.closed
+    free, outlets, rng, cand, key, ncand, nxt, path, ties, st = search
     size = nbr.shape[0]
-    rows = size // cols
-    base = tie & 0xFF
-    sec_t = move_keys(tie, order_pos)
-    cx2, cy2, metric = centre_of(tie, rows, cols)
+    rule = tie_break(task.tie, task.order_pos, size // cols, cols, rng)
+    squares = WalkSquares(free, outlets, task.override)
     depth = st[BT_DEPTH]
     nodes = st[BT_NODES]
     best = st[BT_BEST]
@@ -233,8 +245,7 @@ def backtrack_run(nbr: np.ndarray, cols: int, start: int, closed: bool, tie: int
             if closed and outlets[start] == 0:
                 ncand[depth - 1] = 0
             else:
-                ncand[depth - 1] = table_rank(s, nbr, free, outlets, score, base, sec_t, cols,
-                                              cx2, cy2, metric, rng, cand[depth - 1],
+                ncand[depth - 1] = table_rank(s, nbr, cols, squares, rule, cand[depth - 1],
                                               key[depth - 1])
             nxt[depth - 1] = 0
     st[BT_DEPTH] = depth
@@ -254,18 +265,15 @@ def table_backtrack_walk(nbr: np.ndarray, cols: int, start: int, closed: bool, t
     :func:`table_greedy_walk` and :func:`knightgui_core.walks.backtrack_kernel.backtrack_walk`.
     """
     size = nbr.shape[0]
-    free = np.ones(size, dtype=np.uint8)
-    outlets = np.empty(size, dtype=np.int32)
-    rng = np.zeros(1, dtype=np.uint64)
-    cand = np.empty((size, 8), dtype=np.int64)
-    key = np.empty((size, 8, 3), dtype=np.int64)
-    ncand = np.zeros(size, dtype=np.int64)
-    nxt = np.zeros(size, dtype=np.int64)
-    st = np.zeros(BT_FIELDS, dtype=np.int64)
-    backtrack_begin(nbr, cols, start, tie, order_pos, seed, score, free, outlets, rng, cand,
-                    key, ncand, nxt, path, ties, st)
-    backtrack_run(nbr, cols, start, closed, tie, order_pos, score, node_budget,
-                  np.int64(1) << 62, free, outlets, rng, cand, key, ncand, nxt, path, ties, st)
+    task = SearchTask(nbr, cols, start, closed, tie, order_pos, seed, score)
+    search = SearchArrays(np.ones(size, dtype=np.uint8), np.empty(size, dtype=np.int32),
+                          np.zeros(1, dtype=np.uint64), np.empty((size, 8), dtype=np.int64),
+                          np.empty((size, 8, 3), dtype=np.int64), np.zeros(size, dtype=np.int64),
+                          np.zeros(size, dtype=np.int64), path, ties,
+                          np.zeros(BT_FIELDS, dtype=np.int64))
+    backtrack_begin(task, search)
+    backtrack_run(task, node_budget, np.int64(1) << 62, search)
+    st = search.state
     stats[0] = st[BT_NODES]
     stats[1] = st[BT_BEST]
     stats[2] = st[BT_FOUND]

@@ -61,6 +61,17 @@ def play_rule(tie_rule: TieRule | str, order: object) -> tuple[TieRule, np.ndarr
         raise PlayError(str(e)) from None
 
 
+def rule_task(board: Board, p: np.ndarray, rule: TieRule, pos: np.ndarray, seed: int,
+              closed: bool = False) -> _k.SearchTask:
+    """The backtracking search's task for a path ``p`` played on ``board`` (checked by
+    :func:`~knightgui_core.walks.hand.verdict.play_path`): a tour from the path's first
+    square, ``closed`` or not, by ``rule`` and the move order ``pos``; the random rules
+    seeded by the low 48 bits of ``seed``; no dashes. :func:`finish_by_rule` and the hint
+    build it here, so the kernels see one set of field types."""
+    return _k.SearchTask(board.neighbours, board.cols, int(p[0]), bool(closed), int(rule), pos,
+                         int(seed) & 0xFFFFFFFFFFFF, np.zeros(0, dtype=np.int8))
+
+
 def finish_by_rule(board: Board, path: Sequence[SquareSpec] | np.ndarray,
                    tie_rule: TieRule | str = TieRule.PHADKE, node_budget: int = 1_000_000,
                    *, closed: bool = False, order: object = DEFAULT_ORDER, seed: int = 0,
@@ -89,17 +100,13 @@ def finish_by_rule(board: Board, path: Sequence[SquareSpec] | np.ndarray,
         return RuleFinish(False, None, True, 0, 0, f"no {'closed tour' if closed else 'tour'} "
                           f"finishes this path: {why.sentence}")
     n = board.size
-    nbr = board.neighbours
-    arrays = _k.search_arrays(n)
-    walk, st = arrays.path, arrays.st
-    score = np.zeros(0, dtype=np.int8)
-    _k.backtrack_begin_from(nbr, board.cols, np.ascontiguousarray(p, dtype=np.int32),
-                            int(rule), pos, int(seed) & 0xFFFFFFFFFFFF, score, *arrays)
-    first = int(p[0])
+    task = rule_task(board, p, rule, pos, seed, closed)
+    search = _k.search_arrays(n)
+    walk, st = search.path, search.state
+    _k.backtrack_begin_from(task, np.ascontiguousarray(p, dtype=np.int32), search)
     while not (st[_k.BT_FOUND] or st[_k.BT_OVER]):
         raise_if_cancelled(cancel, "finishing by the rule")
-        _k.backtrack_run(nbr, board.cols, first, bool(closed), int(rule), pos, score,
-                         int(node_budget), CHUNK_MOVES, *arrays)
+        _k.backtrack_run(task, int(node_budget), CHUNK_MOVES, search)
     nodes, dead = int(st[_k.BT_NODES]), int(st[_k.BT_DEAD])
     kind = "closed tour" if closed else "tour"
     if st[_k.BT_FOUND]:

@@ -25,7 +25,7 @@ from ...board.rules import DEFAULT_ORDER
 from ...board.squares import Board, SquareSpec
 from ...board.tie_rule import TieRule
 from .. import table_backtrack_kernel as _k
-from .finish import FINISH_MAX, play_rule
+from .finish import FINISH_MAX, play_rule, rule_task
 from .verdict import PlayError, play_path
 
 __all__ = ["RuleHint", "rule_hint"]
@@ -69,18 +69,10 @@ def rule_hint(board: Board, path: Sequence[SquareSpec] | np.ndarray,
     n, k = board.size, len(p)
     if k >= n:
         return RuleHint(-1, (), (), rule, note)
-    nbr = board.neighbours
-    cand = np.empty((n, 8), dtype=np.int64)
-    key = np.empty((n, 8, 3), dtype=np.int64)
-    ncand = np.zeros(n, dtype=np.int64)
-    # the same arrays and types as finish_by_rule's call (one signature ahead of time)
-    _k.backtrack_begin_from(nbr, board.cols, np.ascontiguousarray(p, dtype=np.int32),
-                            int(rule), pos, int(seed) & 0xFFFFFFFFFFFF,
-                            np.zeros(0, dtype=np.int8), np.ones(n, dtype=np.uint8),
-                            np.empty(n, dtype=np.int32), np.zeros(1, dtype=np.uint64), cand,
-                            key, ncand, np.zeros(n, dtype=np.int64),
-                            np.empty(n, dtype=np.int32), np.zeros(n, dtype=np.uint8),
-                            np.zeros(_k.BT_FIELDS, dtype=np.int64))
+    search = _k.search_arrays(n)
+    _k.backtrack_begin_from(rule_task(board, p, rule, pos, int(seed)),
+                            np.ascontiguousarray(p, dtype=np.int32), search)
+    cand, key, ncand = search.candidates, search.keys, search.n_candidates
     m = int(ncand[k - 1])
     ranked = tuple((int(cand[k - 1, i]), int(key[k - 1, i, 0])) for i in range(m))
     if not ranked:
