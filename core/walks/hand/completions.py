@@ -126,37 +126,27 @@ class _Search:
         two = colour is not None
         self.nbr = board.neighbours
         self.colour = colour if colour is not None else np.zeros(n, dtype=np.int8)
-        self.free = np.empty(n, dtype=np.uint8)
-        self.outlets = np.empty(n, dtype=np.int32)
-        self.flist = np.empty(n, dtype=np.int32)
-        self.fpos = np.empty(n, dtype=np.int32)
-        self.lidx = np.zeros(n, dtype=np.int32)
-        self.path = np.empty(n, dtype=np.int32)
-        self.cand = np.empty((n, 8), dtype=np.int32)
-        self.frame = np.zeros((n, 4), dtype=np.int64)
-        self.seen = np.empty(n, dtype=np.int64)
-        self.near = np.empty(n, dtype=np.int64)
-        self.stack = np.empty(n, dtype=np.int32)
-        self.bits = np.zeros(1, dtype=np.uint64)
-        self.tkey = np.empty(cap, dtype=np.uint64)
-        self.tsq = np.empty(cap, dtype=np.int32)
-        self.tval = np.empty((cap, 2), dtype=np.int64)
+        self.squares = _k.FreeSquares(np.empty(n, dtype=np.uint8), np.empty(n, dtype=np.int32),
+                                      np.empty(n, dtype=np.int32), np.empty(n, dtype=np.int32),
+                                      np.zeros(n, dtype=np.int32), np.zeros(1, dtype=np.uint64))
+        self.branches = _k.Branches(np.empty(n, dtype=np.int32), np.empty((n, 8), dtype=np.int32),
+                                    np.zeros((n, 4), dtype=np.int64), np.empty(n, dtype=np.int64),
+                                    np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int32))
+        self.table = _k.Positions(np.empty(cap, dtype=np.uint64), np.empty(cap, dtype=np.int32),
+                                  np.empty((cap, 2), dtype=np.int64))
         self.example = np.empty(n, dtype=np.int32)
         self.st = np.zeros(_k.CS_FIELDS, dtype=np.int64)
-        _k.completions_begin(self.nbr, np.ascontiguousarray(p, dtype=np.int32), self.colour,
-                             two, cap > 1, bool(count), self.free, self.outlets, self.flist,
-                             self.fpos, self.lidx, self.path, self.cand, self.frame, self.seen, self.near,
-                             self.stack, self.bits, self.tsq, self.st)
+        _k.completions_begin(self.nbr, self.colour, np.ascontiguousarray(p, dtype=np.int32),
+                             two, cap > 1, bool(count), self.squares, self.branches,
+                             self.table, self.st)
 
     @property
     def done(self) -> bool:
         return bool(self.st[_k.CS_DONE])
 
     def run(self, max_nodes: int) -> None:
-        _k.completions_run(self.nbr, self.colour, int(max_nodes), self.free, self.outlets,
-                           self.flist, self.fpos, self.lidx, self.path, self.cand, self.frame, self.seen,
-                           self.near, self.stack, self.bits, self.tkey, self.tsq, self.tval,
-                           self.example, self.st)
+        _k.completions_run(self.nbr, self.colour, int(max_nodes), self.squares, self.branches,
+                           self.table, self.example, self.st)
 
     def result(self, verdict: Verdict, budget: float, count: bool,
                seconds: float) -> Completions:

@@ -18,17 +18,21 @@ exact:
 
 Candidates are tried in Warnsdorff's order (fewest onward free neighbours first), so the
 first finish comes early. When at most 64 squares are free at the start (any board: a free
-square's bit is its rank among them, ``lidx``), the states (v, F) are kept in a
-transposition table (linear probing; ``tsq`` -1 marks an empty slot; inserts stop
-at three quarters full) with their two counts: finishes, and finishes that end a move from
-the path's first square.
+square's bit is its rank among them, :attr:`FreeSquares.bit`), the states (v, F) are kept
+in a transposition table (:class:`Positions`; linear probing, a square of -1 marks an empty
+slot; inserts stop at three quarters full) with their two counts: finishes, and finishes
+that end a move from the path's first square.
 
 The search is resumable: :func:`completions_begin` fills the state, :func:`completions_run`
 goes on for at most ``max_nodes`` forward moves and returns, so the wrapper asks for
-cancellation and looks at the clock between chunks. numba only; arrays and ints in, arrays
-and ints out; the wrapper checks the path and sizes every array.
+cancellation and looks at the clock between chunks. Their state travels in three records the
+wrapper builds once (:class:`FreeSquares`, :class:`Branches`, :class:`Positions`) and the
+counters ``st``. numba only; arrays and ints (and those records of them) in, arrays and ints
+out; the wrapper checks the path and sizes every array.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -42,6 +46,47 @@ CS_FIELDS = 18
 #: states with fewer free squares than this are not kept in the table (cheaper to search)
 MEMO_MIN = 3
 _MAXI = np.int64(0x7FFFFFFFFFFFFFFF)
+
+
+class FreeSquares(NamedTuple):
+    """The squares of a board of ``N`` not on the path: ``free`` uint8[N] (1 free),
+    ``onward`` int32[N] the free neighbours of each square, ``listed`` int32[N] every square,
+    the free ones first (``st[CS_NFREE]`` of them), ``position`` int32[N] each square's index
+    in ``listed``, ``bit`` int32[N] a free square's bit in the table's key (its rank among
+    the squares free at the start) and ``key`` uint64[1] the bits of the free squares, kept
+    while the table is used."""
+
+    free: np.ndarray
+    onward: np.ndarray
+    listed: np.ndarray
+    position: np.ndarray
+    bit: np.ndarray
+    key: np.ndarray
+
+
+class Branches(NamedTuple):
+    """The depth-first search's stacks, one level a square of the path: ``path`` int32[N]
+    the squares by depth, ``candidates`` int32[N, 8] each level's free neighbours in
+    Warnsdorff's order, ``frame`` int64[N, 4] each level's candidates, next candidate,
+    finishes and closed finishes; the flood of :func:`_viable` marks ``seen`` and ``near``
+    int64[N] with a stamp and keeps its squares in ``stack`` int32[N]."""
+
+    path: np.ndarray
+    candidates: np.ndarray
+    frame: np.ndarray
+    seen: np.ndarray
+    near: np.ndarray
+    stack: np.ndarray
+
+
+class Positions(NamedTuple):
+    """The table of positions already counted, ``2^j`` slots: ``key`` uint64 the free
+    squares' bits, ``square`` int32 the knight's square (-1: an empty slot), ``counts``
+    int64[2^j, 2] the position's finishes and closed finishes."""
+
+    key: np.ndarray
+    square: np.ndarray
+    counts: np.ndarray
 
 
 @njit
@@ -221,22 +266,19 @@ def _add(frame: np.ndarray, depth: int, o: int, c: int, st: np.ndarray) -> bool:
 
 
 @njit
-def completions_begin(nbr: np.ndarray, prefix: np.ndarray, colour: np.ndarray,
-                      two_colours: bool, memo: bool, count: bool, free: np.ndarray,
-                      outlets: np.ndarray, flist: np.ndarray, fpos: np.ndarray,
-                      lidx: np.ndarray, path: np.ndarray, cand: np.ndarray, frame: np.ndarray,
-                      seen: np.ndarray, near: np.ndarray, stack: np.ndarray, bits: np.ndarray,
-                      tsq: np.ndarray, st: np.ndarray) -> None:
+def completions_begin(nbr: np.ndarray, colour: np.ndarray, prefix: np.ndarray,
+                      two_colours: bool, memo: bool, count: bool, squares: FreeSquares,
+                      branches: Branches, table: Positions, st: np.ndarray) -> None:
     """Fill the search's state for the path ``prefix`` (int32[k], 1 ≤ k ≤ N, distinct
     squares each a move from the one before). ``colour`` int8[N] 0/1
     (:func:`knightgui_core.walks.flood_kernel.two_colouring`, read only when
-    ``two_colours``); ``memo``: keep states in the table when at most 64 squares are free
-    (``tsq`` int32[2^j] is cleared to -1); ``count``: count every finish (else stop at the
-    first). State arrays: ``free`` uint8[N], ``outlets``, ``flist``, ``fpos``, ``lidx``,
-    ``path`` int32[N], ``cand`` int32[N, 8], ``frame`` int64[N, 4] (candidates, next,
-    finishes, closed finishes), ``seen``, ``near`` int64[N], ``stack`` int32[N], ``bits``
-    uint64[1], ``st`` int64[CS_FIELDS]. A position already full or failing the conditions
-    is done at once."""
+    ``two_colours``); ``memo``: keep positions in ``table`` when at most 64 squares are free
+    (its squares are cleared to -1); ``count``: count every finish (else stop at the
+    first); ``st`` int64[CS_FIELDS]. A position already full or failing the conditions is
+    done at once."""
+    free, outlets, flist, fpos, lidx, bits = squares
+    path, cand, frame, seen, near, stack = branches
+    tsq = table.square
     n = nbr.shape[0]
     for i in range(st.shape[0]):
         st[i] = 0
@@ -288,17 +330,16 @@ def completions_begin(nbr: np.ndarray, prefix: np.ndarray, colour: np.ndarray,
 
 
 @njit
-def completions_run(nbr: np.ndarray, colour: np.ndarray, max_nodes: int, free: np.ndarray,
-                    outlets: np.ndarray, flist: np.ndarray, fpos: np.ndarray,
-                    lidx: np.ndarray, path: np.ndarray, cand: np.ndarray, frame: np.ndarray,
-                    seen: np.ndarray, near: np.ndarray, stack: np.ndarray, bits: np.ndarray,
-                    tkey: np.ndarray, tsq: np.ndarray, tval: np.ndarray, example: np.ndarray,
+def completions_run(nbr: np.ndarray, colour: np.ndarray, max_nodes: int, squares: FreeSquares,
+                    branches: Branches, table: Positions, example: np.ndarray,
                     st: np.ndarray) -> None:
     """Go on with the search of :func:`completions_begin` for at most ``max_nodes`` forward
     moves. ``st[CS_DONE]`` 1 when it is over: counted (``CS_OPEN``, ``CS_CLOSED``), the
     first finish found when not counting, or a count past 2^63 (``CS_OVERFLOW``). The first
-    finish found goes to ``example`` (int32[N], ``CS_EXLEN`` squares, ``CS_FOUND`` 1).
-    ``tkey`` uint64[2^j], ``tval`` int64[2^j, 2] with ``tsq``: the table."""
+    finish found goes to ``example`` (int32[N], ``CS_EXLEN`` squares, ``CS_FOUND`` 1)."""
+    free, outlets, flist, fpos, lidx, bits = squares
+    path, cand, frame, seen, near, stack = branches
+    tkey, tsq, tval = table
     if st[CS_DONE]:
         return
     first = path[0]
