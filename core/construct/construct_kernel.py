@@ -3,18 +3,36 @@
 The tour is written straight into the output ``path`` (int32[rows*cols]); no other array of
 board size is allocated, so a 2000 × 2000 tour costs 16 MB.
 
-Base pieces come in one table. Piece ``e`` has ``L = tab_start[e+1] - tab_start[e]`` squares:
-``tab_seq[tab_start[e]:...]`` holds local flat indices ``y * w + x`` in path order,
-``tab_ipos`` the inverse (local square → index), ``tab_w`` / ``tab_h`` the block size,
-``tab_closed`` whether the piece is a cycle, ``tab_cut`` a virtual step (strips). Kernels
-first turn local squares into offsets from the block origin on a board ``cols`` wide, stored
-twice over (``off2``, 2L entries per piece) so that a walk round a cycle never wraps.
+Base pieces come in one table, a :class:`PieceTable`. Piece ``e`` has
+``L = start[e+1] - start[e]`` squares: ``seq[start[e]:...]`` holds local flat indices
+``y * w + x`` in path order, ``position`` the inverse (local square → index), ``width`` /
+``height`` the block size, ``cut`` a virtual step (strips). Kernels first turn local squares
+into offsets from the block origin on a board ``cols`` wide, stored twice over (``off2``, 2L
+entries per piece) so that a walk round a cycle never wraps.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
 from ..system.jit import njit
+
+
+class PieceTable(NamedTuple):
+    """The base pieces, concatenated (``knightgui_core.construct.strips.table``): ``seq``
+    int32[S] each piece's local squares in path order, ``start`` int64[E + 1] where piece
+    ``e``'s begin in ``seq``, ``width`` and ``height`` int64[E] its block's size,
+    ``position`` int32[S] each local square's index in its piece's path, ``cut`` int64[E]
+    the index of a piece's virtual step (``seq[cut] → seq[cut + 1]`` is no move: a strip
+    piece's out strand ends there), or -1."""
+
+    seq: np.ndarray
+    start: np.ndarray
+    width: np.ndarray
+    height: np.ndarray
+    position: np.ndarray
+    cut: np.ndarray
 
 
 @njit
@@ -82,8 +100,7 @@ def _join_kinds(pi, pj, ci, cj):
 
 @njit
 def grid_path(cols: int, row_off: np.ndarray, col_off: np.ndarray, btype: np.ndarray,
-              tab_seq: np.ndarray, tab_start: np.ndarray, tab_w: np.ndarray, tab_h: np.ndarray,
-              tab_ipos: np.ndarray, root_i: int, root_j: int, root_entry: int,
+              pieces: PieceTable, root_i: int, root_j: int, root_entry: int,
               path: np.ndarray) -> int:
     """Write the tour of a grid of blocks into ``path``.
 
@@ -95,10 +112,10 @@ def grid_path(cols: int, row_off: np.ndarray, col_off: np.ndarray, btype: np.nda
 
     ``row_off`` int64[R + 1] / ``col_off`` int64[C + 1]: first row / column of each block row /
     column (the last entry is the board side); ``btype`` int32[R, C]: the table entry of each
-    block; the table (see the module docstring): ``tab_seq`` int32[S] and ``tab_ipos``
-    int32[S], ``tab_start`` int64[E + 1], ``tab_w`` int64[E], ``tab_h`` int64[E];
-    ``path`` int32[rows * cols] (output).
+    block; ``pieces`` the table of base pieces; ``path`` int32[rows * cols] (output).
     """
+    tab_seq, tab_start, tab_w, tab_h, tab_ipos = (pieces.seq, pieces.start, pieces.width,
+                                                  pieces.height, pieces.position)
     R = btype.shape[0]
     C = btype.shape[1]
     off2, start2 = _offsets2(cols, tab_seq, tab_start, tab_w)
@@ -206,9 +223,8 @@ def grid_path(cols: int, row_off: np.ndarray, col_off: np.ndarray, btype: np.nda
 
 # ---------------------------------------------------------------------- strips
 @njit
-def strip_path(cols: int, piece: np.ndarray, x0: np.ndarray, tab_seq: np.ndarray,
-               tab_start: np.ndarray, tab_w: np.ndarray, tab_cut: np.ndarray, left_kind: int,
-               path: np.ndarray) -> int:
+def strip_path(cols: int, piece: np.ndarray, x0: np.ndarray, pieces: PieceTable,
+               left_kind: int, path: np.ndarray) -> int:
     """Write a strip tour (rows 0..H-1 of a board ``cols`` wide) into ``path``.
 
     ``piece[k]`` is the table entry at column ``x0[k]``; piece 0 is a left cap when
@@ -218,9 +234,9 @@ def strip_path(cols: int, piece: np.ndarray, x0: np.ndarray, tab_seq: np.ndarray
     ``bin … bout`` right to left, the left cap's second strand. Returns squares written.
 
     ``piece`` int64[P] and ``x0`` int64[P]: table entry and first column of each piece, left
-    to right; the table (see the module docstring): ``tab_seq`` int32[S], ``tab_start``
-    int64[E + 1], ``tab_w`` int64[E], ``tab_cut`` int64[E]; ``path`` int32[H * cols] (output).
+    to right; ``pieces`` the table of base pieces; ``path`` int32[H * cols] (output).
     """
+    tab_seq, tab_start, tab_w, tab_cut = pieces.seq, pieces.start, pieces.width, pieces.cut
     off2, start2 = _offsets2(cols, tab_seq, tab_start, tab_w)
     P = piece.shape[0]
     p = 0

@@ -191,14 +191,13 @@ def _grid(rows: int, cols: int, rparts: list[int], cparts: list[int],
     rp = pieces[btype[root]]
     need = _needed_gadgets(root[0], root[1], len(rparts), len(cparts))
     entry = _root_entry(rp, need) if rp.closed else int(rp.seq[0])
-    seq, starts, tab_w, tab_h, ipos, _ = cs.table(pieces)
     row_off = np.zeros(len(rparts) + 1, dtype=np.int64)
     np.cumsum(rparts, out=row_off[1:])
     col_off = np.zeros(len(cparts) + 1, dtype=np.int64)
     np.cumsum(cparts, out=col_off[1:])
     path = np.empty(rows * cols, dtype=np.int32)
-    written = kc.grid_path(cols, row_off, col_off, btype, seq, starts, tab_w, tab_h, ipos,
-                           root[0], root[1], entry, path)
+    written = kc.grid_path(cols, row_off, col_off, btype, cs.table(pieces), root[0], root[1],
+                           entry, path)
     if written != rows * cols:
         raise RuntimeError(f"construction of {cols}×{rows} wrote {written} squares")  # a bug
     return path

@@ -18,11 +18,10 @@ SMALL = 120
 WIDEST_CAP = 26
 
 
-def table(pieces: Sequence[cb.Piece]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                              np.ndarray, np.ndarray]:
-    """Concatenate base pieces into the flat arrays the kernels take: ``(seq, starts, w, h,
-    ipos, cut)``, the table of :mod:`knightgui_core.construct.construct_kernel` (``seq``, ``ipos``
-    int32[S]; ``starts`` int64[E + 1]; ``w``, ``h``, ``cut`` int64[E])."""
+def table(pieces: Sequence[cb.Piece]) -> kc.PieceTable:
+    """Concatenate base pieces into the table the kernels take, a
+    :class:`~knightgui_core.construct.construct_kernel.PieceTable` (``seq``, ``position``
+    int32[S]; ``start`` int64[E + 1]; ``width``, ``height``, ``cut`` int64[E])."""
     starts = np.zeros(len(pieces) + 1, dtype=np.int64)
     for k, p in enumerate(pieces):
         starts[k + 1] = starts[k] + p.seq.size
@@ -33,7 +32,7 @@ def table(pieces: Sequence[cb.Piece]) -> tuple[np.ndarray, np.ndarray, np.ndarra
     w = np.array([p.w for p in pieces], dtype=np.int64)
     h = np.array([p.h for p in pieces], dtype=np.int64)
     cut = np.array([p.cut for p in pieces], dtype=np.int64)
-    return seq, starts, w, h, ipos, cut
+    return kc.PieceTable(seq, starts, w, h, ipos, cut)
 
 
 def plan(H: int, n: int, closed: bool,
@@ -63,7 +62,6 @@ def strip(H: int, n: int, closed: bool, left_piece: cb.Piece | None = None,
     pieces = [cb.strip_piece(H, "period", cb.STRIP_PERIOD), cb.strip_piece(H, "right", r)]
     if l:
         pieces.append(left_piece if left_piece is not None else cb.strip_piece(H, left_kind, l))
-    seq, starts, w, _, _, cut = table(pieces)
     # piece ids left to right: [left] period * k, right; their first columns
     kinds = np.zeros((1 if l else 0) + k + 1, dtype=np.int64)
     x0 = np.empty(kinds.size, dtype=np.int64)
@@ -74,7 +72,7 @@ def strip(H: int, n: int, closed: bool, left_piece: cb.Piece | None = None,
     kinds[-1] = 1
     path = np.empty(H * n, dtype=np.int32)
     code = 0 if not l else (1 if left_kind == "left_open" else 2)
-    written = kc.strip_path(n, kinds, x0, seq, starts, w, cut, code, path)
+    written = kc.strip_path(n, kinds, x0, table(pieces), code, path)
     if written != H * n:
         raise RuntimeError(f"strip construction wrote {written} of {H * n} squares")  # a bug
     return path
