@@ -26,19 +26,11 @@ import os
 import sys
 import time
 
-#: the targets missed so far, named
-MISSED: list[str] = []
+from _targets import check, verdict
 
 
 def load() -> str:
     return f"load {os.getloadavg()[0]:.1f}"
-
-
-def target(name: str, met: bool) -> str:
-    """``met``, kept in :data:`MISSED` when not, as the end of a figure's line."""
-    if not met:
-        MISSED.append(name)
-    return "met" if met else "MISSED"
 
 
 def noop(i: int) -> int:
@@ -78,7 +70,7 @@ def overhead(n: int) -> None:
         dt = time.perf_counter() - t
         ms = dt / n * 1e3
         print(f"[2] overhead per task ({mode}, 1 worker, {n} tasks): {ms:.2f} ms; target "
-              f"5 ms: {target(f'[2] {mode}', ms <= 5)}   ({load()})")
+              f"5 ms: {check(f'[2] {mode}', ms <= 5)}   ({load()})")
         runner.shutdown_local()
 
 
@@ -116,14 +108,14 @@ def job_figures(job_s: float) -> None:
     one, one_cpu = time.perf_counter() - t, time.process_time() - c
     print(f"[3] per-core rate, runner 1 worker {one:.1f} s against the kernel {direct:.1f} s: "
           f"{direct / one * 100:.1f} % of the kernel's rate (target >= 90 %: "
-          f"{target('[3]', direct / one >= 0.9)}); CPU time "
+          f"{check('[3]', direct / one >= 0.9)}); CPU time "
           f"{one_cpu:.1f} s against {direct_cpu:.1f} s: {direct_cpu / one_cpu * 100:.1f} %   "
           f"({load()})")
     t = time.perf_counter()
     run_study(n, "first", orders=sub, workers=2)
     two = time.perf_counter() - t
     print(f"[4] 2 workers against 1: {one:.1f} s / {two:.1f} s = {one / two:.2f}× "
-          f"(target >= 1.8×: {target('[4]', one / two >= 1.8)})   ({load()})")
+          f"(target >= 1.8×: {check('[4]', one / two >= 1.8)})   ({load()})")
     runner.shutdown_local()
 
 
@@ -152,10 +144,10 @@ def count_9x9() -> None:
     print(f"[6] count 9×9 runner, one worker: {tours / one_wall / 1e6:.2f} M tours/s "
           f"({one_wall:.1f} s, {one.tasks['total']} tasks, {one_cpu:.1f} s CPU) → "
           f"{one_wall / direct:.2f}× the kernel's wall time (target <= 1.10: "
-          f"{target('[6] one worker', one_wall / direct <= 1.1)}), {one_cpu / direct_cpu:.2f}× "
+          f"{check('[6] one worker', one_wall / direct <= 1.1)}), {one_cpu / direct_cpu:.2f}× "
           f"its CPU time (under load the fairer one)   ({load()})")
     print(f"[6] count 9×9, all 81 starts, default scheduler: {dt:.1f} s, "
-          f"{res.totals['tours']:,} tours; target 30 s: {target('[6] 9×9', dt <= 30)}   "
+          f"{res.totals['tours']:,} tours; target 30 s: {check('[6] 9×9', dt <= 30)}   "
           f"({load()})")
 
 
@@ -175,8 +167,7 @@ def main() -> int:
         job_figures(a.job)
     if "6" in a.only:
         count_9x9()
-    print("every target met" if not MISSED else f"missed: {', '.join(MISSED)}")
-    return 1 if MISSED else 0
+    return verdict()
 
 
 if __name__ == "__main__":

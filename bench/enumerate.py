@@ -8,13 +8,18 @@
   under 50 ms);
 * all 53 strict combinations, single thread;
 * the whole 22,432-run study on all cores (target ≤ 30 s on 2 cores).
+
+Exit status 1 when a figure misses its target.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import statistics
+import sys
 import time
+
+from _targets import check, verdict
 
 from knightgui_core.studies import phadke as P
 from knightgui_core.studies.phadke.tables import family_totals, format_families
@@ -54,14 +59,14 @@ def main(argv=None):
         print(f"a8→c7 strict, {label}: {sol:,} solutions, {dead:,} dead ends, {fwd:,} forward "
               f"moves in {t * 1e3:.2f} ms (best {BEST[eng.count] * 1e3:.2f}) = "
               f"{sol / t / 1e6:.2f} M solutions/s, {fwd / t / 1e6:.1f} M moves/s"
-              + ("  (target ≥ 2.5 M/s: " + ("met" if sol / t >= 2.5e6 else "NOT met") + ", "
+              + ("  (target ≥ 2.5 M/s: " + check("a8→c7 solutions/s", sol / t >= 2.5e6) + ", "
                  f"{sol / t / PHADKE_1981:,.0f}× the 1981 mainframe)" if bits else ""))
 
     def first1981():
         return Enumerator(8, 8, "a8", "c7").first(1981)
     t, sols = median_time(first1981, a.repeat)
     print(f"first 1,981 solutions of a8→c7 via Enumerator.first: {t * 1e3:.1f} ms "
-          f"(target well under 50 ms)")
+          f"(target under 50 ms: {check('first 1,981 solutions', t < 0.05)})")
 
     def step1981():
         en = Enumerator(8, 8, "a8", "c7")
@@ -85,12 +90,13 @@ def main(argv=None):
         print(format_families(res))
         print(f"whole study: {len(res.counts):,} algorithms, {tot['solutions']:,} solutions in "
               f"{res.seconds:.1f} s on {a.workers or os.cpu_count()} threads "
-              f"(target ≤ 30 s on 2 cores: {'met' if res.seconds <= 30 else 'NOT met'}; "
+              f"(target ≤ 30 s on 2 cores: {check('whole study', res.seconds <= 30)}; "
               f"load average before: {load:.2f})")
         n = a.workers or os.cpu_count() or 1
         print(f"  CPU time of the study: {cpu:.1f} s (busy {cpu / res.seconds:.2f} of {n} "
               f"cores); on {n} idle cores that is about {cpu / n:.1f} s of wall time")
+    return verdict()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -5,7 +5,8 @@ the ratio against a pure-Python Warnsdorff walk.
 
 Method auto walks the chosen rule first at every size, so the rule's walk is timed too: the
 centre rule (``center-far``) from a1 on 1000² and 2000², the kernel alone and the whole
-``solve`` (walk + validation), against the prototype's 38 / 125 ms (within 1.2×).
+``solve`` (walk + validation), against the prototype's 38 / 125 ms (within 1.2×). Exit
+status 1 when a figure misses its target.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _baseline_py import warnsdorff_py  # noqa: E402
+from _targets import check, verdict  # noqa: E402
 
 from knightgui_core.walks.solve import solve  # noqa: E402
 
@@ -65,7 +67,7 @@ def rule_walks(repeat: int) -> None:
         ratio = tw / PROTOTYPE_WALK[n]
         print(f"{f'{n}×{n}':<22}{tw * 1e3:>8.1f}ms{ts * 1e3:>10.1f}ms"
               f"{PROTOTYPE_WALK[n] * 1e3:>9.0f}ms  {ratio:.2f}× "
-              f"[{'ok' if ratio <= 1.2 else 'MISSED'}]")
+              f"[{check(f'centre rule {n}×{n}', ratio <= 1.2)}]")
 
 
 def main(argv=None):
@@ -79,7 +81,7 @@ def main(argv=None):
         t, res = median_time(lambda r=rows, c=cols, cl=closed, k=kw: solve(r, c, closed=cl, **k), rep)
         assert res.ok and res.tour is not None
         results[label] = t
-        flag = "-" if target is None else "ok" if t <= target else "MISSED"
+        flag = "-" if target is None else check(label, t <= target)
         tgt = "" if target is None else f"{target * 1e3:.1f}ms"
         print(f"{label:<26}{t * 1e3:>10.3f}ms{t / (rows * cols) * 1e9:>11.1f}ns"
               f"{tgt:>8}  {res.method} [{flag}]")
@@ -97,8 +99,9 @@ def main(argv=None):
         walls.append(time.perf_counter() - t)
     w = statistics.median(walls)
     print(f"`knightgui solve --rows 8 --cols 8 --json` wall, warm cache: {w:.2f} s "
-          f"(target 1 s) [{'ok' if w <= 1 else 'MISSED'}]")
+          f"(target 1 s) [{check('knightgui solve wall', w <= 1)}]")
+    return verdict()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
