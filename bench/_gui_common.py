@@ -1,10 +1,12 @@
 """What the window benchmarks share (bench/gui.py and its window runs): quiet offscreen
-notices, timing a call, printing a figure beside its target."""
+notices, timing a call, printing a figure beside its target (checked: bench/_targets.py)."""
 from __future__ import annotations
 
 import statistics
 import sys
 import time
+
+from _targets import check
 
 #: what the offscreen platform says on every resize or raise: not the window's fault
 BENIGN_QT = ("propagateSizeHints", "does not support raise()")
@@ -21,11 +23,12 @@ def quiet_offscreen_notices() -> None:
 
 
 def report(name, values_ms, target_ms):
+    """Print the median of ``values_ms`` with its spread, checked against ``target_ms``."""
     med = statistics.median(values_ms)
     lo, hi = min(values_ms), max(values_ms)
-    ratio = med / target_ms if target_ms else float("nan")
     print(f"{name:<46} median {med:8.2f} ms  (min {lo:.2f}, max {hi:.2f}, n={len(values_ms)})"
-          f"  target ≤ {target_ms:g} ms  ratio {ratio:.2f}")
+          f"  target ≤ {target_ms:g} ms  ratio {med / target_ms:.2f} "
+          f"[{check(name, med <= target_ms)}]")
     return med
 
 

@@ -9,6 +9,7 @@ import tempfile
 import time
 
 from _gui_common import quiet_offscreen_notices, report
+from _targets import check, verdict
 
 
 def exhaustive(c, size: int, start: str, keep: int = 0) -> None:
@@ -116,7 +117,8 @@ def watch_fps(w, app) -> None:
         fps = painted[0] / secs
         print(f"{'Watch 100×100, ' + label:<54} {fps:8.1f} board repaints/s "
               f"({(w.watcher.frames - frames0) / secs:.1f} watch frames/s, {moves / secs:,.0f} "
-              f"moves/s)  target ≥ 30 frames/s  ratio {30 / max(fps, 1e-9):.2f}")
+              f"moves/s)  target ≥ 30 frames/s  ratio {30 / max(fps, 1e-9):.2f} "
+              f"[{check(f'Watch 100×100, {label}', fps >= 30)}]")
         w.cancel()
     vp.removeEventFilter(counter)
     w.act.watch.setChecked(False)
@@ -136,7 +138,7 @@ def keep_only(measure=None) -> int:
     app.processEvents()
     (measure or keep_rate)(w, app)
     w.close()
-    return 0
+    return verdict()
 
 
 def keep_rate(w, app) -> None:
@@ -187,7 +189,9 @@ def keep_rate(w, app) -> None:
     r_rate = kept / secs
     mb = store.nbytes() / 2**20
     print(f"window keeps solutions: {r_rate:,.0f}/s; engine counts: {e_rate:,.0f}/s; "
-          f"ratio R/E = {r_rate / e_rate:.2f}; memory {mb:.1f} MB for {kept:,} solutions "
+          f"ratio R/E = {r_rate / e_rate:.2f} (target ≥ 0.5: "
+          f"{check('window keeps solutions', r_rate / e_rate >= 0.5)}); memory {mb:.1f} MB for "
+          f"{kept:,} solutions "
           f"({store.nbytes() / kept:.0f} bytes each, {store.reserved_bytes() / 2**20:.1f} MB "
           f"allocated)")
     steps = []
@@ -200,4 +204,5 @@ def keep_rate(w, app) -> None:
         steps.append((time.perf_counter() - t) * 1000)
     steps.sort()
     print(f"{'d5 open: jump to a random kept solution':<46} p95 "
-          f"{steps[int(0.95 * len(steps))]:.2f} ms over {len(steps)} jumps (target ≤ 16 ms)")
+          f"{steps[int(0.95 * len(steps))]:.2f} ms over {len(steps)} jumps (target ≤ 16 ms: "
+          f"{check('jump to a kept solution', steps[int(0.95 * len(steps))] <= 16)})")

@@ -5,8 +5,9 @@
     .venv/bin/python bench/gui.py --new-only # only: stepping through new tours only
     .venv/bin/python bench/gui.py --watch    # only: Watch on 100×100, frames a second
 
-Prints each figure with its target and the ratio figure/target (below 1 = within target).
-Medians after a warm-up; the machine is shared, so spread is reported too.
+Prints each figure with its target and the ratio figure/target (below 1 = within target);
+exit status 1 when one is missed. Medians after a warm-up; the machine is shared, so spread
+is reported too.
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 from _gui_common import quiet_offscreen_notices, report, timed  # noqa: E402
 from _gui_window import keep_only, keep_rate, new_only_steps, watch_fps  # noqa: E402
+from _targets import verdict  # noqa: E402
 
 
 def first_frame(runs: int) -> list[float]:
@@ -189,7 +191,7 @@ def main() -> int:
     keep_rate(w, app)
     new_only_steps(w, app)
     w.close()
-    return 0
+    return verdict()
 
 
 if __name__ == "__main__":
