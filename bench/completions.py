@@ -6,7 +6,7 @@ Positions are seeded Warnsdorff prefixes (random ties, random start) that leave 
 squares. For each board and F it prints the median over the positions of the best of
 ``--repeat`` runs of :func:`knightgui_core.walks.hand.completions.completions` (the whole call:
 path check, quick verdict, search), the slowest position, the finishes counted and the moves
-searched; then the first-finish mode and :func:`quick_verdict` alone. The issue's target:
+searched; then the first-finish mode and :func:`quick_verdict` alone. Target:
 an 8×8 position with 20 free squares answered in under a second (exit 1 when missed). The
 machine is shared: the cores and the load average are printed with the figures.
 """
