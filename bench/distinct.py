@@ -6,8 +6,8 @@
   and the peak RSS of this process (one core);
 * Phadke's strict family, distinct cycles (`study phadke --distinct`);
 * every knight's path (`study count --all-tours`) on 6×6 and 5×8, one task per start class on
-  one core, beside the figures P. Luschny gives for his counter (OpenMP, 2 cores: 6×6
-  1.03 s, 5×8 12.7 s; bench/all_tours_peer.py runs it).
+  one core, beside the figures of P. Luschny's counter on 2 cores (OpenMP: 6×6 1.03 s,
+  5×8 12.7 s; bench/all_tours_peer.py runs that counter).
 
 ``--quick`` skips 8×8 and 5×8. The machine is shared: the load average is printed.
 """
