@@ -62,7 +62,8 @@ def test_every_store_is_in_the_table_when_the_kernel_returns(monkeypatch, chunk)
 
     def checked_run(*args):
         ev = run(*args)
-        tab, cfg, ring, rb = args[9], args[8], args[-4], args[-2]
+        table, flight = args[2], args[7]
+        tab, cfg, ring, rb = table.entries, table.config, flight.entries, flight.buckets
         assert cfg[memo_kernel.CF_EVICTED] == 0
         for j in range(ring.shape[0]):
             if ring[j, 2] != 0:

@@ -75,34 +75,34 @@ def count_many(cb: CountBoard, start: int, prefixes: Sequence[Sequence[int]], bu
         prefs[j, :len(p)] = p
         plen[j] = len(p)
     rows = nctx * (n + 1)
-    path = np.zeros(rows, dtype=np.int32)
-    free = np.zeros((rows, 2), dtype=np.uint64)
-    pend = np.zeros((rows, 2), dtype=np.uint64)
-    ntied = np.zeros(rows, dtype=np.int8)
-    ties = np.zeros(rows, dtype=np.int32)
-    ai = np.zeros((rows, 3), dtype=np.int64)
-    af = np.zeros((rows, 2), dtype=np.float64)
-    fw0 = np.zeros(rows, dtype=np.int64)
-    cx = np.zeros((_i.CX_SIZE, nctx), dtype=np.int64)
-    cw = np.zeros(nctx, dtype=np.float64)
-    stb = np.zeros(_k.ST_SIZE, dtype=np.int64)
-    nextp = np.zeros(1, dtype=np.int64)
-    tot_i = np.zeros(_i.TOT_SIZE, dtype=np.int64)
-    tot_f = np.zeros(2, dtype=np.float64)
-    close = cb.att[start].copy()
+    board = _i.Start(cb.att, cb.mtype, cb.att[start].copy(), n, start)
+    subtrees = _i.Subtrees(prefs, plen, np.zeros(1, dtype=np.int64))
+    stacks = _i.Stacks(path=np.zeros(rows, dtype=np.int32),
+                       unvisited=np.zeros((rows, 2), dtype=np.uint64),
+                       onward=np.zeros((rows, 2), dtype=np.uint64),
+                       tie_width=np.zeros(rows, dtype=np.int8),
+                       ties=np.zeros(rows, dtype=np.int32),
+                       scratch=np.zeros(_k.ST_SIZE, dtype=np.int64))
+    # no dead-end lengths here: their columns are one wide and go untouched
+    sums = _m.TieSums(counts=np.zeros((rows, 3), dtype=np.int64),
+                      chances=np.zeros((rows, 2), dtype=np.float64),
+                      dead_lengths=np.zeros((rows, 1), dtype=np.int64),
+                      dead_length_p=np.zeros((rows, 1), dtype=np.float64),
+                      opened_at=np.zeros(rows, dtype=np.int64))
+    contexts = _i.Contexts(np.zeros((_i.CX_SIZE, nctx), dtype=np.int64),
+                           np.zeros(nctx, dtype=np.float64))
+    totals = _i.Totals(np.zeros(_i.TOT_SIZE, dtype=np.int64), np.zeros(2, dtype=np.float64))
     ring = np.zeros((_i.RING, 8), dtype=np.uint64)
-    ringb = np.zeros(_i.RING, dtype=np.int64)
+    flight = _i.Ring(ring, ring.view(np.float64), np.zeros(_i.RING, dtype=np.int64))
     for s in range(nctx):
-        _i.many_begin(cb.att, cb.mtype, n, start, prefs, plen, nextp, path, free, pend, ntied,
-                      ties, ai, af, cx, cw, stb, s)
+        _i.many_begin(board, subtrees, stacks, sums, contexts, s)
+    tot_i, tot_f = totals
     left = int(budget)
     ev = _i.BUDGET
     while left > 0:
         f0 = int(tot_i[_i.TOT_FORWARD])
         new0 = int(tot_i[_i.TOT_NEW])
-        ev = _i.many_run(cb.att, cb.mtype, close, n, start, prefs, plen, nextp, table.cfg,
-                         table.tab, table.tabf, path, free, pend, ntied, ties, ai, af, fw0, cx,
-                         cw, stb, tot_i, tot_f, ring, ring.view(np.float64), ringb,
+        ev = _i.many_run(board, subtrees, table.record, stacks, sums, contexts, totals, flight,
                          min(left, int(chunk)))
         left -= int(tot_i[_i.TOT_FORWARD]) - f0
         table.filled += int(tot_i[_i.TOT_NEW]) - new0
@@ -115,39 +115,38 @@ def count_many(cb: CountBoard, start: int, prefixes: Sequence[Sequence[int]], bu
     out.probes = int(tot_i[_i.TOT_PROBES])
     out.hits = int(tot_i[_i.TOT_HITS])
     if ev != _i.DONE:
-        _stopped(cb, n, nctx, subs, cx, cw, path, pend, ntied, ties, ai, af, nextp, out)
+        _stopped(cb, subs, subtrees, stacks, sums, contexts, out)
     return out
 
 
-def _stopped(cb: CountBoard, n: int, nctx: int, subs: list[tuple], cx: np.ndarray,
-             cw: np.ndarray, path: np.ndarray, pend: np.ndarray, ntied: np.ndarray,
-             ties: np.ndarray, ai: np.ndarray, af: np.ndarray, nextp: np.ndarray,
-             out: SubtreeCount) -> None:
+def _stopped(cb: CountBoard, subs: list[tuple], subtrees: _i.Subtrees, stacks: _i.Stacks,
+             sums: _m.TieSums, contexts: _i.Contexts, out: SubtreeCount) -> None:
     """Stopped within the budget: each live search's counts so far into ``out``, and its
     options left, then the subtrees not started, into ``out.rest``. A search stands either on
     the tie it has just opened (its lookup in flight is dropped) or, not walked yet, on the
     root of its subtree."""
+    n = cb.n
+    cx, cw = contexts
     oi = np.zeros(3, np.int64)
     of = np.zeros(2, np.float64)
-    al = np.zeros((n + 1, 1), np.int64)
-    alp = np.zeros((n + 1, 1), np.float64)
     ol = np.zeros(1, np.int64)
     olp = np.zeros(1, np.float64)
-    for s in range(nctx):
+    for s in range(cx.shape[1]):
         if cx[_i.CX_LIVE, s] == 0:
             continue
         if cx[_i.CX_PHASE, s] == _i.PH_RUN:
             out.rest.append(subs[int(cx[_i.CX_PREFIX, s])])   # begun, not walked yet
             continue
-        o = s * (n + 1)
-        e = o + n + 1
+        rows = slice(s * (n + 1), (s + 1) * (n + 1))
         ntie = int(cx[_i.CX_NTIE, s])
-        _m.memo_fold(n, ntie, ties[o:e], ntied[o:e], ai[o:e], af[o:e], al, alp, oi, of, ol, olp)
+        _m.memo_fold(n, ntie, stacks.ties[rows], stacks.tie_width[rows],
+                     _m.TieSums(*(a[rows] for a in sums)), oi, of, ol, olp)
         out.tours += int(oi[0])
         out.closed += int(oi[1])
         out.dead_ends += int(oi[2])
         out.p_success += float(cw[s]) * float(of[0])
         out.p_closed += float(cw[s]) * float(of[1])
-        out.rest.extend(left_of(path[o:e], ntied[o:e], ties[o:e], pend[o:e], cb.mtype,
-                                int(cx[_i.CX_K, s]) - o, ntie))
-    out.rest.extend(subs[int(nextp[0]):])
+        out.rest.extend(left_of(stacks.path[rows], stacks.tie_width[rows], stacks.ties[rows],
+                                stacks.onward[rows], cb.mtype, int(cx[_i.CX_K, s]) - rows.start,
+                                ntie))
+    out.rest.extend(subs[int(subtrees.next[0]):])

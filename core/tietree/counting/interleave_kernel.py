@@ -35,22 +35,16 @@ unchanged on absolute rows; ``ties[o + i]`` holds the *relative* number of its i
 so a context's slice of the arrays is a ``count_kernel`` state (``memo_fold`` and the
 wrapper's work-left listing read it as such).
 
-Arrays (``N`` squares, ``S`` contexts, ``R = S * (N + 1)`` rows):
-
-* ``path`` int32[R], ``free`` uint64[R, 2], ``pend`` uint64[R, 2], ``ntied`` int8[R],
-  ``ties`` int32[R], ``ai`` int64[R, 3], ``af`` float64[R, 2], ``fw0`` int64[R].
-* ``cx`` int64[CX_SIZE, S]: each context's saved state (slots ``CX_*``); ``cw`` float64[S]
-  the weight of its subtree (the product of ``1 / width`` over the ties of its prefix).
-* ``prefs`` int8[P, D], ``plen`` int64[P]: the subtrees to count, in order;
-  ``nextp`` int64[1]: the next one to start.
-* ``tot_i`` int64[TOT_SIZE], ``tot_f`` float64[2]: what the finished subtrees counted (slots
-  ``TOT_*``; probabilities weighted).
-* ``cfg``, ``tab``, ``tabf``: the table's (:mod:`~knightgui_core.tietree.counting.memo_kernel`).
-* ``stb`` int64[count_kernel.ST_SIZE]: scratch for ``count_begin``.
-* ``ring`` uint64[RING, 8] (``ringf`` its float64 view), ``rb`` int64[RING]: the stores in
-  flight, entries in the table's layout, and their buckets (empty between calls).
+State in records (``N`` squares, ``S`` contexts, ``R = S * (N + 1)`` rows): the board and
+the start (:class:`Start`), the subtrees to count (:class:`Subtrees`), the table
+(``memo_kernel.Table``), the contexts' count states (:class:`Stacks`) and tie sums
+(``memo_kernel.TieSums`` over ``R`` rows; dead-end lengths are not kept here, its length
+columns go untouched), each context's saved state (:class:`Contexts`), what the finished
+subtrees counted (:class:`Totals`) and the stores in flight (:class:`Ring`).
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -59,7 +53,18 @@ from ...system.prefetch_kernel import prefetch_row
 from . import count_kernel as _ck
 from .bucket_kernel import _KEY_MASK, KEY_BITS, WAYS, _top_bucket, bucket_shift, find_key, slot_for_key
 from .count_kernel import count_begin
-from .memo_kernel import CF_BUCKETS, CF_EVICTED, CF_MAX, CF_MIN, _key, add_entry, write_entry
+from .memo_kernel import (
+    CF_BUCKETS,
+    CF_EVICTED,
+    CF_MAX,
+    CF_MIN,
+    Entry,
+    Table,
+    TieSums,
+    _key,
+    add_entry,
+    write_entry,
+)
 from .rule_kernel import forced
 from .rule_kernel import pop_into_inlined as pop_into
 from .rule_kernel import step_inlined as step
@@ -68,7 +73,7 @@ DONE, BUDGET = _ck.DONE, _ck.BUDGET
 PH_RUN, PH_LEAF = _ck.PH_RUN, _ck.PH_LEAF
 # a context's saved state: its number (absolute row), phase, open ties, forward moves in its
 # subtree, the tie whose lookup is in flight (absolute row, -1: none) and its bucket, whether
-# it runs a subtree (1) or is idle (0), the index of that subtree in ``prefs``
+# it runs a subtree (1) or is idle (0), the index of that subtree in ``Subtrees.prefixes``
 CX_K, CX_PHASE, CX_NTIE, CX_FWD, CX_PK, CX_PB, CX_LIVE, CX_PREFIX = range(8)
 CX_SIZE = 8
 # totals: tours, closed, dead ends, forward moves, lookups, hits, new entries
@@ -77,6 +82,80 @@ TOT_SIZE = 7
 #: stores in flight (a power of two): a finished node's entry waits in a ring of this many
 #: while its bucket is fetched, and goes into the table when the ring comes round to it
 RING = 8
+
+
+
+
+class Start(NamedTuple):
+    """The board and the start square every subtree is counted from."""
+
+    #: uint64[N, 2]: the knight attack mask of each square
+    attacks: np.ndarray
+    #: int8[N, N]: the move type (1..8) of each knight step, 0 elsewhere
+    move_type: np.ndarray
+    #: uint64[2]: the squares a knight move from the start (a tour ending there is closed)
+    closing: np.ndarray
+    squares: int
+    start: int
+
+
+class Subtrees(NamedTuple):
+    """The subtrees to count, in order, each named by its prefix."""
+
+    #: int8[P, D]: the prefixes (move types taken at the first ties), padded
+    prefixes: np.ndarray
+    #: int64[P]: the length of each
+    lengths: np.ndarray
+    #: int64[1]: the next one to start
+    next: np.ndarray
+
+
+class Stacks(NamedTuple):
+    """The contexts' count states, one after another (rows ``o .. o + N`` of context ``s``,
+    ``o = s * (N + 1)``), each as :mod:`~knightgui_core.tietree.counting.count_kernel` keeps
+    one."""
+
+    #: int32[R]: the square of each number
+    path: np.ndarray
+    #: uint64[R, 2]: the unvisited squares once each number stands
+    unvisited: np.ndarray
+    #: uint64[R, 2]: the tied options of each number not taken yet
+    onward: np.ndarray
+    #: int8[R]: how many options were tied at each number
+    tie_width: np.ndarray
+    #: int32[R]: the relative numbers of each context's open ties, ascending
+    ties: np.ndarray
+    #: int64[count_kernel.ST_SIZE]: scratch for ``count_begin``
+    scratch: np.ndarray
+
+
+class Contexts(NamedTuple):
+    """Each context's saved state between turns."""
+
+    #: int64[CX_SIZE, S]: the slots ``CX_*``
+    saved: np.ndarray
+    #: float64[S]: the weight of its subtree (the product of ``1 / width`` over its prefix's ties)
+    weight: np.ndarray
+
+
+class Totals(NamedTuple):
+    """What the finished subtrees counted."""
+
+    #: int64[TOT_SIZE]: the slots ``TOT_*``
+    counts: np.ndarray
+    #: float64[2]: P(tour), P(closed tour), weighted
+    chances: np.ndarray
+
+
+class Ring(NamedTuple):
+    """The stores in flight (empty between calls)."""
+
+    #: uint64[RING, 8]: entries in the table's layout
+    entries: np.ndarray
+    #: float64[RING, 8]: the same memory as floats
+    entries_f: np.ndarray
+    #: int64[RING]: the bucket of each
+    buckets: np.ndarray
 
 
 @njit(inline="always")
@@ -94,12 +173,15 @@ def _put(cfg: np.ndarray, tab: np.ndarray, ring: np.ndarray, rb: np.ndarray, j: 
 
 
 @njit
-def many_begin(att: np.ndarray, mtype: np.ndarray, n: int, start: int, prefs: np.ndarray,
-               plen: np.ndarray, nextp: np.ndarray, path: np.ndarray, free: np.ndarray,
-               pend: np.ndarray, ntied: np.ndarray, ties: np.ndarray, ai: np.ndarray,
-               af: np.ndarray, cx: np.ndarray, cw: np.ndarray, stb: np.ndarray, s: int) -> bool:
-    """Context ``s`` takes the next subtree of ``prefs`` (False, and the context idle, when
-    none is left). The prefixes were checked by the wrapper."""
+def many_begin(board: Start, subtrees: Subtrees, stacks: Stacks, sums: TieSums,
+               contexts: Contexts, s: int) -> bool:
+    """Context ``s`` takes the next subtree of ``subtrees`` (False, and the context idle,
+    when none is left). The prefixes were checked by the wrapper."""
+    att, mtype, _close, n, start = board
+    prefs, plen, nextp = subtrees
+    path, free, pend, ntied, ties, stb = stacks
+    ai, af = sums.counts, sums.chances
+    cx, cw = contexts
     p = nextp[0]
     if p >= prefs.shape[0]:
         cx[CX_LIVE, s] = 0
@@ -130,18 +212,20 @@ def many_begin(att: np.ndarray, mtype: np.ndarray, n: int, start: int, prefs: np
 
 
 @njit(_nrt=False)
-def many_run(att: np.ndarray, mtype: np.ndarray, close: np.ndarray, n: int, start: int,
-             prefs: np.ndarray, plen: np.ndarray, nextp: np.ndarray, cfg: np.ndarray,
-             tab: np.ndarray, tabf: np.ndarray, path: np.ndarray, free: np.ndarray,
-             pend: np.ndarray, ntied: np.ndarray, ties: np.ndarray, ai: np.ndarray,
-             af: np.ndarray, fw0: np.ndarray, cx: np.ndarray, cw: np.ndarray, stb: np.ndarray,
-             tot_i: np.ndarray, tot_f: np.ndarray, ring: np.ndarray, ringf: np.ndarray,
-             rb: np.ndarray, max_steps: int) -> int:
+def many_run(board: Start, subtrees: Subtrees, table: Table, stacks: Stacks, sums: TieSums,
+             contexts: Contexts, totals: Totals, ring: Ring, max_steps: int) -> int:
     """Walk the contexts in turn (each set up by :func:`many_begin`; a finished one takes the
     next subtree) until every subtree is counted (DONE) or ``max_steps`` forward moves are
     made (BUDGET, at a hand-over: every live context then has just opened a tie and sent its
     lookup, or is idle; call again to go on). Every store has reached the table when it
     returns (the wrapper may double the table between calls)."""
+    att, _mtype, close, n, start = board
+    cfg, tab, tabf = table.config, table.entries, table.entries_f
+    path, free, pend, ntied, ties, _stb = stacks
+    ai, af, fw0 = sums.counts, sums.chances, sums.opened_at
+    cx, cw = contexts
+    tot_i, tot_f = totals
+    ring_e, ring_f, rb = ring
     one = np.uint64(1)
     nctx = cx.shape[1]
     lo = cfg[CF_MIN]
@@ -231,15 +315,16 @@ def many_run(att: np.ndarray, mtype: np.ndarray, close: np.ndarray, n: int, star
                 if use and lo <= rem and rem <= hi:
                     # the entry waits in the ring while its bucket comes; the oldest goes in
                     j = nq & (RING - 1)
-                    if nq >= RING and _put(cfg, tab, ring, rb, j) == 2:
+                    if nq >= RING and _put(cfg, tab, ring_e, rb, j) == 2:
                         tot_i[TOT_NEW] += 1
                     nq += 1
                     w2 = _key(path, kk, start)
                     rb[j] = _top_bucket(free[kk, 0], free[kk, 1], w2, shift)
                     prefetch_row(tab, rb[j])
                     prefetch_row(tab, rb[j] + 1)
-                    write_entry(ring, ringf, j, free[kk, 0], free[kk, 1], w2, fwd - fw0[kk],
-                                ai[kk, 0], ai[kk, 1], ai[kk, 2], p, pc)
+                    write_entry(ring_e, ring_f, j, Entry(free[kk, 0], free[kk, 1], w2,
+                                                         fwd - fw0[kk], ai[kk, 0], ai[kk, 1],
+                                                         ai[kk, 2], p, pc))
                 for j in range(3):
                     ai[parent, j] += ai[kk, j]
                 af[parent, 0] += p
@@ -259,8 +344,7 @@ def many_run(att: np.ndarray, mtype: np.ndarray, close: np.ndarray, n: int, star
                     tot_i[j] += ai[o, j]
                 tot_f[0] += w * af[o, 0]
                 tot_f[1] += w * af[o, 1]
-                if many_begin(att, mtype, n, start, prefs, plen, nextp, path, free, pend,
-                              ntied, ties, ai, af, cx, cw, stb, s):
+                if many_begin(board, subtrees, stacks, sums, contexts, s):
                     k = cx[CX_K, s]
                     phase = np.int64(PH_RUN)
                     ntie = 0
@@ -291,7 +375,7 @@ def many_run(att: np.ndarray, mtype: np.ndarray, close: np.ndarray, n: int, star
             ntie = cx[CX_NTIE, s]
             fwd = cx[CX_FWD, s]
     for i in range(max(0, nq - RING), nq):
-        if _put(cfg, tab, ring, rb, i & (RING - 1)) == 2:
+        if _put(cfg, tab, ring_e, rb, i & (RING - 1)) == 2:
             tot_i[TOT_NEW] += 1
     tot_i[TOT_FORWARD] += moves
     return event

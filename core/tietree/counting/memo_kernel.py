@@ -7,7 +7,7 @@ the same unvisited set) has the same subtree below it. Its results are kept in a
 first time and added at once the next times.
 
 **Where it looks.** Only at tie nodes (paths that meet anywhere meet again at the next tie
-node or leaf below it), when the squares left lie in ``cfg[CF_MIN] ..= cfg[CF_MAX]``.
+node or leaf below it), when the squares left lie in ``config[CF_MIN] ..= config[CF_MAX]`` (:class:`Table`).
 
 **What a node keeps**: tours, closed tours (last square a knight move from the start), dead
 ends, and, for a walk that picks uniformly at random among tied squares, the probability of
@@ -34,7 +34,7 @@ slowest instruction; in flight, the count is about 1.2× faster (``bench/table.p
 
 **Doubling in place.** The wrapper maps the table's whole memory at once (only the pages in
 use are touched), starts with few buckets and doubles it where it lies when more room pays
-(``cfg[CF_EVICTED]`` counts replaced entries; table.py's ``grow_if_full``). A key's bucket is
+(``config[CF_EVICTED]`` counts replaced entries; table.py's ``grow_if_full``). A key's bucket is
 the top bits of its hash (:func:`_top_bucket`), so bucket ``b`` splits into ``2b`` and
 ``2b + 1`` and :func:`memo_rehash` reads and writes in order, with no second table.
 
@@ -42,24 +42,17 @@ the top bits of its hash (:func:`_top_bucket`), so bucket ``b`` splits into ``2b
 module's visitor (``memo_*``) bound by :func:`~knightgui_core.system.jit.specialise`
 (:func:`memo_run` is cached whole, loop inlined; an edit of count_kernel.py is still a cache
 miss here, as every index holds the stamp of all kernel files: system/kernel_cache.py).
-Arrays (``N`` squares, ``C`` = buckets × WAYS entries):
-
-* ``tab``   uint64[C, 8]  per entry: free word 0, free word 1, ``square | start << 8 |
-  1 << 16 | cost << 20`` (0: empty; cost: forward moves the subtree took, capped), tours,
-  closed, dead ends, and (through ``tabf``, a float64 view of the same memory) P(tour) and
-  P(closed tour) from the node in words 6 and 7.
-* ``tlen``  int64[C, W], ``tlp`` float64[C, W]: dead ends and their probability by squares
-  visited after the node (index r: stuck at number k + r); shape (1, 1) when lengths are off.
-* ``ai``    int64[N + 1, 3], ``af`` float64[N + 1, 2], ``al`` int64[N + 1, L], ``alp``
-  float64[N + 1, L] (L = N + 1 with lengths, else 1): per open tie k, the sums over its
-  children so far (probabilities not yet divided by the tie's width); row 0 is the task's
-  root.
-* ``fw0``   int64[N + 1]  forward moves when tie k was opened.
-* ``cfg``   int64[CF_SIZE], ``st`` int64[ST_SIZE] as below; ``path``, ``free``, ``pend``,
-  ``ntied``, ``ties`` as in :mod:`~knightgui_core.tietree.counting.count_kernel` (``count_begin``
-  prepares them).
+State (``N`` squares, ``C`` = buckets × WAYS entries) in two records besides the count loop's
+own arrays (``path``, ``free``, ``pend``, ``ntied``, ``ties`` as in
+:mod:`~knightgui_core.tietree.counting.count_kernel`, whose ``count_begin`` prepares them, and
+``st`` int64[ST_SIZE], slots below): the table (:class:`Table`; an entry's words: free word 0,
+free word 1, ``square | start << 8 | 1 << 16 | cost << 20`` (0: empty; cost: forward moves the
+subtree took, capped), tours, closed, dead ends, then P(tour) and P(closed tour) from the node
+as float64) and the open ties' sums (:class:`TieSums`).
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -99,43 +92,123 @@ ST_SIZE = _ck.ST_SIZE + 10
 # configuration slots
 CF_MIN, CF_MAX, CF_LENS, CF_BUCKETS, CF_EVICTED = range(5)
 CF_SIZE = 5
-# ---- the transposition table's visitor of count_kernel.count_loop (bound by specialise):
-# ``V`` = (cfg, tab, tabf, tlen, tlp, ai, af, al, alp, fw0, pend, st, path, free), ``P`` what
-# memo_setup reads
+
+
+class Table(NamedTuple):
+    """The transposition table's arrays, as
+    :class:`~knightgui_core.tietree.counting.table.TransTable` holds them (``C`` entries;
+    ``W`` the lengths kept, 1 when lengths are off)."""
+
+    #: int64[CF_SIZE]: the window, lengths on, the buckets, the entries replaced (``CF_*``)
+    config: np.ndarray
+    #: uint64[C, 8]: the entries, one cache line each
+    entries: np.ndarray
+    #: float64[C, 8]: the same memory as floats (words 6 and 7: P(tour), P(closed tour))
+    entries_f: np.ndarray
+    #: int64[C, W]: an entry's dead ends by squares visited after its node; (1, 1) when off
+    dead_lengths: np.ndarray
+    #: float64[C, W]: their probability
+    dead_length_p: np.ndarray
+
+
+class TieSums(NamedTuple):
+    """Per open tie ``k`` (row 0: the task's root), the sums over its children so far,
+    probabilities not yet divided by the tie's width (``L`` = N + 1 with lengths, else 1)."""
+
+    #: int64[N + 1, 3]: tours, closed tours, dead ends
+    counts: np.ndarray
+    #: float64[N + 1, 2]: P(tour), P(closed tour)
+    chances: np.ndarray
+    #: int64[N + 1, L]: dead ends by the number they got stuck at
+    dead_lengths: np.ndarray
+    #: float64[N + 1, L]: their probability
+    dead_length_p: np.ndarray
+    #: int64[N + 1]: forward moves when tie ``k`` was opened
+    opened_at: np.ndarray
+
+
+class Entry(NamedTuple):
+    """A finished node's results, as its entry keeps them."""
+
+    #: the key: the unvisited squares (two words) and :func:`_key` (square, start, marker)
+    free0: np.uint64
+    free1: np.uint64
+    key: np.uint64
+    #: forward moves the subtree took (capped when stored)
+    cost: int
+    tours: int
+    closed: int
+    dead: int
+    p_tour: float
+    p_closed: float
+
+
+# ---- the transposition table's visitor of count_kernel.count_loop (bound by specialise)
+
+class Visit(NamedTuple):
+    """The visitor's data (count_loop's ``V``): the table, the open ties' sums, and the
+    count's own arrays a hit cuts back and a key is read from."""
+
+    table: Table
+    sums: TieSums
+    #: count_kernel's ``pend``: the tied options not taken yet
+    onward: np.ndarray
+    #: the scalar slots ``ST_*``
+    status: np.ndarray
+    path: np.ndarray
+    #: count_kernel's ``free``: the unvisited squares once number k stands
+    unvisited: np.ndarray
+
+
+class Window(NamedTuple):
+    """What the visitor reads once per call (count_loop's ``P``)."""
+
+    #: tie nodes with ``fewest ..= most`` squares left are looked up and stored
+    fewest: int
+    most: int
+    #: the table has buckets
+    on: bool
+    #: its :func:`bucket_shift`
+    shift: np.uint64
+    #: dead ends by length are kept, ``width`` of them an entry
+    lengths: bool
+    width: int
+    start: int
+    squares: int
 
 
 @njit(inline="always")
-def memo_setup(V: tuple, st: np.ndarray) -> tuple:
+def memo_setup(V: Visit, st: np.ndarray) -> Window:
     """The window, the table's use and bucket shift, lengths on, their width, the start and
     the board's squares, read once per call."""
-    cfg = V[0]
+    cfg = V.table.config
     nb = cfg[CF_BUCKETS]
-    return (cfg[CF_MIN], cfg[CF_MAX], nb > 0, bucket_shift(nb), cfg[CF_LENS] != 0,
-            V[3].shape[1], st[ST_START], st[ST_N])
+    return Window(cfg[CF_MIN], cfg[CF_MAX], nb > 0, bucket_shift(nb), cfg[CF_LENS] != 0,
+                  V.table.dead_lengths.shape[1], st[ST_START], st[ST_N])
 
 
 @njit(inline="always")
-def memo_tour(V: tuple, P: tuple, top: int, closed: bool) -> None:
+def memo_tour(V: Visit, P: Window, top: int, closed: bool) -> None:
     """A tour adds to the innermost open tie's sums (row 0: the root)."""
-    ai = V[5]
-    af = V[6]
-    ai[top, 0] += 1
-    af[top, 0] += 1.0
+    counts = V.sums.counts
+    chances = V.sums.chances
+    counts[top, 0] += 1
+    chances[top, 0] += 1.0
     if closed:
-        ai[top, 1] += 1
-        af[top, 1] += 1.0
-    if V[11][ST_PK] > 0:
+        counts[top, 1] += 1
+        chances[top, 1] += 1.0
+    if V.status[ST_PK] > 0:
         _settle(V, P, top)
 
 
 @njit(inline="always")
-def memo_dead(V: tuple, P: tuple, top: int, k: int) -> None:
+def memo_dead(V: Visit, P: Window, top: int, k: int) -> None:
     """A dead end at number ``k`` (and its length, with lengths on)."""
-    V[5][top, 2] += 1
-    if P[4]:
-        V[7][top, k] += 1
-        V[8][top, k] += 1.0
-    if V[11][ST_PK] > 0:
+    V.sums.counts[top, 2] += 1
+    if P.lengths:
+        V.sums.dead_lengths[top, k] += 1
+        V.sums.dead_length_p[top, k] += 1.0
+    if V.status[ST_PK] > 0:
         _settle(V, P, top)
 
 
@@ -147,119 +220,123 @@ def _key(path: np.ndarray, k: int, start: int) -> np.uint64:
 
 
 @njit(inline="always")
-def _settle(V: tuple, P: tuple, top: int) -> None:
+def _settle(V: Visit, P: Window, top: int) -> None:
     """Read the lookup in flight (sent at the tie ``kp`` one event before). A miss is
     dropped; a hit cuts the search back: every open tie from ``kp`` to ``top`` loses its
-    options left (``pend``), so the loop closes them next, and :func:`memo_close` adds the
-    kept results at ``kp`` in place of what was walked below it."""
-    tab, pend, st, path, free = V[1], V[10], V[11], V[12], V[13]
+    options left (``onward``), so the loop closes them next, and :func:`memo_close` adds
+    the kept results at ``kp`` in place of what was walked below it."""
+    onward, st, free = V.onward, V.status, V.unvisited
     kp = st[ST_PK]
     st[ST_PK] = 0
-    s = _find(tab, st[ST_PB], free[kp, 0], free[kp, 1], _key(path, kp, P[6]))
+    s = _find(V.table.entries, st[ST_PB], free[kp, 0], free[kp, 1], _key(V.path, kp, P.start))
     if s >= 0:
         st[ST_HITS] += 1
         st[ST_CUT] = kp
         st[ST_CUTS] = s
         for j in range(kp, top + 1):
-            pend[j, 0] = 0
-            pend[j, 1] = 0
+            onward[j, 0] = 0
+            onward[j, 1] = 0
 
 
 @njit(inline="always")
-def memo_tie(V: tuple, P: tuple, st: np.ndarray, path: np.ndarray, free: np.ndarray, k: int,
+def _in_window(P: Window, k: int) -> bool:
+    """The tie node at number ``k`` is looked up and stored (its squares left in the
+    window, and the table has buckets)."""
+    rem = P.squares - k
+    return P.on and P.fewest <= rem and rem <= P.most
+
+
+@njit(inline="always")
+def memo_tie(V: Visit, P: Window, st: np.ndarray, path: np.ndarray, free: np.ndarray, k: int,
              top: int, fwd: int) -> bool:
     """A tie node: first the lookup in flight is read (a hit cuts the search back, and this
     node is not entered); then, in the window, this node's lookup is sent (its bucket
     prefetched) and the tie is opened (its sums zeroed) as if it missed; the answer is read
     at the next tie, leaf or close (:func:`_settle`), while the loop walks on."""
-    lo, hi, use, shift, lens, width, start, n = P
-    cfg, tab, tabf, tlen, tlp, ai, af, al, alp, fw0 = V[:10]
+    sums = V.sums
     if st[ST_PK] > 0:
         _settle(V, P, top)
         if st[ST_CUT] > 0:
             return True
-    rem = n - k
-    if use and lo <= rem and rem <= hi:
+    if _in_window(P, k):
         st[ST_PROBES] += 1
-        b = _top_bucket(free[k, 0], free[k, 1], _key(path, k, start), shift)
-        prefetch_row(tab, b)
-        prefetch_row(tab, b + 1)
+        b = _top_bucket(free[k, 0], free[k, 1], _key(path, k, P.start), P.shift)
+        prefetch_row(V.table.entries, b)
+        prefetch_row(V.table.entries, b + 1)
         st[ST_PK] = k
         st[ST_PB] = b
-    ai[k, 0] = 0
-    ai[k, 1] = 0
-    ai[k, 2] = 0
-    af[k, 0] = 0.0
-    af[k, 1] = 0.0
-    if lens:
-        for j in range(k, n + 1):
-            al[k, j] = 0
-            alp[k, j] = 0.0
-    fw0[k] = fwd
+    sums.counts[k, 0] = 0
+    sums.counts[k, 1] = 0
+    sums.counts[k, 2] = 0
+    sums.chances[k, 0] = 0.0
+    sums.chances[k, 1] = 0.0
+    if P.lengths:
+        for j in range(k, P.squares + 1):
+            sums.dead_lengths[k, j] = 0
+            sums.dead_length_p[k, j] = 0.0
+    sums.opened_at[k] = fwd
     return False
 
 
 @njit(inline="always")
-def add_entry(ai: np.ndarray, af: np.ndarray, row: int, tab: np.ndarray, tabf: np.ndarray,
-              s: int) -> None:
+def add_entry(counts: np.ndarray, chances: np.ndarray, row: int, entries: np.ndarray,
+              entries_f: np.ndarray, s: int) -> None:
     """The kept results of entry ``s`` added to the sums of row ``row`` (a hit)."""
-    ai[row, 0] += np.int64(tab[s, 3])
-    ai[row, 1] += np.int64(tab[s, 4])
-    ai[row, 2] += np.int64(tab[s, 5])
-    af[row, 0] += tabf[s, 6]
-    af[row, 1] += tabf[s, 7]
+    counts[row, 0] += np.int64(entries[s, 3])
+    counts[row, 1] += np.int64(entries[s, 4])
+    counts[row, 2] += np.int64(entries[s, 5])
+    chances[row, 0] += entries_f[s, 6]
+    chances[row, 1] += entries_f[s, 7]
 
 
 @njit(inline="always")
-def store_entry(cfg: np.ndarray, tab: np.ndarray, tabf: np.ndarray, shift: np.uint64,
-                w0: np.uint64, w1: np.uint64, w2: np.uint64, cost: int, tours: int,
-                closed: int, dead: int, p: float, pc: float) -> tuple:
-    """Keep a finished node's results under its key (``w2`` without the cost): in its own
-    entry, an empty one, else in place of the cheapest subtree of its bucket (counted in
-    ``cfg[CF_EVICTED]``). Returns (entry, how: 1 replaced, 2 empty, 0 its own)."""
-    s, ev = _slot_for(tab, _top_bucket(w0, w1, w2, shift), w0, w1, w2)
+def store_entry(table: Table, shift: np.uint64, e: Entry) -> tuple:
+    """Keep a finished node's results under its key: in its own entry, an empty one, else
+    in place of the cheapest subtree of its bucket (counted in ``config[CF_EVICTED]``).
+    Returns (entry, how: 1 replaced, 2 empty, 0 its own)."""
+    s, ev = _slot_for(table.entries, _top_bucket(e.free0, e.free1, e.key, shift), e.free0,
+                      e.free1, e.key)
     if ev == 1:
-        cfg[CF_EVICTED] += 1
-    write_entry(tab, tabf, s, w0, w1, w2, cost, tours, closed, dead, p, pc)
+        table.config[CF_EVICTED] += 1
+    write_entry(table.entries, table.entries_f, s, e)
     return s, ev
 
 
 @njit(inline="always")
-def write_entry(tab: np.ndarray, tabf: np.ndarray, s: int, w0: np.uint64, w1: np.uint64,
-                w2: np.uint64, cost: int, tours: int, closed: int, dead: int, p: float, pc: float) -> None:
-    """Row ``s`` of ``tab`` (``tabf`` its float64 view) set to an entry."""
-    tab[s, 0] = w0
-    tab[s, 1] = w1
-    tab[s, 2] = w2 | (np.uint64(min(cost, _COST_MAX)) << np.uint64(KEY_BITS))
-    tab[s, 3] = np.uint64(tours)
-    tab[s, 4] = np.uint64(closed)
-    tab[s, 5] = np.uint64(dead)
-    tabf[s, 6] = p
-    tabf[s, 7] = pc
+def write_entry(entries: np.ndarray, entries_f: np.ndarray, s: int, e: Entry) -> None:
+    """Row ``s`` of ``entries`` (``entries_f`` its float64 view) set to ``e``."""
+    entries[s, 0] = e.free0
+    entries[s, 1] = e.free1
+    entries[s, 2] = e.key | (np.uint64(min(e.cost, _COST_MAX)) << np.uint64(KEY_BITS))
+    entries[s, 3] = np.uint64(e.tours)
+    entries[s, 4] = np.uint64(e.closed)
+    entries[s, 5] = np.uint64(e.dead)
+    entries_f[s, 6] = e.p_tour
+    entries_f[s, 7] = e.p_closed
 
 
 @njit(inline="always")
-def _cut_close(V: tuple, P: tuple, st: np.ndarray, kk: int, parent: int) -> None:
+def _cut_close(V: Visit, P: Window, st: np.ndarray, kk: int, parent: int) -> None:
     """The tie a hit cut back closes: the kept results go to the tie above (what was walked
     below it is dropped), as a hit at the node itself would have added them."""
-    lo, hi, use, shift, lens, width, start, n = P
-    cfg, tab, tabf, tlen, tlp, ai, af, al, alp, fw0 = V[:10]
+    table, sums = V.table, V.sums
     s = st[ST_CUTS]
     st[ST_CUT] = 0
-    add_entry(ai, af, parent, tab, tabf, s)
-    if lens:
-        for r in range(1, min(width, n - kk + 1)):
-            al[parent, kk + r] += tlen[s, r]
-            alp[parent, kk + r] += tlp[s, r]
+    add_entry(sums.counts, sums.chances, parent, table.entries, table.entries_f, s)
+    if P.lengths:
+        for r in range(1, min(P.width, P.squares - kk + 1)):
+            sums.dead_lengths[parent, kk + r] += table.dead_lengths[s, r]
+            sums.dead_length_p[parent, kk + r] += table.dead_length_p[s, r]
 
 
 @njit(inline="always")
-def memo_close(V: tuple, P: tuple, st: np.ndarray, path: np.ndarray, free: np.ndarray,
+def memo_close(V: Visit, P: Window, st: np.ndarray, path: np.ndarray, free: np.ndarray,
                ntied: np.ndarray, kk: int, parent: int, fwd: int) -> None:
     """A finished tie in the window is stored; its sums go to the tie above, each
     probability divided by the tie's width."""
-    lo, hi, use, shift, lens, width, start, n = P
-    cfg, tab, tabf, tlen, tlp, ai, af, al, alp, fw0 = V[:10]
+    table = V.table
+    counts, chances, lens, lens_p, opened_at = V.sums
+    n = P.squares
     cut = st[ST_CUT]
     if cut > 0 and kk >= cut:
         if kk == cut:
@@ -268,35 +345,35 @@ def memo_close(V: tuple, P: tuple, st: np.ndarray, path: np.ndarray, free: np.nd
     if st[ST_PK] == kk:
         st[ST_PK] = 0                   # its whole subtree is walked: no need to read it
     width_k = np.float64(ntied[kk])
-    p = af[kk, 0] / width_k
-    pc = af[kk, 1] / width_k
-    rem = n - kk
-    if use and lo <= rem and rem <= hi:
-        s, ev = store_entry(cfg, tab, tabf, shift, free[kk, 0], free[kk, 1],
-                            _key(path, kk, start), fwd - fw0[kk], ai[kk, 0], ai[kk, 1],
-                            ai[kk, 2], p, pc)
+    p = chances[kk, 0] / width_k
+    pc = chances[kk, 1] / width_k
+    if _in_window(P, kk):
+        s, ev = store_entry(table, P.shift,
+                            Entry(free[kk, 0], free[kk, 1], _key(path, kk, P.start),
+                                  fwd - opened_at[kk], counts[kk, 0], counts[kk, 1],
+                                  counts[kk, 2], p, pc))
         st[ST_STORES] += 1
         if ev == 1:
             st[ST_EVICTED] += 1
         elif ev == 2:
             st[ST_NEW] += 1
-        if lens:
-            for r in range(width):
+        if P.lengths:
+            for r in range(P.width):
                 if kk + r <= n and r > 0:
-                    tlen[s, r] = al[kk, kk + r]
-                    tlp[s, r] = alp[kk, kk + r] / width_k
+                    table.dead_lengths[s, r] = lens[kk, kk + r]
+                    table.dead_length_p[s, r] = lens_p[kk, kk + r] / width_k
                 else:
-                    tlen[s, r] = 0
-                    tlp[s, r] = 0.0
-    ai[parent, 0] += ai[kk, 0]
-    ai[parent, 1] += ai[kk, 1]
-    ai[parent, 2] += ai[kk, 2]
-    af[parent, 0] += p
-    af[parent, 1] += pc
-    if lens:
+                    table.dead_lengths[s, r] = 0
+                    table.dead_length_p[s, r] = 0.0
+    counts[parent, 0] += counts[kk, 0]
+    counts[parent, 1] += counts[kk, 1]
+    counts[parent, 2] += counts[kk, 2]
+    chances[parent, 0] += p
+    chances[parent, 1] += pc
+    if P.lengths:
         for j in range(kk + 1, n + 1):
-            al[parent, j] += al[kk, j]
-            alp[parent, j] += alp[kk, j] / width_k
+            lens[parent, j] += lens[kk, j]
+            lens_p[parent, j] += lens_p[kk, j] / width_k
     if st[ST_PK] > 0:
         _settle(V, P, parent)
 
@@ -311,47 +388,45 @@ _memo_loop = specialise(count_loop, "memo_loop", refcounts=False, visit_setup=me
 @njit
 def memo_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndarray,
              pend: np.ndarray, ntied: np.ndarray, ties: np.ndarray, st: np.ndarray,
-             cfg: np.ndarray, tab: np.ndarray, tabf: np.ndarray,
-             tlen: np.ndarray, tlp: np.ndarray, ai: np.ndarray, af: np.ndarray,
-             al: np.ndarray, alp: np.ndarray, fw0: np.ndarray, max_steps: int) -> int:
+             table: Table, sums: TieSums, max_steps: int) -> int:
     """Run the subtree below ``st[ST_ROOT]`` (set up by ``count_begin``, then ``st`` copied
     into this kernel's slots by the wrapper) up to the first leaf after ``max_steps``
     forward moves: :func:`~knightgui_core.tietree.counting.count_kernel.count_loop` with this
-    module's visitor. Returns DONE (the results are in row 0 of ``ai``/``af``/``al``/``alp``)
-    or BUDGET (call again, or read the work left from ``pend``/``ties`` and the partial
-    results with :func:`memo_fold`)."""
+    module's visitor. Returns DONE (the results are in row 0 of ``sums``) or BUDGET (call
+    again, or read the work left from ``pend``/``ties`` and the partial results with
+    :func:`memo_fold`)."""
     return _memo_loop(att, close, path, free, pend, ntied, ties, st,
-                      (cfg, tab, tabf, tlen, tlp, ai, af, al, alp, fw0, pend, st, path, free),
-                      max_steps)
+                      Visit(table, sums, pend, st, path, free), max_steps)
 
 
 @njit
-def memo_fold(n: int, ntie: int, ties: np.ndarray, ntied: np.ndarray, ai: np.ndarray,
-              af: np.ndarray, al: np.ndarray, alp: np.ndarray, out_i: np.ndarray,
-              out_f: np.ndarray, out_l: np.ndarray, out_lp: np.ndarray) -> None:
-    """What a stopped :func:`memo_run` has counted so far, relative to its root: row 0 plus
-    every open tie's sums, each probability divided by the widths of the ties above it and
-    its own. ``out_i`` int64[3], ``out_f`` float64[2], ``out_l``/``out_lp`` of ``al``'s row
-    shape."""
+def memo_fold(n: int, ntie: int, ties: np.ndarray, ntied: np.ndarray, sums: TieSums,
+              out_i: np.ndarray, out_f: np.ndarray, out_l: np.ndarray,
+              out_lp: np.ndarray) -> None:
+    """What a stopped :func:`memo_run` has counted so far, relative to its root: row 0 of
+    ``sums`` plus every open tie's, each probability divided by the widths of the ties above
+    it and its own. ``out_i`` int64[3] (tours, closed, dead ends), ``out_f`` float64[2],
+    ``out_l``/``out_lp`` of the row shape of ``sums.dead_lengths``."""
+    counts, chances, lens, lens_p, _opened_at = sums
     for j in range(3):
-        out_i[j] = ai[0, j]
+        out_i[j] = counts[0, j]
     for j in range(2):
-        out_f[j] = af[0, j]
-    for j in range(al.shape[1]):
-        out_l[j] = al[0, j]
-        out_lp[j] = alp[0, j]
+        out_f[j] = chances[0, j]
+    for j in range(lens.shape[1]):
+        out_l[j] = lens[0, j]
+        out_lp[j] = lens_p[0, j]
     w = 1.0
     for i in range(ntie):
         k = ties[i]
         w /= np.float64(ntied[k])
         for j in range(3):
-            out_i[j] += ai[k, j]
+            out_i[j] += counts[k, j]
         for j in range(2):
-            out_f[j] += w * af[k, j]
-        if al.shape[1] > 1:
+            out_f[j] += w * chances[k, j]
+        if lens.shape[1] > 1:
             for j in range(k + 1, n + 1):
-                out_l[j] += al[k, j]
-                out_lp[j] += w * alp[k, j]
+                out_l[j] += lens[k, j]
+                out_lp[j] += w * lens_p[k, j]
 
 
 @njit(inline="always")

@@ -89,6 +89,7 @@ def count_subtrees(cb: CountBoard, start: int | str, prefixes: Iterable[Sequence
     out = SubtreeCount()
     close = cb.att[s].copy()
     al, alp = cb.lens_arrays(bool(lengths))
+    sums = _m.TieSums(cb.ai, cb.af, al, alp, cb.fw0)
     oi = np.zeros(3, np.int64)
     of = np.zeros(2, np.float64)
     ol = np.zeros(al.shape[1], np.int64)
@@ -122,8 +123,7 @@ def count_subtrees(cb: CountBoard, start: int | str, prefixes: Iterable[Sequence
             f0 = int(m[_m.ST_FORWARD])
             new0 = int(m[_m.ST_NEW])
             ev = _m.memo_run(cb.att, close, cb.path, cb.free, cb.pend, cb.ntied, cb.ties, m,
-                             tab.cfg, tab.tab, tab.tabf, tab.tlen, tab.tlp,
-                             cb.ai, cb.af, al, alp, cb.fw0, min(left, int(chunk)))
+                             tab.record, sums, min(left, int(chunk)))
             left -= int(m[_m.ST_FORWARD]) - f0
             if table is not None:
                 table.filled += int(m[_m.ST_NEW]) - new0
@@ -131,7 +131,7 @@ def count_subtrees(cb: CountBoard, start: int | str, prefixes: Iterable[Sequence
             if ev == _m.DONE or cancel_requested(cancel):
                 break
         _m.memo_fold(cb.n, int(m[_m.ST_NTIE]) if ev != _m.DONE else 0, cb.ties, cb.ntied,
-                     cb.ai, cb.af, al, alp, oi, of, ol, olp)
+                     sums, oi, of, ol, olp)
         out.tours += int(oi[0])
         out.closed += int(oi[1])
         out.dead_ends += int(oi[2])

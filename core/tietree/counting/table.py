@@ -150,6 +150,8 @@ class TransTable:
         self.tlen = self._all_len[:rows] if self.lengths else self._all_len
         self.tlp = self._all_lp[:rows] if self.lengths else self._all_lp
         self.cfg[_m.CF_BUCKETS] = buckets
+        #: the same arrays as the memo kernels take them
+        self.record = _m.Table(self.cfg, self.tab, self.tabf, self.tlen, self.tlp)
 
     @property
     def limit_bytes(self) -> int:
