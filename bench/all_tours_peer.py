@@ -56,7 +56,7 @@ def run_peer(path: str) -> tuple[list[tuple[int, int, int, float]], float, float
 def ours(k: int, n: int, workers: int) -> tuple[int, int, float]:
     """Undirected paths, closed tours and seconds for a k×n board on the local cluster."""
     res = run_all_tours(k, n, runner=lambda tasks: run_tasks(tasks, workers=workers))
-    d = res.to_json()
+    d = res.to_dict()
     return int(d["undirected_paths"]), int(d["undirected_closed_tours"]), res.seconds
 
 

@@ -18,7 +18,7 @@ import subprocess
 import sys
 import time
 
-from knightgui_core.studies.count_study import run_count
+from knightgui_core.studies.count_study import CountOptions, run_count
 
 CASES = ((9, "e5", "centre"), (9, "c3", "diagonal"), (9, "e2", "middle column"),
          (10, "a1", "corner (diagonal)"), (10, "e5", "diagonal"))
@@ -26,10 +26,11 @@ TARGET = 2.5
 
 
 def _one(n: int, start: str, fold: bool, table_bytes: int) -> None:
-    run_count(5, 5, "c3", scheduler="threads", workers=1, table_bytes=0)   # kernels loaded
+    run_count(5, 5, "c3", scheduler="threads", workers=1,
+              options=CountOptions(table_bytes=0))                        # kernels loaded
     t0 = time.perf_counter()
-    res = run_count(n, n, start, scheduler="threads", workers=1, fold=fold,
-                    table_bytes=table_bytes)
+    res = run_count(n, n, start, scheduler="threads", workers=1,
+                    options=CountOptions(fold=fold, table_bytes=table_bytes))
     print(json.dumps({"seconds": time.perf_counter() - t0, "per_start": res.per_start[start],
                       "forward_moves": res.forward_moves}))
 

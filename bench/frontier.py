@@ -57,7 +57,7 @@ try:
     else:
         rows, cols = job["rows"], job["cols"][0]
         d = run_all_tours(rows, cols, runner=lambda t: run_tasks(
-            t, scheduler="threads", workers=1)).to_json()
+            t, scheduler="threads", workers=1)).to_dict()
         out = {"boards": [[cols, d["undirected_closed_tours"], d["undirected_paths"]]]}
 except FrontierError as e:
     out = {"refused": str(e), "column_states": e.result.column_states if e.result else []}

@@ -35,7 +35,7 @@ def main() -> None:
             for cycle in which:
                 r = longest_uncrossed(m, n, cycle=cycle)
                 if a.json:
-                    print(json.dumps(r.to_json_dict()), flush=True)
+                    print(json.dumps(r.to_dict()), flush=True)
                     continue
                 pub = PUBLISHED[cycle].get(n) if m == n else None
                 print(f"{m}×{n} {'cycle' if cycle else 'path '} length {r.length:3d} "

@@ -12,6 +12,9 @@ for what the front door does not cover.
 """
 from .api import (
     WarnsdorffTours,
+    check_path,
+    check_tour,
+    corner_tails,
     count_tours,
     count_warnsdorff_tours,
     solve,
@@ -24,13 +27,20 @@ from .api import (
     warnsdorff_tours,
 )
 from .api_results import (
+    CornerTails,
     EnumerationCount,
     MoveOrderStudy,
+    OrderWalk,
+    PathCount,
+    PathVerdict,
     PhadkeStudy,
     SemimagicStudy,
+    StartPathCount,
     SymmetricCount,
     TieBreakStudy,
+    TourCheck,
     TourCount,
+    TourCountTable,
     TourResult,
     UncrossedStudy,
     WarnsdorffCount,
@@ -45,12 +55,16 @@ __all__ = [
     "Board", "MOVES", "Tour",
     # one tour; every Warnsdorff tour from a square; the counts
     "solve", "warnsdorff_tours", "WarnsdorffTours", "count_warnsdorff_tours", "count_tours",
+    # a tour file checked; a path played by hand; the corner dashes of an enumeration
+    "check_tour", "check_path", "corner_tails",
     # the studies
     "study_phadke", "study_move_orders", "study_tie_breaks", "study_symmetric",
     "study_uncrossed", "study_semimagic",
     # their results
     "TourResult", "EnumerationCount", "WarnsdorffCount", "TourCount", "PhadkeStudy",
     "MoveOrderStudy", "TieBreakStudy", "SymmetricCount", "UncrossedStudy", "SemimagicStudy",
+    "TourCheck", "PathVerdict", "CornerTails", "PathCount", "OrderWalk", "StartPathCount",
+    "TourCountTable",
     # whether a tour exists, without a search
     "tour_exists", "open_tour_exists", "closed_tour_exists", "why_no_tour",
     # the errors

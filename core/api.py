@@ -41,13 +41,19 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .api_results import (
+    CornerTails,
     EnumerationCount,
     MoveOrderStudy,
+    OrderWalk,
+    PathVerdict,
     PhadkeStudy,
     SemimagicStudy,
+    StartPathCount,
     SymmetricCount,
     TieBreakStudy,
+    TourCheck,
     TourCount,
+    TourCountTable,
     TourResult,
     UncrossedStudy,
     WarnsdorffCount,
@@ -57,12 +63,20 @@ from .board.tour import Tour
 from .system.errors import InputError
 
 if TYPE_CHECKING:
+    from .board.rules import MoveOrder
+    from .board.tie_rule import TieRule
     from .run.store import ResultStore
     from .tietree.enumeration.enumerator import Enumerator
 
-__all__ = ["WarnsdorffTours", "count_tours", "count_warnsdorff_tours", "solve",
-           "study_move_orders", "study_phadke", "study_semimagic", "study_symmetric",
-           "study_tie_breaks", "study_uncrossed", "warnsdorff_tours"]
+__all__ = ["WarnsdorffTours", "check_path", "check_tour", "corner_tails", "count_tours",
+           "count_warnsdorff_tours", "solve", "study_move_orders", "study_phadke",
+           "study_semimagic", "study_symmetric", "study_tie_breaks", "study_uncrossed",
+           "warnsdorff_tours",
+           # the results of the engine's own answers, for a caller that runs the engine
+           "census_result", "enumeration_result", "move_order_result", "order_walk_result",
+           "phadke_result", "semimagic_result", "start_path_count", "symmetric_result",
+           "tie_break_result", "tour_count_frontier", "tour_count_table",
+           "tour_count_visited", "uncrossed_result", "warnsdorff_count_result"]
 
 def _check_board(board: object) -> Board:
     """``board`` when it is a :class:`Board`; :class:`InputError` otherwise (the sentence
@@ -92,7 +106,7 @@ def _opened(store: Any) -> Iterator[ResultStore | None]:
 
 # ------------------------------------------------------------------------- one tour
 def solve(board: Board, start: SquareSpec | None = None, *, closed: bool = False,
-          tie: str = "phadke", order: str = "12345678", seed: int = 0,
+          tie: str | TieRule = "phadke", order: str | MoveOrder = "12345678", seed: int = 0,
           method: str = "auto", node_budget: int | None = None) -> TourResult:
     """One tour of ``board`` by Warnsdorff's rule with the tie rule ``tie``.
 
@@ -104,10 +118,10 @@ def solve(board: Board, start: SquareSpec | None = None, *, closed: bool = False
         The first square (default the bottom-left corner, ``a1``).
     closed : bool
         Ask for a closed tour (its last square a move from the first).
-    tie : str
+    tie : str or TieRule
         The tie rule (``phadke``, ``first``, ``last``, ``random``, ``center-far``,
         ``lookahead``, ``pohl``, ``squirrel``…; docs/explanation/tie-breaks.md).
-    order : str
+    order : str or MoveOrder
         The move order of the order-based rules, 8 digits.
     seed : int
         The seed of the random rules: the same seed gives the same tour.
@@ -122,7 +136,10 @@ def solve(board: Board, start: SquareSpec | None = None, *, closed: bool = False
     TourResult
         ``found`` with the tour, or not with the reason in ``message``. A board or start on
         which no tour of the kind exists is answered this way too, at once, with the proof:
-        that is an answer, not bad input.
+        that is an answer, not bad input. ``answer`` and ``why`` say whether a tour of the
+        kind exists (on the board, or from ``start`` when it is given): a theorem, the tour
+        found, or on another board or piece when the methods find none from the default
+        start, an exhaustive search within ``node_budget``.
 
     Raises
     ------
@@ -141,19 +158,34 @@ def solve(board: Board, start: SquareSpec | None = None, *, closed: bool = False
     >>> solve(Board(8, 8), start="a1", method="greedy", tie="first").to_dict()["valid"]
     True
     """
+    from .board.existence import known_answer
     from .walks.solve import NoTourError
     from .walks.solve import solve as engine_solve
     b = _check_board(board)
     s = 0 if start is None else b.square(start)
+    closed = bool(closed)
+    known, why = known_answer(b, closed)
+    if known is False:
+        return TourResult(b, b.name(s), closed, None, "", why, answer="no", why=why)
     try:
         res = engine_solve(b.rows, b.cols, start=s, closed=closed, tie=tie, order=order,
                            seed=seed, method=method, node_budget=node_budget,
                            topology=b.topology, leaper=b.leaper)
     except NoTourError as e:
-        return TourResult(b, b.name(s), bool(closed), None, "", str(e))
-    return TourResult(b, b.name(s), bool(closed), res.tour if res.ok else None, res.method,
-                      res.message, int(res.nodes), int(res.stuck_at), res.moves,
-                      float(res.seconds), res.info.get("rule_walk"))
+        return TourResult(b, b.name(s), closed, None, "", str(e), answer="no", why=str(e))
+    if res.ok:
+        answer = "yes"
+        if known is None:            # no rule decides in advance: the tour itself is the proof
+            why = f"this tour proves one exists ({res.message})"
+    elif known is None and method == "auto" and start is None:
+        from .tietree.alltours.existence_search import SEARCH_BUDGET, existence_answer
+        ans = existence_answer(b, closed, node_budget or SEARCH_BUDGET)
+        answer, why = ans.answer, ans.why
+    else:        # the knight's plane: a closed tour starts anywhere, an open one not always
+        answer = "yes" if known and b.is_classic and (closed or start is None) else "not known"
+    return TourResult(b, b.name(s), closed, res.tour if res.ok else None, res.method,
+                      res.message, int(res.nodes), int(res.stuck_at), int(res.moves),
+                      float(res.seconds), res.info.get("rule_walk"), answer=answer, why=why)
 
 
 # ------------------------------------------------------- every Warnsdorff tour, one start
@@ -196,10 +228,7 @@ class WarnsdorffTours(Iterator[Tour]):
         self._buffer.clear()
         self._done = True
         c = self._en.count()
-        en, b = self._en, self._en.board
-        return EnumerationCount(b, b.name(en.start), None if en.end is None else b.name(en.end),
-                                int(c.solutions), int(c.dead_ends), int(c.forward_moves),
-                                bool(c.exhausted), float(c.seconds or 0.0))
+        return enumeration_result(self._en, float(c.seconds or 0.0))
 
 
 def warnsdorff_tours(board: Board, start: SquareSpec, end: SquareSpec | None = None, *,
@@ -280,17 +309,14 @@ def count_warnsdorff_tours(board: Board, starts: str | Sequence[SquareSpec] = "a
     >>> c5.per_start["a1"]["tours"], c5.p_success  # every random walk from a1 completes
     (32, 1.0)
     """
-    from .studies.count_study import run_count
+    from .studies.count_study import CountOptions, run_count
     b = _check_board(board)
     t0 = time.perf_counter()
+    options = CountOptions(lengths=bool(lengths), board=None if b.is_classic else b)
     with _opened(store) as st:
-        res = run_count(b.rows, b.cols, starts, store=st, scheduler=client, workers=workers,
-                        lengths=lengths, board=None if b.is_classic else b)
-    data = res.to_json()
-    t = data["totals"]
-    return WarnsdorffCount(b, tuple(res.per_start), int(t["tours"]), int(t["closed"]),
-                           int(t["dead_ends"]), float(t["p_success"]), float(t["p_closed"]),
-                           res.per_start, time.perf_counter() - t0, data=data)
+        res = run_count(b.rows, b.cols, starts, options=options, store=st, scheduler=client,
+                        workers=workers)
+    return warnsdorff_count_result(b, res, time.perf_counter() - t0)
 
 
 def count_tours(board: Board, *, closed: bool = False, method: str = "auto",
@@ -332,7 +358,7 @@ def count_tours(board: Board, *, closed: bool = False, method: str = "auto",
     8
     """
     from .studies.all_tours import run_all_tours
-    from .studies.tour_methods import choose_method, frontier_records, run_frontier
+    from .studies.tour_methods import choose_method, run_frontier
     b = _check_board(board)
     t0 = time.perf_counter()
     how, why = choose_method(b.rows, b.cols, str(method).strip().lower(),
@@ -341,24 +367,10 @@ def count_tours(board: Board, *, closed: bool = False, method: str = "auto",
         with _opened(store) as st:
             res = run_all_tours(b.rows, b.cols, store=st, scheduler=client, workers=workers,
                                 board=None if b.is_classic else b)
-        data = {**res.to_json(), "method": how, "method_reason": why}
-        directed: int | None = int(data["totals"]["tours"])
-        undirected: int | None = int(data["undirected_paths"])
-    else:
-        k, n = min(b.rows, b.cols), max(b.rows, b.cols)
-        fr = run_frontier(k, [n], closed_only=bool(closed))
-        rec = frontier_records(fr, transposed=b.rows > b.cols)[0]
-        data = {"study": "all-tours", **rec, "topology": b.topology, "leaper": list(b.leaper),
-                "method": how, "method_reason": why, "closed_only": bool(closed),
-                "peak_states": fr.peak_states, "peak_table_bytes": fr.peak_table_bytes,
-                "column_states": list(fr.column_states), "slices": list(fr.slices),
-                "resumed_cells": fr.resumed_cells,
-                "seconds": round(time.perf_counter() - t0, 3)}
-        tours = rec["totals"]["tours"]
-        directed = None if tours is None else int(tours)
-        undirected = None if rec["undirected_paths"] is None else int(rec["undirected_paths"])
-    return TourCount(b, directed, undirected, int(data["undirected_closed_tours"]), how, why,
-                     time.perf_counter() - t0, data=data)
+        return tour_count_visited(b, res, why, time.perf_counter() - t0)
+    k, n = min(b.rows, b.cols), max(b.rows, b.cols)
+    fr = run_frontier(k, [n], closed_only=bool(closed))
+    return tour_count_frontier(b, fr, why, bool(closed), time.perf_counter() - t0)
 
 
 # ------------------------------------------------------------------------- the studies
@@ -391,21 +403,12 @@ def study_phadke(family: str = "strict", *, client: Any = None, store: Any = Non
     """
     from .studies import phadke as P
     from .studies.phadke.runner import run_study
-    from .studies.phadke.tables import family_records
     if family not in ("strict", "cd", "semi", "ecd", "xcd", "all"):
         raise InputError(f"family {str(family)[:20]!r}: one of strict, cd, semi, ecd, xcd, all")
     algos = P.algorithms(family)
     with _opened(store) as st:
         res, report = run_study(algos, store=st, scheduler=client, workers=workers)
-    data: dict[str, Any] = {"study": "phadke", "family": family,
-                            "seconds": round(res.seconds, 3), "tasks": report.tasks_json()}
-    data.update(family_records(res))
-    mine = data.get(family) or {"algorithms": len(res.counts),
-                                "solutions": sum(c[0] for c in res.counts.values()),
-                                "paper_solutions": None}
-    return PhadkeStudy(family, int(mine["algorithms"]), int(mine["solutions"]),
-                       mine.get("paper_solutions"), mine.get("full_board"),
-                       mine.get("paper_full_board"), float(res.seconds), data=data)
+    return phadke_result(family, res, report.tasks_json())
 
 
 def study_move_orders(board: Board, *, tie: str = "first", worst: int = 10,
@@ -443,11 +446,7 @@ def study_move_orders(board: Board, *, tie: str = "first", worst: int = 10,
     with _opened(store) as st:
         res, report = run_study(b.rows, tie, cols=b.cols, store=st, scheduler=client,
                                 workers=workers)
-    data = {"study": "move-orders", **res.to_json_dict(worst=int(worst)),
-            "tasks": report.tasks_json()}
-    return MoveOrderStudy(b, tie, int(data["orders"]), int(data["walks"]),
-                          int(data["failed_walks"]), int(data["orders_with_failure"]),
-                          int(data["closed_walks"]), float(res.seconds), data=data)
+    return move_order_result(b, tie, res, int(worst), report.tasks_json())
 
 
 def study_tie_breaks(n_max: int, *, n_min: int = 5, rules: Sequence[str] | None = None,
@@ -493,11 +492,7 @@ def study_tie_breaks(n_max: int, *, n_min: int = 5, rules: Sequence[str] | None 
                             rules=None if rules is None else list(rules), starts=starts,
                             sample=sample, seed=seed, order=order, trials=trials, store=st,
                             scheduler=client)
-    summary = res.summary()
-    return TieBreakStudy(tuple(res.rules), int(n_min), int(n_max),
-                         {r: s.success_rate for r, s in summary.items()},
-                         {r: s.first_failing_n for r, s in summary.items()},
-                         float(res.seconds), data=res.to_json_dict(table=table))
+    return tie_break_result(res, int(n_min), int(n_max), table=bool(table))
 
 
 def study_symmetric(board: Board, symmetry: str = "half-turn", *, closed_only: bool = False,
@@ -536,8 +531,7 @@ def study_symmetric(board: Board, symmetry: str = "half-turn", *, closed_only: b
         res = run_symmetric(b.rows, b.cols, str(symmetry).strip().lower(),
                             closed_only=closed_only, board=None if b.is_classic else b,
                             store=st, scheduler=client, workers=workers)
-    return SymmetricCount(b, res.symmetry, res.paths, res.closed, int(res.orbits),
-                          float(res.seconds), data=res.to_json())
+    return symmetric_result(b, res)
 
 
 def study_uncrossed(board: Board, *, cycle: bool = False,
@@ -558,7 +552,7 @@ def study_uncrossed(board: Board, *, cycle: bool = False,
     -------
     UncrossedStudy
         ``length`` in moves and one longest ``path``; ``to_dict()`` is
-        ``knightgui study uncrossed --json`` (without its ``wall_seconds``).
+        ``knightgui study uncrossed --json``.
 
     Examples
     --------
@@ -571,11 +565,9 @@ def study_uncrossed(board: Board, *, cycle: bool = False,
     from .studies.uncrossed import longest_uncrossed
     b = _check_board(board)
     _classic(b, "the uncrossed search")
+    t0 = time.perf_counter()
     r = longest_uncrossed(b.rows, b.cols, cycle=cycle, node_limit=int(node_limit))
-    names = tuple(b.name(s) for s in r.path)
-    data = {**r.to_json_dict(), "path": list(names), "squares": list(r.path)}
-    return UncrossedStudy(b, bool(cycle), int(r.length), int(r.count), int(r.total), names,
-                          float(r.seconds), data=data)
+    return uncrossed_result(b, r, time.perf_counter() - t0)
 
 
 def study_semimagic(size: int = 8, *, symmetry: str = "none", closed: bool = False,
@@ -627,16 +619,295 @@ def study_semimagic(size: int = 8, *, symmetry: str = "none", closed: bool = Fal
         from .studies.magic.census import run_census
         with _opened(store) as st:
             c = run_census(size, mode, nested, store=st, scheduler=client)
-        tours = tuple(tuple(b.name(s) for s in t) for t in c.tours)
-        data = {**c.to_json_dict(), "tours": [list(t) for t in tours], "squares": c.tours}
-        status = ("found" if c.numbered else "none") if c.complete else "cancelled"
-        return SemimagicStudy(size, mode, status, tours, int(c.nodes), float(c.seconds),
-                              data=data)
-    from .board.magic import line_sums
+        return census_result(c)
     from .studies.magic.search import search_magic
     starts = None if start is None else [b.square(start)]
     r = search_magic(size, size, mode, limit=int(limit), seconds=seconds,
                      node_limit=int(node_limit), starts=starts, nested=nested)
+    return semimagic_result(size, symmetry, mode, nested, r)
+
+
+# ------------------------------------------------------ what a tour file or a played path is
+def check_tour(file: str | os.PathLike[str]) -> TourCheck:
+    """Read a tour file (JSON or CSV, docs/reference/file-formats.md) and check its path.
+
+    Returns
+    -------
+    TourCheck
+        ``valid`` with its figures, or not with ``why`` (the file is read, its path is not a
+        tour); ``to_dict()`` is ``knightgui check FILE --json``.
+
+    Raises
+    ------
+    InputError
+        A file that cannot be read as a tour file (:class:`~knightgui_core.board.tour.TourError`).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> from knightgui_core import Board, check_tour, solve
+    >>> path = os.path.join(tempfile.mkdtemp(), "t.json")
+    >>> _ = solve(Board(5, 5)).tour.save(path)
+    >>> c = check_tour(path)
+    >>> c.valid, c.to_dict()["magic"]
+    (True, 'none')
+    """
+    from .board.canonical import canonical_id, symmetry_order
+    from .board.magic import line_sums
+    from .board.tour import NotATourError
+    name = str(file)
+    try:
+        tour = Tour.load(file)
+    except NotATourError as e:
+        return TourCheck(name, False, str(e), data={"valid": False, "file": name, "why": str(e)})
+    data = {"valid": True, "file": name, "why": None, "rows": tour.rows, "cols": tour.cols,
+            "topology": tour.board.topology, "leaper": list(tour.board.leaper),
+            "closed": bool(tour.closed), "closed_path": tour.is_closed_path,
+            "squares": tour.board.size, "method": tour.method,
+            "canonical": canonical_id(tour.board, tour.path),
+            "symmetry": symmetry_order(tour.board, tour.path),
+            **line_sums(tour.numbers()).to_dict()}
+    return TourCheck(name, True, None, tour, data=data)
+
+
+def check_path(board: Board, squares: Sequence[SquareSpec], *, completions: bool = False,
+               budget: float = 60.0) -> PathVerdict:
+    """Whether a path played by hand on ``board`` can still become a tour: the quick verdict
+    (each reason it cannot, one sentence with its squares) and with ``completions`` the exact
+    number of ways to finish it, within ``budget`` seconds.
+
+    Returns
+    -------
+    PathVerdict
+        ``lost``, ``closed_lost``, ``free``; with ``completions`` also ``extendable`` and
+        the counts; ``to_dict()`` is ``knightgui check --path … --json``.
+
+    Raises
+    ------
+    InputError
+        A square off the board, squares that are not a path of the board's piece.
+
+    Examples
+    --------
+    >>> from knightgui_core import Board, check_path
+    >>> v = check_path(Board(5, 5), ["a1", "b3", "c5"], completions=True)
+    >>> v.lost, v.extendable, v.open > 0
+    (False, True, True)
+    """
+    from .walks.hand.verdict import play_path, quick_verdict
+    b = _check_board(board)
+    path = play_path(b, [b.square(s) for s in squares])
+    verdict = quick_verdict(b, path)
+    names = tuple(b.name(int(s)) for s in path)
+    data: dict[str, Any] = {
+        "rows": b.rows, "cols": b.cols, "topology": b.topology, "leaper": list(b.leaper),
+        "path": list(names), "free": verdict.free,
+        "verdict": {"lost": verdict.lost, "closed_lost": verdict.closed_lost,
+                    "reasons": [{"kind": r.kind.value, "sentence": r.sentence,
+                                 "squares": [b.name(s) for s in r.squares],
+                                 "closed_only": r.closed_only} for r in verdict.reasons]}}
+    if not completions:
+        return PathVerdict(b, names, verdict.free, verdict.lost, verdict.closed_lost,
+                           data=data)
+    from .walks.hand.completions import completions as count_completions
+    res = count_completions(b, path, budget_seconds=float(budget))
+    data.update({
+        "extendable": res.extendable,
+        "completions": {"open": res.open, "closed": res.closed} if res.counted else None,
+        "example": None if res.example is None else [b.name(s) for s in res.example],
+        "reason": res.reason or None, "nodes": res.nodes, "seconds": round(res.seconds, 4)})
+    return PathVerdict(b, names, verdict.free, verdict.lost, verdict.closed_lost,
+                       res.extendable, res.open if res.counted else None,
+                       res.closed if res.counted else None, float(res.seconds), data=data)
+
+
+def corner_tails(board: Board, start: SquareSpec, end: SquareSpec) -> CornerTails:
+    """What Phadke's closed enumeration from ``start`` to ``end`` can add: which corners are
+    free for a dash, and the end-corner-dash tails (ECD and XCD) there are.
+
+    Examples
+    --------
+    >>> from knightgui_core import Board, corner_tails
+    >>> t = corner_tails(Board(8, 8), "b8", "a6")
+    >>> t.free_corners["h1"] is None, "c2-a1-b3-c5-a6" in t.xcd
+    (True, True)
+    """
+    from .tietree.enumeration.enumerator import free_corners, list_tails
+    b = _check_board(board)
+    _classic(b, "the corner dashes")
+    s, e = b.square(start), b.square(end)
+    tails = list_tails(b.rows, b.cols, s, e)
+    return CornerTails(b, b.name(s), b.name(e), free_corners(b.rows, b.cols, s, e),
+                       tuple("-".join(t) for t in tails["ecd"]),
+                       tuple("-".join(t) for t in tails["xcd"]))
+
+
+# ------------------------------------------------- the typed results of the engine's answers
+# Each study above, and each command that runs the engine itself (with its own progress bar,
+# store checks and Ctrl-C), turns the engine's answer into its result type here: one place
+# decides the shape of every ``to_dict()``.
+
+def enumeration_result(enumerator: Any, seconds: float,
+                       first: Sequence[Any] | None = None) -> EnumerationCount:
+    """The counters of ``enumerator`` (an
+    :class:`~knightgui_core.tietree.enumeration.enumerator.Enumerator`) as they stand, and
+    with ``first`` the solutions it listed."""
+    en, b = enumerator, enumerator.board
+    listed = None if first is None else tuple(
+        {"index": s.index, "branch": s.branch, "path": en.names(s.path),
+         "numbers": s.numbers[::-1].tolist(), "mo": s.mo_entries()} for s in first)
+    return EnumerationCount(b, b.name(en.start), None if en.end is None else b.name(en.end),
+                            int(en.solutions), int(en.dead_ends), int(en.forward_moves),
+                            bool(en.exhausted), float(seconds), first=listed)
+
+
+def warnsdorff_count_result(board: Board, res: Any, seconds: float,
+                            distinct: Any = None) -> WarnsdorffCount:
+    """A :class:`~knightgui_core.studies.count_study.CountResult` as a
+    :class:`WarnsdorffCount`; ``distinct`` (a
+    :class:`~knightgui_core.studies.distinct.DistinctCounts`) adds its ``distinct``,
+    ``distinct_up_to_symmetry`` and ``orbit_sizes``."""
+    data = res.to_dict()
+    if distinct is not None:
+        d = distinct.to_dict()
+        data.update({k: d[k] for k in ("distinct", "distinct_up_to_symmetry", "orbit_sizes")})
+    t = data["totals"]
+    return WarnsdorffCount(board, tuple(res.per_start), int(t["tours"]), int(t["closed"]),
+                           int(t["dead_ends"]), float(t["p_success"]), float(t["p_closed"]),
+                           res.per_start, float(seconds), data=data)
+
+
+def tour_count_visited(board: Board, res: Any, why: str, seconds: float) -> TourCount:
+    """An :class:`~knightgui_core.studies.all_tours.AllToursResult` (the visited-set
+    counter, chosen for ``why``) as a :class:`TourCount`."""
+    data = {**res.to_dict(), "method": "visited", "method_reason": why}
+    return TourCount(board, int(data["totals"]["tours"]), int(data["undirected_paths"]),
+                     int(data["undirected_closed_tours"]), "visited", why, float(seconds),
+                     data=data)
+
+
+def tour_count_frontier(board: Board, fr: Any, why: str, closed_only: bool,
+                        seconds: float) -> TourCount:
+    """A :class:`~knightgui_core.frontier.count.FrontierResult` of one board (its short side
+    as rows; chosen for ``why``) as a :class:`TourCount`."""
+    from .studies.tour_methods import frontier_records
+    rec = frontier_records(fr, transposed=board.rows > board.cols)[0]
+    data = {"study": "all-tours", **rec, "topology": board.topology,
+            "leaper": list(board.leaper), "method": "frontier", "method_reason": why,
+            "closed_only": bool(closed_only), "peak_states": fr.peak_states,
+            "peak_table_bytes": fr.peak_table_bytes, "column_states": list(fr.column_states),
+            "slices": list(fr.slices), "resumed_cells": fr.resumed_cells,
+            "seconds": round(seconds, 3)}
+    tours, paths = rec["totals"]["tours"], rec["undirected_paths"]
+    return TourCount(board, None if tours is None else int(tours),
+                     None if paths is None else int(paths),
+                     int(rec["undirected_closed_tours"]), "frontier", why, float(seconds),
+                     data=data)
+
+
+def start_path_count(board: Board, per_start: Mapping[str, Mapping[str, int]], method: str,
+                     why: str, seconds: float) -> StartPathCount:
+    """The directed paths (``tours``) and closed ones from each start, counted by
+    ``method`` for ``why``, as a :class:`StartPathCount`."""
+    per = {s: {"tours": int(r["tours"]), "closed": int(r["closed"])}
+           for s, r in per_start.items()}
+    data = {"study": "all-tours", "rows": board.rows, "cols": board.cols,
+            "topology": board.topology, "leaper": list(board.leaper), "per_start": per,
+            "method": method, "method_reason": why, "seconds": round(seconds, 3)}
+    return StartPathCount(board, method, why, per, float(seconds), data=data)
+
+
+def tour_count_table(boards: Sequence[Mapping[str, Any]], seconds: float,
+                     **run: Any) -> TourCountTable:
+    """Several boards' counts from one run (``boards``: one record each) as a
+    :class:`TourCountTable`; ``run`` holds what describes the run as a whole (its
+    method, its peak states…), in the order given, before ``boards``."""
+    data = {"study": "all-tours", **run, "boards": [dict(r) for r in boards],
+            "seconds": round(seconds, 3)}
+    return TourCountTable(tuple(dict(r) for r in boards), float(seconds), data=data)
+
+
+def phadke_result(family: str, res: Any, tasks: Mapping[str, int],
+                  distinct: Mapping[str, Any] | None = None) -> PhadkeStudy:
+    """A :class:`~knightgui_core.studies.phadke.StudyResult` of ``family`` as a
+    :class:`PhadkeStudy`; ``tasks``: the runner's task numbers; ``distinct``: per family,
+    its :class:`~knightgui_core.studies.distinct.DistinctCounts`."""
+    from .studies.phadke.tables import family_records
+    data: dict[str, Any] = {"study": "phadke", "family": family,
+                            "seconds": round(res.seconds, 3), "tasks": dict(tasks)}
+    if distinct:
+        data["distinct"] = {f: {"tours": r.tours, "distinct": r.distinct,
+                                "distinct_up_to_symmetry": r.distinct_up_to_symmetry,
+                                "orbit_sizes": dict(r.orbit_sizes),
+                                "distinct_full_board": r.distinct_full,
+                                "full_board_orbit_sizes": dict(r.full_orbit_sizes)}
+                            for f, r in distinct.items()}
+    data.update(family_records(res))
+    mine = data.get(family) or {"algorithms": len(res.counts),
+                                "solutions": sum(c[0] for c in res.counts.values()),
+                                "paper_solutions": None}
+    return PhadkeStudy(family, int(mine["algorithms"]), int(mine["solutions"]),
+                       mine.get("paper_solutions"), mine.get("full_board"),
+                       mine.get("paper_full_board"), float(res.seconds), data=data)
+
+
+def move_order_result(board: Board, tie: str, res: Any, worst: int,
+                      tasks: Mapping[str, int]) -> MoveOrderStudy:
+    """A move-order study's result (:mod:`knightgui_core.studies.orders`) as a
+    :class:`MoveOrderStudy`, listing the ``worst`` orders."""
+    data = {"study": "move-orders", **res.to_json_dict(worst=int(worst)),
+            "tasks": dict(tasks)}
+    return MoveOrderStudy(board, tie, int(data["orders"]), int(data["walks"]),
+                          int(data["failed_walks"]), int(data["orders_with_failure"]),
+                          int(data["closed_walks"]), float(res.seconds), data=data)
+
+
+def order_walk_result(walk: Any, order: Any, tie: str) -> OrderWalk:
+    """One replayed walk of a move order (:func:`knightgui_core.studies.orders.replay`;
+    ``order`` a :class:`~knightgui_core.board.rules.MoveOrder`) as an :class:`OrderWalk`."""
+    b, path = walk.board, walk.path
+    data = {"rows": b.rows, "cols": b.cols, "order": order.digits, "matrix": order.pairs,
+            "tie": tie, "complete": bool(walk.complete), "closed": bool(walk.closed),
+            "squares": int(len(path)), "end": walk.end,
+            "path": [[int(s % b.cols), int(s // b.cols)] for s in path],
+            "message": walk.message}
+    return OrderWalk(b, order.digits, tie, bool(walk.complete), bool(walk.closed), data=data)
+
+
+def tie_break_result(res: Any, n_min: int, n_max: int, *, table: bool = False) -> TieBreakStudy:
+    """A tie-break study's result (:mod:`knightgui_core.studies.tiebreaks`) as a
+    :class:`TieBreakStudy`; ``table``: with the per-side table."""
+    summary = res.summary()
+    return TieBreakStudy(tuple(res.rules), int(n_min), int(n_max),
+                         {r: s.success_rate for r, s in summary.items()},
+                         {r: s.first_failing_n for r, s in summary.items()},
+                         float(res.seconds), data=res.to_dict(table=table))
+
+
+def symmetric_result(board: Board, res: Any) -> SymmetricCount:
+    """A symmetric count (:mod:`knightgui_core.studies.symmetric_count`) as a
+    :class:`SymmetricCount`."""
+    return SymmetricCount(board, res.symmetry, res.paths, res.closed, int(res.orbits),
+                          float(res.seconds), data=res.to_dict())
+
+
+def uncrossed_result(board: Board, r: Any, wall_seconds: float) -> UncrossedStudy:
+    """An uncrossed search's result (:mod:`knightgui_core.studies.uncrossed`) as an
+    :class:`UncrossedStudy`: ``path`` as names, ``squares`` as indices, ``wall_seconds``
+    the whole call."""
+    names = tuple(board.name(s) for s in r.path)
+    data = {**r.to_dict(), "path": list(names), "squares": list(r.path),
+            "wall_seconds": round(wall_seconds, 3)}
+    return UncrossedStudy(board, bool(r.cycle), int(r.length), int(r.count), int(r.total),
+                          names, float(r.seconds), data=data)
+
+
+def semimagic_result(size: int, symmetry: str, mode: str, nested: bool,
+                     r: Any) -> SemimagicStudy:
+    """A semi-magic search's result (:func:`knightgui_core.studies.magic.search.search_magic`)
+    as a :class:`SemimagicStudy`, each tour with its kind and diagonal sums."""
+    from .board.magic import line_sums
+    b = Board(size, size)
     tours = tuple(tuple(b.name(s) for s in t) for t in r.tours)
     sums = [line_sums(Tour(b, np.asarray(t)).numbers()) for t in r.tours]
     data = {**r.to_json_dict(), "size": size, "symmetry": symmetry, "closed": mode != "open",
@@ -645,4 +916,15 @@ def study_semimagic(size: int = 8, *, symmetry: str = "none", closed: bool = Fal
             "starts": [b.name(s) for s in r.starts],
             "proved_none": r.status == "none" and not r.tours}
     return SemimagicStudy(size, mode, r.status, tours, int(r.nodes), float(r.seconds),
+                          data=data)
+
+
+def census_result(c: Any) -> SemimagicStudy:
+    """A semi-magic census (:func:`knightgui_core.studies.magic.census.run_census`) as a
+    :class:`SemimagicStudy`: ``status`` ``found``, ``none`` or ``cancelled``."""
+    b = Board(c.size, c.size)
+    tours = tuple(tuple(b.name(s) for s in t) for t in c.tours)
+    data = {**c.to_dict(), "tours": [list(t) for t in tours], "squares": c.tours}
+    status = ("found" if c.numbered else "none") if c.complete else "cancelled"
+    return SemimagicStudy(c.size, c.mode, status, tours, int(c.nodes), float(c.seconds),
                           data=data)

@@ -27,9 +27,10 @@ from typing import Any
 from .board.squares import Board
 from .board.tour import Tour, path_pairs
 
-__all__ = ["EnumerationCount", "MoveOrderStudy", "PhadkeStudy", "SemimagicStudy",
-           "SymmetricCount", "TieBreakStudy", "TourCount", "TourResult", "UncrossedStudy",
-           "WarnsdorffCount"]
+__all__ = ["CornerTails", "EnumerationCount", "MoveOrderStudy", "OrderWalk", "PathCount",
+           "PathVerdict", "PhadkeStudy", "SemimagicStudy", "StartPathCount", "SymmetricCount",
+           "TieBreakStudy", "TourCheck", "TourCount", "TourCountTable", "TourResult",
+           "UncrossedStudy", "WarnsdorffCount"]
 
 
 def _board_dict(board: Board) -> dict[str, Any]:
@@ -60,7 +61,10 @@ class TourResult:
     was found: ``message`` says why, a proof when no tour of the kind can exist), ``method``
     names what found it, ``nodes`` counts the search's work, ``stuck_at`` is the move
     where a failed walk stopped (-1 otherwise) and ``moves`` the squares the answer
-    visits."""
+    visits. ``answer`` says whether a tour of the kind asked exists (``yes``, ``no`` or
+    ``not known``) and ``why`` gives the reason: a theorem, the tour found, or an
+    exhaustive search. ``animation`` describes the file ``knightgui solve --animate``
+    wrote (``None`` without one)."""
 
     board: Board
     start: str
@@ -73,6 +77,9 @@ class TourResult:
     moves: int = 0
     seconds: float = 0.0
     rule_walk: Any = field(default=None, compare=False)
+    answer: str = "not known"
+    why: str = ""
+    animation: Mapping[str, Any] | None = field(default=None, compare=False)
 
     @property
     def found(self) -> bool:
@@ -80,21 +87,32 @@ class TourResult:
         return self.tour is not None
 
     def to_dict(self) -> dict[str, Any]:
-        """The keys of ``knightgui solve --json`` (``valid``, ``path`` as ``[col, row]``
-        pairs, ``message``…) and the board's ``topology`` and ``leaper``."""
+        """``knightgui solve --json``: the board (``rows``, ``cols``, ``topology``,
+        ``leaper``), ``closed``, ``valid`` (a tour found), ``method``, ``seconds``, ``path``
+        as ``[col, row]`` pairs, ``message``, ``nodes``, ``stuck_at``, ``moves``, ``start``,
+        ``rule_walk``, ``answer`` and ``why``; ``animation`` only when a file was written."""
         path = [] if self.tour is None else path_pairs(self.tour.path, self.board.cols)
-        return {**_board_dict(self.board), "closed": self.closed, "valid": self.found,
-                "method": self.method, "seconds": round(self.seconds, 6), "path": path,
-                "message": self.message, "nodes": self.nodes, "stuck_at": self.stuck_at,
-                "moves": self.moves, "start": self.start,
-                "rule_walk": copy.deepcopy(self.rule_walk)}
+        out = {**_board_dict(self.board), "closed": self.closed, "valid": self.found,
+               "method": self.method, "seconds": round(self.seconds, 6), "path": path,
+               "message": self.message, "nodes": self.nodes, "stuck_at": self.stuck_at,
+               "moves": self.moves, "start": self.start,
+               "rule_walk": copy.deepcopy(self.rule_walk), "answer": self.answer,
+               "why": self.why}
+        if self.animation is not None:
+            out["animation"] = dict(self.animation)
+        return out
 
 
 @dataclass(frozen=True)
 class EnumerationCount:
     """The counters of Phadke's enumeration from ``start`` (to ``end``: closed tours), from
     its beginning: ``solutions`` (Warnsdorff tours), ``dead_ends`` (walks the rule leaves
-    stuck), ``forward_moves`` (its work) and ``exhausted`` (every tie was followed)."""
+    stuck), ``forward_moves`` (its work) and ``exhausted`` (every tie was followed).
+    ``method`` says how they were counted: ``options matrix`` (every walk followed) or
+    ``transposition table`` (the count by states of an open tour without dashes, fewer
+    forward moves, and ``p_success``: the probability that breaking every tie uniformly at
+    random completes a tour; ``None`` by the options matrix). ``first`` holds the solutions
+    listed (``knightgui enumerate --first K``), ``None`` when none were asked for."""
 
     board: Board
     start: str
@@ -104,14 +122,74 @@ class EnumerationCount:
     forward_moves: int
     exhausted: bool
     seconds: float = 0.0
+    method: str = "options matrix"
+    p_success: float | None = None
+    first: tuple[Mapping[str, Any], ...] | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        """The keys of ``knightgui enumerate --json`` (``solutions``, ``dead_ends``,
-        ``forward_moves``, ``exhausted``, ``seconds``) with the board and the squares."""
+        """``knightgui enumerate --json``: the board, ``start``, ``end``, ``solutions``,
+        ``dead_ends``, ``forward_moves``, ``exhausted``, ``seconds``, ``method`` and
+        ``p_success``; ``first`` (each solution's ``index``, ``branch``, ``path`` as names,
+        ``numbers`` row by row from the top, ``mo``: its options matrix entries) only when
+        solutions were listed."""
+        out = {**_board_dict(self.board), "start": self.start, "end": self.end,
+               "solutions": self.solutions, "dead_ends": self.dead_ends,
+               "forward_moves": self.forward_moves, "exhausted": self.exhausted,
+               "seconds": round(self.seconds, 6), "method": self.method,
+               "p_success": self.p_success}
+        if self.first is not None:
+            out["first"] = copy.deepcopy([dict(r) for r in self.first])
+        return out
+
+
+@dataclass(frozen=True)
+class CornerTails:
+    """What can be added to a closed enumeration from ``start`` to ``end``:
+    ``free_corners`` maps each corner to ``None`` when it is free (a dash may go there) or
+    the reason it is not; ``ecd`` and ``xcd`` are the end-corner-dash tails, each its
+    squares joined by ``-`` (``knightgui enumerate --list-tails``)."""
+
+    board: Board
+    start: str
+    end: str
+    free_corners: Mapping[str, str | None] = field(compare=False)
+    ecd: tuple[str, ...]
+    xcd: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """``knightgui enumerate --list-tails --json``: the board, ``start``, ``end``,
+        ``free_corners``, ``ecd`` and ``xcd``."""
         return {**_board_dict(self.board), "start": self.start, "end": self.end,
-                "solutions": self.solutions, "dead_ends": self.dead_ends,
-                "forward_moves": self.forward_moves, "exhausted": self.exhausted,
-                "seconds": round(self.seconds, 6)}
+                "free_corners": dict(self.free_corners), "ecd": list(self.ecd),
+                "xcd": list(self.xcd)}
+
+
+@dataclass(frozen=True)
+class PathCount:
+    """Every knight's path from ``start`` through all squares, Warnsdorff's or not
+    (``knightgui enumerate --all-tours``): ``solutions`` paths (all of them when
+    ``exhausted``, else the first ones listed), ``closed`` of them closing (``None`` when
+    they were listed rather than counted) and ``first``, the paths listed as square names
+    (``None`` when none were)."""
+
+    board: Board
+    start: str
+    solutions: int
+    exhausted: bool
+    closed: int | None = None
+    first: tuple[tuple[str, ...], ...] | None = field(default=None, compare=False)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """``knightgui enumerate --all-tours --json``: ``all_tours`` (true), the board,
+        ``start``, ``solutions``, ``exhausted``, ``closed`` and ``seconds``; ``first`` only
+        when paths were listed."""
+        out = {"all_tours": True, **_board_dict(self.board), "start": self.start,
+               "solutions": self.solutions, "exhausted": self.exhausted,
+               "closed": self.closed, "seconds": round(self.seconds, 6)}
+        if self.first is not None:
+            out["first"] = [list(p) for p in self.first]
+        return out
 
 
 @dataclass(frozen=True)
@@ -236,4 +314,74 @@ class SemimagicStudy(_Recorded):
     status: str
     tours: tuple[tuple[str, ...], ...]
     nodes: int
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class TourCheck(_Recorded):
+    """A tour file read and checked (``knightgui check FILE``): ``valid`` when its path is a
+    tour of its board (``tour`` then holds it), else ``why`` says which rule the path
+    breaks. A valid tour's answer adds its board, whether it closes, its canonical id, how
+    many of the board's symmetries map it onto itself, and its row, column and diagonal
+    sums."""
+
+    file: str
+    valid: bool
+    why: str | None = None
+    tour: Tour | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class PathVerdict(_Recorded):
+    """A path played by hand (``knightgui check --path``): ``free`` squares left, ``lost``
+    when no finish is possible any more and ``closed_lost`` when no closed tour is (each
+    with its reasons in :meth:`to_dict`), and with the exact count ``extendable`` (``None``
+    when not known within the budget) and the ``open`` and ``closed`` finishes
+    (``None`` when not counted)."""
+
+    board: Board
+    path: tuple[str, ...]
+    free: int
+    lost: bool
+    closed_lost: bool
+    extendable: bool | None = None
+    open: int | None = None
+    closed: int | None = None
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class OrderWalk(_Recorded):
+    """One walk of plain Warnsdorff with a fixed move ``order`` from one square
+    (``knightgui study move-orders --walk``): ``complete`` when it visits every square,
+    ``closed`` when it also ends a move from its start; ``path`` as ``[col, row]`` pairs."""
+
+    board: Board
+    order: str
+    tie: str
+    complete: bool
+    closed: bool
+
+
+@dataclass(frozen=True)
+class StartPathCount(_Recorded):
+    """Every knight's path through all squares from a few starts of ``board``
+    (``knightgui study count --all-tours --starts``): ``per_start`` maps each start to its
+    directed paths (``tours``) and the closed ones (``closed``), counted by ``method``
+    (``visited`` or ``frontier``) for ``method_reason``."""
+
+    board: Board
+    method: str
+    method_reason: str
+    per_start: Mapping[str, Mapping[str, int]] = field(repr=False, compare=False)
+    seconds: float = 0.0
+
+
+@dataclass(frozen=True)
+class TourCountTable(_Recorded):
+    """Every tour of several boards, counted in one run: ``boards`` holds one record per
+    board (``knightgui study count --all-tours`` with ``--boards-up-to N``, or with
+    ``--rows R --cols-from A --cols-to B``)."""
+
+    boards: tuple[Mapping[str, Any], ...] = field(repr=False, compare=False)
     seconds: float = 0.0

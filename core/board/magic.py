@@ -41,7 +41,7 @@ class LineSums:
             return "magic"
         return "semi-magic"
 
-    def to_json_dict(self) -> dict:
+    def to_dict(self) -> dict:
         """``{"magic": kind, "row_sums": [...], "col_sums": [...], "diagonal_sums": [...]}``,
         every sum a Python int."""
         return {"magic": self.kind, "row_sums": list(self.rows), "col_sums": list(self.cols),

@@ -186,7 +186,7 @@ class Tour:
         return "\n".join(lines)
 
     # --------------------------------------------------------------- JSON / CSV
-    def to_json_dict(self) -> dict:
+    def to_dict(self) -> dict:
         """The tour file's JSON object (docs/spec.md §9): format, version, size, closed, path as
         ``[col, row]`` pairs, method."""
         d = {"format": FORMAT, "version": VERSION, "rows": self.rows, "cols": self.cols,
@@ -198,7 +198,7 @@ class Tour:
 
     def to_json(self) -> str:
         """The tour file as compact, strict JSON text."""
-        return strict_dumps(self.to_json_dict())
+        return strict_dumps(self.to_dict())
 
     def to_csv(self) -> str:
         """The tour as CSV text: header ``move,col,row,square``, one row per move."""

@@ -125,7 +125,7 @@ class AllToursResult:
         undirected closed tour 2N times: every start, both ways)."""
         return {k: sum(r[k] for r in self.per_start.values()) for k in ("tours", "closed")}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The ``--json`` object of ``knightgui study count --all-tours``."""
         n = self.rows * self.cols
         t = self.totals

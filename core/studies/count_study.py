@@ -49,7 +49,7 @@ TASK_MOVES = 1 << 27
 FANOUT = 4
 
 __all__ = ["STUDY", "TASK_MOVES", "FANOUT", "CountResult", "parse_starts", "count_task",
-           "start_tasks", "run_count", "Runner", "StartFn"]
+           "start_tasks", "run_count", "CountOptions", "Runner", "StartFn"]
 
 #: ``runner(tasks) -> RunReport``: how one round of tasks is run
 Runner = Callable[[Sequence[Task]], RunReport]
@@ -219,7 +219,7 @@ class CountResult:
         t["p_closed"] = sum(rec["p_closed"] for rec in self.per_start.values()) / n
         return t
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The ``--json`` object of ``knightgui study count``."""
         out = {"study": STUDY, "rows": self.rows, "cols": self.cols, "totals": self.totals,
                "per_start": self.per_start, "tasks": dict(self.tasks),
@@ -249,28 +249,47 @@ def start_tasks(rows: int, cols: int, reps: Sequence[int], split_depth: int = 0,
     return out
 
 
+@dataclass(frozen=True)
+class CountOptions:
+    """What a count counts and how its tasks are cut, apart from the board and the starts.
+
+    ``split_depth``: cut each start this many ties down before the first round;
+    ``budget``: forward moves a task makes before it hands the rest back
+    (:data:`TASK_MOVES`); ``lengths``: also the dead ends by squares visited when stuck;
+    ``table_bytes``: each worker thread's transposition table (None: a quarter of its
+    machine's memory shared by its cores; 0: no table); ``board``: another topology or
+    leaper (None: the knight's plane); ``fold``: count once the subtrees of a start that its
+    symmetries map onto each other (:func:`start_tasks`; the counts are the same either
+    way)."""
+
+    split_depth: int = 0
+    budget: int = TASK_MOVES
+    lengths: bool = False
+    table_bytes: int | None = None
+    board: Board | None = None
+    fold: bool = True
+
+
 def run_count(rows: int, cols: int, starts: str | Sequence[SquareSpec] = "all", *,
-              split_depth: int = 0, budget: int = TASK_MOVES, store: ResultStore | None = None,
+              options: CountOptions | None = None, store: ResultStore | None = None,
               scheduler: Any = None, workers: int | None = None,
               progress: Callable[[int, int, int], None] | None = None, cancel: Any = None,
-              runner: Runner | None = None, lengths: bool = False,
-              table_bytes: int | None = None, board: Board | None = None,
-              fold: bool = True, on_start: StartFn | None = None,
+              runner: Runner | None = None, on_start: StartFn | None = None,
               on_tasks: Callable[[int, int], None] | None = None) -> CountResult:
     """Count every start of ``starts`` (see :func:`parse_starts`) on a ``rows`` × ``cols``
-    board. Rounds of tasks go to ``runner`` (default :func:`knightgui_core.run.runner.run_tasks`
-    with ``store``, ``scheduler``, ``workers``, ``cancel``); ``progress(round, done, total)``
-    follows each round. ``lengths``: also the dead ends by length; ``table_bytes``: each
-    worker thread's table (None: a quarter of its machine's memory shared by its cores; 0:
-    no table); ``board``: another topology or leaper (default the knight's plane);
-    ``fold``: count once the subtrees of a start that its symmetries map onto each other
-    (:func:`start_tasks`; the counts are the same either way). As results come in (each
-    task with the default runner, each round with another): ``on_tasks(done, queued)`` —
-    tasks finished so far over every round, and tasks known but not finished (a task that
-    hands subtrees back adds to the queue) — and ``on_start(start, members, record)`` once
-    per class of starts, as soon as its last task is in (its representative's name, the
-    given starts it stands for, and their figures as in ``per_start``). Raises
-    :class:`CountError` for a board or start it cannot take."""
+    board, as ``options`` says (:class:`CountOptions`; None: its defaults). Rounds of tasks
+    go to ``runner`` (default :func:`knightgui_core.run.runner.run_tasks` with ``store``,
+    ``scheduler``, ``workers``, ``cancel``); ``progress(round, done, total)`` follows each
+    round. As
+    results come in (each task with the default runner, each round with another):
+    ``on_tasks(done, queued)`` — tasks finished so far over every round, and tasks known
+    but not finished (a task that hands subtrees back adds to the queue) — and
+    ``on_start(start, members, record)`` once per class of starts, as soon as its last task
+    is in (its representative's name, the given starts it stands for, and their figures as
+    in ``per_start``). Raises :class:`CountError` for a board or start it cannot take."""
+    o = CountOptions() if options is None else options
+    split_depth, budget, lengths, table_bytes, board, fold = (
+        o.split_depth, o.budget, o.lengths, o.table_bytes, o.board, o.fold)
     t0 = time.perf_counter()
     CountBoard(rows, cols, board)               # validates the board
     if int(budget) < 1 or int(split_depth) < 0:

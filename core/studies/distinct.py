@@ -70,7 +70,7 @@ class DistinctCounts:
     full_orbit_sizes: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The figures as a JSON object (the keys ``study count --distinct --json`` adds)."""
         return {"tours": self.tours, "closed": self.closed, "distinct": self.distinct,
                 "distinct_up_to_symmetry": self.distinct_up_to_symmetry,

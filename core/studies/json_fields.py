@@ -1,4 +1,4 @@
-"""Study figures whose JSON object is their fields as they stand: one ``to_json`` for all of
+"""Study figures whose JSON object is their fields as they stand: one ``to_dict`` for all of
 them (:class:`~knightgui_core.studies.orders.OrdersSummary`,
 :class:`~knightgui_core.studies.tiebreaks.result.FirstFailure`)."""
 from __future__ import annotations
@@ -9,11 +9,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 class FieldsJson:
     """Base of a frozen dataclass of figures whose JSON object is its fields by name, in
-    their order; a class whose JSON differs writes its own ``to_json``."""
+    their order; a class whose JSON differs writes its own ``to_dict``."""
 
     if TYPE_CHECKING:
         __dataclass_fields__: ClassVar[dict[str, Any]]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The fields by name, in their order (``dataclasses.asdict``)."""
         return asdict(self)
+
+    #: the same object under the name the move-order study's result reads it by
+    to_json = to_dict

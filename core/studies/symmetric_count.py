@@ -8,7 +8,7 @@ through all the squares whose moves the symmetry keeps, its ends a move apart or
 all-tours count lists them) and ``undirected_closed_tours`` (the cycles it keeps).
 
 >>> res = run_symmetric(8, 8, "half-turn", runner=None, closed_only=True)   # doctest: +SKIP
->>> res.to_json()["undirected_closed_tours"]                                 # Knuth's figure
+>>> res.to_dict()["undirected_closed_tours"]                                 # Knuth's figure
 2432932
 """
 from __future__ import annotations
@@ -70,7 +70,7 @@ class SymmetricResult:
     seconds: float = 0.0
     cancelled: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The ``--json`` object of ``knightgui study count --all-tours --symmetry``."""
         out: dict[str, Any] = {"study": "all-tours", "rows": self.rows, "cols": self.cols,
                                "topology": self.board.topology,

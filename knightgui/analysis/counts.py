@@ -19,6 +19,7 @@ already counted keep their rows, no total is shown (a store keeps the finished t
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -61,17 +62,19 @@ def count_study(n: int, starts: list[int], scheduler: str | None, store_path: st
     queued; ``budget``: forward moves a task makes, None for the study's own). A bad board,
     store or scheduler raises; the study thread reports it in one line."""
     from knightgui_core.run.store import ResultStore
-    from knightgui_core.studies.count_study import run_count
+    from knightgui_core.studies.count_study import CountOptions, run_count
+    options = CountOptions(board=None if board is None or board.is_classic else board)
+    if budget is not None:
+        options = dataclasses.replace(options, budget=budget)
 
     def fn(progress: Any, cancel: Any):
         store = ResultStore(store_path) if store_path else None
-        more: dict[str, Any] = {} if budget is None else {"budget": budget}
+        more: dict[str, Any] = {}
         if feed is not None:
             more.update(on_start=feed.start, on_tasks=feed.tasks)
         try:
-            return run_count(n, n, starts, scheduler=scheduler, store=store, cancel=cancel,
-                             board=None if board is None or board.is_classic else board,
-                             **more)
+            return run_count(n, n, starts, options=options, scheduler=scheduler, store=store,
+                             cancel=cancel, **more)
         finally:
             if store is not None:
                 store.close()

@@ -1,6 +1,8 @@
 """``knightgui check FILE``: validate a tour file (docs/spec.md §9)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from knightgui.commands._common import EXIT_NOT_FOUND, CliError, emit_json, say_not_found
 from knightgui.commands.completions import add_path_arguments, path_requested, run_path
 
@@ -20,41 +22,33 @@ def add_parser(sub) -> None:
 def run(args) -> int:
     """Check the file; exit 0 for a valid tour, 1 for a file that is read but whose path is
     not a tour (one line on stderr, or ``{"valid": false, ...}`` with ``--json``), 2 for a
-    file that cannot be read as a tour file. With ``--path``: :func:`run_path`."""
+    file that cannot be read as a tour file. With ``--path``: :func:`run_path`. ``--json``
+    prints the :class:`~knightgui_core.api_results.TourCheck`'s ``to_dict()``."""
     if path_requested(args):
         return run_path(args)
-    from knightgui_core.board.tour import NotATourError, Tour, TourError
+    from knightgui_core.api import check_tour
+    from knightgui_core.board.tour import TourError
     try:
-        tour = Tour.load(args.file)
-    except NotATourError as e:
-        if not args.json:
-            return say_not_found(f"knightgui check: {args.file}: not a tour: {e}")
-        emit_json({"valid": False, "file": str(args.file), "why": str(e)})
-        return EXIT_NOT_FOUND
+        res = check_tour(args.file)
     except TourError as e:
         raise CliError(f"knightgui check: {args.file}: {e}") from None
-    from knightgui_core.board.canonical import canonical_id, symmetry_order
-    kind = "closed" if tour.is_closed_path else "open"
-    ident = canonical_id(tour.board, tour.path)
-    sym = symmetry_order(tour.board, tour.path)
-    from knightgui_core.board.magic import line_sums
-    sums = line_sums(tour.numbers())
     if args.json:
-        emit_json({"valid": True, "rows": tour.rows, "cols": tour.cols,
-                   "closed": bool(tour.closed), "closed_path": tour.is_closed_path,
-                   "squares": tour.board.size, "method": tour.method,
-                   "canonical": ident, "symmetry": sym, **sums.to_json_dict()})
-    else:
-        print(f"{args.file}: valid {kind} tour on {tour.cols}×{tour.rows}; canonical id "
-              f"{ident}, mapped onto itself by {sym} of the board's "
-              f"{8 if tour.rows == tour.cols else 4} symmetries")
-        print(f"magic: {sums.kind} (row sums {_sums(sums.rows)}; column sums "
-              f"{_sums(sums.cols)}" + (f"; diagonals {_sums(sums.diagonals)})"
-                                       if sums.diagonals else ")"))
+        emit_json(res.to_dict())
+        return 0 if res.valid else EXIT_NOT_FOUND
+    if not res.valid:
+        return say_not_found(f"knightgui check: {args.file}: not a tour: {res.why}")
+    d = res.to_dict()
+    kind = "closed" if d["closed_path"] else "open"
+    print(f"{args.file}: valid {kind} tour on {d['cols']}×{d['rows']}; canonical id "
+          f"{d['canonical']}, mapped onto itself by {d['symmetry']} of the board's "
+          f"{8 if d['rows'] == d['cols'] else 4} symmetries")
+    print(f"magic: {d['magic']} (row sums {_sums(d['row_sums'])}; column sums "
+          f"{_sums(d['col_sums'])}" + (f"; diagonals {_sums(d['diagonal_sums'])})"
+                                       if d["diagonal_sums"] else ")"))
     return 0
 
 
-def _sums(values: tuple[int, ...]) -> str:
+def _sums(values: Sequence[int]) -> str:
     """``all 260`` when the sums agree, else the sums in order (their range on a wide
     board)."""
     if len(set(values)) == 1:

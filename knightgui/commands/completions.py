@@ -88,43 +88,19 @@ def run_path(args) -> int:
     if len(words) > board.size:
         raise CliError(f"--path: {len(words):,} squares on a board of {board.size:,}")
     squares = [parse_square(board, w, f"--path square {i + 1}") for i, w in enumerate(words)]
-    from knightgui_core.walks.hand.verdict import PlayError, play_path, quick_verdict
+    from knightgui_core.api import check_path
+    from knightgui_core.walks.hand.verdict import PlayError
     try:
-        path = play_path(board, squares)
+        res = check_path(board, squares, completions=args.completions, budget=budget)
     except PlayError as e:
-        raise CliError(f"--path: {e}") from None
-    verdict = quick_verdict(board, path)
-    names = [board.name(int(s)) for s in path]
-    out: dict = {"rows": rows, "cols": cols, "topology": board.topology,
-                 "leaper": list(board.leaper), "path": names, "free": verdict.free,
-                 "verdict": _verdict_json(board, verdict)}
-    found: bool | None = not verdict.lost
-    if args.completions:
-        from knightgui_core.walks.hand.completions import completions
-        try:
-            res = completions(board, path, budget_seconds=budget)
-        except PlayError as e:
-            raise CliError(f"knightgui check: {e}") from None
-        found = res.extendable
-        out.update({
-            "extendable": res.extendable,
-            "completions": ({"open": res.open, "closed": res.closed} if res.counted else None),
-            "example": (None if res.example is None
-                        else [board.name(s) for s in res.example]),
-            "reason": res.reason or None, "nodes": res.nodes,
-            "seconds": round(res.seconds, 4)})
+        raise CliError(f"knightgui check --path: {e}") from None
+    out = res.to_dict()
     if args.json:
         emit_json(out)
     else:
         _print(board, out)
+    found = res.extendable if args.completions else not res.lost
     return EXIT_NOT_FOUND if found is False else 0
-
-
-def _verdict_json(board, verdict) -> dict:
-    return {"lost": verdict.lost, "closed_lost": verdict.closed_lost,
-            "reasons": [{"kind": r.kind.value, "sentence": r.sentence,
-                         "squares": [board.name(s) for s in r.squares],
-                         "closed_only": r.closed_only} for r in verdict.reasons]}
 
 
 def _print(board, out: dict) -> None:

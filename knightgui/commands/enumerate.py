@@ -13,6 +13,7 @@ carries the results alone.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from knightgui.commands._common import (
@@ -156,11 +157,6 @@ def _tail(text):
     return parts
 
 
-def _solution_record(en, s) -> dict:
-    return {"index": s.index, "branch": s.branch, "path": en.names(s.path),
-            "numbers": s.numbers[::-1].tolist(), "mo": s.mo_entries()}
-
-
 def _out_kind(path, board) -> str:
     from knightgui_core.tietree.enumeration.solution_writer import FORMATS, format_of
     try:
@@ -245,7 +241,6 @@ def _all_tours(args, rows: int, cols: int) -> int:
             rows, cols, b.name(lister.start))
     finally:
         act.close()
-    record: dict = {"all_tours": True}
     if out_kind:
         def blocks():
             if shown is not None:
@@ -271,7 +266,6 @@ def _all_tours(args, rows: int, cols: int) -> int:
     else:
         assert r is not None                  # neither a file nor a listing: the count ran
         total, exhausted, closed = r["tours"], True, r["closed"]
-        record["closed"] = closed
     secs = time.perf_counter() - t0
     if shown is not None:
         for i, p in enumerate(shown, 1):
@@ -282,10 +276,11 @@ def _all_tours(args, rows: int, cols: int) -> int:
     print(f"{b.name(lister.start)}: {total:,} knight's paths through all {b.size} squares{more}"
           f"{'' if exhausted else ' (not all: --first)'} in {secs:.3f} s")
     if args.json:
-        record.update({"solutions": total, "exhausted": exhausted, "seconds": round(secs, 6)})
-        if shown is not None:
-            record["first"] = [[b.name(int(s)) for s in p] for p in shown]
-        emit_json(record)
+        from knightgui_core.api_results import PathCount
+        first = (None if shown is None else
+                 tuple(tuple(b.name(int(s)) for s in p) for p in shown))
+        emit_json(PathCount(b, b.name(lister.start), int(total), bool(exhausted),
+                            None if closed is None else int(closed), first, secs).to_dict())
     return 0 if total > 0 else 1
 
 
@@ -328,12 +323,8 @@ def _count(en, quiet: bool) -> None:
 def run(args) -> int:
     """Enumerate, count, list or write the tours; exit 0 with tours, 1 with none, 130 when
     Ctrl-C stops the search (one line: how far it got)."""
-    from knightgui_core.tietree.enumeration.enumerator import (
-        EnumerationError,
-        Enumerator,
-        free_corners,
-        list_tails,
-    )
+    from knightgui_core.system.errors import InputError
+    from knightgui_core.tietree.enumeration.enumerator import EnumerationError, Enumerator
     rows = positive_int("--rows", args.rows, 1, 1000)
     cols = positive_int("--cols", args.cols, 1, 1000)
     if rows * cols > 1_000_000:
@@ -353,19 +344,18 @@ def run(args) -> int:
         if args.list_tails:
             if end is None:
                 raise CliError("--list-tails needs --end")
-            fc = free_corners(rows, cols, start, end)
-            tails = list_tails(rows, cols, start, end)
-            for c, why in fc.items():
+            from knightgui_core.api import corner_tails
+            tails = corner_tails(board, start, end)
+            for c, why in tails.free_corners.items():
                 print(f"corner {c}: {'free' if why is None else 'not free: ' + why}")
-            for kind in ("ecd", "xcd"):
-                for t in tails[kind]:
-                    print(f"--{kind} {'-'.join(t)}")
+            for kind, listed in (("ecd", tails.ecd), ("xcd", tails.xcd)):
+                for t in listed:
+                    print(f"--{kind} {t}")
             if args.json:
-                emit_json({"free_corners": fc, "ecd": ["-".join(t) for t in tails["ecd"]],
-                           "xcd": ["-".join(t) for t in tails["xcd"]]})
+                emit_json(tails.to_dict())
             return 0
         en = Enumerator(rows, cols, start, end, dashes, tail_squares, board=board)
-    except EnumerationError as e:
+    except (EnumerationError, InputError) as e:
         raise CliError(str(e)) from None
     if tail_kind and en.plan.tail_kind != tail_kind:
         raise CliError(f"--{tail_kind}: {'-'.join(tail or ())} is an {en.plan.tail_kind.upper()} "
@@ -388,15 +378,14 @@ def run(args) -> int:
         by_states = _count_by_states(en, args.json)
     else:
         _count(en, args.json)
+    from knightgui_core.api import enumeration_result
+    res = enumeration_result(en, time.perf_counter() - t0,
+                             first=sols if args.first is not None else None)
     if by_states is not None:
-        counters = {"solutions": by_states["solutions"], "dead_ends": by_states["dead_ends"],
-                    "forward_moves": by_states["forward_moves"], "exhausted": True,
-                    "seconds": round(time.perf_counter() - t0, 6),
-                    "p_success": by_states["p_success"], "method": "transposition table"}
-    else:
-        counters = {"solutions": en.solutions, "dead_ends": en.dead_ends,
-                    "forward_moves": en.forward_moves, "exhausted": en.exhausted,
-                    "seconds": round(time.perf_counter() - t0, 6)}
+        res = dataclasses.replace(
+            res, solutions=int(by_states["solutions"]), dead_ends=int(by_states["dead_ends"]),
+            forward_moves=int(by_states["forward_moves"]), exhausted=True,
+            method="transposition table", p_success=float(by_states["p_success"]))
     if args.first is not None:
         for s in sols:
             print(f"solution {s.index} (branched at move {s.branch})")
@@ -404,13 +393,10 @@ def run(args) -> int:
             mo = " ".join(f"({k},{j})={t}" for k, j, t in s.mo_entries())
             print(f"options matrix: {mo or 'empty'}")
             print()
-    arrow = "" if en.end is None else f"→{en.board.name(en.end)}"
-    print(f"{en.board.name(en.start)}{arrow}: {counters['solutions']:,} solutions, "
-          f"{counters['dead_ends']:,} dead ends, {counters['forward_moves']:,} forward moves"
-          f"{'' if counters['exhausted'] else ' (not exhausted)'} in {counters['seconds']:.3f} s")
+    arrow = "" if res.end is None else f"→{res.end}"
+    print(f"{res.start}{arrow}: {res.solutions:,} solutions, {res.dead_ends:,} dead ends, "
+          f"{res.forward_moves:,} forward moves{'' if res.exhausted else ' (not exhausted)'} "
+          f"in {res.seconds:.3f} s")
     if args.json:
-        out = dict(counters)
-        if args.first is not None:
-            out["first"] = [_solution_record(en, s) for s in sols]
-        emit_json(out)
-    return 0 if counters["solutions"] > 0 or not counters["exhausted"] else 1
+        emit_json(res.to_dict())
+    return 0 if res.solutions > 0 or not res.exhausted else 1

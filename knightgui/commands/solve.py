@@ -84,55 +84,6 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
-def _other_board(args, board, start, tie, order, seed, budget, animate=None) -> int:
-    """Another topology or leaper: a theorem that rules tours out answers at once; otherwise
-    the rule's walk and the searches of :mod:`knightgui_core.walks.other_boards`, and when
-    they find nothing on a small board, the exhaustive search says whether any tour exists."""
-    from knightgui_core.board.existence import known_answer
-    from knightgui_core.board.tour import path_pairs
-    from knightgui_core.tietree.alltours.existence_search import SEARCH_BUDGET, existence_answer
-    from knightgui_core.walks.solve import SolveError, solve
-    closed = bool(args.closed)
-    known, why = known_answer(board, closed)
-    res, animation = None, None
-    if known is not False:
-        try:
-            res = solve(board.rows, board.cols, start=start, closed=closed, tie=tie,
-                        order=order, seed=seed, method=args.method, node_budget=budget,
-                        topology=board.topology, leaper=board.leaper)
-        except SolveError as e:
-            raise CliError(f"knightgui solve: {e}") from None
-    if res is not None and res.ok:
-        answer = "yes"
-        if known is None:            # no rule decides in advance: the tour itself is the proof
-            why = f"this tour proves one exists ({res.message})"
-        _save(args, res.tour)
-        animation = write_animation(args, res.tour, animate) if animate else None
-    elif known is None and args.method == "auto" and start is None:
-        ans = existence_answer(board, closed, budget or SEARCH_BUDGET)
-        answer, why = ans.answer, ans.why
-    else:
-        answer = "no" if known is False else "not known"
-    if args.json:
-        emit_json({"rows": board.rows, "cols": board.cols, "topology": board.topology,
-                   "leaper": list(board.leaper), "closed": closed, "answer": answer,
-                   "why": why, "valid": bool(res is not None and res.ok),
-                   "method": res.method if res is not None else "",
-                   "message": res.message if res is not None else why,
-                   "nodes": res.nodes if res is not None else 0,
-                   "path": path_pairs(res.path, board.cols) if res is not None and res.ok
-                   else [], **({"animation": animation} if animation else {})})
-    else:
-        if res is not None and res.ok and not args.quiet and board.size <= 26 * 26:
-            print(res.tour.render())
-        if res is not None:
-            print(res.message, file=sys.stdout if res.ok else sys.stderr)
-        print(f"{board.describe()}: {answer} — {why}")
-        if animation:
-            say_animation(animation)
-    return 0 if res is not None and res.ok else EXIT_NOT_FOUND
-
-
 def _save(args, tour) -> None:
     """``--out`` and ``--png``: one clear line, naming the option and the file, when a file
     cannot be written (the writer's own sentence when it has one)."""
@@ -152,25 +103,15 @@ def _save(args, tour) -> None:
             raise CliError(f"{flag}: {why}") from None
 
 
-def _no_tour(args, board, start: int | None, why: str) -> int:
-    """No tour of the kind asked exists on the board or from the start (a proof, no search):
-    the "no tour" outcome, exit 1 — one line on stderr, or with ``--json`` the object a
-    failed search gives, ``valid`` false and ``message`` the reason."""
-    if not args.json:
-        return say_not_found(f"knightgui solve: {why}")
-    emit_json({"rows": board.rows, "cols": board.cols, "closed": bool(args.closed),
-               "valid": False, "method": "", "seconds": 0.0, "path": [], "message": why,
-               "nodes": 0, "stuck_at": -1, "moves": 0,
-               "start": board.name(0 if start is None else start), "rule_walk": None})
-    return EXIT_NOT_FOUND
-
-
 def run(args) -> int:
     """Solve and print the tour; exit 0 with a tour, 1 without (none exists on the board or
     from the start — a proof, answered at once —, or the methods found none), 2 for bad
-    input."""
-    from knightgui_core.board.tour import path_pairs
-    from knightgui_core.walks.solve import NoTourError, SolveError, solve
+    input. ``--json`` prints the :class:`~knightgui_core.api_results.TourResult`'s
+    ``to_dict()``."""
+    import dataclasses
+
+    from knightgui_core.api import solve
+    from knightgui_core.system.errors import InputError
     rows = positive_int("--rows", args.rows, 1, 100_000)
     cols = positive_int("--cols", args.cols, 1, 100_000)
     seed = positive_int("--seed", args.seed, 0, 2**48)
@@ -184,34 +125,31 @@ def run(args) -> int:
     # the edge: every text option becomes its typed value here, once
     start = None if args.start is None else parse_square(board, args.start, "--start")
     tie, order = parse_tie_rule(args.tie), parse_move_order(args.order)
-    if not board.is_classic:
-        return _other_board(args, board, start, tie, order, seed, budget, animate)
     try:
         res, first, own = _timed(lambda: solve(
-            rows, cols, start=start, closed=args.closed, tie=tie, order=order, seed=seed,
+            board, start, closed=args.closed, tie=tie, order=order, seed=seed,
             method=args.method, node_budget=budget))
-    except NoTourError as e:
-        return _no_tour(args, board, start, str(e))
-    except SolveError as e:
+    except InputError as e:
         raise CliError(f"knightgui solve: {e}") from None
-    animation = None
-    if res.ok:
+    res = dataclasses.replace(res, seconds=first if own is None else own)
+    if res.tour is not None:
         _save(args, res.tour)
-        animation = write_animation(args, res.tour, animate) if animate else None
+        if animate:
+            res = dataclasses.replace(res, animation=write_animation(args, res.tour, animate))
     if args.json:
-        emit_json({"rows": rows, "cols": cols, "closed": bool(args.closed), "valid": res.ok,
-                   "method": res.method, "seconds": round(first if own is None else own, 6),
-                   "path": path_pairs(res.path, cols) if res.ok else [],
-                   "message": res.message, "nodes": res.nodes,
-                   "stuck_at": res.stuck_at, "moves": res.moves,
-                   "start": board.name(0 if start is None else start),
-                   "rule_walk": res.info.get("rule_walk"),
-                   **({"animation": animation} if animation else {})})
-    else:
-        if res.ok and not args.quiet and rows * cols <= 26 * 26:
-            print(res.tour.render())
-        print(f"{res.message} {_took(first, own)}", file=sys.stdout if res.ok
+        emit_json(res.to_dict())
+        return 0 if res.found else EXIT_NOT_FOUND
+    if board.is_classic and not res.method:    # a proof, no search: one line on stderr
+        return say_not_found(f"knightgui solve: {res.message}")
+    if res.found and not args.quiet and board.size <= 26 * 26:
+        print(res.tour.render())
+    if board.is_classic:
+        print(f"{res.message} {_took(first, own)}", file=sys.stdout if res.found
               else sys.stderr)
-        if animation:
-            say_animation(animation)
-    return 0 if res.ok else EXIT_NOT_FOUND
+    else:                                      # another board: what is known, and why
+        if res.method:
+            print(res.message, file=sys.stdout if res.found else sys.stderr)
+        print(f"{board.describe()}: {res.answer} — {res.why}")
+    if res.animation:
+        say_animation(res.animation)
+    return 0 if res.found else EXIT_NOT_FOUND

@@ -64,7 +64,7 @@ def test_oeis_5x5_and_6x6():
     five = run_all_tours(5, 5, runner=_serial)
     assert five.totals == {"tours": 1_728, "closed": 0}                  # A165134
     six = run_all_tours(6, 6, runner=_serial)
-    d = six.to_json()
+    d = six.to_dict()
     assert six.totals["tours"] == 6_637_920                              # A165134
     assert d["undirected_paths"] == 3_318_960                            # A390833
     assert d["undirected_closed_tours"] == 9_862                         # A001230

@@ -6,7 +6,14 @@ import pytest
 
 from knightgui_core.board.squares import Board
 from knightgui_core.run.runner import RunReport
-from knightgui_core.studies.count_study import count_task, make_task, parse_starts, run_count, task_key
+from knightgui_core.studies.count_study import (
+    CountOptions,
+    count_task,
+    make_task,
+    parse_starts,
+    run_count,
+    task_key,
+)
 from knightgui_core.tietree.counting.subtrees import (
     CountBoard,
     CountError,
@@ -181,7 +188,7 @@ def test_study_8x8_all_starts_has_the_known_total():
     assert res.per_start["a8"]["tours"] == 137_300
     assert len(res.per_start) == 64 and len(res.classes) == 10
     assert res.tasks["total"] == 11          # b2's first tie folds into two tasks
-    plain = run_count(8, 8, "all", runner=_serial_runner, fold=False)
+    plain = run_count(8, 8, "all", runner=_serial_runner, options=CountOptions(fold=False))
     # the same counts; the probabilities are sums of the subtrees' in another order
     assert plain.tasks["total"] == 10 and _same({"b2": plain.per_start["b2"]},
                                                 {"b2": res.per_start["b2"]})
@@ -190,11 +197,12 @@ def test_study_8x8_all_starts_has_the_known_total():
 @pytest.mark.parametrize("depth,budget", [(0, 50_000), (2, 200_000), (3, 1 << 40)])
 def test_study_totals_do_not_depend_on_split_or_budget(depth, budget):
     ref = run_count(6, 6, "all", runner=_serial_runner)
-    res = run_count(6, 6, "all", split_depth=depth, budget=budget, runner=_serial_runner)
+    res = run_count(6, 6, "all", runner=_serial_runner,
+                    options=CountOptions(split_depth=depth, budget=budget))
     assert _same(res.per_start, ref.per_start)
     for table_bytes in (0, 1 << 24):      # the plain walk, then with a table
-        big = run_count(8, 8, "corners", split_depth=depth, budget=budget,
-                        runner=_serial_runner, table_bytes=table_bytes)
+        big = run_count(8, 8, "corners", runner=_serial_runner,
+                        options=CountOptions(split_depth=depth, budget=budget, table_bytes=table_bytes))
         assert big.totals["tours"] == 4 * 137_300
         # without a table the walk outgrows a small budget and splits itself (with one, a
         # warm table may finish it in one round)
@@ -203,7 +211,7 @@ def test_study_totals_do_not_depend_on_split_or_budget(depth, budget):
 
 @pytest.mark.parametrize("n,tours", [(5, 320), (6, 1_984), (7, 388_312)])
 def test_study_on_the_runner(n, tours):
-    res = run_count(n, n, "all", scheduler="threads", workers=2, budget=100_000)
+    res = run_count(n, n, "all", scheduler="threads", workers=2, options=CountOptions(budget=100_000))
     assert res.totals["tours"] == tours
     assert res.tasks["computed"] == res.tasks["total"] > 0
 
@@ -211,11 +219,11 @@ def test_study_on_the_runner(n, tours):
 def test_study_resumes_from_a_store(tmp_path):
     from knightgui_core.run.store import ResultStore
     with ResultStore(tmp_path / "s.sqlite") as st:
-        a = run_count(8, 8, "corners", scheduler="threads", workers=2, budget=30_000,
-                      store=st)
+        a = run_count(8, 8, "corners", scheduler="threads", workers=2, store=st,
+                      options=CountOptions(budget=30_000))
     with ResultStore(tmp_path / "s.sqlite") as st:
-        b = run_count(8, 8, "corners", scheduler="threads", workers=2, budget=30_000,
-                      store=st)
+        b = run_count(8, 8, "corners", scheduler="threads", workers=2, store=st,
+                      options=CountOptions(budget=30_000))
     assert a.per_start == b.per_start
     assert b.tasks["from_store"] == b.tasks["total"] == a.tasks["total"] > 1
     assert b.tasks["computed"] == 0
@@ -263,7 +271,7 @@ def test_each_class_is_reported_once_as_soon_as_it_is_counted(runner):
     bit, before the count ends; on_tasks only moves forward, ends at the tasks' total with
     nothing queued, and states the queue growing when a task hands subtrees back."""
     events: list[tuple] = []
-    res = run_count(7, 7, "all", budget=20_000, table_bytes=0,
+    res = run_count(7, 7, "all", options=CountOptions(budget=20_000, table_bytes=0),
                     runner=_serial_runner if runner == "serial" else None,
                     scheduler="threads", workers=2,
                     on_start=lambda name, members, rec: events.append(("start", name,

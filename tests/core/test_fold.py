@@ -8,7 +8,7 @@ import pytest
 
 from knightgui_core.board.squares import Board
 from knightgui_core.run.runner import RunReport
-from knightgui_core.studies.count_study import run_count, start_tasks
+from knightgui_core.studies.count_study import CountOptions, run_count, start_tasks
 from knightgui_core.tietree.counting.fold import fold, fold_roots, stabilizer
 from knightgui_core.tietree.counting.subtrees import CountBoard, CountError, split
 
@@ -39,8 +39,9 @@ BOARDS = [(5, 5, None), (6, 6, None), (7, 7, None), (8, 8, None), (5, 6, None), 
 @pytest.mark.parametrize("rows, cols, board", BOARDS,
                          ids=[f"{r}x{c}-{b.topology if b else 'plane'}" for r, c, b in BOARDS])
 def test_folded_counts_equal_the_unfolded_per_start(rows, cols, board):
-    a = run_count(rows, cols, "all", board=board, runner=_serial, lengths=True)
-    b = run_count(rows, cols, "all", board=board, runner=_serial, lengths=True, fold=False)
+    a = run_count(rows, cols, "all", runner=_serial, options=CountOptions(board=board, lengths=True))
+    b = run_count(rows, cols, "all", runner=_serial,
+                  options=CountOptions(board=board, lengths=True, fold=False))
     _same(a, b)
     assert a.dead_end_lengths is not None and b.dead_end_lengths is not None
     assert {k: v["paths"] for k, v in a.dead_end_lengths.items()} == \
@@ -49,8 +50,8 @@ def test_folded_counts_equal_the_unfolded_per_start(rows, cols, board):
 
 def test_folded_9x9_centre_and_diagonal_with_small_budgets_equal_the_unfolded():
     """Folded tasks that split themselves carry their weight to the next rounds."""
-    a = run_count(9, 9, "e5,c3", runner=_serial, budget=200_000)
-    b = run_count(9, 9, "e5,c3", runner=_serial, fold=False)
+    a = run_count(9, 9, "e5,c3", runner=_serial, options=CountOptions(budget=200_000))
+    b = run_count(9, 9, "e5,c3", runner=_serial, options=CountOptions(fold=False))
     _same(a, b)
     assert a.rounds > 1 and a.tasks["total"] > 2
     assert a.forward_moves < b.forward_moves / 2     # the centre is counted once, not 8 times

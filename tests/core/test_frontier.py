@@ -75,7 +75,7 @@ def test_three_and_four_rows_match_the_oeis_paths():
 
 @pytest.mark.parametrize("rows,cols", [(3, 4), (3, 7), (4, 5), (4, 6), (3, 10)])
 def test_frontier_agrees_with_the_visited_set_counter(rows, cols):
-    visited = run_all_tours(rows, cols, runner=_serial).to_json()
+    visited = run_all_tours(rows, cols, runner=_serial).to_dict()
     res = count_frontier(min(rows, cols), max(rows, cols))
     b = res.boards[0]
     assert 2 * b.paths == visited["totals"]["tours"]
@@ -172,7 +172,7 @@ def test_a_seven_row_frontier_reads_a_three_row_board_the_other_way():
                                                    (6, 6, True), (6, 7, True)])
 def test_frontier_agrees_with_the_visited_set_counter_on_bigger_boards(rows, cols, closed_only):
     # 6-row open paths take the frontier 22 M states (docs/counts.md): closed tours only there
-    visited = run_all_tours(rows, cols, runner=_serial).to_json()
+    visited = run_all_tours(rows, cols, runner=_serial).to_dict()
     b = count_frontier(rows, [cols], closed_only=closed_only).boards[0]
     assert b.cycles == visited["undirected_closed_tours"]
     if not closed_only:

@@ -193,9 +193,10 @@ def test_dashes_stay_the_knights_on_the_plane():
 
 
 def test_the_count_study_on_a_cylinder_and_a_torus_agrees_with_the_enumeration():
-    from knightgui_core.studies.count_study import run_count, task_key
+    from knightgui_core.studies.count_study import CountOptions, run_count, task_key
     for b in (Board(5, 6, "cylinder"), Board(4, 5, "torus", (2, 3)), Board(5, 5, "cylinder")):
-        res = run_count(b.rows, b.cols, "all", board=b, runner=None, scheduler="threads")
+        res = run_count(b.rows, b.cols, "all", runner=None, scheduler="threads",
+                        options=CountOptions(board=b))
         for s in range(b.size):
             en = Enumerator(b.rows, b.cols, start=s, board=b)
             en.count()
@@ -231,7 +232,7 @@ def test_the_all_tours_study_on_other_boards_agrees_with_the_listing(rows, cols,
     from knightgui_core.studies.all_tours import run_all_tours
     b = Board(rows, cols, topology, leaper)
     res = run_all_tours(rows, cols, runner=None, workers=1, board=b)
-    assert not res.cancelled and res.to_json()["topology"] == topology
+    assert not res.cancelled and res.to_dict()["topology"] == topology
     for s in range(b.size):
         lister, tours, closed = AllToursLister(rows, cols, s, board=b), 0, 0
         while not lister.done:

@@ -75,7 +75,7 @@ def test_magic_needs_the_diagonals_and_semi_magic_every_line():
     # are what the kind is read from)
     durer = np.array([[16, 3, 2, 13], [5, 10, 11, 8], [9, 6, 7, 12], [4, 15, 14, 1]])
     assert line_sums(durer).kind == "magic"
-    assert line_sums(durer).to_json_dict()["diagonal_sums"] == [34, 34]
+    assert line_sums(durer).to_dict()["diagonal_sums"] == [34, 34]
     swapped = durer.copy()
     swapped[:, [0, 1]] = swapped[:, [1, 0]]        # columns swapped: rows still 34, diagonals not
     assert line_sums(swapped).kind == "semi-magic"

@@ -14,7 +14,7 @@ from functools import cache
 import pytest
 
 from knightgui_core.board.squares import Board
-from knightgui_core.studies.count_study import run_count
+from knightgui_core.studies.count_study import CountOptions, run_count
 from knightgui_core.tietree.counting import count_kernel, memo_kernel
 from knightgui_core.tietree.counting import table as table_module
 from knightgui_core.tietree.counting.subtrees import CountBoard, count_subtrees, split
@@ -264,7 +264,7 @@ def test_knuths_figures():
     shortest 8×8 dead end, and its probability 0.0000038."""
     six = run_count(6, 6, "all", runner=_serial)
     assert round(100 * six.totals["p_success"], 1) == 97.2
-    eight = run_count(8, 8, "all", runner=_serial, lengths=True)
+    eight = run_count(8, 8, "all", runner=_serial, options=CountOptions(lengths=True))
     assert round(100 * eight.totals["p_success"], 1) == 97.9
     lens = eight.dead_end_lengths
     assert lens is not None

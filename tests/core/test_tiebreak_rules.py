@@ -180,7 +180,7 @@ def test_wilson_interval_known_values():
 def test_study_json_has_failing_n_by_n_and_trials():
     res = run_tiebreaks(30, rules=["random", "first", "squirrel"], starts="corners",
                         trials=5, seed=2)
-    d = json.loads(json.dumps(res.to_json_dict()))
+    d = json.loads(json.dumps(res.to_dict()))
     rnd = d["per_rule"]["random"]
     assert rnd["trials"] == 5 and d["per_rule"]["first"]["trials"] == 1
     assert rnd["by_n"]["30"]["walks"] == 20 and rnd["by_n"]["30"]["trials"] == 5

@@ -69,7 +69,7 @@ def test_success_rates_and_summary():
     assert s["phadke"].walks == int(res.tried[0].sum())
     assert s["phadke"].completed == int(res.completed[0].sum())
     assert s["phadke"].left_out == int(res.left_out[0].sum()) > 0
-    assert "left_out" in res.to_json_dict()["notes"]
+    assert "left_out" in res.to_dict()["notes"]
 
 
 def test_random_rule_is_reproducible_with_its_seed():
@@ -122,7 +122,7 @@ def test_csv(tmp_path):
     bad = [r for r in rows if int(r["completed"]) < int(r["starts"])]
     for r in bad:
         assert r["first_failed_start"] == "a1" and int(r["visited"]) < int(r["n"]) ** 2
-    assert res.to_json_dict()["first_failing_n"]["lookahead"] == min(
+    assert res.to_dict()["first_failing_n"]["lookahead"] == min(
         (int(r["n"]) for r in bad if r["rule"] == "lookahead"), default=None)
 
 
@@ -157,7 +157,7 @@ def test_the_random_rule_is_shown_against_its_exact_success():
     for n, p in res.exact_random.items():
         lo, hi = by_n[n].ci95
         assert by_n[n].exact == p and lo - 1e-9 <= p <= hi + 1e-9, (n, p, lo, hi)
-        assert by_n[n].to_json()["exact"] == p
-    assert by_n[10].exact is None and "exact" not in by_n[10].to_json()
+        assert by_n[n].to_dict()["exact"] == p
+    assert by_n[10].exact is None and "exact" not in by_n[10].to_dict()
     assert all(r["exact_success"] == "" for r in res.table() if r["rule"] == "phadke")
     assert run_tiebreaks(8, rules=["random"], starts="all").exact_random == {}

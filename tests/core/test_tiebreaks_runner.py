@@ -31,9 +31,9 @@ def test_runner_gives_the_thread_pool_counts_and_reuses_the_store(tmp_path):
     assert first.tasks["computed"] == first.tasks["total"] > 0
     assert again.tasks == {"total": first.tasks["total"], "from_store": first.tasks["total"],
                            "computed": 0}
-    assert json.dumps(again.to_json_dict()) == json.dumps(
-        dict(first.to_json_dict(), seconds=again.to_json_dict()["seconds"],
-             tasks=again.to_json_dict()["tasks"]))
+    assert json.dumps(again.to_dict()) == json.dumps(
+        dict(first.to_dict(), seconds=again.to_dict()["seconds"],
+             tasks=again.to_dict()["tasks"]))
     # the blocks of sizes below 200 are the same tasks: only the rest is computed
     assert 0 < longer.tasks["computed"] < longer.tasks["total"]
     assert longer.tasks["from_store"] >= short.tasks["total"] - 6   # 6 rule-trials: one clipped block each

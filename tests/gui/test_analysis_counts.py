@@ -68,14 +68,14 @@ def test_run_fills_the_table(qtbot, page):
 
 
 def test_a_count_on_a_cylinder_shows_its_board_and_wraps_its_rows(qtbot, page):
-    from knightgui_core.studies.count_study import run_count
+    from knightgui_core.studies.count_study import CountOptions, run_count
     page.size_spin.setValue(5)
     page.edges_combo.setCurrentIndex(page.edges_combo.findData("cylinder"))
     page.scheduler_edit.setText("threads")
     page.run()
     qtbot.waitUntil(lambda: _ended(page), timeout=60000)
     res = page.result
-    want = run_count(5, 5, "all", board=Board(5, 5, "cylinder"), workers=1)
+    want = run_count(5, 5, "all", workers=1, options=CountOptions(board=Board(5, 5, "cylinder")))
     assert res.per_start == want.per_start and "5×5 cylinder" in page.status.text()
     heat = page.heat.quantities["tours"]
     for r in range(5):                       # the cylinder's translations: rows are constant

@@ -40,8 +40,8 @@ def _count(rows: int, cols: int, starts: str, must_split: bool | None = None,
     split = "budget" in kw if must_split is None else must_split
 
     def go(st: ResultStore) -> tuple:
-        r = count_study.run_count(rows, cols, starts, store=st, table_bytes=next(TABLES),
-                                  **kw)
+        options = count_study.CountOptions(table_bytes=next(TABLES), **kw)
+        r = count_study.run_count(rows, cols, starts, store=st, options=options)
         assert not r.cancelled
         if split:
             assert r.rounds > 1                       # the tasks did split
@@ -209,5 +209,6 @@ def test_any_split_of_a_count_reads_back_to_the_figures_of_the_whole(tmp_path_fa
 @functools.cache
 def _whole_count(starts: str, lengths: bool) -> Any:
     """A 6×6 count's figures, each start one task, no store."""
-    r = count_study.run_count(6, 6, starts, lengths=lengths, table_bytes=next(TABLES))
+    r = count_study.run_count(6, 6, starts,
+                              options=count_study.CountOptions(lengths=lengths, table_bytes=next(TABLES)))
     return {"totals": r.totals, "per_start": r.per_start, "lengths": r.dead_end_lengths}

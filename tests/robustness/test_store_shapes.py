@@ -28,7 +28,7 @@ from knightgui_core.studies.phadke import runner as phadke_runner
 pytestmark = pytest.mark.timeout(120)
 
 TIE = dict(n_min=5, rules=["first", "random"], scheduler="threads")
-COUNT = dict(budget=60, lengths=True, scheduler="threads")
+COUNT = dict(options=count_study.CountOptions(budget=60, lengths=True), scheduler="threads")
 
 
 def _fill(st: ResultStore) -> dict:

@@ -32,7 +32,8 @@ ARGS = ["study", "count", "--rows", str(ROWS), "--cols", str(COLS), "--starts", 
 @pytest.fixture(scope="module")
 def reference() -> dict:
     """The figures of the count run whole, in this process, no store."""
-    r = count_study.run_count(ROWS, COLS, STARTS, table_bytes=TABLE_MB << 20)
+    r = count_study.run_count(ROWS, COLS, STARTS,
+                              options=count_study.CountOptions(table_bytes=TABLE_MB << 20))
     return {"totals": r.totals, "per_start": r.per_start}
 
 

@@ -123,7 +123,7 @@ class CensusResult:
     seconds: float = 0.0
     tasks: dict[str, int] = field(default_factory=dict)
 
-    def to_json_dict(self) -> dict:
+    def to_dict(self) -> dict:
         """JSON-ready values, counts as exact ints."""
         return {"size": self.size, "mode": self.mode, "nested": self.nested,
                 "complete": self.complete, "numbered": self.numbered, "classes": self.classes,

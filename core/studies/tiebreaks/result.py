@@ -3,7 +3,7 @@ rule and board size, success rates with 95 % Wilson intervals, JSON and CSV.
 
 The per-rule figures are small frozen values: :class:`FirstFailure` (where a rule first
 failed), :class:`RuleSummary` (a rule over every size) and :class:`SideRate` (a rule on one
-side); each has ``to_json()`` giving the object the study's JSON holds."""
+side); each has ``to_dict()`` giving the object the study's JSON holds."""
 from __future__ import annotations
 
 import csv
@@ -45,7 +45,7 @@ def wilson_interval(completed: np.ndarray, walks: np.ndarray,
 class FirstFailure(FieldsJson):
     """Where a rule first failed: on side ``n``, the walk from ``square`` (flat; ``start`` is
     its name, None when unknown) visited ``visited`` of the ``squares`` squares; ``seed`` is
-    the seed of that walk. ``to_json()``: these six by name."""
+    the seed of that walk. ``to_dict()``: these six by name."""
 
     n: int
     start: str | None
@@ -70,13 +70,13 @@ class RuleSummary:
     first_failure: FirstFailure | None
     failing_n: tuple[int, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The rule's object in the JSON's ``per_rule`` (without ``by_n``)."""
         ff = self.first_failure
         return {"walks": self.walks, "completed": self.completed,
                 "success_rate": self.success_rate, "trials": self.trials,
                 "left_out": self.left_out, "first_failing_n": self.first_failing_n,
-                "first_failure": ff.to_json() if ff is not None else None,
+                "first_failure": ff.to_dict() if ff is not None else None,
                 "failing_n": list(self.failing_n)}
 
 
@@ -93,7 +93,7 @@ class SideRate:
     ci95: tuple[float, float]
     exact: float | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The side's object in the JSON's ``by_n`` (``exact`` only when known)."""
         d: dict[str, Any] = {"success_rate": self.success_rate, "trials": self.trials,
                              "walks": self.walks, "completed": self.completed,
@@ -207,10 +207,10 @@ class TieBreakResult:
                                  exact=float(exact) if exact is not None else None)
         return out
 
-    def to_json_dict(self, table: bool = False) -> dict:
+    def to_dict(self, table: bool = False) -> dict:
         """Parameters, per-rule summary with ``by_n`` and ``failing_n``, for a JSON file (with
         the per-size table when ``table``)."""
-        per_rule = {rule: s.to_json() | {"by_n": {str(n): v.to_json()
+        per_rule = {rule: s.to_dict() | {"by_n": {str(n): v.to_dict()
                                                   for n, v in self.by_n(rule).items()}}
                     for rule, s in self.summary().items()}
         d = {"study": "tie-breaks", "rules": list(self.rules), "n_min": int(self.sizes[0]),

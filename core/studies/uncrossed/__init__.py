@@ -60,7 +60,7 @@ class UncrossedResult:
     seconds: float
     longest: list[list[int]] = field(default_factory=list, repr=False)
 
-    def to_json_dict(self) -> dict:
+    def to_dict(self) -> dict:
         """The result as JSON-ready values (exact ints)."""
         return {"rows": self.rows, "cols": self.cols, "cycle": self.cycle,
                 "length": self.length, "count": self.count, "total": self.total,

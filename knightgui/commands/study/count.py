@@ -144,10 +144,11 @@ def format_table(res) -> str:
     return "\n".join(lines)
 
 
-def _all_tours(args, rows: int, cols: int, workers: int | None, board,
-               why: str | None = None) -> int:
+def _all_tours(args, rows: int, cols: int, workers: int | None, board, why: str) -> int:
     """``--all-tours``: every knight's path from each start (one task per start class);
-    ``why``: the reason the visited-set counter was chosen, put in the JSON."""
+    ``why``: the reason the visited-set counter was chosen. ``--json``: the
+    :class:`~knightgui_core.api_results.TourCount`'s ``to_dict()``."""
+    from knightgui_core.api import tour_count_visited
     from knightgui_core.studies.all_tours import run_all_tours
     from knightgui_core.tietree.counting.subtrees import CountError
     if args.starts.strip().lower() != "all" or args.distinct or args.lengths:
@@ -165,7 +166,8 @@ def _all_tours(args, rows: int, cols: int, workers: int | None, board,
             store.close()
     if res.cancelled:
         raise CliError("the count did not finish")
-    d = res.to_json()
+    count = tour_count_visited(board, res, why, res.seconds)
+    d = count.to_dict()
     print(f"{'start':>6} {'starts':>6} {'paths':>15} {'closed':>12}")
     for rep, members in res.classes.items():
         rec = res.per_start[members[0]]
@@ -175,17 +177,17 @@ def _all_tours(args, rows: int, cols: int, workers: int | None, board,
     print(f"{board.describe()}: {t['tours']:,} directed paths ({d['undirected_paths']:,} "
           f"undirected), {d['undirected_closed_tours']:,} closed tours; {res.seconds:.1f} s")
     if args.json:
-        if why is not None:
-            d.update(method="visited", method_reason=why)
         emit_json(d)
     return 0
 
 
 def _all_boards(args) -> int:
     """``--all-tours --boards-up-to N``: every path of every k×n board (3 ≤ k ≤ n, k·n ≤ N)
-    in one process, one store and one cluster (the start-up is paid once)."""
+    in one process, one store and one cluster (the start-up is paid once). ``--json``: the
+    :class:`~knightgui_core.api_results.TourCountTable`'s ``to_dict()``."""
     import time
 
+    from knightgui_core.api import tour_count_table
     from knightgui_core.studies.all_tours import MAX_SQUARES, run_all_tours
     from knightgui_core.tietree.counting.subtrees import CountError
     if not args.all_tours:
@@ -209,7 +211,7 @@ def _all_boards(args) -> int:
                 board=None if board.is_classic else board)
             if res.cancelled:
                 raise CliError(f"the count of {k}×{n} did not finish")
-            d = res.to_json()
+            d = res.to_dict()
             out.append({"rows": k, "cols": n, "directed_paths": d["totals"]["tours"],
                         "undirected_paths": d["undirected_paths"],
                         "closed_tours": d["undirected_closed_tours"],
@@ -229,8 +231,7 @@ def _all_boards(args) -> int:
     what = "" if b.is_classic else f" ({b.topology}, leaper {b.leaper[0]},{b.leaper[1]})"
     print(f"{len(out)} boards up to {limit} squares{what}: {seconds:.1f} s in all")
     if args.json:
-        emit_json({"study": "all-tours", "boards_up_to": limit, "boards": out,
-                   "seconds": round(seconds, 3)})
+        emit_json(tour_count_table(out, seconds, boards_up_to=limit).to_dict())
     return 0
 
 
@@ -299,8 +300,15 @@ def _table_bytes(args) -> int | None:
 
 
 def run(args) -> int:
-    """Run the count on this machine or a Dask cluster, with a store to resume from."""
-    from knightgui_core.studies.count_study import TASK_MOVES, parse_starts, run_count
+    """Run the count on this machine or a Dask cluster, with a store to resume from;
+    ``--json``: the :class:`~knightgui_core.api_results.WarnsdorffCount`'s ``to_dict()``."""
+    from knightgui_core.api import warnsdorff_count_result
+    from knightgui_core.studies.count_study import (
+        TASK_MOVES,
+        CountOptions,
+        parse_starts,
+        run_count,
+    )
     from knightgui_core.system.files import write_text
     from knightgui_core.tietree.counting.subtrees import CountError
     if wants_sequence(args):
@@ -347,9 +355,11 @@ def run(args) -> int:
             return run_study(args, tasks, f"count {rows}x{cols}", store=store,
                              workers=workers)
         try:
-            res = run_count(rows, cols, squares, split_depth=depth, budget=budget,
-                            runner=runner, lengths=args.lengths, table_bytes=table_bytes,
-                            board=None if board.is_classic else board, fold=not args.no_fold)
+            options = CountOptions(split_depth=depth, budget=budget, lengths=args.lengths,
+                                   table_bytes=table_bytes,
+                                   board=None if board.is_classic else board,
+                                   fold=not args.no_fold)
+            res = run_count(rows, cols, squares, options=options, runner=runner)
         except CountError as e:
             raise CliError(str(e)) from None
     finally:
@@ -374,10 +384,5 @@ def run(args) -> int:
             raise CliError(f"--csv: cannot write {args.csv}: {e.strerror or e}") from None
         print(f"wrote {args.csv}")
     if args.json:
-        out = res.to_json()
-        if distinct is not None:
-            out.update({"distinct": distinct.distinct,
-                        "distinct_up_to_symmetry": distinct.distinct_up_to_symmetry,
-                        "orbit_sizes": distinct.orbit_sizes})
-        emit_json(out)
+        emit_json(warnsdorff_count_result(board, res, res.seconds, distinct).to_dict())
     return 0

@@ -191,29 +191,25 @@ def run_all_tours_by_method(args, rows: int, cols: int, board, visited) -> int:
 
 
 def _print_board(args, board, res, k: int, why: str, t0: float) -> int:
-    """The frontier count of one board: its line and its JSON."""
-    from knightgui_core.studies.tour_methods import frontier_records
-    rec = frontier_records(res, transposed=board.rows > board.cols)[0]
+    """The frontier count of one board: its line, and with ``--json`` the
+    :class:`~knightgui_core.api_results.TourCount`'s ``to_dict()``."""
+    from knightgui_core.api import tour_count_frontier
+    count = tour_count_frontier(board, res, why, bool(args.closed_only),
+                                time.perf_counter() - t0)
     print(f"method: frontier, {k} rows at a time ({why})")
-    paths = rec["undirected_paths"]
-    directed = rec["totals"]["tours"]
-    print(f"{board.describe()}: {_fmt(directed)} directed paths ({_fmt(paths)} undirected), "
-          f"{rec['undirected_closed_tours']:,} closed tours; {time.perf_counter() - t0:.1f} s, "
-          f"{res.peak_states:,} states at most")
+    print(f"{board.describe()}: {_fmt(count.directed_paths)} directed paths "
+          f"({_fmt(count.undirected_paths)} undirected), {count.closed_tours:,} closed tours; "
+          f"{count.seconds:.1f} s, {res.peak_states:,} states at most")
     if args.json:
-        emit_json({"study": "all-tours", **rec, "topology": "plane", "leaper": [1, 2],
-                   "method": "frontier", "method_reason": why,
-                   "closed_only": bool(args.closed_only), "peak_states": res.peak_states,
-                   "peak_table_bytes": res.peak_table_bytes,
-                   "column_states": res.column_states, "slices": res.slices,
-                   "resumed_cells": res.resumed_cells,
-                   "seconds": round(time.perf_counter() - t0, 3)})
+        emit_json(count.to_dict())
     return 0
 
 
 def _run_starts(args, rows: int, cols: int, board, method_arg: str) -> int:
     """``--all-tours --starts S1,S2``: the directed paths from each start by either method
-    (the frontier forces the start to be an end of the path); exit 1 when none has one."""
+    (the frontier forces the start to be an end of the path); exit 1 when none has one.
+    ``--json``: the :class:`~knightgui_core.api_results.StartPathCount`'s ``to_dict()``."""
+    from knightgui_core.api import start_path_count
     from knightgui_core.studies.all_tours import all_tours_task
     from knightgui_core.studies.count_study import parse_starts
     from knightgui_core.studies.tour_methods import choose_method, run_frontier_starts
@@ -252,8 +248,7 @@ def _run_starts(args, rows: int, cols: int, board, method_arg: str) -> int:
     print(f"{board.describe()}: directed paths through every square from {len(per)} "
           f"start(s) in {seconds:.1f} s")
     if args.json:
-        emit_json({"study": "all-tours", "rows": rows, "cols": cols, "per_start": per,
-                   "method": method, "method_reason": why, "seconds": round(seconds, 3)})
+        emit_json(start_path_count(board, per, method, why, seconds).to_dict())
     return 0 if any(r["tours"] for r in per.values()) else 1
 
 
@@ -303,7 +298,9 @@ def run_sequence(args, board_of) -> int:
 
 
 def _print_sequence(args, res, rows: int, a: int, b: int, seconds: float) -> int:
-    """The frontier count of rows × a … rows × b: the table and its JSON."""
+    """The frontier count of rows × a … rows × b: the table, and with ``--json`` the
+    :class:`~knightgui_core.api_results.TourCountTable`'s ``to_dict()``."""
+    from knightgui_core.api import tour_count_table
     from knightgui_core.studies.tour_methods import frontier_records
     recs = frontier_records(res)
     print(f"method: frontier, {rows} rows at a time (one pass for every length)")
@@ -314,10 +311,10 @@ def _print_sequence(args, res, rows: int, a: int, b: int, seconds: float) -> int
     print(f"{len(recs)} boards {rows}×{a} … {rows}×{b} in {seconds:.1f} s; "
           f"{res.peak_states:,} states at most")
     if args.json:
-        emit_json({"study": "all-tours", "rows": rows, "cols_from": a, "cols_to": b,
-                   "method": "frontier", "closed_only": bool(args.closed_only),
-                   "boards": recs, "peak_states": res.peak_states,
-                   "column_states": res.column_states, "state_cells": res.state_cells,
-                   "peak_table_bytes": res.peak_table_bytes, "slices": res.slices,
-                   "resumed_cells": res.resumed_cells, "seconds": round(seconds, 3)})
+        emit_json(tour_count_table(
+            recs, seconds, rows=rows, cols_from=a, cols_to=b, method="frontier",
+            closed_only=bool(args.closed_only), peak_states=res.peak_states,
+            column_states=list(res.column_states), state_cells=res.state_cells,
+            peak_table_bytes=res.peak_table_bytes, slices=list(res.slices),
+            resumed_cells=res.resumed_cells).to_dict())
     return 0

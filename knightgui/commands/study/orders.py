@@ -34,9 +34,12 @@ def add_parser(studies) -> None:
 
 
 def run(args) -> int:
-    """Run the move-order study and print its summary."""
+    """Run the move-order study and print its summary; ``--json``: the
+    :class:`~knightgui_core.api_results.MoveOrderStudy`'s ``to_dict()`` (with ``--walk``,
+    the :class:`~knightgui_core.api_results.OrderWalk`'s)."""
     import time
 
+    from knightgui_core.api import move_order_result
     from knightgui_core.studies.orders import MAX_SIDE, OrderError
     from knightgui_core.studies.orders.runner import assemble, orders_tasks
     n = positive_int("--size", args.size, 1, MAX_SIDE)
@@ -73,9 +76,7 @@ def run(args) -> int:
             except OSError as e:
                 raise CliError(f"cannot write {val}: {e.strerror or e}") from None
     if args.json:
-        out = {"study": "move-orders", **res.to_json_dict(worst=worst),
-               "tasks": report.tasks_json()}
-        emit_json(out)
+        emit_json(move_order_result(res.board, tie, res, worst, report.tasks_json()).to_dict())
     else:
         _print_report(res, worst)
         print(f"{report.total} tasks, {report.from_store} from the store")
@@ -96,11 +97,8 @@ def _show_walk(n, cols, tie, order, start, as_json) -> int:
         raise CliError(f"knightgui study move-orders --walk: {e}") from None
     board, path = w.board, w.path
     if as_json:
-        emit_json({"rows": board.rows, "cols": board.cols, "order": o.digits,
-                   "matrix": o.pairs, "tie": tie, "complete": w.complete,
-                   "closed": w.closed, "squares": int(len(path)), "end": w.end,
-                   "path": [[int(s % cols), int(s // cols)] for s in path],
-                   "message": w.message})
+        from knightgui_core.api import order_walk_result
+        emit_json(order_walk_result(w, o, tie).to_dict())
         return 0
     nums = np.zeros(board.size, dtype=np.int64)
     nums[path] = np.arange(1, len(path) + 1)

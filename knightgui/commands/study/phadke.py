@@ -53,7 +53,7 @@ def _import_checkpoint(path: str, store) -> None:
 
 def _distinct(algos) -> dict:
     """``--distinct``: per family of ``algos``, the cycles its algorithms find (printed, and
-    returned for ``--json``)."""
+    returned for ``--json``: the :class:`~knightgui_core.studies.distinct.DistinctCounts`)."""
     from knightgui_core.studies.distinct import DistinctError, distinct_of_algorithms
     out = {}
     for family in dict.fromkeys(a.family for a in algos):
@@ -61,10 +61,7 @@ def _distinct(algos) -> dict:
             r = distinct_of_algorithms([a for a in algos if a.family == family])
         except DistinctError as e:
             raise CliError(f"--distinct: {e}") from None
-        out[family] = {"tours": r.tours, "distinct": r.distinct,
-                       "distinct_up_to_symmetry": r.distinct_up_to_symmetry,
-                       "orbit_sizes": r.orbit_sizes, "distinct_full_board": r.distinct_full,
-                       "full_board_orbit_sizes": r.full_orbit_sizes}
+        out[family] = r
         print(f"{family}: {r.tours:,} tours, {r.distinct:,} different cycles, "
               f"{r.distinct_up_to_symmetry:,} up to symmetry; full board "
               f"{r.distinct_full:,} different cycles ({r.seconds:.1f} s)")
@@ -72,10 +69,12 @@ def _distinct(algos) -> dict:
 
 
 def run(args) -> int:
-    """Count the tours of the chosen families (``--distinct``: how many are different)."""
+    """Count the tours of the chosen families (``--distinct``: how many are different);
+    ``--json``: the :class:`~knightgui_core.api_results.PhadkeStudy`'s ``to_dict()``."""
+    from knightgui_core.api import phadke_result
     from knightgui_core.studies import phadke as P
     from knightgui_core.studies.phadke.runner import phadke_tasks
-    from knightgui_core.studies.phadke.tables import export_csv, family_records, format_families
+    from knightgui_core.studies.phadke.tables import export_csv, format_families
     workers = None if args.workers is None else positive_int("--workers", args.workers, 1, 256)
     if args.checkpoint is not None and args.store is None:
         raise CliError("--checkpoint is replaced by --store FILE (SQLite); give both once to "
@@ -106,10 +105,5 @@ def run(args) -> int:
         print("wrote " + ", ".join(str(p) for p in paths))
     distinct = _distinct(algos) if args.distinct else {}
     if args.json:
-        out = {"study": "phadke", "family": args.family, "seconds": round(res.seconds, 3),
-               "tasks": report.tasks_json()}
-        if distinct:
-            out["distinct"] = distinct
-        out.update(family_records(res))
-        emit_json(out)
+        emit_json(phadke_result(args.family, res, report.tasks_json(), distinct).to_dict())
     return 0

@@ -73,7 +73,8 @@ def _seconds(text: str | None) -> float | None:
 
 def run(args) -> int:
     """Search; exit 0 with a tour, 1 with none (proved, or not within the budget: said
-    which), 2 for bad input, 130 when interrupted before a tour was found."""
+    which), 2 for bad input, 130 when interrupted before a tour was found. ``--json``: the
+    :class:`~knightgui_core.api_results.SemimagicStudy`'s ``to_dict()``."""
     size = positive_int("--size", args.size, 2, 16)
     limit = positive_int("--limit", args.limit, 1, 1 << 20)
     nodes = positive_int("--max-nodes", args.max_nodes, 0, 10 ** 15)
@@ -117,13 +118,8 @@ def run(args) -> int:
     tours = [Tour(board, t) for t in r.tours]
     sums = [line_sums(t.numbers()) for t in tours]
     if args.json:
-        d = r.to_json_dict()
-        d.update(size=size, symmetry=args.symmetry, closed=mode != "open", nested=args.nested,
-                 tours=[[board.name(s) for s in t] for t in r.tours], squares=r.tours,
-                 kinds=[s.kind for s in sums], diagonal_sums=[list(s.diagonals) for s in sums],
-                 starts=[board.name(s) for s in r.starts],
-                 proved_none=r.status == "none" and not r.tours)
-        emit_json(d)
+        from knightgui_core.api import semimagic_result
+        emit_json(semimagic_result(size, args.symmetry, mode, args.nested, r).to_dict())
     else:
         for i, (t, s) in enumerate(zip(tours, sums)):
             print(f"{size}×{size} {what}: tour {i + 1} is {s.kind} (rows and columns "
@@ -186,10 +182,8 @@ def _census(args, size: int, mode: str, board) -> int:
     except MagicSearchError as e:
         raise CliError(f"knightgui study semimagic: {e}") from None
     if args.json:
-        d = r.to_json_dict()
-        d["tours"] = [[board.name(s) for s in t] for t in r.tours]
-        d["squares"] = r.tours
-        emit_json(d)
+        from knightgui_core.api import census_result
+        emit_json(census_result(r).to_dict())
     elif r.complete:
         for t in r.tours:
             s = line_sums(Tour(board, t).numbers())

@@ -28,7 +28,9 @@ def add_symmetry_options(p) -> None:
 
 
 def run_symmetric_count(args, rows: int, cols: int, workers: int | None, board) -> int:
-    """The symmetric count: a table of its parts, one line of totals, ``--json`` last."""
+    """The symmetric count: a table of its parts, one line of totals, ``--json`` last (the
+    :class:`~knightgui_core.api_results.SymmetricCount`'s ``to_dict()``)."""
+    from knightgui_core.api import symmetric_result
     from knightgui_core.studies.symmetric_count import run_symmetric
     from knightgui_core.tietree.counting.subtrees import CountError
     name = str(args.symmetry).strip().lower()
@@ -64,5 +66,5 @@ def run_symmetric_count(args, rows: int, cols: int, workers: int | None, board) 
     print(f"{board.describe()}, {name}: {' and '.join(said)} that it maps onto themselves "
           f"({res.orbits} orbits); {res.seconds:.1f} s")
     if args.json:
-        emit_json(res.to_json())
+        emit_json(symmetric_result(board, res).to_dict())
     return 0

@@ -38,9 +38,11 @@ def add_parser(studies) -> None:
 
 
 def run(args) -> int:
-    """Run the tie-break study and print its table."""
+    """Run the tie-break study and print its table; ``--json``: the
+    :class:`~knightgui_core.api_results.TieBreakStudy`'s ``to_dict()``."""
     import time
 
+    from knightgui_core.api import tie_break_result
     from knightgui_core.studies.tiebreaks import (
         N_MAX_LIMIT,
         START_SETS,
@@ -90,7 +92,7 @@ def run(args) -> int:
         except OSError as e:
             raise CliError(f"cannot write {args.png}: {e.strerror or e}") from None
     if args.json:
-        emit_json(res.to_json_dict(table=args.table))
+        emit_json(tie_break_result(res, n_min, n_max, table=args.table).to_dict())
     else:
         _print_report(res)
     return 0

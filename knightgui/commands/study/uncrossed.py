@@ -31,7 +31,9 @@ def add_parser(studies) -> None:
 def run(args) -> int:
     """Search, print the answer; exit 0 with the longest path or cycle, 1 when the board has
     none (a cycle on 3×4: the JSON still says length 0), 2 for bad input or a node limit
-    reached."""
+    reached. ``--json``: the :class:`~knightgui_core.api_results.UncrossedStudy`'s
+    ``to_dict()``."""
+    from knightgui_core.api import uncrossed_result
     from knightgui_core.studies.uncrossed import MAX_SIDE
     rows = positive_int("--rows", args.rows, 1, MAX_SIDE)
     cols = positive_int("--cols", args.cols, 1, MAX_SIDE)
@@ -50,11 +52,7 @@ def run(args) -> int:
         return say_not_found(f"knightgui study uncrossed: {cols}×{rows} has no uncrossed "
                              f"{'cycle' if args.cycle else 'move'}")
     if args.json:
-        d = r.to_json_dict()
-        d["path"] = names
-        d["squares"] = list(r.path)
-        d["wall_seconds"] = round(time.perf_counter() - t0, 3)
-        emit_json(d)
+        emit_json(uncrossed_result(board, r, time.perf_counter() - t0).to_dict())
         if r.length == 0:
             return EXIT_NOT_FOUND
     else:
