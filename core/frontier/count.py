@@ -32,10 +32,12 @@ from ..system.control import CancelLike, cancel_requested, raise_if_cancelled
 from ..system.errors import InputError
 from ..system.limits import available_memory
 from .pair import PAIR, PAIR_WINDOW
+from .plan import BoardSteps, CountPlan
 from .residues import count_bound_bits, crt, moduli_for
 from .run_folder import RunFolder
 from .spill import (
     SpillError,
+    SpillPlan,
     check_spill_parent,
     run_in_process,
     spill_line,
@@ -49,16 +51,15 @@ from .word import (
     LOAD,
     WORD,
     Layout,
-    carry_code,
     grow_word_table,
     keep_word_part,
     new_word_table,
     word_cell,
 )
-from .word_kernel import WORD_WINDOW, CellStep
+from .word_kernel import WORD_WINDOW
 
 __all__ = ["MAX_ROWS", "WORD_ROWS", "MAX_COLS", "FrontierError", "FrontierBoard", "FrontierResult",
-           "count_frontier", "moduli_for", "count_bound_bits", "crt", "state_estimate",
+           "SpillPlan", "count_frontier", "moduli_for", "count_bound_bits", "crt", "state_estimate",
            "table_bytes"]
 
 #: the window (2k + 1 cells) must fit the two-word step (pieces labelled 3..14 in a nibble)
@@ -128,15 +129,14 @@ def _later(rows: int, r: int) -> list[tuple[int, int]]:
     return [(r + dr, dc) for dr, dc in ((1, 2), (-1, 2), (2, 1), (-2, 1)) if 0 <= r + dr < rows]
 
 
-def _step_tables(rows: int, cols: int, odd_ends: bool = False
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per cell ``i``: the window positions of its neighbours read before it (int64[N, 4])
-    and how many knight neighbours each position has still unread after it (uint8[N, W + 1])
-    on the ``cols``-column board (a shorter board's last cells retire when it is finished:
-    a cell that lacks moves on the longest board lacks them on a shorter one too), and
-    which may be an end of a path (uint8[N, W + 1]; ``odd_ends``: on boards of odd area
-    only the colour of the corners, which has one square more, since a path alternates
-    colours)."""
+def _step_tables(rows: int, cols: int, odd_ends: bool = False) -> BoardSteps:
+    """Per cell ``i``: the window positions of its neighbours read before it (``earlier``,
+    int64[N, 4]) and how many knight neighbours each position has still unread after it
+    (``unread``, uint8[N, W + 1]) on the ``cols``-column board (a shorter board's last
+    cells retire when it is finished: a cell that lacks moves on the longest board lacks
+    them on a shorter one too), and which may be an end of a path (``may_end``, uint8[N, W
+    + 1]; ``odd_ends``: on boards of odd area only the colour of the corners, which has one
+    square more, since a path alternates colours)."""
     k, w = rows, 2 * rows + 1
     n = rows * cols
     nb = np.full((n, 4), -1, np.int64)
@@ -157,7 +157,7 @@ def _step_tables(rows: int, cols: int, odd_ends: bool = False
                 rem[i, t] = sum(1 for x in later[j] if x > i)
                 if odd_ends and sum(divmod(j, k)) % 2:
                     endok[i, t] = 0
-    return nb, rem, endok
+    return BoardSteps(nb, rem, endok)
 
 
 def state_estimate(rows: int, closed_only: bool, fold: bool = True) -> int | None:
@@ -227,55 +227,51 @@ def _expect(states: int, growth: float) -> int:
     return int(states * growth) + 1
 
 
-def _word_cells(k: int, ncols: int, m: int, mods: np.ndarray, nb: np.ndarray,
-                rem: np.ndarray, endok: np.ndarray, open_mode: int, wanted: set[int],
-                nparts: int, budget: int, res: FrontierResult,
-                part: tuple[int, int, int] | None, cancel: CancelLike = None,
-                fold: bool = False) -> Iterator[tuple[int, int, Any]]:
-    """Each cell of the board in turn (:func:`.word.word_cell` on the layout of
-    its height): its index, the states after it and the finished boards' residues (or
-    None); ``fold``: a state and its mirror image one key after each column."""
-    layout = _layout(k)
+def _word_cells(plan: CountPlan, res: FrontierResult, part: tuple[int, int, int] | None,
+                cancel: CancelLike = None) -> Iterator[tuple[int, int, Any]]:
+    """Each cell of ``plan``'s board in turn (:func:`.word.word_cell` on the plan's
+    layout): its index, the states after it and the finished boards' residues (or None).
+    ``part``: as :func:`count_frontier` says."""
+    k, m, layout = plan.rows, len(plan.mods), plan.layout
+    mods = np.array(plan.mods, np.uint64)
     first = new_word_table(16, m, layout.words)
     first[0, 0] = np.uint64(1) << np.uint64(63)
     first[0, layout.words:] = 1
     tables, states = [first], 1
     growth = [3.0] * k
-    total_cells = k * ncols
-    for i in range(total_cells):
+    for i in range(plan.cells):
         c, r = divmod(i, k)
-        finish = int(r == k - 1 and c + 1 in wanted)
-        carry = carry_code(i, k, total_cells, fold)
+        step = plan.cell(i)
         held = [sum(t.nbytes for t in tables)]
 
         def reserve(nbytes: int, c: int = c, states: int = states,
                     held: list[int] = held) -> None:
             held[0] += nbytes
-            _check_fits(res, held[0], budget, k, ncols, c, states, m)
+            _check_fits(res, held[0], plan.budget, k, plan.cols, c, states, m)
 
         try:
-            step = CellStep(nb[i], rem[i], endok[i], 2 * k + 1, open_mode, finish, carry)
             tables, total, got = word_cell(tables, mods, step, _expect(states, growth[r]),
-                                           nparts, reserve, layout, stop=cancel)
+                                           plan.threads, reserve, layout, stop=cancel)
         except RuntimeError as e:
             raise FrontierError(f"{e} at cell {i}") from None
-        if carry:
+        if step.carry:
             growth[r] = max(0.5, got / max(1, states))
         states = got
         res.peak_states = max(res.peak_states, states)
         if r == k - 1 and part is not None and c + 1 == part[0]:
             states = keep_word_part(tables, part[1], part[2], layout.words)
-        yield i, states, total if finish else None
+        yield i, states, total if step.finish else None
 
 
-def _force_end(endok: np.ndarray, rem: np.ndarray, cell: int, k: int, shortest: int,
-               closed_only: bool, part: tuple[int, int, int] | None) -> None:
+def _force_end(steps: BoardSteps, cell: int, k: int, shortest: int, closed_only: bool,
+               part: tuple[int, int, int] | None) -> None:
     """Marks ``cell`` as a must-be end of the path (2) from its own cell to the one where
     it retires (position 0, or no unread neighbour left); later its nibble is 0 anyway."""
     if closed_only or part is not None:
         raise FrontierError("the paths from one start are open paths: no closed-only, no part")
     if not 0 <= cell < k * shortest:
         raise FrontierError(f"the start cell {cell} is not on every {k}×n board asked for")
+    endok, rem = steps.may_end, steps.unread
     w = endok.shape[1] - 1
     for i in range(cell, min(endok.shape[0], cell + w + 1)):
         t = cell - i + w
@@ -298,11 +294,7 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
                    cancel: CancelLike = None,
                    part: tuple[int, int, int] | None = None,
                    threads: int | None = None, end_at: int | None = None,
-                   spill: str | None = None, slices: int = 1,
-                   run_slices: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
-                   | None = None,
-                   report: Callable[[str], None] | None = None,
-                   fold: bool = True) -> FrontierResult:
+                   spill: SpillPlan | None = None, fold: bool = True) -> FrontierResult:
     """Count the closed tours (and, unless ``closed_only``, the open paths) of every
     ``rows`` × ``n`` board for ``n`` in ``cols``, in one pass over ``max(cols)`` columns.
     ``memory_limit``: bytes the tables may take (default: what the machine has free);
@@ -315,13 +307,14 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     8). ``end_at``: count only the open paths with this cell (``column · rows + row`` on
     the board ``rows`` high) as one end, so ``paths`` is the number of directed paths that
     start there (and ``cycles`` 0); every length past the cell's column, open paths only.
-    ``spill``: a folder where the states are kept on disk between cells, in at least
-    ``slices`` slices (more when one would not fit ``memory_limit``), so that only one
-    slice's tables are in memory at a time (:mod:`.spill`); the count's own
-    folder inside ``spill`` (:mod:`.run_folder`) is removed when it ends and keeps
-    the progress when it stops, so the same call goes on from the last cell saved
-    (``resumed_cells``); ``run_slices(specs)`` runs a cell's slices (default: one after the
-    other in this process), ``report(line)`` hears of each cell. ``fold``:
+    ``spill`` (:class:`.spill.SpillPlan`): the states are kept on disk between cells, in
+    its ``folder``, in at least its ``slices`` slices (more when one would not fit
+    ``memory_limit``), so that only one slice's tables are in memory at a time
+    (:mod:`.spill`); the count's own folder inside that folder (:mod:`.run_folder`) is
+    removed when it ends and keeps the progress when it stops, so the same call goes on
+    from the last cell saved (``resumed_cells``); its ``run_slices(specs)`` runs a cell's
+    slices (default: one after the other in this process), its ``report(line)`` hears of
+    each cell. ``fold``:
     after each column a state and its top-bottom mirror image are kept as one, with their
     summed count (about half the states; the counts are the same); never with ``end_at``
     (one end cell is not mirrored)."""
@@ -340,37 +333,39 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     t0 = time.perf_counter()
     ncols = lengths[-1]
     mods_list = moduli_for(k, lengths, closed_only, cancel)
-    mods = np.array(mods_list, np.uint64)
     m = len(mods_list)
     open_mode = 0 if closed_only else 1
     # a path alternates colours: on an odd board both ends lie on the corners' colour
     odd_ends = k % 2 == 1 and all(x % 2 == 1 for x in lengths)
-    nb, rem, endok = _step_tables(k, ncols, odd_ends)
+    steps = _step_tables(k, ncols, odd_ends)
     if end_at is not None:
-        _force_end(endok, rem, int(end_at), k, lengths[0], closed_only, part)
+        _force_end(steps, int(end_at), k, lengths[0], closed_only, part)
     res = FrontierResult(k, closed_only, moduli=m)
-    wanted = set(lengths)
     total_cells = k * ncols
-    nparts = max(1, int(threads)) if threads else min(8, os.cpu_count() or 1)
     fold = bool(fold) and end_at is None
+    plan = CountPlan(k, ncols, frozenset(lengths), tuple(int(q) for q in mods_list),
+                     _layout(k), steps, open_mode,
+                     max(1, int(threads)) if threads else min(8, os.cpu_count() or 1),
+                     budget, fold)
     states = 1
     cells: Iterator[tuple[int, int, Any]]
     folder = run_folder = None
     sums: list[tuple[int, Any]] = []             # the finished boards' residues
     if spill is None:
-        cells = _word_cells(k, ncols, m, mods, nb, rem, endok, open_mode, wanted, nparts,
-                            budget, res, part, cancel, fold)
+        cells = _word_cells(plan, res, part, cancel)
     else:
         if part is not None:
             raise FrontierError("a part of the count is not read through slices on disk")
-        words = _layout(k).words
-        run_folder = RunFolder(spill, {"rows": k, "lengths": lengths,
-                                       "closed_only": bool(closed_only), "fold": fold,
-                                       "end_at": None if end_at is None else int(end_at),
-                                       "mods": [int(q) for q in mods_list], "words": words},
+        report = spill.report
+        words = plan.layout.words
+        run_folder = RunFolder(spill.folder, {"rows": k, "lengths": lengths,
+                                              "closed_only": bool(closed_only), "fold": fold,
+                                              "end_at": None if end_at is None else int(end_at),
+                                              "mods": [int(q) for q in mods_list],
+                                              "words": words},
                                report)
         try:
-            check_spill_parent(spill)
+            check_spill_parent(spill.folder)
             resume = run_folder.open(m + words, words)
         except SpillError as e:
             run_folder.release()
@@ -405,9 +400,8 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
             res.peak_table_bytes = max(res.peak_table_bytes, int(cell["table_bytes"]))
             if report is not None:
                 report(spill_line(cell, k * ncols))
-        cells = spilled_cells(k, ncols, words, mods_list, nb, rem, endok,
-                              open_mode, wanted, nparts, budget, folder, max(1, int(slices)),
-                              run_slices or run_in_process, record, fold, resume, save)
+        cells = spilled_cells(plan, folder, max(1, int(spill.slices)),
+                              spill.run_slices or run_in_process, record, resume, save)
     finished = False
     try:
         for i, got, total in cells:

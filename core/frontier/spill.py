@@ -32,6 +32,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -50,12 +51,28 @@ from .merge import (
     _route,
     merge_rows,
 )
-from .word import LOAD, SMALL, carry_code, new_word_table, word_cell
+from .plan import CountPlan
+from .word import LOAD, SMALL, new_word_table, word_cell
 from .word_kernel import CellStep
 
 __all__ = ["watch_folder", "unwatch_folder", "SpillError", "BLOCK", "spill_step", "merge_rows",
-           "slices_for", "check_spill_parent", "run_in_process",
+           "slices_for", "check_spill_parent", "run_in_process", "SpillPlan",
            "spilled_cells", "spill_line", "wait_idle"]
+
+
+@dataclass(frozen=True)
+class SpillPlan:
+    """Where and how a count keeps its states on disk between cells: ``folder``, where the
+    count makes its own run folder (:mod:`.run_folder`); ``slices``, the fewest slices a
+    cell's states are cut in (more when one would not fit the memory); ``run_slices(specs)``,
+    what reads a cell's slices (their :func:`spill_step` results, in order; None: one after
+    the other in this process, :func:`run_in_process`); ``report(line)``, told of a run
+    resumed and of each cell (None: nobody)."""
+
+    folder: str
+    slices: int = 1
+    run_slices: Callable[[list[dict[str, Any]]], list[dict[str, Any]]] | None = None
+    report: Callable[[str], None] | None = None
 
 
 class _TooBig(SpillError):
@@ -355,28 +372,28 @@ def _add(total: list[list[int]], got: list[list[int]], mods: Sequence[int]) -> N
             total[row][j] = (total[row][j] + int(got[row][j])) % (q or 1 << 64)
 
 
-def spilled_cells(k: int, ncols: int, words: int, mods: Sequence[int], nb: np.ndarray,
-                  rem: np.ndarray, endok: np.ndarray, open_mode: int, wanted: set[int],
-                  threads: int, budget: int, folder: str, least: int,
+def spilled_cells(plan: CountPlan, folder: str, least: int,
                   run: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
-                  record: Callable[[dict[str, Any]], None], fold: bool = False,
+                  record: Callable[[dict[str, Any]], None],
                   resume: dict[str, Any] | None = None,
                   save: Callable[[dict[str, Any]], None] | None = None
                   ) -> Iterator[tuple[int, int, list[list[int]] | None]]:
-    """Each cell of the board through the slices in ``folder``, as
-    ``count._word_cells`` yields them: its index, the states after it (merged)
+    """Each cell of ``plan``'s board through the slices in ``folder`` (at least ``least``
+    of them), as ``count._word_cells`` yields them: its index, the states after it (merged)
     and the finished boards' residues (or None); a cell is yielded once the next one has
     merged its states. ``run(specs)``: the slices' :func:`spill_step` results, in order;
-    ``record(cell)``: the cell's figures (every slice's too) as they come; ``fold``: as
-    :func:`.word.carry_code` says. ``save(state)`` is called before each cell
+    ``record(cell)``: the cell's figures (every slice's too) as they come. ``save(state)``
+    is called before each cell
     after the first, once the cells before it are yielded and its input files are on disk,
     and before the files of the cell before are removed: ``state`` (JSON) names the cell,
     its input segments with their checksums and what the loop needs to go on; given back as
-    ``resume``, the loop starts at that cell (the thread shares of its files, ``threads``,
-    are the saved ones)."""
+    ``resume``, the loop starts at that cell (the thread shares of its files, the plan's
+    ``threads``, are the saved ones)."""
+    k, mods, words, budget = plan.rows, plan.mods, plan.layout.words, plan.budget
+    threads = plan.threads
     m = len(mods)
     width = m + words
-    total_cells = k * ncols
+    total_cells = plan.cells
     pending: tuple[int, list[list[int]] | None] | None
     if resume is None:
         first = new_word_table(16, m, words)
@@ -403,20 +420,21 @@ def spilled_cells(k: int, ncols: int, words: int, mods: Sequence[int], nb: np.nd
                       "states": states, "rows_prev": rows_prev, "ratio": ratio,
                       "growth": growth, "threads": threads, "pending": list(pending or ())})
             drop_files(folder, before)
-        c, r = divmod(i, k)
-        carry, finish = carry_code(i, k, total_cells, fold), int(r == k - 1 and c + 1 in wanted)
-        expect = int(rows_prev * ratio * growth[r]) + 1 if i < total_cells else 0
-        kout = slices_for(expect, width * 8, budget, least) if carry else 1
         if i == total_cells:          # nothing left to read: the last cell's states are 0
             drop_files(folder, files)
             yield pending[0], 0, pending[1]  # type: ignore[index]
             return
+        c, r = divmod(i, k)
+        step = plan.cell(i)
+        carry, finish = step.carry, step.finish
+        expect = int(rows_prev * ratio * growth[r]) + 1
+        kout = slices_for(expect, width * 8, budget, least) if carry else 1
         inputs = inputs_of(files, kin, threads)
         specs = [{"folder": folder, "cell": i, "slice": j, "slices_out": kout, "words": words,
                   "threads": threads, "budget": budget, "mods": [int(q) for q in mods],
-                  "nb": [int(x) for x in nb[i]], "rem": [int(x) for x in rem[i]],
-                  "endok": [int(x) for x in endok[i]], "window": 2 * k + 1,
-                  "open_mode": open_mode, "finish": finish, "carry": carry,
+                  "nb": [int(x) for x in step.earlier], "rem": [int(x) for x in step.unread],
+                  "endok": [int(x) for x in step.may_end], "window": step.window,
+                  "open_mode": step.open_mode, "finish": finish, "carry": carry,
                   "growth": growth[r], "ratio": ratio, "sources": sources,
                   "inputs": inputs[j], "pid": os.getpid()} for j in range(kin)]
         t0 = time.perf_counter()

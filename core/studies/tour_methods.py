@@ -19,6 +19,7 @@ from ..frontier.count import (
     FrontierBoard,
     FrontierError,
     FrontierResult,
+    SpillPlan,
     count_frontier,
     moduli_for,
     state_estimate,
@@ -133,8 +134,8 @@ def _spilled(rows: int, cols: Sequence[int], *, closed_only: bool, budget: int,
             threads = slice_threads(scheduler, worker_timeout)
             run_slices = cluster = ClusterSlices(scheduler, cancel, worker_timeout)
         res = count_frontier(rows, cols, closed_only=closed_only, memory_limit=budget,
-                             progress=progress, cancel=cancel, end_at=end_at, spill=spill,
-                             slices=slices, run_slices=run_slices, report=report,
+                             progress=progress, cancel=cancel, end_at=end_at,
+                             spill=SpillPlan(spill, slices, run_slices, report),
                              threads=threads)
     except TaskFailed as e:                 # "task KEY failed: Error: what" -> what
         if cancel_requested(cancel):        # a slice stopped by the cancel: as one

@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from knightgui_core.frontier.count import count_frontier
+from knightgui_core.frontier.count import SpillPlan, count_frontier
 from knightgui_core.frontier.run_folder import OWNER, PROGRESS
 from knightgui_core.frontier.spill import _STOPS
 from knightgui_core.system.errors import Cancelled
@@ -53,7 +53,7 @@ def test_a_cancel_is_heard_inside_a_cell(spill, tmp_path):
     t0 = time.perf_counter()
     with pytest.raises(Cancelled):
         count_frontier(6, 6, threads=2, cancel=cancel, progress=lambda d, t: cells.append(d),
-                       spill=str(tmp_path) if spill else None)
+                       spill=SpillPlan(str(tmp_path)) if spill else None)
     assert any(asked) and len(cells) < 36               # stopped before the last cell
     assert time.perf_counter() - t0 < 60                # the whole count takes longer
     if spill:

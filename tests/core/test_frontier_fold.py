@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from knightgui_core.frontier import count as frontier_count
 from knightgui_core.frontier import word as frontier_word
-from knightgui_core.frontier.count import FOLD_SHARE, count_frontier, state_estimate
+from knightgui_core.frontier.count import FOLD_SHARE, SpillPlan, count_frontier, state_estimate
 from knightgui_core.frontier.word import carry_code
 from knightgui_core.frontier.word_kernel import _mirror_canon
 
@@ -167,7 +167,7 @@ def test_one_end_cell_is_never_folded():
 def test_slices_on_disk_fold_as_memory_does(tmp_path):
     mem = count_frontier(5, [6], fold=True)
     plain = count_frontier(5, [6], fold=False)
-    disk = count_frontier(5, [6], spill=str(tmp_path), slices=4, fold=True)
+    disk = count_frontier(5, [6], spill=SpillPlan(str(tmp_path), slices=4), fold=True)
     assert _seen(disk) == _seen(mem) == _seen(plain)
     assert disk.column_states == mem.column_states
     assert disk.column_states[3] < plain.column_states[3]

@@ -14,7 +14,7 @@ import threading
 import pytest
 
 from knightgui_core.frontier import merge as merge
-from knightgui_core.frontier.count import count_frontier
+from knightgui_core.frontier.count import SpillPlan, count_frontier
 from knightgui_core.frontier.run_folder import OWNER, PROGRESS
 from knightgui_core.frontier.word import WORD, Layout
 from knightgui_core.system.errors import Cancelled
@@ -48,7 +48,7 @@ def test_a_merge_reads_the_stop_flag_between_chunks(monkeypatch, tmp_path):
     monkeypatch.setattr(merge, "_layout", lambda words: Layout(1, WORD.expand, absorb,
                                                                 WORD.regrow))
     with pytest.raises(Cancelled):
-        count_frontier(6, 6, threads=2, spill=str(tmp_path), slices=2, cancel=stop)
+        count_frontier(6, 6, threads=2, spill=SpillPlan(str(tmp_path), slices=2), cancel=stop)
     assert stop.is_set()
     # each of the two threads adds at most the chunk it is in (the block had 40 or more)
     assert len(after) <= 2

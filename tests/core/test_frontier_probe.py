@@ -87,14 +87,14 @@ def test_probe_most_far_above_a_good_hashs_runs():
 
 _CHILD = textwrap.dedent("""
     import sys
-    from knightgui_core.frontier.count import count_frontier
+    from knightgui_core.frontier.count import SpillPlan, count_frontier
     from knightgui_core.frontier.spill import run_in_process
 
     def wrong(specs):   # each slice's merge sized for a ten-thousandth of its rows
         return run_in_process([{{**s, "ratio": 1e-4}} for s in specs])
 
-    res = count_frontier({rows}, [{cols}], threads=2, spill=sys.argv[1], slices=4,
-                         run_slices=wrong)
+    res = count_frontier({rows}, [{cols}], threads=2,
+                         spill=SpillPlan(sys.argv[1], slices=4, run_slices=wrong))
     print(res.boards[-1].cycles, res.boards[-1].paths)
 """)
 

@@ -15,7 +15,7 @@ import textwrap
 import pytest
 
 from knightgui_core.frontier import spill as frontier_spill
-from knightgui_core.frontier.count import FrontierError, count_frontier
+from knightgui_core.frontier.count import FrontierError, SpillPlan, count_frontier
 from knightgui_core.frontier.run_folder import OWNER, PREFIX, PROGRESS
 from knightgui_core.system.errors import Cancelled
 
@@ -49,13 +49,13 @@ def _stop_at(cell: int):
 
 def test_a_stopped_count_goes_on_to_the_same_count(tmp_path):
     with pytest.raises(Cancelled):
-        count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4,
-                       run_slices=_stop_at(17))
+        count_frontier(5, [6], threads=2,
+                       spill=SpillPlan(str(tmp_path), slices=4, run_slices=_stop_at(17)))
     path, progress = _kept(tmp_path)
     assert progress["cell"] == 17
     lines: list[str] = []
-    res = count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4,
-                         report=lines.append)
+    res = count_frontier(5, [6], threads=2,
+                         spill=SpillPlan(str(tmp_path), slices=4, report=lines.append))
     mem = count_frontier(5, [6], threads=2)
     assert res.boards == mem.boards and res.boards[0].paths == 18_784
     assert res.column_states == mem.column_states and res.state_cells == mem.state_cells
@@ -66,23 +66,23 @@ def test_a_stopped_count_goes_on_to_the_same_count(tmp_path):
 
 def test_a_sequence_resumes_with_its_finished_boards(tmp_path):
     with pytest.raises(Cancelled):
-        count_frontier(4, [3, 5, 7], threads=2, spill=str(tmp_path), slices=2,
-                       run_slices=_stop_at(22))       # 4×3 and 4×5 are finished by then
-    res = count_frontier(4, [3, 5, 7], threads=2, spill=str(tmp_path), slices=2)
+        count_frontier(4, [3, 5, 7], threads=2,   # 4×3 and 4×5 are finished by then
+                       spill=SpillPlan(str(tmp_path), slices=2, run_slices=_stop_at(22)))
+    res = count_frontier(4, [3, 5, 7], threads=2, spill=SpillPlan(str(tmp_path), slices=2))
     assert res.boards == count_frontier(4, [3, 5, 7], threads=2).boards
     assert res.resumed_cells == 22
 
 
 def test_a_stop_in_the_first_cell_keeps_nothing(tmp_path):
     with pytest.raises(Cancelled):
-        count_frontier(5, [6], spill=str(tmp_path), slices=2, run_slices=_stop_at(0))
+        count_frontier(5, [6], spill=SpillPlan(str(tmp_path), slices=2, run_slices=_stop_at(0)))
     assert os.listdir(tmp_path) == []
 
 
 def test_a_damaged_slice_is_refused_in_one_line(tmp_path):
     with pytest.raises(Cancelled):
-        count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4,
-                       run_slices=_stop_at(12))
+        count_frontier(5, [6], threads=2,
+                       spill=SpillPlan(str(tmp_path), slices=4, run_slices=_stop_at(12)))
     path, progress = _kept(tmp_path)
     name = progress["files"][0][2]
     with open(os.path.join(path, name), "r+b") as f:
@@ -91,30 +91,30 @@ def test_a_damaged_slice_is_refused_in_one_line(tmp_path):
         f.seek(0)
         f.write(bytes(b ^ 0x10 for b in word))
     with pytest.raises(FrontierError, match="damaged.*remove the folder") as got:
-        count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4)
+        count_frontier(5, [6], threads=2, spill=SpillPlan(str(tmp_path), slices=4))
     assert "\n" not in str(got.value)
     assert os.path.isdir(path)                         # refused, not removed nor mixed in
 
 
 def test_another_version_is_refused(tmp_path):
     with pytest.raises(Cancelled):
-        count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4,
-                       run_slices=_stop_at(12))
+        count_frontier(5, [6], threads=2,
+                       spill=SpillPlan(str(tmp_path), slices=4, run_slices=_stop_at(12)))
     path, progress = _kept(tmp_path)
     progress["version"] = "0" * 16
     with open(os.path.join(path, PROGRESS), "w") as f:
         json.dump(progress, f)
     with pytest.raises(FrontierError, match="another version of the code"):
-        count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4)
+        count_frontier(5, [6], threads=2, spill=SpillPlan(str(tmp_path), slices=4))
 
 
 def test_another_board_has_its_own_folder(tmp_path):
     with pytest.raises(Cancelled):
-        count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4,
-                       run_slices=_stop_at(12))
+        count_frontier(5, [6], threads=2,
+                       spill=SpillPlan(str(tmp_path), slices=4, run_slices=_stop_at(12)))
     lines: list[str] = []
-    res = count_frontier(4, [6], threads=2, spill=str(tmp_path), slices=2,
-                         report=lines.append)
+    res = count_frontier(4, [6], threads=2,
+                         spill=SpillPlan(str(tmp_path), slices=2, report=lines.append))
     assert res.resumed_cells == 0 and res.boards == count_frontier(4, [6]).boards
     assert any("holds a stopped count of another board" in line for line in lines)
     _kept(tmp_path)                                    # the 5×6 progress is still there
@@ -122,18 +122,18 @@ def test_another_board_has_its_own_folder(tmp_path):
 
 def test_a_live_runs_folder_is_refused(tmp_path):
     with pytest.raises(Cancelled):
-        count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4,
-                       run_slices=_stop_at(12))
+        count_frontier(5, [6], threads=2,
+                       spill=SpillPlan(str(tmp_path), slices=4, run_slices=_stop_at(12)))
     path, _ = _kept(tmp_path)
     fd = os.open(os.path.join(path, OWNER), os.O_RDWR)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)    # a live run holds it
         with pytest.raises(FrontierError, match="in use by a running count"):
-            count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4)
+            count_frontier(5, [6], threads=2, spill=SpillPlan(str(tmp_path), slices=4))
     finally:
         os.close(fd)
-    assert count_frontier(5, [6], threads=2, spill=str(tmp_path),
-                          slices=4).resumed_cells == 12
+    assert count_frontier(5, [6], threads=2,
+                          spill=SpillPlan(str(tmp_path), slices=4)).resumed_cells == 12
 
 
 def test_dead_runs_folders_without_progress_are_removed(tmp_path):
@@ -150,7 +150,7 @@ def test_dead_runs_folders_without_progress_are_removed(tmp_path):
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         lines: list[str] = []
-        count_frontier(4, [5], spill=str(tmp_path), slices=2, report=lines.append)
+        count_frontier(4, [5], spill=SpillPlan(str(tmp_path), slices=2, report=lines.append))
     finally:
         os.close(fd)
     assert sorted(os.listdir(tmp_path)) == sorted([live.name, other.name])

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from knightgui_core.frontier import spill as frontier_spill
-from knightgui_core.frontier.count import FrontierError, count_frontier
+from knightgui_core.frontier.count import FrontierError, SpillPlan, count_frontier
 from knightgui_core.frontier.spill import merge_rows, slices_for
 from knightgui_core.frontier.word import key_hash
 
@@ -23,11 +23,11 @@ from knightgui_core.frontier.word import key_hash
 A193055_8X6 = 55_488_142
 
 
-def _both(rows: int, cols: int, closed_only: bool, tmp_path, **kw):
+def _both(rows: int, cols: int, closed_only: bool, tmp_path, slices: int = 1, **kw):
     mem = count_frontier(rows, [cols], closed_only=closed_only, threads=2)
     lines: list[str] = []
     disk = count_frontier(rows, [cols], closed_only=closed_only, threads=2,
-                          spill=str(tmp_path), report=lines.append, **kw)
+                          spill=SpillPlan(str(tmp_path), slices, report=lines.append), **kw)
     return mem, disk, lines
 
 
@@ -74,9 +74,9 @@ def _unwritable(tmp_path) -> str:
 
 def test_unwritable_folder_refused(tmp_path):
     with pytest.raises(FrontierError, match="cannot be written"):
-        count_frontier(5, [6], spill=_unwritable(tmp_path), slices=2)
+        count_frontier(5, [6], spill=SpillPlan(_unwritable(tmp_path), slices=2))
     with pytest.raises(FrontierError, match="does not exist"):
-        count_frontier(5, [6], spill=str(tmp_path / "nowhere"), slices=2)
+        count_frontier(5, [6], spill=SpillPlan(str(tmp_path / "nowhere"), slices=2))
 
 
 def test_full_disk_refused_and_cleaned(tmp_path, monkeypatch):
@@ -84,7 +84,7 @@ def test_full_disk_refused_and_cleaned(tmp_path, monkeypatch):
         raise OSError(errno.ENOSPC, "No space left on device")
     monkeypatch.setattr(frontier_spill, "_route", full)
     with pytest.raises(FrontierError, match="No space left"):
-        count_frontier(5, [6], spill=str(tmp_path), slices=2)
+        count_frontier(5, [6], spill=SpillPlan(str(tmp_path), slices=2))
     assert os.listdir(tmp_path) == []
 
 
@@ -151,7 +151,7 @@ def test_merge_adds_equal_keys(rows, words, parts):
 def test_8x6_closed_through_slices(tmp_path):
     # the two-word step, 8 slices at least; 132 M states at most in memory (11.4 GiB of
     # table), here about an eighth of it at a time
-    res = count_frontier(8, [6], closed_only=True, spill=str(tmp_path), slices=8)
+    res = count_frontier(8, [6], closed_only=True, spill=SpillPlan(str(tmp_path), slices=8))
     assert res.boards[0].cycles == A193055_8X6
     assert os.listdir(tmp_path) == []
 
@@ -185,9 +185,9 @@ def test_slices_read_in_parts(rows, cols, closed_only, tmp_path):
     from knightgui_core.frontier.spill import spill_step
     mem = count_frontier(rows, [cols], closed_only=closed_only, threads=2)
     disk = count_frontier(rows, [cols], closed_only=closed_only, threads=2,
-                          spill=str(tmp_path), slices=2,
-                          run_slices=lambda specs: [spill_step({**s, "parts": 4})
-                                                    for s in specs])
+                          spill=SpillPlan(str(tmp_path), slices=2,
+                                          run_slices=lambda specs: [spill_step({**s, "parts": 4})
+                                                                    for s in specs]))
     assert disk.boards == mem.boards and disk.column_states == mem.column_states
     assert {s["parts"] for c in disk.slices for s in c["per_slice"]} == {4}
     assert os.listdir(tmp_path) == []
@@ -198,9 +198,9 @@ def test_slice_over_memory_read_again_in_more_parts(tmp_path):
     # 2, 4, ... parts until they fit; the counts stay the in-memory ones
     from knightgui_core.frontier.spill import spill_step
     mem = count_frontier(5, [6], threads=2)
-    disk = count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=2,
-                          run_slices=lambda specs: [spill_step({**s, "budget": 48 << 10})
-                                                    for s in specs])
+    disk = count_frontier(5, [6], threads=2, spill=SpillPlan(
+        str(tmp_path), slices=2,
+        run_slices=lambda specs: [spill_step({**s, "budget": 48 << 10}) for s in specs]))
     assert disk.boards == mem.boards and disk.column_states == mem.column_states
     assert max(s["parts"] for c in disk.slices for s in c["per_slice"]) >= 4
     assert os.listdir(tmp_path) == []

@@ -14,7 +14,7 @@ import pytest
 
 from knightgui_core.frontier import merge as frontier_spill_merge
 from knightgui_core.frontier import spill as frontier_spill
-from knightgui_core.frontier.count import FrontierError, count_frontier
+from knightgui_core.frontier.count import FrontierError, SpillPlan, count_frontier
 
 #: 5×6: 18,784 undirected open paths (A083386), 8 closed tours (A175855)
 PATHS_5X6 = 18_784
@@ -41,7 +41,7 @@ def test_a_full_disk_stops_the_count(monkeypatch, tmp_path, room):
     disk = _Disk(room)
     monkeypatch.setattr(frontier_spill_merge, "_write", disk.write)
     with pytest.raises(FrontierError, match="No space left on device"):
-        count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4)
+        count_frontier(5, [6], threads=2, spill=SpillPlan(str(tmp_path), slices=4))
 
 
 def _damaging(how: str, at_cell: int, seen: list[str]):
@@ -74,13 +74,14 @@ def _damaging(how: str, at_cell: int, seen: list[str]):
 def test_a_damaged_slice_file_is_refused(tmp_path, how, words):
     seen: list[str] = []
     with pytest.raises(FrontierError, match=words):
-        count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4,
-                       run_slices=_damaging(how, 12, seen))
+        count_frontier(5, [6], threads=2,
+                       spill=SpillPlan(str(tmp_path), slices=4,
+                                       run_slices=_damaging(how, 12, seen)))
     assert seen
 
 
 def test_the_checks_leave_the_count_exact(tmp_path):
-    res = count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=8)
+    res = count_frontier(5, [6], threads=2, spill=SpillPlan(str(tmp_path), slices=8))
     assert res.boards[0].paths == PATHS_5X6 and res.boards[0].cycles == 8
 
 
@@ -125,8 +126,8 @@ def test_a_count_stopped_by_a_full_disk_goes_on_once_there_is_room(monkeypatch, 
     disk = _Disk(400_000)                   # room for the first cells of 5×6, not for all
     monkeypatch.setattr(frontier_spill_merge, "_write", disk.write)
     with pytest.raises(FrontierError, match="No space left on device"):
-        count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4)
+        count_frontier(5, [6], threads=2, spill=SpillPlan(str(tmp_path), slices=4))
     monkeypatch.setattr(frontier_spill_merge, "_write", os.write)      # room again
-    res = count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4)
+    res = count_frontier(5, [6], threads=2, spill=SpillPlan(str(tmp_path), slices=4))
     assert res.resumed_cells > 0 and res.boards[0].paths == PATHS_5X6
     assert os.listdir(tmp_path) == []

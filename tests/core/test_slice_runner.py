@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from knightgui_core.frontier.count import count_frontier
+from knightgui_core.frontier.count import SpillPlan, count_frontier
 from knightgui_core.frontier.spill import _STOPS
 from knightgui_core.studies import slice_runner
 from knightgui_core.studies.slice_runner import STOP_FILE, cluster_step, stop_slices
@@ -29,7 +29,8 @@ def test_cluster_step_counts_as_the_local_slices(tmp_path):
         seen.extend((g.pop("worker"), g.pop("threads")) for g in got if g.pop("start") > 0)
         assert not list(tmp_path.glob("*/running-*"))
         return got
-    res = count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4, run_slices=run)
+    res = count_frontier(5, [6], threads=2,
+                         spill=SpillPlan(str(tmp_path), slices=4, run_slices=run))
     ref = count_frontier(5, [6], threads=2)
     assert (res.boards[0].paths, res.boards[0].cycles) == (ref.boards[0].paths,
                                                           ref.boards[0].cycles)
@@ -62,7 +63,7 @@ def test_a_stop_file_stops_a_running_slice_within_a_round(tmp_path):
         outcome["left"] = os.path.exists(os.path.join(folder, "running-c18-s0"))
         raise Cancelled("stopped by the test")
     with pytest.raises(Cancelled):
-        count_frontier(6, [6], threads=1, spill=str(tmp_path), run_slices=run, slices=1,
+        count_frontier(6, [6], threads=1, spill=SpillPlan(str(tmp_path), slices=1, run_slices=run),
                        memory_limit=1 << 33)
     assert isinstance(outcome["got"], Cancelled), outcome
     assert outcome["mark"] == ["this", "process", str(os.getpid())]
@@ -118,7 +119,7 @@ def test_a_workers_memory_limit_caps_its_slices(tmp_path, monkeypatch):
         out = [cluster_step(s) for s in specs]
         got.extend(out)
         return out
-    res = count_frontier(5, [6], threads=2, spill=str(tmp_path), slices=4, run_slices=run,
+    res = count_frontier(5, [6], threads=2, spill=SpillPlan(str(tmp_path), slices=4, run_slices=run),
                          memory_limit=1 << 30)
     ref = count_frontier(5, [6], threads=2)
     assert res.boards[0].paths == ref.boards[0].paths
