@@ -17,7 +17,8 @@ order with :func:`knightgui_core.studies.all_tours.run_all_tours` on this machin
 (one task per start square up to symmetry; one local Dask cluster for all boards, started
 and warmed before the clock starts, as the peer's process start is not in its figures
 either), checks that every count agrees, and prints both times per board, the ratio, and
-the totals. Each orientation is counted from scratch (nothing is carried from 5×8 to 8×5).
+the totals; exit status 1 when a count differs or ours is not faster in total (the
+target). Each orientation is counted from scratch (nothing is carried from 5×8 to 8×5).
 The load average is printed with the figures: the machine may be shared.
 
 Without ``--peer`` (``make bench`` runs every script with no arguments) it counts the same 40
@@ -32,6 +33,8 @@ import re
 import subprocess
 import sys
 import time
+
+from _targets import check, verdict
 
 from knightgui_core.run.runner import run_tasks
 from knightgui_core.studies.all_tours import run_all_tours
@@ -88,12 +91,10 @@ def main(argv: list[str] | None = None) -> int:
                     "(without it: our side alone)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     a = ap.parse_args(argv)
-    if a.peer is None:
-        print(f"load before: {os.getloadavg()[0]:.2f}; {a.workers} workers; "
-              f"{os.cpu_count()} cores")
-        return ours_alone(a.workers)
     print(f"load before: {os.getloadavg()[0]:.2f}; {a.workers} workers; "
           f"{os.cpu_count()} cores")
+    if a.peer is None:
+        return ours_alone(a.workers)
     peer, peer_total, peer_wall = run_peer(a.peer)
     print(f"peer: {len(peer)} boards, {peer_total:.2f} s by its own clock "
           f"({peer_wall:.2f} s with its process); load {os.getloadavg()[0]:.2f}")
@@ -111,8 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - t0
     print(f"all {len(peer)} boards agree. peer {peer_total:.2f} s, ours {mine_total:.2f} s "
           f"({wall:.2f} s with the loop): ours takes {mine_total / peer_total:.2f}× the peer's "
-          f"time; load after {os.getloadavg()[0]:.2f}")
-    return 0
+          f"time (target: faster than the peer, "
+          f"{check('faster than the peer', mine_total < peer_total)}); load after "
+          f"{os.getloadavg()[0]:.2f}")
+    return verdict()
 
 
 if __name__ == "__main__":
