@@ -17,6 +17,8 @@ first time) before a real request needs them.
 from __future__ import annotations
 
 import logging
+import os
+import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .system.errors import require
+from .system.stage_helpers import StageHelpers
 
 log = logging.getLogger("knightgui.warmup")
 
@@ -337,11 +340,18 @@ def compiled_ahead() -> bool:
 
 
 def warm_up(progress: Progress | None = None, stages: Sequence[Stage] | None = None,
-            first: Callable[[], Iterable[str]] | None = None, strict: bool = False) -> float:
+            first: Callable[[], Iterable[str]] | None = None, strict: bool = False,
+            jobs: int = 1) -> float:
     """Run ``stages`` (default :data:`STAGES`) one at a time, the stages named by ``first()``
     before the others, reporting through ``progress`` (see the module docstring); returns
     the seconds it took. A failing stage is logged and counted as done, unless ``strict``:
-    then it raises. A failing ``progress`` callback is logged and otherwise ignored."""
+    then it raises. A failing ``progress`` callback is logged and otherwise ignored.
+
+    ``jobs`` > 1 starts ``jobs - 1`` helper processes that compile stages from the end of the
+    list into the kernel cache while this process works from the front
+    (:mod:`knightgui_core.system.stage_helpers`); this process then runs their stages too,
+    loading what they compiled, so every stage is ready here when it returns. Helpers run
+    only the engine's own stages (a stage not in :data:`STAGES` runs here)."""
     t0 = time.perf_counter()
     todo = list(STAGES if stages is None else stages)
     total = len(todo)
@@ -354,34 +364,62 @@ def warm_up(progress: Progress | None = None, stages: Sequence[Stage] | None = N
         except Exception:  # noqa: BLE001 - a display must never stop the warm-up
             log.debug("warm-up progress callback failed", exc_info=True)
 
-    def pick() -> Stage:
-        wanted = set(first() if first is not None else ())
-        return next((s for s in todo if s.name in wanted), todo[0])
+    def wanted() -> list[str]:
+        return list(first()) if first is not None else []
 
     if not todo:
         report(0, "")
         return 0.0
-    stage = pick()
-    report(0, stage.name)                # before numba is loaded: that takes a second too
+    report(0, next((s.name for s in todo if s.name in wanted()), todo[0].name))
     if stages is None and compiled_ahead():
         report(total, "")
         return time.perf_counter() - t0
-    done = 0
-    while True:
-        todo.remove(stage)
-        try:
-            stage.run()
-        except Exception:
-            if strict:
-                raise
-            log.debug("warm-up of %s failed", stage.name, exc_info=True)
-        done += 1
-        if not todo:
-            break
-        stage = pick()
-        report(done, stage.name)
-    report(done, "")
+    pool = _helpers(todo, jobs)
+    try:
+        for done in range(total):
+            stage = _next_stage(todo, pool, wanted())
+            if done:
+                report(done, stage.name)
+            todo.remove(stage)
+            try:
+                stage.run()
+            except Exception:
+                if strict:
+                    raise
+                log.debug("warm-up of %s failed", stage.name, exc_info=True)
+    finally:
+        if pool is not None:
+            pool.close()
+    report(total, "")
     return time.perf_counter() - t0
+
+
+def _helpers(todo: Sequence[Stage], jobs: int) -> StageHelpers | None:
+    """Helper processes for ``todo``, when every stage of it is one of the engine's own (a
+    helper finds a stage by its name) and there is more than one; else None."""
+    own = {s.name: s for s in STAGES}
+    if jobs <= 1 or len(todo) < 2 or any(own.get(s.name) is not s for s in todo):
+        return None
+    return StageHelpers(_HELPER_COMMAND, [s.name for s in todo], min(jobs - 1, len(todo) - 1))
+
+
+def _next_stage(todo: Sequence[Stage], pool: StageHelpers | None, wanted: list[str]) -> Stage:
+    """The stage to run here next: a wanted one first; with helpers, none a helper runs now
+    (this waits while every stage left runs in a helper)."""
+    if pool is not None:
+        name = pool.take(wanted)
+        return next(s for s in todo if s.name == name)
+    return next((s for s in todo if s.name in wanted), todo[0])
+
+
+def default_jobs() -> int:
+    """Processes for a warm-up: one per core, at most 4 (each holds numba and LLVM, a few
+    hundred MB, and the stages' compile times leave little for a fifth)."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+#: a helper process: ``python -m knightgui_core.warmup --serve`` (stage names on stdin)
+_HELPER_COMMAND = [sys.executable, "-m", "knightgui_core.warmup", "--serve"]
 
 
 def exercise_all() -> None:
@@ -391,11 +429,26 @@ def exercise_all() -> None:
     warm_up(stages=STAGES, strict=True)
 
 
-if __name__ == "__main__":      # python -m knightgui_core.warmup: the stages, one line each
-    import sys
+def _serve(lines: Iterable[str]) -> None:
+    """A helper process's loop: run the stage named on each line, answer ``done NAME`` or
+    ``failed NAME`` (see :mod:`knightgui_core.system.stage_helpers`)."""
+    own = {s.name: s for s in STAGES}
+    for line in lines:
+        name = line.strip()
+        try:
+            own[name].run()
+            word = "done"
+        except Exception:  # noqa: BLE001 - the caller runs a failed stage itself
+            word = "failed"
+        print(f"{word} {name}", flush=True)
 
-    def _say(done: int, total: int, name: str) -> None:
-        print(f"preparing the engine — {done} of {total}" + (f": {name}" if name else ""),
-              file=sys.stderr, flush=True)
 
-    warm_up(_say)
+if __name__ == "__main__":   # python -m knightgui_core.warmup [--serve]
+    if sys.argv[1:] == ["--serve"]:
+        _serve(sys.stdin)
+    else:
+        def _say(done: int, total: int, name: str) -> None:
+            print(f"preparing the engine — {done} of {total}" + (f": {name}" if name else ""),
+                  file=sys.stderr, flush=True)
+
+        warm_up(_say, jobs=default_jobs())

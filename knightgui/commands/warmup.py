@@ -15,15 +15,17 @@ def add_parser(sub) -> None:
                                    "background on its first start. The kernels are cached: "
                                    "later runs load them in seconds. Progress on stderr.")
     p.add_argument("--quiet", "-q", action="store_true", help="print nothing")
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="N",
+                   help="processes that compile at once (default: one per core, at most 4)")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     """Run the warm-up; exit 0 (a stage that fails compiles on its first real use)."""
-    from knightgui_core.warmup import warm_up
+    from knightgui_core.warmup import default_jobs, warm_up
 
     say = _Progress(enabled=not args.quiet)
-    seconds = warm_up(say)
+    seconds = warm_up(say, jobs=default_jobs() if args.jobs is None else max(1, args.jobs))
     say.close()
     if not args.quiet:
         print(f"knightgui: the engine is ready ({seconds:.1f} s)", file=sys.stderr)

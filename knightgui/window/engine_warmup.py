@@ -27,7 +27,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QHBoxLayout, QProgressBar, QStatusBar, QWidget
 
 from knightgui.window.status_line import ElidedLabel
-from knightgui_core.warmup import STAGES, Stage, warm_up
+from knightgui_core.warmup import STAGES, Stage, default_jobs, warm_up
 
 if TYPE_CHECKING:
     from knightgui.request.model import Request
@@ -84,7 +84,8 @@ class EngineWarmUp(QObject):
     def _run(self) -> None:
         """The warm-up thread: the engine's stages; every report goes through a signal."""
         try:
-            warm_up(self._reported.emit, self._stages, first=lambda: self._wanted)
+            warm_up(self._reported.emit, self._stages, first=lambda: self._wanted,
+                    jobs=default_jobs())
         except BaseException:  # noqa: BLE001 - the window must never wait for a dead thread
             log.warning("the engine's warm-up stopped", exc_info=True)
             self._reported.emit(self.total, self.total, "")

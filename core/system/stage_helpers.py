@@ -1,0 +1,121 @@
+"""Helper processes that run named stages beside this one, for a warm-up that uses every core.
+
+numba compiles one function at a time in one thread, so a warm-up in one process leaves the
+other cores idle. :class:`StageHelpers` starts helper processes (each runs ``command``, which
+reads stage names on stdin, one a line, and answers each with a line ``done NAME`` or
+``failed NAME`` on stdout) and shares a list of stages with the caller: the caller takes
+stages from the front (:meth:`take`), the helpers from the back, one at a time, so they meet
+in the middle whatever the stages cost. A stage a helper has done is in the kernel cache: the
+caller runs it too, and then only loads what the helper compiled.
+
+A helper that fails a stage, dies or cannot start gives its stage back to the caller; the
+caller never waits for a helper that is gone. :meth:`close` (also at interpreter exit) ends
+the helpers; one mid-compile leaves no half-written cache entry (numba writes each file under
+a temporary name and renames it).
+"""
+from __future__ import annotations
+
+import atexit
+import logging
+import subprocess
+import threading
+from collections.abc import Iterable, Sequence
+from typing import IO
+
+log = logging.getLogger("knightgui.warmup")
+
+#: a stage's state: not taken, taken by the caller, running in a helper, done by a helper,
+#: failed in a helper (left to the caller, never given to a helper again)
+FREE, CALLER, HELPER, CACHED, FAILED = "free", "caller", "helper", "cached", "failed"
+
+
+class StageHelpers:
+    """``helpers`` processes running ``command`` over the stage names ``names`` (in the
+    caller's order: helpers take from the back). See the module docstring."""
+
+    def __init__(self, command: Sequence[str], names: Sequence[str], helpers: int):
+        self.order = list(names)
+        self.state = dict.fromkeys(self.order, FREE)
+        self.by_helpers: list[str] = []           # the stages helpers have done, in order
+        self._cond = threading.Condition()
+        self._procs: list[subprocess.Popen[str]] = []
+        self._held: dict[int, str] = {}            # helper's pid → the stage it runs
+        for _ in range(max(0, helpers)):
+            try:
+                proc = subprocess.Popen(list(command), stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                        text=True, bufsize=1)
+            except OSError as e:
+                log.debug("a warm-up helper could not start: %s", e)
+                break
+            self._procs.append(proc)
+            threading.Thread(target=self._listen, args=(proc,), daemon=True,
+                             name="knightgui-warm-up-helper").start()
+        atexit.register(self.close)
+        with self._cond:
+            for proc in self._procs:
+                self._feed(proc)
+
+    # ----------------------------------------------------------------- the caller
+    def take(self, wanted: Iterable[str] = ()) -> str | None:
+        """The next stage for the caller (a wanted one first), marked as the caller's; waits
+        while every stage left runs in a helper; None when no stage is left."""
+        wanted = list(wanted)
+        with self._cond:
+            while True:
+                left = [n for n in self.order if self.state[n] != CALLER]
+                if not left:
+                    return None
+                ranked = [n for n in wanted if n in left] + left
+                pick = next((n for n in ranked if self.state[n] != HELPER), None)
+                if pick is not None:
+                    self.state[pick] = CALLER
+                    return pick
+                self._cond.wait(timeout=1.0)
+
+    def close(self) -> None:
+        """End the helpers (a stage one of them is compiling is left to the caller)."""
+        for proc in self._procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+        atexit.unregister(self.close)
+
+    # ---------------------------------------------------------------- the helpers
+    def _feed(self, proc: subprocess.Popen[str]) -> None:
+        """Give ``proc`` the last free stage, or end it when none is left (lock held)."""
+        stdin: IO[str] | None = proc.stdin
+        if stdin is None:
+            return
+        name = next((n for n in reversed(self.order) if self.state[n] == FREE), None)
+        try:
+            if name is None:
+                stdin.close()
+                return
+            stdin.write(name + "\n")
+            stdin.flush()
+        except OSError:                            # the helper is gone
+            return
+        self.state[name] = HELPER
+        self._held[proc.pid] = name
+
+    def _listen(self, proc: subprocess.Popen[str]) -> None:
+        """Read ``proc``'s answers until it ends; then give back what it held."""
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            word, _, name = line.strip().partition(" ")
+            if word not in ("done", "failed"):
+                continue
+            with self._cond:
+                if self.state.get(name) == HELPER:
+                    self.state[name] = CACHED if word == "done" else FAILED
+                    if word == "done":
+                        self.by_helpers.append(name)
+                        log.info("warm-up: a helper process compiled %s", name)
+                self._feed(proc)
+                self._cond.notify_all()
+        with self._cond:
+            held = self._held.get(proc.pid)
+            if held is not None and self.state.get(held) == HELPER:
+                self.state[held] = FREE
+            self._cond.notify_all()

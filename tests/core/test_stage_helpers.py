@@ -1,0 +1,103 @@
+"""Helper processes share a warm-up's stages with the caller: they take from the back, the
+caller from the front, and a helper that fails, dies or never starts leaves its stage to the
+caller (who never waits for a helper that is gone)."""
+from __future__ import annotations
+
+import logging
+import sys
+
+import pytest
+
+from knightgui_core import warmup
+from knightgui_core.system.stage_helpers import StageHelpers
+from knightgui_core.warmup import STAGES, Stage, warm_up
+
+NAMES = [f"stage {i}" for i in range(6)]
+
+
+def _helper(tmp_path, answer: str = "done", pause: float = 0.05) -> list[str]:
+    """A helper that writes each name it is given to ``got`` and answers ``answer``."""
+    got = tmp_path / "got"
+    script = (f"import sys, time\n"
+              f"for line in sys.stdin:\n"
+              f"    open({str(got)!r}, 'a').write(line)\n"
+              f"    time.sleep({pause})\n"
+              f"    print({answer!r}, line.strip(), flush=True)\n")
+    return [sys.executable, "-c", script]
+
+
+def _take_all(pool: StageHelpers) -> list[str]:
+    out = []
+    while (name := pool.take()) is not None:
+        out.append(name)
+    pool.close()
+    return out
+
+
+@pytest.mark.timeout(60)
+def test_the_helper_takes_from_the_back_and_the_caller_gets_every_stage_once(tmp_path):
+    pool = StageHelpers(_helper(tmp_path, pause=0.3), NAMES, 1)
+    taken = _take_all(pool)
+    assert sorted(taken) == sorted(NAMES)                 # each stage once, none lost
+    assert taken[0] == NAMES[0]                           # the caller starts at the front
+    assert pool.by_helpers and pool.by_helpers[0] == NAMES[-1]   # the helper at the back
+    given = (tmp_path / "got").read_text().splitlines()
+    assert given == pool.by_helpers == [n for n in reversed(NAMES) if n in given]
+
+
+@pytest.mark.timeout(60)
+def test_a_wanted_stage_comes_first_unless_a_helper_runs_it(tmp_path):
+    pool = StageHelpers(_helper(tmp_path, pause=1.0), NAMES, 1)
+    assert pool.take([NAMES[3], NAMES[-1]]) == NAMES[3]   # the last one runs in the helper
+    rest = _take_all(pool)
+    assert sorted(rest + [NAMES[3]]) == sorted(NAMES)
+
+
+@pytest.mark.timeout(60)
+def test_a_failed_stage_is_the_callers_and_never_given_to_a_helper_again(tmp_path):
+    pool = StageHelpers(_helper(tmp_path, answer="failed"), NAMES, 1)
+    assert sorted(_take_all(pool)) == sorted(NAMES)
+    assert pool.by_helpers == []
+    given = (tmp_path / "got").read_text().splitlines()
+    assert len(given) == len(set(given)) >= 1
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("command", [[sys.executable, "-c", "import sys; sys.exit(3)"],
+                                     ["/nonexistent/knightgui-helper"]])
+def test_a_helper_that_dies_or_never_starts_leaves_everything_to_the_caller(command):
+    pool = StageHelpers(command, NAMES, 2)
+    assert sorted(_take_all(pool)) == sorted(NAMES)
+    assert pool.by_helpers == []
+
+
+def test_stages_of_the_callers_own_run_here_in_their_order():
+    ran: list[str] = []
+    fake = [Stage(n, lambda n=n: ran.append(n), ()) for n in NAMES]
+    warm_up(stages=fake, jobs=4)
+    assert ran == NAMES
+
+
+@pytest.mark.jit_only
+@pytest.mark.timeout(600)
+def test_a_parallel_warm_up_reports_every_stage_and_a_helper_compiles_some(caplog):
+    """The engine's own stages with one helper process (the suite's cache is warm: the
+    helper loads its stages from it, as it would compile them from an empty one)."""
+    reports: list[tuple[int, int, str]] = []
+    with caplog.at_level(logging.INFO, logger="knightgui.warmup"):
+        warm_up(lambda *r: reports.append(r), jobs=2)
+    assert reports[-1] == (len(STAGES), len(STAGES), "")
+    started = [name for _, _, name in reports if name]
+    assert sorted(set(started)) == sorted(s.name for s in STAGES)
+    by_helper = [r.getMessage() for r in caplog.records if "helper process compiled" in
+                 r.getMessage()]
+    assert by_helper and STAGES[-1].name in by_helper[0]
+
+
+def test_the_helper_loop_answers_each_stage(monkeypatch, capsys):
+    ran: list[str] = []
+    fake = (Stage("a", lambda: ran.append("a"), ()), Stage("b", lambda: 1 / 0, ()))
+    monkeypatch.setattr(warmup, "STAGES", fake)
+    warmup._serve(["a\n", "b\n"])
+    assert capsys.readouterr().out.splitlines() == ["done a", "failed b"]
+    assert ran == ["a"]
