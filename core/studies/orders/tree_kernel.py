@@ -13,10 +13,84 @@ the whole 8×8 analysis; this one 0.12-0.13 s (``bench/orders.py``, docs/figures
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ...system.jit import njit
 from .walk_kernel import FRAME, LIMIT, _closed_end
+
+
+class OrderGroup(NamedTuple):
+    """A set of orders as the walks read it (``studies.orders.walks.OrderSet``).
+
+    word    int      the constraints every order of the set keeps (0: none)
+    rlo     int      the lowest rank of the set: ``row_of[i]`` is the order of rank rlo + i
+    row_of  int32[m] the output column of the order of lexicographic rank ``rlo + i`` (-1: not
+                     in the set; the ranks of the set lie in rlo .. rlo + m - 1)
+    """
+
+    word: int
+    rlo: int
+    row_of: np.ndarray
+
+
+class PaddedBoard(NamedTuple):
+    """The board the walks run on, as ``studies.orders.walk_kernel.orders_chunk`` takes it.
+
+    onward   int32[P]  each padded square's onward moves (``outlets0``; ``FRAME`` off the board)
+    moves    int32[8]  the padded-index step of move types 1..8
+    squares  int       the squares of the board (a walk that visits them all is complete)
+    """
+
+    onward: np.ndarray
+    moves: np.ndarray
+    squares: int
+
+
+class TailTable(NamedTuple):
+    """The last four places of an order (``studies.orders.walks.tail_table``): pattern p's
+    ranks among the 24 orders of four types are ``ranks[offsets[p]:offsets[p + 1]]``
+    (``offsets`` int32[4097], ``ranks`` int8[t])."""
+
+    offsets: np.ndarray
+    ranks: np.ndarray
+
+
+class ByStart(NamedTuple):
+    """What the walks write, a row per start and a column per order of the set.
+
+    lengths  int16[starts, m]  the squares each walk visits
+    closed   uint8[starts, m]  1 when the walk is complete and ends a knight move from its start
+    """
+
+    lengths: np.ndarray
+    closed: np.ndarray
+
+
+class TieBranches(NamedTuple):
+    """Scratch of :func:`orders_tree`, for ``squares`` squares and ``P`` padded ones.
+
+    onward_at_tie  int32[squares + 1, P]      the onward counts at each open tie
+    stack          int64[8 * (squares + 1), 4]  the branches still to walk: (word, tie level,
+                                              square entered, squares visited)
+    """
+
+    onward_at_tie: np.ndarray
+    stack: np.ndarray
+
+
+class RankSearch(NamedTuple):
+    """Scratch of :func:`_emit`'s search over the first four places of an order: ``before``
+    int64[8] (byte t of the word), per depth the next type to try (``cand``), the type
+    chosen (``chosen``) and the rank reached (``acc``) int64[9], and ``rest`` int64[4] the
+    four types left."""
+
+    before: np.ndarray
+    cand: np.ndarray
+    chosen: np.ndarray
+    acc: np.ndarray
+    rest: np.ndarray
 
 
 @njit
@@ -69,16 +143,25 @@ def _before(word: int, a: int, b: int) -> int:
 
 
 @njit
-def _emit(word: int, row_of: np.ndarray, rlo: int, length: int, closed: int, col: int,
-          toff: np.ndarray, tflat: np.ndarray, len_by_start: np.ndarray,
-          closed_by_start: np.ndarray, pre: np.ndarray, cand: np.ndarray, chosen: np.ndarray,
-          acc: np.ndarray, rest: np.ndarray) -> None:
+def _emit(word: int, orders: OrderGroup, length: int, closed: int, col: int,
+          tail: TailTable, out: ByStart, scratch: RankSearch) -> None:
     """Write ``length`` and ``closed`` in column ``col`` for every order that keeps ``word``
     (every order of the set whose walk this was). The orders are the linear extensions of
     ``word``, listed by a depth-first search over the first four places of the order (the
     lexicographic rank grows as it goes: ``acc``); the last four come from the tail table
-    (``toff``/``tflat``: for each pattern of constraints among four types, the ranks of
+    (:class:`TailTable`: for each pattern of constraints among four types, the ranks of
     their orders that keep it), so the search never goes below depth 4."""
+    rlo = orders.rlo
+    row_of = orders.row_of
+    toff = tail.offsets
+    tflat = tail.ranks
+    len_by_start = out.lengths
+    closed_by_start = out.closed
+    pre = scratch.before
+    cand = scratch.cand
+    chosen = scratch.chosen
+    acc = scratch.acc
+    rest = scratch.rest
     rhi = rlo + row_of.shape[0]
     for t in range(8):
         pre[t] = (word >> (8 * t)) & 0xFF
@@ -139,10 +222,9 @@ def _emit(word: int, row_of: np.ndarray, rlo: int, length: int, closed: int, col
 
 
 @njit
-def orders_tree(word0: int, last: int, row_of: np.ndarray, rlo: int, outlets0: np.ndarray,
-                offsets: np.ndarray, starts: np.ndarray, cols_of: np.ndarray, squares: int,
-                toff: np.ndarray, tflat: np.ndarray, snap: np.ndarray, stack: np.ndarray,
-                len_by_start: np.ndarray, closed_by_start: np.ndarray) -> int:
+def orders_tree(orders: OrderGroup, last: int, board: PaddedBoard, starts: np.ndarray,
+                start_rows: np.ndarray, tail: TailTable, scratch: TieBranches,
+                out: ByStart) -> int:
     """Every order's walk from each start, sharing the walks: orders that resolve every tie
     they meet the same way make the same walk, so the walk is made once for all of them.
 
@@ -151,35 +233,43 @@ def orders_tree(word0: int, last: int, row_of: np.ndarray, rlo: int, outlets0: n
     a w the word already forbids is not walked. A finished walk writes its orders
     (:func:`_emit`).
 
-    word0       int64        the constraints every order of the set keeps (0: none)
+    orders      the set of orders, its word the constraints they all keep
     last        int          0: ties go to the first tied move in the order; 1: the last
-    row_of      int32[m]     row of the order of lexicographic rank ``rlo + i`` (-1: not in the set)
-    rlo         int          rank of ``row_of[0]`` (the ranks of the set lie in rlo .. rlo + m - 1)
-    outlets0, offsets, squares as in ``studies.orders.walk_kernel.orders_chunk``
+    board       the padded board and its squares
     starts      int64[s]     padded indices of the start squares
-    cols_of     int64[s]     the row of ``len_by_start``/``closed_by_start`` each start fills
-    toff, tflat int32[4097], int8[t]  the tail table (``studies.orders.walks.tail_table``)
-    snap        int32[squares + 1, P]  scratch: the outlets at each open tie
-    stack       int64[8 * (squares + 1), 4]  scratch: branches still to walk
-    len_by_start int16[starts, rows], closed_by_start uint8[same]: squares visited by each
-                walk, and 1 when it is complete and ends a knight move from its start
+    start_rows  int64[s]     the row of ``out`` each start fills
+    tail        the tail table of :func:`_emit`
+    scratch     room for the open ties and the branches still to walk
+    out         the squares visited by each walk, and whether it closes
     Returns the number of distinct walks made, or -1 (nothing written) when the arguments do
     not fit together.
     """
+    word0 = orders.word
+    rlo = orders.rlo
+    row_of = orders.row_of
+    outlets0 = board.onward
+    offsets = board.moves
+    squares = board.squares
+    toff = tail.offsets
+    tflat = tail.ranks
+    snap = scratch.onward_at_tie
+    stack = scratch.stack
+    len_by_start = out.lengths
+    closed_by_start = out.closed
     size = outlets0.shape[0]
-    board = 0
+    on_board = 0
     for p in range(size):
         if outlets0[p] < FRAME:
-            board += 1
+            on_board += 1
             for t in range(8):
                 if not 0 <= p + offsets[t] < size:
                     return -1
     rows = len_by_start.shape[1]
-    if (offsets.shape[0] != 8 or not 0 <= last <= 1 or squares < board or squares > 32767
+    if (offsets.shape[0] != 8 or not 0 <= last <= 1 or squares < on_board or squares > 32767
             or snap.shape[0] < squares + 1 or snap.shape[1] != size
             or stack.shape[0] < 8 * (squares + 1) or stack.shape[1] < 4
             or closed_by_start.shape[0] != len_by_start.shape[0]
-            or closed_by_start.shape[1] != rows or starts.shape[0] != cols_of.shape[0]
+            or closed_by_start.shape[1] != rows or starts.shape[0] != start_rows.shape[0]
             or rlo < 0 or rlo + row_of.shape[0] > 40320 or toff.shape[0] != 4097
             or toff[0] != 0 or toff[4096] > tflat.shape[0]):
         return -1
@@ -194,19 +284,17 @@ def orders_tree(word0: int, last: int, row_of: np.ndarray, rlo: int, outlets0: n
             return -1
     for i in range(starts.shape[0]):
         if not (0 <= starts[i] < size and outlets0[starts[i]] < FRAME
-                and 0 <= cols_of[i] < len_by_start.shape[0]):
+                and 0 <= start_rows[i] < len_by_start.shape[0]):
             return -1
     walks = np.int64(0)
     work = np.empty(size, dtype=np.int32)
     tl = np.zeros(8, dtype=np.int64)
-    pre = np.zeros(8, dtype=np.int64)
-    cand = np.zeros(9, dtype=np.int64)
-    chosen = np.zeros(9, dtype=np.int64)
-    acc = np.zeros(9, dtype=np.int64)
-    rest = np.zeros(4, dtype=np.int64)
+    ranking = RankSearch(np.zeros(8, dtype=np.int64), np.zeros(9, dtype=np.int64),
+                         np.zeros(9, dtype=np.int64), np.zeros(9, dtype=np.int64),
+                         np.zeros(4, dtype=np.int64))
     for si in range(starts.shape[0]):
         start = starts[si]
-        col = cols_of[si]
+        col = start_rows[si]
         for t in range(size):
             snap[0, t] = outlets0[t]
         snap[0, start] = FRAME
@@ -240,8 +328,7 @@ def orders_tree(word0: int, last: int, row_of: np.ndarray, rlo: int, outlets0: n
                     closed = np.int64(0)
                     if n == squares:
                         closed = np.int64(_closed_end(q, start, offsets))
-                    _emit(word, row_of, rlo, n, closed, col, toff, tflat, len_by_start,
-                          closed_by_start, pre, cand, chosen, acc, rest)
+                    _emit(word, orders, n, closed, col, tail, out, ranking)
                     break
                 nt = 0
                 for t in range(8):

@@ -18,7 +18,7 @@ from functools import lru_cache
 import numpy as np
 
 from ...board.squares import DCOL, DROW
-from .tree_kernel import order_codes, orders_tree
+from .tree_kernel import ByStart, OrderGroup, PaddedBoard, TailTable, TieBranches, order_codes, orders_tree
 from .walk_kernel import FRAME, orders_chunk
 
 __all__ = ["padded_layout", "walk_slice", "rank_words", "tail_table",
@@ -145,11 +145,13 @@ def tree_starts(orders: OrderSet, last: int, outlets0: np.ndarray, offsets: np.n
     toff, tflat = tail_table()
     snap = np.empty((squares + 1, outlets0.shape[0]), dtype=np.int32)
     stack = np.empty((8 * (squares + 1), 4), dtype=np.int64)
-    walks = int(orders_tree(orders.word, int(last), orders.row_of, orders.rlo, outlets0, offsets,
+    walks = int(orders_tree(OrderGroup(int(orders.word), int(orders.rlo), orders.row_of),
+                            int(last),
+                            PaddedBoard(outlets0, offsets, int(squares)),
                             np.ascontiguousarray(starts, dtype=np.int64),
                             np.ascontiguousarray(cols_of, dtype=np.int64),
-                            int(squares), toff, tflat, snap, stack, len_by_start,
-                            closed_by_start))
+                            TailTable(toff, tflat), TieBranches(snap, stack),
+                            ByStart(len_by_start, closed_by_start)))
     if walks < 0:
         raise ValueError("orders_tree: arguments that do not fit together")
     return walks
