@@ -130,7 +130,18 @@ def search_magic(rows: int, cols: int, mode: str = "half-turn", limit: int = 1,
     with these squares (in the half-turn mode, fewer than half the board).
     ``progress(nodes, tours found, starts exhausted, starts)`` is called after each kernel
     call (:data:`CHUNK` nodes), so a caller can show how far the search has got."""
-    from .search_kernel import CLOSED, FOUND, HALF_TURN, NODES, OPEN, STARTS_DONE, magic_search
+    from .search_kernel import (
+        CLOSED,
+        FOUND,
+        HALF_TURN,
+        NODES,
+        OPEN,
+        STARTS_DONE,
+        KnightBoard,
+        Lines,
+        SearchState,
+        magic_search,
+    )
     if mode not in MODES:
         raise MagicSearchError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     rows = _whole("rows", rows, 1, MAX_SIDE)
@@ -191,6 +202,8 @@ def search_magic(rows: int, cols: int, mode: str = "half-turn", limit: int = 1,
             raise MagicSearchError("give start squares or a prefix, not both")
         start_list = _prefix_state(prefix, mode, nbr, opp, st, path, order, cnt, pos)
     starts_arr = np.asarray(start_list, np.int64)
+    board, line_table = KnightBoard(nbr, opp, colour), Lines(line_of, tot)
+    state = SearchState(st, path, order, cnt, pos)
     t0 = time.perf_counter()
     status = "budget"
     while True:
@@ -199,8 +212,7 @@ def search_magic(rows: int, cols: int, mode: str = "half-turn", limit: int = 1,
             chunk = min(chunk, node_limit - int(counters[NODES]))
             if chunk <= 0:
                 break
-        got = magic_search(nbr, opp, colour, line_of, tot, starts_arr, code, st, path, order,
-                           cnt, pos, counters, found, chunk)
+        got = magic_search(board, line_table, starts_arr, code, state, counters, found, chunk)
         if progress is not None:
             progress(int(counters[NODES]), min(int(counters[FOUND]), limit),
                      int(counters[STARTS_DONE]), len(start_list))

@@ -23,10 +23,12 @@ degree cut looks at the ends' neighbours only and the children's order reads the
 instead of scanning the board. Same nodes, same tours as a scan; on 8×8 from a1 the open
 search ran at about 6 million nodes a second of CPU against 3 before (docs/structure.md).
 
-The search is resumable: ``st`` (start index, depth) with ``path``, ``order``, ``cnt`` and
-``pos`` hold where it stopped, so a caller can run it a node budget at a time.
+The search is resumable: its :class:`SearchState` holds where it stopped, so a caller can
+run it a node budget at a time.
 """
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -38,6 +40,45 @@ BIG = 1 << 40
 #: columns of the neighbour table (a knight's eight moves, -1 pads); a constant so that
 #: numba unrolls the inner loops (a third of the open search's time, measured)
 MOVES = 8
+
+
+class KnightBoard(NamedTuple):
+    """The board of N squares as the search reads it.
+
+    neighbours  int64[N, MOVES]  each square's knight neighbours packed to the front, -1 pads
+    opposite    int64[N]         the square the half turn maps each square to
+    colour      int64[N]         each square's colour, 0 or 1
+    """
+
+    neighbours: np.ndarray
+    opposite: np.ndarray
+    colour: np.ndarray
+
+
+class Lines(NamedTuple):
+    """The lines whose numbers must add up: ``line_of`` int64[N, k] the lines each square
+    lies on (-1: fewer than k), ``totals`` int64[L] each line's total."""
+
+    line_of: np.ndarray
+    totals: np.ndarray
+
+
+class SearchState(NamedTuple):
+    """Where the search stopped, for ``levels`` moves (N, or N/2 in the half-turn mode).
+
+    at           int64[2]              the start (its index in the starts) and the depth
+                                       reached (-1: begin that start afresh)
+    path         int64[levels]         the square of each move made
+    children     int64[levels, MOVES]  at each depth, the children in the order tried
+    child_count  int64[levels]         how many children each depth has
+    next_child   int64[levels]         the next child to try at each depth
+    """
+
+    at: np.ndarray
+    path: np.ndarray
+    children: np.ndarray
+    child_count: np.ndarray
+    next_child: np.ndarray
 
 
 @njit
@@ -232,17 +273,27 @@ def _adjacent(nbr: np.ndarray, a: int, b: int) -> bool:
 
 
 @njit
-def magic_search(nbr: np.ndarray, opp: np.ndarray, colour: np.ndarray, line_of: np.ndarray,
-                 totals: np.ndarray, starts: np.ndarray, mode: int, st: np.ndarray,
-                 path: np.ndarray, order: np.ndarray, cnt: np.ndarray, pos: np.ndarray,
-                 counters: np.ndarray, found: np.ndarray, node_limit: int) -> int:
+def magic_search(board: KnightBoard, lines: Lines, starts: np.ndarray, mode: int,
+                 state: SearchState, counters: np.ndarray, found: np.ndarray,
+                 node_limit: int) -> int:
     """Run the search (``mode`` OPEN, CLOSED or HALF_TURN) from ``st`` on. Returns 0 when
     every start is exhausted, 1 when ``found`` is full (``counters[FOUND]`` tours, each N
     squares in number order), -1 when ``node_limit`` nodes (> 0) were spent in this call;
-    ``st`` is where to resume. Arrays of the wrong size, a square out of range, a
-    neighbour table that is not a simple undirected graph (the free-neighbour counts are
-    kept from both sides of each move) or a half turn that is not one return 0 with nothing
-    searched."""
+    ``state`` is where to resume (``starts`` int64: the start squares, in turn;
+    ``counters`` int64[3]: nodes, tours, starts exhausted, added to). Arrays of the wrong
+    size, a square out of range, a neighbour table that is not a simple undirected graph
+    (the free-neighbour counts are kept from both sides of each move) or a half turn that is
+    not one return 0 with nothing searched."""
+    nbr = board.neighbours
+    opp = board.opposite
+    colour = board.colour
+    line_of = lines.line_of
+    totals = lines.totals
+    st = state.at
+    path = state.path
+    order = state.children
+    cnt = state.child_count
+    pos = state.next_child
     n = nbr.shape[0]
     paired = mode == HALF_TURN
     half = n // 2
