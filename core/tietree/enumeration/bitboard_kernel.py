@@ -2,25 +2,28 @@
 one search loop (:func:`knightgui_core.tietree.enumeration.enumerate_kernel.search`), five
 small operations (:data:`BITS`) bound into its copies in place of the array state's.
 
-Same rules, same state (``path``, ``mo``, ``ties``, ``st``), but instead of ``key`` the board
-is ``bits`` uint64[L + 1, 2]: ``bits[k]`` = (unvisited squares, reserved ones included;
-candidates = unvisited and not reserved) once number k is placed, held in the loop's two
-registers. The outlets of a square c are ``popcount(att[c] & bits[k, 0])`` with ``att``
-uint64[N] the knight attack masks; ``masks`` uint64[2] = (dashed approach cells, squares
-where number L may stand). A backtrack to number kb just reads ``bits[kb]``: nothing is
-undone square by square, which makes it about 2.5x faster than the array state on 8x8;
-candidates are walked bit by bit (``trailing_zeros``) and ``tslot`` int8[N, N] gives each
-one's slot in ``nl[q]``. Its tie rule is
-:func:`knightgui_core.tietree.enumeration.search_rule_kernel.tied_slots_bits`.
+Same rules, same records' shape: :class:`BitTables`, read and never written, and
+:class:`BitState`, written in place, with ``path``, ``options``, ``ties`` and ``scalars`` as
+in :mod:`knightgui_core.tietree.enumeration.enumerate_kernel`; but instead of the scores
+the board is ``board_at`` uint64[L + 1, 2]: ``board_at[k]`` = (unvisited squares, reserved
+ones included; candidates = unvisited and not reserved) once number k is placed, held in the
+loop's two registers. The outlets of a square c are ``popcount(attacks[c] & unvisited)``
+with ``attacks`` uint64[N] the knight attack masks; ``dashed`` and ``ends`` (uint64) are
+the dashed approach cells and the squares where number L may stand. A backtrack to number
+kb just reads ``board_at[kb]``: nothing is undone square by square, which makes it about
+2.5x faster than the array state on 8x8; candidates are walked bit by bit
+(``trailing_zeros``) and ``slot`` int8[N, N] gives each one's slot in ``onward[q]``. Its tie
+rule is :func:`knightgui_core.tietree.enumeration.search_rule_kernel.tied_slots_bits`.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import NamedTuple
 
 import numpy as np
 
 from ...system.jit import njit, specialise
-from .enumerate_kernel import NO_LIMIT, counts_of, got_and_event, no_visit, search, visit
+from .enumerate_kernel import NO_LIMIT, Collected, counts_of, got_and_event, no_visit, search, visit
 from .search_rule_kernel import ones, tied_slots_bits
 
 # The same codes and slots as knightgui_core.tietree.enumeration.enumerate_kernel, written out
@@ -32,7 +35,38 @@ PH_RUNNING, PH_LEAF, PH_DONE = 0, 1, 2
 ST_K, ST_PHASE, ST_SOLUTIONS, ST_DEAD_ENDS, ST_FORWARD = 0, 1, 2, 3, 4
 ST_NTIE, ST_BRANCH, ST_SOL_BRANCH, ST_L, ST_SIZE = 5, 6, 7, 8, 9
 
-#: A fresh state ``(bits, path, mo, ties, st)``.
+
+class BitTables(NamedTuple):
+    """What the bitboard search reads and never writes: ``neighbours``, ``onward``,
+    ``move_type`` as in :class:`knightgui_core.tietree.enumeration.enumerate_kernel.Tables`
+    (the candidates are walked as bits, so no count), ``slot`` int8[N, N]
+    (:func:`slot_table`), ``attacks`` uint64[N] (:func:`attack_masks`), and the squares of
+    ``dashed`` approach cells and of the ``ends`` where number L may stand (np.uint64 bit
+    sets, never Python ints: a kernel has one signature)."""
+
+    neighbours: np.ndarray
+    onward: np.ndarray
+    move_type: np.ndarray
+    slot: np.ndarray
+    attacks: np.ndarray
+    dashed: np.uint64
+    ends: np.uint64
+
+
+class BitState(NamedTuple):
+    """What the bitboard search writes, in place: ``board_at`` uint64[L + 1, 2] (the module
+    docstring), ``path`` int32[L + 1], ``options`` int8[L + 1, 8], ``ties`` int32[L + 1],
+    ``scalars`` int64[ST_SIZE] (as in
+    :class:`knightgui_core.tietree.enumeration.enumerate_kernel.State`)."""
+
+    board_at: np.ndarray
+    path: np.ndarray
+    options: np.ndarray
+    ties: np.ndarray
+    scalars: np.ndarray
+
+
+#: A fresh state ``(board_at, path, options, ties, scalars)``.
 Arrays5 = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
@@ -76,6 +110,16 @@ def bit_mask(squares: Iterable[int]) -> np.uint64:
     return np.uint64(m)
 
 
+def bit_tables(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
+               dashed: Iterable[int], ends: Iterable[int]) -> BitTables:
+    """The :class:`BitTables` of a board of at most 64 squares: its neighbour table ``nbr``
+    and lists (``nl``, ``ntype``, ``ncount`` of
+    :func:`knightgui_core.tietree.enumeration.enumerate_kernel.tables`), the flat squares of
+    its dashed approach cells and those where number L may stand."""
+    return BitTables(nbr, nl, ntype, slot_table(nl, ncount), attack_masks(nbr),
+                     bit_mask(dashed), bit_mask(ends))
+
+
 def initial_bits(n: int, reserved: Iterable[int], start: int) -> np.ndarray:
     """uint64[2] = (unvisited, candidates) with ``start`` numbered 1."""
     full = (1 << n) - 1
@@ -84,16 +128,17 @@ def initial_bits(n: int, reserved: Iterable[int], start: int) -> np.ndarray:
     return np.array([free, free & ~res], dtype=np.uint64)
 
 
-def new_bits_state(n: int, reserved: Iterable[int], start: int, L: int) -> Arrays5:
-    """Fresh ``(bits, path, mo, ties, st)`` for :func:`advance_bits`."""
-    return fresh_bits_state(initial_bits(n, reserved, start), start, L)
+def new_bits_state(n: int, reserved: Iterable[int], start: int, L: int) -> BitState:
+    """A fresh :class:`BitState` for :func:`advance_bits`."""
+    return BitState(*fresh_bits_state(initial_bits(n, reserved, start), start, L))
 
 
 @njit
 def fresh_bits_state(bits0: np.ndarray, start: int, L: int) -> Arrays5:
-    """``(bits, path, mo, ties, st)`` with ``start`` numbered 1 and ``bits0`` (uint64[2], see
-    :func:`initial_bits`) as the board: ``bits`` uint64[L + 1, 2], ``path`` int32[L + 1], ``mo``
-    int8[L + 1, 8], ``ties`` int32[L + 1], ``st`` int64[ST_SIZE]."""
+    """The fields of a :class:`BitState` ``(board_at, path, options, ties, scalars)`` with
+    ``start`` numbered 1 and ``bits0`` (uint64[2], see :func:`initial_bits`) as the board:
+    ``board_at`` uint64[L + 1, 2], ``path`` int32[L + 1], ``options`` int8[L + 1, 8],
+    ``ties`` int32[L + 1], ``scalars`` int64[ST_SIZE]."""
     bits = np.zeros((L + 1, 2), dtype=np.uint64)
     bits[1, 0] = bits0[0]
     bits[1, 1] = bits0[1]
@@ -108,50 +153,49 @@ def fresh_bits_state(bits0: np.ndarray, start: int, L: int) -> Arrays5:
 
 
 # The bitboard as the search loop's layout
-# (:func:`knightgui_core.tietree.enumeration.enumerate_kernel.search`): its five arrays
-# ``x0..x4`` are (``tslot``, ``ncount``, ``att``, ``masks``, ``bits``), its two registers the
-# unvisited squares and the candidates at the current number (``bits[k]``).
+# (:func:`knightgui_core.tietree.enumeration.enumerate_kernel.search`): its operations read
+# ``slot``, ``attacks``, ``dashed``, ``ends`` of the tables and ``board_at`` of the state,
+# and hold the unvisited squares and the candidates at the current number
+# (``board_at[k]``) in the loop's two registers.
 
 @njit(inline="always")
-def held_bits(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray, x4: np.ndarray,
-              k: int) -> tuple[np.uint64, np.uint64]:
-    """The registers at number ``k``: ``bits[k]``."""
-    return x4[k, 0], x4[k, 1]
-
-
-@njit(inline="always")
-def ends_here_bits(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray,
-                   x4: np.ndarray, q: int) -> bool:
-    """May number L stand on ``q`` (bit ``q`` of ``masks[1]``)?"""
-    return (x3[1] >> np.uint64(q)) & np.uint64(1) != 0
+def held_bits(tables: BitTables, state: BitState, k: int) -> tuple[np.uint64, np.uint64]:
+    """The registers at number ``k``: ``board_at[k]``."""
+    return state.board_at[k, 0], state.board_at[k, 1]
 
 
 @njit(inline="always")
-def tie_mask_bits(nl: np.ndarray, x0: np.ndarray, x1: np.ndarray, x2: np.ndarray,
-                  x3: np.ndarray, x4: np.ndarray, q: int, r0: np.uint64, r1: np.uint64) -> int:
+def ends_here_bits(tables: BitTables, state: BitState, q: int) -> bool:
+    """May number L stand on ``q`` (bit ``q`` of ``ends``)?"""
+    return (tables.ends >> np.uint64(q)) & np.uint64(1) != 0
+
+
+@njit(inline="always")
+def tie_mask_bits(tables: BitTables, state: BitState, q: int, unvisited: np.uint64,
+                  candidates: np.uint64) -> int:
     """The tied slots of the knight on ``q`` (:func:`tied_slots_bits`)."""
-    return tied_slots_bits(x0, x2, q, r0, r1, x3[0])
+    return tied_slots_bits(tables.slot, tables.attacks, q, unvisited, candidates,
+                           tables.dashed)
 
 
 @njit(inline="always")
-def back_to_bits(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray,
-                 x4: np.ndarray, path: np.ndarray, k: int, kb: int, r0: np.uint64,
-                 r1: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """Back to number ``kb``: the board as it was then, ``bits[kb]`` (nothing undone square
-    by square)."""
-    return x4[kb, 0], x4[kb, 1]
+def back_to_bits(tables: BitTables, state: BitState, k: int, kb: int, unvisited: np.uint64,
+                 candidates: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """Back to number ``kb``: the board as it was then, ``board_at[kb]`` (nothing undone
+    square by square)."""
+    return state.board_at[kb, 0], state.board_at[kb, 1]
 
 
 @njit(inline="always")
-def step_to_bits(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray,
-                 x4: np.ndarray, c: int, k: int, r0: np.uint64,
-                 r1: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """Square ``c`` taken as number ``k``: its bit cleared, the board kept as ``bits[k]``."""
+def step_to_bits(tables: BitTables, state: BitState, c: int, k: int, unvisited: np.uint64,
+                 candidates: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """Square ``c`` taken as number ``k``: its bit cleared, the board kept as
+    ``board_at[k]``."""
     b = ~(np.uint64(1) << np.uint64(c))
-    free = r0 & b
-    avail = r1 & b
-    x4[k, 0] = free
-    x4[k, 1] = avail
+    free = unvisited & b
+    avail = candidates & b
+    state.board_at[k, 0] = free
+    state.board_at[k, 1] = avail
     return free, avail
 
 
@@ -163,32 +207,24 @@ _advance_bits = specialise(search, "advance_bits", visit=no_visit, **BITS)
 
 
 @njit
-def advance_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray,
-                 ncount: np.ndarray, att: np.ndarray, masks: np.ndarray, bits: np.ndarray,
-                 path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
-                 max_steps: int, stop_on_solution: bool) -> int:
-    """:func:`advance_kernel` for boards of at most 64 squares (bitboard state).
-
-    ``tslot`` int8[N, N] (:func:`slot_table`), ``nbr``, ``nl`` int32[N, 8], ``ntype``
-    int8[N, 8], ``ncount`` int32[N], ``att`` uint64[N] (:func:`attack_masks`), ``masks``
-    uint64[2], ``bits`` uint64[L + 1, 2] (see the module docstring), ``path`` int32[L + 1],
-    ``mo`` int8[L + 1, 8], ``ties`` int32[L + 1], ``st`` int64[ST_SIZE]. The search loop
-    with the bitboard's operations (:data:`BITS`) bound."""
-    r = _advance_bits(nbr, nl, ntype, tslot, ncount, att, masks, bits, path, mo, ties, st,
-                      max_steps, 1 if stop_on_solution else NO_LIMIT, (), np.int64(0))
+def advance_bits(tables: BitTables, state: BitState, max_steps: int,
+                 stop_on_solution: bool) -> int:
+    """:func:`knightgui_core.tietree.enumeration.enumerate_kernel.advance_kernel` for boards
+    of at most 64 squares (bitboard state, the records of the module docstring): the search
+    loop with the bitboard's operations (:data:`BITS`) bound."""
+    r = _advance_bits(tables, state, max_steps, 1 if stop_on_solution else NO_LIMIT, (),
+                      np.int64(0))
     return r % 4
 
 
 @njit
-def count_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray,
-               ncount: np.ndarray, att: np.ndarray, masks: np.ndarray, bits0: np.ndarray,
-               start: int, L: int, max_steps: int) -> np.ndarray:
-    """:func:`count_kernel` for boards of at most 64 squares. ``bits0`` = uint64[2] of
-    :func:`initial_bits`. Returns int64[4] like ``count_kernel``. Tables as in
-    :func:`advance_bits`."""
+def count_bits(tables: BitTables, bits0: np.ndarray, start: int, L: int,
+               max_steps: int) -> np.ndarray:
+    """:func:`knightgui_core.tietree.enumeration.enumerate_kernel.count_kernel` for boards
+    of at most 64 squares. ``bits0`` = uint64[2] of :func:`initial_bits`. Returns int64[4]
+    like ``count_kernel``."""
     bits, path, mo, ties, st = fresh_bits_state(bits0, start, L)
-    ev = advance_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
-                      max_steps, False)
+    ev = advance_bits(tables, BitState(bits, path, mo, ties, st), max_steps, False)
     return counts_of(st, ev)
 
 
@@ -196,19 +232,15 @@ _collect_bits = specialise(search, "collect_bits", visit=visit, **BITS)
 
 
 @njit
-def collect_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray,
-                 ncount: np.ndarray, att: np.ndarray, masks: np.ndarray, bits: np.ndarray,
-                 path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
-                 max_solutions: int, max_steps: int, out_path: np.ndarray, out_mo: np.ndarray,
-                 out_branch: np.ndarray) -> np.ndarray:
-    """:func:`knightgui_core.tietree.enumeration.enumerate_kernel.collect_kernel` for the bitboard state
-    (the same loop with the bitboard's operations): tables and state as in :func:`advance_bits`,
-    ``out_path`` int32[>=max_solutions, L + 1], ``out_mo`` int8[>=max_solutions, L + 1, 8],
+def collect_bits(tables: BitTables, state: BitState, max_solutions: int, max_steps: int,
+                 out_path: np.ndarray, out_mo: np.ndarray, out_branch: np.ndarray) -> np.ndarray:
+    """:func:`knightgui_core.tietree.enumeration.enumerate_kernel.collect_kernel` for the
+    bitboard state (the same loop with the bitboard's operations): ``out_path``
+    int32[>=max_solutions, L + 1], ``out_mo`` int8[>=max_solutions, L + 1, 8],
     ``out_branch`` int64[>=max_solutions]. Returns int64[2] = (solutions copied, last
     event)."""
-    return got_and_event(_collect_bits(nbr, nl, ntype, tslot, ncount, att, masks, bits, path,
-                                       mo, ties, st, max_steps, max_solutions,
-                                       (out_path, out_mo, out_branch), np.int64(0)))
+    return got_and_event(_collect_bits(tables, state, max_steps, max_solutions,
+                                       Collected(out_path, out_mo, out_branch), np.int64(0)))
 
 
 @njit
@@ -220,7 +252,7 @@ def count_batch_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: 
     another, no Python objects. Per algorithm i: ``starts[i]``, ``lens[i]`` (= L),
     ``dash_masks[i]``, ``end_masks[i]`` (squares where number L may stand), ``free0[i]`` /
     ``avail0[i]`` (:func:`initial_bits`). Writes ``out[i] = (solutions,
-    dead ends, forward moves, 1)``. Tables as in :func:`advance_bits`; ``starts``,
+    dead ends, forward moves, 1)``. Tables as in :class:`BitTables`; ``starts``,
     ``lens`` int64[A]; ``dash_masks``, ``end_masks``, ``free0``, ``avail0`` uint64[A];
     ``out`` int64[A, 4]."""
     n = nbr.shape[0]
@@ -229,7 +261,7 @@ def count_batch_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: 
     ties = np.zeros(n + 1, dtype=np.int32)
     st = np.zeros(ST_SIZE, dtype=np.int64)
     bits = np.zeros((n + 1, 2), dtype=np.uint64)
-    masks = np.zeros(2, dtype=np.uint64)
+    state = BitState(bits, path, mo, ties, st)
     for i in range(starts.shape[0]):
         for j in range(st.shape[0]):
             st[j] = 0
@@ -239,10 +271,8 @@ def count_batch_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: 
         st[ST_L] = lens[i]
         bits[1, 0] = free0[i]
         bits[1, 1] = avail0[i]
-        masks[0] = dash_masks[i]
-        masks[1] = end_masks[i]
-        advance_bits(tslot, nbr, nl, ntype, ncount, att, masks, bits, path, mo, ties, st,
-                     1 << 62, False)
+        tables = BitTables(nbr, nl, ntype, tslot, att, dash_masks[i], end_masks[i])
+        _advance_bits(tables, state, NO_LIMIT, NO_LIMIT, (), np.int64(0))
         out[i, 0] = st[ST_SOLUTIONS]
         out[i, 1] = st[ST_DEAD_ENDS]
         out[i, 2] = st[ST_FORWARD]

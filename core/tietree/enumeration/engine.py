@@ -29,9 +29,12 @@ def raise_if_cancelled(cancel: CancelLike) -> None:
 
 
 class Engine:
-    """The kernel state of one algorithm: board tables, dash plan, arrays. No Python objects
-    inside the hot loop. ``bits=None`` picks the bitboard kernel when the board has at most
-    64 squares. ``cancel`` (optional) is asked between the stages that build the tables
+    """The kernel state of one algorithm: the two records every kernel call takes,
+    ``tables`` (read only) and ``state`` (written in place), of the array state
+    (:class:`~knightgui_core.tietree.enumeration.enumerate_kernel.Tables`, ``State``) or the
+    bitboard (``BitTables``, ``BitState``), made once and passed as they are; no Python
+    objects inside the hot loop. ``bits=None`` picks the bitboard kernel when the board has
+    at most 64 squares. ``cancel`` (optional) is asked between the stages that build the tables
     (each one pass over the board, about 0.1 s at 2000×2000) and raises :class:`Cancelled`."""
 
     def __init__(self, board: Board, start: int, chain: tuple, dashed: tuple, bits=None,
@@ -56,12 +59,16 @@ class Engine:
             adj = np.ones(n, dtype=np.int8)
         self.adj_end = adj
         self.bits_mode = (n <= 64) if bits is None else bool(bits)
+        self.tables: _k.Tables | _k64.BitTables
+        self.state: _k.State | _k64.BitState
         if self.bits_mode:
-            self.att = _k64.attack_masks(self.nbr)
-            self.tslot = _k64.slot_table(self.nl, self.ncount)
-            self.masks = np.array([_k64.bit_mask(self.dashed),
-                                   _k64.bit_mask(np.flatnonzero(adj))], dtype=np.uint64)
+            self.tables = t = _k64.bit_tables(self.nbr, self.nl, self.ntype, self.ncount,
+                                              self.dashed, np.flatnonzero(adj))
+            self.att, self.tslot = t.attacks, t.slot
+            self.masks = np.array([t.dashed, t.ends], dtype=np.uint64)
         else:
+            self.tables = _k.Tables(self.nbr, self.nl, self.ntype, self.ncount, self.dl,
+                                    self.dcount, adj)
             self.dashed_mask = np.zeros(n, dtype=np.int8)
             self.dashed_mask[list(self.dashed)] = 1
             self.reserved_mask = np.zeros(n, dtype=np.int8)
@@ -71,23 +78,31 @@ class Engine:
     def reset(self) -> None:
         """Fresh search state: only the start numbered, no solution found yet."""
         if self.bits_mode:
-            (self.bits, self.path, self.mo, self.ties,
-             self.st) = _k64.new_bits_state(self.board.size, self.chain, self.start, self.L)
+            self.state = _k64.new_bits_state(self.board.size, self.chain, self.start, self.L)
         else:
-            (self.key, self.path, self.mo, self.ties, self.st) = _k.new_state(
-                self.nbr, self.dashed_mask, self.reserved_mask, self.dl, self.dcount,
-                self.start, self.L)
+            self.state = _k.State(*_k.new_state(self.tables, self.dashed_mask,
+                                                self.reserved_mask, self.start, self.L))
+
+    # the search state's arrays by the names a saved state gives them (get_state)
+    path = property(lambda self: self.state.path)
+    mo = property(lambda self: self.state.options)
+    ties = property(lambda self: self.state.ties)
+    st = property(lambda self: self.state.scalars)
+    key = property(lambda self: self.state.score)
+    bits = property(lambda self: self.state.board_at)
 
     _STATE = ("path", "mo", "ties", "st")
 
+    def _names(self) -> tuple[str, ...]:
+        return self._STATE + (("bits",) if self.bits_mode else ("key",))
+
     def get_state(self) -> dict:
         """Copies of the mutable arrays (enough to continue later with :meth:`set_state`)."""
-        names = self._STATE + (("bits",) if self.bits_mode else ("key",))
-        return {n: getattr(self, n).copy() for n in names}
+        return {n: getattr(self, n).copy() for n in self._names()}
 
     def set_state(self, state: dict) -> None:
         """Continue from a :meth:`get_state` of an engine of the same algorithm."""
-        names = self._STATE + (("bits",) if self.bits_mode else ("key",))
+        names = self._names()
         for n in names:
             cur = getattr(self, n)
             a = np.asarray(state[n])
@@ -95,22 +110,20 @@ class Engine:
                 raise EnumerationError(f"saved state '{n}' does not fit this enumeration "
                                        f"(shape {a.shape}, expected {cur.shape})")
         _guard.check_state(self, state)   # the kernels trust their state: check every index
-        for n in names:
-            setattr(self, n, np.array(state[n], dtype=getattr(self, n).dtype, copy=True))
+        new = {n: np.array(state[n], dtype=getattr(self, n).dtype, copy=True) for n in names}
+        board = new["bits"] if self.bits_mode else new["key"]
+        cls = _k64.BitState if self.bits_mode else _k.State
+        self.state = cls(board, new["path"], new["mo"], new["ties"], new["st"])
 
-    def _args(self):
-        if self.bits_mode:
-            return (self.tslot, self.nbr, self.nl, self.ntype, self.ncount, self.att, self.masks,
-                    self.bits,
-                    self.path, self.mo, self.ties, self.st)
-        return (self.nbr, self.nl, self.ntype, self.ncount, self.dl, self.dcount, self.adj_end,
-                self.key, self.path, self.mo, self.ties, self.st)
+    def _args(self) -> tuple:
+        """The kernels' first two arguments: the search's tables and its state."""
+        return self.tables, self.state
 
     def advance(self, max_steps: int, stop_on_solution: bool = True) -> int:
         """Run the kernel for at most ``max_steps`` forward moves; returns its event
         (SOLUTION, EXHAUSTED or BUDGET)."""
         fn = _k64.advance_bits if self.bits_mode else _k.advance_kernel
-        return int(fn(*self._args(), int(max_steps), bool(stop_on_solution)))
+        return int(fn(self.tables, self.state, int(max_steps), bool(stop_on_solution)))
 
     def collect(self, k: int, max_steps: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
         """Up to ``k`` further solutions: (paths int32[g, L+1], mo int8[g, L+1, 8],
@@ -119,17 +132,19 @@ class Engine:
         out_mo = np.zeros((k, self.L + 1, 8), dtype=np.int8)
         out_branch = np.zeros(k, dtype=np.int64)
         fn = _k64.collect_bits if self.bits_mode else _k.collect_kernel
-        got, ev = fn(*self._args(), int(k), int(max_steps), out_path, out_mo, out_branch)
+        got, ev = fn(self.tables, self.state, int(k), int(max_steps), out_path, out_mo,
+                     out_branch)
         return out_path[:got], out_mo[:got], out_branch[:got], int(ev)
 
     def collect_delta(self, k: int, max_steps: int, key_every: int, wide: int,
                       out: tuple) -> tuple[int, int]:
         """Up to ``k`` further solutions written as changes from the previous one by
-        :func:`knightgui_core.tietree.enumeration.keep_kernel.collect_delta` into ``out`` = (squares, sptr,
-        frm,
-        branch), caller-owned and reused; returns (solutions, last event)."""
+        :func:`knightgui_core.tietree.enumeration.keep_kernel.collect_delta` into ``out`` =
+        (squares, sptr, frm, branch), caller-owned and reused; returns (solutions, last
+        event)."""
         fn = _keep.collect_delta_bits if self.bits_mode else _keep.collect_delta
-        r = int(fn(*self._args(), int(k), int(max_steps), int(key_every), int(wide), *out))
+        r = int(fn(self.tables, self.state, int(k), int(max_steps), int(key_every), int(wide),
+                   *out))
         if r < 0:
             raise RuntimeError("collect_delta_bits needs one byte a square")   # a bug
         return r // 4, r % 4
@@ -142,8 +157,8 @@ class Engine:
             return OptionsReplay(n, self.L, self.start, self.chain, bitboard=(
                 self.tslot, self.ntype, self.att, self.masks,
                 _k64.initial_bits(n, self.chain, self.start)))
-        key0 = _k.new_state(self.nbr, self.dashed_mask, self.reserved_mask, self.dl,
-                            self.dcount, self.start, self.L)[0]
+        key0 = _k.new_state(self.tables, self.dashed_mask, self.reserved_mask, self.start,
+                            self.L)[0]
         return OptionsReplay(n, self.L, self.start, self.chain, general=(
             self.nl, self.ntype, self.ncount, self.dl, self.dcount, key0))
 
@@ -151,12 +166,9 @@ class Engine:
         """Run a fresh copy of this algorithm (not this engine's state) without Python
         objects: int64[4] = (solutions, dead ends, forward moves, exhausted)."""
         if self.bits_mode:
-            return _k64.count_bits(self.tslot, self.nbr, self.nl, self.ntype, self.ncount, self.att,
-                                   self.masks, _k64.initial_bits(self.board.size, self.chain,
-                                                                 self.start),
-                                   self.start, self.L, int(max_steps))
-        return _k.count_kernel(self.nbr, self.nl, self.ntype, self.ncount, self.dl, self.dcount,
-                               self.adj_end, self.dashed_mask, self.reserved_mask, self.start,
+            bits0 = _k64.initial_bits(self.board.size, self.chain, self.start)
+            return _k64.count_bits(self.tables, bits0, self.start, self.L, int(max_steps))
+        return _k.count_kernel(self.tables, self.dashed_mask, self.reserved_mask, self.start,
                                self.L, int(max_steps))
 
     @property

@@ -6,42 +6,45 @@ end the search goes back to the highest number with a stored option. The whole s
 in arrays, so ``advance_kernel`` can stop after any number of forward moves and continue
 later with exactly the same results.
 
-Static tables (``N`` squares), built by :func:`tables`:
+Two records travel through every kernel (``N`` squares, ``L`` numbers the search places):
+:class:`Tables`, what the search reads and never writes (:func:`board_tables`), and
+:class:`State`, what it writes (:func:`new_state`). Their fields:
 
-* ``nbr``  int32[N, 8]  square reached by move type t+1, or -1 (``Board.neighbours``).
-* ``nl``   int32[N, 8]  the on-board neighbours of each square, ascending move type;
-  ``ntype`` int8[N, 8] their move types; ``ncount`` int32[N] how many.
-* ``dl``   int32[N, 8]  neighbours whose score follows their outlets (every neighbour that
-  is not a dashed approach cell); ``dcount`` int32[N].
-* ``adj_end`` int8[N]   1 where number L may stand: a knight move from the first square of
+* ``neighbours`` int32[N, 8]: square reached by move type t+1, or -1 (``Board.neighbours``).
+* ``onward`` int32[N, 8]: the on-board neighbours of each square, ascending move type;
+  ``move_type`` int8[N, 8] their move types; ``onward_count`` int32[N] how many.
+* ``scored`` int32[N, 8]: neighbours whose score follows their outlets (every neighbour
+  that is not a dashed approach cell); ``scored_count`` int32[N].
+* ``may_end`` int8[N]: 1 where number L may stand: a knight move from the first square of
   the reserved chain or tail (all ones in open mode).
-
-Mutable state (built by :func:`new_state`, ``L`` = numbers the search places):
-
-* ``key``  int32[N]     the Warnsdorff score of each square plus ``BLOCKED`` when it is
+* ``score`` int32[N]: the Warnsdorff score of each square plus ``BLOCKED`` when it is
   visited or reserved: outlets (unvisited knight-neighbours; reserved squares count as
   unvisited) for a plain square, the constant 1 for a dashed approach cell (docs/spec.md §5).
-* ``path`` int32[L + 1] ``path[k]`` = square of number k (index 0 unused).
-* ``mo``   int8[L + 1, 8] options matrix: ``mo[k, 0]`` = number of stored options,
-  ``mo[k, 1..7]`` = stored move types, ascending by slot.
-* ``ties`` int32[L + 1] numbers whose options-matrix row is not empty, ascending.
-* ``st``   int64[ST_SIZE] scalars, slots ``ST_*``.
+* ``path`` int32[L + 1]: ``path[k]`` = square of number k (index 0 unused).
+* ``options`` int8[L + 1, 8]: the options matrix: ``options[k, 0]`` = number of stored
+  options, ``options[k, 1..7]`` = stored move types, ascending by slot.
+* ``ties`` int32[L + 1]: numbers whose options-matrix row is not empty, ascending.
+* ``scalars`` int64[ST_SIZE]: the counters and the position, slots ``ST_*``.
 
 The search loop, :func:`search`, is written once here for both state layouts and every
 use: the array state above is its default layout, the bitboard of boards of at most 64
-squares (:mod:`knightgui_core.tietree.enumeration.bitboard_kernel`) binds its own five
-operations in place of this module's; the tie rule of both is in
+squares (:mod:`knightgui_core.tietree.enumeration.bitboard_kernel`, its own records) binds
+its own five operations in place of this module's; the tie rule of both is in
 :mod:`knightgui_core.tietree.enumeration.search_rule_kernel`.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from ...board.tables_kernel import compact_table
 from ...system.jit import njit, specialise
 from .search_rule_kernel import BLOCKED, first_choice, store_ties, tied_slots
+
+if TYPE_CHECKING:      # the bitboard's records, which the loop below also runs on
+    from .bitboard_kernel import BitState, BitTables
 
 # event codes
 SOLUTION, EXHAUSTED, BUDGET = 1, 2, 3
@@ -60,14 +63,52 @@ ST_L = 8
 ST_SIZE = 9
 
 
-#: Five arrays: the tables of :func:`tables`, or a state ``(key or bits, path, mo, ties, st)``.
+class Tables(NamedTuple):
+    """What the search on the array state reads and never writes (the module docstring
+    gives each field's type): the knight's moves from each square, the neighbours whose
+    score a visit changes, and where number L may stand."""
+
+    neighbours: np.ndarray
+    onward: np.ndarray
+    move_type: np.ndarray
+    onward_count: np.ndarray
+    scored: np.ndarray
+    scored_count: np.ndarray
+    may_end: np.ndarray
+
+
+class State(NamedTuple):
+    """What the search on the array state writes, in place: the squares' scores, the path,
+    the options matrix, the numbers with stored options and the scalars (the module
+    docstring gives each field's type)."""
+
+    score: np.ndarray
+    path: np.ndarray
+    options: np.ndarray
+    ties: np.ndarray
+    scalars: np.ndarray
+
+
+class Collected(NamedTuple):
+    """Where :func:`collect_kernel` copies each solution: row i of ``paths`` int32[>= S,
+    L + 1] (the path), ``options`` int8[>= S, L + 1, 8] (the options matrix) and
+    ``branches`` int64[>= S] (the branch number), S the solutions asked for."""
+
+    paths: np.ndarray
+    options: np.ndarray
+    branches: np.ndarray
+
+
+#: Five arrays: the lists of :func:`tables`, or a fresh state ``(score, path, options, ties,
+#: scalars)`` of :func:`new_state`.
 Arrays5 = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 def tables(nbr: np.ndarray, dashed: Iterable[int]) -> Arrays5:
-    """``(nl, ntype, ncount, dl, dcount)`` (see the module docstring) for a neighbour table
-    ``nbr`` int32[N, 8] and the flat squares of the dashed approach cells. One pass per
-    table (:mod:`knightgui_core.board.tables_kernel`): boards of millions of squares."""
+    """``(onward, move_type, onward_count, scored, scored_count)`` (see the module
+    docstring) for a neighbour table ``nbr`` int32[N, 8] and the flat squares of the dashed
+    approach cells. One pass per table (:mod:`knightgui_core.board.tables_kernel`): boards
+    of millions of squares."""
     nbr = np.ascontiguousarray(nbr, dtype=np.int32)
     n = nbr.shape[0]
     keep = np.ones(n, dtype=np.int8)
@@ -82,6 +123,13 @@ def tables(nbr: np.ndarray, dashed: Iterable[int]) -> Arrays5:
     dcount = np.empty(n, np.int32)
     compact_table(nbr, keep, dl, dtype_, dcount)
     return nl, ntype, ncount, dl, dcount
+
+
+def board_tables(nbr: np.ndarray, dashed: Iterable[int], may_end: np.ndarray) -> Tables:
+    """The :class:`Tables` of a board: its neighbour table ``nbr`` int32[N, 8], the flat
+    squares of its dashed approach cells and ``may_end`` int8[N] (see the module
+    docstring)."""
+    return Tables(nbr, *tables(nbr, dashed), may_end)
 
 
 @njit
@@ -105,15 +153,15 @@ def init_key(nbr: np.ndarray, dashed_mask: np.ndarray, reserved_mask: np.ndarray
 
 
 @njit
-def start_state(dl: np.ndarray, dcount: np.ndarray, key: np.ndarray, path: np.ndarray,
-                st: np.ndarray, start: int, L: int) -> None:
-    """Number the start square 1 and reset the scalars. Arrays as in the module docstring:
-    ``dl`` int32[N, 8], ``dcount`` int32[N], ``key`` int32[N], ``path`` int32[L + 1],
-    ``st`` int64[ST_SIZE]."""
-    key[start] += BLOCKED
-    for i in range(dcount[start]):
-        key[dl[start, i]] -= 1
-    path[1] = start
+def start_state(tables: Tables, state: State, start: int, L: int) -> None:
+    """Number the start square 1 in ``state`` (scores of an empty board, the rest zero) and
+    reset its scalars for a search of ``L`` numbers."""
+    score, scored = state.score, tables.scored
+    score[start] += BLOCKED
+    for i in range(tables.scored_count[start]):
+        score[scored[start, i]] -= 1
+    state.path[1] = start
+    st = state.scalars
     for i in range(st.shape[0]):
         st[i] = 0
     st[ST_K] = 1
@@ -122,94 +170,93 @@ def start_state(dl: np.ndarray, dcount: np.ndarray, key: np.ndarray, path: np.nd
 
 
 @njit
-def new_state(nbr: np.ndarray, dashed_mask: np.ndarray, reserved_mask: np.ndarray,
-              dl: np.ndarray, dcount: np.ndarray, start: int, L: int) -> Arrays5:
-    """Fresh ``(key, path, mo, ties, st)`` with ``start`` numbered 1. ``nbr`` int32[N, 8],
-    ``dashed_mask`` / ``reserved_mask`` int8[N] (see :func:`init_key`), ``dl`` int32[N, 8],
-    ``dcount`` int32[N]; the state arrays are those of the module docstring."""
-    n = nbr.shape[0]
+def new_state(tables: Tables, dashed_mask: np.ndarray, reserved_mask: np.ndarray, start: int,
+              L: int) -> Arrays5:
+    """The fields of a fresh :class:`State` ``(score, path, options, ties, scalars)`` with
+    ``start`` numbered 1, for a search of ``L`` numbers; ``dashed_mask`` / ``reserved_mask``
+    int8[N] as in :func:`init_key`."""
+    n = tables.neighbours.shape[0]
     key = np.zeros(n, dtype=np.int32)
-    init_key(nbr, dashed_mask, reserved_mask, key)
+    init_key(tables.neighbours, dashed_mask, reserved_mask, key)
     path = np.zeros(L + 1, dtype=np.int32)
     mo = np.zeros((L + 1, 8), dtype=np.int8)
     ties = np.zeros(L + 1, dtype=np.int32)
     st = np.zeros(ST_SIZE, dtype=np.int64)
-    start_state(dl, dcount, key, path, st, start, L)
+    start_state(tables, State(key, path, mo, ties, st), start, L)
     return key, path, mo, ties, st
 
 
-# The array state as the search loop's layout (:func:`search`): its five arrays ``x0..x4``
-# are (``ncount``, ``dl``, ``dcount``, ``adj_end``, ``key``); it keeps nothing in the loop's
-# two registers (``r0``, ``r1``: the bitboard's unvisited squares and candidates).
+# The array state as the search loop's layout (:func:`search`): its operations read
+# ``onward_count``, ``scored``, ``scored_count``, ``may_end`` of the tables and write
+# ``score`` of the state; it keeps nothing in the loop's two registers (``unvisited``,
+# ``candidates``: the bitboard's squares at the current number).
 
 @njit(inline="always")
-def held(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray, x4: np.ndarray,
-         k: int) -> tuple[np.uint64, np.uint64]:
+def held(tables: Tables, state: State, k: int) -> tuple[np.uint64, np.uint64]:
     """The registers at number ``k`` when the loop starts: none in the array state."""
     return np.uint64(0), np.uint64(0)
 
 
 @njit(inline="always")
-def ends_here(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray,
-              x4: np.ndarray, q: int) -> bool:
-    """May number L stand on ``q`` (``adj_end``)?"""
-    return x3[q] != 0
+def ends_here(tables: Tables, state: State, q: int) -> bool:
+    """May number L stand on ``q`` (``may_end``)?"""
+    return tables.may_end[q] != 0
 
 
 @njit(inline="always")
-def tie_mask(nl: np.ndarray, x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray,
-             x4: np.ndarray, q: int, r0: np.uint64, r1: np.uint64) -> int:
-    """The tied slots of the knight on ``q`` (:func:`tied_slots` on ``key``)."""
-    return tied_slots(nl, x0, x4, q)
+def tie_mask(tables: Tables, state: State, q: int, unvisited: np.uint64,
+             candidates: np.uint64) -> int:
+    """The tied slots of the knight on ``q`` (:func:`tied_slots` on ``score``)."""
+    return tied_slots(tables.onward, tables.onward_count, state.score, q)
 
 
 @njit(inline="always")
-def back_to(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray, x4: np.ndarray,
-            path: np.ndarray, k: int, kb: int, r0: np.uint64,
-            r1: np.uint64) -> tuple[np.uint64, np.uint64]:
-    """Back from number ``k`` to number ``kb``: numbers kb+1 .. k erased from ``key``, each
-    square unblocked and its scored neighbours given their outlet back."""
+def back_to(tables: Tables, state: State, k: int, kb: int, unvisited: np.uint64,
+            candidates: np.uint64) -> tuple[np.uint64, np.uint64]:
+    """Back from number ``k`` to number ``kb``: numbers kb+1 .. k erased from ``score``,
+    each square unblocked and its scored neighbours given their outlet back."""
+    path, score = state.path, state.score
+    scored, scored_count = tables.scored, tables.scored_count
     for j in range(k, kb, -1):
         s = path[j]
-        x4[s] -= BLOCKED
-        for i in range(x2[s]):
-            x4[x1[s, i]] += 1
-    return r0, r1
+        score[s] -= BLOCKED
+        for i in range(scored_count[s]):
+            score[scored[s, i]] += 1
+    return unvisited, candidates
 
 
 @njit(inline="always")
-def step_to(x0: np.ndarray, x1: np.ndarray, x2: np.ndarray, x3: np.ndarray, x4: np.ndarray,
-            c: int, k: int, r0: np.uint64, r1: np.uint64) -> tuple[np.uint64, np.uint64]:
+def step_to(tables: Tables, state: State, c: int, k: int, unvisited: np.uint64,
+            candidates: np.uint64) -> tuple[np.uint64, np.uint64]:
     """Square ``c`` taken as number ``k``: blocked, its scored neighbours one outlet less."""
-    x4[c] += BLOCKED
-    for i in range(x2[c]):
-        x4[x1[c, i]] -= 1
-    return r0, r1
+    score, scored = state.score, tables.scored
+    score[c] += BLOCKED
+    for i in range(tables.scored_count[c]):
+        score[scored[c, i]] -= 1
+    return unvisited, candidates
 
 
 @njit(inline="always")
-def no_visit(path: np.ndarray, mo: np.ndarray, st: np.ndarray, got: int, carry: int,
-             out: tuple) -> int:
+def no_visit(state: State | BitState, got: int, carry: int, out: tuple) -> int:
     """The visitor of a search that only counts: nothing done at a solution."""
     return carry
 
 
 @njit
-def search(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, x0: np.ndarray, x1: np.ndarray,
-           x2: np.ndarray, x3: np.ndarray, x4: np.ndarray, path: np.ndarray, mo: np.ndarray,
-           ties: np.ndarray, st: np.ndarray, max_steps: int, max_solutions: int, out: tuple,
-           carry: int) -> int:
+def search(tables: Tables | BitTables, state: State | BitState, max_steps: int,
+           max_solutions: int, out: tuple, carry: int) -> int:
     """The tie-tree search, the one loop in source for every state layout and every use:
     at most ``max_steps`` forward moves and ``max_solutions`` solutions; returns
     solutions · 4 + the last event (SOLUTION when it stopped at the last solution it was
-    allowed, EXHAUSTED, BUDGET). The knight's tables ``nbr``, ``nl``, ``ntype`` and the
-    state ``path``, ``mo``, ``ties``, ``st`` are the module docstring's; ``x0..x4`` are the
-    layout's own arrays, read and written only by its operations: ``held`` (the layout's
-    two registers at the start), ``ends_here`` (may number L stand here), ``tie_mask`` (the
+    allowed, EXHAUSTED, BUDGET). The loop reads the knight's moves of ``tables``
+    (``neighbours``, ``onward``, ``move_type``) and writes ``path``, ``options``, ``ties``,
+    ``scalars`` of ``state``, as in the module docstring; the rest of both records is the
+    layout's own, read and written only by its operations: ``held`` (the layout's two
+    registers at the start), ``ends_here`` (may number L stand here), ``tie_mask`` (the
     tie rule: which slots tie), ``back_to`` (undo down to a number) and ``step_to`` (take a
-    square). At each solution (in ``path[1..L]``, its branch in ``st[ST_SOL_BRANCH]``)
-    ``visit(path, mo, st, got, carry, out)`` writes into ``out`` and returns the next
-    ``carry``.
+    square). At each solution (in ``path[1..L]``, its branch in
+    ``scalars[ST_SOL_BRANCH]``) ``visit(state, got, carry, out)`` writes into ``out`` and
+    returns the next ``carry``.
 
     This template is never run itself: each use is a copy by
     :func:`knightgui_core.system.jit.specialise` with its layout and visitor bound and
@@ -223,6 +270,8 @@ def search(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, x0: np.ndarray, x
     needs that); its ``count_loop`` gives the fold onto this loop, measured slower."""
     if max_solutions < 1:
         return BUDGET
+    nbr, nl, ntype = tables.neighbours, tables.onward, tables.move_type
+    path, mo, ties, st = state.path, state.options, state.ties, state.scalars
     k = st[ST_K]
     phase = st[ST_PHASE]
     L = st[ST_L]
@@ -234,17 +283,17 @@ def search(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, x0: np.ndarray, x
     steps = 0
     got = 0
     event = np.int64(BUDGET)
-    r0, r1 = held(x0, x1, x2, x3, x4, k)
+    unvisited, candidates = held(tables, state, k)
     while True:
         if phase == PH_RUNNING:
             q = path[k]
             if k == L:
                 phase = np.int64(PH_LEAF)
-                if ends_here(x0, x1, x2, x3, x4, q):
+                if ends_here(tables, state, q):
                     sols += 1
                     st[ST_SOL_BRANCH] = branch
                     branch = L + 1
-                    carry = visit(path, mo, st, got, carry, out)
+                    carry = visit(state, got, carry, out)
                     got += 1
                     if got == max_solutions:
                         event = np.int64(SOLUTION)
@@ -255,7 +304,7 @@ def search(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, x0: np.ndarray, x
             if steps >= max_steps:
                 event = np.int64(BUDGET)
                 break
-            mask = tie_mask(nl, x0, x1, x2, x3, x4, q, r0, r1)
+            mask = tie_mask(tables, state, q, unvisited, candidates)
             if mask == 0:
                 dead += 1
                 phase = np.int64(PH_LEAF)
@@ -276,7 +325,7 @@ def search(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, x0: np.ndarray, x
                 event = np.int64(BUDGET)
                 break
             kb = ties[ntie - 1]
-            r0, r1 = back_to(x0, x1, x2, x3, x4, path, k, kb, r0, r1)
+            unvisited, candidates = back_to(tables, state, k, kb, unvisited, candidates)
             n = mo[kb, 0]
             t = mo[kb, n]
             mo[kb, n] = 0
@@ -293,7 +342,7 @@ def search(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, x0: np.ndarray, x
             break
         k += 1
         path[k] = c
-        r0, r1 = step_to(x0, x1, x2, x3, x4, c, k, r0, r1)
+        unvisited, candidates = step_to(tables, state, c, k, unvisited, candidates)
         steps += 1
         fwd += 1
     st[ST_K] = k
@@ -313,26 +362,21 @@ _advance = specialise(search, "advance_array", visit=no_visit)
 
 
 @njit
-def advance_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
-                   dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, key: np.ndarray,
-                   path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
-                   max_steps: int, stop_on_solution: bool) -> int:
+def advance_kernel(tables: Tables, state: State, max_steps: int,
+                   stop_on_solution: bool) -> int:
     """Run at most ``max_steps`` forward moves. Returns SOLUTION (only when
-    ``stop_on_solution``; the solution is in ``path[1..L]``), EXHAUSTED or BUDGET.
+    ``stop_on_solution``; the solution is in ``state.path[1..L]``), EXHAUSTED or BUDGET.
 
-    Tables and state as in the module docstring: ``nbr``, ``nl``, ``dl`` int32[N, 8],
-    ``ntype`` int8[N, 8], ``ncount``, ``dcount`` int32[N], ``adj_end`` int8[N], ``key``
-    int32[N], ``path`` int32[L + 1], ``mo`` int8[L + 1, 8], ``ties`` int32[L + 1], ``st``
-    int64[ST_SIZE]; the state arrays are updated in place. :func:`search` on the array
-    state with nothing done at a solution."""
-    r = _advance(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, ties, st,
-                 max_steps, 1 if stop_on_solution else NO_LIMIT, (), np.int64(0))
+    The records as in the module docstring; ``state`` is updated in place. :func:`search`
+    on the array state with nothing done at a solution."""
+    r = _advance(tables, state, max_steps, 1 if stop_on_solution else NO_LIMIT, (),
+                 np.int64(0))
     return r % 4
 
 
 @njit(inline="always")
 def counts_of(st: np.ndarray, ev: int) -> np.ndarray:
-    """int64[4] = (solutions, dead ends, forward moves, exhausted 0/1) of the state ``st``
+    """int64[4] = (solutions, dead ends, forward moves, exhausted 0/1) of the scalars ``st``
     after the search returned ``ev``."""
     out = np.empty(4, dtype=np.int64)
     out[0] = st[ST_SOLUTIONS]
@@ -343,29 +387,26 @@ def counts_of(st: np.ndarray, ev: int) -> np.ndarray:
 
 
 @njit
-def count_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
-                 dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, dashed_mask: np.ndarray,
-                 reserved_mask: np.ndarray, start: int, L: int, max_steps: int) -> np.ndarray:
+def count_kernel(tables: Tables, dashed_mask: np.ndarray, reserved_mask: np.ndarray,
+                 start: int, L: int, max_steps: int) -> np.ndarray:
     """Enumerate one algorithm without building any Python object.
 
     Returns int64[4] = (solutions, dead ends, forward moves, exhausted 0/1); stops after
-    ``max_steps`` forward moves (use a huge value to run to the end). Tables as in
-    :func:`advance_kernel`, masks as in :func:`init_key`."""
-    key, path, mo, ties, st = new_state(nbr, dashed_mask, reserved_mask, dl, dcount, start, L)
-    ev = advance_kernel(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo, ties, st,
-                        max_steps, False)
+    ``max_steps`` forward moves (use a huge value to run to the end). ``tables`` as in
+    :func:`advance_kernel`, the rest as in :func:`new_state`."""
+    key, path, mo, ties, st = new_state(tables, dashed_mask, reserved_mask, start, L)
+    ev = advance_kernel(tables, State(key, path, mo, ties, st), max_steps, False)
     return counts_of(st, ev)
 
 
 @njit(inline="always")
-def visit(path: np.ndarray, mo: np.ndarray, st: np.ndarray, got: int, carry: int,
-          out: tuple[np.ndarray, np.ndarray, np.ndarray]) -> int:
+def visit(state: State | BitState, got: int, carry: int, out: Collected) -> int:
     """What :func:`search` does at a solution, as :func:`collect_kernel` binds it:
-    the whole path, options matrix and branch number into row ``got`` of ``out`` =
-    (``out_path``, ``out_mo``, ``out_branch``). Returns ``carry`` (unused here)."""
-    out[0][got, :] = path
-    out[1][got, :, :] = mo
-    out[2][got] = st[ST_SOL_BRANCH]
+    the whole path, options matrix and branch number into row ``got`` of ``out``.
+    Returns ``carry`` (unused here)."""
+    out.paths[got, :] = state.path
+    out.options[got, :, :] = state.options
+    out.branches[got] = state.scalars[ST_SOL_BRANCH]
     return carry
 
 
@@ -382,15 +423,12 @@ _collect = specialise(search, "collect_array", visit=visit)
 
 
 @njit
-def collect_kernel(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
-                   dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, key: np.ndarray,
-                   path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
-                   max_solutions: int, max_steps: int, out_path: np.ndarray, out_mo: np.ndarray,
+def collect_kernel(tables: Tables, state: State, max_solutions: int, max_steps: int,
+                   out_path: np.ndarray, out_mo: np.ndarray,
                    out_branch: np.ndarray) -> np.ndarray:
     """Advance to up to ``max_solutions`` further solutions within ``max_steps`` forward
     moves, copying each into ``out_path[i]`` (int32[>=max_solutions, L+1]), ``out_mo[i]``
     (int8[>=max_solutions, L+1, 8]) and ``out_branch[i]`` (int64[>=max_solutions]). Returns
-    int64[2] = (solutions copied, last event). Tables and state as in :func:`advance_kernel`."""
-    return got_and_event(_collect(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo,
-                                  ties, st, max_steps, max_solutions,
-                                  (out_path, out_mo, out_branch), np.int64(0)))
+    int64[2] = (solutions copied, last event). Records as in :func:`advance_kernel`."""
+    return got_and_event(_collect(tables, state, max_steps, max_solutions,
+                                  Collected(out_path, out_mo, out_branch), np.int64(0)))

@@ -8,40 +8,51 @@ bitboard's, :data:`knightgui_core.tietree.enumeration.bitboard_kernel.BITS`), wh
 after ``max_solutions`` solutions or ``max_steps`` forward moves. :func:`collect_paths` and
 :func:`collect_paths_bits` are its entries.
 
-Arrays (``N`` squares, ``L`` numbers the search places): the static tables and the state
-as documented in :mod:`knightgui_core.tietree.enumeration.enumerate_kernel`; ``out_path`` int32[>=
-max_solutions,
->= N] receives ``path[1..L]`` of each solution in row ``i`` (or, when ``as_numbers``, the
-move numbers: ``out_path[i, path[j]] = j`` for j = 1..L, the other entries left as they
-are); ``out_branch``
-int64[>= max_solutions] its branch number. Returns int64[2] = (solutions copied, last event).
-The public wrapper (:func:`knightgui_core.tietree.enumeration.solution_writer.solution_blocks`) checks the
+Arguments (``N`` squares, ``L`` numbers the search places): the two records of each layout,
+as documented in :mod:`knightgui_core.tietree.enumeration.enumerate_kernel` and
+:mod:`knightgui_core.tietree.enumeration.bitboard_kernel`; ``out_path`` int32[>=
+max_solutions, >= N] receives ``path[1..L]`` of each solution in row ``i`` (or, when
+``as_numbers``, the move numbers: ``out_path[i, path[j]] = j`` for j = 1..L, the other
+entries left as they are); ``out_branch`` int64[>= max_solutions] its branch number.
+Returns int64[2] = (solutions copied, last event). The public wrapper
+(:func:`knightgui_core.tietree.enumeration.solution_writer.solution_blocks`) checks the
 shapes.
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ...system.jit import njit, specialise
-from .bitboard_kernel import BITS
-from .enumerate_kernel import ST_L, ST_SOL_BRANCH, got_and_event, search
+from .bitboard_kernel import BITS, BitState, BitTables
+from .enumerate_kernel import ST_L, ST_SOL_BRANCH, State, Tables, got_and_event, search
+
+
+class Rows(NamedTuple):
+    """Where the stream copies of the search write each solution: row i of ``paths`` (the
+    path, or the move numbers when ``as_numbers``) and ``branches[i]``, as in the module
+    docstring."""
+
+    paths: np.ndarray
+    branches: np.ndarray
+    as_numbers: bool
 
 
 @njit(inline="always")
-def copy_row(path: np.ndarray, mo: np.ndarray, st: np.ndarray, got: int, carry: int,
-             out: tuple) -> int:
+def copy_row(state: State | BitState, got: int, carry: int, out: Rows) -> int:
     """What the stream copies of :func:`knightgui_core.tietree.enumeration.enumerate_kernel.search`
-    do at solution ``got``: its path (or move numbers) and branch into row ``got`` of ``out``
-    = (``out_path``, ``out_branch``, ``as_numbers``). Returns ``carry`` (unused)."""
-    out_path, out_branch, as_numbers = out
+    do at solution ``got``: its path (or move numbers) and branch into row ``got`` of
+    ``out``. Returns ``carry`` (unused)."""
+    paths, path, st = out.paths, state.path, state.scalars
     L = st[ST_L]
-    if as_numbers:
+    if out.as_numbers:
         for j in range(L):
-            out_path[got, path[j + 1]] = j + 1
+            paths[got, path[j + 1]] = j + 1
     else:
         for j in range(L):
-            out_path[got, j] = path[j + 1]
-    out_branch[got] = st[ST_SOL_BRANCH]
+            paths[got, j] = path[j + 1]
+    out.branches[got] = st[ST_SOL_BRANCH]
     return carry
 
 
@@ -50,24 +61,17 @@ _rows_bits = specialise(search, "collect_rows_bits", visit=copy_row, **BITS)
 
 
 @njit
-def collect_paths(nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray,
-                  dl: np.ndarray, dcount: np.ndarray, adj_end: np.ndarray, key: np.ndarray,
-                  path: np.ndarray, mo: np.ndarray, ties: np.ndarray, st: np.ndarray,
-                  max_solutions: int, max_steps: int, as_numbers: bool, out_path: np.ndarray,
-                  out_branch: np.ndarray) -> np.ndarray:
+def collect_paths(tables: Tables, state: State, max_solutions: int, max_steps: int,
+                  as_numbers: bool, out_path: np.ndarray, out_branch: np.ndarray) -> np.ndarray:
     """Array-state enumeration: up to ``max_solutions`` paths into ``out_path``."""
-    return got_and_event(_rows(nbr, nl, ntype, ncount, dl, dcount, adj_end, key, path, mo,
-                               ties, st, max_steps, max_solutions,
-                               (out_path, out_branch, as_numbers), np.int64(0)))
+    return got_and_event(_rows(tables, state, max_steps, max_solutions,
+                               Rows(out_path, out_branch, as_numbers), np.int64(0)))
 
 
 @njit
-def collect_paths_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray,
-                       ncount: np.ndarray, att: np.ndarray, masks: np.ndarray,
-                       bits: np.ndarray, path: np.ndarray, mo: np.ndarray, ties: np.ndarray,
-                       st: np.ndarray, max_solutions: int, max_steps: int, as_numbers: bool,
-                       out_path: np.ndarray, out_branch: np.ndarray) -> np.ndarray:
+def collect_paths_bits(tables: BitTables, state: BitState, max_solutions: int,
+                       max_steps: int, as_numbers: bool, out_path: np.ndarray,
+                       out_branch: np.ndarray) -> np.ndarray:
     """Bitboard enumeration (at most 64 squares): as :func:`collect_paths`."""
-    return got_and_event(_rows_bits(nbr, nl, ntype, tslot, ncount, att, masks, bits, path, mo,
-                                    ties, st, max_steps, max_solutions,
-                                    (out_path, out_branch, as_numbers), np.int64(0)))
+    return got_and_event(_rows_bits(tables, state, max_steps, max_solutions,
+                                    Rows(out_path, out_branch, as_numbers), np.int64(0)))
