@@ -117,8 +117,9 @@ def test_by_states_matches_the_plain_counter_and_the_leaf_kernel_on_small_boards
         # the kernel before the table, on the same inputs
         nl, ntype, ncount, _, _ = P._k.tables(nbr, ())
         out = np.zeros((1, 4), dtype=np.int64)
-        K64.count_batch_bits(K64.slot_table(nl, ncount), nbr, nl, ntype, ncount, att,
-                             args[0], np.array([b.size - len(chain)]), *args[1:], out)
+        K64.count_batch_bits(K64.bit_tables(nbr, nl, ntype, ncount, (), ()),
+                             K64.Algorithms(args[0], np.array([b.size - len(chain)]), *args[1:]),
+                             out)
         assert tuple(out[0, :3]) == want
 
 

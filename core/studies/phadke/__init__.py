@@ -250,9 +250,12 @@ class AlgorithmBatch:
             return _bt.count_by_states(self.att, starts, self.dash[idx], self.endm[idx],
                                        self.free0[idx], self.avail0[idx], share=share)
         out = np.zeros((len(idx), 4), dtype=np.int64)
-        _k64.count_batch_bits(self.tslot, self.nbr, self.nl, self.ntype, self.ncount, self.att,
-                              self.starts[idx], self.lens[idx], self.dash[idx], self.endm[idx],
-                              self.free0[idx], self.avail0[idx], out)
+        board = _k64.BitTables(neighbours=self.nbr, onward=self.nl, move_type=self.ntype,
+                               slot=self.tslot, attacks=self.att, dashed=np.uint64(0),
+                               ends=np.uint64(0))
+        _k64.count_batch_bits(board, _k64.Algorithms(
+            self.starts[idx], self.lens[idx], self.dash[idx], self.endm[idx], self.free0[idx],
+            self.avail0[idx]), out)
         return out
 
 

@@ -66,6 +66,21 @@ class BitState(NamedTuple):
     scalars: np.ndarray
 
 
+class Algorithms(NamedTuple):
+    """Many algorithms on one board, for :func:`count_batch_bits`; per algorithm i:
+    ``starts[i]``, ``lengths[i]`` (= L, the numbers it places), ``dashed[i]``, ``ends[i]``
+    (as in :class:`BitTables`), ``unvisited[i]`` / ``candidates[i]`` (the board with the
+    start numbered, :func:`initial_bits`). ``starts``, ``lengths`` int64[A], the rest
+    uint64[A]."""
+
+    starts: np.ndarray
+    lengths: np.ndarray
+    dashed: np.ndarray
+    ends: np.ndarray
+    unvisited: np.ndarray
+    candidates: np.ndarray
+
+
 #: A fresh state ``(board_at, path, options, ties, scalars)``.
 Arrays5 = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
@@ -244,35 +259,30 @@ def collect_bits(tables: BitTables, state: BitState, max_solutions: int, max_ste
 
 
 @njit
-def count_batch_bits(tslot: np.ndarray, nbr: np.ndarray, nl: np.ndarray, ntype: np.ndarray,
-                     ncount: np.ndarray, att: np.ndarray, starts: np.ndarray, lens: np.ndarray,
-                     dash_masks: np.ndarray, end_masks: np.ndarray, free0: np.ndarray,
-                     avail0: np.ndarray, out: np.ndarray) -> None:
+def count_batch_bits(tables: BitTables, algorithms: Algorithms, out: np.ndarray) -> None:
     """Count many algorithms on one board (at most 64 squares) to exhaustion, one after
-    another, no Python objects. Per algorithm i: ``starts[i]``, ``lens[i]`` (= L),
-    ``dash_masks[i]``, ``end_masks[i]`` (squares where number L may stand), ``free0[i]`` /
-    ``avail0[i]`` (:func:`initial_bits`). Writes ``out[i] = (solutions,
-    dead ends, forward moves, 1)``. Tables as in :class:`BitTables`; ``starts``,
-    ``lens`` int64[A]; ``dash_masks``, ``end_masks``, ``free0``, ``avail0`` uint64[A];
-    ``out`` int64[A, 4]."""
-    n = nbr.shape[0]
+    another, no Python objects: ``out[i] = (solutions, dead ends, forward moves, 1)``
+    (int64[A, 4]) for algorithm i of ``algorithms``, on the board of ``tables`` with that
+    algorithm's ``dashed`` and ``ends`` in place of the tables' own."""
+    n = tables.neighbours.shape[0]
     path = np.zeros(n + 1, dtype=np.int32)
     mo = np.zeros((n + 1, 8), dtype=np.int8)
     ties = np.zeros(n + 1, dtype=np.int32)
     st = np.zeros(ST_SIZE, dtype=np.int64)
     bits = np.zeros((n + 1, 2), dtype=np.uint64)
     state = BitState(bits, path, mo, ties, st)
-    for i in range(starts.shape[0]):
+    for i in range(algorithms.starts.shape[0]):
         for j in range(st.shape[0]):
             st[j] = 0
         mo[:, :] = 0
-        path[1] = starts[i]
+        path[1] = algorithms.starts[i]
         st[ST_K] = 1
-        st[ST_L] = lens[i]
-        bits[1, 0] = free0[i]
-        bits[1, 1] = avail0[i]
-        tables = BitTables(nbr, nl, ntype, tslot, att, dash_masks[i], end_masks[i])
-        _advance_bits(tables, state, NO_LIMIT, NO_LIMIT, (), np.int64(0))
+        st[ST_L] = algorithms.lengths[i]
+        bits[1, 0] = algorithms.unvisited[i]
+        bits[1, 1] = algorithms.candidates[i]
+        own = BitTables(tables.neighbours, tables.onward, tables.move_type, tables.slot,
+                        tables.attacks, algorithms.dashed[i], algorithms.ends[i])
+        _advance_bits(own, state, NO_LIMIT, NO_LIMIT, (), np.int64(0))
         out[i, 0] = st[ST_SOLUTIONS]
         out[i, 1] = st[ST_DEAD_ENDS]
         out[i, 2] = st[ST_FORWARD]
