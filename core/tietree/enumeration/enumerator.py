@@ -164,16 +164,23 @@ class Enumerator:
     def current_solution(self) -> Solution:
         """The solution the last SOLUTION event stopped on; :class:`EnumerationError` when
         the search does not stand on one (before the first step, after a dead end)."""
-        e = self.engine
-        if not _guard.at_solution(e):
+        if not _guard.at_solution(self.engine):
             raise EnumerationError("no current solution: advance() has not stopped on one")
-        return self._make(self.solutions, e.path.copy(),
-                          e.mo.copy(), int(e.st[_k.ST_SOL_BRANCH]))
+        return self._solution()
 
-    def _make(self, index, path, mo, branch) -> Solution:
-        full = np.concatenate([path[1:], self._chain_arr]).astype(np.int32)
+    def _solution(self) -> Solution:
+        """The solution the search stands on, which the caller knows (a SOLUTION event): one
+        copy of the path and of the options matrix, no second check (bench/enumerate.py
+        times a call per solution)."""
+        state = self.engine.state
+        full = np.empty(self.board.size, dtype=np.int32)   # the path, then the tail
+        full[:self.L] = state.path[1:]
+        full[self.L:] = self._chain_arr
+        mo = state.options.copy()
         mo[:, 0] = 0
-        return Solution(self.board, index, full, mo, branch, self.closed, self._method)
+        st = state.scalars
+        return Solution(self.board, int(st[_k.ST_SOLUTIONS]), full, mo,
+                        int(st[_k.ST_SOL_BRANCH]), self.closed, self._method)
 
     def next_solution(self, max_steps_per_chunk: int = 1_000_000,
                       cancel: CancelLike = None) -> Solution | None:
@@ -181,7 +188,7 @@ class Enumerator:
         while True:
             ev = self.advance(max_steps_per_chunk)
             if ev == self.SOLUTION:
-                return self.current_solution()
+                return self._solution()
             if ev == self.EXHAUSTED:
                 return None
             if cancel_requested(cancel):

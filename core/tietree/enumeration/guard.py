@@ -119,13 +119,11 @@ def check_state(engine: Any, arrays: dict) -> None:
 
 def at_solution(engine: Any) -> bool:
     """Whether the engine's state stands on a solution (number L placed next to the end)."""
-    st = engine.st
+    st = engine.state.scalars.tolist()      # one conversion, not one per slot
     L = engine.L
-    if int(st[_k.ST_PHASE]) != _k.PH_LEAF or int(st[_k.ST_K]) != L:
+    if st[_k.ST_PHASE] != _k.PH_LEAF or st[_k.ST_K] != L or st[_k.ST_SOLUTIONS] < 1:
         return False
-    if int(st[_k.ST_SOLUTIONS]) < 1:
-        return False
-    last = int(engine.path[L])
+    last = int(engine.state.path[L])
     if engine.bits_mode:
         return bool((int(engine.masks[1]) >> last) & 1)
     return bool(engine.adj_end[last])
