@@ -71,12 +71,7 @@ if TYPE_CHECKING:
 __all__ = ["WarnsdorffTours", "check_path", "check_tour", "corner_tails", "count_tours",
            "count_warnsdorff_tours", "solve", "study_move_orders", "study_phadke",
            "study_semimagic", "study_symmetric", "study_tie_breaks", "study_uncrossed",
-           "warnsdorff_tours",
-           # the results of the engine's own answers, for a caller that runs the engine
-           "census_result", "enumeration_result", "move_order_result", "order_walk_result",
-           "phadke_result", "semimagic_result", "start_path_count", "symmetric_result",
-           "tie_break_result", "tour_count_frontier", "tour_count_table",
-           "tour_count_visited", "uncrossed_result", "warnsdorff_count_result"]
+           "warnsdorff_tours"]
 
 def _check_board(board: object) -> Board:
     """``board`` when it is a :class:`Board`; :class:`InputError` otherwise (the sentence
@@ -745,7 +740,8 @@ def corner_tails(board: Board, start: SquareSpec, end: SquareSpec) -> CornerTail
 # ------------------------------------------------- the typed results of the engine's answers
 # Each study above, and each command that runs the engine itself (with its own progress bar,
 # store checks and Ctrl-C), turns the engine's answer into its result type here: one place
-# decides the shape of every ``to_dict()``.
+# decides the shape of every ``to_dict()``. They take the engine's own result objects, so
+# they stay out of ``__all__``, the front door's list of questions.
 
 def enumeration_result(enumerator: Any, seconds: float,
                        first: Sequence[Any] | None = None) -> EnumerationCount:

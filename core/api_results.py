@@ -3,9 +3,10 @@ question.
 
 Each result holds the figures a reader asks for first as typed fields, and ``to_dict()``
 gives the whole answer as JSON-ready data (plain ``dict``, ``list``, ``str``, ``int``,
-``float``, ``bool`` and ``None``; ``json.dumps`` takes it as it is). For the studies that
-dictionary is the object the matching ``knightgui study … --json`` command prints, so a
-script and the command line read the same keys. The results are frozen (their fields cannot
+``float``, ``bool`` and ``None``; ``json.dumps`` takes it as it is). That dictionary is the
+object the matching command prints with ``--json`` (each command's type and keys:
+docs/reference/cli.md, "The ``--json`` objects"), so a script and the command line read the
+same keys. The results are frozen (their fields cannot
 be reassigned); ``to_dict()`` returns a fresh copy each time, so changing it changes nothing
 in the result.
 

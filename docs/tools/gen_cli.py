@@ -4,8 +4,10 @@
     .venv/bin/python docs/tools/gen_cli.py --check  # exit 1 when the page is out of date
 
 Every command and subcommand's ``--help`` text, at 88 columns, in the order the parser lists
-them; tests/test_docs.py runs ``--check``, so a flag added to the parser fails the docs test
-until the page is regenerated."""
+them, then the object each command prints with ``--json`` (the result type whose
+``to_dict()`` it is and its keys, from ``knightgui/commands/json_shapes.py``);
+tests/test_docs.py runs ``--check``, so a flag added to the parser fails the docs test until
+the page is regenerated."""
 from __future__ import annotations
 
 import argparse
@@ -30,7 +32,8 @@ with their output are in the [command-line cookbook](../guide/command-line.md).
 | 1 | no tour: none exists on the board or from the start (said at once), the search found none, or `check` read a path that is not a tour |
 | 2 | bad input: one line on stderr saying what is wrong |
 
-With `--json` the last line of stdout is one JSON object; counts in it are exact JSON
+With `--json` the last line of stdout is one JSON object, the `to_dict()` of the command's
+result type ([the `--json` objects](#the-json-objects) below); counts in it are exact JSON
 integers however long. Messages (progress bars, "compiling the engine (once)…") go to
 stderr only. Squares are named `a1` (column letters as in spreadsheets: a…z, aa, ab, …, and
 the row; `a1` is the bottom-left corner) or `col,row` counted from 1. What the commands
@@ -49,6 +52,35 @@ def _subparsers(p: argparse.ArgumentParser):
                     yield name, sp
 
 
+JSON_HEAD = """
+## The `--json` objects
+
+Each command's `--json` line is the `to_dict()` of one result type of the
+[Python API](api.md#the-answers), built by the same function the API uses: the API's answer
+to the same question (the function named below) is the same object, the timings
+(`seconds`, `wall_seconds`) aside. The keys are listed in the order printed; a key in
+*sometimes* is there only as said.
+"""
+
+
+def render_json_shapes() -> str:
+    """The section of the ``--json`` objects: per command, its result type and keys."""
+    import knightgui_core.api_results as results
+    from knightgui.commands.json_shapes import SHAPES
+    out = [JSON_HEAD]
+    for shape in SHAPES:
+        doc = " ".join((getattr(results, shape.result).__doc__ or "").split("\n\n")[0].split())
+        api = f" (the API: `knightgui_core.{shape.api}`)" if shape.api else ""
+        out.append(f"\n### `{shape.command} --json`\n\n`{shape.result}.to_dict()`{api}: {doc}\n\n"
+                   f"- keys: {', '.join(f'`{k}`' for k in shape.keys)}\n")
+        if shape.optional:
+            out.append(f"- sometimes: {', '.join(f'`{k}`' for k in shape.optional)} "
+                       f"({shape.when})\n")
+        if shape.more:
+            out.append(f"- also: {shape.more}\n")
+    return "".join(out)
+
+
 def render() -> str:
     os.environ["COLUMNS"] = "88"
     from knightgui.cli import build_parser
@@ -62,6 +94,7 @@ def render() -> str:
             section(f"{title} {name}", sp, level + 1)
 
     section("knightgui", root, 2)
+    out.append(render_json_shapes())
     return "".join(out)
 
 
