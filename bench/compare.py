@@ -49,6 +49,7 @@ BENCHES: list[tuple[str, str, list[str]]] = [
     ("symmetric", "symmetric.py", ["--quick"]),
     ("uncrossed", "uncrossed.py", ["--up-to", "6"]),
     ("phadke", "phadke.py", ["--family", "strict"]),
+    ("frontier", "frontier.py", ["--only", "5x10"]),
 ]
 
 _TIME = re.compile(r"(\d[\d,]*\.?\d*)\s*(µs|us|ms|s)\b")
