@@ -35,16 +35,13 @@ its own five operations in place of this module's; the tie rule of both is in
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
 from ...board.tables_kernel import compact_table
 from ...system.jit import njit, specialise
 from .search_rule_kernel import BLOCKED, first_choice, store_ties, tied_slots
-
-if TYPE_CHECKING:      # the bitboard's records, which the loop below also runs on
-    from .bitboard_kernel import BitState, BitTables
 
 # event codes
 SOLUTION, EXHAUSTED, BUDGET = 1, 2, 3
@@ -186,6 +183,9 @@ def new_state(tables: Tables, dashed_mask: np.ndarray, reserved_mask: np.ndarray
     return key, path, mo, ties, st
 
 
+# The loop and its visitors take either layout's records (this module's Tables and State,
+# the bitboard's BitTables and BitState, which imports this module), annotated as ``tuple``.
+#
 # The array state as the search loop's layout (:func:`search`): its operations read
 # ``onward_count``, ``scored``, ``scored_count``, ``may_end`` of the tables and write
 # ``score`` of the state; it keeps nothing in the loop's two registers (``unvisited``,
@@ -237,14 +237,14 @@ def step_to(tables: Tables, state: State, c: int, k: int, unvisited: np.uint64,
 
 
 @njit(inline="always")
-def no_visit(state: State | BitState, got: int, carry: int, out: tuple) -> int:
+def no_visit(state: tuple, got: int, carry: int, out: tuple) -> int:
     """The visitor of a search that only counts: nothing done at a solution."""
     return carry
 
 
 @njit
-def search(tables: Tables | BitTables, state: State | BitState, max_steps: int,
-           max_solutions: int, out: tuple, carry: int) -> int:
+def search(tables: tuple, state: tuple, max_steps: int, max_solutions: int, out: tuple,
+           carry: int) -> int:
     """The tie-tree search, the one loop in source for every state layout and every use:
     at most ``max_steps`` forward moves and ``max_solutions`` solutions; returns
     solutions · 4 + the last event (SOLUTION when it stopped at the last solution it was
@@ -400,7 +400,7 @@ def count_kernel(tables: Tables, dashed_mask: np.ndarray, reserved_mask: np.ndar
 
 
 @njit(inline="always")
-def visit(state: State | BitState, got: int, carry: int, out: Collected) -> int:
+def visit(state: tuple, got: int, carry: int, out: Collected) -> int:
     """What :func:`search` does at a solution, as :func:`collect_kernel` binds it:
     the whole path, options matrix and branch number into row ``got`` of ``out``.
     Returns ``carry`` (unused here)."""
