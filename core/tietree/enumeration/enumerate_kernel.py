@@ -35,7 +35,7 @@ its own five operations in place of this module's; the tie rule of both is in
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -184,7 +184,7 @@ def new_state(tables: Tables, dashed_mask: np.ndarray, reserved_mask: np.ndarray
 
 
 # The loop and its visitors take either layout's records (this module's Tables and State,
-# the bitboard's BitTables and BitState, which imports this module), annotated as ``tuple``.
+# the bitboard's BitTables and BitState, which imports this module), annotated as ``Any``.
 #
 # The array state as the search loop's layout (:func:`search`): its operations read
 # ``onward_count``, ``scored``, ``scored_count``, ``may_end`` of the tables and write
@@ -237,13 +237,13 @@ def step_to(tables: Tables, state: State, c: int, k: int, unvisited: np.uint64,
 
 
 @njit(inline="always")
-def no_visit(state: tuple, got: int, carry: int, out: tuple) -> int:
+def no_visit(state: Any, got: int, carry: int, out: tuple) -> int:
     """The visitor of a search that only counts: nothing done at a solution."""
     return carry
 
 
 @njit
-def search(tables: tuple, state: tuple, max_steps: int, max_solutions: int, out: tuple,
+def search(tables: Any, state: Any, max_steps: int, max_solutions: int, out: tuple,
            carry: int) -> int:
     """The tie-tree search, the one loop in source for every state layout and every use:
     at most ``max_steps`` forward moves and ``max_solutions`` solutions; returns
@@ -400,7 +400,7 @@ def count_kernel(tables: Tables, dashed_mask: np.ndarray, reserved_mask: np.ndar
 
 
 @njit(inline="always")
-def visit(state: tuple, got: int, carry: int, out: Collected) -> int:
+def visit(state: Any, got: int, carry: int, out: Collected) -> int:
     """What :func:`search` does at a solution, as :func:`collect_kernel` binds it:
     the whole path, options matrix and branch number into row ``got`` of ``out``.
     Returns ``carry`` (unused here)."""
