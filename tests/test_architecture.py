@@ -19,10 +19,15 @@ imports inside functions included):
 * No two modules of ``core`` or ``knightgui`` share a file name.
 * ``core/warmup.py`` sits on top: nothing imports it back except the window's warm-up
   (``knightgui/window/engine_warmup.py``) and the ``knightgui warmup`` command.
+* No function takes more than 12 parameters; no comment or docstring carries a date, a
+  machine's load or a tracker item.
 """
 from __future__ import annotations
 
 import ast
+import io
+import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -219,3 +224,42 @@ def test_the_warm_up_is_on_top():
     g = _graph()
     users = {m for m, targets in g.items() if "knightgui_core.warmup" in targets}
     assert users <= {"knightgui.window.engine_warmup", "knightgui.commands.warmup"}, users
+
+
+def _parameters(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    a = fn.args
+    names = [*a.posonlyargs, *a.args, *a.kwonlyargs]
+    n = len(names) + (a.vararg is not None) + (a.kwarg is not None)
+    return n - (bool(names) and names[0].arg in ("self", "cls"))
+
+
+@pytest.mark.parametrize("top", ["knightgui", "core"])
+def test_no_function_takes_more_than_twelve_parameters(top):
+    """State that travels together is one named record (a kernel's ``NamedTuple``, a
+    wrapper's options dataclass), so no signature reads like a register file."""
+    over = [f"{p.relative_to(ROOT)}:{node.lineno} {node.name} ({_parameters(node)})"
+            for p in sorted((ROOT / top).rglob("*.py"))
+            for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and _parameters(node) > 12]
+    assert not over, over
+
+
+_MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
+#: a date, a machine's load or an item of our tracker ("pyqtgraph issue 3485" is upstream's)
+_DIARY = re.compile(rf"\b20\d\d-\d\d-\d\d\b|\b\d{{1,2}} (?:{_MONTHS})[a-z]*\b"
+                    rf"|\bload (?:of )?\d+(?:\.\d+)?\b|(?<!pyqtgraph )\b(?:issue|task) #?\d+\b")
+
+
+@pytest.mark.parametrize("top", ["knightgui", "core"])
+def test_no_diary_in_the_source(top):
+    """Comments and docstrings state the contract and the reason; dates, loads and tracker
+    items belong in git and in docs/figures.md."""
+    found = []
+    for p in sorted((ROOT / top).rglob("*.py")):
+        text = p.read_text(encoding="utf-8")
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type in (tokenize.COMMENT, tokenize.STRING):
+                found += [f"{p.relative_to(ROOT)}:{tok.start[0]} {m.group(0)!r}"
+                          for m in _DIARY.finditer(tok.string)]
+    assert not found, found
