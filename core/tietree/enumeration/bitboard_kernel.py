@@ -243,7 +243,7 @@ def count_bits(tables: BitTables, bits0: np.ndarray, start: int, L: int,
     return counts_of(st, ev)
 
 
-_collect_bits = specialise(search, "collect_bits", visit=visit, **BITS)
+_collect_bits = specialise(search, "collect_bits", refcounts=False, visit=visit, **BITS)
 
 
 @njit

@@ -403,9 +403,13 @@ def count_kernel(tables: Tables, dashed_mask: np.ndarray, reserved_mask: np.ndar
 def visit(state: Any, got: int, carry: int, out: Collected) -> int:
     """What :func:`search` does at a solution, as :func:`collect_kernel` binds it:
     the whole path, options matrix and branch number into row ``got`` of ``out``.
-    Returns ``carry`` (unused here)."""
-    out.paths[got, :] = state.path
-    out.options[got, :, :] = state.options
+    Returns ``carry`` (unused here). Copied element by element: a slice assignment may
+    allocate, which a copy compiled without reference counts cannot."""
+    paths, options, path, mo = out.paths, out.options, state.path, state.options
+    for j in range(path.shape[0]):
+        paths[got, j] = path[j]
+        for t in range(8):
+            options[got, j, t] = mo[j, t]
     out.branches[got] = state.scalars[ST_SOL_BRANCH]
     return carry
 
@@ -419,7 +423,9 @@ def got_and_event(r: int) -> np.ndarray:
     return res
 
 
-_collect = specialise(search, "collect_array", visit=visit)
+# without reference counts: the visitor takes its arrays out of records at every solution
+# (bench/enumerate.py, the first 1,981 solutions)
+_collect = specialise(search, "collect_array", refcounts=False, visit=visit)
 
 
 @njit

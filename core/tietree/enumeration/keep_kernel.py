@@ -90,8 +90,10 @@ def until_key(st: np.ndarray, key_every: int) -> int:
     return (key_every - st[ST_SOLUTIONS] % key_every) % key_every
 
 
-_keep = specialise(search, "keep_array", visit=write_delta)
-_keep_bits = specialise(search, "keep_bits", visit=write_delta, **BITS)
+# without reference counts: the visitor takes its arrays out of records at every solution
+# (bench/enumerate.py, the window's keep copies of the first solutions)
+_keep = specialise(search, "keep_array", refcounts=False, visit=write_delta)
+_keep_bits = specialise(search, "keep_bits", refcounts=False, visit=write_delta, **BITS)
 
 
 @njit

@@ -56,8 +56,10 @@ def copy_row(state: State | BitState, got: int, carry: int, out: Rows) -> int:
     return carry
 
 
-_rows = specialise(search, "collect_rows", visit=copy_row)
-_rows_bits = specialise(search, "collect_rows_bits", visit=copy_row, **BITS)
+# without reference counts: the visitor takes its arrays out of records at every solution
+# (bench/stream.py)
+_rows = specialise(search, "collect_rows", refcounts=False, visit=copy_row)
+_rows_bits = specialise(search, "collect_rows_bits", refcounts=False, visit=copy_row, **BITS)
 
 
 @njit
