@@ -9,7 +9,7 @@ does, and today's), alternating, ``--rounds`` times:
   ``KNIGHTGUI_CACHE_DIR``): every stage compiled, wall and CPU seconds (helper processes
   included);
 * **warm restart**: the same command again on the cache it filled: every stage loaded;
-* **fixed workload**: a pure-Python Warnsdorff walk on 100×100, three times, timed just
+* **fixed workload**: a pure-Python Warnsdorff walk on 100×100, 120 times (a few seconds), timed just
   before; the warm-up's wall divided by it is a figure that moves less with the machine's
   load than the wall itself.
 
@@ -37,7 +37,7 @@ BEFORE = "edd621f"
 TARGET_FULL, TARGET_RESTART = 60.0, 2.0
 
 _WORKLOAD = ("import sys; sys.path.insert(0, {bench!r}); from _baseline_py import warnsdorff_py\n"
-             "for _ in range(3): warnsdorff_py(100, 100)")
+             "for _ in range(120): warnsdorff_py(100, 100)")
 
 
 def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
@@ -95,7 +95,7 @@ def main() -> int:
         print(f"\n{'':34}{'before ' + a.before:>22}{'today':>22}")
         for name, label in (("full", "full warm-up, empty cache"),
                             ("restart", "warm restart, every stage loaded"),
-                            ("workload", "fixed workload (Python 100×100 ×3)")):
+                            ("workload", "fixed workload (Python 100×100 ×120)")):
             cells = [f"{best[k][name][0]:8.1f} s ({best[k][name][1]:5.1f} s CPU)" for k in trees]
             print(f"{label:34}{cells[0]:>22}{cells[1]:>22}")
         ratios = [best[k]["full"][0] / best[k]["workload"][0] for k in trees]

@@ -78,20 +78,36 @@ def test_stages_of_the_callers_own_run_here_in_their_order():
     assert ran == NAMES
 
 
+def _helper_lines(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if "helper process compiled" in r.getMessage()]
+
+
 @pytest.mark.jit_only
 @pytest.mark.timeout(600)
-def test_a_parallel_warm_up_reports_every_stage_and_a_helper_compiles_some(caplog):
-    """The engine's own stages with one helper process (the suite's cache is warm: the
-    helper loads its stages from it, as it would compile them from an empty one)."""
+def test_a_parallel_warm_up_reports_every_stage_and_a_helper_takes_the_last(monkeypatch,
+                                                                             caplog):
+    """The engine's own stages with one helper process, started at once (as when the first
+    stage compiles): every stage is reported and run here, the helper did the last."""
+    monkeypatch.setattr(warmup, "SLOW_STAGE", 0.0)
     reports: list[tuple[int, int, str]] = []
     with caplog.at_level(logging.INFO, logger="knightgui.warmup"):
         warm_up(lambda *r: reports.append(r), jobs=2)
     assert reports[-1] == (len(STAGES), len(STAGES), "")
     started = [name for _, _, name in reports if name]
     assert sorted(set(started)) == sorted(s.name for s in STAGES)
-    by_helper = [r.getMessage() for r in caplog.records if "helper process compiled" in
-                 r.getMessage()]
+    by_helper = _helper_lines(caplog)
     assert by_helper and STAGES[-1].name in by_helper[0]
+
+
+@pytest.mark.jit_only
+@pytest.mark.timeout(600)
+def test_a_warm_restart_starts_no_helper(caplog):
+    """With every kernel in the cache (the suite's is warm) each stage loads in well under
+    a second, so no helper process is started: it would only load the same kernels."""
+    warm_up(jobs=2)                                  # whatever was not loaded yet
+    with caplog.at_level(logging.INFO, logger="knightgui.warmup"):
+        warm_up(jobs=2)
+    assert _helper_lines(caplog) == []
 
 
 def test_the_helper_loop_answers_each_stage(monkeypatch, capsys):
