@@ -360,9 +360,12 @@ def warm_up(progress: Progress | None = None, stages: Sequence[Stage] | None = N
     todo = list(STAGES if stages is None else stages)
     total = len(todo)
 
+    said: list[tuple[int, str]] = []
+
     def report(done: int, name: str) -> None:
-        if progress is None:
+        if progress is None or said[-1:] == [(done, name)]:
             return
+        said.append((done, name))
         try:
             progress(done, total, name)
         except Exception:  # noqa: BLE001 - a display must never stop the warm-up
@@ -382,10 +385,11 @@ def warm_up(progress: Progress | None = None, stages: Sequence[Stage] | None = N
     try:
         for done in range(total):
             stage = _next_stage(todo, helpers.pool, wanted())
-            if done:
-                report(done, stage.name)
+            # the stage that runs is the one named: a feature asked for since the first
+            # report (numba's import sits between them) would otherwise be marked done late
+            report(done, stage.name)
             todo.remove(stage)
-            with helpers.if_slow(todo):
+            with helpers.if_slow(todo, wanted):
                 try:
                     stage.run()
                 except Exception:
@@ -410,18 +414,19 @@ class _Helpers:
         self.pool: StageHelpers | None = None
         self._lock = threading.Lock()
 
-    def _start(self, names: list[str]) -> None:
+    def _start(self, names: list[str], wanted: Callable[[], list[str]]) -> None:
         with self._lock:
             if self.pool is None:
                 self.pool = StageHelpers(_HELPER_COMMAND, names,
-                                         min(self.helpers, len(names) - 1))
+                                         min(self.helpers, len(names) - 1), wanted())
 
     @contextlib.contextmanager
-    def if_slow(self, todo: Sequence[Stage]) -> Iterator[None]:
-        """Around a stage: start the helpers for ``todo`` if the stage is slow."""
+    def if_slow(self, todo: Sequence[Stage], wanted: Callable[[], list[str]]) -> Iterator[None]:
+        """Around a stage: start the helpers for ``todo`` (the stages ``wanted()`` first) if
+        the stage is slow."""
         timer = None
         if self.pool is None and self.helpers > 0 and len(todo) >= 2:
-            timer = threading.Timer(SLOW_STAGE, self._start, ([s.name for s in todo],))
+            timer = threading.Timer(SLOW_STAGE, self._start, ([s.name for s in todo], wanted))
             timer.daemon = True
             timer.start()
         try:

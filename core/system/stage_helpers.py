@@ -5,7 +5,9 @@ other cores idle. :class:`StageHelpers` starts helper processes (each runs ``com
 reads stage names on stdin, one a line, and answers each with a line ``done NAME`` or
 ``failed NAME`` on stdout) and shares a list of stages with the caller: the caller takes
 stages from the front (:meth:`take`), the helpers from the back, one at a time, so they meet
-in the middle whatever the stages cost. A stage a helper has done is in the kernel cache: the
+in the middle whatever the stages cost. A stage someone waits for goes first on both ends: the
+caller takes the first one wanted, a helper the last one wanted that nobody runs yet, so two
+stages a feature needs compile side by side. A stage a helper has done is in the kernel cache: the
 caller runs it too, and then only loads what the helper compiled.
 
 A helper that fails a stage, dies or cannot start gives its stage back to the caller; the
@@ -31,10 +33,13 @@ FREE, CALLER, HELPER, CACHED, FAILED = "free", "caller", "helper", "cached", "fa
 
 class StageHelpers:
     """``helpers`` processes running ``command`` over the stage names ``names`` (in the
-    caller's order: helpers take from the back). See the module docstring."""
+    caller's order: helpers take from the back), the stages ``wanted`` first. See the module
+    docstring."""
 
-    def __init__(self, command: Sequence[str], names: Sequence[str], helpers: int):
+    def __init__(self, command: Sequence[str], names: Sequence[str], helpers: int,
+                 wanted: Iterable[str] = ()):
         self.order = list(names)
+        self.wanted = [n for n in wanted if n in self.order]
         self.state = dict.fromkeys(self.order, FREE)
         self.by_helpers: list[str] = []           # the stages helpers have done, in order
         self._cond = threading.Condition()
@@ -58,15 +63,18 @@ class StageHelpers:
 
     # ----------------------------------------------------------------- the caller
     def take(self, wanted: Iterable[str] = ()) -> str | None:
-        """The next stage for the caller (a wanted one first), marked as the caller's; waits
-        while every stage left runs in a helper; None when no stage is left."""
+        """The next stage for the caller (a wanted one first), marked as the caller's; None
+        when no stage is left. Waits while every stage left runs in a helper, and while every
+        wanted stage left does: the feature waiting for it starts sooner if this process
+        loads it the moment the helper is done than after another stage."""
         wanted = list(wanted)
         with self._cond:
+            self.wanted = [n for n in wanted if n in self.state]
             while True:
                 left = [n for n in self.order if self.state[n] != CALLER]
                 if not left:
                     return None
-                ranked = [n for n in wanted if n in left] + left
+                ranked = [n for n in self.wanted if n in left] or left
                 pick = next((n for n in ranked if self.state[n] != HELPER), None)
                 if pick is not None:
                     self.state[pick] = CALLER
@@ -83,11 +91,13 @@ class StageHelpers:
 
     # ---------------------------------------------------------------- the helpers
     def _feed(self, proc: subprocess.Popen[str]) -> None:
-        """Give ``proc`` the last free stage, or end it when none is left (lock held)."""
+        """Give ``proc`` the last free stage wanted, else the last free one, or end it when
+        none is left (lock held)."""
         stdin: IO[str] | None = proc.stdin
         if stdin is None:
             return
-        name = next((n for n in reversed(self.order) if self.state[n] == FREE), None)
+        ranked = [*reversed(self.wanted), *reversed(self.order)]
+        name = next((n for n in ranked if self.state[n] == FREE), None)
         try:
             if name is None:
                 stdin.close()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 
 import pytest
 
@@ -51,6 +52,22 @@ def test_a_wanted_stage_comes_first_unless_a_helper_runs_it(tmp_path):
     assert pool.take([NAMES[3], NAMES[-1]]) == NAMES[3]   # the last one runs in the helper
     rest = _take_all(pool)
     assert sorted(rest + [NAMES[3]]) == sorted(NAMES)
+
+
+@pytest.mark.timeout(60)
+def test_the_stages_a_feature_waits_for_compile_side_by_side(tmp_path):
+    """Two stages wanted: the caller takes the first, the helper the other (not the back),
+    and the caller then waits for the helper's stage rather than starting one not wanted."""
+    pool = StageHelpers(_helper(tmp_path, pause=1.0), NAMES, 1, wanted=[NAMES[1], NAMES[2]])
+    assert pool.take([NAMES[1], NAMES[2]]) == NAMES[1]
+    got = tmp_path / "got"
+    while not got.exists():
+        time.sleep(0.01)
+    assert got.read_text().splitlines() == [NAMES[2]]
+    assert pool.take([NAMES[2]]) == NAMES[2]          # after the helper, not NAMES[0]
+    assert pool.by_helpers == [NAMES[2]]
+    rest = _take_all(pool)
+    assert sorted(rest + NAMES[1:3]) == sorted(NAMES)
 
 
 @pytest.mark.timeout(60)

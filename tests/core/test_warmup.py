@@ -117,6 +117,26 @@ def test_stages_asked_for_go_first_and_a_failing_stage_still_counts():
         warm_up(None, _fake("abc", [], fail="b"), strict=True)
 
 
+def test_each_stage_is_named_before_it_runs_even_if_asked_for_at_the_start():
+    """A feature asked for after the first report but before the first stage (the window
+    asks while numba loads) runs first and is the stage the report names: the window marks
+    a stage done by the name reported before it."""
+    ran: list[str] = []
+    calls: list[tuple] = []
+    wanted: list[str] = []
+
+    def progress(done, total, name):
+        calls.append((done, name, tuple(ran)))
+        wanted[:] = ["c"]                 # asked for once the first report is shown
+    warm_up(progress, _fake("abc", ran), first=lambda: wanted)
+    assert ran == ["c", "a", "b"]
+    started = [(n, r) for d, n, r in calls if n]
+    for stage in ran:        # the last name reported before a stage runs is that stage
+        before = [n for n, r in started if stage not in r and len(r) == ran.index(stage)]
+        assert before[-1] == stage, (stage, calls)
+    assert calls[-1] == (3, "", ("c", "a", "b"))
+
+
 def test_a_failing_progress_callback_stops_nothing():
     ran: list[str] = []
 
