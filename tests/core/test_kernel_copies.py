@@ -16,6 +16,9 @@ layouts.
 """
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -104,33 +107,35 @@ def test_every_copy_finds_the_same_solutions(rows, cols, start, end, dashes):
         assert (plain.tours, plain.dead_ends) == ref == (memo.tours, memo.dead_ends)
 
 
-@pytest.mark.jit_only   # reads numba's dispatchers (py_func); the bundle's kernels are compiled
-def test_each_use_is_the_one_loop_with_its_layout_and_visitor_bound():
+def _callers(package: Path) -> dict[str, set[str]]:
+    """Name called → the functions of ``package``'s modules whose source calls it."""
+    out: dict[str, set[str]] = {}
+    for path in sorted(package.glob("*.py")):
+        for fn in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                    out.setdefault(node.func.id, set()).add(fn.name)
+    return out
+
+
+@pytest.mark.jit_only   # reads the copies' names from numba's dispatchers
+def test_the_search_and_its_tie_rule_are_written_once():
+    """The source, not the compiled copies: one function of the enumeration package takes
+    the first tied move (the search loop every use is specialised from), and each layout's
+    tie rule is asked only by that layout and by the options replay. A second hand-written
+    loop or rule would make these sets grow; the behaviour of every copy is checked
+    against the others above."""
     from knightgui_core.tietree.enumeration import enumerate_kernel as k
+    package = Path(k.__file__).parent
+    calls = _callers(package)
+    assert calls["first_choice"] == {"search"}
+    assert calls["tied_slots"] == {"tie_mask", "options_rows"}
+    assert calls["tied_slots_bits"] == {"tie_mask_bits", "options_rows_bits"}
+    uses = [k._advance, _k64._advance_bits, k._collect, _k64._collect_bits]
     from knightgui_core.tietree.enumeration import keep_kernel as keep
-    from knightgui_core.tietree.enumeration import options_kernel as options
     from knightgui_core.tietree.enumeration import stream_kernel as stream
-    array = {name: getattr(k, name) for name in _k64.BITS}
-    assert set(array) == {"held", "ends_here", "tie_mask", "back_to", "step_to"}
-    uses = {k._advance: (array, k.no_visit), _k64._advance_bits: (_k64.BITS, k.no_visit),
-            k._collect: (array, k.visit), _k64._collect_bits: (_k64.BITS, k.visit),
-            stream._rows: (array, stream.copy_row),
-            stream._rows_bits: (_k64.BITS, stream.copy_row),
-            keep._keep: (array, keep.write_delta), keep._keep_bits: (_k64.BITS, keep.write_delta)}
-    names = set()
-    for copy, (layout, visitor) in uses.items():
-        fn = copy.py_func
-        assert fn.__code__ is k.search.py_func.__code__     # the loop, not a copy of it
-        for name, op in layout.items():
-            assert fn.__globals__[name] is op, (fn.__qualname__, name)
-            assert op.targetoptions.get("inline") == "always", name
-        assert fn.__globals__["visit"] is visitor
-        assert visitor.targetoptions.get("inline") == "always"
-        names.add(fn.__qualname__)
-    assert len(names) == len(uses)                               # one cache entry each
-    # the tie rule is asked, never written out again, by the layouts and the options replay
-    for fn, rule in ((k.tie_mask, "tied_slots"), (_k64.tie_mask_bits, "tied_slots_bits"),
-                     (options.options_rows, "tied_slots"),
-                     (options.options_rows_bits, "tied_slots_bits")):
-        assert rule in fn.py_func.__code__.co_names, fn
-    assert "first_choice" in k.search.py_func.__code__.co_names
+    uses += [stream._rows, stream._rows_bits, keep._keep, keep._keep_bits]
+    names = {getattr(u, "py_func", u).__qualname__ for u in uses}
+    assert len(names) == len(uses)                        # a cache entry of its own each
