@@ -1,24 +1,17 @@
 """The count study: every Warnsdorff tour from every start square of a board, on the runner.
 
-Strict rule, no dashes, open tours, every tie followed (:mod:`knightgui_core.tietree.counting.subtrees`). For
-each
-start: the tours, how many are closed (last square a knight move from the start) and the dead
-ends met, and for a walk that breaks every tie uniformly at random, the exact probability that
-it completes a tour (``p_success``) and a closed tour (``p_closed``); with ``lengths``, the
-dead ends by squares visited when stuck. Each worker thread keeps a transposition table
-(:mod:`knightgui_core.tietree.counting.table`) across its tasks: a tie node met again adds its kept
-results instead of being walked again. Starts that a symmetry of the board maps onto each
-other have the same counts, so only one start of each class (the smallest square index) is
-counted; and the subtrees of a start that a symmetry keeping it in place maps onto each other
-(the centre's eight, a diagonal square's two) are counted once, weighted
-(:mod:`knightgui_core.tietree.counting.fold`).
+Strict rule, open tours, every tie followed (:mod:`knightgui_core.tietree.counting.subtrees`).
+Per start: tours, closed tours, dead ends, and the exact probabilities that a walk breaking
+ties uniformly at random completes a tour (``p_success``) or a closed one (``p_closed``);
+with ``lengths``, the dead ends by squares visited. Each worker thread keeps a transposition
+table across its tasks (:mod:`knightgui_core.tietree.counting.table`). One start per symmetry
+class is counted, and the subtrees a start's own symmetries map onto each other are counted
+once, weighted (:mod:`knightgui_core.tietree.counting.fold`).
 
-Tasks (:class:`knightgui_core.run.runner.Task`) count a few subtrees of one start within a budget
-of forward moves (:data:`TASK_MOVES`, about 1–5 s on one core). A task that does not finish
-hands the subtrees it did not reach back in its result; they become the next round's tasks
-(the :data:`FANOUT` - 1 biggest one by one, the rest together), so big starts spread over many
-tasks and small ones stay one task. Every key names the board, the start, the budget and the
-subtrees, so the same command finds its finished tasks in a store round after round.
+A task counts a few subtrees of one start within :data:`TASK_MOVES` forward moves; the
+subtrees it did not reach come back in its result and become the next round's tasks (the
+:data:`FANOUT` - 1 biggest one by one, the rest together). Keys name the board, start,
+budget and subtrees, so a store finds finished tasks round after round.
 
 >>> res = run_count(5, 5, "corners", scheduler="threads")            # doctest: +SKIP
 >>> res.totals["tours"], res.totals["closed"], res.totals["dead_ends"]
@@ -61,12 +54,10 @@ def count_task(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int
                table_bytes: int | None = None, topology: str = "plane",
                leaper: Sequence[int] = (1, 2)) -> dict[str, Any]:
     """Count ``prefixes`` of ``start`` (runs on a worker): ``{"tours", "closed",
-    "dead_ends", "p_success", "p_closed", "forward_moves", "probes", "hits", "next":
-    [[prefix, ...], ...]}`` (with ``lengths`` also ``"lengths": {"<squares>": [dead ends,
-    probability]}``), ``next`` being the subtrees not reached, grouped into the next round's
-    tasks. ``table_bytes``: this thread's table size (None: :func:`default_table_bytes` of
-    the worker's machine; 0: no table). ``topology`` and ``leaper``: the board's edges and
-    piece (the knight's plane by default)."""
+    "dead_ends", "p_success", "p_closed", "forward_moves", "probes", "hits", "next"}``
+    (with ``lengths`` also ``"lengths": {"<squares>": [dead ends, probability]}``); ``next``
+    groups the subtrees not reached into the next round's tasks. ``table_bytes``: None for
+    :func:`default_table_bytes`, 0 for no table."""
     board = Board(rows, cols, topology, (int(leaper[0]), int(leaper[1])))
     cb = CountBoard(rows, cols, board)  # its own run state: tasks may share a process
     nbytes = default_table_bytes() if table_bytes is None else int(table_bytes)
@@ -89,11 +80,9 @@ def count_task(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int
 
 @result_shape(STUDY)
 def result_shape_of(params: Any, result: Any) -> None:
-    """The shape of :func:`count_task`'s result, what :func:`run_count` reads: the counts
-    whole numbers ≥ 0, the probabilities in 0..1, ``next`` at most :data:`FANOUT` groups,
-    none empty, of subtrees (as many as the count hands back: the options of every search's
-    tie stack and the subtrees it did not start), each a prefix of move types 1..8 no longer
-    than the board, and ``lengths`` by squares visited, 0..squares."""
+    """Check :func:`count_task`'s result: counts ≥ 0, probabilities in 0..1, ``next`` at
+    most :data:`FANOUT` non-empty groups of prefixes of move types 1..8 no longer than the
+    board, ``lengths`` keyed by 0..squares."""
     _, squares = board_squares(params)
     r = obj(result, "the result", ("tours", "closed", "dead_ends", "p_success", "p_closed",
                                    "forward_moves", "next"))
@@ -124,12 +113,9 @@ def result_shape_of(params: Any, result: Any) -> None:
 
 def task_key(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]],
              budget: int, lengths: bool = False, board: Board | None = None) -> str:
-    """The task's stable key: board (its topology and leaper when it is not the knight's
-    plane, so older stores stay valid), start, budget, lengths or not, and subtrees (hashed
-    when long). The table is not in it: what the table holds changes the time and where a
-    task stops within its budget (the subtrees it hands back, ``next``), never the figures
-    the task and the subtrees it hands back add up to; a store keeps one answer a key, and
-    the rounds after it follow that answer."""
+    """The task's stable key: board (topology and leaper unless the knight's plane), start,
+    budget, lengths, subtrees (hashed when long). The table is not in it: it changes where a
+    task stops, never the totals it and its handed-back subtrees add up to."""
     enc = ";".join(".".join(str(int(t)) for t in p) or "-" for p in prefixes)
     if len(enc) > 60:
         enc = "h" + hashlib.sha256(enc.encode()).hexdigest()[:24]
@@ -156,9 +142,8 @@ def make_task(rows: int, cols: int, start: str, prefixes: Sequence[Sequence[int]
 
 
 def parse_starts(rows: int, cols: int, spec: str | Sequence[SquareSpec]) -> list[int]:
-    """``all``, ``corners`` or squares (names, comma-separated or a list, or indices, kept as
-    they are) as square indices in board order, each once. Raises :class:`CountError` naming
-    a bad square."""
+    """``all``, ``corners`` or squares (names, comma-separated or a list, or indices) as
+    sorted distinct square indices; :class:`CountError` naming a bad square."""
     try:
         b = Board(rows, cols)
     except BoardError as e:
@@ -233,10 +218,8 @@ def start_tasks(rows: int, cols: int, reps: Sequence[int], split_depth: int = 0,
                 budget: int = TASK_MOVES, lengths: bool = False,
                 table_bytes: int | None = None, board: Board | None = None,
                 fold: bool = True) -> list[tuple[Task, int]]:
-    """The first round: one task per subtree ``split_depth`` ties below each start, with
-    the number of subtrees it stands for. With ``fold``, subtrees that a symmetry keeping the
-    start in place maps onto each other are one task weighing their number
-    (:mod:`knightgui_core.tietree.counting.fold`); without, every weight is 1."""
+    """The first round: (task, weight) per subtree ``split_depth`` ties below each start;
+    with ``fold`` symmetric subtrees are one task weighing their number."""
     cb = CountBoard(rows, cols, board)
     out = []
     for s in reps:
@@ -251,16 +234,10 @@ def start_tasks(rows: int, cols: int, reps: Sequence[int], split_depth: int = 0,
 
 @dataclass(frozen=True)
 class CountOptions:
-    """What a count counts and how its tasks are cut, apart from the board and the starts.
-
-    ``split_depth``: cut each start this many ties down before the first round;
-    ``budget``: forward moves a task makes before it hands the rest back
-    (:data:`TASK_MOVES`); ``lengths``: also the dead ends by squares visited when stuck;
-    ``table_bytes``: each worker thread's transposition table (None: a quarter of its
-    machine's memory shared by its cores; 0: no table); ``board``: another topology or
-    leaper (None: the knight's plane); ``fold``: count once the subtrees of a start that its
-    symmetries map onto each other (:func:`start_tasks`; the counts are the same either
-    way)."""
+    """How a count's tasks are cut: ``split_depth`` ties down before the first round,
+    ``budget`` forward moves a task, ``lengths`` (dead ends by squares visited),
+    ``table_bytes`` per worker thread (None: default, 0: none), ``board`` (None: the
+    knight's plane), ``fold`` symmetric subtrees (same counts either way)."""
 
     split_depth: int = 0
     budget: int = TASK_MOVES
@@ -276,17 +253,13 @@ def run_count(rows: int, cols: int, starts: str | Sequence[SquareSpec] = "all", 
               progress: Callable[[int, int, int], None] | None = None, cancel: Any = None,
               runner: Runner | None = None, on_start: StartFn | None = None,
               on_tasks: Callable[[int, int], None] | None = None) -> CountResult:
-    """Count every start of ``starts`` (see :func:`parse_starts`) on a ``rows`` × ``cols``
-    board, as ``options`` says (:class:`CountOptions`; None: its defaults). Rounds of tasks
-    go to ``runner`` (default :func:`knightgui_core.run.runner.run_tasks` with ``store``,
-    ``scheduler``, ``workers``, ``cancel``); ``progress(round, done, total)`` follows each
-    round. As
-    results come in (each task with the default runner, each round with another):
-    ``on_tasks(done, queued)`` — tasks finished so far over every round, and tasks known
-    but not finished (a task that hands subtrees back adds to the queue) — and
-    ``on_start(start, members, record)`` once per class of starts, as soon as its last task
-    is in (its representative's name, the given starts it stands for, and their figures as
-    in ``per_start``). Raises :class:`CountError` for a board or start it cannot take."""
+    """Count every start of ``starts`` (:func:`parse_starts`) on a ``rows`` × ``cols`` board.
+
+    Rounds of tasks go to ``runner`` (default :func:`~knightgui_core.run.runner.run_tasks`
+    with ``store``, ``scheduler``, ``workers``, ``cancel``); ``progress(round, done, total)``
+    follows each round. As results come in: ``on_tasks(done, queued)`` (tasks finished over
+    every round, tasks known but not finished) and ``on_start(start, members, record)`` once
+    a class of starts has its last task in. :class:`CountError` for a bad board or start."""
     o = CountOptions() if options is None else options
     split_depth, budget, lengths, table_bytes, board, fold = (
         o.split_depth, o.budget, o.lengths, o.table_bytes, o.board, o.fold)
@@ -309,8 +282,7 @@ def run_count(rows: int, cols: int, starts: str | Sequence[SquareSpec] = "all", 
                         board, fold)
     todo = [t for t, _ in first]
     weights = {t.key: w for t, w in first}      # a task's subtrees stand for this many each
-    watch = _Watch(acc, weights, by_name, on_start, on_tasks,
-                   {b.name(r): [b.name(s) for s in m] for r, m in classes.items()})
+    watch = _Watch(acc, weights, by_name, on_start, on_tasks, res.classes)
 
     def default_runner(tasks: Sequence[Task]) -> RunReport:
         prog = None if progress is None else (lambda d, t: progress(res.rounds, d, t))
@@ -371,11 +343,9 @@ def _add(rec: dict[str, Any], w: int, r: Mapping[str, Any]) -> None:
 
 
 class _Watch:
-    """Follows a count's results as they come in, for :func:`run_count`'s ``on_tasks`` and
-    ``on_start``. A class of starts is counted when none of its tasks is left: each result
-    takes its task off the queue and puts on the subtrees it hands back. Its figures are
-    its earlier rounds' sum plus this round's results in task order: the same additions in
-    the same order as the final table, so the two agree to the last bit."""
+    """Follows results for :func:`run_count`'s ``on_tasks`` and ``on_start``. A class is
+    done when none of its tasks is queued; its figures add earlier rounds' sum and this
+    round's results in task order, as the final table does, so both agree to the last bit."""
 
     def __init__(self, acc: dict[int, dict[str, Any]], weights: dict[str, int],
                  by_name: dict[str, int], on_start: StartFn | None,

@@ -1,25 +1,12 @@
-"""Move-order analysis (docs/spec.md §7): how often does plain Warnsdorff fail, over all 8! move orders
-and every start square?
+"""Move-order analysis (docs/spec.md §7): how often plain Warnsdorff fails, over all 8! move
+orders and every start square.
 
-Order numbering
----------------
-The 40,320 move orders are the permutations of the digits 1..8 (Phadke's move types, docs/spec.md §1)
-in *lexicographic* order: index 0 is ``12345678``, index 1 ``12345687``, ..., index 40,319
-``87654321``. :func:`all_orders` returns them as ``int8[40320, 8]`` and :func:`order_index`
-computes the index of a given order.
-
-Notations
----------
-An order is written either as Phadke digits (``12438756``) or as matrix-convention pairs
-⟨dx,dy⟩ with dx = row step downward and dy = column step; a pair maps to the move
-(dcol, drow) = (dy, −dx). :func:`parse_order` reads both; :func:`digits` and
-:func:`matrix_pairs` write them.
-
-Results
--------
-:func:`run_orders` returns an :class:`OrdersResult` (its figures: an :class:`OrdersSummary`);
-:func:`replay` gives one walk as a path.
-Start squares are flat board indices (``row * cols + col``, row 0 at the bottom).
+The 40,320 orders are the permutations of the move types 1..8 (docs/spec.md §1) in
+lexicographic order (index 0 ``12345678``, 40,319 ``87654321``): :func:`all_orders`,
+:func:`order_index`. An order is written as Phadke digits (``12438756``) or as matrix pairs
+⟨dx,dy⟩ (dx = row step down, dy = column step): :func:`digits`, :func:`matrix_pairs`.
+:func:`run_orders` returns an :class:`OrdersResult`; :func:`replay` gives one walk. Start
+squares are flat indices (``row * cols + col``, row 0 at the bottom).
 """
 from __future__ import annotations
 
@@ -51,11 +38,9 @@ from .walks import order_set, padded_layout, rank_words, tree_starts, walk_slice
 
 N_ORDERS = 40320
 TIES = ("first", "last")
-#: Orders per chunk on boards of more than ``WHOLE_UP_TO`` squares: bounded so that a caller
-#: can report progress and cancel between chunks (the orders with one first move type; a
-#: chunk's walks are shared only within it). Up to ``WHOLE_UP_TO`` squares a run is one chunk:
-#: all 8×8 orders take about 0.1 s of CPU together and about 1.4× that in chunks of 5040
-#: (bench/orders.py --chunk 5040).
+#: Orders per chunk (progress and cancel come between chunks; walks are shared within one)
+#: on boards above ``WHOLE_UP_TO`` squares; smaller boards run as one chunk, as chunks of
+#: 5040 cost about 1.4× on 8×8 (bench/orders.py --chunk 5040).
 DEFAULT_CHUNK = 5040
 WHOLE_UP_TO = 64
 MAX_SIDE = 16
@@ -73,22 +58,22 @@ def all_orders() -> np.ndarray:
     return a
 
 
-def order_types(order: object) -> np.ndarray:
-    """``int8[8]`` move types 1..8 of ``order`` (anything :func:`knightgui_core.board.rules.parse_order`
-    reads), the form this study's table and kernels use; :class:`OrderError` when it is not
-    an order."""
+def _parsed(order: object) -> _rules.MoveOrder:
     try:
-        return _rules.parse_order(order).types_array()
+        return _rules.parse_order(order)
     except _rules.RuleError as e:
         raise OrderError(str(e)) from None
+
+
+def order_types(order: object) -> np.ndarray:
+    """``int8[8]`` move types 1..8 of ``order`` (as
+    :func:`knightgui_core.board.rules.parse_order` reads it); :class:`OrderError` if none."""
+    return _parsed(order).types_array()
 
 
 def order_index(order: object) -> int:
     """Index of ``order`` in :func:`all_orders` (its lexicographic rank)."""
-    try:
-        return _rules.parse_order(order).rank
-    except _rules.RuleError as e:
-        raise OrderError(str(e)) from None
+    return _parsed(order).rank
 
 
 def digits(order: object) -> str:
@@ -130,9 +115,8 @@ def _check_tie(tie: str) -> int:
 
 @dataclass(frozen=True)
 class OrdersSummary(FieldsJson):
-    """The docs/spec.md §10 figures of a run (``orders`` … ``seconds``, rounded as the JSON
-    gives them) and the board, the tie rule and whether every order ran; ``to_json()`` is
-    the object that ``study move-orders --json`` begins with."""
+    """The docs/spec.md §10 figures of a run, the board, the tie rule and whether every
+    order ran; ``to_json()`` begins ``study move-orders --json``."""
 
     orders: int
     walks: int
@@ -246,7 +230,7 @@ class OrdersResult:
         return out
 
     def summary(self) -> OrdersSummary:
-        """The docs/spec.md §10 figures (``orders`` … ``seconds``) and a few more."""
+        """The run's :class:`OrdersSummary`."""
         complete = self.walks - self.failed_walks
         return OrdersSummary(
             orders=self.orders, walks=self.walks, failed_walks=self.failed_walks,
@@ -303,20 +287,13 @@ def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
                chunk: int | None = None, progress: Callable[[int, int], object] | None = None,
                cancel: Callable[[], bool] | threading.Event | None = None,
                orders: np.ndarray | None = None, shared: bool = True) -> OrdersResult:
-    """Walk every move order from every start square of an ``n`` × ``cols`` board
-    (``cols`` defaults to ``n``).
+    """Walk every move order from every start square of an ``n`` × ``cols`` board.
 
-    ``shared`` (default): the orders of a chunk that resolve every tie they meet the same way
-    share one walk (:func:`~knightgui_core.studies.orders.tree_kernel.orders_tree`); False walks
-    each order on its own (:func:`~knightgui_core.studies.orders.walk_kernel.orders_chunk`, the
-    reference the tests compare with).
-
-    ``chunk``: orders per chunk (default: all of them on boards up to ``WHOLE_UP_TO`` squares,
-    else ``DEFAULT_CHUNK``). ``progress(done, total)`` is called after each chunk of orders;
-    ``cancel`` is a callable or a ``threading.Event``: when it is set the run stops after the
-    current chunk and the result (``complete=False``) covers the orders done. ``orders``
-    restricts the run to a subset (int8[k, 8], any order, repeats allowed); by default all
-    40,320 in lexicographic order.
+    ``shared``: orders that resolve every tie alike share one walk (False: each order on
+    its own, the reference the tests compare with). ``chunk``: orders per chunk (default
+    see :data:`DEFAULT_CHUNK`); ``progress(done, total)`` after each chunk; once ``cancel``
+    is set the run stops after the current chunk (``complete=False``). ``orders``: a subset
+    (int8[k, 8], repeats allowed) instead of all 40,320.
     """
     rows, cols = n, (n if cols is None else cols)
     _check_board(rows, cols)
@@ -369,8 +346,8 @@ def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,
 
 def replay(n: int, order: object, tie: str, start: SquareSpec, *,
            cols: int | None = None) -> Walk:
-    """One walk of the order from ``start`` (a square name or flat index), as a
-    :class:`~knightgui_core.walks.result.Walk`, for showing it on the board."""
+    """One walk of the order from ``start`` (name or flat index), as a
+    :class:`~knightgui_core.walks.result.Walk`."""
     rows, cols = n, (n if cols is None else cols)
     _check_board(rows, cols)
     last = _check_tie(tie)

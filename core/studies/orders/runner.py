@@ -1,22 +1,13 @@
-"""The move-order study on the runner (:mod:`knightgui_core.run.runner`): slices of the orders
-become tasks.
+"""The move-order study on the runner: each task walks a slice of the 40,320 orders from
+every start of one board with one tie rule.
 
-A task walks a slice of the 40,320 move orders (lexicographic, see
-:mod:`knightgui_core.studies.orders`) from every start square of one board with one tie
-rule. Its key names the board, the tie rule and the slice, e.g.
-``move-orders/v1/8x8/first/0-2520``; a run over a chosen subset of orders adds a digest of
-that subset (``.../set-1a2b3c4d5e6f/0-12``). The slice size depends on the board only, so the
-keys are stable: 8 tasks on boards up to 64 squares (the 5040 orders of one first move type
-each, which share the most walks: the 8×8 study's walks take 0.16–0.18 s of CPU in 8 slices,
-0.27–0.31 s in the 16 slices of 2520 orders it had before, 0.12–0.14 s in one;
-``bench/orders.py --through-runner``), 64 up to 144, 160 above. A store written with those
-16 slices is still read: given the store, :func:`orders_tasks` takes a slice from its two
-halves when both are there.
-
-The result of a task holds the lengths and closed flags of its walks (packed arrays,
-:func:`knightgui_core.run.runner.pack_array`); :func:`run_study` puts them back together into
-the :class:`~knightgui_core.studies.orders.OrdersResult` that
-:func:`~knightgui_core.studies.orders.run_orders` returns — identical arrays.
+Keys name the board, tie rule and slice (``move-orders/v1/8x8/first/0-5040``; a subset of
+orders adds its digest, ``.../set-1a2b3c4d5e6f/0-12``). The slice size depends on the board
+only: 8 slices up to 64 squares (one first move type each: they share the most walks,
+``bench/orders.py --through-runner``), 64 up to 144, 160 above. A store written with the
+earlier 16 slices is still read (:func:`orders_tasks`). :func:`run_study` puts the packed
+results back into the :class:`~knightgui_core.studies.orders.OrdersResult` that
+:func:`~knightgui_core.studies.orders.run_orders` returns.
 """
 from __future__ import annotations
 
@@ -59,8 +50,7 @@ def slice_size(squares: int) -> int:
 
 
 def walk_orders(rows: int, cols: int, last: int, orders: np.ndarray) -> dict[str, Any]:
-    """Walk ``orders`` (int8[k, 8]) from every start of a rows × cols board (runs on a
-    worker; the orders share their walks, :func:`~knightgui_core.studies.orders.walks.shared_walks`).
+    """Walk ``orders`` (int8[k, 8]) from every start (runs on a worker):
     ``{"lengths": packed int16[k, squares], "closed": packed uint8[k, squares]}``."""
     table = np.ascontiguousarray(orders, dtype=np.int8)
     lengths, closed = shared_walks(rows, cols, int(last), table)
@@ -69,9 +59,8 @@ def walk_orders(rows: int, cols: int, last: int, orders: np.ndarray) -> dict[str
 
 @result_shape(STUDY)
 def result_shape_of(params: Any, result: Any) -> None:
-    """The shape of :func:`walk_orders`'s result: packed arrays ``lengths`` (int16) and
-    ``closed`` (uint8) of shape (orders of the task, squares), lengths 1..squares (a walk
-    stands on its start at least), closed 0 or 1."""
+    """Check :func:`walk_orders`'s result: packed (orders, squares) arrays, lengths in
+    1..squares, closed 0 or 1."""
     p, squares = board_squares(params)
     lo = whole(obj(p, "the parameters", ("from", "to"))["from"], "the parameters' from", 0,
                N_ORDERS)
@@ -96,10 +85,8 @@ def _table(orders: np.ndarray | None) -> tuple[np.ndarray, str]:
 def orders_tasks(n: int = 8, tie: str = "first", *, cols: int | None = None,
                  orders: np.ndarray | None = None,
                  store: ResultStore | None = None) -> list[Task]:
-    """The tasks of the move-order study of an ``n`` × ``cols`` board (see the module
-    docstring); ``orders`` restricts it to a subset (int8[k, 8]). Given ``store``, a slice
-    whose two halves of the earlier layout (:data:`OLD_SLICE` orders) are both in it becomes
-    those two tasks, read from the store."""
+    """The tasks of the study of an ``n`` × ``cols`` board (``orders``: a subset). A slice
+    whose two :data:`OLD_SLICE` halves are both in ``store`` becomes those two tasks."""
     rows, cols = n, (n if cols is None else cols)
     _check_board(rows, cols)
     last = _check_tie(tie)
@@ -133,9 +120,8 @@ def orders_tasks(n: int = 8, tie: str = "first", *, cols: int | None = None,
 def assemble(n: int, tie: str, tasks: list[Task], report: RunReport, *,
              cols: int | None = None, orders: np.ndarray | None = None,
              seconds: float = 0.0) -> OrdersResult:
-    """The :class:`OrdersResult` of a finished (or cancelled) run: arrays over the orders of
-    the tasks that finished, in task order (all of them when the run is complete; tasks
-    finish in any order on a cluster, so a cancelled run keeps each one that did)."""
+    """The :class:`OrdersResult` of a run: the orders of the tasks that finished, in task
+    order (a cancelled run on a cluster keeps every one that did)."""
     rows, cols = n, (n if cols is None else cols)
     table, _ = _table(orders)
     board = Board(rows, cols)
@@ -168,8 +154,8 @@ def run_study(n: int = 8, tie: str = "first", *, cols: int | None = None,
               orders: np.ndarray | None = None, store: ResultStore | None = None,
               scheduler: Any = None, progress: ProgressFn | None = None,
               cancel: CancelArg = None, workers: int | None = None) -> tuple[OrdersResult, RunReport]:
-    """:func:`~knightgui_core.studies.orders.run_orders` on the runner: the same result,
-    with a store and any scheduler. ``progress(done, total)`` counts tasks."""
+    """:func:`~knightgui_core.studies.orders.run_orders` on the runner, with a store and any
+    scheduler; ``progress(done, total)`` counts tasks."""
     t0 = time.perf_counter()
     tasks = orders_tasks(n, tie, cols=cols, orders=orders, store=store)
     report = run_tasks(tasks, store=store, scheduler=scheduler, progress=progress,
