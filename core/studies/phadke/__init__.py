@@ -7,26 +7,19 @@ algorithms (strict, full corner dash, semi corner dash, ECD, XCD), run on all co
 >>> family_totals(res)[0]["solutions"]
 989931
 
-Each algorithm is counted by a nogil numba kernel that keeps the subtrees of its tie tree by
-their states (:func:`knightgui_core.tietree.counting.bits_table.count_by_states`): what follows a node
-depends only on the knight's square, the unvisited squares, the dashed cells still unvisited
-and the reserved end, so the algorithms of one start, end and tail (they differ only in their
-dashes) walk each subtree they share once. A thread pool (one thread per core) takes those
-groups (:func:`sharing_groups`), so progress is reported and ``cancel()`` honoured between
-groups. ``by_states=False`` counts leaf by leaf as before (:func:`knightgui_core.tietree.
-bitboard_kernel.count_batch_bits`): the same counts, about 7x the time (bench/phadke.py).
-With ``checkpoint=path`` finished algorithms are saved (atomically) and skipped when the run
-is started again.
+Each algorithm is counted by a nogil kernel that keeps its tie tree's subtrees by state
+(:func:`knightgui_core.tietree.counting.bits_table.count_by_states`), so algorithms of one
+start, end and tail, differing only in dashes, walk each shared subtree once. A thread pool
+takes those groups (:func:`sharing_groups`); progress and ``cancel()`` come between groups.
+``by_states=False`` counts leaf by leaf (same counts, about 7x the time, bench/phadke.py).
+``checkpoint=path`` saves finished algorithms and skips them on a restart.
 
-Readings (docs/spec.md §5). The default is the one docs/spec.md §5 describes: the whole ECD/XCD tail is
-reserved from the start (its squares count as outlets, like E) and number L must be a
-knight move from the tail's first square. It gives strict 989,931 and full corner dash
-5,201,841 exactly; semi 40,640,279 (+1,006); ECD 526,577 / 2,201,678 and XCD 961,608 /
-3,829,015 against the paper's 570,079 / 2,366,427 and 1,091,095 / 4,366,840. Also tried here:
-E left unreserved with the remaining square checked at the end (ECD 210,191 / 909,552: much
-lower); a dashed approach cell scoring 1 only while its corner is unvisited (identical
-counts: a free corner's approach cells are both visited once the corner is). No reading
-found reproduces the paper's ECD/XCD figures, so the most faithful one stays.
+Reading (docs/spec.md §5): the whole ECD/XCD tail is reserved from the start and number L
+must be a knight move from the tail's first square. Strict 989,931 and full corner dash
+5,201,841 match the paper exactly; semi 40,640,279 (+1,006); ECD 526,577 / 2,201,678 and
+XCD 961,608 / 3,829,015 against 570,079 / 2,366,427 and 1,091,095 / 4,366,840. Other
+readings tried (E unreserved: ECD 210,191 / 909,552; an approach cell scoring 1 only while
+its corner is free: identical counts) do not reproduce the paper either.
 """
 from __future__ import annotations
 
@@ -236,13 +229,10 @@ class AlgorithmBatch:
 
     def run(self, idx: np.ndarray, by_states: bool = True,
             share: Hashable = None) -> np.ndarray:
-        """Count the algorithms at positions ``idx`` (int64[k]) of the batch to exhaustion:
-        int64[k, 4] = (solutions, dead ends, forward moves, 1). ``by_states`` (default): by
-        the states of the tie trees, through a table kept for their start square
-        (:func:`knightgui_core.tietree.counting.bits_table.count_by_states`); False: leaf by leaf
-        (the kernel before the table; the same counts, several times the time). ``share``:
-        the key of the table (default: the start square, when all have the same: the
-        runner's tasks of one start, one per family, share it)."""
+        """Count the algorithms at positions ``idx`` (int64[k]) to exhaustion: int64[k, 4] =
+        (solutions, dead ends, forward moves, 1). ``by_states``: through a table of tie-tree
+        states (False: leaf by leaf, same counts); ``share``: the table's key (default: the
+        start square when all share one)."""
         if by_states:
             starts = self.starts[idx]
             if share is None:
@@ -269,10 +259,8 @@ class StudyResult:
 
 
 def sharing_groups(algos: Sequence[Algorithm], batch: int | None = None) -> list[list[int]]:
-    """Positions in ``algos`` cut into chunks of algorithms that share their tie trees' states:
-    the same start, end and tail (the reserved squares), in order of first appearance, each
-    group cut into pieces of at most ``batch`` (None: whole groups; the largest has 256). A
-    thread that counts a whole group through one table walks each shared subtree once."""
+    """Positions in ``algos`` grouped by start, end and tail (they share tie-tree states), in
+    order of first appearance, each group cut into pieces of at most ``batch`` (None: whole)."""
     by: dict[tuple, list[int]] = {}
     for i, a in enumerate(algos):
         by.setdefault((a.start, a.end, a.tail), []).append(i)
@@ -287,8 +275,8 @@ def sharing_groups(algos: Sequence[Algorithm], batch: int | None = None) -> list
 
 
 def _count_chunk(algos: Sequence[Algorithm], by_states: bool) -> np.ndarray:
-    """Kernel inputs made and counted on a worker thread (the making holds the GIL, the
-    counting releases it: one thread prepares while the other counts)."""
+    """Make and count a batch on a worker thread (one prepares under the GIL while another
+    counts without it)."""
     return AlgorithmBatch(algos).run(np.arange(len(algos)), by_states)
 
 
@@ -297,15 +285,11 @@ def run(algos: Iterable[Algorithm] | None = None, workers: int | None = None,
         cancel: CancelLike = None,
         checkpoint: str | os.PathLike[str] | None = None, batch: int | None = None,
         checkpoint_every: float = 2.0, by_states: bool = True) -> StudyResult:
-    """Count every algorithm in ``algos`` (default: all 22,432).
-
-    ``workers`` threads (default: CPU count) run nogil kernels on chunks of algorithms that
-    share their states (:func:`sharing_groups`, cut at ``batch`` algorithms when given);
-    ``progress(done, total, solutions)`` after every chunk; ``cancel()`` true stops between
-    chunks (``result.cancelled``). ``checkpoint``: a JSON file of finished algorithms,
-    loaded first (those are skipped) and rewritten atomically as work finishes.
-    ``by_states`` (default): count through a table per thread
-    (:meth:`AlgorithmBatch.run`); False: leaf by leaf, as before the table."""
+    """Count every algorithm in ``algos`` (default: all 22,432) on ``workers`` threads, in
+    chunks of :func:`sharing_groups` (cut at ``batch``); ``progress(done, total, solutions)``
+    after each chunk; ``cancel()`` stops between chunks (``result.cancelled``).
+    ``checkpoint``: JSON of finished algorithms, loaded first and rewritten atomically.
+    ``by_states``: see :meth:`AlgorithmBatch.run`."""
     algos = list(all_algorithms() if algos is None else algos)
     t0 = time.perf_counter()
     result = StudyResult(algos)
