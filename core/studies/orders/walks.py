@@ -1,13 +1,10 @@
-"""How the move-order study walks: the padded board, and the walks of many orders from many
-starts, each order on its own (:func:`walk_slice`) or sharing the walks of the orders that
-resolve their ties alike (:func:`tree_starts`, :func:`shared_walks`). The kernels are in
-:mod:`knightgui_core.studies.orders.walk_kernel`; :mod:`knightgui_core.studies.orders` is the
-study around them.
+"""How the move-order study walks: the padded board, and many orders from many starts, each
+order on its own (:func:`walk_slice`) or sharing the walks of orders that resolve their ties
+alike (:func:`tree_starts`, :func:`shared_walks`).
 
-The shared walks never hold a list of orders while they run: a group of orders is a word of
-constraints (byte y: the move types that come before type y), and the orders of a finished
-walk are listed from it by their lexicographic rank. :class:`OrderSet` is a set of orders
-as the kernel reads it.
+A group of orders is a word of constraints (byte y: the move types that come before type y);
+a finished walk's orders are listed from it by lexicographic rank. :class:`OrderSet` is a set
+of orders as the kernel reads it.
 """
 from __future__ import annotations
 
@@ -26,14 +23,9 @@ __all__ = ["padded_layout", "walk_slice", "rank_words", "tail_table",
 
 @lru_cache(maxsize=16)
 def padded_layout(rows: int, cols: int) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-    """Tables for the padded board.
-
-    Returns ``(width, offsets, outlets0, to_padded)``:
-    ``offsets`` int32[8] is the padded-index step of move types 1..8 (index t - 1);
-    ``outlets0`` int32[(rows + 4) * width] as described in the module docstring;
-    ``to_padded`` int32[rows * cols] maps a flat board square (``row * cols + col``) to its
-    padded index.
-    """
+    """``(width, offsets, outlets0, to_padded)`` of the padded board: ``offsets`` int32[8]
+    the step of move types 1..8, ``outlets0`` as in :mod:`.walk_kernel`, ``to_padded``
+    int32[rows * cols] the padded index of each flat square."""
     if rows < 1 or cols < 1:
         raise ValueError("board must have at least one row and one column")
     w = cols + 4
@@ -159,9 +151,8 @@ def tree_starts(orders: OrderSet, last: int, outlets0: np.ndarray, offsets: np.n
 
 def shared_walks(rows: int, cols: int, last: int,
                  table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Every order of ``table`` (int8[k, 8]) from every start of a rows × cols board, in
-    this thread, the orders sharing their walks: (lengths int16[k, squares], closed
-    uint8[k, squares]) as :func:`run_orders` gives them. A runner task calls this."""
+    """Every order of ``table`` (int8[k, 8]) from every start, in this thread, sharing walks:
+    (lengths int16[k, squares], closed uint8[k, squares]) as :func:`run_orders` gives them."""
     _, offsets, outlets0, to_padded = padded_layout(rows, cols)
     squares = rows * cols
     oset = order_set(table)

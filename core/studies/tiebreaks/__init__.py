@@ -13,20 +13,15 @@ n = 2, 3, 4 everywhere) are left out and counted (``left_out``), so no rule "fai
 nothing can succeed. The Squirrel rules run from corners only; other starts are left out
 for them too.
 
-Trials: rules with random residual ties (:data:`knightgui_core.board.rules.RANDOM_RULES`) are walked
-with ``trials`` seeds, ``seed``, ``seed + 1``, …; the success rate per n is then over
-starts × trials walks, with a 95 % Wilson interval (:mod:`.result`).
+Rules with random residual ties (:data:`knightgui_core.board.rules.RANDOM_RULES`) are walked
+with ``trials`` seeds ``seed``, ``seed + 1``, …; a side's success rate is then over starts ×
+trials walks, with a 95 % Wilson interval (:mod:`.result`).
 
-The work is a list of deterministic tasks (:class:`WalkTask`: one rule, one trial seed, a
-range of n, with a stable :meth:`WalkTask.key`); :func:`run_task` runs one. They run on a
-thread pool in this process, or through the Dask runner (:func:`runner_tasks`,
-:mod:`knightgui_core.run.runner`: a local cluster or ``tcp://`` scheduler, and a result store),
-with the same counts either way. The greedy
-walks are calls of the single-tour kernels that ``solve(method="greedy")`` uses
-(:func:`knightgui_core.walks.walk_kernel.greedy_walk`, :func:`knightgui_core.walks.phased_kernel.phased_walk`;
-both release the GIL), so a thread pool runs tasks side by side. The construction row
-calls ``solve(method="construct")`` and counts a success only when the tour is valid and
-starts on the requested square. :func:`walk` replays one case for the board.
+The work is a list of deterministic tasks (:class:`WalkTask`: one rule, one seed, a range of
+n, a stable key); :func:`run_task` runs one, on a thread pool here or through the Dask
+runner (:func:`runner_tasks`), with the same counts. The walks call the nogil kernels of
+``solve(method="greedy")``; the construction row calls ``solve(method="construct")`` and
+counts a success only for a valid tour on the requested start. :func:`walk` replays one case.
 """
 from __future__ import annotations
 
@@ -169,9 +164,8 @@ _COLUMNS = ("tried", "completed", "left_out", "first_fail", "fail_len")
 
 @result_shape(STUDY)
 def result_shape_of(params: object, result: object) -> None:
-    """The shape of :func:`run_task`'s result: the sizes ``n0..n1`` of the task in order and,
-    per size, ``tried`` and ``left_out`` in 0..n², ``completed`` in 0..tried, ``first_fail``
-    in −1..n²−1, ``fail_len`` in 0..n²."""
+    """Check :func:`run_task`'s result: sizes ``n0..n1`` in order; per size ``tried`` and
+    ``left_out`` in 0..n², ``completed`` ≤ tried, ``first_fail`` in −1..n²−1, ``fail_len``."""
     p = obj(params, "the parameters", ("n0", "n1"))
     n0 = whole(p["n0"], "the parameters' n0", 1, MAX_SIDE)
     n1 = whole(p["n1"], "the parameters' n1", n0, MAX_SIDE)
@@ -190,8 +184,7 @@ def result_shape_of(params: object, result: object) -> None:
 
 
 def runner_tasks(plan: StudyPlan) -> list:
-    """The study's tasks as :class:`knightgui_core.run.runner.Task` s (stable keys; the result is
-    JSON), for :func:`knightgui_core.run.runner.run_tasks`."""
+    """The study's tasks as runner :class:`~knightgui_core.run.runner.Task` s."""
     out = []
     for t in plan.tasks:
         params = asdict(t)
@@ -206,11 +199,9 @@ def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN,
                   cancel: Callable[[], bool] | threading.Event | None = None,
                   store: ResultStore | None = None,
                   scheduler: object = None) -> TieBreakResult:
-    """Run the study through :func:`knightgui_core.run.runner.run_tasks`, the one way every
-    study runs (``store``: a :class:`knightgui_core.run.store.ResultStore`; ``scheduler``: as
-    there, by default this machine's cores; ``progress(done, total)`` counts tasks).
-    ``cancel`` (callable or ``threading.Event``) stops it between tasks, the result then has
-    ``complete=False`` and covers what was done."""
+    """Run the study through :func:`knightgui_core.run.runner.run_tasks` (``store``,
+    ``scheduler`` as there; ``progress(done, total)`` counts tasks). Once ``cancel`` is set
+    it stops between tasks and the result (``complete=False``) covers what was done."""
     plan = plan_study(n_max, n_min=n_min, rules=rules, starts=starts, sample=sample,
                       seed=seed, order=order, trials=trials)
     t0 = time.perf_counter()
@@ -222,9 +213,8 @@ def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN,
 
 
 def with_exact(res: TieBreakResult) -> TieBreakResult:
-    """``res`` with the exact success probability of the ``random`` rule from a corner
-    (:func:`exact_corner_success`) for the sides it can be computed for, when the study ran
-    the ``random`` rule from the corners."""
+    """``res`` with :func:`exact_corner_success` for its sides, when it ran the ``random``
+    rule from the corners."""
     if "random" in res.rules and res.starts in ("corner", "corners"):
         res.exact_random = exact_corner_success(
             [int(n) for n in res.sizes if EXACT_MIN <= n <= EXACT_MAX])
@@ -236,11 +226,9 @@ EXACT_MIN, EXACT_MAX = 5, 9
 
 
 def exact_corner_success(sizes: Iterable[int]) -> dict[int, float]:
-    """The exact probability that the walk with ties broken uniformly at random completes a
-    tour from the corner a1 of an n×n board (the count engine's ``p_success``; the four
-    corners are alike), for each n of ``sizes``: what the ``random`` rule's success rate
-    estimates. The corner's two first moves are mirror images in the diagonal: one is
-    counted, twice (:func:`~knightgui_core.tietree.counting.fold.fold_roots`). Under a second for 9×9."""
+    """n -> the exact probability that a walk breaking ties uniformly at random completes a
+    tour from a1 of an n×n board (the count engine's ``p_success``): what the ``random``
+    rule's success rate estimates."""
     out = {}
     for n in sizes:
         cb = CountBoard(int(n), int(n))
@@ -285,8 +273,7 @@ def _merge(rule_list, sizes, tasks, results) -> TieBreakResult:
 
 def walk(rule: str, n: int, start: SquareSpec, *, order: str = _rules.DEFAULT_ORDER,
          seed: int = 0) -> Walk:
-    """One case of the study, as a :class:`~knightgui_core.walks.result.Walk` (its
-    ``tour`` is the validated tour when the walk completed)."""
+    """One case of the study, as a :class:`~knightgui_core.walks.result.Walk`."""
     board = Board(n, n)
     s = board.square(start)
     method = "construct" if rule == CONSTRUCTION else "greedy"

@@ -1,9 +1,6 @@
-"""The result of the tie-break study (:mod:`knightgui_core.studies.tiebreaks`): counts per
-rule and board size, success rates with 95 % Wilson intervals, JSON and CSV.
-
-The per-rule figures are small frozen values: :class:`FirstFailure` (where a rule first
-failed), :class:`RuleSummary` (a rule over every size) and :class:`SideRate` (a rule on one
-side); each has ``to_dict()`` giving the object the study's JSON holds."""
+"""The result of the tie-break study: counts per rule and side, success rates with 95 %
+Wilson intervals, JSON and CSV; :class:`FirstFailure`, :class:`RuleSummary` and
+:class:`SideRate` are its per-rule figures (``to_dict()``: their JSON objects)."""
 from __future__ import annotations
 
 import csv
@@ -26,9 +23,8 @@ Z95 = 1.959963984540054
 
 def wilson_interval(completed: np.ndarray, walks: np.ndarray,
                     z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson's score interval (1927) for a binomial proportion, element-wise: ``(low,
-    high)`` as float arrays, NaN where ``walks == 0``. Written out (four lines of numpy)
-    rather than taken from scipy/statsmodels, which the project does not otherwise need."""
+    """Wilson's score interval for a binomial proportion, element-wise: ``(low, high)``,
+    NaN where ``walks == 0`` (written out: the project does not otherwise need scipy)."""
     c = np.asarray(completed, dtype=float)
     t = np.asarray(walks, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -43,9 +39,8 @@ def wilson_interval(completed: np.ndarray, walks: np.ndarray,
 
 @dataclass(frozen=True)
 class FirstFailure(FieldsJson):
-    """Where a rule first failed: on side ``n``, the walk from ``square`` (flat; ``start`` is
-    its name, None when unknown) visited ``visited`` of the ``squares`` squares; ``seed`` is
-    the seed of that walk. ``to_dict()``: these six by name."""
+    """Where a rule first failed: on side ``n`` the walk from ``square`` (flat; ``start`` its
+    name or None) with ``seed`` visited ``visited`` of ``squares`` squares."""
 
     n: int
     start: str | None
@@ -57,9 +52,7 @@ class FirstFailure(FieldsJson):
 
 @dataclass(frozen=True)
 class RuleSummary:
-    """One rule over every side that ran: walks made and completed, their success rate
-    (None when no walk was made), seeds walked (``trials``), start squares left out, the
-    first failing side and its failure, and every failing side."""
+    """One rule over every side that ran (``success_rate`` None when no walk was made)."""
 
     walks: int
     completed: int
@@ -82,9 +75,8 @@ class RuleSummary:
 
 @dataclass(frozen=True)
 class SideRate:
-    """One rule on one side: success rate, seeds walked, walks made and completed, the rate's
-    95 % Wilson interval (rounded to 6 places) and, for the ``random`` rule where the count
-    study knows it, the ``exact`` probability it estimates (None otherwise)."""
+    """One rule on one side, with the 95 % Wilson interval (6 places) and, for ``random``
+    where known, the ``exact`` probability it estimates."""
 
     success_rate: float
     trials: int
@@ -105,15 +97,10 @@ class SideRate:
 
 @dataclass
 class TieBreakResult:
-    """Counts per (rule, n), summed over start squares and trials.
-
-    ``tried[r, i]`` walks were made for rule r on side ``sizes[i]`` and ``completed[r, i]``
-    of them completed; ``left_out[r, i]`` start squares were not walked because no open tour
-    starts there (or, for the Squirrel rules, because they are not corners).
-    ``first_fail[r, i]`` is the first start square (flat; trials in order, then squares in
-    order) whose walk failed (−1 if none), ``fail_len`` the squares it visited and
-    ``fail_seed`` the seed of that walk. ``trials[r]`` is the number of seeds walked for
-    rule r (1 for the deterministic rules). Sizes not reached by a cancelled run have
+    """Counts per (rule, side ``sizes[i]``), summed over starts and trials: ``tried``,
+    ``completed``, ``left_out`` (starts with no open tour, or non-corners for the Squirrel
+    rules), ``first_fail`` (first failed flat start, −1 if none) with its ``fail_len`` and
+    ``fail_seed``, ``trials[r]`` seeds walked. A cancelled run's unreached sides have
     ``tried == 0``."""
 
     rules: tuple[str, ...]
