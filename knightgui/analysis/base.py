@@ -19,6 +19,8 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
+    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
@@ -26,7 +28,9 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
+    QSpinBox,
     QTableWidget,
+    QTableWidgetItem,
     QWidget,
 )
 
@@ -70,6 +74,59 @@ def table(headers, stretch: int | None = None) -> QTableWidget:
         t.horizontalHeader().setSectionResizeMode(stretch, QHeaderView.ResizeMode.Stretch)
     return t
 
+
+#: figures in a table cell: right-aligned
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+
+
+def add_row(t: QTableWidget, cells, data=None, align=()) -> list[QTableWidgetItem]:
+    """Append a row of ``cells`` to ``t`` and return its items; each holds ``data``
+    (UserRole) and ``align[column]`` when one is given."""
+    r = t.rowCount()
+    t.insertRow(r)
+    items = []
+    for c, text in enumerate(cells):
+        it = QTableWidgetItem(str(text))
+        if data is not None:
+            it.setData(Qt.ItemDataRole.UserRole, data)
+        if c < len(align) and align[c] is not None:
+            it.setTextAlignment(align[c])
+        t.setItem(r, c, it)
+        items.append(it)
+    return items
+
+
+def spin(lo: int, hi: int, value: int, prefix: str = "", tip: str = "") -> QSpinBox:
+    """A spin box over ``lo`` … ``hi`` showing ``value``."""
+    s = QSpinBox()
+    s.setRange(lo, hi)
+    s.setValue(value)
+    s.setPrefix(prefix)
+    if tip:
+        s.setToolTip(tip)
+    return s
+
+
+def combo(items=(), tip: str = "", editable: bool = False) -> QComboBox:
+    """A combo box of ``items``: texts, or ``(data, text)`` pairs."""
+    c = QComboBox()
+    c.setEditable(editable)
+    for item in items:
+        if isinstance(item, tuple):
+            c.addItem(item[1], item[0])
+        else:
+            c.addItem(item)
+    if tip:
+        c.setToolTip(tip)
+    return c
+
+
+def check(text: str, tip: str, checked: bool = False) -> QCheckBox:
+    """A check box."""
+    b = QCheckBox(text)
+    b.setChecked(checked)
+    b.setToolTip(tip)
+    return b
 
 
 class StudyRunner(QObject):
@@ -249,6 +306,16 @@ class AnalysisPage(QWidget):
         self.write_file(name, work, f"Saved {len(self.plots())} plot(s) as {p.stem}-…{suffix}",
                         dialog=filename is None)
         return written
+
+    def save_csv(self, res, title: str, default: str, filename: str | None) -> None:
+        """Save the study result ``res`` with its ``save_csv`` (asks for a name when
+        ``filename`` is None)."""
+        if res is None:
+            return
+        name = filename or QFileDialog.getSaveFileName(self, title, default, "CSV (*.csv)")[0]
+        if name:
+            self.write_file(name, lambda: res.save_csv(name), f"Saved {name}",
+                            dialog=filename is None)
 
     def write_file(self, name: str, work: Callable[[], object], done_text: str,
                    dialog: bool = False) -> bool:

@@ -25,19 +25,16 @@ from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
-    QComboBox,
     QFileDialog,
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QPushButton,
-    QSpinBox,
     QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
-from knightgui.analysis.base import AnalysisPage, StudyRunner
+from knightgui.analysis.base import AnalysisPage, StudyRunner, button, combo, rows, spin
 from knightgui.analysis.count_table import CountFeed, CountTable, row_texts
 from knightgui.analysis.heat_map import SquareHeatMap, share, whole
 from knightgui.panels.controls.layout import EDGES, PIECES
@@ -103,25 +100,14 @@ class CountStudyPage(AnalysisPage):
         self._starts_total = 0
         self._tasks = (0, 0)
         v = QVBoxLayout(self)
-        self.size_spin = QSpinBox()
-        self.size_spin.setRange(1, 11)
-        self.size_spin.setValue(8)
-        self.size_spin.setPrefix("n = ")
-        self.size_spin.setToolTip("board side: n×n (10×10: minutes on two cores; 11×11: many hours)")
-        self.starts_combo = QComboBox()
-        self.starts_combo.setEditable(True)
-        self.starts_combo.addItems(["all", "corners"])
-        self.starts_combo.setToolTip("all, corners, or squares such as a1,c3")
-        self.edges_combo = QComboBox()
-        for key, text in EDGES:
-            self.edges_combo.addItem(text, key)
-        self.edges_combo.setToolTip("the board's edges: plane, cylinder (columns wrap) or "
-                                    "torus (both wrap)")
-        self.piece_combo = QComboBox()
-        self.piece_combo.setEditable(True)
-        for key, text in PIECES:
-            self.piece_combo.addItem(text, key)
-        self.piece_combo.setToolTip("the piece: a listed leaper, or A,B typed")
+        self.size_spin = spin(1, 11, 8, "n = ", "board side: n×n (10×10: minutes on two cores; "
+                              "11×11: many hours)")
+        self.starts_combo = combo(["all", "corners"], "all, corners, or squares such as a1,c3",
+                                  editable=True)
+        self.edges_combo = combo(EDGES, "the board's edges: plane, cylinder (columns wrap) or "
+                                 "torus (both wrap)")
+        self.piece_combo = combo(PIECES, "the piece: a listed leaper, or A,B typed",
+                                 editable=True)
         self._board: Board | None = None
         s = qsettings()
         self.scheduler_edit = QLineEdit(text_value(s, "count/scheduler"))
@@ -149,26 +135,18 @@ class CountStudyPage(AnalysisPage):
         self.heat.setToolTip("the figures of each start square; hover for its numbers, "
                              "click to make it the start in the main window")
         self.heat.squareClicked.connect(self._square_clicked)
-        self.quantity_combo = QComboBox()
-        self.quantity_combo.addItems(list(QUANTITIES))
-        self.quantity_combo.setToolTip("what the heat map shows")
+        self.quantity_combo = combo(QUANTITIES, "what the heat map shows")
         self.quantity_combo.currentTextChanged.connect(self._show_quantity)
-        self.png_btn = QPushButton("Export PNG…")
-        self.png_btn.setToolTip("save the heat map as a picture")
-        self.png_btn.clicked.connect(lambda: self.export_png())
-        self.csv_btn = QPushButton("Export CSV…")
-        self.csv_btn.setToolTip("save every start's figures, one row per square")
-        self.csv_btn.clicked.connect(lambda: self.export_csv())
+        self.png_btn = button("Export PNG…", lambda: self.export_png(),
+                              "save the heat map as a picture")
+        self.csv_btn = button("Export CSV…", lambda: self.export_csv(),
+                              "save every start's figures, one row per square")
         for b in (self.quantity_combo, self.png_btn, self.csv_btn):
             b.setEnabled(False)
         right = QWidget()
         rv = QVBoxLayout(right)
         rv.setContentsMargins(0, 0, 0, 0)
-        bar = QHBoxLayout()
-        for x in (QLabel("Show"), self.quantity_combo, self.png_btn, self.csv_btn):
-            bar.addWidget(x)
-        bar.addStretch(1)
-        rv.addLayout(bar)
+        rows(rv, (QLabel("Show"), self.quantity_combo, self.png_btn, self.csv_btn))
         rv.addWidget(self.heat, 1)
         split = self.split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(t)

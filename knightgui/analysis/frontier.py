@@ -27,11 +27,10 @@ from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QCheckBox, QLabel, QSpinBox, QTableWidgetItem, QVBoxLayout
+from PySide6.QtWidgets import QLabel, QVBoxLayout
 
-from knightgui.analysis.base import AnalysisPage, rows, table
-from knightgui.analysis.plots import EMPTY_TEXT, show_empty
-from knightgui.analysis.success_plot import BACKGROUND, LABEL_COLOUR
+from knightgui.analysis.base import RIGHT, AnalysisPage, add_row, check, rows, spin, table
+from knightgui.analysis.plots import EMPTY_TEXT, _style, show_empty
 
 #: the tallest board the frontier count takes (its kernel's window holds 2k + 1 cells:
 #: ``knightgui_core.frontier.count.MAX_ROWS``, read there only when a run starts, so
@@ -123,15 +122,8 @@ class SequencePlot(pg.PlotWidget):
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.setBackground(BACKGROUND)
-        self.setMenuEnabled(False)
+        _style(self, "Every tour of k×n, by length", "count (log scale)", "board length n")
         pi = self.getPlotItem()
-        pi.setTitle("Every tour of k×n, by length", color=(40, 40, 40), size="10pt")
-        for ax in ("left", "bottom"):
-            pi.getAxis(ax).setTextPen((60, 60, 60))
-            pi.getAxis(ax).setPen((120, 120, 120))
-        pi.setLabel("left", "count (log scale)", color=LABEL_COLOUR)
-        pi.setLabel("bottom", "board length n", color=LABEL_COLOUR)
         pi.showGrid(x=True, y=True, alpha=0.25)
         self.legend = pi.addLegend(offset=(10, 10), labelTextColor=(30, 30, 30))
         self.curves: dict[str, pg.PlotDataItem] = {}
@@ -190,28 +182,19 @@ class FrontierSequencePage(AnalysisPage):
         self._cols = 0
         self._running_text = ""
         v = QVBoxLayout(self)
-        self.rows_spin, self.from_spin, self.to_spin = QSpinBox(), QSpinBox(), QSpinBox()
-        for spin, prefix, top, value in ((self.rows_spin, "k = ", ROWS_UP_TO, 6),
-                                         (self.from_spin, "n from ", COLS_UP_TO, 1),
-                                         (self.to_spin, "to ", COLS_UP_TO, 14)):
-            spin.setRange(1, top)
-            spin.setValue(value)
-            spin.setPrefix(prefix)
-        self.rows_spin.setToolTip("rows: the short side, read column by column (the work "
-                                  "grows steeply with it: 6 rows take seconds, 8 rows closed "
-                                  "go through slices on disk and take hours)")
-        self.from_spin.setToolTip("the shortest board length n")
-        self.to_spin.setToolTip("the longest board length n (one pass counts every "
-                                "shorter one on its way)")
-        self.closed_box = QCheckBox("closed tours only")
-        self.closed_box.setChecked(True)
-        self.closed_box.setToolTip("skip the open paths (they take far more states)")
-        self.disk_box = QCheckBox("slices on disk")
-        self.disk_box.setChecked(True)
-        self.disk_box.setToolTip("a board whose tables outgrow the free memory is counted "
-                                 "through slices on disk in the cache folder, and goes on "
-                                 "from its last finished cell when run again; unticked, "
-                                 "it is refused")
+        self.rows_spin = spin(1, ROWS_UP_TO, 6, "k = ",
+                              "rows: the short side, read column by column (the work grows "
+                              "steeply with it: 6 rows take seconds, 8 rows closed go "
+                              "through slices on disk and take hours)")
+        self.from_spin = spin(1, COLS_UP_TO, 1, "n from ", "the shortest board length n")
+        self.to_spin = spin(1, COLS_UP_TO, 14, "to ", "the longest board length n (one pass "
+                            "counts every shorter one on its way)")
+        self.closed_box = check("closed tours only",
+                                "skip the open paths (they take far more states)", True)
+        self.disk_box = check("slices on disk", "a board whose tables outgrow the free memory "
+                              "is counted through slices on disk in the cache folder, and "
+                              "goes on from its last finished cell when run again; "
+                              "unticked, it is refused", True)
         self.cost = QLabel("")
         self.cost.setWordWrap(True)
         self.cost.setToolTip("what the run will take, estimated from measured boards")
@@ -236,8 +219,8 @@ class FrontierSequencePage(AnalysisPage):
         self._cost_timer = QTimer(self)
         self._cost_timer.setSingleShot(True)
         self._cost_timer.timeout.connect(self.update_cost)
-        for spin in (self.rows_spin, self.to_spin):
-            spin.valueChanged.connect(lambda _v: self._cost_timer.start(150))
+        for sb in (self.rows_spin, self.to_spin):
+            sb.valueChanged.connect(lambda _v: self._cost_timer.start(150))
         for box in (self.closed_box, self.disk_box):
             box.toggled.connect(lambda _on: self._cost_timer.start(150))
         self._cost_timer.start(0)
@@ -350,13 +333,6 @@ class FrontierSequencePage(AnalysisPage):
         for col in (2, 3):                       # the open paths' columns: when counted
             t.setColumnHidden(col, bool(boards) and not paths)
         for rec in boards:
-            i = t.rowCount()
-            t.insertRow(i)
-            cells = [f"{rec['rows']}×{rec['cols']}", _text(rec["undirected_closed_tours"]),
-                     _text(rec["undirected_paths"]), _text(rec["totals"]["tours"])]
-            for j, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                if j:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight
-                                          | Qt.AlignmentFlag.AlignVCenter)
-                t.setItem(i, j, item)
+            add_row(t, (f"{rec['rows']}×{rec['cols']}", _text(rec["undirected_closed_tours"]),
+                        _text(rec["undirected_paths"]), _text(rec["totals"]["tours"])),
+                    align=(None, RIGHT, RIGHT, RIGHT))

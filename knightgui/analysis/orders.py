@@ -6,20 +6,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (
-    QComboBox,
-    QFileDialog,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
-    QSpinBox,
-    QSplitter,
-    QTableWidgetItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem, QSplitter, QVBoxLayout, QWidget
 
-from knightgui.analysis.base import AnalysisPage, button, rows, table
+from knightgui.analysis.base import AnalysisPage, add_row, button, combo, rows, spin, table
 from knightgui.analysis.plots import FailureHistogram, StartHeatMap
 
 if TYPE_CHECKING:
@@ -37,13 +26,9 @@ class MoveOrdersPage(AnalysisPage):
                          status="Run the analysis: every move order from every square.")
         self.orders_result: OrdersResult | None = None
         v = QVBoxLayout(self)
-        self.size_spin = QSpinBox()
-        self.size_spin.setRange(5, 12)
-        self.size_spin.setValue(8)
-        self.size_spin.setPrefix("n = ")
-        self.tie_combo = QComboBox()
-        self.tie_combo.addItems(["first", "last"])
-        self.tie_combo.setToolTip("ties go to the first (or last) tied move in the order")
+        self.size_spin = spin(5, 12, 8, "n = ")
+        self.tie_combo = combo(["first", "last"],
+                               "ties go to the first (or last) tied move in the order")
         self.csv_btn = button("CSV…", self.export_orders_csv, "one row per order")
         self.csv_btn.setEnabled(False)
         rows(v, (QLabel("Board"), self.size_spin, QLabel("ties"), self.tie_combo,
@@ -75,13 +60,8 @@ class MoveOrdersPage(AnalysisPage):
         """The histogram of failures per order and the heat map of failures per start."""
         return {"histogram": self.histogram, "heatmap": self.heatmap}
 
-    # ----------------------------------------------------------------- running
-    def run(self) -> None:
-        """Run the move-order analysis (the Run button)."""
-        self.run_orders()
-
     def run_orders(self) -> None:
-        """Walk every move order from every square of the chosen board."""
+        """Walk every move order from every square of the chosen board (the Run button)."""
         from knightgui_core.studies.orders.runner import run_study
         n, tie = self.size_spin.value(), self.tie_combo.currentText()
         self.status.setText(f"Walking 40,320 orders × {n * n} starts on {n}×{n} …")
@@ -89,13 +69,10 @@ class MoveOrdersPage(AnalysisPage):
         self.start_study("orders", lambda progress, cancel: run_study(
             n, tie, progress=progress, cancel=cancel)[0])
 
-    def study_done(self, result) -> None:
-        """The study ended: show its result."""
-        self.show_orders_result(result)
+    run = run_orders
 
-    # ------------------------------------------------------------ move orders
-    def show_orders_result(self, res) -> None:
-        """Fill the summary, the plots and the table of the worst orders."""
+    def study_done(self, res) -> None:
+        """The study ended: fill the summary, the plots and the table of the worst orders."""
         self.orders_result = res
         s = res.summary()
         pct = 100 * s.failed_walks / s.walks if s.walks else 0.0
@@ -110,38 +87,31 @@ class MoveOrdersPage(AnalysisPage):
         self.progress.setValue(1000 if res.complete else self.progress.value())
         self.histogram.set_distribution(res.distribution())
         self.heatmap.set_counts(res.failures_per_start, res.board.rows, res.board.cols)
-        t = self.worst_table
-        t.setRowCount(0)
+        self.worst_table.setRowCount(0)
         for w in res.worst(50):
-            r = t.rowCount()
-            t.insertRow(r)
-            for c, val in enumerate((w["index"], w["order"], w["matrix"], w["failed_walks"])):
-                it = QTableWidgetItem(str(val))
-                it.setData(Qt.ItemDataRole.UserRole, w["index"])
-                t.setItem(r, c, it)
+            add_row(self.worst_table, (w["index"], w["order"], w["matrix"], w["failed_walks"]),
+                    w["index"])
         self.walks_list.clear()
         self.csv_btn.setEnabled(res.orders > 0)
 
-    def _walks_for_order(self, index: int) -> None:
-        res = self.orders_result
-        self.walks_list.clear()
-        if res is None:
-            return
+    def _list_walks(self, res, walks) -> None:
+        """The failed walks ``(order index, start)`` in the list, in place of what it held."""
         from knightgui_core.studies.orders import digits
-        order = digits(res.order(index))
-        for s in res.failed_starts(index):
-            it = QListWidgetItem(f"{order} from {res.board.name(int(s))}: stuck after "
-                                 f"{int(res.lengths[index, s])} squares")
-            it.setData(Qt.ItemDataRole.UserRole, (int(index), int(s)))
+        self.walks_list.clear()
+        for i, s in walks:
+            it = QListWidgetItem(f"{digits(res.order(i))} from {res.board.name(s)}: stuck "
+                                 f"after {int(res.lengths[i, s])} squares")
+            it.setData(Qt.ItemDataRole.UserRole, (i, s))
             self.walks_list.addItem(it)
 
     def _worst_clicked(self, row: int, _col: int) -> None:
         it = self.worst_table.item(row, 0)
-        if it is None or self.orders_result is None:
+        res = self.orders_result
+        if it is None or res is None:
             return
         index = int(it.data(Qt.ItemDataRole.UserRole))
-        self._walks_for_order(index)
-        starts = self.orders_result.failed_starts(index)
+        starts = res.failed_starts(index)
+        self._list_walks(res, [(index, int(s)) for s in starts])
         if len(starts):
             self.emit_walk(index, int(starts[0]))
 
@@ -154,14 +124,8 @@ class MoveOrdersPage(AnalysisPage):
         res = self.orders_result
         if res is None:
             return
-        from knightgui_core.studies.orders import digits
-        self.walks_list.clear()
         bad = (res.lengths[:, sq] < res.squares).nonzero()[0]
-        for i in bad[:200]:
-            it = QListWidgetItem(f"{digits(res.order(int(i)))} from {res.board.name(sq)}: stuck "
-                                 f"after {int(res.lengths[i, sq])} squares")
-            it.setData(Qt.ItemDataRole.UserRole, (int(i), int(sq)))
-            self.walks_list.addItem(it)
+        self._list_walks(res, [(int(i), int(sq)) for i in bad[:200]])
         if len(bad) > 200:
             self.walks_list.addItem(f"… and {len(bad) - 200:,} more orders")
 
@@ -180,11 +144,4 @@ class MoveOrdersPage(AnalysisPage):
 
     def export_orders_csv(self, *_, filename: str | None = None) -> None:
         """Save one row per move order as CSV (asks for a name when none is given)."""
-        res = self.orders_result
-        if res is None:
-            return
-        name = filename or QFileDialog.getSaveFileName(self, "Save move-order table",
-                                                       "move-orders.csv", "CSV (*.csv)")[0]
-        if name:
-            self.write_file(name, lambda: res.save_csv(name), f"Saved {name}",
-                            dialog=filename is None)
+        self.save_csv(self.orders_result, "Save move-order table", "move-orders.csv", filename)

@@ -6,18 +6,9 @@ the board."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (
-    QComboBox,
-    QFileDialog,
-    QLabel,
-    QSpinBox,
-    QSplitter,
-    QTableWidgetItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QLabel, QSplitter, QVBoxLayout, QWidget
 
-from knightgui.analysis.base import AnalysisPage, button, rows, table
+from knightgui.analysis.base import RIGHT, AnalysisPage, add_row, button, combo, rows, spin, table
 from knightgui.analysis.success_plot import SuccessPlot
 from knightgui_core.board.rules import RANDOM_RULES, TIE_HELP
 from knightgui_core.studies.tiebreaks.result import wilson_interval
@@ -50,25 +41,15 @@ class TieBreakPage(AnalysisPage):
         from knightgui_core.studies.tiebreaks import START_SETS
         self.tie_result = None
         v = QVBoxLayout(self)
-        self.nmax_spin = QSpinBox()
-        self.nmax_spin.setRange(6, 2000)
-        self.nmax_spin.setValue(200)
-        self.nmax_spin.setPrefix("n = 5 … ")
-        self.starts_combo = QComboBox()
-        self.starts_combo.addItems(list(START_SETS))
-        self.sample_spin = QSpinBox()
-        self.sample_spin.setRange(1, 10000)
-        self.sample_spin.setValue(16)
-        self.sample_spin.setPrefix("sample ")
-        self.sample_spin.setToolTip("start squares drawn per board size (starts: sample)")
+        self.nmax_spin = spin(6, 2000, 200, "n = 5 … ")
+        self.starts_combo = combo(START_SETS)
+        self.sample_spin = spin(1, 10000, 16, "sample ",
+                                "start squares drawn per board size (starts: sample)")
         self.sample_spin.setEnabled(self.starts_combo.currentText() == "sample")
         self.starts_combo.currentTextChanged.connect(
             lambda text: self.sample_spin.setEnabled(text == "sample"))
-        self.trials_spin = QSpinBox()
-        self.trials_spin.setRange(1, TRIALS_MAX)
-        self.trials_spin.setValue(TRIALS_DEFAULT)
-        self.trials_spin.setPrefix("trials ")
-        self.trials_spin.setToolTip(
+        self.trials_spin = spin(
+            1, TRIALS_MAX, TRIALS_DEFAULT, "trials ",
             "Seeds per board size for the rules that break their remaining ties at random "
             f"({', '.join(RANDOM_RULES)}): seed 0, 1, … Each size's success rate is then over "
             "starts × trials walks, with its 95 % (Wilson) interval. The other rules walk "
@@ -108,13 +89,9 @@ class TieBreakPage(AnalysisPage):
         """The success-rate plot."""
         return {"success": self.success_plot}
 
-    # ----------------------------------------------------------------- running
-    def run(self) -> None:
-        """Run the tie-break study (the Run button)."""
-        self.run_tiebreaks()
-
     def run_tiebreaks(self) -> None:
-        """Greedy walks of every rule on n×n for n = 5 … the chosen maximum."""
+        """Greedy walks of every rule on n×n for n = 5 … the chosen maximum (the Run
+        button)."""
         from knightgui_core.studies.tiebreaks import run_tiebreaks
         n_max, starts = self.nmax_spin.value(), self.starts_combo.currentText()
         sample, trials = self.sample_spin.value(), self.trials_spin.value()
@@ -125,29 +102,21 @@ class TieBreakPage(AnalysisPage):
             n_max, starts=starts, sample=sample, trials=trials, progress=progress,
             cancel=cancel))
 
-    def study_done(self, result) -> None:
-        """The study ended: show its result."""
-        self.show_tiebreak_result(result)
+    run = run_tiebreaks
 
-    # ------------------------------------------------------------- tie-breaks
-    def show_tiebreak_result(self, res) -> None:
-        """Fill the rule table and the plot from a tie-break result."""
+    def study_done(self, res) -> None:
+        """The study ended: fill the rule table and the plot from its result."""
         self.tie_result = res
         self.success_plot.set_result(res)
         t = self.rule_table
         t.setRowCount(0)
         for rule, s in res.summary().items():
-            r = t.rowCount()
-            t.insertRow(r)
             rate = _rate(s.success_rate, s.completed, s.walks, self._sampled(s.trials))
             ff = s.first_failure
             first = f"{ff.n} (from {ff.start}, {ff.visited:,} squares)" if ff else "none"
-            for c, val in enumerate((rule, str(s.trials), f"{s.walks:,}", f"{s.completed:,}",
-                                     rate, first)):
-                it = QTableWidgetItem(val)
-                it.setData(Qt.ItemDataRole.UserRole, rule)
-                it.setToolTip(val if c else TIE_HELP.get(rule, rule))
-                t.setItem(r, c, it)
+            cells = (rule, str(s.trials), f"{s.walks:,}", f"{s.completed:,}", rate, first)
+            for c, it in enumerate(add_row(t, cells, rule)):
+                it.setToolTip(it.text() if c else TIE_HELP.get(rule, rule))
         several = [r for i, r in enumerate(res.rules) if res.trials[i] > 1]
         self.show_by_n(several[0] if several else (res.rules[0] if res.rules else None))
         state = "" if res.complete else " (cancelled)"
@@ -176,28 +145,24 @@ class TieBreakPage(AnalysisPage):
         self.by_n_label.setText(
             f"Per board size: {rule}, {trials} trial{'s' if trials > 1 else ''} "
             f"({len(rows_)} sizes; click a rule above for another)")
-        t.setRowCount(len(rows_))
         sampled = self._sampled(trials)
-        for i, (n, d) in enumerate(rows_.items()):
+        for n, d in rows_.items():
             low, high = d.ci95
             ci = f"{100 * low:.1f} – {100 * high:.1f}%" if sampled else "—"
-            for c, val in enumerate((str(n), f"{d.walks:,}", f"{d.completed:,}",
-                                     f"{100 * d.success_rate:.1f}%", ci)):
-                it = QTableWidgetItem(val)
-                it.setTextAlignment(Qt.AlignmentFlag.AlignCenter if c == 4 else
-                                    Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                t.setItem(i, c, it)
+            add_row(t, (str(n), f"{d.walks:,}", f"{d.completed:,}",
+                        f"{100 * d.success_rate:.1f}%", ci),
+                    align=(RIGHT,) * 4 + (Qt.AlignmentFlag.AlignCenter,))
 
     def _rule_clicked(self, row: int, _col: int) -> None:
         it = self.rule_table.item(row, 0)
         if it is None or self.tie_result is None:
             return
-        self.show_by_n(str(it.data(Qt.ItemDataRole.UserRole)))
-        ff = self.tie_result.first_failure(str(it.data(Qt.ItemDataRole.UserRole)))
+        rule = str(it.data(Qt.ItemDataRole.UserRole))
+        self.show_by_n(rule)
+        ff = self.tie_result.first_failure(rule)
         if ff is None:
             return
         from knightgui_core.studies.tiebreaks import walk
-        rule = str(it.data(Qt.ItemDataRole.UserRole))
         order, seed = self.tie_result.order, ff.seed
 
         def one():
@@ -207,11 +172,4 @@ class TieBreakPage(AnalysisPage):
 
     def export_tie_csv(self, *_, filename: str | None = None) -> None:
         """Save the table (rule, n, success) as CSV (asks for a name when none is given)."""
-        res = self.tie_result
-        if res is None:
-            return
-        name = filename or QFileDialog.getSaveFileName(self, "Save tie-break table",
-                                                       "tie-breaks.csv", "CSV (*.csv)")[0]
-        if name:
-            self.write_file(name, lambda: res.save_csv(name), f"Saved {name}",
-                            dialog=filename is None)
+        self.save_csv(self.tie_result, "Save tie-break table", "tie-breaks.csv", filename)

@@ -4,9 +4,9 @@ row (length, how many up to symmetry, nodes and seconds of the proof, the publis
 on square boards) and the path found goes to the board (click a row to show it again)."""
 from __future__ import annotations
 
-from PySide6.QtWidgets import QCheckBox, QLabel, QSpinBox, QTableWidgetItem, QVBoxLayout
+from PySide6.QtWidgets import QLabel, QVBoxLayout
 
-from knightgui.analysis.base import AnalysisPage, rows, table
+from knightgui.analysis.base import AnalysisPage, add_row, check, rows, spin, table
 from knightgui_core.board.squares import Board
 from knightgui_core.walks.result import Walk
 
@@ -26,13 +26,8 @@ class UncrossedPage(AnalysisPage):
                          status="The longest knight's path whose moves never cross: found, "
                                 "proved longest, counted up to symmetry.")
         v = QVBoxLayout(self)
-        self.rows_spin, self.cols_spin = QSpinBox(), QSpinBox()
-        for spin, name in ((self.rows_spin, "rows "), (self.cols_spin, "cols ")):
-            spin.setRange(3, 9)
-            spin.setValue(6)
-            spin.setPrefix(name)
-        self.cycle_box = QCheckBox("cycle")
-        self.cycle_box.setToolTip("the longest closed path instead")
+        self.rows_spin, self.cols_spin = spin(3, 9, 6, "rows "), spin(3, 9, 6, "cols ")
+        self.cycle_box = check("cycle", "the longest closed path instead")
         rows(v, (QLabel("Board"), self.rows_spin, self.cols_spin, self.cycle_box,
                  self.run_btn, self.cancel_btn))
         v.addWidget(self.progress)
@@ -69,10 +64,7 @@ class UncrossedPage(AnalysisPage):
         cells = [f"{result.cols}×{result.rows}", kind, str(result.length), str(result.count),
                  str(result.total), f"{result.nodes:,}", f"{result.seconds:.2f}",
                  "" if pub is None else str(pub)]
-        k = self.results.rowCount()
-        self.results.insertRow(k)
-        for j, text in enumerate(cells):
-            self.results.setItem(k, j, QTableWidgetItem(text))
+        add_row(self.results, cells)
         self.status.setText(walk.message[0].upper() + walk.message[1:] + ".")
         if path:
             self.show_tour.emit(walk)
