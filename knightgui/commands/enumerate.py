@@ -13,8 +13,10 @@ carries the results alone.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import re
+import time
 
 from knightgui.commands._common import (
     Activity,
@@ -52,18 +54,28 @@ def _headline(en, what: str) -> str:
             f"{b.name(en.start)}{arrow}{extra}, every tie followed; {what}; Ctrl-C stops it")
 
 
-def _interrupted(e: KeyboardInterrupt, act: Activity, c: dict, moves: int,
-                 t0: float) -> BaseException:
-    """Ctrl-C during a search: the bar closed, how far it got as the one line, exit 130. A
-    terminating signal (:class:`knightgui.terminate.Terminated`, a KeyboardInterrupt too)
-    goes on as it came: the command line says which one."""
-    import time
-    act.close()
-    if type(e) is not KeyboardInterrupt:
-        return e
-    return CliError(f"interrupted after {c['solutions']:,} solutions, {c['dead_ends']:,} "
-                    f"dead ends, {moves:,} forward moves, "
-                    f"{time.perf_counter() - t0:.1f} s", code=130)
+@contextlib.contextmanager
+def _searching(en, quiet: bool, what: str, unit: str = "move", state=None):
+    """The bar of a search (its headline says ``what``). Ctrl-C: the bar closed, how far it
+    got (``state()``: counters and forward moves, by default ``en``'s) as the one line,
+    exit 130; a terminating signal (:class:`knightgui.terminate.Terminated`, a
+    KeyboardInterrupt too) goes on as it came: the command line says which one."""
+    act = Activity(quiet=quiet)
+    act.say(_headline(en, what))
+    act.start("enumerate", unit=unit, scale=True)
+    t0 = time.perf_counter()
+    try:
+        yield act
+    except KeyboardInterrupt as e:
+        act.close()
+        if type(e) is not KeyboardInterrupt:
+            raise
+        c, moves = state() if state else (_counters(en), en.forward_moves)
+        raise CliError(f"interrupted after {c['solutions']:,} solutions, {c['dead_ends']:,} "
+                       f"dead ends, {moves:,} forward moves, "
+                       f"{time.perf_counter() - t0:.1f} s", code=130) from None
+    finally:
+        act.close()
 
 
 def add_parser(sub) -> None:
@@ -112,14 +124,10 @@ def _count_by_states(en, quiet: bool) -> dict:
     cb = CountBoard(b.rows, b.cols, b)
     table = thread_table(b.rows, b.cols, TableConfig(default_table_bytes()),
                          None if b.is_classic else b)
-    import time
-    act = Activity(quiet=quiet)
-    act.say(_headline(en, "counting them with a transposition table"))
-    act.start("enumerate", unit="move", scale=True)
     out = {"solutions": 0, "dead_ends": 0, "forward_moves": 0, "p_success": 0.0}
     todo: list = fold_roots(cb, en.start, 0)        # (subtree, how many it stands for)
-    t0 = time.perf_counter()
-    try:
+    with _searching(en, quiet, "counting them with a transposition table",
+                    state=lambda: (out, int(out["forward_moves"]))) as act:
         while todo:
             (prefix, weight), todo = todo[0], todo[1:]
             r = count_subtrees(cb, en.start, [prefix], 1 << 24, table=table)
@@ -129,10 +137,6 @@ def _count_by_states(en, quiet: bool) -> dict:
             out["forward_moves"] += r.forward_moves
             out["p_success"] += weight * r.p_success
             act.show(out["forward_moves"], _searched(out))
-    except KeyboardInterrupt as e:
-        raise _interrupted(e, act, out, int(out["forward_moves"]), t0) from None
-    finally:
-        act.close()
     return out
 
 
@@ -182,32 +186,21 @@ def _cannot_write(path, e: OSError) -> str:
 
 def _write_out(path, en, limit, quiet: bool) -> dict:
     """Stream the solutions to ``path`` as they are found (flat memory); the counters."""
-    import time
-
     from knightgui_core.tietree.enumeration.solution_writer import write_solutions
-    act = Activity(quiet=quiet)
-    act.say(_headline(en, f"writing {'the first ' + format(limit, ',') if limit else 'all'} "
-                          f"to {path}"))
-    act.start("enumerate", unit="solution", scale=True)
-    t0 = time.perf_counter()
-    try:
-        return write_solutions(en, path, limit, progress=lambda c: act.show(
-            c["solutions"], f"{c['dead_ends']:,} dead ends"))
-    except KeyboardInterrupt as e:
-        raise _interrupted(e, act, _counters(en), en.forward_moves, t0) from None
-    except OSError as e:
-        raise CliError(_cannot_write(path, e)) from None
-    except ValueError as e:          # EnumerationError: a format that cannot hold this board
-        raise CliError(f"--out: {e}") from None
-    finally:
-        act.close()
+    what = f"writing {'the first ' + format(limit, ',') if limit else 'all'} to {path}"
+    with _searching(en, quiet, what, "solution") as act:
+        try:
+            return write_solutions(en, path, limit, progress=lambda c: act.show(
+                c["solutions"], f"{c['dead_ends']:,} dead ends"))
+        except OSError as e:
+            raise CliError(_cannot_write(path, e)) from None
+        except ValueError as e:      # EnumerationError: a format that cannot hold this board
+            raise CliError(f"--out: {e}") from None
 
 
 def _all_tours(args, rows: int, cols: int) -> int:
     """``--all-tours``: every path from the start, listed (``--first``, ``--out``) or
     counted (the all-tours count with its table)."""
-    import time
-
     from knightgui_core.board.tour import Tour
     from knightgui_core.studies.all_tours import all_tours_task
     from knightgui_core.tietree.alltours.all_tours_list import AllToursLister
@@ -287,37 +280,19 @@ def _all_tours(args, rows: int, cols: int) -> int:
 def _first(en, k: int, quiet: bool) -> list:
     """The first ``k`` solutions, found :data:`FIRST_CHUNK` forward moves at a time so the
     bar moves (and Ctrl-C answers) while no solution turns up."""
-    import time
-    act = Activity(quiet=quiet)
-    act.say(_headline(en, f"the first {k:,}"))
-    act.start("enumerate", unit="move", scale=True)
     sols: list = []
-    t0 = time.perf_counter()
-    try:
+    with _searching(en, quiet, f"the first {k:,}") as act:
         while len(sols) < k and not en.exhausted:
             sols += en.first(k - len(sols), max_steps=FIRST_CHUNK)
             act.show(en.forward_moves, _searched(_counters(en)))
-    except KeyboardInterrupt as e:
-        raise _interrupted(e, act, _counters(en), en.forward_moves, t0) from None
-    finally:
-        act.close()
     return sols
 
 
 def _count(en, quiet: bool) -> None:
     """Count every solution through the options matrix, with the bar."""
-    import time
-    act = Activity(quiet=quiet)
-    act.say(_headline(en, "counting them"))
-    act.start("enumerate", unit="move", scale=True)
-    t0 = time.perf_counter()
-    try:
+    with _searching(en, quiet, "counting them") as act:
         en.count(progress=lambda c: act.show(c.forward_moves, _searched(
             {"solutions": c.solutions, "dead_ends": c.dead_ends})), chunk=FIRST_CHUNK)
-    except KeyboardInterrupt as e:
-        raise _interrupted(e, act, _counters(en), en.forward_moves, t0) from None
-    finally:
-        act.close()
 
 
 def run(args) -> int:
@@ -360,7 +335,6 @@ def run(args) -> int:
     if tail_kind and en.plan.tail_kind != tail_kind:
         raise CliError(f"--{tail_kind}: {'-'.join(tail or ())} is an {en.plan.tail_kind.upper()} "
                        f"tail; use --{en.plan.tail_kind}")
-    import time
     out_kind = _out_kind(args.out, en.board) if args.out else None
     t0 = time.perf_counter()
     sols = []
