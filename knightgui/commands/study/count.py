@@ -32,6 +32,7 @@ from knightgui.commands._common import (
 )
 from knightgui.commands.study.frontier import (
     add_method_options,
+    every_start,
     run_all_tours_by_method,
     run_sequence,
     wants_sequence,
@@ -151,9 +152,7 @@ def _all_tours(args, rows: int, cols: int, workers: int | None, board, why: str)
     from knightgui_core.api import tour_count_visited
     from knightgui_core.studies.all_tours import run_all_tours
     from knightgui_core.tietree.counting.subtrees import CountError
-    if args.starts.strip().lower() != "all" or args.distinct or args.lengths:
-        raise CliError("--all-tours counts every start; it takes no --starts, --distinct "
-                       "or --lengths")
+    every_start(args)
     store = open_study_store(args)
     try:
         res = run_all_tours(rows, cols, runner=lambda tasks: run_study(
@@ -194,9 +193,7 @@ def _all_boards(args) -> int:
         raise CliError("--boards-up-to counts every path: give --all-tours")
     if args.size is not None or args.rows is not None or args.cols is not None:
         raise CliError("--boards-up-to chooses the boards: give no --size, --rows or --cols")
-    if args.starts.strip().lower() != "all" or args.distinct or args.lengths:
-        raise CliError("--all-tours counts every start; it takes no --starts, --distinct "
-                       "or --lengths")
+    every_start(args)
     limit = positive_int("--boards-up-to", args.boards_up_to, 9, MAX_SQUARES)
     workers = None if args.workers is None else positive_int("--workers", args.workers, 1, 256)
     sizes = [(k, n) for k in range(3, limit + 1) for n in range(k, limit // k + 1)]

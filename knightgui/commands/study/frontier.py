@@ -34,7 +34,8 @@ from knightgui.commands._common import CliError, emit_json, positive_int
 from knightgui.commands.study.options import scheduler_of, worker_timeout_of
 from knightgui.terminate import Terminated
 
-__all__ = ["add_method_options", "run_all_tours_by_method", "run_sequence", "wants_sequence"]
+__all__ = ["add_method_options", "every_start", "run_all_tours_by_method", "run_sequence",
+           "wants_sequence"]
 
 
 def add_method_options(p) -> None:
@@ -133,9 +134,10 @@ def _any_digits():
         sys.set_int_max_str_digits(old)
 
 
-def _frontier_errors():
-    from knightgui_core.frontier.count import FrontierError
-    return FrontierError
+def every_start(args, what: str = "--all-tours counts every start") -> None:
+    """:class:`CliError` when ``args`` ask for some starts, ``--distinct`` or ``--lengths``."""
+    if args.starts.strip().lower() != "all" or args.distinct or args.lengths:
+        raise CliError(f"{what}; it takes no --starts, --distinct or --lengths")
 
 
 def _fmt(x) -> str:
@@ -159,8 +161,8 @@ def _terminable(fn):
 def run_all_tours_by_method(args, rows: int, cols: int, board, visited) -> int:
     """Choose the method, run it (``visited``: the visited-set command, called as it is),
     print what was chosen; the frontier's table and JSON here."""
+    from knightgui_core.frontier.count import FrontierError
     from knightgui_core.studies.tour_methods import choose_method, run_frontier
-    FrontierError = _frontier_errors()
     method_arg = str(args.method).strip().lower()
     if args.starts.strip().lower() != "all":
         return _run_starts(args, rows, cols, board, method_arg)
@@ -175,9 +177,7 @@ def run_all_tours_by_method(args, rows: int, cols: int, board, visited) -> int:
                            "visited-set counter counts every path")
         print(f"method: visited-set counter ({why})")
         return int(visited(method, why))
-    if args.starts.strip().lower() != "all" or args.distinct or args.lengths:
-        raise CliError("--all-tours counts every start; it takes no --starts, --distinct "
-                       "or --lengths")
+    every_start(args)
     _no_store(args)
     k, n = min(rows, cols), max(rows, cols)
     t0 = time.perf_counter()
@@ -210,11 +210,11 @@ def _run_starts(args, rows: int, cols: int, board, method_arg: str) -> int:
     (the frontier forces the start to be an end of the path); exit 1 when none has one.
     ``--json``: the :class:`~knightgui_core.api_results.StartPathCount`'s ``to_dict()``."""
     from knightgui_core.api import start_path_count
+    from knightgui_core.frontier.count import FrontierError
     from knightgui_core.studies.all_tours import all_tours_task
     from knightgui_core.studies.count_study import parse_starts
     from knightgui_core.studies.tour_methods import choose_method, run_frontier_starts
     from knightgui_core.tietree.counting.subtrees import CountError
-    FrontierError = _frontier_errors()
     if args.distinct or args.lengths or args.closed_only:
         raise CliError("--all-tours --starts counts the paths from those starts; it takes no "
                        "--distinct, --lengths or --closed-only")
@@ -255,9 +255,8 @@ def _run_starts(args, rows: int, cols: int, board, method_arg: str) -> int:
 @_terminable
 def run_sequence(args, board_of) -> int:
     """``--cols-from A --cols-to B``: R×A … R×B by the frontier, one pass."""
-    from knightgui_core.frontier.count import MAX_COLS, MAX_ROWS
+    from knightgui_core.frontier.count import MAX_COLS, MAX_ROWS, FrontierError
     from knightgui_core.studies.tour_methods import choose_method, run_frontier
-    FrontierError = _frontier_errors()
     if not args.all_tours:
         raise CliError("--cols-from and --cols-to count every tour: give --all-tours")
     if args.rows is None or args.size is not None or args.cols is not None:

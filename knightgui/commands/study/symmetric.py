@@ -12,6 +12,7 @@ said in one line with the reason, and counted 0.
 from __future__ import annotations
 
 from knightgui.commands._common import CliError, emit_json
+from knightgui.commands.study.frontier import every_start
 from knightgui.commands.study.options import open_study_store, run_study
 
 #: the names ``--symmetry`` takes (core's list, repeated so that --help needs no engine)
@@ -37,9 +38,7 @@ def run_symmetric_count(args, rows: int, cols: int, workers: int | None, board) 
     if name not in NAMES:
         raise CliError(f"--symmetry: expected one of {', '.join(NAMES)}, "
                        f"got {str(args.symmetry)[:40]!r}")
-    if args.starts.strip().lower() != "all" or args.distinct or args.lengths:
-        raise CliError("--symmetry counts every tour; it takes no --starts, --distinct "
-                       "or --lengths")
+    every_start(args, "--symmetry counts every tour")
     store = open_study_store(args)
     try:
         res = run_symmetric(rows, cols, name, closed_only=args.closed_only,
