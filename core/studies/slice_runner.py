@@ -1,29 +1,21 @@
 """A spilled frontier count's slices as runner tasks on a Dask cluster.
 
 ``study count --all-tours --method frontier --spill DIR --scheduler tcp://HOST:PORT`` keeps
-each cell's states on disk in slices (:mod:`knightgui_core.frontier.spill`) and
-sends every slice of a cell to the cluster as one task (:func:`cluster_step`, which runs
-:func:`~knightgui_core.frontier.spill.spill_step`), so the slices of a cell run at
-once on as many workers as there are. What this asks of the cluster and what it does:
+each cell's states on disk in slices (:mod:`knightgui_core.frontier.spill`) and runs every
+slice of a cell as one task (:func:`cluster_step`), all at once. So:
 
-* the spill folder must be one that every worker sees at the same path (a shared file
-  system): a worker that cannot reach it fails its slice with one line naming itself and
-  the folder, the run stops, and the folder is removed;
-* a worker process reads one slice at a time (a lock of its process), on as many threads as
-  the worker has, at most :data:`MOST_THREADS` (the count's own cap on one machine); the
-  files are split in as many thread shares as the most threads of any worker
-  (:func:`slice_threads`), so the biggest worker merges them on all its threads;
-  its tables take at most :data:`WORKER_SHARE` of the worker's memory limit (a slice that
-  would take more is read in parts), and never more than the run's budget;
-* a worker that dies has its slice run again elsewhere by the scheduler; a slice run again
-  removes the files it wrote the first time before it writes them anew (spill_step), and the
+* every worker must see the spill folder at the same path; one that cannot fails its slice
+  in one line naming itself and the folder, and the run stops and removes the folder;
+* a worker process reads one slice at a time, on its threads (at most
+  :data:`MOST_THREADS`); the files are split in as many shares as the most threads of any
+  worker (:func:`slice_threads`); its tables take at most :data:`WORKER_SHARE` of the
+  worker's memory limit and never more than the run's budget;
+* a dead worker's slice runs again elsewhere, removing what it wrote the first time; the
   files it reads are removed only once the whole cell is done;
-* a slice on another process cannot see this process's cancel flag. It looks for the file
-  :data:`STOP_FILE` in the folder after every round of its threads instead. When the run
-  stops (cancel, Ctrl-C, SIGTERM, a failed slice, a lost cluster), :func:`stop_slices`
-  writes that file, waits until no slice marks itself running (the file
-  ``running-c{cell}-s{slice}``, which names the worker and its process; at most
-  :data:`STOP_WAIT` seconds) and removes the folder, so no slice is left on disk.
+* a slice elsewhere cannot see this process's cancel flag, so it looks for
+  :data:`STOP_FILE` after every round. When the run stops (cancel, Ctrl-C, SIGTERM, a failed
+  slice, a lost cluster), :func:`stop_slices` writes it, waits up to :data:`STOP_WAIT` s
+  until no ``running-c{cell}-s{slice}`` mark is left, and removes the folder.
 """
 from __future__ import annotations
 

@@ -1,25 +1,18 @@
 """Phadke's study on the runner (:mod:`knightgui_core.run.runner`): the algorithms become tasks.
 
-One task counts a chunk of the algorithms of one family and one start square (at most
-:data:`CHUNK` of them, in id order). Its key names the family, the start and the algorithms'
-ids (their positions in the full list of 22,432, stable across runs), e.g.
-``phadke/v1/cd/a8/54-73``: the same algorithm always lands in the same task whichever
-families a command asks for (``--family cd`` reuses the 53 strict tasks of ``--family
-strict``), so a store shared by several runs computes each algorithm once.
+One task counts up to :data:`CHUNK` algorithms of one family and start, in id order. Its key
+names the family, start and ids (``phadke/v1/cd/a8/54-73``), so an algorithm lands in the
+same task whichever families a command asks for and a shared store computes it once.
 
 >>> from knightgui_core.studies import phadke as P
 >>> res, report = run_study(P.algorithms("strict"))            # doctest: +SKIP
 >>> report.tasks_json()                                          # doctest: +SKIP
 {'total': 10, 'from_store': 0, 'computed': 10}
 
-The result of a task is ``[[id, solutions, dead_ends, forward_moves], ...]``; the counts are
-those of :func:`knightgui_core.studies.phadke.run` (the same kernel on the same inputs).
-
-A task counts its algorithms by the states of their tie trees through a table it borrows for
-its start square (:mod:`knightgui_core.tietree.counting.bits_table`): the tasks of one start (strict,
-full dash, semi dash, ...) meet the same states, so the tasks are ordered family by family
-with the starts in turn, and the tasks that run side by side have different starts, each
-finding its start's table free.
+A task's result is ``[[id, solutions, dead_ends, forward_moves], ...]``, the counts of
+:func:`knightgui_core.studies.phadke.run`. Tasks borrow a table per start square
+(:mod:`knightgui_core.tietree.counting.bits_table`), so they are ordered family by family
+with the starts in turn: tasks running side by side have different starts.
 """
 from __future__ import annotations
 
@@ -71,9 +64,8 @@ def count_ids(ids: Sequence[int]) -> list[list[int]]:
 
 @result_shape(STUDY)
 def result_shape_of(params: Any, result: Any) -> None:
-    """The shape of :func:`count_ids`'s result: one ``[id, solutions, dead_ends,
-    forward_moves]`` per id of the task's parameters, in their order, the counts whole
-    numbers ≥ 0."""
+    """Check :func:`count_ids`'s result: one ``[id, solutions, dead_ends, forward_moves]``
+    per id of the task, in order, counts ≥ 0."""
     ids = listed(obj(params, "the parameters", ("ids",))["ids"], "the parameters' ids")
     rows = listed(result, "the result", length=len(ids))
     for j, (row, i) in enumerate(zip(rows, ids)):
