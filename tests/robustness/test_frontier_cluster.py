@@ -112,7 +112,8 @@ def _marker(spill: Path, proc: subprocess.Popen, least_cell: int, timeout: float
             if cell >= least_cell and len(text) == 2:
                 return cell, me, text[0], int(text[1])
         time.sleep(0.005)
-    raise AssertionError(f"no slice ran from cell {least_cell} on: {proc.poll()}")
+    err = proc.stderr.read()[-800:] if proc.poll() is not None and proc.stderr else ""
+    raise AssertionError(f"no slice ran from cell {least_cell} on: exit {proc.poll()}: {err}")
 
 
 @pytest.mark.slow
