@@ -111,20 +111,13 @@ def write_above(bar: Any, stream: Any, line: str) -> None:
 
 
 class Activity:
-    """What a long command says on stderr while it works, by the study runner's rule
-    (:class:`knightgui.commands.study.options.TaskBar`): a tqdm bar only when stderr is a
-    terminal, and nothing at all with ``--json`` (``quiet``), whose stderr carries only
-    errors and stdout only the JSON object.
+    """What a long command says on stderr while it works: a tqdm bar only when stderr is a
+    terminal, nothing at all with ``--json`` (``quiet``).
 
-    * :meth:`say` — one line saying what the command does now and what it costs, above the
-      bar; on a pipe or in a log file only a line said ``always`` (a stage that takes
-      minutes or gigabytes, one plain line as ``knightgui warmup`` prints its stages), so
-      that a quick command's stderr keeps to its errors;
-    * :meth:`start`, :meth:`show`, :meth:`close` — the bar of one stage: ``show(n, text)``
-      moves it to ``n`` (of ``total``, or a running count when the total is not known) with
-      ``text`` beside it; tqdm redraws it at most every ``mininterval`` seconds. A stage
-      that cannot report (one long numpy call) starts its bar with ``tick``: a thread
-      redraws it every second, so its clock runs.
+    * :meth:`say` — one line above the bar; on a pipe or in a log only a line said
+      ``always`` (a stage that takes minutes or gigabytes);
+    * :meth:`start`, :meth:`show`, :meth:`close` — the bar of one stage; one that cannot
+      report starts with ``tick``: a thread redraws it every second, so its clock runs.
 
     A line or bar that cannot be written is dropped: progress never ends the command."""
 

@@ -1,34 +1,13 @@
 """What every study command shares: ``--store``, ``--scheduler``, ``--worker-timeout``, the
 progress bar, Ctrl-C.
 
-A study command does::
-
-    from knightgui.commands.study.options import add_runner_options, run_study
-
-    def add_parser(studies):
-        p = studies.add_parser("my-study", ...)
-        add_runner_options(p)            # --store FILE, --scheduler ADDR, --worker-timeout S
-        ...
-
-    def run(args):
-        tasks = my_study_tasks(...)              # list[knightgui_core.run.runner.Task]
-        report = run_study(args, tasks, "my study")
-        ...                                      # build the answer from report.results
-        out["tasks"] = report.tasks_json()       # in --json
-
-``run_study`` opens the store (a bad file: exit 2, one line, the file untouched; a read-only
-one is read, and a study that would have to add tasks to it stops before computing any, exit
-2 with one line saying "read-only"), picks the
-scheduler (``--scheduler``, else ``$KNIGHTGUI_SCHEDULER``, else this machine; a malformed
-address is refused before connecting), draws a tqdm bar
-on stderr when stderr is a terminal and ``--json`` is not given, and on Ctrl-C stops at once
-(exit 130) with every finished task committed. SIGTERM (``kill``, a batch system's time limit)
-and SIGHUP (the terminal closed) are handled the same way, with one line saying how many of
-the study's tasks the store keeps (``terminated; 12 tasks kept in the store``) and exit 143 or
-129, the shell's codes for them. A cluster
-that loses its scheduler, or has no worker for ``--worker-timeout`` seconds (60 by default),
-ends the study with one line saying what the store keeps, exit 2; while it waits for a
-worker (or for a scheduler that does not answer) a line on stderr says so, and how long.
+A study's ``add_parser`` calls :func:`add_runner_options`; its ``run`` builds its tasks and
+calls :func:`run_study`, which opens the store (a bad file, or a read-only one missing some
+tasks: exit 2, one line), picks the scheduler (``--scheduler``, else
+``$KNIGHTGUI_SCHEDULER``, else this machine), draws a bar on a terminal without ``--json``,
+and on Ctrl-C, SIGTERM or SIGHUP leaves at once (exit 130, 143, 129) with one line saying
+how many tasks the store keeps. A cluster that loses its scheduler, or has no worker for
+``--worker-timeout`` seconds, ends the study with exit 2.
 """
 from __future__ import annotations
 
