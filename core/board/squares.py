@@ -298,17 +298,6 @@ class Board:
                 self.index(right, 0))
 
     # -------------------------------------------------------------------- names
-    @property
-    def has_algebraic(self) -> bool:
-        """Always true: every width has letter names (``aa``, ``ab``, … after ``z``)."""
-        return True
-
-    def file_letters(self, col: int) -> str:
-        """Letters of column ``col`` (0-based) on this board."""
-        if not 0 <= col < self.cols:
-            raise BoardError(f"column {col + 1} is off the {self.cols}×{self.rows} board")
-        return column_letters(col)
-
     def name(self, sq: int) -> str:
         """Name of a flat index: column letters and row (``c7``; ``cn1`` is column 92, row 1).
         The same scheme on every board; ``col,row`` is :meth:`numeric_name`."""

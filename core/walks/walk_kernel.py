@@ -52,8 +52,6 @@ from .walk_loop_kernel import (
     visit,
 )
 
-#: the codes :func:`greedy_walk` knows (the low 8 bits of ``tie``): TieRule.PHADKE … CENTER_FAR_RANDOM
-N_TIE_CODES = int(TieRule.CENTER_FAR_RANDOM) + 1
 CENTRES = ("exact", "one-based", "far")
 METRICS = ("euclid", "manhattan", "chebyshev")
 
@@ -68,7 +66,6 @@ def roth_code(residual_random: bool, centre: int = 0, metric: int = 0) -> int:
 
 DC = np.array([2, 1, -1, -2, -2, -1, 1, 2], dtype=np.int64)
 DR = np.array([-1, -2, -2, -1, 1, 2, 2, 1], dtype=np.int64)
-SHIFT = 40
 SALT = 0x2545F4914F6CDD1D
 
 

@@ -7,7 +7,7 @@ in arrays, so ``advance_kernel`` can stop after any number of forward moves and 
 later with exactly the same results.
 
 Two records travel through every kernel (``N`` squares, ``L`` numbers the search places):
-:class:`Tables`, what the search reads and never writes (:func:`board_tables`), and
+:class:`Tables`, what the search reads and never writes, and
 :class:`State`, what it writes (:func:`new_state`). Their fields:
 
 * ``neighbours`` int32[N, 8]: square reached by move type t+1, or -1 (``Board.neighbours``).
@@ -120,13 +120,6 @@ def tables(nbr: np.ndarray, dashed: Iterable[int]) -> Arrays5:
     dcount = np.empty(n, np.int32)
     compact_table(nbr, keep, dl, dtype_, dcount)
     return nl, ntype, ncount, dl, dcount
-
-
-def board_tables(nbr: np.ndarray, dashed: Iterable[int], may_end: np.ndarray) -> Tables:
-    """The :class:`Tables` of a board: its neighbour table ``nbr`` int32[N, 8], the flat
-    squares of its dashed approach cells and ``may_end`` int8[N] (see the module
-    docstring)."""
-    return Tables(nbr, *tables(nbr, dashed), may_end)
 
 
 @njit
