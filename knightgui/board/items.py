@@ -1,21 +1,8 @@
-"""Graphics items of the board view: the tour polyline, the move-number painter, the
-candidate labels of the construction animation (the board's images: :mod:`.board_images`).
-
-Board coordinates: square ``(col, row)`` covers ``[col, col+1] × [row, row+1]`` in view
-units; row 0 is at the bottom (the view's y axis points up).
-
-Every item here paints *one* thing for the whole board and only what is visible:
-
-* :class:`TourPathItem` keeps one cached ``QPainterPath`` for boards up to
-  :data:`FULL_PATH_LIMIT` squares; above that it builds a path of the visible segments only
-  and skips drawing when a square is smaller than :attr:`TourPathItem.min_px` pixels (the
-  colour-by-move image carries the tour there).
-* :class:`NumbersItem` draws the move numbers of the visible squares, in device pixels, and
-  nothing when the numbers would not be legible.
+"""The board view's tour polyline and move-number painter. Square ``(col, row)`` covers
+``[col, col+1] × [row, row+1]`` in view units, row 0 at the bottom. Each item paints one
+thing for the whole board, and only what is visible.
 """
 from __future__ import annotations
-
-import logging
 
 import numpy as np
 import pyqtgraph as pg
@@ -23,6 +10,7 @@ from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPen, QStaticText, QTransform
 
 from knightgui.board.images import colour_index
+from knightgui.board.paint import device_pixels, pixels_per_unit, safe_paint, visible_rect
 from knightgui.board.sums import line_sums_shown, paint_line_sums, sums_tip
 
 #: Boards up to this many squares keep one cached path of the whole tour.
@@ -31,33 +19,6 @@ FULL_PATH_LIMIT = 250_000
 WIDE_PEN_PX = 14.0
 #: At most this many visible segments are drawn as separate lines.
 MAX_LINES = 60_000
-
-def safe_paint(paint):
-    """An exception inside ``paint()`` must never reach Qt (it would abort the process):
-    log it once and draw nothing for that item."""
-    def wrapper(self, p, *args):
-        try:
-            paint(self, p, *args)
-        except Exception:  # noqa: BLE001
-            if not getattr(self, "_paint_failed", False):
-                self._paint_failed = True
-                logging.getLogger("knightgui.board").exception("paint of %s failed",
-                                                                type(self).__name__)
-    return wrapper
-
-
-def _pixels_per_unit(painter) -> float:
-    """Device pixels per board unit under the painter's current (item → device) transform."""
-    t = painter.transform()
-    return float(np.hypot(t.m11(), t.m12()))
-
-
-def _visible_rect(painter, bounds: QRectF) -> QRectF:
-    """The part of ``bounds`` (item coordinates) that lands on the painted device."""
-    inv, ok = painter.transform().inverted()
-    if not ok:
-        return QRectF(bounds)
-    return inv.mapRect(QRectF(painter.viewport())).intersected(bounds)
 
 
 # ---------------------------------------------------------------------- the path
@@ -116,14 +77,14 @@ class TourPathItem(pg.GraphicsObject):
             raise RuntimeError("no path is drawn")       # a bug: callers check first
         return self._p
 
+    def _centres(self, squares: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The centres (x, y) of flat ``squares``, as float64."""
+        return ((squares % self._cols + 0.5).astype(np.float64),
+                (squares // self._cols + 0.5).astype(np.float64))
+
     def _xy(self):
         if self._xy_cache is None:
-            p = self._path()
-            x = (p % self._cols).astype(np.float64)
-            x += 0.5
-            y = (p // self._cols).astype(np.float64)
-            y += 0.5
-            self._xy_cache = (x, y)
+            self._xy_cache = self._centres(self._path())
         return self._xy_cache
 
     def full_path(self):
@@ -168,10 +129,7 @@ class TourPathItem(pg.GraphicsObject):
         """Start and end coordinates of the lines that draw moves ``seg`` (square centres;
         a move across a wrapping edge gives two lines, each leaving the board)."""
         p = self._path()
-        a, b = p[seg], p[seg + 1]
-        cols = self._cols
-        xa, ya = a % cols + 0.5, a // cols + 0.5
-        xb, yb = b % cols + 0.5, b // cols + 0.5
+        (xa, ya), (xb, yb) = self._centres(p[seg]), self._centres(p[seg + 1])
         if self._steps is None:
             return (xa, ya, xb, yb)
         dx, dy = self._steps[seg, 0], self._steps[seg, 1]
@@ -204,9 +162,7 @@ class TourPathItem(pg.GraphicsObject):
         elif len(seg):
             keep = np.union1d(seg, seg + 1)
             conn = np.isin(keep, seg)
-            q = self._path()[keep]
-            path = pg.arrayToQPath((q % self._cols + 0.5).astype(np.float64),
-                                   (q // self._cols + 0.5).astype(np.float64), connect=conn)
+            path = pg.arrayToQPath(*self._centres(self._path()[keep]), connect=conn)
         self._window_key, self._window_path = key, path
         return path
 
@@ -229,9 +185,6 @@ class TourPathItem(pg.GraphicsObject):
     def paint(self, p, opt, widget):
         """Draw the segments that fall in the exposed rectangle (all of them below the full-path
         limit)."""
-        if self._steps is None:
-            self._paint(p)
-            return
         p.save()                            # the clip to the board stays with this item
         try:
             self._paint(p)
@@ -241,10 +194,10 @@ class TourPathItem(pg.GraphicsObject):
     def _paint(self, p):
         if self._p is None:
             return
-        px = _pixels_per_unit(p)
+        px = pixels_per_unit(p)
         if px < self.min_px:
             return
-        rect = _visible_rect(p, self._bounds)
+        rect = visible_rect(p, self._bounds)
         if self._steps is not None:
             p.setClipRect(self._bounds)     # a wrapped move's halves end at the edges
         if px >= WIDE_PEN_PX:
@@ -338,30 +291,31 @@ class NumbersItem(pg.GraphicsObject):
     @safe_paint
     def paint(self, p, opt, widget):
         """Draw the move numbers of the visible squares, when they are large enough to read."""
-        self.last_painted = 0
-        self.last_sums_painted = 0
+        self.last_painted = self.last_sums_painted = 0
         if self._numbers is None:
             return
-        if self.row_sums and self.show_sums:
-            self.last_sums_painted = paint_line_sums(p, self.row_sums, self.col_sums)
-        px = _pixels_per_unit(p)
+        vr = visible_rect(p, self._bounds)
+        with device_pixels(p) as (t, px):
+            if self.row_sums and self.show_sums:
+                self.last_sums_painted = paint_line_sums(p, t, px, self.row_sums,
+                                                         self.col_sums)
+            self.last_painted = self._paint_numbers(p, t, px, vr)
+
+    def _paint_numbers(self, p, t, px: float, vr: QRectF) -> int:
+        """Draw the numbers of the squares in ``vr`` (device pixels); returns how many."""
         fpx = self.font_px(px)
-        if fpx < self.min_font_px:
-            return
+        if self._numbers is None or fpx < self.min_font_px:
+            return 0
         rows, cols = self._numbers.shape
-        vr = _visible_rect(p, self._bounds)
         c0, c1 = max(int(np.floor(vr.left())), 0), min(int(np.ceil(vr.right())), cols)
         r0, r1 = max(int(np.floor(vr.top())), 0), min(int(np.ceil(vr.bottom())), rows)
         if c1 <= c0 or r1 <= r0:
-            return
+            return 0
         block = self._numbers[r0:r1, c0:c1]
         rr, cc = np.nonzero(block > 0)
         if len(rr) == 0:
-            return
+            return 0
         vals = block[rr, cc]
-        t = p.transform()
-        p.save()
-        p.setTransform(QTransform())
         font = QFont()
         font.setPixelSize(max(int(round(fpx)), 1))
         p.setFont(font)
@@ -391,5 +345,4 @@ class NumbersItem(pg.GraphicsObject):
                     st.prepare(QTransform(), font)
                     entry = cache[n] = (st, st.size().width() / 2.0)
                 p.drawStaticText(QPointF(xs[i] - entry[1], ys[i] - half_h), entry[0])
-        p.restore()
-        self.last_painted = len(rr)
+        return len(rr)

@@ -1,13 +1,49 @@
-"""Small overlay items of the board view: start / end markers and the candidates of the
-construction animation. Both paint in device pixels so they stay readable at any zoom."""
+"""Overlay items of the board view: start / end markers, the candidates of the animation
+and of Watch, the file and rank labels; all paint in device pixels (readable at any zoom)."""
 from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QPen, QTransform
+from PySide6.QtGui import QColor, QFont, QPen
 
-from knightgui.board.items import _pixels_per_unit, safe_paint
+from knightgui.board.paint import device_pixels, label_font, safe_paint
 from knightgui_core.board.squares import column_letters
+
+
+# ------------------------------------------------------------ marks on squares
+class SquareMarksItem(pg.GraphicsObject):
+    """Marks on squares, ``(col, row, kind)``, painted in device pixels so they read the
+    same at any zoom: a subclass draws them in :meth:`draw`."""
+
+    def __init__(self, z: float) -> None:
+        super().__init__()
+        self._items: list[tuple] = []
+        self._bounds = QRectF()
+        self.setZValue(z)
+
+    def _set_items(self, items, rows: int, cols: int) -> None:
+        """``items``: (square, kind) pairs; squares off the board are dropped."""
+        self.prepareGeometryChange()
+        self._bounds = QRectF(0, 0, cols, rows)
+        self._items = [(int(s) % cols, int(s) // cols, kind) for s, kind in items
+                       if 0 <= int(s) < rows * cols]
+        self.update()
+
+    def boundingRect(self):
+        """The board's rectangle, in square units."""
+        return QRectF(self._bounds)
+
+    @safe_paint
+    def paint(self, p, opt, widget):
+        """Set the painter to device pixels, then :meth:`draw` the marks."""
+        if self._items:
+            with device_pixels(p, antialias=True) as (t, px):
+                self.draw(p, t, px)
+
+    def draw(self, p, t, px: float) -> None:
+        """Draw ``self._items``; ``t`` maps square units to pixels, ``px`` pixels a square."""
+        raise NotImplementedError
+
 
 # --------------------------------------------------------- candidates (animation, Watch)
 #: the outlets badge of a numbered square: its radius in squares (centred on the square's
@@ -30,16 +66,13 @@ def candidate_layout(px: float, numbered: bool) -> tuple[float, float, float, fl
     return px * 0.47, px / 2, -px / 2, badge
 
 
-class CandidatesItem(pg.GraphicsObject):
+class CandidatesItem(SquareMarksItem):
     """The candidates of the move being animated or watched: a ring on each square and its
-    outlets (:func:`candidate_layout`: never over the square's move number)."""
+    outlets (:func:`candidate_layout`: never over the square's move number). Its items:
+    ``(col, row, outlets, chosen, numbered)``, numbered when the square shows a number."""
 
     def __init__(self):
-        super().__init__()
-        # col, row, outlets, chosen, numbered (the square has a move number drawn)
-        self._items: list[tuple[int, int, int, bool, bool]] = []
-        self._bounds = QRectF()
-        self.setZValue(30)
+        super().__init__(30)
 
     def set_candidates(self, items, rows: int, cols: int, chosen: int = -1,
                        numbered=frozenset()):
@@ -59,16 +92,8 @@ class CandidatesItem(pg.GraphicsObject):
         """The board's rectangle and half a square around it (a corner badge)."""
         return QRectF(self._bounds).adjusted(-0.5, -0.5, 0.5, 0.5)
 
-    @safe_paint
-    def paint(self, p, opt, widget):
+    def draw(self, p, t, px: float) -> None:
         """Draw the candidate rings and their outlet counts."""
-        if not self._items:
-            return
-        px = _pixels_per_unit(p)
-        t = p.transform()
-        p.save()
-        p.setTransform(QTransform())
-        p.setRenderHint(p.RenderHint.Antialiasing, True)
         font = QFont()
         font.setBold(True)
         for col, row, outlets, chosen, numbered in self._items:
@@ -88,50 +113,6 @@ class CandidatesItem(pg.GraphicsObject):
             p.setPen(colour)
             p.drawText(QRectF(b.x() - badge, b.y() - badge, 2 * badge, 2 * badge),
                        Qt.AlignmentFlag.AlignCenter, str(outlets))
-        p.restore()
-
-
-# ------------------------------------------------------------ marks on squares
-class SquareMarksItem(pg.GraphicsObject):
-    """Marks on squares, ``(col, row, kind)``, painted in device pixels so they read the
-    same at any zoom: a subclass draws them in :meth:`draw`."""
-
-    def __init__(self, z: float) -> None:
-        super().__init__()
-        self._items: list[tuple[int, int, str]] = []
-        self._bounds = QRectF()
-        self.setZValue(z)
-
-    def _set_items(self, items, rows: int, cols: int) -> None:
-        """``items``: (square, kind) pairs; squares off the board are dropped."""
-        self.prepareGeometryChange()
-        self._bounds = QRectF(0, 0, cols, rows)
-        self._items = [(int(s) % cols, int(s) // cols, kind) for s, kind in items
-                       if 0 <= int(s) < rows * cols]
-        self.update()
-
-    def boundingRect(self):
-        """The board's rectangle, in square units."""
-        return QRectF(self._bounds)
-
-    @safe_paint
-    def paint(self, p, opt, widget):
-        """Set the painter to device pixels, then :meth:`draw` the marks."""
-        if not self._items:
-            return
-        px = _pixels_per_unit(p)
-        t = p.transform()
-        p.save()
-        p.setTransform(QTransform())
-        p.setRenderHint(p.RenderHint.Antialiasing, True)
-        try:
-            self.draw(p, t, px)
-        finally:
-            p.restore()
-
-    def draw(self, p, t, px: float) -> None:
-        """Draw ``self._items``; ``t`` maps square units to pixels, ``px`` pixels a square."""
-        raise NotImplementedError
 
 
 # ------------------------------------------------------------ start / end markers
@@ -212,15 +193,12 @@ class EdgeLabelsItem(pg.GraphicsObject):
     @safe_paint
     def paint(self, p, opt, widget):
         """Draw the file letters and rank numbers that are in view."""
-        if not self.rows:
-            return
-        px = _pixels_per_unit(p)
-        t = p.transform()
-        p.save()
-        p.setTransform(QTransform())
-        font = QFont()
-        font.setPixelSize(int(min(max(px * 0.3, 11), 16)))
-        p.setFont(font)
+        if self.rows:
+            with device_pixels(p) as (t, px):
+                self._draw(p, t, px)
+
+    def _draw(self, p, t, px: float) -> None:
+        p.setFont(label_font(px))
         p.setPen(QColor(70, 70, 70))
         every = self.cols <= 26 and self.rows <= 26
         view = QRectF(p.viewport())
@@ -240,4 +218,3 @@ class EdgeLabelsItem(pg.GraphicsObject):
                     A = Qt.AlignmentFlag
                     p.drawText(r, (A.AlignHCenter | A.AlignTop) if axis == 0 else
                                (A.AlignRight | A.AlignVCenter), text)
-        p.restore()

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QTransform
+from PySide6.QtGui import QColor, QFontMetrics
 
+from knightgui.board.paint import label_font
 from knightgui_core.board.squares import column_letters
 
 __all__ = ["line_sums_shown", "paint_line_sums", "sums_tip", "band_px", "MAX_SIDE", "MARGIN"]
@@ -68,13 +69,6 @@ def line_sums_shown(numbers: np.ndarray | None) -> tuple[tuple[int, ...], tuple[
             tuple(int(v) for v in whole.sum(axis=0)))
 
 
-def _font(px: float) -> QFont:
-    """The sums' font at ``px`` pixels a square."""
-    font = QFont()
-    font.setPixelSize(int(min(max(px * 0.3, 11), 16)))
-    return font
-
-
 def band_px(px: float, rows: int, cols: int) -> tuple[float, float]:
     """The pixels the sums of any tour of ``rows`` × ``cols`` take beside the board at
     ``px`` pixels a square: (width right of the ranks, height above the files); (0, 0)
@@ -83,21 +77,18 @@ def band_px(px: float, rows: int, cols: int) -> tuple[float, float]:
         return 0.0, 0.0
     n = rows * cols
     widest = cols * n - cols * (cols - 1) // 2          # a rank of the highest numbers
-    return 4.0 + QFontMetrics(_font(px)).horizontalAdvance("0" * len(str(widest))), 21.0
+    return 4.0 + QFontMetrics(label_font(px)).horizontalAdvance("0" * len(str(widest))), 21.0
 
 
-def paint_line_sums(p, row_sums: tuple[int, ...], col_sums: tuple[int, ...]) -> int:
-    """Paint the sums with painter ``p`` (in the board's square units); returns how many it
-    wrote (none while a square is under 14 pixels: they would not fit)."""
-    t = p.transform()
-    px = float(np.hypot(t.m11(), t.m12()))
+def paint_line_sums(p, t, px: float, row_sums: tuple[int, ...],
+                    col_sums: tuple[int, ...]) -> int:
+    """Paint the sums with painter ``p`` in device pixels (``t`` maps square units to them,
+    ``px`` pixels a square); returns how many it wrote (none under 14 pixels a square)."""
     if px < 14 or not row_sums:
         return 0
     rows, cols = len(row_sums), len(col_sums)
     targets = (magic_total(rows, cols, 0), magic_total(rows, cols, 1))
-    p.save()
-    p.setTransform(QTransform())
-    p.setFont(_font(px))
+    p.setFont(label_font(px))
     align = Qt.AlignmentFlag
     painted = 0
     for axis, sums in ((0, row_sums), (1, col_sums)):
@@ -116,5 +107,4 @@ def paint_line_sums(p, row_sums: tuple[int, ...], col_sums: tuple[int, ...]) -> 
     p.setPen(QColor(70, 70, 70))
     p.drawText(QRectF(c.x() + 4, c.y() - 21, 60, 18), align.AlignLeft | align.AlignBottom,
                "Σ")
-    p.restore()
     return painted

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPen, QTransform
+from PySide6.QtGui import QColor, QPen
 
-from knightgui.board.items import safe_paint
+from knightgui.board.paint import device_pixels, safe_paint
 
 #: the overlay's colour (a purple that neither the path nor the markers use)
 COLOUR = QColor(140, 40, 200)
@@ -57,23 +57,19 @@ class SymmetryItem(pg.GraphicsObject):
         """Draw the centre or the axis."""
         if not self.name or not self._rows:
             return
-        t = p.transform()
-        p.save()
-        p.setTransform(QTransform())
-        p.setRenderHint(p.RenderHint.Antialiasing, True)
-        pen = QPen(COLOUR, 3.0)
-        pen.setStyle(Qt.PenStyle.DashLine)
-        p.setPen(pen)
-        p.setBrush(Qt.BrushStyle.NoBrush)
-        for seg in self.segments():
-            p.drawLine(QLineF(t.map(seg.p1()), t.map(seg.p2())))
-        if self.name in ("half-turn", "quarter-turn"):
-            c = t.map(QPointF(self._cols / 2, self._rows / 2))
-            p.setPen(QPen(COLOUR, 3.0))
-            p.drawEllipse(c, 9.0, 9.0)
-            p.setBrush(COLOUR)
-            p.drawEllipse(c, 3.0, 3.0)
-            if self.name == "quarter-turn":
-                p.setBrush(Qt.BrushStyle.NoBrush)
-                p.drawRect(QRectF(c.x() - 15, c.y() - 15, 30, 30))
-        p.restore()
+        with device_pixels(p, antialias=True) as (t, _px):
+            pen = QPen(COLOUR, 3.0)
+            pen.setStyle(Qt.PenStyle.DashLine)
+            p.setPen(pen)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            for seg in self.segments():
+                p.drawLine(QLineF(t.map(seg.p1()), t.map(seg.p2())))
+            if self.name in ("half-turn", "quarter-turn"):
+                c = t.map(QPointF(self._cols / 2, self._rows / 2))
+                p.setPen(QPen(COLOUR, 3.0))
+                p.drawEllipse(c, 9.0, 9.0)
+                p.setBrush(COLOUR)
+                p.drawEllipse(c, 3.0, 3.0)
+                if self.name == "quarter-turn":
+                    p.setBrush(Qt.BrushStyle.NoBrush)
+                    p.drawRect(QRectF(c.x() - 15, c.y() - 15, 30, 30))

@@ -118,7 +118,7 @@ class BoardView(pg.GraphicsView):
             self.set_board(board=board)
         self.path = np.asarray(path, dtype=np.int32)
         self.closed = (bool(closed) and len(self.path) == self.rows * self.cols > 2
-                       and self._knight_move(int(self.path[-1]), int(self.path[0])))
+                       and self.board.is_knight_move(int(self.path[-1]), int(self.path[0])))
         self.ties = None if ties is None else np.asarray(ties, dtype=bool)[: len(self.path)]
         self.numbers = numbers_of(self.path, self.rows, self.cols)
         self._refresh()
@@ -203,13 +203,6 @@ class BoardView(pg.GraphicsView):
             self.fit()
 
     # -------------------------------------------------------------- queries
-    def _knight_move(self, a: int, b: int) -> bool:
-        if not self.board.is_classic:
-            return self.board.is_knight_move(a, b)
-        dc = abs(a % self.cols - b % self.cols)
-        dr = abs(a // self.cols - b // self.cols)
-        return {dc, dr} == {1, 2}
-
     def square_at(self, x: float, y: float) -> int:
         """The flat square under a point of the scene, or -1."""
         col, row = int(np.floor(x)), int(np.floor(y))
@@ -228,20 +221,9 @@ class BoardView(pg.GraphicsView):
         knight move away that were still unvisited when the knight arrived on it."""
         if sq < 0:
             return 0
-        c, r = sq % self.cols, sq // self.cols
-        nb = []
-        if not self.board.is_classic:
-            nb = [u for u in moves_from(self.board, sq) if u >= 0]     # no table: no numba
-        else:
-            for dc, dr in ((2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2), (1, 2),
-                           (2, 1)):
-                if 0 <= c + dc < self.cols and 0 <= r + dr < self.rows:
-                    nb.append((r + dr) * self.cols + c + dc)
-        k = self.move_number(sq)
-        if k == 0:
-            return len(nb)
-        numbers = self.numbers
-        if numbers is None:
+        nb = [u for u in moves_from(self.board, sq) if u >= 0]     # no table: no numba
+        k, numbers = self.move_number(sq), self.numbers
+        if k == 0 or numbers is None:
             return len(nb)
         return sum(1 for s in nb if numbers.flat[s] == 0 or numbers.flat[s] > k)
 
