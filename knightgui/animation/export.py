@@ -471,6 +471,9 @@ def _write_gif(fh, renderer: FrameRenderer, progress, cancel) -> None:
         getattr(writer, "images_to_write", []).clear()
         with contextlib.suppress(Exception):
             writer.close()
+        # the traceback keeps this frame: drop the plugin now, while imageio's module
+        # globals exist; its __del__ at interpreter exit would fail and print a traceback
+        writer = None
         raise
 
 
