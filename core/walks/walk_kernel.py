@@ -142,7 +142,8 @@ def pad_sq(L: tuple[np.ndarray, int], s: int) -> int:
     return (s // W - 2) * L[1] + s % W - 2
 
 
-# the walk loops of walk_loop_kernel on the padded layout
+# the walk loops of walk_loop_kernel on the padded layout, kept for speed and memory
+# (bench/topology.py: 1000×1000 Phadke walk 10× and lookahead 2× the neighbour table's)
 _pad_ordered = specialise(ordered_walk, "ordered_walk_padded", nxt=pad_nxt, sq=pad_sq)
 _pad_keyed = specialise(
     keyed_walk, "keyed_walk_padded", nxt=pad_nxt, sq=pad_sq, start_rc=pad_rc,
