@@ -74,15 +74,17 @@ class FileRefused(ResourceError, OSError):
 
 
 def _kind(mode: int) -> str:
-    for test, name in _KIND:
-        if test(mode):
-            return name
-    return "not a regular file"
+    return next((name for test, name in _KIND if test(mode)), "not a regular file")
 
 
 def _display(path: Path) -> str:
     s = str(path)
     return s if len(s) <= 120 else "…" + s[-119:]
+
+
+def _os_refused(verb: str, p: Path, e: OSError) -> FileRefused:
+    """The one sentence of an ``OSError`` from the system: ``cannot VERB PATH: why``."""
+    return FileRefused(e.errno or errno.EIO, f"cannot {verb} {_display(p)}: {e.strerror or e}", p)
 
 
 def _target_path(path: str | os.PathLike) -> Path:
@@ -112,8 +114,7 @@ def check_write_target(path: str | os.PathLike) -> os.stat_result | None:
         raise FileRefused(errno.EINVAL, f"{_display(p)!r} is not a usable file name", p) \
             from None
     except OSError as e:
-        raise FileRefused(e.errno or errno.EIO, f"cannot write {_display(p)}: "
-                          f"{e.strerror or e}", p) from None
+        raise _os_refused("write", p, e) from None
     if stat.S_ISLNK(st.st_mode):
         raise FileRefused(errno.ELOOP, f"{_display(p)} is a symbolic link, not a regular "
                           "file; nothing was written", p)
@@ -229,16 +230,12 @@ def atomic_writer(path: str | os.PathLike, mode: str = "wb", *, encoding: str = 
 
 
 def _sync_dir(folder: Path) -> None:
-    try:
+    with contextlib.suppress(OSError):
         dfd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
 
 
 def write_bytes(path: str | os.PathLike, data: bytes | bytearray | memoryview, *,
@@ -267,14 +264,12 @@ def open_regular(path: str | os.PathLike, limit: int = DEFAULT_READ_LIMIT, *,
     except ValueError:
         raise FileRefused(errno.EINVAL, f"{str(p)!r} is not a usable file name", p) from None
     except OSError as e:
-        raise FileRefused(e.errno or errno.EIO, f"cannot open {_display(p)}: "
-                          f"{e.strerror or e}", p) from None
+        raise _os_refused("open", p, e) from None
     _check_readable(p, st, limit, memory_factor)
     try:
         fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as e:
-        raise FileRefused(e.errno or errno.EIO, f"cannot open {_display(p)}: "
-                          f"{e.strerror or e}", p) from None
+        raise _os_refused("open", p, e) from None
     try:
         _check_readable(p, os.fstat(fd), limit, memory_factor)   # the same file we looked at
         return os.fdopen(fd, "rb", closefd=True)
@@ -309,8 +304,7 @@ def read_bytes(path: str | os.PathLike, limit: int = DEFAULT_READ_LIMIT, *,
         except FileRefused:
             raise
         except OSError as e:
-            raise FileRefused(e.errno or errno.EIO, f"cannot read {_display(p)}: "
-                              f"{e.strerror or e}", p) from None
+            raise _os_refused("read", p, e) from None
 
 
 def _size(n: int) -> str:
