@@ -153,16 +153,13 @@ def _all_tours(args, rows: int, cols: int, workers: int | None, board, why: str)
     from knightgui_core.studies.all_tours import run_all_tours
     from knightgui_core.tietree.counting.subtrees import CountError
     every_start(args)
-    store = open_study_store(args)
-    try:
-        res = run_all_tours(rows, cols, runner=lambda tasks: run_study(
-            args, tasks, f"all tours {rows}x{cols}", store=store, workers=workers),
-            board=None if board.is_classic else board)
-    except CountError as e:
-        raise CliError(str(e)) from None
-    finally:
-        if store is not None:
-            store.close()
+    with open_study_store(args) as store:
+        try:
+            res = run_all_tours(rows, cols, runner=lambda tasks: run_study(
+                args, tasks, f"all tours {rows}x{cols}", store=store, workers=workers),
+                board=None if board.is_classic else board)
+        except CountError as e:
+            raise CliError(str(e)) from None
     if res.cancelled:
         raise CliError("the count did not finish")
     count = tour_count_visited(board, res, why, res.seconds)
@@ -197,27 +194,24 @@ def _all_boards(args) -> int:
     limit = positive_int("--boards-up-to", args.boards_up_to, 9, MAX_SQUARES)
     workers = None if args.workers is None else positive_int("--workers", args.workers, 1, 256)
     sizes = [(k, n) for k in range(3, limit + 1) for n in range(k, limit // k + 1)]
-    store = open_study_store(args)
-    t0 = time.perf_counter()
-    out = []
-    try:
-        for k, n in sizes:
-            board = board_of(args, k, n)
-            res = run_all_tours(k, n, runner=lambda tasks, k=k, n=n: run_study(
-                args, tasks, f"all tours {k}x{n}", store=store, workers=workers),
-                board=None if board.is_classic else board)
-            if res.cancelled:
-                raise CliError(f"the count of {k}×{n} did not finish")
-            d = res.to_dict()
-            out.append({"rows": k, "cols": n, "directed_paths": d["totals"]["tours"],
-                        "undirected_paths": d["undirected_paths"],
-                        "closed_tours": d["undirected_closed_tours"],
-                        "seconds": round(res.seconds, 3)})
-    except CountError as e:
-        raise CliError(str(e)) from None
-    finally:
-        if store is not None:
-            store.close()
+    with open_study_store(args) as store:
+        t0 = time.perf_counter()
+        out = []
+        try:
+            for k, n in sizes:
+                board = board_of(args, k, n)
+                res = run_all_tours(k, n, runner=lambda tasks, k=k, n=n: run_study(
+                    args, tasks, f"all tours {k}x{n}", store=store, workers=workers),
+                    board=None if board.is_classic else board)
+                if res.cancelled:
+                    raise CliError(f"the count of {k}×{n} did not finish")
+                d = res.to_dict()
+                out.append({"rows": k, "cols": n, "directed_paths": d["totals"]["tours"],
+                            "undirected_paths": d["undirected_paths"],
+                            "closed_tours": d["undirected_closed_tours"],
+                            "seconds": round(res.seconds, 3)})
+        except CountError as e:
+            raise CliError(str(e)) from None
     seconds = time.perf_counter() - t0
     print(f"{'board':>7} {'directed paths':>16} {'undirected':>14} {'closed tours':>13} "
           f"{'seconds':>8}")
@@ -346,8 +340,7 @@ def run(args) -> int:
     if args.distinct:
         act.say(f"count {rows}×{cols} --distinct: every tour is counted first, then listed "
                 "again and compared to find the distinct ones")
-    store = open_study_store(args)
-    try:
+    with open_study_store(args) as store:
         def runner(tasks):
             return run_study(args, tasks, f"count {rows}x{cols}", store=store,
                              workers=workers)
@@ -359,9 +352,6 @@ def run(args) -> int:
             res = run_count(rows, cols, squares, options=options, runner=runner)
         except CountError as e:
             raise CliError(str(e)) from None
-    finally:
-        if store is not None:
-            store.close()
     distinct = None
     if args.distinct:
         distinct = _distinct(rows, cols, res.totals["tours"], act)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import os
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from knightgui.commands._common import CliError, positive_int, write_above
@@ -58,12 +59,19 @@ def open_store(path: str | None):
         raise CliError(f"--store: {e}") from None
 
 
-def open_study_store(args):
+@contextmanager
+def open_study_store(args) -> Iterator[Any]:
     """The study's store (``--store``; None without one), opened once ``--scheduler`` and
-    ``--worker-timeout`` are checked: a malformed address leaves no new file behind."""
+    ``--worker-timeout`` are checked (a malformed address leaves no new file behind), closed
+    on leaving the ``with``."""
     scheduler_of(args)
     worker_timeout_of(args)
-    return open_store(getattr(args, "store", None))
+    store = open_store(getattr(args, "store", None))
+    try:
+        yield store
+    finally:
+        if store is not None:
+            store.close()
 
 
 def refuse_read_only(store, tasks: Sequence[Any]) -> None:

@@ -80,15 +80,11 @@ def run(args) -> int:
         raise CliError("--checkpoint is replaced by --store FILE (SQLite); give both once to "
                        "read the old checkpoint into the store")
     algos = P.algorithms(args.family)
-    store = open_study_store(args)
-    try:
+    with open_study_store(args) as store:
         if args.checkpoint is not None:
             _import_checkpoint(args.checkpoint, store)
         report = run_study(args, phadke_tasks(algos), f"phadke {args.family}", store=store,
                            workers=workers)
-    finally:
-        if store is not None:
-            store.close()
     from knightgui_core.studies.phadke.runner import counts_of
     wanted = {a.id for a in algos}
     res = P.StudyResult(algos)

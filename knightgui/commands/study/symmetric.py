@@ -39,18 +39,15 @@ def run_symmetric_count(args, rows: int, cols: int, workers: int | None, board) 
         raise CliError(f"--symmetry: expected one of {', '.join(NAMES)}, "
                        f"got {str(args.symmetry)[:40]!r}")
     every_start(args, "--symmetry counts every tour")
-    store = open_study_store(args)
-    try:
-        res = run_symmetric(rows, cols, name, closed_only=args.closed_only,
-                            board=None if board.is_classic else board,
-                            runner=lambda tasks: run_study(
-                                args, tasks, f"{name} tours {rows}x{cols}", store=store,
-                                workers=workers))
-    except CountError as e:
-        raise CliError(str(e)) from None
-    finally:
-        if store is not None:
-            store.close()
+    with open_study_store(args) as store:
+        try:
+            res = run_symmetric(rows, cols, name, closed_only=args.closed_only,
+                                board=None if board.is_classic else board,
+                                runner=lambda tasks: run_study(
+                                    args, tasks, f"{name} tours {rows}x{cols}", store=store,
+                                    workers=workers))
+        except CountError as e:
+            raise CliError(str(e)) from None
     if res.cancelled:
         raise CliError("the count did not finish")
     for part in res.parts:
