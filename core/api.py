@@ -57,6 +57,7 @@ from .api_results import (
     TourResult,
     UncrossedStudy,
     WarnsdorffCount,
+    _board_dict,
 )
 from .board.squares import Board, SquareSpec
 from .board.tour import Tour
@@ -655,8 +656,7 @@ def check_tour(file: str | os.PathLike[str]) -> TourCheck:
         tour = Tour.load(file)
     except NotATourError as e:
         return TourCheck(name, False, str(e), data={"valid": False, "file": name, "why": str(e)})
-    data = {"valid": True, "file": name, "why": None, "rows": tour.rows, "cols": tour.cols,
-            "topology": tour.board.topology, "leaper": list(tour.board.leaper),
+    data = {"valid": True, "file": name, "why": None, **_board_dict(tour.board),
             "closed": bool(tour.closed), "closed_path": tour.is_closed_path,
             "squares": tour.board.size, "method": tour.method,
             "canonical": canonical_id(tour.board, tour.path),
@@ -695,25 +695,24 @@ def check_path(board: Board, squares: Sequence[SquareSpec], *, completions: bool
     verdict = quick_verdict(b, path)
     names = tuple(b.name(int(s)) for s in path)
     data: dict[str, Any] = {
-        "rows": b.rows, "cols": b.cols, "topology": b.topology, "leaper": list(b.leaper),
-        "path": list(names), "free": verdict.free,
+        **_board_dict(b), "path": list(names), "free": verdict.free,
         "verdict": {"lost": verdict.lost, "closed_lost": verdict.closed_lost,
                     "reasons": [{"kind": r.kind.value, "sentence": r.sentence,
                                  "squares": [b.name(s) for s in r.squares],
                                  "closed_only": r.closed_only} for r in verdict.reasons]}}
-    if not completions:
-        return PathVerdict(b, names, verdict.free, verdict.lost, verdict.closed_lost,
-                           data=data)
-    from .walks.hand.completions import completions as count_completions
-    res = count_completions(b, path, budget_seconds=float(budget))
-    data.update({
-        "extendable": res.extendable,
-        "completions": {"open": res.open, "closed": res.closed} if res.counted else None,
-        "example": None if res.example is None else [b.name(s) for s in res.example],
-        "reason": res.reason or None, "nodes": res.nodes, "seconds": round(res.seconds, 4)})
-    return PathVerdict(b, names, verdict.free, verdict.lost, verdict.closed_lost,
-                       res.extendable, res.open if res.counted else None,
-                       res.closed if res.counted else None, float(res.seconds), data=data)
+    counted: tuple[Any, ...] = ()
+    if completions:
+        from .walks.hand.completions import completions as count_completions
+        res = count_completions(b, path, budget_seconds=float(budget))
+        data.update({
+            "extendable": res.extendable,
+            "completions": {"open": res.open, "closed": res.closed} if res.counted else None,
+            "example": None if res.example is None else [b.name(s) for s in res.example],
+            "reason": res.reason or None, "nodes": res.nodes, "seconds": round(res.seconds, 4)})
+        counted = (res.extendable, res.open if res.counted else None,
+                   res.closed if res.counted else None, float(res.seconds))
+    return PathVerdict(b, names, verdict.free, verdict.lost, verdict.closed_lost, *counted,
+                       data=data)
 
 
 def corner_tails(board: Board, start: SquareSpec, end: SquareSpec) -> CornerTails:
@@ -788,12 +787,11 @@ def tour_count_frontier(board: Board, fr: Any, why: str, closed_only: bool,
     as rows; chosen for ``why``) as a :class:`TourCount`."""
     from .studies.tour_methods import frontier_records
     rec = frontier_records(fr, transposed=board.rows > board.cols)[0]
-    data = {"study": "all-tours", **rec, "topology": board.topology,
-            "leaper": list(board.leaper), "method": "frontier", "method_reason": why,
-            "closed_only": bool(closed_only), "peak_states": fr.peak_states,
-            "peak_table_bytes": fr.peak_table_bytes, "column_states": list(fr.column_states),
-            "slices": list(fr.slices), "resumed_cells": fr.resumed_cells,
-            "seconds": round(seconds, 3)}
+    data = {"study": "all-tours", **rec, **_board_dict(board), "method": "frontier",
+            "method_reason": why, "closed_only": bool(closed_only),
+            "peak_states": fr.peak_states, "peak_table_bytes": fr.peak_table_bytes,
+            "column_states": list(fr.column_states), "slices": list(fr.slices),
+            "resumed_cells": fr.resumed_cells, "seconds": round(seconds, 3)}
     tours, paths = rec["totals"]["tours"], rec["undirected_paths"]
     return TourCount(board, None if tours is None else int(tours),
                      None if paths is None else int(paths),
@@ -807,9 +805,8 @@ def start_path_count(board: Board, per_start: Mapping[str, Mapping[str, int]], m
     ``method`` for ``why``, as a :class:`StartPathCount`."""
     per = {s: {"tours": int(r["tours"]), "closed": int(r["closed"])}
            for s, r in per_start.items()}
-    data = {"study": "all-tours", "rows": board.rows, "cols": board.cols,
-            "topology": board.topology, "leaper": list(board.leaper), "per_start": per,
-            "method": method, "method_reason": why, "seconds": round(seconds, 3)}
+    data = {"study": "all-tours", **_board_dict(board), "per_start": per, "method": method,
+            "method_reason": why, "seconds": round(seconds, 3)}
     return StartPathCount(board, method, why, per, float(seconds), data=data)
 
 
