@@ -63,13 +63,16 @@ def dimmed_when_disabled(icon: QIcon) -> QIcon:
     return out if not out.isNull() else icon
 
 
-def _fill(menu: QMenu, items: Iterable[QAction | None]) -> None:
-    """Add ``items`` to ``menu`` in order; None is a separator."""
+def _fill(bar: QMenu | QToolBar, items: Iterable[QAction | QWidget | None]) -> None:
+    """Add ``items`` to ``bar`` in order: an action, a widget (a toolbar's), None a
+    separator."""
     for item in items:
         if item is None:
-            menu.addSeparator()
+            bar.addSeparator()
+        elif isinstance(item, QAction):
+            bar.addAction(item)
         else:
-            menu.addAction(item)
+            bar.addWidget(item)
 
 
 class _EnabledFollower(QObject):
@@ -146,17 +149,16 @@ def make_actions(w) -> WindowActions:
     tb = QToolBar("Stepping")
     tb.setObjectName("stepping")
     w.addToolBar(tb)
-    jump_box = QSpinBox(minimum=1, maximum=2_000_000_000)
-    jump_box.setKeyboardTracking(False)
-    jump_box.setToolTip("jump to solution number (Enter)")
-    play_speed = QSpinBox(minimum=1, maximum=240, value=10, suffix=" /s")
-    play_speed.setToolTip("solutions per second while playing")
-    anim_speed = QSpinBox(minimum=1, maximum=100_000, value=20, suffix=" moves/s")
-    anim_speed.setToolTip("speed of the construction animation")
-    watch_speed = QSpinBox(minimum=0, maximum=10_000, value=100, suffix=" moves/s")
-    watch_speed.setSpecialValueText("max")
-    watch_speed.setToolTip("speed of Watch: forward moves a second (max: as fast as the "
-                           "board can be painted)")
+    jump_box = QSpinBox(minimum=1, maximum=2_000_000_000, keyboardTracking=False,
+                        toolTip="jump to solution number (Enter)")
+    play_speed = QSpinBox(minimum=1, maximum=240, value=10, suffix=" /s",
+                          toolTip="solutions per second while playing")
+    anim_speed = QSpinBox(minimum=1, maximum=100_000, value=20, suffix=" moves/s",
+                          toolTip="speed of the construction animation")
+    watch_speed = QSpinBox(minimum=0, maximum=10_000, value=100, suffix=" moves/s",
+                           specialValueText="max",
+                           toolTip="speed of Watch: forward moves a second (max: as fast as "
+                                   "the board can be painted)")
     def solve(*_: object) -> None:
         """Solve, then give the board the keyboard: the stepping keys (Left, Right, Home,
         End) work at once, not only after a click on the board."""
@@ -211,10 +213,8 @@ def make_actions(w) -> WindowActions:
     # the toolbar's short names (the menus keep the long ones): every control fits 1024 px
     acts.new_only.setIconText("New only")
     acts.watch_step.setIconText("Step")
-    acts.numbers.setChecked(True)
-    acts.path.setChecked(True)
-    acts.sums.setChecked(True)
-    colour["auto"].setChecked(True)
+    for a in (acts.numbers, acts.path, acts.sums, colour["auto"]):
+        a.setChecked(True)
 
     file_menu = w.menuBar().addMenu("&File")
     w.menuBar().insertMenu(acts.view_menu.menuAction(), file_menu)
@@ -228,27 +228,12 @@ def make_actions(w) -> WindowActions:
           (acts.solve, acts.cancel, None, acts.first, acts.prev, acts.next, acts.last,
            acts.new_only, acts.play, None, acts.watch, acts.watch_pause, acts.watch_step, None,
            acts.anim))
-    for a in (acts.solve, acts.cancel):
-        tb.addAction(a)
-    tb.addSeparator()
-    for a in (acts.first, acts.prev, acts.next, acts.last):
-        tb.addAction(a)
     go_to = QLabel(" Go to ")
     go_to.setBuddy(jump_box)
     jump_box.installEventFilter(_EnabledFollower(go_to, jump_box))
-    tb.addWidget(go_to)
-    tb.addWidget(jump_box)
-    tb.addAction(acts.new_only)
-    tb.addAction(acts.play)
-    tb.addWidget(play_speed)
-    tb.addSeparator()
-    tb.addAction(acts.watch)
-    tb.addAction(acts.watch_pause)
-    tb.addAction(acts.watch_step)
-    tb.addWidget(watch_speed)
-    tb.addSeparator()
-    tb.addAction(acts.anim)
-    tb.addWidget(anim_speed)
+    _fill(tb, (acts.solve, acts.cancel, None, acts.first, acts.prev, acts.next, acts.last,
+               go_to, jump_box, acts.new_only, acts.play, play_speed, None, acts.watch,
+               acts.watch_pause, acts.watch_step, watch_speed, None, acts.anim, anim_speed))
     acts.cancel.setEnabled(False)
     # the toolbar's boxes take the wheel only with the focus, as the Controls panel's do
     # the toolbar's boxes as wide as their text needs

@@ -14,7 +14,6 @@ keys that are not actions are added from :data:`MOUSE_AND_KEYS`.
 from __future__ import annotations
 
 import platform
-from pathlib import Path
 
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import Qt
@@ -36,7 +35,7 @@ from knightgui import __version__
 from knightgui.guide import find_docs, find_guide
 from knightgui.guide.viewer import GuideWindow
 
-__all__ = ["add_help_menu", "shortcut_rows", "docs_folder", "about_text", "GETTING_STARTED"]
+__all__ = ["add_help_menu", "shortcut_rows", "about_text", "GETTING_STARTED"]
 
 #: what the mouse and the keys that are no menu action do on the board
 MOUSE_AND_KEYS = (
@@ -121,14 +120,6 @@ def shortcut_rows(window: QMainWindow) -> list[tuple[str, str, str]]:
         rows.append((where.get(a, "Window"), keys, f"{what}: {tip}" if tip else what))
     rows.sort(key=lambda r: (r[0], r[2]))
     return rows + list(MOUSE_AND_KEYS)
-
-
-def docs_folder() -> Path | None:
-    """The folder of the reference documents (``docs/`` of a source checkout), when there
-    is one."""
-    docs = find_docs()
-    return docs.folder if docs.found and docs.folder is not None and docs.folder.name == "docs" \
-        else None
 
 
 def _dialog(parent: QWidget, title: str, body: QWidget, size: tuple[int, int]) -> QDialog:

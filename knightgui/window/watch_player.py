@@ -108,19 +108,14 @@ class WatchPlayer(QObject):
         except EnumerationError as e:
             self.status.emit(f"Cannot watch: {e}")
             return False
-        self._begin(req, en.board, SearchWatch(en))
-        self._enumerator = en
-        self.matrix.clear("Watching the search: the options matrix fills as ties are met")
-        self.counter.set_counts(found=0, state="Watching the search…")
-        self.timing.start("watching…")
-        self._timer.start()
-        self.activeChanged.emit(True)
-        self.status.emit("Watching the search (Run ▸ Watch off: finish at full speed)")
-        return True
+        return self._begin(req, en.board, SearchWatch(en), en, "the search",
+                           "the options matrix fills as ties are met", found=0)
 
-    def _begin(self, req: Request, board: Board, watch: SearchWatch | BacktrackWatch) -> None:
-        """Start watching ``watch``: the clock, the empty board, no tour id (the path on the
-        board is the search's, not a tour)."""
+    def _begin(self, req: Request, board: Board, watch: SearchWatch | BacktrackWatch,
+               enumerator: Enumerator | None, what: str, note: str, **counts) -> bool:
+        """Start watching ``watch`` (``what`` it plays, for the panels): the clock, the empty
+        board, no tour id (the path on the board is the search's, not a tour), ``note`` in
+        the options matrix, ``counts`` on the counter; True."""
         self.request, self._board, self._watch = req, board, watch
         self._credit = 0.0
         self._t0 = self._tick_at = time.perf_counter()
@@ -129,10 +124,17 @@ class WatchPlayer(QObject):
         self.paused = False
         self.last = None
         self.frames = 0
-        self._enumerator = None
+        self._enumerator = enumerator
         self._kept = []
         self.view.set_tour(np.zeros(0, dtype=np.int32), board=board)
         self.counter.show_identity(None)
+        self.matrix.clear(f"Watching {what}: {note}")
+        self.counter.set_counts(state=f"Watching {what}…", **counts)
+        self.timing.start("watching…")
+        self._timer.start()
+        self.activeChanged.emit(True)
+        self.status.emit(f"Watching {what} (Run ▸ Watch off: finish at full speed)")
+        return True
 
     def _seconds(self) -> float:
         """Time spent watching, the pauses left out."""
@@ -153,16 +155,28 @@ class WatchPlayer(QObject):
         if w is not None and b is not None:
             self.view.set_tour(w.path(), closed and found, None, board=b)
         self.counter.set_counts(state="tour found" if found else "no tour", warning=not found)
-        self.timing.set_single(seconds, f"warnsdorff backtracking (watched), "
-                                        f"{step.dead_ends:,} dead ends", step.forward_moves)
+        self._show_time(step, seconds)
         self.timing.stop("done" if found else "no tour")
-        self.status.emit(f"Watched to the end: a tour after {step.forward_moves:,} nodes and "
-                         f"{step.dead_ends:,} dead ends" if found else
-                         f"Watched to the end: no tour ({step.forward_moves:,} nodes, "
-                         f"{step.dead_ends:,} dead ends)")
+        self._ended(f"Watched to the end: a tour after {step.forward_moves:,} nodes and "
+                    f"{step.dead_ends:,} dead ends" if found else
+                    f"Watched to the end: no tour ({step.forward_moves:,} nodes, "
+                    f"{step.dead_ends:,} dead ends)", int(found), step)
+
+    def _ended(self, line: str, found: int, step: WatchStep) -> None:
+        """The watch is over: ``line`` said, ``finished`` emitted."""
+        self.status.emit(line)
         self._watch = None
         self.activeChanged.emit(False)
-        self.finished.emit(int(found), step.dead_ends, step.forward_moves)
+        self.finished.emit(found, step.dead_ends, step.forward_moves)
+
+    def _show_time(self, step: WatchStep, seconds: float) -> None:
+        """The timing panel after ``step``, ``seconds`` into the watch."""
+        if self._backtracking:
+            self.timing.set_single(seconds, f"warnsdorff backtracking (watched), "
+                                            f"{step.dead_ends:,} dead ends", step.forward_moves)
+        else:
+            self.timing.set_enumeration(step.solutions, step.dead_ends, step.forward_moves,
+                                        seconds)
 
     def _start_backtracking(self, req: Request) -> bool:
         from knightgui_core.walks.backtrack_watch import BacktrackWatch
@@ -173,16 +187,8 @@ class WatchPlayer(QObject):
         except ValueError as e:         # SolveError, BoardError, an unknown rule
             self.status.emit(f"Cannot watch: {e}")
             return False
-        self._begin(req, board, watch)
-        self.matrix.clear("Watching the backtracking walk: it keeps no options matrix "
-                          "(Exhaustive mode fills one)")
-        self.counter.set_counts(state="Watching the backtracking walk…")
-        self.timing.start("watching…")
-        self._timer.start()
-        self.activeChanged.emit(True)
-        self.status.emit("Watching the backtracking walk (Run ▸ Watch off: finish at full "
-                         "speed)")
-        return True
+        return self._begin(req, board, watch, None, "the backtracking walk",
+                           "it keeps no options matrix (Exhaustive mode fills one)")
 
     def stop(self, quiet: bool = False) -> None:
         """Stop at once (the board keeps the last frame)."""
@@ -301,14 +307,11 @@ class WatchPlayer(QObject):
             self.view.set_candidates([])
             self.counter.set_counts(found=step.solutions, total=step.solutions,
                                     exhausted=True)
-            self.timing.set_enumeration(step.solutions, step.dead_ends, step.forward_moves,
-                                        seconds)
+            self._show_time(step, seconds)
             self.timing.stop("done")
-            self.status.emit(f"Watched to the end: {step.solutions:,} solutions, "
-                             f"{step.dead_ends:,} dead ends, {step.forward_moves:,} moves")
-            self._watch = None
-            self.activeChanged.emit(False)
-            self.finished.emit(step.solutions, step.dead_ends, step.forward_moves)
+            self._ended(f"Watched to the end: {step.solutions:,} solutions, "
+                        f"{step.dead_ends:,} dead ends, {step.forward_moves:,} moves",
+                        step.solutions, step)
             return
         path = w.path()
         self.view.set_tour(path, False, None)
@@ -335,12 +338,7 @@ class WatchPlayer(QObject):
             state = f"Paused at move {step.number:,}" + (f": {state}" if state else
                                                          " (Step: one move)")
         self.counter.set_counts(found=step.solutions, state=state or "Watching…")
-        if self._backtracking:
-            self.timing.set_single(seconds, f"warnsdorff backtracking (watched), "
-                                            f"{step.dead_ends:,} dead ends", step.forward_moves)
-        else:
-            self.timing.set_enumeration(step.solutions, step.dead_ends, step.forward_moves,
-                                        seconds)
+        self._show_time(step, seconds)
         if flash is not None:
             if flash.backed_up_to is None:
                 self.status.emit(f"Dead end at move {flash.number:,}: every square is visited "
