@@ -9,10 +9,10 @@ drawn on stderr when stderr is a terminal.
 """
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from knightgui.commands._common import CliError, positive_int
+from knightgui.commands.study.options import TaskBar
 
 
 def add_options(p) -> None:
@@ -86,34 +86,11 @@ def _writable(name: str) -> None:
         raise CliError(f"--animate: cannot write {name!r}: the folder is not writable")
 
 
-class _FrameBar:
-    """A tqdm bar of frames on stderr, only when stderr is a terminal."""
-
-    def __init__(self, stream=None):
-        self.stream = stream or sys.stderr
-        self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self._bar: Any = None
-
-    def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        if self._bar is None:
-            from tqdm import tqdm
-            self._bar = tqdm(total=total, desc="animation", unit="frame", file=self.stream,
-                             dynamic_ncols=True, leave=False, mininterval=0.1)
-        self._bar.update(done - self._bar.n)
-
-    def close(self) -> None:
-        if self._bar is not None:
-            self._bar.close()
-            self._bar = None
-
-
 def write(args, tour, settings: dict[str, Any]) -> dict[str, Any]:
     """Write the animation; returns what ``--json`` reports under ``"animation"``. A file
     that cannot be written is a :class:`CliError` (exit 2), with nothing left behind."""
     from knightgui.animation import export as ax
-    bar = _FrameBar()
+    bar = TaskBar("animation", unit="frame")
     try:
         res = ax.export_animation(tour, args.animate, progress=bar, **settings)
     except ax.AnimationError as e:

@@ -16,7 +16,7 @@ import pytest
 
 from knightgui.animation import export as ax
 from knightgui.cli import run
-from knightgui.commands.animate import _FrameBar
+from knightgui.commands.study.options import TaskBar
 from knightgui_core.system.errors import Cancelled
 from knightgui_core.walks.solve import solve
 
@@ -202,7 +202,7 @@ def test_progress_bar_only_on_a_terminal():
             return True
     tty, plain = Tty(), io.StringIO()
     for stream in (tty, plain):
-        bar = _FrameBar(stream)
+        bar = TaskBar("animation", stream=stream, unit="frame")   # solve --animate's
         for k in range(1, 6):
             bar(k, 5)
         bar.close()

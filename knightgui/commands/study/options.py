@@ -101,12 +101,13 @@ def scheduler_of(args) -> str:
 
 
 class TaskBar:
-    """A tqdm bar of tasks on stderr (done / total, rate, time left), only when stderr is a
-    terminal and ``enabled``; callable as ``progress(done, total)``."""
+    """A tqdm bar of tasks (or other ``unit``) on stderr (done / total, rate, time left),
+    only when stderr is a terminal and ``enabled``; callable as ``progress(done, total)``."""
 
     def __init__(self, label: str, enabled: bool = True, stream=None,
-                 mininterval: float = 0.1):
+                 mininterval: float = 0.1, unit: str = "task"):
         self.mininterval = mininterval
+        self.unit = unit
         self.stream = stream or sys.stderr
         tty = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.enabled = bool(enabled and tty)
@@ -118,7 +119,7 @@ class TaskBar:
             return
         if self._bar is None:
             from tqdm import tqdm
-            self._bar = tqdm(total=total, desc=self.label, unit="task", file=self.stream,
+            self._bar = tqdm(total=total, desc=self.label, unit=self.unit, file=self.stream,
                              dynamic_ncols=True, leave=False, initial=done,
                              mininterval=self.mininterval, miniters=1)
             return
