@@ -6,6 +6,7 @@ a function giving the tour on the board, one showing a tour, the status line and
 dialog), so it can be built and tested on its own."""
 from __future__ import annotations
 
+import functools
 import logging
 import os
 from collections.abc import Callable
@@ -61,6 +62,7 @@ def tour_words(t: Tour) -> str:
 
 def guarded(fn):
     """Wrap a slot: an exception becomes a dialog and a log line, never a crash."""
+    @functools.wraps(fn)
     def wrapper(self, *args, **kwargs):
         try:
             return fn(self, *args, **kwargs)
@@ -68,8 +70,6 @@ def guarded(fn):
             log.exception("error in %s", fn.__name__)
             self.show_error("Unexpected error", f"{type(e).__name__}: {e}")
             return None
-    wrapper.__name__ = fn.__name__
-    wrapper.__doc__ = fn.__doc__
     return wrapper
 
 

@@ -28,7 +28,6 @@ from PySide6.QtWidgets import (
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
-    QWidget,
 )
 
 from knightgui import __version__
@@ -122,18 +121,6 @@ def shortcut_rows(window: QMainWindow) -> list[tuple[str, str, str]]:
     return rows + list(MOUSE_AND_KEYS)
 
 
-def _dialog(parent: QWidget, title: str, body: QWidget, size: tuple[int, int]) -> QDialog:
-    d = QDialog(parent)
-    d.setWindowTitle(title)
-    lay = QVBoxLayout(d)
-    lay.addWidget(body)
-    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-    buttons.rejected.connect(d.reject)
-    lay.addWidget(buttons)
-    d.resize(*size)
-    return d
-
-
 def shortcuts_dialog(window: QMainWindow) -> QDialog:
     rows = shortcut_rows(window)
     table = QTableWidget(len(rows), 3)
@@ -144,13 +131,17 @@ def shortcuts_dialog(window: QMainWindow) -> QDialog:
     table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
     table.verticalHeader().setVisible(False)
     table.setWordWrap(True)
-    head = table.horizontalHeader()
-    head.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-    head.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-    head.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+    fit = QHeaderView.ResizeMode.ResizeToContents
+    for column, mode in enumerate((fit, fit, QHeaderView.ResizeMode.Stretch)):
+        table.horizontalHeader().setSectionResizeMode(column, mode)
     table.resizeRowsToContents()
-    d = _dialog(window, "Keyboard shortcuts", table, (760, 560))
-    d.setObjectName("shortcuts")
+    d = QDialog(window, objectName="shortcuts", windowTitle="Keyboard shortcuts")
+    lay = QVBoxLayout(d)
+    lay.addWidget(table)
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    buttons.rejected.connect(d.reject)
+    lay.addWidget(buttons)
+    d.resize(760, 560)
     return d
 
 

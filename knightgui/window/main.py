@@ -191,14 +191,13 @@ class MainWindow(QMainWindow):
         r.busyChanged.connect(self._busy)
         self.act.jump_box.valueChanged.connect(lambda n: self.results.jump(n))
         r.currentChanged.connect(self._current_changed)
-        self.act.play_speed.valueChanged.connect(self.results.set_play_speed)
-        self.results.set_play_speed(self.act.play_speed.value())
-        self.act.anim_speed.valueChanged.connect(self.animator.set_speed)
-        self.animator.set_speed(self.act.anim_speed.value())
+        for box, set_speed in ((self.act.play_speed, self.results.set_play_speed),
+                               (self.act.anim_speed, self.animator.set_speed),
+                               (self.act.watch_speed, self.watcher.set_speed)):
+            box.valueChanged.connect(set_speed)
+            set_speed(box.value())
         self.animator.finished.connect(lambda: self.act.anim.setChecked(False))
         self.animator.frame.connect(self._anim_frame)
-        self.act.watch_speed.valueChanged.connect(self.watcher.set_speed)
-        self.watcher.set_speed(self.act.watch_speed.value())
         self.watcher.status.connect(lambda s: self.statusBar().showMessage(s))
         self.watcher.activeChanged.connect(self._watch_active)
         self.watcher.finished.connect(lambda *_: self._keep_watched())
