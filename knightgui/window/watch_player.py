@@ -1,17 +1,14 @@
 """Watch the search: Phadke's exhaustive enumeration, or the backtracking walk, played on
 the board move by move.
 
-:class:`WatchPlayer` drives a :class:`knightgui_core.tietree.enumeration.watch.SearchWatch` from a timer on
-the window's thread, a bounded number of forward moves a frame (each a few µs, and never more
-than :data:`FRAME_BUDGET` of work a frame, so the window keeps painting): the partial path
-grows and shrinks on the board, the square just taken and its tied rivals (kept in the
-options matrix for later) are marked with their outlets, a dead end is said in the status
-line with the square where the search got stuck, the options matrix fills row by row, the
-counters tick. Speed: 1 to 10,000 moves a second, or 0 for as fast as painting allows. Pause
-and single step; :meth:`WatchPlayer.stop` stops at once. Turning the watch off hands the same
-request to the solver thread, which runs it from the start at full speed: the same
-solutions, kept for stepping. The solutions met while watching are kept too
-(:meth:`WatchPlayer.kept`), so a stopped or finished watch leaves them steppable.
+:class:`WatchPlayer` steps a :class:`knightgui_core.tietree.enumeration.watch.SearchWatch`
+(or a backtracking watch) from a timer on the window's thread, at most :data:`FRAME_BUDGET`
+of work a frame so the window keeps painting: the path, the square taken and its tied
+rivals with their outlets, dead ends in the status line, the options matrix and the
+counters. Speed: 1 to :data:`MAX_SPEED` moves a second, or 0 for as fast as painting
+allows; pause, single step, :meth:`WatchPlayer.stop` at once. Turning the watch off hands
+the request to the solver thread (the same solutions at full speed); the solutions met
+while watching are kept for stepping (:meth:`WatchPlayer.kept`).
 """
 from __future__ import annotations
 
