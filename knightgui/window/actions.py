@@ -71,7 +71,7 @@ def _fill(bar: QMenu | QToolBar, items: Iterable[QAction | QWidget | None]) -> N
             bar.addSeparator()
         elif isinstance(item, QAction):
             bar.addAction(item)
-        else:
+        elif isinstance(bar, QToolBar):
             bar.addWidget(item)
 
 
@@ -149,16 +149,17 @@ def make_actions(w) -> WindowActions:
     tb = QToolBar("Stepping")
     tb.setObjectName("stepping")
     w.addToolBar(tb)
-    jump_box = QSpinBox(minimum=1, maximum=2_000_000_000, keyboardTracking=False,
-                        toolTip="jump to solution number (Enter)")
-    play_speed = QSpinBox(minimum=1, maximum=240, value=10, suffix=" /s",
-                          toolTip="solutions per second while playing")
-    anim_speed = QSpinBox(minimum=1, maximum=100_000, value=20, suffix=" moves/s",
-                          toolTip="speed of the construction animation")
-    watch_speed = QSpinBox(minimum=0, maximum=10_000, value=100, suffix=" moves/s",
-                           specialValueText="max",
-                           toolTip="speed of Watch: forward moves a second (max: as fast as "
-                                   "the board can be painted)")
+    jump_box = QSpinBox(minimum=1, maximum=2_000_000_000)
+    jump_box.setKeyboardTracking(False)
+    jump_box.setToolTip("jump to solution number (Enter)")
+    play_speed = QSpinBox(minimum=1, maximum=240, value=10, suffix=" /s")
+    play_speed.setToolTip("solutions per second while playing")
+    anim_speed = QSpinBox(minimum=1, maximum=100_000, value=20, suffix=" moves/s")
+    anim_speed.setToolTip("speed of the construction animation")
+    watch_speed = QSpinBox(minimum=0, maximum=10_000, value=100, suffix=" moves/s")
+    watch_speed.setSpecialValueText("max")
+    watch_speed.setToolTip("speed of Watch: forward moves a second (max: as fast as the "
+                           "board can be painted)")
     def solve(*_: object) -> None:
         """Solve, then give the board the keyboard: the stepping keys (Left, Right, Home,
         End) work at once, not only after a click on the board."""

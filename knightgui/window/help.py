@@ -135,7 +135,9 @@ def shortcuts_dialog(window: QMainWindow) -> QDialog:
     for column, mode in enumerate((fit, fit, QHeaderView.ResizeMode.Stretch)):
         table.horizontalHeader().setSectionResizeMode(column, mode)
     table.resizeRowsToContents()
-    d = QDialog(window, objectName="shortcuts", windowTitle="Keyboard shortcuts")
+    d = QDialog(window)
+    d.setObjectName("shortcuts")
+    d.setWindowTitle("Keyboard shortcuts")
     lay = QVBoxLayout(d)
     lay.addWidget(table)
     buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
