@@ -15,7 +15,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 from knightgui.commands._common import CliError, positive_int, write_above
@@ -194,30 +194,26 @@ def run_study(args, tasks: Sequence[Any], label: str, *, store=None,
     from knightgui_core.run.store import StoreError
     sched = scheduler_of(args)
     timeout = worker_timeout_of(args)
-    own = store is None
-    if own:
-        store = open_store(getattr(args, "store", None))
     bar = TaskBar(label, enabled=not getattr(args, "json", False))
     study = tasks[0].study if tasks else None
-    try:
-        refuse_read_only(store, tasks)
-        return run_tasks(tasks, store=store, scheduler=sched, progress=bar,
-                         on_result=on_result, workers=workers, worker_timeout=timeout,
-                         notice=lambda line: bar.say(f"{label}: {line}"))
-    except KeyboardInterrupt as e:           # Ctrl-C, or Terminated (SIGTERM, SIGHUP)
-        bar.close()
-        _quick_exit(store, signum=getattr(e, "signum", None), study=study)
-        raise                                  # not reached
-    except SchedulerError as e:
-        raise CliError(f"--scheduler: {e}") from None
-    except ClusterLost as e:
-        bar.close()
-        raise CliError(f"{label}: {e.reason}; {_lost_tasks(store, e)}") from None
-    except StoreError as e:
-        raise CliError(f"--store: {e}") from None
-    except RunnerError as e:
-        raise CliError(f"{label}: {e}") from None
-    finally:
-        bar.close()
-        if own and store is not None:
-            store.close()
+    with open_study_store(args) if store is None else nullcontext(store) as store:
+        try:
+            refuse_read_only(store, tasks)
+            return run_tasks(tasks, store=store, scheduler=sched, progress=bar,
+                             on_result=on_result, workers=workers, worker_timeout=timeout,
+                             notice=lambda line: bar.say(f"{label}: {line}"))
+        except KeyboardInterrupt as e:           # Ctrl-C, or Terminated (SIGTERM, SIGHUP)
+            bar.close()
+            _quick_exit(store, signum=getattr(e, "signum", None), study=study)
+            raise                                  # not reached
+        except SchedulerError as e:
+            raise CliError(f"--scheduler: {e}") from None
+        except ClusterLost as e:
+            bar.close()
+            raise CliError(f"{label}: {e.reason}; {_lost_tasks(store, e)}") from None
+        except StoreError as e:
+            raise CliError(f"--store: {e}") from None
+        except RunnerError as e:
+            raise CliError(f"{label}: {e}") from None
+        finally:
+            bar.close()
