@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from knightgui_core.system.errors import InputError
@@ -21,6 +23,16 @@ class CliError(InputError):
     def __init__(self, message: str, code: int = EXIT_BAD_INPUT):
         super().__init__(message)
         self.code = code
+
+
+@contextmanager
+def cli_errors(*errors: type[BaseException], prefix: str = "") -> Iterator[None]:
+    """An error of ``errors`` raised inside becomes a :class:`CliError` (exit 2): ``prefix``
+    and its text, without the traceback."""
+    try:
+        yield
+    except errors as e:
+        raise CliError(f"{prefix}{e}") from None
 
 
 def one_line(text: str, limit: int = 300) -> str:
@@ -71,30 +83,24 @@ def positive_int(name: str, value, lo: int = 1, hi: int = 1_000_000) -> int:
 def parse_square(board, text, what: str = "square") -> int:
     """A square of the board from its name or ``col,row``, or a :class:`CliError`."""
     from knightgui_core.board.squares import BoardError
-    try:
+    with cli_errors(BoardError, prefix=f"{what}: "):
         return board.parse(text)
-    except BoardError as e:
-        raise CliError(f"{what}: {e}") from None
 
 
 def parse_tie_rule(text: str, what: str = "--tie") -> TieRule:
     """The :class:`~knightgui_core.board.tie_rule.TieRule` an option names, or a
     :class:`CliError`: the CLI's one reader of tie rules."""
     from knightgui_core.board.rules import RuleError, parse_tie
-    try:
+    with cli_errors(RuleError, prefix=f"{what}: "):
         return parse_tie(text)
-    except RuleError as e:
-        raise CliError(f"{what}: {e}") from None
 
 
 def parse_move_order(text: object, what: str = "--order") -> MoveOrder:
     """The :class:`~knightgui_core.board.rules.MoveOrder` an option names (8 digits or
     ⟨dx,dy⟩ pairs), or a :class:`CliError`: the CLI's one reader of move orders."""
     from knightgui_core.board.rules import RuleError, parse_order
-    try:
+    with cli_errors(RuleError, prefix=f"{what}: "):
         return parse_order(text)
-    except RuleError as e:
-        raise CliError(f"{what}: {e}") from None
 
 
 def write_above(bar: Any, stream: Any, line: str) -> None:
@@ -212,8 +218,6 @@ def board_of(args, rows: int, cols: int):
     """The :class:`knightgui_core.board.squares.Board` the options name, or a
     :class:`CliError` with one sentence."""
     from knightgui_core.board.squares import Board, BoardError
-    try:
+    with cli_errors(BoardError, prefix="--topology/--leaper: "):
         return Board(rows, cols, getattr(args, "topology", "plane"),
                      getattr(args, "leaper", "1,2"))
-    except BoardError as e:
-        raise CliError(f"--topology/--leaper: {e}") from None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from knightgui.commands._common import CliError, positive_int
+from knightgui.commands._common import CliError, cli_errors, positive_int
 from knightgui.commands.study.options import TaskBar
 
 
@@ -40,10 +40,8 @@ def check(args, rows: int, cols: int) -> dict[str, Any] | None:
             if getattr(args, opt) is not None:
                 raise CliError(f"--{opt.replace('_', '-')} needs --animate FILE")
         return None
-    try:
+    with cli_errors(ax.AnimationError, prefix="--animate: "):
         fmt = ax.format_of(args.animate)
-    except ax.AnimationError as e:
-        raise CliError(f"--animate: {e}") from None
     settings = {
         "fps": positive_int("--fps", ax.FPS_DEFAULT if args.fps is None else args.fps,
                             ax.FPS_MIN, ax.FPS_MAX),
@@ -61,11 +59,9 @@ def check(args, rows: int, cols: int) -> dict[str, Any] | None:
     _writable(args.animate)
     # the tour visits every square: the export's plan (its frames, its memory) is known now
     moves = rows * cols - 1 + (1 if getattr(args, "closed", False) and rows * cols > 1 else 0)
-    try:
+    with cli_errors(ax.AnimationError, prefix="--animate: "):
         ax.plan_moves(fmt, rows, cols, moves, settings["fps"], settings["moves_per_frame"],
                       settings["size"])
-    except ax.AnimationError as e:
-        raise CliError(f"--animate: {e}") from None
     return settings
 
 
@@ -75,10 +71,8 @@ def _writable(name: str) -> None:
     from pathlib import Path
 
     from knightgui_core.system import files
-    try:
+    with cli_errors(OSError, prefix="--animate: "):
         files.check_write_target(name)
-    except OSError as e:
-        raise CliError(f"--animate: {e}") from None
     folder = Path(name).parent
     if not folder.is_dir():
         raise CliError(f"--animate: cannot write {name!r}: no folder {str(folder)!r}")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from knightgui.commands._common import EXIT_NOT_FOUND, CliError, emit_json, say_not_found
+from knightgui.commands._common import EXIT_NOT_FOUND, cli_errors, emit_json, say_not_found
 from knightgui.commands.completions import add_path_arguments, path_requested, run_path
 
 
@@ -28,10 +28,8 @@ def run(args) -> int:
         return run_path(args)
     from knightgui_core.api import check_tour
     from knightgui_core.board.tour import TourError
-    try:
+    with cli_errors(TourError, prefix=f"knightgui check: {args.file}: "):
         res = check_tour(args.file)
-    except TourError as e:
-        raise CliError(f"knightgui check: {args.file}: {e}") from None
     if args.json:
         emit_json(res.to_dict())
         return 0 if res.valid else EXIT_NOT_FOUND

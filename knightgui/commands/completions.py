@@ -20,6 +20,7 @@ from knightgui.commands._common import (
     CliError,
     add_board_options,
     board_of,
+    cli_errors,
     emit_json,
     parse_square,
     positive_int,
@@ -90,10 +91,8 @@ def run_path(args) -> int:
     squares = [parse_square(board, w, f"--path square {i + 1}") for i, w in enumerate(words)]
     from knightgui_core.api import check_path
     from knightgui_core.walks.hand.verdict import PlayError
-    try:
+    with cli_errors(PlayError, prefix="knightgui check --path: "):
         res = check_path(board, squares, completions=args.completions, budget=budget)
-    except PlayError as e:
-        raise CliError(f"knightgui check --path: {e}") from None
     out = res.to_dict()
     if args.json:
         emit_json(out)

@@ -23,6 +23,7 @@ from knightgui.commands._common import (
     CliError,
     add_board_options,
     board_of,
+    cli_errors,
     emit_json,
     parse_square,
     positive_int,
@@ -214,10 +215,8 @@ def _all_tours(args, rows: int, cols: int) -> int:
                            "Warnsdorff's enumeration")
     board = board_of(args, rows, cols)
     start = parse_square(board, args.start, "--start")
-    try:
+    with cli_errors(CountError):
         lister = AllToursLister(rows, cols, start, board=board)
-    except CountError as e:
-        raise CliError(str(e)) from None
     b = lister.board
     k = positive_int("--first", args.first, 1, 100_000) if args.first is not None else None
     out_kind = _out_kind(args.out, b) if args.out else None
@@ -315,7 +314,7 @@ def run(args) -> int:
     tail = _tail(args.ecd or args.xcd) if tail_kind else None
     tail_squares = (None if tail is None else
                     tuple(parse_square(board, q, f"--{tail_kind}") for q in tail))
-    try:
+    with cli_errors(EnumerationError, InputError):
         if args.list_tails:
             if end is None:
                 raise CliError("--list-tails needs --end")
@@ -330,8 +329,6 @@ def run(args) -> int:
                 emit_json(tails.to_dict())
             return 0
         en = Enumerator(rows, cols, start, end, dashes, tail_squares, board=board)
-    except (EnumerationError, InputError) as e:
-        raise CliError(str(e)) from None
     if tail_kind and en.plan.tail_kind != tail_kind:
         raise CliError(f"--{tail_kind}: {'-'.join(tail or ())} is an {en.plan.tail_kind.upper()} "
                        f"tail; use --{en.plan.tail_kind}")

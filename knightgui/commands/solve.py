@@ -16,6 +16,7 @@ from knightgui.commands._common import (
     CliError,
     add_board_options,
     board_of,
+    cli_errors,
     emit_json,
     parse_move_order,
     parse_square,
@@ -125,12 +126,10 @@ def run(args) -> int:
     # the edge: every text option becomes its typed value here, once
     start = None if args.start is None else parse_square(board, args.start, "--start")
     tie, order = parse_tie_rule(args.tie), parse_move_order(args.order)
-    try:
+    with cli_errors(InputError, prefix="knightgui solve: "):
         res, first, own = _timed(lambda: solve(
             board, start, closed=args.closed, tie=tie, order=order, seed=seed,
             method=args.method, node_budget=budget))
-    except InputError as e:
-        raise CliError(f"knightgui solve: {e}") from None
     res = dataclasses.replace(res, seconds=first if own is None else own)
     if res.tour is not None:
         _save(args, res.tour)

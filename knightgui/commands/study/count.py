@@ -27,6 +27,7 @@ from knightgui.commands._common import (
     CliError,
     add_board_options,
     board_of,
+    cli_errors,
     emit_json,
     positive_int,
 )
@@ -154,12 +155,10 @@ def _all_tours(args, rows: int, cols: int, workers: int | None, board, why: str)
     from knightgui_core.tietree.counting.subtrees import CountError
     every_start(args)
     with open_study_store(args) as store:
-        try:
+        with cli_errors(CountError):
             res = run_all_tours(rows, cols, runner=lambda tasks: run_study(
                 args, tasks, f"all tours {rows}x{cols}", store=store, workers=workers),
                 board=None if board.is_classic else board)
-        except CountError as e:
-            raise CliError(str(e)) from None
     if res.cancelled:
         raise CliError("the count did not finish")
     count = tour_count_visited(board, res, why, res.seconds)
@@ -197,7 +196,7 @@ def _all_boards(args) -> int:
     with open_study_store(args) as store:
         t0 = time.perf_counter()
         out = []
-        try:
+        with cli_errors(CountError):
             for k, n in sizes:
                 board = board_of(args, k, n)
                 res = run_all_tours(k, n, runner=lambda tasks, k=k, n=n: run_study(
@@ -210,8 +209,6 @@ def _all_boards(args) -> int:
                             "undirected_paths": d["undirected_paths"],
                             "closed_tours": d["undirected_closed_tours"],
                             "seconds": round(res.seconds, 3)})
-        except CountError as e:
-            raise CliError(str(e)) from None
     seconds = time.perf_counter() - t0
     print(f"{'board':>7} {'directed paths':>16} {'undirected':>14} {'closed tours':>13} "
           f"{'seconds':>8}")
@@ -284,10 +281,8 @@ def _table_bytes(args) -> int | None:
     if args.table_mb is None:
         return None
     from knightgui_core.tietree.counting.table import TableError, table_bytes
-    try:
+    with cli_errors(TableError, prefix="--table-mb: "):
         return table_bytes(args.table_mb)
-    except TableError as e:
-        raise CliError(f"--table-mb: {e}") from None
 
 
 def run(args) -> int:
@@ -344,14 +339,12 @@ def run(args) -> int:
         def runner(tasks):
             return run_study(args, tasks, f"count {rows}x{cols}", store=store,
                              workers=workers)
-        try:
+        with cli_errors(CountError):
             options = CountOptions(split_depth=depth, budget=budget, lengths=args.lengths,
                                    table_bytes=table_bytes,
                                    board=None if board.is_classic else board,
                                    fold=not args.no_fold)
             res = run_count(rows, cols, squares, options=options, runner=runner)
-        except CountError as e:
-            raise CliError(str(e)) from None
     distinct = None
     if args.distinct:
         distinct = _distinct(rows, cols, res.totals["tours"], act)

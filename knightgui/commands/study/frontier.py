@@ -30,7 +30,7 @@ import os
 import sys
 import time
 
-from knightgui.commands._common import CliError, emit_json, positive_int
+from knightgui.commands._common import CliError, cli_errors, emit_json, positive_int
 from knightgui.commands.study.options import scheduler_of, worker_timeout_of
 from knightgui.terminate import Terminated
 
@@ -166,11 +166,9 @@ def run_all_tours_by_method(args, rows: int, cols: int, board, visited) -> int:
     method_arg = str(args.method).strip().lower()
     if args.starts.strip().lower() != "all":
         return _run_starts(args, rows, cols, board, method_arg)
-    try:
+    with cli_errors(FrontierError):
         method, why = choose_method(rows, cols, method_arg, classic=board.is_classic,
                                     closed_only=args.closed_only)
-    except FrontierError as e:
-        raise CliError(str(e)) from None
     if method == "visited":
         if args.closed_only:
             raise CliError("--closed-only goes with the frontier count (or --symmetry): the "
@@ -181,11 +179,9 @@ def run_all_tours_by_method(args, rows: int, cols: int, board, visited) -> int:
     _no_store(args)
     k, n = min(rows, cols), max(rows, cols)
     t0 = time.perf_counter()
-    try:
+    with cli_errors(FrontierError):
         res = run_frontier(k, [n], closed_only=args.closed_only,
                            memory_limit=_memory_limit(args), **_spill_options(args))
-    except FrontierError as e:
-        raise CliError(str(e)) from None
     with _any_digits():
         return _print_board(args, board, res, k, why, t0)
 
@@ -228,7 +224,7 @@ def _run_starts(args, rows: int, cols: int, board, method_arg: str) -> int:
         _no_store(args)
     t0 = time.perf_counter()
     names = [board.name(sq) for sq in squares]
-    try:
+    with cli_errors(CountError, FrontierError):
         if method == "visited":
             recs = [all_tours_task(rows, cols, nm, board.topology, board.leaper)
                     for nm in names]
@@ -238,8 +234,6 @@ def _run_starts(args, rows: int, cols: int, board, method_arg: str) -> int:
             paths, cycles = run_frontier_starts(rows, cols, [board.coords(sq) for sq in squares],
                                                 memory_limit=_memory_limit(args))
             per = {nm: {"tours": p, "closed": 2 * cycles} for nm, p in zip(names, paths)}
-    except (CountError, FrontierError) as e:
-        raise CliError(str(e)) from None
     seconds = time.perf_counter() - t0
     print(f"method: {'frontier' if method == 'frontier' else 'visited-set counter'} ({why})")
     print(f"{'start':>6} {'paths':>24} {'closed':>16}")
@@ -274,24 +268,20 @@ def run_sequence(args, board_of) -> int:
     _no_store(args)
     limit = _memory_limit(args)
     method_arg = str(args.method).strip().lower()
-    try:
+    with cli_errors(FrontierError):
         if method_arg == "visited":
             raise FrontierError("a sequence is counted by the frontier: give --method "
                                 "frontier or auto")
         choose_method(rows, b, "frontier", classic=board.is_classic)
-    except FrontierError as e:
-        raise CliError(str(e)) from None
     t0 = time.perf_counter()
 
     def progress(done: int, total: int) -> None:      # a line a column on stderr
         if done % rows == 0:
             print(f"column {done // rows} of {b}: {time.perf_counter() - t0:.1f} s, "
                   f"CPU {time.process_time():.1f} s", file=sys.stderr, flush=True)
-    try:
+    with cli_errors(FrontierError):
         res = run_frontier(rows, list(range(a, b + 1)), closed_only=args.closed_only,
                            memory_limit=limit, progress=progress, **_spill_options(args))
-    except FrontierError as e:
-        raise CliError(str(e)) from None
     with _any_digits():
         return _print_sequence(args, res, rows, a, b, time.perf_counter() - t0)
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
-from knightgui.commands._common import CliError, positive_int, write_above
+from knightgui.commands._common import CliError, cli_errors, positive_int, write_above
 
 
 def add_runner_options(p) -> None:
@@ -53,10 +53,8 @@ def open_store(path: str | None):
     if path is None:
         return None
     from knightgui_core.run.store import ResultStore, StoreError
-    try:
+    with cli_errors(StoreError, prefix="--store: "):
         return ResultStore(path)
-    except StoreError as e:
-        raise CliError(f"--store: {e}") from None
 
 
 @contextmanager
@@ -81,10 +79,8 @@ def refuse_read_only(store, tasks: Sequence[Any]) -> None:
     if store is None or not why or not tasks:
         return
     from knightgui_core.run.store import StoreError
-    try:
+    with cli_errors(StoreError, prefix="--store: "):
         missing = store.missing([t.key for t in tasks])
-    except StoreError as e:
-        raise CliError(f"--store: {e}") from None
     if missing:
         raise CliError(f"--store: {store.path}: read-only ({why}), and {len(missing):,} of "
                        f"{len(tasks):,} tasks are not in it: make it writable or give "
@@ -94,10 +90,8 @@ def refuse_read_only(store, tasks: Sequence[Any]) -> None:
 def scheduler_of(args) -> str:
     """``--scheduler`` or ``$KNIGHTGUI_SCHEDULER`` or ``local``; CliError if malformed."""
     from knightgui_core.run.runner import SchedulerError, resolve_scheduler
-    try:
+    with cli_errors(SchedulerError, prefix="--scheduler: "):
         return resolve_scheduler(getattr(args, "scheduler", None))
-    except SchedulerError as e:
-        raise CliError(f"--scheduler: {e}") from None
 
 
 class TaskBar:

@@ -3,7 +3,14 @@ from __future__ import annotations
 
 import sys
 
-from knightgui.commands._common import CliError, emit_json, parse_move_order, parse_square, positive_int
+from knightgui.commands._common import (
+    CliError,
+    cli_errors,
+    emit_json,
+    parse_move_order,
+    parse_square,
+    positive_int,
+)
 from knightgui.commands.study.options import add_runner_options, open_study_store, run_study
 
 
@@ -88,10 +95,8 @@ def _show_walk(n, cols, tie, order, start, as_json) -> int:
     # the edge: the order and the start become typed values here, once
     o = parse_move_order(order, "--walk")
     first = parse_square(Board(n, cols), start, "--from")
-    try:
+    with cli_errors(OrderError, prefix="knightgui study move-orders --walk: "):
         w = replay(n, o, tie, first, cols=cols)
-    except OrderError as e:
-        raise CliError(f"knightgui study move-orders --walk: {e}") from None
     board, path = w.board, w.path
     if as_json:
         from knightgui_core.api import order_walk_result

@@ -6,7 +6,7 @@
 """
 from __future__ import annotations
 
-from knightgui.commands._common import CliError, emit_json, positive_int
+from knightgui.commands._common import CliError, cli_errors, emit_json, positive_int
 from knightgui.commands.study.options import add_runner_options, open_study_store, run_study
 
 
@@ -57,10 +57,8 @@ def _distinct(algos) -> dict:
     from knightgui_core.studies.distinct import DistinctError, distinct_of_algorithms
     out = {}
     for family in dict.fromkeys(a.family for a in algos):
-        try:
+        with cli_errors(DistinctError, prefix="--distinct: "):
             r = distinct_of_algorithms([a for a in algos if a.family == family])
-        except DistinctError as e:
-            raise CliError(f"--distinct: {e}") from None
         out[family] = r
         print(f"{family}: {r.tours:,} tours, {r.distinct:,} different cycles, "
               f"{r.distinct_up_to_symmetry:,} up to symmetry; full board "

@@ -29,6 +29,7 @@ from knightgui.commands._common import (
     EXIT_NOT_FOUND,
     Activity,
     CliError,
+    cli_errors,
     emit_json,
     positive_int,
     say_not_found,
@@ -176,11 +177,9 @@ def _census(args, size: int, mode: str, board) -> int:
                        "or --max-nodes")
     if args.nested and (size % 2 or (size * (size * size + 1) // 2) % 2):
         raise CliError("knightgui study semimagic: nested needs even sides and even line totals")
-    try:
+    with cli_errors(MagicSearchError, prefix="knightgui study semimagic: "):
         r = run_census(size, mode, args.nested,
                        runner=lambda tasks: run_study(args, tasks, "semimagic census"))
-    except MagicSearchError as e:
-        raise CliError(f"knightgui study semimagic: {e}") from None
     if args.json:
         from knightgui_core.api import census_result
         emit_json(census_result(r).to_dict())

@@ -11,7 +11,7 @@ said in one line with the reason, and counted 0.
 """
 from __future__ import annotations
 
-from knightgui.commands._common import CliError, emit_json
+from knightgui.commands._common import CliError, cli_errors, emit_json
 from knightgui.commands.study.frontier import every_start
 from knightgui.commands.study.options import open_study_store, run_study
 
@@ -40,14 +40,12 @@ def run_symmetric_count(args, rows: int, cols: int, workers: int | None, board) 
                        f"got {str(args.symmetry)[:40]!r}")
     every_start(args, "--symmetry counts every tour")
     with open_study_store(args) as store:
-        try:
+        with cli_errors(CountError):
             res = run_symmetric(rows, cols, name, closed_only=args.closed_only,
                                 board=None if board.is_classic else board,
                                 runner=lambda tasks: run_study(
                                     args, tasks, f"{name} tours {rows}x{cols}", store=store,
                                     workers=workers))
-        except CountError as e:
-            raise CliError(str(e)) from None
     if res.cancelled:
         raise CliError("the count did not finish")
     for part in res.parts:

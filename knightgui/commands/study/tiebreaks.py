@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from knightgui.commands._common import CliError, emit_json, positive_int
+from knightgui.commands._common import CliError, cli_errors, emit_json, positive_int
 from knightgui.commands.study.options import add_runner_options, run_study
 
 
@@ -71,11 +71,9 @@ def run(args) -> int:
         raise CliError(f"--csv must name a .csv file, got '{args.csv}'")
     if args.png is not None and not str(args.png).lower().endswith(".png"):
         raise CliError(f"--png must name a .png file, got '{args.png}'")
-    try:
+    with cli_errors(TieBreakError, prefix="knightgui study tie-breaks: "):
         plan = plan_study(n_max, n_min=n_min, rules=rules, starts=args.starts, sample=sample,
                           seed=seed, order=args.order, trials=trials)
-    except TieBreakError as e:
-        raise CliError(f"knightgui study tie-breaks: {e}") from None
     t0 = time.perf_counter()
     report = run_study(args, runner_tasks(plan), f"tie-breaks {n_min}..{n_max}")
     res = with_exact(assemble(plan, [report.results.get(t.key()) for t in plan.tasks],

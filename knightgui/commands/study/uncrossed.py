@@ -12,7 +12,13 @@ from __future__ import annotations
 
 import time
 
-from knightgui.commands._common import EXIT_NOT_FOUND, CliError, emit_json, positive_int, say_not_found
+from knightgui.commands._common import (
+    EXIT_NOT_FOUND,
+    cli_errors,
+    emit_json,
+    positive_int,
+    say_not_found,
+)
 
 
 def add_parser(studies) -> None:
@@ -41,10 +47,8 @@ def run(args) -> int:
     from knightgui_core.board.squares import Board
     from knightgui_core.studies.uncrossed import UncrossedError, longest_uncrossed
     t0 = time.perf_counter()
-    try:
+    with cli_errors(UncrossedError, prefix="knightgui study uncrossed: "):
         r = longest_uncrossed(rows, cols, cycle=args.cycle, node_limit=limit)
-    except UncrossedError as e:
-        raise CliError(f"knightgui study uncrossed: {e}") from None
     board = Board(rows, cols)
     names = [board.name(s) for s in r.path]
     what = "cycle" if args.cycle else "path"
