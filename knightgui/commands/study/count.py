@@ -265,9 +265,8 @@ def _distinct(rows: int, cols: int, tours: int, act: Activity):
                 act.start("distinct: canonical forms", total=total, unit="tour", scale=True)
         act.show(done)
     try:
-        return distinct_counts(rows, cols, steps=steps)
-    except DistinctError as e:
-        raise CliError(f"--distinct: {e}") from None
+        with cli_errors(DistinctError, prefix="--distinct: "):
+            return distinct_counts(rows, cols, steps=steps)
     finally:
         act.close()
 
@@ -325,10 +324,8 @@ def run(args) -> int:
         return run_all_tours_by_method(
             args, rows, cols, board,
             lambda method, why: _all_tours(args, rows, cols, workers, board, why))
-    try:                        # the edge: the start squares become indices here, once
+    with cli_errors(CountError, prefix="--starts: "):   # the edge: squares become indices
         squares = parse_starts(rows, cols, args.starts)
-    except CountError as e:
-        raise CliError(f"--starts: {e}") from None
     if args.distinct and (rows * cols > 64 or len(squares) != rows * cols):
         raise CliError("--distinct takes boards of at most 64 squares and --starts all")
     act = Activity(quiet=args.json)

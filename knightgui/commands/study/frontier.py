@@ -99,10 +99,8 @@ def _spill_options(args) -> dict:
         return {}
     least = 1 if raw is None else positive_int("--slices", raw, 1, 1 << 12)
     from knightgui_core.frontier.spill import SpillError, check_spill_parent
-    try:                        # before any line on the run: a bad folder is one line
+    with cli_errors(SpillError):    # before any line on the run: a bad folder is one line
         check_spill_parent(os.path.abspath(str(spill)))
-    except SpillError as e:
-        raise CliError(str(e)) from None
 
     def report(line: str) -> None:
         print(line, file=sys.stderr, flush=True)

@@ -64,14 +64,11 @@ def run(args) -> int:
     from knightgui_core.run.store import StoreError
     t0 = time.perf_counter()
     with open_study_store(args) as store:   # orders_tasks reads it: slices stored before
-        try:
+        with (cli_errors(OrderError, prefix="knightgui study move-orders: "),
+              cli_errors(StoreError, prefix="--store: ")):
             tasks = orders_tasks(n, tie, cols=cols, store=store)
             report = run_study(args, tasks, f"move orders {n}×{cols} ({tie})", store=store)
             res = assemble(n, tie, tasks, report, cols=cols, seconds=time.perf_counter() - t0)
-        except OrderError as e:
-            raise CliError(f"knightgui study move-orders: {e}") from None
-        except StoreError as e:
-            raise CliError(f"--store: {e}") from None
     for opt, table in (("csv", "orders"), ("starts_csv", "starts")):
         val = getattr(args, opt)
         if val:
