@@ -1,20 +1,18 @@
-"""The engine's warm-up as the window sees it: run in a thread of its own from the first
-frame, shown in the status bar, and waited for by a feature whose kernels are not ready yet.
+"""The engine's warm-up as the window sees it: run in a daemon thread from the first frame,
+shown in the status bar, waited for by a feature whose kernels are not ready yet.
 
 * :class:`EngineWarmUp` runs :func:`knightgui_core.warmup.warm_up` (named stages, one per
-  feature of the window) in a daemon thread. The thread only calls the engine and emits a Qt
-  signal; what it reports is handled on the GUI thread, which alone touches widgets.
-* :meth:`EngineWarmUp.when_ready` is how a feature starts: at once when the stages it needs
-  are done (or when no warm-up is running: then it compiles what it needs itself, as
-  before), else later, when they are; the stages asked for go first. A newer request under
-  the same key replaces an older one; :meth:`EngineWarmUp.forget` drops it (Cancel).
-* :class:`EngineStatus` is the status bar's "Preparing the engine — n of m" label and bar,
-  hidden when the warm-up is over; the label has a maximum width (a longer line ends in
-  "…", whole in its tooltip) so it leaves the status message its room.
-* :func:`stages_for` says which stages a window request needs.
+  feature); its thread only calls the engine and emits a signal, handled on the GUI thread,
+  which alone touches widgets. :meth:`EngineWarmUp.when_ready` starts a feature at once when
+  its stages are done (or no warm-up runs: it then compiles what it needs itself), else
+  when they are, those stages first; a newer request under the same key replaces an older
+  one, :meth:`EngineWarmUp.forget` drops it (Cancel).
+* :class:`EngineStatus`: the status bar's "Preparing the engine — n of m" label (at most
+  its width, whole in its tooltip) and bar, hidden when the warm-up is over.
+* :func:`stages_for`: the stages a window request needs.
 
-One warm-up a process: :func:`engine` (the window, the Analysis view and ``knightgui.app``
-share it). In the bundle every stage is done at once (the kernels are compiled ahead of time).
+One warm-up a process (:func:`engine`: the window, the Analysis view and ``knightgui.app``);
+in the bundle every stage is done at once (the kernels are compiled ahead of time).
 """
 from __future__ import annotations
 

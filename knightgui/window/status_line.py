@@ -1,13 +1,8 @@
-"""The status bar's message is never lost to its width: the permanent widgets beside it
-(the engine's warm-up progress, the hovered square) leave it the rest of the bar, and a
-message wider than that room is put whole in the status bar's tooltip.
-
-* :class:`ElidedLabel` is a label drawn with an ellipsis when it is narrower than its text
-  (its :meth:`~PySide6.QtWidgets.QLabel.text` stays whole): a permanent widget given a
-  maximum width never cuts into the message, nor shows half a word itself.
-* :class:`StatusBar` is the window's status bar: on a new message, a resize, and a new layout
-  of the widgets beside the message, its tooltip is the message when it does not fit, else
-  empty.
+"""The status bar's message is never lost to its width: a message wider than the room the
+permanent widgets beside it leave is whole in the bar's tooltip (:class:`StatusBar`, checked
+on a new message, a resize and a new layout of those widgets); :class:`ElidedLabel` ends in
+"…" when narrower than its text, so a permanent widget given a maximum width cuts neither
+the message nor a word of its own.
 """
 from __future__ import annotations
 

@@ -1,15 +1,10 @@
-"""SIGTERM and SIGHUP close the window as its close button does.
+"""SIGTERM and SIGHUP close the window as its close button does (settings saved, threads
+stopped, an export's temporary file removed), not where the process stands.
 
-Without this, ``kill`` (a session's log-out, a batch system) ends the process where it stands:
-the settings of the session are not saved, and an export or a study is cut without its
-clean-up. While :func:`close_on_signals` is in force, either signal closes every top-level
-window on the GUI thread (the settings saved, the threads stopped, an export's temporary file
-removed) and the application's event loop then returns; :attr:`SignalClose.signum` tells the
-caller which signal came, for the exit status 128 + its number that a shell expects.
-
-Python runs a signal's handler only when the interpreter gets control, and inside Qt's event
-loop that can be never: the handler's wake-up byte goes to a socket that a
-``QSocketNotifier`` watches, so the loop wakes at once.
+While :func:`close_on_signals` is in force, either signal closes every top-level window on
+the GUI thread and the event loop then returns; :attr:`SignalClose.signum` says which came
+(exit status 128 + its number). Qt's loop may never give Python control to run the handler,
+so the signal's wake-up byte goes to a socket a ``QSocketNotifier`` watches.
 """
 from __future__ import annotations
 
