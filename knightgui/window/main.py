@@ -361,10 +361,8 @@ class MainWindow(QMainWindow):
             self.results.show_solution(kept - 1)    # the frame kept is that solution
 
     def update_actions(self) -> None:
-        """What can act now is enabled, the rest disabled: stepping (and Go to, Play and its
-        speed) once there are solutions to step through, Watch where a search can be
-        watched (:func:`can_watch`; not in play; unchecked where it cannot), Pause and Step
-        while watching, Animate with a tour on the board."""
+        """Enable what can act now: stepping with solutions, Watch where :func:`can_watch`
+        (unchecked where it cannot), Pause and Step while watching, Animate with a tour."""
         a = self.act
         st = self.controls.model.settings
         play = st.mode == "play"
