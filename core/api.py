@@ -186,14 +186,12 @@ def solve(board: Board, start: SquareSpec | None = None, *, closed: bool = False
 
 # ------------------------------------------------------- every Warnsdorff tour, one start
 class WarnsdorffTours(Iterator[Tour]):
-    """Every Warnsdorff tour from one square, in the order of Phadke's enumeration, as an
-    iterator of :class:`~knightgui_core.board.tour.Tour` s: stop reading whenever you like
-    (the search goes only as far as the tours read, in blocks). Made by
-    :func:`warnsdorff_tours`.
+    """Every Warnsdorff tour from one square (:func:`warnsdorff_tours`), in the order of
+    Phadke's enumeration, as an iterator of :class:`~knightgui_core.board.tour.Tour` s,
+    searched in blocks only as far as they are read.
 
-    :meth:`count` runs the enumeration to its end without building tours and returns its
-    counters from the beginning (the tours already read included); the iterator is then
-    spent."""
+    :meth:`count` runs on to the end without building tours and returns the counters from
+    the beginning (the tours read included); the iterator is then spent."""
 
     def __init__(self, enumerator: Enumerator):
         self._en = enumerator
@@ -737,16 +735,14 @@ def corner_tails(board: Board, start: SquareSpec, end: SquareSpec) -> CornerTail
 
 
 # ------------------------------------------------- the typed results of the engine's answers
-# Each study above, and each command that runs the engine itself (with its own progress bar,
-# store checks and Ctrl-C), turns the engine's answer into its result type here: one place
-# decides the shape of every ``to_dict()``. They take the engine's own result objects, so
-# they stay out of ``__all__``, the front door's list of questions.
+# The studies above and the commands that drive the engine themselves (progress, Ctrl-C) build
+# their results here, so one place shapes every ``to_dict()``. They take engine objects, so
+# they stay out of ``__all__``.
 
 def enumeration_result(enumerator: Any, seconds: float,
                        first: Sequence[Any] | None = None) -> EnumerationCount:
-    """The counters of ``enumerator`` (an
-    :class:`~knightgui_core.tietree.enumeration.enumerator.Enumerator`) as they stand, and
-    with ``first`` the solutions it listed."""
+    """An :class:`~knightgui_core.tietree.enumeration.enumerator.Enumerator`'s counters as
+    they stand; with ``first``, the solutions it listed."""
     en, b = enumerator, enumerator.board
     listed = None if first is None else tuple(
         {"index": s.index, "branch": s.branch, "path": en.names(s.path),
@@ -758,10 +754,8 @@ def enumeration_result(enumerator: Any, seconds: float,
 
 def warnsdorff_count_result(board: Board, res: Any, seconds: float,
                             distinct: Any = None) -> WarnsdorffCount:
-    """A :class:`~knightgui_core.studies.count_study.CountResult` as a
-    :class:`WarnsdorffCount`; ``distinct`` (a
-    :class:`~knightgui_core.studies.distinct.DistinctCounts`) adds its ``distinct``,
-    ``distinct_up_to_symmetry`` and ``orbit_sizes``."""
+    """A count study's ``CountResult`` as a :class:`WarnsdorffCount`; ``distinct`` (its
+    ``DistinctCounts``) adds ``distinct``, ``distinct_up_to_symmetry`` and ``orbit_sizes``."""
     data = res.to_dict()
     if distinct is not None:
         d = distinct.to_dict()
@@ -773,8 +767,7 @@ def warnsdorff_count_result(board: Board, res: Any, seconds: float,
 
 
 def tour_count_visited(board: Board, res: Any, why: str, seconds: float) -> TourCount:
-    """An :class:`~knightgui_core.studies.all_tours.AllToursResult` (the visited-set
-    counter, chosen for ``why``) as a :class:`TourCount`."""
+    """The visited-set counter's ``AllToursResult`` (chosen for ``why``) as a :class:`TourCount`."""
     data = {**res.to_dict(), "method": "visited", "method_reason": why}
     return TourCount(board, int(data["totals"]["tours"]), int(data["undirected_paths"]),
                      int(data["undirected_closed_tours"]), "visited", why, float(seconds),
@@ -783,8 +776,7 @@ def tour_count_visited(board: Board, res: Any, why: str, seconds: float) -> Tour
 
 def tour_count_frontier(board: Board, fr: Any, why: str, closed_only: bool,
                         seconds: float) -> TourCount:
-    """A :class:`~knightgui_core.frontier.count.FrontierResult` of one board (its short side
-    as rows; chosen for ``why``) as a :class:`TourCount`."""
+    """One board's ``FrontierResult`` (short side as rows) as a :class:`TourCount` for ``why``."""
     from .studies.tour_methods import frontier_records
     rec = frontier_records(fr, transposed=board.rows > board.cols)[0]
     data = {"study": "all-tours", **rec, **_board_dict(board), "method": "frontier",
@@ -801,8 +793,7 @@ def tour_count_frontier(board: Board, fr: Any, why: str, closed_only: bool,
 
 def start_path_count(board: Board, per_start: Mapping[str, Mapping[str, int]], method: str,
                      why: str, seconds: float) -> StartPathCount:
-    """The directed paths (``tours``) and closed ones from each start, counted by
-    ``method`` for ``why``, as a :class:`StartPathCount`."""
+    """Each start's directed paths (``tours``) and closed ones, by ``method`` for ``why``."""
     per = {s: {"tours": int(r["tours"]), "closed": int(r["closed"])}
            for s, r in per_start.items()}
     data = {"study": "all-tours", **_board_dict(board), "per_start": per, "method": method,
@@ -812,9 +803,8 @@ def start_path_count(board: Board, per_start: Mapping[str, Mapping[str, int]], m
 
 def tour_count_table(boards: Sequence[Mapping[str, Any]], seconds: float,
                      **run: Any) -> TourCountTable:
-    """Several boards' counts from one run (``boards``: one record each) as a
-    :class:`TourCountTable`; ``run`` holds what describes the run as a whole (its
-    method, its peak states…), in the order given, before ``boards``."""
+    """Several boards' counts from one run (``boards``: a record each) as a :class:`TourCountTable`;
+    ``run``: the keys of the whole run (method, peak states…), in order, before ``boards``."""
     data = {"study": "all-tours", **run, "boards": [dict(r) for r in boards],
             "seconds": round(seconds, 3)}
     return TourCountTable(tuple(dict(r) for r in boards), float(seconds), data=data)
@@ -822,9 +812,8 @@ def tour_count_table(boards: Sequence[Mapping[str, Any]], seconds: float,
 
 def phadke_result(family: str, res: Any, tasks: Mapping[str, int],
                   distinct: Mapping[str, Any] | None = None) -> PhadkeStudy:
-    """A :class:`~knightgui_core.studies.phadke.StudyResult` of ``family`` as a
-    :class:`PhadkeStudy`; ``tasks``: the runner's task numbers; ``distinct``: per family,
-    its :class:`~knightgui_core.studies.distinct.DistinctCounts`."""
+    """A Phadke ``StudyResult`` of ``family`` as a :class:`PhadkeStudy`; ``tasks``: the runner's
+    task numbers; ``distinct``: each family's ``DistinctCounts``."""
     from .studies.phadke.tables import family_records
     data: dict[str, Any] = {"study": "phadke", "family": family,
                             "seconds": round(res.seconds, 3), "tasks": dict(tasks)}
@@ -846,8 +835,7 @@ def phadke_result(family: str, res: Any, tasks: Mapping[str, int],
 
 def move_order_result(board: Board, tie: str, res: Any, worst: int,
                       tasks: Mapping[str, int]) -> MoveOrderStudy:
-    """A move-order study's result (:mod:`knightgui_core.studies.orders`) as a
-    :class:`MoveOrderStudy`, listing the ``worst`` orders."""
+    """A move-order study's result as a :class:`MoveOrderStudy`, listing the ``worst`` orders."""
     data = {"study": "move-orders", **res.to_json_dict(worst=int(worst)),
             "tasks": dict(tasks)}
     return MoveOrderStudy(board, tie, int(data["orders"]), int(data["walks"]),
@@ -856,8 +844,7 @@ def move_order_result(board: Board, tie: str, res: Any, worst: int,
 
 
 def order_walk_result(walk: Any, order: Any, tie: str) -> OrderWalk:
-    """One replayed walk of a move order (:func:`knightgui_core.studies.orders.replay`;
-    ``order`` a :class:`~knightgui_core.board.rules.MoveOrder`) as an :class:`OrderWalk`."""
+    """One replayed walk of the ``MoveOrder`` ``order`` as an :class:`OrderWalk`."""
     b, path = walk.board, walk.path
     data = {"rows": b.rows, "cols": b.cols, "order": order.digits, "matrix": order.pairs,
             "tie": tie, "complete": bool(walk.complete), "closed": bool(walk.closed),
@@ -868,8 +855,7 @@ def order_walk_result(walk: Any, order: Any, tie: str) -> OrderWalk:
 
 
 def tie_break_result(res: Any, n_min: int, n_max: int, *, table: bool = False) -> TieBreakStudy:
-    """A tie-break study's result (:mod:`knightgui_core.studies.tiebreaks`) as a
-    :class:`TieBreakStudy`; ``table``: with the per-side table."""
+    """A tie-break study's result as a :class:`TieBreakStudy`; ``table``: the per-side table."""
     summary = res.summary()
     return TieBreakStudy(tuple(res.rules), int(n_min), int(n_max),
                          {r: s.success_rate for r, s in summary.items()},
@@ -878,16 +864,14 @@ def tie_break_result(res: Any, n_min: int, n_max: int, *, table: bool = False) -
 
 
 def symmetric_result(board: Board, res: Any) -> SymmetricCount:
-    """A symmetric count (:mod:`knightgui_core.studies.symmetric_count`) as a
-    :class:`SymmetricCount`."""
+    """A symmetric count as a :class:`SymmetricCount`."""
     return SymmetricCount(board, res.symmetry, res.paths, res.closed, int(res.orbits),
                           float(res.seconds), data=res.to_dict())
 
 
 def uncrossed_result(board: Board, r: Any, wall_seconds: float) -> UncrossedStudy:
-    """An uncrossed search's result (:mod:`knightgui_core.studies.uncrossed`) as an
-    :class:`UncrossedStudy`: ``path`` as names, ``squares`` as indices, ``wall_seconds``
-    the whole call."""
+    """An uncrossed search's result as an :class:`UncrossedStudy`: ``path`` as names,
+    ``squares`` as indices, ``wall_seconds`` the whole call."""
     names = tuple(board.name(s) for s in r.path)
     data = {**r.to_dict(), "path": list(names), "squares": list(r.path),
             "wall_seconds": round(wall_seconds, 3)}
@@ -897,8 +881,8 @@ def uncrossed_result(board: Board, r: Any, wall_seconds: float) -> UncrossedStud
 
 def semimagic_result(size: int, symmetry: str, mode: str, nested: bool,
                      r: Any) -> SemimagicStudy:
-    """A semi-magic search's result (:func:`knightgui_core.studies.magic.search.search_magic`)
-    as a :class:`SemimagicStudy`, each tour with its kind and diagonal sums."""
+    """A semi-magic search's result as a :class:`SemimagicStudy`, each tour with its kind
+    and diagonal sums."""
     from .board.magic import line_sums
     b = Board(size, size)
     tours = tuple(tuple(b.name(s) for s in t) for t in r.tours)
@@ -913,8 +897,7 @@ def semimagic_result(size: int, symmetry: str, mode: str, nested: bool,
 
 
 def census_result(c: Any) -> SemimagicStudy:
-    """A semi-magic census (:func:`knightgui_core.studies.magic.census.run_census`) as a
-    :class:`SemimagicStudy`: ``status`` ``found``, ``none`` or ``cancelled``."""
+    """A semi-magic census as a :class:`SemimagicStudy` (``found``, ``none`` or ``cancelled``)."""
     b = Board(c.size, c.size)
     tours = tuple(tuple(b.name(s) for s in t) for t in c.tours)
     data = {**c.to_dict(), "tours": [list(t) for t in tours], "squares": c.tours}

@@ -1,14 +1,11 @@
 """The typed answers of the front door (:mod:`knightgui_core.api`): one frozen dataclass per
 question.
 
-Each result holds the figures a reader asks for first as typed fields, and ``to_dict()``
-gives the whole answer as JSON-ready data (plain ``dict``, ``list``, ``str``, ``int``,
-``float``, ``bool`` and ``None``; ``json.dumps`` takes it as it is). That dictionary is the
-object the matching command prints with ``--json`` (each command's type and keys:
-docs/reference/cli.md, "The ``--json`` objects"), so a script and the command line read the
-same keys. The results are frozen (their fields cannot
-be reassigned); ``to_dict()`` returns a fresh copy each time, so changing it changes nothing
-in the result.
+Each result holds its main figures as typed fields; ``to_dict()`` gives the whole answer as
+JSON-ready data (plain ``dict``, ``list``, ``str``, ``int``, ``float``, ``bool``, ``None``),
+the object the matching command prints with ``--json`` (each command's keys:
+docs/reference/cli.md, "The ``--json`` objects"). The results are frozen, and ``to_dict()``
+returns a fresh copy on each call.
 
 >>> import json
 >>> import knightgui_core as kg
@@ -42,10 +39,8 @@ def _board_dict(board: Board) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class _Recorded:
-    """A result whose whole answer is a JSON object computed once, when it is made.
-
-    ``data`` is that object; :meth:`to_dict` hands out a deep copy, so the result cannot be
-    changed through what it returns."""
+    """A result whose whole answer, ``data``, is a JSON object computed once when it is made;
+    :meth:`to_dict` hands out deep copies, so the result cannot be changed through them."""
 
     data: Mapping[str, Any] = field(repr=False, compare=False, kw_only=True)
 
