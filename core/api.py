@@ -74,18 +74,14 @@ __all__ = ["WarnsdorffTours", "check_path", "check_tour", "corner_tails", "count
            "study_semimagic", "study_symmetric", "study_tie_breaks", "study_uncrossed",
            "warnsdorff_tours"]
 
-def _check_board(board: object) -> Board:
-    """``board`` when it is a :class:`Board`; :class:`InputError` otherwise (the sentence
-    shows how to make one)."""
+def _check_board(board: object, classic: str = "") -> Board:
+    """``board`` when it is a :class:`Board`, and the knight on the plane when ``classic``
+    names what needs it; :class:`InputError` otherwise (the sentence says what to give)."""
     if not isinstance(board, Board):
         raise InputError(f"expected a Board, e.g. Board(8, 8), got {type(board).__name__}")
+    if classic and not board.is_classic:
+        raise InputError(f"{classic} takes the knight on the plane, not the {board.describe()}")
     return board
-
-
-def _classic(board: Board, what: str) -> None:
-    """:class:`InputError` unless ``board`` is the knight on the plane (``what`` needs it)."""
-    if not board.is_classic:
-        raise InputError(f"{what} takes the knight on the plane, not the {board.describe()}")
 
 
 @contextmanager
@@ -435,8 +431,7 @@ def study_move_orders(board: Board, *, tie: str = "first", worst: int = 10,
     (40320, 1008000, 631680)
     """
     from .studies.orders.runner import run_study
-    b = _check_board(board)
-    _classic(b, "the move-order study")
+    b = _check_board(board, classic="the move-order study")
     with _opened(store) as st:
         res, report = run_study(b.rows, tie, cols=b.cols, store=st, scheduler=client,
                                 workers=workers)
@@ -557,8 +552,7 @@ def study_uncrossed(board: Board, *, cycle: bool = False,
     8
     """
     from .studies.uncrossed import longest_uncrossed
-    b = _check_board(board)
-    _classic(b, "the uncrossed search")
+    b = _check_board(board, classic="the uncrossed search")
     t0 = time.perf_counter()
     r = longest_uncrossed(b.rows, b.cols, cycle=cycle, node_limit=int(node_limit))
     return uncrossed_result(b, r, time.perf_counter() - t0)
@@ -725,8 +719,7 @@ def corner_tails(board: Board, start: SquareSpec, end: SquareSpec) -> CornerTail
     (True, True)
     """
     from .tietree.enumeration.enumerator import free_corners, list_tails
-    b = _check_board(board)
-    _classic(b, "the corner dashes")
+    b = _check_board(board, classic="the corner dashes")
     s, e = b.square(start), b.square(end)
     tails = list_tails(b.rows, b.cols, s, e)
     return CornerTails(b, b.name(s), b.name(e), free_corners(b.rows, b.cols, s, e),
