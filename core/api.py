@@ -34,8 +34,7 @@ from __future__ import annotations
 import os
 import time
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -66,7 +65,6 @@ from .system.errors import InputError
 if TYPE_CHECKING:
     from .board.rules import MoveOrder
     from .board.tie_rule import TieRule
-    from .run.store import ResultStore
     from .tietree.enumeration.enumerator import Enumerator
 
 __all__ = ["WarnsdorffTours", "check_path", "check_tour", "corner_tails", "count_tours",
@@ -84,16 +82,14 @@ def _check_board(board: object, classic: str = "") -> Board:
     return board
 
 
-@contextmanager
-def _opened(store: Any) -> Iterator[ResultStore | None]:
-    """The store to hand the runner: ``None``, an open store as it is (its owner closes
-    it), or the store at a path, opened here and closed when the block ends."""
+def _run(task: Callable[..., Any], store: Any, client: Any, *args: Any, **kwargs: Any) -> Any:
+    """``task(*args, **kwargs)`` with ``client`` as its scheduler and ``store``: ``None``, an
+    open store as it is (its owner closes it), or the store at a path, open for the call."""
     if store is None or not isinstance(store, (str, os.PathLike)):
-        yield store
-        return
+        return task(*args, store=store, scheduler=client, **kwargs)
     from .run.store import ResultStore
     with ResultStore(store) as opened:
-        yield opened
+        return task(*args, store=opened, scheduler=client, **kwargs)
 
 
 # ------------------------------------------------------------------------- one tour
@@ -303,9 +299,8 @@ def count_warnsdorff_tours(board: Board, starts: str | Sequence[SquareSpec] = "a
     b = _check_board(board)
     t0 = time.perf_counter()
     options = CountOptions(lengths=bool(lengths), board=None if b.is_classic else b)
-    with _opened(store) as st:
-        res = run_count(b.rows, b.cols, starts, options=options, store=st, scheduler=client,
-                        workers=workers)
+    res = _run(run_count, store, client, b.rows, b.cols, starts, options=options,
+               workers=workers)
     return warnsdorff_count_result(b, res, time.perf_counter() - t0)
 
 
@@ -354,9 +349,8 @@ def count_tours(board: Board, *, closed: bool = False, method: str = "auto",
     how, why = choose_method(b.rows, b.cols, str(method).strip().lower(),
                              classic=b.is_classic, closed_only=bool(closed))
     if how == "visited":
-        with _opened(store) as st:
-            res = run_all_tours(b.rows, b.cols, store=st, scheduler=client, workers=workers,
-                                board=None if b.is_classic else b)
+        res = _run(run_all_tours, store, client, b.rows, b.cols, workers=workers,
+                   board=None if b.is_classic else b)
         return tour_count_visited(b, res, why, time.perf_counter() - t0)
     k, n = min(b.rows, b.cols), max(b.rows, b.cols)
     fr = run_frontier(k, [n], closed_only=bool(closed))
@@ -396,8 +390,7 @@ def study_phadke(family: str = "strict", *, client: Any = None, store: Any = Non
     if family not in ("strict", "cd", "semi", "ecd", "xcd", "all"):
         raise InputError(f"family {str(family)[:20]!r}: one of strict, cd, semi, ecd, xcd, all")
     algos = P.algorithms(family)
-    with _opened(store) as st:
-        res, report = run_study(algos, store=st, scheduler=client, workers=workers)
+    res, report = _run(run_study, store, client, algos, workers=workers)
     return phadke_result(family, res, report.tasks_json())
 
 
@@ -432,9 +425,7 @@ def study_move_orders(board: Board, *, tie: str = "first", worst: int = 10,
     """
     from .studies.orders.runner import run_study
     b = _check_board(board, classic="the move-order study")
-    with _opened(store) as st:
-        res, report = run_study(b.rows, tie, cols=b.cols, store=st, scheduler=client,
-                                workers=workers)
+    res, report = _run(run_study, store, client, b.rows, tie, cols=b.cols, workers=workers)
     return move_order_result(b, tie, res, int(worst), report.tasks_json())
 
 
@@ -476,11 +467,9 @@ def study_tie_breaks(n_max: int, *, n_min: int = 5, rules: Sequence[str] | None 
     (1.0, None)
     """
     from .studies.tiebreaks import run_tiebreaks
-    with _opened(store) as st:
-        res = run_tiebreaks(int(n_max), n_min=int(n_min),
-                            rules=None if rules is None else list(rules), starts=starts,
-                            sample=sample, seed=seed, order=order, trials=trials, store=st,
-                            scheduler=client)
+    res = _run(run_tiebreaks, store, client, int(n_max), n_min=int(n_min),
+               rules=None if rules is None else list(rules), starts=starts, sample=sample,
+               seed=seed, order=order, trials=trials)
     return tie_break_result(res, int(n_min), int(n_max), table=bool(table))
 
 
@@ -516,10 +505,8 @@ def study_symmetric(board: Board, symmetry: str = "half-turn", *, closed_only: b
     """
     from .studies.symmetric_count import run_symmetric
     b = _check_board(board)
-    with _opened(store) as st:
-        res = run_symmetric(b.rows, b.cols, str(symmetry).strip().lower(),
-                            closed_only=closed_only, board=None if b.is_classic else b,
-                            store=st, scheduler=client, workers=workers)
+    res = _run(run_symmetric, store, client, b.rows, b.cols, str(symmetry).strip().lower(),
+               closed_only=closed_only, board=None if b.is_classic else b, workers=workers)
     return symmetric_result(b, res)
 
 
@@ -605,8 +592,7 @@ def study_semimagic(size: int = 8, *, symmetry: str = "none", closed: bool = Fal
     mode = "half-turn" if symmetry == "half-turn" else ("closed" if closed else "open")
     if census:
         from .studies.magic.census import run_census
-        with _opened(store) as st:
-            c = run_census(size, mode, nested, store=st, scheduler=client)
+        c = _run(run_census, store, client, size, mode, nested)
         return census_result(c)
     from .studies.magic.search import search_magic
     starts = None if start is None else [b.square(start)]
