@@ -45,6 +45,7 @@ raises :class:`StoreError` saying "read-only" (:attr:`ResultStore.read_only` say
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -105,20 +106,19 @@ def row_checksum(key: str, study: str, params_json: str, result_json: str) -> st
     return h.hexdigest()
 
 
-def _is_read_only(e: sqlite3.Error) -> bool:
-    """True when SQLite refused a write because the file cannot be written (SQLITE_READONLY)."""
-    code = getattr(e, "sqlite_errorcode", None)
-    if code is not None:
-        return (code & 0xFF) == 8
-    return "readonly" in str(e)
+#: SQLite's primary result codes of an error, and the words of its message where sqlite3 gives
+#: no code: the file cannot be written (SQLITE_READONLY); another connection holds it
+#: (SQLITE_BUSY, SQLITE_LOCKED)
+_READ_ONLY = ((8,), ("readonly",))
+_BUSY = ((5, 6), ("locked", "busy"))
 
 
-def _is_busy(e: sqlite3.Error) -> bool:
-    """True when SQLite said another connection holds the file (SQLITE_BUSY / SQLITE_LOCKED)."""
+def _sqlite_says(e: sqlite3.Error, what: tuple[tuple[int, ...], tuple[str, ...]]) -> bool:
+    codes, words = what
     code = getattr(e, "sqlite_errorcode", None)
     if code is not None:
-        return (code & 0xFF) in (5, 6)           # SQLITE_BUSY, SQLITE_LOCKED
-    return "locked" in str(e) or "busy" in str(e)
+        return (code & 0xFF) in codes
+    return any(w in str(e) for w in words)
 
 
 class ResultStore:
@@ -150,19 +150,19 @@ class ResultStore:
                 return
             except sqlite3.Error as e:
                 self._close_quietly()
-                if _is_read_only(e) and exists and self.read_only is None:
+                if _sqlite_says(e, _READ_ONLY) and exists and self.read_only is None:
                     # the system refused a write that access() allowed (ACLs, a network
                     # file system's rules): read what is there
                     self.read_only = "the system refuses to write it"
                     continue
-                if _is_busy(e) and time.monotonic() < deadline:
+                if _sqlite_says(e, _BUSY) and time.monotonic() < deadline:
                     # another process is creating the store or switching it to WAL: some of
                     # those steps answer SQLITE_BUSY at once instead of calling the busy
                     # handler, so wait here and open again
                     time.sleep(0.02)
                     exists = check_store_file(self.path)
                     continue
-                if _is_busy(e):
+                if _sqlite_says(e, _BUSY):
                     raise StoreError(f"{self.path}: the store stayed locked by another "
                                      f"program for {BUSY_TIMEOUT:.0f} s ({e})") from None
                 if isinstance(e, sqlite3.DatabaseError):
@@ -207,10 +207,8 @@ class ResultStore:
                              "(an empty SQLite database)")
         if not tables:
             return                                   # an empty database: becomes a store
-        if not {"meta", "tasks"} <= tables:
-            raise StoreError(f"{self.path}: an SQLite database of another program, not a "
-                             "knightgui store")
-        meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
+        meta = (dict(db.execute("SELECT name, value FROM meta").fetchall())
+                if {"meta", "tasks"} <= tables else {})
         if meta.get("format") != FORMAT:
             raise StoreError(f"{self.path}: an SQLite database of another program, not a "
                              "knightgui store")
@@ -244,10 +242,8 @@ class ResultStore:
     def _close_quietly(self) -> None:
         db = getattr(self, "_db", None)
         if db is not None:
-            try:
+            with contextlib.suppress(sqlite3.Error):
                 db.close()
-            except sqlite3.Error:
-                pass
             self._db = None  # type: ignore[assignment]
 
     def close(self) -> None:
@@ -302,33 +298,27 @@ class ResultStore:
         Each row read is checked (see the module docstring): its columns' types, its
         checksum, its study and parameters, its result's shape; :class:`StoreError` if any
         does not match."""
-        out: dict[str, Any] = {}
-        keys = list(wanted)
-        try:
-            for i in range(0, len(keys), 500):
-                part = keys[i:i + 500]
-                q = ("SELECT key, study, params, result, checksum FROM tasks WHERE key IN ("
-                     + ",".join("?" * len(part)) + ")")
-                for row in self._db.execute(q, part):
-                    out[row[0]] = self._checked(row, wanted[row[0]])[1]
-        except sqlite3.Error as e:
-            raise StoreError(f"{self.path}: cannot read the store ({e})") from None
-        return out
+        return {row[0]: self._checked(row, wanted[row[0]])[1]
+                for row in self._rows_of("key, study, params, result, checksum", list(wanted))}
 
     def missing(self, keys: Iterable[str]) -> list[str]:
         """The keys among ``keys`` without a row, in their order (the rows there are not
         read: :meth:`get_many` reads and checks them)."""
         keys = list(keys)
-        there: set[str] = set()
+        there = {row[0] for row in self._rows_of("key", keys)}
+        return [k for k in keys if k not in there]
+
+    def _rows_of(self, columns: str, keys: list[str]) -> Iterator[tuple[Any, ...]]:
+        """The ``columns`` of the rows of ``keys`` (asked 500 keys at a time); an SQLite error
+        becomes :class:`StoreError`."""
         try:
             for i in range(0, len(keys), 500):
                 part = keys[i:i + 500]
-                there.update(r[0] for r in self._db.execute(
-                    "SELECT key FROM tasks WHERE key IN (" + ",".join("?" * len(part)) + ")",
-                    part))
+                q = f"SELECT {columns} FROM tasks WHERE key IN ({','.join('?' * len(part))})"
+                for row in self._db.execute(q, part):  # noqa: UP028 - yield from closes the cursor
+                    yield row
         except sqlite3.Error as e:
             raise StoreError(f"{self.path}: cannot read the store ({e})") from None
-        return [k for k in keys if k not in there]
 
     def get(self, key: str, params: Any, study: str | None = None) -> Any | None:
         """The result of ``key`` (checked as in :meth:`get_many`), or None if not finished.
@@ -365,28 +355,26 @@ class ResultStore:
                 (key, study, pj, rj, row_checksum(key, study, pj, rj), seconds, when,
                  self._host))
         except sqlite3.Error as e:
-            if _is_read_only(e):
+            if _sqlite_says(e, _READ_ONLY):
                 raise StoreError(f"{self.path}: read-only ({e}): task {key!r} cannot be "
                                  "written") from None
             raise StoreError(f"{self.path}: cannot write task {key!r} ({e})") from None
         return cur.rowcount == 1
 
+    def _of_study(self, select: str, study: str | None, order: str = "") -> sqlite3.Cursor:
+        """``SELECT ... FROM tasks``, of one study when ``study`` is given."""
+        where, args = (" WHERE study = ?", (study,)) if study is not None else ("", ())
+        return self._db.execute(f"SELECT {select} FROM tasks{where}{order}", args)
+
     def count(self, study: str | None = None) -> int:
         """Rows in the store (of one study)."""
-        if study is None:
-            return int(self._db.execute("SELECT count(*) FROM tasks").fetchone()[0])
-        return int(self._db.execute("SELECT count(*) FROM tasks WHERE study = ?",
-                                    (study,)).fetchone()[0])
+        return int(self._of_study("count(*)", study).fetchone()[0])
 
     def rows(self, study: str | None = None) -> Iterator[dict[str, Any]]:
         """Every row (of one study), checked as in :meth:`get_many`, as dicts
         key/study/params/result/seconds."""
-        q = "SELECT key, study, params, result, checksum, seconds FROM tasks"
-        args: Iterable[Any] = ()
-        if study is not None:
-            q += " WHERE study = ?"
-            args = (study,)
-        for row in self._db.execute(q + " ORDER BY key", tuple(args)):
+        for row in self._of_study("key, study, params, result, checksum, seconds", study,
+                                  " ORDER BY key"):
             params, value = self._checked(row[:5])
             yield {"key": row[0], "study": row[1], "params": params, "result": value,
                    "seconds": row[5]}

@@ -37,18 +37,12 @@ class StoreError(ResourceError):
     """The store cannot be used; the message names the file and what is wrong (one line)."""
 
 
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+          (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+
+
 def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    return "not a regular file"
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
 #: how long a file that looks truncated is watched before it is called so: another process
@@ -86,7 +80,7 @@ def _look(p: Path) -> bool:
     try:
         st = os.lstat(p)
     except FileNotFoundError:
-        parent = p.parent if str(p.parent) else Path(".")
+        parent = _folder(p)
         if not parent.is_dir():
             raise StoreError(f"{p}: cannot create a store: folder {parent} does not exist") \
                 from None
