@@ -3,16 +3,36 @@ the controls on its start (and its end, when the run as set takes one), and the 
 what it is — a walk that did not finish in amber, not in the green of a tour."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from knightgui_core.board.tour import Tour
 from knightgui_core.walks.result import Walk
 
 if TYPE_CHECKING:
-    from knightgui.panels.controls.panel import ControlsPanel
-    from knightgui.window.main import MainWindow
+    from PySide6.QtWidgets import QStatusBar
 
-__all__ = ["show_from_elsewhere", "follow"]
+    from knightgui.animation.player import ConstructionAnimator
+    from knightgui.board.view import BoardView
+    from knightgui.panels.controls.panel import ControlsPanel
+    from knightgui.panels.counter import CounterPanel, TimingPanel
+    from knightgui.panels.options_matrix import OptionsMatrixView
+    from knightgui.solutions.results import ResultsPresenter
+
+__all__ = ["show_from_elsewhere", "follow", "Window"]
+
+
+class Window(Protocol):
+    """What :func:`show_from_elsewhere` uses of the window (the explorer window)."""
+
+    animator: ConstructionAnimator
+    results: ResultsPresenter
+    controls: ControlsPanel
+    view: BoardView
+    matrix: OptionsMatrixView
+    counter: CounterPanel
+    timing: TimingPanel
+
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802 - Qt's name
 
 
 def follow(controls: ControlsPanel, tour: Tour | Walk) -> None:
@@ -26,7 +46,7 @@ def follow(controls: ControlsPanel, tour: Tour | Walk) -> None:
         controls.set_end(int(tour.path[-1]))
 
 
-def show_from_elsewhere(w: MainWindow, tour: Tour | Walk) -> None:
+def show_from_elsewhere(w: Window, tour: Tour | Walk) -> None:
     """Show ``tour`` (a :class:`Tour`, or a :class:`Walk` that may have got stuck) on
     ``w``'s board, counter, options matrix and timing."""
     walk = isinstance(tour, Walk)
