@@ -473,7 +473,7 @@ def _write_gif(fh, renderer: FrameRenderer, progress, cancel) -> None:
             writer.close()
         # the traceback keeps this frame: drop the plugin now, while imageio's module
         # globals exist; its __del__ at interpreter exit would fail and print a traceback
-        writer = None
+        del writer
         raise
 
 
