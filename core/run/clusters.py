@@ -215,12 +215,10 @@ def local_client(mode: str = "threads", workers: int | None = None) -> Any:
         # handlers, and its start-up lines ("dashboard at: http://…") reached the window's
         # root handler
         quiet_dask_logs()
-        if mode == "threads":
-            cluster = LocalCluster(n_workers=1, threads_per_worker=n, processes=False,
-                                   dashboard_address=":0", silence_logs=logging.CRITICAL)
-        else:
-            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                   dashboard_address=":0", silence_logs=logging.CRITICAL)
+        procs = mode == "processes"
+        cluster = LocalCluster(n_workers=n if procs else 1, threads_per_worker=1 if procs else n,
+                               processes=procs, dashboard_address=":0",
+                               silence_logs=logging.CRITICAL)
         client = Client(cluster, set_as_default=False)
         _local_clients[(mode, n)] = client
         return client
@@ -237,12 +235,9 @@ def _probe(address: str, timeout: float) -> None:
     try:
         with socket.create_connection((host, int(port)), timeout=timeout):
             pass
-    except OSError as e:
-        raise SchedulerError(f"cannot reach the Dask scheduler at {address} "
-                             f"({e.strerror or type(e).__name__})") from None
-    except (UnicodeError, ValueError) as e:   # resolve_scheduler refuses these names first
-        raise SchedulerError(f"cannot reach the Dask scheduler at {address} "
-                             f"({type(e).__name__})") from None
+    except (OSError, ValueError) as e:   # ValueError, UnicodeError: resolve_scheduler refuses
+        why = getattr(e, "strerror", None) or type(e).__name__      # those names first
+        raise SchedulerError(f"cannot reach the Dask scheduler at {address} ({why})") from None
 
 
 def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
@@ -419,11 +414,8 @@ class WorkerWatch:
                       else f"{self.where} answers again")
         if now - self._seen < self.timeout:
             return
-        if silent >= self.timeout:
-            raise ClusterLost(f"{self.where} has not answered for {self.timeout:g} s", done,
-                              total)
-        raise ClusterLost(f"{self.where} has had no worker for {self.timeout:g} s", done,
-                          total)
+        what = "has not answered" if silent >= self.timeout else "has had no worker"
+        raise ClusterLost(f"{self.where} {what} for {self.timeout:g} s", done, total)
 
     def _say(self, state: str, line: str) -> None:
         """``line`` through ``notice`` when the cluster's state is not the one last said."""

@@ -58,6 +58,7 @@ already committed.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import threading
@@ -217,21 +218,25 @@ def run_tasks(tasks: Iterable[Task], *, store: ResultStore | None = None,
     if progress is not None:
         progress(len(report.results), report.total)
     todo = [t for t in todo_all if t.key not in report.results]
-    if not todo:
-        report.seconds = time.perf_counter() - t0
-        return report
-    if cancel_requested(cancel):
+    if todo and cancel_requested(cancel):
         report.cancelled = True
-        report.seconds = time.perf_counter() - t0
-        return report
+    elif todo:
+        _run(todo, _Intake(report, store, progress, on_result), scheduler, cancel, retries,
+             workers, worker_timeout, notice)
+    report.seconds = time.perf_counter() - t0
+    return report
 
-    intake = _Intake(report, store, progress, on_result)
+
+def _run(todo: Sequence[Task], intake: _Intake, scheduler: Any, cancel: Any, retries: int,
+         workers: int | None, worker_timeout: float,
+         notice: Callable[[str], None] | None) -> None:
+    """The tasks not in the store, on ``scheduler``."""
+    report = intake.report
     if scheduler is None or isinstance(scheduler, str):
         if resolve_scheduler(scheduler or "local", environ={}) == "local":
             report.scheduler = "local"
             _run_local(todo, intake, cancel, retries, workers)
-            report.seconds = time.perf_counter() - t0
-            return report
+            return
     client, report.scheduler = client_for(scheduler, workers)
     try:
         with WorkerWatch(client, _where(client, report.scheduler), worker_timeout,
@@ -240,8 +245,6 @@ def run_tasks(tasks: Iterable[Task], *, store: ResultStore | None = None,
     except ClusterLost:
         discard_client(client)              # the next run connects afresh
         raise
-    report.seconds = time.perf_counter() - t0
-    return report
 
 
 def _where(client: Any, name: str) -> str:
@@ -397,12 +400,8 @@ def _wait_ready(ac: Any, ready: Any) -> None:
 
 
 def _cancel_quietly(client: Any, futures: list[Any]) -> None:
-    try:
+    with contextlib.suppress(Exception):   # the client may be gone already
         client.cancel(futures)
-    except Exception:  # noqa: BLE001 - the client may be gone already
-        pass
     for f in futures:
-        try:
+        with contextlib.suppress(Exception):
             f.release()
-        except Exception:  # noqa: BLE001
-            pass
