@@ -131,13 +131,10 @@ def host_problem(host: str) -> str:
 
 
 def quiet_dask_logs() -> None:
-    """Keep distributed's log lines out of the user's terminal: failures and lost workers or
-    schedulers reach the runner through its futures and the :class:`WorkerWatch` and become
-    one line; a study stopped by Ctrl-C or SIGTERM, or whose scheduler died, would otherwise
-    end with tracebacks ("failed to communicate with the scheduler during heartbeat",
-    "Failed to reconnect to scheduler", a CancelledError at exit; seen in CI and by killing a
-    scheduler). Some of distributed's loggers have a level of their own (``distributed.client``),
-    so each is quieted; and tornado's, whose loop logs as_completed's CommClosedError."""
+    """Keep distributed's and tornado's log lines out of the user's terminal: failures reach
+    the runner through its futures and the :class:`WorkerWatch` as one line, and a stopped
+    study or a dead scheduler would otherwise end in tracebacks. Each ``distributed.*``
+    logger is quieted: some have a level of their own."""
     names = [n for n in list(logging.root.manager.loggerDict) if n.startswith("distributed.")]
     for name in ["distributed", "tornado", "tornado.application", *names]:
         logging.getLogger(name).setLevel(logging.CRITICAL)
@@ -204,16 +201,13 @@ def local_client(mode: str = "threads", workers: int | None = None) -> Any:
         client = _local_clients.get((mode, n))
         if client is not None and client.status == "running":
             return client
-        # less background work in this process: no statistical profiler sampling the
-        # worker threads every 10 ms, the system monitor every 2 s instead of 0.5 s (the idle
-        # cluster's CPU use drops about 4×: 0.39 s → 0.11 s of CPU a 10-s wait, loaded machine)
+        # less background work: no profiler sampling the worker threads every 10 ms, the
+        # system monitor every 2 s (an idle cluster uses about 4× less CPU)
         import dask
         dask.config.set({"distributed.worker.profile.enabled": False,
                          "distributed.admin.system-monitor.interval": "2s",
                          "distributed.admin.tick.interval": "200ms"})
-        # set before the cluster starts: silence_logs quiets only distributed's own
-        # handlers, and its start-up lines ("dashboard at: http://…") reached the window's
-        # root handler
+        # before the cluster starts: silence_logs quiets only distributed's own handlers
         quiet_dask_logs()
         procs = mode == "processes"
         cluster = LocalCluster(n_workers=n if procs else 1, threads_per_worker=1 if procs else n,

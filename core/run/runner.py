@@ -41,10 +41,6 @@ Schedulers (``scheduler=``)
     answer within :data:`CONNECT_TIMEOUT` seconds, else :class:`SchedulerError`.
   * a ``distributed.Client``: used as it is (the caller closes it).
 
-Of Dask's two local clusters, the in-process one starts, runs a study and schedules a task
-about two to three times faster than worker processes, each of which imports numpy, numba
-and the kernels (``bench/dask_runner.py``).
-
 Faults: a task that raises is retried (``retries``; on Dask, Dask's own retry); a worker that
 dies mid-task has its tasks re-run elsewhere by the scheduler (Dask's resilience); a cluster left
 with no worker, or whose scheduler stops answering, for ``worker_timeout`` seconds (default
