@@ -1,20 +1,11 @@
 """The runner's default scheduler, ``"local"``: a study's tasks on a pool of this process's own
-threads, one per core, with no Dask cluster to import or start.
+threads, one per core, with no Dask cluster to import or start (that costs seconds before the
+first task, ``bench/dask_runner.py``; the kernels release the GIL, so threads use every core).
 
-Why not Dask for the default: importing ``distributed`` and starting even an in-process
-``LocalCluster`` costs seconds before the first task, more than a small study's whole work
-(``bench/dask_runner.py`` measures both). The kernels
-release the GIL, so plain threads use every core as Dask's threads did; what Dask adds —
-other machines, worker processes, a scheduler that re-runs a dead worker's tasks — is the
-``"threads"``, ``"processes"`` and ``tcp://`` schedulers' job.
-
-The pool is made once per size and reused (a window runs many studies); its threads are
-daemons, so a task still running when a study is cancelled never holds up the process's exit.
-That is why it is not :class:`concurrent.futures.ThreadPoolExecutor`, whose workers the
-interpreter joins at exit (a cancelled 11×11 count would keep a closed window's process alive
-until its task ended); the futures it hands out are that module's own.
-A finished task's future puts itself on a queue (``add_done_callback``) and the runner blocks
-on that queue, so a result is taken the moment it is ready, not at the next poll.
+The pool is made once per size and reused; its threads are daemons, so a task still running
+when a study is cancelled never holds up the process's exit (why it is not
+:class:`concurrent.futures.ThreadPoolExecutor`, whose workers the interpreter joins at exit);
+its futures are that module's own.
 """
 from __future__ import annotations
 
