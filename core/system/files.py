@@ -289,22 +289,20 @@ def read_bytes(path: str | os.PathLike, limit: int = DEFAULT_READ_LIMIT, *,
     """
     with open_regular(path, limit, memory_factor=memory_factor) as f:
         p = Path(path)
-        try:
-            chunks, total = [], 0
-            while True:
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            try:
                 b = f.read(min(1 << 22, limit + 1 - total))
-                if not b:
-                    break
-                chunks.append(b)
-                total += len(b)
-                if total > limit:
-                    raise FileRefused(errno.EFBIG, f"{_display(p)} grew past "
-                                      f"{_size(limit)} while read; refused", p)
-            return b"".join(chunks)
-        except FileRefused:
-            raise
-        except OSError as e:
-            raise _os_refused("read", p, e) from None
+            except OSError as e:
+                raise _os_refused("read", p, e) from None
+            if not b:
+                return b"".join(chunks)
+            chunks.append(b)
+            total += len(b)
+            if total > limit:
+                raise FileRefused(errno.EFBIG, f"{_display(p)} grew past "
+                                  f"{_size(limit)} while read; refused", p)
 
 
 def _size(n: int) -> str:
