@@ -47,8 +47,6 @@ class RelaxedBounds:
     paths: tuple[int, ...]
     peak_states: int
     seconds: float
-    #: the states read, summed over the cells (the work)
-    states_read: int = 0
 
 
 def step_tables(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
@@ -97,11 +95,11 @@ def relaxed_bounds(rows: int, cols: int, words: int = RELAXED_WORDS,
     totals = np.zeros((cols, 2, words), np.uint64)
     board = RelaxedBoard(back, retire, int(rows), int(words), 0 if closed_only else 2,
                          int(most))
-    done, peak, read = _count(board, totals, cancel)
+    done, peak = _count(board, totals, cancel)
     joined = [[sum(int(x) << (64 * w) for w, x in enumerate(totals[c, e]))
                for c in range(done)] for e in (0, 1)]
     got = RelaxedBounds(rows, tuple(joined[0]), tuple(joined[1]), peak,
-                        time.perf_counter() - t0, read)
+                        time.perf_counter() - t0)
     with _CACHE_LOCK:
         _CACHE[key] = got
         while len(_CACHE) > 64:
@@ -126,9 +124,9 @@ def _grown(tab: np.ndarray, slots: int, words: int) -> np.ndarray:
 
 
 def _cell(tab: np.ndarray, i: int, slots: int, board: RelaxedBoard,
-          cancel: CancelLike) -> tuple[np.ndarray, int, int, int]:
-    """Cell ``i`` of ``board`` read from ``tab`` in rounds: the new table, its states, the
-    states read and the kernel's last answer (0, or 2 and 3 to stop: see
+          cancel: CancelLike) -> tuple[np.ndarray, int, int]:
+    """Cell ``i`` of ``board`` read from ``tab`` in rounds: the new table, its states and
+    the kernel's last answer (0, or 2 and 3 to stop: see
     :func:`relaxed_step`)."""
     k, words = board.rows, board.words
     nt = _table(slots, words)
@@ -148,13 +146,13 @@ def _cell(tab: np.ndarray, i: int, slots: int, board: RelaxedBoard,
                 raise RuntimeError("the relaxed count refused its tables")
             break
         lo = hi
-    return nt, int(io[1]), int(io[2]), got
+    return nt, int(io[1]), got
 
 
 def _count(board: RelaxedBoard, totals: np.ndarray,
-           cancel: CancelLike) -> tuple[int, int, int]:
+           cancel: CancelLike) -> tuple[int, int]:
     """The count of ``board``, cell by cell: the columns counted (see
-    :func:`relaxed_bounds`), the most states held and the states read. A column's last cell
+    :func:`relaxed_bounds`) and the most states held. A column's last cell
     keeps a state and its mirror image as one (exact: the rest of the board is its own
     mirror image)."""
     k, words, most = board.rows, board.words, board.most
@@ -162,14 +160,13 @@ def _count(board: RelaxedBoard, totals: np.ndarray,
     tab = _table(16, words)
     tab[0, 0] = np.uint64(1) << np.uint64(63)        # slot 0 is as good as any for one key
     tab[0, 1] = 1
-    states, peak, read = 1, 1, 0
+    states, peak = 1, 1
     growth = [2.0] * k
     for i in range(n):
         slots = int(2.2 * states * growth[i % k])     # tiny boards grow it too
-        nt, filled, seen, got = _cell(tab, i, slots, board, cancel)
-        read += seen
+        nt, filled, got = _cell(tab, i, slots, board, cancel)
         if got != 0 or filled > most:
-            return i // k, peak, read
+            return i // k, peak
         growth[i % k] = max(1.0, filled / max(1, states))
         tab, states = nt, filled
         peak = max(peak, states)
@@ -179,5 +176,5 @@ def _count(board: RelaxedBoard, totals: np.ndarray,
                 if got < 0:
                     raise RuntimeError("the relaxed count refused its totals")
                 totals[i // k] = 0
-                return i // k, peak, read
-    return n // k, peak, read
+                return i // k, peak
+    return n // k, peak
