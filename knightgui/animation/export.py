@@ -7,7 +7,7 @@ the knight's current square. The frames are made one at a time from a canvas tha
 (the new squares and segments of each frame are added to it), so drawing never holds more
 than the canvas, the line mask and one frame, whatever the tour's length.
 
-GIF frames are encoded by Pillow (through imageio's plugin, a runtime dependency), MP4
+GIF frames are encoded by Pillow (a runtime dependency), MP4
 (H.264) by PyAV (the optional ``video`` extra: ``pip install 'knightgui[video]'``).
 Pillow's GIF writer keeps every frame (one byte a pixel) until the file is closed, so a GIF
 is held to :data:`GIF_PIXEL_BUDGET` pixels over all its frames; MP4 frames are streamed to the
@@ -65,8 +65,8 @@ PALETTE = np.array([[240, 217, 181], [181, 136, 99], [214, 228, 240], [150, 176,
                     [200, 20, 20], [30, 170, 60], [20, 20, 20], [60, 60, 60]], dtype=np.uint8)
 
 #: how to get each format's encoder when it is missing (one line)
-HOW_TO_GET = {"gif": "GIF export needs imageio and Pillow: pip install imageio pillow "
-                     "(they come with knightgui; a bundle built without them cannot export)",
+HOW_TO_GET = {"gif": "GIF export needs Pillow: pip install pillow "
+                     "(it comes with knightgui; a bundle built without it cannot export)",
               "mp4": "MP4 export needs PyAV: pip install 'knightgui[video]' (or pip install av)"}
 
 
@@ -86,7 +86,6 @@ def missing_encoder(fmt: str) -> str | None:
     """None when ``fmt`` can be written here, else the one line that says how to get it."""
     try:
         if fmt == "gif":
-            import imageio.v3  # noqa: F401
             import PIL.GifImagePlugin  # noqa: F401
         else:
             import av
@@ -450,31 +449,23 @@ def export_animation(tour: Tour, filename: str | os.PathLike[str], *, fps: int =
 
 
 def _write_gif(fh, renderer: FrameRenderer, progress, cancel) -> None:
-    import imageio.v3 as iio  # here: 0.25 s to import, only an export needs it
+    """The frames through Pillow's GIF writer into ``fh``: Pillow encodes them all in one
+    save, so they are held (one byte a pixel, a copy each: the renderer reuses its frame)
+    until every frame is drawn. Pillow directly, not imageio's plugin: a plugin interrupted
+    while it is made is finalised at interpreter exit and prints a traceback there."""
+    from PIL import Image  # here: only an export needs it
     p = renderer.p
     delay = 1000 / p.fps
     durations = [delay] * (p.frames - 1) + [max(delay, HOLD_SECONDS * 1000)]
-    palette = PALETTE.tobytes()
-    writer = iio.imopen(fh, "w", plugin="pillow", extension=".gif")
-    try:
-        for k, frame in enumerate(renderer.frames()):
-            raise_if_cancelled(cancel, "the export")
-            # mode L with a palette: Pillow writes the indices as they are (no quantising)
-            writer.write(frame.copy(), mode="L", palette=palette, duration=durations, loop=0,
-                         optimize=False)
-            if progress is not None:
-                progress(k + 1, p.frames)
-        writer.close()          # Pillow encodes the frames it holds here
-    except BaseException:
-        # the plugin would encode (again) every frame it holds when closed or collected:
-        # drop them; the temporary file is removed by the writer
-        getattr(writer, "images_to_write", []).clear()
-        with contextlib.suppress(Exception):
-            writer.close()
-        # the traceback keeps this frame: drop the plugin now, while imageio's module
-        # globals exist; its __del__ at interpreter exit would fail and print a traceback
-        del writer
-        raise
+    images = []
+    for k, frame in enumerate(renderer.frames()):
+        raise_if_cancelled(cancel, "the export")
+        images.append(Image.fromarray(frame.copy()))     # mode L: the palette's indices
+        if progress is not None:
+            progress(k + 1, p.frames)
+    # a palette with mode L: Pillow writes the indices as they are (no quantising)
+    images[0].save(fh, format="GIF", save_all=True, append_images=images[1:],
+                   palette=PALETTE.tobytes(), duration=durations, loop=0, optimize=False)
 
 
 def _write_mp4(fh, renderer: FrameRenderer, progress, cancel) -> None:
