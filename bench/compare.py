@@ -1,6 +1,12 @@
 """Every engine benchmark of bench/ run side by side against an earlier revision, in one run.
 
     .venv/bin/python bench/compare.py [--before REV] [--rounds N] [--only NAME] [--keep DIR]
+                                      [--args "ARGS"] [--no-fill]
+
+``--args`` replaces the arguments of the benchmarks chosen (with ``--only``): the long runs,
+such as ``--only frontier --args "--only 7x7 --cap-gb 20" --rounds 1 --no-fill``, the 7×7
+frontier count (ten minutes a tree: its compile is a second of it, so ``--no-fill`` skips
+the untimed first runs).
 
 The earlier revision (default ``da52b89``, the code before the kernels were written once) is
 unpacked with ``git archive`` into a temporary folder. Each benchmark of :data:`BENCHES` that
@@ -120,6 +126,9 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--only", help="benchmarks whose name contains this text")
     ap.add_argument("--keep", help="a folder to keep every output in")
+    ap.add_argument("--args", help="the arguments of the chosen benchmarks, instead of theirs")
+    ap.add_argument("--no-fill", action="store_true",
+                    help="no untimed first run per tree (numba's cache already filled)")
     a = ap.parse_args()
     if a.rounds < 1:
         raise SystemExit("--rounds must be at least 1")
@@ -138,6 +147,7 @@ def main() -> int:
         for name, script, args in BENCHES:
             if a.only and a.only not in name:
                 continue
+            args = a.args.split() if a.args else args
             if not (old / "bench" / script).exists():
                 print(f"{name:12} (not in {a.before})")
                 continue
@@ -145,7 +155,7 @@ def main() -> int:
             cpu = {"before": float("inf"), "after": float("inf")}
             texts: dict[str, str] = {}
             try:
-                for tree, path in trees.values():
+                for tree, path in ([] if a.no_fill else trees.values()):
                     run(tree, path, script, args)              # numba's cache filled
                 for _ in range(a.rounds):
                     for side, (tree, path) in trees.items():
