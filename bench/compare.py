@@ -51,9 +51,6 @@ BENCHES: list[tuple[str, str, list[str]]] = [
     ("completions", "completions.py", ["--positions", "5", "--repeat", "1"]),
     ("topology", "topology.py", ["--sizes", "100", "--repeat", "7"]),
     ("stream", "stream.py", ["--solutions", "300000"]),
-    ("distinct", "distinct.py", ["--quick"]),
-    ("symmetric", "symmetric.py", ["--quick"]),
-    ("uncrossed", "uncrossed.py", ["--up-to", "6"]),
     ("phadke", "phadke.py", ["--family", "strict"]),
     ("frontier", "frontier.py", ["--only", "5x10"]),
 ]
