@@ -1,21 +1,15 @@
-"""Where the user guide lives at run time, and what its pages are.
+"""Where the user guide lives at run time, and what its pages are (paths and text, no Qt).
 
-The guide is the Markdown of ``docs/guide/`` (``index.md`` the contents, ``getting-started.md``
-the first page, images in ``img/``). It is installed as package data right beside this
-module, in ``knightgui/guide/pages/`` (pyproject maps ``knightgui.guide.pages`` to
-``docs/guide``; the PyInstaller spec copies the folder to the same place in the bundle), so one
-rule finds it everywhere: ``pages/`` next to this file in a wheel or the bundle, else
-``docs/guide/`` of the source checkout this file belongs to (an editable install or a run from
-the checkout). :func:`find_guide` is that one function.
-
-While a checkout has no ``docs/guide/`` yet, the guide is the reference documents of ``docs/``
-(first page ``usage.md``), and without those ``README.md``: a viewer always has a page to show
-when any Markdown is there, and says where it looked when none is.
-
-Paths and text only; nothing here needs Qt.
+The guide is the Markdown of ``docs/guide/``, installed as package data in
+``knightgui/guide/pages/`` beside this module (pyproject and the PyInstaller spec map it
+there), so :func:`find_guide` has one rule: ``pages/`` next to this file, else ``docs/guide/``
+of the checkout this file belongs to. Failing both, the guide is the reference documents of
+``docs/`` (first page ``usage.md``), and without those ``README.md``; with no Markdown at all
+the viewer says where it looked.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,13 +30,10 @@ _FENCE = re.compile(r"^\s{0,3}(```|~~~)")
 
 @dataclass(frozen=True)
 class Guide:
-    """A folder of Markdown pages as the viewer shows it.
-
-    ``pages`` are in contents order: the contents page, then the pages it links to in its
-    order, then the others by name. ``first`` is where Getting started opens, ``contents``
-    where the Contents button goes. ``folder`` is None when no page was found; ``looked_in``
-    says where the search went, for the message the viewer shows then.
-    """
+    """A folder of Markdown pages as the viewer shows it: ``pages`` in contents order (the
+    contents page, the pages it links to, the others by name), ``first`` where Getting
+    started opens, ``contents`` where Contents goes; ``folder`` None when no page was found,
+    ``looked_in`` where the search went."""
 
     folder: Path | None
     pages: tuple[Path, ...] = ()
@@ -123,21 +114,21 @@ def load_guide(folder: Path, first_names: tuple[str, ...] = ("getting-started.md
     if not pages:
         return Guide(None, looked_in=looked_in or (folder,))
     by_name = {p.relative_to(folder).as_posix().lower(): p for p in pages}
-    contents = next((by_name[n.lower()] for n in contents_names if n.lower() in by_name), None)
+
+    def pick(names: tuple[str, ...]) -> Path | None:
+        return next((by_name[n.lower()] for n in names if n.lower() in by_name), None)
+    contents = pick(contents_names)
     linked = _linked_pages(contents, set(pages)) if contents else []
     order = ([contents] if contents else []) + linked
     order += [p for p in pages if p not in order]
-    first = next((by_name[n.lower()] for n in first_names if n.lower() in by_name), None)
-    if first is None:
-        first = linked[0] if linked else order[0]
+    first = pick(first_names) or (linked[0] if linked else order[0])
     return Guide(folder, tuple(order), first, contents or order[0],
                  looked_in or (folder,), {p: page_title(p) for p in order})
 
 
 def in_checkout() -> bool:
     """Whether :data:`CHECKOUT` is knightgui's source checkout (its ``pyproject.toml`` names
-    the project). Installed, the folder above the package is ``site-packages``, whose
-    ``docs`` or ``README.md`` may belong to any other package."""
+    the project), not ``site-packages``, whose ``docs`` may be any package's."""
     try:
         head = (CHECKOUT / "pyproject.toml").read_text(encoding="utf-8", errors="replace")
     except OSError:
@@ -152,9 +143,8 @@ def guide_candidates() -> tuple[Path, ...]:
 
 
 def find_docs() -> Guide:
-    """The reference documents: the Markdown of the checkout's ``docs/`` folder and its
-    subfolders (contents ``index.md``, first page ``usage.md`` where they exist), else the
-    checkout's ``README.md``; only a source checkout has them."""
+    """The reference documents of a source checkout: the Markdown under ``docs/`` (contents
+    ``index.md``, first page ``usage.md``), else its ``README.md``."""
     docs = CHECKOUT / "docs"
     if not in_checkout():
         return Guide(None, looked_in=(docs,))
@@ -179,5 +169,4 @@ def find_guide(candidates: tuple[Path, ...] | None = None) -> Guide:
     if candidates is not None:       # an explicit list: only those folders
         return Guide(None, looked_in=tried)
     docs = find_docs()
-    return Guide(docs.folder, docs.pages, docs.first, docs.contents,
-                 tried + docs.looked_in, docs.titles)
+    return dataclasses.replace(docs, looked_in=tried + docs.looked_in)

@@ -1,21 +1,15 @@
 """The guide viewer: a window of the app that shows a folder of Markdown pages.
 
-Qt renders the Markdown (:class:`QTextBrowser` with a Markdown resource type), so the guide
-needs no browser, no network and no desktop launcher. The window has:
-
-* the page, its images loaded relative to it and narrowed to the page's width;
-* Back, Forward and Contents (Alt+Left, Alt+Right, Alt+Home);
-* a Contents list of the pages (the current one selected);
-* a Search box (Ctrl+F) over every page's text, a list of the hits; a click opens the page
-  at the hit, every hit on it highlighted.
-
-A relative link to a page opens it here (``page.md#heading`` scrolls to the heading). Any
-other link (a web address, a file that is no page) goes to the desktop's launcher; where
-there is none, the address is copied to the clipboard and the note line under the page says
-so: a click always has a visible result.
+Qt renders the Markdown (:class:`QTextBrowser`): no browser, network or launcher is needed.
+The window has the page (images narrowed to its width), Back, Forward and Contents
+(Alt+Left, Alt+Right, Alt+Home), a Contents list and a Search box (Ctrl+F) over every
+page, whose hits open the page with every hit highlighted. A relative link to a page opens
+it here (``page.md#heading`` scrolls to the heading); any other link goes to the desktop's
+launcher, or, where there is none, to the clipboard, as the note line says.
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -104,14 +98,12 @@ def search_pages(texts: dict[Path, str], query: str) -> list[SearchHit]:
     return hits
 
 
-def _fragments(block: QTextBlock) -> list[QTextFragment]:
+def _fragments(block: QTextBlock) -> Iterator[QTextFragment]:
     """The fragments of ``block`` (runs of one format: a link, an image, plain text)."""
-    found = []
     it = block.begin()
     while not it.atEnd():
-        found.append(it.fragment())
+        yield it.fragment()
         it += 1
-    return found
 
 
 class GuideBrowser(QTextBrowser):
@@ -133,8 +125,7 @@ class GuideBrowser(QTextBrowser):
         """Each image of the page at its own size, or narrowed (its shape kept) to the width
         of the page when it is wider: a screenshot never needs a sideways scroll."""
         doc = self.document()
-        # the room with the vertical scroll bar shown, so that the bar showing up after the
-        # layout leaves the images as they are
+        # the room with the scroll bar shown: the bar showing up later leaves the images be
         bar = self.verticalScrollBar()
         room = (self.width() - 2 * self.frameWidth() - 2 * doc.documentMargin() - 4
                 - max(bar.sizeHint().width(), bar.width() if bar.isVisible() else 0))
@@ -170,8 +161,7 @@ class GuideBrowser(QTextBrowser):
         self._fit.start()
 
     def scroll_to_heading(self, fragment: str) -> bool:
-        """Scroll the heading whose anchor is ``fragment`` to the top; False when the page has
-        no such heading."""
+        """Scroll the heading whose anchor is ``fragment`` to the top (False: none)."""
         block = self.document().begin()
         while block.isValid():
             if block.blockFormat().headingLevel() > 0 and slug(block.text()) == fragment.lower():
@@ -184,11 +174,8 @@ class GuideBrowser(QTextBrowser):
 
 
 class GuideWindow(QMainWindow):
-    """The viewer of one :class:`~knightgui.guide.locate.Guide` (see the module docstring).
-
-    ``missing_html`` is added to the message shown when the guide has no page (for example
-    a short built-in summary of the window).
-    """
+    """The viewer of one :class:`~knightgui.guide.locate.Guide` (see the module docstring);
+    ``missing_html`` is added to the page shown when the guide has no page."""
 
     def __init__(self, guide: Guide, parent: QWidget | None = None, *,
                  title: str = "User guide", missing_html: str = "") -> None:
@@ -320,8 +307,7 @@ class GuideWindow(QMainWindow):
         self.open_page(self.guide.contents)
 
     def show_missing(self) -> None:
-        """The page shown when the guide has no page: what is missing and where it was
-        looked for."""
+        """The page shown when the guide has no page: where it was looked for."""
         where = "".join(f"<li><code>{p}</code></li>" for p in self.guide.looked_in)
         self.browser.setHtml(
             "<h2>The user guide is missing</h2>"
@@ -390,8 +376,7 @@ class GuideWindow(QMainWindow):
         return f"docs/{parts.as_posix()}"
 
     def open_outside(self, url: QUrl) -> bool:
-        """Hand ``url`` to the desktop (a browser, a file manager). Where none can take it,
-        the address goes to the clipboard and the note line says so. True when opened."""
+        """Hand ``url`` to the desktop (True), else copy it to the clipboard and say so."""
         shown = url.toLocalFile() if url.isLocalFile() else url.toString()
         if QDesktopServices.openUrl(url):
             self.say(f"Opened outside knightgui: {shown}")
@@ -457,8 +442,7 @@ class GuideWindow(QMainWindow):
         self._mark_hits(q, int(item.data(_HIT_ROLE)))
 
     def _mark_hits(self, query: str, nth: int | None = None) -> None:
-        """Highlight every ``query`` on the page; with ``nth``, select that occurrence and
-        scroll to it."""
+        """Highlight every ``query`` on the page; select and show the ``nth``."""
         doc = self.browser.document()
         marks = []
         fmt = QTextCharFormat()
