@@ -28,6 +28,8 @@ import sys
 import time
 from pathlib import Path
 
+from _targets import check, verdict
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 TARGET_S = 0.5
@@ -68,7 +70,8 @@ def main() -> int:
               f"{res.walks:,} walks; load average {load:.2f} before the runs")
         print(f"    wall median {med:.3f} s, best {best:.3f} s over {len(times)} runs "
               f"({res.walks / med / 1e6:.2f} M walks/s, median); "
-              f"target {TARGET_S:.1f} s → ratio {med / TARGET_S:.2f}")
+              f"target {TARGET_S:.1f} s → ratio {med / TARGET_S:.2f}: "
+              f"{check(f'move orders tie={tie}', med <= TARGET_S)}")
         print(f"    CPU  median {statistics.median(cpu):.3f} s, best {min(cpu):.3f} s "
               f"(all threads) → ratio {statistics.median(cpu) / TARGET_S:.2f}")
         if not args.no_compare:
@@ -88,7 +91,7 @@ def main() -> int:
           f"{statistics.median(times):.3f} s; first failing n: "
           + ", ".join(f"{r}={tb.first_failing_n(r)}" for r in tb.rules))
     print(f"load average after: {os.getloadavg()[0]:.2f}")
-    return 0
+    return verdict()
 
 
 def _timed(fn) -> tuple[float, float]:

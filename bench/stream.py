@@ -23,6 +23,11 @@ import subprocess
 import sys
 import tempfile
 
+from _targets import check, verdict
+
+#: solutions a second each format must reach
+TARGETS = {".npy": 1_000_000, ".csv": 200_000}
+
 CHILD = r"""
 import json, os, resource, sys, time
 from knightgui_core.tietree.enumeration.enumerator import Enumerator
@@ -75,12 +80,15 @@ def main() -> int:
     print(f"{'':8} {'solutions':>11} {'sol/s':>12} {'of count':>9} {'peak RSS':>10} "
           f"{'growth':>9}")
     for r in rows:
+        target = TARGETS.get(r["kind"])
+        met = (f"  ≥ {target:,}/s: {check(r['kind'] + ' rate', r['rate'] >= target)}"
+               if target else "")
         print(f"{r['kind']:8} {r['n']:>11,} {r['rate']:>12,.0f} {r['rate'] / base:>8.0%} "
-              f"{r['rss_mb']:>8.0f} MB {r['rss_growth_mb']:>6.0f} MB")
+              f"{r['rss_mb']:>8.0f} MB {r['rss_growth_mb']:>6.0f} MB{met}")
     old = rows[-1]
     print(f"old --out kept {old['rss_growth_mb'] * 1024 / old['n']:.2f} KB per solution; "
           "the streaming formats keep none")
-    return 0
+    return verdict()
 
 
 if __name__ == "__main__":

@@ -35,6 +35,8 @@ import resource
 import statistics
 import time
 
+from _targets import check, verdict
+
 from knightgui_core.tietree.counting import count_kernel as K
 from knightgui_core.tietree.counting import subtrees as _sub
 from knightgui_core.tietree.counting.subtrees import CountBoard, count_subtrees, start_classes
@@ -128,7 +130,7 @@ def run_one_search(rows: int, cols: int, starts: list[int], limit: int):
     return cpu, tot
 
 
-def main() -> None:
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="skip 10×10")
     ap.add_argument("--table-mb", type=int, default=1024)
@@ -182,7 +184,9 @@ def main() -> None:
         best.append((name, min(olds), min(tabs), statistics.median(tabs), olds, tabs, sys_s, ones))
         print(f"{name:<26} {dto:>7.2f} {dt0:>10.2f} {dt1:>8.2f} {dto / dt1:>5.1f}× {cto / ct1:>5.1f}× "
               f"{plain[5]:>14,} {memo[5]:>12,} {memo[6]:>11,} {memo[7]:>10,} "
-              f"{used:>10,} {_rss_mib() - base:>11,.0f} MiB")
+              f"{used:>10,} {_rss_mib() - base:>11,.0f} MiB"
+              + (f"  ≥ 6×: {check('10×10 table against the count kernel', cto / ct1 >= 6)}"
+                 if rows == 10 else ""))
         assert tbytes <= limit
     print(f"RSS before the first table {base:,.0f} MiB; peak {_rss_mib():,.0f} MiB, "
           f"{_rss_mib() - base:,.0f} MiB above it (limit of one table: {a.table_mb} MiB); "
@@ -198,7 +202,8 @@ def main() -> None:
             print(f"  each run, old: {' '.join(f'{x:.2f}' for x in olds)} s; table: "
                   + " ".join(f"{x:.2f} ({y:.2f} system)" for x, y in zip(tabs, sys_s)) + " s")
     print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f} at the end")
+    return verdict()
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
