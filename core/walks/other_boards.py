@@ -28,7 +28,7 @@ from ..board.squares import Board
 from ..board.tie_rule import TieRule
 from ..construct.hamsearch_kernel import ham_search
 from .close_kernel import repair_closed
-from .solve_result import NoTourError, SolveError, SolveResult, rule_failure
+from .solve_result import NoTourError, SolveError, SolveResult, rule_failure, rule_walk, walk_result
 from .table_backtrack_kernel import table_backtrack_walk
 from .table_walk_kernel import table_greedy_walk
 
@@ -95,17 +95,7 @@ def _greedy(board: Board, nbr: np.ndarray, s: int, tie: TieRule, pos: np.ndarray
     ties = np.empty(board.size, dtype=np.uint8)
     m = int(table_greedy_walk(nbr, board.cols, s, int(tie), pos, seed,
                               np.zeros(0, dtype=np.int8), path, ties))
-    ok = m == board.size
-    res = SolveResult(ok, None, path if ok else path[:m].copy(), f"warnsdorff greedy ({desc})",
-                      0.0, nodes=m, ties=ties if ok else ties[:m].copy())
-    if ok:
-        res.message = f"tour found by {res.method}"
-    else:
-        res.stuck_at = int(path[m - 1])
-        res.info["failure"] = (f"Warnsdorff's rule ({tie.label}) got stuck on "
-                               f"{board.long_name(res.stuck_at)} after {m - 1:,} moves")
-        res.message = f"{res.info['failure']} ({m:,} of {board.size:,} squares visited)"
-    return res
+    return walk_result(board, path, ties, m, desc, tie.label)
 
 
 def backtrack_search(board: Board, nbr: np.ndarray, s: int, closed: bool, tie: TieRule | int,
@@ -166,9 +156,7 @@ def _auto(board: Board, nbr: np.ndarray, s: int, closed: bool, tie: TieRule, pos
     else:
         res.message = f"{failure}; {how if res.ok else res.message}"
     res.info["greedy_failure"] = failure
-    res.info["rule_walk"] = {"tie": tie.label, "completed": bool(walk.ok),
-                             "moves": max(int(len(walk.path)) - 1, 0),
-                             "stuck_at": -1 if walk.ok else int(walk.stuck_at)}
+    res.info["rule_walk"] = rule_walk(walk, tie.label)
     return res
 
 

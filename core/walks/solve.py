@@ -48,7 +48,7 @@ from . import squirrel as _squirrel
 from . import walk_kernel as _walk
 from .other_boards import backtrack_search, close_by_reversals, closed_by, solve_other
 from .phased_kernel import phased_walk
-from .solve_result import NoTourError, SolveError, SolveResult, rule_failure
+from .solve_result import NoTourError, SolveError, SolveResult, rule_failure, rule_walk, walk_result
 
 #: auto: boards up to this many squares try backtracking when greedy fails.
 BACKTRACK_AUTO_MAX = 64 * 64
@@ -109,9 +109,11 @@ def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = 
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise SolveError(f"seed must be a whole number ≥ 0, got {seed!r}")
     if not board.is_classic:
-        return _finish(board, s, closed, tie, move_order, seed, time.perf_counter(),
-                       _solve_other(board, s, closed, tie_code, move_order, seed, method,
-                                    node_budget, bool(dashes)))
+        t0 = time.perf_counter()
+        budget = DEFAULT_NODE_BUDGET if node_budget is None else int(node_budget)
+        return _finish(board, s, closed, tie, move_order, seed, t0, solve_other(
+            board, s, closed, tie_code, move_order.positions(), int(seed) & 0xFFFFFFFFFFFF,
+            method, budget, _describe(tie, move_order), bool(dashes)))
     why = why_no_tour(board.rows, board.cols, closed)
     if why:
         raise NoTourError(why)
@@ -121,7 +123,7 @@ def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = 
     _check_memory(board)
     score = dash_scores(board, dashes, s, None)
     if tie in SQUIRREL_RULES and method == "backtrack":
-        raise SolveError(_squirrel_refusal(board, s, score, method))
+        raise SolveError("the Squirrel rules are greedy walks: use --method greedy or auto")
     pos = move_order.positions()
     budget = DEFAULT_NODE_BUDGET if node_budget is None else int(node_budget)
     t0 = time.perf_counter()
@@ -155,14 +157,6 @@ def _finish(board: Board, s: int, closed: bool, tie: str, move_order: MoveOrder,
     return res
 
 
-def _solve_other(board: Board, s: int, closed: bool, tie_code: int, move_order: MoveOrder,
-                 seed: int, method: str, node_budget: int | None, dashed: bool) -> SolveResult:
-    budget = DEFAULT_NODE_BUDGET if node_budget is None else int(node_budget)
-    return solve_other(board, s, closed, TieRule(tie_code), move_order.positions(),
-                       int(seed) & 0xFFFFFFFFFFFF, method, budget,
-                       _describe(TIE_RULES[tie_code], move_order), dashed)
-
-
 def _check_memory(board: Board) -> None:
     if board.size <= 1_000_000:
         return
@@ -191,10 +185,8 @@ def _fail(res: SolveResult, message: str) -> SolveResult:
     return res
 
 
-def _squirrel_refusal(board: Board, s: int, score: np.ndarray, method: str) -> str | None:
+def _squirrel_refusal(board: Board, s: int, score: np.ndarray) -> str | None:
     """Why Squirrel and Cull's walk cannot run here (None when it can)."""
-    if method == "backtrack":
-        return "the Squirrel rules are greedy walks: use --method greedy or auto"
     if board.rows != board.cols or board.rows < 5:
         return (f"Squirrel and Cull's algorithm is for n×n boards with n ≥ 5, not "
                 f"{board.rows}×{board.cols}")
@@ -209,7 +201,7 @@ def _greedy(board, s, tie_code, pos, seed, score, tie, desc) -> SolveResult:
     path = np.empty(board.size, dtype=np.int32)
     ties = np.empty(board.size, dtype=np.uint8)
     if tie_code >= TIE_CODES["squirrel"]:
-        why = _squirrel_refusal(board, s, score, "greedy")
+        why = _squirrel_refusal(board, s, score)
         if why:   # auto: go on with the other methods
             return SolveResult(False, None, np.array([s], dtype=np.int32),
                                f"warnsdorff greedy ({desc})", 0.0, stuck_at=s, message=why,
@@ -219,18 +211,7 @@ def _greedy(board, s, tie_code, pos, seed, score, tie, desc) -> SolveResult:
     else:
         m = _walk.greedy_walk(board.rows, board.cols, s, int(tie_code), pos, seed, score, path,
                               ties)
-    ok = m == board.size
-    res = SolveResult(ok, None, path if ok else path[:m].copy(),
-                      f"warnsdorff greedy ({desc})", 0.0, nodes=m,
-                      ties=ties if ok else ties[:m].copy())
-    if not ok:
-        res.stuck_at = int(path[m - 1])
-        res.info["failure"] = (f"Warnsdorff's rule ({tie}) got stuck on "
-                               f"{board.long_name(res.stuck_at)} after {m - 1:,} moves")
-        res.message = f"{res.info['failure']} ({m:,} of {board.size:,} squares visited)"
-    else:
-        res.message = f"tour found by {res.method}"
-    return res
+    return walk_result(board, path, ties, m, desc, tie)
 
 
 def _backtrack(board, s, tie_code, pos, seed, score, tie, desc, closed, budget) -> SolveResult:
@@ -313,9 +294,7 @@ def _auto(board, s, tie_code, pos, seed, score, tie, desc, closed, budget) -> So
             if int(res.path[0]) != s:
                 res, how = _start_search(board, s, res)
     res.info["greedy_failure"] = failure
-    res.info["rule_walk"] = {"tie": tie, "completed": bool(walk.ok),
-                             "moves": max(int(len(walk.path)) - 1, 0),
-                             "stuck_at": -1 if walk.ok else int(walk.stuck_at)}
+    res.info["rule_walk"] = rule_walk(walk, tie)
     if res.ok:
         res.message = f"{failure}; {how}"
     else:

@@ -49,6 +49,29 @@ class SolveResult:
         return int(len(self.path))
 
 
+def walk_result(board: Board, path: np.ndarray, ties: np.ndarray, m: int, desc: str,
+                rule: str) -> SolveResult:
+    """The result of a greedy walk that visited ``path[:m]`` (``ties`` alike); ``desc`` the
+    rule as the method names it, ``rule`` its label."""
+    ok = m == board.size
+    res = SolveResult(ok, None, path if ok else path[:m].copy(), f"warnsdorff greedy ({desc})",
+                      0.0, nodes=m, ties=ties if ok else ties[:m].copy())
+    if ok:
+        res.message = f"tour found by {res.method}"
+    else:
+        res.stuck_at = int(path[m - 1])
+        res.info["failure"] = (f"Warnsdorff's rule ({rule}) got stuck on "
+                               f"{board.long_name(res.stuck_at)} after {m - 1:,} moves")
+        res.message = f"{res.info['failure']} ({m:,} of {board.size:,} squares visited)"
+    return res
+
+
+def rule_walk(walk: SolveResult, rule: str) -> dict:
+    """``info["rule_walk"]`` of a result another method gave after the rule's ``walk``."""
+    return {"tie": rule, "completed": bool(walk.ok), "moves": max(int(len(walk.path)) - 1, 0),
+            "stuck_at": -1 if walk.ok else int(walk.stuck_at)}
+
+
 def rule_failure(board: Board, walk: SolveResult, start: int, rule: str,
                  move: str = "move") -> str:
     """Why the rule's own ``walk`` from ``start`` is not the tour asked for: where it stopped
