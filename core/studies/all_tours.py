@@ -170,8 +170,7 @@ def run_all_tours(rows: int, cols: int, *, store: ResultStore | None = None,
                         progress=progress, cancel=cancel))
     res = AllToursResult(rows, cols, b)
     res.classes = {b.name(r): [b.name(s) for s in m] for r, m in classes.items()}
-    res.tasks = {"total": int(report.total), "from_store": int(report.from_store),
-                 "computed": int(report.computed)}
+    res.tasks = report.tasks_json()
     if report.cancelled or not report.complete:
         res.cancelled = True
     else:

@@ -116,8 +116,7 @@ def run_symmetric(rows: int, cols: int, symmetry: str, *, closed_only: bool = Fa
                         progress=progress, cancel=cancel))
     res = SymmetricResult(rows, cols, symmetry, b)
     res.orbits = next(iter(plans.values())).orbits
-    res.tasks = {"total": int(report.total), "from_store": int(report.from_store),
-                 "computed": int(report.computed)}
+    res.tasks = report.tasks_json()
     if report.cancelled or not report.complete:
         res.cancelled = True
         res.seconds = time.perf_counter() - t0

@@ -21,8 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
+from ...board.canonical import symmetry_maps
 from ...run.runner import RunReport, Task, run_tasks
 from ...run.store import ResultStore
 from ...run.store_shapes import RowShapeError, listed, obj, result_shape, whole
@@ -72,23 +71,11 @@ def census_tasks(size: int, mode: str, nested: bool = False) -> list[Task]:
                  census_task, (size, mode, nested, s)) for s in start_squares(size, size)]
 
 
-def _symmetries(size: int) -> list[np.ndarray]:
-    g = np.arange(size * size, dtype=np.int64).reshape(size, size)
-    ims = [g, g[::-1, ::-1], g[::-1, :], g[:, ::-1], g.T, g.T[::-1, ::-1], g.T[::-1, :],
-           g.T[:, ::-1]]
-    out = []
-    for im in ims:
-        p = np.empty(size * size, np.int64)
-        p[g.ravel()] = im.ravel()
-        out.append(p)
-    return out
-
-
 def class_key(size: int, tour: Sequence[int]) -> tuple[int, ...]:
     """A numbered tour up to the board's symmetries and reversed numbering (the smallest
     image), equal for two tours exactly when one maps onto the other."""
     keys = []
-    for p in _symmetries(size):
+    for p in symmetry_maps(size, size):
         m = [int(p[s]) for s in tour]
         keys += [tuple(m), tuple(m[::-1])]
     return min(keys)
@@ -98,7 +85,7 @@ def _cycle_key(size: int, tour: Sequence[int]) -> tuple[tuple[int, int], ...]:
     """A closed tour's move set up to the board's symmetries."""
     n = len(tour)
     keys = []
-    for p in _symmetries(size):
+    for p in symmetry_maps(size, size):
         m = [int(p[s]) for s in tour]
         keys.append(tuple(sorted((min(m[i], m[(i + 1) % n]), max(m[i], m[(i + 1) % n]))
                                  for i in range(n))))
@@ -140,8 +127,7 @@ def run_census(size: int, mode: str, nested: bool = False, *, store: ResultStore
     report = (runner(tasks) if runner is not None else
               run_tasks(tasks, store=store, scheduler=scheduler, cancel=cancel))
     res = CensusResult(size, mode, nested)
-    res.tasks = {"total": int(report.total), "from_store": int(report.from_store),
-                 "computed": int(report.computed)}
+    res.tasks = report.tasks_json()
     if report.cancelled or not report.complete:
         res.seconds = time.perf_counter() - t0
         return res

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ...board.canonical import symmetry_maps
 from ...board.magic import line_sums, magic_constants
 from ...system.control import CancelLike, cancel_requested
 from ...system.errors import InputError
@@ -90,28 +91,11 @@ def knight_table(rows: int, cols: int) -> np.ndarray:
     return nbr
 
 
-def _images(rows: int, cols: int) -> list[np.ndarray]:
-    """The board's symmetries as permutations of the flat squares."""
-    g = np.arange(rows * cols, dtype=np.int64).reshape(rows, cols)
-    ims = [g, g[::-1, ::-1], g[::-1, :], g[:, ::-1]]
-    if rows == cols:
-        ims += [g.T, g.T[::-1, ::-1], g.T[::-1, :], g.T[:, ::-1]]
-    return [im.ravel() for im in ims]
-
-
 def start_squares(rows: int, cols: int) -> list[int]:
     """One square of each orbit of the board's symmetries (the smallest): every numbered
     tour is the image of one that starts on one of these (8×8: 10 squares)."""
-    seen: set[int] = set()
-    out = []
-    ims = _images(rows, cols)
-    for s in range(rows * cols):
-        if s in seen:
-            continue
-        orbit = {int(im[s]) for im in ims}
-        seen |= orbit
-        out.append(min(orbit))
-    return out
+    maps = symmetry_maps(rows, cols)
+    return sorted({int(maps[:, s].min()) for s in range(rows * cols)})
 
 
 def search_magic(rows: int, cols: int, mode: str = "half-turn", limit: int = 1,
