@@ -1,9 +1,6 @@
-"""Results presenter: takes the solver thread's signals and shows them in the views; keeps the
-found solutions for stepping (next, previous, first, last, jump, play).
-
-Every slot ignores signals of an older generation, so a superseded or cancelled run never
-reaches the screen.
-"""
+"""Results presenter: shows the solver thread's signals in the views and keeps the found
+solutions for stepping. Every slot ignores signals of an older generation, so a superseded
+or cancelled run never reaches the screen."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -44,8 +41,7 @@ class SquareNames(Sequence[str]):
 
 
 class ResultsPresenter(QObject):
-    """Takes the solver thread's signals and shows them (see the module docstring); keeps the solutions
-    of an exhaustive run for stepping."""
+    """The presenter of one window (see the module docstring)."""
     status = Signal(str)                  # one line for the status bar
     errorDialog = Signal(str, str)        # title, text
     busyChanged = Signal(bool)
@@ -90,12 +86,8 @@ class ResultsPresenter(QObject):
         self.stop_play()
         self.request = req
         self.board = req.board()
-        self.stale = False
-        self.running = True
-        self.cancelled = False
-        self.exhausted = False
-        self.found = 0
-        self._want_next = False
+        self.stale = self.cancelled = self.exhausted = self._want_next = False
+        self.running, self.found = True, 0
         self.tourShown.emit(None)       # the shown tour's id goes with it
         if req.mode == Mode.EXHAUSTIVE:
             self.store.clear(req.rows * req.cols)
@@ -117,9 +109,8 @@ class ResultsPresenter(QObject):
         if not self.running:
             return
         self.gen = self.worker.cancel()
-        self.running = False
+        self.running = self._want_next = False
         self.cancelled = True
-        self._want_next = False
         self.timing.stop("cancelled")
         self.busyChanged.emit(False)
         if self.request is not None and self.request.mode == Mode.EXHAUSTIVE:
@@ -129,11 +120,9 @@ class ResultsPresenter(QObject):
         self.status.emit("Cancelled")
 
     def mark_stale(self, why: str):
-        """The controls moved away from the shown run (board, mode, start or end): a running
-        search is cancelled, stored solutions are dropped and the timing, the counter and
-        the options matrix say so instead of showing the old figures. With nothing run or
-        shown yet (a fresh window, its settings restored) nothing is stale: the docks keep
-        their empty figures."""
+        """The controls moved away from the shown run: a running search is cancelled, the
+        stored solutions dropped, and the docks say ``why`` instead of the old figures
+        (nothing is stale while nothing was run or shown)."""
         if not (self.running or self.request is not None or self.tour is not None):
             return
         if self.running:
@@ -141,42 +130,33 @@ class ResultsPresenter(QObject):
             self.running = False
             self.busyChanged.emit(False)
         self.forget()
-        self.stale = True
-        self.found = 0
-        self.exhausted = False
+        self.stale, self.found, self.exhausted = True, 0, False
         self.timing.clear(f"stale: {why}")
         self.counter.mark_stale(f"Stale: {why}")
         self.matrix.clear(f"Stale: {why}")
         self.currentChanged.emit(1)
 
     def keep_watched(self, req, block, found: int, exhausted: bool, caption: str) -> None:
-        """A watched enumeration of ``req`` stopped or ended with ``found`` solutions, those
-        kept in ``block`` (a :class:`Packed` run numbered from 1, or None): they become the
-        stored solutions, steppable at once; the board keeps the search's last frame (no
-        tour is shown, so none is saved or exported), the counter says stopped or
-        exhausted and the options matrix ``caption``."""
+        """A watched enumeration of ``req`` ended with ``found`` solutions, those kept in
+        ``block`` (a :class:`Packed` run from 1, or None) become the stored ones; the board
+        keeps the search's last frame (no tour is shown), the options matrix ``caption``."""
         self.stop_play()
         self.request = req
         self.board = req.board()
-        self.stale = False
-        self.running = self.cancelled = self._want_next = False
-        self.exhausted = bool(exhausted)
-        self.found = int(found)
+        self.stale = self.running = self.cancelled = self._want_next = False
+        self.exhausted, self.found = bool(exhausted), int(found)
         self.store.clear(req.rows * req.cols)
         if block is not None:
             self.store.extend(block)
         self.classes = self._new_classes(self.board)
-        self.current = -1
-        self.tour = None
-        self.ties = None
+        self.current, self.tour, self.ties = -1, None, None
         self.tourShown.emit(None)
         self._update_counter()
         self.matrix.clear(caption)
         self.currentChanged.emit(1)
 
     def forget(self):
-        """Drop stored solutions (a tour from a file replaces them); the figures are no
-        longer stale (what replaces them is new)."""
+        """Drop stored solutions (a tour from a file replaces them); nothing is stale."""
         self.stop_play()
         self.store.clear()
         self.classes = None
@@ -197,9 +177,8 @@ class ResultsPresenter(QObject):
             return
         self.store.clear()
         self.current = -1
-        ties = np.asarray(res.ties, dtype=bool) if len(res.ties) else None
-        self.ties = ties
-        self.view.set_tour(res.path, req.closed and res.ok, ties, board=req.board())
+        self.ties = np.asarray(res.ties, dtype=bool) if len(res.ties) else None
+        self.view.set_tour(res.path, req.closed and res.ok, self.ties, board=req.board())
         self.tour = res.tour
         self.matrix.clear(single_tour_caption(res, req.tie.label))
         self.counter.set_counts(state="single tour" if res.ok else "no tour",
@@ -225,20 +204,20 @@ class ResultsPresenter(QObject):
         if gen != self.gen:
             return
         self.found = st.solutions
+        self._set_timing(st)
+        self._update_counter()
+
+    def _set_timing(self, st):
         self.timing.set_enumeration(st.solutions, st.dead_ends, st.forward_moves, st.seconds,
                                     self.request is not None and self.request.all_tours)
-        self._update_counter()
 
     def _on_finished(self, gen, st):
         if gen != self.gen:
             return
-        self.running = False
-        self.found = st.solutions
-        self.exhausted = st.exhausted
-        self._want_next = False
+        self.running = self._want_next = False
+        self.found, self.exhausted = st.solutions, st.exhausted
         self.busyChanged.emit(False)
-        self.timing.set_enumeration(st.solutions, st.dead_ends, st.forward_moves, st.seconds,
-                                    self.request is not None and self.request.all_tours)
+        self._set_timing(st)
         self.timing.stop("done")
         self._update_counter()
         if st.exhausted:
@@ -331,8 +310,7 @@ class ResultsPresenter(QObject):
 
     def same_as(self, i: int) -> str | None:
         """What kept solution ``i`` repeats ("solution 17 rotated 90° clockwise"), "a new
-        tour", or None when that is not worked out (no run, or a jump far past the
-        solutions compared so far: it would hold up the window)."""
+        tour", or None when not worked out (no run, or a jump too far to compare)."""
         c = self.classes
         if c is None or self.board is None or len(self.store) == 0:
             return None
@@ -351,8 +329,7 @@ class ResultsPresenter(QObject):
         return self.current + 1 if self.current + 1 < len(self.store) else None
 
     def next(self) -> bool:
-        """Show the next solution (or, with new tours only, the next new tour); waits for the search
-        when none is kept yet."""
+        """Show the next solution (or new tour); waits for the search when none is kept."""
         j = self._next_index()
         if j is not None:
             return self.show_solution(j)
