@@ -24,7 +24,6 @@ its corner is free: identical counts) do not reproduce the paper either.
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
@@ -93,13 +92,9 @@ def combos() -> list[tuple[str, str]]:
     return [(s, e) for s, ends in COMBOS for e in ends]
 
 
-def _dash_sets(corner_names):
-    """(full-dash state tuples, semi state tuples) over the given corners."""
-    return _dash_sets_of(tuple(corner_names))
-
-
 @lru_cache(maxsize=64)
-def _dash_sets_of(corner_names: tuple[str, ...]):
+def _dash_sets(corner_names: tuple[str, ...]):
+    """(full-dash state tuples, semi state tuples) over the given corners."""
     full = [tuple(zip(corner_names, st)) for st in product(("off", "full"), repeat=len(corner_names))]
     semi = [tuple(zip(corner_names, st))
             for st in product(("off", "A", "B", "full"), repeat=len(corner_names))
@@ -118,7 +113,7 @@ def all_algorithms() -> list[Algorithm]:
     for s, e in combos():
         S, E = b.parse(s), b.parse(e)
         free = _dash.free_corners(b, S, E)
-        names = [c for c in CORNER_ORDER if free[c] is None]
+        names = tuple(c for c in CORNER_ORDER if free[c] is None)
         full, semi = _dash_sets(names)
         for d in full:
             add("strict" if all(x == "off" for _, x in d) else "cd", s, e, d)
@@ -128,7 +123,7 @@ def all_algorithms() -> list[Algorithm]:
         for kind in ("ecd", "xcd"):
             for t in tails[kind]:
                 tname = tuple(b.name(q) for q in t)
-                others = [c for c in names if c != b.name(t[1])]
+                others = tuple(c for c in names if c != b.name(t[1]))
                 full, semi = _dash_sets(others)
                 for d in full:
                     add(kind, s, e, d, tname)
@@ -257,7 +252,6 @@ class StudyResult:
     cancelled: bool = False
 
 
-
 def sharing_groups(algos: Sequence[Algorithm], batch: int | None = None) -> list[list[int]]:
     """Positions in ``algos`` grouped by start, end and tail (they share tie-tree states), in
     order of first appearance, each group cut into pieces of at most ``batch`` (None: whole)."""
@@ -301,7 +295,6 @@ def run(algos: Iterable[Algorithm] | None = None, workers: int | None = None,
     if todo:
         chunks = [[todo[j] for j in g] for g in sharing_groups([algos[i] for i in todo], batch)]
         workers = max(1, int(workers or os.cpu_count() or 1))
-        lock = threading.Lock()
         last_save = time.perf_counter()
         stop = False
         sol_total = sum(v[0] for v in result.counts.values())
@@ -323,11 +316,9 @@ def run(algos: Iterable[Algorithm] | None = None, workers: int | None = None,
                     for fut in done:
                         c = pending.pop(fut)
                         out = fut.result()
-                        with lock:
-                            for j, row in zip(c, out):
-                                result.counts[algos[j].id] = (int(row[0]), int(row[1]),
-                                                              int(row[2]))
-                                sol_total += int(row[0])
+                        for j, row in zip(c, out):
+                            result.counts[algos[j].id] = (int(row[0]), int(row[1]), int(row[2]))
+                            sol_total += int(row[0])
                         if not stop:
                             if cancel_requested(cancel):
                                 stop = True

@@ -74,9 +74,7 @@ def move_segments(rows: int, cols: int) -> np.ndarray:
     out = []
     for a in range(rows * cols):
         r, c = divmod(a, cols)
-        for dr, dc in ((1, -2), (1, 2), (2, -1), (2, 1), (0, 0)):
-            if (dr, dc) == (0, 0):
-                continue
+        for dr, dc in ((1, -2), (1, 2), (2, -1), (2, 1)):
             rr, cc = r + dr, c + dc
             if 0 <= rr < rows and 0 <= cc < cols:
                 out.append((a, rr * cols + cc))
