@@ -16,13 +16,10 @@ import math
 from collections.abc import Callable, Mapping
 
 import numpy as np
-import pyqtgraph as pg
-from PySide6.QtCore import Signal
-from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QWidget
 
 from knightgui.analysis.colour_scale import label_colour_bar
-from knightgui.analysis.plots import _style, show_empty
+from knightgui.analysis.plots import BoardImage, show_empty
 from knightgui_core.board.squares import column_letters
 
 #: how a figure is written in a cell, the tooltip and the CSV
@@ -49,40 +46,21 @@ def compact(v: float) -> str:
     return f"{v:g}"
 
 
-class SquareHeatMap(pg.PlotWidget):
+class SquareHeatMap(BoardImage):
     """See the module docstring."""
 
-    squareClicked = Signal(int)
-    #: cells at least this many pixels wide show their figure
     LABEL_PIXELS = 34
 
     def __init__(self, title: str = "", parent: QWidget | None = None,
                  empty_text: str = "No data yet"):
-        super().__init__(parent)
-        _style(self, title, "rank", "file")
+        super().__init__(title, "viridis", parent)
         self.base_title = title
         self.empty_text = empty_text
-        self.image = pg.ImageItem(axisOrder="row-major")
-        cmap = pg.colormap.get("viridis")
-        self.image.setColorMap(cmap)
-        pi = self.getPlotItem()
-        pi.addItem(self.image)
-        self.colorbar = pg.ColorBarItem(values=(0, 1), colorMap=cmap, interactive=False,
-                                        width=14)
-        self.colorbar.setImageItem(self.image, insert_in=pi)
         self.colorbar.axis.enableAutoSIPrefix(False)
-        self.colorbar.setVisible(False)
-        pi.setAspectLocked(True)
-        pi.hideButtons()
-        self.label_font = QFont()
-        self.label_font.setPointSize(8)
-        self.labels: list[pg.TextItem] = []
-        self.rows = self.cols = 0
         self.quantities: dict[str, np.ndarray] = {}
         self.formats: dict[str, Formatter] = {}
         self.shown = ""
         self.setMouseTracking(True)
-        self.scene().sigMouseClicked.connect(self._clicked)
         self.scene().sigMouseMoved.connect(self._hovered)
         show_empty(self, empty_text)
 
@@ -90,10 +68,7 @@ class SquareHeatMap(pg.PlotWidget):
     def clear_figures(self, text: str | None = None) -> None:
         """No figures: the empty frame saying ``text`` (default: the one given at
         construction)."""
-        pi = self.getPlotItem()
-        for t in self.labels:
-            pi.removeItem(t)
-        self.labels = []
+        self._drop_labels()
         self.quantities, self.shown = {}, ""
         self.image.clear()
         self.colorbar.setVisible(False)
@@ -139,44 +114,9 @@ class SquareHeatMap(pg.PlotWidget):
         self.setTitle(f"{name} {self.base_title}{' (%)' if percent else ''}".strip(),
                       color=(40, 40, 40), size="10pt")
         self.image.setRect(0, 0, self.cols, self.rows)
-        pi = self.getPlotItem()
-        pi.getAxis("bottom").setTicks([[(c + 0.5, column_letters(c)) for c in range(self.cols)]])
-        pi.getAxis("left").setTicks([[(r + 0.5, str(r + 1)) for r in range(self.rows)]])
-        pi.setRange(xRange=(0, self.cols), yRange=(0, self.rows), padding=0.02)
-        self._label_cells(v, lo, top)
-
-    def _label_cells(self, v: np.ndarray, lo: float, hi: float) -> None:
-        pi = self.getPlotItem()
-        for t in self.labels:
-            pi.removeItem(t)
-        self.labels = []
-        if self.rows * self.cols > 16 * 16:
-            return
-        fmt = compact if self.formats.get(self.shown) is not share else (lambda x: f"{100 * x:.1f}")
-        for r in range(self.rows):
-            for c in range(self.cols):
-                x = float(v[r, c])
-                if not math.isfinite(x):
-                    continue
-                light = (x - lo) < 0.6 * (hi - lo)
-                t = pg.TextItem(fmt(x), anchor=(0.5, 0.5),
-                                color=(255, 255, 255) if light else (0, 0, 0))
-                t.setPos(c + 0.5, r + 0.5)
-                t.setFont(self.label_font)
-                pi.addItem(t)
-                self.labels.append(t)
-        self._fit_labels()
+        self._draw_cells(v, lo, top, compact if not percent else lambda x: f"{100 * x:.1f}")
 
     # ------------------------------------------------------------ questions
-    def square_at(self, x: float, y: float) -> int:
-        """The flat square under the view point ``(x, y)``, or −1 off the board."""
-        if not (math.isfinite(x) and math.isfinite(y)):
-            return -1
-        c, r = int(math.floor(x)), int(math.floor(y))
-        if 0 <= c < self.cols and 0 <= r < self.rows:
-            return r * self.cols + c
-        return -1
-
     def describe(self, square: int) -> str:
         """Every figure of ``square``, one per line: ``c3`` then ``tours: 1,234``…"""
         r, c = divmod(int(square), self.cols)
@@ -200,37 +140,10 @@ class SquareHeatMap(pg.PlotWidget):
         return "\n".join(out) + "\n"
 
     # --------------------------------------------------------------- events
-    def cell_pixels(self) -> float:
-        """Width of one square on screen, in pixels."""
-        pi = self.getPlotItem()
-        if not getattr(self, "cols", 0) or pi is None:
-            return 0.0
-        vb = pi.getViewBox()
-        return min(vb.width() / self.cols, vb.height() / max(self.rows, 1))
-
-    def _fit_labels(self) -> None:
-        show = self.cell_pixels() >= self.LABEL_PIXELS
-        for t in getattr(self, "labels", ()):
-            t.setVisible(show)
-
-    def resizeEvent(self, ev):  # noqa: N802 (Qt name)
-        """Labels only where the cells can hold them."""
-        super().resizeEvent(ev)
-        self._fit_labels()
-
     def close(self) -> bool:
         """Drop the cell labels before pyqtgraph tears the scene down."""
         self.labels = []
         return bool(super().close())
-
-    def _point(self, scene_pos) -> int:
-        pt = self.getPlotItem().getViewBox().mapSceneToView(scene_pos)
-        return self.square_at(pt.x(), pt.y())
-
-    def _clicked(self, ev) -> None:
-        sq = self._point(ev.scenePos())
-        if sq >= 0:
-            self.squareClicked.emit(sq)
 
     def _hovered(self, pos) -> None:
         sq = self._point(pos)

@@ -4,6 +4,8 @@ outside the panels so that the export can draw it without a window;
 :mod:`knightgui.analysis.plot_export` saves any of them as PNG or SVG)."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
@@ -13,8 +15,7 @@ from knightgui.analysis.colour_scale import label_colour_bar
 from knightgui.analysis.success_plot import BACKGROUND, LABEL_COLOUR, SuccessPlot
 from knightgui_core.board.squares import column_letters
 
-__all__ = ["FailureHistogram", "StartHeatMap", "SuccessPlot", "show_empty"]
-
+__all__ = ["BoardImage", "FailureHistogram", "StartHeatMap", "SuccessPlot", "show_empty"]
 
 
 def _style(w: pg.PlotWidget, title: str, left: str, bottom: str) -> None:
@@ -97,26 +98,23 @@ class FailureHistogram(pg.PlotWidget):
         ax.setTicks([[(int(k), str(int(k))) for k in x]] if dist.size <= 30 else None)
         self.getPlotItem().enableAutoRange()
 
-    def clear_data(self) -> None:
-        """No bars."""
-        self.set_distribution(np.zeros(0, dtype=np.int64))
 
-
-class StartHeatMap(pg.PlotWidget):
-    """Failed walks per start square; rank 1 at the bottom. Emits ``squareClicked(sq)``."""
+class BoardImage(pg.PlotWidget):
+    """Figures per square as coloured cells, rank 1 at the bottom, with a colour bar (shown
+    with the first figures); a click on a square emits ``squareClicked(square)``."""
 
     squareClicked = Signal(int)
+    #: cells at least this many pixels wide show their figure
+    LABEL_PIXELS = 30
 
-    def __init__(self, parent=None):
+    def __init__(self, title: str, colour_map: str, parent=None):
         super().__init__(parent)
-        _style(self, "Failed walks per start square", "rank", "file")
+        _style(self, title, "rank", "file")
         self.image = pg.ImageItem(axisOrder="row-major")
-        cmap = pg.colormap.get("inferno")
+        cmap = pg.colormap.get(colour_map)
         self.image.setColorMap(cmap)
         pi = self.getPlotItem()
         pi.addItem(self.image)
-        # the colour bar is the heat map's legend: failed walks per colour (shown with the
-        # first figures)
         self.colorbar = pg.ColorBarItem(values=(0, 1), colorMap=cmap, interactive=False,
                                         width=14)
         self.colorbar.setImageItem(self.image, insert_in=pi)
@@ -126,18 +124,86 @@ class StartHeatMap(pg.PlotWidget):
         self.labels: list[pg.TextItem] = []
         self.label_font = QFont()
         self.label_font.setPointSize(8)
-        self.values = np.zeros((0, 0), dtype=np.int64)
         self.rows = self.cols = 0
         self.scene().sigMouseClicked.connect(self._clicked)
-        show_empty(self, EMPTY_TEXT)
 
-    def set_counts(self, counts, rows: int, cols: int) -> None:
-        """One cell per start square, coloured by its figure, with the figure written in cells large
-        enough to read."""
+    def _drop_labels(self) -> None:
         pi = self.getPlotItem()
         for t in self.labels:
             pi.removeItem(t)
         self.labels = []
+
+    def _draw_cells(self, v: np.ndarray, lo: float, hi: float, fmt) -> None:
+        """The board's axes and, on boards up to 16×16, ``fmt(x)`` in each cell of a finite
+        figure ``x`` of ``v`` (white on the lower 60 % of ``lo`` … ``hi``)."""
+        self._drop_labels()
+        pi = self.getPlotItem()
+        pi.getAxis("bottom").setTicks([[(c + 0.5, column_letters(c)) for c in range(self.cols)]])
+        pi.getAxis("left").setTicks([[(r + 0.5, str(r + 1)) for r in range(self.rows)]])
+        pi.setRange(xRange=(0, self.cols), yRange=(0, self.rows), padding=0.02)
+        if self.rows * self.cols > 16 * 16:
+            return
+        for r in range(self.rows):
+            for c in range(self.cols):
+                x = float(v[r, c])
+                if not math.isfinite(x):
+                    continue
+                t = pg.TextItem(fmt(x), anchor=(0.5, 0.5),
+                                color=(255, 255, 255) if x - lo < 0.6 * (hi - lo) else (0, 0, 0))
+                t.setPos(c + 0.5, r + 0.5)
+                t.setFont(self.label_font)
+                pi.addItem(t)
+                self.labels.append(t)
+        self._fit_labels()
+
+    def square_at(self, x: float, y: float) -> int:
+        """The flat square under the view point ``(x, y)``, or −1 off the board."""
+        if not (math.isfinite(x) and math.isfinite(y)):
+            return -1
+        c, r = int(math.floor(x)), int(math.floor(y))
+        if 0 <= c < self.cols and 0 <= r < self.rows:
+            return r * self.cols + c
+        return -1
+
+    def cell_pixels(self) -> float:
+        """Width of one square on screen, in pixels."""
+        pi = self.getPlotItem()
+        if not getattr(self, "cols", 0) or pi is None:
+            return 0.0
+        vb = pi.getViewBox()
+        return min(vb.width() / self.cols, vb.height() / max(self.rows, 1))
+
+    def _fit_labels(self) -> None:
+        show = self.cell_pixels() >= self.LABEL_PIXELS
+        for t in getattr(self, "labels", ()):
+            t.setVisible(show)
+
+    def resizeEvent(self, ev):  # noqa: N802 (Qt name)
+        """Labels only where the cells can hold them."""
+        super().resizeEvent(ev)
+        self._fit_labels()
+
+    def _point(self, scene_pos) -> int:
+        pt = self.getPlotItem().getViewBox().mapSceneToView(scene_pos)
+        return self.square_at(pt.x(), pt.y())
+
+    def _clicked(self, ev) -> None:
+        sq = self._point(ev.scenePos())
+        if sq >= 0:
+            self.squareClicked.emit(sq)
+
+
+class StartHeatMap(BoardImage):
+    """Failed walks per start square."""
+
+    def __init__(self, parent=None):
+        super().__init__("Failed walks per start square", "inferno", parent)
+        self.values = np.zeros((0, 0), dtype=np.int64)
+        show_empty(self, EMPTY_TEXT)
+
+    def set_counts(self, counts, rows: int, cols: int) -> None:
+        """One cell per start square, coloured by its figure, written in cells large enough
+        to read."""
         v = np.asarray(counts, dtype=np.int64).reshape(rows, cols)
         self.values, self.rows, self.cols = v, rows, cols
         top = max(int(v.max()) if v.size else 0, 1)
@@ -147,51 +213,4 @@ class StartHeatMap(pg.PlotWidget):
         self.colorbar.setVisible(True)
         label_colour_bar(self.colorbar, 0, top, percent=False, label="failed walks")
         self.image.setRect(0, 0, cols, rows)
-        if rows * cols <= 16 * 16:
-            for r in range(rows):
-                for c in range(cols):
-                    val = int(v[r, c])
-                    light = val < 0.6 * top
-                    t = pg.TextItem(_compact(val), anchor=(0.5, 0.5),
-                                    color=(255, 255, 255) if light else (0, 0, 0))
-                    t.setPos(c + 0.5, r + 0.5)
-                    t.setFont(self.label_font)
-                    pi.addItem(t)
-                    self.labels.append(t)
-        pi.getAxis("bottom").setTicks([[(c + 0.5, column_letters(c))
-                                        for c in range(cols)]])
-        pi.getAxis("left").setTicks([[(r + 0.5, str(r + 1)) for r in range(rows)]])
-        pi.setRange(xRange=(0, cols), yRange=(0, rows), padding=0.02)
-        self._fit_labels()
-
-    def cell_pixels(self) -> float:
-        """Width of one cell on screen, in pixels."""
-        if not getattr(self, "cols", 0):
-            return 0.0
-        vb = self.getPlotItem().getViewBox()
-        return min(vb.width() / self.cols, vb.height() / max(self.rows, 1))
-
-    def _fit_labels(self) -> None:
-        """Numbers only when a cell is wide enough to hold them."""
-        show = self.cell_pixels() >= 30
-        for t in getattr(self, "labels", ()):
-            t.setVisible(show)
-
-    def resizeEvent(self, ev):  # noqa: N802 (Qt name)
-        """Re-decide which cells are large enough for their figures."""
-        super().resizeEvent(ev)
-        self._fit_labels()
-
-    def square_at(self, x: float, y: float) -> int:
-        """The flat square of the cell at a point of the plot, or -1."""
-        c, r = int(np.floor(x)), int(np.floor(y))
-        if 0 <= c < self.cols and 0 <= r < self.rows:
-            return r * self.cols + c
-        return -1
-
-    def _clicked(self, ev) -> None:
-        vb = self.getPlotItem().getViewBox()
-        pt = vb.mapSceneToView(ev.scenePos())
-        sq = self.square_at(pt.x(), pt.y())
-        if sq >= 0:
-            self.squareClicked.emit(sq)
+        self._draw_cells(v, 0, top, lambda x: _compact(int(x)))
