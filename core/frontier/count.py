@@ -51,6 +51,7 @@ from .word import (
     LOAD,
     WORD,
     Layout,
+    first_table,
     grow_word_table,
     keep_word_part,
     new_word_table,
@@ -58,14 +59,12 @@ from .word import (
 )
 from .word_kernel import WORD_WINDOW
 
-__all__ = ["MAX_ROWS", "WORD_ROWS", "MAX_COLS", "FrontierError", "FrontierBoard", "FrontierResult",
+__all__ = ["MAX_ROWS", "MAX_COLS", "FrontierError", "FrontierBoard", "FrontierResult",
            "SpillPlan", "count_frontier", "moduli_for", "count_bound_bits", "crt", "state_estimate",
            "table_bytes"]
 
 #: the window (2k + 1 cells) must fit the two-word step (pieces labelled 3..14 in a nibble)
 MAX_ROWS = (PAIR_WINDOW - 1) // 2
-#: the highest board whose state is one word (above it, two: :mod:`.pair`)
-WORD_ROWS = (WORD_WINDOW - 1) // 2
 #: the longest board a run reads
 MAX_COLS = 10_000
 #: the most states met at once on a long board, measured (bench/frontier.py) per height
@@ -194,18 +193,6 @@ def table_bytes(rows: int, states: int, m: int) -> int:
     return 2 * int(states / LOAD * 1.1 + 64) * 8 * (m + _layout(rows).words)
 
 
-def _check_fits(res: FrontierResult, need: int, budget: int, k: int, ncols: int, c: int,
-                states: int, m: int) -> None:
-    res.peak_table_bytes = max(res.peak_table_bytes, need)
-    if need > budget:
-        err = FrontierError(
-            f"the frontier count of {k}×{ncols} needs a table of more than "
-            f"{need / 2**30:.1f} GiB at column {c + 1} ({states:,} states, "
-            f"{m} residues each) and {budget / 2**30:.1f} GiB may be used")
-        err.result = res
-        raise err
-
-
 def warm_up_frontier() -> None:
     """Runs each frontier kernel once (both steps, both regrows, the bound) on tiny boards."""
     from .bound import relaxed_bounds
@@ -234,10 +221,7 @@ def _word_cells(plan: CountPlan, res: FrontierResult, part: tuple[int, int, int]
     ``part``: as :func:`count_frontier` says."""
     k, m, layout = plan.rows, len(plan.mods), plan.layout
     mods = np.array(plan.mods, np.uint64)
-    first = new_word_table(16, m, layout.words)
-    first[0, 0] = np.uint64(1) << np.uint64(63)
-    first[0, layout.words:] = 1
-    tables, states = [first], 1
+    tables, states = [first_table(m, layout.words)], 1
     growth = [3.0] * k
     for i in range(plan.cells):
         c, r = divmod(i, k)
@@ -247,7 +231,14 @@ def _word_cells(plan: CountPlan, res: FrontierResult, part: tuple[int, int, int]
         def reserve(nbytes: int, c: int = c, states: int = states,
                     held: list[int] = held) -> None:
             held[0] += nbytes
-            _check_fits(res, held[0], plan.budget, k, plan.cols, c, states, m)
+            res.peak_table_bytes = max(res.peak_table_bytes, held[0])
+            if held[0] > plan.budget:
+                err = FrontierError(
+                    f"the frontier count of {k}×{plan.cols} needs a table of more than "
+                    f"{held[0] / 2**30:.1f} GiB at column {c + 1} ({states:,} states, "
+                    f"{m} residues each) and {plan.budget / 2**30:.1f} GiB may be used")
+                err.result = res
+                raise err
 
         try:
             tables, total, got = word_cell(tables, mods, step, _expect(states, growth[r]),
@@ -296,28 +287,21 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
                    threads: int | None = None, end_at: int | None = None,
                    spill: SpillPlan | None = None, fold: bool = True) -> FrontierResult:
     """Count the closed tours (and, unless ``closed_only``, the open paths) of every
-    ``rows`` × ``n`` board for ``n`` in ``cols``, in one pass over ``max(cols)`` columns.
-    ``memory_limit``: bytes the tables may take (default: what the machine has free);
-    :class:`FrontierError` for a board the count cannot take or a table that outgrows it.
-    ``part``: ``(column, index, parts)`` keeps, after that column, only the states whose
-    key hashes to ``index`` of ``parts``: the counts of the parts add up to the whole (each
-    board is counted from exactly one state of that column), each part one call; every
-    length must be longer than ``column``. ``threads``: how many threads read each cell,
-    each keeping the successors of its own share of the hash (default: one a core, at most
-    8). ``end_at``: count only the open paths with this cell (``column · rows + row`` on
-    the board ``rows`` high) as one end, so ``paths`` is the number of directed paths that
-    start there (and ``cycles`` 0); every length past the cell's column, open paths only.
-    ``spill`` (:class:`.spill.SpillPlan`): the states are kept on disk between cells, in
-    its ``folder``, in at least its ``slices`` slices (more when one would not fit
-    ``memory_limit``), so that only one slice's tables are in memory at a time
-    (:mod:`.spill`); the count's own folder inside that folder (:mod:`.run_folder`) is
-    removed when it ends and keeps the progress when it stops, so the same call goes on
-    from the last cell saved (``resumed_cells``); its ``run_slices(specs)`` runs a cell's
-    slices (default: one after the other in this process), its ``report(line)`` hears of
-    each cell. ``fold``:
-    after each column a state and its top-bottom mirror image are kept as one, with their
-    summed count (about half the states; the counts are the same); never with ``end_at``
-    (one end cell is not mirrored)."""
+    ``rows`` × ``n`` board for ``n`` in ``cols``, in one pass over ``max(cols)`` columns;
+    :class:`FrontierError` for a board it cannot take or a table past ``memory_limit``
+    (bytes; default: what the machine has free). ``part``: ``(column, index, parts)``
+    keeps, after that column, only the states whose key hashes to ``index`` of ``parts``
+    (each board is counted from one state of that column, so the parts add up to the
+    whole); every length longer than ``column``. ``threads``: the shares of the hash each
+    cell is read in, one a thread (default: one a core, at most 8). ``end_at``: only the
+    open paths with this cell (``column · rows + row``) as one end, so ``paths`` counts the
+    directed paths from it (``cycles`` 0); every length past its column. ``spill``
+    (:class:`.spill.SpillPlan`): the states kept on disk between cells, one slice's tables
+    in memory at a time, in the count's own folder (:mod:`.run_folder`), removed when the
+    count ends and kept with its progress when it stops, so the same call goes on from the
+    last cell saved (``resumed_cells``). ``fold``: after each column a state and its
+    top-bottom mirror image kept as one, their counts summed (about half the states, the
+    same counts); never with ``end_at`` (one end cell is not mirrored)."""
     lengths = sorted({int(cols)} if isinstance(cols, (int, np.integer)) else
                      {int(c) for c in cols})
     if not isinstance(rows, (int, np.integer)) or not 1 <= int(rows) <= MAX_ROWS:
@@ -349,7 +333,7 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
                      budget, fold)
     states = 1
     cells: Iterator[tuple[int, int, Any]]
-    folder = run_folder = None
+    run_folder = None
     sums: list[tuple[int, Any]] = []             # the finished boards' residues
     if spill is None:
         cells = _word_cells(plan, res, part, cancel)
@@ -382,12 +366,11 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
             if report is not None:
                 report(f"frontier: going on from {folder}: {res.resumed_cells} of "
                        f"{total_cells} cells were done")
-        now = [states]
 
         def save(state: dict[str, Any]) -> None:
             assert run_folder is not None
             run_folder.save({**state, "count": {
-                "states": now[0], "state_cells": res.state_cells,
+                "states": states, "state_cells": res.state_cells,
                 "peak_states": res.peak_states, "column_states": res.column_states,
                 "peak_table_bytes": res.peak_table_bytes, "sums": sums}})
         # a slice running on this process's threads stops within a round when the run is
@@ -399,7 +382,7 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
             res.slices.append(cell)
             res.peak_table_bytes = max(res.peak_table_bytes, int(cell["table_bytes"]))
             if report is not None:
-                report(spill_line(cell, k * ncols))
+                report(spill_line(cell, total_cells))
         cells = spilled_cells(plan, folder, max(1, int(spill.slices)),
                               spill.run_slices or run_in_process, record, resume, save)
     finished = False
@@ -409,8 +392,6 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
             c, r = divmod(i, k)
             res.state_cells += states
             states = got
-            if run_folder is not None:
-                now[0] = states
             res.peak_states = max(res.peak_states, states)
             if r == k - 1:
                 res.column_states.append(states)
@@ -423,11 +404,10 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     except SpillError as e:
         raise FrontierError(str(e)) from None
     finally:
-        if folder is not None:
-            halt.set()                  # a slice on a runner's thread leaves within a round
-            wait_idle(folder, 60.0)
-            unwatch_folder(folder)
         if run_folder is not None:
+            halt.set()                  # a slice on a runner's thread leaves within a round
+            wait_idle(run_folder.path, 60.0)
+            unwatch_folder(run_folder.path)
             run_folder.close(finished)
     res.seconds = time.perf_counter() - t0
     return res

@@ -52,7 +52,7 @@ from .merge import (
     merge_rows,
 )
 from .plan import CountPlan
-from .word import LOAD, SMALL, new_word_table, word_cell
+from .word import LOAD, SMALL, add_residues, first_table, new_word_table, word_cell
 from .word_kernel import CellStep
 
 __all__ = ["watch_folder", "unwatch_folder", "SpillError", "BLOCK", "spill_step", "merge_rows",
@@ -235,7 +235,7 @@ def _spill_step(spec: dict[str, Any]) -> dict[str, Any]:
                 reserve(-sum(t.nbytes for t in tabs))
                 del tabs
                 states_out += made
-                _add(total, tot.tolist(), [int(x) for x in mods])
+                add_residues(total, tot.tolist(), mods.tolist())
                 if carry:
                     try:
                         rows_out += sum(_on_threads(_route, [
@@ -366,12 +366,6 @@ def inputs_of(files: Sequence[Segment], slices: int, shares: int
     return got
 
 
-def _add(total: list[list[int]], got: list[list[int]], mods: Sequence[int]) -> None:
-    for row in range(2):
-        for j, q in enumerate(mods):
-            total[row][j] = (total[row][j] + int(got[row][j])) % (q or 1 << 64)
-
-
 def spilled_cells(plan: CountPlan, folder: str, least: int,
                   run: Callable[[list[dict[str, Any]]], list[dict[str, Any]]],
                   record: Callable[[dict[str, Any]], None],
@@ -396,10 +390,7 @@ def spilled_cells(plan: CountPlan, folder: str, least: int,
     total_cells = plan.cells
     pending: tuple[int, list[list[int]] | None] | None
     if resume is None:
-        first = new_word_table(16, m, words)
-        first[0, 0] = np.uint64(1) << np.uint64(63)
-        first[0, words:] = 1
-        files = write_first(folder, first)
+        files = write_first(folder, first_table(m, words))
         # slices read by this cell, and by the cell before (the sources of its files)
         kin, sources, states, rows_prev, ratio = 1, 1, 1, 1, 1.0
         growth = [3.0] * k
@@ -455,7 +446,7 @@ def spilled_cells(plan: CountPlan, folder: str, least: int,
             growth[(i - 1) % k] = max(0.5, merged / max(1, states))
         total = [[0] * m, [0] * m]
         for g in got:
-            _add(total, g["total"], mods)
+            add_residues(total, g["total"], mods)
         record({"cell": i, "column": c + 1, "slices": kin, "slices_out": kout,
                 "states_in": merged, "rows_in": rows_in,
                 "rows_out": sum(g["rows_out"] for g in got),

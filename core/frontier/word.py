@@ -14,7 +14,7 @@ at once.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
@@ -25,8 +25,9 @@ from ..system.control import CancelLike, cancel_requested
 from ..system.errors import Cancelled
 from .word_kernel import CellStep, Successors, word_absorb, word_expand, word_regrow
 
-__all__ = ["LOAD", "BUFFER", "SMALL", "Layout", "WORD", "new_word_table", "grow_word_table",
-           "word_cell", "table_states", "keep_word_part", "split_part", "key_hash", "carry_code"]
+__all__ = ["LOAD", "BUFFER", "SMALL", "Layout", "WORD", "new_word_table", "first_table",
+           "grow_word_table", "word_cell", "table_states", "keep_word_part", "key_hash",
+           "carry_code", "add_residues"]
 
 #: the most a table is filled before it is moved into a bigger one
 LOAD = 0.8
@@ -68,6 +69,14 @@ def new_word_table(cap: int, m: int, words: int = 1) -> np.ndarray:
     return np.zeros((max(16, int(cap)), m + words), np.uint64)
 
 
+def first_table(m: int, words: int) -> np.ndarray:
+    """The table before the first cell: the empty window once, its residues 1."""
+    first = new_word_table(16, m, words)
+    first[0, 0] = np.uint64(1) << np.uint64(63)
+    first[0, words:] = 1
+    return first
+
+
 def grow_word_table(tab: np.ndarray, mods: np.ndarray, layout: Layout = WORD) -> np.ndarray:
     """The same states in a table half as big again."""
     big = new_word_table(tab.shape[0] * 3 // 2 + 16, mods.shape[0], layout.words)
@@ -94,10 +103,12 @@ def key_hash(k0: np.ndarray, k1: np.ndarray | None) -> np.ndarray:
     return h
 
 
-def split_part(k0: np.ndarray, k1: np.ndarray | None, parts: int) -> np.ndarray:
-    """Which of ``parts`` slices each key (first words ``k0``, second words ``k1`` or None)
-    falls in: :func:`key_hash` modulo ``parts``."""
-    return key_hash(k0, k1) % np.uint64(parts)
+def add_residues(total: list[list[int]], got: list[list[int]], mods: Sequence[int]) -> None:
+    """Adds the residues ``got`` (``[cycles, paths]``) into ``total``, modulo each modulus
+    (0 standing for 2^64)."""
+    for row in range(2):
+        for j, q in enumerate(mods):
+            total[row][j] = (total[row][j] + int(got[row][j])) % (q or 1 << 64)
 
 
 def keep_word_part(tables: list[np.ndarray], index: int, parts: int, words: int = 1) -> int:
@@ -107,7 +118,7 @@ def keep_word_part(tables: list[np.ndarray], index: int, parts: int, words: int 
     for tab in tables:
         keys = tab[:, 0]
         second = tab[:, 1] if words == 2 else None
-        keys[split_part(keys, second, parts) != np.uint64(index)] = 0
+        keys[key_hash(keys, second) % np.uint64(parts) != np.uint64(index)] = 0
         left += table_states(tab)
     return left
 
@@ -218,10 +229,7 @@ def word_cell(inputs: list[np.ndarray], mods: np.ndarray, cell: CellStep, expect
             if real:
                 raise real[0]
             outs = [f.result() for f in futures]
-    total = np.zeros((2, m), np.uint64)
+    total = [[0] * m, [0] * m]
     for _, t, _ in outs:
-        for row in range(2):
-            for j in range(m):
-                q = int(mods[j]) or 1 << 64
-                total[row, j] = (int(total[row, j]) + int(t[row, j])) % q
-    return [o[0] for o in outs], total, sum(o[2] for o in outs)
+        add_residues(total, t.tolist(), mods.tolist())
+    return [o[0] for o in outs], np.array(total, np.uint64), sum(o[2] for o in outs)
