@@ -1,16 +1,10 @@
 """Which of the kept solutions are new tours, and what an old one is the same as (Qt-free).
 
-An exhaustive run keeps its solutions in order (:class:`knightgui.solutions.store.SolutionStore`).
-:class:`TourClasses` reads them in that order and gives each the first solution of its
-*class*: the same tour up to the board's turns and mirrors, read backwards, or, for a closed
-tour, started elsewhere on its cycle (:mod:`knightgui_core.board.canonical`). A solution is
-*new* when it is the first of its class. The window steps through new tours only with
-:meth:`TourClasses.next_new` / :meth:`TourClasses.previous_new` and says what an old one is
-(:meth:`TourClasses.describe`: "solution 17 rotated 90° clockwise").
-
-Solutions are classified lazily, in blocks of :data:`BLOCK` (their canonical forms computed
-together with numpy), only as far as a question needs; the classes are keyed by the whole
-canonical form, so two tours share a class exactly when they are the same tour.
+:class:`TourClasses` gives each kept solution the first solution of its *class*: the same
+tour up to the board's turns and mirrors, read backwards, or, closed, started elsewhere on
+its cycle (:mod:`knightgui_core.board.canonical`); a solution is *new* when it is the first
+of its class. Solutions are classified lazily, in blocks of :data:`BLOCK`, only as far as a
+question needs, keyed by the whole canonical form.
 """
 from __future__ import annotations
 
@@ -33,10 +27,9 @@ STEP_AHEAD = 256
 class TourClasses:
     """The class of each of the solutions ``0 … count() - 1`` of one run, in order.
 
-    ``path(i)`` returns solution ``i`` (0-based, int array of every square), ``count()``
-    how many are kept now (it may grow while the run goes on), ``number(i)`` the number
-    the window shows for it (1-based, by default ``i + 1``), ``paths(lo, hi)`` (optional)
-    solutions ``lo … hi - 1`` as the rows of one array, faster than one by one."""
+    ``path(i)`` returns solution ``i`` (0-based), ``count()`` how many are kept now (it may
+    grow), ``number(i)`` the number shown for it (default ``i + 1``), ``paths(lo, hi)``
+    (optional) solutions ``lo … hi - 1`` as the rows of one array."""
 
     def __init__(self, board: Board, path: Callable[[int], np.ndarray],
                  count: Callable[[], int], number: Callable[[int], int] | None = None,
@@ -84,8 +77,7 @@ class TourClasses:
 
     def within_reach(self, i: int, reach: int = 200_000) -> bool:
         """Whether solution ``i`` is at most ``reach`` solutions past the classified ones
-        (so asking about it costs at most that many canonical forms, a few µs each on
-        8×8)."""
+        (asking costs that many canonical forms at most)."""
         return int(i) < self._done + int(reach)
 
     def first_of(self, i: int) -> int:
@@ -120,24 +112,20 @@ class TourClasses:
         return int(hits[-1]) if hits.size else None
 
     def last_new(self) -> int | None:
-        """The last new tour among the solutions kept (every one is classified), or None
-        when none is kept."""
+        """The last new tour among the solutions kept (all classified), or None."""
         return self.previous_new(int(self._count()))
 
     def describe(self, i: int) -> str | None:
-        """What solution ``i`` is when it repeats an earlier tour ("solution 17 rotated 90°
-        clockwise", "solution 3 reversed", "the same cycle as solution 5"), or None when it
-        is new."""
+        """What solution ``i`` is when it repeats an earlier tour ("solution 3 reversed",
+        "the same cycle as solution 5"), or None when it is new."""
         first = self.first_of(i)
         if first == int(i):
             return None
         how = relation(self.board, np.asarray(self._path(first)), np.asarray(self._path(i)))
         n = self._number(first)
-        if how is None:          # cannot happen for one class; say the plain fact
+        if how is None or how == "the same tour":   # None cannot happen for one class
             return f"the same tour as solution {n:,}"
         if how.startswith("the same cycle"):
             rest = how[len("the same cycle"):].strip()
             return f"the same cycle as solution {n:,}" + (f", {rest}" if rest else "")
-        if how == "the same tour":
-            return f"the same tour as solution {n:,}"
         return f"solution {n:,} {how}"

@@ -1,10 +1,7 @@
 """Step through a solutions file (``enumerate --out``: ``.npy``, ``.csv``, ``.json``) in the
-window, with the same controls as a live enumeration (◀ ▶, Home/End, Go to, Play).
-
-:func:`open_solutions_file` is what the File menu calls. A ``.npy`` file is memory-mapped
-(:func:`knightgui_core.tietree.enumeration.solution_reader.open_solutions`): a file of millions of solutions
-opens at once
-and each step reads one record. The files hold no options matrix; the matrix dock says so.
+window, with the controls of a live enumeration. :func:`open_solutions_file` is what the
+File menu calls; a ``.npy`` file is memory-mapped, so millions of solutions open at once.
+The files hold no options matrix; the matrix dock says so.
 """
 from __future__ import annotations
 
@@ -62,9 +59,7 @@ class FileSolutionStore(SolutionStore):
 
 
 def load_into(window, sf: SolutionFile, name: str = "") -> bool:
-    """Show solution 1 of ``sf`` in ``window`` and make the stepping controls walk the file.
-    Needs ``window.results`` (the presenter), ``window.view``, ``window.matrix``,
-    ``window.controls.set_board`` and a status bar."""
+    """Show solution 1 of ``sf`` in ``window`` and make the stepping controls walk the file."""
     if len(sf) == 0:
         window.show_error("Cannot open the solutions", f"{name}: the file holds no solution")
         return False
@@ -119,8 +114,7 @@ def open_solutions_file(window, filename=None) -> bool:
 
 
 def _line(filename, e: BaseException) -> str:
-    """The reader's one line, naming the file once (the reader's sentences mostly start with
-    its name, the safe reader's with its path)."""
+    """The reader's one line, naming the file once (it may start with its name or path)."""
     name = Path(filename).name
     text = (str(e).splitlines() or [type(e).__name__])[0]
     return text if text.startswith((name, str(filename))) else f"{name}: {text}"

@@ -1,18 +1,11 @@
 """Found solutions kept in memory, compactly, so stepping back and forth is instant.
 
 Each solution is kept as what changed since the one before it (the scheme is in
-:mod:`knightgui_core.tietree.enumeration.keep_kernel`): the tour positions from its branch row on, one byte a
-square on boards of at most 256 squares, two up to 65,536 (four beyond); every 64th
-solution is kept whole. A solution is rebuilt from the nearest whole one before it (at most
-63 small steps), and its options matrix from its path when it is shown
-(:class:`knightgui_core.tietree.enumeration.replay.OptionsReplay`). Open tours from d5 on 8×8: about 24 bytes
-a
-solution (``bench/gui.py --keep`` prints the figure).
-
-The solver thread fills :class:`Packed` runs with
-:meth:`knightgui_core.tietree.enumeration.enumerator.Enumerator.block_compact`, compacted inside the search
-kernel, so keeping solutions costs little next to finding them; the window's thread only
-appends the runs to a list.
+:mod:`knightgui_core.tietree.enumeration.keep_kernel`), every 64th whole; a solution is
+rebuilt from the nearest whole one before it, its options matrix from its path
+(:class:`knightgui_core.tietree.enumeration.replay.OptionsReplay`). Open tours from d5 on
+8×8: about 24 bytes a solution (``bench/gui.py --keep``). The solver thread fills the
+:class:`Packed` runs inside the search kernel; the window's thread only appends them.
 """
 from __future__ import annotations
 
@@ -36,9 +29,7 @@ MIN_RUN = 1024
 
 def fewer_runs(runs: list[Packed]) -> list[Packed]:
     """The consecutive ``runs`` with each stretch of short ones (under :data:`MIN_RUN`
-    solutions) joined into one (:func:`knightgui_core.tietree.enumeration.kept_solutions.join_blocks`); long
-    runs
-    are passed on as they are, without a copy."""
+    solutions) joined into one; long runs are passed on as they are, without a copy."""
     out: list[Packed] = []
     short: list[Packed] = []
     for r in runs:
@@ -56,12 +47,9 @@ def fewer_runs(runs: list[Packed]) -> list[Packed]:
 
 class SolutionStore:
     """Solutions 1, 2, … of one enumeration, appended in runs (:meth:`extend`), read back
-    by 0-based position: :meth:`path`, :meth:`mo`, :meth:`branch`, :meth:`index`.
-
-    The runs are kept as they come (each is already compact and owns its arrays): appending
-    one is a list append, never a copy, so the window's thread spends next to nothing on
-    the solutions the solver thread keeps finding. A solution is found by bisecting the
-    runs' first positions, then rebuilt from the nearest whole one before it in its run."""
+    by 0-based position: :meth:`path`, :meth:`mo`, :meth:`branch`, :meth:`index`. The runs
+    are kept as they come (a list append, never a copy); a solution is found by bisecting
+    the runs' first positions."""
 
     def __init__(self, size: int = 0):
         self.size = int(size)
@@ -109,16 +97,14 @@ class SolutionStore:
         self._n += g
 
     def _locate(self, i: int) -> tuple[Packed, int, int]:
-        """(run, position of solution ``i`` in it, position of the whole one it is rebuilt
-        from)."""
+        """(run, solution ``i``'s position in it, the whole one it is rebuilt from)."""
         if not 0 <= i < self._n:
             raise IndexError(f"solution {i + 1} is not stored ({self._n} kept)")
         r = bisect.bisect_right(self._starts, i) - 1
         b = self._blocks[r]
         j = i - self._starts[r]
-        frm = b.frm
         k = j
-        while frm[k] != 0:          # a run starts whole, so this stops inside the run
+        while b.frm[k] != 0:        # a run starts whole, so this stops inside the run
             k -= 1
         return b, j, k
 
