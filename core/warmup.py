@@ -1,18 +1,12 @@
 """The one warm-up of the engine: load the kernels from numba's cache (or compile them, the
 first time) before a real request needs them.
 
-:data:`STAGES`: one step per feature of the window, in the order a newcomer meets them (a tour,
-…, the studies), each a small call of the public API; together every kernel of ``kernel_exports``.
-
-* :func:`warm_up` runs the stages one at a time; ``progress(done, total, name)`` is called
-  before each stage (stages done, the one starting) and at the end with ``(total, total, "")``.
-  ``first()``, read between stages, names the stages wanted soonest (a feature someone asked
-  for). Best effort: a failing stage is logged and counted; its kernels compile on first
-  real use instead. The window runs it in a thread of its own after the first frame
-  (``knightgui/engine_warmup.py``), ``knightgui warmup`` at install (``make install``).
-* :func:`exercise_all` runs every stage and raises on a failure, so
-  ``packaging/build_aot.py`` can read each kernel's one signature and compile it ahead of
-  time. In the bundle (``KNIGHTGUI_KERNELS=aot``) :func:`warm_up` runs nothing.
+:data:`STAGES` holds one step per feature of the window, in the order a newcomer meets them,
+each a small call of the public API; together they reach every kernel of ``kernel_exports``.
+:func:`warm_up` runs them, best effort (the window in a thread after its first frame,
+``knightgui warmup`` at install); :func:`exercise_all` runs them all and raises on a failure,
+so that ``packaging/build_aot.py`` can read each kernel's one signature. In the bundle
+(``KNIGHTGUI_KERNELS=aot``) :func:`warm_up` runs nothing.
 """
 from __future__ import annotations
 
@@ -248,92 +242,79 @@ def _structure() -> None:
     require(search_magic(8, 8, node_limit=100).status == "budget")
 
 
-def _k(module: str, *names: str) -> tuple[str, ...]:
-    return tuple(f"{module}.{n}" for n in names)
+def _k(*specs: str) -> tuple[str, ...]:
+    """Kernel names from ``"module name name…"`` specs: ``module.name`` each."""
+    return tuple(f"{m}.{n}" for spec in specs for m, *names in [spec.split()] for n in names)
 
 
-_WALK = _k("walks.walk_kernel", "greedy_walk")
-_CONSTRUCT = (_k("construct.construct_kernel", "grid_path", "rotate_to")
-              + _k("construct.hamsearch_kernel", "local_neighbours", "ham_search"))
-_TABLES = _k("board.tables_kernel", "neighbour_table", "compact_table",
-             "wrapped_neighbour_table")
+_WALK = _k("walks.walk_kernel greedy_walk")
+_CONSTRUCT = _k("construct.construct_kernel grid_path rotate_to",
+                "construct.hamsearch_kernel local_neighbours ham_search")
+_TABLES = _k("board.tables_kernel neighbour_table compact_table wrapped_neighbour_table")
+_VALID = _k("board.validate_kernel path_is_tour")
+_NEIGHBOURS = _k("board.tables_kernel neighbour_table")
 
 
 #: the warm-up, in the order a newcomer meets the features (see the module docstring); each
 #: stage's kernels are all those it reaches, run alone in a fresh process
 STAGES: tuple[Stage, ...] = (
-    Stage("tours", _single, _WALK + _k("board.validate_kernel", "path_is_tour")),
-    Stage("backtracking", _backtracking, _k("walks.table_backtrack_kernel", "table_backtrack_walk")
-          + _k("board.tables_kernel", "neighbour_table")
-          + _k("walks.phased_kernel", "phased_walk")
-          + _k("board.validate_kernel", "path_is_tour")),
-    Stage("neighbour tables", _tables, _k("board.tables_kernel", "neighbour_table",
-                                          "wrapped_neighbour_table")),
-    Stage("closed tours", _closed, _WALK + _CONSTRUCT + _k("board.validate_kernel", "path_is_tour")
-          + _k("walks.close_kernel", "repair_closed_kernel")
-          + _k("board.tables_kernel", "neighbour_table")),
-    Stage("every tie followed", _enumeration,
-          _k("tietree.enumeration.bitboard_kernel", "fresh_bits_state", "collect_bits")
-          + _k("tietree.enumeration.keep_kernel", "collect_delta_bits")
-          + _k("tietree.enumeration.options_kernel", "options_rows_bits")
-          + _TABLES + _k("board.canonical_kernel", "canonical_rows_kernel")
-          + _k("board.validate_kernel", "path_is_tour", "path_is_tour_table")),
-    Stage("watch", _watch, _TABLES + _k("tietree.enumeration.bitboard_kernel", "fresh_bits_state",
-                                        "advance_bits")
-          + _k("walks.table_backtrack_kernel", "backtrack_begin", "backtrack_run")),
-    Stage("other boards and pieces", _other_boards,
-          _k("walks.table_walk_kernel", "table_greedy_walk")
-          + _k("walks.table_backtrack_kernel", "table_backtrack_walk")
-          + _k("board.validate_kernel", "path_is_tour_table")
-          + _k("board.tables_kernel", "neighbour_table", "wrapped_neighbour_table")
-          + _k("construct.hamsearch_kernel", "ham_search")
-          + _k("walks.close_kernel", "repair_closed_kernel")),
-    Stage("huge boards", _huge, _WALK + _CONSTRUCT
-          + _k("construct.construct_kernel", "strip_path", "remap", "place", "place_blocks")
-          + _k("board.validate_kernel", "path_is_tour")),
-    Stage("every tie followed, over 64 squares", _enumeration_more,
-          _k("tietree.enumeration.enumerate_kernel", "new_state", "advance_kernel", "count_kernel",
-             "collect_kernel")
-          + _k("tietree.enumeration.bitboard_kernel", "fresh_bits_state", "advance_bits", "count_bits",
-               "collect_bits")
-          + _k("tietree.enumeration.keep_kernel", "collect_delta")
-          + _k("tietree.enumeration.options_kernel", "options_rows")
-          + _k("tietree.enumeration.stream_kernel", "collect_paths", "collect_paths_bits")
-          + _k("board.tables_kernel", "neighbour_table", "compact_table")),
-    Stage("move orders", _orders, _k("studies.orders.walk_kernel", "orders_chunk", "one_walk")
-          + _k("studies.orders.tree_kernel", "orders_tree", "order_codes")),
-    Stage("tie-break studies", _tiebreaks, _WALK + _CONSTRUCT
-          + _k("walks.phased_kernel", "phased_walk") + _k("board.validate_kernel", "path_is_tour")
-          + _k("board.tables_kernel", "neighbour_table")
-          + _k("tietree.counting.count_kernel", "count_begin", "next_tie")
-          + _k("tietree.counting.interleave_kernel", "many_begin", "many_run")),
-    Stage("tour counts", _counts, _TABLES
-          + _k("tietree.counting.count_kernel", "count_begin", "next_tie", "count_run")
-          + _k("tietree.counting.memo_kernel", "memo_run", "memo_fold", "memo_rehash")
-          + _k("tietree.counting.interleave_kernel", "many_begin", "many_run")
-          + _k("tietree.counting.bits_memo_kernel", "count_batch_memo")
-          + _k("tietree.enumeration.bitboard_kernel", "count_batch_bits")),
-    Stage("every tour", _every_tour, _k("tietree.alltours.alltours_kernel", "count_all")
-          + _k("tietree.alltours.alltours_list_kernel", "list_all")
-          + _k("tietree.alltours.symtours_kernel", "count_orbit_paths")
-          + _k("frontier.pair_kernel", "pair_expand", "pair_absorb", "pair_regrow")
-          + _k("frontier.word_kernel", "word_expand", "word_absorb", "word_regrow")
-          + _k("frontier.spill_kernel", "spill_route") + _k("board.tables_kernel", "neighbour_table")
-          + _k("frontier.bound_kernel", "relaxed_step", "relaxed_totals", "relaxed_regrow")
-          + _k("board.validate_kernel", "path_is_tour")),
-    Stage("a tour by hand", _by_hand,
-          _k("walks.hand.completions_kernel", "completions_begin", "completions_run")
-          + _k("walks.flood_kernel", "two_colouring", "free_groups")
-          + _k("walks.table_backtrack_kernel", "backtrack_begin_from", "backtrack_run")
-          + _k("board.tables_kernel", "neighbour_table")),
-    Stage("tours with structure", _structure, _k("studies.uncrossed.search_kernel", "uncrossed_search")
-          + _k("studies.magic.search_kernel", "magic_search")),
+    Stage("tours", _single, _WALK + _VALID),
+    Stage("backtracking", _backtracking, _NEIGHBOURS + _VALID + _k(
+        "walks.table_backtrack_kernel table_backtrack_walk", "walks.phased_kernel phased_walk")),
+    Stage("neighbour tables", _tables,
+          _k("board.tables_kernel neighbour_table wrapped_neighbour_table")),
+    Stage("closed tours", _closed, _WALK + _CONSTRUCT + _VALID + _NEIGHBOURS
+          + _k("walks.close_kernel repair_closed_kernel")),
+    Stage("every tie followed", _enumeration, _TABLES + _k(
+        "tietree.enumeration.bitboard_kernel fresh_bits_state collect_bits",
+        "tietree.enumeration.keep_kernel collect_delta_bits",
+        "tietree.enumeration.options_kernel options_rows_bits",
+        "board.canonical_kernel canonical_rows_kernel",
+        "board.validate_kernel path_is_tour path_is_tour_table")),
+    Stage("watch", _watch, _TABLES + _k(
+        "tietree.enumeration.bitboard_kernel fresh_bits_state advance_bits",
+        "walks.table_backtrack_kernel backtrack_begin backtrack_run")),
+    Stage("other boards and pieces", _other_boards, _k(
+        "walks.table_walk_kernel table_greedy_walk",
+        "walks.table_backtrack_kernel table_backtrack_walk",
+        "board.validate_kernel path_is_tour_table",
+        "board.tables_kernel neighbour_table wrapped_neighbour_table",
+        "construct.hamsearch_kernel ham_search", "walks.close_kernel repair_closed_kernel")),
+    Stage("huge boards", _huge, _WALK + _CONSTRUCT + _VALID
+          + _k("construct.construct_kernel strip_path remap place place_blocks")),
+    Stage("every tie followed, over 64 squares", _enumeration_more, _k(
+        "tietree.enumeration.enumerate_kernel new_state advance_kernel count_kernel collect_kernel",
+        "tietree.enumeration.bitboard_kernel fresh_bits_state advance_bits count_bits collect_bits",
+        "tietree.enumeration.keep_kernel collect_delta",
+        "tietree.enumeration.options_kernel options_rows",
+        "tietree.enumeration.stream_kernel collect_paths collect_paths_bits",
+        "board.tables_kernel neighbour_table compact_table")),
+    Stage("move orders", _orders, _k("studies.orders.walk_kernel orders_chunk one_walk",
+                                     "studies.orders.tree_kernel orders_tree order_codes")),
+    Stage("tie-break studies", _tiebreaks, _WALK + _CONSTRUCT + _VALID + _NEIGHBOURS + _k(
+        "walks.phased_kernel phased_walk", "tietree.counting.count_kernel count_begin next_tie",
+        "tietree.counting.interleave_kernel many_begin many_run")),
+    Stage("tour counts", _counts, _TABLES + _k(
+        "tietree.counting.count_kernel count_begin next_tie count_run",
+        "tietree.counting.memo_kernel memo_run memo_fold memo_rehash",
+        "tietree.counting.interleave_kernel many_begin many_run",
+        "tietree.counting.bits_memo_kernel count_batch_memo",
+        "tietree.enumeration.bitboard_kernel count_batch_bits")),
+    Stage("every tour", _every_tour, _NEIGHBOURS + _VALID + _k(
+        "tietree.alltours.alltours_kernel count_all",
+        "tietree.alltours.alltours_list_kernel list_all",
+        "tietree.alltours.symtours_kernel count_orbit_paths",
+        "frontier.pair_kernel pair_expand pair_absorb pair_regrow",
+        "frontier.word_kernel word_expand word_absorb word_regrow",
+        "frontier.spill_kernel spill_route",
+        "frontier.bound_kernel relaxed_step relaxed_totals relaxed_regrow")),
+    Stage("a tour by hand", _by_hand, _NEIGHBOURS + _k(
+        "walks.hand.completions_kernel completions_begin completions_run",
+        "walks.flood_kernel two_colouring free_groups",
+        "walks.table_backtrack_kernel backtrack_begin_from backtrack_run")),
+    Stage("tours with structure", _structure, _k("studies.uncrossed.search_kernel uncrossed_search",
+                                                 "studies.magic.search_kernel magic_search")),
 )
-
-
-def stage_names() -> tuple[str, ...]:
-    """The names of :data:`STAGES`, in order."""
-    return tuple(s.name for s in STAGES)
 
 
 def compiled_ahead() -> bool:
@@ -345,17 +326,16 @@ def compiled_ahead() -> bool:
 def warm_up(progress: Progress | None = None, stages: Sequence[Stage] | None = None,
             first: Callable[[], Iterable[str]] | None = None, strict: bool = False,
             jobs: int = 1) -> float:
-    """Run ``stages`` (default :data:`STAGES`) one at a time, the stages named by ``first()``
-    before the others, reporting through ``progress`` (see the module docstring); returns
-    the seconds it took. A failing stage is logged and counted as done, unless ``strict``:
-    then it raises. A failing ``progress`` callback is logged and otherwise ignored.
+    """Run ``stages`` (default :data:`STAGES`) one at a time, those named by ``first()`` (read
+    between stages) before the others; returns the seconds it took. ``progress(done, total,
+    name)`` is called before each stage and at the end with ``(total, total, "")``; a failing
+    callback is logged and ignored. A failing stage is logged and counted as done (its kernels
+    compile on first real use), unless ``strict``: then it raises.
 
-    ``jobs`` > 1: once a stage compiles (see :class:`_Helpers`), ``jobs - 1`` helper
-    processes compile stages from the end of the list into the kernel cache while this
-    process works from the front (:mod:`knightgui_core.system.stage_helpers`); this process
-    then runs their stages too, loading what they compiled, so every stage is ready here
-    when it returns. With every kernel in the cache no helper starts (each would load what
-    this process loads anyway)."""
+    ``jobs`` > 1: once a stage is slow (:class:`_Helpers`), ``jobs - 1`` helper processes
+    compile stages from the end of the list into the kernel cache
+    (:mod:`knightgui_core.system.stage_helpers`); this process runs every stage too, loading
+    what they compiled, so every stage is ready here when it returns."""
     t0 = time.perf_counter()
     todo = list(STAGES if stages is None else stages)
     total = len(todo)
