@@ -1,14 +1,11 @@
 """Every semi-magic tour of a family, as a runner study that resumes from the store.
 
-One task per start square (:func:`~knightgui_core.studies.magic.search.start_squares`: one
-of each orbit of the board's symmetries) exhausts the line-sum search from it and returns
-every tour it finds, with its nodes; the tasks' keys name the board, the family and the
-start, so a rerun with the same store computes only the tasks not yet kept. The result
-counts the numbered tours found and the classes they fall into up to the board's symmetries
-and reversed numbering (on a square board), and the closed tours (as move sets) up to
-symmetry. On 8×8 the half-turn family takes about a quarter of an hour on this machine
-(docs/structure.md); the open and closed families are far beyond it (the census estimate
-there), but the same tasks run on a cluster.
+One task per start square (:func:`~knightgui_core.studies.magic.search.start_squares`)
+exhausts the search from it and returns its tours and nodes; keys name the board, family and
+start, so a rerun with the same store computes only the missing tasks. The result counts the
+numbered tours, their classes up to the board's symmetries and reversed numbering, and the
+closed tours (as move sets) up to symmetry. On 8×8 the half-turn family takes about a quarter
+of an hour (docs/structure.md); the open and closed families need a cluster.
 
 >>> r = run_census(6, "half-turn", runner=lambda ts: run_tasks(ts, scheduler="threads"))
 >>> r.complete, r.numbered, r.tasks["total"]
@@ -94,9 +91,9 @@ def _cycle_key(size: int, tour: Sequence[int]) -> tuple[tuple[int, int], ...]:
 
 @dataclass
 class CensusResult:
-    """``numbered``: tours found (1 on a start square), ``classes``: those up to symmetry and
-    reversal, ``closed_tours``: their move sets up to symmetry (closed families only, else
-    None); ``tours`` one of each class; ``tasks`` total / from_store / computed."""
+    """``numbered``: tours found, ``classes``: those up to symmetry and reversal,
+    ``closed_tours``: their move sets up to symmetry (None for the open family); ``tours``
+    one of each class; ``tasks`` total / from_store / computed."""
 
     size: int
     mode: str

@@ -1,19 +1,15 @@
 """Semi-magic tours found by a search that places the numbers and checks every line: among
 the open paths, the closed tours, or the closed tours the half turn keeps.
 
-A closed tour that the half turn (r, c) → (R−1−r, C−1−c) maps onto itself visits the
-opposite square of ``s`` exactly N/2 steps after ``s``; numbered from any start, the squares
-``s`` and ``opp(s)`` carry ``k`` and ``k ± N/2``. On 8×8 a row r and the row 7−r then hold
-the same numbers shifted by ±32, and their sums are equal exactly when each holds four
-numbers of each half. :func:`search_magic` with ``mode="half-turn"`` walks the half tours
-from each start square (one of each orbit of the board's symmetries, which all commute with
-the half turn), placing two numbers a move; ``"closed"`` and ``"open"`` place one. Each cuts
-a branch as soon as a line can no longer reach its total
-(:mod:`knightgui_core.studies.magic.search_kernel`). Exhausting the half-turn search proves
-that no such tour, numbered from any square in either direction, is semi-magic. ``nested``
-adds the half rows and half columns (each quarter of the board semi-magic too, as in
-Beverley's tour): a smaller space, searched faster. A tour found is checked by
-:func:`knightgui_core.board.magic.line_sums`.
+A closed tour the half turn (r, c) → (R−1−r, C−1−c) maps onto itself numbers ``s`` and
+``opp(s)`` ``k`` and ``k ± N/2``, so on 8×8 rows r and 7−r have equal sums exactly when each
+holds four numbers of each half. ``mode="half-turn"`` walks the half tours from one square of
+each symmetry orbit (the symmetries commute with the half turn), two numbers a move;
+``"closed"`` and ``"open"`` place one. A branch is cut once a line can no longer reach its
+total (:mod:`knightgui_core.studies.magic.search_kernel`), so an exhausted half-turn search
+proves no such tour, numbered from any square either way, is semi-magic. ``nested`` adds the
+half rows and half columns (each quarter semi-magic too, as in Beverley's tour): a smaller
+space, searched faster. Tours found are checked by :func:`knightgui_core.board.magic.line_sums`.
 
 >>> r = search_magic(4, 4)
 >>> r.status, r.tours           # 4×4 has no knight's tour at all
@@ -50,10 +46,10 @@ class MagicSearchError(InputError):
 @dataclass(frozen=True)
 class MagicSearchResult:
     """``status``: ``"found"`` (``limit`` tours in ``tours``), ``"none"`` (every start
-    exhausted: ``tours`` holds all there are, fewer than ``limit``; none at all proves that no
-    tour of the mode, from those starts, has the sums), ``"budget"`` (``seconds`` or ``node_limit`` spent
-    first) or ``"cancelled"``. ``tours``: each a list of flat squares (row·cols + col) in
-    number order, 1 first; ``starts_done`` of ``starts`` start squares exhausted."""
+    exhausted: ``tours`` holds all there are; none proves no tour of the mode from those
+    starts has the sums), ``"budget"`` (``seconds`` or ``node_limit`` spent) or
+    ``"cancelled"``. ``tours``: flat squares (row·cols + col) in number order;
+    ``starts_done`` of ``starts`` exhausted."""
 
     status: str
     tours: list[list[int]]
@@ -106,14 +102,13 @@ def search_magic(rows: int, cols: int, mode: str = "half-turn", limit: int = 1,
                  progress: Callable[[int, int, int, int], object] | None = None
                  ) -> MagicSearchResult:
     """Search the tours of ``rows``×``cols`` of ``mode`` (:data:`MODES`), numbered from each
-    square of ``starts`` (default :func:`start_squares`), for ones whose rows and columns add
-    up to ``totals`` (row totals, column totals; default the semi-magic constants), and with
-    ``nested`` each half row and half column to half its line's total. Stops after ``limit``
-    tours, ``seconds`` of wall time, ``node_limit`` nodes (0: none) or a cancel request (see
-    :class:`MagicSearchResult`). ``prefix`` (instead of ``starts``): only the tours that begin
-    with these squares (in the half-turn mode, fewer than half the board).
-    ``progress(nodes, tours found, starts exhausted, starts)`` is called after each kernel
-    call (:data:`CHUNK` nodes), so a caller can show how far the search has got."""
+    square of ``starts`` (default :func:`start_squares`), whose rows and columns add up to
+    ``totals`` (row totals, column totals; default the semi-magic constants), with ``nested``
+    each half line to half its line's total. Stops after ``limit`` tours, ``seconds`` of wall
+    time, ``node_limit`` nodes (0: none) or a cancel (:class:`MagicSearchResult`).
+    ``prefix`` (instead of ``starts``): only tours beginning with these squares (half-turn:
+    fewer than half the board). ``progress(nodes, tours, starts exhausted, starts)`` after
+    each kernel call of :data:`CHUNK` nodes."""
     from .search_kernel import (
         CLOSED,
         FOUND,

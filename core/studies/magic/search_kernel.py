@@ -3,28 +3,21 @@ the open paths, the closed tours, or the closed tours the half turn keeps.
 
 Arrays in, arrays out (numba only; :mod:`knightgui_core.studies.magic.search` checks them).
 
-Move j puts number j+1 on ``path[j]``. In the half-turn mode (``HALF_TURN``) a closed tour of
-N squares that the half turn ``opp`` maps onto itself visits ``opp(s)`` exactly N/2 steps
-after ``s``, so the search builds half a tour and places two numbers a move: ``j+1`` on
-``path[j]`` and ``j+1+N/2`` on ``opp(path[j])``; the tour closes when ``path[N/2-1]`` is a
-knight's move from ``opp(path[0])``. Every line (a row, a column, or any set of squares the
-caller gives, with its total) is checked at every node: the numbers not yet placed are known
-exactly, and a knight's numbers follow its square's colour (number 1 on the start's colour
-is odd), so a line with ``c0`` free squares for even numbers and ``c1`` for odd ones can
-still reach its total only between the sums of the smallest and of the largest ``c0`` even
-and ``c1`` odd numbers left. A free square left with too few neighbours among the free
-squares and the path's ends (two for a closed tour; for an open path one, and only one
-square may have just one) ends the branch; children are tried fewest onward moves first.
+Move j puts number j+1 on ``path[j]``; in the half-turn mode (``HALF_TURN``) also j+1+N/2 on
+``opp(path[j])``, as such a tour visits ``opp(s)`` N/2 steps after ``s``, and the tour closes
+when ``path[N/2-1]`` is a knight's move from ``opp(path[0])``. Every line (a row, a column or
+any set of squares with its total) is checked at every node: a knight's numbers follow its
+square's colour, so a line with ``c0`` free squares for even numbers and ``c1`` for odd ones
+can reach its total only between the sums of the smallest and of the largest such numbers
+left. A free square left with too few neighbours among the free squares and the path's ends
+(two for a closed tour; one for an open path, and only one square may have just one) ends
+the branch; children are tried fewest onward moves first.
 
-What a node costs: the numbers go into their lines first and the lines are checked; only a
-move that passes takes its square, which updates the free-neighbour count of the square's
-neighbours (kept for every square, with how many free squares have none or one), so the
-degree cut looks at the ends' neighbours only and the children's order reads the counts,
-instead of scanning the board. Same nodes, same tours as a scan; on 8×8 from a1 the open
-search ran at about 6 million nodes a second of CPU against 3 before (docs/structure.md).
-
-The search is resumable: its :class:`SearchState` holds where it stopped, so a caller can
-run it a node budget at a time.
+A move's numbers go into their lines and are checked before it takes its square; every
+square's free neighbours (and how many free squares have none or one) are counted as squares
+are taken, so the degree cut and the children's order read counts instead of scanning the
+board (twice the nodes a second on 8×8, docs/structure.md). :class:`SearchState` holds where
+the search stopped, so a caller runs it a node budget at a time.
 """
 from __future__ import annotations
 
@@ -152,13 +145,9 @@ def _degrees_init(nbr: np.ndarray, visited: np.ndarray, fdeg: np.ndarray,
 def _occupy(u: int, sign: int, paired: bool, opp: np.ndarray, nbr: np.ndarray,
             visited: np.ndarray, fdeg: np.ndarray, low: np.ndarray) -> None:
     """Take square u (``sign`` 1), and ``opp[u]`` when ``paired``, or free them again (-1,
-    in the reverse order), keeping the free-neighbour counts of :func:`_degrees_init`
-    exact: only the squares and their neighbours change.
-
-    A leaf (it calls no other kernel), as :func:`_number`, :func:`_degrees_ok` and
-    :func:`_closes`: numba increfs the arrays that a kernel hands on to another, and with
-    _occupy, _number and the checks called through one helper that cost a third of the
-    search's time (perf: NRT_incref/decref)."""
+    in the reverse order), keeping :func:`_degrees_init`'s counts exact. A leaf, as
+    :func:`_number`, :func:`_degrees_ok` and :func:`_closes`: numba increfs the arrays a
+    kernel hands on to another, a third of the search's time through one helper."""
     opp_first = paired and sign < 0
     for k in range(2 if paired else 1):
         w = opp[u] if (k == 0) == opp_first else u
@@ -210,10 +199,9 @@ def _degrees_ok(nbr: np.ndarray, opp: np.ndarray, visited: np.ndarray, fdeg: np.
                 low: np.ndarray, bonus: np.ndarray, s0: int, u: int, mode: int) -> bool:
     """After a move on u (from start s0), the degree cut: every free square keeps two
     neighbours among the free squares and the path's ends (u and s0, with their opposites
-    in the half-turn mode), or for an open path (one end, u) one, and only one square may
-    keep just one. From the counts of :func:`_degrees_init`, corrected on the ends' free
-    neighbours only (``bonus``: zeros, scratch). Apart from :func:`_closes`: numba kept
-    the reference counts of the two while they were one function."""
+    in the half-turn mode), or for an open path one, and only one square may keep just one.
+    :func:`_degrees_init`'s counts, corrected on the ends' free neighbours only (``bonus``:
+    zeros, scratch); apart from :func:`_closes` so that numba keeps no reference counts."""
     ends = 1 if mode == OPEN else (2 if mode == CLOSED else 4)
     zeros = low[0]
     ones = low[1]
