@@ -13,9 +13,9 @@ __all__ = ["int_check", "bool_check", "choice_check", "text_check", "optional_te
 
 def int_check(name: str, lo: int, hi: int) -> Callable[[object], int]:
     def check(v: object) -> int:
-        if isinstance(v, bool) or not isinstance(v, (int, str)):
-            raise ValueError(f"{name}: a whole number, got {v!r}")
         try:
+            if isinstance(v, bool) or not isinstance(v, (int, str)):
+                raise ValueError
             n = int(v)
         except ValueError:
             raise ValueError(f"{name}: a whole number, got {v!r}") from None
@@ -92,7 +92,6 @@ def order_check(v: object) -> str:
     if not isinstance(v, str) or len(v) > 8 or any(ch not in "12345678" for ch in v):
         raise ValueError(f"Move order: digits 1..8, got {v!r:.40}")
     return v
-
 
 
 def leaper_check(v: object) -> str:

@@ -1,29 +1,16 @@
 """The window's request model, free of Qt (tested without a display).
 
-Types and the model, in the manner of napari's models and Qt views (the types are declared in
-:mod:`knightgui.request.types` and named here too):
-
-* :class:`Request` — a frozen, validated description of one computation (a single tour or an
-  exhaustive enumeration); the solver thread (:mod:`knightgui.worker`) receives it.
-* :class:`Settings` — every field of the window's state, declared once: its type, its
-  default and its validator (``metadata["check"]``) sit on one line each.
-* :class:`RequestModel` — the editable state behind the controls panel and the one source of
-  truth of the window. Panels write one field per widget signal with
-  :meth:`RequestModel.update` (each value is checked and normalised, a bad one raises
-  ``ValueError`` with a sentence, and what follows from it is applied at once: an end that is
-  no longer a knight move from the start, a dash on a corner that is no longer free, a tail
-  that no longer exists); views register a callback with :meth:`RequestModel.observe`,
-  receive the set of field names that changed and redraw from the model. The options the
-  controls offer (end squares, corners and whether each is free, ECD/XCD tails, which boxes
-  are enabled) are computed by the model: :meth:`RequestModel.end_choices`,
-  :meth:`RequestModel.corner_states`, :meth:`RequestModel.tail_choices`,
-  :meth:`RequestModel.enabled`. :meth:`RequestModel.request` checks the whole (board exists,
-  start on the board, end a knight move from it, the move order) and returns the
-  :class:`Request`.
-
-Settings are stored as :meth:`RequestModel.to_dict` and restored with
-:meth:`RequestModel.load` / :meth:`RequestModel.from_dict`, which skip missing or malformed
-values.
+:class:`RequestModel` is the editable state behind the controls panel and the window's one
+source of truth: panels write a field per widget signal with :meth:`RequestModel.update`
+(checked and normalised, a bad value a ``ValueError`` sentence, and what follows applied at
+once: an end no longer a move from the start, a dash on a corner no longer free, a tail
+that no longer exists), views observe it (:meth:`RequestModel.observe`) and redraw from it.
+The model computes the options the controls offer (:meth:`RequestModel.end_choices`,
+:meth:`~RequestModel.corner_states`, :meth:`~RequestModel.tail_choices`,
+:meth:`~RequestModel.enabled`), checks the whole into the frozen :class:`Request` the
+solver thread receives (:meth:`RequestModel.request`), and is saved as
+:meth:`RequestModel.to_dict` and restored by :meth:`RequestModel.load`, which skips bad
+values. :class:`Request` and :class:`Settings` are declared in :mod:`knightgui.request.types`.
 """
 from __future__ import annotations
 
@@ -54,7 +41,6 @@ from knightgui_core.board.rules import TIE_RULES, RuleError, parse_order
 from knightgui_core.board.squares import MOVES, Board, BoardError, parse_coords, square_name
 from knightgui_core.board.tie_rule import TieRule, UnknownTieRule
 
-# the types live in request_types; they are named here too, where the window imports them
 __all__ = ["RequestModel", "Observer", "Mode", "MODES", "ALL_TOURS_MAX", "MAX_SIDE",
            "RESULT_FIELDS", "KNIGHTS_PLANE_ONLY", "Request", "Settings", "Enabled"]
 
@@ -62,9 +48,8 @@ Observer = Callable[[frozenset], None]
 
 
 def _same_corner(s: Settings, rows: int, cols: int) -> str | None:
-    """The start a new size takes when the start is a corner of the old board: the same
-    corner of the new one (a8 on 8×8 becomes a100 on 100×100); None otherwise (the start
-    stays as typed)."""
+    """The same corner of the new size when the start is a corner (a8 on 8×8 becomes a100
+    on 100×100), else None (the start stays as typed)."""
     coords = parse_coords(s.start.strip())
     if coords is None or (rows, cols) == (s.rows, s.cols):
         return None
@@ -72,6 +57,14 @@ def _same_corner(s: Settings, rows: int, cols: int) -> str | None:
     if col not in (0, s.cols - 1) or row not in (0, s.rows - 1):
         return None
     return square_name(0 if col == 0 else cols - 1, 0 if row == 0 else rows - 1)
+
+
+def _parse(b: Board, what: str, text: str) -> int:
+    """The square ``text`` names on ``b``; ``ValueError`` "What: why" when none."""
+    try:
+        return b.parse(text)
+    except BoardError as e:
+        raise ValueError(f"{what}: {e}") from None
 
 
 class RequestModel:
@@ -108,9 +101,8 @@ class RequestModel:
         return self._s.closed and self._s.mode == "exhaustive"
 
     def end_choices(self, closed: bool | None = None) -> tuple[str, ...]:
-        """The squares a closed tour may end on: a knight move from the start, ordered by
-        column then row (empty for an open tour or a bad start; ``closed`` True: the
-        squares it may end on once *closed tour* is ticked)."""
+        """The squares a closed tour may end on, a move from the start, by column then row
+        (empty for an open tour or a bad start; ``closed`` True: as if it were closed)."""
         s = self.start_square()
         if not (self._s.closed if closed is None else closed) or s < 0:
             return ()
@@ -234,16 +226,10 @@ class RequestModel:
         end among the end choices (the preferred one when it is one), dashes only on free
         corners, a tail only when it exists."""
         s = self._s
-        fix: dict[str, Any] = {}
         coords = parse_coords(s.start.strip())
         b = self.board()
         if coords is not None and b.contains(*coords):
-            name = b.name(b.index(*coords))
-            if name != s.start:
-                fix["start"] = name
-        if fix:
-            self._s = s = replace(s, **fix)
-            fix = {}
+            self._s = s = replace(s, start=b.name(b.index(*coords)))
         ends = self.end_choices()
         if not s.closed:
             end = None
@@ -256,6 +242,7 @@ class RequestModel:
         if end != s.end:
             self._s = s = replace(s, end=end)
         free = self.corner_states()
+        fix: dict[str, Any] = {}
         dashes = tuple((c, st) for c, st in s.dashes if free.get(c, "") is None)
         if dashes != s.dashes:
             fix["dashes"] = dashes
@@ -312,12 +299,7 @@ class RequestModel:
             why = what if known is False else None
         if why:
             raise ValueError(why[0].upper() + why[1:])
-        start = None
-        if s.start:
-            try:
-                start = b.parse(s.start)
-            except BoardError as e:
-                raise ValueError(f"Start: {e}") from None
+        start = _parse(b, "Start", s.start) if s.start else None
         end = None
         if s.mode == "exhaustive":
             if start is None:
@@ -325,10 +307,7 @@ class RequestModel:
             if s.closed:
                 if not s.end:
                     raise ValueError("Choose an end square: a knight move from the start")
-                try:
-                    end = b.parse(s.end)
-                except BoardError as e:
-                    raise ValueError(f"End: {e}") from None
+                end = _parse(b, "End", s.end)
                 if not b.is_knight_move(start, end):
                     raise ValueError(f"End: {b.name(end)} is not a move from the "
                                      f"start {b.name(start)}")
@@ -357,10 +336,7 @@ class RequestModel:
                                  f"({b.rows}×{b.cols} has {b.size:,})")
         tail = None
         if exhaustive and not every and s.tail is not None:
-            try:
-                tail = tuple(b.parse(q) for q in s.tail)
-            except BoardError as e:
-                raise ValueError(f"Tail: {e}") from None
+            tail = tuple(_parse(b, "Tail", q) for q in s.tail)
         return Request(rows=b.rows, cols=b.cols, mode=Mode(s.mode), start=start, end=end,
                        closed=s.closed, tie=tie, order=order, seed=s.seed, method=s.method,
                        dashes=s.dashes, tail=tail, keep=s.keep, limit=s.limit,

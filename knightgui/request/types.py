@@ -1,8 +1,6 @@
 """The window's request types, free of Qt: what a run is (:class:`Mode`), one computation
 (:class:`Request`), the controls' fields (:class:`Settings`) and which controls are usable
-(:class:`Enabled`). The behaviour — editing, following, parsing — is
-:class:`knightgui.request.model.RequestModel`'s.
-"""
+(:class:`Enabled`); :class:`knightgui.request.model.RequestModel` edits them."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -54,9 +52,8 @@ KNIGHTS_PLANE_ONLY = "the dashes are the knight's on the plane"
 
 @dataclass(frozen=True)
 class Request:
-    """Everything the solver needs for one run; built by :meth:`RequestModel.request`, the
-    window's one parser: squares are flat indices, the tie rule a :class:`TieRule`, the move
-    order a :class:`MoveOrder` — nothing below it reads text again."""
+    """Everything the solver needs for one run, parsed by :meth:`RequestModel.request`:
+    nothing below it reads text again."""
 
     rows: int
     cols: int
