@@ -5,13 +5,6 @@ square board, 4 on an oblong one: turns and mirrors) and, for an **open** tour, 
 backwards; a **closed** tour (its last square a knight move from its first) is a cycle, so
 where it starts and which way it runs are forgotten too.
 
-:func:`canonical_form` picks one representative sequence of squares for the whole class (the
-smallest in lexicographic order among every image), :func:`canonical_id` names it with a short
-stable text (``C8x8-…`` for a cycle, ``O8x8-…`` for an open path: the board, then 80 bits of
-the SHA-256 of the sequence), and :func:`symmetry_order` says how many of the board's
-symmetries map the tour onto itself (1, 2, 4 or 8). :func:`relation` tells how one tour is
-another ("rotated 90° clockwise", "mirrored left–right, reversed").
-
 >>> from knightgui_core.board.squares import Board
 >>> import numpy as np
 >>> b = Board(1, 1)
@@ -75,16 +68,12 @@ def _less(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(d.size) and bool(a[d[0]] < b[d[0]])
 
 
-def _cycle_forms(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The cycle ``q`` read from its smallest square, both ways round."""
-    i = int(np.argmin(q))
-    fwd = np.roll(q, -i)
-    back = np.concatenate([fwd[:1], fwd[:0:-1]])
-    return fwd, back
-
-
 def _forms(q: np.ndarray, cycle: bool) -> tuple[np.ndarray, np.ndarray]:
-    return _cycle_forms(q) if cycle else (q, q[::-1])
+    """The two readings of ``q``: both ways, a cycle from its smallest square."""
+    if not cycle:
+        return q, q[::-1]
+    fwd = np.roll(q, -int(np.argmin(q)))
+    return fwd, np.concatenate([fwd[:1], fwd[:0:-1]])
 
 
 def _normal(q: np.ndarray, cycle: bool) -> np.ndarray:

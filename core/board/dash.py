@@ -143,9 +143,8 @@ def list_tails(board: Board, start: int, end: int | None) -> dict[str, list[tupl
     if end is None or len(compulsory_chain(board, start, end)) > 1:
         return out
     free = free_corners(board, start, end)
-    # one square's moves at a time: the window lists the tails at every change of its fields,
-    # and the whole neighbour table of its largest board (2000×2000) is 32 M entries (12.5 s
-    # as lists)
+    # one square's moves at a time: the window lists the tails at every change of its
+    # fields, and its largest board's whole neighbour table is 32 M entries
     for c in corners(board):
         if free[c.name] is not None:
             continue

@@ -17,15 +17,8 @@ def closed_tour_exists(rows: int, cols: int) -> bool:
     """Schwenk (1991): a closed tour on m×n (m <= n) exists unless m and n are both odd,
     m is 1, 2 or 4, or m == 3 and n is 4, 6 or 8."""
     m, n = sorted((int(rows), int(cols)))
-    if m < 1:
-        return False
-    if m % 2 == 1 and n % 2 == 1:
-        return False
-    if m in (1, 2, 4):
-        return False
-    if m == 3 and n in (4, 6, 8):
-        return False
-    return True
+    return not (m < 1 or (m % 2 == 1 and n % 2 == 1) or m in (1, 2, 4)
+                or (m == 3 and n in (4, 6, 8)))
 
 
 def open_tour_exists(rows: int, cols: int) -> bool:

@@ -1,16 +1,11 @@
 """The moves of one square, and whether some square has none, without numba.
 
-The neighbour table (:attr:`knightgui_core.board.squares.Board.neighbours`) is built by a
-kernel, and the first kernel a process calls loads numba (0.63 s: ``python -X importtime -c
-'import numba'``) and the kernel's cache entry. The window asks small questions of the board
-on its GUI thread while the controls change — the end squares a closed tour may take, whether
-two squares are a move apart, whether a board has a square with no move at all — and a
-wrapping board or another piece answered them from the table, which froze the window for
-0.7–1.5 s the first time. These answers need one square's moves, or one row and
-one column of the board, so they are computed here in plain Python and numpy, with the
-table's own rules (docs/spec.md §1, the module docstring of ``squares``): a move off a side
-that does not wrap is no move, nor one that lands on its own square, and where two move types
-land on the same square the first one counts.
+The window asks these on its GUI thread while the controls change; the neighbour table
+(:attr:`knightgui_core.board.squares.Board.neighbours`) is a kernel's, and the first kernel
+loads numba (0.63 s: ``python -X importtime -c 'import numba'``). The answers follow the
+table's rules (docs/spec.md §1): a move off a side that does not wrap is no move, nor one
+that lands on its own square, and where two move types land on the same square the first
+one counts.
 """
 from __future__ import annotations
 
@@ -72,14 +67,11 @@ def moves_from(board: Board, sq: int) -> tuple[int, ...]:
 
 
 def first_square_without_move(board: Board) -> int:
-    """The first flat square (the lowest index) from which the board's piece has no move, or
-    -1 when every square has one: what ``np.flatnonzero(board.degree == 0)`` starts with,
-    in time proportional to ``rows + cols``.
-
-    A move type is legal on a square when its column step stays on the board (or the columns
-    wrap) and its row step does (or the rows wrap), unless it lands on its own square, which
-    is the same for every square; so the squares with no move are the crossings of the
-    columns and the rows whose patterns of legal steps share no move type."""
+    """The lowest flat square from which the board's piece has no move, or -1: what
+    ``np.flatnonzero(board.degree == 0)`` starts with, in time proportional to ``rows +
+    cols``. A move type is legal on a square when its column step and its row step both are
+    (and it does not land on its own square, the same on every square), so the squares with
+    no move cross a column and a row whose legal steps share no move type."""
     rows, cols = board.rows, board.cols
     wrap_cols, wrap_rows = _wraps(board)
     dcol = np.array([m[0] for m in board.moves], dtype=np.int64)

@@ -317,11 +317,9 @@ class Board:
         return f"{self.name(sq)} ({self.numeric_name(sq)})"
 
     def square(self, value: object) -> int:
-        """The one conversion of a square to its flat index: an index (``int`` or numpy
-        integer) is checked to lie on the board and kept; anything else — ``c7``, ``3,7``,
-        a ``(col, row)`` pair — goes through :meth:`parse`. ``BoardError`` otherwise. Core's
-        functions take a :data:`SquareSpec` and call this once; the CLI and the window hand
-        them indices they parsed at the edge."""
+        """The one conversion of a :data:`SquareSpec` to its flat index: an index (``int``
+        or numpy integer) is checked to lie on the board; anything else goes through
+        :meth:`parse`. ``BoardError`` otherwise."""
         if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
             if not 0 <= int(value) < self.size:
                 raise BoardError(f"square index {int(value)} is off the {self.cols}×{self.rows} "

@@ -1,6 +1,5 @@
-"""Board tables built in one pass each (numba), for boards of millions of squares: the
-numpy versions made several temporaries of 8 × N int64 (256 MB each at 2000×2000) and an
-argsort, seconds of work that could not be interrupted.
+"""Board tables built in one pass each (numba), for boards of millions of squares (numpy
+made temporaries of 8 × N int64, 256 MB each at 2000×2000).
 
 * :func:`neighbour_table` fills ``out`` int32[rows * cols, 8]: the square reached by move
   type t+1 (``dcol[t]``, ``drow[t]``, int32[8]), or -1 off the board;
@@ -10,8 +9,7 @@ argsort, seconds of work that could not be interrupted.
   (``keep`` int8[N]), in move-type order, and ``types[s, i]`` (int8[N, 8]) with their move
   types 1..8; unused entries are -1 and 0; ``count`` int32[N].
 
-The public callers (``Board.neighbours``, ``kernels.enumerate.tables``) build the arrays
-with the right shapes and dtypes; these kernels trust them.
+The callers build the arrays with the right shapes and dtypes; these kernels trust them.
 """
 from __future__ import annotations
 

@@ -30,12 +30,8 @@ class TourError(InputError):
 
 
 class NotATourError(TourError):
-    """A path that was read (a list of squares: given, or a tour file's well-formed
-    ``path``) but is not a knight's tour: too few or too many squares, a square off the
-    board or visited twice, a step that is not a move of the piece, a closed tour that does
-    not close. Any other :class:`TourError` is a file that cannot be read as a tour file at
-    all. ``knightgui check`` answers the first "not a tour" (exit 1), the second bad input
-    (exit 2)."""
+    """A list of squares that was read but is not a tour (``knightgui check``: exit 1);
+    any other :class:`TourError` is a file that cannot be read as a tour file (exit 2)."""
 
 
 def board_line(board: Board) -> str:
@@ -383,17 +379,10 @@ def _fast_pairs(path: list, rows: int, cols: int) -> np.ndarray | None:
     c, r = a[:, 0], a[:, 1]
     if (c < 0).any() or (c >= cols).any() or (r < 0).any() or (r >= rows).any():
         return None
-    # np.array turns True into 1: booleans must be refused like any non-number
-    if any(type(v) is bool for p in path[:1] for v in p) or _has_bool(path):
-        return None
-    return r.astype(np.int64) * cols + c
-
-
-def _has_bool(path: list) -> bool:
-    for p in path:
+    for p in path:     # np.array turns True into 1: booleans are refused like any non-number
         if type(p[0]) is bool or type(p[1]) is bool:
-            return True
-    return False
+            return None
+    return r.astype(np.int64) * cols + c
 
 
 def path_pairs(path: np.ndarray | Sequence[int], cols: int) -> list[list[int]]:
