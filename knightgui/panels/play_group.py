@@ -1,7 +1,5 @@
-"""The Play group of the controls panel (a tour by hand): shown in play mode only
-(:attr:`knightgui.panels.controls.layout.ControlsLayout.mode_groups`). Its buttons are wired
-by :class:`knightgui.play.controller.PlayController`; this module only lays them out, three
-to a row so the panel keeps its width and height, and says what each does in its tooltip.
+"""The Play group of the controls panel, shown in play mode only: its buttons, three to a
+row, and their tooltips; :class:`knightgui.play.controller.PlayController` wires them.
 """
 from __future__ import annotations
 
@@ -45,8 +43,7 @@ class PlayGroup(QGroupBox):
                                  "ticked); undo walks back into it")
         self.info = QLabel("Click a square to start")
         self.info.setWordWrap(True)
-        # the position and the answer of "Can it be finished?": room for both, so a new
-        # text never changes the panel's height
+        # room for the position and the answer: a new text never changes the panel's height
         self.info.setMinimumHeight(INFO_LINES * self.info.fontMetrics().lineSpacing())
         self.info.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         g.addWidget(self.undo_btn, 0, 0)

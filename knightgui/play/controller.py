@@ -1,17 +1,13 @@
 """A tour by hand: play mode in the window.
 
 :class:`PlayController` joins the Qt-free :class:`knightgui.play.model.PlayModel` to the
-window: the Mode box's "Play (a tour by hand)" (or Run ▸ Play a tour by hand, Ctrl+P) turns
-it on; then a click on the board plays the square (the first click is the start, a square
-of the path takes the path back to it), the board shows the path numbered, the legal squares
-with their onward counts and what the quick verdict finds
-(:class:`knightgui.play.view.PlayOverlay`), and the Controls panel's Play group
-(:class:`knightgui.panels.play_group.PlayGroup`) and the Play menu give Undo (Ctrl+Z), Redo
-(Ctrl+Shift+Z), Hint (H), "Can it be finished?" (C) and "Finish it" (Solve, Ctrl+R). Both
-searches run on the solver thread (:class:`knightgui.worker.PlayRequest`); the next move, New,
-Cancel (Esc) or leaving play cancels them. Every refusal and answer is one line in the status
-bar. The position survives a restart (settings) and is saved as a tour file with a partial
-path (File ▸ Save tour… in play mode; opening it resumes play): :mod:`knightgui.play.files`.
+window: the Mode box's "Play" (Ctrl+P) turns it on; a click on the board plays the square
+(the first is the start, a square of the path takes the path back to it), the board shows
+the position (:class:`knightgui.play.view.PlayOverlay`), and the Play group and menu give
+Undo, Redo, Hint, "Can it be finished?" and "Finish it". Both searches run on the solver
+thread (:class:`knightgui.worker.PlayRequest`), cancelled by the next move, New, Esc or
+leaving play. Every answer is one status line; the position is kept by
+:mod:`knightgui.play.files`.
 """
 from __future__ import annotations
 
@@ -163,8 +159,7 @@ class PlayController(QObject):
             self.say(f"Play: {self.position_text()}")
 
     def _panels(self) -> None:
-        """The docks of the solver's runs say what play mode is, not that a run is stale,
-        each its own words (no sentence three times)."""
+        """The solver's docks say what play mode is, each in its own words."""
         w = self.w
         w.matrix.clear("Play mode: a tour by hand — no options matrix (Exhaustive mode "
                        "shows one for each tour)")
@@ -261,7 +256,7 @@ class PlayController(QObject):
 
     def finish(self, *_: object) -> None:
         """"Finish it" (Solve in play mode): the rule's walk from here, backtracking when
-        stuck, on the solver thread; the finish is appended (undo walks back into it)."""
+        stuck, on the solver thread."""
         if not self.active:
             return
         m = self.model
@@ -306,9 +301,7 @@ class PlayController(QObject):
 
     def _enable_questions(self) -> None:
         """"Can it be finished?" and "Finish it" act while the tour is not complete (the
-        buttons also while no question runs, the menu items in play mode only): a complete
-        tour has nothing left to finish, and the tooltips say so until Undo takes a move
-        back."""
+        buttons while no question runs, the menu items in play mode), else say why."""
         done = self.active and self.model.finished
         g = self.group
         for widget, tip in ((g.ask_btn, self._ask_tip), (g.finish_btn, self._finish_tip)):
@@ -360,8 +353,7 @@ class PlayController(QObject):
                 "walks back into it")
 
     def _answer_line(self, a: Completions) -> str:
-        """The answer of "Can it be finished?" in one short line (the Play group's; the
-        status bar says it at length)."""
+        """The answer of "Can it be finished?" in the Play group's short line."""
         if a.extendable is False:
             return "Cannot be finished"
         if a.counted and a.open is not None and a.closed is not None:
@@ -411,9 +403,8 @@ class PlayController(QObject):
         self.group.info.setText(self._group_text("Click a square to start"))
 
     def _group_text(self, empty: str) -> str:
-        """The Play group's line: the position and, for this very path, what "Can it be
-        finished?" is doing or answered (it stays until the path changes); ``empty``
-        before the first move."""
+        """The Play group's line: the position and what "Can it be finished?" is doing or
+        answered for this very path; ``empty`` before the first move."""
         m = self.model
         if not m.path:
             return empty
@@ -436,10 +427,10 @@ class PlayController(QObject):
         text = f"move {len(m.path)}, {free:,} free"
         if v is None:
             return text + " — checking the position…"
-        if v is not None and v.lost:
+        if v.lost:
             why = next(r.sentence for r in v.reasons if not r.closed_only)
             return f"{text} — lost: {why}"
-        if v is not None and v.closed_lost:
+        if v.closed_lost:
             text += " — a closed tour is no longer possible"
         return text
 

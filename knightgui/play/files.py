@@ -1,12 +1,9 @@
 """A tour by hand: positions on file and in the settings.
 
-A position being played is saved as the tour file's JSON with the partial path
-(:meth:`knightgui.play.model.PlayModel.to_dict`: ``"partial": true``, the squares undone,
-the moves undone and the seconds played). :class:`PlayFiles` puts File ▸ Open tour… and
-Save tour… in front of the window's own :class:`knightgui.window.files.FileActions`: in play
-mode Save writes the position; Open resumes play when the file is a position and opens a
-tour otherwise. The settings keep the position as the same JSON text (:meth:`PlayFiles.state`),
-so it survives a restart. Files are read by the engine's one bounded reader.
+A position is saved as a tour file with a partial path
+(:meth:`knightgui.play.model.PlayModel.to_dict`). :class:`PlayFiles` stands in front of the
+window's File ▸ Open tour… and Save tour…: in play mode Save writes the position, and Open
+resumes play from a position, else opens a tour. The settings keep the same JSON text.
 """
 from __future__ import annotations
 
@@ -27,8 +24,7 @@ log = logging.getLogger("knightgui.settings")
 
 
 class PlayFiles:
-    """Open, save and the settings for a :class:`knightgui.play.controller.PlayController`
-    (``play``)."""
+    """Open, save and the settings of a :class:`knightgui.play.controller.PlayController`."""
 
     def __init__(self, play: Any) -> None:
         self.play = play
@@ -43,8 +39,7 @@ class PlayFiles:
         return json.dumps(self.play.model.to_dict()) if self.play.model.path else ""
 
     def set_state(self, text: object) -> None:
-        """Restore :meth:`state`; a missing value leaves the board empty, a bad one too, with
-        one warning line."""
+        """Restore :meth:`state`; a bad value leaves the board empty, with one warning line."""
         if text is None or text == "":
             return
         try:
@@ -57,8 +52,7 @@ class PlayFiles:
                         shorten(str(e), 160))
 
     def open_file(self, *_: object, filename: str | None = None) -> bool:
-        """File ▸ Open tour…: a position being played resumes play; any other file is a
-        tour (:meth:`knightgui.window.files.FileActions.open_tour`)."""
+        """File ▸ Open tour…: a position resumes play; any other file is a tour."""
         f = self.play.w.files
         name = filename or f._ask(False, "Open tour", "Tours (*.json *.csv);;All files (*)")
         if not name:
@@ -73,8 +67,7 @@ class PlayFiles:
         return True
 
     def save_file(self, *_: object, filename: str | None = None) -> bool:
-        """File ▸ Save tour…: in play mode the position (partial or complete), else the
-        tour on the board."""
+        """File ▸ Save tour…: in play mode the position, else the tour on the board."""
         f = self.play.w.files
         if not self.play.active:
             return bool(f.save_tour(filename=filename))
@@ -92,18 +85,14 @@ class PlayFiles:
     def opens(self, name: str) -> bool:
         """Whether ``name`` is a position being played (a tour file marked partial)."""
         try:
-            d = strict_loads(files.read_text(Path(name), MAX_FILE_BYTES,
-                                             memory_factor=files.PARSE_MEMORY_FACTOR))
+            d = _read(name)
         except (OSError, ValueError):
             return False
         return isinstance(d, dict) and d.get(PLAY_KEY) is True
 
     def open_position(self, name: str) -> None:
-        """Resume the position of file ``name`` (``ValueError``/``OSError`` when it is not
-        one)."""
-        d = strict_loads(files.read_text(Path(name), MAX_FILE_BYTES,
-                                         memory_factor=files.PARSE_MEMORY_FACTOR))
-        self.play.adopt(PlayModel.from_dict(d))
+        """Resume the position of file ``name`` (``ValueError``/``OSError`` when not one)."""
+        self.play.adopt(PlayModel.from_dict(_read(name)))
         self.play.say(f"Opened {Path(name).name}: {self.play.position_text()} — play on")
 
     def save_position(self, name: str) -> None:
@@ -111,3 +100,9 @@ class PlayFiles:
         if not self.play.model.path:
             raise ValueError("there is no move to save yet: click a start square")
         files.write_text(Path(name), json.dumps(self.play.model.to_dict()), make_parents=True)
+
+
+def _read(name: str) -> object:
+    """The JSON of file ``name``, through the engine's one bounded reader."""
+    return strict_loads(files.read_text(Path(name), MAX_FILE_BYTES,
+                                        memory_factor=files.PARSE_MEMORY_FACTOR))

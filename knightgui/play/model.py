@@ -1,21 +1,13 @@
 """A tour by hand: the play model, free of Qt (tested without a display).
 
-:class:`PlayModel` sits beside :class:`knightgui.request.model.RequestModel` and is written in its
-manner: typed state, every change checked, observers told which parts changed. It holds
-
-* the **path** played (flat indices: its first square is where the player began, its last
-  where the piece stands) and the squares undone, ready to be **redone** (undo to any
-  earlier move with :meth:`PlayModel.back_to`; clicking a visited square does the same);
-* after every move the **quick verdict** (:func:`~knightgui_core.walks.hand.verdict.quick_verdict`:
-  lost squares, squares that can only be last, a closed tour no longer possible) and the
-  **legal next squares** with their onward (Warnsdorff) counts;
-* the **hint** (:func:`~knightgui_core.walks.hand.hint.rule_hint`: the rule's choice under
-  the chosen tie rule and the squares tying with it), shown or not;
-* the **answer** of the last "Can it be finished?" (a ``Completions`` of this very path),
-  computed on the solver thread and handed back by :meth:`PlayModel.set_answer`;
-* the **finish**: a tour made by hand (open or closed), with its time and moves undone.
-
-A square that is no move is refused with :class:`PlayRefused` (a ``ValueError``, one line);
+:class:`PlayModel` is written in the manner of :class:`knightgui.request.model.RequestModel`
+(typed state, every change checked, observers told which parts changed). It holds the
+**path** played and the squares undone, ready to be **redone**; after every move the
+**quick verdict** (:func:`~knightgui_core.walks.hand.verdict.quick_verdict`) and the legal
+next squares with their onward (Warnsdorff) counts; the rule's **hint** and its ties
+(:func:`~knightgui_core.walks.hand.hint.rule_hint`); the **answer** of the last "Can it be
+finished?" about this very path; and the **finish**, with its time and moves undone. A
+square that is no move is refused with :class:`PlayRefused` (one line);
 :meth:`PlayModel.to_dict` / :meth:`PlayModel.from_dict`: a tour file with a partial path."""
 from __future__ import annotations
 
@@ -109,16 +101,14 @@ class PlayModel:
         return True
 
     def legal(self) -> tuple[tuple[int, int], ...]:
-        """The squares the piece may go to next, each with its onward count (the free
-        squares a move from it once it is taken): Warnsdorff's numbers. Empty before the
-        first move (every square is a start) and when the piece is stuck."""
+        """The squares the piece may go to next, each with its onward (Warnsdorff) count;
+        empty before the first move and when the piece is stuck."""
         if not self._path:
             return ()
         return tuple(candidates_at(self._board, self._path, len(self._path) + 1))
 
     def hint(self) -> RuleHint | None:
-        """The rule's choice and its ties (computed once per position; None before the
-        first move)."""
+        """The rule's choice and its ties (once per position; None before the first move)."""
         if not self._path:
             return None
         if self._hint is None:
@@ -235,9 +225,8 @@ class PlayModel:
         return ""
 
     def click(self, sq: int) -> str:
-        """What a click on ``sq`` does: the first square starts the path, a legal square is
-        played, a square of the path takes the path back to it (the piece's own square: no
-        change). Returns one line for the status bar; :class:`PlayRefused` when refused."""
+        """Play ``sq``, or take the path back to it when it is on the path; returns one line
+        for the status bar (:class:`PlayRefused` when refused)."""
         if sq in self._path:
             k = self._path.index(sq) + 1
             if k == len(self._path):
@@ -264,8 +253,8 @@ class PlayModel:
         return f"Move {len(self._path)}: {self.name(sq)}"
 
     def extend(self, squares: tuple[int, ...] | list[int]) -> None:
-        """Append ``squares`` (a finish found by the rule), each checked as a move; the
-        player can undo back into them. :class:`PlayRefused` when they are not a path on."""
+        """Append ``squares`` (a finish found by the rule), each checked as a move
+        (:class:`PlayRefused` when they are not a path on)."""
         try:
             play_path(self._board, [*self._path, *squares])
         except PlayError as e:
@@ -318,8 +307,7 @@ class PlayModel:
         return hint
 
     def set_answer(self, path: tuple[int, ...], answer: Completions | None) -> bool:
-        """Keep ``answer`` when it is about this path (a late answer about an earlier path
-        is dropped: False)."""
+        """Keep ``answer`` when it is about this path (False: dropped)."""
         if tuple(path) != tuple(self._path):
             return False
         self._answer = answer
@@ -346,9 +334,8 @@ class PlayModel:
 
     @classmethod
     def from_dict(cls, data: object, clock: Callable[[], float] = time.monotonic) -> PlayModel:
-        """The position of a :meth:`to_dict` object (a file, the settings). ``ValueError``
-        with one line when the board or the path is not one; a bad ``redo`` or ``play``
-        part is dropped."""
+        """The position of a :meth:`to_dict` object; ``ValueError`` (one line) for a bad
+        board or path, while a bad ``redo`` or ``play`` part is dropped."""
         if not isinstance(data, dict):
             raise ValueError("a played position is a JSON object")
         if data.get("format") != FORMAT or data.get("version") != VERSION:

@@ -1,16 +1,15 @@
-"""A tour by hand: what play mode draws on the board, over the board view's own
-layers (:class:`knightgui.board.view.BoardView` keeps the path, its numbers and the
-candidates' rings; this module adds the rest).
+"""A tour by hand: what play mode draws over the board view's own layers (the path, its
+numbers and the candidates' rings are :class:`knightgui.board.view.BoardView`'s).
 
-:class:`PlayMarksItem` marks the squares the quick verdict names — a red cross on a square
-that can no longer be reached or that falls away (a lost position), a red ring with "end" on
-a square that can only be a path's last (two of them lose the position), an amber frame on
-a square that rules out a closed tour — and the hint's ties (orange rings; the rule's own
-choice is the candidates' green ring). :class:`PlayOverlay` puts a position of a
-:class:`knightgui.play.model.PlayModel` on the view: the path numbered as it grows, the legal
-squares with their onward counts, those marks, and one finish drawn dimmed.
+:class:`PlayMarksItem` marks the squares the quick verdict names: a red cross on a square
+lost, a red ring with "end" on one that can only be last, an amber frame on one that rules
+out a closed tour, and orange rings on the hint's ties. :class:`PlayOverlay` draws a
+:class:`knightgui.play.model.PlayModel`'s position: the path, the legal squares with their
+onward counts, those marks, and one finish dimmed.
 """
 from __future__ import annotations
+
+import contextlib
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -109,9 +108,8 @@ class PlayOverlay:
         self.finish_shown: tuple[int, ...] = ()
 
     def show(self, model: PlayModel, finish: tuple[int, ...] = ()) -> None:
-        """The model's position: its path (numbered), its legal squares with their onward
-        counts (the hint's choice in green when the hint is shown), the verdict's and the
-        hint's marks, and ``finish`` (squares after the path's last) dimmed."""
+        """The model's position (see the module docstring), ``finish`` (the squares after
+        the path's last) dimmed."""
         v = self.view
         b = model.board
         if v.board != b:
@@ -136,10 +134,8 @@ class PlayOverlay:
         p = np.asarray((model.path[-1], *finish), dtype=np.int32)
         steps = None
         if b.wraps:
-            try:
+            with contextlib.suppress(ValueError):
                 steps = b.move_steps(p)
-            except ValueError:
-                steps = None
         self.finish.set_path(p, b.rows, b.cols, steps=steps)
 
     def clear(self) -> None:
