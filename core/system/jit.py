@@ -3,27 +3,15 @@
 Two modes, chosen once at import (``$KNIGHTGUI_KERNELS``: ``jit``, ``aot``; unset means
 ``aot`` inside a frozen app and ``jit`` elsewhere):
 
-**jit** (development, wheels): numba compiles each kernel on first use.
-
-* The on-disk cache goes to a writable, private folder: ``$KNIGHTGUI_CACHE_DIR`` or
-  ``$NUMBA_CACHE_DIR`` when set, else the user's cache directory
-  (``~/.cache/knightgui/numba`` on Linux). What "private" means, and how each cache file is
-  sealed so that numba never unpickles a file knightgui did not write, is in
-  :mod:`knightgui_core.system.kernel_cache`.
-* Inside it, each way of importing the engine has a folder of its own, named by the package
-  name it was imported under and the versions of knightgui, Python and numba
-  (``knightgui_core-0.1.0-py3.11-numba0.68.1``): numba pickles a compiled kernel with its
-  module's name, so entries written by ``import core`` in a checkout must never be offered
-  to the installed ``knightgui_core`` (they would fail to load), nor entries of another
-  release.
-* If that folder cannot be written (read-only, full) or is not private, a private temporary
-  one is used and a note is logged: the app compiles instead of crashing.
-* Whatever else is wrong with an entry (truncated, garbled, from another build, unreadable,
-  a file where a folder should be, a disk that fills while saving), numba's load and save
-  are wrapped so that the kernel is compiled again instead: one warning line for the whole
-  process, and the run gives its right answer.
-* ``njit`` is numba's with ``cache=True, nogil=True`` by default, so every kernel releases the
-  GIL and the GUI thread keeps painting while a solver thread computes.
+**jit** (development, wheels): numba compiles each kernel on first use; ``njit`` is numba's
+with ``cache=True, nogil=True`` by default, so every kernel releases the GIL and the GUI thread
+keeps painting while a solver thread computes. The on-disk cache is private and sealed
+(:mod:`knightgui_core.system.kernel_cache`); in it each way of importing the engine has a
+folder of its own (:func:`cache_key`: numba pickles a kernel with its module's name, so
+entries of ``import core`` in a checkout must never reach the installed ``knightgui_core``,
+nor entries of another release). No cache entry can stop a run: one that is truncated,
+garbled, another build's, unreadable or cannot be written is compiled again instead, with
+one warning line for the whole process.
 
 **aot** (the bundle): the kernels listed in :mod:`knightgui_core.kernel_exports` come from the
 extension module ``knightgui_aot`` that ``packaging/build_aot.py`` compiles with
@@ -31,10 +19,9 @@ extension module ``knightgui_aot`` that ``packaging/build_aot.py`` compiles with
 types blindly (a wrong dtype reads the wrong memory), so each call is checked against the
 signature the build recorded in ``knightgui_aot_sig`` and a mismatch raises ``TypeError``.
 
-One loop, several uses: :func:`specialise` copies a kernel with the kernels it calls replaced
-(a layout, a visitor); numba compiles and caches one copy per use, the bundle too.
-
-Import this module before numba anywhere in ``core``.
+:func:`specialise` copies a kernel with the kernels it calls replaced (a layout, a visitor):
+one loop, one compiled and cached copy per use. Import this module before numba anywhere in
+``core``.
 """
 from __future__ import annotations
 
@@ -75,9 +62,8 @@ def cache_key() -> str:
 
 
 def choose_cache_dir() -> Path:
-    """The folder numba's on-disk cache goes to (:func:`kernel_cache.choose_cache_dir`: the
-    asked-for or the user's folder when it is writable and private, else a private temporary
-    one), in the subfolder :func:`cache_key` of this installation."""
+    """The folder numba's on-disk cache goes to: :func:`kernel_cache.choose_cache_dir` for
+    this installation's :func:`cache_key`."""
     return kernel_cache.choose_cache_dir(cache_key())
 
 
@@ -107,10 +93,9 @@ def own_cache_folders(d: Path) -> list[Path]:
 
 def scrub_cache(d: Path) -> int:
     """Remove this installation's cache entries that cannot be read back (a torn write, a
-    disk error, garbage): numba itself would raise on them instead of compiling afresh. Each
-    index and data file is checked for an intact pickle frame (protocol header, STOP at the
-    end) by reading its first two bytes and its last one, which keeps start-up fast however
-    large the cache. Returns the number of files removed."""
+    disk error, garbage), on which numba would raise instead of compiling afresh: each index
+    and data file must hold an intact pickle frame (:func:`_looks_like_pickle`). Returns the
+    number of files removed."""
     removed = 0
     for folder in own_cache_folders(d):
         # one listing of the folder, the data files grouped by their index's stem (a glob per
@@ -240,9 +225,6 @@ if MODE == "aot":
                     "(%s) are missing; compiling with numba instead", AOT_MODULE)
         MODE = "jit"
 
-_cache_warning = kernel_cache.cache_warning
-
-
 def _tolerate_cache_failures() -> None:
     """Wrap numba's cache load and save so that no cache entry can stop a run: a load that
     raises anything is a miss (the kernel is compiled and the entry written again), a save
@@ -258,7 +240,7 @@ def _tolerate_cache_failures() -> None:
         try:
             got = load(self, sig, target_context)
         except Exception as e:  # noqa: BLE001 - any bad entry is a cache miss
-            _cache_warning("read", e)
+            kernel_cache.cache_warning("read", e)
             return None
         # an intact entry of another function (files swapped, another build's) must not run
         fndesc = getattr(got, "fndesc", None)
@@ -266,7 +248,7 @@ def _tolerate_cache_failures() -> None:
         if fndesc is not None and func is not None and (
                 getattr(fndesc, "qualname", None) != func.__qualname__
                 or getattr(fndesc, "modname", None) != func.__module__):
-            _cache_warning("used", LookupError(
+            kernel_cache.cache_warning("used", LookupError(
                 f"the entry for {func.__qualname__} holds {fndesc.modname}.{fndesc.qualname}"))
             return None
         return got
@@ -275,7 +257,7 @@ def _tolerate_cache_failures() -> None:
         try:
             save(self, sig, data)
         except Exception as e:  # noqa: BLE001 - the kernel is compiled; keeping it is a bonus
-            _cache_warning("written", e)
+            kernel_cache.cache_warning("written", e)
 
     cache_cls.load_overload = load_overload
     cache_cls.save_overload = save_overload
@@ -307,7 +289,7 @@ if MODE == "jit":
         except RuntimeError as e:          # "cannot cache function ...: no locator available"
             if not kwargs.get("cache"):
                 raise
-            _cache_warning("opened", e)
+            kernel_cache.cache_warning("opened", e)
             return numba.njit(**{**kwargs, "cache": False})(func)
 
     def njit(*args: Any, **kwargs: Any) -> Any:
@@ -321,18 +303,10 @@ if MODE == "jit":
             return numba.njit(*args, **kwargs)
         return lambda func: _jit(func, kwargs)
 
-    def num_threads() -> int:
-        """Threads the engine's parallel work may use."""
-        return max(1, int(numba.get_num_threads()))
-
 else:
     CACHE_DIR = None
 
     leading_zeros, trailing_zeros = py_leading_zeros, py_trailing_zeros
-
-    def num_threads() -> int:
-        """Threads the engine's parallel work may use."""
-        return max(1, os.cpu_count() or 1)
 
     def njit(*args: Any, **kwargs: Any) -> Any:
         """The compiled function of an exported kernel; other kernels (helpers compiled
@@ -349,6 +323,11 @@ else:
         return wrap
 
 
+def num_threads() -> int:
+    """Threads the engine's parallel work may use."""
+    return max(1, int(numba.get_num_threads()) if MODE == "jit" else os.cpu_count() or 1)
+
+
 def _source_bytes(fn: Any) -> bytes:
     """The text of the file ``fn`` was written in (empty where there is none, as in the
     bundle): a bound kernel's constants and the helpers beside it are not in its bytecode, so
@@ -362,26 +341,21 @@ def _source_bytes(fn: Any) -> bytes:
 
 def specialise(kernel: Any, name: str, *, refcounts: bool = True, **bindings: Any) -> Any:
     """A copy of ``kernel`` (an ``njit`` function, or its plain function in the bundle) in
-    which each global name of ``bindings`` calls the kernel given for it instead: the
-    generic loop is written once and numba compiles one copy per set of bindings, with the
-    bound kernels inlined as if written in place.
+    which each global name of ``bindings`` calls the kernel given for it: the generic loop is
+    written once and numba compiles one copy per set of bindings. Call it at import time, once
+    per use, and keep the result in a module global; mark the small bound kernels
+    ``inline="always"`` (:func:`inlined`) so that numba writes them into the loop.
 
-    Closures or kernels passed as arguments would do the same, but numba cannot cache
-    either (a kernel passed as a value is a "dynamic global", a closure's cache key holds
-    its cells' pickles, which change every process); this copy is an ordinary function of
-    the template's module, whose cache entries sit beside the template's, named ``name``
-    with a digest of the bound kernels' code and of the files they are written in (so a
-    changed binding, or a changed constant or helper beside it, is a new entry). A
-    template marked ``inline="always"`` gives a copy marked so. Call it at import time,
-    once per use, and keep the result in a module global.
+    Closures or kernels passed as arguments would do the same, but numba caches neither (a
+    kernel value is a "dynamic global"; a closure's cache key holds its cells' pickles, new in
+    every process). The copy is an ordinary function of the template's module, named ``name``
+    with a digest of the bound kernels' code and files (a changed binding, constant or helper
+    beside it is a new cache entry); a template marked ``inline="always"`` gives a copy
+    marked so.
 
-    Mark the small bound kernels (a layout's neighbour, a visitor) ``inline="always"`` so
-    that numba writes them into the loop (:func:`inlined`).
-
-    ``refcounts=False`` compiles the copy without numba's reference counting (its ``_nrt``
-    option), for a loop that allocates nothing: a visitor's arrays taken out of a tuple
-    are otherwise counted up and down (an atomic call each) at every visit, which took
-    about half the time of the count by states' loop (bench/table.py)."""
+    ``refcounts=False`` compiles the copy without numba's reference counting (``_nrt``), for
+    a loop that allocates nothing: counting a visitor's arrays up and down at every visit
+    took about half the time of the count by states' loop (bench/table.py)."""
     py = getattr(kernel, "py_func", kernel)
     digest = hashlib.sha1()
     glob = dict(py.__globals__)

@@ -1,32 +1,27 @@
 """Where numba's on-disk kernel cache lives, and what of it is trusted.
 
-numba's cache is a folder of pickles: loading an entry unpickles it, and unpickling runs
-whatever code the file names. So a cache entry is loaded only when two rules hold:
+numba's cache is a folder of pickles, and unpickling runs whatever code the file names, so an
+entry is loaded only when three rules hold:
 
-**The folder is private.** Every folder from the cache root down to the folder numba writes
-into is owned by this user and writable by nobody else (no group or other write bit), and a
-world-writable parent of the root has the sticky bit (nobody else can rename the root away).
-The root is ``$KNIGHTGUI_CACHE_DIR`` or ``$NUMBA_CACHE_DIR`` when set, else the user's cache
-folder. A root that breaks the rule, or cannot be written, is not used: the kernels go to a
-private folder in the temporary directory instead, ``knightgui-numba-<uid>``, created with mode
-0700 and used again only while it is still a real folder (not a link), owned by this user,
-with no group or other permission; if it is not, a fresh ``mkdtemp`` folder (mode 0700, a
-random name) serves this run. Folders knightgui creates are created with mode 0700.
+**The folder is private.** Every folder from the cache root (``$KNIGHTGUI_CACHE_DIR`` or
+``$NUMBA_CACHE_DIR`` when set, else the user's cache folder) down to the folder numba writes
+into is owned by this user and writable by nobody else, and a world-writable parent of the
+root has the sticky bit (nobody else can rename the root away). A root that breaks the rule,
+or cannot be written, is not used: the kernels go to ``knightgui-numba-<uid>`` in the
+temporary directory (mode 0700, used again only while it is a real folder, not a link, of
+this user's with no group or other permission), else to a fresh ``mkdtemp`` folder for this
+run. Folders knightgui creates have mode 0700.
 
 **Each file is the one this process family wrote under that name.** Beside every index
 (``.nbi``) and data (``.nbc``) file numba writes, knightgui writes a seal ``<file>.seal``: the
-file's name and the SHA-256 of its bytes. Before numba unpickles a file, its bytes are
-hashed and compared with its seal; a file without a seal, with another file's seal, or with
-other bytes is never unpickled: it is a cache miss (the kernel is compiled again and the
-entry rewritten, sealed). So entries that hold another kernel's code, garbage, or a planted
-pickle cost a compile, whatever their number, and loading never runs into numba's own
-unpickling of a foreign entry. Entries written before seals existed are compiled once more.
+file's name and the SHA-256 of its bytes, compared before numba unpickles the file. A file
+without a seal, with another file's seal, or with other bytes is never unpickled: it is a
+cache miss (compiled again, rewritten sealed), so a planted or foreign entry costs a compile.
 
 **An entry is as fresh as every kernel file.** numba checks an entry against its own source
 file alone, but a kernel inlines kernels of other files (the table's loop takes the count
-kernel's forced moves): after an edit of those, the entry would run the old code. Every index
-also holds :func:`kernel_sources_stamp` (the kernel files' number, newest time and summed
-size), and an index with another stamp is a miss.
+kernel's forced moves): every index also holds :func:`kernel_sources_stamp`, and an index
+with another stamp is a miss.
 """
 from __future__ import annotations
 
@@ -131,23 +126,15 @@ def _writable(d: Path) -> bool:
 def trust_chain(top: Path, d: Path) -> str | None:
     """Why the folders from ``top`` down to ``d`` (and the folders inside ``d``) cannot be
     trusted with kernels, or None."""
-    why = _parent_unsafe(top)
+    chain = [top, *reversed([p for p in d.parents if top in p.parents]), d] if d != top else [top]
+    why = _parent_unsafe(top) or next(filter(None, map(untrusted, chain)), None)
     if why:
         return why
-    chain = [top, *reversed([p for p in d.parents if top in p.parents]), d] if d != top else [top]
-    for p in chain:
-        why = untrusted(p)
-        if why:
-            return why
     try:
         subs = [s for s in d.iterdir() if s.is_dir()]
     except OSError as e:
         return f"{d}: {e.strerror or e}"
-    for s in subs:
-        why = untrusted(s)
-        if why:
-            return why
-    return None
+    return next(filter(None, map(untrusted, subs)), None)
 
 
 def _private_fallback(key: str) -> Path:
@@ -181,10 +168,9 @@ def cache_root() -> Path:
 
 
 def choose_cache_dir(key: str) -> Path:
-    """The folder numba's on-disk cache goes to: the one asked for by the environment, or the
-    user's cache folder, when it can be written and is private (see the module's notes); in
-    it, the subfolder ``key`` of this installation. Otherwise a private temporary folder, with
-    one warning line."""
+    """The folder numba's on-disk cache goes to: the subfolder ``key`` of :func:`cache_root`
+    when it can be written and is private (see the module), else a private temporary folder,
+    with one warning line."""
     top = cache_root()
     d = top / key
     why = "it is not writable" if not _writable(d) else trust_chain(top, d)
@@ -229,7 +215,7 @@ class NoSeal(UnsealedEntry):
 
 def read_sealed(path: str) -> bytes:
     """The bytes of ``path`` if its seal vouches for them; else :class:`UnsealedEntry` (the
-    file is not unpickled). A missing file raises ``FileNotFoundError`` as before."""
+    file is not unpickled); a missing file raises ``FileNotFoundError``."""
     with open(path, "rb") as f:
         data = f.read()
     try:
@@ -249,9 +235,7 @@ def _unsealed(e: UnsealedEntry) -> None:
 
 def kernel_sources_stamp(root: Path | None = None) -> tuple[int, int, int]:
     """How many kernel modules (``*_kernel.py`` and the jit module) the engine under ``root``
-    has, their newest modification time (ns) and their summed size. numba stamps a cached
-    kernel with its own file only, but a kernel inlines kernels of other files: an entry is
-    valid only while none of them changed either, so this stamp goes into every index."""
+    has, their newest modification time (ns) and their summed size: every index's stamp."""
     top = root if root is not None else Path(__file__).resolve().parents[1]
     newest = total = count = 0
     for f in [*top.rglob("*_kernel.py"), top / "system" / "jit.py"]:
