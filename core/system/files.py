@@ -171,16 +171,12 @@ def _create_temporary(p: Path) -> tuple[int, str]:
 @contextlib.contextmanager
 def atomic_writer(path: str | os.PathLike, mode: str = "wb", *, encoding: str = "utf-8",
                   make_parents: bool = False) -> Iterator[IO]:
-    """A file object whose contents replace ``path`` when the ``with`` block ends normally.
-
-    ``mode`` is ``"wb"`` (binary) or ``"w"`` (text, ``encoding``, no newline translation).
-    Use it to stream data of any size with flat memory; an encoder that writes to a file
-    object writes to this one. ``make_parents``: create missing folders (else a missing
-    folder is an error). When the block raises (an error, the disk filling, a
-    ``KeyboardInterrupt`` from Ctrl-C or the command line's SIGTERM/SIGHUP), the temporary
-    file is removed, ``path`` is left untouched, and the error is raised again (an
-    ``OSError`` from the disk becomes :class:`FileRefused` saying so).
-    """
+    """A file object, for data of any size in flat memory, whose contents replace ``path``
+    when the ``with`` block ends normally (see the module). ``mode`` is ``"wb"`` or ``"w"``
+    (text, ``encoding``, no newline translation); ``make_parents`` creates missing folders
+    (else a missing folder is an error). When the block raises, the temporary file is
+    removed, ``path`` is left untouched and the error is raised again (an ``OSError`` from
+    the disk as :class:`FileRefused` saying so)."""
     if mode not in ("wb", "w"):
         raise ValueError(f"mode must be 'wb' or 'w', got {mode!r}")
     p = _target_path(path)
@@ -337,9 +333,7 @@ def read_text(path: str | os.PathLike, limit: int = DEFAULT_READ_LIMIT,
 def read_json(path: str | os.PathLike, limit: int = DEFAULT_READ_LIMIT, *,
               max_depth: int = MAX_JSON_DEPTH) -> Any:
     """The JSON document in the regular file ``path``: :func:`read_bytes` (at most ``limit``
-    bytes, and the memory parsing takes, :data:`PARSE_MEMORY_FACTOR` times the file, checked
-    before a byte is read) parsed by :func:`~knightgui_core.system.text.strict_loads`
-    (nesting, ``NaN``/``Infinity``, numbers beyond float or int64 refused before or while
-    parsing). :class:`FileRefused` (an ``OSError``) for the file,
+    bytes; :data:`PARSE_MEMORY_FACTOR`) parsed by :func:`~knightgui_core.system.text.strict_loads`.
+    :class:`FileRefused` (an ``OSError``) for the file,
     :class:`~knightgui_core.system.text.JsonRefused` (a ``ValueError``) for its contents."""
     return strict_loads(read_bytes(path, limit, memory_factor=PARSE_MEMORY_FACTOR), max_depth)
