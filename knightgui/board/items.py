@@ -107,8 +107,7 @@ class TourPathItem(pg.GraphicsObject):
 
     def _visible_segments(self, rect: QRectF) -> np.ndarray:
         """Indices i of the segments (i, i+1) with an end inside ``rect`` (plus a margin of
-        3 squares: a knight's step spans at most 2). With the board's move numbers this
-        costs O(visible squares), not O(tour length)."""
+        the longest leap); with the board's move numbers, O(visible squares)."""
         m = self._reach
         c0, r0 = max(int(np.floor(rect.left())) - m, 0), max(int(np.floor(rect.top())) - m, 0)
         c1, r1 = int(np.ceil(rect.right())) + m, int(np.ceil(rect.bottom())) + m
@@ -145,46 +144,36 @@ class TourPathItem(pg.GraphicsObject):
         x[0::2], x[1::2], y[0::2], y[1::2] = xa, xb, ya, yb
         return pg.arrayToQPath(x, y, connect="pairs")
 
-    @staticmethod
-    def _key(rect: QRectF):
-        return (int(np.floor(rect.left())), int(np.floor(rect.top())),
-                int(np.ceil(rect.right())), int(np.ceil(rect.bottom())))
+    def _window(self, make, rect: QRectF):
+        """``make(visible segments)`` for ``rect``, kept while the squares in view stay."""
+        key = (make.__name__, int(np.floor(rect.left())), int(np.floor(rect.top())),
+               int(np.ceil(rect.right())), int(np.ceil(rect.bottom())))
+        if key != self._window_key:
+            self._window_key, self._window_path = key, make(self._visible_segments(rect))
+        return self._window_path
 
-    def _visible_path(self, rect: QRectF):
+    def _visible_path(self, seg: np.ndarray):
         """One ``QPainterPath`` of the visible segments (huge boards, thin pen)."""
-        key = ("path",) + self._key(rect)
-        if key == self._window_key:
-            return self._window_path
-        seg = self._visible_segments(rect)
-        path = None
         if len(seg) and self._steps is not None:
-            path = self._pairs_path(seg)
-        elif len(seg):
+            return self._pairs_path(seg)
+        if len(seg):
             keep = np.union1d(seg, seg + 1)
-            conn = np.isin(keep, seg)
-            path = pg.arrayToQPath(*self._centres(self._path()[keep]), connect=conn)
-        self._window_key, self._window_path = key, path
-        return path
+            return pg.arrayToQPath(*self._centres(self._path()[keep]),
+                                   connect=np.isin(keep, seg))
+        return None
 
-    def _visible_lines(self, rect: QRectF):
+    def _visible_lines(self, seg: np.ndarray):
         """``QLineF`` list of the visible segments (zoomed in, wide pen: a translucent or wide
         antialiased *path* is slow to stroke in Qt, separate lines are not)."""
-        key = ("lines",) + self._key(rect)
-        if key == self._window_key:
-            return self._window_path
-        seg = self._visible_segments(rect)
-        lines = None
-        if 0 < len(seg) <= MAX_LINES:
-            xa, ya, xb, yb = self._segment_xy(seg)
-            lines = [QLineF(a, b, c, d) for a, b, c, d in
-                     zip(xa.tolist(), ya.tolist(), xb.tolist(), yb.tolist())]
-        self._window_key, self._window_path = key, lines
-        return lines
+        if not 0 < len(seg) <= MAX_LINES:
+            return None
+        xa, ya, xb, yb = self._segment_xy(seg)
+        return [QLineF(a, b, c, d) for a, b, c, d in
+                zip(xa.tolist(), ya.tolist(), xb.tolist(), yb.tolist())]
 
     @safe_paint
     def paint(self, p, opt, widget):
-        """Draw the segments that fall in the exposed rectangle (all of them below the full-path
-        limit)."""
+        """Draw the segments in the exposed rectangle (all of them below the full-path limit)."""
         p.save()                            # the clip to the board stays with this item
         try:
             self._paint(p)
@@ -201,7 +190,7 @@ class TourPathItem(pg.GraphicsObject):
         if self._steps is not None:
             p.setClipRect(self._bounds)     # a wrapped move's halves end at the edges
         if px >= WIDE_PEN_PX:
-            lines = self._visible_lines(rect)
+            lines = self._window(self._visible_lines, rect)
             if lines is not None:
                 pen = QPen(self._colour, min(px * 0.07, 3.0))
                 pen.setCosmetic(True)
@@ -212,7 +201,7 @@ class TourPathItem(pg.GraphicsObject):
                 return
         path = self.full_path()
         if path is None:
-            path = self._visible_path(rect)
+            path = self._window(self._visible_path, rect)
         if path is None:
             return
         pen = QPen(self._colour, 1.0)
@@ -237,12 +226,10 @@ class NumbersItem(pg.GraphicsObject):
         self._bounds = QRectF()
         self._cache: dict[int, tuple[QStaticText, float]] = {}
         self._cache_font = None
-        #: how many numbers the last paint drew (0 when they are not legible): one int kept
-        #: for bench/gui.py's figure and the legibility tests
+        #: how many numbers the last paint drew (0 when not legible), for bench/gui.py
         self.last_painted = 0
         #: a whole tour's row sums (rank 1 first) and column sums (file a first), written
-        #: beside the board (right and top) on boards of at most 26 squares a side; the
-        #: sums a semi-magic tour needs are green (docs/structure.md)
+        #: beside the board (:mod:`knightgui.board.sums`)
         self.row_sums: tuple[int, ...] = ()
         self.col_sums: tuple[int, ...] = ()
         self.last_sums_painted = 0
@@ -275,11 +262,8 @@ class NumbersItem(pg.GraphicsObject):
         self.update()
 
     def sums_tip(self, x: float, y: float) -> str:
-        """What the sum at ``(x, y)`` (square units) is, in words; "" off the sums or with
-        none written."""
-        if not self.show_sums:
-            return ""
-        return sums_tip(self.row_sums, self.col_sums, x, y)
+        """What the sum at ``(x, y)`` (square units) is, in words; "" off the sums."""
+        return sums_tip(self.row_sums, self.col_sums, x, y) if self.show_sums else ""
 
     def font_px(self, px: float) -> float:
         """Font pixel size that fits the largest number in a square of ``px`` pixels."""

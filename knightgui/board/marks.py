@@ -46,19 +46,16 @@ class SquareMarksItem(pg.GraphicsObject):
 
 
 # --------------------------------------------------------- candidates (animation, Watch)
-#: the outlets badge of a numbered square: its radius in squares (centred on the square's
-#: top-right corner, it stays clear of every move number, which fills at most the middle
-#: half of a square's height) and at most this many pixels
+#: the outlets badge of a numbered square: its radius in squares (on the square's top-right
+#: corner, clear of the move number in the middle half) and at most this many pixels
 BADGE_SQUARES = 0.24
 BADGE_MAX_PX = 20.0
 
 
 def candidate_layout(px: float, numbered: bool) -> tuple[float, float, float, float]:
     """Where a candidate's marks go in a square of ``px`` pixels, relative to its centre in
-    device pixels (y down): ``(ring radius, badge dx, badge dy, badge radius)``. A square
-    without a move number (a rival not yet visited) has its outlets inside the ring, in the
-    middle; a numbered one (the square just taken) keeps its number in the middle, an
-    unfilled ring around it and its outlets in a badge on its top-right corner."""
+    device pixels (y down): ``(ring radius, badge dx, badge dy, badge radius)``: outlets in
+    the middle of an unnumbered square, in a badge on the top-right corner of a numbered one."""
     if not numbered:
         rad = max(min(px * 0.42, 40.0), 6.0)
         return rad, 0.0, 0.0, rad
@@ -117,10 +114,9 @@ class CandidatesItem(SquareMarksItem):
 
 # ------------------------------------------------------------ start / end markers
 class MarkersItem(SquareMarksItem):
-    """Start (green circle) and end (red square) as outlines around their squares, so the
-    numbers stay readable; filled dots of at least 12 px when squares are tiny.
-    ``items``: [(square, kind)] with kind "start", "end" or "want" (a requested start
-    that differs from the shown tour's)."""
+    """Start (green circle) and end (red square) as outlines around their squares (filled
+    dots of 12 px when squares are tiny); kind "want" is a requested start other than the
+    shown tour's."""
 
     STYLE = {"start": (QColor(20, 160, 50), "circle"), "end": (QColor(215, 30, 30), "square"),
              "want": (QColor(20, 160, 50), "ring")}
@@ -144,10 +140,8 @@ class MarkersItem(SquareMarksItem):
                 p.setBrush(Qt.BrushStyle.NoBrush)
             else:
                 half = 6.0
-                p.setPen(QPen(QColor(0, 0, 0), 1.2))
+                p.setPen(QPen(colour, 2.0) if shape == "ring" else QPen(QColor(0, 0, 0), 1.2))
                 p.setBrush(Qt.BrushStyle.NoBrush if shape == "ring" else colour)
-                if shape == "ring":
-                    p.setPen(QPen(colour, 2.0))
             r = QRectF(c.x() - half, c.y() - half, 2 * half, 2 * half)
             if shape == "square":
                 p.drawRect(r)
@@ -167,10 +161,8 @@ def _nice_step(x: float) -> int:
 
 
 class EdgeLabelsItem(pg.GraphicsObject):
-    """Files under the board and ranks left of it, hugging the board at any zoom: column
-    letters (a…z, aa, ab, … as in :func:`knightgui_core.board.squares.column_letters`, the naming of
-    every width) and ranks 1.., every square when they fit, else every ``step`` squares (a
-    step that keeps labels about 40 px apart)."""
+    """Files (:func:`knightgui_core.board.squares.column_letters`) under the board and ranks
+    left of it, at any zoom: every square when they fit, else about 40 px apart."""
 
     def __init__(self):
         super().__init__()

@@ -1,9 +1,7 @@
-"""The row and column sums of a whole tour, written beside the board: each rank's sum right
-of the board, each file's above it (the edge labels take the left and the bottom), green
-where it is the total every line of a semi-magic tour has (docs/structure.md). Painted by
-the move numbers' item (:class:`knightgui.board.items.NumbersItem`) in device pixels, with a
-"Σ" where the two lines of sums meet; :func:`sums_tip` says in words what the number under
-the pointer is. View ▸ Row and column sums shows or hides them."""
+"""The row and column sums of a whole tour, written beside the board (ranks right, files
+above), green where a semi-magic tour's total is (docs/structure.md), with a "Σ" where the
+two lines meet. :class:`knightgui.board.items.NumbersItem` paints them; :func:`sums_tip`
+says what the number under the pointer is."""
 from __future__ import annotations
 
 import numpy as np
@@ -29,9 +27,8 @@ def magic_total(rows: int, cols: int, axis: int) -> float:
 
 def sums_tip(row_sums: tuple[int, ...], col_sums: tuple[int, ...], x: float,
              y: float) -> str:
-    """The tooltip for the point ``(x, y)`` of the board (square units): the rank's sum
-    right of the board, the file's above it, what the "Σ" means at the corner; "" elsewhere
-    or when no sums are shown."""
+    """The tooltip at ``(x, y)`` (square units): a rank's sum, a file's, or the "Σ"; ""
+    elsewhere or when no sums are shown."""
     rows, cols = len(row_sums), len(col_sums)
     if not rows or not cols:
         return ""
@@ -42,16 +39,13 @@ def sums_tip(row_sums: tuple[int, ...], col_sums: tuple[int, ...], x: float,
                 f"(above); a semi-magic tour has {rank_total:g} in every rank and "
                 f"{file_total:g} in every file (shown in green)")
     if cols <= x < cols + MARGIN and 0 <= y < rows:
-        k = int(y)
-        v = row_sums[k]
+        k, v = int(y), row_sums[int(y)]
         return (f"Rank {k + 1}: its move numbers sum to {v:,}"
                 + (f" ({green.format(f'{rank_total:g}', 'rank')})" if v == rank_total else
                    f" (a semi-magic tour has {rank_total:g} in every rank)"))
     if rows <= y < rows + MARGIN and 0 <= x < cols:
-        k = int(x)
-        v = col_sums[k]
-        name = column_letters(k)
-        return (f"File {name}: its move numbers sum to {v:,}"
+        k, v = int(x), col_sums[int(x)]
+        return (f"File {column_letters(k)}: its move numbers sum to {v:,}"
                 + (f" ({green.format(f'{file_total:g}', 'file')})" if v == file_total else
                    f" (a semi-magic tour has {file_total:g} in every file)"))
     return ""
@@ -60,9 +54,8 @@ def sums_tip(row_sums: tuple[int, ...], col_sums: tuple[int, ...], x: float,
 def line_sums_shown(numbers: np.ndarray | None) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(row sums, column sums) of ``numbers`` (int[rows, cols], 0 = not visited) when every
     square is numbered and the board is small enough; ``((), ())`` otherwise."""
-    if numbers is None or numbers.size == 0 or max(numbers.shape) > MAX_SIDE:
-        return (), ()
-    if int(numbers.min()) <= 0:
+    if (numbers is None or numbers.size == 0 or max(numbers.shape) > MAX_SIDE
+            or int(numbers.min()) <= 0):
         return (), ()
     whole = numbers.astype(np.int64)
     return (tuple(int(v) for v in whole.sum(axis=1)),

@@ -1,11 +1,6 @@
 """The board symmetry of every-tour mode drawn over the board: the centre of a half or
-quarter turn, the axis of a mirror.
-
-Square (col, row) covers [col, col + 1] × [row, row + 1] in the view's units, so the
-centre of the board is (cols / 2, rows / 2), the mirror of the rows (r → R−1−r) turns
-about the horizontal line y = rows / 2, the mirror of the columns about x = cols / 2 and
-the diagonal mirror ((r, c) → (c, r)) about the line from (0, 0) to (cols, rows). Drawn in
-device pixels, so it reads the same at any zoom.
+quarter turn, the axis of a mirror (rows: y = rows / 2, columns: x = cols / 2, the
+diagonal: (0, 0) to (cols, rows) in the view's units), in device pixels.
 """
 from __future__ import annotations
 
@@ -44,13 +39,9 @@ class SymmetryItem(pg.GraphicsObject):
     def segments(self) -> list[QLineF]:
         """The axis in the view's units (none for the turns)."""
         r, c = self._rows, self._cols
-        if self.name == "mirror-rows":
-            return [QLineF(0, r / 2, c, r / 2)]
-        if self.name == "mirror-cols":
-            return [QLineF(c / 2, 0, c / 2, r)]
-        if self.name == "diagonal":
-            return [QLineF(0, 0, c, r)]
-        return []
+        axes = {"mirror-rows": QLineF(0, r / 2, c, r / 2),
+                "mirror-cols": QLineF(c / 2, 0, c / 2, r), "diagonal": QLineF(0, 0, c, r)}
+        return [axes[self.name]] if self.name in axes else []
 
     @safe_paint
     def paint(self, p, opt, widget):

@@ -1,13 +1,10 @@
 """The board view: one pyqtgraph view for any board from 5×5 to 2000×2000.
 
-Layers, bottom to top, each ONE item for the whole board:
-the board image (checkerboard, or colour by move number), the tie highlight image, the tour
-polyline, the move-number painter, start/end markers, and the animation's candidate labels.
-
-Mouse: click a square = set the start; shift-click or right-click = set the end; wheel and
-drag zoom and pan; hovering emits :attr:`BoardView.squareHovered`. The whole board stays in
-view whatever the view's size, until the user zooms or pans by hand; Zoom to fit (F) fits it
-to the view's size again and keeps it fitted.
+Layers, bottom to top, each ONE item for the whole board: the board image (checkerboard, or
+colour by move number), the tie highlight, the tour polyline, the move numbers, the start
+and end markers, and the candidates' labels. A click sets the start, a shift- or right-click
+the end; the wheel and a drag zoom and pan. The whole board stays in view until zoomed or
+panned by hand; Zoom to fit (F) fits it again.
 """
 from __future__ import annotations
 
@@ -159,25 +156,20 @@ class BoardView(pg.GraphicsView):
         column sums."""
         if sums is not None:
             self.numbers_item.set_show_sums(sums)
-        if numbers is not None:
-            self.show_numbers = bool(numbers)
-        if path is not None:
-            self.show_path = bool(path)
-        if ties is not None:
-            self.show_ties = bool(ties)
+        for name, on in (("show_numbers", numbers), ("show_path", path), ("show_ties", ties)):
+            if on is not None:
+                setattr(self, name, bool(on))
         self._refresh()
 
     def effective_colour_mode(self) -> str:
-        """The colouring used now (``auto`` becomes ``moves`` on boards too big for a checkerboard to
-        read)."""
+        """The colouring used now (``auto``: ``moves`` on boards too big for a checkerboard)."""
         if self.colour_mode != "auto":
             return self.colour_mode
         return "moves" if self.rows * self.cols >= AUTO_COLOUR_SQUARES else "checker"
 
     def fit(self):
-        """Zoom so that the whole board is in view with its file and rank labels and the
-        row and column sums a whole tour writes beside it (F); it stays so as the view is
-        resized."""
+        """Zoom so that the whole board, its labels and its sums are in view (F), and stay so
+        as the view is resized."""
         self.zoomed_by_hand = False
         rows, cols = max(self.rows, 1), max(self.cols, 1)
         mx, my = 0.08 * cols, 0.08 * rows                # room for the labels
@@ -217,8 +209,8 @@ class BoardView(pg.GraphicsView):
         return int(self.numbers.flat[sq])
 
     def outlets(self, sq: int) -> int:
-        """Outlets of ``sq``: on the empty board its knight moves; in a shown path the squares a
-        knight move away that were still unvisited when the knight arrived on it."""
+        """Outlets of ``sq``: its moves, or in a shown path those still unvisited when the
+        piece arrived on it."""
         if sq < 0:
             return 0
         nb = [u for u in moves_from(self.board, sq) if u >= 0]     # no table: no numba
@@ -281,10 +273,8 @@ class BoardView(pg.GraphicsView):
             return None
 
     def _refresh_markers(self):
-        """The shown tour's start and end; without a tour, the requested start and end. A
-        requested start that differs from the tour's (the start changed since the tour was
-        made) is drawn as a ring instead of the tour's start: one start is marked, the one
-        the next Solve uses."""
+        """The shown tour's start and end, else the requested ones; a requested start other
+        than the tour's is drawn as a ring instead: the start the next Solve uses."""
         items = []
         if len(self.path):
             if self.start_sq >= 0 and self.start_sq != int(self.path[0]):
