@@ -1,35 +1,22 @@
 """Counting the tie tree of many algorithms on one board of at most 64 squares by its states
 (a transposition table shared across algorithms): Phadke's study (dashes, a reserved end).
 
-The same rule as :func:`knightgui_core.tietree.enumeration.bitboard_kernel.count_batch_bits` (every tie
-followed; a candidate's score is its unvisited neighbours, reserved ones included, or 1 when
-it is a dashed approach cell; a reserved end; a solution when the last free number stands a
-knight move from the reserved chain's first square), and the same three counts per algorithm:
-solutions, dead ends, forward moves. But what happens below a node depends only on
+The rule and the three counts (solutions, dead ends, forward moves) of
+:func:`knightgui_core.tietree.enumeration.bitboard_kernel.count_batch_bits`. What happens below
+a node depends only on the knight's square ``q``, the unvisited squares ``free`` and the
+candidates ``avail`` among them (``free`` without the reserved squares; ``popcount(avail)``
+squares left), the dashed cells still candidates (``dash & avail``) and the squares where the
+last free number may stand (``endm``): not on the start, the path, or dashes on visited cells.
+So a tie node met again, by another path or another algorithm of the batch, adds the counts of
+its subtree at once.
 
-* the knight's square ``q``,
-* the unvisited squares ``free`` and among them the candidates ``avail`` (``free`` without
-  the reserved squares; the squares left to number are ``popcount(avail)``, so the depth of
-  the leaves follows from the state),
-* the dashed cells still among the candidates (``dash & avail``: a dash on a visited cell
-  is never read again),
-* the squares where the last free number may stand (``endm``),
+**Where it looks.** Only at tie nodes with ``cfg[CF_MIN] ..= cfg[CF_MAX]`` squares left.
 
-and nothing else: not the start, not the path so far, not the algorithm's dashes on visited
-cells. So a tie node met again — by another path of the same algorithm, or by another
-algorithm of the batch (another dash state whose cells are visited by then, ...) — adds the
-counts of its subtree at once.
+**Exact.** An entry holds its whole key: a hash collision can only miss.
 
-**Where it looks.** Only at tie nodes (a forced move leads to a single state) with a number
-of squares left in ``cfg[CF_MIN] ..= cfg[CF_MAX]``.
-
-**Exact.** An entry holds its whole key (``free``, ``avail``, ``dash & avail``, ``endm``,
-``q``), so a hash collision can only miss, never add a wrong count.
-
-**Bounded.** ``tab`` is a fixed number of buckets of :data:`WAYS` entries; when a bucket is
-full the entry whose subtree cost the fewest forward moves goes. One way (direct-mapped: the
-new entry replaces the old) is the fastest: most lookups miss, and a miss reads every line
-of its bucket (``bench/phadke.py``, one way against two and four).
+**Bounded.** ``tab`` has a fixed number of buckets of :data:`WAYS` entries; in a full bucket
+the cheapest subtree's entry goes. One way (direct-mapped) is the fastest: most lookups miss,
+and a miss reads every line of its bucket (``bench/phadke.py``, one way against two and four).
 
 ``tab`` uint64[C, 8], one 64-byte entry a row: ``free``, ``avail``, ``dash & avail``,
 ``endm``, ``q | 1 << 8 | cost << 16`` (0: empty; cost: forward moves of the subtree, capped),

@@ -2,24 +2,22 @@
 the table of :mod:`knightgui_core.tietree.counting.bits_memo_kernel` and its checked entry point.
 
 Phadke's study (22,432 algorithms on 8×8: dashes, reserved ends) counts each algorithm's tie
-tree to exhaustion. Leaf by leaf that is 1.72 billion forward moves; through one table kept
-across the algorithms (a subtree met again, within an algorithm or by another one whose
-difference no longer matters there, is added at once) about a tenth of them are walked.
+tree to exhaustion: 1.72 billion forward moves leaf by leaf, about a tenth of them through one
+table kept across the algorithms.
 
 >>> t = BitsTable(4 << 20)
 >>> t.entries, t.bytes
 (65536, 4194304)
 
 The table is exact (each entry holds its whole key) and bounded (``nbytes`` fixed when it is
-made; a new entry replaces the one in its place). A table is lent to one thread at a time
-(:class:`TablePool`): two threads writing one entry at once could tear it.
+made), lent to one thread at a time (:class:`TablePool`).
 """
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 import numpy as np
 
@@ -176,10 +174,6 @@ def count_by_states(att: np.ndarray, starts: np.ndarray, dash_masks: np.ndarray,
             raise BitsTableError("masks: squares off the board, the start unvisited, or a "
                                  "candidate that is not unvisited")
     out = np.zeros((a, 4), dtype=np.int64)
-    if table is not None:
-        _m.count_batch_memo(att, starts, dash, endm, free, avail, table.cfg, table.tab,
-                            table.stats, out)
-        return out
-    with _POOL.borrow(share) as t:
+    with nullcontext(table) if table is not None else _POOL.borrow(share) as t:
         _m.count_batch_memo(att, starts, dash, endm, free, avail, t.cfg, t.tab, t.stats, out)
     return out

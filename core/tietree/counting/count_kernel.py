@@ -1,38 +1,27 @@
 """Counting Warnsdorff tours subtree by subtree (the count study's kernels).
 
-The search is Phadke's exhaustive enumeration in its plainest form (strict rule, no dashes,
-open tours: no end square): at every number the knight goes to each neighbour with the fewest
-onward exits, one after another, so every tie is followed. Nothing is built per tour; the
-kernel only counts tours, closed tours (last square a knight move from the start) and dead
-ends (a square with no unvisited neighbour before the board is full), exactly as
+Phadke's exhaustive enumeration in its plainest form (strict rule, no dashes, open tours):
+every tie is followed, and only tours, closed tours (last square a knight move from the start)
+and dead ends are counted, exactly as
 :mod:`knightgui_core.tietree.enumeration.enumerate_kernel` counts them.
 
-**Subtrees.** The tree of the search branches only at ties. A *prefix* is the list of move
-types (1..8) taken at the first ties of a path; it names the subtree below that point, and
-the subtrees of the tied options at one tie point partition the subtree above it. So one start
-can be spread over many tasks and the totals do not depend on how deep it is cut.
+**Subtrees.** A *prefix* is the list of move types (1..8) taken at the first ties of a path;
+it names the subtree below, and the subtrees of one tie's options partition the subtree above
+it, so a start spreads over many tasks and the totals do not depend on how deep it is cut.
 
-**One loop.** :func:`count_loop` is the search by states over this module's 128-bit
-layout, written once; what happens at a leaf and at a tie is a small visitor (``visit_*``,
-inlined). The plain count here is one visitor; the transposition table of
-:mod:`knightgui_core.tietree.counting.memo_kernel` is another, bound by
-:func:`knightgui_core.system.jit.specialise` (numba compiles one copy per visitor). To change
-how the rule chooses among the tied squares, edit
-:mod:`knightgui_core.tietree.counting.rule_kernel`. The search with dashes on a ≤ 64-square bitboard
-(:mod:`knightgui_core.tietree.counting.bits_memo_kernel`) keeps its own loop: its state (dashes, a
-reserved end, one word) really differs.
+**One loop.** :func:`count_loop` is the search over this module's 128-bit layout, written
+once; a leaf and a tie go to a small inlined visitor (``visit_*``): the plain count here, the
+transposition table of :mod:`knightgui_core.tietree.counting.memo_kernel` bound by
+:func:`knightgui_core.system.jit.specialise`. The tie rule is
+:mod:`knightgui_core.tietree.counting.rule_kernel`'s. The bitboard search with dashes
+(:mod:`knightgui_core.tietree.counting.bits_memo_kernel`) keeps its own loop: its state differs.
 
-**Budget.** :func:`count_run` stops at the first leaf (tour or dead end) after ``max_steps``
-forward moves (so at most one descent, ``N`` moves, over) and can be called again; when it
-stops early the work left is exactly the options still stored on the tie stack, each again a
-prefix, each below a tie under the root (rebuilt in Python by
-:mod:`knightgui_core.tietree.counting.subtrees`).
-That is how a task that is too big splits itself, always making progress.
+**Budget.** :func:`count_run` stops at the first leaf after ``max_steps`` forward moves and
+can be called again; the work left is then the options on the tie stack, each a prefix
+(rebuilt by :mod:`knightgui_core.tietree.counting.subtrees`): a task too big splits itself.
 
-Board: at most 128 squares, as two uint64 words per set of squares (``[..., 0]`` squares
-0..63, ``[..., 1]`` squares 64..127).
-
-Arrays (``N`` squares):
+Arrays (``N`` squares, at most 128; a set of squares is two uint64 words, ``[..., 0]``
+squares 0..63, ``[..., 1]`` squares 64..127):
 
 * ``att``   uint64[N, 2]  knight attack mask of each square.
 * ``mtype`` int8[N, N]    move type (1..8) of the step q → c, 0 when it is not a knight move.
@@ -198,20 +187,12 @@ def count_loop(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nd
                V: np.ndarray, max_steps: int) -> int:
     """The count by states, written once: run the subtree below ``st[ST_ROOT]`` up to the
     first leaf after ``max_steps`` forward moves, handing each leaf and each tie to the
-    visitor (``visit_*``). Returns DONE or BUDGET. To change the tie rule's choice, edit
-    :mod:`knightgui_core.tietree.counting.rule_kernel`'s ``tied`` (the fewest onward
-    exits) and ``low`` / ``pop_into`` (the order the tied squares are followed in).
+    visitor (``visit_*``). Returns DONE or BUDGET.
 
-    Kept beside the enumeration's loop (``enumerate_kernel.search``) rather than folded into
-    it: the table's visitor needs four hooks that loop lacks (a tour and a dead end with the
-    innermost open tie, a tie the table may know, a tie closed once its whole subtree is
-    done), and with them the shared loop is 1.1–1.3× slower (``bench/table.py``).
-
-    The forced moves run in a function of their own (:func:`_forced`) so that the square and
-    the unvisited set stay in registers (the square unsigned: no negative-index fix-up);
-    inside it the rule's helpers are inlined copies (``rule_kernel.forced``), so the
-    machine code of this loop is the same whatever numba's cache held when it was compiled
-    (``bench/table.py``)."""
+    Not folded into ``enumerate_kernel.search``: the table's visitor needs four hooks that
+    loop lacks, and with them it is 1.1–1.3× slower (``bench/table.py``). The forced moves run
+    in :func:`_forced` so that the square and the unvisited set stay in registers, the rule's
+    helpers inlined: the same machine code whatever numba's cache held (``bench/table.py``)."""
     one = np.uint64(1)
     P = visit_setup(V, st)
     k = st[ST_K]
@@ -281,18 +262,13 @@ def count_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.nda
               pend: np.ndarray, ntied: np.ndarray, ties: np.ndarray, st: np.ndarray,
               max_steps: int) -> int:
     """Run the subtree below ``st[ST_ROOT]`` up to the first leaf after ``max_steps``
-    forward moves, counting tours, closed tours and dead ends into ``st``.
-    ``close`` uint64[2] = squares a knight move from the start. Returns DONE (subtree
-    finished) or BUDGET (call again, or read the work left from the state).
+    forward moves, counting tours, closed tours and dead ends into ``st``; ``close``
+    uint64[2] = squares a knight move from the start. Returns DONE or BUDGET.
 
-    A hand-kept copy of :func:`count_loop` with the plain visitor, kept as the reference:
-    it is the count kernel the engine had before the transposition table, the one
-    ``bench/table.py``'s target ratio is measured against, and the second implementation
-    tests/core/test_memo_count.py holds the shared loop to (same counts, forward moves, and
-    stops and resumes). It removes a tie as soon as its last option is taken, where the
-    shared loop keeps it open until its subtree is done (the table's visitor needs that).
-    Speed does not set them apart: the two take the same time on 9×9 from square 20
-    (``bench/table.py``'s ``loop_against_copy``)."""
+    A hand-kept copy of :func:`count_loop` with the plain visitor: the reference
+    ``bench/table.py`` measures against and tests/core/test_memo_count.py holds the shared
+    loop to. It drops a tie once its last option is taken, where the loop keeps it open until
+    its subtree is done; both take the same time (``bench/table.py``'s ``loop_against_copy``)."""
     one = np.uint64(1)
     k = st[ST_K]
     phase = st[ST_PHASE]

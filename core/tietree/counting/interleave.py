@@ -1,17 +1,12 @@
 """The table's count over many subtrees at once (:mod:`.interleave_kernel`'s wrapper).
 
 :func:`~knightgui_core.tietree.counting.subtrees.count_subtrees` hands its work here when it
-has a table and no dead-end lengths to keep: the subtrees asked for are cut further, a few
-ties down (:func:`expand`), until there are enough of them to keep :data:`CONTEXTS` searches
-busy to the end, and the kernel walks that many at a time, in turn, so that no search waits
-for the table's memory. The answer is the same as one search's, to the last tour: the
-subtrees partition the ones asked for, and each is counted whole; the probabilities are the
-same sums in another order (equal to rounding).
-
-Within a budget the contract of ``count_subtrees`` holds: when the budget runs out each
-search stands on a tie it has just opened, so what it has counted is its open ties' sums
-(``memo_fold``) and what it has not is every option left on its tie stack; those prefixes,
-then the subtrees not started, are ``rest``.
+has a table and no dead-end lengths: the subtrees asked for are cut a few ties further
+(:func:`expand`) until :data:`CONTEXTS` searches stay busy to the end, and the kernel walks
+that many in turn. The counts are one search's, to the last tour (the probabilities equal to
+rounding). When the budget runs out each search stands on a tie it has just opened: its open
+ties' sums are counted (``memo_fold``), the options on its tie stack, then the subtrees not
+started, are ``rest``.
 """
 from __future__ import annotations
 

@@ -1,46 +1,32 @@
 """The table's count with several subtrees walked in turn, so no lookup is waited for.
 
-A lookup of the transposition table is a trip to memory: a random read of a table far
-larger than the processor's caches takes a few hundred nanoseconds, and the search of
-:mod:`~knightgui_core.tietree.counting.memo_kernel` reads its answer at the next event, only
-a fraction of that later. Here ``S`` searches (*contexts*), each on a subtree of its own, share one loop and
-one table: a context that sends a lookup hands over to the next one, and reads its answer
-when its turn comes back, after the other ``S - 1`` have each walked to their next lookup
-(on 10×10 from d1, with 8 contexts, 4,000 cycles later on the median). A hit then costs no
-walk at all, a miss only the read.
+A lookup of a table far larger than the caches takes a few hundred nanoseconds, and
+:mod:`~knightgui_core.tietree.counting.memo_kernel` reads its answer only a fraction of that
+later. Here ``S`` searches (*contexts*), each on a subtree of its own, share one loop and one
+table: a context that sends a lookup hands over to the next, and reads the answer when its
+turn comes back (on 10×10 from d1 with 8 contexts, 4,000 cycles later on the median).
 
-The search is the count loop's (``count_kernel.count_loop`` with the table's visitor: strict
-rule, open tours, every tie followed, the same window and entries), and it gives the same
-counts; it is kept as a loop of its own, not a visitor of ``count_loop``, because the switch
-between contexts must cost next to nothing (four numbers saved and loaded): written as
-``count_loop`` returning at every lookup to a driver, a switch costs more than the lookup it
-hides. Eight contexts are faster than one search (``memo_run``) on the same table
-(``bench/table.py``). Lengths of dead ends are not kept here (the wrapper uses ``memo_run``
-for them).
+The search is ``count_kernel.count_loop`` with the table's visitor (the same rule, window,
+entries and counts), kept as a loop of its own because a switch between contexts must cost
+next to nothing (four numbers saved and loaded): as ``count_loop`` returning to a driver at
+every lookup, a switch costs more than the lookup it hides. Eight contexts beat one search
+(``memo_run``) on the same table (``bench/table.py``). Dead-end lengths are not kept here.
 
-**Nothing waited for, nothing counted.** A store, too, goes through memory: a finished node's
-entry waits in a ring of :data:`RING` while its bucket is fetched, and goes in when the ring
-comes round (a lookup that meets it still in the ring misses, and walks: the counts stay
-exact). The loop runs without numba's reference counts (``_nrt=False``; it allocates
-nothing), and every helper it calls is inlined in source (``rule_kernel``'s copies,
-``find_key``, ``slot_for_key``), so its machine code is the same whatever numba's cache held
-when it was compiled. Reference counts' atomic instructions would otherwise be a large share
-of the loop's time (``bench/table.py`` times it).
+**Nothing waited for.** A finished node's entry waits in a ring of :data:`RING` while its
+bucket is fetched, and goes in when the ring comes round (a lookup meeting it still there
+misses and walks: the counts stay exact). The loop runs without reference counts
+(``_nrt=False``; it allocates nothing) and its helpers are inlined in source, so its machine
+code does not depend on numba's cache (``bench/table.py`` times it).
 
-**Layout.** The contexts' rows lie one after another in the same arrays, context ``s`` at
-offset ``o = s * (N + 1)``: number ``k`` of context ``s`` is row ``o + k`` of ``path``,
-``free``, ``pend``, ``ntied``, ``ai``, ``af``, ``fw0`` (row ``o`` of ``ai``/``af`` holds
-its subtree's totals), so the rule's helpers (``forced``, ``pop_into``, ``step``) run
-unchanged on absolute rows; ``ties[o + i]`` holds the *relative* number of its i-th open tie,
-so a context's slice of the arrays is a ``count_kernel`` state (``memo_fold`` and the
-wrapper's work-left listing read it as such).
+**Layout.** Context ``s`` owns rows ``o .. o + N`` (``o = s * (N + 1)``) of ``path``, ``free``,
+``pend``, ``ntied`` and the tie sums (row ``o``: its subtree's totals), so the rule's helpers
+run unchanged on absolute rows; ``ties[o + i]`` holds the *relative* number of its i-th open
+tie, so a context's slice is a ``count_kernel`` state (``memo_fold`` and the wrapper read it so).
 
-State in records (``N`` squares, ``S`` contexts, ``R = S * (N + 1)`` rows): the board and
-the start (:class:`Start`), the subtrees to count (:class:`Subtrees`), the table
-(``memo_kernel.Table``), the contexts' count states (:class:`Stacks`) and tie sums
-(``memo_kernel.TieSums`` over ``R`` rows; dead-end lengths are not kept here, its length
-columns go untouched), each context's saved state (:class:`Contexts`), what the finished
-subtrees counted (:class:`Totals`) and the stores in flight (:class:`Ring`).
+The records (``N`` squares, ``S`` contexts, ``R = S * (N + 1)`` rows): :class:`Start`,
+:class:`Subtrees`, the table (``memo_kernel.Table``), :class:`Stacks`, the tie sums
+(``memo_kernel.TieSums`` over ``R`` rows, length columns untouched), :class:`Contexts`,
+:class:`Totals` and :class:`Ring`.
 """
 from __future__ import annotations
 
@@ -82,8 +68,6 @@ TOT_SIZE = 7
 #: stores in flight (a power of two): a finished node's entry waits in a ring of this many
 #: while its bucket is fetched, and goes into the table when the ring comes round to it
 RING = 8
-
-
 
 
 class Start(NamedTuple):

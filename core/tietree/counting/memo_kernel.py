@@ -1,54 +1,43 @@
 """Counting Warnsdorff tours by the states of the tie tree (a transposition table).
 
-The same search as :mod:`knightgui_core.tietree.counting.count_kernel` (strict rule, no dashes, open
-tours, every tie followed), but the rule's next move depends only on the knight's square and
-the set of unvisited squares, so a *tie node* met again by another path (the same square,
-the same unvisited set) has the same subtree below it. Its results are kept in a table the
-first time and added at once the next times.
+The search of :mod:`knightgui_core.tietree.counting.count_kernel` (strict rule, no dashes, open
+tours, every tie followed), whose next move depends only on the knight's square and the
+unvisited squares: a *tie node* met again by another path has the same subtree, so its results
+are kept the first time and added at once the next times.
 
-**Where it looks.** Only at tie nodes (paths that meet anywhere meet again at the next tie
-node or leaf below it), when the squares left lie in ``config[CF_MIN] ..= config[CF_MAX]`` (:class:`Table`).
+**Where it looks.** Only at tie nodes (paths that meet anywhere meet again at the next tie node
+or leaf), with the squares left in ``config[CF_MIN] ..= config[CF_MAX]`` (:class:`Table`).
 
-**What a node keeps**: tours, closed tours (last square a knight move from the start), dead
-ends, and, for a walk that picks uniformly at random among tied squares, the probability of
-ending in a tour and in a closed tour from that node; with lengths on, dead ends and their
-probability by squares visited when stuck (relative to the node, ``W`` of them).
+**What a node keeps**: tours, closed tours, dead ends and, for a walk choosing uniformly among
+tied squares, the probability of a tour and of a closed tour from it; with lengths on, dead
+ends and their probability by squares visited when stuck (``W`` of them).
 
 **Exact and bounded.** An entry holds its whole key (both words of the unvisited set, the
-square, the start square and a marker), so a hash collision can only miss, never add a wrong
-count. Buckets of :data:`WAYS` entries; in a full one the entry whose subtree cost the fewest
-forward moves is replaced.
+square, the start square and a marker): a collision can only miss. In a full bucket of
+:data:`WAYS` entries the one whose subtree cost the fewest forward moves goes.
 
-**One cache line an entry** (8 words, aligned by the wrapper): a lookup reads one bucket of
-two lines and a hit or a store touches nothing else (keys, counts and probabilities in three
-arrays took 1.3–1.6× the time, bench/table.py).
+**One cache line an entry** (8 words, aligned by the wrapper): keys, counts and probabilities
+in three arrays took 1.3–1.6× the time (bench/table.py).
 
-**A lookup in flight.** The search does not wait for a lookup: at a tie node it prefetches
-the key's bucket (:mod:`~knightgui_core.system.prefetch_kernel`), opens the tie as if it
-missed and walks on; the bucket is read at the next tie, leaf or close (:func:`_settle`),
-when the memory has had the time of that walk to arrive. A miss costs nothing more; a hit
-cuts the search back to its node (the open ties below lose their options left, the loop
-closes them, and the kept results are added in place of the walk: the same sums, in the same
-order, as a hit at the node). Read at once, the first word of the bucket would be the loop's
-slowest instruction; in flight, the count is about 1.2× faster (``bench/table.py``).
+**A lookup in flight.** At a tie node the search prefetches the key's bucket
+(:mod:`~knightgui_core.system.prefetch_kernel`), opens the tie as if it missed and walks on;
+the bucket is read at the next tie, leaf or close (:func:`_settle`). A hit cuts the search
+back to its node (the open ties below lose their options, the loop closes them, and the kept
+results go in place of the walk: the same sums in the same order). About 1.2× faster than
+reading at once (``bench/table.py``).
 
-**Doubling in place.** The wrapper maps the table's whole memory at once (only the pages in
-use are touched), starts with few buckets and doubles it where it lies when more room pays
-(``config[CF_EVICTED]`` counts replaced entries; table.py's ``grow_if_full``). A key's bucket is
-the top bits of its hash (:func:`_top_bucket`), so bucket ``b`` splits into ``2b`` and
-``2b + 1`` and :func:`memo_rehash` reads and writes in order, with no second table.
+**Doubling in place.** The wrapper maps the whole memory at once and doubles the table where it
+lies (``config[CF_EVICTED]`` counts replaced entries; table.py's ``grow_if_full``). A key's
+bucket is the top bits of its hash (:func:`_top_bucket`), so bucket ``b`` splits into ``2b``
+and ``2b + 1`` and :func:`memo_rehash` reads and writes in order, with no second table.
 
 **The loop** is :func:`~knightgui_core.tietree.counting.count_kernel.count_loop` with this
-module's visitor (``memo_*``) bound by :func:`~knightgui_core.system.jit.specialise`
-(:func:`memo_run` is cached whole, loop inlined; an edit of count_kernel.py is still a cache
-miss here, as every index holds the stamp of all kernel files: system/kernel_cache.py).
-State (``N`` squares, ``C`` = buckets × WAYS entries) in two records besides the count loop's
-own arrays (``path``, ``free``, ``pend``, ``ntied``, ``ties`` as in
-:mod:`~knightgui_core.tietree.counting.count_kernel`, whose ``count_begin`` prepares them, and
-``st`` int64[ST_SIZE], slots below): the table (:class:`Table`; an entry's words: free word 0,
-free word 1, ``square | start << 8 | 1 << 16 | cost << 20`` (0: empty; cost: forward moves the
-subtree took, capped), tours, closed, dead ends, then P(tour) and P(closed tour) from the node
-as float64) and the open ties' sums (:class:`TieSums`).
+module's visitor (``memo_*``) bound by :func:`~knightgui_core.system.jit.specialise`. Besides
+count_kernel's arrays (``path``, ``free``, ``pend``, ``ntied``, ``ties``, prepared by its
+``count_begin``) and ``st`` int64[ST_SIZE] (slots below), the state is two records: the table
+(:class:`Table`; an entry's words: free word 0, free word 1, ``square | start << 8 | 1 << 16 |
+cost << 20`` (0: empty; cost: forward moves of the subtree, capped), tours, closed, dead ends,
+then P(tour) and P(closed tour) as float64) and the open ties' sums (:class:`TieSums`).
 """
 from __future__ import annotations
 

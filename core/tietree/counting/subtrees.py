@@ -1,36 +1,29 @@
 """Counting every Warnsdorff tour from a start square, split into subtrees (the count engine).
 
-Strict rule, no dashes, open tours, every tie followed: the same search as
-:class:`knightgui_core.tietree.enumeration.enumerator.Enumerator` with no end square, counted without building
-a
-single tour by :mod:`knightgui_core.tietree.counting.count_kernel`.
+Strict rule, no dashes, open tours, every tie followed: the search of
+:class:`knightgui_core.tietree.enumeration.enumerator.Enumerator` with no end square, counted
+without building a tour.
 
 >>> r = count_subtrees(CountBoard(5, 5), "a1", [()])
 >>> (r.tours, r.closed, r.rest)
 (32, 0, [])
 
 A *prefix* is a tuple of move types, one per tie met on the way down from the start; it names
-a subtree, and the subtrees of all the options of one tie split the subtree above it. So:
+a subtree, and the subtrees of one tie's options split the subtree above it. :func:`split`
+cuts a start ``depth`` ties down; :func:`count_subtrees` counts subtrees within a budget of
+forward moves and hands back what it did not reach as prefixes (``rest``), so a task too big
+splits itself; :func:`start_classes` groups the starts the board's symmetries map onto each
+other (the same counts). Totals never depend on the split or the budget
+(tests/core/test_count.py).
 
-* :func:`split` cuts a start into the subtrees ``depth`` ties down (cheap: one walk per node);
-* :func:`count_subtrees` counts a list of subtrees within a budget of forward moves and hands
-  back what it did not reach as further prefixes (``rest``): a task too big for its budget
-  splits itself, so task sizes adapt to the tree;
-* :func:`start_classes` groups the starts that the board's symmetries map onto each other:
-  they have the same counts, so each class is counted once.
-
-Totals never depend on the depth of the split or on the budget (tests/core/test_count.py).
-
-The counting runs on :mod:`knightgui_core.tietree.counting.memo_kernel`: with a
-:class:`~knightgui_core.tietree.counting.table.TransTable`, a tie node met again (same square, same
-unvisited squares) adds its kept results instead of being walked again; without one, the
-same kernel walks the whole tree. Either way, per subtree it also gives the probability that
-a walk choosing uniformly at random among tied squares ends in a tour (``p_success``) and
-in a closed tour (``p_closed``), relative to the start (each prefix weighs 1 / the width of
-each tie it passes), and, asked for, the dead ends by squares visited when stuck. With a table,
-no lengths and a budget of :data:`MANY_BUDGET` forward moves or more, the subtrees are cut
-finer and walked several at a time, in turn (:mod:`knightgui_core.tietree.counting.interleave`),
-so that no lookup of the table is waited for: the same counts, faster.
+The count runs on :mod:`knightgui_core.tietree.counting.memo_kernel`: with a
+:class:`~knightgui_core.tietree.counting.table.TransTable` a tie node met again adds its kept
+results, without one the kernel walks the whole tree. Per subtree it also gives the
+probability that a walk choosing uniformly among tied squares ends in a tour (``p_success``)
+or a closed tour (``p_closed``), relative to the start, and, asked for, the dead ends by
+squares visited. With a table, no lengths and a budget of at least :data:`MANY_BUDGET`, the
+subtrees are walked several at a time (:mod:`knightgui_core.tietree.counting.interleave`):
+the same counts, faster.
 """
 from __future__ import annotations
 
@@ -144,22 +137,14 @@ def count_subtrees(cb: CountBoard, start: int | str, prefixes: Iterable[Sequence
         out.probes += int(m[_m.ST_PROBES])
         out.hits += int(m[_m.ST_HITS])
         if ev != _m.DONE:
-            cb.st[_k.ST_K] = m[_m.ST_K]
-            cb.st[_k.ST_NTIE] = m[_m.ST_NTIE]
-            out.rest.extend(_left(cb))
+            out.rest.extend(left_of(cb.path, cb.ntied, cb.ties, cb.pend, cb.mtype,
+                                    int(m[_m.ST_K]), int(m[_m.ST_NTIE])))
             out.rest.extend(prefixes[i + 1:])
             break
     if lengths:
         out.lengths = {int(j): [int(lens_total[j]), float(lensp_total[j])]
                        for j in np.flatnonzero(lens_total)}
     return out
-
-
-def _left(cb: CountBoard) -> list[tuple]:
-    """Prefixes of the work a stopped :func:`count_run` has not done: it stops on a leaf,
-    so that is the options stored on its tie stack."""
-    return left_of(cb.path, cb.ntied, cb.ties, cb.pend, cb.mtype, int(cb.st[_k.ST_K]),
-                   int(cb.st[_k.ST_NTIE]))
 
 
 def split(cb: CountBoard, start: int | str, depth: int) -> list[tuple]:
