@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
@@ -49,13 +50,14 @@ def button(text: str, slot, tip: str = "") -> QPushButton:
     return b
 
 
-def rows(layout, *groups) -> None:
-    """Controls in short rows, each pushed to the left."""
+def rows(layout, *groups, stretch: bool = True) -> None:
+    """Controls in short rows, each pushed to the left (``stretch``) or as wide as the page."""
     for group in groups:
         row = QHBoxLayout()
         for x in group:
             row.addWidget(x)
-        row.addStretch(1)
+        if stretch:
+            row.addStretch(1)
         layout.addLayout(row)
 
 
@@ -194,22 +196,19 @@ class StudyRunner(QObject):
         if gen == self.gen and self.page is not None:
             self.page.study_progress(done, total)
 
-    def _end(self) -> AnalysisPage | None:
-        self.running = False
-        self.busyChanged.emit(False)
-        return self.page
+    def _end(self, gen: int, tell: Callable[[AnalysisPage], None]) -> None:
+        """The current study ended: Run comes back, and ``tell`` informs its page."""
+        if gen == self.gen and self.running:
+            self.running = False
+            self.busyChanged.emit(False)
+            if self.page is not None:
+                tell(self.page)
 
     def _done(self, gen: int, result) -> None:
-        if gen == self.gen and self.running:
-            page = self._end()
-            if page is not None:
-                page.study_done(result)
+        self._end(gen, lambda page: page.study_done(result))
 
     def _failed(self, gen: int, message: str, _bad_input: bool) -> None:
-        if gen == self.gen and self.running:
-            page = self._end()
-            if page is not None:
-                page.study_failed(message)
+        self._end(gen, lambda page: page.study_failed(message))
 
 
 class AnalysisPage(QWidget):
@@ -280,9 +279,10 @@ class AnalysisPage(QWidget):
         if not warm.when_ready(STUDY_STAGES.get(kind, ()), go, "analysis"):
             self.status.setText(warm.wait_text())
 
-    def show_walk(self, fn: Callable[[], object]) -> None:
-        """Compute one walk with ``fn()`` on the walk thread; it is shown on the board."""
-        self.runner.walk(self, fn)
+    def show_walk(self, fn: Callable[[], Any]) -> None:
+        """Compute one walk with ``fn()`` on the walk thread; its tour, or the walk where it
+        got stuck, is shown on the board."""
+        self.runner.walk(self, lambda: w.tour if (w := fn()).complete else w)
 
     def cancel(self) -> None:
         """Stop this page's running study (its partial result still arrives)."""

@@ -1,13 +1,10 @@
 """View ▸ Analysis without a frozen window.
 
-The first opening of the Analysis view used to freeze the window for 1.3–2 s
-(``cProfile`` under ``QT_QPA_PLATFORM=offscreen``): its tie-break page imports the study, which
-loads numba and the kernels' modules (1.7 s of the 2.9 s profiled), and its three pages made
-seven pyqtgraph plots in one go (0.7 s). Now the action imports those modules on a thread of its
+A first opening imports the studies (numba and the kernels' modules: most of two seconds)
+and makes the pages' plots. :class:`AnalysisOpener` imports those modules on a thread of its
 own while the status bar says "Preparing the Analysis view…", then opens the view, which
 builds its pages one per turn of the event loop (:class:`knightgui.analysis.window.
-AnalysisWindow` ``staged``). The studies' modules are imported there too, so the first Run
-does not wait for them on the GUI thread either.
+AnalysisWindow` ``staged``); the first Run does not wait for the imports either.
 """
 from __future__ import annotations
 
@@ -59,11 +56,6 @@ class AnalysisOpener(QObject):
         self._window = window
         self._thread: threading.Thread | None = None
         self._imported.connect(self._open, Qt.ConnectionType.QueuedConnection)
-
-    @property
-    def preparing(self) -> bool:
-        """Whether the view's modules are being imported now."""
-        return self._thread is not None
 
     def open(self, *_: object) -> None:
         """Show the Analysis view; the first time, import its modules on a thread first (a

@@ -136,11 +136,7 @@ class MoveOrdersPage(AnalysisPage):
         if res is None:
             return
         rows, cols, order, tie = res.board.rows, res.board.cols, res.order(index), res.tie
-
-        def one():
-            w = replay(rows, order, tie, start, cols=cols)
-            return w.tour if w.complete else w
-        self.show_walk(one)
+        self.show_walk(lambda: replay(rows, order, tie, start, cols=cols))
 
     def export_orders_csv(self, *_, filename: str | None = None) -> None:
         """Save one row per move order as CSV (asks for a name when none is given)."""

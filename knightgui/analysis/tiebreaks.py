@@ -164,11 +164,7 @@ class TieBreakPage(AnalysisPage):
             return
         from knightgui_core.studies.tiebreaks import walk
         order, seed = self.tie_result.order, ff.seed
-
-        def one():
-            w = walk(rule, ff.n, ff.square, order=order, seed=seed)
-            return w.tour if w.complete else w
-        self.show_walk(one)
+        self.show_walk(lambda: walk(rule, ff.n, ff.square, order=order, seed=seed))
 
     def export_tie_csv(self, *_, filename: str | None = None) -> None:
         """Save the table (rule, n, success) as CSV (asks for a name when none is given)."""
