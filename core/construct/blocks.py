@@ -216,26 +216,17 @@ def _ports(H, width, at_right):
 @functools.cache
 def strip_piece(H: int, kind: str, width: int) -> Piece:
     """``kind``: ``period`` (width 4), ``right``, ``left_closed`` or ``left_open``."""
-    ain, bout = _ports(H, width, False)
-    if kind == "period":
-        aout, bin_ = _ports(H, width, True)
-        seq = _search(H, width, [(ain, bout)], virtual=[(aout, bin_)])
-        virtual = [(aout, bin_)]
-    elif kind == "right":
-        seq = _search(H, width, [(ain, bout)])
-        virtual = []
+    (ain, bout), (aout, bin_) = _ports(H, width, False), _ports(H, width, True)
+    if kind in ("period", "right"):
+        ends = [(ain, bout)]
     elif kind == "left_closed":
-        aout, bin_ = _ports(H, width, True)
-        seq = _search(H, width, [(bin_, aout)])
-        virtual = []
+        ends = [(bin_, aout)]
     elif kind == "left_open":
-        aout, bin_ = _ports(H, width, True)
-        starts = [((x, y), None) for x in range(width) for y in range(H)
-                  if (x, y) not in (aout, bin_)]
-        seq = _search(H, width, starts, virtual=[(aout, bin_)], reversible=True)
-        virtual = [(aout, bin_)]
+        ends = [((x, y), None) for x in range(width) for y in range(H) if (x, y) not in (aout, bin_)]
     else:
         raise ValueError(f"unknown strip piece kind {kind!r}")
+    virtual = [(aout, bin_)] if kind in ("period", "left_open") else []
+    seq = _search(H, width, ends, virtual=virtual, reversible=kind == "left_open")
     if seq is None:
         raise BaseSearchError(f"no {kind} strip piece found for {H}×{width}")
     cut = width * H - 1 if kind == "left_closed" else -1   # aout last, bin first

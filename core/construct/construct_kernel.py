@@ -239,43 +239,38 @@ def strip_path(cols: int, piece: np.ndarray, x0: np.ndarray, pieces: PieceTable,
     tab_seq, tab_start, tab_w, tab_cut = pieces.seq, pieces.start, pieces.width, pieces.cut
     off2, start2 = _offsets2(cols, tab_seq, tab_start, tab_w)
     P = piece.shape[0]
+    first = 1 if left_kind == 1 or left_kind == 2 else 0
     p = 0
-    first = 0
-    if left_kind == 2:
+    if first:
         e = piece[0]
-        L = tab_start[e + 1] - tab_start[e]
-        for s in range(L):
-            path[p] = x0[0] + off2[start2[e] + s]
-            p += 1
-        first = 1
-    elif left_kind == 1:
-        e = piece[0]
-        for s in range(tab_cut[e] + 1):
-            path[p] = x0[0] + off2[start2[e] + s]
-            p += 1
-        first = 1
+        p = _emit(path, p, x0[0], off2, start2[e], 0,
+                  _size(tab_start, e) if left_kind == 2 else tab_cut[e] + 1)
     for k in range(first, P - 1):
-        e = piece[k]
-        for s in range(tab_cut[e] + 1):
-            path[p] = x0[k] + off2[start2[e] + s]
-            p += 1
+        p = _emit(path, p, x0[k], off2, start2[piece[k]], 0, tab_cut[piece[k]] + 1)
     e = piece[P - 1]
-    L = tab_start[e + 1] - tab_start[e]
-    for s in range(L):
-        path[p] = x0[P - 1] + off2[start2[e] + s]
-        p += 1
+    p = _emit(path, p, x0[P - 1], off2, start2[e], 0, _size(tab_start, e))
     for k in range(P - 2, first - 1, -1):
         e = piece[k]
-        L = tab_start[e + 1] - tab_start[e]
-        for s in range(tab_cut[e] + 1, L):
-            path[p] = x0[k] + off2[start2[e] + s]
-            p += 1
+        p = _emit(path, p, x0[k], off2, start2[e], tab_cut[e] + 1, _size(tab_start, e))
     if left_kind == 1:
         e = piece[0]
-        L = tab_start[e + 1] - tab_start[e]
-        for s in range(tab_cut[e] + 1, L):
-            path[p] = x0[0] + off2[start2[e] + s]
-            p += 1
+        p = _emit(path, p, x0[0], off2, start2[e], tab_cut[e] + 1, _size(tab_start, e))
+    return p
+
+
+@njit(inline="always")
+def _size(tab_start, e):
+    """The number of squares of piece ``e``."""
+    return tab_start[e + 1] - tab_start[e]
+
+
+@njit(inline="always")
+def _emit(path, p, x, off2, o, lo, hi):
+    """Write the squares ``lo`` to ``hi - 1`` of the piece whose offsets start at ``off2[o]``,
+    placed at column ``x``, into ``path[p:]``; returns the next index."""
+    for s in range(lo, hi):
+        path[p] = x + off2[o + s]
+        p += 1
     return p
 
 

@@ -36,10 +36,8 @@ Assembly walks the block tree depth first and writes the tour straight into the 
 (:mod:`knightgui_core.construct.construct_kernel`): O(rows · cols) time, 4 bytes per square (the int32 path)
 and nothing else of board size.
 
-Correctness is proved by the tests (tests/core/test_construct.py): every n from 5 to 300
-(open), every even n from 6 to 300 (closed), every rectangle up to 30 × 30 and 5..12 × 5..124,
-thin boards 3×n, 4×n, 5×n, 6×n both ways round up to n = 400, random sizes up to 400 with
-random starts, 1000×1000, and 2000×2000 (slow).
+tests/core/test_construct.py checks every size up to 30 × 30, every n × n to 300, thin
+boards to 400 both ways round, and 1000×1000 and 2000×2000.
 
 Sources: I. Parberry, "An efficient algorithm for the Knight's tour problem", Discrete
 Applied Mathematics 73 (1997) 251–260 (structured base tours joined at corners);
@@ -55,7 +53,7 @@ import os
 
 import numpy as np
 
-from ..board.existence import closed_tour_exists, open_tour_exists, why_no_tour
+from ..board.existence import closed_tour_exists, tour_exists, why_no_tour
 from ..board.squares import Board, SquareSpec
 from ..system.errors import InputError
 from . import blocks as cb
@@ -98,20 +96,21 @@ def max_squares_for_memory() -> int:
     return int(min(_available_bytes() * MEMORY_SHARE // BYTES_PER_SQUARE, _INT32_LIMIT))
 
 
-def _check_size(rows: int, cols: int) -> None:
-    n = rows * cols
-    limit = max_squares_for_memory()
+def _begin(rows: int, cols: int, start: SquareSpec | None,
+           closed: bool) -> tuple[Board, int | None]:
+    """The board and the start of a construction; ConstructionError when no tour of the kind
+    exists or the board does not fit in memory."""
+    board = Board(rows, cols)
+    s = None if start is None else board.square(start)
+    if not tour_exists(rows, cols, closed):
+        raise ConstructionError(why_no_tour(rows, cols, closed))
+    n, limit = rows * cols, max_squares_for_memory()
     if n > limit:
         raise ConstructionError(
             f"a {cols}×{rows} board has {n:,} squares; with the memory available now this "
             f"machine can build tours of at most {limit:,} squares "
             f"(about {BYTES_PER_SQUARE} bytes per square)")
-
-
-def _start_index(board: Board, start) -> int | None:
-    if start is None:
-        return None
-    return board.square(start)
+    return board, s
 
 
 # --------------------------------------------------------------------- grid plan
@@ -227,11 +226,7 @@ def construct_closed(rows: int, cols: int, start: SquareSpec | None = None) -> n
     Raises :class:`ConstructionError` when no closed tour exists (docs/spec.md §8) or the board does
     not fit in memory, :class:`knightgui_core.board.squares.BoardError` for bad sizes or a bad start.
     """
-    board = Board(rows, cols)
-    s = _start_index(board, start)
-    if not closed_tour_exists(rows, cols):
-        raise ConstructionError(why_no_tour(rows, cols, True))
-    _check_size(rows, cols)
+    board, s = _begin(rows, cols, start, True)
     return _closed_path(board.rows, board.cols, s)
 
 
@@ -266,11 +261,7 @@ def construct_open(rows: int, cols: int,
     colour); 3- and 4-row strips honour starts near their ends. Otherwise the tour starts
     elsewhere and ``start_honoured`` is False. ``start`` as in :func:`construct_closed`.
     """
-    board = Board(rows, cols)
-    s = _start_index(board, start)
-    if not open_tour_exists(rows, cols):
-        raise ConstructionError(why_no_tour(rows, cols, False))
-    _check_size(rows, cols)
+    board, s = _begin(rows, cols, start, False)
     if board.size == 1:
         return np.zeros(1, dtype=np.int32), True
     if closed_tour_exists(rows, cols):
