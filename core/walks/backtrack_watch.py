@@ -1,13 +1,9 @@
 """Watching the backtracking walk one forward move at a time.
 
-:class:`BacktrackWatch` runs the search of :func:`knightgui_core.walks.table_backtrack_kernel.
-table_backtrack_walk` — Warnsdorff-ordered depth-first search over the board's neighbour
-table, any board and piece — with a budget of one forward move per :meth:`step`, and says
-what each move did (:class:`knightgui_core.board.watch_step.WatchStep`): where the walker
-stands, the squares tied with it on outlets (tried later if this one fails), whether the
-search first backed up and to which move, whether it met a dead end, whether the tour is
-complete. It is the same kernel as the unwatched search, so a watched search ends on the
-same tour after the same number of nodes; :meth:`finish` runs the rest at full speed.
+:class:`BacktrackWatch` runs the kernel of the unwatched search
+(:mod:`knightgui_core.walks.table_backtrack_kernel`, any board and piece) one forward move
+per :meth:`step` and says what the move did (:class:`knightgui_core.board.watch_step.WatchStep`),
+so a watched search ends on the same tour after the same number of nodes.
 """
 from __future__ import annotations
 
@@ -48,8 +44,6 @@ class BacktrackWatch:
                                    int(rule), parse_order(order).positions(),
                                    int(seed) & 0xFFFFFFFFFFFF, np.zeros(0, dtype=np.int8))
         self._search = a = _k.search_arrays(board.size)
-        self._cand, self._key, self._ncand, self._nxt = (a.candidates, a.keys, a.n_candidates,
-                                                         a.next_try)
         self._path, self._st = a.path, a.state
         _k.backtrack_begin(self._task, a)
 
@@ -103,12 +97,11 @@ class BacktrackWatch:
         lvl = k - 2                                  # the level the last move was chosen at
         rivals: tuple[int, ...] = ()
         if k >= 2 and not done:
-            square = int(self._path[k - 1])
-            keys = self._key[lvl]
-            n = int(self._ncand[lvl])
-            rivals = tuple(int(self._cand[lvl, i]) for i in range(n)
-                           if int(self._cand[lvl, i]) != square
-                           and keys[i, 0] == keys[int(self._nxt[lvl]) - 1, 0])
+            a = self._search
+            square, cand, keys = int(self._path[k - 1]), a.candidates[lvl], a.keys[lvl]
+            rivals = tuple(int(cand[i]) for i in range(int(a.n_candidates[lvl]))
+                           if int(cand[i]) != square
+                           and keys[i, 0] == keys[int(a.next_try[lvl]) - 1, 0])
         st = self._st
         return WatchStep(number=k, square=int(self._path[k - 1]), rivals=rivals,
                          backed_up_to=backed, dead_end=dead,

@@ -3,16 +3,12 @@ a two-colouring of the board (every move changes colour, when the moves allow it
 connected groups of the free squares. :mod:`knightgui_core.walks.hand.verdict` reads both for a
 path played by hand. numba only; arrays in, arrays and ints out.
 
-The breadth-first flood itself is written once, :func:`flood`: what it does at each move it
-meets is a small visitor, ``reach(s, t, u, ctx)`` (``u = nbr[s, t]``, ``ctx`` the visitor's
-arrays as a tuple): > 0 takes ``u`` into the flood, 0 passes it by, < 0 stops the flood.
-The one defined here joins a free square to its group; another use gets its own copy of the
-flood from :func:`knightgui_core.system.jit.specialise` with ``reach`` bound to its visitor
-(the colouring below, the uncrossed-path search's bound in
-:mod:`knightgui_core.studies.uncrossed.search_kernel`), the visitor inlined. On a 600×600 board
-both floods here take what their hand-written loops took (best of 7: colouring 5.2 ms,
-groups 17 ms). A hot caller whose visitor reads several arrays compiles itself without
-reference counts (the uncrossed search does: with them it ran 1.6-1.8 times slower).
+The breadth-first flood is written once, :func:`flood`: at each move it meets it calls a
+visitor, ``reach(s, t, u, ctx)`` (``u = nbr[s, t]``, ``ctx`` the visitor's arrays as a
+tuple): > 0 takes ``u`` into the flood, 0 passes it by, < 0 stops the flood. The one here
+joins a free square to its group; another use gets its own inlined copy from
+:func:`knightgui_core.system.jit.specialise` with ``reach`` bound to its visitor (the
+colouring below, :mod:`knightgui_core.studies.uncrossed.search_kernel`).
 """
 from __future__ import annotations
 

@@ -5,9 +5,8 @@ Sources: D. Squirrel and P. Cull, "A Warnsdorff-rule algorithm for knight's tour
 chessboards" (Oregon State REU, 1996): its table ("Summary of tiebreaking rules") and its
 step-by-step algorithm; S. Ganzfried, "A simple algorithm for knight's tours" (Oregon State
 REU report, 2004), which restates the table, checks it on the small boards and gives the fix.
-Both papers are kept in Squirrel's public repository ``douglassquirrel/warnsdorff`` (with a
-Python program of his that carries the same table). docs/tie-breaks.md says what each source
-says and where the public programs differ.
+Both are in Squirrel's repository ``douglassquirrel/warnsdorff``; docs/tie-breaks.md compares
+the sources.
 
 The algorithm is Warnsdorff's rule with ties broken by a fixed move order that changes a few
 times during the walk. Each phase has its move order and a switch square: the knight starts
@@ -143,23 +142,14 @@ def plan(n: int, corner: SquareSpec = 0, variant: str = "squirrel") -> SquirrelP
     sq, mv = _symmetry(n, corner)
     prios, switch, orders = [], [], []
     for digits, where in _rows(n, variant):
-        types = []
-        for ch in digits:
-            da, db = PAPER_MOVES[int(ch) - 1]
-            types.append(MOVES.index(mv(da, db)))
-        prios.append(types)
+        prios.append([MOVES.index(mv(*PAPER_MOVES[int(ch) - 1])) for ch in digits])
         orders.append(digits)
-        if where is None:
-            switch.append(-1)
-        else:
-            a, b_ = where(n)
-            if not (1 <= a <= n and 1 <= b_ <= n):
-                # small n: a switch square off the board is never reached, so the phase
-                # lasts to the end (as in the papers' algorithm)
-                switch.append(-1)
-                continue
+        a, b_ = (0, 0) if where is None else where(n)
+        if 1 <= a <= n and 1 <= b_ <= n:
             col, row = sq(a - 1, b_ - 1)
             switch.append(row * n + col)
+        else:   # the last phase, or (small n) a switch square off the board: never reached
+            switch.append(-1)
     c0, r0 = sq(0, 0)
     return SquirrelPlan(n, r0 * n + c0, np.array(prios, dtype=np.int64),
                         np.array(switch, dtype=np.int64), tuple(orders))

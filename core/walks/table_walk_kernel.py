@@ -15,11 +15,8 @@ The centre rules read the centre and the distance from the high bits of ``tie`` 
 :func:`knightgui_core.walks.walk_kernel.roth_code` writes them; the centre is taken in the
 board's coordinates whatever its edges.
 
-The loops themselves are :mod:`knightgui_core.walks.walk_loop_kernel`'s, written once for
-both layouts; the table is their own layout, and this module is the walk's entry.
-
-numba only; arrays and ints in, arrays and ints out. The backtracking search over the
-same keys is :mod:`knightgui_core.walks.table_backtrack_kernel`. The public wrapper
+The loops are :mod:`knightgui_core.walks.walk_loop_kernel`'s; the backtracking search over
+the same keys is :mod:`knightgui_core.walks.table_backtrack_kernel`. numba only; the wrapper
 (:func:`knightgui_core.walks.solve.solve`) builds the table and checks the start.
 """
 from __future__ import annotations

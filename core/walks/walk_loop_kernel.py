@@ -1,11 +1,9 @@
 """The greedy Warnsdorff walk, written once for every board layout.
 
-A layout is how a kernel finds the squares around a square: three small jitted functions
-and the data ``L`` they read (a tuple), which the loops below call by name. The ones
-defined here are the neighbour table's; another layout gets its own copy of each loop from
-:func:`knightgui_core.system.jit.specialise` with the three names bound to its functions
-(numba compiles and caches one copy per layout and inlines the calls, so the loops are
-written once and cost what a hand-written copy costs):
+A layout is how a kernel finds the squares around a square: small jitted functions and the
+data ``L`` they read (a tuple), which the loops below call by name. The ones defined here
+are the neighbour table's; another layout gets its own inlined copy of each loop from
+:func:`knightgui_core.system.jit.specialise` with the names bound to its functions:
 
 * ``nxt(L, q, t)``: the square reached from ``q`` by move-type index ``t`` (0..7), or −1;
 * ``cand_rc(L, s, r, c, t)``: the board row and column of ``s``, reached by move type ``t``
@@ -19,16 +17,11 @@ written once and cost what a hand-written copy costs):
   Squirrel and Cull's phases change their order there: :mod:`knightgui_core.walks.phased_kernel`).
 
 Two layouts use them: the neighbour table ``nbr`` int32[N, 8], every board and piece
-(:mod:`knightgui_core.walks.table_walk_kernel`, ``L = (nbr, cols)``), and the knight's plane
-on a padded board, the neighbours by arithmetic (:mod:`knightgui_core.walks.walk_kernel`:
-no [N, 8] table, so a 2000×2000 walk touches a few MB). The backtracking search ranks its
-candidates with the same :func:`rule_key` (:mod:`knightgui_core.walks.table_backtrack_kernel`).
-To change how a tie rule chooses, edit :func:`move_keys` (the move-type key), :func:`rule_key`
-(the rule's key of a candidate, and its three cases spelled in :func:`keyed_walk`'s loop) or
-the comparison in :func:`keyed_walk`.
-
-numba only; arrays and ints in, arrays and ints out; the loops trust their caller (the
-kernels above build every array they pass).
+(:mod:`knightgui_core.walks.table_walk_kernel`, ``L = (nbr, cols)``), and the knight's padded
+plane (:mod:`knightgui_core.walks.walk_kernel`, no [N, 8] table). The backtracking search
+ranks with the same :func:`rule_key`. A tie rule chooses by :func:`move_keys`,
+:func:`rule_key` (its three cases also spelled in :func:`keyed_walk`'s loop) and the
+comparison in :func:`keyed_walk`. numba only; the loops trust their callers' arrays.
 """
 from __future__ import annotations
 

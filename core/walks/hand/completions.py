@@ -10,11 +10,9 @@ is the kernel of :mod:`knightgui_core.walks.hand.completions_kernel`: Warnsdorff
 the conditions of :func:`knightgui_core.walks.hand.verdict.quick_verdict` at every node, and when
 at most 64 squares are free (on any board) a table of the positions already counted.
 
-The search runs in chunks of a few milliseconds; between chunks it asks ``cancel`` (the
-engine's one protocol, :mod:`knightgui_core.system.control`: a callable or a
-``threading.Event``; :class:`~knightgui_core.system.errors.Cancelled` is raised) and looks at
-the clock. Past ``budget_seconds`` the counts are None with a ``reason``; ``extendable`` is
-still known when a finish was found by then.
+The search runs in chunks of a few milliseconds, asking ``cancel``
+(:mod:`knightgui_core.system.control`) and the clock between them; past ``budget_seconds``
+the counts are None with a ``reason``.
 
 >>> from knightgui_core.board.squares import Board
 >>> b = Board(5, 5)

@@ -1,11 +1,7 @@
-"""A tour by hand: let the rule finish it. :func:`finish_by_rule` goes on from
-the path played with Warnsdorff's rule and a tie rule, and backtracks when the walk gets
-stuck — the backtracking search of :mod:`knightgui_core.walks.table_backtrack_kernel` (the
-solver's own, every board and piece), begun from the path
-(:func:`~knightgui_core.walks.table_backtrack_kernel.backtrack_begin_from`): it never takes
-back a square the player played. When the walk alone completes, the finish is the rule's
-walk; when the search goes through every branch without a finish, none exists. A position
-that :func:`~knightgui_core.walks.hand.verdict.quick_verdict` finds lost is answered at once.
+"""A tour by hand: let the rule finish it. :func:`finish_by_rule` goes on from the path
+played by the solver's backtracking search (:mod:`knightgui_core.walks.table_backtrack_kernel`,
+begun from the path: it never takes back a square the player played). A position that
+:func:`~knightgui_core.walks.hand.verdict.quick_verdict` finds lost is answered at once.
 
 >>> from knightgui_core.board.squares import Board
 >>> b = Board(6, 6)
@@ -63,11 +59,10 @@ def play_rule(tie_rule: TieRule | str, order: object) -> tuple[TieRule, np.ndarr
 
 def rule_task(board: Board, p: np.ndarray, rule: TieRule, pos: np.ndarray, seed: int,
               closed: bool = False) -> _k.SearchTask:
-    """The backtracking search's task for a path ``p`` played on ``board`` (checked by
-    :func:`~knightgui_core.walks.hand.verdict.play_path`): a tour from the path's first
-    square, ``closed`` or not, by ``rule`` and the move order ``pos``; the random rules
-    seeded by the low 48 bits of ``seed``; no dashes. :func:`finish_by_rule` and the hint
-    build it here, so the kernels see one set of field types."""
+    """The backtracking search's task for a checked path ``p`` on ``board``: a tour from its
+    first square by ``rule`` and the move order ``pos``, the random rules seeded by the low 48
+    bits of ``seed``, no dashes (built here for the finish and the hint alike, so the kernels
+    see one set of field types)."""
     return _k.SearchTask(board.neighbours, board.cols, int(p[0]), bool(closed), int(rule), pos,
                          int(seed) & 0xFFFFFFFFFFFF, np.zeros(0, dtype=np.int8))
 

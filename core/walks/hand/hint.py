@@ -1,12 +1,9 @@
 """A tour by hand: the hint — which square Warnsdorff's rule would take next, and
 which squares tie with it.
 
-:func:`rule_hint` ranks the free moves from the path's last square exactly as the rule's
-walk and :func:`~knightgui_core.walks.hand.finish.finish_by_rule` rank them (the kernel's
-``table_rank``, reached through ``backtrack_begin_from``: fewest onward moves first, then
-the tie rule's key, then the move order or the seeded random draw). The first is the rule's
-choice; the ones with as few onward moves tie with it, and the tie rule is what set them
-apart.
+:func:`rule_hint` ranks the free moves from the path's last square as the rule's walk and
+:func:`~knightgui_core.walks.hand.finish.finish_by_rule` rank them (the kernel's
+``table_rank``): the first is the rule's choice, those with as few onward moves tie with it.
 
 >>> from knightgui_core.board.squares import Board
 >>> b = Board(8, 8)
