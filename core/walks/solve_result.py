@@ -19,10 +19,8 @@ class SolveError(InputError):
 
 
 class NoTourError(SolveError):
-    """No tour of the kind asked exists on the board, or none starts on the square asked:
-    a proof (:mod:`knightgui_core.board.existence`), answered without a search. A
-    :class:`SolveError` still, so a caller that catches that keeps working; the command
-    line answers it "no tour" (exit 1), as it does a search that found none."""
+    """No tour of the kind asked exists on the board, or none starts on the square asked: a
+    proof (:mod:`knightgui_core.board.existence`) without a search (the CLI's exit 1)."""
 
 
 @dataclass
