@@ -21,11 +21,9 @@ from ..system.control import CancelLike, cancel_requested
 from ..system.errors import Cancelled
 from .bound_kernel import RelaxedBoard, relaxed_regrow, relaxed_step, relaxed_totals
 
-__all__ = ["RelaxedBounds", "relaxed_bounds", "step_tables", "RELAXED_ROWS", "RELAXED_WORDS",
-           "RELAXED_STATES", "ROUND"]
+__all__ = ["RelaxedBounds", "relaxed_bounds", "step_tables", "RELAXED_WORDS", "RELAXED_STATES",
+           "ROUND"]
 
-#: the highest board the bound is computed for (measured: docs/counts.md)
-RELAXED_ROWS = 8
 #: the widest count, in 64-bit words (a longer board falls back to Brégman's bound)
 RELAXED_WORDS = 8
 #: the most states a step may hold (7 × 7 open: 8.2 M; each takes 4 to 8 slots of
@@ -81,8 +79,8 @@ def relaxed_bounds(rows: int, cols: int, words: int = RELAXED_WORDS,
     ``closed_only``: the 2-factors alone (``paths`` all 0), a much smaller count.
     ``cancel`` (:mod:`knightgui_core.system.control`) is read between kernel calls of at
     most :data:`ROUND` slots: :class:`Cancelled` within a fraction of a second, and a
-    Ctrl-C is heard as soon. One thread (two, tried two ways, were not faster on this
-    machine: docs/counts.md). The last 64 answers are kept."""
+    Ctrl-C is heard as soon. One thread (two were not faster: docs/counts.md). The last 64
+    answers are kept."""
     if not (1 <= rows <= 13 and 1 <= cols and 1 <= words and 1 <= most):
         raise ValueError(f"no relaxed bound for {rows}×{cols} in {words} words")
     key = (int(rows), int(cols), int(words), int(most), bool(closed_only))
@@ -126,8 +124,7 @@ def _grown(tab: np.ndarray, slots: int, words: int) -> np.ndarray:
 def _cell(tab: np.ndarray, i: int, slots: int, board: RelaxedBoard,
           cancel: CancelLike) -> tuple[np.ndarray, int, int]:
     """Cell ``i`` of ``board`` read from ``tab`` in rounds: the new table, its states and
-    the kernel's last answer (0, or 2 and 3 to stop: see
-    :func:`relaxed_step`)."""
+    the kernel's last answer (0, or 2 and 3 to stop: see :func:`relaxed_step`)."""
     k, words = board.rows, board.words
     nt = _table(slots, words)
     io = np.zeros(3, np.int64)
@@ -151,10 +148,9 @@ def _cell(tab: np.ndarray, i: int, slots: int, board: RelaxedBoard,
 
 def _count(board: RelaxedBoard, totals: np.ndarray,
            cancel: CancelLike) -> tuple[int, int]:
-    """The count of ``board``, cell by cell: the columns counted (see
-    :func:`relaxed_bounds`) and the most states held. A column's last cell
-    keeps a state and its mirror image as one (exact: the rest of the board is its own
-    mirror image)."""
+    """The count of ``board``, cell by cell: the columns counted (see :func:`relaxed_bounds`)
+    and the most states held. A column's last cell keeps a state and its mirror image as
+    one (exact: the rest of the board is its own mirror image)."""
     k, words, most = board.rows, board.words, board.most
     n = board.back.shape[0]
     tab = _table(16, words)

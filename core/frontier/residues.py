@@ -37,13 +37,9 @@ def _is_prime(n: int) -> bool:
 
 
 def _degrees(rows: int, cols: int) -> list[int]:
-    out = []
-    for r in range(rows):
-        for c in range(cols):
-            out.append(sum(1 for dr, dc in ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2),
-                                            (2, -1), (-1, -2), (-2, -1))
-                           if 0 <= r + dr < rows and 0 <= c + dc < cols))
-    return out
+    moves = ((1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1))
+    return [sum(1 for dr, dc in moves if 0 <= r + dr < rows and 0 <= c + dc < cols)
+            for r in range(rows) for c in range(cols)]
 
 
 def bregman_bits(rows: int, cols: int) -> float:
@@ -103,8 +99,14 @@ def _moduli(enough: Callable[[int], bool]) -> list[int]:
     return mods
 
 
-def _lengths(cols: int | Sequence[int]) -> list[int]:
-    return sorted({int(cols)} if isinstance(cols, int) else {int(c) for c in cols})
+def _needs(rows: int, cols: int | Sequence[int], closed_only: bool,
+           cancel: CancelLike) -> list[tuple[float, int | None]]:
+    """Each length's :func:`bregman_bits` and its exact relaxed count (None where there is
+    none)."""
+    lengths = sorted({int(cols)} if isinstance(cols, int) else {int(c) for c in cols})
+    relaxed = _relaxed(rows, lengths[-1], closed_only, cancel) or ()
+    return [(bregman_bits(rows, n), relaxed[n - 1] if n <= len(relaxed) else None)
+            for n in lengths]
 
 
 def count_bound_bits(rows: int, cols: int | Sequence[int], closed_only: bool = False,
@@ -114,15 +116,8 @@ def count_bound_bits(rows: int, cols: int | Sequence[int], closed_only: bool = F
     undirected paths. The smaller, for each length, of :func:`bregman_bits` and the exact
     relaxed count (:mod:`.bound`: subgraphs of degrees 1 and 2 with no or two
     cells of degree 1) where that is cheap."""
-    lengths = _lengths(cols)
-    relaxed = _relaxed(rows, lengths[-1], closed_only, cancel)
-    worst = 0.0
-    for n in lengths:
-        bits = bregman_bits(rows, n)
-        if relaxed is not None and n <= len(relaxed):
-            bits = min(bits, math.log2(max(1, relaxed[n - 1])))
-        worst = max(worst, bits)
-    return worst
+    return max(bits if exact is None else min(bits, math.log2(max(1, exact)))
+               for bits, exact in _needs(rows, cols, closed_only, cancel))
 
 
 def moduli_for(rows: int, cols: int | Sequence[int], closed_only: bool = False,
@@ -131,12 +126,7 @@ def moduli_for(rows: int, cols: int | Sequence[int], closed_only: bool = False,
     ``cols`` (:func:`count_bound_bits`; an exact relaxed count is compared exactly):
     2^64 (written 0, the word's wrap-around) and primes below 2^62. ``cancel``: read by the
     relaxed bound between its rounds (:class:`~knightgui_core.system.errors.Cancelled`)."""
-    lengths = _lengths(cols)
-    relaxed = _relaxed(rows, lengths[-1], closed_only, cancel)
-    need: list[tuple[float, int | None]] = []
-    for n in lengths:
-        exact = relaxed[n - 1] if relaxed is not None and n <= len(relaxed) else None
-        need.append((bregman_bits(rows, n), exact))
+    need = _needs(rows, cols, closed_only, cancel)
     return _moduli(lambda product: all(
         product > exact if exact is not None and math.log2(max(1, exact)) < bits
         else math.log2(product) > bits for bits, exact in need))
