@@ -1,25 +1,21 @@
 """How many of the Warnsdorff tours of a board are really different.
 
-Every tour Warnsdorff's rule allows (strict, every tie followed, open, from every start) is
-listed by the enumerator and reduced, in blocks and with numpy, to a normal form: an open tour
-to the smaller of its two readings (so a path and its reverse are one), a closed tour (last
-square a knight move from the first) to its cycle read from square 0 the smaller way round.
-Then:
+The enumerator lists every tour Warnsdorff's rule allows (strict, every tie followed, open,
+from every start); numpy reduces them in blocks to a normal form: an open tour to the smaller
+of its two readings, a closed tour (last square a knight move from the first) to its cycle
+read from square 0 the smaller way round. Then:
 
 * ``distinct`` — different normal forms: open paths up to reversal, cycles up to start and
   direction;
 * ``distinct_up_to_symmetry`` — different canonical forms (the smallest normal form of any
-  image under the board's 8 or 4 symmetries, as :mod:`knightgui_core.board.canonical`);
+  image under the board's symmetries, :mod:`knightgui_core.board.canonical`);
 * ``orbit_sizes`` — how many of those classes have 1, 2, 4 or 8 members among the distinct
   tours (the rule is symmetric, so every image of a tour is a tour too).
 
-Memory: one byte a square per distinct tour (boards of at most 255 squares; the CLI takes at
-most 64), refused with one line beyond :data:`MAX_TOURS` tours.
-
-A caller that shows progress passes ``steps(stage, done, total)``: ``("tours", tours listed
-so far, 0)`` after each block of the enumeration, ``("sort", 0, tours)`` before the tours are
-sorted into distinct normal forms (one numpy sort, no progress inside), and ``("classes",
-tours done, distinct tours)`` after each slice given its canonical form.
+Memory: one byte a square per distinct tour (at most 255 squares), refused beyond
+:data:`MAX_TOURS` tours. ``steps(stage, done, total)`` reports ``("tours", listed, 0)``
+after each block, ``("sort", 0, tours)`` before the one numpy sort and ``("classes", done,
+distinct)`` after each slice given its canonical form.
 """
 from __future__ import annotations
 
@@ -167,10 +163,9 @@ def _classes(res: DistinctCounts, parts: list[np.ndarray], adj: np.ndarray,
 def distinct_counts(rows: int, cols: int, *, cancel: CancelLike = None,
                     progress: Callable[[int, int], object] | None = None,
                     steps: Steps | None = None) -> DistinctCounts:
-    """Count the Warnsdorff tours of a rows × cols board from every start, distinct and
-    distinct up to symmetry (see the module docstring). ``progress(starts done, starts)``
-    after each start, ``steps`` as the module docstring says; ``cancel`` raises
-    :class:`~knightgui_core.system.errors.Cancelled` between blocks."""
+    """The Warnsdorff tours of a rows × cols board from every start, distinct and up to
+    symmetry (module docstring); ``progress(starts done, starts)`` after each start;
+    ``cancel`` raises :class:`~knightgui_core.system.errors.Cancelled` between blocks."""
     t0 = time.perf_counter()
     try:
         b = Board(rows, cols)
@@ -192,10 +187,10 @@ def distinct_counts(rows: int, cols: int, *, cancel: CancelLike = None,
 def distinct_of_algorithms(algos: Iterable[Any], *, cancel: CancelLike = None,
                            progress: Callable[[int, int], object] | None = None
                            ) -> DistinctCounts:
-    """The same for Phadke's algorithms on 8×8 (:class:`knightgui_core.studies.phadke.Algorithm`:
-    start, end, dashes, tail): every tour each one finds (closed tours, so cycles), distinct
-    cycles among them, up to symmetry, and ``distinct_full``: the distinct cycles of the
-    full board (every image of those tours, as Phadke's full-board figures count them)."""
+    """The same for Phadke's algorithms on 8×8 (:class:`knightgui_core.studies.phadke.Algorithm`):
+    every closed tour each one finds, the distinct cycles among them, up to symmetry, and
+    ``distinct_full``: the distinct cycles of every image of those tours (Phadke's full-board
+    figures)."""
     t0 = time.perf_counter()
     b = Board(8, 8)
     adj = _adjacency(b)

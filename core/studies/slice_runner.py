@@ -6,16 +6,15 @@ slice of a cell as one task (:func:`cluster_step`), all at once. So:
 
 * every worker must see the spill folder at the same path; one that cannot fails its slice
   in one line naming itself and the folder, and the run stops and removes the folder;
-* a worker process reads one slice at a time, on its threads (at most
-  :data:`MOST_THREADS`); the files are split in as many shares as the most threads of any
-  worker (:func:`slice_threads`); its tables take at most :data:`WORKER_SHARE` of the
-  worker's memory limit and never more than the run's budget;
-* a dead worker's slice runs again elsewhere, removing what it wrote the first time; the
-  files it reads are removed only once the whole cell is done;
-* a slice elsewhere cannot see this process's cancel flag, so it looks for
-  :data:`STOP_FILE` after every round. When the run stops (cancel, Ctrl-C, SIGTERM, a failed
-  slice, a lost cluster), :func:`stop_slices` writes it, waits up to :data:`STOP_WAIT` s
-  until no ``running-c{cell}-s{slice}`` mark is left, and removes the folder.
+* a worker process reads one slice at a time on its threads (at most :data:`MOST_THREADS`;
+  the files have as many shares as the most threads of any worker, :func:`slice_threads`),
+  its tables within :data:`WORKER_SHARE` of the worker's memory limit and the run's budget;
+* a dead worker's slice runs again elsewhere, removing what it wrote; the files it reads are
+  removed only once the whole cell is done;
+* a slice elsewhere cannot see this process's cancel flag, so it looks for :data:`STOP_FILE`
+  after every round. When the run stops (cancel, Ctrl-C, SIGTERM, a failed slice, a lost
+  cluster), :func:`stop_slices` writes it, waits up to :data:`STOP_WAIT` s until no
+  ``running-c{cell}-s{slice}`` mark is left, and removes the folder.
 """
 from __future__ import annotations
 

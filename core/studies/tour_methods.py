@@ -1,12 +1,11 @@
 """Every tour of a board by the faster of two methods: the visited-set counter or the frontier.
 
-``knightgui study count --all-tours`` counts every knight's path either from each start
-square by (square, visited squares) states (:mod:`knightgui_core.studies.all_tours`, at most
-64 squares, any piece and topology) or column by column (:mod:`knightgui_core.frontier`, the
-knight on the plane, any length, closed tours alone if asked). :func:`choose_method` says
-which one ``auto`` takes and why; :func:`frontier_records` gives the frontier's counts in the
-JSON shape of the visited-set study (``undirected_closed_tours``, ``undirected_paths``,
-``totals.tours`` directed, ``totals.closed`` = each closed tour from every start both ways).
+``knightgui study count --all-tours`` counts every knight's path from each start by (square,
+visited squares) states (:mod:`knightgui_core.studies.all_tours`: at most 64 squares, any
+piece and topology) or column by column (:mod:`knightgui_core.frontier`: the knight on the
+plane, any length, closed tours alone if asked). :func:`choose_method` says which one ``auto``
+takes and why; :func:`frontier_records` gives the frontier's counts in the visited-set study's
+JSON shape (``totals.closed``: each closed tour from every start both ways).
 """
 from __future__ import annotations
 
@@ -162,14 +161,13 @@ def run_frontier(rows: int, cols: Sequence[int], *, closed_only: bool = False,
                  scheduler: str | None = None,
                  worker_timeout: float = 60.0) -> FrontierResult:
     """The frontier count of ``rows`` × ``n`` for every ``n`` in ``cols`` (one pass), refused
-    up front with the estimate when the measured state counts say it will not fit
-    (``end_at``: only the paths with that cell as an end, :func:`start_cell`). With a
-    ``spill`` folder, a board whose estimate passes the memory (or ``slices`` above 1) is
-    counted through slices on disk, each cell's slices runner tasks, and ``report`` is told
-    so (and of each cell). ``scheduler``: a Dask scheduler (``tcp://HOST:PORT``, or
-    ``threads`` / ``processes`` for a local cluster) that runs the slices, several at once
-    (:mod:`.slice_runner`: the folder must be one every worker reaches; each slice's
-    ``worker`` and ``threads`` in ``slices``); None or ``local``: one after the other here."""
+    up front when the measured state counts say it will not fit (``end_at``: only the paths
+    with that cell as an end, :func:`start_cell`). With a ``spill`` folder, a board whose
+    estimate passes the memory (or ``slices`` above 1) goes through slices on disk, each
+    cell's slices runner tasks, and ``report`` is told so (and of each cell). ``scheduler``:
+    a Dask scheduler (``tcp://HOST:PORT``, ``threads``, ``processes``) that runs the slices
+    side by side (:mod:`.slice_runner`: every worker must reach the folder; each slice's
+    ``worker`` and ``threads`` in ``slices``); None or ``local``: one after another here."""
     budget = available_memory() if memory_limit is None else int(memory_limit)
     longest = max(cols) if cols else 0
     if spill is not None:

@@ -7,9 +7,8 @@ a group of orders is a *word* of constraints, byte y holding the move types (bit
 t + 1) that must come before type y + 1 in the order, a transitive relation; the group is
 every order that keeps it. A tie branches the word, and only when a walk ends are its orders
 listed, by their lexicographic rank (:func:`_emit`), so the cost is the tie tree plus one
-write per order and start, not a pass over the group at every tie. The version before this
-one, which split the list of orders at each tie, spent 0.43-0.50 s of CPU (both threads) on
-the whole 8×8 analysis; this one 0.12-0.13 s (``bench/orders.py``, docs/figures.md).
+write per order and start, not a pass over the group at every tie (a quarter of the time of
+splitting the list of orders at each tie on 8×8, ``bench/orders.py``).
 """
 from __future__ import annotations
 

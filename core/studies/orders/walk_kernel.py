@@ -80,10 +80,8 @@ def orders_chunk(orders: np.ndarray, last: int, outlets0: np.ndarray, offsets: n
     out_len     int16[k, s]  squares visited by each walk (output)
     out_closed  uint8[k, s]  1 when the walk is complete and ends a knight move from its start
 
-    Serial and GIL-free: :func:`knightgui_core.studies.orders.run_orders` runs slices of the orders on
-    several threads. (Two walks interleaved in one loop were 1.8x faster under numba's
-    ``parallel=True`` but 2.4x slower compiled serially, as the bundle's ahead-of-time build
-    does; one walk at a time is fast in both.)
+    Serial and GIL-free: :func:`knightgui_core.studies.orders.run_orders` runs slices of the
+    orders on threads. One walk at a time: two interleaved are slower compiled ahead of time.
     """
     k = orders.shape[0]
     ns = starts.shape[0]
