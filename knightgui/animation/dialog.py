@@ -1,12 +1,10 @@
 """File ▸ Export animation…: the settings dialog, the export on a thread of its own, and a
-progress dialog with Cancel (knightgui/animation/export.py draws and encodes).
+progress dialog with Cancel (:mod:`knightgui.animation.export` draws and encodes).
 
 :class:`AnimationExporter` is what :class:`knightgui.window.files.FileActions` calls: it asks
-for the settings and the file, runs :func:`~knightgui.animation.export.export_animation` on
-an :class:`ExportThread` (a ``QThread``: the window stays live), shows its frames in a
-``QProgressDialog`` whose Cancel stops it between two frames (no file is left), and says the
-outcome in the status bar or an error dialog. Closing the window cancels a running export and
-waits for its thread.
+for the settings and the file, runs the export on an :class:`ExportThread` (the window stays
+live) whose Cancel stops it between two frames (no file is left), and says the outcome in
+the status bar or an error dialog. Closing the window cancels it and waits for its thread.
 """
 from __future__ import annotations
 
@@ -43,10 +41,8 @@ class AnimationSettings:
 
 
 class AnimationDialog(QDialog):
-    """Which tour it exports (``what``, in words: "the 8×8 open tour from d4 to c6, …"; a
-    line of its own when given), then format, frames a second, moves a frame and size, with
-    a line that says what they will make (frames, pixels, seconds) or why they cannot; OK
-    only when they can."""
+    """The tour exported (``what``, in words), format, frames a second, moves a frame and
+    size, and a line that says what they make or why they cannot (OK only when they can)."""
 
     def __init__(self, tour: Tour, parent: QWidget | None = None,
                  initial: AnimationSettings = AnimationSettings(), what: str = ""):

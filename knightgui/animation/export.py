@@ -1,27 +1,20 @@
 """The construction of a tour as an animated GIF or an MP4 film, without Qt.
 
-Each frame is drawn with numpy as an image of palette indices (one byte a pixel): the board's
-squares, the squares visited so far tinted, the path so far as lines between square centres
-(a vectorised rasteriser: every segment sampled at one point a pixel), the start square and
-the knight's current square. The frames are made one at a time from a canvas that only grows
-(the new squares and segments of each frame are added to it), so drawing never holds more
-than the canvas, the line mask and one frame, whatever the tour's length.
+Each frame is drawn with numpy as an image of palette indices (one byte a pixel): the
+squares, those visited tinted, the path so far (a vectorised rasteriser), the start and the
+knight's square. The frames come one at a time from a canvas that only grows, so drawing
+holds the canvas, the line mask and one frame, whatever the tour's length.
 
-GIF frames are encoded by Pillow (a runtime dependency), MP4
-(H.264) by PyAV (the optional ``video`` extra: ``pip install 'knightgui[video]'``).
-Pillow's GIF writer keeps every frame (one byte a pixel) until the file is closed, so a GIF
-is held to :data:`GIF_PIXEL_BUDGET` pixels over all its frames; MP4 frames are streamed to the
-encoder as they are drawn, with its look-ahead and threads bounded (:data:`MP4_LOOKAHEAD`,
-:data:`MP4_THREADS`) so that its memory follows the frame size only. The memory an export
-needs (:func:`memory_needed`) is checked against the memory available when it is planned,
-and an export that would not fit is refused with the largest size that does.
+GIF frames are encoded by Pillow, which keeps every frame until the file is closed: a GIF
+is held to :data:`GIF_PIXEL_BUDGET` pixels in all. MP4 (H.264) is encoded by PyAV (the
+``video`` extra), streamed, with its look-ahead and threads bounded. The memory an export
+needs (:func:`memory_needed`) is checked when it is planned; one that would not fit is
+refused with the largest size that does.
 
-The file is written through :func:`knightgui_core.system.files.atomic_writer` (a random,
-exclusive temporary file in the same folder, renamed when complete): a refused path, a full
-disk, an encoder's error, a cancel or an interrupt (``KeyboardInterrupt``) leaves no
-temporary file and the target as it was. Every failure is one sentence:
-:class:`AnimationError` for what cannot be made (including an encoder's own error or a lack
-of memory), ``OSError`` (:class:`~knightgui_core.system.files.FileRefused`) for the file.
+The file is written through :func:`knightgui_core.system.files.atomic_writer`: any failure,
+a cancel or ``KeyboardInterrupt`` leaves no temporary file and the target as it was. Every
+failure is one sentence: :class:`AnimationError` for what cannot be made, ``OSError``
+(:class:`~knightgui_core.system.files.FileRefused`) for the file.
 """
 from __future__ import annotations
 
@@ -141,10 +134,9 @@ def _whole(name: str, value: object, lo: int, hi: int) -> int:
 def plan(tour: Tour, fmt: str = "gif", fps: int = FPS_DEFAULT, moves_per_frame: int = 0,
          size: int = SIZE_DEFAULT) -> AnimationPlan:
     """Check the settings against the tour and say what will be made. ``moves_per_frame``
-    0 picks about :data:`TARGET_FRAMES` frames (and, for a GIF, stays in its pixel budget);
-    ``size`` is the longer side in pixels, rounded down to whole squares. An export that
-    would need more memory than is available (:func:`memory_needed`) is refused, naming
-    the largest size that fits."""
+    0 picks about :data:`TARGET_FRAMES` frames (a GIF within its pixel budget); ``size`` is
+    the longer side in pixels, rounded down to whole squares; an export that would not fit
+    in memory is refused, naming the largest size that fits."""
     moves = len(tour.path) - 1 + (1 if tour.closed and len(tour.path) > 1 else 0)
     return plan_moves(fmt, tour.rows, tour.cols, moves, fps, moves_per_frame, size)
 
@@ -152,8 +144,7 @@ def plan(tour: Tour, fmt: str = "gif", fps: int = FPS_DEFAULT, moves_per_frame: 
 def plan_moves(fmt: str, rows: int, cols: int, moves: int, fps: int = FPS_DEFAULT,
                moves_per_frame: int = 0, size: int = SIZE_DEFAULT) -> AnimationPlan:
     """:func:`plan` for a tour of ``moves`` moves on a ``rows`` × ``cols`` board, before
-    the tour is known (a tour visits every square: ``rows * cols - 1`` moves, one more
-    when closed)."""
+    the tour is known."""
     if fmt not in FORMATS:
         raise AnimationError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     fps = _whole("fps", fps, FPS_MIN, FPS_MAX)
@@ -248,10 +239,9 @@ def _thin_pixels(x0, y0, x1, y1) -> tuple[np.ndarray, np.ndarray]:
 def _thick_spans(a0, b0, a1, b1, thick: int, a_size: int, b_size: int
                  ) -> tuple[np.ndarray, np.ndarray]:
     """Segments whose major axis is ``a`` (|da| ≥ |db|) drawn with a ``thick`` square brush,
-    as the pixels (a, b) of one span along ``b`` for each column ``a``: the same pixels as a
-    brush stamped at each of the segment's max(|da|, |db|) + 1 sample points, without the
-    brush's overlaps (the sample points' ``b`` is monotone, so each column's span runs
-    between the samples at the ends of the brush's window). Clipped to the image."""
+    as one span along ``b`` for each column ``a``, clipped to the image: the pixels of the
+    brush stamped at each sample point without its overlaps (the samples' ``b`` is
+    monotone, so a column's span runs between the samples at its window's ends)."""
     lo_off = (thick - 1) // 2               # the brush covers offsets -lo_off .. hi_off
     hi_off = thick - 1 - lo_off
     steps = np.abs(a1 - a0)
@@ -306,10 +296,9 @@ def _segment_batches(x0, y0, x1, y1, width: int, height: int, thick: int = 1
 
 def segment_pixels(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray,
                    width: int, height: int, thick: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """The pixels (ys, xs) of straight segments (x0, y0)–(x1, y1), all at once: each segment
-    is sampled at max(|dx|, |dy|) + 1 evenly spaced points (one pixel thick: in that order),
-    thickened to a ``thick`` square brush, and clipped to the image. The frames draw the
-    same pixels batch by batch (:data:`BATCH_PIXELS`), so their memory stays bounded."""
+    """The pixels (ys, xs) of straight segments (x0, y0)–(x1, y1), all at once: each sampled
+    at max(|dx|, |dy|) + 1 points (one pixel thick: in that order), thickened to a ``thick``
+    square brush and clipped to the image; the frames draw them batch by batch."""
     parts = list(_segment_batches(x0, y0, x1, y1, width, height, thick))
     if not parts:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
@@ -414,13 +403,9 @@ def export_animation(tour: Tour, filename: str | os.PathLike[str], *, fps: int =
                      progress: Callable[[int, int], object] | None = None,
                      cancel: CancelLike = None) -> ExportResult:
     """Write the construction of ``tour`` to ``filename`` (.gif or .mp4). ``progress(done,
-    total)`` is called after each frame; ``cancel`` (the engine's cancel protocol) is asked
-    between frames and stops with :class:`~knightgui_core.system.errors.Cancelled`, leaving
-    no file. Raises :class:`AnimationError` for settings that cannot be met, a missing
-    encoder, an export that would not fit in memory or an encoder's own failure, ``OSError``
-    (:class:`~knightgui_core.system.files.FileRefused`) when the file cannot be written; in
-    every case (and on ``KeyboardInterrupt``) no temporary file is left and an existing
-    ``filename`` is untouched."""
+    total)`` is called after each frame; ``cancel`` is asked between frames and stops with
+    :class:`~knightgui_core.system.errors.Cancelled`. Raises :class:`AnimationError` or
+    ``OSError`` as the module docstring says; no failure leaves a file."""
     fmt = format_of(filename)
     p = plan(tour, fmt, fps, moves_per_frame, size)
     why = missing_encoder(fmt)
@@ -449,10 +434,9 @@ def export_animation(tour: Tour, filename: str | os.PathLike[str], *, fps: int =
 
 
 def _write_gif(fh, renderer: FrameRenderer, progress, cancel) -> None:
-    """The frames through Pillow's GIF writer into ``fh``: Pillow encodes them all in one
-    save, so they are held (one byte a pixel, a copy each: the renderer reuses its frame)
-    until every frame is drawn. Pillow directly, not imageio's plugin: a plugin interrupted
-    while it is made is finalised at interpreter exit and prints a traceback there."""
+    """The frames through Pillow's GIF writer into ``fh``, held (a copy each: the renderer
+    reuses its frame) until the one save. Pillow directly, not imageio's plugin: a plugin
+    interrupted while it is made is finalised at interpreter exit, printing a traceback."""
     from PIL import Image  # here: only an export needs it
     p = renderer.p
     delay = 1000 / p.fps
@@ -469,10 +453,9 @@ def _write_gif(fh, renderer: FrameRenderer, progress, cancel) -> None:
 
 
 def _write_mp4(fh, renderer: FrameRenderer, progress, cancel) -> None:
-    """The frames through PyAV's H.264 encoder into ``fh``, as they are drawn. The container
-    is closed (its trailer written) only when every frame is in; on any failure it is closed
-    quietly, so that nothing of it reports later, and the failure is raised as it came (an
-    ``OSError`` of the file unchanged)."""
+    """The frames through PyAV's H.264 encoder into ``fh``, as they are drawn. On a failure
+    the container is closed quietly (nothing of it reports later) and the failure raised as
+    it came."""
     import av
     p = renderer.p
     codec = "libx264" if "libx264" in av.codecs_available else "h264"

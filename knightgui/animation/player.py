@@ -5,19 +5,15 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from knightgui_core.board.rules import candidates_at
 from knightgui_core.board.squares import Board
-
-try:
-    from knightgui_core.board.rules import candidates_at
-except ImportError:  # pragma: no cover - engine module missing
-    candidates_at = None
 
 FRAME_MS = 30
 
 
 class ConstructionAnimator(QObject):
-    """Plays the construction of a tour on the board move by move (a QTimer on the GUI thread; each
-    frame only moves the drawn end of the path)."""
+    """Plays the construction of a tour on the board (a QTimer on the GUI thread; each frame
+    only moves the drawn end of the path)."""
     frame = Signal(int, int)   # moves shown, total
     finished = Signal()
 
@@ -88,7 +84,7 @@ class ConstructionAnimator(QObject):
         """Moves 1..k on the board, candidates of move k+1."""
         self.view.set_tour(self._path[:k], False, None)
         items = []
-        if candidates_at is not None and k < len(self._path):
+        if k < len(self._path):
             visited_reserved = [int(s) for s in self._reserved if s not in self._path[:k]
                                 and s != self._path[k]]
             try:
