@@ -20,8 +20,7 @@ STATE_LINES = 2
 
 
 def format_seconds(seconds: float) -> str:
-    """A duration as the Timing panel and the status bar both show it: 0.5 ms, 12.3 ms,
-    1.25 s."""
+    """A duration as the Timing panel and the status bar show it: 12.3 ms, 1.25 s."""
     if seconds < 1:
         return f"{seconds * 1000:.1f} ms"
     return f"{seconds:.2f} s"
@@ -32,9 +31,8 @@ def _fmt(n) -> str:
 
 
 def dock_width(*labels: QLabel) -> None:
-    """Each label takes the width its dock has, whatever its text: it wraps there (or is cut,
-    a word longer than the dock), never widening the dock. A long text widened the right-hand
-    docks, which then never narrowed, and the board shrank."""
+    """Each label takes the width its dock has, whatever its text (it wraps there, or is
+    cut): a long text never widens the dock, which would shrink the board."""
     for label in labels:
         label.setSizePolicy(QSizePolicy.Policy.Ignored, label.sizePolicy().verticalPolicy())
 
@@ -89,13 +87,12 @@ class CounterPanel(QWidget):
 
     def show_identity(self, tour) -> None:
         """The canonical id and symmetry of the shown tour (a Tour, or None: "—")."""
-        if tour is None or len(getattr(tour, "path", ())) == 0:
+        if (tour is None or len(getattr(tour, "path", ())) == 0
+                or tour.board.size > self.IDENTITY_MAX_SQUARES
+                or len(tour.path) != tour.board.size):
             _set(self.identity, "—")
             return
         b = tour.board
-        if b.size > self.IDENTITY_MAX_SQUARES or len(tour.path) != b.size:
-            _set(self.identity, "—")
-            return
         sym = symmetry_order(b, tour.path)
         total = 8 if b.rows == b.cols else 4
         text = (f"{canonical_id(b, tour.path)}\n"
@@ -106,8 +103,7 @@ class CounterPanel(QWidget):
         _set(self.identity, text)
 
     def mark_stale(self, why: str):
-        """No counts and no tour id: the controls no longer match the last run (shown in
-        amber)."""
+        """No counts and no tour id: the controls no longer match the last run (in amber)."""
         self.set_counts(state=why, warning=True)
         self.show_identity(None)
 
@@ -124,14 +120,10 @@ class CounterPanel(QWidget):
         extra = "" if stored is None or found is None or stored >= found else \
             f"  ({stored:,} kept for stepping)"
         _set(self.found, _fmt(found) + extra)
-        if exhausted or total is not None:
-            _set(self.total, _fmt(total))
-        else:
-            _set(self.total, "not known yet" if found is not None else "—")
-        if exhausted:
-            _set(self.state, f"{EXHAUSTED_TEXT} — last solution {_fmt(total)}")
-        else:
-            _set(self.state, state or "")
+        _set(self.total, _fmt(total) if exhausted or total is not None else
+             "not known yet" if found is not None else "—")
+        _set(self.state, f"{EXHAUSTED_TEXT} — last solution {_fmt(total)}" if exhausted
+             else state or "")
         self._fit_state()
 
     def _fit_state(self) -> None:
@@ -173,11 +165,8 @@ class TimingPanel(QWidget):
 
     def start(self, what: str):
         """A run began: the clock starts ticking."""
+        self.clear(what)
         self._t0 = time.perf_counter()
-        self._paused_at = None
-        for lab in self.labels.values():
-            lab.setText("—")
-        self.labels["status"].setText(what)
         self._timer.start()
 
     def clear(self, status: str):

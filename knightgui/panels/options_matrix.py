@@ -43,12 +43,9 @@ _DIGITS = ("", "1", "2", "3", "4", "5", "6", "7", "8")
 
 
 class OptionsMatrixModel(QAbstractTableModel):
-    """Column 0 = square of the move, columns 1..7 = options-matrix slots 1..7.
-
-    Setting a matrix stores the array and the square names as they are (no per-cell work: a
-    10,000-row matrix is set in microseconds); a cell's text is read from the array when it
-    is painted, and only visible cells are painted. ``data()`` answers unknown roles at
-    once."""
+    """Column 0 = square of the move, columns 1..7 = options-matrix slots 1..7. The array
+    and the square names are kept as they are (no per-cell work); a cell's text is read
+    when it is painted, and only visible cells are."""
 
     _ALIGN = int(Qt.AlignmentFlag.AlignCenter)
 
@@ -64,8 +61,8 @@ class OptionsMatrixModel(QAbstractTableModel):
     # ----------------------------------------------------------------- data in
     def set_matrix(self, mo: np.ndarray | None, branch: int = 0, squares=None):
         """``mo``: ``int[L+1, 8]`` (row 0 unused, values 0..8); ``squares``: names of moves
-        1..L (kept, not copied). Same number of rows as before (stepping): the cells change
-        in place, which is much cheaper for the view than a model reset."""
+        1..L (kept, not copied). With the same number of rows the cells change in place,
+        much cheaper for the view than a model reset."""
         new = np.zeros((1, 8), dtype=np.int8) if mo is None else np.asarray(mo)
         if new.ndim != 2 or new.shape[1] != 8 or new.shape[0] < 1:
             raise ValueError(f"options matrix: shape (L+1, 8) expected, got {new.shape}")
@@ -117,19 +114,16 @@ class OptionsMatrixModel(QAbstractTableModel):
         """The text, tooltip or colour of a cell (the branch row is highlighted)."""
         if role == _DISPLAY:
             return self.text(index.row(), index.column())
-        if role == _BACKGROUND:
+        if role in (_BACKGROUND, _FONT):
             r, c = index.row(), index.column()
-            filled = c > 0 and self._mo[r + 1, c] != 0
-            if r + 1 == self._branch:
+            filled, branch = c > 0 and self._mo[r + 1, c] != 0, r + 1 == self._branch
+            if role == _FONT:
+                return self._bold if filled or branch else None
+            if branch:
                 return _BRANCH_FILLED if filled else _BRANCH
             return _FILLED if filled else None
         if role == _ALIGNMENT:
             return self._ALIGN
-        if role == _FONT:
-            r, c = index.row(), index.column()
-            if r + 1 == self._branch or (c > 0 and self._mo[r + 1, c] != 0):
-                return self._bold
-            return None
         if role == _TOOLTIP:
             return self.tooltip(index.row(), index.column())
         return None

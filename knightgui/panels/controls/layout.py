@@ -1,20 +1,11 @@
-"""How the controls panel is laid out: its groups of widgets, built once.
+"""How the controls panel is laid out: its groups of widgets, built once, no behaviour.
 
-:class:`ControlsLayout` is the part of :class:`knightgui.panels.controls.panel.ControlsPanel` that
-creates the widgets and their tooltips, group by group, in a scroll area that scrolls only
-up and down: Mode (and, for an exhaustive run, the every-tour box), Board, Squares, then the
-groups of one mode — Warnsdorff rule (single tours), Exhaustive run — and Corner dashes, a
-:class:`~knightgui.panels.controls.section.Section` closed by default whose header says which
-dashes are set. Solve, Cancel and the note sit right under the scroll area, which shrinks
-(and scrolls) when the window is short, so they are always in sight.
-
-A mode's own controls sit in a group of their own, registered in
-:attr:`ControlsLayout.mode_groups` under the flag of the model's
-:class:`~knightgui.request.model.Enabled` that says the mode is on; the panel shows such a group only
-then. A new mode (say, a tour made by hand) adds its flag to ``Enabled`` and its group here.
-Spin boxes and combo boxes take the wheel only when focused (:func:`guard_wheel`), so the
-wheel over the panel scrolls it. The layout holds no behaviour: which field each widget writes
-and how the panel redraws from the model stay in ``controls.py``.
+:class:`ControlsLayout` creates the widgets of
+:class:`knightgui.panels.controls.panel.ControlsPanel` and their tooltips, group by group,
+in a scroll area that scrolls up and down only, with Solve, Cancel and the note always in
+sight below it. A mode's own group is registered in :attr:`ControlsLayout.mode_groups`
+under the flag of :class:`~knightgui.request.model.Enabled` that says the mode is on; the
+panel shows it only then. Boxes take the wheel only when focused (:func:`guard_wheel`).
 """
 from __future__ import annotations
 
@@ -49,8 +40,7 @@ MODES = (("single", "Single tour"), ("exhaustive", "Exhaustive (options matrix)"
 EDGES = (("plane", "plane"), ("cylinder", "cylinder (columns wrap)"),
          ("torus", "torus (rows and columns wrap)"))
 #: the Piece box: every leaper known by name (any other A,B can be typed); one that keeps
-#: the colour of its square (a + b even: the camel, the stag) says so, since it has no tour
-#: of a plane board
+#: its square's colour (a + b even) says so: it has no tour of a plane board
 PIECES = tuple((f"{a},{b}", f"{name} ({a},{b})" + (" — one colour only" if (a + b) % 2 == 0
                                                    else ""))
                for (a, b), name in LEAPER_NAMES.items())
@@ -64,8 +54,7 @@ def _form(g: QWidget) -> QFormLayout:
 
 
 def _combo(tip: str | None = None) -> QComboBox:
-    """A combo box as narrow as a few characters when room is short (long items are cut,
-    never the panel made wider)."""
+    """A combo box as narrow as a few characters when room is short (never widening)."""
     cb = QComboBox()
     cb.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
     cb.setMinimumContentsLength(6)
@@ -159,8 +148,8 @@ class ControlsLayout:
         lay.addWidget(g)
 
     def _build_squares(self, lay: QVBoxLayout) -> None:
-        """The Squares group: start (or, for the tours a symmetry keeps, a line saying they
-        start anywhere), closed tour, end (a closed exhaustive run only)."""
+        """The Squares group: start (or a line for the tours a symmetry keeps, which start
+        anywhere), closed tour, end."""
         g = QGroupBox("Squares")
         f = _form(g)
         self.start = QLineEdit("a8")
@@ -211,8 +200,7 @@ class ControlsLayout:
         lay.addWidget(g)
 
     def _build_dashes(self, lay: QVBoxLayout) -> None:
-        """The Corner dashes group (closed until opened; its header names the dashes set):
-        one box per corner, and the ECD/XCD tail."""
+        """The Corner dashes group (closed until opened): a box per corner, the tail."""
         self.dash_box = g = Section("Corner dashes", "corner dashes: a corner's squares "
                                     "visited in a fixed pattern (A, B or full); click to "
                                     "show or hide them")

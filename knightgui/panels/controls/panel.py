@@ -1,17 +1,12 @@
 """The controls panel: board size, tour kind, squares, rules, dashes, tail; Solve / Cancel.
 
-The panel is a view and editor of a :class:`knightgui.request.model.RequestModel` (``.model``), the
-one source of truth: each widget writes its one field into the model when the user changes
-it (:meth:`ControlsPanel._write`), and the panel redraws every widget from the model when the
-model says what changed (:meth:`ControlsPanel._show`), whoever changed it — the user, the
-window (a tour from a file, a start chosen in the Analysis view) or the settings. What the
-controls offer (end squares, free corners, tails, enabled boxes) comes from the model. The
-panel says at once what is wrong (an impossible board, a bad square) through
-:attr:`ControlsPanel.message`; :meth:`request` returns the model's validated
-:class:`knightgui.request.model.Request` or raises ``ValueError`` with a sentence. The widgets
-themselves are built in :mod:`knightgui.panels.controls.layout`; the panel shows only what
-the run as set uses (:meth:`ControlsPanel._show_groups`), and a closed group's header names
-the values it holds.
+The panel views and edits a :class:`knightgui.request.model.RequestModel` (``.model``), the
+one source of truth: each widget writes its field into the model (:meth:`ControlsPanel._write`)
+and every widget is redrawn from the model when it says what changed
+(:meth:`ControlsPanel._show`), whoever changed it. What is wrong is said at once through
+:attr:`ControlsPanel.message`; only the groups the run uses are shown, and a closed group's
+header names the values it holds. The widgets are built in
+:mod:`knightgui.panels.controls.layout`.
 """
 from __future__ import annotations
 
@@ -117,8 +112,7 @@ class ControlsPanel(ControlsLayout, QWidget):
         return self.model.start_square()
 
     def end_square(self) -> int:
-        """Flat end square; -1 when the run has none (an open tour, single tours, every
-        path)."""
+        """Flat end square; -1 when the run has none (an open tour, single tours, every path)."""
         return self.model.end_square() if self.model.enabled().end else -1
 
     def symmetric_listing(self) -> bool:
@@ -154,11 +148,9 @@ class ControlsPanel(ControlsLayout, QWidget):
         self._write(start=self.board().name(sq))
 
     def set_end(self, sq: int) -> str:
-        """Choose ``sq`` as the square the tour ends on (the board's right-click or
-        shift-click). Only a closed exhaustive run takes an end, so what it needs follows:
-        *closed tour* is ticked, Exhaustive mode is chosen and every-path listing is left.
-        Returns what was done in one line ("" when ``sq`` cannot be the end: no move from
-        the start, said through :attr:`message`)."""
+        """End the tour on ``sq`` (right- or shift-click), ticking what a closed exhaustive
+        run needs; returns what was done in one line ("" when ``sq`` is no move from the
+        start, said through :attr:`message`)."""
         b = self.board()
         name = b.name(sq)
         st = self.model.settings
@@ -271,9 +263,8 @@ class ControlsPanel(ControlsLayout, QWidget):
         self._check()
 
     def _show_groups(self, en: Enabled, every: bool) -> None:
-        """Show what the run as set uses, hide the rest: each mode's group, the every-tour
-        box (exhaustive runs), the end and tail (closed exhaustive runs), the dashes (not for
-        every path); the dashes' header says which are set."""
+        """Show what the run as set uses, hide the rest; the dashes' header says which are
+        set."""
         for flag, group in self.mode_groups.items():
             on = bool(getattr(en, flag))
             group.setEnabled(on)

@@ -1,16 +1,8 @@
-"""Helpers of the controls panel: a group that opens and closes, a scroll area as tall as
-what it holds, and the wheel guard.
-
-* :class:`Section` — a group of form rows under a header button (▸ closed, ▾ open). While it
-  is closed its header shows a one-line summary of what the group holds, so a remembered
-  value that changes what Solve does is never out of sight.
-* :class:`FieldsScroll` — a scroll area that asks for the height of its contents (Qt's own
-  asks for at most 24 lines), so the buttons below it sit right under the last group and the
-  area scrolls, up and down only, when the window is too short.
-* :class:`WheelGuard` — an event filter for spin boxes and combo boxes: the mouse wheel
-  changes one only when it has the keyboard focus; otherwise the wheel event goes on to the
-  scroll area around it, which scrolls. :func:`guard_wheel` installs it (and gives each box
-  ``Qt.StrongFocus``, so the wheel no longer takes the focus either).
+"""Helpers of the controls panel: :class:`Section`, a group of rows that opens and closes
+(closed, its header sums up what it holds, so a value that changes what Solve does is never
+out of sight); :class:`FieldsScroll`, a scroll area as tall as its contents (Qt's asks for
+24 lines at most), scrolling up and down only; and :class:`WheelGuard`, which lets the wheel
+change a box only while it has the focus (else the scroll area scrolls).
 """
 from __future__ import annotations
 
@@ -141,10 +133,9 @@ def guard_wheel(widgets: Iterable[QWidget], guard: WheelGuard) -> None:
 
 
 class SideSpinBox(QSpinBox):
-    """A board side: typing a number over the limit (or 0) is not cut to fewer digits as
-    Qt's spin box does (100000 became 1000); the box keeps what was typed until Enter or
-    focus-out, then takes the nearest allowed side and says so through :attr:`refused`.
-    Keyboard tracking is off, so the board is rebuilt once, not at every digit."""
+    """A board side: a number typed over the limit (or 0) is kept until Enter or focus-out,
+    not cut to fewer digits as Qt's box does, then the nearest allowed side is taken and
+    :attr:`refused` says so. Without keyboard tracking the board is rebuilt once."""
 
     refused = Signal(str)
 
