@@ -1,28 +1,15 @@
 """The solver thread: one QThread owns every numba computation of the window.
 
-Modelled on Qt's Mandelbrot example:
+Modelled on Qt's Mandelbrot example: :meth:`SolverThread.submit` hands over a request and
+returns its generation number at once; a newer request supersedes the running one, which
+sees the restart flag between two bounded chunks (the kernels release the GIL) and drops its
+work (a single solve is one call: its result is dropped). Results and progress are signals
+that carry the generation, so the window ignores an older one. :meth:`SolverThread.stop`
+raises the abort flag and waits for at most one chunk.
 
-* :meth:`SolverThread.submit` hands over a :class:`Request` and returns its generation
-  number at once. A newer request supersedes the running one: the running computation sees
-  the restart flag between two bounded chunks (the kernels release the GIL, so chunks run
-  in parallel with the GUI thread) and drops its work.
-* Results and progress travel as signals that carry the generation number; the window
-  ignores anything from an older generation.
-* :meth:`SolverThread.stop` (used when the window closes) raises the abort flag, wakes the
-  thread and waits for it: at most one chunk.
-
-The single-tour solver (``knightgui_core.walks.solve.solve``) is one call; a superseded solve finishes its
-call and its result is dropped.
-
-Studies (the Analysis view) go through the same pattern: a :class:`StudyRequest` carries the
-study function, which gets a ``progress(done, total)`` callback and a ``cancel()`` callable
-that reads the restart and abort flags; the window's Analysis view owns its own
-``SolverThread``, so a long study never holds up a solve on the board. A cancelled study's
-partial result is still sent (``studyDone``, with the generation it ran under).
-
-A tour by hand (play mode) asks its questions — "can it be finished?", "finish it" — as a
-:class:`PlayRequest` on the board's thread: ``run(cancel)`` gets the same ``cancel()``, a
-newer request (the next move) supersedes it, and the answer comes back as ``playDone``.
+A :class:`StudyRequest` (the Analysis view, on a thread of its own) and a
+:class:`PlayRequest` (a question about a tour by hand) get a ``cancel()`` that reads the
+restart and abort flags; a cancelled study's partial result is still sent (``studyDone``).
 """
 from __future__ import annotations
 
@@ -50,9 +37,8 @@ EMIT_INTERVAL = 0.05
 @dataclass(frozen=True)
 class StudyRequest:
     """One study run: ``run(progress=..., cancel=...)`` returns the study's result;
-    ``progress(done, total)`` may be called often (the thread forwards at most one call every
-    ``EMIT_INTERVAL``), ``cancel()`` is true once the study should stop and return what it
-    has."""
+    ``progress(done, total)`` is forwarded at most every :data:`EMIT_INTERVAL`, ``cancel()``
+    is true once the study should stop and return what it has."""
 
     kind: str
     run: Callable[..., object]
@@ -60,10 +46,9 @@ class StudyRequest:
 
 @dataclass(frozen=True)
 class PlayRequest:
-    """A question about a position played by hand (:mod:`knightgui.play.controller`):
-    ``kind`` (``completions`` or ``finish``), ``path`` (the squares it is about) and
-    ``run(cancel=...)``, which returns the engine's answer or raises ``Cancelled`` when
-    ``cancel()`` turns true."""
+    """A question about a position played by hand: ``kind``, ``path`` (the squares it is
+    about) and ``run(cancel=...)``, which returns the engine's answer or raises
+    ``Cancelled``."""
 
     kind: str
     path: tuple[int, ...]
@@ -232,14 +217,23 @@ class SolverThread(QThread):
         else:
             lister = AllToursLister(req.rows, req.cols, 0 if req.start is None else req.start,
                                     board=req.board())
-        t0 = last = time.perf_counter()
-        batch: list[Packed] = []
+        t0 = time.perf_counter()
 
         def stats(**kw) -> Stats:       # its pruned search counts no dead ends
             return Stats(lister.found, None, lister.nodes, time.perf_counter() - t0,
                          lister.done, **kw)
 
-        for block in kept_path_chunks(lister, req.keep, req.limit, keep_policy.KEEP_BYTES):
+        self._stream(gen, kept_path_chunks(lister, req.keep, req.limit, keep_policy.KEEP_BYTES),
+                     stats, t0, last_progress=False)
+
+    def _stream(self, gen: int, chunks, stats: Callable[..., Stats], t0: float,
+                last_progress: bool) -> None:
+        """Send the solutions kept in ``chunks`` and ``stats()`` at most every
+        :data:`EMIT_INTERVAL`, then the rest (with a last ``stats()`` when
+        ``last_progress``) and the end; nothing more once stopped."""
+        last = t0
+        batch: list[Packed] = []
+        for block in chunks:
             if block is not None:
                 batch.append(block)
             now = time.perf_counter()
@@ -253,6 +247,8 @@ class SolverThread(QThread):
                 return
         if batch:
             self.solutionsFound.emit(gen, fewer_runs(batch))
+        if last_progress:
+            self.progress.emit(gen, stats())
         self.finishedRun.emit(gen, stats(cancelled=False))
 
     def _solve(self, gen: int, req: Request):
@@ -279,31 +275,11 @@ class SolverThread(QThread):
         except Cancelled:
             return
         t0 = time.perf_counter()
-        last = [t0]
-        batch: list[Packed] = []
 
         def stats(**kw) -> Stats:
             return Stats(int(en.solutions), int(en.dead_ends), int(en.forward_moves),
                          time.perf_counter() - t0, bool(en.exhausted), **kw)
 
-        def flush(force=False):
-            now = time.perf_counter()
-            if not force and now - last[0] < EMIT_INTERVAL:
-                return
-            last[0] = now
-            if batch:
-                self.solutionsFound.emit(gen, fewer_runs(batch))
-                batch.clear()
-            self.progress.emit(gen, stats())
-
         # what is kept and how the search is chunked: knightgui_core.tietree.keep_policy
-        for block in kept_solution_chunks(en, req.keep, req.limit, keep_policy.KEEP_BYTES):
-            if block is not None:
-                batch.append(block)
-            flush()
-            if self._should_stop():
-                break
-        if self._should_stop():
-            return
-        flush(force=True)
-        self.finishedRun.emit(gen, stats(cancelled=False))
+        self._stream(gen, kept_solution_chunks(en, req.keep, req.limit, keep_policy.KEEP_BYTES),
+                     stats, t0, last_progress=True)
