@@ -94,9 +94,12 @@ class PlayModel:
 
     def set_verdict(self, path: tuple[int, ...], verdict: Verdict) -> bool:
         """Keep a verdict computed elsewhere when it is about this path (False: dropped)."""
+        return self._keep(path, "_verdict", verdict)
+
+    def _keep(self, path: tuple[int, ...], name: str, value: object) -> bool:
         if tuple(path) != tuple(self._path):
             return False
-        self._verdict = verdict
+        setattr(self, name, value)
         self._tell("answer")
         return True
 
@@ -308,11 +311,7 @@ class PlayModel:
 
     def set_answer(self, path: tuple[int, ...], answer: Completions | None) -> bool:
         """Keep ``answer`` when it is about this path (False: dropped)."""
-        if tuple(path) != tuple(self._path):
-            return False
-        self._answer = answer
-        self._tell("answer")
-        return True
+        return self._keep(path, "_answer", answer)
 
     # -------------------------------------------------------------- saving
     def to_dict(self) -> dict[str, Any]:
