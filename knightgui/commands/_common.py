@@ -117,15 +117,10 @@ def write_above(bar: Any, stream: Any, line: str) -> None:
 
 
 class Activity:
-    """What a long command says on stderr while it works: a tqdm bar only when stderr is a
-    terminal, nothing at all with ``--json`` (``quiet``).
-
-    * :meth:`say` — one line above the bar; on a pipe or in a log only a line said
-      ``always`` (a stage that takes minutes or gigabytes);
-    * :meth:`start`, :meth:`show`, :meth:`close` — the bar of one stage; one that cannot
-      report starts with ``tick``: a thread redraws it every second, so its clock runs.
-
-    A line or bar that cannot be written is dropped: progress never ends the command."""
+    """What a long command says on stderr while it works: lines (:meth:`say`) and the tqdm bar
+    of one stage at a time (:meth:`start`, :meth:`show`, :meth:`close`), a bar only when
+    stderr is a terminal, nothing at all with ``--json`` (``quiet``). A line or bar that
+    cannot be written is dropped: progress never ends the command."""
 
     #: seconds between two redraws of the bar
     MININTERVAL = 0.2
@@ -143,7 +138,7 @@ class Activity:
 
     def say(self, line: str, always: bool = False) -> None:
         """``line`` on stderr (above the bar when one is drawn): on a terminal, or with
-        ``always`` anywhere; nothing when quiet."""
+        ``always`` (a stage of minutes or gigabytes) on a pipe too; nothing when quiet."""
         if self.quiet or not (self.tty or always):
             return
         write_above(self._bar, self.stream, line)

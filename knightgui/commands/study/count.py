@@ -6,16 +6,13 @@
     knightgui study count --size 9 --scheduler tcp://HOST:8786
     knightgui study count --size 8 --lengths --json       # dead ends by length, too
 
-Strict rule, no dashes, open tours, every tie followed. Starts that a symmetry of the board
-maps onto each other are counted once. Beside the counts: the exact probability that a walk
-breaking every tie uniformly at random completes a tour (P(success)) and a closed one. Each
-worker thread keeps a transposition table (``--table-mb``, default a quarter of the
-machine's memory shared by its cores; ``--no-table`` walks every node).
+Strict rule, no dashes, open tours, every tie followed; starts a symmetry of the board maps
+onto each other are counted once. Beside the counts: the exact probability that a walk
+breaking every tie uniformly at random completes a tour (P(success)) and a closed one.
 
-``--distinct`` lists every tour again after the count, to compare them: before it starts, a
-line on stderr says how many tours that is and roughly what it costs (a line also on a pipe
-or in a log when it is minutes or gigabytes), and on a terminal a bar shows each of its three
-steps — listing the tours, sorting them, giving each its canonical form — unless ``--json``.
+``--distinct`` lists every tour again after the count to compare them: a line on stderr says
+first what that costs (on a pipe too when it is minutes or gigabytes), and on a terminal a
+bar shows its three steps (listing, sorting, canonical forms) unless ``--json``.
 """
 from __future__ import annotations
 
@@ -44,8 +41,8 @@ from knightgui_core.system.text import duration_text, size_text
 
 
 def add_parser(studies) -> None:
-    """``knightgui study count``: every Warnsdorff tour from each start (or every tour with ``--all-
-    tours``)."""
+    """``knightgui study count``: every Warnsdorff tour from each start (``--all-tours``: every
+    tour)."""
     p = studies.add_parser("count", help="count every Warnsdorff tour (strict rule, every tie "
                            "followed, open) from each start square: tours, closed, dead ends")
     p.add_argument("--size", metavar="N", help="an N×N board")

@@ -9,18 +9,11 @@
         --slices 8 --scheduler tcp://HOST:8786       # the slices on a Dask cluster
 
 ``--method auto`` (default) takes the visited-set counter on small boards and on other
-boards and pieces, the frontier count (column by column, any length) elsewhere, and says
-which in the output and in the JSON (``method``, ``method_reason``). ``--starts a1,c3``
-counts the directed paths from those starts alone, by the same choice (the frontier forces
-each start to be an end of the path; ``per_start`` in the JSON, each start's
-``closed`` twice the board's closed tours). ``--closed-only`` skips
-the open paths (frontier only). ``--cols-from A --cols-to B`` counts ``rows`` × A … B in one
-frontier pass: a table, and ``boards`` in the JSON. ``--spill DIR`` keeps the states on disk
-in slices, each a runner task: one after the other on this machine, or with ``--scheduler``
-several at once on a Dask cluster's workers (DIR must be a folder every worker sees at the
-same path; each slice's ``worker`` in the JSON's ``slices``). A spilled count keeps its
-progress in its folder in DIR when it stops, and the same command goes on from there
-(``--help`` of ``--spill``; :mod:`knightgui_core.frontier.run_folder`).
+boards and pieces, the frontier count elsewhere, and says which (``method`` and
+``method_reason`` in the JSON). ``--starts`` counts the directed paths from those starts
+(the frontier forces each start to be an end of the path, so each start's ``closed`` is
+twice the board's closed tours). The options' ``--help`` says the rest; a spilled count's
+folder: :mod:`knightgui_core.frontier.run_folder`.
 """
 from __future__ import annotations
 

@@ -2,12 +2,9 @@
 progress bar, Ctrl-C.
 
 A study's ``add_parser`` calls :func:`add_runner_options`; its ``run`` builds its tasks and
-calls :func:`run_study`, which opens the store (a bad file, or a read-only one missing some
-tasks: exit 2, one line), picks the scheduler (``--scheduler``, else
-``$KNIGHTGUI_SCHEDULER``, else this machine), draws a bar on a terminal without ``--json``,
-and on Ctrl-C, SIGTERM or SIGHUP leaves at once (exit 130, 143, 129) with one line saying
-how many tasks the store keeps. A cluster that loses its scheduler, or has no worker for
-``--worker-timeout`` seconds, ends the study with exit 2.
+calls :func:`run_study`: a bad store (or a read-only one missing some tasks), a lost
+scheduler or no worker for ``--worker-timeout`` seconds is one line and exit 2; Ctrl-C,
+SIGTERM or SIGHUP leave at once (exit 130, 143, 129) saying how many tasks the store keeps.
 """
 from __future__ import annotations
 
@@ -47,24 +44,19 @@ def worker_timeout_of(args) -> float:
     return float(positive_int("--worker-timeout", value, 1, 86_400))
 
 
-def open_store(path: str | None):
-    """The :class:`~knightgui_core.run.store.ResultStore` at ``path`` (None: no store);
-    :class:`CliError` with one line when the file is not usable."""
-    if path is None:
-        return None
-    from knightgui_core.run.store import ResultStore, StoreError
-    with cli_errors(StoreError, prefix="--store: "):
-        return ResultStore(path)
-
-
 @contextmanager
 def open_study_store(args) -> Iterator[Any]:
-    """The study's store (``--store``; None without one), opened once ``--scheduler`` and
+    """The study's :class:`~knightgui_core.run.store.ResultStore` (``--store``; None without
+    one; :class:`CliError` when the file is not usable), opened once ``--scheduler`` and
     ``--worker-timeout`` are checked (a malformed address leaves no new file behind), closed
     on leaving the ``with``."""
     scheduler_of(args)
     worker_timeout_of(args)
-    store = open_store(getattr(args, "store", None))
+    store = None
+    if getattr(args, "store", None) is not None:
+        from knightgui_core.run.store import ResultStore, StoreError
+        with cli_errors(StoreError, prefix="--store: "):
+            store = ResultStore(args.store)
     try:
         yield store
     finally:

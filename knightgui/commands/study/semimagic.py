@@ -6,19 +6,13 @@
     knightgui study semimagic --symmetry half-turn --census --store census.sqlite --json
 
 Numbered along the tour, every row and every column adds up to the same total (260 on 8×8).
-``--symmetry half-turn`` searches the closed tours the half turn keeps (the squares k and
-k+N/2 opposite), numbered from every start in both directions; without it the search is over
-every open path (or closed tour, ``--closed-only``). Each search starts from one square of
-each orbit of the board's symmetries, so every tour it can find is found up to symmetry.
-Exit 0 with a tour, 1 when none exists (proved: every start exhausted) or none was found
-within ``--seconds`` / ``--max-nodes`` (said which), 2 for bad input; Ctrl+C stops it and
-prints how far it got. ``--census`` runs every start square as a task of the study runner
-(``--store`` keeps each finished one, so a rerun resumes; ``--scheduler`` for a cluster) and
-counts the tours up to symmetry. docs/structure.md has the measured times.
-
-On a terminal (and without ``--json``) a first line on stderr says what is searched, from how
-many start squares and within which limits, and a bar shows the nodes searched, their rate,
-the time so far and the tours found; a pipe or a file gets the results alone.
+Each search starts from one square of each orbit of the board's symmetries, so every tour it
+can find is found up to symmetry; ``--census`` runs each start as a runner task (``--store``
+resumes, ``--scheduler`` for a cluster) and counts the tours up to symmetry. Exit 0 with a
+tour, 1 when none exists (proved) or none was found within ``--seconds`` / ``--max-nodes``
+(said which), 2 for bad input; Ctrl+C stops it and prints how far it got. On a terminal
+without ``--json`` a line on stderr says what is searched and a bar shows the nodes and the
+tours found. docs/structure.md has the measured times.
 """
 from __future__ import annotations
 
