@@ -39,6 +39,15 @@ def path_is_tour(path: np.ndarray, rows: int, cols: int, closed: bool) -> int:
 
 
 @njit
+def _is_move(nbr: np.ndarray, a: int, b: int) -> bool:
+    """Whether square ``b`` is one move of the neighbour table ``nbr`` (int32[N, k]) from ``a``."""
+    for t in range(nbr.shape[1]):
+        if nbr[a, t] == b:
+            return True
+    return False
+
+
+@njit
 def path_is_tour_table(path: np.ndarray, nbr: np.ndarray, closed: bool) -> int:
     """:func:`path_is_tour` for any board and piece: each step must be a move of the
     neighbour table ``nbr`` (int32[N, 8], -1 none) and ``path`` (int32[N]) must visit each
@@ -52,19 +61,8 @@ def path_is_tour_table(path: np.ndarray, nbr: np.ndarray, closed: bool) -> int:
         if s < 0 or s >= n or seen[s]:
             return 0
         seen[s] = 1
-        if k > 0:
-            p = path[k - 1]
-            ok = False
-            for t in range(nbr.shape[1]):
-                if nbr[p, t] == s:
-                    ok = True
-            if not ok:
-                return 0
-    if closed and n > 1:
-        ok = False
-        for t in range(nbr.shape[1]):
-            if nbr[path[n - 1], t] == path[0]:
-                ok = True
-        if not ok:
+        if k > 0 and not _is_move(nbr, path[k - 1], s):
             return 0
+    if closed and n > 1 and not _is_move(nbr, path[n - 1], path[0]):
+        return 0
     return 1

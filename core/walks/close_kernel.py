@@ -14,11 +14,9 @@ Search, per step:
    closest (in knight moves, estimated) to the other end, with a cheap reversal breaking
    ties, sometimes (1 in 4) a random one, and never the rotation that undoes the last one.
 
-Every step keeps a valid Hamiltonian path, so a run that runs out of steps still returns one.
-Cost per step: the length of the reversed segment (at most N); the greedy pull of the ends
-towards each other keeps the number of steps near the ends' distance on typical Warnsdorff
-paths. The solver (knightgui_core.walks.solve) uses it on moderate boards and falls back to the linear-time
-construction (knightgui_core.construct.huge) otherwise.
+Every step keeps a Hamiltonian path, so a run out of steps still returns one. A step costs
+the length of the reversed segment (at most N); pulling the ends together keeps the steps
+near the ends' distance on typical Warnsdorff paths.
 
 Source: L. Pósa, "Hamiltonian circuits in random graphs", Discrete Mathematics 14 (1976)
 359–364 (rotation–extension).
@@ -27,16 +25,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..board.validate_kernel import _is_move
 from ..system.jit import njit
 from ..system.rng_kernel import new_state, xorshift64
-
-
-@njit
-def _adjacent(nbr, a, b):
-    for t in range(nbr.shape[1]):
-        if nbr[a, t] == b:
-            return True
-    return False
 
 
 @njit
@@ -88,7 +79,7 @@ def repair_closed_kernel(nbr: np.ndarray, cols: int, path: np.ndarray, max_steps
     for step in range(max_steps + 1):
         a = path[0]
         z = path[n - 1]
-        if _adjacent(nbr, a, z):
+        if _is_move(nbr, a, z):
             return 1
         if step == max_steps:
             break
@@ -98,14 +89,14 @@ def repair_closed_kernel(nbr: np.ndarray, cols: int, path: np.ndarray, max_steps
             w = nbr[z, t]
             if w >= 0:
                 i = pos[w]
-                if i < n - 2 and _adjacent(nbr, path[i + 1], a):
+                if i < n - 2 and _is_move(nbr, path[i + 1], a):
                     stats[1] += n - 1 - i
                     _reverse(path, pos, i + 1, n - 1)
                     return 1
             w = nbr[a, t]
             if w >= 0:
                 j = pos[w]
-                if j > 1 and _adjacent(nbr, path[j - 1], z):
+                if j > 1 and _is_move(nbr, path[j - 1], z):
                     stats[1] += j
                     _reverse(path, pos, 0, j - 1)
                     return 1

@@ -8,8 +8,7 @@ forward moves as wanted), so the window can watch it one move at a time
 :mod:`knightgui_core.walks.hand.finish`): the search never takes back a square of that path.
 
 The search's input is a :class:`SearchTask` and its state a :class:`SearchArrays`, both
-built once by the caller; numba only, arrays and ints (and those records of them) in, arrays
-and ints out.
+built once by the caller; numba only.
 """
 from __future__ import annotations
 
@@ -17,6 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..board.validate_kernel import _is_move
 from ..system.jit import njit
 from ..system.rng_kernel import new_state, xorshift64
 from .table_walk_kernel import table_outlets
@@ -162,15 +162,8 @@ def backtrack_begin_from(task: SearchTask, prefix: np.ndarray, search: SearchArr
     last = prefix[k - 1]
     if k < free.shape[0]:
         ncand[k - 1] = table_rank(last, nbr, cols, squares, rule, cand[k - 1], key[k - 1])
-    st[BT_DEPTH] = k
-    st[BT_NODES] = 0
-    st[BT_BEST] = k
-    st[BT_FOUND] = 0
-    st[BT_OVER] = 0
-    st[BT_BACKED] = 0
-    st[BT_DEAD] = 0
-    st[BT_LOW] = k
-    st[BT_FLOOR] = k
+    st[:] = 0
+    st[BT_DEPTH] = st[BT_BEST] = st[BT_LOW] = st[BT_FLOOR] = k
 
 
 @njit
@@ -199,12 +192,7 @@ def backtrack_run(task: SearchTask, node_budget: int, max_moves: int,
             if not closed:
                 st[BT_FOUND] = 1
                 break
-            last = path[depth - 1]
-            closes = False
-            for t in range(8):
-                if nbr[last, t] == start:
-                    closes = True
-            if closes:
+            if _is_move(nbr, path[depth - 1], start):
                 st[BT_FOUND] = 1
                 break
             st[BT_DEAD] += 1
@@ -261,9 +249,8 @@ def table_backtrack_walk(nbr: np.ndarray, cols: int, start: int, closed: bool, t
     """Depth-first search over Warnsdorff-ordered candidates (:func:`table_rank`) on the
     board of ``nbr``, with an explicit stack and a node budget; returns the squares on the
     path. ``stats`` int64[3]: nodes expanded, deepest depth, 1 when ``path`` holds a tour
-    (closed: its last square is a move from ``start``). Arguments as in
-    :func:`table_greedy_walk` and :func:`knightgui_core.walks.backtrack_kernel.backtrack_walk`.
-    """
+    (closed: its last square is a move from ``start``); the other arguments as in
+    :func:`knightgui_core.walks.table_walk_kernel.table_greedy_walk`."""
     size = nbr.shape[0]
     task = SearchTask(nbr, cols, start, closed, tie, order_pos, seed, score)
     search = SearchArrays(np.ones(size, dtype=np.uint8), np.empty(size, dtype=np.int32),

@@ -23,12 +23,10 @@ in a transposition table (:class:`Positions`; linear probing, a square of -1 mar
 slot; inserts stop at three quarters full) with their two counts: finishes, and finishes
 that end a move from the path's first square.
 
-The search is resumable: :func:`completions_begin` fills the state, :func:`completions_run`
-goes on for at most ``max_nodes`` forward moves and returns, so the wrapper asks for
-cancellation and looks at the clock between chunks. Their state travels in three records the
-wrapper builds once (:class:`FreeSquares`, :class:`Branches`, :class:`Positions`) and the
-counters ``st``. numba only; arrays and ints (and those records of them) in, arrays and ints
-out; the wrapper checks the path and sizes every array.
+The search is resumable (:func:`completions_begin`, then :func:`completions_run` for at most
+``max_nodes`` forward moves at a time); its state is three records the wrapper builds once
+(:class:`FreeSquares`, :class:`Branches`, :class:`Positions`) and the counters ``st``.
+numba only; the wrapper checks the path and sizes every array.
 """
 from __future__ import annotations
 
@@ -36,6 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ...board.validate_kernel import _is_move
 from ...system.jit import njit
 
 #: fields of the state ``st`` (int64[CS_FIELDS])
@@ -244,15 +243,6 @@ def _store(key: np.uint64, sq: int, o: int, c: int, tkey: np.ndarray, tsq: np.nd
 
 
 @njit
-def _is_move(a: int, b: int, nbr: np.ndarray) -> bool:
-    """Whether ``b`` is one move from ``a``."""
-    for t in range(8):
-        if nbr[a, t] == b:
-            return True
-    return False
-
-
-@njit
 def _add(frame: np.ndarray, depth: int, o: int, c: int, st: np.ndarray) -> bool:
     """Add a finished subtree's ``o`` finishes (``c`` of them closed) to the counts of level
     ``depth``; False, with the run marked done by overflow, when ``o`` would not fit."""
@@ -280,12 +270,10 @@ def completions_begin(nbr: np.ndarray, colour: np.ndarray, prefix: np.ndarray,
     path, cand, frame, seen, near, stack = branches
     tsq = table.square
     n = nbr.shape[0]
-    for i in range(st.shape[0]):
-        st[i] = 0
+    st[:] = 0
     st[CS_TWO_COLOURS] = 1 if two_colours else 0
     st[CS_COUNT] = 1 if count else 0
-    for i in range(tsq.shape[0]):
-        tsq[i] = -1
+    tsq[:] = -1
     bits[0] = np.uint64(0)
     for s in range(n):
         free[s] = 1
@@ -318,15 +306,13 @@ def completions_begin(nbr: np.ndarray, colour: np.ndarray, prefix: np.ndarray,
         st[CS_DONE] = 1
         st[CS_FOUND] = 1
         st[CS_OPEN] = 1
-        st[CS_CLOSED] = 1 if _is_move(last, prefix[0], nbr) else 0
+        st[CS_CLOSED] = 1 if _is_move(nbr, last, prefix[0]) else 0
         return
     if not _viable(last, nbr, colour, free, outlets, flist, seen, near, stack, st):
         st[CS_DONE] = 1
         return
     frame[root, 0] = _order(last, nbr, free, outlets, cand[root])
-    frame[root, 1] = 0
-    frame[root, 2] = 0
-    frame[root, 3] = 0
+    frame[root, 1:] = 0
 
 
 @njit
@@ -362,7 +348,7 @@ def completions_run(nbr: np.ndarray, colour: np.ndarray, max_nodes: int, squares
             known = False
             if nf == 0:
                 o = np.int64(1)
-                c = np.int64(1) if _is_move(u, first, nbr) else np.int64(0)
+                c = np.int64(1) if _is_move(nbr, u, first) else np.int64(0)
                 known = True
                 if st[CS_FOUND] == 0:
                     st[CS_FOUND] = 1
