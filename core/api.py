@@ -15,13 +15,12 @@ camel ``(1, 3)``…) go wherever the engine takes them; a function that takes on
 on the plane says so with an :class:`~knightgui_core.system.errors.InputError`.
 
 The studies (:func:`count_warnsdorff_tours`, :func:`count_tours` and the ``study_*``
-functions) run as tasks of :mod:`knightgui_core.run.runner`. ``client`` picks where:
-``None`` runs them embedded, on this machine's cores in this process; a
-``distributed.Client`` runs them on its cluster (the caller keeps and closes it); a string
-is a scheduler's address (``tcp://HOST:8786``) or ``threads`` / ``processes`` for a local
-Dask cluster. ``store`` (a file name, or an open
-:class:`~knightgui_core.run.store.ResultStore`) keeps each finished task, so the same call
-again reads them back instead of computing them.
+functions) run as tasks of :mod:`knightgui_core.run.runner`. ``client`` picks where: ``None``
+runs them embedded, on this machine's cores in this process; a ``distributed.Client`` on its
+cluster (the caller keeps and closes it); a string is a scheduler's address
+(``tcp://HOST:8786``) or ``threads`` / ``processes`` for a local Dask cluster. ``store`` (a
+file name, or an open :class:`~knightgui_core.run.store.ResultStore`) keeps each finished
+task, so the same call again reads them back instead of computing them.
 
 Errors: bad input raises :class:`~knightgui_core.system.errors.InputError` (a
 ``ValueError``) with one sentence; a cluster or store that cannot serve raises

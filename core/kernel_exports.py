@@ -1,14 +1,12 @@
 """The kernels that Python code calls, for the ahead-of-time build of the bundle.
 
-In development every kernel is JIT-compiled by numba (``knightgui_core.system.jit``). The bundle instead
-ships one compiled extension module, ``knightgui_aot``, built by ``packaging/build_aot.py``
+In development numba JIT-compiles every kernel (``knightgui_core.system.jit``); the bundle
+ships one extension module instead, ``knightgui_aot``, built by ``packaging/build_aot.py``
 with ``numba.pycc``: it needs neither numba nor LLVM at run time, which keeps the bundle
-small. Each name listed in :data:`EXPORTS` becomes the function ``<module>__<name>`` of that
-extension; helpers called only from other kernels are compiled into their callers.
-
-An ahead-of-time function has exactly one signature, so each exported kernel must always be
-called with the same argument types. :func:`knightgui_core.warmup.exercise_all` calls every
-one of them through the public API; the build reads the signatures it leaves behind, and
+small. Each name in :data:`EXPORTS` becomes the function :func:`symbol` of that extension;
+helpers called only from other kernels are compiled into their callers. An ahead-of-time
+function has exactly one signature: :func:`knightgui_core.warmup.exercise_all` calls every
+export through the public API, the build reads the signatures it leaves behind, and
 ``tests/core/test_kernel_exports.py`` checks that each export was compiled exactly once.
 """
 from __future__ import annotations

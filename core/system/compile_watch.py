@@ -9,6 +9,7 @@ importing numba.
 """
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from typing import Any
@@ -59,10 +60,8 @@ class CompileClock:
         """Stop listening to numba."""
         if self._listener is not None:
             from numba.core import event
-            try:
+            with contextlib.suppress(ValueError):
                 event.unregister("numba:compile", self._listener)
-            except ValueError:
-                pass
             self._listener = None
 
 

@@ -2,10 +2,8 @@
 now, for a read that comes a little later (LLVM's ``llvm.prefetch``, read, keep in all
 levels). It changes no result, only when the memory arrives.
 
-``prefetch_row(arr, row)`` is a numba intrinsic under the JIT and in the ahead-of-time build
-(``packaging/build_aot.py`` compiles with numba, so a bundled kernel carries the
-instruction); in the bundle's Python, where numba is absent, it is a function that does
-nothing (no compiled kernel calls it from there).
+``prefetch_row(arr, row)`` is a numba intrinsic, so the bundle's ahead-of-time kernels carry
+the instruction too; in the bundle's Python, where numba is absent, it does nothing.
 """
 from __future__ import annotations
 

@@ -7,13 +7,11 @@ reads stage names on stdin, one a line, and answers each with a line ``done NAME
 stages from the front (:meth:`take`), the helpers from the back, one at a time, so they meet
 in the middle whatever the stages cost. A stage someone waits for goes first on both ends: the
 caller takes the first one wanted, a helper the last one wanted that nobody runs yet, so two
-stages a feature needs compile side by side. A stage a helper has done is in the kernel cache: the
-caller runs it too, and then only loads what the helper compiled.
-
-A helper that fails a stage, dies or cannot start gives its stage back to the caller; the
-caller never waits for a helper that is gone. :meth:`close` (also at interpreter exit) ends
-the helpers; one mid-compile leaves no half-written cache entry (numba writes each file under
-a temporary name and renames it).
+stages a feature needs compile side by side. The caller runs a stage a helper has done too,
+loading it from the kernel cache. A helper that fails a stage, dies or cannot start gives its
+stage back to the caller, which never waits for a helper that is gone. :meth:`close` (also
+at interpreter exit) ends the helpers; one mid-compile leaves no half-written cache entry
+(numba writes each file under a temporary name and renames it).
 """
 from __future__ import annotations
 
