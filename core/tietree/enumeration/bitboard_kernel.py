@@ -2,18 +2,15 @@
 one search loop (:func:`knightgui_core.tietree.enumeration.enumerate_kernel.search`), five
 small operations (:data:`BITS`) bound into its copies in place of the array state's.
 
-Same rules, same records' shape: :class:`BitTables`, read and never written, and
-:class:`BitState`, written in place, with ``path``, ``options``, ``ties`` and ``scalars`` as
-in :mod:`knightgui_core.tietree.enumeration.enumerate_kernel`; but instead of the scores
-the board is ``board_at`` uint64[L + 1, 2]: ``board_at[k]`` = (unvisited squares, reserved
-ones included; candidates = unvisited and not reserved) once number k is placed, held in the
-loop's two registers. The outlets of a square c are ``popcount(attacks[c] & unvisited)``
-with ``attacks`` uint64[N] the knight attack masks; ``dashed`` and ``ends`` (uint64) are
-the dashed approach cells and the squares where number L may stand. A backtrack to number
-kb just reads ``board_at[kb]``: nothing is undone square by square (bench/enumerate.py:
-6× the array state's solutions a second on a8→c7); candidates are walked bit by bit
-(``trailing_zeros``) and ``slot`` int8[N, N] gives each one's slot in ``onward[q]``. Its tie
-rule is :func:`knightgui_core.tietree.enumeration.search_rule_kernel.tied_slots_bits`.
+The records :class:`BitTables` (read, never written) and :class:`BitState` (written in place)
+hold ``path``, ``options``, ``ties`` and ``scalars`` as in
+:mod:`knightgui_core.tietree.enumeration.enumerate_kernel`; instead of the scores the board is
+``board_at`` uint64[L + 1, 2]: (unvisited squares, reserved ones included; candidates =
+unvisited and not reserved) once number k is placed, held in the loop's two registers. A
+square's outlets are ``popcount(attacks[c] & unvisited)``, and a backtrack to number kb just
+reads ``board_at[kb]``, nothing undone square by square (bench/enumerate.py: 6× the array
+state's solutions a second on a8→c7). The tie rule is
+:func:`knightgui_core.tietree.enumeration.search_rule_kernel.tied_slots_bits`.
 """
 from __future__ import annotations
 
@@ -26,10 +23,8 @@ from ...system.jit import njit, specialise
 from .enumerate_kernel import NO_LIMIT, Collected, counts_of, got_and_event, no_visit, search, visit
 from .search_rule_kernel import ones, tied_slots_bits
 
-# The same codes and slots as knightgui_core.tietree.enumeration.enumerate_kernel, written out
-# here on purpose: numba's on-disk cache of this file does not notice edits to another module,
-# so constants imported from there could go stale. tests/core/test_enumerate.py checks that
-# both agree.
+# enumerate_kernel's codes and slots, written out: numba's cache of this file does not notice
+# edits to another module (tests/core/test_enumerate.py checks that both agree)
 SOLUTION, EXHAUSTED, BUDGET = 1, 2, 3
 PH_RUNNING, PH_LEAF, PH_DONE = 0, 1, 2
 ST_K, ST_PHASE, ST_SOLUTIONS, ST_DEAD_ENDS, ST_FORWARD = 0, 1, 2, 3, 4

@@ -1,7 +1,6 @@
 """The kernel state of one enumeration (:class:`Engine`): board tables, dash plan and the
-numba arrays of the search, with the calls that advance it.
-:class:`knightgui_core.tietree.enumeration.enumerator.Enumerator` is the public face; this module holds
-what it drives, so that each stays short.
+numba arrays of the search, with the calls that advance it, behind
+:class:`knightgui_core.tietree.enumeration.enumerator.Enumerator`.
 """
 from __future__ import annotations
 
@@ -32,10 +31,9 @@ class Engine:
     """The kernel state of one algorithm: the two records every kernel call takes,
     ``tables`` (read only) and ``state`` (written in place), of the array state
     (:class:`~knightgui_core.tietree.enumeration.enumerate_kernel.Tables`, ``State``) or the
-    bitboard (``BitTables``, ``BitState``), made once and passed as they are; no Python
-    objects inside the hot loop. ``bits=None`` picks the bitboard kernel when the board has
-    at most 64 squares. ``cancel`` (optional) is asked between the stages that build the tables
-    (each one pass over the board, about 0.1 s at 2000×2000) and raises :class:`Cancelled`."""
+    bitboard (``BitTables``, ``BitState``; ``bits=None``: on at most 64 squares).
+    ``cancel`` is asked between the stages that build the tables (each about 0.1 s at
+    2000×2000) and raises :class:`Cancelled`."""
 
     def __init__(self, board: Board, start: int, chain: tuple, dashed: tuple, bits=None,
                  cancel: CancelLike = None):

@@ -1,14 +1,11 @@
 """Phadke's exhaustive enumeration as a resumable numba state machine (docs/spec.md §4, §5).
 
-Every Warnsdorff tie is followed: the highest tied move type is taken and the other tied
-types are kept in the options matrix row of the current number; after a solution or a dead
-end the search goes back to the highest number with a stored option. The whole state lives
-in arrays, so ``advance_kernel`` can stop after any number of forward moves and continue
-later with exactly the same results.
-
-Two records travel through every kernel (``N`` squares, ``L`` numbers the search places):
-:class:`Tables`, what the search reads and never writes, and
-:class:`State`, what it writes (:func:`new_state`). Their fields:
+Every Warnsdorff tie is followed: the highest tied move type is taken, the others are kept
+in the options matrix row of the current number, and after a solution or a dead end the
+search goes back to the highest number with a stored option. The state lives in arrays, so
+``advance_kernel`` stops after any number of forward moves and continues with the same
+results. Two records travel through every kernel (``N`` squares, ``L`` numbers placed):
+:class:`Tables`, read and never written, and :class:`State`, written (:func:`new_state`):
 
 * ``neighbours`` int32[N, 8]: square reached by move type t+1, or -1 (``Board.neighbours``).
 * ``onward`` int32[N, 8]: the on-board neighbours of each square, ascending move type;
@@ -26,10 +23,9 @@ Two records travel through every kernel (``N`` squares, ``L`` numbers the search
 * ``ties`` int32[L + 1]: numbers whose options-matrix row is not empty, ascending.
 * ``scalars`` int64[ST_SIZE]: the counters and the position, slots ``ST_*``.
 
-The search loop, :func:`search`, is written once here for both state layouts and every
-use: the array state above is its default layout, the bitboard of boards of at most 64
-squares (:mod:`knightgui_core.tietree.enumeration.bitboard_kernel`, its own records) binds
-its own five operations in place of this module's; the tie rule of both is in
+The search loop, :func:`search`, is written once for both state layouts and every use: the
+bitboard of at most 64 squares (:mod:`knightgui_core.tietree.enumeration.bitboard_kernel`)
+binds its own five operations in place of this module's; the tie rule of both is in
 :mod:`knightgui_core.tietree.enumeration.search_rule_kernel`.
 """
 from __future__ import annotations
@@ -241,26 +237,21 @@ def search(tables: Any, state: Any, max_steps: int, max_solutions: int, out: tup
     """The tie-tree search, the one loop in source for every state layout and every use:
     at most ``max_steps`` forward moves and ``max_solutions`` solutions; returns
     solutions · 4 + the last event (SOLUTION when it stopped at the last solution it was
-    allowed, EXHAUSTED, BUDGET). The loop reads the knight's moves of ``tables``
-    (``neighbours``, ``onward``, ``move_type``) and writes ``path``, ``options``, ``ties``,
-    ``scalars`` of ``state``, as in the module docstring; the rest of both records is the
-    layout's own, read and written only by its operations: ``held`` (the layout's two
-    registers at the start), ``ends_here`` (may number L stand here), ``tie_mask`` (the
-    tie rule: which slots tie), ``back_to`` (undo down to a number) and ``step_to`` (take a
-    square). At each solution (in ``path[1..L]``, its branch in
+    allowed, EXHAUSTED, BUDGET). It reads the knight's moves of ``tables`` and writes
+    ``path``, ``options``, ``ties``, ``scalars`` of ``state``; the rest of both records is the
+    layout's, touched only by its operations: ``held`` (its two registers at the start),
+    ``ends_here`` (may number L stand here), ``tie_mask`` (the tie rule), ``back_to`` (undo
+    down to a number) and ``step_to`` (take a square). At each solution (its branch in
     ``scalars[ST_SOL_BRANCH]``) ``visit(state, got, carry, out)`` writes into ``out`` and
     returns the next ``carry``.
 
-    This template is never run itself: each use is a copy by
-    :func:`knightgui_core.system.jit.specialise` with its layout and visitor bound and
-    written into it (``inline="always"``): the array state's operations are this module's,
-    the bitboard's :data:`knightgui_core.tietree.enumeration.bitboard_kernel.BITS`; the
-    visitors :func:`no_visit` (count, step), :func:`visit` (collect),
-    ``stream_kernel.copy_row``, ``keep_kernel.write_delta``: one loop for every use, as fast as
-    a hand-kept loop per use (``bench/enumerate.py``). The count
-    by states (``counting/count_kernel.py``) is a loop of its own: no options matrix, its
-    ties kept as two-word sets and closed once their subtree is done (the table's visitor
-    needs that); its ``count_loop`` gives the fold onto this loop, measured slower."""
+    Never run itself: each use is a copy by :func:`knightgui_core.system.jit.specialise`
+    with its layout (this module's operations, or
+    :data:`knightgui_core.tietree.enumeration.bitboard_kernel.BITS`) and its visitor
+    (:func:`no_visit`, :func:`visit`, ``stream_kernel.copy_row``, ``keep_kernel.write_delta``)
+    written in: as fast as a hand-kept loop per use (``bench/enumerate.py``). The count by
+    states (``counting/count_kernel.py``) keeps a loop of its own: folded onto this one it
+    was measured slower."""
     if max_solutions < 1:
         return BUDGET
     nbr, nl, ntype = tables.neighbours, tables.onward, tables.move_type
@@ -357,11 +348,9 @@ _advance = specialise(search, "advance_array", visit=no_visit)
 @njit
 def advance_kernel(tables: Tables, state: State, max_steps: int,
                    stop_on_solution: bool) -> int:
-    """Run at most ``max_steps`` forward moves. Returns SOLUTION (only when
-    ``stop_on_solution``; the solution is in ``state.path[1..L]``), EXHAUSTED or BUDGET.
-
-    The records as in the module docstring; ``state`` is updated in place. :func:`search`
-    on the array state with nothing done at a solution."""
+    """Run at most ``max_steps`` forward moves of :func:`search` on the array state,
+    ``state`` updated in place. Returns SOLUTION (only when ``stop_on_solution``; the
+    solution is in ``state.path[1..L]``), EXHAUSTED or BUDGET."""
     r = _advance(tables, state, max_steps, 1 if stop_on_solution else NO_LIMIT, (),
                  np.int64(0))
     return r % 4
@@ -382,11 +371,9 @@ def counts_of(st: np.ndarray, ev: int) -> np.ndarray:
 @njit
 def count_kernel(tables: Tables, dashed_mask: np.ndarray, reserved_mask: np.ndarray,
                  start: int, L: int, max_steps: int) -> np.ndarray:
-    """Enumerate one algorithm without building any Python object.
-
-    Returns int64[4] = (solutions, dead ends, forward moves, exhausted 0/1); stops after
-    ``max_steps`` forward moves (use a huge value to run to the end). ``tables`` as in
-    :func:`advance_kernel`, the rest as in :func:`new_state`."""
+    """Enumerate one algorithm from scratch without building any Python object, for at most
+    ``max_steps`` forward moves: int64[4] = (solutions, dead ends, forward moves, exhausted
+    0/1). The arguments as in :func:`new_state`."""
     key, path, mo, ties, st = new_state(tables, dashed_mask, reserved_mask, start, L)
     ev = advance_kernel(tables, State(key, path, mo, ties, st), max_steps, False)
     return counts_of(st, ev)

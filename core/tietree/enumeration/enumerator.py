@@ -6,10 +6,9 @@
 >>> en.count()["solutions"]          # the rest of the run, totals since the start
 14258
 
-The state lives in numba arrays (:mod:`knightgui_core.tietree.enumeration.enumerate_kernel`, bitboard twin
-:mod:`knightgui_core.tietree.enumeration.bitboard_kernel` for boards of at most 64 squares); ``advance`` does
-bounded
-work and can be called again to continue, so results never depend on chunk sizes.
+The state lives in numba arrays (:mod:`knightgui_core.tietree.enumeration.enumerate_kernel`,
+or :mod:`knightgui_core.tietree.enumeration.bitboard_kernel` on at most 64 squares);
+``advance`` does bounded work and continues, so results never depend on chunk sizes.
 """
 from __future__ import annotations
 
@@ -95,12 +94,10 @@ class Enumerator:
 
     def __init__(self, rows: int = 8, cols: int = 8, start="a8", end=None, dashes=None,
                  tail=None, *, bits=None, cancel: CancelLike = None, board: Board | None = None):
-        """``cancel`` (optional, a callable): asked between the stages of building the
-        tables of a large board; when it returns true, :class:`Cancelled` is raised (the
-        window's solver thread uses it to drop a superseded request within a fraction of a
-        second at 2000×2000). ``board`` (optional): a :class:`Board` to use instead of the
-        knight on the plane of ``rows`` × ``cols`` (a cylinder, a torus, another leaper;
-        dashes and tails are the knight's on the plane only)."""
+        """``cancel`` (optional): asked between the stages of building a large board's tables,
+        :class:`Cancelled` raised when true (a superseded request dropped within a fraction
+        of a second at 2000×2000). ``board`` (optional): a :class:`Board` instead of the
+        knight on the plane of ``rows`` × ``cols`` (dashes and tails are the plane's only)."""
         self.board = b = _board(rows, cols) if board is None else board
         if not b.is_classic and (tail or any(v not in (None, "off")
                                              for v in (dashes or {}).values())):
@@ -258,8 +255,8 @@ class Enumerator:
                             self.options_replay())
 
     def options_replay(self) -> OptionsReplay:
-        """What rebuilds the options matrix of any solution of this enumeration from its
-        path (:class:`knightgui_core.tietree.enumeration.replay.OptionsReplay`; made once, safe to share)."""
+        """What rebuilds any solution's options matrix from its path
+        (:class:`knightgui_core.tietree.enumeration.replay.OptionsReplay`; made once, shared)."""
         if self._replay is None:
             self._replay = self.engine.replay()
         return self._replay

@@ -1,13 +1,11 @@
 """Checks that keep the enumeration kernels inside their arrays.
 
 The kernels (:mod:`knightgui_core.tietree.enumeration.enumerate_kernel`,
-:mod:`knightgui_core.tietree.enumeration.bitboard_kernel`)
-trust their state: a damaged ``st``, ``path``, ``mo`` or ``ties`` makes them index outside
-their arrays. :func:`check_state` accepts a saved state only when it is one the search itself
-could have reached (the path is a knight's walk from the start, the options matrix and tie
-list agree, the scores or bitboards are what the path implies), so every index the kernels
-compute from it stays in range. :func:`at_solution` says whether the state stands on a
-solution (what :meth:`Enumerator.current_solution` may read).
+:mod:`knightgui_core.tietree.enumeration.bitboard_kernel`) trust their state.
+:func:`check_state` accepts a saved state only when the search itself could have reached it
+(a knight's walk from the start, options matrix and tie list agreeing, the scores or
+bitboards the path implies), so every index they compute stays in range. :func:`at_solution`
+says whether the state stands on a solution.
 
 :data:`BYTES_PER_SQUARE` is the measured peak of building an :class:`Enumerator` (about 293
 bytes per square at 1000×1000 with ``tracemalloc``, plus the kernel state) rounded up.

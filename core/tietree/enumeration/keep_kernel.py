@@ -1,31 +1,24 @@
 """Solutions of the exhaustive enumeration, written compactly as they are found (numba).
 
-The window keeps the solutions it finds for stepping back and forth. Copying each
-solution's whole path and dense options matrix out of the search and packing them afterwards
-costs more than finding it, so these kernels run the search and, at each solution, write
-only what changed since the previous one.
+The window keeps the solutions it finds for stepping back and forth. Copying each whole path
+and options matrix out of the search costs more than finding it, so these kernels write, at
+each solution, only what changed since the previous one.
 
 Consecutive solutions share everything below their *branch* row ``b`` (the lowest number the
-search backtracked to in between): path numbers ``1..b`` and options-matrix rows ``0..b-1``
-are unchanged. So solution ``i`` is stored as ``frm[i] = b`` and
-``squares[sptr[i]:sptr[i+1]]``, its free squares ``path[b+1..L]`` (positions ``b..L-1`` of
-the tour): one byte a square when ``wide == 0`` (boards of at most 256 squares), two
-little-endian bytes when ``wide == 1`` (at most 65,536), four when ``wide == 2``; its branch
-number goes to ``branch[i]``. The search writes them through a :class:`Deltas` record. The
-options matrix is not written: it follows from the path
+search backtracked to in between). So solution ``i`` is stored as ``frm[i] = b`` and
+``squares[sptr[i]:sptr[i+1]]``, its squares ``path[b+1..L]`` (positions ``b..L-1`` of the
+tour): one byte a square when ``wide == 0`` (boards of at most 256 squares), two little-endian
+bytes when ``wide == 1`` (at most 65,536), four when ``wide == 2``; its branch number goes to
+``branch[i]`` (a :class:`Deltas` record). The options matrix follows from the path
 (:mod:`knightgui_core.tietree.enumeration.options_kernel` rebuilds it when a solution is shown).
+Every ``key_every``-th solution (by its 1-based number) and the first of each call are stored
+whole (``frm = 0``), so any solution is rebuilt from the nearest such *key* solution before it
+(:class:`knightgui.solutions.SolutionStore`).
 
-Every ``key_every``-th solution (by its 1-based number) and the first of each call are
-stored whole (``frm = 0``), so any solution is rebuilt from the nearest such *key* solution
-before it (:class:`knightgui.solutions.SolutionStore`).
-
-Both kernels are the search loop of
-:func:`knightgui_core.tietree.enumeration.enumerate_kernel.search`, copied by
-:func:`knightgui_core.system.jit.specialise` with :func:`write_delta` bound as what it does at
-a solution (written into the loop, so the search never leaves it for a solution), on the array
-state and on the bitboard (boards of at most 64 squares).
-``tests/gui/test_solutions.py`` checks both against
-:meth:`knightgui_core.tietree.enumeration.enumerator.Enumerator.first`.
+Both kernels are copies of :func:`knightgui_core.tietree.enumeration.enumerate_kernel.search`
+by :func:`knightgui_core.system.jit.specialise` with :func:`write_delta` written in as the
+visitor, on the array state and on the bitboard. ``tests/gui/test_solutions.py`` checks both
+against :meth:`knightgui_core.tietree.enumeration.enumerator.Enumerator.first`.
 """
 from __future__ import annotations
 

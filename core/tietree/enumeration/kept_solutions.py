@@ -1,6 +1,5 @@
 """The compact form of a run of enumeration solutions (:class:`CompactBlock`, joined with
-:func:`join_blocks`), in a module of its own so that the window can name it without loading
-the numba kernels."""
+:func:`join_blocks`), apart so that the window can name it without loading the kernels."""
 from __future__ import annotations
 
 from dataclasses import dataclass

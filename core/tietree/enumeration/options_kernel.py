@@ -1,20 +1,14 @@
 """The options matrix of one enumeration solution, rebuilt from its path (numba).
 
-The window keeps only the squares of the solutions it finds
-(:mod:`knightgui_core.tietree.enumeration.keep_kernel`)
-and rebuilds a solution's options matrix when it is shown. The matrix follows from the path:
-at number k the search stood on ``path[k]`` with the squares ``path[1..k]`` taken; the moves
-tied for the best Warnsdorff score there are the same as when the search first came there,
-the highest tied slot was taken first, and a backtrack takes the highest stored option
-next. So while ``path[k + 1]`` is the move in slot ``s``, the row of number k holds exactly
-the tied move types of the slots below ``s``, ascending — what the search's own ``mo[k]``
-holds at that solution (column 0, the search's option count, is left 0).
-
-Both kernels walk the path forward and ask the search's own tie rule at each number:
-:func:`knightgui_core.tietree.enumeration.enumerate_kernel.tied_slots` (the array state) and
-:func:`knightgui_core.tietree.enumeration.bitboard_kernel.tied_slots_bits` (bitboards), written into them
-(``inline="always"``), so the search and its replay cannot choose differently.
-``tests/core/test_options_replay.py`` checks them against the search's matrices.
+The window keeps only the squares of its solutions
+(:mod:`knightgui_core.tietree.enumeration.keep_kernel`) and rebuilds a matrix when it is shown.
+At number k the search stood on ``path[k]`` with ``path[1..k]`` taken, so the moves tied
+there are the ones it met first; it took the highest tied slot first and a backtrack takes
+the highest stored option next, so while ``path[k + 1]`` is the move in slot ``s``, row k holds
+the tied move types of the slots below ``s``, ascending: the search's own ``mo[k]`` at that
+solution (column 0 left 0). Both kernels ask the search's own tie rule
+(``tied_slots``, ``tied_slots_bits``, written in), so the replay cannot choose differently
+(``tests/core/test_options_replay.py``).
 """
 from __future__ import annotations
 

@@ -1,12 +1,10 @@
 """The options matrix of an enumeration's solution, rebuilt from the solution's path.
 
-The window keeps only the squares of the solutions it finds and asks an
-:class:`OptionsReplay` (made by
-:meth:`knightgui_core.tietree.enumeration.enumerator.Enumerator.options_replay`)
-for the matrix of the one it shows: a walk along the path with the search's own scores
-(:mod:`knightgui_core.tietree.enumeration.options_kernel`), microseconds on 8×8. The replay reads only the
-enumeration's fixed tables (which no search writes) and a start state of its own, so it may
-be used from any thread while the search goes on.
+The window keeps only the squares of its solutions and asks an :class:`OptionsReplay` (from
+:meth:`knightgui_core.tietree.enumeration.enumerator.Enumerator.options_replay`) for the
+matrix of the one it shows: a walk along the path with the search's own scores
+(:mod:`knightgui_core.tietree.enumeration.options_kernel`), microseconds on 8×8. It reads only
+fixed tables and a start state of its own, so any thread may use it while the search goes on.
 """
 from __future__ import annotations
 

@@ -1,9 +1,8 @@
 """What a search has counted so far: :class:`SearchCounts`, the one type for the concept.
 
-The enumeration engine's counters (:attr:`knightgui_core.tietree.enumeration.engine.Engine.counters`) and
-the totals of :meth:`knightgui_core.tietree.enumeration.enumerator.Enumerator.count` are this typed value.
-It also reads as the mapping it replaced (``counts["solutions"]``, ``dict(counts)``, JSON),
-so files and callers that took the old dict keep working.
+The counters of :attr:`knightgui_core.tietree.enumeration.engine.Engine.counters` and the
+totals of :meth:`knightgui_core.tietree.enumeration.enumerator.Enumerator.count`; it reads as
+a mapping too (``counts["solutions"]``, ``dict(counts)``, JSON), as files and callers expect.
 
 >>> c = SearchCounts(solutions=3, dead_ends=5, forward_moves=40, exhausted=True)
 >>> c.solutions, c["dead_ends"], sorted(c)

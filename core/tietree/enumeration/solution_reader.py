@@ -1,14 +1,12 @@
-"""Solutions files read back: the files
-:func:`knightgui_core.tietree.enumeration.solution_writer.write_solutions` writes
-(``.npy``, ``.csv``, ``.json``; formats described there) opened as a :class:`SolutionFile`.
-Every file is opened through the safe reader (:mod:`knightgui_core.system.files`: a regular file
-only, never a FIFO or device). A ``.npy`` file is memory-mapped (any size, read on demand)
-after its header alone is read and checked: the board it declares (at most :data:`MAX_SIDE` a
-side, one solution's arrays within the memory available) and the bytes it declares against
-the file's size, before anything of that size is allocated. CSV and JSON files are read whole,
-up to the reader's size limit and only when the memory parsing takes is available; JSON
-within the nesting limit, every index and branch a whole number in range. Every damaged,
-hostile or foreign file is one :class:`~knightgui_core.board.dash.EnumerationError`.
+"""Solutions files read back: what
+:func:`knightgui_core.tietree.enumeration.solution_writer.write_solutions` writes (``.npy``,
+``.csv``, ``.json``) opened as a :class:`SolutionFile`, through the safe reader
+(:mod:`knightgui_core.system.files`: a regular file only). A ``.npy`` file is memory-mapped
+after its header alone is read and checked: the board (at most :data:`MAX_SIDE` a side, one
+solution's arrays within the memory available) and the bytes it declares against the file's
+size. CSV and JSON files are read whole, within the reader's size limit and the memory
+parsing takes; JSON within the nesting limit, every index and branch a whole number in range.
+Every damaged, hostile or foreign file is one :class:`~knightgui_core.board.dash.EnumerationError`.
 """
 from __future__ import annotations
 

@@ -1,28 +1,24 @@
-"""Enumeration solutions streamed to a file as they are found, with flat memory, and read
-back one at a time.
+"""Enumeration solutions streamed to a file as they are found, with flat memory.
 
 Formats (by the file's extension):
 
 ``.npy`` (binary, the fast one)
-    A NumPy ``.npy`` file (``numpy.lib.format`` version 1.0) holding an array of shape
-    ``(count, rows, cols)``: solution ``i`` is its board of move numbers 1..N (row 0 = rank 1,
-    as :meth:`knightgui_core.board.tour.Tour.numbers`). The dtype is the smallest unsigned integer
-    that holds N (``uint8`` up to 255 squares: 64 bytes per 8×8 solution). Why this format:
-    it is documented and stable, read by ``numpy.load`` with no other dependency (Parquet
-    would add pyarrow, about 100 MB, for no gain on fixed-size records), its records have a
-    fixed size so the header can be written first and rewritten with the final count at the
-    end, and ``numpy.load(..., mmap_mode="r")`` steps through millions of solutions without
-    reading them all. The header has a fixed size (:data:`NPY_HEADER_BYTES`); a file whose
-    writer was killed holds count 0 (and stays a temporary file: the safe writer only renames
-    a finished file).
+    A NumPy ``.npy`` file (``numpy.lib.format`` 1.0) of shape ``(count, rows, cols)``:
+    solution ``i`` is its board of move numbers 1..N (row 0 = rank 1, as
+    :meth:`knightgui_core.board.tour.Tour.numbers`), in the smallest unsigned dtype that holds
+    N (``uint8`` up to 255 squares). Documented, stable and read by ``numpy.load`` alone
+    (Parquet would add pyarrow, about 100 MB); fixed-size records let the header go first and
+    be rewritten with the count at the end, and ``mmap_mode="r"`` steps through millions of
+    solutions. The header has a fixed size (:data:`NPY_HEADER_BYTES`); a killed writer leaves
+    count 0 in a temporary file (the safe writer renames only a finished file).
 ``.csv``
     ``solution,branch,path`` with the path as space-separated square names.
 ``.json``
     ``{"format": "knightgui-enumeration", ..., "solutions_listed": [{"index", "branch",
     "path": [[col, row], ...]}, ...], "solutions": ..., ...}``; counters after the list.
 
-Every format is written through :func:`knightgui_core.system.files.atomic_writer` (temporary file,
-fsync, rename) in blocks: the memory used does not grow with the number of solutions.
+Every format is written in blocks through :func:`knightgui_core.system.files.atomic_writer`
+(temporary file, fsync, rename): memory does not grow with the number of solutions.
 """
 from __future__ import annotations
 
@@ -132,9 +128,9 @@ class _Rows:
     """Text rows built with numpy only (no Python step per solution): every row is laid out
     in a fixed-width byte array (constants, the decimal digits of the fields, the tokens of
     the path padded with NUL bytes), then the NUL bytes are squeezed out. ``layout`` is a
-    list of ``bytes`` constants, field numbers (``int``, a column of ``fields``) and one
-    ``None`` for the path. Each token starts with its separator; the first token's is
-    dropped."""
+    list of ``bytes`` constants, field numbers (0: the solution's number from ``first``, 1:
+    its branch) and one ``None`` for the path. Each token starts with its separator; the
+    first token's is dropped."""
 
     def __init__(self, tokens: list[bytes], layout: list):
         w = max(len(t) for t in tokens)
@@ -143,8 +139,9 @@ class _Rows:
             self.table[i, :len(t)] = np.frombuffer(t, dtype=np.uint8)
         self.layout = layout
 
-    def rows(self, paths: np.ndarray, fields: np.ndarray) -> bytes:
+    def rows(self, paths: np.ndarray, first: int, branches: np.ndarray) -> bytes:
         g = len(paths)
+        fields = np.stack([np.arange(first, first + g), branches], axis=1)
         parts = []
         for item in self.layout:
             if item is None:
@@ -206,8 +203,7 @@ class _CsvWriter:
                          [0, b",", 1, b"," + q, None, q + b"\n"])
 
     def write(self, first: int, paths: np.ndarray, branches: np.ndarray) -> None:
-        fields = np.stack([np.arange(first, first + len(paths)), branches], axis=1)
-        self.f.write(self.rag.rows(paths, fields))
+        self.f.write(self.rag.rows(paths, first, branches))
 
     def close(self, counters: dict) -> None:
         pass
@@ -227,8 +223,7 @@ class _JsonWriter:
         self.started = False
 
     def write(self, first: int, paths: np.ndarray, branches: np.ndarray) -> None:
-        fields = np.stack([np.arange(first, first + len(paths)), branches], axis=1)
-        data = self.rag.rows(paths, fields)
+        data = self.rag.rows(paths, first, branches)
         self.f.write(data if self.started else data[1:])     # no comma before the first
         self.started = True
 

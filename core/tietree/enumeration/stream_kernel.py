@@ -1,22 +1,16 @@
-"""Solutions copied out in blocks for streaming: the path only (no options matrix), so a
-solution costs ``L`` int32 copies. The search runs in
-:func:`knightgui_core.tietree.enumeration.enumerate_kernel.search`, the loop written once for
-every use, with :func:`copy_row` bound as what it does at a solution (``inline="always"``:
-written into the loop); each state layout has its copy from
-:func:`knightgui_core.system.jit.specialise` (the array state's operations, or the
-bitboard's, :data:`knightgui_core.tietree.enumeration.bitboard_kernel.BITS`), which stops
-after ``max_solutions`` solutions or ``max_steps`` forward moves. :func:`collect_paths` and
-:func:`collect_paths_bits` are its entries.
+"""Solutions copied out in blocks for streaming: the path only (no options matrix), ``L``
+int32 copies a solution. Each layout's copy of
+:func:`knightgui_core.tietree.enumeration.enumerate_kernel.search` (by
+:func:`knightgui_core.system.jit.specialise`) has :func:`copy_row` written in as its visitor
+and stops after ``max_solutions`` solutions or ``max_steps`` forward moves.
 
-Arguments (``N`` squares, ``L`` numbers the search places): the two records of each layout,
-as documented in :mod:`knightgui_core.tietree.enumeration.enumerate_kernel` and
-:mod:`knightgui_core.tietree.enumeration.bitboard_kernel`; ``out_path`` int32[>=
-max_solutions, >= N] receives ``path[1..L]`` of each solution in row ``i`` (or, when
-``as_numbers``, the move numbers: ``out_path[i, path[j]] = j`` for j = 1..L, the other
-entries left as they are); ``out_branch`` int64[>= max_solutions] its branch number.
-Returns int64[2] = (solutions copied, last event). The public wrapper
-(:func:`knightgui_core.tietree.enumeration.solution_writer.solution_blocks`) checks the
-shapes.
+Arguments of :func:`collect_paths` and :func:`collect_paths_bits` (``N`` squares, ``L``
+numbers placed): the layout's two records; ``out_path`` int32[>= max_solutions, >= N] gets
+``path[1..L]`` of each solution in row ``i`` (with ``as_numbers`` the move numbers instead:
+``out_path[i, path[j]] = j`` for j = 1..L, the other entries left as they are);
+``out_branch`` int64[>= max_solutions] its branch number. Returns int64[2] = (solutions
+copied, last event). The wrapper
+(:func:`knightgui_core.tietree.enumeration.solution_writer.solution_blocks`) checks shapes.
 """
 from __future__ import annotations
 

@@ -1,15 +1,10 @@
 """Watching the search: Phadke's exhaustive enumeration one forward move at a time.
 
-:class:`SearchWatch` drives an :class:`knightgui_core.tietree.enumeration.enumerator.Enumerator` with a
-budget of one forward move per call and says what each move did (:class:`WatchStep`): the
-number and square the knight stands on now, the squares tied with it that the options matrix
-keeps for later, whether the search first backed up (after a dead end or a solution) and to
-which number, whether the move completed a tour. The window plays these steps at a chosen
-speed; :meth:`SearchWatch.state` hands the search over to run on at full speed from exactly
-where the watch stands, so turning the watch off gives the same solutions as never watching.
-
-A step costs one kernel call (a few µs), so a watch can run at 10,000 moves a second on any
-board the enumeration takes.
+:class:`SearchWatch` drives an :class:`knightgui_core.tietree.enumeration.enumerator.Enumerator`
+one forward move a call and says what the move did (:class:`WatchStep`), for the window to play
+at a chosen speed; :meth:`SearchWatch.state` hands the search over to run on at full speed
+from where the watch stands, so watching never changes the solutions. A step is one kernel
+call (a few µs): 10,000 moves a second on any board the enumeration takes.
 """
 from __future__ import annotations
 
