@@ -1,30 +1,24 @@
 """Counting every knight's path from a start, not only Warnsdorff's (a dynamic program).
 
-The number of ways to finish a path depends only on the knight's square and the set of
-unvisited squares, so the count is a dynamic program over those states: a depth-first search
-whose finished nodes are kept in a table (the layout of
-:mod:`knightgui_core.tietree.counting.memo_kernel`: the whole key in each entry, so a collision can only
-miss) and added at once when met again. Cuts keep the search among states that can still
-finish (``d(u)``: the unvisited neighbours of an unvisited square ``u``; the knight's square is
-visited):
+The ways to finish a path depend only on the knight's square and the unvisited squares, so
+the count is a depth-first search whose finished nodes are kept in a table (the layout of
+:mod:`knightgui_core.tietree.counting.memo_kernel`: the whole key in each entry, so a collision
+can only miss) and added at once when met again. Cuts keep it among states that can still
+finish (``d(u)``: the unvisited neighbours of an unvisited square ``u``):
 
 * one square left: the path ends there if the knight reaches it, else nowhere;
-* with two or more left, a square of degree 0 is dead: the knight could only step onto it and
-  stop with squares still unvisited;
+* with two or more left, a square of degree 0 is dead;
 * a square of degree 1 is the path's last square unless it is the very next one, so three of
   them, or two that the knight cannot step onto now, and the state is dead;
 * a knight with no unvisited neighbour is stuck.
 
-(A test of whether the unvisited squares still form one piece was measured too: on 5×8 it
-removed 3 % of the nodes and cost more than it saved.) The degrees of the unvisited squares,
-and how many have 0 and 1, are kept up to date move by move (eight squares a move), so the
-cuts cost a look at the knight's neighbours, not a pass over the board.
+(A test that the unvisited squares still form one piece removed 3 % of the nodes on 5×8 and
+cost more than it saved.) The degrees, and how many are 0 and 1, follow move by move (eight
+squares a move), so a cut costs a look at the knight's neighbours, not a pass over the board.
 
-The count works on boards of at most 64 squares, one machine word of unvisited squares (the
-two-word search of the lister, :mod:`knightgui_core.tietree.alltours.alltours_list_kernel`, reaches
-128 squares and uses :func:`_visit` and :func:`_dead` below).
-
-Arrays of :func:`count_all` (``N`` squares, at most 64):
+The count takes at most 64 squares, one word of unvisited squares (the lister's two-word
+search, :mod:`knightgui_core.tietree.alltours.alltours_list_kernel`, reaches 128 with
+:func:`_visit` and :func:`_dead` below). Arrays of :func:`count_all` (``N`` squares):
 
 * ``att``   uint64[N]  the piece's moves from each square, one bit a square.
 * ``q``     int64[N + 1], ``free`` uint64[N + 1], ``pend`` uint64[N + 1], ``acc``
@@ -39,6 +33,7 @@ import numpy as np
 
 from ...system.jit import njit, trailing_zeros
 from ..counting.memo_kernel import KEY_BITS, _bucket, _find, _slot_for
+from ..enumeration.bitboard_kernel import popcount
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
@@ -157,11 +152,7 @@ def count_all(att: np.ndarray, n: int, start: int, q: np.ndarray, free: np.ndarr
     cnt = np.zeros(2, dtype=np.int64)
     for u in range(n):
         if u != start:
-            m = att[u] & f
-            d = 0
-            while m:
-                m &= m - _ONE
-                d += 1
+            d = popcount(att[u] & f)
             deg[u] = d
             if d <= 1:
                 cnt[d] += 1

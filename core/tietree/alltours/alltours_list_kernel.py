@@ -1,20 +1,17 @@
 """Listing every knight's path from a start, a block at a time (the all-tours stepping).
 
-The search of :mod:`knightgui_core.tietree.alltours.alltours_kernel` without its table (its push step
-is a deliberate copy of the count's: sharing it through numba's ``inline="always"`` broke the
-bundle's ahead-of-time build, and a plain call cost the count about a quarter of its speed;
-``tests/core/test_all_tours_list.py`` keeps the copies honest against the count and a plain
-search) (a table adds up
-counts; a list needs each path): a depth-first search over the unvisited squares, cut where an
-unvisited square can no longer be reached (the same two cuts, with the same degree
-bookkeeping), that stops when it has written ``want`` paths or expanded ``budget`` nodes and
-resumes from where it stopped on the next call. Paths come in the order of the squares'
-indices at each level, so the listing is the same on every run.
+The search of :mod:`knightgui_core.tietree.alltours.alltours_kernel` without its table (a
+table adds up counts; a list needs each path): a depth-first search over the unvisited
+squares with the same two cuts and degree bookkeeping, that stops after ``want`` paths or
+``budget`` expanded nodes and resumes there on the next call. Paths come in the order of the
+squares' indices at each level, the same on every run. Its push step is a deliberate copy of
+the count's: sharing it through ``inline="always"`` broke the bundle's ahead-of-time build, and
+a plain call cost the count a quarter of its speed (``tests/core/test_all_tours_list.py``
+holds the copies to the count and a plain search).
 
-Arrays (``N`` squares, at most 128): ``att`` uint64[N, 2], the knight attack masks (two
-words); the search's state, owned by the caller between calls, is a :class:`ListSearch`;
-``paths`` int32[want, N] is filled with the paths found this call, from row 0, and ``out``
-int64[2] gets the paths written and the nodes expanded this call.
+Arrays (``N`` squares, at most 128): ``att`` uint64[N, 2], the knight attack masks; the
+search's state between calls is a :class:`ListSearch`; ``paths`` int32[want, N] gets this
+call's paths from row 0, and ``out`` int64[2] the paths written and the nodes expanded.
 """
 from __future__ import annotations
 

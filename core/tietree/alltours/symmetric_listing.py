@@ -1,15 +1,13 @@
 """The symmetric tours of a board, a block at a time: what the window's every-tour mode steps
 through when a symmetry is chosen.
 
-:class:`SymmetricLister` has the shape of :class:`knightgui_core.tietree.alltours.all_tours_list.
-AllToursLister` (``n``, ``found``, ``nodes``, ``done``, ``block``), so the window keeps and
-steps through its tours as it does every path from a start. On boards of at most
-:data:`LIST_MAX` squares it lists them (the quotient's plain search, :func:`symmetric_tours`,
-which builds each tour from its piece: 6×6 has 78 closed tours a half turn keeps, listed at
-once); on bigger ones it only counts them with the kernel, a budget of states a call so that
-the caller can stop it between calls (8×8: 2,432,932 in about 20 s), and lists none — a list
-of millions of tours is no use to step through, and the plain search has no table to reach
-them quickly.
+:class:`SymmetricLister` has the shape of
+:class:`knightgui_core.tietree.alltours.all_tours_list.AllToursLister` (``n``, ``found``,
+``nodes``, ``done``, ``block``). On boards of at most :data:`LIST_MAX` squares it lists them
+(:func:`symmetric_tours`, the quotient's plain search: 6×6 has 78 closed tours a half turn
+keeps); on bigger ones it only counts them with the kernel, a budget of states a call
+(8×8: 2,432,932 in about 20 s): millions of tours are no use to step through, and the plain
+search has no table to reach them quickly.
 
 >>> lister = SymmetricLister(Board(6, 6), "quarter-turn", closed=True)
 >>> len(lister.block(100)), lister.found, lister.done, lister.listed

@@ -1,35 +1,29 @@
 """Counting the paths of a quotient board: one square of each orbit of a symmetry.
 
 A tour that a board symmetry maps onto itself is fixed by one piece of it (the reasoning is in
-:mod:`knightgui_core.tietree.alltours.symmetric_tours`): a path that visits exactly one square of each
-orbit of the symmetry and ends where its images can join it. This kernel counts such paths by
-a dynamic program over (the knight's *square*, the set of orbits not yet visited) — the square,
-not only its orbit, because which image of an orbit the path stands on decides where its lift
-can close. The search is the one of :mod:`knightgui_core.tietree.alltours.alltours_kernel` on the
-orbits: a depth-first search whose finished states are kept in a table (the layout of
-:mod:`knightgui_core.tietree.counting.memo_kernel`, the whole key in each entry, so a collision can only
-miss), with cuts on the *orbit* graph (two orbits are adjacent when a square of one is a move
-from a square of the other; the orbits next to a square are those next to any of its images,
-since the symmetry maps moves onto moves):
+:mod:`knightgui_core.tietree.alltours.symmetric_tours`): a path through exactly one square of
+each orbit that ends where its images can join it. This kernel counts such paths by a dynamic
+program over (the knight's *square*, the orbits not yet visited): the square, since which
+image of an orbit the path stands on decides where its lift can close. It is the search of
+:mod:`knightgui_core.tietree.alltours.alltours_kernel` on the orbits (a table of finished
+states in the layout of :mod:`knightgui_core.tietree.counting.memo_kernel`), with its cuts on
+the *orbit* graph (two orbits adjacent when a square of one is a move from a square of the
+other):
 
-* with two or more orbits left, an orbit with no unvisited neighbour orbit is dead: it could
-  only be the next one and the last one at once;
+* with two or more orbits left, an orbit with no unvisited neighbour orbit is dead;
 * an orbit with one unvisited neighbour orbit must be the last one unless it is the next one,
   so two of them that the knight cannot step onto now kill the state, and so does one that
   cannot end the path (``endorb``: the orbits holding a square of positive end weight);
 * a knight with no unvisited neighbour orbit is stuck.
 
-A finished path adds ``endw[last square]``: the number of ways its lift closes (0 where it
-cannot end). The degrees of the unvisited orbits are kept up to date move by move with the
-all-tours kernel's ``_leave`` and ``_rejoin`` on the orbit adjacency masks.
+A finished path adds ``endw[last square]``: the ways its lift closes (0: it cannot end there).
+The orbits' degrees follow move by move (``alltours_kernel._leave`` and ``_rejoin``).
 
-The kernel's arguments are three records (``N`` squares, at most 128; ``L`` orbits, at most
-64): the part to count (:class:`Quotient`), the search's state (:class:`OrbitSearch`, kept by
-the caller between calls: the search stops after expanding ``budget`` states and goes on from
-there at the next call, so a caller can look at a cancel flag) and the table
-(:class:`OrbitTable`, the layout of the count's table; word 3 of an entry holds a state's
-count). ``out`` int64[3] gets the weighted paths (once finished), the table hits and the
-states expanded in this call.
+The arguments are three records (``N`` squares, at most 128; ``L`` orbits, at most 64): the
+part to count (:class:`Quotient`), the search's state (:class:`OrbitSearch`, kept between
+calls: a call stops after ``budget`` expansions and the next goes on) and the table
+(:class:`OrbitTable`; word 3 of an entry holds a state's count). ``out`` int64[3] gets the
+weighted paths (once finished), the table hits and the states expanded in this call.
 """
 from __future__ import annotations
 
@@ -39,6 +33,7 @@ import numpy as np
 
 from ...system.jit import njit, trailing_zeros
 from ..counting.memo_kernel import KEY_BITS, _bucket, _find, _slot_for
+from ..enumeration.bitboard_kernel import popcount
 from .alltours_kernel import _leave, _rejoin
 
 _ONE = np.uint64(1)
@@ -98,16 +93,6 @@ class OrbitTable(NamedTuple):
 
 
 @njit
-def _bits(x: np.uint64) -> int:
-    """Set bits of a word."""
-    n = 0
-    while x:
-        x &= x - _ONE
-        n += 1
-    return n
-
-
-@njit
 def count_orbit_paths(part: Quotient, search: OrbitSearch, table: OrbitTable, budget: int,
                       out: np.ndarray) -> None:
     """The paths from square ``part.start`` through one square of each orbit of
@@ -131,14 +116,14 @@ def count_orbit_paths(part: Quotient, search: OrbitSearch, table: OrbitTable, bu
         for t in range(8):
             if nbr[s, t] >= nsq:
                 return
-    left0 = _bits(free0)
+    left0 = popcount(free0)
     if st[2] == 0:
         cnt[0] = 0
         cnt[1] = 0
         for u in range(norb):
             deg[u] = 0
             if (free0 >> np.uint64(u)) & _ONE:
-                d = _bits(oadj[u] & free0)
+                d = popcount(oadj[u] & free0)
                 deg[u] = d
                 if d <= 1:
                     cnt[d] += 1
