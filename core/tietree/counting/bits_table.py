@@ -50,8 +50,6 @@ class BitsTable:
         if isinstance(nbytes, bool) or not isinstance(nbytes, (int, np.integer)):
             raise BitsTableError(f"table size: expected a number of bytes, got {nbytes!r}")
         nbytes = int(nbytes)
-        #: the size asked for
-        self.requested = nbytes
         if nbytes < _MIN_BYTES or nbytes > available_memory():
             raise BitsTableError(f"table size: {nbytes:,} bytes is not a size this machine "
                                  f"can give (1 MiB to {available_memory() >> 20:,} MiB)")

@@ -1,12 +1,10 @@
 """The transposition table of the count engine: its memory, its window, one per thread.
 
-:class:`TransTable` owns the arrays of :mod:`knightgui_core.tietree.counting.memo_kernel` for one board.
-Its size is a number of bytes, checked here once (:func:`table_bytes`); its memory is
-mapped once at its largest size and the table doubles within it; the default is a
-quarter of this machine's memory shared by one table per core
-(:func:`default_table_bytes`), since each worker thread or process keeps its own table (two
-threads writing one entry at once could tear it). numpy allocates the arrays lazily, so a small
-board only ever touches the pages it uses.
+:class:`TransTable` owns the arrays of :mod:`knightgui_core.tietree.counting.memo_kernel` for
+one board within a size in bytes (:func:`table_bytes` checks it), mapped once at its largest
+(only the pages in use are touched) and doubled within it. The default is a quarter of this
+machine's memory shared by one table per core (:func:`default_table_bytes`): each worker keeps
+its own, as two threads writing one entry at once could tear it.
 
 >>> t = TransTable(36, 1 << 20)
 >>> t.entries, t.limit_bytes <= 1 << 20
@@ -103,9 +101,8 @@ class TransTable:
         self.lengths = bool(lengths)
         self.width = int(width) if lengths else 1
         self.per_entry = 8 * 8 + (16 * self.width if lengths else 0)
-        # the limit holds at every moment; the table doubles in place (memo_rehash), and the
-        # largest size stays where it was when a doubling copied into a second table (2/3 of
-        # the limit once grown), so every count keeps the memory it was measured with
+        # the limit holds at every moment; the largest size stays where it was when a doubling
+        # copied into a second table (2/3 of the limit), so counts keep their measured memory
         nbytes = int(nbytes)
         per_bucket = _m.WAYS * self.per_entry
         top = 0
@@ -129,8 +126,6 @@ class TransTable:
         self._make(min(top, START_BUCKETS))
 
     def _make(self, buckets: int) -> None:
-        # the whole table's memory at once, mapped lazily: only the pages in use are touched,
-        # and doubling (memo_rehash) happens in place
         cap = max(1, self.max_buckets * _m.WAYS)
         # 8 words an entry, the first on a 64-byte boundary: one cache line each
         raw = _zeroed_words(cap * 8 + 8)
