@@ -2,13 +2,13 @@
 chunks: the policy the window's solver thread follows, Qt-free (the thread only loops,
 flushes and emits).
 
-:func:`kept_solution_chunks` drives an :class:`knightgui_core.tietree.enumeration.enumerator.Enumerator`
-and yields, chunk by chunk, the solutions to keep (a
-:class:`knightgui_core.tietree.enumeration.kept_solutions.CompactBlock`) or None after a chunk that only
-counted. Each chunk is bounded (:data:`KEEP_STEPS` or :data:`CHUNK_STEPS` forward moves, tens
-of ms on 8×8), so whoever loops over it can stop between two. The first ``keep`` solutions are
-kept, fewer when their paths would pass :data:`KEEP_BYTES` (:func:`keep_cap`); the search goes
-on counting after that, up to ``limit`` solutions (0: all).
+:func:`kept_solution_chunks` drives an
+:class:`knightgui_core.tietree.enumeration.enumerator.Enumerator` and yields, chunk by chunk,
+the solutions to keep (a :class:`knightgui_core.tietree.enumeration.kept_solutions.CompactBlock`)
+or None. Each chunk is bounded (:data:`KEEP_STEPS` or :data:`CHUNK_STEPS` forward moves), so
+its caller can stop between two. The first ``keep`` solutions are kept, fewer when their paths
+would pass :data:`KEEP_BYTES` (:func:`keep_cap`); the search counts on after that, up to
+``limit`` solutions (0: all).
 """
 from __future__ import annotations
 
@@ -74,9 +74,8 @@ def kept_solution_chunks(en: Enumerator, keep: int, limit: int = 0,
 def kept_path_chunks(lister: AllToursLister, keep: int, limit: int = 0,
                      budget: int | None = None) -> Iterator[CompactBlock | None]:
     """:func:`kept_solution_chunks` for the listing of every path
-    (:class:`knightgui_core.tietree.alltours.all_tours_list.AllToursLister`): the first ``keep`` paths
-    (within the memory budget) as compact blocks, the rest only counted, each chunk bounded
-    by :data:`CHUNK_STEPS` nodes of the search."""
+    (:class:`knightgui_core.tietree.alltours.all_tours_list.AllToursLister`), each chunk
+    bounded by :data:`CHUNK_STEPS` nodes of the search."""
     size = lister.n
     cap = keep_cap(size, keep, KEEP_BYTES if budget is None else budget)
     per_call = max(1, min(SOLUTION_BLOCK, BLOCK_BYTES // (size * 4 + 16)))
