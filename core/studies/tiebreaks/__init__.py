@@ -2,26 +2,20 @@
 available), for every n×n board from ``n_min`` to ``n_max``, does the greedy Warnsdorff walk
 (no backtracking) complete from the chosen start squares?
 
-Start sets
-----------
-``corner``   a1 only;  ``corners``  the four corners;  ``all``  every square;
-``sample``   ``sample`` squares drawn per n by ``numpy.random.default_rng([seed, n])``
-(reproducible).
-
-Starts from which no open tour exists (on odd boards the squares of the minority colour;
-n = 2, 3, 4 everywhere) are left out and counted (``left_out``), so no rule "fails" where
-nothing can succeed. The Squirrel rules run from corners only; other starts are left out
-for them too.
+Start sets: ``corner`` (a1), ``corners``, ``all``, or ``sample`` squares drawn per n by
+``numpy.random.default_rng([seed, n])``. Starts from which no open tour exists (odd boards:
+the minority colour; n = 2, 3, 4: every square) are left out and counted (``left_out``), so
+no rule "fails" where nothing can succeed; the Squirrel rules run from corners only.
 
 Rules with random residual ties (:data:`knightgui_core.board.rules.RANDOM_RULES`) are walked
 with ``trials`` seeds ``seed``, ``seed + 1``, …; a side's success rate is then over starts ×
 trials walks, with a 95 % Wilson interval (:mod:`.result`).
 
 The work is a list of deterministic tasks (:class:`WalkTask`: one rule, one seed, a range of
-n, a stable key); :func:`run_task` runs one, on a thread pool here or through the Dask
-runner (:func:`runner_tasks`), with the same counts. The walks call the nogil kernels of
-``solve(method="greedy")``; the construction row calls ``solve(method="construct")`` and
-counts a success only for a valid tour on the requested start. :func:`walk` replays one case.
+n, a stable key) that :func:`run_task` runs here or through the runner
+(:func:`runner_tasks`), with the same counts. The walks are ``solve(method="greedy")``'s
+nogil kernels; the construction counts a success only for a valid tour on the requested
+start. :func:`walk` replays one case.
 """
 from __future__ import annotations
 
@@ -44,6 +38,7 @@ from ...walks.result import Walk
 from ...walks.solve import SolveError, solve
 from .result import FirstFailure, RuleSummary, SideRate, TieBreakResult, wilson_interval
 from .tasks import (
+    COLUMNS,
     CONSTRUCTION,
     START_SETS,
     TieBreakError,
@@ -159,9 +154,6 @@ def assemble(plan: StudyPlan, results: Iterable[dict | None], seconds: float = 0
     return res
 
 
-_COLUMNS = ("tried", "completed", "left_out", "first_fail", "fail_len")
-
-
 @result_shape(STUDY)
 def result_shape_of(params: object, result: object) -> None:
     """Check :func:`run_task`'s result: sizes ``n0..n1`` in order; per size ``tried`` and
@@ -169,11 +161,11 @@ def result_shape_of(params: object, result: object) -> None:
     p = obj(params, "the parameters", ("n0", "n1"))
     n0 = whole(p["n0"], "the parameters' n0", 1, MAX_SIDE)
     n1 = whole(p["n1"], "the parameters' n1", n0, MAX_SIDE)
-    r = obj(result, "the result", ("n", *_COLUMNS))
+    r = obj(result, "the result", ("n", *COLUMNS))
     sizes = listed(r["n"], "result.n", length=n1 - n0 + 1)
     if sizes != list(range(n0, n1 + 1)) or any(type(n) is not int for n in sizes):
         raise RowShapeError(f"result.n is not the task's sizes {n0}..{n1}")
-    cols = {k: listed(r[k], f"result.{k}", length=len(sizes)) for k in _COLUMNS}
+    cols = {k: listed(r[k], f"result.{k}", length=len(sizes)) for k in COLUMNS}
     for j, n in enumerate(sizes):
         sq = n * n
         tried = whole(cols["tried"][j], f"result.tried[{j}]", 0, sq)
@@ -185,11 +177,8 @@ def result_shape_of(params: object, result: object) -> None:
 
 def runner_tasks(plan: StudyPlan) -> list:
     """The study's tasks as runner :class:`~knightgui_core.run.runner.Task` s."""
-    out = []
-    for t in plan.tasks:
-        params = asdict(t)
-        out.append(Task(t.key(), STUDY, params, run_task_params, (params,)))
-    return out
+    params = [asdict(t) for t in plan.tasks]
+    return [Task(t.key(), STUDY, p, run_task_params, (p,)) for t, p in zip(plan.tasks, params)]
 
 
 def run_tiebreaks(n_max: int = N_MAX_DEFAULT, *, n_min: int = N_MIN,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import os
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -65,12 +65,7 @@ class RuleSummary:
 
     def to_dict(self) -> dict[str, Any]:
         """The rule's object in the JSON's ``per_rule`` (without ``by_n``)."""
-        ff = self.first_failure
-        return {"walks": self.walks, "completed": self.completed,
-                "success_rate": self.success_rate, "trials": self.trials,
-                "left_out": self.left_out, "first_failing_n": self.first_failing_n,
-                "first_failure": ff.to_dict() if ff is not None else None,
-                "failing_n": list(self.failing_n)}
+        return asdict(self) | {"failing_n": list(self.failing_n)}
 
 
 @dataclass(frozen=True)
@@ -87,11 +82,9 @@ class SideRate:
 
     def to_dict(self) -> dict[str, Any]:
         """The side's object in the JSON's ``by_n`` (``exact`` only when known)."""
-        d: dict[str, Any] = {"success_rate": self.success_rate, "trials": self.trials,
-                             "walks": self.walks, "completed": self.completed,
-                             "ci95": list(self.ci95)}
-        if self.exact is not None:
-            d["exact"] = self.exact
+        d = asdict(self) | {"ci95": list(self.ci95)}
+        if self.exact is None:
+            del d["exact"]
         return d
 
 

@@ -24,6 +24,8 @@ CONSTRUCTION = "construction"
 KEY_VERSION = "v1"
 #: Squares walked per task (bounded tasks for progress, cancel and distribution).
 CHUNK_SQUARES = 1_000_000
+#: what :func:`run_task` gives per n, beside the sizes
+COLUMNS = ("tried", "completed", "left_out", "first_fail", "fail_len")
 
 _NO_SCORE = np.zeros(0, dtype=np.int8)
 
@@ -111,8 +113,7 @@ def run_task(task: WalkTask) -> dict:
     """Walk one task. Returns plain lists (JSON-ready), one entry per n of the task:
     ``{"key", "n", "tried", "completed", "left_out", "first_fail", "fail_len"}``."""
     sizes = list(range(task.n0, task.n1 + 1))
-    cols: dict[str, list[int]] = {k: [] for k in ("tried", "completed", "left_out",
-                                                  "first_fail", "fail_len")}
+    cols: dict[str, list[int]] = {k: [] for k in COLUMNS}
     code = -1 if task.rule == CONSTRUCTION else _rules.parse_tie(task.rule)
     pos = _rules.parse_order(task.order).positions()
     seed = int(task.seed) & 0xFFFFFFFFFFFF
@@ -128,11 +129,8 @@ def run_task(task: WalkTask) -> dict:
             done += ok
             if not ok and first < 0:
                 first, flen = s, m
-        cols["tried"].append(len(st))
-        cols["completed"].append(done)
-        cols["left_out"].append(left)
-        cols["first_fail"].append(first)
-        cols["fail_len"].append(flen)
+        for k, v in zip(COLUMNS, (len(st), done, left, first, flen)):
+            cols[k].append(v)
     return {"key": task.key(), "n": sizes, **cols}
 
 
