@@ -215,12 +215,9 @@ class AlgorithmBatch:
             rows.append((S, b.size - len(chain), sum(1 << q for q in set(dashed)),
                          int(self.att[chain[0]]), free, free & ~res))
         cols = list(zip(*rows)) if rows else [()] * 6
-        self.starts = np.array(cols[0], dtype=np.int64)
-        self.lens = np.array(cols[1], dtype=np.int64)
-        self.dash = np.array(cols[2], dtype=np.uint64)
-        self.endm = np.array(cols[3], dtype=np.uint64)
-        self.free0 = np.array(cols[4], dtype=np.uint64)
-        self.avail0 = np.array(cols[5], dtype=np.uint64)
+        self.starts, self.lens = (np.array(c, dtype=np.int64) for c in cols[:2])
+        self.dash, self.endm, self.free0, self.avail0 = (np.array(c, dtype=np.uint64)
+                                                         for c in cols[2:])
 
     def run(self, idx: np.ndarray, by_states: bool = True,
             share: Hashable = None) -> np.ndarray:

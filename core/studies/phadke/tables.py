@@ -33,19 +33,16 @@ def algorithm_rows(result: StudyResult) -> list[dict]:
             continue
         sol, dead, fwd = result.counts[a.id]
         d = dict(a.dashes)
-        row = {"id": a.id, "family": a.family, "start": a.start, "end": a.end}
-        for c in CORNER_ORDER:
-            row[c] = d.get(c, "-")
-        row.update({"tail": " ".join(a.tail) if a.tail else "", "solutions": sol,
-                    "dead_ends": dead, "forward_moves": fwd})
-        rows.append(row)
+        rows.append({"id": a.id, "family": a.family, "start": a.start, "end": a.end,
+                     **{c: d.get(c, "-") for c in CORNER_ORDER},
+                     "tail": " ".join(a.tail) if a.tail else "", "solutions": sol,
+                     "dead_ends": dead, "forward_moves": fwd})
     return rows
 
 
 def _present_families(result):
     fams = {a.family for a in result.algorithms}
-    out = [f for f in FAMILIES if f in fams or (f == "cd" and "strict" in fams and "cd" in fams)]
-    return out
+    return [f for f in FAMILIES if f in fams or (f == "cd" and "strict" in fams and "cd" in fams)]
 
 
 def family_records(result: StudyResult) -> dict[str, dict]:
@@ -99,10 +96,7 @@ def combo_table(result: StudyResult) -> list[dict]:
     rows = []
     for s, ends in COMBOS:
         for e in ends:
-            row = {"start": s, "end": e, "strict": 0}
-            for f in fams:
-                row[f] = 0
-            row["total"] = 0
+            row = {"start": s, "end": e, "strict": 0, **dict.fromkeys(fams, 0), "total": 0}
             for a in result.algorithms:
                 if a.start != s or a.end != e or a.id not in result.counts:
                     continue
