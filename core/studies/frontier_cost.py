@@ -1,12 +1,11 @@
 """What a frontier count of k×A … k×B will cost, said before it starts.
 
-The figures are estimates from measured runs: the most states a board of this height holds
-at once (:func:`~knightgui_core.frontier.count.state_estimate`), the bytes a state takes
-(its key and one word a residue, as many residues as the count's bound asks: Brégman's, or
-about half its bits where the count asks the relaxed bound), the disk a run through
-slices holds at its largest cell (that cell's slices read and written) and the CPU time
-(the states read over all cells, each at a measured rate). A run that would take more memory than is free goes
-through slices on disk when a spill folder is given, else it is refused.
+Estimates from measured runs: the most states a board of this height holds at once
+(:func:`~knightgui_core.frontier.count.state_estimate`), the bytes a state takes (its key and
+one word a residue, as many as the count's bound asks: Brégman's, or about half its bits
+under the relaxed bound), the disk a run through slices holds at its largest cell, and the
+CPU time (the states read over all cells, at a measured rate). A run needing more memory than
+is free goes through slices on disk when a spill folder is given, else it is refused.
 """
 from __future__ import annotations
 
