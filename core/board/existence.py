@@ -77,12 +77,9 @@ def why_no_tour_from(rows: int, cols: int, closed: bool, col: int, row: int) -> 
     if (rows * cols) % 2 and (col + row) % 2:
         return (f"no open tour of {rows}×{cols} starts on {name}: the board has an odd "
                 "number of squares, so an open tour starts and ends on the corners' colour")
-    m = min(rows, cols)
-    if m == 4 and max(rows, cols) >= 5:
-        inner = row in (1, 2) if rows == 4 else col in (1, 2)
-        if inner:
-            return (f"no open tour of {rows}×{cols} starts on {name}: on a board 4 squares "
-                    "wide open tours start and end on the outer lines")
+    if min(rows, cols) == 4 and max(rows, cols) >= 5 and (row if rows == 4 else col) in (1, 2):
+        return (f"no open tour of {rows}×{cols} starts on {name}: on a board 4 squares "
+                "wide open tours start and end on the outer lines")
     return None
 
 

@@ -54,11 +54,6 @@ class TieRule(IntEnum):
         return self in (TieRule.RANDOM, TieRule.POHL_RANDOM, TieRule.CENTER_FAR_RANDOM)
 
     @property
-    def centred(self) -> bool:
-        """Whether the rule ranks by the distance from the board's centre (Roth)."""
-        return self in (TieRule.CENTER_FAR, TieRule.CENTER_FAR_RANDOM)
-
-    @property
     def switching(self) -> bool:
         """Whether the rule follows its own switching move orders (Squirrel and Cull)."""
         return self >= TieRule.SQUIRREL

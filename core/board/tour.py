@@ -212,13 +212,10 @@ class Tour:
         """Write JSON or CSV (by extension) atomically: a crash never leaves half a file."""
         p = Path(filename)
         ext = p.suffix.lower()
-        if ext == ".json":
-            text = self.to_json()
-        elif ext == ".csv":
-            text = self.to_csv()
-        else:
+        write = {".json": self.to_json, ".csv": self.to_csv}.get(ext)
+        if write is None:
             raise TourError(f"unknown tour file type '{ext}' (use .json or .csv)")
-        files.write_text(p, text, make_parents=True)
+        files.write_text(p, write(), make_parents=True)
         return p
 
     @classmethod

@@ -133,9 +133,10 @@ def solve(rows: int, cols: int, start: SquareSpec | None = None, closed: bool = 
     if method == "greedy":
         res = _greedy(*args, desc)
         if closed and res.ok and not _closes(board, res.path):
-            res = _fail(res, f"greedy walk completed but does not close "
-                             f"({board.name(int(res.path[-1]))} is not a knight move from "
-                             f"{board.name(s)})")
+            res.ok = False
+            res.message = (f"greedy walk completed but does not close "
+                           f"({board.name(int(res.path[-1]))} is not a knight move from "
+                           f"{board.name(s)})")
     elif method == "backtrack":
         res = _backtrack(*args, desc, closed, budget)
     elif method == "construct":
@@ -177,12 +178,6 @@ def _check_start(board: Board, s: int, res: SolveResult) -> None:
 
 def _closes(board: Board, path: np.ndarray) -> bool:
     return board.is_knight_move(int(path[-1]), int(path[0]))
-
-
-def _fail(res: SolveResult, message: str) -> SolveResult:
-    res.ok = False
-    res.message = message
-    return res
 
 
 def _squirrel_refusal(board: Board, s: int, score: np.ndarray) -> str | None:
