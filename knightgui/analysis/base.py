@@ -1,15 +1,11 @@
-"""What every page of the Analysis view shares: the study runner (one
-:class:`knightgui.worker.SolverThread` for all pages' studies, a second one for the single
-walks a page shows on the board, so nothing is computed on the GUI thread) and the page base
-class.
-
-A page is an :class:`AnalysisPage`: a widget with a tab ``title``, the plots it draws
-(:meth:`AnalysisPage.plots`, sized by the tests and exported by the "Export plots…" button)
-and the study callbacks. The base owns what every page's study shows the same way: the Run
-and Cancel buttons (``run_btn``, ``cancel_btn``: Run off while any study runs, Cancel on for
-the page whose study it is), the progress bar (``progress``, with an optional ``unit`` such as
-"tasks") and the status line (``status``: what runs, and "Failed: …" when it raised). Pages are listed in
-:mod:`knightgui.analysis.pages`.
+"""What every page of the Analysis view shares: the study runner (a
+:class:`knightgui.worker.SolverThread` for the studies, a second one for the single walks a
+page shows on the board: nothing is computed on the GUI thread), small widget makers, and
+the page base class :class:`AnalysisPage`: a tab ``title``, its :meth:`~AnalysisPage.plots`
+(exported by "Export plots…"), the study callbacks, and what every study shows the same way:
+Run and Cancel (``run_btn``: off while any study runs; ``cancel_btn``: on for the page whose
+study runs), the progress bar (``progress``, counting ``unit``) and the status line
+(``status``). Pages are listed in :mod:`knightgui.analysis.pages`.
 """
 from __future__ import annotations
 
@@ -216,8 +212,7 @@ class AnalysisPage(QWidget):
 
     #: the tab's title
     title = ""
-    #: a ``knightgui_core.board.tour.Tour``, or for a walk that got stuck a dict with ``board``,
-    #: ``path`` (flat squares, partial) and ``message``, to show on the board
+    #: a :class:`~knightgui_core.board.tour.Tour`, or the ``Walk`` that got stuck, to show
     show_tour = Signal(object)
 
     #: what the progress bar counts ("" for a plain percentage)

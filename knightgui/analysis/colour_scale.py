@@ -1,12 +1,9 @@
 """Readable colour bars for the heat maps: a few round ticks, written in the cells' unit.
 
-pyqtgraph's colour bar has a fixed 45-pixel axis and its own tick texts: a label wider than
-the axis is dropped (``100000`` on a bar of tours, so one label or none was left), and a
-probability read ``0.975`` beside cells written in percent. :func:`label_colour_bar` gives
-the bar's axis its own ticks instead — round steps (1, 2, 2.5 or 5 times a power of ten)
-written as counts (``250k``, ``1.5M``) or percentages (``97.5 %``) — and makes the axis wide
-enough for the widest of them, so every label is drawn, and for the bar's own label
-beside them (the Tour counts map names its quantity in the title instead).
+pyqtgraph's colour bar has a fixed 45-pixel axis that drops a wider label (``100000``) and
+writes a probability as ``0.975`` beside cells in percent. :func:`label_colour_bar` gives
+the axis round ticks (1, 2, 2.5 or 5 × 10^k) written as counts (``250k``) or percentages
+(``97.5 %``), and the width the widest of them and the bar's own label need.
 """
 from __future__ import annotations
 
@@ -85,8 +82,7 @@ def colour_bar_ticks(lo: float, hi: float, percent: bool) -> list[tuple[float, s
 def label_colour_bar(bar: pg.ColorBarItem, lo: float, hi: float, percent: bool,
                      label: str = "") -> list[str]:
     """Give ``bar`` (levels ``lo`` … ``hi``) round ticks in the cells' unit and an axis wide
-    enough for them and for ``label`` (none when empty) beyond them. Returns the tick
-    labels."""
+    enough for them and for ``label`` (none when empty); returns the tick labels."""
     ticks = colour_bar_ticks(lo, hi, percent)
     axis = bar.axis
     axis.setTicks([ticks, []])

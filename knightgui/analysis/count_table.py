@@ -1,15 +1,11 @@
 """The Tour counts page's table and what brings it its rows while the count runs.
 
-:class:`CountTable` has one row per class of start squares (its representative, how many
-starts it stands for, tours, closed, dead ends, P(success), P(closed)) and, once the count
-is complete, the totals. Its columns are sized to their contents and its size hint is their
-width, so the page can give it the room it needs (:meth:`CountTable.needed_width`): no
-header or figure is cut at the Analysis view's default size.
+:class:`CountTable`: a row per class of start squares, then the totals; its size hint is its
+columns' width (:meth:`CountTable.needed_width`), so no header or figure is cut.
 
-:class:`CountFeed` carries the count's news from the study thread to the page: each class of
-starts as soon as it is counted, and the tasks done and queued. The study thread only
-stores the news and emits ``changed`` when none is waiting, so a burst of results (a store's
-finished tasks) is one update on the GUI thread, and the last state always arrives.
+:class:`CountFeed` carries the count's news (each class of starts as it is counted, the
+tasks done and queued) from the study thread, which emits ``changed`` only when no news is
+waiting: a burst of results is one update on the GUI thread, and the last state arrives.
 """
 from __future__ import annotations
 

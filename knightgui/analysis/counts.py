@@ -1,21 +1,15 @@
 """The count study in the window: every Warnsdorff tour from each start square, counted.
 
-A page of the Analysis view (:class:`CountStudyPage`, registered in
-:mod:`knightgui.analysis.pages`): board size, starts, scheduler address and store file
-(both remembered in the settings under ``count/``), Run, Cancel, a progress bar over the
-start squares (it only moves forward; its text adds the tasks done and those queued, a
-queue that grows when a big start is split as it runs), the table
-(:class:`~knightgui.analysis.count_table.CountTable`: one row per symmetry class, each as soon
-as its starts are counted, then the totals, with the exact probability that a walk breaking
-ties at random completes a tour and a closed tour) and beside it a board heat map of the
-per-start figures, filled in as the starts are counted (tours, closed, dead ends,
-P(success), P(closed), chosen in a combo box; hovering a square gives its numbers; clicking one emits
-``startChosen(board, square)``, which makes it the start in the main window; Export PNG
-and Export CSV save it). The study,
-:func:`knightgui_core.studies.count_study.run_count`, runs on the Analysis view's study thread like
-every other study (request / restart / abort); its news comes through a
-:class:`~knightgui.analysis.count_table.CountFeed`. Cancel stops it between tasks: the starts
-already counted keep their rows, no total is shown (a store keeps the finished tasks).
+:class:`CountStudyPage` (a page of the Analysis view): board, starts, scheduler and store
+(the last two remembered under ``count/`` in the settings), a progress bar over the start
+squares (its text adds the tasks done and queued), the table
+(:class:`~knightgui.analysis.count_table.CountTable`: a row per symmetry class as soon as it
+is counted, then the totals) and beside it a heat map of the per-start figures (chosen in a
+combo box; hover for a square's numbers, click to emit ``startChosen(board, square)``;
+Export PNG and CSV). The study (:func:`knightgui_core.studies.count_study.run_count`) runs
+on the view's study thread and sends its news through a
+:class:`~knightgui.analysis.count_table.CountFeed`; Cancel stops it between tasks, the rows
+counted stay and no total is shown.
 """
 from __future__ import annotations
 
@@ -26,7 +20,6 @@ from typing import Any
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QFileDialog,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QSplitter,
@@ -116,17 +109,11 @@ class CountStudyPage(AnalysisPage):
         self.store_edit = QLineEdit(text_value(s, "count/store"))
         self.store_edit.setPlaceholderText("no store (or a .sqlite file to resume from)")
         self.store_edit.setToolTip("SQLite result store: finished tasks are kept and reused")
-        for group in ((QLabel("Board"), self.size_spin, self.edges_combo, self.piece_combo,
-                       QLabel("starts"), self.starts_combo),
-                      (QLabel("Scheduler"), self.scheduler_edit),
-                      (QLabel("Store"), self.store_edit),
-                      (self.run_btn, self.cancel_btn)):
-            row = QHBoxLayout()
-            for x in group:
-                row.addWidget(x)
-            if group[-1] is self.cancel_btn or group[-1] is self.starts_combo:
-                row.addStretch(1)
-            v.addLayout(row)
+        rows(v, (QLabel("Board"), self.size_spin, self.edges_combo, self.piece_combo,
+                 QLabel("starts"), self.starts_combo))
+        rows(v, (QLabel("Scheduler"), self.scheduler_edit), (QLabel("Store"), self.store_edit),
+             stretch=False)
+        rows(v, (self.run_btn, self.cancel_btn))
         v.addWidget(self.progress)
         v.addWidget(self.status)
         t = self.table = CountTable()

@@ -1,19 +1,13 @@
 """Analysis page "Tours by length": every knight's tour of k×A … k×B counted in one pass of
-the frontier count (``knightgui_core.frontier``, the window's side of ``knightgui study count
---all-tours --rows k --cols-from A --cols-to B``).
+the frontier count (the window's side of ``knightgui study count --all-tours --rows k
+--cols-from A --cols-to B``), on the view's study thread; Cancel stops it inside a cell.
 
-The run goes to the Analysis view's study thread (never the GUI thread); the progress bar
-moves column by column, Cancel stops it inside a cell. Before a run, a line under the
-controls says what it will cost (states, memory, disk, CPU time:
-``knightgui_core.studies.frontier_cost``). A board whose tables outgrow the free memory
-(8 rows closed) goes through slices on disk in the user's cache folder
-(:func:`spill_folder`), where its progress is kept after every cell: the same run, Run
-again after a Cancel or after the app was closed, goes on from the last finished cell, and
-the status line says so and shows each cell's figures. When it ends, the plot shows
-log10 of each count against the length n (the left axis in log mode: ticks read 10^k; a
-count of 0 has no point), and the table holds every count as an exact integer. The counts
-are Python integers of any length: the plot takes their logarithm from the integer itself
-(``math.log10``), never through a float of the count, so boards past 10^308 still plot.
+A line under the controls says what a run will cost (``knightgui_core.studies.frontier_cost``).
+A board whose tables outgrow the free memory goes through slices on disk in the user's cache
+folder (:func:`spill_folder`), where its progress is kept after every cell: Run again, after
+a Cancel or a restart, goes on from the last finished cell. The plot shows log10 of each
+count against n (ticks read 10^k; a count of 0 has no point), taken from the integer itself
+(``math.log10``) so that counts past 10^308 still plot; the table holds the exact counts.
 """
 from __future__ import annotations
 

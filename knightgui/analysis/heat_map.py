@@ -1,14 +1,11 @@
 """A board-shaped heat map of per-square figures, with a colour bar, hover and click.
 
-:class:`SquareHeatMap` shows one of several named quantities per square (say ``tours``,
-``closed`` and ``P(success)`` of the count study), chosen with :meth:`SquareHeatMap.show`.
-Rank 1 is at the bottom and file a on the left, as on the board. Hovering a square shows all
-its figures in the tooltip; clicking it emits ``squareClicked(square)`` (flat index
-``row * cols + col``). Squares without a figure (NaN) are drawn blank. :meth:`to_csv_text`
-gives the figures as CSV, one row per square. Before any figure (and after
-:meth:`SquareHeatMap.clear_figures`) it says so in an empty frame; the colour bar's ticks are
-round values in the cells' unit (percent for a probability), the quantity's name in the
-title (:mod:`knightgui.analysis.colour_scale`).
+:class:`SquareHeatMap` colours the squares by one of several named quantities (the count
+study's tours, closed, P(success)…: :meth:`SquareHeatMap.show_quantity`), rank 1 at the
+bottom; a square without a figure (NaN) is blank. Hovering a square gives all its figures,
+a click emits ``squareClicked(row * cols + col)``, :meth:`SquareHeatMap.to_csv_text` gives
+a row per square. Without figures it says so in an empty frame; the colour bar's ticks are
+round values in the cells' unit (:mod:`knightgui.analysis.colour_scale`).
 """
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
-"""The pages of the Analysis view, in tab order: the one place to register a page.
-
-A page is a :class:`knightgui.analysis.base.AnalysisPage` subclass (a tab ``title``, its
-``plots()``, and the study callbacks); add its class here and the Analysis view shows it,
-runs its studies on the shared study thread and exports its plots.
-"""
+"""The pages of the Analysis view, in tab order: the one place to register a page (a
+:class:`knightgui.analysis.base.AnalysisPage` subclass)."""
 from __future__ import annotations
 
 from knightgui.analysis.base import AnalysisPage

@@ -1,23 +1,15 @@
-"""The Analysis view: how good is Warnsdorff's rule? A window of its own (View ▸ Analysis), one
-tab per page of :data:`knightgui.analysis.pages.PAGES`, so the plots get the room they
-need beside the board instead of a corner of it.
+"""The Analysis view: how good is Warnsdorff's rule? A window of its own (View ▸ Analysis),
+one tab per page of :data:`knightgui.analysis.pages.PAGES`, so the plots get room.
 
-``AnalysisWindow.show_tour`` (``Signal(object)``) carries what a page asks to show on the
-board:
+``AnalysisWindow.show_tour`` carries what a page asks to show on the board: a
+:class:`knightgui_core.board.tour.Tour`, or the :class:`knightgui_core.walks.result.Walk`
+of a walk that got stuck. Studies run one at a time on the view's
+:class:`knightgui.analysis.base.StudyRunner`; Cancel shows the partial result.
 
-* a :class:`knightgui_core.board.tour.Tour` for a walk that visited every square, or
-* for a walk that got stuck, a :class:`knightgui_core.walks.result.Walk` (board, the
-  squares visited so far, a message saying where and after how many squares it stopped).
-
-Studies run on the view's own :class:`knightgui.worker.SolverThread` (through
-:class:`knightgui.analysis.base.StudyRunner`), one at a time, in bounded chunks;
-Cancel stops them between two chunks and the partial result is shown.
-
-Built ``staged`` (the window's View ▸ Analysis), the view shows at once with its tabs, each
-page saying "Preparing this page…", and builds its pages one per turn of the event loop, the
-shown one first (a page's plots take 0.2–0.25 s to make; all three at once froze the window
-for 0.7 s); a tab clicked before its page is built gets it at once. :attr:`pages` and
-:meth:`page` build what is still missing, so a caller always gets real pages.
+Built ``staged``, the view shows its tabs at once, each saying "Preparing this page…", and
+builds one page per turn of the event loop, the shown one first (a page's plots take
+0.2–0.25 s to make); a tab clicked before its page is built gets it at once. :attr:`pages`
+and :meth:`page` build what is still missing.
 """
 from __future__ import annotations
 
@@ -37,8 +29,8 @@ class AnalysisWindow(QMainWindow):
     """The Analysis view; see the module docstring."""
 
     show_tour = Signal(object)
-    #: a page asks to use a square as the start: (rows, cols, flat square)
-    start_chosen = Signal(object, int)        # (Board, flat square)
+    #: a page asks to use a square as the start: (Board, flat square)
+    start_chosen = Signal(object, int)
     #: default size: the main window's, so every plot gets at least 360×220 pixels
     DEFAULT_SIZE = QSize(1280, 820)
 
