@@ -25,7 +25,12 @@ import numpy as np
 
 from ..system.jit import njit
 from .word_kernel import (
+    _BATCH,
     _BODY,
+    _F,
+    _FRESH,
+    _LOW32,
+    _MOST,
     PROBE_MOST,
     CellStep,
     Successors,
@@ -38,13 +43,7 @@ from .word_kernel import (
 
 #: the widest window the pair holds (12 rows: 25 cells, the new one the 26th nibble)
 PAIR_WINDOW = 25
-_FRESH = np.uint64(15)
 _MUL2 = np.uint64(0xC2B2AE3D27D4EB4F)
-_LOW32 = np.uint64(0xFFFFFFFF)
-_F = np.uint64(15)
-_ONES = np.uint64(0x1111111111111111)
-_BATCH = 64
-_MOST = 11                     # successors of one state at most
 
 
 @njit(inline="always")
@@ -166,10 +165,7 @@ def _mirror_canon2(khi: np.uint64, klo: np.uint64, k: np.int64
 @njit
 def _absorb2(rows: np.ndarray, count: np.int64, ttab: np.ndarray, mods: np.ndarray,
              io: np.ndarray, limit: np.int64, most: np.int64) -> np.int64:
-    """Adds the states ``rows[io[0]:count]`` (``hi`` 0: none) into ``ttab``, as the one-word
-    ``_absorb`` does: -1 when the next batch might pass ``limit`` or a key finds neither
-    itself nor a free slot in ``most`` slots (``io``: the row to go on from and the
-    states), -2 when no slot is free at all."""
+    """:func:`.word_kernel._absorb` on two-word keys (``hi`` 0: no row), with its answers."""
     cap = ttab.shape[0]
     capu = np.uint64(cap)
     probes = min(cap, max(np.int64(1), most))
@@ -225,11 +221,8 @@ def _absorb2(rows: np.ndarray, count: np.int64, ttab: np.ndarray, mods: np.ndarr
 @njit
 def pair_absorb(rows: np.ndarray, count: int, ttab: np.ndarray, mods: np.ndarray,
                 io: np.ndarray) -> int:
-    """Adds the states ``rows[io[0]:count]`` into the table ``ttab`` (``io[1]``: the states
-    it holds). Returns the states held; -1 when it might pass 4/5 full or a key would look
-    at more than ``PROBE_MOST`` slots (``io`` then says where to go on from once the caller
-    has moved ``ttab`` into a bigger table, :func:`pair_regrow`); -2 when the arrays do not
-    fit each other."""
+    """:func:`.word_kernel.word_absorb` on two-word keys, with its answers (a bigger table
+    made by :func:`pair_regrow`)."""
     cap = ttab.shape[0]
     if (rows.shape[1] != mods.shape[0] + 2 or ttab.shape[1] != rows.shape[1] or cap < 16
             or cap >= (1 << 32) or count < 0 or count > rows.shape[0] or io.shape[0] != 2
@@ -255,13 +248,8 @@ def pair_regrow(tab: np.ndarray, ttab: np.ndarray, mods: np.ndarray) -> int:
 @njit
 def pair_expand(tab: np.ndarray, hi_slot: int, mods: np.ndarray, cell: CellStep,
                 out: Successors, io: np.ndarray) -> int:
-    """:func:`.word_kernel.word_expand` on two-word keys: reads ``cell``
-    (:class:`.word_kernel.CellStep`, the same record) for the states in slots ``io[0]``
-    to ``hi_slot`` of ``tab``, each successor with its state's count put in the buffer of
-    its share of the hash (``out.buffers[p, out.filled[p]]``; when ``cell.carry``), the
-    boards that end with this cell added into ``out.totals`` (``cell.finish``). Stops
-    before a state whose successors might not fit its buffer (``io[0]`` says where to go
-    on from). Returns the states read; -2 when the arrays do not fit each other."""
+    """:func:`.word_kernel.word_expand` on two-word keys (the same :class:`CellStep` and
+    :class:`Successors`), with its answers."""
     nb, rem, endok = cell.earlier, cell.unread, cell.may_end
     open_mode, finish, carry = cell.open_mode, cell.finish, cell.carry
     buf, fill, total = out.buffers, out.filled, out.totals

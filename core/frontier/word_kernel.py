@@ -1,10 +1,10 @@
 """One cell of the frontier count on boards of at most 7 rows, a state one 64-bit word.
 
-The same step as :mod:`.frontier_kernel` (its docstring says what a state is), written on
-the word itself: the window's 15 cells and the new one are the 16 nibbles of a local word,
-each successor is made and put in canonical form with shifts and masks, nothing copied into
-arrays. A stored key is that window shifted by one cell (15 nibbles, bits 0-59), the path
-ends placed in bits 60-61 and bit 63 set, so no state is the word 0 (an empty slot).
+The step :mod:`.count`'s docstring describes, written on the word itself: the window's 15
+cells and the new one are the 16 nibbles of a local word, each successor is made and put in
+canonical form with shifts and masks, nothing copied into arrays. A stored key is that
+window shifted by one cell (15 nibbles, bits 0-59), the path ends placed in bits 60-61 and
+bit 63 set, so no state is the word 0 (an empty slot).
 
 A table is one ``uint64[C, 1 + m]`` array: column 0 the key, columns 1..m the residues of
 its count (``mods[j]``; 0 stands for 2^64), so a slot's key and count share a cache line.
