@@ -1,20 +1,13 @@
 """The slices' rows on disk read back and merged, and a table's rows sent to the slices' files.
 
-A slice file (:mod:`.spill` names them) is raw ``uint64`` rows: key words, then
-residues, grouped by slice and thread share: a task writes one file per table of its
-threads (:class:`SliceFile`) and says where each slice and share's rows lie in it
-(:data:`Segment`), so a cell makes a few files per slice, not one per pair of slices. Every
-file is written whole or the count stops: :func:`_write_all` loops over ``os.write`` until
-each byte is taken (a short write is retried, an error such as a full disk raises), and the
-writer keeps each segment's rows and :func:`checksum`, which the reader is given:
-:func:`_read_blocks` refuses a file of another size or a segment of another checksum
+A slice file (:mod:`.spill` names them) is raw ``uint64`` rows: key words, then residues,
+grouped by slice and thread share: a task writes one file per table of its threads
+(:class:`SliceFile`) and says where each slice and share's rows lie in it (:data:`Segment`),
+so a cell makes a few files per slice, not one per pair of slices. Every file is written
+whole or the count stops (:func:`_write_all`), and its reader is given each segment's rows
+and :func:`checksums`: a file of another size or a segment of another checksum is refused
 (:class:`SpillError`), so a slice that did not reach the disk whole is never read as a
-smaller or an empty one. It reads one :data:`BLOCK` rows at a time (a part of them by other
-bits of the hash where a slice is read in parts); :class:`_Merge` adds them into one table a
-thread share (equal keys: residues summed), :data:`CHUNK` rows between two looks at the stop
-flag; :func:`_route` appends a table's rows to the files of their slices and shares
-(:func:`.spill_kernel.spill_route`); :func:`_on_threads` runs either on threads
-that a signal or an error in one of them stops within a chunk.
+smaller or an empty one.
 """
 from __future__ import annotations
 
@@ -23,6 +16,7 @@ import os
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -33,7 +27,8 @@ from .pair import PAIR
 from .spill_kernel import spill_route
 from .word import LOAD, WORD, grow_word_table, key_hash, new_word_table
 
-__all__ = ["BLOCK", "CHUNK", "SpillError", "merge_rows", "checksum", "Segment", "SliceFile"]
+__all__ = ["BLOCK", "CHUNK", "SpillError", "os_errors", "merge_rows", "checksums", "Segment",
+           "SliceFile"]
 
 #: rows read or routed at a time
 BLOCK = 1 << 21
@@ -46,26 +41,29 @@ class SpillError(InputError):
     it was written, or a slice outgrew the memory."""
 
 
+@contextmanager
+def os_errors(what: str) -> Iterator[None]:
+    """An :class:`OSError` inside raised as a :class:`SpillError` in one line: ``what``, then
+    the system's reason."""
+    try:
+        yield
+    except OSError as e:
+        raise SpillError(f"{what}: {e.strerror or e}") from None
+
+
 #: a slice's rows in a file: ``[slice, share, name, offset, rows, checksum, file_rows]``
 #: (offset and rows in rows of the file, ``file_rows`` the rows the whole file holds)
 Segment = list[Any]
 
-#: the weight of each column in :func:`checksum` (odd: a change of any one word shows)
+#: the weight of each column in :func:`checksums` (odd: a change of any one word shows)
 _WEIGHTS = np.array([(0x9E3779B97F4A7C15 * (2 * c + 1)) % (1 << 64) | 1 for c in range(64)],
                     np.uint64)
 
 
-def checksum(rows: np.ndarray) -> int:
-    """A checksum of ``rows`` (``uint64[n, width]``) modulo 2^64: the column sums, weighted
-    (a change of any one word changes it)."""
-    if rows.shape[0] == 0:
-        return 0
-    return int(checksums(rows, np.array([0, rows.shape[0]], np.int64))[0])
-
-
 def checksums(rows: np.ndarray, bounds: np.ndarray) -> np.ndarray:
-    """:func:`checksum` of each run ``rows[bounds[i]:bounds[i + 1]]`` (``bounds`` rising,
-    from 0 to at most ``len(rows)``) in one pass; 0 for an empty run."""
+    """The checksum of each run ``rows[bounds[i]:bounds[i + 1]]`` (``bounds`` rising, from
+    0 to at most ``len(rows)``) in one pass: its column sums, weighted, modulo 2^64 (a
+    change of any one word changes it); 0 for an empty run."""
     n = bounds.shape[0] - 1
     got = np.zeros(n, np.uint64)
     lo = bounds[:-1]
@@ -94,7 +92,7 @@ def _write_all(fd: int, data: memoryview) -> None:
 class SliceFile:
     """One file a task writes, ``name`` in ``folder``: blocks of rows grouped by slice and
     share, appended one after the other; ``segments`` lists where each slice and share's
-    rows are and their :func:`checksum` (:data:`Segment`). The first write truncates the file
+    rows are and their :func:`checksums` (:data:`Segment`). The first write truncates the file
     (a task run again starts it afresh); ``OSError`` when the file system does not take
     every byte (the file's close included)."""
 
@@ -175,10 +173,7 @@ class _Merge:
                 continue
             if got != -1:
                 raise RuntimeError("the slice merge refused its arrays")
-            old = tab.nbytes
-            self.reserve((tab.shape[0] * 3 // 2 + 16) * self.width * 8)
-            tab = grow_word_table(tab, self.mods, self.layout)
-            self.reserve(-old)
+            tab = grow_word_table(tab, self.mods, self.layout, self.reserve)
         self.tabs[j], self.filled[j] = tab, int(io[1])
 
     def add_files(self, j: int, folder: str, segments: Sequence[Segment],
@@ -272,11 +267,8 @@ def _read_blocks(folder: str, segments: Sequence[Segment], width: int, words: in
 def _open_slice(path: str, size: int, sizes: dict[str, int]) -> int:
     """A descriptor of the slice file ``path``, once its size is checked to be ``size``
     (``sizes``: the files already checked); :class:`SpillError` if it is not."""
-    try:
+    with os_errors(f"the slice file {path} cannot be read back"):
         fd = os.open(path, os.O_RDONLY)
-    except OSError as e:
-        raise SpillError(f"the slice file {path} cannot be read back: "
-                         f"{e.strerror or e}") from None
     if path not in sizes:
         sizes[path] = os.fstat(fd).st_size
     if sizes[path] != size:

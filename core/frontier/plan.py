@@ -17,10 +17,9 @@ __all__ = ["BoardSteps", "CountPlan"]
 
 @dataclass(frozen=True)
 class BoardSteps:
-    """What each cell's step reads, for every cell of the longest board (column by column,
-    each top to bottom): row ``i`` of ``earlier`` (int64[N, 4]), ``unread`` and ``may_end``
-    (uint8[N, W + 1]) are the fields of the same name of cell ``i``'s
-    :class:`.word_kernel.CellStep`."""
+    """Every cell's step tables on the longest board, column by column: row ``i`` of each
+    (``earlier`` int64[N, 4], ``unread`` and ``may_end`` uint8[N, W + 1]) is cell ``i``'s
+    :class:`.word_kernel.CellStep` field of the same name."""
 
     earlier: np.ndarray
     unread: np.ndarray
@@ -29,13 +28,12 @@ class BoardSteps:
 
 @dataclass(frozen=True)
 class CountPlan:
-    """One count: the board ``rows`` high read over ``cols`` columns; the boards finished on
-    the way (``lengths``, each at most ``cols``); the moduli of the residues (``mods``, 0
-    standing for 2^64); the tables' ``layout`` (one-word or two-word keys, :mod:`.word`,
-    :mod:`.pair`); each cell's tables (``steps``); ``open_mode`` (0: the cycles only, 1:
-    the open paths too); the threads (``threads``: the shares of the hash a cell is read in)
-    and the bytes (``budget``) a cell may use; ``fold``: a state and its mirror image kept
-    as one after each column (:func:`.word.carry_code`)."""
+    """One count: the board ``rows`` high read over ``cols`` columns, the boards finished on
+    the way (``lengths``), the residues' moduli (``mods``, 0 for 2^64), the tables'
+    ``layout`` (:mod:`.word`, :mod:`.pair`), each cell's ``steps``, ``open_mode`` (0: the
+    cycles only, 1: the open paths too), the shares of the hash a cell is read in
+    (``threads``), the bytes a cell may use (``budget``) and the mirror ``fold``
+    (:func:`.word.carry_code`)."""
 
     rows: int
     cols: int
@@ -60,9 +58,7 @@ class CountPlan:
         return int(r == self.rows - 1 and c + 1 in self.lengths)
 
     def cell(self, i: int) -> CellStep:
-        """Cell ``i``'s step: its rows of the tables, the window, what is counted, whether
-        boards end with it and what is carried on (every number a Python ``int``: the
-        kernels' one signature)."""
+        """Cell ``i``'s step (every number a Python ``int``: the kernels' one signature)."""
         s = self.steps
         return CellStep(s.earlier[i], s.unread[i], s.may_end[i], 2 * self.rows + 1,
                         int(self.open_mode), self.finish(i),

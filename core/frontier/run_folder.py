@@ -14,14 +14,11 @@ count asked again finds its folder. In it:
   segments with their rows and checksums, and what the count had summed so far.
 * the slice files of that cell (and, while a cell runs, of the next).
 
-A run first removes the folders of dead runs in ``parent`` that hold no progress (a count
-stopped in its first cell, or killed before it saved any); a dead run's folder with
-progress is left for its own count to resume, and said so. A run whose folder holds
-progress goes on from it (:meth:`RunFolder.open`): each of its slice files is read back
-against its checksum first, and a folder with a damaged or missing slice, or one saved by
-another version of the code, is refused in one line (:class:`SpillError`), never mixed in.
-A count that ends keeps nothing; one that stops (Ctrl-C, SIGTERM, an error, a full disk)
-keeps its progress and the slice files it needs, and removes the rest.
+A run removes the folders of dead runs in ``parent`` that hold no progress; one with
+progress is left for its own count to resume (:meth:`RunFolder.open`: every slice file read
+back against its checksum first, a damaged folder or one saved by another version of the
+code refused in one line). A count that ends keeps nothing; one that stops keeps its
+progress and the slice files it needs.
 """
 from __future__ import annotations
 
@@ -35,7 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..system.files import write_text
-from .merge import Segment, SpillError, _read_blocks
+from .merge import Segment, SpillError, _read_blocks, os_errors
 
 __all__ = ["PREFIX", "OWNER", "PROGRESS", "RunFolder", "code_version", "question_key"]
 
@@ -114,11 +111,8 @@ class RunFolder:
         :class:`SpillError` in one line when a live run has the folder, or its progress is
         damaged or from another version of the code."""
         self._clean_dead()
-        try:
+        with os_errors(f"the spill folder {self.parent} cannot be written"):
             os.makedirs(self.path, exist_ok=True)
-        except OSError as e:
-            raise SpillError(f"the spill folder {self.parent} cannot be written: "
-                             f"{e.strerror or e}") from None
         self._lock()
         progress = self._load()
         if progress is None:
@@ -138,7 +132,7 @@ class RunFolder:
         fd = _try_lock(owner)
         if fd is None and not os.path.exists(owner):
             tmp = os.path.join(self.path, f".{OWNER}-{os.getpid()}")
-            try:
+            with os_errors(f"the spill folder {self.path} cannot be taken"):
                 fd = os.open(tmp, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 try:
@@ -148,9 +142,6 @@ class RunFolder:
                     fd = _try_lock(owner)
                 finally:
                     os.remove(tmp)
-            except OSError as e:
-                raise SpillError(f"the spill folder {self.path} cannot be taken: "
-                                 f"{e.strerror or e}") from None
         if fd is None:
             raise SpillError(f"the spill folder {self.path} is in use by a running count "
                              f"({_owner_of(self.path)}): wait for it to end or give "
@@ -236,12 +227,9 @@ class RunFolder:
         file put on disk, then renamed over the old one."""
         body = {"format": FORMAT, "version": self.version, "question": self.question,
                 **state}
-        try:
+        with os_errors(f"the spill folder {self.path} could not take the count's progress"):
             write_text(os.path.join(self.path, PROGRESS),
                        json.dumps(body, separators=(",", ":")))
-        except OSError as e:
-            raise SpillError(f"the spill folder {self.path} could not take the count's "
-                             f"progress: {e.strerror or e}") from None
         self.saved = True
         self.needed = {str(f[2]) for f in state.get("files", [])}
 

@@ -1,28 +1,23 @@
 """The frontier count for boards whose states do not fit in memory: the states on disk, in slices.
 
 Before each cell the states are held in ``K`` slices by a hash of the key
-(:func:`.word.key_hash`, its low bits; the threads' shares inside a slice take
-other bits of it, and the tables' own hash another function altogether). One slice at a
-time is read from the spill folder, its rows merged (equal keys: residues added modulo each
-modulus, :func:`.word_kernel.word_absorb`) into tables of its own, read through
-the cell as the in-memory count reads a cell (:func:`.word.word_cell`), and every
-successor appended, in blocks, to its task's file of the next cell; the finished boards'
-residues of the slices are added up. A slice's work (:func:`spill_step`) is one task with
-JSON arguments and a JSON result, so a runner can send it to any worker that sees the
-folder: each task writes only files of its own (one per thread table), and the files read
-are removed only once the whole cell is done and the progress saved
-(:mod:`.run_folder`: the run's folder, its owner and its progress). Memory is
-about one slice's tables, not the whole frontier's; ``K`` is chosen again before each cell
-from the states expected after it.
+(:mod:`.spill_kernel`). One slice at a time is read from the spill folder, its rows merged
+(equal keys: residues added, :mod:`.merge`) into tables of its own, read through the cell
+as the in-memory count reads a cell (:func:`.word.word_cell`), and every successor
+appended, in blocks, to its task's file of the next cell; the slices' finished boards'
+residues are added up. A slice's work (:func:`spill_step`) is one task with JSON arguments
+and a JSON result, so a runner can send it to any worker that sees the folder: each task
+writes only files of its own (one per thread table), and the files read are removed only
+once the whole cell is done and the progress saved (:mod:`.run_folder`). Memory is about
+one slice's tables, not the whole frontier's; ``K`` is chosen again before each cell from
+the states expected after it.
 
-A slice file is raw ``uint64`` rows (key words, then residues), native byte order:
 ``c{cell}_f{from}o{table}.u64`` holds the states entering ``cell`` made by input slice
-``from`` (from its thread's table ``table``), grouped by slice and thread share; the task's
-result says where each group lies and its checksum (``files``), and the next cell's tasks
-are given those groups to read (``inputs``), never a listing of the folder. A task's files
-are on disk (``syncfs``) and of the size written before its result is returned; a group that
-does not read back as written stops the count. A slice that would pass the memory on its
-own is read in parts (bits 48 and up of the hash).
+``from`` (its thread's table ``table``); the task's result says where each slice and
+share's rows lie and their checksum (``files``), and the next cell's tasks are given those
+to read (``inputs``), never a listing of the folder. A task's files are on disk
+(``syncfs``) and of the size written before its result is returned. A slice that would
+pass the memory on its own is read in parts (bits 48 and up of the hash).
 """
 from __future__ import annotations
 
@@ -50,6 +45,7 @@ from .merge import (
     _read_blocks,
     _route,
     merge_rows,
+    os_errors,
 )
 from .plan import CountPlan
 from .word import LOAD, SMALL, add_residues, first_table, new_word_table, word_cell
@@ -86,16 +82,13 @@ def check_spill_parent(parent: str) -> None:
         raise SpillError(f"the spill folder {parent} does not exist")
     if not os.path.isdir(parent):
         raise SpillError(f"the spill folder {parent} is not a folder")
-    try:
+    with os_errors(f"the spill folder {parent} cannot be written"):
         fd, probe = tempfile.mkstemp(prefix=".knightgui-probe-", dir=parent)
         try:
             os.write(fd, b"\0" * 4096)
         finally:
             os.close(fd)
             os.remove(probe)
-    except OSError as e:
-        raise SpillError(f"the spill folder {parent} cannot be written: "
-                         f"{e.strerror or e}") from None
 
 
 def slices_for(states: int, slot_bytes: int, budget: int, least: int = 1) -> int:
@@ -237,14 +230,11 @@ def _spill_step(spec: dict[str, Any]) -> dict[str, Any]:
                 states_out += made
                 add_residues(total, tot.tolist(), mods.tolist())
                 if carry:
-                    try:
+                    with os_errors(f"the spill folder {folder} could not take the slices"):
                         rows_out += sum(_on_threads(_route, [
                             (t, words, slices, threads, w, halt)
                             for t, w in zip(outs, written)], leave,
                             inline=made < SMALL))
-                    except OSError as e:
-                        raise SpillError(f"the spill folder {folder} could not take the slices: "
-                                         f"{e.strerror or e}") from None
                 reserve(-sum(t.nbytes for t in outs))
                 del outs
             if own_sync:
@@ -271,11 +261,9 @@ def _spill_step(spec: dict[str, Any]) -> dict[str, Any]:
 def _open_folder(folder: str) -> int:
     """A descriptor of ``folder`` (for :func:`sync_files`); :class:`SpillError` if it is
     gone."""
-    try:
-        return os.open(folder, os.O_RDONLY)
-    except OSError as e:
-        raise SpillError(f"the spill folder {folder} cannot be opened: "
-                         f"{e.strerror or e}") from None
+    with os_errors(f"the spill folder {folder} cannot be opened"):
+        fd = os.open(folder, os.O_RDONLY)
+    return fd
 
 
 def _syncfs() -> Callable[[int], int] | None:
@@ -296,7 +284,7 @@ def sync_files(folder: str, folder_fd: int, names: Sequence[str]) -> None:
     one ``syncfs`` of the folder's file system (it reports a write error of that file system
     since ``folder_fd`` was opened, such as a full disk found only at write-back), or an
     ``fsync`` of each file where there is no ``syncfs``. :class:`SpillError` in one line."""
-    try:
+    with os_errors(f"the spill folder {folder} could not take the slices"):
         if _SYNCFS is not None:
             if _SYNCFS(folder_fd) != 0:
                 e = ctypes.get_errno()
@@ -308,9 +296,6 @@ def sync_files(folder: str, folder_fd: int, names: Sequence[str]) -> None:
                 os.fsync(fd)
             finally:
                 os.close(fd)
-    except OSError as e:
-        raise SpillError(f"the spill folder {folder} could not take the slices: "
-                         f"{e.strerror or e}") from None
 
 
 def _check_sizes(folder: str, written: Sequence[SliceFile], width: int) -> None:
@@ -319,11 +304,8 @@ def _check_sizes(folder: str, written: Sequence[SliceFile], width: int) -> None:
     for w in written:
         if not w.opened:
             continue
-        try:
+        with os_errors(f"the slice file {w.name} in {folder} is gone after its write"):
             size = os.path.getsize(os.path.join(folder, w.name))
-        except OSError as e:
-            raise SpillError(f"the slice file {w.name} in {folder} is gone after its "
-                             f"write: {e.strerror or e}") from None
         if size != w.rows * width * 8:
             raise SpillError(f"the slice file {w.name} in {folder} holds {size:,} bytes "
                              f"where {w.rows * width * 8:,} were written")
@@ -339,11 +321,8 @@ def write_first(folder: str, first: np.ndarray) -> list[Segment]:
     merges it); its rows as a task's result lists them (``files``)."""
     out = SliceFile(folder, "c0_f0o0.u64")
     rows = np.ascontiguousarray(first[first[:, 0] != 0])
-    try:
+    with os_errors(f"the spill folder {folder} could not take the slices"):
         out.append(rows, np.array([0, rows.shape[0]], np.int64), 1)
-    except OSError as e:
-        raise SpillError(f"the spill folder {folder} could not take the slices: "
-                         f"{e.strerror or e}") from None
     return out.finished()
 
 
@@ -377,12 +356,11 @@ def spilled_cells(plan: CountPlan, folder: str, least: int,
     and the finished boards' residues (or None); a cell is yielded once the next one has
     merged its states. ``run(specs)``: the slices' :func:`spill_step` results, in order;
     ``record(cell)``: the cell's figures (every slice's too) as they come. ``save(state)``
-    is called before each cell
-    after the first, once the cells before it are yielded and its input files are on disk,
-    and before the files of the cell before are removed: ``state`` (JSON) names the cell,
-    its input segments with their checksums and what the loop needs to go on; given back as
-    ``resume``, the loop starts at that cell (the thread shares of its files, the plan's
-    ``threads``, are the saved ones)."""
+    is called before each cell after the first, once the cells before it are yielded and
+    its input files are on disk, before the files of the cell before are removed: ``state``
+    (JSON) names the cell, its input segments with their checksums and what the loop needs
+    to go on; given back as ``resume``, the loop starts at that cell (with the saved thread
+    shares of its files, not the plan's ``threads``)."""
     k, mods, words, budget = plan.rows, plan.mods, plan.layout.words, plan.budget
     threads = plan.threads
     m = len(mods)

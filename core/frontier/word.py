@@ -77,11 +77,18 @@ def first_table(m: int, words: int) -> np.ndarray:
     return first
 
 
-def grow_word_table(tab: np.ndarray, mods: np.ndarray, layout: Layout = WORD) -> np.ndarray:
-    """The same states in a table half as big again."""
-    big = new_word_table(tab.shape[0] * 3 // 2 + 16, mods.shape[0], layout.words)
+def grow_word_table(tab: np.ndarray, mods: np.ndarray, layout: Layout = WORD,
+                    reserve: Callable[[int], None] | None = None) -> np.ndarray:
+    """The same states in a table half as big again; ``reserve(bytes)``, if given, is asked
+    for it first and told of ``tab`` let go (a negative number) after."""
+    cap = tab.shape[0] * 3 // 2 + 16
+    if reserve is not None:
+        reserve(cap * tab.shape[1] * 8)
+    big = new_word_table(cap, mods.shape[0], layout.words)
     if layout.regrow(tab, big, mods) < 0:
         raise RuntimeError("the frontier's state table could not be moved on")
+    if reserve is not None:
+        reserve(-tab.nbytes)
     return big
 
 
@@ -126,12 +133,11 @@ def keep_word_part(tables: list[np.ndarray], index: int, parts: int, words: int 
 def word_cell(inputs: list[np.ndarray], mods: np.ndarray, cell: CellStep, expect: int,
               parts: int, reserve: Callable[[int], None], layout: Layout = WORD,
               stop: CancelLike = None) -> tuple[list[np.ndarray], np.ndarray, int]:
-    """Reads ``cell`` (:class:`.word_kernel.CellStep`: its neighbours, the window, what is
-    counted and what is carried on) from the tables ``inputs`` into ``parts`` new ones sized
-    for ``expect`` states in all; ``reserve(bytes)`` is asked before any table is made or
-    grown (it raises to refuse) and told of a table let go (a negative number). Returns
-    the new tables, the finished boards' residues (``[cycles, paths]``) and the states
-    held. ``layout``: the keys' words and the kernels (:data:`WORD` up to 7 rows).
+    """Reads ``cell`` (:class:`.word_kernel.CellStep`) from the tables ``inputs`` into
+    ``parts`` new ones sized for ``expect`` states in all; ``reserve(bytes)`` is asked before
+    any table is made or grown (it raises to refuse) and told of a table let go (a negative
+    number). Returns the new tables, the finished boards' residues (``[cycles, paths]``) and
+    the states held. ``layout``: the keys' words and the kernels (:data:`WORD` up to 7 rows).
     ``stop`` (a cancel flag, :mod:`knightgui_core.system.control`) is read after every round
     (at most :data:`BUFFER` successors a thread): :class:`Cancelled` is raised within a
     round, not at the end of the cell; a KeyboardInterrupt in the calling thread stops the
@@ -180,10 +186,7 @@ def word_cell(inputs: list[np.ndarray], mods: np.ndarray, cell: CellStep, expect
                     break
                 if got != -1:
                     raise RuntimeError("the frontier's state table has no free slot")
-                old = ttab.nbytes
-                ask((ttab.shape[0] * 3 // 2 + 16) * width * 8)
-                ttab = grow_word_table(ttab, mods, layout)
-                ask(-old)
+                ttab = grow_word_table(ttab, mods, layout, ask)
             filled = int(got)
         return ttab, filled
 
