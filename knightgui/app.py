@@ -1,13 +1,9 @@
 """The application: ``knightgui`` with no arguments and ``knightgui-app`` call :func:`main`.
 
-The window is shown first; the numba kernels are loaded (or compiled, the first time) in a
-background thread afterwards, so the first frame never waits for numba.
-
-Environment: ``KNIGHTGUI_FIRST_FRAME=1`` prints ``FIRST_FRAME <unix time> numba=<0|1>`` when
-the board has painted once (and whether numba was loaded by then), then quits. It ships in
-the runtime package, not in tests/, because the start-to-first-frame time can only be measured
-on the installed application in a fresh process: ``bench/gui.py``, the tests and a user on
-their own machine all measure it this way; unset, it costs one environment lookup.
+The window is shown first; the numba kernels are loaded (or compiled) in a background
+thread afterwards, so the first frame never waits for numba. ``KNIGHTGUI_FIRST_FRAME=1``
+prints ``FIRST_FRAME <unix time> numba=<0|1>`` when the board has painted once, then quits:
+the start-to-first-frame time is measured so on the installed application (``bench/gui.py``).
 """
 from __future__ import annotations
 
@@ -25,10 +21,8 @@ log = logging.getLogger("knightgui")
 
 
 def start_warm_up() -> threading.Thread:
-    """Run the engine's one warm-up (:func:`knightgui_core.warmup.warm_up`, its named stages)
-    in a daemon thread, so the first frame never waits for numba; the window's status bar
-    shows its progress and a feature asked for meanwhile waits for its own stages
-    (:mod:`knightgui.window.engine_warmup`)."""
+    """Run the engine's warm-up in a daemon thread (:mod:`knightgui.window.engine_warmup`):
+    the first frame never waits for numba."""
     from knightgui.window.engine_warmup import engine
 
     return engine().start()
@@ -85,16 +79,11 @@ def main(argv=None) -> int:
 
 
 def _leave(rc: int, threads) -> int:
-    """Leave at once: the window is closed, its settings saved and its threads stopped by
-    now. The local Dask cluster of a study gets a moment to close, then its worker processes
-    are killed (:func:`knightgui_core.run.clusters.shutdown_local`); the exit handlers run
-    (logging, temporary folders); and the process ends without the interpreter's clean-up,
-    which took 2.2 s after an Analysis study (numba, distributed, the widgets' objects:
-    quitting took ~4 s), and in which a daemon thread still inside numba — the
-    warm-up, compiling — crashed the process (SIGSEGV). A warm-up that is compiling is not
-    waited for: each cache file and its seal are written through a temporary file and a
-    rename (``kernel_cache.write_sealed``), so a cut write costs one compile next time
-    (``threads`` is kept for callers)."""
+    """Leave at once (the window closed, its settings saved): a study's local Dask cluster
+    is shut down, the exit handlers run, and the process ends without the interpreter's
+    slow clean-up, in which a daemon thread still inside numba could crash it. A compiling
+    warm-up is not waited for: its cache files are written sealed, so a cut write costs one
+    compile next time (``threads`` is kept for callers)."""
     del threads
     clusters = sys.modules.get("knightgui_core.run.clusters")   # never imported to quit
     if clusters is not None:

@@ -16,7 +16,7 @@ import importlib
 import sys
 
 from knightgui import __version__
-from knightgui.commands._common import CliError
+from knightgui.commands._common import CliError, one_line
 
 COMMANDS = ("solve", "enumerate", "study", "check", "warmup")
 
@@ -42,9 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run(argv, notice: bool = False) -> int:
     """Run one command; the exit status. stdout and stderr are guarded
-    (:mod:`knightgui.streams`): a full, closed or broken stream is exit 1 and one line.
-    ``notice`` (the ``knightgui`` process, not a call from Python): a compile of the engine
-    that takes over a second says so on stderr (:mod:`knightgui.compile_notice`)."""
+    (:mod:`knightgui.streams`); with ``notice`` (the ``knightgui`` process) a long compile
+    of the engine is said on stderr (:mod:`knightgui.compile_notice`)."""
     from knightgui.streams import OutputError, guarded_streams, say_on_stderr
     try:
         with guarded_streams():
@@ -60,7 +59,7 @@ def _run(argv, notice: bool = False) -> int:
         with signals_raise():
             return _command(argv, notice)
     except CliError as e:
-        print(_one_line(str(e)) if str(e) else "bad input", file=sys.stderr)
+        print(one_line(str(e)) if str(e) else "bad input", file=sys.stderr)
         return e.code
     except Terminated as e:
         print(f"terminated ({e.name})", file=sys.stderr)
@@ -72,7 +71,7 @@ def _run(argv, notice: bool = False) -> int:
         from knightgui_core.system.environment import KernelsMissing
         if not isinstance(e, KernelsMissing):
             raise
-        print(_one_line(str(e)), file=sys.stderr)
+        print(one_line(str(e)), file=sys.stderr)
         return 2
 
 
@@ -87,13 +86,6 @@ def _command(argv, notice: bool) -> int:
     from knightgui.compile_notice import compile_notice
     with compile_notice():                  # a long first compile is said on stderr
         return int(args.func(args) or 0)
-
-
-def _one_line(text: str, limit: int = 300) -> str:
-    """The first line of ``text``, cut to ``limit`` characters (a 5,000-digit number in a
-    message is shortened, not echoed whole)."""
-    from knightgui.commands._common import one_line
-    return one_line(text, limit)
 
 
 def main() -> int:

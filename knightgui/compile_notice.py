@@ -1,12 +1,10 @@
 """The command line's one line when the engine compiles: "knightgui: compiling the engine
 (once)…" on stderr, never on stdout (``--json`` keeps its one object there).
 
-A command imports the engine inside its ``run()`` (``knightgui --help`` never loads numba),
-so :func:`compile_notice` watches from a thread of its own: once the engine's ``jit`` module
-is loaded it registers a clock on numba's compile events
-(:func:`knightgui_core.system.compile_watch.watch_compiles`) and prints the line when the
-compiles of this run have taken :data:`AFTER` seconds. Kernels loaded from the cache are no
-compile: a run with a warm cache prints nothing, nor one with the bundle's kernels.
+A command imports the engine inside its ``run()``, so :func:`compile_notice` watches from a
+thread: once the engine's ``jit`` module is loaded it clocks numba's compile events
+(:func:`knightgui_core.system.compile_watch.watch_compiles`) and prints the line after
+:data:`AFTER` seconds of compiling; kernels from the cache are no compile.
 """
 from __future__ import annotations
 

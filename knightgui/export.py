@@ -1,8 +1,5 @@
-"""Images of tours: PNG through the board view rendered offscreen, SVG written directly
-(up to 100×100), and the clipboard.
-
-``save_png`` works without a window or display: it creates a ``QApplication`` (offscreen
-platform when there is no display) if none exists. The CLI's ``solve --png`` calls it.
+"""Images of tours: PNG through the board view rendered offscreen (without a window or a
+display: the CLI's ``solve --png``), SVG written directly (up to 100×100), the clipboard.
 """
 from __future__ import annotations
 
@@ -34,8 +31,7 @@ def ensure_app():
 
 
 def _show_offscreen(widget, width_px: int, height_px: int) -> None:
-    """Show ``widget`` without it appearing on any screen, so that its layout follows the
-    requested size, and let the layout settle."""
+    """Show ``widget`` on no screen, at the size asked, and let its layout settle."""
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication
     widget.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
@@ -74,12 +70,9 @@ def render_view(tour: Tour | None, width_px: int, height_px: int | None = None,
 
 def save_png(tour: Tour, filename, numbers=None, width_px: int | None = None,
              colour_mode: str = "auto") -> Path:
-    """Render ``tour`` as the window shows it and save a PNG.
-
-    ``numbers``: None = move numbers where they are legible, True/False to force them on or
-    off. ``width_px``: image width (default 800, or 40 px per column up to 2000 for small
-    boards' legibility). Returns the path written. Raises ``OSError`` when it cannot write.
-    """
+    """Render ``tour`` as the window shows it and save a PNG; returns the path written,
+    ``OSError`` when it cannot write. ``numbers``: None = where legible, else forced on or
+    off; ``width_px``: default 800, or 40 px a column up to 2000."""
     files.check_write_target(filename)    # a device or FIFO is refused before rendering
     if width_px is None:
         width_px = min(max(DEFAULT_WIDTH, 40 * tour.cols), 2000)
@@ -111,9 +104,8 @@ def png_bytes(widget) -> bytes:
 
 
 def write_png(widget, filename) -> Path:
-    """Save what ``widget`` shows as a PNG through the safe writer
-    (:mod:`knightgui_core.system.files`: exclusive temporary file, fsync, rename; devices, FIFOs
-    and folders refused). Raises ``OSError`` when it cannot write."""
+    """Save what ``widget`` shows as a PNG through :mod:`knightgui_core.system.files`'s safe
+    writer (``OSError`` when it cannot write)."""
     files.check_write_target(filename)    # refuse a device before rendering anything
     return files.write_bytes(filename, png_bytes(widget))
 
@@ -182,8 +174,7 @@ def svg_text(tour: Tour, numbers: bool = True, cell: int = 40) -> str:
 
 
 def save_svg(tour: Tour, filename, numbers: bool = True) -> Path:
-    """Write the tour as an SVG drawing (boards up to :data:`SVG_MAX_SIDE`), through a temporary file
-    and a rename."""
+    """Write the tour as an SVG drawing (boards up to :data:`SVG_MAX_SIDE`), atomically."""
     return files.write_text(filename, svg_text(tour, numbers))
 
 

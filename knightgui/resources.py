@@ -1,18 +1,9 @@
 """The application's data files (icon, desktop entry, style sheet), found through
-``importlib.resources`` so they load the same way from a source checkout, an installed wheel
-and the PyInstaller bundle.
-
-The files live in the top-level ``resources/`` folder, installed as the package
-``knightgui_resources``::
-
-    resources/knightgui.svg            the icon (full 6x6 closed tour)
-    resources/knightgui-small.svg      the icon below 64 px (4x4 board, two moves)
-    resources/icons/knightgui-N.png    N in ICON_SIZES, rendered from the SVGs
-    resources/icons/knightgui.ico|.icns  the same PNGs for Windows and macOS
-    resources/knightgui.desktop        the Linux desktop entry
-    resources/knightgui.qss            a light Qt style sheet
-
-Paths and text need no Qt; ``app_icon()`` imports QtGui when called.
+``importlib.resources`` so they load the same way from a checkout, a wheel and the
+PyInstaller bundle: the top-level ``resources/`` folder, installed as the package
+``knightgui_resources`` (the icon's SVGs, ``icons/knightgui-N.png`` for N in
+:data:`ICON_SIZES` with their ``.ico`` and ``.icns``, ``knightgui.desktop``,
+``knightgui.qss``). Only :func:`app_icon` needs Qt.
 """
 from __future__ import annotations
 
@@ -32,12 +23,11 @@ atexit.register(_keep.close)
 def _path(*parts: str) -> Path:
     """A real file-system path to a file of the ``resources`` package."""
     node = _ir.files(PACKAGE).joinpath(*parts)
-    if isinstance(node, Path):
-        if not node.is_file():
-            raise FileNotFoundError(f"knightgui resource missing: {'/'.join(parts)} ({node})")
-        return node
     if not node.is_file():
-        raise FileNotFoundError(f"knightgui resource missing: {'/'.join(parts)}")
+        raise FileNotFoundError(f"knightgui resource missing: {'/'.join(parts)}"
+                                + (f" ({node})" if isinstance(node, Path) else ""))
+    if isinstance(node, Path):
+        return node
     return Path(_keep.enter_context(_ir.as_file(node)))
 
 

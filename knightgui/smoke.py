@@ -1,23 +1,16 @@
 """Headless smoke run of the window, for packaging tests and start-up timing.
 
-With ``KNIGHTGUI_SMOKE_EXIT_MS=N`` in the environment the application, once wired with
-``install_smoke_exit(app)``, waits for its first painted frame, prints one line on stderr::
+With ``KNIGHTGUI_SMOKE_EXIT_MS=N`` set, an application wired with ``install_smoke_exit(app)``
+waits for its first painted frame, prints one line on stderr::
 
     knightgui smoke: first frame 0.734 s after process start (epoch 1763779012.482)
 
-then closes its windows ``N`` milliseconds later and quits (exit status 0 when the app shuts
-down cleanly). If no frame comes within ``KNIGHTGUI_SMOKE_TIMEOUT_S`` (default 120) seconds
-it prints a line saying so and exits with status 3. Without the variable nothing happens.
-
-``install_when_app_exists()`` does the same wiring from outside the app's code (the bundle's
-entry script calls it): a watcher thread waits for the ``QApplication`` to exist and posts an
-event that installs the hook on the GUI thread. Installing twice is harmless.
-
-Why this ships in the runtime package rather than in tests/: it is how a built bundle (where
-the tests and pytest are not present) proves that it starts and paints
-(``packaging/bundle_test.sh``), and how a user measures start-up on their own machine. It costs
-nothing unless the variable is set. The other start-up switch, ``KNIGHTGUI_FIRST_FRAME`` in
-:mod:`knightgui.app`, exists for the same reason (``bench/gui.py`` times a real start).
+then closes its windows ``N`` ms later and quits (status 0 on a clean shutdown); with no
+frame within ``KNIGHTGUI_SMOKE_TIMEOUT_S`` (default 120) seconds it says so and exits with
+status 3. ``install_when_app_exists()`` does the wiring from outside the app's code (the
+bundle's entry script). It ships in the runtime package because a built bundle, without the
+tests, proves with it that it starts and paints (``packaging/bundle_test.sh``); unset, it
+costs nothing.
 """
 from __future__ import annotations
 
@@ -48,9 +41,8 @@ def requested() -> int | None:
 
 
 def process_start_epoch() -> tuple[float, str]:
-    """(epoch seconds when this process started, how it was found). Linux reads /proc (10 ms
-    resolution) so the bundle's bootloader and imports are counted; elsewhere the time this
-    module was imported is the best available."""
+    """(epoch seconds when this process started, how it was found): /proc on Linux, so the
+    bundle's bootloader and imports count; elsewhere the time this module was imported."""
     try:
         with open("/proc/self/stat", "rb") as f:
             stat = f.read()
@@ -68,9 +60,8 @@ def _say(text: str) -> None:
 
 
 def install_smoke_exit(app=None) -> bool:
-    """Arm the smoke exit on ``app`` (default: the running QApplication). Returns True when
-    armed (the variable is set), False otherwise. Call on the GUI thread, before or after the
-    main window is shown."""
+    """Arm the smoke exit on ``app`` (default: the running QApplication), on the GUI thread;
+    True when armed (the variable is set)."""
     wanted = requested()
     if wanted is None:
         return False
@@ -129,8 +120,7 @@ def install_smoke_exit(app=None) -> bool:
 
 def install_when_app_exists(poll_s: float = 0.005, give_up_s: float = 120.0) -> bool:
     """When a smoke run is requested, start a daemon thread that waits for the QApplication
-    and then arms ``install_smoke_exit`` on the GUI thread. For entry points that do not own
-    the app's construction. Returns whether a watcher was started."""
+    and then arms ``install_smoke_exit`` on the GUI thread; returns whether it started."""
     if requested() is None:
         return False
 

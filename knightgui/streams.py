@@ -1,18 +1,10 @@
 """stdout and stderr for the command line, made safe against hostile surroundings.
 
-:func:`guarded_streams` swaps ``sys.stdout`` and ``sys.stderr`` for thin wrappers while a
-command runs:
-
-* a write or flush that fails (a full device such as ``/dev/full``, a closed descriptor, a
-  reader that went away — ``| head`` —, a stream that is ``None`` because the process was
-  started with it closed) raises :class:`OutputError`, which the CLI turns into exit 1 and one
-  line on stderr when stderr still works;
-* text the stream's encoding cannot hold (an ASCII-only terminal: ``LANG=C``,
-  ``PYTHONIOENCODING=ascii``) is written with ``?`` in place of the missing characters
-  instead of raising ``UnicodeEncodeError``.
-
-After a failure on the process's real stdout, its descriptor is pointed at ``/dev/null`` so
-that the interpreter's own flush at exit does not print a traceback either.
+:func:`guarded_streams` wraps ``sys.stdout`` and ``sys.stderr`` while a command runs: a
+write or flush that fails (``/dev/full``, a closed descriptor, ``| head``, a stream that is
+``None``) raises :class:`OutputError`, which the CLI turns into exit 1 and one line; text
+the encoding cannot hold is written with ``?`` instead of raising. After a failure on the
+real stdout its descriptor points at ``/dev/null``, so the exit flush prints no traceback.
 """
 from __future__ import annotations
 
@@ -99,8 +91,8 @@ def say_on_stderr(line: str) -> None:
 
 
 def _silence(stream) -> None:
-    """Point the real stdout/stderr descriptor at /dev/null after it failed, and drop what
-    its buffer still holds, so that the interpreter's exit flush succeeds quietly."""
+    """Point the real stdout/stderr descriptor at /dev/null after it failed, and drop its
+    buffer, so that the interpreter's exit flush succeeds quietly."""
     if stream is None or stream not in (sys.__stdout__, sys.__stderr__):
         return
     try:

@@ -1,17 +1,12 @@
 """Terminating signals as an exception, for the command line.
 
-While :func:`signals_raise` is in force, SIGTERM (``kill``, a batch system's time limit) and
-SIGHUP (the terminal closed) raise :class:`Terminated` in the main thread instead of ending
-the process at once. :class:`Terminated` is a ``KeyboardInterrupt``, so every cleanup that
-Ctrl-C runs runs for these signals too (the one writer removes its temporary file, leaving
-the target as it was) and no ``except Exception`` on the way up swallows it; the command
-line then says so in one line and exits 128 + the signal's number. Ctrl-C (SIGINT) raises
-``KeyboardInterrupt`` as it always does, under the same rule below.
-
-A signal that comes while numba compiles or loads a kernel (Python code of ``numba`` or
-``llvmlite`` among the innermost frames) is not raised there: an exception thrown through
-LLVM's bindings can leave them broken and the process crashing at exit. It is sent again a
-moment later, and raised once the compiler is left (or after :data:`MAX_WAIT_SECONDS`).
+While :func:`signals_raise` is in force, SIGTERM and SIGHUP raise :class:`Terminated` in the
+main thread, a ``KeyboardInterrupt``: every cleanup Ctrl-C runs runs for them too (the one
+writer removes its temporary file) and no ``except Exception`` swallows it; the command line
+says so in one line and exits 128 + the signal's number. A signal that comes while numba
+compiles or loads a kernel is not raised there (an exception through LLVM's bindings can
+break them and crash the process at exit): it is sent again a moment later, and raised once
+the compiler is left (or after :data:`MAX_WAIT_SECONDS`).
 """
 from __future__ import annotations
 
@@ -41,8 +36,7 @@ _COMPILER = (f"{os.sep}numba{os.sep}", f"{os.sep}llvmlite{os.sep}")
 
 def _in_compiler(frame: FrameType | None) -> bool:
     """Whether Python code of numba or llvmlite runs at ``frame`` or in its
-    :data:`COMPILER_DEPTH` innermost callers (so the standard library that the compiler
-    calls counts as the compiler)."""
+    :data:`COMPILER_DEPTH` innermost callers (the standard library it calls counts too)."""
     for _ in range(COMPILER_DEPTH):
         if frame is None:
             return False
@@ -84,11 +78,9 @@ class Terminated(KeyboardInterrupt):
 def signals_raise() -> Iterator[None]:
     """While the block runs, :data:`TERMINATING` signals raise :class:`Terminated` in the
     main thread, and Ctrl-C ``KeyboardInterrupt``; a further signal within
-    :data:`GRACE_SECONDS` of one raised is let pass, so that the cleanup it started
-    finishes; a signal inside the compiler waits (see the module). A signal the process
-    ignores (``nohup`` ignores SIGHUP), or a Ctrl-C whose handler is not Python's default,
-    is left as it is; outside the main thread (a test's, an embedding app's) signals are
-    left alone. The handlers before the block are put back after it."""
+    :data:`GRACE_SECONDS` is let pass (the cleanup finishes). A signal the process ignores,
+    a Ctrl-C handler not Python's default and other threads are left alone; the handlers
+    before the block are put back after it."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
