@@ -230,21 +230,17 @@ def relaxed_step(tab: np.ndarray, lo: int, hi: int, nt: np.ndarray, board: Relax
         for b in range(nb):
             got = _put(nt, bk[b], bh[b], tab, bs[b], w64)
             if got == -2:
-                io[0] = q
-                io[1] = filled
+                io[0], io[1] = q, filled
                 return 2
             filled += got
         p = q
         if filled > most:
-            io[0] = p
-            io[1] = filled
+            io[0], io[1] = p, filled
             return 3
         if p < hi and nb == 0 and tab[p, 0] != 0:
-            io[0] = p
-            io[1] = filled
+            io[0], io[1] = p, filled
             return 1
-    io[0] = hi
-    io[1] = filled
+    io[0], io[1] = hi, filled
     return 0
 
 

@@ -318,7 +318,6 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     ncols = lengths[-1]
     mods_list = moduli_for(k, lengths, closed_only, cancel)
     m = len(mods_list)
-    open_mode = 0 if closed_only else 1
     # a path alternates colours: on an odd board both ends lie on the corners' colour
     odd_ends = k % 2 == 1 and all(x % 2 == 1 for x in lengths)
     steps = _step_tables(k, ncols, odd_ends)
@@ -328,7 +327,7 @@ def count_frontier(rows: int, cols: Sequence[int] | int, *, closed_only: bool = 
     total_cells = k * ncols
     fold = bool(fold) and end_at is None
     plan = CountPlan(k, ncols, frozenset(lengths), tuple(int(q) for q in mods_list),
-                     _layout(k), steps, open_mode,
+                     _layout(k), steps, 0 if closed_only else 1,
                      max(1, int(threads)) if threads else min(8, os.cpu_count() or 1),
                      budget, fold)
     states = 1

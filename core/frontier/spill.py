@@ -35,7 +35,6 @@ import numpy as np
 from ..system.control import CancelLike, cancel_requested, raise_if_cancelled
 from ..system.limits import process_rss
 from .merge import (
-    BLOCK,
     Segment,
     SliceFile,
     SpillError,
@@ -51,7 +50,7 @@ from .plan import CountPlan
 from .word import LOAD, SMALL, add_residues, first_table, new_word_table, word_cell
 from .word_kernel import CellStep
 
-__all__ = ["watch_folder", "unwatch_folder", "SpillError", "BLOCK", "spill_step", "merge_rows",
+__all__ = ["watch_folder", "unwatch_folder", "SpillError", "spill_step", "merge_rows",
            "slices_for", "check_spill_parent", "run_in_process", "SpillPlan",
            "spilled_cells", "spill_line", "wait_idle"]
 
