@@ -37,11 +37,8 @@ def _close_paths_explicitly(node) -> None:
 
 @contextmanager
 def svg_path_shim() -> Iterator[Any]:
-    """pyqtgraph's SVG exporter module, made to read Qt 6.11's closed paths for the length of
-    one export: its ``correctCoordinates`` first rewrites each ``Z`` (see
-    :func:`_close_paths_explicitly`), and is put back afterwards, so pyqtgraph is never left
-    changed. Tracks pyqtgraph issue 3485; ``tests/gui/test_export.py`` shows the export
-    working and pyqtgraph untouched after it."""
+    """pyqtgraph's SVG exporter module, its ``correctCoordinates`` made to rewrite each ``Z``
+    first (:func:`_close_paths_explicitly`) for the length of one export, then put back."""
     mod: Any = importlib.import_module("pyqtgraph.exporters.SVGExporter")
     original = mod.correctCoordinates
 
@@ -57,12 +54,10 @@ def svg_path_shim() -> Iterator[Any]:
 
 
 def export_plot(widget, filename) -> Path:
-    """Save a plot widget as a PNG (at twice its size on screen) or an SVG (vector), by the
-    file's suffix, through pyqtgraph's exporters, encoded in memory and written by the one
-    writer (:mod:`knightgui_core.system.files`: a random exclusive temporary name, a link
-    never followed, the target replaced only by a whole file). Raises ``ValueError`` for
-    another suffix and ``OSError`` (one sentence) when it cannot write; a folder, a link, a
-    device or a FIFO at the name is refused before anything is drawn."""
+    """Save a plot widget as a PNG (twice its size on screen) or an SVG, by the file's suffix,
+    written by :mod:`knightgui_core.system.files` (a whole file or none). Raises
+    ``ValueError`` for another suffix and ``OSError`` (one sentence) when it cannot write; a
+    folder, a link, a device or a FIFO at the name is refused before anything is drawn."""
     path = Path(filename)
     suffix = path.suffix.lower()
     if suffix not in (".png", ".svg"):

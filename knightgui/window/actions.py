@@ -2,6 +2,7 @@
 behaviour; this module only lays out what the user can trigger and its shortcuts)."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -24,7 +25,8 @@ from knightgui.window.help import add_help_menu
 __all__ = ["action", "make_actions", "WindowActions"]
 
 
-def action(w: QMainWindow, text: str, slot: Callable[..., object], shortcut: str | None = None,
+def action(w: QMainWindow, text: str, slot: Callable[..., object],
+           shortcut: str | QKeySequence.StandardKey | None = None,
            checkable: bool = False, tip: str | None = None,
            icon: QStyle.StandardPixmap | None = None) -> QAction:
     """One window action: icon, shortcut (also in its tooltip), status tip; added to ``w`` so
@@ -133,9 +135,7 @@ def make_actions(w) -> WindowActions:
     """The window's actions, its File / View / Run menus and the stepping toolbar; the
     window connects what they change (``w.act.jump_box``, …)."""
 
-    def A(*args, **kw) -> QAction:
-        return action(w, *args, **kw)
-
+    A = functools.partial(action, w)
     S = QStyle.StandardPixmap
     f = w.files
     r = w.results
@@ -236,11 +236,9 @@ def make_actions(w) -> WindowActions:
                go_to, jump_box, acts.new_only, acts.play, play_speed, None, acts.watch,
                acts.watch_pause, acts.watch_step, watch_speed, None, acts.anim, anim_speed))
     acts.cancel.setEnabled(False)
+    for box in (jump_box, play_speed, anim_speed, watch_speed):     # as wide as their text
+        box.setMaximumWidth(box.fontMetrics().horizontalAdvance(box.suffix() + "000000") + 24)
     # the toolbar's boxes take the wheel only with the focus, as the Controls panel's do
-    # the toolbar's boxes as wide as their text needs
-    for box in (jump_box, play_speed, anim_speed, watch_speed):
-        box.setMaximumWidth(box.fontMetrics().horizontalAdvance(
-            box.suffix() + "000000") + 24)
     guard_wheel(tb.findChildren(QWidget), WheelGuard(tb))
     add_help_menu(w)
     w.view.setFocus()          # the board has the keyboard from the start (stepping keys)

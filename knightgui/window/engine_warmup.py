@@ -3,10 +3,8 @@ shown in the status bar, waited for by a feature whose kernels are not ready yet
 
 * :class:`EngineWarmUp` runs :func:`knightgui_core.warmup.warm_up` (named stages, one per
   feature); its thread only calls the engine and emits a signal, handled on the GUI thread,
-  which alone touches widgets. :meth:`EngineWarmUp.when_ready` starts a feature at once when
-  its stages are done (or no warm-up runs: it then compiles what it needs itself), else
-  when they are, those stages first; a newer request under the same key replaces an older
-  one, :meth:`EngineWarmUp.forget` drops it (Cancel).
+  which alone touches widgets. :meth:`EngineWarmUp.when_ready` holds a feature until its
+  stages are done (those stages first), :meth:`EngineWarmUp.forget` drops it (Cancel).
 * :class:`EngineStatus`: the status bar's "Preparing the engine — n of m" label (at most
   its width, whole in its tooltip) and bar, hidden when the warm-up is over.
 * :func:`stages_for`: the stages a window request needs.
@@ -65,11 +63,6 @@ class EngineWarmUp(QObject):
         self._reported.connect(self._on_report)
 
     # ------------------------------------------------------------------ running
-    @property
-    def started(self) -> bool:
-        """Whether :meth:`start` was called."""
-        return self.worker is not None
-
     def start(self) -> threading.Thread:
         """Start the warm-up thread (once; later calls return the same thread)."""
         if self.worker is None:
@@ -179,7 +172,7 @@ class EngineStatus(QWidget):
         row.addWidget(self.bar)
         self.setToolTip(_ABOUT)
         warm.progressed.connect(self.show_progress)
-        if warm.started and not warm.over and warm.total:
+        if warm.worker is not None and not warm.over and warm.total:
             self.show_progress(warm.done, warm.total, warm.current)
         else:
             self.setVisible(False)

@@ -1,9 +1,6 @@
 """File and image actions of the window: open and save tours (JSON, CSV), export PNG, SVG and
 the construction as an animation, copy the image. Every failure is a dialog.
-
-:class:`FileActions` is composed into the window with explicit collaborators (the board view,
-a function giving the tour on the board, one showing a tour, the status line and the error
-dialog), so it can be built and tested on its own."""
+:class:`FileActions` takes its collaborators explicitly, so it is built and tested alone."""
 from __future__ import annotations
 
 import functools

@@ -35,9 +35,8 @@ if TYPE_CHECKING:
     from knightgui.analysis.window import AnalysisWindow
 
 log = logging.getLogger("knightgui.window")
-#: The window's own title. The application's display name ("knightgui") is not repeated here:
-#: Qt appends it on the platforms that show it (X11, Windows: "Knight's tour explorer —
-#: knightgui"), so it appears once.
+#: the window's own title: Qt appends the application's display name ("… — knightgui") on
+#: the platforms that show it
 TITLE = "Knight's tour explorer"
 
 
@@ -216,9 +215,8 @@ class MainWindow(QMainWindow):
 
     @guarded
     def show_tour(self, tour):
-        """Show a tour from elsewhere: a file, or the analysis view (a ``Tour``, or for a walk
-        that got stuck a :class:`~knightgui_core.walks.result.Walk`); the controls take
-        its start (:func:`knightgui.window.shown_tour.show_from_elsewhere`)."""
+        """Show a ``Tour`` or a stuck ``Walk`` from a file or the Analysis view; the controls
+        take its start (:func:`knightgui.window.shown_tour.show_from_elsewhere`)."""
         if tour is not None:
             show_from_elsewhere(self, tour)
             self.update_actions()

@@ -47,9 +47,8 @@ def message_room(bar: QStatusBar) -> int:
 
 
 class StatusBar(QStatusBar):
-    """The window's status bar: a message cut by the bar's width is whole in its tooltip
-    (see the module docstring). The room is checked on a new message, a resize, and a new
-    layout of the widgets beside the message (one shown, hidden or given a new text)."""
+    """The window's status bar: a message cut by the bar's width is whole in its tooltip (see
+    the module docstring)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
