@@ -45,12 +45,10 @@ def memo_min(n: int) -> int:
 
 
 def colours_allow(att: np.ndarray, n: int, start: int) -> bool:
-    """False when no path from ``start`` can cover the board for a reason of colours: the
-    piece's moves split the squares in two classes and every move changes class (the
-    knight's light and dark squares), so a path through all ``n`` squares alternates; it
-    needs classes of equal size, or a start on the larger one. ``att``: uint64[n], the moves
-    of each square as bits. True when the moves do not split the squares in two so, or the
-    start is allowed."""
+    """False when the colours forbid a path from ``start`` through all ``n`` squares: every
+    move of the piece changes class between two classes (the knight's light and dark
+    squares), so the path alternates and needs classes of equal size or a start on the
+    larger one. ``att``: uint64[n], each square's moves as bits."""
     side = [-1] * n
     for root in range(n):
         if side[root] >= 0:
@@ -174,11 +172,9 @@ def run_all_tours(rows: int, cols: int, *, store: ResultStore | None = None,
     if report.cancelled or not report.complete:
         res.cancelled = True
     else:
-        for r, members in classes.items():
-            got = report.results[f"{STUDY}/v{VERSION}/{where}/{b.name(r)}"]
-            for s in members:
-                res.per_start[b.name(s)] = {"tours": int(got["tours"]),
-                                            "closed": int(got["closed"])}
-        res.per_start = {b.name(s): res.per_start[b.name(s)] for s in range(b.size)}
+        got = {r: report.results[t.key] for r, t in zip(sorted(classes), tasks)}
+        rep_of = {s: r for r, members in classes.items() for s in members}
+        res.per_start = {b.name(s): {k: int(got[rep_of[s]][k]) for k in ("tours", "closed")}
+                         for s in range(b.size)}
     res.seconds = time.perf_counter() - t0
     return res

@@ -195,14 +195,9 @@ class CountResult:
     def totals(self) -> dict[str, Any]:
         """Sums of the counts over the start squares; the probabilities averaged over them
         (a uniformly random start)."""
-        t: dict[str, Any] = {"tours": 0, "closed": 0, "dead_ends": 0}
-        for rec in self.per_start.values():
-            for k in t:
-                t[k] += rec[k]
-        n = max(1, len(self.per_start))
-        t["p_success"] = sum(rec["p_success"] for rec in self.per_start.values()) / n
-        t["p_closed"] = sum(rec["p_closed"] for rec in self.per_start.values()) / n
-        return t
+        recs, n = self.per_start.values(), max(1, len(self.per_start))
+        t = {k: sum(r[k] for r in recs) for k in ("tours", "closed", "dead_ends")}
+        return t | {k: sum(r[k] for r in recs) / n for k in ("p_success", "p_closed")}
 
     def to_dict(self) -> dict[str, Any]:
         """The ``--json`` object of ``knightgui study count``."""
@@ -324,10 +319,8 @@ def run_count(rows: int, cols: int, starts: str | Sequence[SquareSpec] = "all", 
             break
         todo = nxt
     if not res.cancelled:
-        for rep, members in classes.items():
-            for s in members:
-                res.per_start[b.name(s)] = dict(acc[rep])
-        res.per_start = {b.name(s): res.per_start[b.name(s)] for s in squares}
+        rep_of = {s: rep for rep, members in classes.items() for s in members}
+        res.per_start = {b.name(s): dict(acc[rep_of[s]]) for s in squares}
         if lengths:
             res.dead_end_lengths = _lengths_over_starts(classes, lens, len(squares))
     res.seconds = time.perf_counter() - t0

@@ -17,6 +17,3 @@ class FieldsJson:
     def to_dict(self) -> dict[str, Any]:
         """The fields by name, in their order (``dataclasses.asdict``)."""
         return asdict(self)
-
-    #: the same object under the name the move-order study's result reads it by
-    to_json = to_dict

@@ -1,21 +1,17 @@
-"""numba kernels for the move-order analysis (docs/spec.md §7): plain Warnsdorff walks for many move
-orders × many start squares at once.
+"""numba kernels for the move-order analysis (docs/spec.md §7): plain Warnsdorff walks for
+many move orders × many start squares at once.
 
-The walks run on a *padded* board: the ``rows`` × ``cols`` board sits inside a frame two
-squares wide, so a knight step is a constant offset and never needs a bounds check.
-
-* Padded width ``W = cols + 4``; the square ``(col, row)`` has padded index
-  ``(row + 2) * W + (col + 2)``; :func:`knightgui_core.studies.orders.walks.padded_layout` builds the tables.
-* ``outlets0``: ``int32[(rows + 4) * W]`` — for a board square, the number of board squares a
-  knight move away; for a frame square, ``FRAME`` (a large value).
-* While a walk runs the same array holds the *current* outlets: entering square ``q`` lowers the
-  count of each of its 8 neighbours by one (incremental update), and ``q`` itself is set to
-  ``FRAME``. So visited squares and the frame look like squares with a huge outlet count and
-  are never chosen; a square is lowered at most 8 times, so it stays above ``LIMIT``.
-* Choosing the next square is one pass over the 8 moves of the order: lower the neighbour's
-  count and keep the smallest key ``outlets * 8 + rank``, where ``rank`` is the position of the
-  move in the order (``first``) or 7 minus it (``last``). 0-outlet candidates compete; the walk
-  stops when the smallest outlet count is at or above ``LIMIT`` (no candidate).
+The walks run on a *padded* board: the board sits in a frame two squares wide, so a knight
+step is a constant offset with no bounds check. Padded width ``W = cols + 4``; the square
+``(col, row)`` has index ``(row + 2) * W + (col + 2)``
+(:func:`knightgui_core.studies.orders.walks.padded_layout` builds the tables). ``outlets0``
+``int32[(rows + 4) * W]`` holds each board square's knight moves onto the board, ``FRAME``
+on the frame. A running walk keeps the *current* outlets in it: entering ``q`` lowers its
+8 neighbours by one and sets ``q`` to ``FRAME``, so visited squares look like the frame
+(lowered at most 8 times, they stay above ``LIMIT``) and are never chosen. The next square
+is one pass over the order's 8 moves keeping the smallest key ``outlets * 8 + rank``
+(``rank``: the move's place in the order for ``first``, 7 minus it for ``last``; 0-outlet
+candidates compete); the walk stops when the smallest count is at or above ``LIMIT``.
 
 :func:`orders_chunk` walks each order on its own (the reference the tests compare with);
 :mod:`knightgui_core.studies.orders.tree_kernel` makes each distinct walk once for all the
