@@ -30,11 +30,9 @@ then a *middle piece* holding the start with chains on both sides (4 rows: three
 blocks on the left, two going out and back and one running to the end); every outer-row
 start of 4 × n is met for n ≥ 5 (inner rows cannot start one); 3 × n misses a few squares.
 
-Every base piece is found by a seeded, deterministic Warnsdorff-ordered depth-first search
-(:mod:`knightgui_core.construct.hamsearch_kernel`) the first time it is needed and checked square by square.
-Assembly walks the block tree depth first and writes the tour straight into the output
-(:mod:`knightgui_core.construct.construct_kernel`): O(rows · cols) time, 4 bytes per square (the int32 path)
-and nothing else of board size.
+The base pieces are searched for once and checked (:mod:`knightgui_core.construct.blocks`).
+Assembly writes the tour straight into the output (:mod:`knightgui_core.construct.construct_kernel`):
+O(rows · cols) time, 4 bytes per square (the int32 path) and nothing else of board size.
 
 tests/core/test_construct.py checks every size up to 30 × 30, every n × n to 300, thin
 boards to 400 both ways round, and 1000×1000 and 2000×2000.

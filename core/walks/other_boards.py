@@ -13,11 +13,10 @@ The methods are the knight's, over the board's neighbour table
                seeded ties, a square left without a way out ends the branch), then the
                rule's own backtracking search.
 
-What stays the knight's on the plane, and is refused here with one sentence: the
-constructions for huge boards, Phadke's corner dashes and Squirrel and Cull's switching
-orders (all three are made for the knight's moves near a plane board's edges). A board on
+Refused with one sentence, as made for the knight near a plane board's edges: the
+constructions, Phadke's corner dashes and Squirrel and Cull's switching orders. A board on
 which :func:`knightgui_core.board.existence.known_answer` proves there is no tour is refused
-at once; where no theorem decides, a failed search says so.
+at once.
 """
 from __future__ import annotations
 

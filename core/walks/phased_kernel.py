@@ -1,11 +1,11 @@
 """Warnsdorff walk whose fixed move order changes by phases (Squirrel and Cull's algorithm).
 
-numba only; arrays and ints in, ints out. The walk is plain Warnsdorff (fewest onward exits);
-ties go to the first tied move in the order of the current phase. Phase ``p`` lasts until the
-knight stands on its switch square ``switch[p]``; the move from that square on is chosen
-with the order of phase ``p + 1``. The phases follow one another: a later phase's switch
-square visited early does not skip a phase (Squirrel and Cull's step "change T if
-necessary"). A phase whose switch square is −1 lasts to the end.
+The walk is plain Warnsdorff (fewest onward exits); ties go to the first tied move in the
+order of the current phase. Phase ``p`` lasts until the knight stands on its switch square
+``switch[p]``; the move from that square on is chosen with the order of phase ``p + 1``. The
+phases follow one another: a later phase's switch square visited early does not skip a
+phase (Squirrel and Cull's step "change T if necessary"). A phase whose switch square is −1
+lasts to the end.
 
 The walk is :func:`~knightgui_core.walks.walk_loop_kernel.ordered_walk` on the padded plane of
 :mod:`knightgui_core.walks.walk_kernel`, its layout ``L = (off, cols, prios, switch, phase)``
@@ -44,15 +44,11 @@ _phased = specialise(ordered_walk, "ordered_walk_phased", nxt=phase_nxt, sq=pad_
 @njit
 def phased_walk(rows: int, cols: int, start: int, prios: np.ndarray, switch: np.ndarray,
                 path: np.ndarray, ties: np.ndarray) -> int:
-    """One greedy walk with per-phase move orders.
-
-    ``prios``: ``int64[P, 8]``, the move-type indices (0..7, :data:`knightgui_core.board.squares.MOVES`)
-    of each phase, highest priority first. ``switch``: ``int64[P]``, flat squares (``row *
-    cols + col``) ending each phase, ``-1`` for none (the last phase, or a phase that lasts
-    to the end). Fills ``path[:m]`` (``int32``) and
-    ``ties[:m]`` (``uint8``, 1 where the move was chosen among tied candidates) and returns
-    ``m``, the squares visited (``rows * cols`` on success).
-    """
+    """One greedy walk with per-phase move orders: ``prios`` int64[P, 8] each phase's
+    move-type indices (0..7), highest priority first; ``switch`` int64[P] the flat square
+    ending each phase, -1 for none. Fills ``path[:m]`` (int32) and ``ties[:m]`` (uint8, 1
+    where the move was chosen among tied candidates); returns ``m`` (``rows * cols`` on
+    success)."""
     W = cols + 4
     free, cnt, _, off = _padded_state(rows, cols, np.zeros(0, dtype=np.int8))
     for p in range(cnt.shape[0]):

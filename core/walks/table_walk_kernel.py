@@ -1,19 +1,12 @@
 """Warnsdorff walks over a neighbour table: every board and piece (a cylinder, a torus, any
 (a, b)-leaper), every tie rule of :mod:`knightgui_core.walks.walk_kernel`.
 
-The knight on the plane has faster kernels (a padded board, neighbours by arithmetic); these
-read the neighbour table ``nbr`` int32[N, 8] of :attr:`knightgui_core.board.squares.Board.neighbours`
-(``nbr[s, t]`` the square reached by move type t+1, or -1), so wrapping edges and other
-leaps cost nothing extra. On the knight's plane board they choose exactly what the other
-kernels choose (same keys, same random draws; tests/core/test_table_walk.py holds them to it).
-
-Keys of a candidate ``s`` reached by move type index ``t`` (compared in this order, smaller is
-better): its outlets (the dash override ``score[s]`` when ``score[s] >= 0``), the rule key
-(:func:`rule_key`: 0, the centre key or the look-ahead sum), then the residual key: the
-rule's move-type key ``sec_t[t]``, with ``random 24 bits × 8`` added for the random rules.
-The centre rules read the centre and the distance from the high bits of ``tie`` as
-:func:`knightgui_core.walks.walk_kernel.roth_code` writes them; the centre is taken in the
-board's coordinates whatever its edges.
+They read the neighbour table ``nbr`` int32[N, 8]
+(:attr:`knightgui_core.board.squares.Board.neighbours`), so wrapping edges and other leaps
+cost nothing extra; on the knight's plane they choose what the padded kernels choose (same
+keys, same random draws: tests/core/test_table_walk.py). The keys are those of
+:func:`~knightgui_core.walks.walk_loop_kernel.keyed_walk`; the centre rules take the centre
+in the board's coordinates whatever its edges.
 
 The loops are :mod:`knightgui_core.walks.walk_loop_kernel`'s; the backtracking search over
 the same keys is :mod:`knightgui_core.walks.table_backtrack_kernel`. numba only; the wrapper
