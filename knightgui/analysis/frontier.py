@@ -213,10 +213,9 @@ class FrontierSequencePage(AnalysisPage):
         self._cost_timer = QTimer(self)
         self._cost_timer.setSingleShot(True)
         self._cost_timer.timeout.connect(self.update_cost)
-        for sb in (self.rows_spin, self.to_spin):
-            sb.valueChanged.connect(lambda _v: self._cost_timer.start(150))
-        for box in (self.closed_box, self.disk_box):
-            box.toggled.connect(lambda _on: self._cost_timer.start(150))
+        for changed in (self.rows_spin.valueChanged, self.to_spin.valueChanged,
+                        self.closed_box.toggled, self.disk_box.toggled):
+            changed.connect(lambda *_: self._cost_timer.start(150))
         self._cost_timer.start(0)
 
     def update_cost(self) -> None:

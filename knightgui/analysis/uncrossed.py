@@ -4,6 +4,7 @@ row (length, how many up to symmetry, nodes and seconds of the proof, the publis
 on square boards) and the path found goes to the board (click a row to show it again)."""
 from __future__ import annotations
 
+import numpy as np
 from PySide6.QtWidgets import QLabel, QVBoxLayout
 
 from knightgui.analysis.base import AnalysisPage, add_row, check, rows, spin, table
@@ -42,11 +43,18 @@ class UncrossedPage(AnalysisPage):
     def run(self) -> None:
         """Search the board as set (the Run button)."""
         from knightgui_core.studies.uncrossed import longest_uncrossed
+        from knightgui_core.system.errors import Cancelled
         r, c, cycle = self.rows_spin.value(), self.cols_spin.value(), self.cycle_box.isChecked()
         self.status.setText(f"Searching {c}×{r} for the longest uncrossed "
                             f"{'cycle' if cycle else 'path'}…")
-        self.start_study("uncrossed", lambda progress=None, cancel=None: _proof(
-            longest_uncrossed, r, c, cycle, progress, cancel))
+
+        def proof(progress=None, cancel=None):
+            """The search's result, or None when it was cancelled."""
+            try:
+                return longest_uncrossed(r, c, cycle=cycle, cancel=cancel, progress=progress)
+            except Cancelled:
+                return None
+        self.start_study("uncrossed", proof)
 
     def study_done(self, result) -> None:
         """A proof ended: a row in the table and its path on the board."""
@@ -56,8 +64,9 @@ class UncrossedPage(AnalysisPage):
         kind = "cycle" if result.cycle else "path"
         board = Board(result.rows, result.cols)
         path = list(result.path) + (result.path[:1] if result.cycle else [])
-        walk = Walk(board, _int32(path), f"the longest uncrossed {kind} of {result.cols}×"
-                    f"{result.rows}: {result.length} moves, {result.count} up to symmetry "
+        walk = Walk(board, np.asarray(path, dtype=np.int32),
+                    f"the longest uncrossed {kind} of {result.cols}×{result.rows}: "
+                    f"{result.length} moves, {result.count} up to symmetry "
                     f"(proved: {result.nodes:,} nodes, {result.seconds:.2f} s)")
         self.walks.append(walk)
         pub = PUBLISHED[result.cycle].get(result.rows) if result.rows == result.cols else None
@@ -72,17 +81,3 @@ class UncrossedPage(AnalysisPage):
     def _row_clicked(self, row: int, _col: int) -> None:
         if 0 <= row < len(self.walks) and len(self.walks[row].path):
             self.show_tour.emit(self.walks[row])
-
-
-def _proof(search, r: int, c: int, cycle: bool, progress, cancel):
-    """``search``'s result, or None when it was cancelled."""
-    from knightgui_core.system.errors import Cancelled
-    try:
-        return search(r, c, cycle=cycle, cancel=cancel, progress=progress)
-    except Cancelled:
-        return None
-
-
-def _int32(path: list[int]):
-    import numpy as np
-    return np.asarray(path, dtype=np.int32)
