@@ -1,17 +1,12 @@
 """Settings remembered between sessions (QSettings, organisation and application
 ``knightgui``): the controls, the view options, speeds, window geometry and dock layout.
 
-Where Qt keeps them in a file (Linux and the other XDG systems: ``<folder>/knightgui/
-knightgui.conf``, :func:`settings_file`), the file is looked at before Qt opens it: only a
-regular file (or a link to one) of at most :data:`SETTINGS_BYTES` is read and written. A FIFO
-(which would block the start), a device, a folder, a link to one of these or to nothing is
-left alone: the window starts with the defaults, one warning line says why, and the settings
-are not saved over it (:func:`save` raises :class:`SettingsError`). Qt reads that one file,
-not the organisation-wide ``<folder>/knightgui.conf`` beside it.
-
-Every remembered value is read through the check of what it sets (the controls' model's own
-validators, a spin box's range, the view's choices): a value out of range or of the wrong
-type keeps the default, with one warning line naming the key.
+Where Qt keeps them in a file (``<folder>/knightgui/knightgui.conf``, :func:`settings_file`),
+only a regular file (or a link to one) of at most :data:`SETTINGS_BYTES` is read and
+written: anything else (a FIFO would block the start) is left alone, the window starts with
+the defaults and one warning line says why, and :func:`save` raises :class:`SettingsError`.
+Every remembered value is read through the check of what it sets: a bad one keeps the
+default, with one warning line naming the key.
 """
 from __future__ import annotations
 
@@ -23,6 +18,7 @@ import shutil
 import stat
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,9 +52,8 @@ _spare: list[str] = []              # the private file that stands in for a refu
 
 def use_folder(folder: str) -> None:
     """Keep this process's settings in ``folder`` (tests, benchmarks, screenshots: never the
-    user's own). ``QSettings(org, app)`` uses the native format whatever the default format
-    is (Qt 6), so its path is set, and the INI path too, for any other reader of Qt's
-    settings; :func:`settings_file` follows it."""
+    user's own): the native and the INI paths both, as Qt 6's ``QSettings(org, app)`` uses
+    the native format whatever the default."""
     global _folder
     for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
         QSettings.setPath(fmt, QSettings.Scope.UserScope, folder)
@@ -66,11 +61,9 @@ def use_folder(folder: str) -> None:
 
 
 def settings_file() -> Path | None:
-    """The file ``QSettings(ORG, APP)`` keeps this user's settings in: ``knightgui/
-    knightgui.conf`` under :func:`use_folder`'s folder or Qt's user configuration folder
-    (``$XDG_CONFIG_HOME``, else ``~/.config``). ``None`` on Windows and macOS, where the
-    native settings live in the registry and the preferences system, not in a file Qt
-    opens."""
+    """The file ``QSettings(ORG, APP)`` keeps this user's settings in, under
+    :func:`use_folder`'s folder or Qt's user configuration folder; ``None`` on Windows and
+    macOS, whose native settings are not a file Qt opens."""
     if sys.platform in ("win32", "darwin"):
         return None
     folder = _folder or QStandardPaths.writableLocation(
@@ -80,9 +73,8 @@ def settings_file() -> Path | None:
 
 def refusal(path: Path) -> str | None:
     """Why the settings file ``path`` is neither read nor written (one phrase: ``is a FIFO
-    (named pipe), not a regular file``), or ``None`` when it is a regular file (or a link to
-    one) of at most :data:`SETTINGS_BYTES`, or nothing is there yet. Looked at with ``stat``
-    only: nothing is opened."""
+    (named pipe), not a regular file``), or ``None`` when it may be or is not there yet;
+    looked at with ``stat`` only."""
     try:
         lst = os.lstat(path)
     except (FileNotFoundError, NotADirectoryError):
@@ -114,9 +106,8 @@ def _kind(mode: int) -> str:
 
 
 def qsettings() -> QSettings:
-    """The application's settings store (organisation and application ``knightgui``): its
-    file when :func:`refusal` finds nothing wrong with it; else a private, empty file of
-    this process (the defaults; what is set there is never saved), and one warning line."""
+    """The application's settings store: its file when :func:`refusal` finds nothing wrong
+    with it, else a private, empty file of this process and one warning line."""
     path = settings_file()
     if path is None:
         return QSettings(ORG, APP)
@@ -146,64 +137,50 @@ def _warn(key: str, value: object, wants: str) -> None:
                 wants)
 
 
-def _whole(s: QSettings, key: str, lo: int, hi: int, default: int) -> int:
-    """The whole number at ``key`` (INI text or an int) in ``lo..hi``, else ``default``
-    (with one warning line when something else is there)."""
+def _read(s: QSettings, key: str, default: Any, parse: Callable[[object], Any],
+          wants: str) -> Any:
+    """``parse`` of the value at ``key``; ``default`` when there is none, or when ``parse``
+    gives None (with one warning line: it is not what the key ``wants``)."""
     v = s.value(key)
     if v is None:
         return default
-    n: int | None = None
-    if isinstance(v, int) and not isinstance(v, bool):
-        n = v
-    elif isinstance(v, str):
-        t = v.strip()
-        digits = t[1:] if t[:1] in "+-" and t else t
-        if digits.isascii() and digits.isdigit() and len(digits) <= 20:
-            n = int(t)
-    if n is None or not lo <= n <= hi:
-        _warn(key, v, f"a whole number from {lo:,} to {hi:,}")
+    got = parse(v)
+    if got is None:
+        _warn(key, v, wants)
         return default
-    return n
+    return got
+
+
+def _whole(s: QSettings, key: str, lo: int, hi: int, default: int) -> int:
+    """The whole number at ``key`` (INI text or an int) in ``lo..hi``, else ``default``."""
+    def parse(v: object) -> int | None:
+        if isinstance(v, str):
+            t = v.strip()
+            digits = t[1:] if t[:1] in "+-" and t else t
+            v = int(t) if digits.isascii() and digits.isdigit() and len(digits) <= 20 else None
+        return v if isinstance(v, int) and not isinstance(v, bool) and lo <= v <= hi else None
+    return _read(s, key, default, parse, f"a whole number from {lo:,} to {hi:,}")
+
+
+_FLAGS = {"true": True, "1": True, "yes": True, "false": False, "0": False, "no": False}
 
 
 def _flag(s: QSettings, key: str, default: bool) -> bool:
-    """The flag at ``key`` (QSettings gives back text: ``true``/``false``), else
-    ``default`` (with one warning line when something else is there)."""
-    v = s.value(key)
-    if v is None:
-        return default
-    if isinstance(v, bool):
-        return v
-    text = v.strip().lower() if isinstance(v, str) else None
-    if text in ("true", "1", "yes"):
-        return True
-    if text in ("false", "0", "no"):
-        return False
-    _warn(key, v, "true or false")
-    return default
+    """The flag at ``key`` (QSettings gives back text: ``true``/``false``), else ``default``."""
+    return _read(s, key, default, lambda v: v if isinstance(v, bool) else
+                 _FLAGS.get(v.strip().lower()) if isinstance(v, str) else None, "true or false")
 
 
 def _choice(s: QSettings, key: str, choices: tuple[str, ...], default: str) -> str:
-    v = s.value(key)
-    if v is None:
-        return default
-    if isinstance(v, str) and v in choices:
-        return v
-    _warn(key, v, f"one of {', '.join(choices)}")
-    return default
+    return _read(s, key, default, lambda v: v if isinstance(v, str) and v in choices else None,
+                 f"one of {', '.join(choices)}")
 
 
 def text_value(s: QSettings, key: str, limit: int = PATH_CHARS) -> str:
     """The text at ``key`` (a folder, a file, an address) of at most ``limit`` characters,
-    else ``""`` (with one warning line when something else is there: a list, bytes, a text
-    too long)."""
-    v = s.value(key)
-    if v is None or v == "":
-        return ""
-    if isinstance(v, str) and len(v) <= limit and "\x00" not in v:
-        return v
-    _warn(key, v, f"a text of at most {limit:,} characters")
-    return ""
+    else ``""`` (with one warning line when something else is there)."""
+    return _read(s, key, "", lambda v: v if isinstance(v, str) and len(v) <= limit
+                 and "\x00" not in v else None, f"a text of at most {limit:,} characters")
 
 
 def _bytes(s: QSettings, key: str) -> QByteArray | None:
@@ -216,6 +193,7 @@ def _bytes(s: QSettings, key: str) -> QByteArray | None:
     _warn(key, v, "a saved layout")
     return None
 
+
 class SettingsError(ResourceError):
     """The settings file could not be written, or was not, being no regular file (one
     line: where, and why)."""
@@ -223,8 +201,7 @@ class SettingsError(ResourceError):
 
 def save(window: MainWindowLike) -> None:
     """Save the controls' model, the view options, speeds, folders and the window layout;
-    :class:`SettingsError` when the file could not be written, and before anything is
-    written when the file is one :func:`refusal` refuses (it is left as it is)."""
+    :class:`SettingsError` when the file could not be written or :func:`refusal` refuses it."""
     path = settings_file()
     why = refusal(path) if path is not None else None
     if why is not None:
