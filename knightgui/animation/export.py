@@ -328,8 +328,7 @@ class FrameRenderer:
             dr = np.where(np.abs(dr) * 2 > rows, dr - np.sign(dr) * rows, dr)
         self.dx, self.dy = dc * cell, -dr * cell        # each move as drawn, in pixels
         self.thick = max(1, cell // 10)
-        squares = np.zeros((p.height, p.width), dtype=np.uint8)
-        squares[:] = BORDER
+        squares = np.full((p.height, p.width), BORDER, dtype=np.uint8)
         checker = ((np.arange(rows)[::-1, None] + np.arange(cols)[None, :]) % 2 == 0)
         board = np.where(checker, DARK, LIGHT).astype(np.uint8)    # a1 dark
         squares[:rows * cell, :cols * cell] = np.repeat(np.repeat(board, cell, 0), cell, 1)
