@@ -14,7 +14,7 @@ where it starts and which way it runs are forgotten too.
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
+from functools import lru_cache, reduce
 
 import numpy as np
 
@@ -97,13 +97,8 @@ def canonical_form(board: Board, path: np.ndarray) -> np.ndarray:
     smallest square). int64[len(path)]."""
     p = _checked(board, path)
     cycle = is_cycle(board, p)
-    best: np.ndarray | None = None
-    for g in board_maps(board):
-        cand = _normal(g[p], cycle)
-        if best is None or _less(cand, best):
-            best = cand
-    assert best is not None
-    return best
+    return reduce(lambda best, q: q if _less(q, best) else best,
+                  (_normal(g[p], cycle) for g in board_maps(board)))
 
 
 def canonical_id(board: Board, path: np.ndarray) -> str:
