@@ -12,7 +12,8 @@ same task whichever families a command asks for and a shared store computes it o
 A task's result is ``[[id, solutions, dead_ends, forward_moves], ...]``, the counts of
 :func:`knightgui_core.studies.phadke.run`. Tasks borrow a table per start square
 (:mod:`knightgui_core.tietree.counting.bits_table`), so they are ordered family by family
-with the starts in turn: tasks running side by side have different starts.
+(strict and cd before the semi dashes that meet their states) with the starts in turn: tasks
+running side by side have different starts, each finding its start's table free.
 """
 from __future__ import annotations
 
@@ -109,10 +110,7 @@ def phadke_tasks(algos: Iterable[Algorithm], chunk: int = CHUNK) -> list[Task]:
             mine.append(Task(task_key(family, start, ids), STUDY, params, count_ids,
                              (tuple(ids),)))
         rows.setdefault(family, []).append(mine)
-    # family by family (strict and cd before the semi dashes that meet their states), and
-    # within a family the starts in turn: tasks that run at the same time have different
-    # starts, so each finds its start's table free (the pool of bits_table)
-    tasks: list[Task] = []
+    tasks: list[Task] = []                      # ordered as the module docstring says
     for per_start in rows.values():
         for j in range(max((len(m) for m in per_start), default=0)):
             tasks.extend(m[j] for m in per_start if j < len(m))

@@ -142,14 +142,10 @@ def _csv(rows) -> str:
 def export_csv(result: StudyResult, folder: str | os.PathLike[str]) -> list[Path]:
     """Write algorithms.csv, combos.csv (Table 1), starts.csv (Table 2) and families.csv
     into ``folder``, each atomically. Returns the paths."""
-    folder = Path(folder)
-    out = []
-    for name, rows in (("algorithms", algorithm_rows(result)), ("combos", combo_table(result)),
-                       ("starts", start_table(result)), ("families", family_totals(result))):
-        p = folder / f"{name}.csv"
-        write_text(p, _csv(rows), make_parents=True)
-        out.append(p)
-    return out
+    tables = (("algorithms", algorithm_rows(result)), ("combos", combo_table(result)),
+              ("starts", start_table(result)), ("families", family_totals(result)))
+    return [write_text(Path(folder) / f"{name}.csv", _csv(rows), make_parents=True)
+            for name, rows in tables]
 
 
 def format_families(result: StudyResult) -> str:
