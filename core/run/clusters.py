@@ -197,10 +197,8 @@ def local_client(mode: str = "threads", workers: int | None = None) -> Any:
         mode = "threads"
     if mode not in ("threads", "processes"):
         raise ValueError(f"unknown local mode {mode!r}")
-    with _local_lock:
-        client = _local_clients.get((mode, n))
-        if client is not None and client.status == "running":
-            return client
+
+    def make() -> Any:
         # less background work: no profiler sampling the worker threads every 10 ms, the
         # system monitor every 2 s (an idle cluster uses about 4× less CPU)
         import dask
@@ -213,8 +211,17 @@ def local_client(mode: str = "threads", workers: int | None = None) -> Any:
         cluster = LocalCluster(n_workers=n if procs else 1, threads_per_worker=1 if procs else n,
                                processes=procs, dashboard_address=":0",
                                silence_logs=logging.CRITICAL)
-        client = Client(cluster, set_as_default=False)
-        _local_clients[(mode, n)] = client
+        return Client(cluster, set_as_default=False)
+    return _cached(_local_lock, _local_clients, (mode, n), make)
+
+
+def _cached(lock: threading.Lock, clients: dict[Any, Any], key: Any,
+            make: Callable[[], Any]) -> Any:
+    """The running client of ``clients`` at ``key``, else a new one from ``make()``, kept."""
+    with lock:
+        client = clients.get(key)
+        if client is None or client.status != "running":
+            client = clients[key] = make()
         return client
 
 
@@ -281,18 +288,8 @@ def client_for(scheduler: Any, workers: int | None = None) -> tuple[Any, str]:
         name = resolve_scheduler(scheduler or "local", environ={})
         if name in LOCAL_MODES:
             return local_client(name, workers), name
-        return _remote_client(name), name
+        return _cached(_remote_lock, _remote_clients, name, lambda: connect(name)), name
     return scheduler, "client"
-
-
-def _remote_client(address: str):
-    with _remote_lock:
-        client = _remote_clients.get(address)
-        if client is not None and client.status == "running":
-            return client
-        client = connect(address)
-        _remote_clients[address] = client
-        return client
 
 
 def discard_client(client: Any) -> None:
@@ -329,17 +326,14 @@ atexit.register(_close_remote_clients)
 
 class WorkerWatch:
     """Is the cluster still there? A daemon thread asks the scheduler how many workers it has
-    (``Client.scheduler_info``) every :data:`WATCH_INTERVAL` seconds — a scheduler that does
-    not answer holds up only that thread — and :meth:`check`, called by the runner while it
-    waits for results, raises :class:`ClusterLost` when no answer naming a worker has come
-    for ``timeout`` seconds, or when the client has lost its scheduler for good.
-
-    Meanwhile nothing waits unsaid: ``notice(line)`` (from :meth:`check`, so on the runner's
-    thread) says once that the cluster has no worker, or that its scheduler has not answered
-    for :data:`SILENT_NOTICE` seconds (half the timeout when that is shorter), and how long
-    the run waits for it; and says so again when a worker is back or the scheduler answers.
-    A worker that dies and comes back (a nanny restarts it) within ``timeout`` costs the run
-    nothing. Use as a context manager (the thread stops at the end)."""
+    every :data:`WATCH_INTERVAL` seconds (a scheduler that does not answer holds up only that
+    thread); :meth:`check`, called by the runner while it waits, raises :class:`ClusterLost`
+    when no answer naming a worker has come for ``timeout`` seconds, or the client has lost
+    its scheduler for good, and says through ``notice(line)``, once each, that the cluster has
+    no worker or its scheduler has not answered for :data:`SILENT_NOTICE` seconds (half the
+    timeout when shorter), and how long the run waits; and that it is back. A worker that a
+    nanny restarts within ``timeout`` costs the run nothing. A context manager: the thread
+    stops at its end."""
 
     def __init__(self, client: Any, where: str, timeout: float = WORKER_TIMEOUT,
                  interval: float = WATCH_INTERVAL,
