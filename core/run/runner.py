@@ -1,8 +1,7 @@
 """The study runner: a study is a list of deterministic :class:`Task` s with stable keys, run on
 this machine's cores with nothing to start by hand, or on Dask (``distributed``) — a local
-cluster, or a cluster started with the standard ``dask scheduler`` / ``dask worker``
-commands — and kept in a
-:class:`~knightgui_core.run.store.ResultStore` when one is given.
+cluster, or one started with the standard ``dask scheduler`` / ``dask worker`` commands — and
+kept in a :class:`~knightgui_core.run.store.ResultStore` when one is given.
 
 Usage (``Task`` and ``run_tasks`` from this module, ``ResultStore`` from
 :mod:`knightgui_core.run.store`)::
@@ -30,27 +29,22 @@ Rules for tasks
     back from canonical JSON (lists, not tuples; string keys).
 
 Schedulers (``scheduler=``)
-  * ``None`` or ``"local"`` (the default): this machine, every core, nothing to start — a pool
-    of this process's own threads, without Dask (:mod:`.local_pool`: importing and starting
-    Dask cost a command-line study 1.4–3.5 s before its first task).
+  * ``None`` or ``"local"`` (the default): a pool of this process's own threads, one per
+    core, without Dask (:mod:`.local_pool`).
   * ``"threads"``: an in-process Dask cluster, one worker with a thread per core (the kernels
     release the GIL, so the threads run in parallel).
   * ``"processes"``: a Dask ``LocalCluster`` of one single-threaded worker process per core.
-  * ``"tcp://HOST:PORT"`` (or ``tls://``): an existing cluster's scheduler. A malformed
-    address (host name labels, IP literal, port) is refused before connecting, and it must
-    answer within :data:`CONNECT_TIMEOUT` seconds, else :class:`SchedulerError`.
+  * ``"tcp://HOST:PORT"`` (or ``tls://``): an existing cluster's scheduler, checked before a
+    client is made (:mod:`.clusters`: :class:`SchedulerError` within :data:`CONNECT_TIMEOUT`).
   * a ``distributed.Client``: used as it is (the caller closes it).
 
-Faults: a task that raises is retried (``retries``; on Dask, Dask's own retry); a worker that
-dies mid-task has its tasks re-run elsewhere by the scheduler (Dask's resilience); a cluster left
-with no worker, or whose scheduler stops answering, for ``worker_timeout`` seconds (default
-:data:`WORKER_TIMEOUT`), or whose scheduler is lost, ends the run with :class:`ClusterLost`,
-and the wait is said as it begins (``notice``);
-a client that dies loses nothing already in the store, and the same call with the same store
-computes only what is missing. ``cancel`` (a callable or ``threading.Event``) stops the run
-between task completions: the report holds what finished (``cancelled=True``); Ctrl-C
-(KeyboardInterrupt) releases the cluster's work and propagates — every finished task is
-already committed.
+Faults: a task that raises is retried (``retries``); a worker that dies mid-task has its
+tasks re-run elsewhere by the scheduler; a cluster left with no worker, or whose scheduler
+stops answering, for ``worker_timeout`` seconds, or whose scheduler is lost, ends the run
+with :class:`ClusterLost`. Nothing already in the store is lost, and the same call with the
+same store computes only what is missing. ``cancel`` stops the run between task completions
+(the report holds what finished, ``cancelled=True``); Ctrl-C releases the cluster's work and
+propagates, every finished task already committed.
 """
 from __future__ import annotations
 
@@ -69,7 +63,6 @@ from ..system.control import cancel_requested
 from .clusters import (
     CONNECT_TIMEOUT,
     LOCAL_MODES,
-    SCHEDULER_ENV,
     WORKER_TIMEOUT,
     ClusterLost,
     RunnerError,
@@ -87,11 +80,11 @@ from .local_pool import local_pool, retrying
 from .packed_arrays import pack_array, unpack_array
 from .store import ResultStore, canonical_json
 
-__all__ = ["CONNECT_TIMEOUT", "DEFAULT_RETRIES", "LOCAL_MODES", "SCHEDULER_ENV",
-           "WORKER_TIMEOUT", "CancelArg", "ClusterLost", "ProgressFn", "ResultFn", "RunReport",
-           "RunnerError", "SchedulerError", "Task", "TaskFailed", "client_for", "code_version",
-           "connect", "local_client", "pack_array", "resolve_scheduler", "run_tasks",
-           "shutdown_local", "unpack_array"]
+__all__ = ["CONNECT_TIMEOUT", "DEFAULT_RETRIES", "LOCAL_MODES", "WORKER_TIMEOUT", "CancelArg",
+           "ClusterLost", "ProgressFn", "ResultFn", "RunReport", "RunnerError",
+           "SchedulerError", "Task", "TaskFailed", "client_for", "code_version", "connect",
+           "local_client", "pack_array", "resolve_scheduler", "run_tasks", "shutdown_local",
+           "unpack_array"]
 
 #: Dask retries of a task that raised an exception
 DEFAULT_RETRIES = 2
@@ -167,10 +160,6 @@ def _execute(fn: Callable[..., Any], args: tuple[Any, ...]) -> tuple[str, float,
     return canonical_json(value), time.perf_counter() - t0, code_version()
 
 
-def _dask_key(task: Task) -> str:
-    return f"knightgui-{task.key}"
-
-
 def run_tasks(tasks: Iterable[Task], *, store: ResultStore | None = None,
               scheduler: Any = None, progress: ProgressFn | None = None,
               cancel: Any = None, on_result: ResultFn | None = None,
@@ -179,17 +168,13 @@ def run_tasks(tasks: Iterable[Task], *, store: ResultStore | None = None,
               notice: Callable[[str], None] | None = None) -> RunReport:
     """Run ``tasks`` and return a :class:`RunReport`.
 
-    ``store``: finished tasks are read from it first (checked) and each newly finished task
-    is written to it in its own transaction. ``scheduler``: see the module docstring.
-    ``progress(done, total)`` after the store is read and after each finished task;
-    ``on_result(key, result)`` for every result (stored ones first, then as tasks finish);
-    ``cancel``: a callable or Event, looked at after each result and at least every
-    :data:`POLL_SECONDS` while none comes. ``workers``: cores of a local
-    scheduler (default all). ``worker_timeout``: seconds without any worker in the cluster,
-    or without an answer from its scheduler, before :class:`ClusterLost`; ``notice(line)``
-    hears, in one line each, that the cluster has no worker or its scheduler does not
-    answer (and how long the run waits), and that it is back (:class:`WorkerWatch`). Raises
-    :class:`SchedulerError`, :class:`TaskFailed`, :class:`ClusterLost`,
+    ``store``: finished tasks are read from it first (checked), and each newly finished task
+    is written to it in its own transaction. ``scheduler``: see the module docstring;
+    ``workers``: cores of a local scheduler (default all). ``progress(done, total)`` after the
+    store is read and after each finished task; ``on_result(key, result)`` for every result
+    (stored ones first); ``cancel`` is looked at after each result and at least every
+    :data:`POLL_SECONDS`; ``worker_timeout`` and ``notice(line)``: :class:`WorkerWatch`.
+    Raises :class:`SchedulerError`, :class:`TaskFailed`, :class:`ClusterLost`,
     :class:`~knightgui_core.run.store.StoreError`; every task finished before is in the store.
     """
     if not 0 < worker_timeout < float("inf"):
@@ -330,7 +315,7 @@ def _submit_and_collect(client, todo: Sequence[Task], intake: _Intake, cancel: A
     try:
         # one message to the scheduler for the whole graph, not one per task
         submitted = client.map(_execute, [t.fn for t in todo], [t.args for t in todo],
-                               key=[_dask_key(t) for t in todo], retries=retries, pure=False)
+                               key=[f"knightgui-{t.key}" for t in todo], retries=retries, pure=False)
     except Exception:
         if client.status == "running":
             raise
