@@ -21,18 +21,15 @@ writer is waited for, a task both of them computed is kept once). Many studies, 
 board sizes share one file: rows are addressed only by their keys.
 
 Opening a file checks it first (:mod:`.store_file`) and never changes a file that is not a
-knightgui store: a directory, FIFO, socket or device node (looked at with ``os.lstat``, never
-opened), a symbolic link (a store is opened only as a regular file, or made fresh with
-``O_EXCL | O_NOFOLLOW``: no link decides where it is written), garbage, a JSON file, a
-truncated or damaged database or an SQLite database of some other program raise
-:class:`StoreError` whose message names the file and what is wrong.
+knightgui store: anything else (a directory, a symbolic link, garbage, a JSON file, a damaged
+database, another program's SQLite database) raises :class:`StoreError` naming the file and
+what is wrong.
 
 A row is checked when it is read, and any damage raises :class:`StoreError` naming the file
 and the row: columns of the wrong type, a checksum that does not match, JSON that does not
-parse, another study's or other parameters' row, and a result whose shape is not its study's
-(:mod:`.store_shapes`: the one check each study declares, which :meth:`ResultStore.put`
-applies to every result before it writes it, so that the store never writes a row it
-would refuse to read).
+parse, another study's or other parameters' row, a result not of its study's shape
+(:mod:`.store_shapes`: the check :meth:`ResultStore.put` also applies before it writes, so
+that the store never writes a row it would refuse to read).
 
 A store that cannot be written (a read-only file, folder or medium) is opened read-only
 (:func:`~.store_file.read_only_uri`): its rows are read as from any store, and a write
@@ -149,7 +146,7 @@ class ResultStore:
                 self._open(exists, self.read_only is not None)
                 return
             except sqlite3.Error as e:
-                self._close_quietly()
+                self.close()
                 if _sqlite_says(e, _READ_ONLY) and exists and self.read_only is None:
                     # the system refused a write that access() allowed (ACLs, a network
                     # file system's rules): read what is there
@@ -170,7 +167,7 @@ class ResultStore:
                                      f"({e})") from None
                 raise StoreError(f"{self.path}: cannot open the store ({e})") from None
             except BaseException:
-                self._close_quietly()
+                self.close()
                 raise
 
     def _open(self, exists: bool, readonly: bool) -> None:
@@ -239,16 +236,13 @@ class ResultStore:
         # a second process may have made the tables first: check what is there now
         self._check_existing()
 
-    def _close_quietly(self) -> None:
+    def close(self) -> None:
+        """Close the file (further calls raise)."""
         db = getattr(self, "_db", None)
         if db is not None:
             with contextlib.suppress(sqlite3.Error):
                 db.close()
             self._db = None  # type: ignore[assignment]
-
-    def close(self) -> None:
-        """Close the file (further calls raise)."""
-        self._close_quietly()
 
     def __enter__(self) -> ResultStore:
         return self
@@ -293,11 +287,8 @@ class ResultStore:
         return args, value
 
     def get_many(self, wanted: Mapping[str, tuple[str, Any]]) -> dict[str, Any]:
-        """Results of the finished tasks among ``wanted`` (key -> (study, params)).
-
-        Each row read is checked (see the module docstring): its columns' types, its
-        checksum, its study and parameters, its result's shape; :class:`StoreError` if any
-        does not match."""
+        """Results of the finished tasks among ``wanted`` (key -> (study, params)), each row
+        checked (see the module docstring): :class:`StoreError` if one does not match."""
         return {row[0]: self._checked(row, wanted[row[0]])[1]
                 for row in self._rows_of("key, study, params, result, checksum", list(wanted))}
 

@@ -148,11 +148,10 @@ def _folder(p: Path) -> Path:
 def read_only_reason(path: str | os.PathLike[str], exists: bool) -> str | None:
     """Why the store at ``path`` cannot be written (a few words), or None when it can.
     ``exists``: :func:`check_store_file`'s answer (an empty file is no store, but a
-    read-only one cannot become one). A WAL database is written through two
-    files SQLite makes beside it (``-wal``, ``-shm``), so a writable file in a folder that
-    cannot be written is read-only too. Asked of the system (``statvfs``, ``access``), so
-    root is refused only where the system refuses root: a read-only medium, an immutable
-    file or folder (``chattr +i``)."""
+    read-only one cannot become one). A WAL database is written through two files beside it
+    (``-wal``, ``-shm``), so a writable file in a folder that cannot be written is read-only
+    too. Asked of the system (``statvfs``, ``access``), so root is refused only where the
+    system refuses root: a read-only medium, an immutable file or folder (``chattr +i``)."""
     p = Path(path)
     folder = _folder(p)
     try:
@@ -173,15 +172,13 @@ def read_only_uri(path: str | os.PathLike[str]) -> tuple[str, str | None]:
     note when part of the store cannot be read that way (else None).
 
     A WAL database is read through its ``-shm`` index, which SQLite creates when it is
-    missing (and leaves behind, with the read-only file's mode, so that the owner's next
-    write is refused). So: a database with its ``-wal`` and ``-shm`` beside it (a writer is
-    at work, or was killed), or with a log that holds pages where a ``-shm`` can be made, is
-    opened ``mode=ro`` — SQLite reads the log, through the ``-shm`` or, without write
-    permission on it, a private copy in memory, and takes its locks; a database without a
-    log is all in its own file, and is opened ``immutable=1``: no lock, no ``-shm``,
-    nothing made. A log without its ``-shm`` in a folder that cannot be written cannot be
-    read at all (SQLite needs one or the other): the database file is read alone, and the
-    note says so."""
+    missing (and leaves behind with the read-only file's mode, so that the owner's next write
+    is refused). So a database with its ``-wal`` and ``-shm`` beside it (a writer is at work,
+    or was killed), or with a log that holds pages where a ``-shm`` can be made, is opened
+    ``mode=ro``: SQLite reads the log and takes its locks. A database without a log is
+    opened ``immutable=1``: no lock, no ``-shm``, nothing made. A log without its ``-shm`` in
+    a folder that cannot be written cannot be read at all: the database file is read alone,
+    and the note says so."""
     p = Path(path)
     try:
         log = os.stat(f"{p}-wal").st_size > 0

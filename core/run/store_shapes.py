@@ -2,17 +2,14 @@
 ways.
 
 A study declares the shape of what its tasks return next to the function they run
-(``@result_shape(STUDY)`` on a ``check(params, result)``, built from the checks below).
-The store (:mod:`.store`) applies that same check to every result it writes
-(:meth:`~.store.ResultStore.put`) and to every row it reads back, after the row's checksum:
-a study never writes a row it would refuse to read, and a row written by hand with a fresh
-checksum, by another version or by a damaged program is refused in one line (a damaged row)
-instead of ending in a ``TypeError`` deep inside the study or handing a kernel an index off
-its arrays. A check says what the study's reader relies on (types, lengths, ranges),
-no more: a bound that the writer does not keep has no place in it.
-
-A study whose module is not imported, or that declares no shape (the tests' ``demo`` rows),
-has its rows checked for their checksum and JSON only.
+(``@result_shape(STUDY)`` on a ``check(params, result)``, built from the checks below). The
+store (:mod:`.store`) applies it to every result it writes and to every row it reads back,
+after the row's checksum: a study never writes a row it would refuse to read, and a row
+written by hand, by another version or by a damaged program is refused in one line instead
+of ending in a ``TypeError`` deep inside the study or handing a kernel an index off its
+arrays. A check says what the study's reader relies on (types, lengths, ranges), no more. A
+study that declares no shape, or whose module is not imported, has its rows checked for
+their checksum and JSON only.
 """
 from __future__ import annotations
 
