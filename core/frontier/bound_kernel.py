@@ -2,23 +2,19 @@
 knight's graph in which every cell has degree 1 or 2 and at most two cells degree 1,
 counted exactly cell by cell.
 
-Every Hamiltonian path is such a subgraph with exactly two cells of degree 1, every
-Hamiltonian cycle one with none; connectivity is not followed, so a state is only the
-degree so far (0, 1, 2: two bits) of each of the last ``2k + 1`` cells and how many cells of
-degree 1 have been finished (0..2). A cell is finished at the step of its last neighbour
-(``retire``): degree 0 drops the state, degree 1 adds an end, and its two bits become 0 so
-that states that differ only there merge.
+Connectivity is not followed (:mod:`.bound` says why the count still bounds the tours),
+so a state is only the degree so far (0, 1, 2: two bits) of each of the last ``2k + 1``
+cells and how many cells of degree 1 have been finished (0..2). A cell is finished at the
+step of its last neighbour (``retire``): degree 0 drops the state, degree 1 adds an end,
+and its two bits become 0 so that states that differ only there merge.
 
 A table is ``uint64[C, 1 + words]`` (``C`` a power of two), a row the key and its count
 (one cache line). A key: the digit of cell ``j`` after the step of cell ``i`` in bits
 ``2 (i - j)`` (the newest cell in bits 0-1), the ends in bits 56-57, bit 63 set (0 marks an
 empty slot). A count is ``words`` 64-bit words, least significant first, added with carry.
 
-The caller drives the count over one :class:`RelaxedBoard` (the board's tables and the
-count's width): :func:`relaxed_step` reads a range of one table's slots for one
-cell into a new table (so a call is short and a cancel is seen between calls);
-:func:`relaxed_totals` adds a column's finished boards into the totals;
-:func:`relaxed_regrow` moves a table into a bigger one.
+The caller (:mod:`.bound`) reads a range of one table's slots a call (:func:`relaxed_step`),
+so a call is short and a cancel is seen between calls.
 """
 from __future__ import annotations
 

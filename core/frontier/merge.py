@@ -177,14 +177,11 @@ class _Merge:
         self.tabs[j], self.filled[j] = tab, int(io[1])
 
     def add_files(self, j: int, folder: str, segments: Sequence[Segment],
-                  part: tuple[int, int] = (0, 1)) -> int:
+                  part: tuple[int, int] = (0, 1)) -> None:
         """Adds the rows of ``segments`` (all of share ``j``, files in ``folder``; only part
-        ``part``, :func:`_read_blocks`); the rows read."""
-        read = 0
+        ``part``, :func:`_read_blocks`)."""
         for rows in _read_blocks(folder, segments, self.width, self.words, part):
             self.add(j, rows)
-            read += rows.shape[0]
-        return read
 
 
 def merge_rows(sources: Sequence[np.ndarray], mods: np.ndarray, words: int, parts: int,

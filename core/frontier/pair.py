@@ -1,9 +1,8 @@
 """The frontier count's tables on boards of 8 to 12 rows: two words a key, on every core.
 
-The same cell by cell reading as :mod:`.word` (its ``word_cell`` runs the rounds,
-the shares of the hash and the table growth for both layouts), with the kernels of
-:mod:`.pair_kernel`: a slot is ``[hi, lo, residues…]``, ``hi`` never 0 in a used
-slot. :data:`PAIR` is the layout :func:`.word.word_cell` takes for it.
+The cell by cell reading of :mod:`.word` (:func:`.word.word_cell`) on the kernels of
+:mod:`.pair_kernel` (a slot ``[hi, lo, residues…]``, ``hi`` never 0 in a used slot):
+:data:`PAIR` is the layout it takes for them.
 """
 from __future__ import annotations
 
