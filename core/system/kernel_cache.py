@@ -116,8 +116,7 @@ def _make(d: Path) -> None:
 def _writable(d: Path) -> bool:
     try:
         _make(d)
-        probe = tempfile.NamedTemporaryFile(dir=d, prefix=".probe", delete=True)
-        probe.close()
+        tempfile.NamedTemporaryFile(dir=d, prefix=".probe", delete=True).close()
         return True
     except OSError:
         return False
