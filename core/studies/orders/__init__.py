@@ -116,7 +116,7 @@ def _check_tie(tie: str) -> int:
 @dataclass(frozen=True)
 class OrdersSummary(FieldsJson):
     """The docs/spec.md §10 figures of a run, the board, the tie rule and whether every
-    order ran; ``to_json()`` begins ``study move-orders --json``."""
+    order ran; ``to_dict()`` begins ``study move-orders --json``."""
 
     orders: int
     walks: int
@@ -243,7 +243,7 @@ class OrdersResult:
     def to_json_dict(self, worst: int = 10) -> dict:
         """The summary plus the failure distribution, failures per start square and the
         ``worst`` worst orders, for a JSON file."""
-        d = self.summary().to_json()
+        d = self.summary().to_dict()
         d["distribution"] = self.distribution().tolist()
         d["failures_per_start"] = {self.board.name(s): int(v)
                                    for s, v in enumerate(self.failures_per_start)}
@@ -269,18 +269,16 @@ class OrdersResult:
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(["square", "col", "row", "failed_walks"])
-        for s, v in enumerate(self.failures_per_start):
-            col, row = self.board.coords(s)
-            w.writerow([self.board.name(s), col, row, int(v)])
+        w.writerows([self.board.name(s), *self.board.coords(s), int(v)]
+                    for s, v in enumerate(self.failures_per_start))
         return buf.getvalue()
 
     def save_csv(self, filename: str | os.PathLike[str], table: str = "orders") -> Path:
         """Write the ``orders`` or ``starts`` table atomically."""
         if table not in ("orders", "starts"):
             raise OrderError(f"unknown table {table!r} (use 'orders' or 'starts')")
-        p = Path(filename)
-        write_text(p, self.to_csv() if table == "orders" else self.starts_csv(), make_parents=True)
-        return p
+        return write_text(filename, self.to_csv() if table == "orders" else self.starts_csv(),
+                          make_parents=True)
 
 
 def run_orders(n: int = 8, tie: str = "first", *, cols: int | None = None,

@@ -242,14 +242,10 @@ class TieBreakResult:
                 "trials", "left_out", "first_failed_start", "visited", "exact_success"]
         w = csv.DictWriter(buf, fieldnames=keys, lineterminator="\n")
         w.writeheader()
-        for row in self.table():
-            row = dict(row, success_rate=f"{row['success_rate']:.6f}",
-                       ci_low=f"{row['ci_low']:.6f}", ci_high=f"{row['ci_high']:.6f}")
-            w.writerow(row)
+        w.writerows(row | {k: f"{row[k]:.6f}" for k in ("success_rate", "ci_low", "ci_high")}
+                    for row in self.table())
         return buf.getvalue()
 
     def save_csv(self, filename: str | os.PathLike[str]) -> Path:
         """Write :meth:`to_csv` to ``filename`` atomically."""
-        p = Path(filename)
-        write_text(p, self.to_csv(), make_parents=True)
-        return p
+        return write_text(filename, self.to_csv(), make_parents=True)
