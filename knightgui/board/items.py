@@ -32,13 +32,9 @@ class TourPathItem(pg.GraphicsObject):
     def __init__(self, colour=(200, 20, 20)):
         super().__init__()
         self._bounds = QRectF()
-        self._p = None
         self._cols = 1
-        self._numbers = None
-        self._xy_cache = None
-        self._full = None
-        self._window_key = None
-        self._window_path = None
+        self._p = self._numbers = self._xy_cache = self._full = None
+        self._window_key = self._window_path = None
         self._colour = QColor(*colour)
         self._steps: np.ndarray | None = None
         self._reach = 3

@@ -57,18 +57,12 @@ class BoardView(pg.GraphicsView):
         self.rows = self.cols = 0
         self.board = Board(8, 8)     # the board's edges and piece (set_board)
         self.path = np.zeros(0, dtype=np.int32)
-        self.closed = False
-        self.numbers = None
-        self.ties = None
-        self.start_sq = -1
-        self.end_sq = -1
+        self.closed = self.show_ties = False
+        self.numbers = self.ties = self._checker = self._shown_image = None
+        self.start_sq = self.end_sq = -1
         self.colour_mode = "auto"
-        self.show_numbers = True
-        self.show_path = True
-        self.show_ties = False
+        self.show_numbers = self.show_path = True
         self.colour_map = "viridis"
-        self._checker = None
-        self._shown_image = None
         self._hover = -1
         self.zoomed_by_hand = False        # a wheel or a drag moved the view: no refit
         self.sums_tip_shown = ""           # the tooltip of the sum under the pointer
@@ -95,8 +89,7 @@ class BoardView(pg.GraphicsView):
             self.start_sq = self.start_sq if 0 <= self.start_sq < n else -1
             self.end_sq = self.end_sq if 0 <= self.end_sq < n else -1
         self.path = np.zeros(0, dtype=np.int32)
-        self.numbers = None
-        self.ties = None
+        self.numbers = self.ties = None
         self.candidates.set_candidates([], rows, cols)
         self.labels.set_board(rows, cols)
         self.symmetry_item.set_symmetry(self.symmetry_item.name, rows, cols)

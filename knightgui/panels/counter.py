@@ -73,13 +73,11 @@ class CounterPanel(QWidget):
         f.addRow("Total", self.total)
         f.addRow("Tour id", self.identity)
         f.addRow(self.state)
-        # room for every line the id and the state may take, so the dock is never given a
-        # height that clips them (the state wraps; the dock's height does not follow a wrap)
+        # room for every line the id and the state may take: the dock never clips them
         line = self.fontMetrics().lineSpacing()
-        self.identity.setMinimumHeight(IDENTITY_LINES * line)
-        self.identity.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
-        self.state.setMinimumHeight(STATE_LINES * line)
-        self.state.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        for label, lines in ((self.identity, IDENTITY_LINES), (self.state, STATE_LINES)):
+            label.setMinimumHeight(lines * line)
+            label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.values = {"current": None, "found": None, "total": None, "exhausted": False}
 
     #: tours of more squares than this are not given an id (it would hold up the window)

@@ -59,13 +59,9 @@ class ResultsPresenter(QObject):
         self.current = -1
         self.tour: Tour | None = None
         self.ties = None
-        self.running = False
-        self.cancelled = False
-        self.exhausted = False
+        self.running = self.cancelled = self.exhausted = self._want_next = False
         self.found = 0
-        self._want_next = False
-        #: the figures are marked stale (:meth:`mark_stale`) and nothing new has been run,
-        #: watched or shown since: a further change adds to what the stale note names
+        #: the figures are marked stale (:meth:`mark_stale`) and nothing was run or shown since
         self.stale = False
         #: step through new tours only (skip a solution that repeats an earlier tour up to
         #: the board's symmetries, reversal or the start of its cycle)
