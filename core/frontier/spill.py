@@ -12,6 +12,7 @@ once the whole cell is done and the progress saved (:mod:`.run_folder`). Memory 
 one slice's tables, not the whole frontier's; ``K`` is chosen again before each cell from
 the states expected after it.
 
+A slice file is raw ``uint64`` rows (key words, then residues), native byte order:
 ``c{cell}_f{from}o{table}.u64`` holds the states entering ``cell`` made by input slice
 ``from`` (its thread's table ``table``); the task's result says where each slice and
 share's rows lie and their checksum (``files``), and the next cell's tasks are given those
