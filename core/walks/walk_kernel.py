@@ -3,13 +3,11 @@ layout (:func:`pad_nxt`, :func:`pad_rc`, :func:`pad_sq`) on which the loops of
 :mod:`knightgui_core.walks.walk_loop_kernel` run (the neighbour-table walk of every other
 board, and the backtracking search, run the same loops on the table).
 
-numba only; arrays and ints in, arrays and ints out. Neighbours are computed arithmetically
-(no [N, 8] table), so a 1000×1000 walk touches a few MB. Outlet counts are kept up to date
-incrementally: visiting a square lowers the count of each of its (≤ 8) neighbours by one.
+numba only. Neighbours are computed arithmetically (no [N, 8] table), so a 1000×1000 walk
+touches a few MB; visiting a square lowers its neighbours' outlet counts by one.
 
-Ranking key of a candidate (smaller is better), an int64:
-``score << 40 | secondary`` where ``score`` is its outlets (or the dash override) and
-``secondary`` breaks ties by the rule:
+A candidate is ranked by its outlets (or the dash override), then by the rule's key
+(smaller is better), compared lexicographically, so no key overflows on any board:
 
 ====  ============  ==========================================================
 code  rule          secondary key
@@ -26,12 +24,11 @@ code  rule          secondary key
 8     center-far-r  farthest from the centre, then random, then order
 ====  ============  ==========================================================
 
-:func:`greedy_walk` compares the keys lexicographically, (outlets, rule key, residual key),
-so no key can overflow on any board size. The centre rules (4, 8) read two more fields from
-the high bits of ``tie`` (:func:`roth_code`): bits 8–11 the centre (0 the exact centre,
-1 the 1-based ``(n/2, n/2)`` of an even board, i.e. half a square towards a1, 2 half a
-square towards the far corner) and bits 12–15 the distance (0 Euclidean, 1 Manhattan,
-2 Chebyshev); the backtracking search reads them too.
+The centre rules (4, 8) read two more fields from the high bits of ``tie``
+(:func:`roth_code`): bits 8–11 the centre (0 the exact centre, 1 the 1-based ``(n/2, n/2)``
+of an even board, i.e. half a square towards a1, 2 half a square towards the far corner) and
+bits 12–15 the distance (0 Euclidean, 1 Manhattan, 2 Chebyshev); the backtracking search
+reads them too.
 """
 from __future__ import annotations
 
