@@ -59,8 +59,7 @@ def render_view(tour: Tour | None, width_px: int, height_px: int | None = None,
         view.set_options(numbers=bool(numbers))
     if tour is not None:
         view.set_tour(tour.path, tour.closed, ties)
-    # the board plus a margin of LABEL_MARGIN_PX on every side for the file and rank labels
-    # (drawn at a fixed pixel distance from the board's edges)
+    # a margin of LABEL_MARGIN_PX pixels around the board for the file and rank labels
     m = LABEL_MARGIN_PX * max(cols / max(width_px - 2 * LABEL_MARGIN_PX, 1),
                               rows / max(height_px - 2 * LABEL_MARGIN_PX, 1))
     view.vb.setRange(xRange=(-m, cols + m), yRange=(-m, rows + m), padding=0)

@@ -35,8 +35,7 @@ AnalysisWindowLike = Any
 log = logging.getLogger("knightgui.settings")
 
 ORG = APP = "knightgui"
-#: The saved controls are a flat object of about 300 bytes; a larger or deeper value (a
-#: settings file edited by hand, or damaged) is ignored and the defaults serve.
+#: The saved controls (a flat object of about 300 bytes) beyond these bounds are ignored.
 CONTROLS_BYTES = 64 * 1024
 CONTROLS_DEPTH = 4
 #: A settings file above this size is not read (the largest value, a position played by

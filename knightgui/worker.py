@@ -135,9 +135,7 @@ class SolverThread(QThread):
             self._abort = True
             self._pending = None
             self._cond.wakeOne()
-        if timeout_ms is None:
-            return self.wait()
-        return self.wait(timeout_ms)
+        return self.wait() if timeout_ms is None else self.wait(timeout_ms)
 
     @property
     def generation(self) -> int:

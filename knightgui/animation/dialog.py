@@ -101,12 +101,11 @@ class AnimationDialog(QDialog):
                 p = ax.plan(self.tour, s.fmt, s.fps, s.moves_per_frame, s.size)
             except ax.AnimationError as e:
                 why = str(e)
-        ok = why is None
         self.summary.setText(why if why else
                              f"{p.frames:,} frames of {p.width}×{p.height}, "
                              f"{p.moves_per_frame:,} move{'s' if p.moves_per_frame != 1 else ''} a frame, "
                              f"{p.seconds:.1f} s")
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(why is None)
 
 
 class ExportThread(QThread):

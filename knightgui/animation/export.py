@@ -319,12 +319,11 @@ class FrameRenderer:
         # pixel centres; row 0 (rank 1) at the bottom of the image
         self.cx = self.col * cell + cell // 2
         self.cy = (rows - 1 - self.row) * cell + cell // 2
-        wrap_c = tour.board.topology in ("cylinder", "torus")
-        wrap_r = tour.board.topology == "torus"
+        topology = tour.board.topology
         dc, dr = np.diff(self.col), np.diff(self.row)
-        if wrap_c:
+        if topology in ("cylinder", "torus"):
             dc = np.where(np.abs(dc) * 2 > cols, dc - np.sign(dc) * cols, dc)
-        if wrap_r:
+        if topology == "torus":
             dr = np.where(np.abs(dr) * 2 > rows, dr - np.sign(dr) * rows, dr)
         self.dx, self.dy = dc * cell, -dr * cell        # each move as drawn, in pixels
         self.thick = max(1, cell // 10)

@@ -241,8 +241,7 @@ class OptionsMatrixView(QWidget):
         if caption:
             self.caption.setText(caption)
         if branch > 0:
-            # scroll only when the branch row is out of sight (scrolling repaints the table);
-            # rows have one fixed height, so where a row is needs no layout pass
+            # scroll (a repaint) only when the branch row is out of sight; rows have one height
             bar = self.table.verticalScrollBar()
             h = self.table.viewport().height()
             top = (branch - 1) * ROW_HEIGHT

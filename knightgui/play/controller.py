@@ -81,8 +81,7 @@ class PlayController(QObject):
         self.model.observe(self._model_changed)
         self.files = PlayFiles(self)         # File ▸ Open and Save, the settings
         self._controls_changed(frozenset({"mode"}))
-        # the window sets its board after restoring the settings: draw a restored position
-        # once it is built
+        # the window sets its board after restoring the settings: a restored position then
         QTimer.singleShot(0, lambda: self._redraw() if self.active else None)
 
     def _make_actions(self) -> None:

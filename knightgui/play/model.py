@@ -30,8 +30,8 @@ __all__ = ["PlayModel", "PlayRefused", "PlayObserver", "PLAY_KEY", "LIVE_VERDICT
 PlayObserver = Callable[[frozenset], None]
 #: the key that marks a tour file as a position being played (a partial path)
 PLAY_KEY = "partial"
-#: the largest board whose quick verdict is computed where it is asked for (seconds on
-#: 2000×2000 on a loaded machine); above it the window computes it on its solver thread
+#: the largest board whose quick verdict is computed where it is asked for; above it (it
+#: takes seconds on 2000×2000) the window computes it on its solver thread
 LIVE_VERDICT_MAX = 250_000
 
 
