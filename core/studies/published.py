@@ -49,12 +49,5 @@ FIGURES: tuple[Published, ...] = (
 
 def for_rule(rule: str, order: str | None = None) -> list[Published]:
     """The figures about ``rule`` (and, for the fixed-order figures, that move order)."""
-    out = []
-    for f in FIGURES:
-        if f.rule != rule:
-            continue
-        if f.failing_n and f.rule in ("first", "last") and order is not None \
-                and order != f.order:
-            continue
-        out.append(f)
-    return out
+    return [f for f in FIGURES if f.rule == rule and not (
+        f.failing_n and f.rule in ("first", "last") and order not in (None, f.order))]

@@ -132,9 +132,7 @@ def run_symmetric(rows: int, cols: int, symmetry: str, *, closed_only: bool = Fa
         res.parts.append({"kind": "closed" if c else "open", "what": plans[c].parts[i].what,
                           "tours": int(got["paths"]) // div, "nodes": int(got["nodes"]),
                           "hits": int(got["hits"])})
-    for c in kinds:
-        if plans[c].reason:
-            res.reasons["closed" if c else "open"] = plans[c].reason
+    res.reasons = {("closed" if c else "open"): p.reason for c, p in plans.items() if p.reason}
     res.closed = totals[True]
     res.paths = None if closed_only else totals[False]
     res.seconds = time.perf_counter() - t0
