@@ -60,19 +60,14 @@ def count_labels(ticks: list[float]) -> list[str]:
     return [f"{t:.{d}f}{suffix}" if t else "0" for t in scaled]
 
 
-def percent_labels(ticks: list[float]) -> list[str]:
-    """Shares (0…1) as percentages: ``96.5 %``."""
-    pct = [100.0 * t for t in ticks]
-    d = _decimals(pct)
-    return [f"{t:.{d}f} %" for t in pct]
-
-
 def colour_bar_ticks(lo: float, hi: float, percent: bool) -> list[tuple[float, str]]:
     """The bar's ticks between the levels ``lo`` and ``hi``: (value, label). Percentages
     are chosen round in percent (97.5 %, not 0.975 rounded)."""
     if percent:
         values = [v / 100.0 for v in nice_ticks(100.0 * lo, 100.0 * hi)]
-        return list(zip(values, percent_labels(values), strict=True))
+        pct = [100.0 * t for t in values]
+        d = _decimals(pct)
+        return [(v, f"{t:.{d}f} %") for v, t in zip(values, pct, strict=True)]
     values = nice_ticks(lo, hi)
     if hi - lo >= 2:                     # counts: whole steps only
         values = [v for v in values if float(v).is_integer()] or values

@@ -101,17 +101,12 @@ class SquareHeatMap(BoardImage):
         lo = float(finite.min()) if finite.size else 0.0
         hi = float(finite.max()) if finite.size else 1.0
         top = hi if hi > lo else lo + (abs(lo) * 1e-9 or 1.0)
-        show_empty(self, None)
-        self.image.setImage(v, levels=(lo, top))
-        self.colorbar.setLevels((lo, top))
-        self.colorbar.setVisible(True)
         percent = self.formats.get(name) is share
+        self._draw_cells(v, lo, top, compact if not percent else lambda x: f"{100 * x:.1f}")
         label_colour_bar(self.colorbar, lo, hi, percent)
         # the quantity names the plot (on the bar its name sat on the tick labels)
         self.setTitle(f"{name} {self.base_title}{' (%)' if percent else ''}".strip(),
                       color=(40, 40, 40), size="10pt")
-        self.image.setRect(0, 0, self.cols, self.rows)
-        self._draw_cells(v, lo, top, compact if not percent else lambda x: f"{100 * x:.1f}")
 
     # ------------------------------------------------------------ questions
     def describe(self, square: int) -> str:

@@ -134,8 +134,13 @@ class BoardImage(pg.PlotWidget):
         self.labels = []
 
     def _draw_cells(self, v: np.ndarray, lo: float, hi: float, fmt) -> None:
-        """The board's axes and, on boards up to 16×16, ``fmt(x)`` in each cell of a finite
-        figure ``x`` of ``v`` (white on the lower 60 % of ``lo`` … ``hi``)."""
+        """``v`` coloured over the levels ``lo`` … ``hi``, the board's axes and, on boards up
+        to 16×16, ``fmt(x)`` in each cell of a finite figure ``x`` (white on the lower 60 %)."""
+        show_empty(self, None)
+        self.image.setImage(np.asarray(v, dtype=np.float64), levels=(lo, hi))
+        self.colorbar.setLevels((lo, hi))
+        self.colorbar.setVisible(True)
+        self.image.setRect(0, 0, self.cols, self.rows)
         self._drop_labels()
         pi = self.getPlotItem()
         pi.getAxis("bottom").setTicks([[(c + 0.5, column_letters(c)) for c in range(self.cols)]])
@@ -207,10 +212,5 @@ class StartHeatMap(BoardImage):
         v = np.asarray(counts, dtype=np.int64).reshape(rows, cols)
         self.values, self.rows, self.cols = v, rows, cols
         top = max(int(v.max()) if v.size else 0, 1)
-        show_empty(self, None)
-        self.image.setImage(v.astype(float), levels=(0, top))
-        self.colorbar.setLevels((0, top))
-        self.colorbar.setVisible(True)
-        label_colour_bar(self.colorbar, 0, top, percent=False, label="failed walks")
-        self.image.setRect(0, 0, cols, rows)
         self._draw_cells(v, 0, top, lambda x: _compact(int(x)))
+        label_colour_bar(self.colorbar, 0, top, percent=False, label="failed walks")

@@ -147,12 +147,6 @@ def shortcuts_dialog(window: QMainWindow) -> QDialog:
     return d
 
 
-def _summary() -> str:
-    """:data:`GETTING_STARTED` for the page of a missing guide (without its last line, which
-    points to the guide)."""
-    return "<hr>" + GETTING_STARTED.rsplit("<p>Help &#9656; User guide", 1)[0]
-
-
 class _Guides:
     """The guide viewers of one main window, made on first use and kept (with their page
     and history) while the window lives; a hidden viewer whose pages changed on disk is made
@@ -170,8 +164,10 @@ class _Guides:
         if old is not None:
             old.deleteLater()
         title = "User guide" if kind == "guide" else "Documentation"
+        # a missing guide: Getting started, without its last line (it points to the guide)
+        missing = "<hr>" + GETTING_STARTED.rsplit("<p>Help &#9656; User guide", 1)[0]
         v = GuideWindow(guide, self.window, title=title,
-                        missing_html=_summary() if kind == "guide" else "")
+                        missing_html=missing if kind == "guide" else "")
         v.setObjectName("guide" if kind == "guide" else "documentation")
         self.viewers[kind] = v
         return v

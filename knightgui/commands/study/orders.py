@@ -87,7 +87,7 @@ def run(args) -> int:
 def _show_walk(n, cols, tie, order, start, as_json) -> int:
     import numpy as np
 
-    from knightgui_core.board.squares import Board
+    from knightgui_core.board.squares import Board, column_letters
     from knightgui_core.studies.orders import OrderError, replay
     # the edge: the order and the start become typed values here, once
     o = parse_move_order(order, "--walk")
@@ -105,7 +105,6 @@ def _show_walk(n, cols, tie, order, start, as_json) -> int:
     for r in range(board.rows - 1, -1, -1):
         cells = (f"{v:>{width}}" if v else "." * width for v in nums[r * cols:(r + 1) * cols])
         print(f"{r + 1:>3} " + " ".join(cells))
-    from knightgui_core.board.squares import column_letters
     print("    " + " ".join(f"{column_letters(c):>{width}}" for c in range(cols)))
     print(w.message)
     return 0

@@ -71,7 +71,7 @@ def run(args) -> int:
     ``--json``: the :class:`~knightgui_core.api_results.PhadkeStudy`'s ``to_dict()``."""
     from knightgui_core.api import phadke_result
     from knightgui_core.studies import phadke as P
-    from knightgui_core.studies.phadke.runner import phadke_tasks
+    from knightgui_core.studies.phadke.runner import counts_of, phadke_tasks
     from knightgui_core.studies.phadke.tables import export_csv, format_families
     workers = None if args.workers is None else positive_int("--workers", args.workers, 1, 256)
     if args.checkpoint is not None and args.store is None:
@@ -83,7 +83,6 @@ def run(args) -> int:
             _import_checkpoint(args.checkpoint, store)
         report = run_study(args, phadke_tasks(algos), f"phadke {args.family}", store=store,
                            workers=workers)
-    from knightgui_core.studies.phadke.runner import counts_of
     wanted = {a.id for a in algos}
     res = P.StudyResult(algos)
     res.counts = {i: c for i, c in counts_of(report).items() if i in wanted}
