@@ -2,10 +2,9 @@
 --all-tours`` lists and what the window steps through in its all-tours mode.
 
 :class:`AllToursLister` keeps the search of
-:func:`knightgui_core.tietree.alltours.alltours_list_kernel.list_all` between calls, so the paths come
-in blocks of any size, in the same order on every run, with memory flat however many there
-are (5×5 from a1: 304 paths; 6×6 from a1: 524,486, all of them in about a second). Boards of
-at most 128 squares.
+:func:`knightgui_core.tietree.alltours.alltours_list_kernel.list_all` between calls: blocks of
+any size, the same order on every run, flat memory (6×6 from a1: 524,486 paths in about a
+second). Boards of at most 128 squares.
 
 >>> lister = AllToursLister(5, 5, "a1")
 >>> len(lister.block(1000)), lister.done

@@ -3,47 +3,43 @@
 A *symmetric* tour here is an undirected closed tour or open path whose set of moves a board
 symmetry σ maps onto itself: ``half-turn`` (r, c) → (R−1−r, C−1−c), ``quarter-turn`` (r, c) →
 (c, n−1−r) on an n×n board, ``mirror-rows`` (r → R−1−r), ``mirror-cols`` (c → C−1−c),
-``diagonal`` (r, c) → (c, r) on n×n. σ maps moves onto moves, so it maps such a tour T onto
-itself as a graph: it acts on T as a symmetry of a cycle or of a path. The *orbits* of σ are the
-sets {v, σv, σ²v, …}; a square with σv = v is *fixed*, a move {v, σv} is a *fixed move*. Each
-case below becomes one count of the kernel (:mod:`.symtours_kernel`): paths from a start
-square through exactly one square of each orbit (the quotient), weighted by the ways the last
-square lets the images close.
+``diagonal`` (r, c) → (c, r) on n×n. σ maps moves onto moves, so it acts on such a tour T as a
+symmetry of a cycle or of a path. The *orbits* of σ are the sets {v, σv, σ²v, …}; a square
+with σv = v is *fixed*, a move {v, σv} is a *fixed move*. Each case below is one count of the
+kernel (:mod:`.symtours_kernel`): paths from a start square through exactly one square of each
+orbit, weighted by the ways the last square lets the images close.
 
-**Closed tours (N squares, a cycle v₀ … v_{N−1}).** σ acts on the cycle as a rotation or as a
-reflection of it.
+**Closed tours (N squares, a cycle v₀ … v_{N−1}).** σ rotates or reflects the cycle.
 
 * *Rotation.* σ of order k (2, or 4 for the quarter turn) turns the cycle by N/k:
   v_{i+N/k} = σ^j v_i with σ^j of order k. So σ fixes no square, every orbit has k squares,
   and v₀ … v_{N/k−1} is a path through one square of each orbit whose last square is a move
   from σ^j v₀ (j = 1; j = 1 or 3 for the quarter turn — j = 2 would close after half the
-  board). Conversely every such path lifts to a tour. Start at a fixed square v₀ of one orbit:
-  each tour is met twice (once each way round), so the count is the weighted paths over 2
-  (end weight: the number of such j). Colours: a move changes the colour of the square, so
-  σ^j v₀ = v_{N/k} has v₀'s colour exactly when N/k is even — σ must keep the colours then
-  and swap them otherwise (on 8×8 the quarter turn swaps colours and N/4 = 16 is even: no
-  quarter-turn tour, the known result).
-* *Reflection.* An involution reflecting a cycle of even length fixes either two of its
-  squares or two of its moves (and an odd cycle one of each: never on the knight's boards,
-  whose moves change colour). So σ must fix exactly two squares, or fix no square and have
-  the tour use two fixed moves. Two fixed moves {a, σa}, {b, σb}: taking both out leaves
-  two paths, each the image of the other, each through one square of every orbit from a to b
-  or σb; so the count is the paths from a through one square of each orbit ending in {b, σb}
-  (each tour once). Two fixed squares f, g: the paths from f through one square of every
-  other orbit ending a move from g, over 2 (the two halves). The quarter turn is of order 4,
-  so it can only rotate.
-* So a symmetry that fixes more than two squares has no closed tour (the diagonal fixes n;
-  a mirror of an odd side fixes a whole row or column), nor has an odd board.
+  board); every such path lifts to a tour. From a fixed v₀, each tour is met twice (once each
+  way round): the weighted paths over 2 (end weight: the number of such j). A move changes
+  the square's colour, so σ^j v₀ = v_{N/k} has v₀'s colour exactly when N/k is even: σ must
+  keep the colours then and swap them otherwise (on 8×8 the quarter turn swaps colours and
+  N/4 = 16 is even: no quarter-turn tour, the known result).
+* *Reflection.* An involution reflecting a cycle of even length fixes two of its squares or
+  two of its moves (an odd cycle one of each: never on the knight's boards, whose moves change
+  colour). So σ fixes exactly two squares, or none and the tour uses two fixed moves. Two
+  fixed moves {a, σa}, {b, σb}: without them the tour is two paths, each the other's image,
+  each through one square of every orbit from a to b or σb: the paths from a through one
+  square of each orbit ending in {b, σb} (each tour once). Two fixed squares f, g: the paths
+  from f through one square of every other orbit ending a move from g, over 2 (the two
+  halves). The quarter turn is of order 4: it only rotates.
+* So a symmetry fixing more than two squares has no closed tour (the diagonal fixes n; a
+  mirror of an odd side fixes a whole row or column), nor has an odd board.
 
 **Open paths (v₀ … v_{N−1}).** A path's only symmetries are itself and its reversal, so σ
-reverses it: σ v_i = v_{N−1−i} (σ² is the identity — never the quarter turn). An even N has
-its middle move {v_{N/2−1}, v_{N/2}} fixed: for each fixed move {w, σw} count the paths from
-w through one square of every other orbit, any end (each path once, its half on w's side). An
-odd N has its middle square fixed, and no other: the paths from it through one square of
-every other orbit, over 2 (the two halves). A symmetry with two or more fixed squares, or with
-neither a fixed square nor a fixed move, has no symmetric open path. The mirrors fix no move
-(a move changes both coordinates), so they have none on a board with an even side across
-the mirror (nothing fixed) or a side of three or more along it (three fixed squares or more).
+reverses it: σ v_i = v_{N−1−i} (σ² is the identity: never the quarter turn). An even N has its
+middle move {v_{N/2−1}, v_{N/2}} fixed: for each fixed move {w, σw}, the paths from w through
+one square of every other orbit, any end (each path once). An odd N has its middle square
+fixed, and no other: the paths from it through one square of every other orbit, over 2. A
+symmetry with two or more fixed squares, or with neither a fixed square nor a fixed move, has
+no symmetric open path. The mirrors fix no move (a move changes both coordinates), so they
+have none on a board with an even side across the mirror (nothing fixed) or a side of three or
+more along it (three fixed squares or more).
 
 Every count here is checked in the tests against the filtered list of all tours.
 """

@@ -59,15 +59,11 @@ def count_batch_memo(att: np.ndarray, starts: np.ndarray, dash_masks: np.ndarray
                      cfg: np.ndarray, tab: np.ndarray, stats: np.ndarray,
                      out: np.ndarray) -> None:
     """Count many algorithms on one board (at most 64 squares) to exhaustion, one after
-    another, through the table ``tab`` (kept from call to call). Per algorithm i:
-    ``starts[i]``, ``dash_masks[i]`` (dashed approach cells), ``end_masks[i]`` (squares where
-    the last free number may stand), ``free0[i]`` / ``avail0[i]`` (unvisited squares with
-    the start numbered 1, and those of them not reserved). Writes ``out[i] = (solutions,
-    dead ends, forward moves, 1)``, the same as ``count_batch_bits``.
-
-    ``att`` uint64[N] attack masks; ``starts`` int64[A]; ``dash_masks``, ``end_masks``,
-    ``free0``, ``avail0`` uint64[A]; ``cfg`` int64[CF_SIZE]; ``tab`` uint64[buckets * WAYS,
-    8]; ``stats`` int64[SS_SIZE] (added to); ``out`` int64[A, 4]."""
+    another, through the table ``tab`` (kept from call to call): ``out[i] = (solutions, dead
+    ends, forward moves, 1)`` as ``count_batch_bits``. The arguments as
+    :func:`knightgui_core.tietree.counting.bits_table.count_by_states` takes them, and
+    ``cfg`` int64[CF_SIZE], ``tab`` uint64[buckets * WAYS, 8], ``stats`` int64[SS_SIZE]
+    (added to), ``out`` int64[A, 4]."""
     n = att.shape[0]
     one = np.uint64(1)
     zero = np.uint64(0)

@@ -79,13 +79,10 @@ class BitsTable:
 
 class TablePool:
     """Tables lent to one thread at a time (two threads writing one entry at once could tear
-    it), each given back under a key — the algorithms whose states it holds, e.g. their
-    start square — and lent again for that key first, so work that comes in several calls
-    on any thread (the runner's tasks: one family and one start each) shares its subtrees.
-
-    At most ``keep`` tables of ``nbytes`` are kept (the least recently returned goes first);
-    a borrower finding none free gets a new one, dropped again on return when ``keep`` are
-    kept: memory stays under ``(keep + busy threads) * nbytes``."""
+    it), each given back under a key (the algorithms whose states it holds, e.g. their start)
+    and lent again for that key first, so work spread over calls and threads (the runner's
+    tasks) shares its subtrees. At most ``keep`` tables of ``nbytes`` are kept, the least
+    recently returned dropped first: memory stays under ``(keep + busy threads) * nbytes``."""
 
     def __init__(self, nbytes: int = DEFAULT_BYTES, keep: int = 12,
                  memo_min: int = MEMO_MIN):

@@ -1,11 +1,8 @@
 """The buckets of the counting tables, written once for both layouts: a key's hash, its
-bucket (from the hash's low bits, or its top bits for a table that doubles in place), and the
-scan of a bucket for a key or for the place to store one.
-
-An entry is a row of a ``uint64`` table whose first columns hold the key; the key's last word
-shares its column with the subtree's cost (above ``bits`` bits), which replacement compares.
-:mod:`knightgui_core.tietree.counting.memo_kernel` (the 128-bit count's table),
-:mod:`knightgui_core.tietree.counting.bits_memo_kernel` (the bitboard count's) and the
+bucket (the hash's low bits, or its top bits for a table that doubles in place), and the scan
+of a bucket for a key or for the place to store one. An entry is a ``uint64`` row whose first
+columns hold the key; the key's last word shares its column with the subtree's cost (above
+``bits`` bits), which replacement compares. ``memo_kernel``, ``bits_memo_kernel`` and the
 every-tour counters use them.
 """
 from __future__ import annotations

@@ -1,16 +1,12 @@
 """Folding a start's tie tree by the symmetries that keep the start in place.
 
-A symmetry of the board that maps a start onto itself (the centre of an odd square board
-has eight, a square on a diagonal or a middle line two) maps its tie tree onto itself: a
-subtree and its image have the same tours, closed tours, dead ends (by length too) and
-probabilities, since the image of a walk is a walk, a tie goes to a tie of the same width,
-and the start, hence "closed", stays where it is. So the subtrees just below the start's
-first tie fall into orbits, and it is enough to count one subtree of each orbit and weigh
-it by the orbit's size: the centre of 11×11 is counted once instead of eight times.
-
-The orbits are found on the walks themselves, never assumed: a subtree's walk (the squares
-from the start to the choice that names it) is mapped square by square, and the image must
-be the walk of another subtree of the same split, or :class:`CountError` says so.
+A symmetry of the board that keeps a start in place (the centre of an odd square board has
+eight, a square on a diagonal or a middle line two) maps its tie tree onto itself: a walk goes
+to a walk, a tie to a tie of the same width, and "closed" stays closed, so a subtree and its
+image have the same counts and probabilities. One subtree of each orbit below the start's
+first tie is counted, weighted by the orbit's size (the centre of 11×11 once instead of eight
+times). The orbits are found on the walks, never assumed: a subtree's walk mapped square by
+square must be the walk of another subtree of the split, or :class:`CountError` says so.
 
 >>> cb = CountBoard(5, 5)
 >>> fold_roots(cb, 12, 0)                       # c3, the centre: one subtree of eight

@@ -378,12 +378,10 @@ _memo_loop = specialise(count_loop, "memo_loop", refcounts=False, visit_setup=me
 def memo_run(att: np.ndarray, close: np.ndarray, path: np.ndarray, free: np.ndarray,
              pend: np.ndarray, ntied: np.ndarray, ties: np.ndarray, st: np.ndarray,
              table: Table, sums: TieSums, max_steps: int) -> int:
-    """Run the subtree below ``st[ST_ROOT]`` (set up by ``count_begin``, then ``st`` copied
-    into this kernel's slots by the wrapper) up to the first leaf after ``max_steps``
-    forward moves: :func:`~knightgui_core.tietree.counting.count_kernel.count_loop` with this
-    module's visitor. Returns DONE (the results are in row 0 of ``sums``) or BUDGET (call
-    again, or read the work left from ``pend``/``ties`` and the partial results with
-    :func:`memo_fold`)."""
+    """Run the subtree below ``st[ST_ROOT]`` (set up by ``count_begin``, ``st`` in this
+    kernel's slots) up to the first leaf after ``max_steps`` forward moves. Returns DONE (the
+    results in row 0 of ``sums``) or BUDGET (call again, or read the work left from
+    ``pend``/``ties`` and the partial results with :func:`memo_fold`)."""
     return _memo_loop(att, close, path, free, pend, ntied, ties, st,
                       Visit(table, sums, pend, st, path, free), max_steps)
 
@@ -429,9 +427,8 @@ def _copy_row(a: np.ndarray, i: int, b: np.ndarray, j: int) -> None:
 def memo_rehash(tab: np.ndarray, tlen: np.ndarray, tlp: np.ndarray, nbuckets: int) -> int:
     """Double a table of ``nbuckets`` buckets in place: ``tab`` (and ``tlen``/``tlp`` with
     lengths) hold ``2 * nbuckets`` buckets, the second half empty. Bucket ``b`` splits into
-    ``2b`` and ``2b + 1`` (:func:`_top_bucket`), so going from the last bucket down, each
-    moves to places already emptied, and both halves are read and written in order: no
-    second table, no random access. Returns the entries in the table (none is lost)."""
+    ``2b`` and ``2b + 1``, so from the last bucket down each moves to places already emptied,
+    in order. Returns the entries in the table (none is lost)."""
     moved = 0
     shift = bucket_shift(2 * nbuckets)
     lens = tlen.shape[0] == tab.shape[0]

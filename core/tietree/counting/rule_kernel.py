@@ -1,10 +1,8 @@
-"""The tie rule of the count by states, in one place: the knight on square ``q`` goes to
-the unvisited neighbours with the fewest onward exits (:func:`tied`), each of them in turn,
-lowest square first (:func:`low`, :func:`without_low`, :func:`pop_into`). The count's two-word state (at most
-128 squares, ``[..., 0]`` squares 0..63, ``[..., 1]`` squares 64..127) is read and stepped
-here; :mod:`knightgui_core.tietree.counting.count_kernel` runs the search with these, and the
-table's count (``memo_kernel``) through the same loop. To change the rule for the count,
-edit this module.
+"""The tie rule of the count by states, the one module to edit for another: the knight on
+``q`` goes to the unvisited neighbours with the fewest onward exits (:func:`tied`), each in
+turn, lowest square first (:func:`low`, :func:`without_low`, :func:`pop_into`), on the count's
+two-word state (at most 128 squares, ``[..., 0]`` squares 0..63, ``[..., 1]`` 64..127) that
+:mod:`knightgui_core.tietree.counting.count_kernel` and ``memo_kernel`` search.
 """
 from __future__ import annotations
 

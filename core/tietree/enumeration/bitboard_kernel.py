@@ -146,9 +146,7 @@ def new_bits_state(n: int, reserved: Iterable[int], start: int, L: int) -> BitSt
 @njit
 def fresh_bits_state(bits0: np.ndarray, start: int, L: int) -> Arrays5:
     """The fields of a :class:`BitState` ``(board_at, path, options, ties, scalars)`` with
-    ``start`` numbered 1 and ``bits0`` (uint64[2], see :func:`initial_bits`) as the board:
-    ``board_at`` uint64[L + 1, 2], ``path`` int32[L + 1], ``options`` int8[L + 1, 8],
-    ``ties`` int32[L + 1], ``scalars`` int64[ST_SIZE]."""
+    ``start`` numbered 1 and ``bits0`` (uint64[2], see :func:`initial_bits`) as the board."""
     bits = np.zeros((L + 1, 2), dtype=np.uint64)
     bits[1, 0] = bits0[0]
     bits[1, 1] = bits0[1]
@@ -219,9 +217,8 @@ _advance_bits = specialise(search, "advance_bits", visit=no_visit, **BITS)
 @njit
 def advance_bits(tables: BitTables, state: BitState, max_steps: int,
                  stop_on_solution: bool) -> int:
-    """:func:`knightgui_core.tietree.enumeration.enumerate_kernel.advance_kernel` for boards
-    of at most 64 squares (bitboard state, the records of the module docstring): the search
-    loop with the bitboard's operations (:data:`BITS`) bound."""
+    """:func:`knightgui_core.tietree.enumeration.enumerate_kernel.advance_kernel` on the
+    bitboard state (the search loop with :data:`BITS` bound)."""
     r = _advance_bits(tables, state, max_steps, 1 if stop_on_solution else NO_LIMIT, (),
                       np.int64(0))
     return r % 4
@@ -230,9 +227,8 @@ def advance_bits(tables: BitTables, state: BitState, max_steps: int,
 @njit
 def count_bits(tables: BitTables, bits0: np.ndarray, start: int, L: int,
                max_steps: int) -> np.ndarray:
-    """:func:`knightgui_core.tietree.enumeration.enumerate_kernel.count_kernel` for boards
-    of at most 64 squares. ``bits0`` = uint64[2] of :func:`initial_bits`. Returns int64[4]
-    like ``count_kernel``."""
+    """:func:`knightgui_core.tietree.enumeration.enumerate_kernel.count_kernel` on the
+    bitboard state, ``bits0`` of :func:`initial_bits`; the same return."""
     bits, path, mo, ties, st = fresh_bits_state(bits0, start, L)
     ev = advance_bits(tables, BitState(bits, path, mo, ties, st), max_steps, False)
     return counts_of(st, ev)
@@ -244,11 +240,8 @@ _collect_bits = specialise(search, "collect_bits", refcounts=False, visit=visit,
 @njit
 def collect_bits(tables: BitTables, state: BitState, max_solutions: int, max_steps: int,
                  out_path: np.ndarray, out_mo: np.ndarray, out_branch: np.ndarray) -> np.ndarray:
-    """:func:`knightgui_core.tietree.enumeration.enumerate_kernel.collect_kernel` for the
-    bitboard state (the same loop with the bitboard's operations): ``out_path``
-    int32[>=max_solutions, L + 1], ``out_mo`` int8[>=max_solutions, L + 1, 8],
-    ``out_branch`` int64[>=max_solutions]. Returns int64[2] = (solutions copied, last
-    event)."""
+    """:func:`knightgui_core.tietree.enumeration.enumerate_kernel.collect_kernel` on the
+    bitboard state: the same arguments and return."""
     return got_and_event(_collect_bits(tables, state, max_steps, max_solutions,
                                        Collected(out_path, out_mo, out_branch), np.int64(0)))
 

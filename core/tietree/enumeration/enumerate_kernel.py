@@ -412,9 +412,9 @@ _collect = specialise(search, "collect_array", refcounts=False, visit=visit)
 def collect_kernel(tables: Tables, state: State, max_solutions: int, max_steps: int,
                    out_path: np.ndarray, out_mo: np.ndarray,
                    out_branch: np.ndarray) -> np.ndarray:
-    """Advance to up to ``max_solutions`` further solutions within ``max_steps`` forward
-    moves, copying each into ``out_path[i]`` (int32[>=max_solutions, L+1]), ``out_mo[i]``
-    (int8[>=max_solutions, L+1, 8]) and ``out_branch[i]`` (int64[>=max_solutions]). Returns
-    int64[2] = (solutions copied, last event). Records as in :func:`advance_kernel`."""
+    """Up to ``max_solutions`` further solutions within ``max_steps`` forward moves, each
+    copied into ``out_path[i]`` (int32[>=max_solutions, L+1]), ``out_mo[i]``
+    (int8[>=max_solutions, L+1, 8]) and ``out_branch[i]`` (int64[>=max_solutions]): int64[2]
+    = (solutions copied, last event)."""
     return got_and_event(_collect(tables, state, max_steps, max_solutions,
                                   Collected(out_path, out_mo, out_branch), np.int64(0)))

@@ -227,13 +227,10 @@ class Enumerator:
 
     def block_compact(self, k: int, max_steps: int = 1 << 62,
                       key_every: int = 64) -> CompactBlock:
-        """The next ``k`` solutions (fewer when exhausted or after ``max_steps`` forward
-        moves) in the compact form the window keeps (:class:`CompactBlock`): each as the
-        squares that changed since the previous one, one byte a square on boards of at most
-        256 squares (two up to 65,536), with every ``key_every``-th solution whole; their
-        options matrices are rebuilt from the paths (the block's ``options``, also
-        :meth:`options_replay`). The same solutions as :meth:`block`, at nearly the speed
-        of counting them."""
+        """The solutions of :meth:`block` in the compact form the window keeps
+        (:class:`CompactBlock`): each as the squares that changed since the previous one,
+        every ``key_every``-th whole, their options matrices rebuilt from the paths (the
+        block's ``options``): at nearly the speed of counting them."""
         if int(k) < 0 or int(key_every) < 1:
             raise EnumerationError("k must not be negative and key_every must be positive")
         k = int(k)

@@ -93,13 +93,11 @@ _keep_bits = specialise(search, "keep_bits", refcounts=False, visit=write_delta,
 def collect_delta(tables: Tables, state: State, max_solutions: int, max_steps: int,
                   key_every: int, wide: int, squares: np.ndarray, sptr: np.ndarray,
                   frm: np.ndarray, branch: np.ndarray) -> int:
-    """Up to ``max_solutions`` further solutions within ``max_steps`` forward moves, written
-    as in the module docstring, on the array state of
-    :func:`knightgui_core.tietree.enumeration.enumerate_kernel.advance_kernel` (its two
-    records first). Out: ``squares`` uint8[max_solutions · L · (1, 2 or 4)], ``sptr``
-    int64[max_solutions + 1] (index 0 must be 0), ``frm`` and ``branch``
-    int32[max_solutions]. Returns solutions written · 4 + last event (SOLUTION, EXHAUSTED or
-    BUDGET), or -1 with nothing searched when ``key_every`` < 1 or ``wide`` is not 0, 1, 2."""
+    """Up to ``max_solutions`` further solutions within ``max_steps`` forward moves on the
+    array state, written as in the module docstring into ``squares`` uint8[max_solutions · L
+    · (1, 2 or 4)], ``sptr`` int64[max_solutions + 1] (index 0 must be 0), ``frm`` and
+    ``branch`` int32[max_solutions]. Returns solutions written · 4 + last event, or -1 with
+    nothing searched when ``key_every`` < 1 or ``wide`` is not 0, 1, 2."""
     if key_every < 1 or wide < 0 or wide > 2:
         return -1
     return _keep(tables, state, max_steps, max_solutions,
@@ -111,10 +109,8 @@ def collect_delta(tables: Tables, state: State, max_solutions: int, max_steps: i
 def collect_delta_bits(tables: BitTables, state: BitState, max_solutions: int,
                        max_steps: int, key_every: int, wide: int, squares: np.ndarray,
                        sptr: np.ndarray, frm: np.ndarray, branch: np.ndarray) -> int:
-    """:func:`collect_delta` on the bitboard state of
-    :func:`knightgui_core.tietree.enumeration.bitboard_kernel.advance_bits` (boards of at
-    most 64 squares): the same arguments with the bitboard's records first; ``wide`` must
-    be 0 (-1 is returned otherwise, nothing searched); same return."""
+    """:func:`collect_delta` on the bitboard state: the same arguments and return, but
+    ``wide`` must be 0 (-1 is returned otherwise, nothing searched)."""
     if key_every < 1 or wide != 0:
         return -1
     return _keep_bits(tables, state, max_steps, max_solutions,

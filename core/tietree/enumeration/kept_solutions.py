@@ -17,15 +17,13 @@ class CompactBlock:
     (:meth:`knightgui_core.tietree.enumeration.enumerator.Enumerator.block_compact`; the scheme is in
     :mod:`knightgui_core.tietree.enumeration.keep_kernel`).
 
-    Solution ``i`` (``first + i`` in the run's numbering) has ``frm[i]`` = the first tour
-    position that differs from solution ``i - 1`` (0: stored whole); its positions
-    ``frm[i] .. L-1`` are ``squares[sptr[i]:sptr[i+1]]`` (uint8 on boards of at most 256
-    squares, uint16 up to 65,536, else int32), the positions below are those of solution
-    ``i - 1``. The first solution of a block is always whole. ``branch`` int32[g] is each
-    solution's branch row, ``tail`` int32 the reserved squares every path ends with,
-    ``length`` = L + 1 (rows of an options matrix). ``options`` rebuilds a solution's
-    options matrix from its path (:class:`knightgui_core.tietree.enumeration.replay.OptionsReplay`; None when
-    there is none to rebuild)."""
+    Solution ``i`` (``first + i``) has ``frm[i]`` = the first tour position that differs from
+    solution ``i - 1`` (0: stored whole, as the first of a block always is); its positions
+    ``frm[i] .. L-1`` are ``squares[sptr[i]:sptr[i+1]]`` (of :func:`path_dtype`), the ones
+    below those of solution ``i - 1``. ``branch`` int32[g] is each solution's branch row,
+    ``tail`` int32 the reserved squares every path ends with, ``length`` = L + 1 (rows of an
+    options matrix), ``options`` what rebuilds a matrix from a path
+    (:class:`knightgui_core.tietree.enumeration.replay.OptionsReplay`; None: nothing to)."""
 
     first: int
     squares: np.ndarray

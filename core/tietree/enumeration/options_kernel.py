@@ -51,12 +51,9 @@ def options_rows(nl: np.ndarray, ntype: np.ndarray, ncount: np.ndarray, dl: np.n
 def options_rows_bits(tslot: np.ndarray, ntype: np.ndarray, att: np.ndarray,
                       masks: np.ndarray, bits0: np.ndarray, tour: np.ndarray, L: int,
                       out: np.ndarray) -> int:
-    """:func:`options_rows` for the bitboard search of
-    :func:`knightgui_core.tietree.enumeration.bitboard_kernel.advance_bits` (boards of at most 64 squares):
-    ``tslot`` int8[N, N], ``ntype`` int8[N, 8], ``att`` uint64[N], ``masks`` uint64[2]
-    (dashed cells, end squares) as there, ``bits0`` uint64[2] the (unvisited, candidate)
-    squares with only the start numbered (``initial_bits``). Same ``tour``, ``out`` and
-    return."""
+    """:func:`options_rows` for the bitboard search: ``tslot`` int8[N, N], ``ntype``
+    int8[N, 8], ``att`` uint64[N], ``masks`` uint64[2] (dashed cells, end squares), ``bits0``
+    uint64[2] of ``initial_bits``; the same ``tour``, ``out`` and return."""
     one = np.uint64(1)
     dash = masks[0]
     free = bits0[0]

@@ -17,13 +17,11 @@ __all__ = ["OptionsReplay"]
 
 
 class OptionsReplay:
-    """Rebuilds options matrices of one enumeration (its board, start, dashes and tail).
-
-    ``size`` squares, ``L`` numbers placed by the search from square ``start``, ``tail`` the
-    reserved squares every path ends with. Built from the search's tables:
-    the general kernel's ``(nl, ntype, ncount, dl, dcount, key0)`` or the bitboard
-    kernel's ``(tslot, ntype, att, masks, bits0)`` (``key0`` / ``bits0``: the state with
-    only the start numbered)."""
+    """Rebuilds options matrices of one enumeration: ``size`` squares, ``L`` numbers placed
+    from square ``start``, ``tail`` the reserved squares every path ends with, and the
+    search's tables: the general kernel's ``(nl, ntype, ncount, dl, dcount, key0)`` or the
+    bitboard's ``(tslot, ntype, att, masks, bits0)`` (``key0`` / ``bits0``: only the start
+    numbered)."""
 
     def __init__(self, size: int, L: int, start: int, tail, general: tuple | None = None,
                  bitboard: tuple | None = None):
@@ -40,11 +38,9 @@ class OptionsReplay:
         self._tables = tuple(tabs)      # the search's fixed tables: read, never written
 
     def matrix(self, path: np.ndarray) -> np.ndarray:
-        """``int8[L + 1, 8]``: the options matrix of the solution ``path`` (int[size], the
-        tour's squares in order, as :attr:`knightgui_core.tietree.enumeration.enumerator.Solution.path`),
-        equal to
-        that solution's ``mo``. Raises :class:`EnumerationError` when ``path`` is not a
-        solution of this enumeration."""
+        """``int8[L + 1, 8]``: the options matrix (the ``mo``) of the solution ``path``
+        (int[size], as :attr:`knightgui_core.tietree.enumeration.enumerator.Solution.path`).
+        Raises :class:`EnumerationError` when ``path`` is not a solution of this enumeration."""
         p = np.asarray(path)
         if (p.ndim != 1 or p.shape[0] != self.size or not np.issubdtype(p.dtype, np.integer)
                 or (self.size and (int(p.min()) < 0 or int(p.max()) >= self.size))):

@@ -1,14 +1,12 @@
 """The rule the tie-tree search follows, the one module to edit for another tie rule.
 
 At each number the search asks its layout's tie rule which neighbours of the knight tie
-(:func:`tied_slots` on the array state, any board with dashes; :func:`tied_slots_bits` on the
-bitboard of at most 64 squares: the same answer from another state), follows the one of
-:func:`first_choice` and keeps the others (:func:`store_ties`) as the options of that number,
-the row of Phadke's options matrix a backtrack takes them from. The search loop
-(:func:`knightgui_core.tietree.enumeration.enumerate_kernel.search`) and the options matrix
-rebuilt from a path (:mod:`knightgui_core.tietree.enumeration.options_kernel`) ask these
-and nothing else, so they cannot choose differently. All are written into their callers
-(``inline="always"``).
+(:func:`tied_slots` on the array state, :func:`tied_slots_bits` on the bitboard of at most 64
+squares), follows the one of :func:`first_choice` and keeps the others (:func:`store_ties`)
+as that number's row of Phadke's options matrix. The search loop
+(:func:`knightgui_core.tietree.enumeration.enumerate_kernel.search`) and the options replay
+(:mod:`knightgui_core.tietree.enumeration.options_kernel`) ask only these, written into them
+(``inline="always"``), so they cannot choose differently.
 """
 from __future__ import annotations
 
