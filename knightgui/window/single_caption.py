@@ -1,11 +1,7 @@
-"""What the options-matrix panel says after a single solve (Qt-free): how the tour was
-made and how it was finished, with the ties counted only where they are the tour's.
-
-A single tour has no options matrix; the panel says what made the tour instead. Only the
-rule's own walk (greedy, or backtracking on the rule) breaks ties that are moves of the
-tour shown: a walk closed afterwards by path reversals, a construction or a search has
-none, and the caption says what finished it ("3 path reversals closed it") instead of
-"0 ties broken".
+"""What the options-matrix panel says after a single solve (Qt-free): how the tour was made.
+Only the rule's own walk (greedy, or backtracking on the rule) breaks ties that are moves of
+the tour shown; for a walk closed by path reversals, a construction or a search, the caption
+says what made the tour instead of "0 ties broken".
 """
 from __future__ import annotations
 

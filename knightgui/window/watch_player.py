@@ -5,10 +5,9 @@ the board move by move.
 (or a backtracking watch) from a timer on the window's thread, at most :data:`FRAME_BUDGET`
 of work a frame so the window keeps painting: the path, the square taken and its tied
 rivals with their outlets, dead ends in the status line, the options matrix and the
-counters. Speed: 1 to :data:`MAX_SPEED` moves a second, or 0 for as fast as painting
-allows; pause, single step, :meth:`WatchPlayer.stop` at once. Turning the watch off hands
-the request to the solver thread (the same solutions at full speed); the solutions met
-while watching are kept for stepping (:meth:`WatchPlayer.kept`).
+counters. Turning the watch off hands the request to the solver thread (the same solutions
+at full speed); the solutions met while watching are kept for stepping
+(:meth:`WatchPlayer.kept`).
 """
 from __future__ import annotations
 
