@@ -229,12 +229,9 @@ def exact_corner_success(sizes: Iterable[int]) -> dict[int, float]:
 
 def _merge(rule_list, sizes, tasks, results) -> TieBreakResult:
     R, S = len(rule_list), len(sizes)
-    tried = np.zeros((R, S), dtype=np.int64)
-    completed = np.zeros((R, S), dtype=np.int64)
-    left = np.zeros((R, S), dtype=np.int64)
+    tried, completed, left, fail_len, fail_seed = (np.zeros((R, S), dtype=np.int64)
+                                                   for _ in range(5))
     first_fail = np.full((R, S), -1, dtype=np.int64)
-    fail_len = np.zeros((R, S), dtype=np.int64)
-    fail_seed = np.zeros((R, S), dtype=np.int64)
     seeds: list[set[int]] = [set() for _ in rule_list]
     n0 = int(sizes[0])
     first_seed: dict[str, int] = {}
