@@ -161,13 +161,10 @@ class SolutionStore:
             return np.zeros((self.mo_length, 8), dtype=np.int8)
         return b.options.matrix(self.path(i))
 
-    @staticmethod
-    def _arrays(b: Packed) -> tuple[np.ndarray, ...]:
-        return (b.squares, b.sptr, b.frm, b.branch)
-
     def nbytes(self) -> int:
         """Bytes of the kept solutions: squares, offsets, branch rows."""
-        return int(sum(a.nbytes for b in self._blocks for a in self._arrays(b))
+        return int(sum(a.nbytes for b in self._blocks for a in (b.squares, b.sptr, b.frm,
+                                                                   b.branch))
                    + self._tail.nbytes)
 
     def reserved_bytes(self) -> int:
