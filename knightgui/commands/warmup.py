@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import sys
-import time
-from typing import Any
+
+from knightgui.commands._common import Activity
 
 
 def add_parser(sub) -> None:
@@ -21,41 +21,24 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
-    """Run the warm-up; exit 0 (a stage that fails compiles on its first real use)."""
+    """Run the warm-up; exit 0 (a stage that fails compiles on its first real use). Progress:
+    a bar on a terminal, else one line a stage."""
     from knightgui_core.warmup import default_jobs, warm_up
+    act = Activity(quiet=args.quiet)
+    opened: list[int] = []
 
-    say = _Progress(enabled=not args.quiet)
-    seconds = warm_up(say, jobs=default_jobs() if args.jobs is None else max(1, args.jobs))
-    say.close()
+    def progress(done: int, total: int, name: str) -> None:
+        if not act.tty:
+            if name:
+                act.say(f"knightgui: preparing the engine — {done} of {total} ({name})",
+                        always=True)
+            return
+        if not opened:
+            act.start("preparing the engine", total, unit="stage")
+            opened.append(total)
+        act.show(done, name)
+    seconds = warm_up(progress, jobs=default_jobs() if args.jobs is None else max(1, args.jobs))
+    act.close()
     if not args.quiet:
         print(f"knightgui: the engine is ready ({seconds:.1f} s)", file=sys.stderr)
     return 0
-
-
-class _Progress:
-    """``progress(done, total, name)``: a tqdm bar on a terminal, else one line a stage."""
-
-    def __init__(self, enabled: bool = True):
-        self.enabled = enabled
-        self.tty = sys.stderr.isatty()
-        self.bar: Any = None
-        self.t0 = time.perf_counter()
-
-    def __call__(self, done: int, total: int, name: str) -> None:
-        if not self.enabled:
-            return
-        if not self.tty:
-            if name:
-                print(f"knightgui: preparing the engine — {done} of {total} ({name})",
-                      file=sys.stderr, flush=True)
-            return
-        if self.bar is None:
-            from tqdm import tqdm
-            self.bar = tqdm(total=total, desc="preparing the engine", unit="stage",
-                            file=sys.stderr, dynamic_ncols=True, leave=False)
-        self.bar.set_postfix_str(name)
-        self.bar.update(done - self.bar.n)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
