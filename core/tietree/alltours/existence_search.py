@@ -1,11 +1,10 @@
 """Does this board have a tour? What is known, and where nothing is, a bounded search.
 
 :func:`existence_answer` first asks :func:`knightgui_core.board.existence.known_answer` (the
-theorems); where none decides, it searches with the listing of every path
-(:class:`knightgui_core.tietree.alltours.all_tours_list.AllToursLister`, boards of at most 128 squares)
-from every start class until it finds a tour (a closed one: a path whose last square is a move
-from its first), runs out of paths ("none exists": the search was exhausted) or has expanded
-``budget`` nodes ("gave up after N nodes").
+theorems); where none decides, it lists every path
+(:class:`knightgui_core.tietree.alltours.all_tours_list.AllToursLister`, at most 128 squares)
+until it finds a tour (closed: the last square a move from the first), runs out of paths
+("none exists") or has expanded ``budget`` nodes ("gave up after N nodes").
 """
 from __future__ import annotations
 

@@ -95,12 +95,10 @@ class OrbitTable(NamedTuple):
 @njit
 def count_orbit_paths(part: Quotient, search: OrbitSearch, table: OrbitTable, budget: int,
                       out: np.ndarray) -> None:
-    """The paths from square ``part.start`` through one square of each orbit of
-    ``part.todo`` (the orbit of the start and any already visited not in it), each weighted
-    by ``part.end_weight`` of its last square: ``out[0]`` their sum once
-    ``search.status[3]`` is 1, ``out[1]`` table hits, ``out[2]`` states expanded in this
-    call, which stops after ``budget`` of them. States with at least ``table.memo_min``
-    orbits left are kept in and read from the table."""
+    """The paths from ``part.start`` through one square of each orbit of ``part.todo``, each
+    weighted by ``part.end_weight`` of its last square: ``out[0]`` their sum once
+    ``search.status[3]`` is 1, ``out[1]`` table hits, ``out[2]`` states expanded in this call
+    (at most ``budget``). States with ``table.memo_min`` orbits left or more use the table."""
     nbr, orb, oadj, start, free0, endw, endorb = part
     q, free, pend, acc, deg, cnt, st = search
     tab, nbuckets, memo_min = table

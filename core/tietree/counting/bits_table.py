@@ -3,14 +3,12 @@ the table of :mod:`knightgui_core.tietree.counting.bits_memo_kernel` and its che
 
 Phadke's study (22,432 algorithms on 8×8: dashes, reserved ends) counts each algorithm's tie
 tree to exhaustion: 1.72 billion forward moves leaf by leaf, about a tenth of them through one
-table kept across the algorithms.
+table kept across the algorithms. A table is exact (each entry holds its whole key), bounded
+(``nbytes`` fixed when it is made) and lent to one thread at a time (:class:`TablePool`).
 
 >>> t = BitsTable(4 << 20)
 >>> t.entries, t.bytes
 (65536, 4194304)
-
-The table is exact (each entry holds its whole key) and bounded (``nbytes`` fixed when it is
-made), lent to one thread at a time (:class:`TablePool`).
 """
 from __future__ import annotations
 

@@ -33,16 +33,15 @@ MIN_TABLE_BYTES = 1 << 20
 MEMO_MIN = 6
 #: tables at least this big are mapped with huge pages where the system offers them
 HUGE_PAGE_BYTES = 4 << 20
-#: a table more than half full doubles once the entries it replaced since it last doubled
-#: reach this many times its entries: a doubling touches fresh memory (seconds a GiB, the first
-#: write of each page), so a short count keeps a small table and a long one (11×11) grows to
-#: its limit (doubling when half full is slower and ends with a bigger table: bench/table.py)
+#: a table more than half full doubles once it has replaced this many times its entries since
+#: it last doubled: a doubling touches fresh memory (seconds a GiB), so a short count keeps a
+#: small table and a long one (11×11) grows to its limit (doubling when half full is slower
+#: and ends bigger: bench/table.py)
 GROW_EVICTIONS = 2.0
-#: on boards of at least :data:`EAGER_SQUARES` squares, where a whole start's count is long
-#: (10×10 has 1.2 × 10⁹ tours a start on average), a table below this size doubles after only
-#: :data:`GROW_EVICTIONS_EAGER` times its entries replaced: entries a small table replaces early
-#: are walked again later (about 7 % fewer forward moves on 10×10 from d1: bench/table.py). Not
-#: on smaller boards, where a short count would only pay for zeroing the bigger table's pages
+#: on boards of at least :data:`EAGER_SQUARES` squares, where a start's count is long, a table
+#: below this size doubles after only :data:`GROW_EVICTIONS_EAGER` times its entries replaced:
+#: what a small table replaces early is walked again later (about 7 % fewer forward moves on
+#: 10×10 from d1: bench/table.py); a short count would only pay for zeroing the pages
 EAGER_BYTES = 64 << 20
 EAGER_SQUARES = 100
 GROW_EVICTIONS_EAGER = 0.25
