@@ -113,14 +113,6 @@ def _table(slots: int, words: int) -> np.ndarray:
     return np.zeros((cap, words + 1), np.uint64)
 
 
-def _grown(tab: np.ndarray, slots: int, words: int) -> np.ndarray:
-    """The states of ``tab`` in a table of at least ``slots`` slots."""
-    big = _table(slots, words)
-    if relaxed_regrow(tab, big, words) < 0:
-        raise RuntimeError("the relaxed count's table could not grow")
-    return big
-
-
 def _cell(tab: np.ndarray, i: int, slots: int, board: RelaxedBoard,
           cancel: CancelLike) -> tuple[np.ndarray, int, int]:
     """Cell ``i`` of ``board`` read from ``tab`` in rounds: the new table, its states and
@@ -136,7 +128,10 @@ def _cell(tab: np.ndarray, i: int, slots: int, board: RelaxedBoard,
             raise Cancelled("the relaxed bound was cancelled")
         got = relaxed_step(tab, lo, hi, nt, board, i, fold, io)
         if got == 1:
-            nt = _grown(nt, 2 * nt.shape[0], words)
+            big = _table(2 * nt.shape[0], words)
+            if relaxed_regrow(nt, big, words) < 0:
+                raise RuntimeError("the relaxed count's table could not grow")
+            nt = big
             continue
         if got != 0:
             if got < 0:
