@@ -281,10 +281,9 @@ class PartCounter:
                                   np.zeros(L + 1, np.int64), np.zeros(L + 1, np.int64),
                                   np.zeros(L, np.int64), np.zeros(2, np.int64),
                                   np.zeros(4, np.int64))
-        self.table = TransTable(L, table_bytes) if table_bytes else None
-        if self.table is not None:
-            self.table.grow_to_limit()      # at its full size now: its arrays stay these
-        t = self.table
+        t = TransTable(L, table_bytes) if table_bytes else None
+        if t is not None:
+            t.grow_to_limit()               # at its full size now: its arrays stay these
         self._table = OrbitTable(t.tab if t is not None else np.zeros((2, 8), np.uint64),
                                  np.int64(t.buckets if t is not None else 0),
                                  np.int64(MEMO_MIN))
