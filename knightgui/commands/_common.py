@@ -144,11 +144,11 @@ class Activity:
         write_above(self._bar, self.stream, line)
 
     def start(self, label: str, total: float | None = None, unit: str = "it",
-              scale: bool = False, tick: bool = False) -> None:
+              scale: bool = False, tick: bool = False, initial: float = 0) -> None:
         """Open the bar of a stage (the one before it closes): ``label``, ``total`` units
         (None: a running count with its rate), ``scale``: 12.3M rather than 12,300,000,
         ``tick``: only the label and the time so far, redrawn every second by a thread of
-        its own until it closes."""
+        its own until it closes; ``initial``: units done before it opens."""
         self.close()
         if self.quiet or not self.tty:
             return
@@ -156,7 +156,7 @@ class Activity:
             from tqdm import tqdm
             self._bar = tqdm(total=total, desc=label, unit=unit, unit_scale=scale,
                              file=self.stream, dynamic_ncols=True, leave=False,
-                             mininterval=self.mininterval, miniters=1,
+                             mininterval=self.mininterval, miniters=1, initial=initial,
                              bar_format="{desc} [{elapsed}]" if tick else None)
         except Exception:  # noqa: BLE001
             self._bar = None

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
-from knightgui.commands._common import CliError, cli_errors, positive_int, write_above
+from knightgui.commands._common import Activity, CliError, cli_errors, positive_int, write_above
 
 
 def add_runner_options(p) -> None:
@@ -86,40 +86,24 @@ def scheduler_of(args) -> str:
         return resolve_scheduler(getattr(args, "scheduler", None))
 
 
-class TaskBar:
+class TaskBar(Activity):
     """A tqdm bar of tasks (or other ``unit``) on stderr (done / total, rate, time left),
     only when stderr is a terminal and ``enabled``; callable as ``progress(done, total)``."""
 
     def __init__(self, label: str, enabled: bool = True, stream=None,
                  mininterval: float = 0.1, unit: str = "task"):
-        self.mininterval = mininterval
-        self.unit = unit
-        self.stream = stream or sys.stderr
-        tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.enabled = bool(enabled and tty)
-        self._bar: Any = None
-        self.label = label
+        super().__init__(quiet=not enabled, stream=stream, mininterval=mininterval)
+        self.label, self.unit = label, unit
 
     def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
-            return
         if self._bar is None:
-            from tqdm import tqdm
-            self._bar = tqdm(total=total, desc=self.label, unit=self.unit, file=self.stream,
-                             dynamic_ncols=True, leave=False, initial=done,
-                             mininterval=self.mininterval, miniters=1)
-            return
-        self._bar.update(done - self._bar.n)
+            self.start(self.label, total, self.unit, initial=done)
+        else:
+            self.show(done)
 
-    def say(self, line: str) -> None:
-        """``line`` on stderr, above the bar when one is drawn."""
+    def say(self, line: str, always: bool = True) -> None:
+        """``line`` on stderr, above the bar when one is drawn (with ``--json`` too)."""
         write_above(self._bar, self.stream, line)
-
-    def close(self) -> None:
-        """End the progress bar."""
-        if self._bar is not None:
-            self._bar.close()
-            self._bar = None
 
 
 def _kept(store, study: str | None) -> int | None:
