@@ -25,6 +25,7 @@ one loop, one compiled and cached copy per use. Import this module before numba 
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import logging
@@ -112,19 +113,16 @@ def scrub_cache(d: Path) -> int:
         for name in names:
             if not name.endswith(".nbi"):
                 continue
-            idx = folder / name
-            datas = datas_of.get(name[: -len(".nbi")], [])
+            entry = [folder / name, *datas_of.get(name[: -len(".nbi")], [])]
             try:
-                if all(_looks_like_pickle(p) for p in [idx, *datas]):
+                if all(_looks_like_pickle(p) for p in entry):
                     continue
             except OSError:
                 continue  # another process replaced it meanwhile
-            for bad in [idx, *datas]:
-                try:
+            for bad in entry:
+                with contextlib.suppress(OSError):
                     bad.unlink()
                     removed += 1
-                except OSError:
-                    pass
     if removed:
         log.warning("numba cache in %s had %d unreadable files; they were removed and the "
                     "kernels will be compiled again", d, removed)
