@@ -17,6 +17,8 @@ import subprocess
 import sys
 import tempfile
 
+from _targets import check, verdict
+
 TARGET_SECONDS, TARGET_MB = 30.0, 200.0
 
 CHILD = r"""
@@ -52,7 +54,6 @@ def main() -> int:
     a = ap.parse_args()
     from knightgui.animation.export import missing_encoder
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}")
-    missed = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in (int(x) for x in a.sizes.split(",")):
             base = child(n, "none", "")["peak_mb"]
@@ -64,18 +65,13 @@ def main() -> int:
                     continue
                 d = child(n, fmt, os.path.join(tmp, f"a{n}.{fmt}"))
                 extra = d["peak_mb"] - base
+                ok = d["seconds"] <= TARGET_SECONDS and extra <= TARGET_MB
                 print(f"  {fmt}: {d['frames']} frames of {d['width']}×{d['height']} "
                       f"({d['moves_per_frame']} a frame) in {d['seconds']:.2f} s, "
                       f"{d['bytes'] / 1e6:.2f} MB file, peak {d['peak_mb']:.0f} MB "
-                      f"(+{extra:.0f} MB)")
-                if d["seconds"] > TARGET_SECONDS or extra > TARGET_MB:
-                    missed.append(f"{n}×{n} {fmt}")
-    if missed:
-        print(f"missed the targets ({TARGET_SECONDS:.0f} s, +{TARGET_MB:.0f} MB): "
-              + ", ".join(missed))
-        return 1
-    print(f"every export within {TARGET_SECONDS:.0f} s and +{TARGET_MB:.0f} MB")
-    return 0
+                      f"(+{extra:.0f} MB; targets {TARGET_SECONDS:.0f} s, +{TARGET_MB:.0f} MB: "
+                      f"{check(f'{n}×{n} {fmt}', ok)})")
+    return verdict()
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ import statistics
 import sys
 import time
 
+from _targets import check, verdict
+
 from knightgui_core.board.squares import Board
 from knightgui_core.walks.hand.completions import completions
 from knightgui_core.walks.hand.finish import finish_by_rule
@@ -94,10 +96,9 @@ def main() -> int:
         quick_verdict(bb, [0])
         took, _ = best_of(a.repeat, lambda bb=bb, n=n: quick_verdict(bb, [0, 2 * n + 1]))
         print(f"quick verdict, {n}×{n}: {took * 1000:.2f} ms")
-    ok = worst20 < TARGET
     print(f"8×8, 20 free: slowest {worst20:.4f} s (target {TARGET:.1f} s): "
-          f"{'met' if ok else 'MISSED'}")
-    return 0 if ok else 1
+          f"{check('8×8, 20 free', worst20 < TARGET)}")
+    return verdict()
 
 
 if __name__ == "__main__":
