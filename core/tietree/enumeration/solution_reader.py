@@ -45,8 +45,7 @@ CSV_MEMORY_FACTOR = 4
 class SolutionFile:
     """Solutions read back from a file written by :func:`write_solutions`: ``rows``,
     ``cols``, ``len()``, :meth:`path` (int32[N], tour order), :meth:`numbers`,
-    :meth:`index` and :meth:`branch`. A ``.npy`` file is memory-mapped (any size, read
-    on demand); CSV and JSON files are read whole (up to the safe reader's limit)."""
+    :meth:`index` and :meth:`branch`."""
 
     def __init__(self, rows: int, cols: int, count: int, get_numbers=None, paths=None,
                  indices=None, branches=None, source: str = "", board: Board | None = None):

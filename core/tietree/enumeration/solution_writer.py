@@ -259,10 +259,9 @@ def write_solutions(en: Enumerator, filename: str | os.PathLike[str], limit: int
 def write_paths(filename: str | os.PathLike[str], board: Board, method: str,
                 blocks: Iterator[np.ndarray], counters: Callable[[], dict],
                 progress: Callable[[dict], None] | None = None) -> dict:
-    """Write tours given as blocks of whole paths (int[g, N], any producer: the all-tours
-    listing) to ``filename`` in the formats of :func:`write_solutions`, numbered from 1;
-    ``counters()`` gives the figures written at the end (and passed to ``progress`` after
-    every block)."""
+    """Write blocks of whole paths (int[g, N], e.g. the all-tours listing) to ``filename`` as
+    :func:`write_solutions` does, numbered from 1; ``counters()`` gives the figures written
+    at the end (and passed to ``progress`` after every block)."""
     def numbered(numbers: bool) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
         first = 1
         for paths in blocks:
