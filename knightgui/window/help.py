@@ -200,13 +200,11 @@ def add_help_menu(window: QMainWindow) -> QMenu:
     """The Help menu at the end of ``window``'s menu bar."""
     menu = window.menuBar().addMenu("&Help")
 
-    def show(make):
-        def slot(*_: object) -> None:
-            d = make(window)                 # owned by the window, deleted on close
-            d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-            d.setModal(False)
-            d.show()
-        return slot
+    def shortcuts(*_: object) -> None:
+        d = shortcuts_dialog(window)         # owned by the window, deleted on close
+        d.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        d.setModal(False)
+        d.show()
 
     def about(*_: object) -> None:
         QMessageBox.about(window, "About knightgui", about_text())
@@ -217,7 +215,7 @@ def add_help_menu(window: QMainWindow) -> QMenu:
              "the user guide, in a window of its own: pictures, contents and search"),
             ("Getting started", lambda *_: guides.show("guide", "first"), None,
              "the first page of the user guide"),
-            ("Keyboard shortcuts", show(shortcuts_dialog), "Ctrl+/",
+            ("Keyboard shortcuts", shortcuts, "Ctrl+/",
              "every key and mouse action of the window"),
             ("Documentation", lambda *_: guides.documentation(), None,
              "the reference documents (docs/*.md of the source), in a window of their own"),
