@@ -141,25 +141,32 @@ class WatchPlayer(QObject):
     def _backtracking(self) -> bool:
         return self.request is not None and self.request.mode != Mode.EXHAUSTIVE
 
-    def _end_backtracking(self, step: WatchStep, seconds: float) -> None:
-        """The watched backtracking walk found its tour, or ended without one."""
+    def _end(self, step: WatchStep, seconds: float) -> None:
+        """The search is exhausted, or the watched backtracking walk found its tour: the
+        panels say how it ended, ``finished`` is emitted."""
         w, b = self._watch, self._board
         self._timer.stop()
         self.view.set_candidates([])
-        closed = bool(self.request is not None and self.request.closed)
-        found = bool(step.solution)
-        if w is not None and b is not None:
-            self.view.set_tour(w.path(), closed and found, None, board=b)
-        self.counter.set_counts(state="tour found" if found else "no tour", warning=not found)
-        self._show_time(step, seconds)
-        self.timing.stop("done" if found else "no tour")
-        self._ended(f"Watched to the end: a tour after {step.forward_moves:,} nodes and "
+        if self._backtracking:
+            closed = bool(self.request is not None and self.request.closed)
+            found = int(bool(step.solution))
+            if w is not None and b is not None:
+                self.view.set_tour(w.path(), closed and bool(found), None, board=b)
+            self.counter.set_counts(state="tour found" if found else "no tour",
+                                    warning=not found)
+            word = "done" if found else "no tour"
+            line = (f"Watched to the end: a tour after {step.forward_moves:,} nodes and "
                     f"{step.dead_ends:,} dead ends" if found else
                     f"Watched to the end: no tour ({step.forward_moves:,} nodes, "
-                    f"{step.dead_ends:,} dead ends)", int(found), step)
-
-    def _ended(self, line: str, found: int, step: WatchStep) -> None:
-        """The watch is over: ``line`` said, ``finished`` emitted."""
+                    f"{step.dead_ends:,} dead ends)")
+        else:
+            self.counter.set_counts(found=step.solutions, total=step.solutions,
+                                    exhausted=True)
+            found, word = step.solutions, "done"
+            line = (f"Watched to the end: {step.solutions:,} solutions, "
+                    f"{step.dead_ends:,} dead ends, {step.forward_moves:,} moves")
+        self._show_time(step, seconds)
+        self.timing.stop(word)
         self.status.emit(line)
         self._watch = None
         self.activeChanged.emit(False)
@@ -295,19 +302,8 @@ class WatchPlayer(QObject):
         self.frames += 1
         self.last = step
         seconds = self._seconds()
-        if self._backtracking and (step.done or step.solution):
-            self._end_backtracking(step, seconds)
-            return
-        if step.done:
-            self._timer.stop()
-            self.view.set_candidates([])
-            self.counter.set_counts(found=step.solutions, total=step.solutions,
-                                    exhausted=True)
-            self._show_time(step, seconds)
-            self.timing.stop("done")
-            self._ended(f"Watched to the end: {step.solutions:,} solutions, "
-                        f"{step.dead_ends:,} dead ends, {step.forward_moves:,} moves",
-                        step.solutions, step)
+        if step.done or (self._backtracking and step.solution):
+            self._end(step, seconds)
             return
         path = w.path()
         self.view.set_tour(path, False, None)
