@@ -1,23 +1,21 @@
 """Benchmark: the whole 8×8 move-order analysis (40,320 orders × 64 starts = 2,580,480 plain
-Warnsdorff walks) against the 0.5 s target, orders sharing their walks (the default) side by
-side with one walk per order, and the default tie-break study (n = 5..200).
+Warnsdorff walks) against the 0.5 s target, and the default tie-break study (n = 5..200).
 
-    .venv/bin/python bench/orders.py [--runs 7] [--chunk N] [--no-compare]
-    .venv/bin/python bench/orders.py --through-runner [--runs 7] [--cli 5]
+    .venv/bin/python bench/orders.py [--runs 7] [--chunk N]
+    .venv/bin/python bench/orders.py --through-runner [--runs 7]
 
 Prints, after a warm-up, the median and best wall time and CPU time (all threads) of several
 runs, walks per second, the ratio to the target, and the load average before each series
 (the machine is shared: the wall time moves with the load, the CPU time much less).
 ``--chunk`` runs the orders in chunks of N (default: the study's own choice, one chunk on
-8×8); ``--no-compare`` skips the one-walk-per-order runs (about 4 s each).
+8×8).
 
 ``--through-runner``: the same analysis as the window's Analysis view and ``knightgui study
 move-orders`` run it — ``orders_runner.run_study``, tasks on the runner's default scheduler —
 against the direct call, alternating run by run in one process (wall and CPU medians, the
 difference of the wall medians; before them, the first run_study of the process, which
-starts its scheduler: the window's first study), then the walks alone in one, 8 and 16 slices of the orders
-(CPU: the sharing a slice loses). ``--cli N`` adds N alternating pairs of whole processes:
-``knightgui study move-orders --size 8 --json`` against ``python -c`` calling ``run_orders``.
+starts its scheduler: the window's first study), then the walks alone in one, 8 and 16
+slices of the orders (CPU: the sharing a slice loses).
 """
 from __future__ import annotations
 
@@ -26,11 +24,8 @@ import os
 import statistics
 import sys
 import time
-from pathlib import Path
 
 from _targets import check, verdict
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 TARGET_S = 0.5
 
@@ -40,12 +35,10 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--size", type=int, default=8)
     ap.add_argument("--chunk", type=int, default=None)
-    ap.add_argument("--no-compare", action="store_true")
     ap.add_argument("--through-runner", action="store_true")
-    ap.add_argument("--cli", type=int, default=0)
     args = ap.parse_args()
     if args.through_runner:
-        return through_runner(args.size, max(1, args.runs), max(0, args.cli))
+        return through_runner(args.size, max(1, args.runs))
 
     from knightgui_core.studies.orders import run_orders
     from knightgui_core.studies.tiebreaks import run_tiebreaks
@@ -74,10 +67,6 @@ def main() -> int:
               f"{check(f'move orders tie={tie}', med <= TARGET_S)}")
         print(f"    CPU  median {statistics.median(cpu):.3f} s, best {min(cpu):.3f} s "
               f"(all threads) → ratio {statistics.median(cpu) / TARGET_S:.2f}")
-        if not args.no_compare:
-            own = statistics.median(run_orders(args.size, tie, shared=False).seconds
-                                    for _ in range(max(1, args.runs // 3)))
-            print(f"    one walk per order {own:.3f} s wall: shared walks {own / med:.1f}× faster")
         s = res.summary()
         print(f"    failed_walks {s.failed_walks:,}, orders_with_failure "
               f"{s.orders_with_failure:,}, max_failures_per_order "
@@ -107,11 +96,9 @@ def _medians(name: str, runs: list[tuple[float, float]]) -> float:
     return wall
 
 
-def through_runner(size: int, runs: int, cli: int) -> int:
+def through_runner(size: int, runs: int) -> int:
     """The analysis through the runner (the window's and the CLI's path) against the direct
     call, alternating; see the module docstring."""
-    import subprocess
-
     import numpy as np
 
     from knightgui_core.studies.orders import all_orders, run_orders
@@ -148,24 +135,6 @@ def through_runner(size: int, runs: int, cli: int) -> int:
             cpu.append(time.process_time() - c)
         print(f"walks alone in {k:>2} slice{'s' if k > 1 else ' '} of {step:,} orders: CPU "
               f"median {statistics.median(cpu):.3f} s (3 runs, one thread)")
-    if cli:
-        py = sys.executable
-        cmds = {"knightgui study move-orders": [py, "-m", "knightgui", "study", "move-orders",
-                                                "--size", str(size), "--json"],
-                "python -c run_orders": [py, "-c", "from knightgui_core.studies.orders "
-                                         f"import run_orders; run_orders({size})"]}
-        load = os.getloadavg()[0]
-        walls: dict[str, list[float]] = {k: [] for k in cmds}
-        for _ in range(cli):
-            for name, cmd in cmds.items():
-                t0 = time.perf_counter()
-                subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-                walls[name].append(time.perf_counter() - t0)
-        print(f"whole processes, {cli} alternating pairs, load average {load:.2f} before, "
-              f"{os.getloadavg()[0]:.2f} after:")
-        for name, secs in walls.items():
-            print(f"    {name:<28} wall median {statistics.median(secs):.2f} s, "
-                  f"best {min(secs):.2f} s")
     return 0
 
 
