@@ -34,13 +34,9 @@ _TAIL_SPLIT = re.compile(r"[\s>/-]+")
 FIRST_CHUNK = 1 << 20
 
 
-def _searched(c: dict) -> str:
-    """The bar's words beside the forward moves: solutions and dead ends so far."""
-    return f"{c['solutions']:,} solutions, {c['dead_ends']:,} dead ends"
-
-
-def _counters(en) -> dict:
-    return {"solutions": en.solutions, "dead_ends": en.dead_ends}
+def _searched(solutions: float, dead_ends: float) -> str:
+    """Solutions and dead ends so far, in words: beside the bar, and when Ctrl-C stops it."""
+    return f"{solutions:,} solutions, {dead_ends:,} dead ends"
 
 
 def _headline(en, what: str) -> str:
@@ -58,7 +54,7 @@ def _headline(en, what: str) -> str:
 @contextlib.contextmanager
 def _searching(en, quiet: bool, what: str, unit: str = "move", state=None):
     """The bar of a search (its headline says ``what``). Ctrl-C: the bar closed, how far it
-    got (``state()``: counters and forward moves, by default ``en``'s) as the one line,
+    got (``state()``: solutions, dead ends, forward moves; by default ``en``'s) as the line,
     exit 130; a terminating signal (:class:`knightgui.terminate.Terminated`, a
     KeyboardInterrupt too) goes on as it came: the command line says which one."""
     act = Activity(quiet=quiet)
@@ -71,10 +67,10 @@ def _searching(en, quiet: bool, what: str, unit: str = "move", state=None):
         act.close()
         if type(e) is not KeyboardInterrupt:
             raise
-        c, moves = state() if state else (_counters(en), en.forward_moves)
-        raise CliError(f"interrupted after {c['solutions']:,} solutions, {c['dead_ends']:,} "
-                       f"dead ends, {moves:,} forward moves, "
-                       f"{time.perf_counter() - t0:.1f} s", code=130) from None
+        solutions, dead_ends, moves = (state() if state else
+                                       (en.solutions, en.dead_ends, en.forward_moves))
+        raise CliError(f"interrupted after {_searched(solutions, dead_ends)}, {moves:,} forward "
+                       f"moves, {time.perf_counter() - t0:.1f} s", code=130) from None
     finally:
         act.close()
 
@@ -128,7 +124,8 @@ def _count_by_states(en, quiet: bool) -> dict:
     out = {"solutions": 0, "dead_ends": 0, "forward_moves": 0, "p_success": 0.0}
     todo: list = fold_roots(cb, en.start, 0)        # (subtree, how many it stands for)
     with _searching(en, quiet, "counting them with a transposition table",
-                    state=lambda: (out, int(out["forward_moves"]))) as act:
+                    state=lambda: (out["solutions"], out["dead_ends"],
+                                   int(out["forward_moves"]))) as act:
         while todo:
             (prefix, weight), todo = todo[0], todo[1:]
             r = count_subtrees(cb, en.start, [prefix], 1 << 24, table=table)
@@ -137,7 +134,7 @@ def _count_by_states(en, quiet: bool) -> dict:
             out["dead_ends"] += weight * r.dead_ends
             out["forward_moves"] += r.forward_moves
             out["p_success"] += weight * r.p_success
-            act.show(out["forward_moves"], _searched(out))
+            act.show(out["forward_moves"], _searched(out["solutions"], out["dead_ends"]))
     return out
 
 
@@ -283,15 +280,15 @@ def _first(en, k: int, quiet: bool) -> list:
     with _searching(en, quiet, f"the first {k:,}") as act:
         while len(sols) < k and not en.exhausted:
             sols += en.first(k - len(sols), max_steps=FIRST_CHUNK)
-            act.show(en.forward_moves, _searched(_counters(en)))
+            act.show(en.forward_moves, _searched(en.solutions, en.dead_ends))
     return sols
 
 
 def _count(en, quiet: bool) -> None:
     """Count every solution through the options matrix, with the bar."""
     with _searching(en, quiet, "counting them") as act:
-        en.count(progress=lambda c: act.show(c.forward_moves, _searched(
-            {"solutions": c.solutions, "dead_ends": c.dead_ends})), chunk=FIRST_CHUNK)
+        en.count(progress=lambda c: act.show(c.forward_moves,
+                                             _searched(c.solutions, c.dead_ends)), chunk=FIRST_CHUNK)
 
 
 def run(args) -> int:
