@@ -17,7 +17,8 @@ side by side in one run.
    one thread, one table for the whole study, per value: seconds, moves walked, lookups.
 
 The machine is shared: the load average is printed before and after each figure; the peak
-RSS of the process at the end.
+RSS of the process at the end. Target: the whole study by states in 5 s of wall time (on the
+thread pool and on the runner); exit status 1 when it is missed or the counts differ.
 """
 from __future__ import annotations
 
@@ -28,12 +29,16 @@ import resource
 import time
 
 import numpy as np
+from _targets import check, verdict
 
 from knightgui_core.studies import phadke as P
 from knightgui_core.studies.phadke import runner as PR
 from knightgui_core.studies.phadke.tables import family_totals
 from knightgui_core.tietree.counting import bits_memo_kernel as M
 from knightgui_core.tietree.counting import bits_table as BT
+
+#: wall seconds of the whole study by states
+TARGET_S = 5.0
 
 
 def load() -> str:
@@ -54,16 +59,18 @@ def leaf_by_leaf_task(ids):
     return [[int(a.id), int(r[0]), int(r[1]), int(r[2])] for a, r in zip(part, out)]
 
 
-def compare(label: str, old: dict, new: dict, t_old, t_new) -> None:
+def compare(label: str, old: dict, new: dict, t_old, t_new, target: float | None) -> None:
     same = old == new
     print(f"  {label}: leaf by leaf {t_old[0]:6.2f} s wall ({t_old[1]:6.2f} s CPU)  |  by "
           f"states {t_new[0]:5.2f} s wall ({t_new[1]:5.2f} s CPU)  |  {t_old[0] / t_new[0]:4.1f}x"
-          f"  |  counts {'identical' if same else 'DIFFER'} ({len(new):,} algorithms)")
+          f"  |  counts {'identical' if same else 'DIFFER'} ({len(new):,} algorithms)"
+          + ("" if target is None else
+             f"  |  target ≤ {target:g} s: {check(f'{label}, by states', t_new[0] <= target)}"))
     if not same:
         raise SystemExit("counts differ")
 
 
-def main() -> None:
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--family", default="all", choices=sorted(P.FAMILY_GROUPS))
@@ -71,6 +78,7 @@ def main() -> None:
     ap.add_argument("--window", action="store_true", help="the table's lower window")
     a = ap.parse_args()
     algos = P.algorithms(a.family)
+    target = TARGET_S if a.family == "all" else None
     print(f"Phadke {a.family}: {len(algos):,} algorithms, {a.workers} threads, "
           f"{os.cpu_count()} cores; {load()}")
     P.run(algos[:40], workers=a.workers)                      # kernels loaded or compiled
@@ -79,7 +87,7 @@ def main() -> None:
     t_old = timed(lambda: P.run(algos, workers=a.workers, by_states=False))
     print(f"    ({load()})")
     t_new = timed(lambda: P.run(algos, workers=a.workers))
-    compare("thread pool", t_old[2].counts, t_new[2].counts, t_old, t_new)
+    compare("thread pool", t_old[2].counts, t_new[2].counts, t_old, t_new, target)
     print(f"    ({load()})")
     for r in family_totals(t_new[2]):
         print(f"    {r['family']:9s} {r['algorithms']:7,} algorithms  {r['solutions']:12,} "
@@ -95,7 +103,8 @@ def main() -> None:
         r_new = timed(lambda: run_tasks(tasks, workers=a.workers))
         wanted = {x.id for x in algos}
         compare("runner", {i: c for i, c in PR.counts_of(r_old[2]).items() if i in wanted},
-                {i: c for i, c in PR.counts_of(r_new[2]).items() if i in wanted}, r_old, r_new)
+                {i: c for i, c in PR.counts_of(r_new[2]).items() if i in wanted}, r_old, r_new,
+                target)
         print(f"    ({load()})")
     if a.window:
         bat = P.AlgorithmBatch(algos)
@@ -114,7 +123,8 @@ def main() -> None:
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak RSS {rss:,.0f} MiB; tables of {BT.DEFAULT_BYTES >> 20} MiB, at most "
           f"{BT.shared_pool().keep} kept plus one per busy thread")
+    return verdict()
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
