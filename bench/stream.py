@@ -5,9 +5,8 @@
 9×9 open tours from a1 (18.8 M in all), the first N (default 3,000,000) of them:
 
 * ``count``: the engine alone, no output (the ceiling);
-* ``.npy``, ``.csv``, ``.json``: ``knightgui_core.tietree.enumeration.solution_writer.write_solutions`` to a
-  file in
-  FOLDER (default: the system's temporary folder), fsync and rename included;
+* ``.npy``, ``.csv``, ``.json``: ``solution_writer.write_solutions`` to a file in FOLDER
+  (default: the system's temporary folder), fsync and rename included;
 * ``old``: how ``enumerate --out`` worked before (every solution kept as a Python record
   until the end), on N / 30 solutions, for the ratio and its memory per solution.
 

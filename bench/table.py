@@ -2,30 +2,25 @@
 
     .venv/bin/python bench/table.py [--quick] [--table-mb 1024] [--reps 1]
 
-First it times the plain count's hand-kept loop against the shared loop it was folded into
-(count_kernel.count_run's docstring gives the figure).
-
-On one core (one thread, no Dask), each row counts the same thing three times: with the count
-kernel the engine had before the table (``count_kernel.count_run``: counts only), with the
-memo kernel walking every node (no table; it also computes the probabilities), and with a
-table of ``--table-mb`` MiB; it checks that the counts and the probabilities agree:
+First the plain count's hand-kept loop against the shared loop it was folded into
+(count_kernel.count_run's docstring gives the figure). Then, on one core, each row counts the
+same thing three times: with the count kernel from before the table (``count_run``: counts
+only), with the memo kernel walking every node (no table; probabilities too) and with a table
+of ``--table-mb`` MiB, and checks that the counts and the probabilities agree:
 
 * 10×10 from d1 (the target: at least 6× faster with the table than the count kernel);
 * 9×9, every start (its 15 symmetry classes, one table shared by all of them);
 * 8×8 with dead-end lengths (Knuth's statistics in full).
 
-It prints wall seconds, forward moves, the ratio to the old kernel (of wall and of CPU
-seconds: on a shared machine the CPU time is the steadier of the two), table lookups and hits,
-and the peak RSS of this process above its RSS before the first table, against the table's
-limit (which covers the moment a table doubles, old and new side by side). ``--quick`` skips
-10×10. The machine is shared: the load average is printed with the figures. ``--reps N``
-runs 10×10's old kernel and table N times each, alternating (each table made afresh), and
-gives the best CPU seconds of each, their ratio (the target's figure) and the table's
-median, then every run's CPU seconds, the table's with their system part (on this virtual
-machine mostly the kernel zeroing the table's fresh pages, which moves from run to run).
-Each 10×10 round also counts once more with the table and one search (``memo_run`` alone,
-the subtrees not walked in turn: tietree/counting/interleave.py), and prints those CPU seconds
-beside the table's.
+Printed: wall seconds, forward moves, the ratio to the old kernel (of wall and of CPU seconds,
+the steadier on a shared machine), table lookups and hits, and the peak RSS above the RSS
+before the first table, against the table's limit (which covers a doubling, old and new side
+by side). ``--quick`` skips 10×10. ``--reps N`` runs 10×10's old kernel and table N times
+each, alternating (each table made afresh): the best CPU seconds of each, their ratio (the
+target's figure), the medians, then every run's CPU seconds, the table's with their system
+part (mostly the kernel zeroing the table's fresh pages). Each 10×10 round also counts with
+the table and one search (``memo_run`` alone: tietree/counting/interleave.py), its CPU seconds
+beside the table's. The load average is printed with the figures.
 """
 from __future__ import annotations
 
