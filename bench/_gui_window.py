@@ -25,6 +25,36 @@ def exhaustive(c, size: int, start: str, keep: int = 0) -> None:
     c.start.editingFinished.emit()
 
 
+def main_window(app):
+    """The main window on fresh settings, 1400×900, shown."""
+    from knightgui.settings import use_folder
+    use_folder(tempfile.mkdtemp())
+    from knightgui.window.main import MainWindow
+    w = MainWindow(restore_settings=False)
+    w.resize(1400, 900)
+    w.show()
+    app.processEvents()
+    return w
+
+
+def step_times(app, action, n: int, cpu: list[float] | None = None) -> list[float]:
+    """Wall ms of ``n`` triggers of ``action`` (a key's action), each with the repaint it
+    causes; their CPU ms appended to ``cpu``."""
+    wall = []
+    for _ in range(n):
+        t, c0 = time.perf_counter(), time.process_time()
+        action.trigger()
+        app.processEvents()
+        wall.append((time.perf_counter() - t) * 1000)
+        if cpu is not None:
+            cpu.append((time.process_time() - c0) * 1000)
+    return wall
+
+
+def p95(values: list[float]) -> float:
+    return sorted(values)[int(0.95 * len(values))]
+
+
 def new_only_steps(w, app) -> None:
     """Open tours from a1 on 8×8 (137,300 solutions; a1 lies on a diagonal, so mirror
     images repeat): 2,000 presses of Next with "new tours only" on, each a step to the next
@@ -44,18 +74,10 @@ def new_only_steps(w, app) -> None:
         r.set_new_only(new_only)
         r.first()
         app.processEvents()
-        steps, cpu = [], []
-        for _ in range(2000):
-            t = time.perf_counter()
-            c0 = time.process_time()
-            w.act.next.trigger()
-            app.processEvents()
-            steps.append((time.perf_counter() - t) * 1000)
-            cpu.append((time.process_time() - c0) * 1000)
+        steps = step_times(app, w.act.next, 2000)
         what = "new tours only" if new_only else "every solution"
         report(f"8×8 a1 open, step ({what}, wall)", steps, 16)
-        steps.sort()
-        print(f"{'':<46} wall p95 {steps[int(0.95 * len(steps))]:.2f} ms; reached solution "
+        print(f"{'':<46} wall p95 {p95(steps):.2f} ms; reached solution "
               f"{r.current + 1:,}; {r.classes.classes if r.classes else 0:,} different tours "
               f"among the first {r.classes.classified if r.classes else 0:,}")
     # the second half repeats the first (mirror images): from the last solution, Previous
@@ -68,13 +90,7 @@ def new_only_steps(w, app) -> None:
           f"all {len(r.store):,} solutions: {r.tour.method.get('same_as') if r.tour else ''}")
     w.act.prev.trigger()
     app.processEvents()
-    steps = []
-    for _ in range(200):
-        t = time.perf_counter()
-        w.act.prev.trigger()
-        app.processEvents()
-        steps.append((time.perf_counter() - t) * 1000)
-    report("8×8 a1 open, Previous with new tours only", steps, 16)
+    report("8×8 a1 open, Previous with new tours only", step_times(app, w.act.prev, 200), 16)
     r.set_new_only(False)
 
 
@@ -129,13 +145,7 @@ def keep_only(measure=None) -> int:
     from PySide6.QtWidgets import QApplication
     app = QApplication(sys.argv[:1])
     quiet_offscreen_notices()
-    from knightgui.settings import use_folder
-    use_folder(tempfile.mkdtemp())
-    from knightgui.window.main import MainWindow
-    w = MainWindow(restore_settings=False)
-    w.resize(1400, 900)
-    w.show()
-    app.processEvents()
+    w = main_window(app)
     (measure or keep_rate)(w, app)
     w.close()
     return verdict()
@@ -202,7 +212,6 @@ def keep_rate(w, app) -> None:
         w.results.show_solution(i)
         app.processEvents()
         steps.append((time.perf_counter() - t) * 1000)
-    steps.sort()
     print(f"{'d5 open: jump to a random kept solution':<46} p95 "
-          f"{steps[int(0.95 * len(steps))]:.2f} ms over {len(steps)} jumps (target ≤ 16 ms: "
-          f"{check('jump to a kept solution', steps[int(0.95 * len(steps))] <= 16)})")
+          f"{p95(steps):.2f} ms over {len(steps)} jumps (target ≤ 16 ms: "
+          f"{check('jump to a kept solution', p95(steps) <= 16)})")

@@ -19,12 +19,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from _gui_common import quiet_offscreen_notices, report, timed
+from _gui_window import keep_only, keep_rate, main_window, new_only_steps, p95, step_times, watch_fps
+from _targets import verdict
+
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 ROOT = Path(__file__).resolve().parent.parent
-
-from _gui_common import quiet_offscreen_notices, report, timed  # noqa: E402
-from _gui_window import keep_only, keep_rate, new_only_steps, watch_fps  # noqa: E402
-from _targets import verdict  # noqa: E402
 
 
 def first_frame(runs: int) -> list[float]:
@@ -150,12 +150,7 @@ def main() -> int:
     mv.close()
 
     # stepping: hold Right through the first 1,981 solutions of a8→c7
-    from knightgui.settings import use_folder
-    use_folder(tempfile.mkdtemp())
-    from knightgui.window.main import MainWindow
-    w = MainWindow(restore_settings=False)
-    w.resize(1400, 900)
-    w.show()
+    w = main_window(app)
     c = w.controls
     c.mode.setCurrentIndex(c.mode.findData("exhaustive"))
     c.closed.setChecked(True)
@@ -175,19 +170,12 @@ def main() -> int:
     med = sorted(runs)[len(runs) // 2]
     print(f"{'window: a8→c7, every solution found and kept':<46} {med * 1000:8.1f} ms median "
           f"= {kept / med:,.0f} solutions/s ({kept:,} kept for stepping)")
-    steps, cpu = [], []
-    for _ in range(1, 1981):
-        t = time.perf_counter()
-        c0 = time.process_time()
-        w.act.next.trigger()                 # what the Right key does
-        app.processEvents()                  # the window repaints what changed, in one pass
-        steps.append((time.perf_counter() - t) * 1000)
-        cpu.append((time.process_time() - c0) * 1000)
+    cpu = []
+    steps = step_times(app, w.act.next, 1980, cpu)    # what the Right key does, repainted
     assert w.results.current == 1980
     report("8×8 step: next solution painted (wall)", steps, 16)
     report("8×8 step: next solution painted (CPU time)", cpu, 16)
-    steps.sort()
-    print(f"{'':<46} wall p95 {steps[int(0.95 * len(steps))]:.2f} ms over {len(steps)} steps")
+    print(f"{'':<46} wall p95 {p95(steps):.2f} ms over {len(steps)} steps")
     keep_rate(w, app)
     new_only_steps(w, app)
     w.close()
