@@ -18,6 +18,8 @@ import subprocess
 import sys
 import time
 
+from _targets import check, verdict
+
 from knightgui_core.studies.count_study import CountOptions, run_count
 
 CASES = ((9, "e5", "centre"), (9, "c3", "diagonal"), (9, "e2", "middle column"),
@@ -55,7 +57,7 @@ def main() -> int:
           f"table {a.table_mb} MiB")
     print("| board | start | tours | folded | not folded | ratio | forward moves, folded / not |")
     print("|---|---|---:|---:|---:|---:|---:|")
-    ok, centre = True, 0.0
+    centre = 0.0
     for n, start, what in CASES:
         f = _time(n, start, True, a.table_mb)
         p = _time(n, start, False, a.table_mb)
@@ -63,19 +65,15 @@ def main() -> int:
         a_, b_ = f["per_start"], p["per_start"]
         same = all(a_[k] == b_[k] for k in ("tours", "closed", "dead_ends")) and all(
             abs(a_[k] - b_[k]) <= 1e-12 for k in ("p_success", "p_closed"))
-        ok &= same
         ratio = tp / tf
         if (n, start) == (9, "e5"):
             centre = ratio
         print(f"| {n}×{n} | {start} ({what}) | {a_['tours']:,} | {tf:.2f} s | {tp:.2f} s | "
               f"{ratio:.2f}× | {f['forward_moves'] / max(1, p['forward_moves']):.3f} |"
-              + ("" if same else "  COUNTS DIFFER"))
-    print(f"centre of 9×9: {centre:.2f}× (target ≥ {TARGET}×)")
-    if not ok:
-        print("FAILED: the folded counts differ from the unfolded ones")
-    if centre < TARGET:
-        print("FAILED: target missed")
-    return 0 if ok and centre >= TARGET else 1
+              + ("" if check(f"{n}×{n} {start} counts", same) == "met" else "  COUNTS DIFFER"))
+    print(f"centre of 9×9: {centre:.2f}× (target ≥ {TARGET}×): "
+          f"{check('centre of 9×9 folded', centre >= TARGET)}")
+    return verdict()
 
 
 if __name__ == "__main__":
