@@ -33,7 +33,7 @@ VERSION = 1
 #: the largest board the study takes (6×6 takes seconds, 5×8 half a minute on one core)
 MAX_SQUARES = 64
 #: states with fewer than this share of the squares left are walked, not looked up (on 5×8
-#: the table's lookups cost about what they save below 24 of 40 squares; bench/all_tours.py)
+#: the table's lookups cost about what they save below 24 of 40 squares)
 MEMO_SHARE = 0.6
 #: the table of one task
 TABLE_BYTES = 64 << 20

@@ -160,7 +160,7 @@ def _greedy_centre(rows, cols, start, sec_t, cnt, off, cx2, cy2, metric, path, t
     A copy of :func:`~knightgui_core.walks.walk_loop_kernel.keyed_walk` kept on purpose: the
     centre rule's walk on the biggest boards is held to 1.2× the prototype's
     (bench/solve.py); the keyed loop on the same padded board chooses the same squares but
-    takes about 1.5× as long on 1000×1000 and 2000×2000 (``bench/huge.py``)."""
+    takes about 1.5× as long on 1000×1000 and 2000×2000."""
     size = rows * cols
     W = cols + 4
     q = (start // cols + 2) * W + start % cols + 2

@@ -264,8 +264,7 @@ def keyed_walk(L: tuple[np.ndarray, int], squares: WalkSquares, rule: TieBreak, 
 
     The rule key is chosen in the loop, case by case as in :func:`rule_key`, with only
     :func:`onward_key` called: the loop calling :func:`rule_key` whole (inlined all the same)
-    takes 1.3–1.7× as long for the centre rules on the padded 1000×1000 plane
-    (``bench/huge.py``)."""
+    takes 1.3–1.7× as long for the centre rules on the padded 1000×1000 plane."""
     free, outlets, score = squares
     tie, sec_t, cx2, cy2, metric, rng = rule
     base = tie & 0xFF

@@ -145,7 +145,7 @@ def test_eight_by_four_open_and_eight_by_five_closed():
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(3600)      # 302.6 s of CPU, 11.7 GiB (bench/frontier_cells.py 8 6, docs/counts.md)
+@pytest.mark.timeout(3600)      # 302.6 s of CPU, 11.7 GiB
 def test_eight_by_six_closed():
     assert count_frontier(8, [6], closed_only=True).boards[0].cycles == A193055[5]
 

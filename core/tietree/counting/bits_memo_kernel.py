@@ -16,7 +16,7 @@ its subtree at once.
 
 **Bounded.** ``tab`` has a fixed number of buckets of :data:`WAYS` entries; in a full bucket
 the cheapest subtree's entry goes. One way (direct-mapped) is the fastest: most lookups miss,
-and a miss reads every line of its bucket (``bench/phadke.py``, one way against two and four).
+and a miss reads every line of its bucket.
 
 ``tab`` uint64[C, 8], one 64-byte entry a row: ``free``, ``avail``, ``dash & avail``,
 ``endm``, ``q | 1 << 8 | cost << 16`` (0: empty; cost: forward moves of the subtree, capped),
