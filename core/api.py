@@ -619,11 +619,13 @@ def check_tour(file: str | os.PathLike[str]) -> TourCheck:
     --------
     >>> import tempfile, os
     >>> from knightgui_core import Board, check_tour, solve
-    >>> path = os.path.join(tempfile.mkdtemp(), "t.json")
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = os.path.join(folder.name, "t.json")
     >>> _ = solve(Board(5, 5)).tour.save(path)
     >>> c = check_tour(path)
     >>> c.valid, c.to_dict()["magic"]
     (True, 'none')
+    >>> folder.cleanup()
     """
     from .board.canonical import canonical_id, symmetry_order
     from .board.magic import line_sums

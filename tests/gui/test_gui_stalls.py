@@ -14,12 +14,12 @@ import sys
 import pytest
 
 PRELUDE = r"""
-import json, sys, tempfile, time
+import json, os, sys, time
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from knightgui.settings import use_folder
-use_folder(tempfile.mkdtemp())
+use_folder(os.environ["XDG_CONFIG_HOME"])     # the test's own tmp_path
 from knightgui.window.main import MainWindow
 w = MainWindow(restore_settings=False)
 w.resize(1280, 820)

@@ -4,8 +4,10 @@ broken stdout. Each ends in the documented error or a correct result; a crash (a
 would kill the test process. `make test` runs 300 cases each, `make stress` 10,000."""
 from __future__ import annotations
 
+import atexit
 import io
 import os
+import shutil
 import tempfile
 
 import numpy as np
@@ -23,7 +25,8 @@ from knightgui_core.walks.close_kernel import repair_closed
 N = 10_000 if os.environ.get("KNIGHTGUI_STRESS") == "1" else 300
 FUZZ = settings(max_examples=N, deadline=None, derandomize=True,
                 suppress_health_check=list(HealthCheck))
-FOLDER = tempfile.mkdtemp(prefix="kg-hostile-")
+FOLDER = tempfile.mkdtemp(prefix="kg-hostile-")     # one per process, removed at its exit
+atexit.register(shutil.rmtree, FOLDER, True)
 
 
 def _npy(shape, descr) -> bytes:
