@@ -25,6 +25,7 @@ imports inside functions included):
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import tokenize
@@ -34,6 +35,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = {"knightgui_core": ROOT / "core", "knightgui": ROOT / "knightgui"}
+
+
+@functools.cache
+def _tree(path: Path) -> ast.Module:
+    """``path`` parsed once per test process: the rules below all walk the same files."""
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def _modules() -> dict[str, Path]:
@@ -52,7 +59,7 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
     is_pkg = path.name == "__init__.py"
     here = name.split(".") if is_pkg else name.split(".")[:-1]
     out = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_tree(path)):
         targets = []
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
@@ -73,6 +80,7 @@ def _imports(name: str, path: Path, known: set[str]) -> set[str]:
     return out
 
 
+@functools.cache
 def _graph() -> dict[str, set[str]]:
     mods = _modules()
     known = set(mods)
@@ -81,7 +89,7 @@ def _graph() -> dict[str, set[str]]:
 
 def _third_party(path: Path) -> set[str]:
     out = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             out |= {a.name.split(".")[0] for a in node.names}
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
@@ -239,7 +247,7 @@ def test_no_function_takes_more_than_twelve_parameters(top):
     wrapper's options dataclass), so no signature reads like a register file."""
     over = [f"{p.relative_to(ROOT)}:{node.lineno} {node.name} ({_parameters(node)})"
             for p in sorted((ROOT / top).rglob("*.py"))
-            for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+            for node in ast.walk(_tree(p))
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
             and _parameters(node) > 12]
     assert not over, over
