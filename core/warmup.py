@@ -10,14 +10,14 @@ so that ``packaging/build_aot.py`` can read each kernel's one signature. In the 
 """
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -332,7 +332,7 @@ def warm_up(progress: Progress | None = None, stages: Sequence[Stage] | None = N
     callback is logged and ignored. A failing stage is logged and counted as done (its kernels
     compile on first real use), unless ``strict``: then it raises.
 
-    ``jobs`` > 1: once a stage is slow (:class:`_Helpers`), ``jobs - 1`` helper processes
+    ``jobs`` > 1: once this process compiles (:class:`_Helpers`), ``jobs - 1`` helper processes
     compile stages from the end of the list into the kernel cache
     (:mod:`knightgui_core.system.stage_helpers`); this process runs every stage too, loading
     what they compiled, so every stage is ready here when it returns."""
@@ -361,21 +361,21 @@ def warm_up(progress: Progress | None = None, stages: Sequence[Stage] | None = N
     if stages is None and compiled_ahead():
         report(total, "")
         return time.perf_counter() - t0
-    helpers = _Helpers(todo, jobs)
+    helpers = _Helpers(todo, jobs, wanted)
     try:
         for done in range(total):
             stage = _next_stage(todo, helpers.pool, wanted())
+            todo.remove(stage)
+            helpers.left([s.name for s in todo])
             # the stage that runs is the one named: a feature asked for since the first
             # report (numba's import sits between them) would otherwise be marked done late
             report(done, stage.name)
-            todo.remove(stage)
-            with helpers.if_slow(todo, wanted):
-                try:
-                    stage.run()
-                except Exception:
-                    if strict:
-                        raise
-                    log.debug("warm-up of %s failed", stage.name, exc_info=True)
+            try:
+                stage.run()
+            except Exception:
+                if strict:
+                    raise
+                log.debug("warm-up of %s failed", stage.name, exc_info=True)
     finally:
         helpers.close()
     report(total, "")
@@ -383,55 +383,102 @@ def warm_up(progress: Progress | None = None, stages: Sequence[Stage] | None = N
 
 
 class _Helpers:
-    """The warm-up's helper processes, started once a stage compiles: when a stage is still
-    running after :data:`SLOW_STAGE` seconds (a kernel cache holding every stage loads each
-    in less), helpers take the stages left from the back. Only for the engine's own stages
-    (a helper finds a stage by its name) and ``jobs`` > 1."""
+    """The warm-up's helper processes, started once this process compiles: when numba is
+    still compiling :data:`SLOW_STAGE` seconds after a compile began (a cache miss: a kernel
+    cache holding every stage compiles nothing, however loaded the machine), helpers take
+    the stages left from the back. Only for the engine's own stages (a helper finds a stage by its name) and
+    ``jobs`` > 1."""
 
-    def __init__(self, todo: Sequence[Stage], jobs: int):
+    def __init__(self, todo: Sequence[Stage], jobs: int, wanted: Callable[[], list[str]]):
         own = {s.name: s for s in STAGES}
         self.helpers = jobs - 1 if all(own.get(s.name) is s for s in todo) else 0
         self.pool: StageHelpers | None = None
+        self.todo = [s.name for s in todo]          # the stages not started here yet
+        self._wanted = wanted
         self._lock = threading.Lock()
+        self._timer: threading.Timer | None = None
+        self._compiles = 0                          # numba compiles under way
+        self._listener: Any = None
+        if self.helpers > 0:
+            from numba.core import event
+            self._listener = _compile_listener(self._compile_starts, self._compile_ends)
+            event.register("numba:compile", self._listener)
 
-    def _start(self, names: list[str], wanted: Callable[[], list[str]]) -> None:
+    def left(self, names: list[str]) -> None:
+        """The stages not started here yet (the helpers, once they start, share these)."""
         with self._lock:
-            if self.pool is None:
-                self.pool = StageHelpers(_HELPER_COMMAND, names,
-                                         min(self.helpers, len(names) - 1), wanted())
+            self.todo = names
 
-    @contextlib.contextmanager
-    def if_slow(self, todo: Sequence[Stage], wanted: Callable[[], list[str]]) -> Iterator[None]:
-        """Around a stage: start the helpers for ``todo`` (the stages ``wanted()`` first) if
-        the stage is slow."""
-        timer = None
-        if self.pool is None and self.helpers > 0 and len(todo) >= 2:
-            timer = threading.Timer(SLOW_STAGE, self._start, ([s.name for s in todo], wanted))
-            timer.daemon = True
-            timer.start()
-        try:
-            yield
-        finally:
-            if timer is not None:
-                timer.cancel()
-                timer.join()
+    def _compile_starts(self) -> None:
+        """numba starts a compile: unless one already waits, a timer of :data:`SLOW_STAGE`
+        seconds starts the helpers."""
+        with self._lock:
+            self._compiles += 1
+            if self._timer is None and self.pool is None and self._listener is not None:
+                self._timer = threading.Timer(SLOW_STAGE, self._start)
+                self._timer.daemon = True
+                self._timer.start()
+
+    def _compile_ends(self) -> None:
+        with self._lock:
+            self._compiles = max(0, self._compiles - 1)
+
+    def _start(self) -> None:
+        """The helpers start if numba still compiles (a short recompile of one kernel is
+        over by now: the next compile waits its own :data:`SLOW_STAGE`)."""
+        with self._lock:
+            self._timer = None
+            names = list(self.todo)
+            if (self.pool is None and self._listener is not None and self._compiles > 0
+                    and len(names) >= 2):
+                self.pool = StageHelpers(_HELPER_COMMAND, names,
+                                         min(self.helpers, len(names) - 1), self._wanted())
 
     def close(self) -> None:
+        with self._lock:
+            listener, self._listener = self._listener, None
+            timer = self._timer
+        if listener is not None:
+            from numba.core import event
+            event.unregister("numba:compile", listener)
+        if timer is not None:
+            timer.cancel()
+            timer.join()
         with self._lock:
             if self.pool is not None:
                 self.pool.close()
 
 
-#: seconds a stage runs before the warm-up starts its helpers (see :class:`_Helpers`)
+def _compile_listener(on_start: Callable[[], None], on_end: Callable[[], None]) -> Any:
+    """A numba listener of ``numba:compile`` calling ``on_start()`` and ``on_end()`` around
+    each compile (a kernel loaded from the cache sends no such event). Made here so that
+    this module imports numba only when it listens."""
+    from numba.core import event
+
+    class CompileListener(event.Listener):
+        def on_start(self, _event: object) -> None:
+            on_start()
+
+        def on_end(self, _event: object) -> None:
+            on_end()
+
+    return CompileListener()
+
+
+#: seconds of compiling before the warm-up starts its helpers (see :class:`_Helpers`)
 SLOW_STAGE = 1.0
 
 
 def _next_stage(todo: Sequence[Stage], pool: StageHelpers | None, wanted: list[str]) -> Stage:
     """The stage to run here next: a wanted one first; with helpers, none a helper runs now
     (this waits while every stage left runs in a helper)."""
-    if pool is not None:
+    while pool is not None:
         name = pool.take(wanted)
-        return next(s for s in todo if s.name == name)
+        if name is None:                           # the helpers started with a stage run here
+            break
+        stage = next((s for s in todo if s.name == name), None)
+        if stage is not None:
+            return stage
     return next((s for s in todo if s.name in wanted), todo[0])
 
 

@@ -7,6 +7,7 @@ import logging
 import sys
 import time
 
+import numpy as np
 import pytest
 
 from knightgui_core import warmup
@@ -103,12 +104,25 @@ def _helper_lines(caplog) -> list[str]:
 @pytest.mark.timeout(600)
 def test_a_parallel_warm_up_reports_every_stage_and_a_helper_takes_the_last(monkeypatch,
                                                                              caplog):
-    """The engine's own stages with one helper process, started at once (as when the first
-    stage compiles): every stage is reported and run here, the helper did the last."""
+    """The engine's own stages with one helper process, started as soon as something
+    compiles during the warm-up (here a fresh function, compiled as the second stage is
+    reported): every stage is reported and run here, the helper did the last."""
+    from numba import njit
     monkeypatch.setattr(warmup, "SLOW_STAGE", 0.0)
+
+    @njit
+    def fresh(a):                                  # never cached: it compiles here
+        return np.unique(np.sort(a)).size + np.argmax(np.cumsum(a))
+
     reports: list[tuple[int, int, str]] = []
+
+    def progress(*report) -> None:
+        reports.append(report)
+        if report[0] == 1 and report[2]:
+            fresh(np.arange(5.0))
+
     with caplog.at_level(logging.INFO, logger="knightgui.warmup"):
-        warm_up(lambda *r: reports.append(r), jobs=2)
+        warm_up(progress, jobs=2)
     assert reports[-1] == (len(STAGES), len(STAGES), "")
     started = [name for _, _, name in reports if name]
     assert sorted(set(started)) == sorted(s.name for s in STAGES)
@@ -119,8 +133,9 @@ def test_a_parallel_warm_up_reports_every_stage_and_a_helper_takes_the_last(monk
 @pytest.mark.jit_only
 @pytest.mark.timeout(600)
 def test_a_warm_restart_starts_no_helper(caplog):
-    """With every kernel in the cache (the suite's is warm) each stage loads in well under
-    a second, so no helper process is started: it would only load the same kernels."""
+    """With every kernel in the cache (the suite's is warm) nothing compiles, so no helper
+    process is started, however long a stage takes to load on a busy machine: a helper
+    would only load the same kernels."""
     warm_up(jobs=2)                                  # whatever was not loaded yet
     with caplog.at_level(logging.INFO, logger="knightgui.warmup"):
         warm_up(jobs=2)
