@@ -386,14 +386,14 @@ class _Helpers:
     """The warm-up's helper processes, started once this process compiles: when numba is
     still compiling :data:`SLOW_STAGE` seconds after a compile began (a cache miss: a kernel
     cache holding every stage compiles nothing, however loaded the machine), helpers take
-    the stages left from the back. Only for the engine's own stages (a helper finds a stage by its name) and
-    ``jobs`` > 1."""
+    the stages left from the back. Only for the engine's own stages (a helper finds a stage
+    by its name) and ``jobs`` > 1."""
 
     def __init__(self, todo: Sequence[Stage], jobs: int, wanted: Callable[[], list[str]]):
         own = {s.name: s for s in STAGES}
         self.helpers = jobs - 1 if all(own.get(s.name) is s for s in todo) else 0
         self.pool: StageHelpers | None = None
-        self.todo = [s.name for s in todo]          # the stages not started here yet
+        self._left = [s.name for s in todo]         # the stages not started here yet
         self._wanted = wanted
         self._lock = threading.Lock()
         self._timer: threading.Timer | None = None
@@ -407,7 +407,7 @@ class _Helpers:
     def left(self, names: list[str]) -> None:
         """The stages not started here yet (the helpers, once they start, share these)."""
         with self._lock:
-            self.todo = names
+            self._left = names
 
     def _compile_starts(self) -> None:
         """numba starts a compile: unless one already waits, a timer of :data:`SLOW_STAGE`
@@ -428,7 +428,7 @@ class _Helpers:
         over by now: the next compile waits its own :data:`SLOW_STAGE`)."""
         with self._lock:
             self._timer = None
-            names = list(self.todo)
+            names = list(self._left)
             if (self.pool is None and self._listener is not None and self._compiles > 0
                     and len(names) >= 2):
                 self.pool = StageHelpers(_HELPER_COMMAND, names,
@@ -474,7 +474,7 @@ def _next_stage(todo: Sequence[Stage], pool: StageHelpers | None, wanted: list[s
     (this waits while every stage left runs in a helper)."""
     while pool is not None:
         name = pool.take(wanted)
-        if name is None:                           # the helpers started with a stage run here
+        if name is None:                           # every stage the helpers know is done here
             break
         stage = next((s for s in todo if s.name == name), None)
         if stage is not None:
