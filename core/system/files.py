@@ -126,16 +126,18 @@ def check_write_target(path: str | os.PathLike) -> os.stat_result | None:
 
 
 #: the signals whose handlers may raise (Ctrl-C, and the command line's SIGTERM/SIGHUP):
-#: held while a temporary file is created or renamed, so that its name is always recorded
-#: and the cleanup knows whether to remove it
+#: held in this thread while a temporary file is created or renamed
 _HELD = frozenset(getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP")
                   if hasattr(signal, n))
 
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    """Signals of :data:`_HELD` wait until the block ends (main thread, POSIX; elsewhere a
-    no-op): a handler that raises runs after the block, never inside it."""
+    """Signals of :data:`_HELD` sent to this thread wait until the block ends (main thread,
+    POSIX; elsewhere a no-op). This narrows, not closes, the window for a raising handler: a
+    signal sent to the process while this thread holds it goes to another thread, and the
+    main thread may then run the handler inside the block. The writer is therefore correct
+    with the handler raising anywhere; holding only makes that rare."""
     if not hasattr(signal, "pthread_sigmask") or \
             threading.current_thread() is not threading.main_thread():
         yield
@@ -155,16 +157,19 @@ _OPEN_FLAGS = (os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 
                | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
 
 
-def _create_temporary(p: Path) -> tuple[int, str]:
-    """A new, empty file ``.NAME.RANDOM.tmp`` in ``p``'s folder, created exclusively: a name
-    that exists already (a planted link, a file) is never opened, another is drawn. Its mode
-    is ``0o666`` less the umask, as ``open(..., "w")`` gives."""
+def _create_temporary(p: Path, made: list[str]) -> int:
+    """The descriptor of a new, empty file ``.NAME.RANDOM.tmp`` in ``p``'s folder, created
+    exclusively: a name that exists already (a planted link, a file) is never opened, another
+    is drawn. Its mode is ``0o666`` less the umask, as ``open(..., "w")`` gives. The name is
+    put in ``made`` before the file exists, so that an exception raised the moment the file
+    is made (a signal's handler runs right after ``os.open`` returns) still leaves the
+    caller its name to remove."""
     for _ in range(100):
-        tmp = os.path.join(p.parent, f".{p.name[:80]}.{_random_token()}.tmp")
+        made.append(os.path.join(p.parent, f".{p.name[:80]}.{_random_token()}.tmp"))
         try:
-            return os.open(tmp, _OPEN_FLAGS, 0o666), tmp
+            return os.open(made[-1], _OPEN_FLAGS, 0o666)
         except FileExistsError:
-            continue
+            made.pop()                  # someone else's file: never removed
     raise FileExistsError(errno.EEXIST, "no free temporary name", str(p.parent))
 
 
@@ -187,11 +192,12 @@ def atomic_writer(path: str | os.PathLike, mode: str = "wb", *, encoding: str = 
         except OSError as e:
             raise FileRefused(e.errno or errno.EIO, f"cannot create the folder "
                               f"{_display(p.parent)}: {e.strerror or e}", p) from None
-    tmp: str | None = None
+    made: list[str] = []  # the temporary file's name, from before it exists to the rename
     fd = -1              # the descriptor until a file object owns it
     try:
         with _signals_held():
-            fd, tmp = _create_temporary(p)
+            fd = _create_temporary(p, made)
+        tmp = made[0]
         if st is not None:
             with contextlib.suppress(OSError):   # a file system without modes: the default
                 os.fchmod(fd, stat.S_IMODE(st.st_mode))
@@ -207,7 +213,7 @@ def atomic_writer(path: str | os.PathLike, mode: str = "wb", *, encoding: str = 
         check_write_target(p)   # what is there now is still a regular file, or nothing
         with _signals_held():
             os.replace(tmp, p)
-            tmp = None
+            made.clear()
     except OSError as e:
         if isinstance(e, FileRefused):
             raise
@@ -219,9 +225,9 @@ def atomic_writer(path: str | os.PathLike, mode: str = "wb", *, encoding: str = 
         if fd >= 0:
             with contextlib.suppress(OSError):
                 os.close(fd)
-        if tmp is not None:
+        for name in made:
             with contextlib.suppress(OSError):
-                os.unlink(tmp)
+                os.unlink(name)
     _sync_dir(p.parent)
 
 

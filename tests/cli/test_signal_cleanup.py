@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -71,6 +72,59 @@ def test_a_signal_mid_write_leaves_no_temporary_and_the_old_file(tmp_path, args,
     assert len(lines) == 1 and lines[0].startswith(said), lines
     assert _temporaries(tmp_path) == []
     assert (tmp_path / name).read_bytes() == b"old"
+
+
+class _OsSignallingAfterOpen:
+    """The ``os`` module, but a temporary file's ``open`` sends ``sig`` to this process
+    right after the file is made and waits there for the handler, as for a signal that
+    lands while the file is made."""
+
+    def __init__(self, sig):
+        self.sig = sig
+
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+    def open(self, path, flags, mode=0o777):
+        fd = os.open(path, flags, mode)
+        if str(path).endswith(".tmp"):
+            os.kill(os.getpid(), self.sig)
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:  # the handler runs between bytecodes
+                pass
+        return fd
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_taken_by_another_thread_as_the_temporary_is_made_leaves_nothing(
+        tmp_path, monkeypatch, sig):
+    """While the writer holds signals in the main thread, the kernel hands a signal sent to
+    the process to another thread; once that thread asks for the interpreter, the main
+    thread runs the handler, inside the held block. The temporary file made there is
+    removed all the same."""
+    from knightgui_core.system import files
+    target = tmp_path / "t.gif"
+    target.write_bytes(b"old")
+    done = threading.Event()
+
+    def busy():                     # a Python thread that takes the signal and the GIL
+        while not done.is_set():
+            pass
+    other = threading.Thread(target=busy, daemon=True)
+    other.start()
+    monkeypatch.setattr(files, "os", _OsSignallingAfterOpen(sig))
+    try:
+        with pytest.raises(Terminated) as ei:
+            with signals_raise():
+                files.write_bytes(target, b"new")
+                for _ in range(10**6):          # the handler runs between bytecodes
+                    pass
+    finally:
+        done.set()
+        other.join()
+    assert ei.value.signum == sig
+    assert _temporaries(tmp_path) == []
+    assert target.read_bytes() == b"old"
 
 
 def test_a_second_signal_while_cleaning_up_is_let_pass():
